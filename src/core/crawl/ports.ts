@@ -1,0 +1,106 @@
+/**
+ * The crawl core's view of the outside world: the network, time and storage.
+ * The extension plugs in `fetch`, `Date.now`/`setTimeout` and Dexie; the tests
+ * plug in a fake site, a virtual clock and an in-memory store.
+ */
+import type { CrawlRecord, FetchFailure, FrontierEntry, HostState, PageRecord } from '../model.ts';
+
+/** One HTTP request, never following redirects. */
+export interface FetchRequest {
+  url: string;
+  method: 'GET' | 'HEAD';
+  /** From the request's start to the end of the body, in ms. */
+  timeoutMs: number;
+  /**
+   * Decides from the status and `Content-Type` whether to read the body.
+   * When it says no, the body is cancelled unread.
+   */
+  readBody: (status: number, contentType: string | null) => boolean;
+  /** Most body bytes read; the rest is cancelled and the outcome marked `truncated`. */
+  maxBodyBytes: number;
+  signal?: AbortSignal;
+}
+
+export type FetchOutcome =
+  | {
+      ok: true;
+      status: number;
+      /** Lower-cased header names, in the order served. */
+      headers: [string, string][];
+      /** Absolute target of a 3xx `Location`, resolved against the request URL; null otherwise. */
+      location: string | null;
+      /** The body bytes exactly as delivered (decoded of any Content-Encoding), or null when not read. */
+      body: Uint8Array | null;
+      truncated: boolean;
+      /** Timestamps (ms) of the request's start and of the end of the response as read. */
+      startedAt: number;
+      endedAt: number;
+    }
+  | { ok: false; error: FetchFailure; startedAt: number; endedAt: number };
+
+export interface Fetcher {
+  fetch(request: FetchRequest): Promise<FetchOutcome>;
+}
+
+/** Time, injectable so that politeness can be tested without sleeping. */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms` milliseconds, or rejects with the signal's reason when it aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** A body stored once per crawl, keyed by its SHA-256; `url` is the first URL that served it. */
+export interface StoredBody {
+  crawlId: string;
+  sha256: string;
+  url: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * Reads and writes inside one transaction. Implementations must make the
+ * whole transaction atomic; the work function awaits nothing but these calls.
+ */
+export interface StoreTx {
+  getCrawl(crawlId: string): Promise<CrawlRecord | undefined>;
+  putCrawl(crawl: CrawlRecord): Promise<void>;
+
+  getHost(crawlId: string, origin: string): Promise<HostState | undefined>;
+  putHosts(hosts: HostState[]): Promise<void>;
+  listHosts(crawlId: string): Promise<HostState[]>;
+
+  /** Entries for these URLs, in the same order; undefined where absent. */
+  getEntries(crawlId: string, urls: string[]): Promise<(FrontierEntry | undefined)[]>;
+  putEntries(entries: FrontierEntry[]): Promise<void>;
+  deleteEntries(crawlId: string, urls: string[]): Promise<void>;
+  /** The queued (unleased) entry of this host with the lowest `seq`. */
+  nextEntry(crawlId: string, origin: string): Promise<FrontierEntry | undefined>;
+  /** Every entry of the crawl that holds a lease (any run). */
+  leasedEntries(crawlId: string): Promise<FrontierEntry[]>;
+  /** Queued entries of one host in `seq` order, at most `limit`. */
+  queuedEntries(crawlId: string, origin: string, limit: number): Promise<FrontierEntry[]>;
+
+  getPages(crawlId: string, urls: string[]): Promise<(PageRecord | undefined)[]>;
+  putPages(pages: PageRecord[]): Promise<void>;
+
+  /** The first URL stored with this body hash, if any. */
+  bodyOwner(crawlId: string, sha256: string): Promise<string | undefined>;
+  putBody(body: StoredBody): Promise<void>;
+}
+
+/** Storage of crawls. The crawl core needs nothing else to run and to resume. */
+export interface CrawlStore {
+  /** Runs `work` as one atomic read-write transaction. Transactions do not interleave. */
+  transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
+
+  listCrawls(): Promise<CrawlRecord[]>;
+  getCrawl(crawlId: string): Promise<CrawlRecord | undefined>;
+  /** Crawl-table rows with `seq > afterSeq`, in `seq` order, at most `limit`. */
+  pagesAfter(crawlId: string, afterSeq: number, limit: number): Promise<PageRecord[]>;
+  /** The newest rows (highest `seq` first), at most `limit`. */
+  latestPages(crawlId: string, limit: number): Promise<PageRecord[]>;
+  getBody(crawlId: string, sha256: string): Promise<StoredBody | undefined>;
+  /** Removes the crawl and everything stored for it. */
+  deleteCrawl(crawlId: string): Promise<void>;
+}

@@ -1,0 +1,179 @@
+/**
+ * The records a crawl is made of. These are plain data: the same shapes are
+ * kept in IndexedDB by the extension and in memory by the tests.
+ *
+ * Times are `Date.now()`-style timestamps in ms since the epoch unless the
+ * name says otherwise.
+ */
+import type { CrawlSettings } from './settings.ts';
+
+/**
+ * Life of a crawl:
+ *
+ * ```
+ * running ──(frontier empty, nothing in flight)──► finished
+ *    │  ▲
+ *    │  └──────(resume)──────┐
+ *    ├──(user stops)──► stopped
+ *    └──(internal error / start URL unreachable)──► failed
+ * ```
+ */
+export type CrawlState = 'running' | 'stopped' | 'finished' | 'failed';
+
+/** Counters kept on the crawl record, updated in the same transaction as the rows they count. */
+export interface CrawlCounts {
+  /** URLs ever admitted to the frontier (the `maxPages` budget is spent against this). */
+  admitted: number;
+  /** Rows written to the crawl table (every outcome). */
+  done: number;
+  /** Rows with an HTTP status (any status). */
+  fetched: number;
+  /** Rows that failed at the network level (timeout, connection refused, ...) or with HTTP status >= 400. */
+  errors: number;
+  /** Rows never requested because robots.txt disallowed them. */
+  blocked: number;
+}
+
+export interface CrawlRecord {
+  /** Random id, also the key in storage. */
+  id: string;
+  settings: CrawlSettings;
+  state: CrawlState;
+  /** When the crawl was created. */
+  createdAt: number;
+  /** When the crawl reached `finished`, `stopped` or `failed`; null while running. */
+  endedAt: number | null;
+  counts: CrawlCounts;
+  /** Why the crawl failed or stopped, for the user; null otherwise. */
+  message: string | null;
+  /** Next frontier sequence number; orders the frontier (breadth first). */
+  nextSeq: number;
+}
+
+/** What a frontier entry asks for: a page (HTML or not) or a sitemap listed in robots.txt. */
+export type EntryKind = 'page' | 'sitemap';
+
+/** A URL waiting to be attempted. Deleted when its row is written to the crawl table. */
+export interface FrontierEntry {
+  crawlId: string;
+  /** Normalized absolute URL; unique per crawl across the frontier and the crawl table. */
+  url: string;
+  /** Scheme, host and port of `url`: the unit of politeness. */
+  origin: string;
+  kind: EntryKind;
+  depth: number;
+  /** The page whose link (or redirect, or sitemap) admitted this URL; null for the start URL. */
+  referrer: string | null;
+  /** Admission order within the crawl. */
+  seq: number;
+  /** Anchor texts of the links seen so far that point here (bounded, distinct). */
+  anchors: string[];
+  /** Attempts that ended in a retryable answer (429/503) or were cut by a worker stop. */
+  attempts: number;
+  /**
+   * Id of the worker run that is fetching this entry now, or null when queued.
+   * A lease from another run is stale: that worker died mid-request.
+   */
+  leaseRunId: string | null;
+}
+
+/** A network-level failure, as data. */
+export interface FetchFailure {
+  code: 'timeout' | 'network' | 'aborted' | 'invalid-response';
+  message: string;
+}
+
+/** One row of the crawl table: one attempted URL. */
+export interface PageRecord {
+  crawlId: string;
+  url: string;
+  origin: string;
+  kind: EntryKind;
+  depth: number;
+  referrer: string | null;
+  /** Completion order within the crawl (1, 2, ...). */
+  seq: number;
+  /** HTTP status of the final answer for this URL; null when never fetched or failed at the network level. */
+  status: number | null;
+  /** `Content-Type` as served, or null. */
+  contentType: string | null;
+  /** `Content-Length` as served, else the number of body bytes read; null when unknown. */
+  contentLength: number | null;
+  /** Absolute redirect target for 3xx answers with a `Location`. */
+  location: string | null;
+  /** Request methods sent for this URL, in order (e.g. `["HEAD", "GET"]`). Empty when blocked. */
+  methods: ('GET' | 'HEAD')[];
+  /** When the (last) request started; null when never requested. */
+  fetchedAt: number | null;
+  /** From the request's start to the end of the response as read (body included when stored), in ms. */
+  responseTimeMs: number | null;
+  /** Response headers, lower-cased names, in order. */
+  headers: [string, string][];
+  /** Hex SHA-256 of the stored body; null when no body is stored. */
+  sha256: string | null;
+  /** Earlier URL of this crawl with a byte-identical body; its links were not extracted again. */
+  duplicateOf: string | null;
+  /** The body was cut at `maxBodyBytes`. */
+  truncated: boolean;
+  /** `<title>` text of HTML pages. */
+  title: string | null;
+  /** Anchor texts of the links that point to this URL (bounded, distinct). */
+  anchors: string[];
+  /** Outgoing links found in the page, absolute and normalized, in document order, distinct. */
+  links: string[];
+  /** `"robots"` when robots.txt disallowed the URL: it was never requested. */
+  blockedBy: 'robots' | null;
+  /** The robots.txt rule that blocked the URL (e.g. `Disallow: /private`), when known. */
+  blockedRule: string | null;
+  error: FetchFailure | null;
+}
+
+/** Where the robots.txt of one host stands. */
+export type RobotsPhase =
+  /** Not fetched yet (or fetching: see `HostState.inFlight`). */
+  | 'pending'
+  /** Known: `body` parsed (2xx), or allow-all (4xx, too many redirects). */
+  | 'ready'
+  /** 5xx, 429 or network failure: disallow all until `retryAt`. */
+  | 'unavailable'
+  /** Unavailable too often: every queued URL of the host is recorded as blocked. */
+  | 'failed';
+
+export interface RobotsState {
+  phase: RobotsPhase;
+  /** URL to request next: `/robots.txt` of the host, or the target of a redirect being followed. */
+  nextUrl: string;
+  /** Redirect hops followed so far (RFC 9309 §2.3.1.2: at most 5). */
+  redirects: number;
+  /** Failed fetches so far (5xx, 429, network). */
+  failures: number;
+  /** Earliest time to try again while `unavailable`; 0 otherwise. */
+  retryAt: number;
+  /** HTTP status of the last robots.txt answer; null before any or after a network failure. */
+  status: number | null;
+  /** Body of a 2xx answer (at most the parse limit), else null: allow-all or not known yet. */
+  body: string | null;
+  /** When the final answer arrived; null before. */
+  fetchedAt: number | null;
+}
+
+/** Politeness and robots state of one host (scheme, host and port) within one crawl. */
+export interface HostState {
+  crawlId: string;
+  origin: string;
+  robots: RobotsState;
+  /** Earliest start of the next request to this host; 0 when it may go at once. */
+  nextAllowedAt: number;
+  /** Response time of the last answer from this host, in ms (the adaptive term of the gap); 0 before any. */
+  lastResponseMs: number;
+  /** Until when the host asked us to back off (429/503, Retry-After); 0 when not backing off. */
+  backoffUntil: number;
+  /** The request in flight to this host, or null. At most one at a time. */
+  inFlight: { url: string; startedAt: number; runId: string } | null;
+  /** Frontier entries of this host still queued or in flight. */
+  pending: number;
+}
+
+export function emptyCounts(): CrawlCounts {
+  return { admitted: 0, done: 0, fetched: 0, errors: 0, blocked: 0 };
+}

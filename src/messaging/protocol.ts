@@ -1,0 +1,111 @@
+/**
+ * The one message protocol between the extension's pages (popup, CLI driver
+ * page) and the background service worker.
+ *
+ * Every request names its payload and its reply here; the background keeps a
+ * handler map keyed by {@link RequestType}, so a missing handler is a compile
+ * error. Replies carry errors as data ({@link Reply}); the client turns them
+ * back into {@link TabcrawlError}s.
+ */
+import type { CrawlCounts, CrawlState, EntryKind, FetchFailure } from '../core/model.ts';
+import type { CrawlSettings, SettingsError } from '../core/settings.ts';
+
+/** What the UI shows of a crawl. */
+export interface CrawlSummary {
+  id: string;
+  startUrl: string;
+  state: CrawlState;
+  createdAt: number;
+  endedAt: number | null;
+  counts: CrawlCounts;
+  /** URLs admitted but not yet done (queued or in flight). */
+  queued: number;
+  message: string | null;
+  settings: CrawlSettings;
+}
+
+/** One row of the crawl table as the popup lists it. */
+export interface PageSummary {
+  seq: number;
+  url: string;
+  kind: EntryKind;
+  depth: number;
+  status: number | null;
+  contentType: string | null;
+  location: string | null;
+  blockedBy: 'robots' | null;
+  error: FetchFailure | null;
+  duplicateOf: string | null;
+}
+
+/** Formats the background can export. */
+export type ExportFormat = 'jsonl';
+
+export interface Requests {
+  /** Validates the settings and starts a crawl. Fails with `invalid-settings` or `already-running`. */
+  'crawl/start': { request: { settings: Partial<CrawlSettings> & { startUrl: string } }; reply: { crawl: CrawlSummary } };
+  /** Stops a running crawl; what is stored stays. */
+  'crawl/stop': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
+  'crawl/get': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
+  /** Every stored crawl, newest first. */
+  'crawl/list': { request: Record<string, never>; reply: { crawls: CrawlSummary[] } };
+  'crawl/delete': { request: { crawlId: string }; reply: Record<string, never> };
+  /** The newest rows of the crawl table, newest first. */
+  'pages/latest': { request: { crawlId: string; limit: number }; reply: { pages: PageSummary[] } };
+  /**
+   * One chunk of an export: rows with `seq > afterSeq`, at most `limit`.
+   * Callers loop until `done`, so no export is held whole in memory.
+   */
+  'export/chunk': {
+    request: { crawlId: string; format: ExportFormat; afterSeq: number; limit: number };
+    reply: { text: string; lastSeq: number; rows: number; done: boolean };
+  };
+}
+
+export type RequestType = keyof Requests;
+export type RequestOf<K extends RequestType> = Requests[K]['request'];
+export type ReplyOf<K extends RequestType> = Requests[K]['reply'];
+
+/** The envelope sent over `runtime.sendMessage`. */
+export type Message = { [K in RequestType]: { type: K; payload: RequestOf<K> } }[RequestType];
+
+export type ErrorCode = 'bad-request' | 'invalid-settings' | 'not-found' | 'already-running' | 'forbidden' | 'internal';
+
+/** An error as it crosses the boundary. */
+export interface ProtocolError {
+  code: ErrorCode;
+  message: string;
+  /** Per-field problems for `invalid-settings`. */
+  fields?: SettingsError[];
+}
+
+export type Reply<K extends RequestType> = { ok: true; value: ReplyOf<K> } | { ok: false; error: ProtocolError };
+
+/** A failed request, typed again on the caller's side. */
+export class TabcrawlError extends Error {
+  readonly code: ErrorCode;
+  readonly fields: SettingsError[];
+  constructor(error: ProtocolError) {
+    super(error.message);
+    this.name = 'TabcrawlError';
+    this.code = error.code;
+    this.fields = error.fields ?? [];
+  }
+}
+
+const REQUEST_TYPES: ReadonlySet<string> = new Set<RequestType>([
+  'crawl/start',
+  'crawl/stop',
+  'crawl/get',
+  'crawl/list',
+  'crawl/delete',
+  'pages/latest',
+  'export/chunk',
+]);
+
+/** Narrows an unknown value received over messaging to a {@link Message} envelope (payload checked by its handler). */
+export function isMessage(value: unknown): value is Message {
+  if (typeof value !== 'object' || value === null) return false;
+  const { type, payload } = value as { type?: unknown; payload?: unknown };
+  return typeof type === 'string' && REQUEST_TYPES.has(type) && typeof payload === 'object' && payload !== null;
+}

@@ -1,0 +1,15 @@
+import { crx } from '@crxjs/vite-plugin';
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'vite';
+import manifest from './manifest.json' with { type: 'json' };
+
+export default defineConfig({
+  plugins: [preact(), crx({ manifest })],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // Readable stack traces in the worker are worth more than a few KiB.
+    sourcemap: true,
+    minify: false,
+  },
+});
