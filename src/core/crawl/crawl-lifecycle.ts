@@ -1,0 +1,66 @@
+/**
+ * Creating and stopping crawls: the transitions of {@link CrawlState} that
+ * the user asks for. The runner makes the others (finished, failed).
+ */
+import { emptyCounts, type CrawlRecord } from '../model.ts';
+import type { CrawlSettings, SettingsError } from '../settings.ts';
+import { normalizeUrl, originOf } from '../url/normalize-url.ts';
+import { createScope } from '../url/scope.ts';
+import { admit, CrawlWrites } from './frontier.ts';
+import type { CrawlStore } from './ports.ts';
+
+/**
+ * Why these (already validated) settings cannot start a crawl, or null.
+ * The start URL itself must be in scope: an exclude pattern or a path prefix that rules it out would crawl nothing.
+ */
+export function startUrlProblem(settings: CrawlSettings): SettingsError | null {
+  const start = normalizeUrl(settings.startUrl);
+  if (start === null) return { field: 'startUrl', message: `"${settings.startUrl}" is not an http(s) URL` };
+  const verdict = createScope(settings).check(start);
+  if (verdict.inScope) return null;
+  if (verdict.reason === 'excluded') {
+    return { field: 'excludePatterns', message: `the exclude pattern "${verdict.pattern ?? ''}" matches the start URL itself` };
+  }
+  if (verdict.reason === 'prefix') return { field: 'pathPrefix', message: `the start URL is not under the path prefix "${settings.pathPrefix}"` };
+  return { field: 'startUrl', message: 'the start URL is outside the crawl scope' };
+}
+
+/** Stores a new running crawl with its start URL queued at depth 0. */
+export async function createCrawl(store: CrawlStore, settings: CrawlSettings, ids: { id: string; now: number }): Promise<CrawlRecord> {
+  const start = normalizeUrl(settings.startUrl);
+  if (start === null) throw new TypeError(`not an http(s) URL: ${settings.startUrl}`);
+  const crawl: CrawlRecord = {
+    id: ids.id,
+    settings: { ...settings, startUrl: start },
+    state: 'running',
+    createdAt: ids.now,
+    endedAt: null,
+    counts: emptyCounts(),
+    message: null,
+    nextSeq: 0,
+  };
+  await store.transaction(async (tx) => {
+    const writes = new CrawlWrites(tx, crawl);
+    await admit(writes, [{ url: start, origin: originOf(start), kind: 'page', depth: 0, referrer: null, anchor: null }]);
+    await writes.flush();
+  });
+  return crawl;
+}
+
+/** Moves a running crawl to `stopped`. What is stored stays; the frontier is kept. */
+export async function stopCrawl(store: CrawlStore, crawlId: string, now: number): Promise<CrawlRecord | undefined> {
+  return store.transaction(async (tx) => {
+    const crawl = await tx.getCrawl(crawlId);
+    if (!crawl || crawl.state !== 'running') return crawl;
+    crawl.state = 'stopped';
+    crawl.endedAt = now;
+    crawl.message = 'stopped by the user';
+    await tx.putCrawl(crawl);
+    return crawl;
+  });
+}
+
+/** URLs admitted but not yet written to the crawl table. */
+export function queuedCount(crawl: CrawlRecord): number {
+  return crawl.counts.admitted - crawl.counts.done;
+}

@@ -1,0 +1,529 @@
+/**
+ * The crawl loop. It keeps no truth in memory: every step reads the crawl's
+ * state from the store, and every outcome is written back in one transaction
+ * before the next step, so the process running it (a service worker) can be
+ * killed between any two statements and a new runner resumes the crawl.
+ *
+ * One step for one host:
+ *
+ * ```
+ * claim (tx) ──► robots.txt fetch ──► record robots state (tx)
+ *       │
+ *       ├──► disallowed URLs: rows with blockedBy "robots" (same tx, no request)
+ *       └──► fetch page (HEAD/GET) ──► hash, extract links ──► row + new URLs + host clocks (tx)
+ * ```
+ *
+ * A claim leases the frontier entry and marks the host in flight with this
+ * runner's `runId`. A lease held by another run id is stale (that worker
+ * died mid-request): {@link CrawlRunner.run} releases it first and pushes the
+ * host's next allowed time to `now + gap`, since its response ended no later
+ * than now.
+ */
+import { decodeHtml, isHtmlType, parseContentType } from '../links/decode-html.ts';
+import { extractLinks } from '../links/extract-links.ts';
+import { parseSitemap, sitemapText } from '../links/parse-sitemap.ts';
+import type { CrawlRecord, FetchFailure, FrontierEntry, HostState, PageRecord } from '../model.ts';
+import { backoffMs, isRetryableStatus, parseRetryAfterMs } from '../politeness/retry-after.ts';
+import { gapMs, nextRequestAt } from '../politeness/spacing.ts';
+import {
+  allowAllPolicy,
+  classifyRobotsStatus,
+  disallowAllPolicy,
+  parseRobots,
+  ROBOTS_MAX_BYTES,
+  ROBOTS_MAX_REDIRECTS,
+  robotsUrlFor,
+  type RobotsPolicy,
+} from '../robots/robots-policy.ts';
+import type { CrawlSettings } from '../settings.ts';
+import { sha256Hex } from '../hash.ts';
+import { normalizeUrl, originOf } from '../url/normalize-url.ts';
+import { createScope, type Scope } from '../url/scope.ts';
+import { admit, type Candidate, CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
+import type { Clock, CrawlStore, FetchOutcome, Fetcher } from './ports.ts';
+
+/** Failed robots.txt fetches (5xx, 429, network) before the host's URLs are all recorded as blocked. */
+export const ROBOTS_MAX_FAILURES = 3;
+/** Most outgoing links kept on one row. */
+export const MAX_LINKS_PER_PAGE = 10_000;
+/** Most rows marked blocked in one transaction, so one transaction stays short. */
+const BLOCKED_BATCH = 200;
+
+/**
+ * Wait before retrying an unavailable robots.txt, in ms: 5 s after the first failure, 20 s after the second.
+ * @see RFC 9309 §2.3.1.4 (unreachable: assume complete disallow)
+ */
+export function robotsRetryDelayMs(failures: number): number {
+  return 5_000 * 4 ** Math.max(0, failures - 1);
+}
+
+export interface RunnerDeps {
+  store: CrawlStore;
+  fetcher: Fetcher;
+  clock: Clock;
+  /** Identifies this runner (one per worker start); leases of other run ids are stale. */
+  runId: string;
+  /** Uniform random in [0, 1) for jitter. @default Math.random */
+  random?: () => number;
+}
+
+type Claim =
+  | { kind: 'none' }
+  | { kind: 'progress' }
+  | { kind: 'robots'; url: string }
+  | { kind: 'fetch'; entry: FrontierEntry };
+
+const ABORTED: FetchFailure = { code: 'aborted', message: 'the crawl was stopped' };
+
+/** True for 2xx statuses. */
+const isSuccess = (status: number): boolean => status >= 200 && status < 300;
+
+export class CrawlRunner {
+  private readonly random: () => number;
+  /** Parsed robots.txt per crawl and host: derived from the stored body, safe to lose. */
+  private readonly policies = new Map<string, { fetchedAt: number | null; policy: RobotsPolicy }>();
+  private readonly scopes = new Map<string, Scope>();
+
+  constructor(private readonly deps: RunnerDeps) {
+    this.random = deps.random ?? Math.random;
+  }
+
+  /**
+   * Runs the crawl until it finishes, is stopped (state no longer `running`)
+   * or `signal` aborts. Safe to call for a crawl another runner left half done.
+   * @returns the crawl record as it was when the loop ended.
+   */
+  async run(crawlId: string, signal: AbortSignal): Promise<CrawlRecord | undefined> {
+    const { store, clock } = this.deps;
+    await this.recover(crawlId);
+    const tasks = new Map<string, Promise<void>>();
+    /** Hosts whose last claim found nothing to do, and until when to leave them alone. */
+    const idleUntil = new Map<string, number>();
+    const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    let failure: unknown = null;
+
+    try {
+      while (!signal.aborted && failure === null) {
+        const crawl = await store.getCrawl(crawlId);
+        if (!crawl || crawl.state !== 'running') break;
+        const hosts = await store.transaction((tx) => tx.listHosts(crawlId));
+        const now = clock.now();
+        let wakeAt = Number.POSITIVE_INFINITY;
+        let hasWork = false;
+
+        for (const host of hosts) {
+          if (host.pending === 0 && host.inFlight === null) continue;
+          hasWork = true;
+          if (tasks.has(host.origin)) continue;
+          const readyAt = Math.max(this.hostReadyAt(host), idleUntil.get(host.origin) ?? 0);
+          if (readyAt > now) {
+            wakeAt = Math.min(wakeAt, readyAt);
+            continue;
+          }
+          if (tasks.size >= crawl.settings.hostConcurrency) break;
+          const task = this.step(crawl, host.origin, signal)
+            .then((didWork) => {
+              if (didWork) idleUntil.delete(host.origin);
+              else idleUntil.set(host.origin, clock.now() + 250);
+            })
+            .catch((error: unknown) => {
+              failure ??= error;
+            })
+            .finally(() => tasks.delete(host.origin));
+          tasks.set(host.origin, task);
+        }
+
+        if (!hasWork && tasks.size === 0) {
+          if (await this.finishIfDone(crawlId)) break;
+          wakeAt = Math.min(wakeAt, now + 250);
+        }
+        const sleeper = new AbortController();
+        const waits: Promise<unknown>[] = [...tasks.values(), aborted];
+        if (Number.isFinite(wakeAt)) waits.push(clock.sleep(Math.max(0, wakeAt - now), sleeper.signal).catch(() => undefined));
+        else if (tasks.size === 0) waits.push(clock.sleep(1000, sleeper.signal).catch(() => undefined));
+        await Promise.race(waits);
+        sleeper.abort();
+      }
+    } finally {
+      await Promise.allSettled([...tasks.values()]);
+    }
+    if (failure !== null) await this.fail(crawlId, failure);
+    return store.getCrawl(crawlId);
+  }
+
+  /** When the host's next step may run: its spacing and back-off clocks, and a robots.txt retry time. */
+  private hostReadyAt(host: HostState): number {
+    const retry = host.robots.phase === 'unavailable' ? host.robots.retryAt : 0;
+    return Math.max(nextRequestAt(host), retry);
+  }
+
+  /** Releases leases and in-flight marks left by other runs (a worker that died mid-request). */
+  private async recover(crawlId: string): Promise<void> {
+    const { store, clock, runId } = this.deps;
+    await store.transaction(async (tx) => {
+      const crawl = await tx.getCrawl(crawlId);
+      if (!crawl) return;
+      const stale = (await tx.leasedEntries(crawlId)).filter((e) => e.leaseRunId !== runId);
+      for (const entry of stale) {
+        entry.leaseRunId = null;
+        entry.attempts += 1;
+      }
+      if (stale.length > 0) await tx.putEntries(stale);
+      const now = clock.now();
+      const hosts = (await tx.listHosts(crawlId)).filter((h) => h.inFlight !== null && h.inFlight.runId !== runId);
+      for (const host of hosts) {
+        host.inFlight = null;
+        // Its response ended at the latest now; the gap counts from now.
+        host.nextAllowedAt = Math.max(host.nextAllowedAt, now + this.hostGapMs(crawl.settings, host));
+      }
+      if (hosts.length > 0) await tx.putHosts(hosts);
+    });
+  }
+
+  /** One step for one host. Resolves to whether it did anything. */
+  private async step(crawl: CrawlRecord, origin: string, signal: AbortSignal): Promise<boolean> {
+    const claim = await this.claim(crawl.id, origin);
+    switch (claim.kind) {
+      case 'none':
+        return false;
+      case 'progress':
+        return true;
+      case 'robots':
+        await this.fetchRobots(crawl, origin, claim.url, signal);
+        return true;
+      case 'fetch':
+        await this.fetchEntry(crawl, claim.entry, signal);
+        return true;
+    }
+  }
+
+  private async claim(crawlId: string, origin: string): Promise<Claim> {
+    const { store, clock, runId } = this.deps;
+    return store.transaction(async (tx): Promise<Claim> => {
+      const crawl = await tx.getCrawl(crawlId);
+      if (!crawl || crawl.state !== 'running') return { kind: 'none' };
+      const writes = new CrawlWrites(tx, crawl);
+      const host = await writes.host(origin);
+      const now = clock.now();
+      if (host.inFlight !== null || now < this.hostReadyAt(host)) return { kind: 'none' };
+
+      const { robots } = host;
+      if (robots.phase === 'pending' || robots.phase === 'unavailable') {
+        host.inFlight = { url: robots.nextUrl, startedAt: now, runId };
+        await writes.flush();
+        return { kind: 'robots', url: robots.nextUrl };
+      }
+
+      const policy = this.policyFor(crawl.settings.productToken, host);
+      let blocked = 0;
+      while (blocked < BLOCKED_BATCH) {
+        const entry = await tx.nextEntry(crawlId, origin);
+        if (!entry) {
+          // Nothing queued and nothing in flight (checked above): the count is 0, whatever it said.
+          host.pending = 0;
+          await writes.flush();
+          return blocked > 0 ? { kind: 'progress' } : { kind: 'none' };
+        }
+        const decision = policy.isAllowed(entry.url);
+        if (!decision.allowed) {
+          const page = unfetchedRow(entry);
+          page.blockedBy = 'robots';
+          page.blockedRule = decision.rule;
+          await finishEntry(writes, page);
+          blocked += 1;
+          continue;
+        }
+        entry.leaseRunId = runId;
+        await tx.putEntries([entry]);
+        host.inFlight = { url: entry.url, startedAt: now, runId };
+        await writes.flush();
+        return { kind: 'fetch', entry };
+      }
+      await writes.flush();
+      return { kind: 'progress' };
+    });
+  }
+
+  /** The robots policy of a host whose robots.txt is settled (`ready` or `failed`). */
+  private policyFor(productToken: string, host: HostState): RobotsPolicy {
+    const { robots } = host;
+    if (robots.phase === 'failed') {
+      return disallowAllPolicy(`robots.txt unavailable (${robots.status === null ? 'network error' : `HTTP ${robots.status}`})`);
+    }
+    if (robots.phase !== 'ready' || robots.body === null) return allowAllPolicy();
+    const cacheKey = `${host.crawlId} ${host.origin}`;
+    const cached = this.policies.get(cacheKey);
+    if (cached && cached.fetchedAt === robots.fetchedAt) return cached.policy;
+    const policy = parseRobots(robotsUrlFor(host.origin), robots.body, productToken);
+    this.policies.set(cacheKey, { fetchedAt: robots.fetchedAt, policy });
+    return policy;
+  }
+
+  private scopeOf(crawl: CrawlRecord): Scope {
+    let scope = this.scopes.get(crawl.id);
+    if (!scope) {
+      scope = createScope(crawl.settings);
+      this.scopes.set(crawl.id, scope);
+    }
+    return scope;
+  }
+
+  /** The host's gap, in ms, with its current robots Crawl-delay and last response time. */
+  private hostGapMs(settings: CrawlSettings, host: HostState): number {
+    const settled = host.robots.phase === 'ready' || host.robots.phase === 'failed';
+    const crawlDelayMs = settled ? this.policyFor(settings.productToken, host).crawlDelayMs : null;
+    return gapMs({ delayMs: settings.delayMs, crawlDelayMs, lastResponseMs: host.lastResponseMs, jitterMs: settings.jitterMs, random: this.random });
+  }
+
+  private async fetchRobots(crawl: CrawlRecord, origin: string, url: string, signal: AbortSignal): Promise<void> {
+    const { fetcher, store, clock } = this.deps;
+    const outcome = await fetcher.fetch({
+      url,
+      method: 'GET',
+      timeoutMs: crawl.settings.timeoutMs,
+      readBody: () => true,
+      maxBodyBytes: ROBOTS_MAX_BYTES,
+      signal,
+    });
+    await store.transaction(async (tx) => {
+      const current = await tx.getCrawl(crawl.id);
+      if (!current) return;
+      const writes = new CrawlWrites(tx, current);
+      const host = await writes.host(origin);
+      host.inFlight = null;
+      if (signal.aborted) {
+        host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + this.hostGapMs(current.settings, host));
+        await writes.flush();
+        return;
+      }
+      const robots = host.robots;
+      host.lastResponseMs = outcome.endedAt - outcome.startedAt;
+      const verdict = outcome.ok ? classifyRobotsStatus(outcome.status) : 'unavailable';
+      robots.status = outcome.ok ? outcome.status : null;
+      if (verdict === 'redirect' && outcome.ok && outcome.location !== null && robots.redirects < ROBOTS_MAX_REDIRECTS) {
+        robots.nextUrl = outcome.location;
+        robots.redirects += 1;
+        robots.phase = 'pending';
+      } else if (verdict === 'unavailable') {
+        robots.failures += 1;
+        robots.phase = robots.failures >= ROBOTS_MAX_FAILURES ? 'failed' : 'unavailable';
+        robots.retryAt = robots.phase === 'unavailable' ? outcome.endedAt + robotsRetryDelayMs(robots.failures) : 0;
+        robots.nextUrl = robotsUrlFor(origin);
+        robots.redirects = 0;
+      } else {
+        // 2xx: parse; 4xx or too many redirects: allow all (RFC 9309 §2.3.1.2-3).
+        robots.phase = 'ready';
+        robots.retryAt = 0;
+        robots.fetchedAt = outcome.endedAt;
+        robots.body = verdict === 'parse' && outcome.ok ? new TextDecoder().decode(outcome.body ?? new Uint8Array()) : null;
+      }
+      host.nextAllowedAt = outcome.endedAt + this.hostGapMs(current.settings, host);
+      if (robots.phase === 'ready') {
+        const sitemaps = this.policyFor(current.settings.productToken, host).sitemaps;
+        const scope = this.scopeOf(current);
+        const candidates: Candidate[] = [];
+        for (const sitemap of sitemaps) {
+          const normalized = normalizeUrl(sitemap);
+          if (normalized !== null && scope.check(normalized).inScope) {
+            candidates.push({ url: normalized, origin: originOf(normalized), kind: 'sitemap', depth: 0, referrer: robotsUrlFor(origin), anchor: null });
+          }
+        }
+        await admit(writes, candidates);
+      }
+      await writes.flush();
+    });
+  }
+
+  /** Fetches one frontier entry (HEAD first when asked) and returns the final outcome and the methods sent. */
+  private async request(settings: CrawlSettings, entry: FrontierEntry, signal: AbortSignal): Promise<{ outcome: FetchOutcome; methods: ('GET' | 'HEAD')[] }> {
+    const { fetcher } = this.deps;
+    const isSitemap = entry.kind === 'sitemap';
+    const get = (): Promise<FetchOutcome> =>
+      fetcher.fetch({
+        url: entry.url,
+        method: 'GET',
+        timeoutMs: settings.timeoutMs,
+        readBody: (status, contentType) => (isSitemap ? isSuccess(status) : contentType === null || isHtmlType(contentType)),
+        maxBodyBytes: settings.maxBodyBytes,
+        signal,
+      });
+    if (!settings.headBeforeGet || isSitemap) return { outcome: await get(), methods: ['GET'] };
+    const head = await fetcher.fetch({ url: entry.url, method: 'HEAD', timeoutMs: settings.timeoutMs, readBody: () => false, maxBodyBytes: 0, signal });
+    if (!head.ok) return { outcome: head, methods: ['HEAD'] };
+    const contentType = head.headers.find(([name]) => name === 'content-type')?.[1] ?? null;
+    const wantsGet = (isSuccess(head.status) && (contentType === null || isHtmlType(contentType))) || head.status === 405 || head.status === 501;
+    if (!wantsGet) return { outcome: head, methods: ['HEAD'] };
+    // HEAD then GET of the same URL may go back to back.
+    return { outcome: await get(), methods: ['HEAD', 'GET'] };
+  }
+
+  private async fetchEntry(crawl: CrawlRecord, entry: FrontierEntry, signal: AbortSignal): Promise<void> {
+    const { store } = this.deps;
+    const { settings } = crawl;
+    const { outcome, methods } = await this.request(settings, entry, signal);
+    const endedAt = outcome.endedAt;
+
+    if (signal.aborted || (!outcome.ok && outcome.error.code === 'aborted')) {
+      await this.release(crawl.id, entry);
+      return;
+    }
+
+    const retryable = outcome.ok && isRetryableStatus(outcome.status);
+    if (retryable && entry.attempts < settings.maxRetries) {
+      await this.retryLater(crawl.id, entry, outcome);
+      return;
+    }
+
+    const page = unfetchedRow(entry);
+    page.methods = methods;
+    page.fetchedAt = outcome.startedAt;
+    page.responseTimeMs = outcome.endedAt - outcome.startedAt;
+    const candidates: Candidate[] = [];
+    let linkCandidates: Candidate[] = [];
+    if (!outcome.ok) {
+      page.error = outcome.error;
+    } else {
+      const header = (name: string): string | null => outcome.headers.find(([n]) => n === name)?.[1] ?? null;
+      page.status = outcome.status;
+      page.headers = outcome.headers;
+      page.contentType = header('content-type');
+      const declared = Number.parseInt(header('content-length') ?? '', 10);
+      page.contentLength = Number.isFinite(declared) && declared >= 0 ? declared : (outcome.body?.byteLength ?? null);
+      page.truncated = outcome.truncated;
+      page.location = outcome.location;
+      if (outcome.location !== null && outcome.status >= 300 && outcome.status < 400) {
+        // Redirects are recorded, not followed: the target is queued like a link, at the same depth.
+        candidates.push({ url: outcome.location, origin: originOf(outcome.location), kind: entry.kind, depth: entry.depth, referrer: entry.url, anchor: null });
+      }
+      if (outcome.body !== null) {
+        page.sha256 = await sha256Hex(outcome.body);
+        if (isSuccess(outcome.status)) linkCandidates = await this.discover(crawl, entry, page, outcome.body);
+      }
+    }
+
+    const scope = this.scopeOf(crawl);
+    const inScope = (c: Candidate): boolean => c.depth <= settings.maxDepth && scope.check(c.url).inScope;
+
+    await store.transaction(async (tx) => {
+      const current = await tx.getCrawl(crawl.id);
+      if (!current) return;
+      const writes = new CrawlWrites(tx, current);
+      const host = await writes.host(entry.origin);
+      if (page.sha256 !== null) {
+        const owner = await tx.bodyOwner(crawl.id, page.sha256);
+        if (owner !== undefined && owner !== page.url) {
+          page.duplicateOf = owner;
+          linkCandidates = [];
+        } else if (owner === undefined && outcome.ok && outcome.body !== null) {
+          await tx.putBody({ crawlId: crawl.id, sha256: page.sha256, url: page.url, bytes: outcome.body });
+        }
+      }
+      await finishEntry(writes, page);
+      await admit(writes, [...candidates, ...linkCandidates].filter(inScope));
+      host.inFlight = null;
+      host.lastResponseMs = page.responseTimeMs ?? 0;
+      host.nextAllowedAt = endedAt + this.hostGapMs(current.settings, host);
+      if (retryable && outcome.ok) {
+        const wait = backoffMs(entry.attempts, parseRetryAfterMs(page.headers.find(([n]) => n === 'retry-after')?.[1] ?? null, endedAt), 0);
+        host.backoffUntil = endedAt + wait;
+      }
+      await writes.flush();
+    });
+  }
+
+  /** Reads links (HTML) or URLs (sitemap) from a body, fills the row's title and links. */
+  private async discover(crawl: CrawlRecord, entry: FrontierEntry, page: PageRecord, body: Uint8Array): Promise<Candidate[]> {
+    const { settings } = crawl;
+    if (entry.kind === 'sitemap') {
+      const sitemap = parseSitemap(await sitemapText(body), entry.url);
+      page.links = sitemap.urls.slice(0, MAX_LINKS_PER_PAGE);
+      return [
+        ...sitemap.urls.map((url): Candidate => ({ url, origin: originOf(url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: null })),
+        ...sitemap.sitemaps.map((url): Candidate => ({ url, origin: originOf(url), kind: 'sitemap', depth: entry.depth, referrer: entry.url, anchor: null })),
+      ];
+    }
+    const { mediaType } = parseContentType(page.contentType);
+    if (mediaType !== null && !isHtmlType(mediaType)) return [];
+    const { text } = decodeHtml(body, page.contentType);
+    const found = extractLinks(text, entry.url);
+    page.title = found.title;
+    page.links = [...new Set(found.links.map((l) => l.url))].slice(0, MAX_LINKS_PER_PAGE);
+    if (found.metaNofollow && !settings.followNofollow) return [];
+    return found.links
+      .filter((link) => settings.followNofollow || !link.nofollow)
+      .map((link) => ({ url: link.url, origin: originOf(link.url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: link.text === '' ? null : link.text }));
+  }
+
+  /** Puts an entry back in the queue after its fetch was cut short (the crawl stopped). */
+  private async release(crawlId: string, entry: FrontierEntry): Promise<void> {
+    const { store, clock } = this.deps;
+    await store.transaction(async (tx) => {
+      const crawl = await tx.getCrawl(crawlId);
+      if (!crawl) return;
+      const writes = new CrawlWrites(tx, crawl);
+      const host = await writes.host(entry.origin);
+      entry.leaseRunId = null;
+      await tx.putEntries([entry]);
+      host.inFlight = null;
+      host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + this.hostGapMs(crawl.settings, host));
+      await writes.flush();
+    });
+  }
+
+  /** 429/503 with retries left: requeue the entry and back the host off. */
+  private async retryLater(crawlId: string, entry: FrontierEntry, outcome: FetchOutcome & { ok: true }): Promise<void> {
+    const { store } = this.deps;
+    await store.transaction(async (tx) => {
+      const crawl = await tx.getCrawl(crawlId);
+      if (!crawl) return;
+      const writes = new CrawlWrites(tx, crawl);
+      const host = await writes.host(entry.origin);
+      host.inFlight = null;
+      host.lastResponseMs = outcome.endedAt - outcome.startedAt;
+      const gap = this.hostGapMs(crawl.settings, host);
+      host.nextAllowedAt = outcome.endedAt + gap;
+      const retryAfter = parseRetryAfterMs(outcome.headers.find(([n]) => n === 'retry-after')?.[1] ?? null, outcome.endedAt);
+      host.backoffUntil = outcome.endedAt + backoffMs(entry.attempts, retryAfter, gap);
+      entry.attempts += 1;
+      entry.leaseRunId = null;
+      await tx.putEntries([entry]);
+      await writes.flush();
+    });
+  }
+
+  /** Marks the crawl finished when nothing is pending anywhere; `failed` when its start URL could not be fetched. */
+  private async finishIfDone(crawlId: string): Promise<boolean> {
+    const { store, clock } = this.deps;
+    return store.transaction(async (tx) => {
+      const crawl = await tx.getCrawl(crawlId);
+      if (!crawl || crawl.state !== 'running') return true;
+      const hosts = await tx.listHosts(crawlId);
+      if (hosts.some((h) => h.pending > 0 || h.inFlight !== null)) return false;
+      const startUrl = normalizeUrl(crawl.settings.startUrl);
+      const [start] = startUrl === null ? [undefined] : await tx.getPages(crawlId, [startUrl]);
+      crawl.endedAt = clock.now();
+      if (start?.error) {
+        crawl.state = 'failed';
+        crawl.message = `could not fetch the start URL: ${start.error.message}`;
+      } else {
+        crawl.state = 'finished';
+      }
+      await tx.putCrawl(crawl);
+      return true;
+    });
+  }
+
+  /** Records an unexpected error (a bug or a storage failure) on the crawl and ends it. */
+  private async fail(crawlId: string, error: unknown): Promise<void> {
+    const { store, clock } = this.deps;
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    await store.transaction(async (tx) => {
+      const crawl = await tx.getCrawl(crawlId);
+      if (!crawl || crawl.state !== 'running') return;
+      crawl.state = 'failed';
+      crawl.endedAt = clock.now();
+      crawl.message = `internal error: ${message}`;
+      await tx.putCrawl(crawl);
+    });
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Frontier bookkeeping inside one store transaction: admitting URLs (each at
+ * most once per crawl, within the page budget), and writing a finished row.
+ * These functions await nothing but {@link StoreTx} calls, so they can run
+ * inside an IndexedDB transaction.
+ */
+import { robotsUrlFor } from '../robots/robots-policy.ts';
+import type { CrawlCounts, CrawlRecord, EntryKind, FrontierEntry, HostState, PageRecord } from '../model.ts';
+import type { StoreTx } from './ports.ts';
+
+/** Most anchor texts kept per URL. */
+export const MAX_ANCHORS_PER_URL = 10;
+
+/** A URL found somewhere (link, redirect, sitemap, start), already normalized and in scope. */
+export interface Candidate {
+  url: string;
+  origin: string;
+  kind: EntryKind;
+  depth: number;
+  referrer: string | null;
+  /** Anchor text of the link, or null (redirects, sitemaps, empty text). */
+  anchor: string | null;
+}
+
+/** A host seen for the first time: robots.txt not fetched yet, no request made. */
+export function newHostState(crawlId: string, origin: string): HostState {
+  return {
+    crawlId,
+    origin,
+    robots: { phase: 'pending', nextUrl: robotsUrlFor(origin), redirects: 0, failures: 0, retryAt: 0, status: null, body: null, fetchedAt: null },
+    nextAllowedAt: 0,
+    lastResponseMs: 0,
+    backoffUntil: 0,
+    inFlight: null,
+    pending: 0,
+  };
+}
+
+/** Adds `anchor` to `anchors` when new and there is room; returns whether it changed. */
+function addAnchor(anchors: string[], anchor: string | null): boolean {
+  if (anchor === null || anchor === '' || anchors.length >= MAX_ANCHORS_PER_URL || anchors.includes(anchor)) return false;
+  anchors.push(anchor);
+  return true;
+}
+
+/**
+ * The crawl record and the host states touched by one transaction, read once
+ * and written once at the end, so that two steps of the same transaction
+ * never overwrite each other's changes.
+ */
+export class CrawlWrites {
+  private readonly hosts = new Map<string, HostState>();
+  constructor(
+    readonly tx: StoreTx,
+    readonly crawl: CrawlRecord,
+  ) {}
+
+  /** The host's state as this transaction sees it (created when new). */
+  async host(origin: string): Promise<HostState> {
+    let host = this.hosts.get(origin);
+    if (!host) {
+      host = (await this.tx.getHost(this.crawl.id, origin)) ?? newHostState(this.crawl.id, origin);
+      this.hosts.set(origin, host);
+    }
+    return host;
+  }
+
+  /** Writes the crawl record and every host touched. */
+  async flush(): Promise<void> {
+    await this.tx.putCrawl(this.crawl);
+    if (this.hosts.size > 0) await this.tx.putHosts([...this.hosts.values()]);
+  }
+}
+
+/**
+ * Admits candidates: a URL already in the frontier or the crawl table only
+ * gains the anchor text; a new one is queued while the crawl's budget
+ * (`maxPages`) lasts. Changes the crawl and hosts in `writes`; the caller flushes them.
+ * @returns how many URLs were newly queued.
+ */
+export async function admit(writes: CrawlWrites, candidates: Candidate[]): Promise<number> {
+  if (candidates.length === 0) return 0;
+  const { tx, crawl } = writes;
+  const byUrl = new Map<string, Candidate & { anchors: string[] }>();
+  for (const c of candidates) {
+    const seen = byUrl.get(c.url);
+    if (seen) addAnchor(seen.anchors, c.anchor);
+    else byUrl.set(c.url, { ...c, anchors: c.anchor ? [c.anchor] : [] });
+  }
+  const urls = [...byUrl.keys()];
+  const [entries, pages] = await Promise.all([tx.getEntries(crawl.id, urls), tx.getPages(crawl.id, urls)]);
+
+  const entryUpdates: FrontierEntry[] = [];
+  const pageUpdates: PageRecord[] = [];
+  let admitted = 0;
+
+  for (const [i, url] of urls.entries()) {
+    const candidate = byUrl.get(url);
+    if (!candidate) continue;
+    const existing = entries[i] ?? pages[i];
+    if (existing) {
+      const changed = candidate.anchors.map((a) => addAnchor(existing.anchors, a)).some(Boolean);
+      if (changed && entries[i]) entryUpdates.push(entries[i]);
+      else if (changed && pages[i]) pageUpdates.push(pages[i]);
+      continue;
+    }
+    if (crawl.counts.admitted >= crawl.settings.maxPages) continue;
+    const host = await writes.host(candidate.origin);
+    host.pending += 1;
+    crawl.counts.admitted += 1;
+    crawl.nextSeq += 1;
+    admitted += 1;
+    entryUpdates.push({
+      crawlId: crawl.id,
+      url,
+      origin: candidate.origin,
+      kind: candidate.kind,
+      depth: candidate.depth,
+      referrer: candidate.referrer,
+      seq: crawl.nextSeq,
+      anchors: candidate.anchors.slice(0, MAX_ANCHORS_PER_URL),
+      attempts: 0,
+      leaseRunId: null,
+    });
+  }
+  if (entryUpdates.length > 0) await tx.putEntries(entryUpdates);
+  if (pageUpdates.length > 0) await tx.putPages(pageUpdates);
+  return admitted;
+}
+
+/** How one finished row moves the crawl's counters. */
+export function countRow(counts: CrawlCounts, page: PageRecord): void {
+  counts.done += 1;
+  if (page.blockedBy !== null) counts.blocked += 1;
+  if (page.status !== null) counts.fetched += 1;
+  if (page.error !== null || (page.status !== null && page.status >= 400)) counts.errors += 1;
+}
+
+/** The fields of a row that only a fetch fills in, at their "never fetched" values. */
+export function unfetchedRow(entry: FrontierEntry): PageRecord {
+  return {
+    crawlId: entry.crawlId,
+    url: entry.url,
+    origin: entry.origin,
+    kind: entry.kind,
+    depth: entry.depth,
+    referrer: entry.referrer,
+    seq: 0,
+    status: null,
+    contentType: null,
+    contentLength: null,
+    location: null,
+    methods: [],
+    fetchedAt: null,
+    responseTimeMs: null,
+    headers: [],
+    sha256: null,
+    duplicateOf: null,
+    truncated: false,
+    title: null,
+    anchors: entry.anchors,
+    links: [],
+    blockedBy: null,
+    blockedRule: null,
+    error: null,
+  };
+}
+
+/**
+ * Writes a finished row for a frontier entry: assigns its `seq`, counts it,
+ * removes the entry and lowers its host's pending count.
+ */
+export async function finishEntry(writes: CrawlWrites, page: PageRecord): Promise<void> {
+  const { tx, crawl } = writes;
+  const host = await writes.host(page.origin);
+  countRow(crawl.counts, page);
+  page.seq = crawl.counts.done;
+  host.pending = Math.max(0, host.pending - 1);
+  await tx.putPages([page]);
+  await tx.deleteEntries(crawl.id, [page.url]);
+}

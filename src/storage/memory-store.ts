@@ -1,0 +1,123 @@
+/**
+ * An in-memory {@link CrawlStore}: the reference implementation of the store
+ * contract, used by the crawl core's tests. Transactions run one at a time;
+ * a transaction that throws leaves nothing behind (writes are staged and
+ * applied only when the work function returns).
+ */
+import type { CrawlStore, StoredBody, StoreTx } from '../core/crawl/ports.ts';
+import type { CrawlRecord, FrontierEntry, HostState, PageRecord } from '../core/model.ts';
+
+const key = (crawlId: string, id: string): string => `${crawlId}\u0000${id}`;
+
+interface Tables {
+  crawls: Map<string, CrawlRecord>;
+  hosts: Map<string, HostState>;
+  entries: Map<string, FrontierEntry>;
+  pages: Map<string, PageRecord>;
+  bodies: Map<string, StoredBody>;
+}
+
+function emptyTables(): Tables {
+  return { crawls: new Map(), hosts: new Map(), entries: new Map(), pages: new Map(), bodies: new Map() };
+}
+
+/** Deep copy through structured clone, as IndexedDB does: callers never share objects with the store. */
+const copy = <T>(value: T): T => structuredClone(value);
+
+export class MemoryCrawlStore implements CrawlStore {
+  private tables: Tables = emptyTables();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** Runs `fn` after every earlier operation, one at a time. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      const staged: Tables = {
+        crawls: new Map(this.tables.crawls),
+        hosts: new Map(this.tables.hosts),
+        entries: new Map(this.tables.entries),
+        pages: new Map(this.tables.pages),
+        bodies: new Map(this.tables.bodies),
+      };
+      const result = await work(this.txOver(staged));
+      this.tables = staged;
+      return result;
+    });
+  }
+
+  private txOver(t: Tables): StoreTx {
+    const ofCrawl = <V extends { crawlId: string }>(map: Map<string, V>, crawlId: string): V[] =>
+      [...map.values()].filter((v) => v.crawlId === crawlId);
+    return {
+      getCrawl: async (id) => copy(t.crawls.get(id)),
+      putCrawl: async (crawl) => void t.crawls.set(crawl.id, copy(crawl)),
+      getHost: async (crawlId, origin) => copy(t.hosts.get(key(crawlId, origin))),
+      putHosts: async (hosts) => hosts.forEach((h) => t.hosts.set(key(h.crawlId, h.origin), copy(h))),
+      listHosts: async (crawlId) => copy(ofCrawl(t.hosts, crawlId)),
+      getEntries: async (crawlId, urls) => urls.map((u) => copy(t.entries.get(key(crawlId, u)))),
+      putEntries: async (entries) => entries.forEach((e) => t.entries.set(key(e.crawlId, e.url), copy(e))),
+      deleteEntries: async (crawlId, urls) => urls.forEach((u) => t.entries.delete(key(crawlId, u))),
+      nextEntry: async (crawlId, origin) => {
+        let best: FrontierEntry | undefined;
+        for (const e of t.entries.values()) {
+          if (e.crawlId === crawlId && e.origin === origin && e.leaseRunId === null && (!best || e.seq < best.seq)) best = e;
+        }
+        return copy(best);
+      },
+      leasedEntries: async (crawlId) => copy(ofCrawl(t.entries, crawlId).filter((e) => e.leaseRunId !== null)),
+      queuedEntries: async (crawlId, origin, limit) =>
+        copy(
+          ofCrawl(t.entries, crawlId)
+            .filter((e) => e.origin === origin && e.leaseRunId === null)
+            .sort((a, b) => a.seq - b.seq)
+            .slice(0, limit),
+        ),
+      getPages: async (crawlId, urls) => urls.map((u) => copy(t.pages.get(key(crawlId, u)))),
+      putPages: async (pages) => pages.forEach((p) => t.pages.set(key(p.crawlId, p.url), copy(p))),
+      bodyOwner: async (crawlId, sha256) => t.bodies.get(key(crawlId, sha256))?.url,
+      putBody: async (body) => void t.bodies.set(key(body.crawlId, body.sha256), copy(body)),
+    };
+  }
+
+  async listCrawls(): Promise<CrawlRecord[]> {
+    await this.queue;
+    return copy([...this.tables.crawls.values()].sort((a, b) => b.createdAt - a.createdAt));
+  }
+
+  async getCrawl(crawlId: string): Promise<CrawlRecord | undefined> {
+    await this.queue;
+    return copy(this.tables.crawls.get(crawlId));
+  }
+
+  async pagesAfter(crawlId: string, afterSeq: number, limit: number): Promise<PageRecord[]> {
+    await this.queue;
+    const rows = [...this.tables.pages.values()].filter((p) => p.crawlId === crawlId && p.seq > afterSeq);
+    return copy(rows.sort((a, b) => a.seq - b.seq).slice(0, limit));
+  }
+
+  async latestPages(crawlId: string, limit: number): Promise<PageRecord[]> {
+    await this.queue;
+    const rows = [...this.tables.pages.values()].filter((p) => p.crawlId === crawlId);
+    return copy(rows.sort((a, b) => b.seq - a.seq).slice(0, limit));
+  }
+
+  async getBody(crawlId: string, sha256: string): Promise<StoredBody | undefined> {
+    await this.queue;
+    return copy(this.tables.bodies.get(key(crawlId, sha256)));
+  }
+
+  async deleteCrawl(crawlId: string): Promise<void> {
+    await this.exclusive(async () => {
+      this.tables.crawls.delete(crawlId);
+      for (const name of ['hosts', 'entries', 'pages', 'bodies'] as const) {
+        const map: Map<string, { crawlId: string }> = this.tables[name];
+        for (const [k, v] of map) if (v.crawlId === crawlId) map.delete(k);
+      }
+    });
+  }
+}
