@@ -1,0 +1,338 @@
+/**
+ * robots.txt as a pure policy: which URLs of one origin we may request, the
+ * Crawl-delay that applies to us and the sitemaps the file lists.
+ *
+ * robots-parser does the grouping and the matching (longest match, Allow wins
+ * a tie, `*` and `$`). On its own it falls short of RFC 9309, so this module
+ * hands it a cleaned copy of the file and guards every call:
+ * - it ends a run of User-agent lines at ANY other line (Sitemap, Host,
+ *   unknown records), so "User-agent: a / Sitemap: x / User-agent: b" makes
+ *   two groups: we drop every line it should not see;
+ * - it keys groups by the User-agent value cut at "/" only, so "Tabcrawl 1.0"
+ *   never matches: we rewrite each value to its product token;
+ * - it compares paths without decoding %XX of unreserved characters, and
+ *   encodes rules with `encodeURI` but URLs with the URL parser, which
+ *   disagree (`|`, `[`, `'`...): we rewrite rules and paths to one form;
+ * - a group whose User-agent lines end the file is forgotten (falls back to
+ *   `*`): we close it with an empty Disallow;
+ * - it answers `undefined` for a URL of another origin (and `isDisallowed`
+ *   then says true): we throw a RangeError before asking it;
+ * - it takes any `Number()` as a Crawl-delay ("0x10", "-1", "") and keeps a
+ *   leading BOM in the first record's name: we validate and strip first.
+ *
+ * The cleaned copy keeps one line per original line, so the line number
+ * robots-parser reports for a decision points back to the rule as written.
+ *
+ * Pure: no I/O and no browser API beyond `URL`, `TextEncoder`, `TextDecoder`.
+ * @see RFC 9309 (Robots Exclusion Protocol)
+ */
+import robotsParser from 'robots-parser';
+
+/** The verdict on one URL. */
+export interface RobotsDecision {
+  allowed: boolean;
+  /** The rule that decided, e.g. "Disallow: /private" (as written, comment and outer spaces removed), or null when no rule matched. */
+  rule: string | null;
+}
+
+/** What one robots.txt means for us. */
+export interface RobotsPolicy {
+  /**
+   * Decision for an absolute URL of the same origin as robots.txt; `/robots.txt`
+   * itself is always allowed.
+   * @throws RangeError for a URL that is not absolute or not of that origin:
+   *   the file says nothing about it, so neither answer would be true.
+   * @see RFC 9309 §2.2.2 (longest match; Allow wins a tie), §2.2.3 (`*`, `$`)
+   */
+  isAllowed(url: string): RobotsDecision;
+  /** Crawl-delay of the group that applies to us, in ms (fractions of a second allowed: "0.05" → 50), or null when none/invalid. Not capped here. */
+  crawlDelayMs: number | null;
+  /**
+   * Absolute http(s) Sitemap URLs listed anywhere in the file, resolved against
+   * the robots.txt URL, distinct, in order.
+   * @see RFC 9309 §2.2.4
+   */
+  sitemaps: string[];
+  /**
+   * Which group applied: our product token (lower case), `'*'`, or null when
+   * no group applies and everything is allowed.
+   * @see RFC 9309 §2.2.1
+   */
+  group: string | null;
+}
+
+/** Bytes of robots.txt parsed at most (RFC 9309 §2.5: at least 500 KiB). */
+export const ROBOTS_MAX_BYTES = 512 * 1024;
+
+/** Most redirect hops followed for robots.txt (RFC 9309 §2.3.1.2). */
+export const ROBOTS_MAX_REDIRECTS = 5;
+
+/** The robots.txt URL of an origin: `"http://h:8080"` → `"http://h:8080/robots.txt"`. @see RFC 9309 §2.3 */
+export function robotsUrlFor(origin: string): string {
+  return new URL('/robots.txt', origin).href;
+}
+
+/**
+ * What an HTTP status of /robots.txt means.
+ * 2xx → `'parse'`; 3xx → `'redirect'`; 429 → `'unavailable'` (the server asks
+ * us to slow down, as a 5xx does); other 4xx → `'allow-all'`; 5xx and
+ * anything else (0, 1xx, 999) → `'unavailable'`.
+ * @see RFC 9309 §2.3.1.2 (redirects), §2.3.1.3 (4xx), §2.3.1.4 (5xx)
+ */
+export function classifyRobotsStatus(status: number): 'parse' | 'redirect' | 'allow-all' | 'unavailable' {
+  if (!Number.isInteger(status)) return 'unavailable';
+  if (status >= 200 && status < 300) return 'parse';
+  if (status >= 300 && status < 400) return 'redirect';
+  if (status === 429) return 'unavailable';
+  if (status >= 400 && status < 500) return 'allow-all';
+  return 'unavailable';
+}
+
+/** A policy that allows everything, for a robots.txt that is unavailable with a 4xx. @see RFC 9309 §2.3.1.3 */
+export function allowAllPolicy(): RobotsPolicy {
+  return {
+    isAllowed: (url) => {
+      absoluteUrl(url);
+      return { allowed: true, rule: null };
+    },
+    crawlDelayMs: null,
+    sitemaps: [],
+    group: null,
+  };
+}
+
+/**
+ * A policy that disallows everything but /robots.txt, for a robots.txt that
+ * is unreachable (5xx, 429, network failure).
+ * @param reason reported as the `rule` of every decision, e.g. "robots.txt unreachable (503)".
+ * @see RFC 9309 §2.3.1.4
+ */
+export function disallowAllPolicy(reason: string): RobotsPolicy {
+  return {
+    isAllowed: (url) =>
+      absoluteUrl(url).pathname === '/robots.txt' ? { allowed: true, rule: null } : { allowed: false, rule: reason },
+    crawlDelayMs: null,
+    sitemaps: [],
+    group: null,
+  };
+}
+
+/**
+ * Parses a robots.txt body (a 2xx answer) into our policy. Never throws on
+ * the body: a BOM, any line ends, comments, lines without a colon, HTML or
+ * binary garbage are skipped. Only the first {@link ROBOTS_MAX_BYTES} UTF-8
+ * bytes are read, and a line cut by that limit is dropped.
+ * @param robotsUrl absolute http(s) URL the body came from (after redirects); its origin is the policy's.
+ * @param productToken our product token (`[A-Za-z_-]+`), matched case-insensitively.
+ * @throws RangeError for a robots URL that is not http(s) or a product token that is not valid.
+ * @see RFC 9309 §2.2 (groups and rules), §2.5 (size limit)
+ */
+export function parseRobots(robotsUrl: string, body: string, productToken: string): RobotsPolicy {
+  const base = absoluteUrl(robotsUrl);
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new RangeError(`robots.txt URL must be http(s): ${robotsUrl}`);
+  }
+  if (!PRODUCT_TOKEN.test(productToken)) {
+    throw new RangeError(`not a product token (RFC 9309 §2.2.1): ${productToken}`);
+  }
+  const origin = base.origin;
+  const token = productToken.toLowerCase();
+  const cleaned = clean(body, base.href);
+  const robot = robotsParser(base.href, cleaned.text);
+  const group = cleaned.agents.has(token) ? token : cleaned.agents.has('*') ? '*' : null;
+  const delaySeconds = group === null ? undefined : robot.getCrawlDelay(token);
+
+  return {
+    isAllowed(url) {
+      const target = absoluteUrl(url);
+      if (target.origin !== origin) {
+        throw new RangeError(`${url} is not of the robots.txt origin ${origin}`);
+      }
+      if (target.pathname === '/robots.txt' || group === null) return { allowed: true, rule: null };
+      // The normalized path only holds characters the URL parser keeps as they are, so robots-parser sees it unchanged.
+      const line = robot.getMatchingLineNumber(origin + normalizePath(target.pathname + target.search), token);
+      const rule = cleaned.rules.get(line);
+      return rule ? { allowed: rule.allow, rule: rule.text } : { allowed: true, rule: null };
+    },
+    // Whole microseconds, so that 0.07 s is 70 ms and not 70.00000000000001.
+    crawlDelayMs: delaySeconds === undefined || !Number.isFinite(delaySeconds) ? null : Math.round(delaySeconds * 1e6) / 1e3,
+    sitemaps: cleaned.sitemaps,
+    group,
+  };
+}
+
+/** RFC 9309 §2.2.1: a product token is letters, `_` and `-`. */
+const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
+/** A Crawl-delay we accept: a non-negative decimal number of seconds. */
+const DECIMAL_SECONDS = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+type Directive = 'user-agent' | 'allow' | 'disallow' | 'crawl-delay' | 'sitemap';
+
+/** Record names we read, lower case, with the misspellings Google's reference parser also accepts. */
+const DIRECTIVES = new Map<string, Directive>([
+  ['user-agent', 'user-agent'],
+  ['useragent', 'user-agent'],
+  ['user agent', 'user-agent'],
+  ['allow', 'allow'],
+  ['disallow', 'disallow'],
+  ['dissallow', 'disallow'],
+  ['dissalow', 'disallow'],
+  ['disalow', 'disallow'],
+  ['diasllow', 'disallow'],
+  ['disallaw', 'disallow'],
+  ['crawl-delay', 'crawl-delay'],
+  ['sitemap', 'sitemap'],
+  ['site-map', 'sitemap'],
+]);
+
+interface CleanedRobots {
+  /** The text for robots-parser: line n is the cleaned form of input line n (or empty). */
+  text: string;
+  /** Allow/Disallow rules with a path, by 1-based line number. */
+  rules: Map<number, { allow: boolean; text: string }>;
+  /** Product tokens (lower case) and `*` named on User-agent lines. */
+  agents: Set<string>;
+  sitemaps: string[];
+}
+
+/**
+ * Rewrites the file into lines robots-parser reads the RFC's way: only
+ * User-agent (value cut to its product token), Allow/Disallow (path
+ * normalized) and Crawl-delay (validated); every other line becomes empty.
+ */
+function clean(body: string, robotsUrl: string): CleanedRobots {
+  const lines = truncateUtf8(body, ROBOTS_MAX_BYTES).replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+  const out: string[] = [];
+  const rules = new Map<number, { allow: boolean; text: string }>();
+  const agents = new Set<string>();
+  const sitemaps = new Set<string>();
+  // True after a User-agent line until a member line: robots-parser forgets such agents at the end of the file.
+  let isGroupOpen = false;
+
+  for (const [index, line] of lines.entries()) {
+    const record = splitRecord(line);
+    let cleanedLine = '';
+    switch (record?.directive) {
+      case 'user-agent': {
+        const agent = agentToken(record.value);
+        if (agent !== null) agents.add(agent);
+        cleanedLine = `User-agent: ${agent ?? ''}`;
+        isGroupOpen = true;
+        break;
+      }
+      case 'allow':
+      case 'disallow': {
+        const pattern = normalizePath(record.value);
+        if (pattern !== '') {
+          rules.set(index + 1, { allow: record.directive === 'allow', text: `${record.name}: ${record.value}` });
+        }
+        cleanedLine = `${record.directive}: ${pattern}`;
+        isGroupOpen = false;
+        break;
+      }
+      case 'crawl-delay':
+        // An invalid value still belongs to the group; robots-parser skips a NaN.
+        cleanedLine = `Crawl-delay: ${DECIMAL_SECONDS.test(record.value) ? record.value : 'NaN'}`;
+        isGroupOpen = false;
+        break;
+      case 'sitemap': {
+        const sitemap = resolveHttpUrl(record.value, robotsUrl);
+        if (sitemap !== null) sitemaps.add(sitemap);
+        break;
+      }
+      case undefined:
+        break;
+    }
+    out.push(cleanedLine);
+  }
+  // A group with no member lines still applies (and allows everything). @see RFC 9309 §2.2.1
+  if (isGroupOpen) out.push('Disallow:');
+  return { text: out.join('\n'), rules, agents, sitemaps: [...sitemaps] };
+}
+
+/** One `name: value` record, comment removed; null for blank, comment-only, colon-less or unknown lines. @see RFC 9309 §2.2 */
+function splitRecord(line: string): { directive: Directive; name: string; value: string } | null {
+  const hash = line.indexOf('#');
+  const content = hash === -1 ? line : line.slice(0, hash);
+  const colon = content.indexOf(':');
+  if (colon === -1) return null;
+  const name = content.slice(0, colon).trim();
+  const directive = DIRECTIVES.get(name.toLowerCase());
+  return directive === undefined ? null : { directive, name, value: content.slice(colon + 1).trim() };
+}
+
+/**
+ * The agent a User-agent value names: `*`, or its leading product token in
+ * lower case ("Tabcrawl/2.0" and "tabcrawl bot" → "tabcrawl"), or null.
+ * @see RFC 9309 §2.2.1
+ */
+function agentToken(value: string): string | null {
+  if (/^\*(?:\s|$)/.test(value)) return '*';
+  const match = /^[A-Za-z_-]+/.exec(value);
+  return match ? match[0].toLowerCase() : null;
+}
+
+/**
+ * A %XX escape, or a character outside the ones kept as they are: unreserved
+ * and reserved characters but `'`, `[` and `]` (the URL parser encodes `'` in
+ * a query, and `encodeURI` encodes `[` and `]`).
+ */
+const ESCAPE_OR_ENCODED = /%([0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&()*+,/:;=?@]/gu;
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/**
+ * One spelling for a path (with query) or a rule, so equal octets compare
+ * equal: %XX of an unreserved character is decoded, other %XX upper-cased,
+ * and other characters (non-ASCII as UTF-8, a lone `%`, spaces, quotes,
+ * `|`...) percent-encoded. `/%7Efoo` and `/~foo` are one path; so are `/ä`
+ * and `/%C3%A4`. `*` and `$` stay as they are, for rules.
+ * @see RFC 9309 §2.2.2, RFC 3986 §2.1–2.3
+ */
+function normalizePath(raw: string): string {
+  return raw.replace(ESCAPE_OR_ENCODED, (match, hex: string | undefined) => {
+    if (hex === undefined) return percentEncode(match);
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
+  });
+}
+
+const utf8 = new TextEncoder();
+
+function percentEncode(text: string): string {
+  return Array.from(utf8.encode(text), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+}
+
+/**
+ * The longest prefix of `text` of at most `maxBytes` UTF-8 bytes that ends
+ * with a whole line; the whole text when it fits.
+ */
+function truncateUtf8(text: string, maxBytes: number): string {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts need no encoding.
+  if (text.length * 3 <= maxBytes) return text;
+  const bytes = utf8.encode(text);
+  if (bytes.length <= maxBytes) return text;
+  let end = maxBytes;
+  // Step back to the first byte of a character (continuation bytes are 10xxxxxx).
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  const head = new TextDecoder().decode(bytes.subarray(0, end));
+  const lastBreak = Math.max(head.lastIndexOf('\n'), head.lastIndexOf('\r'));
+  return head.slice(0, lastBreak + 1);
+}
+
+function absoluteUrl(url: string): URL {
+  try {
+    return new URL(url);
+  } catch {
+    throw new RangeError(`not an absolute URL: ${url}`);
+  }
+}
+
+function resolveHttpUrl(value: string, base: string): string | null {
+  if (value === '') return null;
+  try {
+    const url = new URL(value, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
