@@ -1,0 +1,115 @@
+/**
+ * The crawl core's {@link Fetcher} over the service worker's `fetch`:
+ * never follows redirects, never sends cookies, never uses the HTTP cache,
+ * stops at a timeout, and reads a body only when asked and only up to a cap.
+ */
+import type { FetchOutcome, FetchRequest, Fetcher } from '../../core/crawl/ports.ts';
+import type { FetchFailure } from '../../core/model.ts';
+import type { RedirectObserver } from './redirect-observer.ts';
+
+class TimeoutError extends Error {
+  constructor(ms: number) {
+    super(`no complete answer within ${ms} ms`);
+    this.name = 'TimeoutError';
+  }
+}
+
+/** Reads at most `maxBytes` of a body; cancels the rest. */
+async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > maxBytes) {
+      chunks.push(value.subarray(0, maxBytes - size));
+      size = maxBytes;
+      truncated = true;
+      await reader.cancel();
+      break;
+    }
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { bytes, truncated };
+}
+
+function failureOf(error: unknown, signal: AbortSignal | undefined): FetchFailure {
+  if (error instanceof TimeoutError) return { code: 'timeout', message: error.message };
+  if (signal?.aborted) return { code: 'aborted', message: 'the crawl was stopped' };
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'network', message: message === 'Failed to fetch' ? 'network error (connection refused, reset, DNS or TLS failure)' : message };
+}
+
+export function createBrowserFetcher(redirects: RedirectObserver, now: () => number = Date.now): Fetcher {
+  return {
+    async fetch(request: FetchRequest): Promise<FetchOutcome> {
+      const startedAt = now();
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(new TimeoutError(request.timeoutMs)), request.timeoutMs);
+      const onAbort = (): void => controller.abort(request.signal?.reason);
+      request.signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        const response = await fetch(request.url, {
+          method: request.method,
+          cache: 'no-store',
+          redirect: 'manual',
+          credentials: 'omit',
+          referrerPolicy: 'no-referrer',
+          signal: controller.signal,
+        });
+        if (response.type === 'opaqueredirect') {
+          const observed = await redirects.take(request.method, request.url);
+          const headers = observed?.headers ?? [];
+          const location = headers.find(([name]) => name === 'location')?.[1];
+          return {
+            ok: true,
+            status: observed?.statusCode ?? 0,
+            headers,
+            location: location === undefined ? null : new URL(location, request.url).href,
+            body: null,
+            truncated: false,
+            startedAt,
+            endedAt: now(),
+          };
+        }
+        const headers = [...response.headers].map(([name, value]): [string, string] => [name.toLowerCase(), value]);
+        const contentType = response.headers.get('content-type');
+        const wantBody = request.method === 'GET' && response.body !== null && request.readBody(response.status, contentType);
+        let body: Uint8Array | null = null;
+        let truncated = false;
+        if (wantBody && response.body !== null) {
+          ({ bytes: body, truncated } = await readCapped(response.body, request.maxBodyBytes));
+        } else {
+          await response.body?.cancel();
+        }
+        const location = response.headers.get('location');
+        const isRedirect = response.status >= 300 && response.status < 400;
+        return {
+          ok: true,
+          status: response.status,
+          headers,
+          location: isRedirect && location !== null ? new URL(location, request.url).href : null,
+          body,
+          truncated,
+          startedAt,
+          endedAt: now(),
+        };
+      } catch (error) {
+        const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+        return { ok: false, error: failureOf(reason, request.signal), startedAt, endedAt: now() };
+      } finally {
+        clearTimeout(timer);
+        request.signal?.removeEventListener('abort', onAbort);
+      }
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Chrome-only: `fetch` silently drops a `User-Agent` header, so the crawl's
+ * User-Agent is set by a declarativeNetRequest session rule on the
+ * extension's own requests (every redirect hop included).
+ */
+
+const RULE_ID = 1;
+
+/** The User-Agent every crawl request carries. */
+export function crawlerUserAgent(version: string, projectUrl: string): string {
+  return `Mozilla/5.0 (compatible; tabcrawl/${version}; +${projectUrl})`;
+}
+
+/** Installs (or replaces) the rule. Session rules last until the browser closes; call on every worker start. */
+export async function installUserAgentRule(userAgent: string): Promise<void> {
+  await chrome.declarativeNetRequest.updateSessionRules({
+    removeRuleIds: [RULE_ID],
+    addRules: [
+      {
+        id: RULE_ID,
+        priority: 1,
+        action: {
+          type: chrome.declarativeNetRequest.RuleActionType.MODIFY_HEADERS,
+          requestHeaders: [{ header: 'user-agent', operation: chrome.declarativeNetRequest.HeaderOperation.SET, value: userAgent }],
+        },
+        condition: {
+          initiatorDomains: [chrome.runtime.id],
+          resourceTypes: [chrome.declarativeNetRequest.ResourceType.XMLHTTPREQUEST, chrome.declarativeNetRequest.ResourceType.OTHER],
+        },
+      },
+    ],
+  });
+}

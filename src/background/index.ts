@@ -1,0 +1,54 @@
+/**
+ * The service worker: a flat list of registrations. Listeners are added
+ * synchronously at the top level, as MV3 requires for events that wake the
+ * worker. Everything a crawl needs to continue is in IndexedDB; on every
+ * start the worker resumes the crawls that were running.
+ */
+import browser from 'webextension-polyfill';
+import { systemClock } from '../core/crawl/clock.ts';
+import { isMessage } from '../messaging/protocol.ts';
+import { TabcrawlDatabase } from '../storage/database.ts';
+import { DexieCrawlStore } from '../storage/dexie-crawl-store.ts';
+import { createBrowserFetcher } from './adapters/browser-fetcher.ts';
+import { KeepAlive, WATCHDOG_ALARM } from './adapters/keep-alive.ts';
+import { RedirectObserver } from './adapters/redirect-observer.ts';
+import { crawlerUserAgent, installUserAgentRule } from './adapters/user-agent-rule.ts';
+import { CrawlManager } from './crawl-manager.ts';
+import { createHandlers, dispatch } from './message-handlers.ts';
+import { isTrustedSender } from './trusted-sender.ts';
+
+/** Where the User-Agent points site owners who want to know who is crawling them. */
+export const PROJECT_URL = 'https://github.com/tabcrawl/tabcrawl';
+
+const redirects = new RedirectObserver();
+redirects.register();
+
+const store = new DexieCrawlStore(new TabcrawlDatabase());
+const keepAlive = new KeepAlive();
+const manager = new CrawlManager({
+  store,
+  fetcher: createBrowserFetcher(redirects),
+  clock: systemClock,
+  runId: crypto.randomUUID(),
+  newId: () => crypto.randomUUID(),
+  onActiveChange: (active) => void keepAlive.set(active),
+});
+const handlers = createHandlers(store, manager);
+
+browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime.MessageSender) => {
+  if (!isMessage(message)) return undefined;
+  if (!isTrustedSender(sender)) {
+    return Promise.resolve({ ok: false, error: { code: 'forbidden', message: 'messages are accepted only from Tabcrawl pages' } });
+  }
+  return dispatch(handlers, message);
+});
+
+browser.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name === WATCHDOG_ALARM) void manager.resumeAll();
+});
+browser.runtime.onStartup.addListener(() => void manager.resumeAll());
+
+void installUserAgentRule(crawlerUserAgent(browser.runtime.getManifest().version, PROJECT_URL)).catch((error: unknown) =>
+  console.error('could not set the crawl User-Agent', error),
+);
+void manager.resumeAll();

@@ -1,0 +1,114 @@
+/**
+ * One handler per request of the protocol: the map is typed by
+ * {@link Requests}, so a request without a handler does not compile.
+ * Handlers check their payloads; every error leaves as data.
+ */
+import { queuedCount } from '../core/crawl/crawl-lifecycle.ts';
+import type { CrawlStore } from '../core/crawl/ports.ts';
+import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import { toJsonl } from '../export/jsonl.ts';
+import {
+  type CrawlSummary,
+  type Message,
+  type PageSummary,
+  type Reply,
+  type ReplyOf,
+  type RequestOf,
+  type RequestType,
+  TabcrawlError,
+} from '../messaging/protocol.ts';
+import type { CrawlManager } from './crawl-manager.ts';
+
+export function toCrawlSummary(crawl: CrawlRecord): CrawlSummary {
+  return {
+    id: crawl.id,
+    startUrl: crawl.settings.startUrl,
+    state: crawl.state,
+    createdAt: crawl.createdAt,
+    endedAt: crawl.endedAt,
+    counts: crawl.counts,
+    queued: queuedCount(crawl),
+    message: crawl.message,
+    settings: crawl.settings,
+  };
+}
+
+export function toPageSummary(page: PageRecord): PageSummary {
+  return {
+    seq: page.seq,
+    url: page.url,
+    kind: page.kind,
+    depth: page.depth,
+    status: page.status,
+    contentType: page.contentType,
+    location: page.location,
+    blockedBy: page.blockedBy,
+    error: page.error,
+    duplicateOf: page.duplicateOf,
+  };
+}
+
+type Handlers = { [K in RequestType]: (payload: RequestOf<K>) => Promise<ReplyOf<K>> };
+
+const badRequest = (message: string): TabcrawlError => new TabcrawlError({ code: 'bad-request', message });
+
+function requireString(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value === '') throw badRequest(`${name} must be a non-empty string`);
+  return value;
+}
+
+function requireCount(value: unknown, name: string, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
+    throw badRequest(`${name} must be a whole number from 0 to ${max}`);
+  }
+  return value;
+}
+
+export function createHandlers(store: CrawlStore, manager: CrawlManager): Handlers {
+  const crawlOrThrow = async (crawlId: unknown): Promise<CrawlRecord> => {
+    const id = requireString(crawlId, 'crawlId');
+    const crawl = await store.getCrawl(id);
+    if (!crawl) throw new TabcrawlError({ code: 'not-found', message: `no crawl ${id}` });
+    return crawl;
+  };
+  return {
+    'crawl/start': async ({ settings }) => {
+      if (typeof settings !== 'object' || settings === null) throw badRequest('settings must be an object');
+      return { crawl: toCrawlSummary(await manager.start(settings)) };
+    },
+    'crawl/stop': async ({ crawlId }) => ({ crawl: toCrawlSummary(await manager.stop(requireString(crawlId, 'crawlId'))) }),
+    'crawl/get': async ({ crawlId }) => ({ crawl: toCrawlSummary(await crawlOrThrow(crawlId)) }),
+    'crawl/list': async () => ({ crawls: (await store.listCrawls()).map(toCrawlSummary) }),
+    'crawl/delete': async ({ crawlId }) => {
+      await manager.delete(requireString(crawlId, 'crawlId'));
+      return {};
+    },
+    'pages/latest': async ({ crawlId, limit }) => {
+      const crawl = await crawlOrThrow(crawlId);
+      const pages = await store.latestPages(crawl.id, requireCount(limit, 'limit', 1000));
+      return { pages: pages.map(toPageSummary) };
+    },
+    'export/chunk': async ({ crawlId, format, afterSeq, limit }) => {
+      const crawl = await crawlOrThrow(crawlId);
+      if (format !== 'jsonl') throw badRequest(`unsupported export format ${String(format)}`);
+      const rowLimit = Math.max(1, requireCount(limit, 'limit', 5000));
+      const pages = await store.pagesAfter(crawl.id, requireCount(afterSeq, 'afterSeq', Number.MAX_SAFE_INTEGER), rowLimit);
+      return { text: toJsonl(pages), lastSeq: pages.at(-1)?.seq ?? afterSeq, rows: pages.length, done: pages.length < rowLimit };
+    },
+  };
+}
+
+/** Runs the handler of a message and wraps its result or error as a {@link Reply}. */
+export async function dispatch(handlers: Handlers, message: Message): Promise<Reply<RequestType>> {
+  try {
+    // The map is keyed by the message's own type, so the payload matches its handler.
+    const handler = handlers[message.type] as (payload: Message['payload']) => Promise<ReplyOf<RequestType>>;
+    return { ok: true, value: await handler(message.payload) };
+  } catch (error) {
+    if (error instanceof TabcrawlError) {
+      return { ok: false, error: { code: error.code, message: error.message, ...(error.fields.length > 0 ? { fields: error.fields } : {}) } };
+    }
+    console.error(`request ${message.type} failed`, error);
+    return { ok: false, error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * JSON Lines export: one object per crawl-table row, in the order rows were
+ * written. Field names and meanings are documented in the README.
+ */
+import type { PageRecord } from '../core/model.ts';
+
+/** The exported shape of one row. */
+export interface JsonlRow {
+  url: string;
+  kind: PageRecord['kind'];
+  /** HTTP status, or null when never fetched (blocked, network failure). */
+  status: number | null;
+  contentType: string | null;
+  contentLength: number | null;
+  /** Absolute redirect target of a 3xx answer. */
+  location: string | null;
+  depth: number;
+  referrer: string | null;
+  /** ISO 8601 time the request started, or null when never requested. */
+  fetchedAt: string | null;
+  responseTimeMs: number | null;
+  methods: PageRecord['methods'];
+  title: string | null;
+  sha256: string | null;
+  duplicateOf: string | null;
+  truncated: boolean;
+  anchors: string[];
+  links: string[];
+  blockedBy: 'robots' | null;
+  blockedRule: string | null;
+  /** Message of a network-level failure. */
+  error: string | null;
+  errorCode: string | null;
+}
+
+export function toJsonlRow(page: PageRecord): JsonlRow {
+  return {
+    url: page.url,
+    kind: page.kind,
+    status: page.status,
+    contentType: page.contentType,
+    contentLength: page.contentLength,
+    location: page.location,
+    depth: page.depth,
+    referrer: page.referrer,
+    fetchedAt: page.fetchedAt === null ? null : new Date(page.fetchedAt).toISOString(),
+    responseTimeMs: page.responseTimeMs,
+    methods: page.methods,
+    title: page.title,
+    sha256: page.sha256,
+    duplicateOf: page.duplicateOf,
+    truncated: page.truncated,
+    anchors: page.anchors,
+    links: page.links,
+    blockedBy: page.blockedBy,
+    blockedRule: page.blockedRule,
+    error: page.error?.message ?? null,
+    errorCode: page.error?.code ?? null,
+  };
+}
+
+/** Rows as JSON Lines text: one line each, every line ending in `\n`. */
+export function toJsonl(pages: PageRecord[]): string {
+  return pages.map((p) => `${JSON.stringify(toJsonlRow(p))}\n`).join('');
+}
