@@ -1,0 +1,272 @@
+/**
+ * Link extraction from one HTML page: the `<a href>` and `<area href>` links,
+ * the `<title>`, and the page-wide `nofollow` of `<meta name="robots">`.
+ *
+ * Pure: a streaming htmlparser2 pass with callbacks and no DOM, so it runs
+ * in a service worker. Forgiving: garbage and unterminated markup never throw.
+ */
+import { type Handler, Parser } from 'htmlparser2';
+import { normalizeUrl } from '../url/normalize-url.ts';
+
+/** Longest anchor text kept, in UTF-16 code units (it is shown in tables and stored per link). */
+const MAX_ANCHOR_TEXT = 200;
+/** Longest title kept, in UTF-16 code units. */
+const MAX_TITLE = 500;
+
+/** One distinct outgoing link of a page. */
+export interface ExtractedLink {
+  /** Absolute http(s) URL, normalized by {@link normalizeUrl}. */
+  url: string;
+  /** Text of the first occurrence that has one (whitespace collapsed, at most 200 chars); '' when none has. */
+  text: string;
+  /** Every occurrence carries `rel="nofollow"`; one followable occurrence makes the link followable. */
+  nofollow: boolean;
+}
+
+/** What a page says about where to go next. */
+export interface PageLinks {
+  /** Distinct links in order of first appearance. */
+  links: ExtractedLink[];
+  /** First `<title>` outside SVG (entities decoded, whitespace collapsed, at most 500 chars); null when absent. */
+  title: string | null;
+  /** `<meta name="robots">` says `nofollow` or `none`: no link of the page should be followed. */
+  metaNofollow: boolean;
+  /** URL that relative links were resolved against: the first `<base href>`, else the page URL. */
+  baseUrl: string;
+}
+
+/** A link as written, before the base URL is known (a `<base>` may come after links). */
+interface RawLink {
+  href: string;
+  text: string;
+  nofollow: boolean;
+}
+
+/** The `<a>` being read: its text arrives in pieces. */
+interface OpenAnchor {
+  href: string;
+  nofollow: boolean;
+  /** Attribute `title`, used when the anchor has no text. */
+  title: string;
+  text: TextBuffer;
+  /** `alt` of images inside, used when the anchor has no text. */
+  alts: string[];
+}
+
+/**
+ * Extracts the links of an HTML page.
+ *
+ * - `<a href>` and `<area href>`, any case and quoting; entities in `href`
+ *   decoded; URLs resolved against the first `<base href>` (itself resolved
+ *   against the page URL; applied to all links, as browsers do) and
+ *   normalized; links that are not http(s) are dropped.
+ * - Anchor text: the text inside the `<a>`, nested elements included,
+ *   whitespace collapsed, at most 200 chars; when empty, the `alt` of images
+ *   inside, then the `title` attribute. `<area>` uses `alt`, then `title`.
+ * - `rel` with the token `nofollow` (case-insensitive) marks an occurrence nofollow.
+ * - Duplicates are merged: first position, first non-empty text, and
+ *   nofollow only when every occurrence is nofollow.
+ *
+ * @param html the decoded page (see `decodeHtml`).
+ * @param pageUrl the page's absolute URL (after redirects).
+ */
+export function extractLinks(html: string, pageUrl: string): PageLinks {
+  const reader = new PageReader();
+  new Parser(reader).end(html);
+  const baseUrl = resolveBase(reader.baseHref, pageUrl);
+  return {
+    links: mergeLinks(reader.links, baseUrl),
+    title: reader.title?.toString() ?? null,
+    metaNofollow: reader.metaNofollow,
+    baseUrl,
+  };
+}
+
+/** htmlparser2 callbacks that collect what {@link extractLinks} needs in one pass. */
+class PageReader implements Partial<Handler> {
+  /** Links as written, in document order. */
+  readonly links: RawLink[] = [];
+  /** `href` of the first `<base href>`, not resolved yet; null when none. */
+  baseHref: string | null = null;
+  metaNofollow = false;
+  /** Text of the first page `<title>`; null until one opens. */
+  title: TextBuffer | null = null;
+  private isInTitle = false;
+  /** The `<a href>` being read; null outside one. */
+  private anchor: OpenAnchor | null = null;
+  /** Open `<svg>` elements: their `<title>` is an image caption, not the page's. */
+  private svgDepth = 0;
+  /** Open `<script>`/`<style>` elements: their text is code, not anchor text. */
+  private codeDepth = 0;
+
+  onopentag(name: string, attributes: Record<string, string>): void {
+    switch (name) {
+      case 'a':
+        this.closeAnchor(); // htmlparser2 closes an open <a> too: anchors do not nest.
+        if (attributes['href'] !== undefined) {
+          this.anchor = {
+            href: attributes['href'],
+            nofollow: hasNofollow(attributes['rel']),
+            title: attributes['title'] ?? '',
+            text: new TextBuffer(MAX_ANCHOR_TEXT),
+            alts: [],
+          };
+        }
+        break;
+      case 'area':
+        if (attributes['href'] !== undefined) {
+          const text = collapse(attributes['alt'] ?? '') || collapse(attributes['title'] ?? '');
+          this.links.push({ href: attributes['href'], text: cap(text, MAX_ANCHOR_TEXT), nofollow: hasNofollow(attributes['rel']) });
+        }
+        break;
+      case 'img':
+        if (this.anchor !== null && attributes['alt'] !== undefined) this.anchor.alts.push(attributes['alt']);
+        break;
+      case 'base':
+        if (this.baseHref === null && attributes['href'] !== undefined) this.baseHref = attributes['href'];
+        break;
+      case 'meta':
+        if (attributes['name']?.trim().toLowerCase() === 'robots' && hasRobotsNofollow(attributes['content'] ?? '')) {
+          this.metaNofollow = true;
+        }
+        break;
+      case 'title':
+        if (this.svgDepth === 0 && this.title === null) {
+          this.title = new TextBuffer(MAX_TITLE);
+          this.isInTitle = true;
+        }
+        break;
+      case 'svg':
+        this.svgDepth += 1;
+        break;
+      case 'script':
+      case 'style':
+        this.codeDepth += 1;
+        break;
+    }
+  }
+
+  ontext(text: string): void {
+    if (this.isInTitle) this.title?.append(text);
+    else if (this.codeDepth === 0) this.anchor?.text.append(text);
+  }
+
+  onclosetag(name: string): void {
+    switch (name) {
+      case 'a':
+        this.closeAnchor();
+        break;
+      case 'title':
+        this.isInTitle = false;
+        break;
+      case 'svg':
+        this.svgDepth = Math.max(0, this.svgDepth - 1);
+        break;
+      case 'script':
+      case 'style':
+        this.codeDepth = Math.max(0, this.codeDepth - 1);
+        break;
+    }
+  }
+
+  /** An `<a>` left open at the end of the document still counts (htmlparser2 also closes it). */
+  onend(): void {
+    this.closeAnchor();
+  }
+
+  private closeAnchor(): void {
+    const anchor = this.anchor;
+    if (anchor === null) return;
+    const text = anchor.text.toString() || collapse(anchor.alts.join(' ')) || collapse(anchor.title);
+    this.links.push({ href: anchor.href, text: cap(text, MAX_ANCHOR_TEXT), nofollow: anchor.nofollow });
+    this.anchor = null;
+  }
+}
+
+/**
+ * Text that arrives in pieces, kept with whitespace collapsed and bounded:
+ * a huge anchor costs no more memory than a few times its cap.
+ */
+class TextBuffer {
+  private text = '';
+  /** The collapsed text is already longer than `maxLength`: further pieces are dropped. */
+  private isFull = false;
+  /** In UTF-16 code units. */
+  private readonly maxLength: number;
+
+  constructor(maxLength: number) {
+    this.maxLength = maxLength;
+  }
+
+  append(piece: string): void {
+    if (this.isFull) return;
+    this.text += piece;
+    if (this.text.length > 4 * this.maxLength) {
+      this.text = this.text.replace(/\s+/g, ' ');
+      this.isFull = this.text.trim().length > this.maxLength;
+    }
+  }
+
+  /** The text, whitespace collapsed and trimmed, at most `maxLength` code units. */
+  toString(): string {
+    return cap(collapse(this.text), this.maxLength);
+  }
+}
+
+/** Collapses runs of whitespace (`&nbsp;` included) to one space and trims. */
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Cuts `text` to `maxLength` code units without splitting a surrogate pair. */
+function cap(text: string, maxLength: number): string {
+  if (text.length <= maxLength) return text;
+  const cut = /[\uD800-\uDBFF]$/.test(text.slice(0, maxLength)) ? maxLength - 1 : maxLength;
+  return text.slice(0, cut).trimEnd();
+}
+
+/** Whether a `rel` attribute (space-separated tokens, any case) contains `nofollow`. */
+function hasNofollow(rel: string | undefined): boolean {
+  return rel !== undefined && rel.toLowerCase().split(/[\t\n\f\r ]+/).includes('nofollow');
+}
+
+/** Whether a robots `content` (comma-separated directives, any case) forbids following: `nofollow` or `none`. */
+function hasRobotsNofollow(content: string): boolean {
+  return content
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .some((directive) => directive === 'nofollow' || directive === 'none');
+}
+
+/** The first `<base href>` resolved against the page URL when it is http(s), else the page URL. */
+function resolveBase(baseHref: string | null, pageUrl: string): string {
+  if (baseHref === null) return pageUrl;
+  try {
+    const base = new URL(baseHref.trim(), pageUrl);
+    return base.protocol === 'http:' || base.protocol === 'https:' ? base.href : pageUrl;
+  } catch {
+    return pageUrl;
+  }
+}
+
+/**
+ * Resolves, normalizes and merges raw links: first position, first non-empty
+ * text, nofollow only if always nofollow. With a base that is not a URL
+ * (a caller bug), absolute links are still kept.
+ */
+function mergeLinks(raw: RawLink[], baseUrl: string): ExtractedLink[] {
+  const base = normalizeUrl(baseUrl) === null ? undefined : baseUrl;
+  const byUrl = new Map<string, ExtractedLink>();
+  for (const link of raw) {
+    const url = normalizeUrl(link.href, base);
+    if (url === null) continue;
+    const seen = byUrl.get(url);
+    if (seen === undefined) {
+      byUrl.set(url, { url, text: link.text, nofollow: link.nofollow });
+    } else {
+      if (!link.nofollow) seen.nofollow = false;
+      if (seen.text === '') seen.text = link.text;
+    }
+  }
+  return [...byUrl.values()];
+}

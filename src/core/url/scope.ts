@@ -1,0 +1,122 @@
+/**
+ * Crawl scope: which URLs a crawl may admit, decided from the settings alone.
+ *
+ * Pure and synchronous; patterns and the start URL are parsed once, in
+ * {@link createScope}, because `check` runs for every link of every page.
+ */
+import type { CrawlSettings } from '../settings.ts';
+
+/**
+ * Whether a URL is in scope and, when it is not, the first rule that rejected it:
+ * - `scheme`: not an http(s) URL (or not parseable), or, without
+ *   `includeSubdomains`, another scheme than the start URL's;
+ * - `host`: another host, or another port, than the scope allows;
+ * - `prefix`: the path does not start with `pathPrefix`;
+ * - `excluded`: the URL matches `pattern`, one of `excludePatterns`.
+ */
+export type ScopeVerdict =
+  | { inScope: true }
+  | { inScope: false; reason: 'scheme' | 'host' | 'prefix' | 'excluded'; pattern?: string };
+
+/** A compiled scope. */
+export interface Scope {
+  /** Checks one absolute URL (normally already normalized). Never throws. */
+  check(url: string): ScopeVerdict;
+}
+
+const IN_SCOPE: ScopeVerdict = Object.freeze({ inScope: true });
+
+/**
+ * Compiles the scope rules of a crawl:
+ * - default: same origin as `startUrl` (scheme, host and port);
+ * - `includeSubdomains`: http or https, the host equal to the start host
+ *   without its leading `www.` or ending in `.` + that; the port must be the
+ *   same as the start's (when the start uses its scheme's default port, any
+ *   URL on its own scheme's default port is accepted, so http:80 and https:443 mix);
+ * - `pathPrefix` (non-empty): the URL's path must start with it. The prefix
+ *   is percent-encoded as the URL parser encodes paths, so `/café/` matches
+ *   `/caf%C3%A9/`;
+ * - `excludePatterns`: see {@link matchesWildcard}.
+ *
+ * @throws TypeError when `startUrl` is not an absolute URL (settings are
+ *   validated before a scope is built).
+ */
+export function createScope(
+  options: Pick<CrawlSettings, 'startUrl' | 'includeSubdomains' | 'pathPrefix' | 'excludePatterns'>,
+): Scope {
+  const start = new URL(options.startUrl);
+  const rootHost = start.hostname.startsWith('www.') ? start.hostname.slice('www.'.length) : start.hostname;
+  const pathPrefix = encodePathPrefix(options.pathPrefix);
+  const patterns = options.excludePatterns.map((pattern) => ({ pattern, matches: compileWildcard(pattern) }));
+
+  return {
+    check(text: string): ScopeVerdict {
+      let url: URL;
+      try {
+        url = new URL(text);
+      } catch {
+        return { inScope: false, reason: 'scheme' };
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return { inScope: false, reason: 'scheme' };
+      if (options.includeSubdomains) {
+        const host = url.hostname;
+        if (url.port !== start.port || (host !== rootHost && !host.endsWith(`.${rootHost}`))) {
+          return { inScope: false, reason: 'host' };
+        }
+      } else {
+        if (url.protocol !== start.protocol) return { inScope: false, reason: 'scheme' };
+        if (url.host !== start.host) return { inScope: false, reason: 'host' };
+      }
+      if (pathPrefix !== '' && !url.pathname.startsWith(pathPrefix)) return { inScope: false, reason: 'prefix' };
+      for (const { pattern, matches } of patterns) {
+        if (matches(url.href)) return { inScope: false, reason: 'excluded', pattern };
+      }
+      return IN_SCOPE;
+    },
+  };
+}
+
+/**
+ * Whether `url` matches `pattern` as a whole (anchored at both ends).
+ * `*` matches any run of characters, including none and `/`; every other
+ * character is literal (`.`, `?`, `+` ... have no special meaning).
+ * Case-sensitive. Examples: `*?sessionid=*`, `*.pdf`, `http*://example.com/cgi-bin/*`.
+ *
+ * Matching is a left-to-right scan for the literal pieces, so its cost is
+ * linear-ish in the URL's length whatever the pattern (a regex of `.*` runs
+ * can backtrack badly on hostile URLs).
+ */
+export function matchesWildcard(pattern: string, url: string): boolean {
+  return compileWildcard(pattern)(url);
+}
+
+/** Splits a wildcard pattern once into its literal pieces and returns the matcher. */
+function compileWildcard(pattern: string): (url: string) => boolean {
+  const pieces = pattern.split('*');
+  const first = pieces[0] ?? '';
+  if (pieces.length === 1) return (url) => url === pattern;
+  const last = pieces[pieces.length - 1] ?? '';
+  const middle = pieces.slice(1, -1).filter((piece) => piece !== '');
+  return (url) => {
+    if (url.length < first.length + last.length || !url.startsWith(first) || !url.endsWith(last)) return false;
+    const end = url.length - last.length;
+    let position = first.length;
+    // Taking the leftmost match of each piece leaves the most room for the next ones.
+    for (const piece of middle) {
+      const found = url.indexOf(piece, position);
+      if (found < 0 || found + piece.length > end) return false;
+      position = found + piece.length;
+    }
+    return true;
+  };
+}
+
+/** Percent-encodes a path prefix as URL paths are encoded; leaves it as given when it is not a plain path. */
+function encodePathPrefix(prefix: string): string {
+  if (prefix === '' || !prefix.startsWith('/') || /[?#]/.test(prefix)) return prefix;
+  try {
+    return new URL(`http://prefix.invalid${prefix}`).pathname;
+  } catch {
+    return prefix;
+  }
+}
