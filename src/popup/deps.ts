@@ -1,0 +1,20 @@
+/**
+ * What the popup needs from the outside world. `main.tsx` passes the real
+ * ones; tests pass fakes, so the whole UI runs in a plain page.
+ */
+import type { Send } from '../messaging/client.ts';
+
+export interface PopupDeps {
+  /** Sends one request to the background (see `messaging/client.ts`). */
+  send: Send;
+  /** URL of the active tab of the current window, or null when there is none. */
+  currentTabUrl: () => Promise<string | null>;
+  /** Pause between the end of one refresh of a running crawl and the start of the next, in ms. @default 1000 */
+  pollMs?: number;
+}
+
+/** @see PopupDeps.pollMs */
+export const DEFAULT_POLL_MS = 1000;
+
+/** Rows of the results table asked for with `pages/latest`. */
+export const LATEST_PAGES_LIMIT = 20;
