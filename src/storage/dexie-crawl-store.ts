@@ -1,0 +1,155 @@
+/**
+ * The {@link CrawlStore} of the extension: crawls kept in IndexedDB through
+ * Dexie. Behaves as the in-memory reference store (`memory-store.ts`); both
+ * pass the same contract suite (`test/support/store-contract.ts`).
+ *
+ * Transactions: {@link DexieCrawlStore.transaction} runs the work in one
+ * read-write IndexedDB transaction over all five tables. The work's calls go
+ * through tables bound to that transaction (`Transaction.table`), not through
+ * Dexie's ambient zone, so a call can never slip into a transaction of its own.
+ * IndexedDB keeps a transaction alive while it has requests pending, and the
+ * continuation of an `await` on a request runs as a microtask of the request's
+ * success event, while the transaction is still active: a work that awaits
+ * only tx calls (native `async`/`await` included) stays in its transaction to
+ * the end (Dexie 4's own zone tracking of native `await` is not needed for
+ * this). A work that awaits anything else (a timer, `fetch`, Web Crypto) lets
+ * IndexedDB commit while it waits: the writes made before that await are
+ * committed, and its next tx call rejects with `TransactionInactiveError`
+ * (or the transaction with `PrematureCommitError` if there is none). Compute
+ * hashes and fetch before the transaction, never inside it.
+ *
+ * Read-write transactions over the same tables never overlap: IndexedDB starts
+ * a transaction only after every earlier overlapping one has finished, in the
+ * order they were created. The single-table reads outside `transaction` see
+ * the state after every transaction created before them.
+ */
+import { Dexie, type Collection, type Table, type Transaction } from 'dexie';
+import type { CrawlStore, StoredBody, StoreTx } from '../core/crawl/ports.ts';
+import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import { fromFrontierRow, toFrontierRow, type CrawlScopedKey, type FrontierRow, type TabcrawlDatabase } from './database.ts';
+
+/** The same table, bound to `trans`: its calls run in that transaction or fail. */
+function bound<T, K>(trans: Transaction, table: Table<T, K>): Table<T, K> {
+  return trans.table<T, K>(table.name);
+}
+
+export class DexieCrawlStore implements CrawlStore {
+  constructor(private readonly db: TabcrawlDatabase) {}
+
+  transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+    const { crawls, hosts, frontier, pages, bodies } = this.db;
+    return this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies], (trans) => work(this.txOver(trans)));
+  }
+
+  private txOver(trans: Transaction): StoreTx {
+    const crawls = bound(trans, this.db.crawls);
+    const hosts = bound(trans, this.db.hosts);
+    const frontier = bound(trans, this.db.frontier);
+    const pages = bound(trans, this.db.pages);
+    const bodies = bound(trans, this.db.bodies);
+    return {
+      getCrawl: (crawlId) => crawls.get(crawlId),
+      putCrawl: async (crawl) => void (await crawls.put(crawl)),
+
+      getHost: (crawlId, origin) => hosts.get([crawlId, origin]),
+      putHosts: async (rows) => void (await hosts.bulkPut(rows)),
+      listHosts: (crawlId) => hosts.where('[crawlId+origin]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray(),
+
+      getEntries: async (crawlId, urls) => {
+        const rows = await frontier.bulkGet(urls.map((url) => [crawlId, url]));
+        return rows.map((row) => (row === undefined ? undefined : fromFrontierRow(row)));
+      },
+      putEntries: async (entries) => void (await frontier.bulkPut(entries.map(toFrontierRow))),
+      deleteEntries: (crawlId, urls) => frontier.bulkDelete(urls.map((url) => [crawlId, url])),
+      nextEntry: async (crawlId, origin) => {
+        const row = await queuedOfHost(frontier, crawlId, origin).first();
+        return row === undefined ? undefined : fromFrontierRow(row);
+      },
+      leasedEntries: async (crawlId) => {
+        const rows = await frontier
+          .where('[crawlId+leaseRunId]')
+          .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+          .toArray();
+        return rows.map(fromFrontierRow);
+      },
+      queuedEntries: async (crawlId, origin, limit) => {
+        if (limit <= 0) return [];
+        const rows = await queuedOfHost(frontier, crawlId, origin).limit(limit).toArray();
+        return rows.map(fromFrontierRow);
+      },
+
+      getPages: (crawlId, urls) => pages.bulkGet(urls.map((url) => [crawlId, url])),
+      putPages: async (rows) => void (await pages.bulkPut(rows)),
+
+      bodyOwner: async (crawlId, sha256) => (await bodies.get([crawlId, sha256]))?.url,
+      putBody: async (body) => void (await bodies.put(body)),
+    };
+  }
+
+  listCrawls(): Promise<CrawlRecord[]> {
+    return this.read(this.db.crawls, (crawls) => crawls.orderBy('createdAt').reverse().toArray());
+  }
+
+  getCrawl(crawlId: string): Promise<CrawlRecord | undefined> {
+    return this.read(this.db.crawls, (crawls) => crawls.get(crawlId));
+  }
+
+  async pagesAfter(crawlId: string, afterSeq: number, limit: number): Promise<PageRecord[]> {
+    if (limit <= 0) return [];
+    return this.read(this.db.pages, (pages) =>
+      pages
+        .where('[crawlId+seq]')
+        .between([crawlId, afterSeq], [crawlId, Dexie.maxKey], false, true)
+        .limit(limit)
+        .toArray(),
+    );
+  }
+
+  async latestPages(crawlId: string, limit: number): Promise<PageRecord[]> {
+    if (limit <= 0) return [];
+    return this.read(this.db.pages, (pages) =>
+      pages
+        .where('[crawlId+seq]')
+        .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+        .reverse()
+        .limit(limit)
+        .toArray(),
+    );
+  }
+
+  getBody(crawlId: string, sha256: string): Promise<StoredBody | undefined> {
+    return this.read(this.db.bodies, (bodies) => bodies.get([crawlId, sha256]));
+  }
+
+  /** Removes the crawl record and its hosts, frontier, pages and bodies, in one transaction. */
+  async deleteCrawl(crawlId: string): Promise<void> {
+    const { crawls, hosts, frontier, pages, bodies } = this.db;
+    await this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies], async (trans) => {
+      const ofCrawl = <T>(table: Table<T, CrawlScopedKey>, keyPath: string): Promise<number> =>
+        bound(trans, table).where(keyPath).between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).delete();
+      await Promise.all([
+        bound(trans, crawls).delete(crawlId),
+        ofCrawl(hosts, '[crawlId+origin]'),
+        ofCrawl(frontier, '[crawlId+url]'),
+        ofCrawl(pages, '[crawlId+url]'),
+        ofCrawl(bodies, '[crawlId+sha256]'),
+      ]);
+    });
+  }
+
+  /**
+   * Runs `query` in a read-only transaction of its own. Going through
+   * `Dexie.transaction` like {@link transaction} does keeps the calls in the
+   * order they were made even while the database is still opening (a bare
+   * `table.get` would overtake a transaction queued before it), so a read sees
+   * every transaction started before it, as with the in-memory store.
+   */
+  private read<T, K, R>(table: Table<T, K>, query: (table: Table<T, K>) => PromiseLike<R>): Promise<R> {
+    return this.db.transaction('r', [table], (trans) => query(bound(trans, table)));
+  }
+}
+
+/** Queued entries of one host in `seq` order: a range of the queued-only index. */
+function queuedOfHost(frontier: Table<FrontierRow, CrawlScopedKey>, crawlId: string, origin: string): Collection<FrontierRow, CrawlScopedKey> {
+  return frontier.where('[crawlId+origin+queuedSeq]').between([crawlId, origin, Dexie.minKey], [crawlId, origin, Dexie.maxKey]);
+}
