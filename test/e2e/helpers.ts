@@ -1,0 +1,49 @@
+/**
+ * Shared steps of the end-to-end tests: the built extension in headless
+ * Chromium, driven through the same message protocol as the popup and the CLI.
+ */
+import { resolve } from 'node:path';
+import { findChromium } from '../../src/cli/chromium.ts';
+import { launchExtension, type ExtensionSession } from '../../src/cli/extension-driver.ts';
+import type { CrawlSettings } from '../../src/core/settings.ts';
+import type { CrawlSummary } from '../../src/messaging/protocol.ts';
+import type { JsonlRow } from '../../src/export/jsonl.ts';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+export async function launch(): Promise<ExtensionSession> {
+  // A private copy: a rebuild of dist/ during the run must not break worker restarts.
+  return launchExtension({ distDir: resolve(ROOT, 'dist'), chromePath: findChromium(process.env), copyDist: true });
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Starts a crawl and polls until it is no longer running; `during` runs between polls. */
+export async function crawlToEnd(
+  session: ExtensionSession,
+  settings: Partial<CrawlSettings> & { startUrl: string },
+  during?: (crawl: CrawlSummary) => Promise<void>,
+  timeoutMs = 120_000,
+): Promise<CrawlSummary> {
+  const { crawl } = await session.request('crawl/start', { settings });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { crawl: now } = await session.request('crawl/get', { crawlId: crawl.id });
+    if (now.state !== 'running') return now;
+    if (Date.now() > deadline) throw new Error(`crawl still running after ${timeoutMs} ms: ${JSON.stringify(now.counts)}`);
+    if (during) await during(now);
+    await sleep(200);
+  }
+}
+
+/** Every row of a crawl, through the export protocol. */
+export async function exportRows(session: ExtensionSession, crawlId: string): Promise<JsonlRow[]> {
+  const rows: JsonlRow[] = [];
+  let afterSeq = 0;
+  for (;;) {
+    const chunk = await session.request('export/chunk', { crawlId, format: 'jsonl', afterSeq, limit: 100 });
+    for (const line of chunk.text.split('\n')) if (line !== '') rows.push(JSON.parse(line) as JsonlRow);
+    afterSeq = chunk.lastSeq;
+    if (chunk.done) return rows;
+  }
+}
