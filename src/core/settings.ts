@@ -60,17 +60,27 @@ export const DEFAULT_SETTINGS: Readonly<Omit<CrawlSettings, 'startUrl'>> = Objec
   maxBodyBytes: 10 * 1024 * 1024,
 });
 
-/** Bounds enforced by {@link validateSettings}; exported so UIs can show them. */
+/**
+ * Bounds enforced by {@link validateSettings}, with the label and unit the
+ * messages use (times are shown in seconds, as the popup and CLI take them).
+ */
 export const SETTINGS_LIMITS = Object.freeze({
-  maxPages: { min: 1, max: 1_000_000 },
-  maxDepth: { min: 0, max: 1000 },
-  delayMs: { min: 0, max: 3_600_000 },
-  timeoutMs: { min: 1000, max: 600_000 },
-  maxRetries: { min: 0, max: 10 },
-  hostConcurrency: { min: 1, max: 32 },
-  jitterMs: { min: 0, max: 60_000 },
-  maxBodyBytes: { min: 1024, max: 1024 * 1024 * 1024 },
-});
+  maxPages: { min: 1, max: 1_000_000, label: 'Max pages', unit: 'count' },
+  maxDepth: { min: 0, max: 1000, label: 'Max depth', unit: 'count' },
+  delayMs: { min: 0, max: 3_600_000, label: 'Delay', unit: 'ms' },
+  timeoutMs: { min: 1000, max: 600_000, label: 'Timeout', unit: 'ms' },
+  maxRetries: { min: 0, max: 10, label: 'Retries', unit: 'count' },
+  hostConcurrency: { min: 1, max: 32, label: 'Hosts at once', unit: 'count' },
+  jitterMs: { min: 0, max: 60_000, label: 'Jitter', unit: 'ms' },
+  maxBodyBytes: { min: 1024, max: 1024 * 1024 * 1024, label: 'Max body size', unit: 'bytes' },
+} as const);
+
+/** A bound or value as the user reads it: seconds for times, plain numbers otherwise. */
+function shown(value: number, unit: 'count' | 'ms' | 'bytes'): string {
+  if (unit === 'ms') return `${value / 1000} s`;
+  if (unit === 'bytes') return `${value} bytes`;
+  return String(value);
+}
 
 /** One problem with one setting. `field` names the setting so a form can show the message next to it. */
 export interface SettingsError {
@@ -97,24 +107,24 @@ export function validateSettings(input: Partial<CrawlSettings> & { startUrl: str
 
   for (const field of Object.keys(SETTINGS_LIMITS) as (keyof typeof SETTINGS_LIMITS)[]) {
     const value = settings[field];
-    const { min, max } = SETTINGS_LIMITS[field];
+    const { min, max, label, unit } = SETTINGS_LIMITS[field];
     if (typeof value !== 'number' || !Number.isFinite(value)) {
-      errors.push({ field, message: `${field} must be a number` });
+      errors.push({ field, message: `${label} must be a number` });
     } else if (value < min || value > max) {
-      errors.push({ field, message: `${field} must be between ${min} and ${max}, got ${value}` });
-    } else if (field !== 'delayMs' && field !== 'jitterMs' && !Number.isInteger(value)) {
-      errors.push({ field, message: `${field} must be a whole number, got ${value}` });
+      errors.push({ field, message: `${label} must be from ${shown(min, unit)} to ${shown(max, unit)}, not ${shown(value, unit)}` });
+    } else if (unit !== 'ms' && !Number.isInteger(value)) {
+      errors.push({ field, message: `${label} must be a whole number, not ${value}` });
     }
   }
 
   if (!PRODUCT_TOKEN.test(settings.productToken)) {
-    errors.push({ field: 'productToken', message: 'the product token may only contain letters, "_" and "-" (RFC 9309)' });
+    errors.push({ field: 'productToken', message: 'The robots.txt product token may only contain letters, "_" and "-" (RFC 9309)' });
   }
   if (settings.pathPrefix !== '' && !settings.pathPrefix.startsWith('/')) {
-    errors.push({ field: 'pathPrefix', message: 'the path prefix must start with "/"' });
+    errors.push({ field: 'pathPrefix', message: 'The path prefix must start with "/"' });
   }
   if (!Array.isArray(settings.excludePatterns) || settings.excludePatterns.some((p) => typeof p !== 'string' || p === '')) {
-    errors.push({ field: 'excludePatterns', message: 'exclude patterns must be non-empty strings' });
+    errors.push({ field: 'excludePatterns', message: 'Exclude patterns must be non-empty text' });
   }
   for (const flag of ['includeSubdomains', 'headBeforeGet', 'followNofollow'] as const) {
     if (typeof settings[flag] !== 'boolean') errors.push({ field: flag, message: `${flag} must be true or false` });

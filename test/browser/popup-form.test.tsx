@@ -66,7 +66,7 @@ describe('popup form', () => {
     await click(mounted.byTestId('start'));
 
     expect(delay.getAttribute('aria-invalid')).to.equal('true');
-    expect(descriptionOf(delay)).to.equal('delayMs must be between 0 and 3600000, got -1000');
+    expect(descriptionOf(delay)).to.equal('Delay must be from 0 s to 3600 s, not -1 s');
     expect(delay.value).to.equal('-1');
     expect(payloadsOf(background.sent, 'crawl/start')).to.have.lengthOf(0);
   });
