@@ -24,7 +24,7 @@ describe('the built extension crawls a local site', () => {
   before(async () => {
     session = await launch();
     site = await startTestSite();
-    const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: DELAY_MS });
+    const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: DELAY_MS, timeoutMs: 1000 });
     assert.equal(crawl.state, 'finished', crawl.message ?? '');
     rows = await exportRows(session, crawl.id);
     for (const row of rows) byPath.set(new URL(row.url).pathname, row);
@@ -74,6 +74,13 @@ describe('the built extension crawls a local site', () => {
     }
     assert.equal(byPath.get('/latin1')?.title, 'Café');
     assert.ok(byPath.get('/about')?.anchors.includes('à propos'), 'anchor text decoded from windows-1252');
+  });
+
+  it('records a timeout on the row and carries on', () => {
+    const slow = byPath.get('/slow');
+    assert.equal(slow?.status, null);
+    assert.equal(slow?.errorCode, 'timeout');
+    assert.ok((slow?.responseTimeMs ?? 0) >= 1000 && (slow?.responseTimeMs ?? 0) < 2500);
   });
 
   it('records the headers of non-HTML files without storing their bodies', () => {

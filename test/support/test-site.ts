@@ -35,7 +35,7 @@ export async function startTestSite(options: { pages?: number } = {}): Promise<T
       {
         headers: { 'content-type': 'text/html; charset=utf-8' },
         body: html(
-          [...numbered, '/private/secret', '/private/open', '/old', '/missing', '/broken', '/latin1', '/gzipped', '/file.bin', 'mailto:x@y.z', '#top']
+          [...numbered, '/private/secret', '/private/open', '/old', '/missing', '/broken', '/latin1', '/gzipped', '/file.bin', '/slow', 'mailto:x@y.z', '#top']
             .map((href) => `<a href="${href}">link ${href}</a>`)
             .join('\n'),
         ),
@@ -51,8 +51,9 @@ export async function startTestSite(options: { pages?: number } = {}): Promise<T
     ['/gzipped', { headers: { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' }, body: gzipSync(EXACT_BODIES['/gzipped'] ?? new Uint8Array()) }],
     ['/file.bin', { headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(4096) }],
     ['/about', { headers: { 'content-type': 'text/html' }, body: html('about') }],
+    ['/slow', { delayMs: 2500, headers: { 'content-type': 'text/html' }, body: html('finally') }],
   ]);
   const site = await startLocalSite(routes);
-  const expectedPaths = ['/', ...numbered, '/private/secret', '/private/open', '/old', '/new', '/missing', '/broken', '/latin1', '/gzipped', '/file.bin', '/about'];
+  const expectedPaths = ['/', ...numbered, '/private/secret', '/private/open', '/old', '/new', '/missing', '/broken', '/latin1', '/gzipped', '/file.bin', '/slow', '/about'];
   return Object.assign(site, { expectedPaths });
 }

@@ -1,0 +1,139 @@
+/**
+ * The CLI from arguments to exit code: parse, build, launch the extension,
+ * crawl, export, summarise. `main.ts` only wires it to the process.
+ */
+import { join, resolve } from 'node:path';
+import { TabcrawlError } from '../messaging/protocol.ts';
+import { parseCliArgs, outputFormat, USAGE, type CliSettings } from './args.ts';
+import { ensureBuilt } from './build.ts';
+import { findChromium } from './chromium.ts';
+import { waitForCrawl, writeExport, type WaitResult } from './crawl-runner.ts';
+import { startDemoSite, type DemoSite } from './demo-site.ts';
+import { launchExtension, type ExtensionSession } from './extension-driver.ts';
+import { createProgressReporter, formatSummary } from './progress.ts';
+
+/** Exit codes of the CLI. */
+export const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, interrupted: 130 });
+
+/** What the CLI may touch of the outside world. */
+export interface CliIo {
+  /** Writes text to stdout as is. */
+  stdout: (text: string) => void;
+  /** Writes text to stderr as is. */
+  stderr: (text: string) => void;
+  /** Whether stderr is a terminal (progress is then updated in place). */
+  isStderrTTY: boolean;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The project root: `dist/` and the sources live there. */
+  root: string;
+  /** Relative output paths are resolved from here. */
+  cwd: string;
+  /** Aborts on Ctrl-C: the crawl is stopped, what was stored is still written. */
+  signal: AbortSignal;
+}
+
+/** `demo-2024-05-01-134502.jsonl` in `outDir`, from the local time `date`. */
+export function demoOutputPath(outDir: string, date: Date): string {
+  const two = (n: number): string => String(n).padStart(2, '0');
+  const stamp =
+    `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}-` +
+    `${two(date.getHours())}${two(date.getMinutes())}${two(date.getSeconds())}`;
+  return join(outDir, `demo-${stamp}.jsonl`);
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs the CLI with `argv` (the arguments after the script) and returns the exit code. Never throws. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const say = (line: string): void => io.stderr(`tabcrawl: ${line}\n`);
+
+  const command = parseCliArgs(argv);
+  if (command.kind === 'usage-error') {
+    say(command.message);
+    io.stderr('run with --help for the options\n');
+    return EXIT.usage;
+  }
+  if (command.kind === 'help') {
+    io.stdout(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+
+  let site: DemoSite | null = null;
+  let session: ExtensionSession | null = null;
+  try {
+    const chromePath = findChromium(io.env);
+    await ensureBuilt(io.root, say);
+    if (io.signal.aborted) return EXIT.interrupted;
+
+    let settings: CliSettings;
+    let outputs: string[];
+    if (command.kind === 'demo') {
+      site = await startDemoSite();
+      settings = { startUrl: site.startUrl, delayMs: 200, maxPages: 100 };
+      outputs = [demoOutputPath(command.outDir, new Date())];
+      say(`demo site running at ${site.origin}`);
+    } else {
+      settings = command.settings;
+      outputs = command.outputs;
+    }
+
+    session = await launchExtension({ distDir: join(io.root, 'dist'), chromePath });
+    if (io.signal.aborted) return EXIT.interrupted;
+    return await crawlAndExport(session, settings, outputs, io, say);
+  } catch (error) {
+    say(error instanceof TabcrawlError ? `${error.code}: ${error.message}` : errorMessage(error));
+    return EXIT.failed;
+  } finally {
+    await session?.close().catch(() => undefined);
+    await site?.close().catch(() => undefined);
+  }
+}
+
+async function crawlAndExport(
+  session: ExtensionSession,
+  settings: CliSettings,
+  outputs: readonly string[],
+  io: CliIo,
+  say: (line: string) => void,
+): Promise<number> {
+  const { crawl: started } = await session.request('crawl/start', { settings });
+  say(`crawling ${started.startUrl}`);
+
+  const progress = createProgressReporter({ write: io.stderr, isTTY: io.isStderrTTY });
+  let result: WaitResult;
+  try {
+    result = await waitForCrawl(session.request, started.id, { signal: io.signal, onProgress: (c) => progress.update(c) });
+  } finally {
+    progress.finish();
+  }
+  const { crawl, interrupted } = result;
+  if (interrupted) say('interrupted: the crawl was stopped; writing what was stored');
+
+  let exportFailed = false;
+  for (const output of outputs) {
+    const path = resolve(io.cwd, output);
+    const format = outputFormat(output) ?? 'jsonl';
+    try {
+      const { rows } = await writeExport(session.request, crawl.id, path, format);
+      say(`wrote ${rows} rows to ${path}`);
+    } catch (error) {
+      exportFailed = true;
+      say(`could not write ${path}: ${errorMessage(error)}`);
+    }
+  }
+  if (outputs.length === 0) say('no --out given: nothing written');
+
+  say(formatSummary(crawl, Date.now()));
+  if (interrupted) return EXIT.interrupted;
+  if (crawl.state === 'failed') {
+    say(`the crawl failed: ${crawl.message ?? 'no reason given'}`);
+    return EXIT.failed;
+  }
+  if (crawl.state !== 'finished') {
+    say(`the crawl ended ${crawl.state}${crawl.message === null ? '' : `: ${crawl.message}`}`);
+    return EXIT.failed;
+  }
+  return exportFailed ? EXIT.failed : EXIT.ok;
+}

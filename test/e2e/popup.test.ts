@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { startTestSite } from '../support/test-site.ts';
+import { launch, ROOT } from './helpers.ts';
+
+/** Screenshots land here for a person to look at (not committed). */
+const SHOTS = resolve(ROOT, '.tmp/screenshots');
+
+describe('the popup of the built extension', () => {
+  it('starts a crawl of a typed site, shows its progress and latest results, and can start the next one', async () => {
+    const session = await launch();
+    const site = await startTestSite();
+    try {
+      const popup = await session.openPage('src/popup/index.html');
+      await popup.setViewportSize({ width: 400, height: 640 });
+      await popup.getByTestId('start-url').fill(`${site.origin}/`);
+      await popup.getByTestId('delay').fill('0.05');
+      await popup.getByTestId('max-pages').fill('50');
+      await popup.getByTestId('start').click();
+
+      await popup.getByTestId('crawl-state').filter({ hasText: 'finished' }).waitFor({ timeout: 60_000 });
+      const fetched = Number(await popup.getByTestId('count-fetched').innerText());
+      const blocked = Number(await popup.getByTestId('count-blocked').innerText());
+      assert.equal(blocked, 1);
+      assert.ok(fetched >= 15, `fetched ${fetched}`);
+      // The table refreshes once more after the end; wait for a row we know is there.
+      const results = popup.getByTestId('results');
+      await results.locator(`[title="${site.origin}/private/secret"]`).waitFor({ timeout: 10_000 });
+      const text = await results.innerText();
+      assert.match(text, /blocked/);
+      assert.match(text, /301/);
+
+      mkdirSync(SHOTS, { recursive: true });
+      await popup.screenshot({ path: resolve(SHOTS, 'popup-finished.png'), fullPage: true });
+
+      // A bad value is refused where it was typed, and nothing is sent.
+      await popup.getByTestId('delay').fill('-1');
+      await popup.getByTestId('start').click();
+      await popup.getByText('Delay must be from 0 s to 3600 s, not -1 s').waitFor({ timeout: 5000 });
+      const { crawls } = await session.request('crawl/list', {});
+      assert.equal(crawls.length, 1);
+    } finally {
+      await session.close();
+      await site.close();
+    }
+  });
+});

@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { DEFAULT_DEMO_OUT_DIR, outputFormat, parseCliArgs, USAGE } from '../../src/cli/args.ts';
+
+function usageMessage(argv: string[]): string {
+  const result = parseCliArgs(argv);
+  assert.equal(result.kind, 'usage-error', `expected a usage error for ${JSON.stringify(argv)}, got ${JSON.stringify(result)}`);
+  return result.kind === 'usage-error' ? result.message : '';
+}
+
+describe('parseCliArgs', () => {
+  test('a start URL alone gives a crawl with no settings but the URL and no outputs', () => {
+    assert.deepEqual(parseCliArgs(['https://example.com/']), {
+      kind: 'crawl',
+      settings: { startUrl: 'https://example.com/' },
+      outputs: [],
+    });
+  });
+
+  test('the start URL is normalized (fragment dropped)', () => {
+    const result = parseCliArgs(['https://example.com/a#top']);
+    assert.equal(result.kind === 'crawl' && result.settings.startUrl, 'https://example.com/a');
+  });
+
+  test('every option maps to its setting', () => {
+    const result = parseCliArgs([
+      'https://example.com/',
+      '--out', 'a.jsonl',
+      '--max-pages', '40',
+      '--max-depth', '3',
+      '--delay', '0.25',
+      '--agent', 'mybot',
+      '--include-subdomains',
+      '--prefix', '/docs/',
+      '--exclude', '*?print=*',
+      '--head',
+      '--timeout', '12.5',
+      '--follow-nofollow',
+    ]);
+    assert.deepEqual(result, {
+      kind: 'crawl',
+      settings: {
+        startUrl: 'https://example.com/',
+        maxPages: 40,
+        maxDepth: 3,
+        delayMs: 250,
+        productToken: 'mybot',
+        includeSubdomains: true,
+        pathPrefix: '/docs/',
+        excludePatterns: ['*?print=*'],
+        headBeforeGet: true,
+        timeoutMs: 12_500,
+        followNofollow: true,
+      },
+      outputs: ['a.jsonl'],
+    });
+  });
+
+  test('options may come before the start URL and use --name=value', () => {
+    const result = parseCliArgs(['--max-pages=7', 'http://127.0.0.1:8080/']);
+    assert.deepEqual(result, { kind: 'crawl', settings: { startUrl: 'http://127.0.0.1:8080/', maxPages: 7 }, outputs: [] });
+  });
+
+  test('--out and --exclude can be repeated', () => {
+    const result = parseCliArgs(['https://example.com/', '--out', 'a.jsonl', '--out', 'out/b.JSONL', '--exclude', '*.zip', '--exclude', '*/tag/*']);
+    assert.equal(result.kind, 'crawl');
+    if (result.kind !== 'crawl') return;
+    assert.deepEqual(result.outputs, ['a.jsonl', 'out/b.JSONL']);
+    assert.deepEqual(result.settings.excludePatterns, ['*.zip', '*/tag/*']);
+  });
+
+  test('a delay of zero seconds is allowed', () => {
+    const result = parseCliArgs(['https://example.com/', '--delay', '0']);
+    assert.equal(result.kind === 'crawl' && result.settings.delayMs, 0);
+  });
+
+  test('a negative delay is a usage error that quotes the value', () => {
+    assert.equal(usageMessage(['https://example.com/', '--delay', '-1']), "--delay must be a number of seconds ≥ 0, got '-1'");
+    assert.equal(usageMessage(['https://example.com/', '--delay=-1']), "--delay must be a number of seconds ≥ 0, got '-1'");
+  });
+
+  test('a delay that is not a number is a usage error', () => {
+    assert.match(usageMessage(['https://example.com/', '--delay', 'soon']), /^--delay .*'soon'/);
+  });
+
+  test('a delay beyond the limit is a usage error shown in seconds', () => {
+    assert.match(usageMessage(['https://example.com/', '--delay', '7200']), /^--delay: .*7200 s/);
+  });
+
+  test('a timeout under one second is a usage error', () => {
+    assert.match(usageMessage(['https://example.com/', '--timeout', '0.5']), /^--timeout: /);
+  });
+
+  test('--max-pages and --max-depth take whole numbers only', () => {
+    assert.equal(usageMessage(['https://example.com/', '--max-pages', '1.5']), "--max-pages must be a whole number, got '1.5'");
+    assert.equal(usageMessage(['https://example.com/', '--max-depth', 'ten']), "--max-depth must be a whole number, got 'ten'");
+    assert.equal(usageMessage(['https://example.com/', '--max-pages', '-3']), "--max-pages must be a whole number, got '-3'");
+  });
+
+  test('settings validation errors are named by their option', () => {
+    assert.match(usageMessage(['https://example.com/', '--max-pages', '0']), /^--max-pages: /);
+    assert.match(usageMessage(['https://example.com/', '--max-depth', '5000']), /^--max-depth: /);
+    assert.match(usageMessage(['https://example.com/', '--agent', 'my bot/1.0']), /^--agent: /);
+    assert.match(usageMessage(['https://example.com/', '--prefix', 'docs']), /^--prefix: /);
+  });
+
+  test('a non-http start URL is a usage error', () => {
+    assert.match(usageMessage(['ftp://example.com/']), /only http and https/);
+    assert.match(usageMessage(['example.com']), /not a valid URL/);
+  });
+
+  test('an unknown option is a usage error naming it', () => {
+    assert.equal(usageMessage(['https://example.com/', '--fast']), "unknown option '--fast'");
+    assert.equal(usageMessage(['https://example.com/', '-x']), "unknown option '-x'");
+  });
+
+  test('an option missing its value is a usage error', () => {
+    assert.equal(usageMessage(['https://example.com/', '--out']), '--out needs a value');
+  });
+
+  test('a missing start URL is a usage error', () => {
+    assert.match(usageMessage([]), /missing the start URL/);
+    assert.match(usageMessage(['--max-pages', '3']), /missing the start URL/);
+  });
+
+  test('two start URLs are a usage error', () => {
+    assert.match(usageMessage(['https://a.example/', 'https://b.example/']), /expected one start URL, got 2/);
+  });
+
+  test('an --out file with an unsupported extension is a usage error naming the supported ones', () => {
+    assert.equal(usageMessage(['https://example.com/', '--out', 'crawl.csv']), "--out 'crawl.csv': unsupported format; supported extensions: .jsonl");
+    assert.match(usageMessage(['https://example.com/', '--out', 'crawl']), /supported extensions: \.jsonl/);
+  });
+
+  test('the same --out file twice is a usage error', () => {
+    assert.match(usageMessage(['https://example.com/', '--out', 'a.jsonl', '--out', 'a.jsonl']), /given twice/);
+  });
+
+  test('--demo writes into tabcrawl-output by default', () => {
+    assert.deepEqual(parseCliArgs(['--demo']), { kind: 'demo', outDir: DEFAULT_DEMO_OUT_DIR });
+    assert.equal(DEFAULT_DEMO_OUT_DIR, 'tabcrawl-output');
+  });
+
+  test('--demo takes --out-dir', () => {
+    assert.deepEqual(parseCliArgs(['--demo', '--out-dir', '/tmp/x']), { kind: 'demo', outDir: '/tmp/x' });
+  });
+
+  test('--demo takes no start URL and no crawl options', () => {
+    assert.match(usageMessage(['--demo', 'https://example.com/']), /takes no start URL/);
+    assert.match(usageMessage(['--demo', '--max-pages', '3']), /--demo cannot be combined with --max-pages/);
+  });
+
+  test('--out-dir without --demo is a usage error', () => {
+    assert.match(usageMessage(['https://example.com/', '--out-dir', 'x']), /only applies to --demo/);
+  });
+
+  test('--help and -h win over everything else, even errors', () => {
+    assert.deepEqual(parseCliArgs(['--help']), { kind: 'help' });
+    assert.deepEqual(parseCliArgs(['-h']), { kind: 'help' });
+    assert.deepEqual(parseCliArgs(['https://example.com/', '--bogus', '--help']), { kind: 'help' });
+  });
+
+  test('usage errors are one line', () => {
+    for (const argv of [['--fast'], ['https://example.com/', '--delay', '--head'], ['mailto:a@b.c'], []]) {
+      assert.doesNotMatch(usageMessage(argv), /\n/);
+    }
+  });
+
+  test('the usage text lists every option', () => {
+    for (const option of ['--out', '--max-pages', '--max-depth', '--delay', '--agent', '--include-subdomains', '--prefix', '--exclude', '--head', '--timeout', '--follow-nofollow', '--demo', '--out-dir', '--help']) {
+      assert.ok(USAGE.includes(option), `${option} missing from the usage text`);
+    }
+    assert.match(USAGE, /--max-pages N .*default: 500/);
+  });
+});
+
+describe('outputFormat', () => {
+  test('reads the format from the extension, in any case', () => {
+    assert.equal(outputFormat('a/b.jsonl'), 'jsonl');
+    assert.equal(outputFormat('B.JSONL'), 'jsonl');
+    assert.equal(outputFormat('b.json'), null);
+    assert.equal(outputFormat('jsonl'), null);
+  });
+});

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { demoOutputPath, EXIT, runCli, type CliIo } from '../../src/cli/run-cli.ts';
+
+function io(env: Record<string, string> = {}): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    isStderrTTY: false,
+    env,
+    root: '/nonexistent-tabcrawl-root',
+    cwd: '/tmp',
+    signal: new AbortController().signal,
+  };
+}
+
+describe('runCli', () => {
+  test('a usage error prints the message and a hint on stderr and exits 2', async () => {
+    const streams = io();
+    assert.equal(await runCli(['--fast'], streams), EXIT.usage);
+    assert.equal(EXIT.usage, 2);
+    assert.deepEqual(streams.err, ["tabcrawl: unknown option '--fast'\n", 'run with --help for the options\n']);
+    assert.deepEqual(streams.out, []);
+  });
+
+  test('--help prints the usage on stdout and exits 0', async () => {
+    const streams = io();
+    assert.equal(await runCli(['--help'], streams), 0);
+    assert.match(streams.out.join(''), /^Usage:/);
+  });
+
+  test('a missing Chromium is reported and exits 1 before anything is built', async () => {
+    const streams = io({ CHROME_PATH: '/nonexistent/chrome' });
+    assert.equal(await runCli(['https://example.com/'], streams), EXIT.failed);
+    assert.match(streams.err.join(''), /^tabcrawl: CHROME_PATH is set to \/nonexistent\/chrome/);
+  });
+});
+
+describe('demoOutputPath', () => {
+  test('names the file after the local date and time', () => {
+    assert.equal(demoOutputPath('out', new Date(2024, 4, 1, 9, 5, 7)), 'out/demo-2024-05-01-090507.jsonl');
+  });
+});
