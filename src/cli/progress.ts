@@ -15,7 +15,7 @@ export function formatSummary(crawl: Pick<CrawlSummary, 'state' | 'counts' | 'cr
   const elapsedS = ((crawl.endedAt ?? nowMs) - crawl.createdAt) / 1000;
   const { done, fetched, errors, blocked } = crawl.counts;
   const urls = done === 1 ? '1 URL' : `${done} URLs`;
-  return `crawl ${crawl.state} in ${elapsedS.toFixed(1)} s: ${urls} (${fetched} fetched, ${errors} errors, ${blocked} blocked)`;
+  return `crawl ${crawl.state} in ${elapsedS.toFixed(1)} s: ${urls} (${fetched} fetched, ${errors} ${errors === 1 ? 'error' : 'errors'}, ${blocked} blocked)`;
 }
 
 export interface ProgressReporterOptions {

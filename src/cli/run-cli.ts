@@ -135,5 +135,6 @@ async function crawlAndExport(
     say(`the crawl ended ${crawl.state}${crawl.message === null ? '' : `: ${crawl.message}`}`);
     return EXIT.failed;
   }
+  if (crawl.message !== null) say(crawl.message);
   return exportFailed ? EXIT.failed : EXIT.ok;
 }

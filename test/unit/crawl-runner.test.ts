@@ -111,7 +111,7 @@ describe('crawl runner: robots.txt', () => {
 
   it('records every URL of a host as blocked when its robots.txt stays unavailable', async () => {
     const w = world();
-    w.site.route(`${A}/robots.txt`, { networkError: 'network' });
+    w.site.route(`${A}/robots.txt`, { status: 500 });
     const { byUrl, final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     assert.equal(w.site.requestsFor(`${A}/`).length, 0);
     assert.equal(w.site.requestsFor(`${A}/robots.txt`).length, 3);
@@ -407,5 +407,25 @@ describe('crawl runner: stopping and resuming', () => {
     assert.equal(w.site.requestsFor(`${A}/2`).length, 2, 'the interrupted request is repeated once');
     const afterRestart = w.site.requests.filter((r) => r.startedAt >= restartedAt);
     assert.ok((afterRestart[0]?.startedAt ?? 0) >= restartedAt + 1000, 'the first request after the restart waits the delay');
+  });
+});
+
+describe('crawl runner: the start URL', () => {
+  it('fails the crawl at once when the site cannot be reached at all', async () => {
+    const w = world();
+    w.site.route(`${A}/robots.txt`, { networkError: 'network' });
+    const { final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
+    assert.equal(final?.state, 'failed');
+    assert.match(final?.message ?? '', /could not reach http:\/\/a\.test/);
+    assert.equal(w.site.requests.length, 1, 'one request, no retries of an unreachable site');
+  });
+
+  it('finishes with a message when robots.txt disallows the start URL', async () => {
+    const w = world();
+    w.site.route(`${A}/robots.txt`, { body: 'User-agent: *\nDisallow: /' });
+    const { final, byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
+    assert.equal(final?.state, 'finished');
+    assert.equal(row(byUrl, `${A}/`).blockedBy, 'robots');
+    assert.match(final?.message ?? '', /robots\.txt does not let us fetch the start URL \(Disallow: \/\)/);
   });
 });

@@ -49,7 +49,12 @@ function failureOf(error: unknown, signal: AbortSignal | undefined): FetchFailur
   return { code: 'network', message: message === 'Failed to fetch' ? 'network error (connection refused, reset, DNS or TLS failure)' : message };
 }
 
+/**
+ * @param now a millisecond clock (`Date.now`). End times are rounded UP to the next millisecond:
+ *   the host's gap counts from the end of the response, and rounding down could shorten it by up to 1 ms.
+ */
 export function createBrowserFetcher(redirects: RedirectObserver, now: () => number = Date.now): Fetcher {
+  const endNow = (): number => now() + 1;
   return {
     async fetch(request: FetchRequest): Promise<FetchOutcome> {
       const startedAt = now();
@@ -78,7 +83,7 @@ export function createBrowserFetcher(redirects: RedirectObserver, now: () => num
             body: null,
             truncated: false,
             startedAt,
-            endedAt: now(),
+            endedAt: endNow(),
           };
         }
         const headers = [...response.headers].map(([name, value]): [string, string] => [name.toLowerCase(), value]);
@@ -101,11 +106,11 @@ export function createBrowserFetcher(redirects: RedirectObserver, now: () => num
           body,
           truncated,
           startedAt,
-          endedAt: now(),
+          endedAt: endNow(),
         };
       } catch (error) {
         const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
-        return { ok: false, error: failureOf(reason, request.signal), startedAt, endedAt: now() };
+        return { ok: false, error: failureOf(reason, request.signal), startedAt, endedAt: endNow() };
       } finally {
         clearTimeout(timer);
         request.signal?.removeEventListener('abort', onAbort);

@@ -298,6 +298,16 @@ export class CrawlRunner {
       }
       const robots = host.robots;
       host.lastResponseMs = outcome.endedAt - outcome.startedAt;
+      if (!outcome.ok && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {
+        // The very first request of the crawl failed at the network level: the site is unreachable
+        // (refused, DNS, TLS, timeout). Say so now instead of retrying robots.txt for half a minute.
+        current.state = 'failed';
+        current.endedAt = outcome.endedAt;
+        current.message = `could not reach ${origin}: ${outcome.error.message}`;
+        robots.status = null;
+        await writes.flush();
+        return;
+      }
       const verdict = outcome.ok ? classifyRobotsStatus(outcome.status) : 'unavailable';
       robots.status = outcome.ok ? outcome.status : null;
       if (verdict === 'redirect' && outcome.ok && outcome.location !== null && robots.redirects < ROBOTS_MAX_REDIRECTS) {
@@ -502,11 +512,12 @@ export class CrawlRunner {
       const startUrl = normalizeUrl(crawl.settings.startUrl);
       const [start] = startUrl === null ? [undefined] : await tx.getPages(crawlId, [startUrl]);
       crawl.endedAt = clock.now();
+      crawl.state = 'finished';
       if (start?.error) {
         crawl.state = 'failed';
         crawl.message = `could not fetch the start URL: ${start.error.message}`;
-      } else {
-        crawl.state = 'finished';
+      } else if (start?.blockedBy === 'robots') {
+        crawl.message = `robots.txt does not let us fetch the start URL (${start.blockedRule ?? 'disallowed'})`;
       }
       await tx.putCrawl(crawl);
       return true;

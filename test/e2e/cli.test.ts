@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startTestSite, type TestSite } from '../support/test-site.ts';
+import { ROOT } from './helpers.ts';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm run crawl -- ...args` as a user would (through tsx, like the npm script). */
+function crawlCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((done) => {
+    const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+/** A port nothing listens on: bound once, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const address = server.address();
+  await new Promise<void>((ok) => server.close(() => ok()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+describe('the command line', () => {
+  let site: TestSite;
+  let out: string;
+
+  before(async () => {
+    site = await startTestSite();
+    out = mkdtempSync(join(tmpdir(), 'tabcrawl-cli-'));
+  });
+  after(async () => {
+    await site.close();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  for (const [args, pattern] of [
+    [['ftp://example.com/'], /only http and https/],
+    [['chrome://extensions'], /only http and https/],
+    [['http://127.0.0.1/', '--delay', '-1'], /--delay/],
+    [['http://127.0.0.1/', '--max-pages', 'many'], /--max-pages/],
+    [['http://127.0.0.1/', '--bogus'], /--bogus/],
+    [[], /start URL/i],
+    [['http://127.0.0.1/', '--out', 'x.pdf'], /\.jsonl/],
+  ] as const) {
+    it(`exits 2 with a one-line message for: ${args.join(' ') || '(no arguments)'}`, async () => {
+      const run = await crawlCli([...args]);
+      assert.equal(run.code, 2, run.stderr);
+      const [first] = run.stderr.trim().split('\n');
+      assert.match(first ?? '', /^tabcrawl: /);
+      assert.match(first ?? '', pattern);
+    });
+  }
+
+  it('crawls a local site, prints progress on stderr and writes JSON Lines, exit 0', async () => {
+    const file = join(out, 'nested', 'site.jsonl');
+    const run = await crawlCli([`${site.origin}/`, '--out', file, '--delay', '0.05', '--max-pages', '12', '--exclude', '*/p/3', '--timeout', '5']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /fetched \d+ · queued \d+ · errors \d+ · blocked \d+/);
+    const rows = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.equal(rows.length, 12);
+    for (const key of ['url', 'status', 'contentType', 'contentLength', 'location', 'depth', 'referrer', 'fetchedAt', 'responseTimeMs', 'sha256', 'duplicateOf', 'anchors', 'links', 'blockedBy', 'error']) {
+      assert.ok(key in (rows[0] ?? {}), `rows carry ${key}`);
+    }
+    assert.equal(rows[0]?.url, `${site.origin}/`);
+    assert.equal(rows.some((r) => r.url === `${site.origin}/p/3`), false, '--exclude honoured');
+    assert.equal(site.requests.some((r) => r.url === '/p/3'), false);
+  });
+
+  it('exits 1 when the start URL cannot be reached', async () => {
+    const run = await crawlCli([`http://127.0.0.1:${await closedPort()}/`, '--delay', '0']);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /the crawl failed: could not reach http:\/\/127\.0\.0\.1:\d+/);
+  });
+
+  it('exits 1 with advice when no Chromium can be found', async () => {
+    const run = await crawlCli([`${site.origin}/`], { CHROME_PATH: '/nonexistent/chromium' });
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /CHROME_PATH/);
+  });
+});
