@@ -94,7 +94,7 @@ Options:
   --max-pages N           most URLs recorded (default: ${DEFAULT_SETTINGS.maxPages})
   --max-depth N           most link hops from the start URL (default: ${DEFAULT_SETTINGS.maxDepth})
   --delay SECONDS         wait between two requests to one host, decimals allowed (default: ${seconds(DEFAULT_SETTINGS.delayMs)})
-  --agent TOKEN           product token for robots.txt and the User-Agent (default: ${DEFAULT_SETTINGS.productToken})
+  --agent TOKEN           robots.txt product token: the User-agent group obeyed (default: ${DEFAULT_SETTINGS.productToken})
   --include-subdomains    also crawl subdomains of the start host (default: off)
   --prefix PATH           only crawl paths starting with PATH, e.g. /docs/ (default: none)
   --exclude PATTERN       never crawl URLs matching PATTERN (* = anything); repeatable (default: none)

@@ -19,7 +19,7 @@ export interface CrawlSettings {
   maxDepth: number;
   /** Politeness delay between the end of one response and the start of the next request to the same host, in ms. @default 1000 */
   delayMs: number;
-  /** Product token matched against robots.txt `User-agent` lines and used in our User-Agent header. @default "tabcrawl" */
+  /** Product token matched against robots.txt `User-agent` lines (the group we obey). The User-Agent header itself always names tabcrawl. @default "tabcrawl" */
   productToken: string;
   /** Also crawl subdomains of the start host (its leading `www.` removed), over http and https. @default false */
   includeSubdomains: boolean;
