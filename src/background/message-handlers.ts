@@ -9,7 +9,7 @@ import type { CrawlRecord, PageRecord } from '../core/model.ts';
 import { toJsonl } from '../export/jsonl.ts';
 import {
   type CrawlSummary,
-  type Message,
+  type MessageOf,
   type PageSummary,
   type Reply,
   type ReplyOf,
@@ -99,10 +99,10 @@ export function createHandlers(store: CrawlStore, manager: CrawlManager): Handle
 }
 
 /** Runs the handler of a message and wraps its result or error as a {@link Reply}. */
-export async function dispatch(handlers: Handlers, message: Message): Promise<Reply<RequestType>> {
+export async function dispatch<K extends RequestType>(handlers: Handlers, message: MessageOf<K>): Promise<Reply<K>> {
   try {
     // The map is keyed by the message's own type, so the payload matches its handler.
-    const handler = handlers[message.type] as (payload: Message['payload']) => Promise<ReplyOf<RequestType>>;
+    const handler = handlers[message.type] as (payload: RequestOf<K>) => Promise<ReplyOf<K>>;
     return { ok: true, value: await handler(message.payload) };
   } catch (error) {
     if (error instanceof TabcrawlError) {

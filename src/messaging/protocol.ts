@@ -66,8 +66,14 @@ export type RequestType = keyof Requests;
 export type RequestOf<K extends RequestType> = Requests[K]['request'];
 export type ReplyOf<K extends RequestType> = Requests[K]['reply'];
 
+/** The envelope of one request type. */
+export interface MessageOf<K extends RequestType> {
+  type: K;
+  payload: RequestOf<K>;
+}
+
 /** The envelope sent over `runtime.sendMessage`. */
-export type Message = { [K in RequestType]: { type: K; payload: RequestOf<K> } }[RequestType];
+export type Message = { [K in RequestType]: MessageOf<K> }[RequestType];
 
 export type ErrorCode = 'bad-request' | 'invalid-settings' | 'not-found' | 'already-running' | 'forbidden' | 'internal';
 
