@@ -53,21 +53,26 @@ export interface CrawlRecord {
 /** What a frontier entry asks for: a page (HTML or not) or a sitemap listed in robots.txt. */
 export type EntryKind = 'page' | 'sitemap';
 
-/** A URL waiting to be attempted. Deleted when its row is written to the crawl table. */
-export interface FrontierEntry {
+/** What a URL of a crawl is, from its admission on: shared by frontier entries and crawl-table rows. */
+export interface CrawlUrl {
   crawlId: string;
   /** Normalized absolute URL; unique per crawl across the frontier and the crawl table. */
   url: string;
   /** Scheme, host and port of `url`: the unit of politeness. */
   origin: string;
   kind: EntryKind;
+  /** Link hops from the start URL (0); a redirect target keeps its source's depth. */
   depth: number;
   /** The page whose link (or redirect, or sitemap) admitted this URL; null for the start URL. */
   referrer: string | null;
+  /** Anchor texts of the links seen so far that point here (at most 10, distinct). */
+  anchors: string[];
+}
+
+/** A URL waiting to be attempted. Deleted when its row is written to the crawl table. */
+export interface FrontierEntry extends CrawlUrl {
   /** Admission order within the crawl. */
   seq: number;
-  /** Anchor texts of the links seen so far that point here (bounded, distinct). */
-  anchors: string[];
   /** Attempts that ended in a retryable answer (429/503) or were cut by a worker stop. */
   attempts: number;
   /**
@@ -84,13 +89,7 @@ export interface FetchFailure {
 }
 
 /** One row of the crawl table: one attempted URL. */
-export interface PageRecord {
-  crawlId: string;
-  url: string;
-  origin: string;
-  kind: EntryKind;
-  depth: number;
-  referrer: string | null;
+export interface PageRecord extends CrawlUrl {
   /** Completion order within the crawl (1, 2, ...). */
   seq: number;
   /** HTTP status of the final answer for this URL; null when never fetched or failed at the network level. */
@@ -117,8 +116,6 @@ export interface PageRecord {
   truncated: boolean;
   /** `<title>` text of HTML pages. */
   title: string | null;
-  /** Anchor texts of the links that point to this URL (bounded, distinct). */
-  anchors: string[];
   /** Outgoing links found in the page, absolute and normalized, in document order, distinct. */
   links: string[];
   /** `"robots"` when robots.txt disallowed the URL: it was never requested. */

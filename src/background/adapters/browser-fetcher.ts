@@ -73,11 +73,20 @@ export function createBrowserFetcher(redirects: RedirectObserver, now: () => num
         });
         if (response.type === 'opaqueredirect') {
           const observed = await redirects.take(request.method, request.url);
-          const headers = observed?.headers ?? [];
+          if (observed === undefined) {
+            // Only webRequest can tell what the redirect was; without it, say so rather than invent a status.
+            return {
+              ok: false,
+              error: { code: 'invalid-response', message: 'a redirect whose status and target could not be observed' },
+              startedAt,
+              endedAt: endNow(),
+            };
+          }
+          const headers = observed.headers;
           const location = headers.find(([name]) => name === 'location')?.[1];
           return {
             ok: true,
-            status: observed?.statusCode ?? 0,
+            status: observed.statusCode,
             headers,
             location: location === undefined ? null : new URL(location, request.url).href,
             body: null,
