@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { build } from 'esbuild';
+import quietFlags from './src/cli/chromium-flags.json' with { type: 'json' };
 
 const rootDir = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -72,16 +73,7 @@ export default {
     chromeLauncher({
       launchOptions: {
         executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-        args: [
-          '--no-sandbox',
-          '--headless=new',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
+        args: ['--no-sandbox', '--headless=new', ...quietFlags],
       },
     }),
   ],

@@ -18,6 +18,7 @@ import {
   type RequestOf,
   type RequestType,
 } from '../messaging/protocol.ts';
+import QUIET_FLAGS from './chromium-flags.json' with { type: 'json' };
 
 /** The page the session keeps open to send messages from (any extension page would do). */
 export const DRIVER_PAGE_PATH = 'src/popup/index.html';
@@ -64,17 +65,15 @@ export interface ExtensionSession {
   close(): Promise<void>;
 }
 
-/** The launch flags verified on this platform (see PLATFORM.md). */
+/**
+ * The launch flags verified on this platform (see PLATFORM.md). The quiet ones (no background
+ * networking, no updates, no sync) matter on a closed network; they are shared with the browser tests.
+ */
 export function chromiumArgs(distDir: string, options: { headless: boolean; isRoot: boolean }): string[] {
   return [
     ...(options.headless ? ['--headless=new'] : []),
     ...(options.isRoot ? ['--no-sandbox'] : []),
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
+    ...QUIET_FLAGS,
     `--disable-extensions-except=${distDir}`,
     `--load-extension=${distDir}`,
   ];
