@@ -11,7 +11,7 @@ import { TabcrawlDatabase } from '../storage/database.ts';
 import { DexieCrawlStore } from '../storage/dexie-crawl-store.ts';
 import { createBrowserFetcher } from './adapters/browser-fetcher.ts';
 import { KeepAlive, WATCHDOG_ALARM } from './adapters/keep-alive.ts';
-import { RedirectObserver } from './adapters/redirect-observer.ts';
+import { WireObserver } from './adapters/wire-observer.ts';
 import { crawlerUserAgent, installUserAgentRule } from './adapters/user-agent-rule.ts';
 import { CrawlManager } from './crawl-manager.ts';
 import { createHandlers, dispatch } from './message-handlers.ts';
@@ -20,14 +20,14 @@ import { isTrustedSender } from './trusted-sender.ts';
 /** Where the User-Agent points site owners who want to know who is crawling them. */
 export const PROJECT_URL = 'https://github.com/tabcrawl/tabcrawl';
 
-const redirects = new RedirectObserver();
-redirects.register();
+const wire = new WireObserver();
+wire.register();
 
 const store = new DexieCrawlStore(new TabcrawlDatabase());
 const keepAlive = new KeepAlive();
 const manager = new CrawlManager({
   store,
-  fetcher: createBrowserFetcher(redirects),
+  fetcher: createBrowserFetcher(wire),
   clock: systemClock,
   runId: crypto.randomUUID(),
   newId: () => crypto.randomUUID(),

@@ -108,6 +108,12 @@ export interface PageRecord extends CrawlUrl {
   responseTimeMs: number | null;
   /** Response headers, lower-cased names, in order. */
   headers: [string, string][];
+  /** The HTTP status line as received (e.g. `HTTP/1.1 200 OK`), when the browser reported it; else null. */
+  statusLine: string | null;
+  /** Request headers as the browser sent them (lower-cased names), when it reported them; else null. */
+  requestHeaders: [string, string][] | null;
+  /** IP address of the server that answered, when the browser reported it; else null. */
+  ipAddress: string | null;
   /** Hex SHA-256 of the stored body; null when no body is stored. */
   sha256: string | null;
   /** Earlier URL of this crawl with a byte-identical body; its links were not extracted again. */

@@ -3,6 +3,7 @@
  * written. Field names and meanings are documented in the README.
  */
 import type { PageRecord } from '../core/model.ts';
+import type { FormatWriter } from './export-source.ts';
 
 /** The exported shape of one row. */
 export interface JsonlRow {
@@ -63,3 +64,12 @@ export function toJsonlRow(page: PageRecord): JsonlRow {
 export function toJsonl(pages: PageRecord[]): string {
   return pages.map((p) => `${JSON.stringify(toJsonlRow(p))}\n`).join('');
 }
+
+/** JSON Lines as a {@link FormatWriter}: UTF-8, one line per row. */
+export const writeJsonl: FormatWriter = async function* (source, context) {
+  const encoder = new TextEncoder();
+  for await (const row of source.rows()) {
+    yield encoder.encode(`${JSON.stringify(toJsonlRow(row))}\n`);
+    context.onRow();
+  }
+};

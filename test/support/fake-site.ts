@@ -80,6 +80,7 @@ export class FakeSite implements Fetcher {
       body = body.slice(0, request.maxBodyBytes);
       truncated = true;
     }
-    return { ok: true, status, headers, location, body, truncated, startedAt, endedAt: log.endedAt };
+    const wire = { statusLine: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Status'}`, requestHeaders: [['user-agent', 'fake']] as [string, string][], ipAddress: '192.0.2.1' };
+    return { ok: true, status, headers, location, body, truncated, wire, startedAt, endedAt: log.endedAt };
   }
 }

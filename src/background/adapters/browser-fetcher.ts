@@ -5,7 +5,7 @@
  */
 import type { FetchOutcome, FetchRequest, Fetcher } from '../../core/crawl/ports.ts';
 import type { FetchFailure } from '../../core/model.ts';
-import type { RedirectObserver } from './redirect-observer.ts';
+import type { WireObserver } from './wire-observer.ts';
 
 class TimeoutError extends Error {
   constructor(ms: number) {
@@ -49,11 +49,16 @@ function failureOf(error: unknown, signal: AbortSignal | undefined): FetchFailur
   return { code: 'network', message: message === 'Failed to fetch' ? 'network error (connection refused, reset, DNS or TLS failure)' : message };
 }
 
+/** How long to wait for the browser's report of a redirect, in ms: without it a redirect has no status. */
+const REDIRECT_REPORT_WAIT_MS = 2000;
+/** How long to wait for the report of an ordinary response (status line, IP), in ms: it is nice to have. */
+const WIRE_REPORT_WAIT_MS = 250;
+
 /**
  * @param now a millisecond clock (`Date.now`). End times are rounded UP to the next millisecond:
  *   the host's gap counts from the end of the response, and rounding down could shorten it by up to 1 ms.
  */
-export function createBrowserFetcher(redirects: RedirectObserver, now: () => number = Date.now): Fetcher {
+export function createBrowserFetcher(wire: WireObserver, now: () => number = Date.now): Fetcher {
   const endNow = (): number => now() + 1;
   return {
     async fetch(request: FetchRequest): Promise<FetchOutcome> {
@@ -72,8 +77,8 @@ export function createBrowserFetcher(redirects: RedirectObserver, now: () => num
           signal: controller.signal,
         });
         if (response.type === 'opaqueredirect') {
-          const observed = await redirects.take(request.method, request.url);
-          if (observed === undefined) {
+          const observed = await wire.take(request.method, request.url, REDIRECT_REPORT_WAIT_MS);
+          if (observed === undefined || observed.statusCode === null) {
             // Only webRequest can tell what the redirect was; without it, say so rather than invent a status.
             return {
               ok: false,
@@ -82,7 +87,7 @@ export function createBrowserFetcher(redirects: RedirectObserver, now: () => num
               endedAt: endNow(),
             };
           }
-          const headers = observed.headers;
+          const headers = observed.responseHeaders;
           const location = headers.find(([name]) => name === 'location')?.[1];
           return {
             ok: true,
@@ -91,6 +96,7 @@ export function createBrowserFetcher(redirects: RedirectObserver, now: () => num
             location: location === undefined ? null : new URL(location, request.url).href,
             body: null,
             truncated: false,
+            wire: observed,
             startedAt,
             endedAt: endNow(),
           };
@@ -107,6 +113,8 @@ export function createBrowserFetcher(redirects: RedirectObserver, now: () => num
         }
         const location = response.headers.get('location');
         const isRedirect = response.status >= 300 && response.status < 400;
+        const endedAt = endNow();
+        const observed = await wire.take(request.method, request.url, WIRE_REPORT_WAIT_MS);
         return {
           ok: true,
           status: response.status,
@@ -114,8 +122,9 @@ export function createBrowserFetcher(redirects: RedirectObserver, now: () => num
           location: isRedirect && location !== null ? new URL(location, request.url).href : null,
           body,
           truncated,
+          wire: observed === undefined ? null : { statusLine: observed.statusLine, requestHeaders: observed.requestHeaders, ipAddress: observed.ipAddress },
           startedAt,
-          endedAt: endNow(),
+          endedAt,
         };
       } catch (error) {
         const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;

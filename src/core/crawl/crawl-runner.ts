@@ -396,6 +396,9 @@ export class CrawlRunner {
       const header = (name: string): string | null => outcome.headers.find(([n]) => n === name)?.[1] ?? null;
       page.status = outcome.status;
       page.headers = outcome.headers;
+      page.statusLine = outcome.wire?.statusLine ?? null;
+      page.requestHeaders = outcome.wire?.requestHeaders ?? null;
+      page.ipAddress = outcome.wire?.ipAddress ?? null;
       page.contentType = header('content-type');
       const declared = Number.parseInt(header('content-length') ?? '', 10);
       page.contentLength = Number.isFinite(declared) && declared >= 0 ? declared : (outcome.body?.byteLength ?? null);

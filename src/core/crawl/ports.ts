@@ -32,11 +32,22 @@ export type FetchOutcome =
       /** The body bytes exactly as delivered (decoded of any Content-Encoding), or null when not read. */
       body: Uint8Array | null;
       truncated: boolean;
+      /** What only the network layer sees (the wire), when the platform reports it. */
+      wire: WireDetails | null;
       /** Timestamps (ms) of the request's start and of the end of the response as read. */
       startedAt: number;
       endedAt: number;
     }
   | { ok: false; error: FetchFailure; startedAt: number; endedAt: number };
+
+/** Details of one exchange that `fetch` does not expose; an archive (WARC) records them. */
+export interface WireDetails {
+  /** e.g. `HTTP/1.1 200 OK`. */
+  statusLine: string | null;
+  /** Request headers as sent, lower-cased names. */
+  requestHeaders: [string, string][] | null;
+  ipAddress: string | null;
+}
 
 export interface Fetcher {
   fetch(request: FetchRequest): Promise<FetchOutcome>;
