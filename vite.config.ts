@@ -11,5 +11,11 @@ export default defineConfig({
     // Readable stack traces in the worker are worth more than a few KiB.
     sourcemap: true,
     minify: false,
+    rollupOptions: {
+      // Pages the manifest does not name: the export page is opened by the popup in a tab of its own.
+      input: {
+        'export-page': 'src/export-page/index.html',
+      },
+    },
   },
 });

@@ -3,7 +3,7 @@
  * data). Pure: no I/O, no process exit.
  */
 import { parseArgs } from 'node:util';
-import type { ExportFormat } from '../messaging/protocol.ts';
+import { FORMATS, formatOfPath, type ExportFormat } from '../export/format-info.ts';
 import { DEFAULT_SETTINGS, validateSettings, type CrawlSettings } from '../core/settings.ts';
 
 /** Settings given on the command line: only what the user set, plus the start URL. */
@@ -21,15 +21,13 @@ export type ParseResult = CliCommand | { kind: 'usage-error'; message: string };
 /** Where `--demo` writes when `--out-dir` is not given. */
 export const DEFAULT_DEMO_OUT_DIR = 'tabcrawl-output';
 
-/** Output formats by file extension (lower case, with the dot). */
-export const OUTPUT_FORMATS: Readonly<Record<string, ExportFormat>> = Object.freeze({ '.jsonl': 'jsonl' });
-
 /** The export format for an output file, from its extension; null when unsupported. */
 export function outputFormat(path: string): ExportFormat | null {
-  const match = /\.[^./\\]+$/.exec(path);
-  if (match === null) return null;
-  return OUTPUT_FORMATS[match[0].toLowerCase()] ?? null;
+  return formatOfPath(path);
 }
+
+/** The output file extensions, for messages. */
+const EXTENSIONS = FORMATS.map((f) => f.extension).join(', ');
 
 const OPTIONS = {
   out: { type: 'string', multiple: true },
@@ -90,7 +88,7 @@ export const USAGE = `Usage:
   npm start                                 crawl a local demo site (same as --demo)
 
 Options:
-  --out FILE              write the crawl to FILE; format by extension (${Object.keys(OUTPUT_FORMATS).join(', ')}); repeatable (default: none, only a summary is printed)
+  --out FILE              write the crawl to FILE; format by extension (${EXTENSIONS}); repeatable (default: none, only a summary is printed)
   --max-pages N           most URLs recorded (default: ${DEFAULT_SETTINGS.maxPages})
   --max-depth N           most link hops from the start URL (default: ${DEFAULT_SETTINGS.maxDepth})
   --delay SECONDS         wait between two requests to one host, decimals allowed (default: ${seconds(DEFAULT_SETTINGS.delayMs)})
@@ -228,7 +226,7 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   const outputs = values.out ?? [];
   for (const [i, out] of outputs.entries()) {
     if (outputFormat(out) === null) {
-      return usageError(`--out '${out}': unsupported format; supported extensions: ${Object.keys(OUTPUT_FORMATS).join(', ')}`);
+      return usageError(`--out '${out}': unsupported format; supported extensions: ${EXTENSIONS}`);
     }
     if (outputs.indexOf(out) !== i) return usageError(`--out '${out}' is given twice`);
   }

@@ -1,13 +1,8 @@
 /**
- * Runs one crawl through the extension's protocol: start it, poll it until it
- * ends (or the caller aborts, which stops it), and stream its export into
- * files chunk by chunk, so no export is held whole in memory.
+ * Runs one crawl through the extension's protocol: start it, and poll it
+ * until it ends (or the caller aborts, which stops it).
  */
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import type { CrawlSummary, ExportFormat, ReplyOf, RequestOf, RequestType } from '../messaging/protocol.ts';
+import type { CrawlSummary, ReplyOf, RequestOf, RequestType } from '../messaging/protocol.ts';
 
 /** Sends one protocol request (an {@link ExtensionSession}'s `request`, or a fake in tests). */
 export type RequestFn = <K extends RequestType>(type: K, payload: RequestOf<K>) => Promise<ReplyOf<K>>;
@@ -73,48 +68,4 @@ async function stopCrawl(request: RequestFn, crawlId: string): Promise<CrawlSumm
     if (crawl.state === 'running') throw error;
     return crawl;
   }
-}
-
-export interface ExportResult {
-  path: string;
-  /** Rows written. */
-  rows: number;
-}
-
-/**
- * Writes a crawl's export into `path` (parent folders created), looping
- * `export/chunk` from the start until `done`.
- * @param chunkRows most rows asked for per chunk. @default 500
- */
-export async function writeExport(
-  request: RequestFn,
-  crawlId: string,
-  path: string,
-  format: ExportFormat,
-  chunkRows = 500,
-): Promise<ExportResult> {
-  await mkdir(dirname(path), { recursive: true });
-  const stream = createWriteStream(path);
-  const failed = new Promise<never>((_, reject) => stream.once('error', reject));
-  failed.catch(() => undefined);
-  let rows = 0;
-  try {
-    await Promise.race([once(stream, 'open'), failed]);
-    let afterSeq = 0;
-    for (;;) {
-      const chunk = await request('export/chunk', { crawlId, format, afterSeq, limit: chunkRows });
-      rows += chunk.rows;
-      if (chunk.text !== '' && !stream.write(chunk.text)) await Promise.race([once(stream, 'drain'), failed]);
-      if (chunk.done) break;
-      if (chunk.lastSeq <= afterSeq) {
-        throw new Error(`the export of crawl ${crawlId} made no progress after seq ${afterSeq}`);
-      }
-      afterSeq = chunk.lastSeq;
-    }
-  } catch (error) {
-    stream.destroy();
-    throw error;
-  }
-  await Promise.race([new Promise<void>((resolve) => stream.end(resolve)), failed]);
-  return { path, rows };
 }

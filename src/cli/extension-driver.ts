@@ -7,7 +7,7 @@
  * temporary profile (and `TMPDIR`/`HOME` for Chromium, so a killed browser
  * leaves nothing behind outside it).
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
@@ -38,6 +38,11 @@ export interface LaunchOptions {
   copyDist?: boolean;
   /** The extension page opened once to send messages from. @default {@link DRIVER_PAGE_PATH} */
   driverPagePath?: string;
+  /**
+   * Where downloads land (set in the new profile's preferences, no prompt). Without it, Chromium uses
+   * `$HOME/Downloads`, inside the temporary profile folder.
+   */
+  downloadDir?: string;
   /** How long to wait for the extension's service worker to start, in ms. @default 15000 */
   startTimeoutMs?: number;
 }
@@ -114,6 +119,11 @@ export async function launchExtension(options: LaunchOptions): Promise<Extension
     const tmp = join(profileDir, 'tmp');
     const home = join(profileDir, 'home');
     for (const dir of [userDataDir, tmp, home]) mkdirSync(dir, { recursive: true });
+    if (options.downloadDir !== undefined) {
+      mkdirSync(join(userDataDir, 'Default'), { recursive: true });
+      const preferences = { download: { default_directory: options.downloadDir, prompt_for_download: false } };
+      writeFileSync(join(userDataDir, 'Default', 'Preferences'), JSON.stringify(preferences));
+    }
 
     let distDir = options.distDir;
     if (options.copyDist === true) {

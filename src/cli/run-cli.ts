@@ -7,7 +7,8 @@ import { TabcrawlError } from '../messaging/protocol.ts';
 import { parseCliArgs, outputFormat, USAGE, type CliSettings } from './args.ts';
 import { ensureBuilt } from './build.ts';
 import { findChromium } from './chromium.ts';
-import { waitForCrawl, writeExport, type WaitResult } from './crawl-runner.ts';
+import { waitForCrawl, type WaitResult } from './crawl-runner.ts';
+import { exportThroughPage } from './export-through-page.ts';
 import { startDemoSite, type DemoSite } from './demo-site.ts';
 import { launchExtension, type ExtensionSession } from './extension-driver.ts';
 import { createProgressReporter, formatSummary } from './progress.ts';
@@ -39,6 +40,13 @@ export function demoOutputPath(outDir: string, date: Date): string {
     `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}-` +
     `${two(date.getHours())}${two(date.getMinutes())}${two(date.getSeconds())}`;
   return join(outDir, `demo-${stamp}.jsonl`);
+}
+
+/** `512 B`, `3.4 KiB`, `12.0 MiB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 function errorMessage(error: unknown): string {
@@ -116,8 +124,13 @@ async function crawlAndExport(
     const path = resolve(io.cwd, output);
     const format = outputFormat(output) ?? 'jsonl';
     try {
-      const { rows } = await writeExport(session.request, crawl.id, path, format);
-      say(`wrote ${rows} rows to ${path}`);
+      let lastReport = Date.now();
+      const { rows, bytes } = await exportThroughPage(session, crawl.id, format, path, (done, total) => {
+        if (Date.now() - lastReport < 1000) return;
+        lastReport = Date.now();
+        say(`exporting ${output}: ${done} of ${total} URLs`);
+      });
+      say(`wrote ${rows} ${rows === 1 ? 'URL' : 'URLs'} (${formatBytes(bytes)}) to ${path}`);
     } catch (error) {
       exportFailed = true;
       say(`could not write ${path}: ${errorMessage(error)}`);

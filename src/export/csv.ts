@@ -1,3 +1,114 @@
-// Placeholder: being written (CSV, RFC 4180). Keeps the exported name stable.
+/**
+ * CSV export: one record per crawl-table row, in the order rows were written,
+ * for spreadsheets.
+ *
+ * The format, as a spreadsheet user sees it:
+ *
+ * - RFC 4180: a header row, then one record per row; every record ends in
+ *   CRLF; a field is quoted when it contains `"`, `,`, CR or LF, with its
+ *   quotes doubled.
+ * - Columns: the JSON Lines fields ({@link toJsonlRow}), in the same order and
+ *   with the same names and meanings ({@link CSV_COLUMNS}).
+ * - List fields (`methods`, `anchors`, `links`) are joined with ` | ` (space,
+ *   bar, space): anchor texts often contain spaces, so a bare space would not
+ *   separate them. An anchor text that itself contains ` | ` cannot be told
+ *   apart; JSON Lines is the lossless export.
+ * - `null` is an empty cell; `true`/`false` and numbers are written as is.
+ * - Text cells that a spreadsheet would run as a formula (starting with `=`,
+ *   `+`, `-`, `@`, TAB or CR) get a leading `'` ({@link defuseFormula}).
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc4180
+ * @see https://owasp.org/www-community/attacks/CSV_Injection
+ */
 import type { FormatWriter } from './export-source.ts';
-export const writeCsv: FormatWriter = () => { throw new Error('CSV export not written yet'); };
+import { toJsonlRow, type JsonlRow } from './jsonl.ts';
+
+/** The columns, named and ordered as the JSON Lines fields. */
+export const CSV_COLUMNS = Object.freeze([
+  'url',
+  'kind',
+  'status',
+  'contentType',
+  'contentLength',
+  'location',
+  'depth',
+  'referrer',
+  'fetchedAt',
+  'responseTimeMs',
+  'methods',
+  'title',
+  'sha256',
+  'duplicateOf',
+  'truncated',
+  'anchors',
+  'links',
+  'blockedBy',
+  'blockedRule',
+  'error',
+  'errorCode',
+] as const satisfies readonly (keyof JsonlRow)[]);
+
+/** Compile-time check: a JSON Lines field missing from {@link CSV_COLUMNS} makes this `false`, and the line below an error. */
+type HasEveryField = Exclude<keyof JsonlRow, (typeof CSV_COLUMNS)[number]> extends never ? true : false;
+const hasEveryField: HasEveryField = true;
+void hasEveryField;
+
+/** Separates the items of a list field in one cell. */
+export const CSV_LIST_SEPARATOR = ' | ';
+
+/**
+ * Byte order mark that starts the file. UTF-8 needs none, but Excel reads a
+ * CSV without one in the system's legacy code page (so `Ü` becomes `Ãœ`);
+ * with it, Excel, LibreOffice and Numbers all pick UTF-8.
+ */
+export const CSV_BOM = '\uFEFF';
+
+const CRLF = '\r\n';
+
+/** First characters that make a spreadsheet read a cell as a formula (OWASP: `=`, `+`, `-`, `@`, TAB, CR). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** Characters that force a field to be quoted (RFC 4180 §2.6). */
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** A text cell a spreadsheet will show as text: a leading `'` when it would start a formula. */
+export function defuseFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** One field as written: quoted, with its quotes doubled, when it needs to be. */
+export function quoteField(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/**
+ * The text of one cell, before quoting. Only text is defused: numbers and
+ * booleans are data a spreadsheet must see as such (a `-1` stays a number).
+ */
+export function cellText(value: JsonlRow[keyof JsonlRow]): string {
+  if (value === null) return '';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return defuseFormula(value);
+  return defuseFormula(value.join(CSV_LIST_SEPARATOR));
+}
+
+/** One record: the fields of `row`, separated by commas, ending in CRLF. */
+export function csvRecord(row: JsonlRow): string {
+  return `${CSV_COLUMNS.map((column) => quoteField(cellText(row[column]))).join(',')}${CRLF}`;
+}
+
+/** The header record: the column names, ending in CRLF (no BOM). */
+export function csvHeader(): string {
+  return `${CSV_COLUMNS.join(',')}${CRLF}`;
+}
+
+/** CSV as a {@link FormatWriter}: UTF-8 with a BOM, the header as the first chunk, then one chunk per row. */
+export const writeCsv: FormatWriter = async function* (source, context) {
+  const encoder = new TextEncoder();
+  // TextEncoder keeps U+FEFF (it is the decoder that strips it): the file starts with EF BB BF.
+  yield encoder.encode(`${CSV_BOM}${csvHeader()}`);
+  for await (const row of source.rows()) {
+    yield encoder.encode(csvRecord(toJsonlRow(row)));
+    context.onRow();
+  }
+};

@@ -1,55 +1,15 @@
 /**
- * The export formats: what each is called, its file extension and media
- * type, and its writer. Every place that exports (the export page, the
- * command line) goes through {@link exportBytes}.
+ * Every place that exports (the export page, the command line) goes through
+ * {@link exportBytes}: it maps a format to its writer.
  */
-import type { CrawlRecord } from '../core/model.ts';
 import { writeCsv } from './csv.ts';
 import type { ExportContext, ExportSource } from './export-source.ts';
+import type { ExportFormat } from './format-info.ts';
 import { writeJsonl } from './jsonl.ts';
 import { writeWacz } from './wacz.ts';
 import { writeWarc, writeWarcGz } from './warc.ts';
 
-export type ExportFormat = 'wacz' | 'warc.gz' | 'warc' | 'csv' | 'jsonl';
-
-export interface FormatInfo {
-  format: ExportFormat;
-  /** File extension, with the dot. */
-  extension: string;
-  mediaType: string;
-  /** What a user picks from, e.g. "WACZ (ReplayWeb.page)". */
-  label: string;
-}
-
-export const FORMATS: readonly FormatInfo[] = Object.freeze([
-  { format: 'wacz', extension: '.wacz', mediaType: 'application/wacz', label: 'WACZ: replayable archive (ReplayWeb.page)' },
-  { format: 'warc.gz', extension: '.warc.gz', mediaType: 'application/warc', label: 'WARC, gzip per record' },
-  { format: 'warc', extension: '.warc', mediaType: 'application/warc', label: 'WARC, uncompressed' },
-  { format: 'csv', extension: '.csv', mediaType: 'text/csv', label: 'CSV: one row per URL (spreadsheets)' },
-  { format: 'jsonl', extension: '.jsonl', mediaType: 'application/x-ndjson', label: 'JSON Lines: one object per URL' },
-]);
-
 const WRITERS = { wacz: writeWacz, 'warc.gz': writeWarcGz, warc: writeWarc, csv: writeCsv, jsonl: writeJsonl } as const;
-
-export function formatInfo(format: ExportFormat): FormatInfo {
-  const info = FORMATS.find((f) => f.format === format);
-  if (!info) throw new RangeError(`unknown export format ${format}`);
-  return info;
-}
-
-/** The format a file name asks for by its extension (longest match, so `.warc.gz` is not `.gz`); null when none. */
-export function formatOfPath(path: string): ExportFormat | null {
-  const lower = path.toLowerCase();
-  const match = [...FORMATS].sort((a, b) => b.extension.length - a.extension.length).find((f) => lower.endsWith(f.extension));
-  return match?.format ?? null;
-}
-
-/** `<host>-<yyyy-mm-dd>.<ext>`, from the crawl's start URL and its start date (UTC), e.g. `example.com-2026-11-21.wacz`. */
-export function exportFileName(crawl: CrawlRecord, format: ExportFormat): string {
-  const host = new URL(crawl.settings.startUrl).host.replace(/[^A-Za-z0-9.-]+/g, '_');
-  const date = new Date(crawl.createdAt).toISOString().slice(0, 10);
-  return `${host}-${date}${formatInfo(format).extension}`;
-}
 
 /** The export of `source` in `format`, as a stream of byte chunks. */
 export function exportBytes(source: ExportSource, format: ExportFormat, context: ExportContext): AsyncIterable<Uint8Array> {

@@ -1,4 +1,338 @@
-// Placeholder: being written (WARC 1.1 writer). Keeps the exported names stable.
-import type { FormatWriter } from './export-source.ts';
-export const writeWarc: FormatWriter = () => { throw new Error('WARC export not written yet'); };
-export const writeWarcGz: FormatWriter = () => { throw new Error('WARC export not written yet'); };
+/**
+ * WARC 1.1 export: a `warcinfo` record, then for each crawl-table row, in
+ * order, the records that tell what happened to its URL:
+ *
+ * - fetched (status known): a `request` and a `response` record, linked both
+ *   ways by `WARC-Concurrent-To`; the response carries the stored body byte
+ *   for byte, or an empty payload when none was stored;
+ * - fetched, body identical to an earlier capture (`duplicateOf`): a
+ *   `request` and a `revisit` record (identical-payload-digest profile) that
+ *   points at the first capture;
+ * - never answered (blocked by robots.txt, network failure): one `metadata`
+ *   record saying why; no invented response.
+ *
+ * Streams: one row and its body are in memory at a time, plus one short
+ * entry per distinct stored body (to point revisits at their first capture).
+ *
+ * @see ISO 28500:2017 (WARC 1.1), https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/
+ */
+import { parseContentType } from '../core/links/decode-html.ts';
+import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import type { ExportContext, ExportSource, FormatWriter } from './export-source.ts';
+import { archivedResponseHeaders, encodeHttpHead, headerValue, requestHead, statusLineOf } from './warc-http.ts';
+import {
+  type BuiltRecord,
+  type WarcField,
+  type WarcType,
+  buildRecord,
+  byteLength,
+  digestOf,
+  encodeFields,
+  gzipMember,
+  newRecordId,
+  warcDate,
+} from './warc-record.ts';
+
+/** `WARC-Profile` of a revisit whose payload equals an earlier one. @see WARC 1.1 §6.7.2 */
+export const REVISIT_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest';
+
+/** The `conformsTo` of the warcinfo record. @see WARC 1.1 §6.2 */
+export const WARC_CONFORMS_TO = 'http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/';
+
+const HTTP_REQUEST_TYPE = 'application/http;msgtype=request';
+const HTTP_RESPONSE_TYPE = 'application/http;msgtype=response';
+const WARC_FIELDS_TYPE = 'application/warc-fields';
+const EMPTY = new Uint8Array(0);
+
+/** What a CDXJ index line needs to know of a `response` or `revisit` record. */
+export interface WarcIndexEntry {
+  url: string;
+  /** `WARC-Date` of the record (ISO 8601, UTC, milliseconds). */
+  date: string;
+  /** HTTP status of the answer. */
+  status: number;
+  /** Media type of the payload from `Content-Type`, lower-cased, without parameters; null when absent. */
+  mime: string | null;
+  /** `WARC-Payload-Digest` (`sha256:<hex>`). */
+  digest: string;
+  recordType: 'response' | 'revisit';
+  /** Method of the request this answered. */
+  method: 'GET' | 'HEAD';
+}
+
+/** One record as placed in the file. */
+export interface WarcRecordOut {
+  type: WarcType;
+  /** `WARC-Record-ID`. */
+  id: string;
+  /** The record's bytes as written: one gzip member when compressing, else the plain record. */
+  chunks: Uint8Array[];
+  /** Byte offset of the record in the file (of its gzip member when compressing). */
+  offset: number;
+  /** Bytes the record takes in the file (its gzip member's size when compressing). */
+  length: number;
+  /** The row the record tells about; null for `warcinfo`. */
+  row: PageRecord | null;
+  /** Set on `response` and `revisit` records: what an index line needs. */
+  index: WarcIndexEntry | null;
+}
+
+/** How {@link warcRecords} writes. */
+export interface WarcOptions {
+  /** Compress each record as its own gzip member (a `.warc.gz` file readers can seek in). */
+  gzip: boolean;
+}
+
+/** What a revisit needs of the first capture of a payload. */
+interface FirstCapture {
+  url: string;
+  date: string;
+  id: string;
+  digest: string;
+  /** Payload bytes, for the revisit's `content-length`. */
+  length: number;
+}
+
+/** State of one export, across rows. */
+interface WarcState {
+  source: ExportSource;
+  context: ExportContext;
+  warcinfoId: string;
+  /** First `response` with each stored body, by the body's hex SHA-256. One entry per distinct body. */
+  firstCaptures: Map<string, FirstCapture>;
+}
+
+/** One request and its answer, as they will be written. */
+interface Exchange {
+  row: PageRecord;
+  status: number;
+  method: 'GET' | 'HEAD';
+  /** `WARC-Date` of both records: when the request started. */
+  date: string;
+  requestId: string;
+  answerId: string;
+}
+
+/** A record built for a row, with its index entry when it has one. */
+interface RowRecord {
+  record: BuiltRecord;
+  index: WarcIndexEntry | null;
+}
+
+/**
+ * Every record of the export, in file order, with where it lands. The
+ * building block of {@link writeWarc}, {@link writeWarcGz} and WACZ (which
+ * needs each record's offset and length for its index). Calls
+ * `context.onRow()` once per row, after the row's records.
+ */
+export async function* warcRecords(source: ExportSource, context: ExportContext, options: WarcOptions): AsyncGenerator<WarcRecordOut> {
+  let offset = 0;
+  const place = async (built: BuiltRecord, row: PageRecord | null, index: WarcIndexEntry | null): Promise<WarcRecordOut> => {
+    const chunks = options.gzip ? await gzipMember(built.parts) : built.parts;
+    const length = byteLength(chunks);
+    const placed: WarcRecordOut = { type: built.type, id: built.id, chunks, offset, length, row, index };
+    offset += length;
+    return placed;
+  };
+
+  const warcinfoId = newRecordId();
+  yield await place(warcinfoRecord(source.crawl, context, warcinfoId), null, null);
+
+  const state: WarcState = { source, context, warcinfoId, firstCaptures: new Map() };
+  for await (const row of source.rows()) {
+    for (const { record, index } of await rowRecords(row, state)) yield await place(record, row, index);
+    context.onRow();
+  }
+}
+
+/** Uncompressed WARC 1.1. */
+export const writeWarc: FormatWriter = async function* (source, context) {
+  for await (const record of warcRecords(source, context, { gzip: false })) yield* record.chunks;
+};
+
+/** WARC 1.1 with every record its own gzip member, so a reader can start at any record's offset. */
+export const writeWarcGz: FormatWriter = async function* (source, context) {
+  for await (const record of warcRecords(source, context, { gzip: true })) yield* record.chunks;
+};
+
+/**
+ * The `warcinfo` record: the software, the format, and the crawl's settings
+ * as `application/warc-fields`. `software`, `format`, `conformsTo`,
+ * `isPartOf`, `description` and `robots` are the field names WARC 1.1 §6.2
+ * suggests; the settings keep their names from `CrawlSettings`
+ * (`excludePattern` once per pattern).
+ */
+function warcinfoRecord(crawl: CrawlRecord, context: ExportContext, id: string): BuiltRecord {
+  const settings = crawl.settings;
+  const info: WarcField[] = [
+    ['software', context.software],
+    ['format', 'WARC File Format 1.1'],
+    ['conformsTo', WARC_CONFORMS_TO],
+    ['isPartOf', crawl.id],
+    ['description', `Crawl of ${settings.startUrl}`],
+    ['robots', 'obey'],
+    ['startUrl', settings.startUrl],
+    ['productToken', settings.productToken],
+    ['delayMs', String(settings.delayMs)],
+    ['includeSubdomains', String(settings.includeSubdomains)],
+    ['pathPrefix', settings.pathPrefix],
+    ...settings.excludePatterns.map((pattern): WarcField => ['excludePattern', pattern]),
+    ['maxPages', String(settings.maxPages)],
+    ['maxDepth', String(settings.maxDepth)],
+    ['maxBodyBytes', String(settings.maxBodyBytes)],
+    ['headBeforeGet', String(settings.headBeforeGet)],
+  ];
+  const fields: WarcField[] = [
+    ['WARC-Date', warcDate(context.now.getTime())],
+    ['Content-Type', WARC_FIELDS_TYPE],
+  ];
+  return buildRecord('warcinfo', id, fields, [encodeFields(info)]);
+}
+
+/** The records of one row: metadata when never answered, else request + response (or revisit). */
+async function rowRecords(row: PageRecord, state: WarcState): Promise<RowRecord[]> {
+  if (row.status === null) return [{ record: metadataRecord(row, state), index: null }];
+  const method = row.methods.at(-1) ?? 'GET';
+  const exchange: Exchange = {
+    row,
+    status: row.status,
+    method,
+    date: warcDate(row.fetchedAt ?? state.context.now.getTime()),
+    requestId: newRecordId(),
+    answerId: newRecordId(),
+  };
+  const first = row.duplicateOf !== null && row.sha256 !== null && method === 'GET' ? state.firstCaptures.get(row.sha256) : undefined;
+  const answer = first === undefined ? await responseRecord(exchange, state) : revisitRecord(exchange, first, state);
+  return [{ record: requestRecord(exchange, state), index: null }, answer];
+}
+
+/** The fields every record about a URL carries. */
+function targetFields(row: PageRecord, date: string, state: WarcState): WarcField[] {
+  return [
+    ['WARC-Date', date],
+    ['WARC-Target-URI', row.url],
+    ['WARC-Warcinfo-ID', state.warcinfoId],
+  ];
+}
+
+/** `WARC-IP-Address` when the browser reported it. @see WARC 1.1 §5.11 */
+function ipFields(row: PageRecord): WarcField[] {
+  return row.ipAddress === null ? [] : [['WARC-IP-Address', row.ipAddress]];
+}
+
+/**
+ * The `request` record. Without reported request headers, `Host` and
+ * `User-Agent` are reconstructed; the User-Agent names the exporting
+ * software (the crawl's own header is set by the browser extension and not
+ * stored with the row). @see WARC 1.1 §6.4
+ */
+function requestRecord(exchange: Exchange, state: WarcState): BuiltRecord {
+  const { row, method, date, requestId, answerId } = exchange;
+  const userAgent = `Mozilla/5.0 (compatible; ${state.context.software})`;
+  const fields: WarcField[] = [
+    ...targetFields(row, date, state),
+    ...ipFields(row),
+    ['WARC-Concurrent-To', answerId],
+    ['Content-Type', HTTP_REQUEST_TYPE],
+  ];
+  return buildRecord('request', requestId, fields, [requestHead(row, method, userAgent)]);
+}
+
+/**
+ * The `response` record: status line, archived headers, and the stored body
+ * byte for byte (empty when none was stored). @see WARC 1.1 §6.3
+ */
+async function responseRecord(exchange: Exchange, state: WarcState): Promise<RowRecord> {
+  const { row, status, method, date, requestId, answerId } = exchange;
+  const body = method === 'HEAD' || row.sha256 === null ? undefined : await state.source.body(row.sha256);
+  const payload = body ?? EMPTY;
+  const headers = archivedResponseHeaders(row.headers, method === 'HEAD' ? null : payload.byteLength);
+  const head = encodeHttpHead(statusLineOf(status, row.statusLine), headers);
+  const digest = digestOf([payload]);
+  const truncated = truncationOf(row, status, method, body !== undefined);
+  const fields: WarcField[] = [
+    ...targetFields(row, date, state),
+    ...ipFields(row),
+    ['WARC-Concurrent-To', requestId],
+    ['Content-Type', HTTP_RESPONSE_TYPE],
+    ['WARC-Payload-Digest', digest],
+    ...(truncated === null ? [] : [['WARC-Truncated', truncated] as const]),
+  ];
+  if (body !== undefined && row.sha256 !== null && !state.firstCaptures.has(row.sha256)) {
+    state.firstCaptures.set(row.sha256, { url: row.url, date, id: answerId, digest, length: payload.byteLength });
+  }
+  const record = buildRecord('response', answerId, fields, [head, payload]);
+  return { record, index: { url: row.url, date, status, mime: mediaTypeOf(row), digest, recordType: 'response', method } };
+}
+
+/**
+ * A `revisit` record for a body identical to an earlier capture in this
+ * file: the HTTP headers only (their `content-length` is the first
+ * capture's payload size), and where the payload is.
+ * @see WARC 1.1 §6.7, §6.7.2 (identical-payload-digest profile)
+ */
+function revisitRecord(exchange: Exchange, first: FirstCapture, state: WarcState): RowRecord {
+  const { row, status, method, date, requestId, answerId } = exchange;
+  const headers = archivedResponseHeaders(row.headers, first.length);
+  const head = encodeHttpHead(statusLineOf(status, row.statusLine), headers);
+  const fields: WarcField[] = [
+    ...targetFields(row, date, state),
+    ...ipFields(row),
+    ['WARC-Concurrent-To', requestId],
+    ['Content-Type', HTTP_RESPONSE_TYPE],
+    ['WARC-Profile', REVISIT_PROFILE],
+    ['WARC-Refers-To', first.id],
+    ['WARC-Refers-To-Target-URI', first.url],
+    ['WARC-Refers-To-Date', first.date],
+    ['WARC-Payload-Digest', first.digest],
+  ];
+  const record = buildRecord('revisit', answerId, fields, [head]);
+  return { record, index: { url: row.url, date, status, mime: mediaTypeOf(row), digest: first.digest, recordType: 'revisit', method } };
+}
+
+/**
+ * A `metadata` record for a URL that got no answer: why, as
+ * `application/warc-fields` (`blockedBy`/`rule`, or `error`/`message`),
+ * with `via` (the referring page) and `fetchTimeMs` as WARC 1.1 §6.5
+ * suggests. Its date is the request's start, or the export's time for a
+ * URL never requested.
+ */
+function metadataRecord(row: PageRecord, state: WarcState): BuiltRecord {
+  const info: WarcField[] = [];
+  if (row.referrer !== null) info.push(['via', row.referrer]);
+  if (row.blockedBy !== null) {
+    info.push(['blockedBy', row.blockedBy]);
+    if (row.blockedRule !== null) info.push(['rule', row.blockedRule]);
+  }
+  if (row.error !== null) info.push(['error', row.error.code], ['message', row.error.message]);
+  if (row.blockedBy === null && row.error === null) info.push(['error', 'unknown']);
+  if (row.responseTimeMs !== null) info.push(['fetchTimeMs', String(row.responseTimeMs)]);
+  const fields: WarcField[] = [
+    ...targetFields(row, warcDate(row.fetchedAt ?? state.context.now.getTime()), state),
+    ['Content-Type', WARC_FIELDS_TYPE],
+  ];
+  return buildRecord('metadata', newRecordId(), fields, [encodeFields(info)]);
+}
+
+/**
+ * Why a response's payload is shorter than what the server sent, if it is
+ * (`WARC-Truncated`, WARC 1.1 §5.13): `length` when the body was cut at the
+ * size limit or deliberately not downloaded (a non-HTML body, a redirect's
+ * body); `unspecified` when the stored body could not be read back. Not
+ * marked: HEAD answers and 1xx/204/304, which have no body (RFC 9110 §6.4.1),
+ * and answers that declared `content-length: 0`.
+ */
+function truncationOf(row: PageRecord, status: number, method: 'GET' | 'HEAD', hasBody: boolean): 'length' | 'unspecified' | null {
+  if (method === 'HEAD') return null;
+  if (row.truncated) return 'length';
+  if (hasBody) return null;
+  if (row.sha256 !== null) return 'unspecified';
+  if (status < 200 || status === 204 || status === 304) return null;
+  if (headerValue(row.headers, 'content-length')?.trim() === '0') return null;
+  return 'length';
+}
+
+/** Media type of the row's answer, lower-cased, without parameters; null when absent. */
+function mediaTypeOf(row: PageRecord): string | null {
+  return parseContentType(headerValue(row.headers, 'content-type') ?? row.contentType).mediaType;
+}

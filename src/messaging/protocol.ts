@@ -38,8 +38,11 @@ export interface PageSummary {
   duplicateOf: string | null;
 }
 
-/** Formats the background can export. */
-export type ExportFormat = 'jsonl';
+/**
+ * Formats of `export/chunk`: rows as text, paged through the protocol (scripts, tests).
+ * Files in every format are written by the export page (`src/export-page/`).
+ */
+export type RowsFormat = 'jsonl';
 
 export interface Requests {
   /** Validates the settings and starts a crawl. Fails with `invalid-settings` or `already-running`. */
@@ -57,7 +60,7 @@ export interface Requests {
    * Callers loop until `done`, so no export is held whole in memory.
    */
   'export/chunk': {
-    request: { crawlId: string; format: ExportFormat; afterSeq: number; limit: number };
+    request: { crawlId: string; format: RowsFormat; afterSeq: number; limit: number };
     reply: { text: string; lastSeq: number; rows: number; done: boolean };
   };
 }

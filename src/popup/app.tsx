@@ -11,6 +11,7 @@ import { TabcrawlError } from '../messaging/protocol.ts';
 import { CrawlForm } from './crawl-form.tsx';
 import { CrawlProgress } from './crawl-progress.tsx';
 import { DEFAULT_POLL_MS, type PopupDeps } from './deps.ts';
+import { ExportMenu } from './export-menu.tsx';
 import {
   defaultFormValues,
   describeError,
@@ -133,7 +134,9 @@ export function App({ deps }: AppProps) {
       )}
       {crawl !== null ? (
         <>
-          <CrawlProgress crawl={crawl} isStopping={view.isStopping} onStop={() => void view.stop()} onNewCrawl={onNewCrawl} />
+          <CrawlProgress crawl={crawl} isStopping={view.isStopping} onStop={() => void view.stop()} onNewCrawl={onNewCrawl}>
+            <ExportMenu crawlId={crawl.id} rowCount={crawl.counts.done} onExport={deps.openExportTab} />
+          </CrawlProgress>
           <ResultsTable pages={view.pages} origin={httpOrigin(crawl.settings.startUrl)} />
         </>
       ) : (

@@ -1,4 +1,5 @@
 /** State and counters of the crawl shown, with Stop while it runs and New crawl after. */
+import type { ComponentChildren } from 'preact';
 import type { CrawlSummary } from '../messaging/protocol.ts';
 import { httpOrigin } from './format.ts';
 
@@ -7,9 +8,11 @@ export interface CrawlProgressProps {
   isStopping: boolean;
   onStop: () => void;
   onNewCrawl: () => void;
+  /** More actions on the crawl (the export menu), shown above Stop / New crawl. */
+  children?: ComponentChildren;
 }
 
-export function CrawlProgress({ crawl, isStopping, onStop, onNewCrawl }: CrawlProgressProps) {
+export function CrawlProgress({ crawl, isStopping, onStop, onNewCrawl, children }: CrawlProgressProps) {
   const isRunning = crawl.state === 'running';
   const site = httpOrigin(crawl.settings.startUrl) ?? crawl.settings.startUrl;
   return (
@@ -41,6 +44,7 @@ export function CrawlProgress({ crawl, isStopping, onStop, onNewCrawl }: CrawlPr
           <dd data-testid="count-blocked">{crawl.counts.blocked}</dd>
         </div>
       </dl>
+      {children}
       <div class="crawl-actions">
         {isRunning ? (
           <button type="button" class="danger" data-testid="stop" disabled={isStopping} onClick={onStop}>

@@ -2,6 +2,7 @@
  * What the popup needs from the outside world. `main.tsx` passes the real
  * ones; tests pass fakes, so the whole UI runs in a plain page.
  */
+import type { ExportFormat } from '../export/format-info.ts';
 import type { Send } from '../messaging/client.ts';
 
 export interface PopupDeps {
@@ -9,6 +10,11 @@ export interface PopupDeps {
   send: Send;
   /** URL of the active tab of the current window, or null when there is none. */
   currentTabUrl: () => Promise<string | null>;
+  /**
+   * Opens the export page for this crawl and format in a new tab
+   * (`src/export-page/index.html?crawl=<id>&format=<format>`).
+   */
+  openExportTab: (crawlId: string, format: ExportFormat) => Promise<void>;
   /** Pause between the end of one refresh of a running crawl and the start of the next, in ms. @default 1000 */
   pollMs?: number;
 }

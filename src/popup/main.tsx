@@ -4,6 +4,8 @@
  */
 import { render } from 'preact';
 import browser from 'webextension-polyfill';
+import type { ExportFormat } from '../export/format-info.ts';
+import { exportPagePath } from '../export-page/export-params.ts';
 import { send } from '../messaging/client.ts';
 import { App } from './app.tsx';
 
@@ -13,5 +15,10 @@ async function currentTabUrl(): Promise<string | null> {
   return tab?.url ?? null;
 }
 
+/** Opens the export page in a new tab, next to the current one; the popup closes as the tab takes focus. */
+async function openExportTab(crawlId: string, format: ExportFormat): Promise<void> {
+  await browser.tabs.create({ url: browser.runtime.getURL(exportPagePath(crawlId, format)) });
+}
+
 const root = document.getElementById('app');
-if (root !== null) render(<App deps={{ send, currentTabUrl }} />, root);
+if (root !== null) render(<App deps={{ send, currentTabUrl, openExportTab }} />, root);

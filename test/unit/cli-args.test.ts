@@ -128,8 +128,11 @@ describe('parseCliArgs', () => {
   });
 
   test('an --out file with an unsupported extension is a usage error naming the supported ones', () => {
-    assert.equal(usageMessage(['https://example.com/', '--out', 'crawl.csv']), "--out 'crawl.csv': unsupported format; supported extensions: .jsonl");
-    assert.match(usageMessage(['https://example.com/', '--out', 'crawl']), /supported extensions: \.jsonl/);
+    assert.equal(
+      usageMessage(['https://example.com/', '--out', 'crawl.pdf']),
+      "--out 'crawl.pdf': unsupported format; supported extensions: .wacz, .warc.gz, .warc, .csv, .jsonl",
+    );
+    assert.match(usageMessage(['https://example.com/', '--out', 'crawl']), /supported extensions: \.wacz/);
   });
 
   test('the same --out file twice is a usage error', () => {
@@ -179,6 +182,11 @@ describe('outputFormat', () => {
     assert.equal(outputFormat('a/b.jsonl'), 'jsonl');
     assert.equal(outputFormat('B.JSONL'), 'jsonl');
     assert.equal(outputFormat('b.json'), null);
+    assert.equal(outputFormat('site.WARC.GZ'), 'warc.gz');
+    assert.equal(outputFormat('site.warc'), 'warc');
+    assert.equal(outputFormat('site.wacz'), 'wacz');
+    assert.equal(outputFormat('site.csv'), 'csv');
+    assert.equal(outputFormat('site.gz'), null);
     assert.equal(outputFormat('jsonl'), null);
   });
 });

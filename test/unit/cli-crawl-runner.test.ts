@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { waitForCrawl, writeExport, type RequestFn } from '../../src/cli/crawl-runner.ts';
+import { waitForCrawl, type RequestFn } from '../../src/cli/crawl-runner.ts';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 import type { CrawlState } from '../../src/core/model.ts';
 import { TabcrawlError, type CrawlSummary, type ReplyOf, type RequestOf, type RequestType } from '../../src/messaging/protocol.ts';
@@ -80,66 +80,5 @@ describe('waitForCrawl', () => {
     });
     const result = await waitForCrawl(request, 'c1', { signal: controller.signal, sleep: noSleep });
     assert.equal(result.crawl.state, 'finished');
-  });
-});
-
-describe('writeExport', () => {
-  const dirs: string[] = [];
-  after(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-
-  test('loops export chunks from seq 0 until done into the file, creating its folder', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tabcrawl-export-test-'));
-    dirs.push(dir);
-    const asked: RequestOf<'export/chunk'>[] = [];
-    const { request } = fakeRequest({
-      'export/chunk': (payload) => {
-        asked.push(payload);
-        if (payload.afterSeq === 0) return { text: '{"seq":1}\n{"seq":2}\n', lastSeq: 2, rows: 2, done: false };
-        return { text: '{"seq":3}\n', lastSeq: 3, rows: 1, done: true };
-      },
-    });
-    const path = join(dir, 'nested', 'out.jsonl');
-    const result = await writeExport(request, 'c1', path, 'jsonl');
-    assert.deepEqual(result, { path, rows: 3 });
-    assert.equal(readFileSync(path, 'utf8'), '{"seq":1}\n{"seq":2}\n{"seq":3}\n');
-    assert.deepEqual(asked, [
-      { crawlId: 'c1', format: 'jsonl', afterSeq: 0, limit: 500 },
-      { crawlId: 'c1', format: 'jsonl', afterSeq: 2, limit: 500 },
-    ]);
-  });
-
-  test('writes an empty file for an empty crawl', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tabcrawl-export-test-'));
-    dirs.push(dir);
-    const { request } = fakeRequest({ 'export/chunk': () => ({ text: '', lastSeq: 0, rows: 0, done: true }) });
-    const path = join(dir, 'empty.jsonl');
-    assert.deepEqual(await writeExport(request, 'c1', path, 'jsonl'), { path, rows: 0 });
-    assert.equal(readFileSync(path, 'utf8'), '');
-  });
-
-  test('fails instead of looping forever when the export makes no progress', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tabcrawl-export-test-'));
-    dirs.push(dir);
-    const { request } = fakeRequest({ 'export/chunk': () => ({ text: '', lastSeq: 0, rows: 0, done: false }) });
-    await assert.rejects(writeExport(request, 'c1', join(dir, 'x.jsonl'), 'jsonl'), /made no progress/);
-  });
-
-  test('passes on protocol errors', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tabcrawl-export-test-'));
-    dirs.push(dir);
-    const { request } = fakeRequest({});
-    await assert.rejects(writeExport(request, 'c1', join(dir, 'x.jsonl'), 'jsonl'), (e: unknown) => e instanceof TabcrawlError && e.code === 'bad-request');
-  });
-
-  test('fails when the file cannot be created', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tabcrawl-export-test-'));
-    dirs.push(dir);
-    const file = join(dir, 'a-file');
-    writeFileSync(file, '');
-    const { request } = fakeRequest({ 'export/chunk': () => ({ text: 'x\n', lastSeq: 1, rows: 1, done: true }) });
-    await assert.rejects(writeExport(request, 'c1', join(file, 'x.jsonl'), 'jsonl'));
-    await assert.rejects(writeExport(request, 'c1', dir, 'jsonl'));
   });
 });

@@ -92,8 +92,17 @@ export interface MountedPopup {
   unmount: () => Promise<void>;
 }
 
-/** Renders `<App deps={deps} />` into a fresh container in the page. */
-export async function mountPopup(deps: PopupDeps): Promise<MountedPopup> {
+/** {@link PopupDeps} as tests give them: `openExportTab` may be left out (see {@link mountPopup}). */
+export type FakePopupDeps = Omit<PopupDeps, 'openExportTab'> & Partial<Pick<PopupDeps, 'openExportTab'>>;
+
+/** The `openExportTab` of tests that do not export: it fails, as a missing fake answer does. */
+export function noExportTab(): Promise<void> {
+  return Promise.reject(new Error('the fake has no openExportTab'));
+}
+
+/** Renders `<App deps={deps} />` into a fresh container in the page; a missing `openExportTab` is {@link noExportTab}. */
+export async function mountPopup(fakeDeps: FakePopupDeps): Promise<MountedPopup> {
+  const deps: PopupDeps = { ...fakeDeps, openExportTab: fakeDeps.openExportTab ?? noExportTab };
   const container = document.createElement('div');
   document.body.append(container);
   await act(() => {

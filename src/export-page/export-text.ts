@@ -1,0 +1,78 @@
+/** How the export page words its progress, result and title. Pure functions, no Preact. */
+import type { ExportFormat } from '../export/format-info.ts';
+
+/** Short format names for sentences ("Exporting example.com as WACZ"); the popup shows the long labels. */
+export const FORMAT_NAMES: Readonly<Record<ExportFormat, string>> = Object.freeze({
+  wacz: 'WACZ',
+  'warc.gz': 'WARC (gzip)',
+  warc: 'WARC',
+  csv: 'CSV',
+  jsonl: 'JSON Lines',
+});
+
+/** Where an export stands, as the page shows it. */
+export interface ExportProgress {
+  /** `writing`: rows are being written; `saving`: the file is complete and handed to the browser's downloads. */
+  phase: 'writing' | 'saving';
+  /** Host of the crawl's start URL, e.g. `example.com`. */
+  site: string;
+  /** Short name of the format, from {@link FORMAT_NAMES}. */
+  formatName: string;
+  /** The file name asked for (the browser may add ` (1)` when it exists). */
+  fileName: string;
+  /** Rows written so far. */
+  rowsDone: number;
+  /** Rows the export will hold: those stored when it started. */
+  rowsTotal: number;
+  /** The crawl was still running when the export started: rows crawled later are not in the file. */
+  isCrawlRunning: boolean;
+}
+
+/** What a finished export produced. */
+export interface ExportResult {
+  /** The file name asked for. */
+  fileName: string;
+  /** Id of the browser download (`downloads.download`). */
+  downloadId: number;
+  /** Rows in the file. */
+  rows: number;
+  site: string;
+  formatName: string;
+}
+
+const COUNT_FORMAT = new Intl.NumberFormat('en-US');
+
+/** `1234` → `1,234`. */
+export function countText(count: number): string {
+  return COUNT_FORMAT.format(count);
+}
+
+/** `1 URL`, `1,234 URLs`. */
+export function urlsText(count: number): string {
+  return `${countText(count)} ${count === 1 ? 'URL' : 'URLs'}`;
+}
+
+/** The status line while working, e.g. `Exporting example.com as WACZ: 1,234 of 10,000 URLs`. */
+export function progressText(progress: ExportProgress | null): string {
+  if (progress === null) return 'Reading the crawl…';
+  const { site, formatName, rowsDone, rowsTotal } = progress;
+  if (progress.phase === 'saving') return `Saving ${progress.fileName} (${urlsText(rowsTotal)})…`;
+  return `Exporting ${site} as ${formatName}: ${countText(Math.min(rowsDone, rowsTotal))} of ${urlsText(rowsTotal)}`;
+}
+
+/** The note shown when the crawl was still running at the start of the export. */
+export function runningCrawlNote(rowsTotal: number): string {
+  return `This crawl is still running: the file holds the ${urlsText(rowsTotal)} stored when the export started. Export again later for the rest.`;
+}
+
+/** `Saved example.com-2026-11-21.wacz`. */
+export function savedText(result: ExportResult): string {
+  return `Saved ${result.fileName}`;
+}
+
+/** The tab's title in each state, e.g. `Tabcrawl export: working, 12%`. */
+export function pageTitle(state: 'working' | 'done' | 'failed', progress: ExportProgress | null): string {
+  if (state !== 'working' || progress === null || progress.rowsTotal === 0) return `Tabcrawl export: ${state}`;
+  const percent = Math.floor((100 * Math.min(progress.rowsDone, progress.rowsTotal)) / progress.rowsTotal);
+  return `Tabcrawl export: ${state}, ${percent}%`;
+}

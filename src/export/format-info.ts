@@ -1,0 +1,45 @@
+/**
+ * The export formats a user can pick: name, file extension, media type.
+ * No writers here, so the popup can list formats without bundling them;
+ * `formats.ts` maps each format to its writer.
+ */
+import type { CrawlRecord } from '../core/model.ts';
+
+export type ExportFormat = 'wacz' | 'warc.gz' | 'warc' | 'csv' | 'jsonl';
+
+export interface FormatInfo {
+  format: ExportFormat;
+  /** File extension, with the dot. */
+  extension: string;
+  mediaType: string;
+  /** What a user picks from, e.g. "WACZ (ReplayWeb.page)". */
+  label: string;
+}
+
+export const FORMATS: readonly FormatInfo[] = Object.freeze([
+  { format: 'wacz', extension: '.wacz', mediaType: 'application/wacz', label: 'WACZ: replayable archive (ReplayWeb.page)' },
+  { format: 'warc.gz', extension: '.warc.gz', mediaType: 'application/warc', label: 'WARC, gzip per record' },
+  { format: 'warc', extension: '.warc', mediaType: 'application/warc', label: 'WARC, uncompressed' },
+  { format: 'csv', extension: '.csv', mediaType: 'text/csv', label: 'CSV: one row per URL (spreadsheets)' },
+  { format: 'jsonl', extension: '.jsonl', mediaType: 'application/x-ndjson', label: 'JSON Lines: one object per URL' },
+]);
+
+export function formatInfo(format: ExportFormat): FormatInfo {
+  const info = FORMATS.find((f) => f.format === format);
+  if (!info) throw new RangeError(`unknown export format ${format}`);
+  return info;
+}
+
+/** The format a file name asks for by its extension (longest match, so `.warc.gz` is not `.gz`); null when none. */
+export function formatOfPath(path: string): ExportFormat | null {
+  const lower = path.toLowerCase();
+  const match = [...FORMATS].sort((a, b) => b.extension.length - a.extension.length).find((f) => lower.endsWith(f.extension));
+  return match?.format ?? null;
+}
+
+/** `<host>-<yyyy-mm-dd>.<ext>`, from the crawl's start URL and its start date (UTC), e.g. `example.com-2026-11-21.wacz`. */
+export function exportFileName(crawl: CrawlRecord, format: ExportFormat): string {
+  const host = new URL(crawl.settings.startUrl).host.replace(/[^A-Za-z0-9.-]+/g, '_');
+  const date = new Date(crawl.createdAt).toISOString().slice(0, 10);
+  return `${host}-${date}${formatInfo(format).extension}`;
+}

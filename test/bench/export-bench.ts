@@ -1,0 +1,76 @@
+/**
+ * Benchmark: crawl a generated site with the built extension, then export it,
+ * and print the times and the browser's peak memory. Not a test: it asserts
+ * nothing, it measures. `npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl]`
+ */
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensureBuilt } from '../../src/cli/build.ts';
+import { findChromium } from '../../src/cli/chromium.ts';
+import { launchExtension } from '../../src/cli/extension-driver.ts';
+import { exportThroughPage } from '../../src/cli/export-through-page.ts';
+import { formatOfPath, type ExportFormat } from '../../src/export/format-info.ts';
+import { startGeneratedSite } from './generated-site.ts';
+import { browserRssBytes, samplePeakRss } from './process-memory.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const { values } = parseArgs({ options: { pages: { type: 'string', default: '10000' }, format: { type: 'string', default: 'wacz' } } });
+const pages = Number(values.pages);
+const format: ExportFormat | null = formatOfPath(`x.${values.format}`);
+if (!Number.isInteger(pages) || pages < 1 || format === null) {
+  process.stderr.write('usage: npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl]\n');
+  process.exit(2);
+}
+
+const MiB = 1024 * 1024;
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+await ensureBuilt(ROOT, log);
+const site = await startGeneratedSite(pages);
+const session = await launchExtension({ distDir: resolve(ROOT, 'dist'), chromePath: findChromium(process.env), copyDist: true });
+const out = mkdtempSync(join(tmpdir(), 'tabcrawl-bench-'));
+try {
+  log(`crawling ${pages} generated pages at ${site.origin} (delay 0)`);
+  const crawlStart = performance.now();
+  const { crawl } = await session.request('crawl/start', { settings: { startUrl: `${site.origin}/`, delayMs: 0, maxPages: pages, maxDepth: 1000 } });
+  let state = crawl;
+  for (let lastLog = 0; state.state === 'running'; ) {
+    await new Promise((r) => setTimeout(r, 500));
+    state = (await session.request('crawl/get', { crawlId: crawl.id })).crawl;
+    if (performance.now() - lastLog > 10_000) {
+      lastLog = performance.now();
+      log(`  ${state.counts.done} of ${pages} URLs`);
+    }
+  }
+  const crawlSeconds = (performance.now() - crawlStart) / 1000;
+  const rssBefore = browserRssBytes(session.profileDir);
+
+  const file = join(out, `bench.${format}`);
+  const sampler = samplePeakRss(session.profileDir);
+  const exportStart = performance.now();
+  const result = await exportThroughPage(session, crawl.id, format, file);
+  const exportSeconds = (performance.now() - exportStart) / 1000;
+  const peakRss = sampler.stop();
+
+  const figures = {
+    machine: `${process.platform} ${process.arch}, node ${process.version}`,
+    pages: state.counts.done,
+    crawlSeconds: Number(crawlSeconds.toFixed(1)),
+    crawlPagesPerSecond: Number((state.counts.done / crawlSeconds).toFixed(1)),
+    format,
+    exportSeconds: Number(exportSeconds.toFixed(1)),
+    exportRowsPerSecond: Number((result.rows / exportSeconds).toFixed(0)),
+    fileMiB: Number((statSync(file).size / MiB).toFixed(1)),
+    browserRssBeforeExportMiB: Number((rssBefore / MiB).toFixed(0)),
+    browserPeakRssDuringExportMiB: Number((peakRss / MiB).toFixed(0)),
+  };
+  console.table(figures);
+  mkdirSync(resolve(ROOT, '.tmp/bench'), { recursive: true });
+  writeFileSync(resolve(ROOT, `.tmp/bench/export-${format}-${pages}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+} finally {
+  await session.close();
+  await site.close();
+  rmSync(out, { recursive: true, force: true });
+}

@@ -1,0 +1,58 @@
+/**
+ * Memory of a Chromium launched by the driver, read from /proc (Linux): the
+ * browser process found by its profile folder on the command line, and all
+ * its descendants (renderers, the extension's worker, utilities).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+function readOr(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function parentOf(pid: number): number {
+  // /proc/PID/stat: "pid (comm) state ppid ..."; comm may contain spaces, so split after the last ')'.
+  const stat = readOr(`/proc/${pid}/stat`);
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[1] ?? 0);
+}
+
+function rssKiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readOr(`/proc/${pid}/status`));
+  return match ? Number(match[1]) : 0;
+}
+
+/** Resident memory, in bytes, of the browser whose command line mentions `profileDir`, children included. */
+export function browserRssBytes(profileDir: string): number {
+  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  const roots = new Set(pids.filter((pid) => readOr(`/proc/${pid}/cmdline`).includes(profileDir)));
+  const members = new Set<number>();
+  for (const pid of pids) {
+    for (let p = pid, hops = 0; p > 1 && hops < 20; p = parentOf(p), hops += 1) {
+      if (roots.has(p)) {
+        members.add(pid);
+        break;
+      }
+    }
+  }
+  let total = 0;
+  for (const pid of members) total += rssKiB(pid) * 1024;
+  return total;
+}
+
+/** Samples {@link browserRssBytes} every `everyMs` until stopped; reports the peak. */
+export function samplePeakRss(profileDir: string, everyMs = 100): { stop: () => number } {
+  let peak = browserRssBytes(profileDir);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, browserRssBytes(profileDir));
+  }, everyMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(peak, browserRssBytes(profileDir));
+    },
+  };
+}

@@ -1,0 +1,450 @@
+import { expect } from 'chai';
+import { Dexie } from 'dexie';
+import { render } from 'preact';
+import { act } from 'preact/test-utils';
+import type { CrawlStore } from '../../src/core/crawl/ports.ts';
+import type { CrawlRecord, PageRecord } from '../../src/core/model.ts';
+import { CSV_COLUMNS } from '../../src/export/csv.ts';
+import type { ExportContext, ExportSource } from '../../src/export/export-source.ts';
+import { formatInfo, type ExportFormat } from '../../src/export/format-info.ts';
+import { exportBytes } from '../../src/export/formats.ts';
+import { blobOf } from '../../src/export-page/export-blob.ts';
+import { exportCrawl, type ExportDeps } from '../../src/export-page/export-crawl.ts';
+import { ExportPageError, type ExportErrorCode } from '../../src/export-page/export-errors.ts';
+import { exportPagePath, parseExportParams } from '../../src/export-page/export-params.ts';
+import type { ExportProgress, ExportResult } from '../../src/export-page/export-text.ts';
+import { ExportView, type RunExport } from '../../src/export-page/export-view.tsx';
+import { saveDownload, type DownloadDelta, type DownloadsApi, type ObjectUrls } from '../../src/export-page/save-download.ts';
+import { TabcrawlDatabase } from '../../src/storage/database.ts';
+import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
+import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
+import { crawlFixture, pageFixture } from '../support/store-contract.ts';
+import { waitFor } from './support/popup-harness.tsx';
+
+const SITE = 'https://c1.example';
+
+function page(seq: number, overrides: Partial<PageRecord> = {}): PageRecord {
+  return { ...pageFixture('c1', `${SITE}/p${seq}`, seq), ...overrides };
+}
+
+function fakeSource(pages: PageRecord[]): ExportSource {
+  return {
+    crawl: crawlFixture('c1'),
+    async *rows() {
+      yield* pages;
+    },
+    body: () => Promise.resolve(undefined),
+  };
+}
+
+const context = (onRow: () => void = () => undefined): ExportContext => ({ software: 'Tabcrawl test', now: new Date(0), onRow });
+
+/** The rejection of `promise`, which must reject. */
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** The {@link ExportPageError} `run` throws, which it must. */
+function thrownBy(run: () => unknown): ExportPageError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).to.be.instanceOf(ExportPageError);
+    return error as ExportPageError;
+  }
+  throw new Error('expected an ExportPageError');
+}
+
+async function expectExportError(promise: Promise<unknown>, code: ExportErrorCode): Promise<ExportPageError> {
+  const error = await rejectionOf(promise);
+  expect(error).to.be.instanceOf(ExportPageError);
+  const exportError = error as ExportPageError;
+  expect(exportError.code).to.equal(code);
+  return exportError;
+}
+
+describe('export page view', () => {
+  let container: HTMLElement | undefined;
+
+  afterEach(async () => {
+    const mounted = container;
+    if (mounted !== undefined) {
+      await act(() => {
+        render(null, mounted);
+      });
+      mounted.remove();
+    }
+    container = undefined;
+  });
+
+  async function mountView(runExport: RunExport): Promise<HTMLElement> {
+    const element = document.createElement('div');
+    document.body.append(element);
+    container = element;
+    await act(() => {
+      render(<ExportView runExport={runExport} />, element);
+    });
+    return element;
+  }
+
+  const status = (element: HTMLElement): string => element.querySelector('[data-testid="export-status"]')?.textContent ?? '';
+  const stateOf = (element: HTMLElement): string | null => element.querySelector('[data-state]')?.getAttribute('data-state') ?? null;
+
+  const progress = (overrides: Partial<ExportProgress> = {}): ExportProgress => ({
+    phase: 'writing',
+    site: 'example.com',
+    formatName: 'WACZ',
+    fileName: 'example.com-2026-11-21.wacz',
+    rowsDone: 1234,
+    rowsTotal: 10_000,
+    isCrawlRunning: false,
+    ...overrides,
+  });
+
+  const result: ExportResult = { fileName: 'example.com-2026-11-21.csv', downloadId: 42, rows: 3, site: 'example.com', formatName: 'CSV' };
+
+  it('shows the site, the format and the rows written while the export runs', async () => {
+    const element = await mountView((onProgress) => {
+      onProgress(progress());
+      return new Promise<ExportResult>(() => undefined);
+    });
+
+    await waitFor(() => expect(status(element)).to.equal('Exporting example.com as WACZ: 1,234 of 10,000 URLs'));
+    expect(stateOf(element)).to.equal('working');
+    const bar = element.querySelector<HTMLProgressElement>('progress');
+    expect(bar?.value).to.equal(1234);
+    expect(bar?.max).to.equal(10_000);
+    expect(document.title).to.include('working');
+    expect(element.querySelector('[data-testid="export-running-note"]')).to.equal(null);
+  });
+
+  it('says a crawl still running is exported as stored when the export started', async () => {
+    const element = await mountView((onProgress) => {
+      onProgress(progress({ isCrawlRunning: true, rowsTotal: 250, rowsDone: 10 }));
+      return new Promise<ExportResult>(() => undefined);
+    });
+
+    await waitFor(() => expect(element.querySelector('[data-testid="export-running-note"]')?.textContent).to.include('still running'));
+    expect(element.textContent).to.include('the 250 URLs stored when the export started');
+  });
+
+  it('shows the saved file name and the download id when the export is done', async () => {
+    const element = await mountView((onProgress) => {
+      onProgress(progress({ rowsDone: 3, rowsTotal: 3 }));
+      return Promise.resolve(result);
+    });
+
+    await waitFor(() => expect(stateOf(element)).to.equal('done'));
+    expect(status(element)).to.equal('Saved example.com-2026-11-21.csv');
+    expect(element.textContent).to.include('download #42');
+    expect(element.textContent).to.include('3 URLs');
+    expect(element.querySelector('progress')).to.equal(null);
+    expect(document.title).to.include('done');
+  });
+
+  it('shows the error of a failed export as an alert', async () => {
+    const element = await mountView(() => Promise.reject(new ExportPageError('export', 'Could not write the WACZ file: WACZ export not written yet')));
+
+    await waitFor(() => expect(stateOf(element)).to.equal('failed'));
+    const alert = element.querySelector('[role="alert"]');
+    expect(alert?.getAttribute('data-testid')).to.equal('export-status');
+    expect(alert?.textContent).to.equal('Could not write the WACZ file: WACZ export not written yet');
+    expect(element.textContent).to.include('Nothing was offered for download');
+    expect(document.title).to.include('failed');
+  });
+});
+
+describe('export page URL', () => {
+  it('reads back the crawl id and format it was built with', () => {
+    const path = exportPagePath('id with spaces&more', 'warc.gz');
+    expect(path.startsWith('src/export-page/index.html?')).to.equal(true);
+    expect(parseExportParams(new URL(path, 'chrome-extension://x/').search)).to.deep.equal({ crawlId: 'id with spaces&more', format: 'warc.gz' });
+  });
+
+  it('refuses a URL without a crawl id', () => {
+    expect(thrownBy(() => parseExportParams('?format=csv'))).to.include({ code: 'bad-url' });
+    expect(thrownBy(() => parseExportParams('?crawl=&format=csv'))).to.include({ code: 'bad-url' });
+  });
+
+  it('refuses a format Tabcrawl does not write, naming the ones it does', () => {
+    const error = thrownBy(() => parseExportParams('?crawl=c1&format=xlsx'));
+    expect(error.code).to.equal('unknown-format');
+    expect(error.message).to.include('wacz, warc.gz, warc, csv, jsonl');
+    expect(thrownBy(() => parseExportParams('?crawl=c1'))).to.include({ code: 'unknown-format' });
+  });
+});
+
+describe('export bytes into a Blob in the browser', () => {
+  it('writes JSON Lines, one object per row, into a Blob of its media type', async () => {
+    const pages = [page(1), page(2, { title: 'Line\nbreak "quoted"' })];
+    let rows = 0;
+
+    const blob = await blobOf(exportBytes(fakeSource(pages), 'jsonl', context(() => (rows += 1))), formatInfo('jsonl').mediaType);
+
+    expect(blob.type).to.equal('application/x-ndjson');
+    const lines = (await blob.text()).split('\n');
+    expect(lines).to.have.lengthOf(3);
+    expect(lines[2]).to.equal('');
+    expect(JSON.parse(lines[0] ?? '')).to.include({ url: `${SITE}/p1`, status: 200 });
+    expect(JSON.parse(lines[1] ?? '')).to.include({ url: `${SITE}/p2`, title: 'Line\nbreak "quoted"' });
+    expect(rows).to.equal(2);
+  });
+
+  it('writes CSV with a byte order mark, a header and CRLF records into a Blob', async () => {
+    const pages = [page(1), page(2, { title: '=1+1' })];
+
+    const blob = await blobOf(exportBytes(fakeSource(pages), 'csv', context()), formatInfo('csv').mediaType);
+
+    expect(blob.type).to.equal('text/csv');
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).to.deep.equal([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
+    const records = text.split('\r\n');
+    expect(records[0]).to.equal(CSV_COLUMNS.join(','));
+    expect(records).to.have.lengthOf(4);
+    expect(records[1]?.startsWith(`${SITE}/p1,page,200,`)).to.equal(true);
+    expect(records[2]).to.include(",'=1+1,");
+  });
+
+  it('rejects with the writer’s own error, not a stream error, when a writer fails half-way', async () => {
+    const failure = new Error('disk on fire');
+    async function* halfWritten(): AsyncGenerator<Uint8Array> {
+      yield new TextEncoder().encode('first chunk');
+      throw failure;
+    }
+
+    expect(await rejectionOf(blobOf(halfWritten(), 'text/plain'))).to.equal(failure);
+  });
+});
+
+describe('exportCrawl', () => {
+  interface Saved {
+    blob: Blob;
+    fileName: string;
+  }
+
+  async function storeWith(crawl: CrawlRecord, pages: PageRecord[], store: CrawlStore = new MemoryCrawlStore()): Promise<CrawlStore> {
+    await store.transaction(async (tx) => {
+      await tx.putCrawl(crawl);
+      await tx.putPages(pages);
+    });
+    return store;
+  }
+
+  function depsFor(store: CrawlStore, format: ExportFormat | string, crawlId = 'c1') {
+    const saved: Saved[] = [];
+    const deps: ExportDeps = {
+      search: `?crawl=${encodeURIComponent(crawlId)}&format=${encodeURIComponent(format)}`,
+      store,
+      software: 'Tabcrawl test',
+      now: () => new Date(0),
+      save: async (blob, fileName) => {
+        saved.push({ blob, fileName });
+        return 7;
+      },
+      progressIntervalMs: 0,
+    };
+    return { deps, saved };
+  }
+
+  it('saves the stored rows as a CSV file named after the site and the crawl’s date', async () => {
+    const store = await storeWith(crawlFixture('c1', Date.UTC(2026, 10, 21, 12)), [page(1), page(2), page(3)]);
+    const { deps, saved } = depsFor(store, 'csv');
+    const reports: ExportProgress[] = [];
+
+    const result = await exportCrawl(deps, (progress) => reports.push(progress));
+
+    expect(result).to.deep.equal({ fileName: 'c1.example-2026-11-21.csv', downloadId: 7, rows: 3, site: 'c1.example', formatName: 'CSV' });
+    expect(saved).to.have.lengthOf(1);
+    expect(saved[0]?.fileName).to.equal('c1.example-2026-11-21.csv');
+    const records = ((await saved[0]?.blob.text()) ?? '').split('\r\n');
+    expect(records.slice(1, 4).map((record) => record.split(',')[0])).to.deep.equal([`${SITE}/p1`, `${SITE}/p2`, `${SITE}/p3`]);
+    expect(reports[0]).to.include({ phase: 'writing', rowsDone: 0, rowsTotal: 3, isCrawlRunning: true });
+    expect(reports.at(-2)).to.include({ phase: 'writing', rowsDone: 3 });
+    expect(reports.at(-1)).to.include({ phase: 'saving', rowsDone: 3, fileName: 'c1.example-2026-11-21.csv' });
+  });
+
+  it('reads the crawl from IndexedDB through Dexie and saves it as JSON Lines', async () => {
+    const name = `tabcrawl-export-test-${Date.now()}`;
+    const db = new TabcrawlDatabase(name);
+    try {
+      const store = await storeWith(crawlFixture('c1'), [page(1), page(2)], new DexieCrawlStore(db));
+      const { deps, saved } = depsFor(store, 'jsonl');
+
+      const result = await exportCrawl(deps, () => undefined);
+
+      expect(result.rows).to.equal(2);
+      const lines = ((await saved[0]?.blob.text()) ?? '').trimEnd().split('\n');
+      expect(lines.map((line) => (JSON.parse(line) as { url: string }).url)).to.deep.equal([`${SITE}/p1`, `${SITE}/p2`]);
+    } finally {
+      db.close();
+      await Dexie.delete(name);
+    }
+  });
+
+  it('leaves out rows finished after the export started', async () => {
+    class GrowingStore extends MemoryCrawlStore {
+      private hasGrown = false;
+      override async pagesAfter(crawlId: string, afterSeq: number, limit: number): Promise<PageRecord[]> {
+        if (!this.hasGrown) {
+          this.hasGrown = true;
+          await this.transaction((tx) => tx.putPages([page(3)]));
+        }
+        return super.pagesAfter(crawlId, afterSeq, limit);
+      }
+    }
+    const store = await storeWith(crawlFixture('c1'), [page(1), page(2)], new GrowingStore());
+    const { deps, saved } = depsFor(store, 'jsonl');
+
+    const result = await exportCrawl(deps, () => undefined);
+
+    expect(result.rows).to.equal(2);
+    expect(((await saved[0]?.blob.text()) ?? '').trimEnd().split('\n')).to.have.lengthOf(2);
+  });
+
+  it('fails with not-found for a crawl id that is not stored, and saves nothing', async () => {
+    const { deps, saved } = depsFor(await storeWith(crawlFixture('c1'), [page(1)]), 'csv', 'gone');
+
+    const error = await expectExportError(exportCrawl(deps, () => undefined), 'not-found');
+
+    expect(error.message).to.include('"gone"');
+    expect(saved).to.deep.equal([]);
+  });
+
+  it('fails with unknown-format for a format it does not write', async () => {
+    const { deps, saved } = depsFor(await storeWith(crawlFixture('c1'), [page(1)]), 'pdf');
+
+    await expectExportError(exportCrawl(deps, () => undefined), 'unknown-format');
+    expect(saved).to.deep.equal([]);
+  });
+
+  it('fails with export and saves nothing when the writer throws, before or after its first row', async () => {
+    const store = await storeWith(crawlFixture('c1'), [page(1), page(2)]);
+    const { deps, saved } = depsFor(store, 'wacz');
+    const notWritten: typeof exportBytes = () => {
+      throw new Error('WACZ export not written yet');
+    };
+    const brokenAfterOneRow: typeof exportBytes = async function* (source, _format, ctx) {
+      for await (const row of source.rows()) {
+        yield new TextEncoder().encode(row.url);
+        ctx.onRow();
+        throw new Error('zip writer broke');
+      }
+    };
+
+    const first = await expectExportError(exportCrawl({ ...deps, write: notWritten }, () => undefined), 'export');
+    const second = await expectExportError(exportCrawl({ ...deps, write: brokenAfterOneRow }, () => undefined), 'export');
+
+    expect(first.message).to.equal('Could not write the WACZ file: WACZ export not written yet');
+    expect(second.message).to.include('zip writer broke');
+    expect(saved).to.deep.equal([]);
+  });
+
+  it('fails with storage and saves nothing when reading the rows fails', async () => {
+    class BrokenStore extends MemoryCrawlStore {
+      override pagesAfter(): Promise<PageRecord[]> {
+        return Promise.reject(new DOMException('the database connection is closing', 'InvalidStateError'));
+      }
+    }
+    const { deps, saved } = depsFor(await storeWith(crawlFixture('c1'), [page(1)], new BrokenStore()), 'jsonl');
+
+    const error = await expectExportError(exportCrawl(deps, () => undefined), 'storage');
+
+    expect(error.message).to.include('the database connection is closing');
+    expect(saved).to.deep.equal([]);
+  });
+
+  it('fails with download when the browser does not save the file', async () => {
+    const { deps } = depsFor(await storeWith(crawlFixture('c1'), [page(1)]), 'csv');
+
+    await expectExportError(exportCrawl({ ...deps, save: () => Promise.reject(new Error('Invalid filename')) }, () => undefined), 'download');
+  });
+});
+
+describe('saveDownload', () => {
+  interface FakeDownloads extends DownloadsApi {
+    emit: (delta: DownloadDelta) => void;
+    requests: { url: string; filename: string; saveAs: boolean; conflictAction: string }[];
+    listenerCount: () => number;
+  }
+
+  /** A downloads API whose `download` answers with `answer` (an id, or an error to reject with). */
+  function fakeDownloads(answer: (emit: (delta: DownloadDelta) => void) => Promise<number>): FakeDownloads {
+    const listeners = new Set<(delta: DownloadDelta) => void>();
+    const emit = (delta: DownloadDelta): void => listeners.forEach((listener) => listener(delta));
+    const requests: FakeDownloads['requests'] = [];
+    return {
+      emit,
+      requests,
+      listenerCount: () => listeners.size,
+      download: (options) => {
+        requests.push(options);
+        return answer(emit);
+      },
+      onChanged: {
+        addListener: (listener) => listeners.add(listener),
+        removeListener: (listener) => listeners.delete(listener),
+      },
+    };
+  }
+
+  function fakeUrls(): ObjectUrls & { revoked: string[] } {
+    const revoked: string[] = [];
+    return { revoked, create: () => 'blob:fake/1', revoke: (url) => revoked.push(url) };
+  }
+
+  it('resolves with the download id once the download completes, then revokes the object URL', async () => {
+    const downloads = fakeDownloads(async () => 5);
+    const urls = fakeUrls();
+
+    const saving = saveDownload(downloads, new Blob(['x']), 'a.csv', urls);
+    await waitFor(() => downloads.requests.length === 1);
+    await Promise.resolve();
+    expect(urls.revoked).to.deep.equal([]);
+    downloads.emit({ id: 4, state: { current: 'complete' } });
+    downloads.emit({ id: 5, state: { current: 'in_progress' } });
+    downloads.emit({ id: 5, state: { current: 'complete' } });
+
+    expect(await saving).to.equal(5);
+    expect(downloads.requests).to.deep.equal([{ url: 'blob:fake/1', filename: 'a.csv', saveAs: false, conflictAction: 'uniquify' }]);
+    expect(urls.revoked).to.deep.equal(['blob:fake/1']);
+    expect(downloads.listenerCount()).to.equal(0);
+  });
+
+  it('sees a download that completes before download() resolves', async () => {
+    const downloads = fakeDownloads(async (emit) => {
+      emit({ id: 9, state: { current: 'complete' } });
+      return 9;
+    });
+
+    expect(await saveDownload(downloads, new Blob(['x']), 'a.csv', fakeUrls())).to.equal(9);
+  });
+
+  it('fails with download when the browser refuses the download', async () => {
+    const downloads = fakeDownloads(() => Promise.reject(new Error('Invalid filename')));
+    const urls = fakeUrls();
+
+    const error = await expectExportError(saveDownload(downloads, new Blob(['x']), 'a.csv', urls), 'download');
+
+    expect(error.message).to.include('refused');
+    expect(error.message).to.include('Invalid filename');
+    expect(urls.revoked).to.deep.equal(['blob:fake/1']);
+    expect(downloads.listenerCount()).to.equal(0);
+  });
+
+  it('fails with download when the user cancels the download', async () => {
+    const downloads = fakeDownloads(async (emit) => {
+      setTimeout(() => emit({ id: 3, state: { current: 'interrupted' }, error: { current: 'USER_CANCELED' } }), 0);
+      return 3;
+    });
+
+    const error = await expectExportError(saveDownload(downloads, new Blob(['x']), 'a.csv', fakeUrls()), 'download');
+
+    expect(error.message).to.equal('The download was cancelled.');
+  });
+});

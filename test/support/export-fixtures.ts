@@ -1,0 +1,226 @@
+/**
+ * An in-memory {@link ExportSource} with one row of every kind an export
+ * must handle: HTML bodies (UTF-8, windows-1252, decoded from gzip, cut at
+ * the size limit), a redirect, a 404 page sent chunked, a PDF whose body was
+ * not downloaded, a duplicate body, a HEAD-only answer, a URL blocked by
+ * robots.txt and a network failure.
+ */
+import { createHash } from 'node:crypto';
+import type { CrawlRecord, PageRecord } from '../../src/core/model.ts';
+import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
+import type { ExportContext, ExportSource } from '../../src/export/export-source.ts';
+
+export const FIXTURE_ORIGIN = 'https://example.com';
+export const FIXTURE_START = `${FIXTURE_ORIGIN}/`;
+/** When the fixture crawl started: 2026-03-01T10:00:00Z. */
+export const FIXTURE_T0 = Date.UTC(2026, 2, 1, 10, 0, 0);
+
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** "Café – “menu” €" in windows-1252: bytes 0x80..0x9F that are not UTF-8. */
+export const CP1252_BODY = Uint8Array.from([
+  ...utf8('<!doctype html><meta charset="windows-1252"><title>Caf'),
+  0xe9,
+  ...utf8('</title><p>Caf'),
+  0xe9, 0x20, 0x96, 0x20, 0x93, 0x6d, 0x65, 0x6e, 0x75, 0x94, 0x20, 0x80,
+]);
+
+export const HOME_BODY = utf8('<!doctype html><html><head><title>Home</title></head><body><a href="/old">old</a> <a href="/copy">copy</a> naïve ✓</body></html>');
+/** Served with `content-encoding: gzip`; stored decoded, as `fetch` returns it. */
+export const GZ_BODY = utf8(`<!doctype html><title>Compressed</title><p>${'squeeze me '.repeat(40)}</p>`);
+export const NOT_FOUND_BODY = utf8('<!doctype html><title>Not found</title><h1>404</h1>');
+export const LIST_BODY = utf8('<!doctype html><title>List</title><ul><li>b</li><li>a</li></ul>');
+/** The first 1024 bytes of a 5000-byte page (the body was cut at `maxBodyBytes`). */
+export const BIG_BODY = utf8(`<!doctype html><title>Big</title><p>${'x'.repeat(5000)}`).slice(0, 1024);
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** A fetched-or-not row with every field at its empty value. */
+function baseRow(seq: number, path: string): PageRecord {
+  const url = `${FIXTURE_ORIGIN}${path}`;
+  return {
+    crawlId: 'crawl-fixture',
+    url,
+    origin: FIXTURE_ORIGIN,
+    kind: 'page',
+    depth: seq === 1 ? 0 : 1,
+    referrer: seq === 1 ? null : FIXTURE_START,
+    anchors: [],
+    seq,
+    status: null,
+    contentType: null,
+    contentLength: null,
+    location: null,
+    methods: [],
+    fetchedAt: null,
+    responseTimeMs: null,
+    headers: [],
+    statusLine: null,
+    requestHeaders: null,
+    ipAddress: null,
+    sha256: null,
+    duplicateOf: null,
+    truncated: false,
+    title: null,
+    links: [],
+    blockedBy: null,
+    blockedRule: null,
+    error: null,
+  };
+}
+
+/** A row answered with `status` and `headers`, fetched `seq` × 1.25 s after {@link FIXTURE_T0}. */
+function answered(seq: number, path: string, status: number, headers: [string, string][], body: Uint8Array | null, extra: Partial<PageRecord> = {}): PageRecord {
+  const contentType = headers.find(([name]) => name === 'content-type')?.[1] ?? null;
+  const declared = headers.find(([name]) => name === 'content-length')?.[1];
+  return {
+    ...baseRow(seq, path),
+    status,
+    headers,
+    contentType,
+    contentLength: declared === undefined ? (body?.byteLength ?? null) : Number(declared),
+    methods: ['GET'],
+    fetchedAt: FIXTURE_T0 + seq * 1250,
+    responseTimeMs: 40 + seq,
+    sha256: body === null ? null : sha256Hex(body),
+    ...extra,
+  };
+}
+
+export const FIXTURE_CRAWL: CrawlRecord = {
+  id: 'crawl-fixture',
+  settings: { ...DEFAULT_SETTINGS, startUrl: FIXTURE_START, excludePatterns: ['*/logout*', '*?sessionid=*'], maxBodyBytes: 1024 },
+  state: 'finished',
+  createdAt: FIXTURE_T0,
+  endedAt: FIXTURE_T0 + 60_000,
+  counts: { admitted: 13, done: 13, fetched: 11, errors: 2, blocked: 1 },
+  message: null,
+  nextSeq: 14,
+};
+
+/** The rows, in `seq` order. */
+export function fixtureRows(): PageRecord[] {
+  const html = 'text/html; charset=utf-8';
+  return [
+    answered(1, '/', 200, [['content-type', html], ['content-length', String(HOME_BODY.byteLength)], ['set-cookie', 'a=1'], ['set-cookie', 'b=2']], HOME_BODY, {
+      statusLine: 'HTTP/1.1 200 OK',
+      requestHeaders: [['user-agent', 'Mozilla/5.0 (compatible; tabcrawl/0.1.0; +https://tabcrawl.invalid/)'], ['accept', '*/*']],
+      ipAddress: '93.184.215.14',
+      title: 'Home',
+    }),
+    answered(2, '/cp1252', 200, [['content-type', 'text/html; charset=windows-1252']], CP1252_BODY, { title: 'Café' }),
+    answered(3, '/gz', 200, [['content-type', 'text/html'], ['content-encoding', 'gzip'], ['content-length', '93'], ['vary', 'accept-encoding']], GZ_BODY, {
+      statusLine: 'HTTP/1.1 200 OK',
+      title: 'Compressed',
+    }),
+    answered(4, '/old', 301, [['location', `${FIXTURE_ORIGIN}/new`], ['content-type', 'text/html'], ['content-length', '162']], null, {
+      statusLine: 'HTTP/1.1 301 Moved Permanently',
+      location: `${FIXTURE_ORIGIN}/new`,
+    }),
+    answered(5, '/missing', 404, [['content-type', 'text/html'], ['transfer-encoding', 'chunked']], NOT_FOUND_BODY, { title: 'Not found' }),
+    answered(6, '/report.pdf', 200, [['content-type', 'application/pdf'], ['content-length', '123456']], null),
+    answered(7, '/copy', 200, [['content-type', html], ['content-length', String(HOME_BODY.byteLength)]], HOME_BODY, {
+      duplicateOf: FIXTURE_START,
+      title: 'Home',
+    }),
+    { ...baseRow(8, '/private/x'), blockedBy: 'robots', blockedRule: 'Disallow: /private' },
+    { ...baseRow(9, '/slow'), methods: ['GET'], fetchedAt: FIXTURE_T0 + 9 * 1250, responseTimeMs: 30_000, error: { code: 'timeout', message: 'no answer within 30 s\r\n(second line)' } },
+    answered(10, '/file.zip', 200, [['content-type', 'application/zip'], ['content-length', '999999']], null, { methods: ['HEAD'] }),
+    answered(11, '/list?b=2&a=1', 200, [['content-type', 'text/html']], LIST_BODY, { title: 'List' }),
+    answered(12, '/big', 200, [['content-type', 'text/html'], ['content-length', '5036']], BIG_BODY, { truncated: true, title: 'Big' }),
+    answered(13, '/head-then-get', 200, [['content-type', 'text/html; charset=utf-8'], ['content-length', String(LIST_BODY.byteLength)]], LIST_BODY, {
+      methods: ['HEAD', 'GET'],
+      duplicateOf: `${FIXTURE_ORIGIN}/list?b=2&a=1`,
+    }),
+  ];
+}
+
+/** Stored bodies by hex SHA-256: one per distinct body, as the crawl stores them. */
+export function fixtureBodies(): Map<string, Uint8Array> {
+  const bodies = new Map<string, Uint8Array>();
+  for (const body of [HOME_BODY, CP1252_BODY, GZ_BODY, NOT_FOUND_BODY, LIST_BODY, BIG_BODY]) bodies.set(sha256Hex(body), body);
+  return bodies;
+}
+
+/** The fixture as an {@link ExportSource}. */
+export function fixtureSource(rows: PageRecord[] = fixtureRows(), bodies: Map<string, Uint8Array> = fixtureBodies()): ExportSource {
+  return {
+    crawl: FIXTURE_CRAWL,
+    async *rows() {
+      yield* rows;
+    },
+    body: (sha256) => Promise.resolve(bodies.get(sha256)),
+  };
+}
+
+/** An export context that counts `onRow` calls. */
+export function countingContext(): { context: ExportContext; rowsCounted: () => number } {
+  let count = 0;
+  const context: ExportContext = { software: 'Tabcrawl 0.1.0-test', now: new Date(FIXTURE_T0 + 3_600_000), onRow: () => void (count += 1) };
+  return { context, rowsCounted: () => count };
+}
+
+/** Every chunk of a writer, concatenated. */
+export async function collectBytes(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return Buffer.concat(parts);
+}
+
+/** One WARC record as an independent reader (warcio.js) sees it. */
+export interface ReadRecord {
+  type: string;
+  /** A WARC header field, or null. */
+  field: (name: string) => string | null;
+  /** The record block, raw. */
+  block: Uint8Array;
+  /** Offset and length of the record in the file, as warcio.js's parser reports them. */
+  offset: number;
+  length: number;
+  /** The HTTP start line of request/response/revisit records, else null. */
+  startLine: string | null;
+  /** HTTP header fields, for request/response/revisit records, else null. */
+  http: Headers | null;
+  /** The raw payload (after the HTTP headers), for request/response/revisit records, else null. */
+  payload: Uint8Array | null;
+}
+
+/**
+ * Reads a WARC (plain or gzip-per-record) with warcio.js, twice: once for
+ * the raw blocks, once with HTTP parsing for start lines, headers and raw
+ * payloads. Throws when a record does not parse.
+ */
+export async function readWarcRecords(bytes: Uint8Array): Promise<ReadRecord[]> {
+  const { WARCParser } = await import('warcio');
+  const raw: { type: string; warc: Headers | Map<string, string>; block: Uint8Array; offset: number; length: number }[] = [];
+  const rawParser = new WARCParser([bytes], { parseHttp: false });
+  for await (const record of rawParser) {
+    const block = await record.readFully(false);
+    raw.push({ type: record.warcType, warc: record.warcHeaders.headers, block, offset: rawParser.offset, length: rawParser.recordLength });
+  }
+  const parsed: ReadRecord[] = [];
+  const httpParser = new WARCParser([bytes], { parseHttp: true });
+  let index = 0;
+  for await (const record of httpParser) {
+    const base = raw[index];
+    index += 1;
+    if (base === undefined) throw new Error('the two passes over the WARC disagree on the record count');
+    const payload = record.httpHeaders === null ? null : await record.readFully(false);
+    const http = new Headers();
+    record.httpHeaders?.headers.forEach((value: string, name: string) => http.append(name, value));
+    parsed.push({
+      type: base.type,
+      field: (name) => base.warc.get(name) ?? null,
+      block: base.block,
+      offset: base.offset,
+      length: base.length,
+      startLine: record.httpHeaders?.statusline ?? null,
+      http: record.httpHeaders === null ? null : http,
+      payload,
+    });
+  }
+  if (index !== raw.length) throw new Error('the two passes over the WARC disagree on the record count');
+  return parsed;
+}
