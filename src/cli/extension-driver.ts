@@ -137,6 +137,7 @@ export async function launchExtension(options: LaunchOptions): Promise<Extension
       headless,
       args: chromiumArgs(distDir, { headless, isRoot }),
       env: { ...process.env, TMPDIR: tmp, HOME: home },
+      ...(options.downloadDir === undefined ? {} : { downloadsPath: options.downloadDir }),
       // Ctrl-C is the caller's to handle (the CLI stops the crawl, then still exports): Playwright must not close the browser.
       handleSIGINT: false,
     });

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { findChromium } from '../../src/cli/chromium.ts';
+import { launchExtension, type ExtensionSession } from '../../src/cli/extension-driver.ts';
+import { checkWacz, checkWarc, responsePayload } from '../support/archive-checks.ts';
+import { EXACT_BODIES, startTestSite, type TestSite } from '../support/test-site.ts';
+import { ROOT } from './helpers.ts';
+
+describe('exporting from the popup of the built extension', () => {
+  let session: ExtensionSession;
+  let site: TestSite;
+  let downloads: string;
+
+  before(async () => {
+    downloads = mkdtempSync(join(tmpdir(), 'tabcrawl-downloads-'));
+    session = await launchExtension({ distDir: resolve(ROOT, 'dist'), chromePath: findChromium(process.env), copyDist: true, downloadDir: downloads });
+    site = await startTestSite();
+  });
+  after(async () => {
+    await session?.close();
+    await site?.close();
+    rmSync(downloads, { recursive: true, force: true });
+  });
+
+  it('downloads a WACZ that replays the crawl: hashes, index and byte-exact pages check out', async () => {
+    const popup = await session.openPage('src/popup/index.html');
+    await popup.getByTestId('start-url').fill(`${site.origin}/`);
+    await popup.getByTestId('delay').fill('0.02');
+    await popup.getByTestId('start').click();
+    await popup.getByTestId('crawl-state').filter({ hasText: 'finished' }).waitFor({ timeout: 60_000 });
+
+    await popup.getByTestId('export-format').selectOption('wacz');
+    const opened = session.context.waitForEvent('page');
+    await popup.getByTestId('export').click();
+    const exportPage = await opened;
+    await exportPage.locator('main[data-state="done"], main[data-state="failed"]').waitFor({ timeout: 60_000 });
+    const status = await exportPage.getByTestId('export-status').innerText();
+    assert.match(status, /^Saved 127\.0\.0\.1_\d+-\d{4}-\d{2}-\d{2}\.wacz$/);
+
+    const files = readdirSync(downloads);
+    assert.equal(files.length, 1, 'one file downloaded');
+    const wacz = await checkWacz(readFileSync(join(downloads, files[0] ?? '')));
+    for (const [path, bytes] of Object.entries(EXACT_BODIES)) {
+      assert.deepEqual(responsePayload(wacz.records, `${site.origin}${path}`), Buffer.from(bytes), `${path} replays byte for byte`);
+    }
+    const gzipped = wacz.records.find((r) => r.type === 'response' && r.field('WARC-Target-URI') === `${site.origin}/gzipped`);
+    assert.equal(gzipped?.http?.get('content-encoding'), null, 'a decoded body is not marked as still encoded');
+    assert.equal(gzipped?.http?.get('content-length'), String(EXACT_BODIES['/gzipped']?.byteLength));
+    const redirect = wacz.index.find((l) => l.url === `${site.origin}/old`);
+    assert.equal(redirect?.fields['status'], '301');
+    assert.equal(wacz.index.some((l) => l.url === `${site.origin}/private/secret`), false, 'a blocked URL is not indexed as a capture');
+    assert.ok(wacz.records.some((r) => r.type === 'metadata' && r.field('WARC-Target-URI') === `${site.origin}/private/secret`));
+    assert.ok(wacz.pages.some((p) => p['url'] === `${site.origin}/` && typeof p['title'] === 'string'));
+  });
+});
+
+describe('exporting from the command line', () => {
+  it('writes WARC, WACZ, CSV and JSON Lines files that agree with each other', async () => {
+    const site = await startTestSite();
+    const out = mkdtempSync(join(tmpdir(), 'tabcrawl-cli-export-'));
+    try {
+      const files = ['site.warc.gz', 'site.wacz', 'site.csv', 'site.jsonl', 'site.warc'].map((name) => join(out, name));
+      const code = await new Promise<number | null>((done) => {
+        const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['src/cli/main.ts', `${site.origin}/`, '--delay', '0.02', ...files.flatMap((f) => ['--out', f])], { cwd: ROOT, stdio: 'ignore' });
+        child.on('close', done);
+      });
+      assert.equal(code, 0);
+      const [warcGz = '', wacz = '', csv = '', jsonl = '', warc = ''] = files;
+
+      const jsonRows = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; status: number | null; blockedBy: string | null });
+      const csvRows = parse(readFileSync(csv), { columns: true, bom: true }) as Record<string, string>[];
+      assert.deepEqual(csvRows.map((r) => r['url']), jsonRows.map((r) => r.url), 'CSV and JSON Lines list the same URLs in the same order');
+      assert.deepEqual(csvRows.map((r) => r['status']), jsonRows.map((r) => (r.status === null ? '' : String(r.status))));
+
+      for (const path of [warcGz, warc]) {
+        const records = await checkWarc(readFileSync(path));
+        const fetched = jsonRows.filter((r) => r.status !== null).map((r) => r.url).sort();
+        const captured = [...new Set(records.filter((r) => r.type === 'response' || r.type === 'revisit').map((r) => r.field('WARC-Target-URI')))].sort();
+        assert.deepEqual(captured, fetched, `${path}: one capture per fetched URL`);
+        for (const [p, bytes] of Object.entries(EXACT_BODIES)) assert.deepEqual(responsePayload(records, `${site.origin}${p}`), Buffer.from(bytes));
+      }
+      const checked = await checkWacz(readFileSync(wacz));
+      assert.equal(checked.index.length, jsonRows.filter((r) => r.status !== null).length);
+    } finally {
+      await site.close();
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
