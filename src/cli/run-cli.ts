@@ -33,13 +33,16 @@ export interface CliIo {
   signal: AbortSignal;
 }
 
-/** `demo-2024-05-01-134502.jsonl` in `outDir`, from the local time `date`. */
-export function demoOutputPath(outDir: string, date: Date): string {
+/** What the demo writes: the archive for replay, and the two tables. */
+export const DEMO_EXTENSIONS = ['.wacz', '.csv', '.jsonl'] as const;
+
+/** `demo-2024-05-01-134502<extension>` in `outDir`, from the local time `date`. */
+export function demoOutputPath(outDir: string, date: Date, extension: string = '.jsonl'): string {
   const two = (n: number): string => String(n).padStart(2, '0');
   const stamp =
     `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}-` +
     `${two(date.getHours())}${two(date.getMinutes())}${two(date.getSeconds())}`;
-  return join(outDir, `demo-${stamp}.jsonl`);
+  return join(outDir, `demo-${stamp}${extension}`);
 }
 
 /** `512 B`, `3.4 KiB`, `12.0 MiB`. */
@@ -80,7 +83,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (command.kind === 'demo') {
       site = await startDemoSite();
       settings = { startUrl: site.startUrl, delayMs: 200, maxPages: 100 };
-      outputs = [demoOutputPath(command.outDir, new Date())];
+      const now = new Date();
+      outputs = DEMO_EXTENSIONS.map((extension) => demoOutputPath(command.outDir, now, extension));
       say(`demo site running at ${site.origin}`);
     } else {
       settings = command.settings;

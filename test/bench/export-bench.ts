@@ -63,8 +63,8 @@ try {
     exportSeconds: Number(exportSeconds.toFixed(1)),
     exportRowsPerSecond: Number((result.rows / exportSeconds).toFixed(0)),
     fileMiB: Number((statSync(file).size / MiB).toFixed(1)),
-    browserRssBeforeExportMiB: Number((rssBefore / MiB).toFixed(0)),
-    browserPeakRssDuringExportMiB: Number((peakRss / MiB).toFixed(0)),
+    browserPssBeforeExportMiB: Number((rssBefore / MiB).toFixed(0)),
+    browserPeakPssDuringExportMiB: Number((peakRss / MiB).toFixed(0)),
   };
   console.table(figures);
   mkdirSync(resolve(ROOT, '.tmp/bench'), { recursive: true });

@@ -20,12 +20,16 @@ function parentOf(pid: number): number {
   return Number(fields[1] ?? 0);
 }
 
-function rssKiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readOr(`/proc/${pid}/status`));
+/**
+ * Proportional set size of a process, in KiB: its private memory plus its share of memory mapped by
+ * several processes. Summing RSS over Chromium's processes would count shared code once per process.
+ */
+function pssKiB(pid: number): number {
+  const match = /^Pss:\s+(\d+) kB/m.exec(readOr(`/proc/${pid}/smaps_rollup`));
   return match ? Number(match[1]) : 0;
 }
 
-/** Resident memory, in bytes, of the browser whose command line mentions `profileDir`, children included. */
+/** Memory (PSS), in bytes, of the browser whose command line mentions `profileDir`, children included. */
 export function browserRssBytes(profileDir: string): number {
   const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
   const roots = new Set(pids.filter((pid) => readOr(`/proc/${pid}/cmdline`).includes(profileDir)));
@@ -39,7 +43,7 @@ export function browserRssBytes(profileDir: string): number {
     }
   }
   let total = 0;
-  for (const pid of members) total += rssKiB(pid) * 1024;
+  for (const pid of members) total += pssKiB(pid) * 1024;
   return total;
 }
 

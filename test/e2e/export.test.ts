@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -39,6 +39,9 @@ describe('exporting from the popup of the built extension', () => {
     await popup.getByTestId('export').click();
     const exportPage = await opened;
     await exportPage.locator('main[data-state="done"], main[data-state="failed"]').waitFor({ timeout: 60_000 });
+    mkdirSync(resolve(ROOT, '.tmp/screenshots'), { recursive: true });
+    await exportPage.screenshot({ path: resolve(ROOT, '.tmp/screenshots/export-page-done.png') });
+    await popup.screenshot({ path: resolve(ROOT, '.tmp/screenshots/popup-export.png'), fullPage: true });
     const status = await exportPage.getByTestId('export-status').innerText();
     assert.match(status, /^Saved 127\.0\.0\.1_\d+-\d{4}-\d{2}-\d{2}\.wacz$/);
 
