@@ -12,16 +12,16 @@ export interface FormatInfo {
   /** File extension, with the dot. */
   extension: string;
   mediaType: string;
-  /** What a user picks from, e.g. "WACZ (ReplayWeb.page)". */
+  /** What a user picks from at popup width, e.g. "WACZ (replayable)". */
   label: string;
 }
 
 export const FORMATS: readonly FormatInfo[] = Object.freeze([
-  { format: 'wacz', extension: '.wacz', mediaType: 'application/wacz', label: 'WACZ: replayable archive (ReplayWeb.page)' },
-  { format: 'warc.gz', extension: '.warc.gz', mediaType: 'application/warc', label: 'WARC, gzip per record' },
-  { format: 'warc', extension: '.warc', mediaType: 'application/warc', label: 'WARC, uncompressed' },
-  { format: 'csv', extension: '.csv', mediaType: 'text/csv', label: 'CSV: one row per URL (spreadsheets)' },
-  { format: 'jsonl', extension: '.jsonl', mediaType: 'application/x-ndjson', label: 'JSON Lines: one object per URL' },
+  { format: 'wacz', extension: '.wacz', mediaType: 'application/wacz', label: 'WACZ (replayable)' },
+  { format: 'warc.gz', extension: '.warc.gz', mediaType: 'application/warc', label: 'WARC (.warc.gz)' },
+  { format: 'warc', extension: '.warc', mediaType: 'application/warc', label: 'WARC (.warc)' },
+  { format: 'csv', extension: '.csv', mediaType: 'text/csv', label: 'CSV (spreadsheets)' },
+  { format: 'jsonl', extension: '.jsonl', mediaType: 'application/x-ndjson', label: 'JSON Lines' },
 ]);
 
 export function formatInfo(format: ExportFormat): FormatInfo {

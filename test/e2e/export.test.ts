@@ -9,7 +9,7 @@ import { findChromium } from '../../src/cli/chromium.ts';
 import { launchExtension, type ExtensionSession } from '../../src/cli/extension-driver.ts';
 import { checkWacz, checkWarc, responsePayload } from '../support/archive-checks.ts';
 import { EXACT_BODIES, startTestSite, type TestSite } from '../support/test-site.ts';
-import { ROOT } from './helpers.ts';
+import { exportRows, ROOT } from './helpers.ts';
 
 describe('exporting from the popup of the built extension', () => {
   let session: ExtensionSession;
@@ -58,7 +58,11 @@ describe('exporting from the popup of the built extension', () => {
     assert.equal(redirect?.fields['status'], '301');
     assert.equal(wacz.index.some((l) => l.url === `${site.origin}/private/secret`), false, 'a blocked URL is not indexed as a capture');
     assert.ok(wacz.records.some((r) => r.type === 'metadata' && r.field('WARC-Target-URI') === `${site.origin}/private/secret`));
-    assert.ok(wacz.pages.some((p) => p['url'] === `${site.origin}/` && typeof p['title'] === 'string'));
+    const { crawls } = await session.request('crawl/list', {});
+    const rows = await exportRows(session, crawls[0]?.id ?? '');
+    const htmlPages = rows.filter((r) => r.status !== null && r.status >= 200 && r.status < 300 && /^text\/html/.test(r.contentType ?? '')).map((r) => r.url);
+    assert.deepEqual(wacz.pages.map((p) => p['url']).sort(), htmlPages.sort(), 'pages.jsonl lists every HTML page of the crawl');
+    assert.equal(wacz.pages.find((p) => p['url'] === `${site.origin}/latin1`)?.['title'], 'Café');
   });
 });
 
