@@ -67,6 +67,8 @@ export interface CrawlUrl {
   referrer: string | null;
   /** Anchor texts of the links seen so far that point here (at most 10, distinct). */
   anchors: string[];
+  /** Pages of this crawl with a followed link here (each page counted once; redirects and sitemaps do not count). */
+  inlinks: number;
 }
 
 /** A URL waiting to be attempted. Deleted when its row is written to the crawl table. */
@@ -124,6 +126,8 @@ export interface PageRecord extends CrawlUrl {
   title: string | null;
   /** Outgoing links found in the page, absolute and normalized, in document order, distinct. */
   links: string[];
+  /** Anchor text of the first link to each of `links` (same order; "" when the link had none). */
+  linkTexts: string[];
   /** `"robots"` when robots.txt disallowed the URL: it was never requested. */
   blockedBy: 'robots' | null;
   /** The robots.txt rule that blocked the URL (e.g. `Disallow: /private`), when known. */

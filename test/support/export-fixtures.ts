@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { CrawlRecord, PageRecord } from '../../src/core/model.ts';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 import type { ExportContext, ExportSource } from '../../src/export/export-source.ts';
+import { unfetchedRow } from '../../src/core/crawl/frontier.ts';
 
 export const FIXTURE_ORIGIN = 'https://example.com';
 export const FIXTURE_START = `${FIXTURE_ORIGIN}/`;
@@ -37,10 +38,10 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** A fetched-or-not row with every field at its empty value. */
+/** A fetched-or-not row with every field at its empty value (the crawl core's own "never fetched" row). */
 function baseRow(seq: number, path: string): PageRecord {
   const url = `${FIXTURE_ORIGIN}${path}`;
-  return {
+  const row = unfetchedRow({
     crawlId: 'crawl-fixture',
     url,
     origin: FIXTURE_ORIGIN,
@@ -48,27 +49,12 @@ function baseRow(seq: number, path: string): PageRecord {
     depth: seq === 1 ? 0 : 1,
     referrer: seq === 1 ? null : FIXTURE_START,
     anchors: [],
+    inlinks: 0,
     seq,
-    status: null,
-    contentType: null,
-    contentLength: null,
-    location: null,
-    methods: [],
-    fetchedAt: null,
-    responseTimeMs: null,
-    headers: [],
-    statusLine: null,
-    requestHeaders: null,
-    ipAddress: null,
-    sha256: null,
-    duplicateOf: null,
-    truncated: false,
-    title: null,
-    links: [],
-    blockedBy: null,
-    blockedRule: null,
-    error: null,
-  };
+    attempts: 0,
+    leaseRunId: null,
+  });
+  return { ...row, seq };
 }
 
 /** A row answered with `status` and `headers`, fetched `seq` × 1.25 s after {@link FIXTURE_T0}. */

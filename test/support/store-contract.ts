@@ -70,6 +70,7 @@ export function entryFixture(crawlId: string, origin: string, path: string, seq:
     referrer: `${origin}/`,
     seq,
     anchors: ['Next page'],
+    inlinks: 1,
     attempts: 0,
     leaseRunId,
   };
@@ -104,7 +105,9 @@ export function pageFixture(crawlId: string, url: string, seq: number): PageReco
     truncated: false,
     title: 'Ünïcödé title ✓',
     anchors: ['Home', 'Docs'],
+    inlinks: 2,
     links: ['https://a.example/x', 'https://a.example/y'],
+    linkTexts: ['X marks', ''],
     blockedBy: null,
     blockedRule: null,
     error: null,

@@ -374,7 +374,8 @@ describe('crawl runner: stopping and resuming', () => {
     const runner = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'r1', random: () => 0 });
     const running = runner.run(record.id, controller.signal);
     const stopper = (async () => {
-      await w.clock.sleep(3500);
+      // Stop once two rows are stored (a condition, not a time: real async work may be in flight).
+      while ((await w.store.pagesAfter(record.id, 0, 10)).length < 2) await w.clock.sleep(100);
       await stopCrawl(w.store, record.id, w.clock.now());
       controller.abort();
     })();
@@ -394,8 +395,13 @@ describe('crawl runner: stopping and resuming', () => {
     const record = await createCrawl(w.store, settings, { id: 'c1', now: w.clock.now() });
     const first = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'dead', random: () => 0 });
     void first.run(record.id, new AbortController().signal); // never finishes: its request to /2 hangs forever
-    // Let it run until it hangs, then "restart the worker" a little later.
-    await w.clock.run(w.clock.sleep(10_000));
+    // Let it run until it hangs on /2, then "restart the worker" a little later.
+    await w.clock.run(
+      (async () => {
+        while (w.site.requestsFor(`${A}/2`).length === 0) await w.clock.sleep(100);
+        await w.clock.sleep(5000);
+      })(),
+    );
     assert.equal(w.site.requestsFor(`${A}/2`).length, 1);
     w.site.hang.delete(`${A}/2`);
     const restartedAt = w.clock.now();
@@ -427,5 +433,21 @@ describe('crawl runner: the start URL', () => {
     assert.equal(final?.state, 'finished');
     assert.equal(row(byUrl, `${A}/`).blockedBy, 'robots');
     assert.match(final?.message ?? '', /robots\.txt does not let us fetch the start URL \(Disallow: \/\)/);
+  });
+});
+
+describe('crawl runner: inlinks', () => {
+  it('counts each linking page once, and not redirects or sitemaps', async () => {
+    const w = world();
+    w.site.route(`${A}/`, page(['/x', '/x', '/y', '/moved']));
+    w.site.route(`${A}/y`, page(['/x', '/']));
+    w.site.route(`${A}/x`, page([]));
+    w.site.route(`${A}/moved`, { status: 301, headers: { location: '/x' } });
+    const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
+    assert.equal(row(byUrl, `${A}/x`).inlinks, 2, 'from / and /y; the redirect does not count');
+    assert.equal(row(byUrl, `${A}/`).inlinks, 1, 'from /y');
+    assert.equal(row(byUrl, `${A}/y`).inlinks, 1);
+    assert.deepEqual(row(byUrl, `${A}/`).links, [`${A}/x`, `${A}/y`, `${A}/moved`]);
+    assert.deepEqual(row(byUrl, `${A}/`).linkTexts, ['/x', '/y', '/moved']);
   });
 });

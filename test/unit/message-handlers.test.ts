@@ -107,7 +107,7 @@ describe('message handlers', () => {
     let stoppedAt = 0;
     await bg.clock.run(
       (async () => {
-        await bg.clock.sleep(3500);
+        while (bg.site.requests.length < 3) await bg.clock.sleep(100);
         stoppedAt = bg.clock.now();
         const stopped = await bg.send({ type: 'crawl/stop', payload: { crawlId } });
         assert.ok(stopped.ok && stopped.value.crawl.state === 'stopped');

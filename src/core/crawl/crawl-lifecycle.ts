@@ -41,7 +41,7 @@ export async function createCrawl(store: CrawlStore, settings: CrawlSettings, id
   };
   await store.transaction(async (tx) => {
     const writes = new CrawlWrites(tx, crawl);
-    await admit(writes, [{ url: start, origin: originOf(start), kind: 'page', depth: 0, referrer: null, anchor: null }]);
+    await admit(writes, [{ url: start, origin: originOf(start), kind: 'page', depth: 0, referrer: null, anchor: null, isLink: false }]);
     await writes.flush();
   });
   return crawl;

@@ -335,7 +335,7 @@ export class CrawlRunner {
         for (const sitemap of sitemaps) {
           const normalized = normalizeUrl(sitemap);
           if (normalized !== null && scope.check(normalized).inScope) {
-            candidates.push({ url: normalized, origin: originOf(normalized), kind: 'sitemap', depth: 0, referrer: robotsUrlFor(origin), anchor: null });
+            candidates.push({ url: normalized, origin: originOf(normalized), kind: 'sitemap', depth: 0, referrer: robotsUrlFor(origin), anchor: null, isLink: false });
           }
         }
         await admit(writes, candidates);
@@ -406,7 +406,7 @@ export class CrawlRunner {
       page.location = outcome.location;
       if (outcome.location !== null && outcome.status >= 300 && outcome.status < 400) {
         // Redirects are recorded, not followed: the target is queued like a link, at the same depth.
-        candidates.push({ url: outcome.location, origin: originOf(outcome.location), kind: entry.kind, depth: entry.depth, referrer: entry.url, anchor: null });
+        candidates.push({ url: outcome.location, origin: originOf(outcome.location), kind: entry.kind, depth: entry.depth, referrer: entry.url, anchor: null, isLink: false });
       }
       if (outcome.body !== null) {
         page.sha256 = await sha256Hex(outcome.body);
@@ -451,8 +451,8 @@ export class CrawlRunner {
       const sitemap = parseSitemap(await sitemapText(body), entry.url);
       page.links = sitemap.urls.slice(0, MAX_LINKS_PER_PAGE);
       return [
-        ...sitemap.urls.map((url): Candidate => ({ url, origin: originOf(url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: null })),
-        ...sitemap.sitemaps.map((url): Candidate => ({ url, origin: originOf(url), kind: 'sitemap', depth: entry.depth, referrer: entry.url, anchor: null })),
+        ...sitemap.urls.map((url): Candidate => ({ url, origin: originOf(url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: null, isLink: false })),
+        ...sitemap.sitemaps.map((url): Candidate => ({ url, origin: originOf(url), kind: 'sitemap', depth: entry.depth, referrer: entry.url, anchor: null, isLink: false })),
       ];
     }
     const { mediaType } = parseContentType(page.contentType);
@@ -460,11 +460,14 @@ export class CrawlRunner {
     const { text } = decodeHtml(body, page.contentType);
     const found = extractLinks(text, entry.url);
     page.title = found.title;
-    page.links = [...new Set(found.links.map((l) => l.url))].slice(0, MAX_LINKS_PER_PAGE);
+    // extractLinks lists each URL once, with the text of its first link.
+    const kept = found.links.slice(0, MAX_LINKS_PER_PAGE);
+    page.links = kept.map((l) => l.url);
+    page.linkTexts = kept.map((l) => l.text);
     if (found.metaNofollow && !settings.followNofollow) return [];
     return found.links
       .filter((link) => settings.followNofollow || !link.nofollow)
-      .map((link) => ({ url: link.url, origin: originOf(link.url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: link.text === '' ? null : link.text }));
+      .map((link): Candidate => ({ url: link.url, origin: originOf(link.url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: link.text === '' ? null : link.text, isLink: true }));
   }
 
   /** Puts an entry back in the queue after its fetch was cut short (the crawl stopped). */

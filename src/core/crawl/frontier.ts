@@ -20,6 +20,8 @@ export interface Candidate {
   referrer: string | null;
   /** Anchor text of the link, or null (redirects, sitemaps, empty text). */
   anchor: string | null;
+  /** Found as a followed link of a page (counts as an inlink); false for redirects, sitemaps and the start URL. */
+  isLink: boolean;
 }
 
 /** A host seen for the first time: robots.txt not fetched yet, no request made. */
@@ -81,11 +83,14 @@ export class CrawlWrites {
 export async function admit(writes: CrawlWrites, candidates: Candidate[]): Promise<number> {
   if (candidates.length === 0) return 0;
   const { tx, crawl } = writes;
+  // Candidates come from one page (or one redirect, sitemap, start): a URL linked twice counts once.
   const byUrl = new Map<string, Candidate & { anchors: string[] }>();
   for (const c of candidates) {
     const seen = byUrl.get(c.url);
-    if (seen) addAnchor(seen.anchors, c.anchor);
-    else byUrl.set(c.url, { ...c, anchors: c.anchor ? [c.anchor] : [] });
+    if (seen) {
+      addAnchor(seen.anchors, c.anchor);
+      seen.isLink ||= c.isLink;
+    } else byUrl.set(c.url, { ...c, anchors: c.anchor ? [c.anchor] : [] });
   }
   const urls = [...byUrl.keys()];
   const [entries, pages] = await Promise.all([tx.getEntries(crawl.id, urls), tx.getPages(crawl.id, urls)]);
@@ -99,7 +104,8 @@ export async function admit(writes: CrawlWrites, candidates: Candidate[]): Promi
     if (!candidate) continue;
     const existing = entries[i] ?? pages[i];
     if (existing) {
-      const changed = candidate.anchors.map((a) => addAnchor(existing.anchors, a)).some(Boolean);
+      const changed = candidate.anchors.map((a) => addAnchor(existing.anchors, a)).some(Boolean) || candidate.isLink;
+      if (candidate.isLink) existing.inlinks += 1;
       if (changed && entries[i]) entryUpdates.push(entries[i]);
       else if (changed && pages[i]) pageUpdates.push(pages[i]);
       continue;
@@ -119,6 +125,7 @@ export async function admit(writes: CrawlWrites, candidates: Candidate[]): Promi
       referrer: candidate.referrer,
       seq: crawl.nextSeq,
       anchors: candidate.anchors.slice(0, MAX_ANCHORS_PER_URL),
+      inlinks: candidate.isLink ? 1 : 0,
       attempts: 0,
       leaseRunId: null,
     });
@@ -162,7 +169,9 @@ export function unfetchedRow(entry: FrontierEntry): PageRecord {
     truncated: false,
     title: null,
     anchors: entry.anchors,
+    inlinks: entry.inlinks,
     links: [],
+    linkTexts: [],
     blockedBy: null,
     blockedRule: null,
     error: null,
