@@ -1,0 +1,76 @@
+/**
+ * Read-only queries the results browser runs against a crawl's rows. The
+ * extension's pages share the worker's origin and read IndexedDB directly
+ * (never writing); every query is answered from indexes, never by loading
+ * every row, so a crawl of 100,000 rows stays fast.
+ *
+ * This file is the contract: the Dexie implementation lives next to it.
+ */
+import type { FetchFailure } from '../core/model.ts';
+
+/** Columns the results table sorts by. `seq` is the order rows were finished. */
+export type SortColumn = 'seq' | 'url' | 'status' | 'contentType' | 'size' | 'responseTime' | 'depth' | 'title' | 'inlinks';
+
+/** Status classes a user filters by. A row is in exactly one of the first six; `duplicate` is extra. */
+export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'failed' | 'blocked' | 'duplicate';
+
+export interface PageFilter {
+  /** Rows in any of these classes; empty or absent: all rows. (`1xx` answers count as `2xx`'s neighbours: none are crawled.) */
+  statusClasses?: StatusClass[];
+  /** Media type without parameters, e.g. `text/html`; `''` for rows without a content type. */
+  mediaType?: string;
+  /** Exact depth. */
+  depth?: number;
+  /** Case-insensitive substring of the URL or the title. */
+  search?: string;
+}
+
+export interface PageQuery {
+  crawlId: string;
+  sort: { column: SortColumn; descending: boolean };
+  filter: PageFilter;
+  /** Rows to skip, for a virtualized table's window. */
+  offset: number;
+  limit: number;
+}
+
+/** What a row of the results table shows. */
+export interface PageListRow {
+  seq: number;
+  url: string;
+  status: number | null;
+  contentType: string | null;
+  contentLength: number | null;
+  responseTimeMs: number | null;
+  depth: number;
+  title: string | null;
+  inlinks: number;
+  location: string | null;
+  blockedBy: 'robots' | null;
+  error: FetchFailure | null;
+  duplicateOf: string | null;
+}
+
+export interface PageQueryResult {
+  rows: PageListRow[];
+  /** Rows matching the filter (for the scrollbar and the counts). */
+  total: number;
+}
+
+/** What the filters can offer for a crawl. */
+export interface PageFacets {
+  /** Media types present, most frequent first. */
+  mediaTypes: { mediaType: string; count: number }[];
+  /** Depths present, ascending. */
+  depths: number[];
+  /** Rows per status class. */
+  statusClasses: Record<StatusClass, number>;
+}
+
+export interface PageQueries {
+  query(query: PageQuery): Promise<PageQueryResult>;
+  facets(crawlId: string): Promise<PageFacets>;
+}
+
+/** Path of the full-tab results browser (as `runtime.getURL` takes it); `?crawl=<id>` opens a crawl, `&url=<url>` a row. */
+export const RESULTS_PAGE_PATH = 'src/results-page/index.html';
