@@ -12,9 +12,10 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     rollupOptions: {
-      // Pages the manifest does not name: the export page is opened by the popup in a tab of its own.
+      // Pages the manifest does not name: the export page and the results browser open in tabs of their own.
       input: {
         'export-page': 'src/export-page/index.html',
+        'results-page': 'src/results-page/index.html',
       },
     },
   },

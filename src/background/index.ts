@@ -6,9 +6,10 @@
  */
 import browser from 'webextension-polyfill';
 import { systemClock } from '../core/crawl/clock.ts';
-import { isMessage } from '../messaging/protocol.ts';
+import { isMessage, type RequestType } from '../messaging/protocol.ts';
 import { TabcrawlDatabase } from '../storage/database.ts';
 import { DexieCrawlStore } from '../storage/dexie-crawl-store.ts';
+import { Badge, type BadgeAction } from './adapters/badge.ts';
 import { createBrowserFetcher } from './adapters/browser-fetcher.ts';
 import { KeepAlive, WATCHDOG_ALARM } from './adapters/keep-alive.ts';
 import { WireObserver } from './adapters/wire-observer.ts';
@@ -20,18 +21,27 @@ import { isTrustedSender } from './trusted-sender.ts';
 /** Where the User-Agent points site owners who want to know who is crawling them. */
 export const PROJECT_URL = 'https://github.com/tabcrawl/tabcrawl';
 
+/** Requests that change a crawl's state, after which the badge is refreshed. */
+const STATE_CHANGES: ReadonlySet<RequestType> = new Set<RequestType>(['crawl/start', 'crawl/stop', 'crawl/pause', 'crawl/resume', 'crawl/rerun', 'crawl/delete']);
+
 const wire = new WireObserver();
 wire.register();
 
 const store = new DexieCrawlStore(new TabcrawlDatabase());
 const keepAlive = new KeepAlive();
+// Chrome MV3 and Firefox MV3 have `action`; Firefox MV2 only `browserAction`.
+const badgeAction: BadgeAction = browser.action ?? browser.browserAction;
+const badge = new Badge(badgeAction, store);
 const manager = new CrawlManager({
   store,
   fetcher: createBrowserFetcher(wire),
   clock: systemClock,
   runId: crypto.randomUUID(),
   newId: () => crypto.randomUUID(),
-  onActiveChange: (active) => void keepAlive.set(active),
+  onActiveChange: (active) => {
+    void keepAlive.set(active);
+    badge.setActive(active);
+  },
 });
 const handlers = createHandlers(store, manager);
 
@@ -40,11 +50,17 @@ browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime
   if (!isTrustedSender(sender)) {
     return Promise.resolve({ ok: false, error: { code: 'forbidden', message: 'messages are accepted only from Tabcrawl pages' } });
   }
-  return dispatch(handlers, message);
+  const reply = dispatch(handlers, message);
+  // A paused or deleted crawl has no runner to report its end: refresh the badge after every change of state.
+  if (STATE_CHANGES.has(message.type)) {
+    void reply.finally(() => void badge.refresh());
+  }
+  return reply;
 });
 
 browser.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === WATCHDOG_ALARM) void manager.resumeAll();
+void badge.refresh();
 });
 browser.runtime.onStartup.addListener(() => void manager.resumeAll());
 
@@ -52,3 +68,4 @@ void installUserAgentRule(crawlerUserAgent(browser.runtime.getManifest().version
   console.error('could not set the crawl User-Agent', error),
 );
 void manager.resumeAll();
+void badge.refresh();

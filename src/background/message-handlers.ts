@@ -3,9 +3,12 @@
  * {@link Requests}, so a request without a handler does not compile.
  * Handlers check their payloads; every error leaves as data.
  */
+import { systemClock } from '../core/crawl/clock.ts';
 import { queuedCount } from '../core/crawl/crawl-lifecycle.ts';
-import type { CrawlStore } from '../core/crawl/ports.ts';
-import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import type { Clock, CrawlStore } from '../core/crawl/ports.ts';
+import { activeMs, hostsProgress } from '../core/crawl/progress.ts';
+import type { CrawlRecord, HostState, PageRecord } from '../core/model.ts';
+import { parseRobots, robotsUrlFor } from '../core/robots/robots-policy.ts';
 import { toJsonl } from '../export/jsonl.ts';
 import {
   type CrawlSummary,
@@ -19,7 +22,11 @@ import {
 } from '../messaging/protocol.ts';
 import type { CrawlManager } from './crawl-manager.ts';
 
-export function toCrawlSummary(crawl: CrawlRecord): CrawlSummary {
+/**
+ * What the UI shows of a crawl.
+ * @param now when given (ms since the epoch), the summary carries `activeMs` as of then.
+ */
+export function toCrawlSummary(crawl: CrawlRecord, now?: number): CrawlSummary {
   return {
     id: crawl.id,
     startUrl: crawl.settings.startUrl,
@@ -30,7 +37,14 @@ export function toCrawlSummary(crawl: CrawlRecord): CrawlSummary {
     queued: queuedCount(crawl),
     message: crawl.message,
     settings: crawl.settings,
+    ...(now === undefined ? {} : { activeMs: activeMs(crawl, now) }),
   };
+}
+
+/** The robots.txt Crawl-delay of our group for a host, in ms, when its robots.txt body is known; else null. */
+function crawlDelayOf(host: HostState, productToken: string): number | null {
+  if (host.robots.phase !== 'ready' || host.robots.body === null) return null;
+  return parseRobots(robotsUrlFor(host.origin), host.robots.body, productToken).crawlDelayMs;
 }
 
 export function toPageSummary(page: PageRecord): PageSummary {
@@ -64,7 +78,12 @@ function requireCount(value: unknown, name: string, max: number): number {
   return value;
 }
 
-export function createHandlers(store: CrawlStore, manager: CrawlManager): Handlers {
+/**
+ * The handler map.
+ * @param clock the time `activeMs` and host waits are computed at. @default systemClock
+ */
+export function createHandlers(store: CrawlStore, manager: CrawlManager, clock: Clock = systemClock): Handlers {
+  const summary = (crawl: CrawlRecord): CrawlSummary => toCrawlSummary(crawl, clock.now());
   const crawlOrThrow = async (crawlId: unknown): Promise<CrawlRecord> => {
     const id = requireString(crawlId, 'crawlId');
     const crawl = await store.getCrawl(id);
@@ -74,11 +93,20 @@ export function createHandlers(store: CrawlStore, manager: CrawlManager): Handle
   return {
     'crawl/start': async ({ settings }) => {
       if (typeof settings !== 'object' || settings === null) throw badRequest('settings must be an object');
-      return { crawl: toCrawlSummary(await manager.start(settings)) };
+      return { crawl: summary(await manager.start(settings)) };
     },
-    'crawl/stop': async ({ crawlId }) => ({ crawl: toCrawlSummary(await manager.stop(requireString(crawlId, 'crawlId'))) }),
-    'crawl/get': async ({ crawlId }) => ({ crawl: toCrawlSummary(await crawlOrThrow(crawlId)) }),
-    'crawl/list': async () => ({ crawls: (await store.listCrawls()).map(toCrawlSummary) }),
+    'crawl/stop': async ({ crawlId }) => ({ crawl: summary(await manager.stop(requireString(crawlId, 'crawlId'))) }),
+    'crawl/pause': async ({ crawlId }) => ({ crawl: summary(await manager.pause(requireString(crawlId, 'crawlId'))) }),
+    'crawl/resume': async ({ crawlId }) => ({ crawl: summary(await manager.resume(requireString(crawlId, 'crawlId'))) }),
+    'crawl/rerun': async ({ crawlId }) => ({ crawl: summary(await manager.rerun(requireString(crawlId, 'crawlId'))) }),
+    'crawl/hosts': async ({ crawlId }) => {
+      const crawl = await crawlOrThrow(crawlId);
+      const hosts = await store.transaction((tx) => tx.listHosts(crawl.id));
+      const { delayMs, productToken } = crawl.settings;
+      return { hosts: hostsProgress(hosts, clock.now(), delayMs, (host) => crawlDelayOf(host, productToken)) };
+    },
+    'crawl/get': async ({ crawlId }) => ({ crawl: summary(await crawlOrThrow(crawlId)) }),
+    'crawl/list': async () => ({ crawls: (await store.listCrawls()).map(summary) }),
     'crawl/delete': async ({ crawlId }) => {
       await manager.delete(requireString(crawlId, 'crawlId'));
       return {};

@@ -11,14 +11,20 @@ import type { CrawlSettings } from './settings.ts';
  * Life of a crawl:
  *
  * ```
+ * running ──(user pauses)──► paused ──(user resumes)──► running
+ * running ──(user stops)───► stopped ─(user resumes)──► running
+ * paused ───(user stops)───► stopped
  * running ──(frontier empty, nothing in flight)──► finished
- *    │  ▲
- *    │  └──────(resume)──────┐
- *    ├──(user stops)──► stopped
- *    └──(internal error / start URL unreachable)──► failed
+ * running ──(internal error / start URL unreachable)──► failed
  * ```
+ *
+ * Only `running` crawls are run, and resumed on a worker start. `paused` and
+ * `stopped` keep the frontier and every host clock (`nextAllowedAt` is
+ * stored), so a resumed crawl continues where it was, with its spacing.
+ * A pause lets the requests in flight finish and be recorded; a stop cuts them
+ * (they are queued again).
  */
-export type CrawlState = 'running' | 'stopped' | 'finished' | 'failed';
+export type CrawlState = 'running' | 'paused' | 'stopped' | 'finished' | 'failed';
 
 /** Counters kept on the crawl record, updated in the same transaction as the rows they count. */
 export interface CrawlCounts {
@@ -41,8 +47,18 @@ export interface CrawlRecord {
   state: CrawlState;
   /** When the crawl was created. */
   createdAt: number;
-  /** When the crawl reached `finished`, `stopped` or `failed`; null while running. */
+  /** When the crawl reached `finished`, `stopped` or `failed`; null while running or paused. */
   endedAt: number | null;
+  /**
+   * When the crawl last left `running` for `paused` or `stopped`; null while
+   * running, and absent in crawls stored before pausing existed.
+   */
+  pausedAt?: number | null;
+  /**
+   * Total time spent paused or stopped before the last resume, in ms; absent
+   * (read as 0) in crawls stored before pausing existed.
+   */
+  pausedMs?: number;
   counts: CrawlCounts;
   /** Why the crawl failed or stopped, for the user; null otherwise. */
   message: string | null;

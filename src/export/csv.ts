@@ -81,11 +81,14 @@ export function quoteField(text: string): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** A value of one cell: text, a number or boolean, `null` (an empty cell), or a list of texts (joined with {@link CSV_LIST_SEPARATOR}). */
+export type CsvCell = string | number | boolean | null | readonly string[];
+
 /**
  * The text of one cell, before quoting. Only text is defused: numbers and
  * booleans are data a spreadsheet must see as such (a `-1` stays a number).
  */
-export function cellText(value: JsonlRow[keyof JsonlRow]): string {
+export function cellText(value: CsvCell): string {
   if (value === null) return '';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (typeof value === 'string') return defuseFormula(value);
@@ -95,6 +98,15 @@ export function cellText(value: JsonlRow[keyof JsonlRow]): string {
 /** One record: the fields of `row`, separated by commas, ending in CRLF. */
 export function csvRecord(row: JsonlRow): string {
   return `${CSV_COLUMNS.map((column) => quoteField(cellText(row[column]))).join(',')}${CRLF}`;
+}
+
+/**
+ * One record of any table, encoded as the crawl export's records are: each
+ * cell through {@link cellText} (formulas defused) and {@link quoteField},
+ * separated by commas, ending in CRLF.
+ */
+export function csvLine(cells: readonly CsvCell[]): string {
+  return `${cells.map((cell) => quoteField(cellText(cell))).join(',')}${CRLF}`;
 }
 
 /** The header record: the column names, ending in CRLF (no BOM). */

@@ -8,7 +8,10 @@
  * back into {@link TabcrawlError}s.
  */
 import type { CrawlCounts, CrawlState, EntryKind, FetchFailure } from '../core/model.ts';
+import type { HostProgress } from '../core/crawl/progress.ts';
 import type { CrawlSettings, SettingsError } from '../core/settings.ts';
+
+export type { HostProgress, HostWait } from '../core/crawl/progress.ts';
 
 /** What the UI shows of a crawl. */
 export interface CrawlSummary {
@@ -22,6 +25,12 @@ export interface CrawlSummary {
   queued: number;
   message: string | null;
   settings: CrawlSettings;
+  /**
+   * Time the crawl has run as of the reply, in ms, without the time it spent
+   * paused or stopped (see `activeMs` in `core/crawl/progress.ts`). Absent
+   * when the sender did not compute it.
+   */
+  activeMs?: number;
 }
 
 /** One row of the crawl table as the popup lists it. */
@@ -47,8 +56,24 @@ export type RowsFormat = 'jsonl';
 export interface Requests {
   /** Validates the settings and starts a crawl. Fails with `invalid-settings` or `already-running`. */
   'crawl/start': { request: { settings: Partial<CrawlSettings> & { startUrl: string } }; reply: { crawl: CrawlSummary } };
-  /** Stops a running crawl; what is stored stays. */
+  /** Stops a running or paused crawl; what is stored stays. Other states are answered unchanged. */
   'crawl/stop': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
+  /**
+   * Pauses a running crawl: requests in flight finish and are recorded, no new
+   * one starts; the frontier and host clocks stay. A paused crawl is not
+   * resumed by a worker start. Other states are answered unchanged.
+   */
+  'crawl/pause': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
+  /**
+   * Runs a paused or stopped crawl again from where it was, keeping each
+   * host's spacing. Fails with `already-running` when another crawl of the
+   * site runs, `bad-request` when the crawl is finished or failed.
+   */
+  'crawl/resume': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
+  /** Starts a new crawl with the settings of this one. Fails with `already-running` like `crawl/start`. */
+  'crawl/rerun': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
+  /** The hosts of a crawl with URLs left, most pending first, and what each waits for. */
+  'crawl/hosts': { request: { crawlId: string }; reply: { hosts: HostProgress[] } };
   'crawl/get': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
   /** Every stored crawl, newest first. */
   'crawl/list': { request: Record<string, never>; reply: { crawls: CrawlSummary[] } };
@@ -105,6 +130,10 @@ export class TabcrawlError extends Error {
 const REQUEST_TYPES: ReadonlySet<string> = new Set<RequestType>([
   'crawl/start',
   'crawl/stop',
+  'crawl/pause',
+  'crawl/resume',
+  'crawl/rerun',
+  'crawl/hosts',
   'crawl/get',
   'crawl/list',
   'crawl/delete',

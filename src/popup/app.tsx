@@ -1,60 +1,93 @@
 /**
  * The popup: the Start form for the current tab's site, then that site's
- * newest crawl with its counters and latest rows.
+ * newest crawl with its progress, hosts and latest rows; and the Crawls view,
+ * which lists every stored crawl (open, open in tab, re-run, delete).
+ *
+ * The Start form offers every crawl option. On open it shows the settings
+ * remembered for the tab's site (else the user's defaults from the options
+ * page); a started crawl's settings are remembered for its site.
  *
  * Platform-free: everything it needs from the browser comes in `deps`, so
- * tests render it in a plain page with a fake `send`.
+ * tests render it in a plain page with a fake `send` and a memory storage.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { validateSettings } from '../core/settings.ts';
-import { TabcrawlError } from '../messaging/protocol.ts';
-import { CrawlForm } from './crawl-form.tsx';
+import { TabcrawlError, type CrawlSummary } from '../messaging/protocol.ts';
+import { fromSettings, toSettings } from '../settings/settings-values.ts';
+import { loadDefaultSettings, loadSiteSettings, saveSiteSettings } from '../settings/site-settings.ts';
+import { CrawlForm, hiddenErrorCount } from './crawl-form.tsx';
 import { CrawlProgress } from './crawl-progress.tsx';
+import { CrawlsList } from './crawls-list.tsx';
 import { DEFAULT_POLL_MS, type PopupDeps } from './deps.ts';
 import { ExportMenu } from './export-menu.tsx';
 import {
-  defaultFormValues,
+  defaultStartForm,
   describeError,
   httpOrigin,
-  parseForm,
+  parseStartForm,
   pickCrawlFor,
   splitErrors,
-  type FieldErrors,
-  type FormValues,
+  startRequestSettings,
+  type StartFormErrors,
+  type StartFormValues,
 } from './format.ts';
 import { ResultsTable } from './results-table.tsx';
 import { useCrawl } from './use-crawl.ts';
 
 export const NOT_A_SITE_NOTE = 'This tab is not a web site; type a URL to crawl';
 
+/** What the popup shows: the tab's site (form and crawl) or the list of every crawl. */
+export type PopupScreen = 'site' | 'crawls';
+
 export interface AppProps {
   deps: PopupDeps;
 }
 
 export function App({ deps }: AppProps) {
-  const { send, currentTabUrl } = deps;
+  const { send, currentTabUrl, settingsStorage } = deps;
   const view = useCrawl(send, deps.pollMs ?? DEFAULT_POLL_MS);
   const { show } = view;
 
-  const [values, setValues] = useState<FormValues>(defaultFormValues);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [values, setValues] = useState<StartFormValues>(defaultStartForm);
+  const [fieldErrors, setFieldErrors] = useState<StartFormErrors>({});
+  const [isMoreOpen, setMoreOpen] = useState(false);
+  /** Bumped to take the keyboard to the first field with a problem. */
+  const [focusRequest, setFocusRequest] = useState(0);
   const [banner, setBanner] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [isLoading, setLoading] = useState(true);
   const [isStarting, setStarting] = useState(false);
   /** The user typed in the start URL field: the tab's URL must not overwrite it. */
   const hasEditedUrl = useRef(false);
+  /** The user changed a setting: the remembered settings must not overwrite it. */
+  const hasEditedSettings = useRef(false);
   const startUrlRef = useRef<HTMLInputElement>(null);
+  const [screen, setScreen] = useState<PopupScreen>('site');
+  /** Every stored crawl for the Crawls view; null until loaded. */
+  const [crawls, setCrawls] = useState<CrawlSummary[] | null>(null);
+  /** The crawl of the Crawls view with a request in flight. */
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const now = deps.now ?? Date.now;
 
-  // On open: the tab's site fills the form, and the newest crawl of that site is shown.
+  // On open: the tab's site fills the form with its remembered settings, and the newest crawl of that site is shown.
   useEffect(() => {
     let isCancelled = false;
     const load = async (): Promise<void> => {
-      const [tab, listing] = await Promise.allSettled([currentTabUrl(), send('crawl/list', {})]);
+      const tabUrl = currentTabUrl().catch(() => null);
+      const remembered = tabUrl.then((url) => {
+        const site = httpOrigin(url);
+        return site === null ? loadDefaultSettings(settingsStorage) : loadSiteSettings(settingsStorage, site);
+      });
+      const [tab, listing, settings] = await Promise.allSettled([tabUrl, send('crawl/list', {}), remembered]);
       if (isCancelled) return;
       const origin = httpOrigin(tab.status === 'fulfilled' ? tab.value : null);
       if (origin === null) setNote(NOT_A_SITE_NOTE);
       else if (!hasEditedUrl.current) setValues((current) => ({ ...current, startUrl: `${origin}/` }));
+      if (settings.status === 'fulfilled') {
+        if (!hasEditedSettings.current) setValues((current) => ({ ...current, settings: fromSettings(settings.value) }));
+      } else {
+        setBanner(`Could not read the remembered settings: ${describeError(settings.reason)}`);
+      }
       if (listing.status === 'rejected') {
         setBanner(`Could not list earlier crawls: ${describeError(listing.reason)}`);
       } else if (origin !== null) {
@@ -68,32 +101,40 @@ export function App({ deps }: AppProps) {
     return () => {
       isCancelled = true;
     };
-  }, [currentTabUrl, send, show]);
+  }, [currentTabUrl, send, show, settingsStorage]);
 
-  const onChange = (next: FormValues): void => {
+  const onChange = (next: StartFormValues): void => {
     if (next.startUrl !== values.startUrl) hasEditedUrl.current = true;
+    if (next.settings !== values.settings) hasEditedSettings.current = true;
     setValues(next);
   };
 
+  /** Shows these messages next to their fields, opening the disclosure when one of its fields has one. */
+  const showFieldErrors = (fields: StartFormErrors): void => {
+    setFieldErrors(fields);
+    if (hiddenErrorCount(fields) > 0) setMoreOpen(true);
+    setFocusRequest((count) => count + 1);
+  };
+
   const onSubmit = async (): Promise<void> => {
-    const result = validateSettings(parseForm(values));
+    const result = validateSettings(parseStartForm(values));
     if (!result.ok) {
       const { fields, other } = splitErrors(result.errors);
-      setFieldErrors(fields);
+      showFieldErrors(fields);
       setBanner(other.length > 0 ? other.join('; ') : null);
       return;
     }
-    const { startUrl, maxPages, delayMs } = result.settings;
     setFieldErrors({});
     setBanner(null);
     setStarting(true);
     try {
-      const reply = await send('crawl/start', { settings: { startUrl, maxPages, delayMs } });
+      const reply = await send('crawl/start', { settings: startRequestSettings(result.settings) });
       await show(reply.crawl);
+      await remember(result.settings.startUrl);
     } catch (err) {
       if (err instanceof TabcrawlError && err.fields.length > 0) {
         const { fields, other } = splitErrors(err.fields);
-        setFieldErrors(fields);
+        showFieldErrors(fields);
         setBanner(other.length > 0 ? other.join('; ') : Object.keys(fields).length > 0 ? null : err.message);
       } else {
         setBanner(describeError(err));
@@ -103,10 +144,80 @@ export function App({ deps }: AppProps) {
     }
   };
 
+  /** Remembers the form's settings (those given; an empty field keeps following the defaults) for the site of a started crawl. */
+  const remember = async (startUrl: string): Promise<void> => {
+    try {
+      const saved = await saveSiteSettings(settingsStorage, startUrl, toSettings(values.settings));
+      if (!saved.ok) setBanner(`Could not remember these settings: ${saved.errors.map((error) => error.message).join('; ')}`);
+    } catch (err) {
+      setBanner(`Could not remember these settings: ${describeError(err)}`);
+    }
+  };
+
   const onNewCrawl = (): void => {
     const input = startUrlRef.current;
     input?.focus();
     input?.select();
+  };
+
+  const loadCrawls = useCallback(async (): Promise<void> => {
+    try {
+      setCrawls((await send('crawl/list', {})).crawls);
+    } catch (err) {
+      setCrawls([]);
+      setBanner(`Could not list the crawls: ${describeError(err)}`);
+    }
+  }, [send]);
+
+  const openScreen = (next: PopupScreen): void => {
+    setBanner(null);
+    setScreen(next);
+    if (next === 'crawls') {
+      setCrawls(null);
+      void loadCrawls();
+    }
+  };
+
+  const onOpenCrawl = (picked: CrawlSummary): void => {
+    setBanner(null);
+    setScreen('site');
+    void show(picked);
+  };
+
+  const openInTab = async (crawlId: string): Promise<void> => {
+    try {
+      await deps.openResultsTab(crawlId);
+    } catch (err) {
+      setBanner(`Could not open the results page: ${describeError(err)}`);
+    }
+  };
+
+  const onRerun = async (picked: CrawlSummary): Promise<void> => {
+    setBusyId(picked.id);
+    setBanner(null);
+    try {
+      const reply = await send('crawl/rerun', { crawlId: picked.id });
+      setScreen('site');
+      await show(reply.crawl);
+    } catch (err) {
+      setBanner(describeError(err));
+    } finally {
+      setBusyId(null);
+    }
+  };
+
+  const onDelete = async (picked: CrawlSummary): Promise<void> => {
+    setBusyId(picked.id);
+    setBanner(null);
+    try {
+      await send('crawl/delete', { crawlId: picked.id });
+      setCrawls((current) => current?.filter((c) => c.id !== picked.id) ?? null);
+      if (view.crawl?.id === picked.id) await show(null);
+    } catch (err) {
+      setBanner(`Could not delete the crawl: ${describeError(err)}`);
+    } finally {
+      setBusyId(null);
+    }
   };
 
   const { crawl } = view;
@@ -115,36 +226,75 @@ export function App({ deps }: AppProps) {
 
   return (
     <main class="popup">
-      <h1 class="title">Tabcrawl</h1>
-      <CrawlForm
-        values={values}
-        errors={fieldErrors}
-        note={note}
-        isStarting={isStarting}
-        isStartDisabled={isRunning}
-        disabledReason={isRunning ? 'A crawl of this site is running: stop it to start again.' : null}
-        startUrlRef={startUrlRef}
-        onChange={onChange}
-        onSubmit={() => void onSubmit()}
-      />
-      {errorText !== null && (
+      <header class="popup-head">
+        <h1 class="title">Tabcrawl</h1>
+        <nav class="views" aria-label="Views">
+          <button type="button" data-testid="view-site" aria-pressed={screen === 'site'} onClick={() => openScreen('site')}>
+            This site
+          </button>
+          <button type="button" data-testid="view-crawls" aria-pressed={screen === 'crawls'} onClick={() => openScreen('crawls')}>
+            Crawls
+          </button>
+        </nav>
+      </header>
+      {errorText !== null && screen === 'crawls' && (
         <p class="banner" role="alert">
           {errorText}
         </p>
       )}
-      {crawl !== null ? (
-        <>
-          <CrawlProgress crawl={crawl} isStopping={view.isStopping} onStop={() => void view.stop()} onNewCrawl={onNewCrawl}>
-            <ExportMenu crawlId={crawl.id} rowCount={crawl.counts.done} onExport={deps.openExportTab} />
-          </CrawlProgress>
-          <ResultsTable pages={view.pages} origin={httpOrigin(crawl.settings.startUrl)} />
-        </>
+      {screen === 'crawls' ? (
+        <CrawlsList
+          crawls={crawls}
+          busyId={busyId}
+          onOpen={onOpenCrawl}
+          onOpenInTab={(picked) => void openInTab(picked.id)}
+          onRerun={(picked) => void onRerun(picked)}
+          onDelete={(picked) => void onDelete(picked)}
+        />
       ) : (
-        isLoading && (
-          <p class="loading" aria-busy="true">
-            Looking for earlier crawls…
-          </p>
-        )
+        <>
+          <CrawlForm
+            values={values}
+            errors={fieldErrors}
+            note={note}
+            isStarting={isStarting}
+            isStartDisabled={isRunning}
+            isMoreOpen={isMoreOpen}
+            onMoreOpenChange={setMoreOpen}
+            focusRequest={focusRequest}
+            disabledReason={isRunning ? 'A crawl of this site is running: stop it to start again.' : null}
+            startUrlRef={startUrlRef}
+            onChange={onChange}
+            onSubmit={() => void onSubmit()}
+          />
+          {errorText !== null && (
+            <p class="banner" role="alert">
+              {errorText}
+            </p>
+          )}
+          {crawl !== null ? (
+            <>
+              <CrawlProgress
+                crawl={crawl}
+                hosts={view.hosts}
+                pendingAction={view.pendingAction}
+                now={now()}
+                onAction={(action) => void view.perform(action)}
+                onNewCrawl={onNewCrawl}
+                onOpenInTab={() => void openInTab(crawl.id)}
+              >
+                <ExportMenu crawlId={crawl.id} rowCount={crawl.counts.done} onExport={deps.openExportTab} />
+              </CrawlProgress>
+              <ResultsTable pages={view.pages} origin={httpOrigin(crawl.settings.startUrl)} />
+            </>
+          ) : (
+            isLoading && (
+              <p class="loading" aria-busy="true">
+                Looking for earlier crawls…
+              </p>
+            )
+          )}
+        </>
       )}
     </main>
   );

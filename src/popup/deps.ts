@@ -4,6 +4,7 @@
  */
 import type { ExportFormat } from '../export/format-info.ts';
 import type { Send } from '../messaging/client.ts';
+import type { SettingsStorage } from '../settings/site-settings.ts';
 
 export interface PopupDeps {
   /** Sends one request to the background (see `messaging/client.ts`). */
@@ -15,6 +16,16 @@ export interface PopupDeps {
    * (`src/export-page/index.html?crawl=<id>&format=<format>`).
    */
   openExportTab: (crawlId: string, format: ExportFormat) => Promise<void>;
+  /** Opens the full results page of this crawl in a new tab (`RESULTS_PAGE_PATH?crawl=<id>`). */
+  openResultsTab: (crawlId: string) => Promise<void>;
+  /**
+   * Where crawl settings are remembered per site, and the user's defaults
+   * (`browser.storage.local` through `storageAreaAdapter`; the options page
+   * writes the same keys).
+   */
+  settingsStorage: SettingsStorage;
+  /** The current time, ms since the epoch, for the ETA. @default Date.now */
+  now?: () => number;
   /** Pause between the end of one refresh of a running crawl and the start of the next, in ms. @default 1000 */
   pollMs?: number;
 }

@@ -2,60 +2,69 @@
  * Pure helpers of the popup: form parsing, error routing and how a crawl
  * table row reads. No Preact, no browser APIs.
  */
-import type { CrawlSummary, PageSummary } from '../messaging/protocol.ts';
+import type { CrawlSummary, HostProgress, PageSummary } from '../messaging/protocol.ts';
 import { TabcrawlError } from '../messaging/protocol.ts';
-import { DEFAULT_SETTINGS, type SettingsError } from '../core/settings.ts';
+import { DEFAULT_SETTINGS, type CrawlSettings, type SettingsError } from '../core/settings.ts';
+import { fieldErrors, fromSettings, toSettings, type FormValues, type SettingKey } from '../settings/settings-values.ts';
 
-/** The form's fields as typed: kept as text so nothing the user typed is ever lost. */
-export interface FormValues {
+/** The Start form as typed: the start URL, and every other option as the settings form edits it. */
+export interface StartFormValues {
   startUrl: string;
-  maxPages: string;
-  /** Politeness delay in seconds, decimals allowed. */
-  delaySeconds: string;
+  /** Kept as text (seconds, MiB, one pattern per line) so nothing the user typed is ever lost. */
+  settings: FormValues;
 }
 
-/** Settings the popup edits, named as in {@link CrawlSettings}. */
-export type FormField = 'startUrl' | 'maxPages' | 'delayMs';
+/** A setting the Start form shows a message for, named as in {@link CrawlSettings}. */
+export type StartFormField = 'startUrl' | SettingKey;
 
-/** One message per form field; a field without a problem has no key. */
-export type FieldErrors = Partial<Record<FormField, string>>;
+/** One message per field; a field without a problem has no key. */
+export type StartFormErrors = Partial<Record<StartFormField, string>>;
 
-const FORM_FIELDS: ReadonlySet<string> = new Set<FormField>(['startUrl', 'maxPages', 'delayMs']);
-
-export function defaultFormValues(): FormValues {
-  return {
-    startUrl: '',
-    maxPages: String(DEFAULT_SETTINGS.maxPages),
-    delaySeconds: String(DEFAULT_SETTINGS.delayMs / 1000),
-  };
+/** The Start form before anything is known: no start URL, the built-in defaults. */
+export function defaultStartForm(): StartFormValues {
+  return { startUrl: '', settings: fromSettings({}) };
 }
 
-/** Reads a number field; an empty or malformed field becomes NaN so the validator names it. */
-function parseNumber(text: string): number {
-  const trimmed = text.trim();
-  return trimmed === '' ? Number.NaN : Number(trimmed);
+/**
+ * The form's text as the settings the validator takes: the trimmed start
+ * URL and {@link toSettings} of the rest (an empty number field is left out,
+ * so its default applies). Not validated.
+ */
+export function parseStartForm(values: StartFormValues): Partial<CrawlSettings> & { startUrl: string } {
+  return { startUrl: values.startUrl.trim(), ...toSettings(values.settings) };
 }
 
-/** The form's text as the settings the validator and `crawl/start` take (delay seconds → whole ms). */
-export function parseForm(values: FormValues): { startUrl: string; maxPages: number; delayMs: number } {
-  return {
-    startUrl: values.startUrl.trim(),
-    maxPages: parseNumber(values.maxPages),
-    delayMs: Math.round(parseNumber(values.delaySeconds) * 1000),
-  };
+/** Settings `crawl/start` always carries, whatever their value. */
+const ALWAYS_SENT: ReadonlySet<keyof CrawlSettings> = new Set<keyof CrawlSettings>(['startUrl', 'maxPages', 'delayMs']);
+
+/**
+ * The validated settings as `crawl/start` carries them: the start URL, max
+ * pages and delay, and every other setting that differs from
+ * {@link DEFAULT_SETTINGS}. The background fills a missing setting with that
+ * same default (`validateSettings`), so the crawl gets every setting.
+ */
+export function startRequestSettings(settings: CrawlSettings): Partial<CrawlSettings> & { startUrl: string } {
+  const sent: Partial<CrawlSettings> & { startUrl: string } = { startUrl: settings.startUrl };
+  for (const key of Object.keys(settings) as (keyof CrawlSettings)[]) {
+    if (key === 'startUrl') continue;
+    const value = settings[key];
+    const builtIn = DEFAULT_SETTINGS[key];
+    const isDefault = Array.isArray(value) && Array.isArray(builtIn) ? value.join('\n') === builtIn.join('\n') : value === builtIn;
+    if (ALWAYS_SENT.has(key) || !isDefault) Object.assign(sent, { [key]: Array.isArray(value) ? [...value] : value });
+  }
+  return sent;
 }
 
-/** Routes settings errors to the form fields that show them; the rest go to the banner. */
-export function splitErrors(errors: readonly SettingsError[]): { fields: FieldErrors; other: string[] } {
-  const fields: FieldErrors = {};
+/**
+ * Routes settings errors to the fields that show them (sizes in MiB, as
+ * their field reads); an error the form has no field for goes to the banner.
+ */
+export function splitErrors(errors: readonly SettingsError[]): { fields: StartFormErrors; other: string[] } {
+  const fields: StartFormErrors = { ...fieldErrors(errors) };
   const other: string[] = [];
   for (const error of errors) {
-    if (FORM_FIELDS.has(error.field)) {
-      const field = error.field as FormField;
-      fields[field] ??= error.message;
-    } else {
-      other.push(error.message);
-    }
+    if (error.field === 'startUrl') fields.startUrl ??= error.message;
+    else if (!(error.field in DEFAULT_SETTINGS)) other.push(error.message);
   }
   return { fields, other };
 }
@@ -126,4 +135,75 @@ export function shortUrl(url: string, origin: string | null): string {
   } catch {
     return url;
   }
+}
+
+/** How an origin reads on a host line: `http://127.0.0.1:8080` → `127.0.0.1:8080`; https keeps its scheme. */
+export function hostLabel(origin: string): string {
+  try {
+    const parsed = new URL(origin);
+    return parsed.protocol === 'http:' ? parsed.host : `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return origin;
+  }
+}
+
+/** A duration for people, in s, min or h (`45 s`, `12 min`, `2 h 5 min`); `0 s` for anything below a second. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+/** A gap in seconds as robots.txt writes it: `2 s`, `0.5 s`. */
+export function formatSeconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+/** A clock time of today for people, `12:03:10` (24 h, the browser's time zone). */
+export function clockTime(at: number): string {
+  const date = new Date(at);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+}
+
+/** A start time for the crawls list: `2026-01-31 12:03`. */
+export function dateTime(at: number): string {
+  const date = new Date(at);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
+/**
+ * What a host waits for, as one phrase: `waiting for Crawl-delay 2 s`,
+ * `backing off until 12:03:10`, `robots.txt unavailable, retry at 12:03:10`,
+ * `fetching`, `ready`.
+ */
+export function hostWaitText(host: HostProgress): string {
+  const { wait } = host;
+  switch (wait.kind) {
+    case 'in-flight':
+      return 'fetching';
+    case 'backoff':
+      return `backing off until ${clockTime(wait.until)}`;
+    case 'robots':
+      return `robots.txt unavailable, retry at ${clockTime(wait.retryAt)}`;
+    case 'crawl-delay':
+      return wait.crawlDelayMs !== null ? `waiting for Crawl-delay ${formatSeconds(wait.crawlDelayMs)}` : `waiting for the delay ${formatSeconds(host.gapMs)}`;
+    case 'ready':
+      return 'ready';
+  }
+}
+
+/** One line per host: `127.0.0.1:8080 · 12 queued · waiting for Crawl-delay 2 s`. */
+export function hostLine(host: HostProgress): string {
+  return `${hostLabel(host.origin)} · ${host.pending} queued · ${hostWaitText(host)}`;
+}
+
+/** Pages per minute as shown: whole numbers from 10 up, one decimal below. */
+export function formatRate(pagesPerMinute: number): string {
+  return pagesPerMinute >= 10 ? String(Math.round(pagesPerMinute)) : String(Math.round(pagesPerMinute * 10) / 10);
 }

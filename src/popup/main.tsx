@@ -7,6 +7,8 @@ import browser from 'webextension-polyfill';
 import type { ExportFormat } from '../export/format-info.ts';
 import { exportPagePath } from '../export-page/export-params.ts';
 import { send } from '../messaging/client.ts';
+import { storageAreaAdapter } from '../settings/site-settings.ts';
+import { RESULTS_PAGE_PATH } from '../storage/page-queries.ts';
 import { App } from './app.tsx';
 
 /** URL of the active tab of the current window (readable thanks to `activeTab`), or null. */
@@ -20,5 +22,13 @@ async function openExportTab(crawlId: string, format: ExportFormat): Promise<voi
   await browser.tabs.create({ url: browser.runtime.getURL(exportPagePath(crawlId, format)) });
 }
 
+/** Opens the full results page of a crawl in a new tab. */
+async function openResultsTab(crawlId: string): Promise<void> {
+  await browser.tabs.create({ url: browser.runtime.getURL(`${RESULTS_PAGE_PATH}?crawl=${encodeURIComponent(crawlId)}`) });
+}
+
+/** Remembered settings, shared with the options page. */
+const settingsStorage = storageAreaAdapter(browser.storage.local);
+
 const root = document.getElementById('app');
-if (root !== null) render(<App deps={{ send, currentTabUrl, openExportTab }} />, root);
+if (root !== null) render(<App deps={{ send, currentTabUrl, openExportTab, openResultsTab, settingsStorage }} />, root);

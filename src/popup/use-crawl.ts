@@ -1,24 +1,33 @@
 /**
- * The crawl the popup shows: its summary, its latest rows, and the polling
- * that keeps them fresh while it runs.
+ * The crawl the popup shows: its summary, its latest rows, its hosts with URLs
+ * left, and the polling that keeps them fresh while it runs. Pause, resume and
+ * stop go through here too.
  *
  * ```
  * none ──show(crawl)──► shown ──(state running)──► polling every pollMs
  *                         ▲                            │
- *                         └──(state not running, stop, └─ crawl/get + pages/latest,
- *                             show, unmount)              one at a time
+ *                         └──(state not running, action, └─ crawl/get + pages/latest
+ *                             show, unmount)              + crawl/hosts, one at a time
  * ```
  *
- * Every request carries the generation it was made in; `show`, `stop` and
+ * Every request carries the generation it was made in; `show`, the actions and
  * unmounting start a new one, so an answer that arrives late never
  * overwrites a newer view.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Send } from '../messaging/client.ts';
-import type { CrawlSummary, PageSummary } from '../messaging/protocol.ts';
+import type { CrawlSummary, HostProgress, PageSummary } from '../messaging/protocol.ts';
 import { TabcrawlError } from '../messaging/protocol.ts';
 import { LATEST_PAGES_LIMIT } from './deps.ts';
 import { describeError } from './format.ts';
+
+/** What the user can do to the crawl shown; each is one request of the same name. */
+export type CrawlAction = 'pause' | 'resume' | 'stop';
+
+/** Whether the hosts of a crawl are worth asking for: it may still have URLs queued. */
+function hasHostsToShow(crawl: CrawlSummary): boolean {
+  return crawl.state === 'running' || crawl.state === 'paused' || (crawl.state === 'stopped' && crawl.queued > 0);
+}
 
 export interface CrawlView {
   /** The crawl shown, or null before one is known. */
@@ -27,19 +36,26 @@ export interface CrawlView {
   pages: PageSummary[];
   /** Why the last load, refresh or stop failed; null after a success. */
   error: string | null;
+  /** Its hosts with URLs left (most pending first); empty when unknown or none. */
+  hosts: HostProgress[];
+  /** The action whose request is in flight, or null. */
+  pendingAction: CrawlAction | null;
   /** A `crawl/stop` is in flight. */
   isStopping: boolean;
   /** Shows this crawl (or none) and loads its latest rows. */
   show: (crawl: CrawlSummary | null) => Promise<void>;
   /** Stops the crawl shown. */
   stop: () => Promise<void>;
+  /** Sends `crawl/<action>` for the crawl shown and shows its answer. */
+  perform: (action: CrawlAction) => Promise<void>;
 }
 
 export function useCrawl(send: Send, pollMs: number): CrawlView {
   const [crawl, setCrawl] = useState<CrawlSummary | null>(null);
   const [pages, setPages] = useState<PageSummary[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [isStopping, setStopping] = useState(false);
+  const [hosts, setHosts] = useState<HostProgress[]>([]);
+  const [pendingAction, setPendingAction] = useState<CrawlAction | null>(null);
   /** Bumped by every change of what is shown; -1 once unmounted. */
   const generation = useRef(0);
 
@@ -64,36 +80,59 @@ export function useCrawl(send: Send, pollMs: number): CrawlView {
     [send],
   );
 
+  /** Host details are extra: when they cannot be had, the popup shows none and no error. */
+  const loadHosts = useCallback(
+    async (next: CrawlSummary, gen: number): Promise<void> => {
+      if (!hasHostsToShow(next)) {
+        setHosts([]);
+        return;
+      }
+      try {
+        const reply = await send('crawl/hosts', { crawlId: next.id });
+        if (generation.current === gen) setHosts(reply.hosts);
+      } catch {
+        if (generation.current === gen) setHosts([]);
+      }
+    },
+    [send],
+  );
+
   const show = useCallback(
     async (next: CrawlSummary | null): Promise<void> => {
       const gen = ++generation.current;
       setCrawl(next);
       setPages([]);
+      setHosts([]);
       setError(null);
-      if (next !== null) await loadPages(next.id, gen);
+      if (next !== null) await Promise.all([loadPages(next.id, gen), loadHosts(next, gen)]);
     },
-    [loadPages],
+    [loadPages, loadHosts],
   );
 
   const crawlId = crawl?.id ?? null;
   const isRunning = crawl?.state === 'running';
 
-  const stop = useCallback(async (): Promise<void> => {
-    if (crawlId === null) return;
-    const gen = ++generation.current;
-    setStopping(true);
-    try {
-      const reply = await send('crawl/stop', { crawlId });
-      if (generation.current !== gen) return;
-      setCrawl(reply.crawl);
-      setError(null);
-      await loadPages(crawlId, gen);
-    } catch (err) {
-      if (generation.current === gen) setError(describeError(err));
-    } finally {
-      if (generation.current !== -1) setStopping(false);
-    }
-  }, [crawlId, send, loadPages]);
+  const perform = useCallback(
+    async (action: CrawlAction): Promise<void> => {
+      if (crawlId === null) return;
+      const gen = ++generation.current;
+      setPendingAction(action);
+      try {
+        const reply = await send(`crawl/${action}`, { crawlId });
+        if (generation.current !== gen) return;
+        setCrawl(reply.crawl);
+        setError(null);
+        await Promise.all([loadPages(crawlId, gen), loadHosts(reply.crawl, gen)]);
+      } catch (err) {
+        if (generation.current === gen) setError(describeError(err));
+      } finally {
+        if (generation.current !== -1) setPendingAction(null);
+      }
+    },
+    [crawlId, send, loadPages, loadHosts],
+  );
+
+  const stop = useCallback(() => perform('stop'), [perform]);
 
   // Polling: a chain of timeouts, so a slow answer delays the next refresh instead of overlapping it.
   useEffect(() => {
@@ -112,6 +151,7 @@ export function useCrawl(send: Send, pollMs: number): CrawlView {
         setCrawl(got.crawl);
         setPages(latest.pages);
         setError(null);
+        await loadHosts(got.crawl, gen);
       } catch (err) {
         if (isCancelled || generation.current !== gen) return;
         if (err instanceof TabcrawlError && err.code === 'not-found') {
@@ -130,7 +170,7 @@ export function useCrawl(send: Send, pollMs: number): CrawlView {
       isCancelled = true;
       clearTimeout(timer);
     };
-  }, [crawlId, isRunning, send, pollMs]);
+  }, [crawlId, isRunning, send, pollMs, loadHosts]);
 
-  return { crawl, pages, error, isStopping, show, stop };
+  return { crawl, pages, error, hosts, pendingAction, isStopping: pendingAction === 'stop', show, stop, perform };
 }

@@ -5,7 +5,13 @@
  * {@link FrontierEntry}, {@link PageRecord}, {@link StoredBody}). The frontier
  * alone carries one storage-only field ({@link FrontierRow.queuedSeq}); it is
  * added by {@link toFrontierRow} and stripped by {@link fromFrontierRow}, so the
- * records callers see equal the model types exactly.
+ * records callers see equal the model types exactly. Pages likewise carry the
+ * derived sort keys of {@link PageKeys} (schema version 2): added by
+ * {@link toPageRow}, stripped by {@link fromPageRow}.
+ *
+ * Every results index ends in `seq` (unique within a crawl), so rows with equal
+ * sort keys come in `seq` order: ascending walks break ties by ascending `seq`,
+ * descending walks (the same index backwards) by descending `seq`.
  *
  * Indexes, and the query each one serves:
  *
@@ -15,7 +21,16 @@
  * | `hosts`    | `[crawlId+origin]`    | (key prefix `crawlId`)           | hosts of a crawl; delete by crawl             |
  * | `frontier` | `[crawlId+url]`       | `[crawlId+origin+queuedSeq]`     | next / first n queued entries of one host     |
  * |            |                       | `[crawlId+leaseRunId]`           | leased entries of a crawl                     |
- * | `pages`    | `[crawlId+url]`       | `[crawlId+seq]`                  | pages after a seq (export), latest pages      |
+ * | `pages`    | `[crawlId+url]`       | `[crawlId+seq]`                  | pages after a seq (export), latest pages,     |
+ * |            | (also: sort by URL)   |                                  | results sorted by seq                         |
+ * |            |                       | `[crawlId+statusKey+seq]`        | sort by status; status-class filters (ranges) |
+ * |            |                       | `[crawlId+mediaKey+seq]`         | sort by type; media-type filter and facet     |
+ * |            |                       | `[crawlId+sizeKey+seq]`          | sort by size                                  |
+ * |            |                       | `[crawlId+timeKey+seq]`          | sort by response time                         |
+ * |            |                       | `[crawlId+depth+seq]`            | sort by depth; depth filter and facet         |
+ * |            |                       | `[crawlId+titleKey+seq]`         | sort by title; text search (key-only scan)    |
+ * |            |                       | `[crawlId+inlinks+seq]`          | sort by inlinks                               |
+ * |            |                       | `[crawlId+isDuplicate+seq]`      | the `duplicate` status class                  |
  * | `bodies`   | `[crawlId+sha256]`    | (key prefix `crawlId`)           | body by hash; delete by crawl                 |
  *
  * IndexedDB leaves a record out of an index when the index key is not a valid
@@ -45,6 +60,64 @@ export interface FrontierRow extends FrontierEntry {
   queuedSeq?: number;
 }
 
+/**
+ * Storage-only sort and filter keys of a page row (schema version 2). IndexedDB
+ * leaves a row out of an index whose key is null or missing, so every key here
+ * is a valid, non-null key; a missing value sorts before every present one.
+ */
+export interface PageKeys {
+  /** HTTP status; -1 when failed at the network level (or never fetched), -2 when blocked by robots.txt. */
+  statusKey: number;
+  /** Lower-case media type without parameters (`text/html`); `''` without a content type. */
+  mediaKey: string;
+  /** `contentLength` in bytes; -1 when unknown. */
+  sizeKey: number;
+  /** `responseTimeMs` in ms; -1 when never requested. */
+  timeKey: number;
+  /** Lower-case title; `''` without one. */
+  titleKey: string;
+  /** 1 when `duplicateOf` is set, else 0 (booleans are not valid keys). */
+  isDuplicate: 0 | 1;
+}
+
+/** A page as stored: the record plus its {@link PageKeys}. */
+export interface PageRow extends PageRecord, PageKeys {}
+
+/** Status key of failed rows (no HTTP status, not blocked). */
+export const FAILED_STATUS_KEY = -1;
+/** Status key of rows blocked by robots.txt. */
+export const BLOCKED_STATUS_KEY = -2;
+
+/** The media type of a `Content-Type` value: lower-case, without parameters; `''` for null or blank. */
+export function mediaTypeOf(contentType: string | null): string {
+  if (contentType === null) return '';
+  const semicolon = contentType.indexOf(';');
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/** The derived keys of a page. */
+export function pageKeysOf(page: PageRecord): PageKeys {
+  return {
+    statusKey: page.blockedBy !== null ? BLOCKED_STATUS_KEY : (page.status ?? FAILED_STATUS_KEY),
+    mediaKey: mediaTypeOf(page.contentType),
+    sizeKey: page.contentLength ?? -1,
+    timeKey: page.responseTimeMs ?? -1,
+    titleKey: (page.title ?? '').toLowerCase(),
+    isDuplicate: page.duplicateOf === null ? 0 : 1,
+  };
+}
+
+/** The stored form of a page: the record with its derived keys. */
+export function toPageRow(page: PageRecord): PageRow {
+  return { ...page, ...pageKeysOf(page) };
+}
+
+/** The page a stored row stands for: the row without its storage-only keys. */
+export function fromPageRow(row: PageRow): PageRecord {
+  const { statusKey: _s, mediaKey: _m, sizeKey: _z, timeKey: _t, titleKey: _i, isDuplicate: _d, ...page } = row;
+  return page;
+}
+
 /** The stored form of an entry: `queuedSeq` set exactly when it is queued. */
 export function toFrontierRow(entry: FrontierEntry): FrontierRow {
   return entry.leaseRunId === null ? { ...entry, queuedSeq: entry.seq } : entry;
@@ -56,11 +129,16 @@ export function fromFrontierRow(row: FrontierRow): FrontierEntry {
   return entry;
 }
 
+/** The pages schema of version 2. */
+const PAGES_V2 =
+  '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
+  '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq], [crawlId+isDuplicate+seq]';
+
 export class TabcrawlDatabase extends Dexie {
   declare readonly crawls: Table<CrawlRecord, string>;
   declare readonly hosts: Table<HostState, CrawlScopedKey>;
   declare readonly frontier: Table<FrontierRow, CrawlScopedKey>;
-  declare readonly pages: Table<PageRecord, CrawlScopedKey>;
+  declare readonly pages: Table<PageRow, CrawlScopedKey>;
   declare readonly bodies: Table<StoredBody, CrawlScopedKey>;
 
   /** @param name IndexedDB database name. @default "tabcrawl" */
@@ -81,5 +159,18 @@ export class TabcrawlDatabase extends Dexie {
       pages: '[crawlId+url], [crawlId+seq]',
       bodies: '[crawlId+sha256]',
     });
+    /**
+     * Schema version 2, Tabcrawl 0.2.0: the results browser's sort and filter
+     * indexes on pages (see the table above), over the keys of {@link PageKeys},
+     * which the upgrade fills in on every existing page row.
+     */
+    this.version(2)
+      .stores({ pages: PAGES_V2 })
+      .upgrade((trans) =>
+        trans
+          .table<PageRow, CrawlScopedKey>('pages')
+          .toCollection()
+          .modify((row) => void Object.assign(row, pageKeysOf(row))),
+      );
   }
 }

@@ -26,7 +26,15 @@
 import { Dexie, type Collection, type Table, type Transaction } from 'dexie';
 import type { CrawlStore, StoredBody, StoreTx } from '../core/crawl/ports.ts';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
-import { fromFrontierRow, toFrontierRow, type CrawlScopedKey, type FrontierRow, type TabcrawlDatabase } from './database.ts';
+import {
+  fromFrontierRow,
+  fromPageRow,
+  toFrontierRow,
+  toPageRow,
+  type CrawlScopedKey,
+  type FrontierRow,
+  type TabcrawlDatabase,
+} from './database.ts';
 
 /** The same table, bound to `trans`: its calls run in that transaction or fail. */
 function bound<T, K>(trans: Transaction, table: Table<T, K>): Table<T, K> {
@@ -78,8 +86,11 @@ export class DexieCrawlStore implements CrawlStore {
         return rows.map(fromFrontierRow);
       },
 
-      getPages: (crawlId, urls) => pages.bulkGet(urls.map((url) => [crawlId, url])),
-      putPages: async (rows) => void (await pages.bulkPut(rows)),
+      getPages: async (crawlId, urls) => {
+        const rows = await pages.bulkGet(urls.map((url) => [crawlId, url]));
+        return rows.map((row) => (row === undefined ? undefined : fromPageRow(row)));
+      },
+      putPages: async (records) => void (await pages.bulkPut(records.map(toPageRow))),
 
       bodyOwner: async (crawlId, sha256) => (await bodies.get([crawlId, sha256]))?.url,
       putBody: async (body) => void (await bodies.put(body)),
@@ -101,7 +112,8 @@ export class DexieCrawlStore implements CrawlStore {
         .where('[crawlId+seq]')
         .between([crawlId, afterSeq], [crawlId, Dexie.maxKey], false, true)
         .limit(limit)
-        .toArray(),
+        .toArray()
+        .then((rows) => rows.map(fromPageRow)),
     );
   }
 
@@ -113,7 +125,8 @@ export class DexieCrawlStore implements CrawlStore {
         .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
         .reverse()
         .limit(limit)
-        .toArray(),
+        .toArray()
+        .then((rows) => rows.map(fromPageRow)),
     );
   }
 

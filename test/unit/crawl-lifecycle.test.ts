@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createCrawl, queuedCount, startUrlProblem, stopCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
+import { createCrawl, pauseCrawl, queuedCount, resumeCrawl, startUrlProblem, stopCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
 import { validateSettings, type CrawlSettings } from '../../src/core/settings.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
 
@@ -43,5 +43,52 @@ describe('crawl lifecycle', () => {
     assert.equal(await stopCrawl(store, 'missing', 20), undefined);
     const entries = await store.transaction((tx) => tx.getEntries('c', ['http://a.test/']));
     assert.ok(entries[0]);
+  });
+  it('pauses only a running crawl, keeping its frontier and host clocks', async () => {
+    const store = new MemoryCrawlStore();
+    await createCrawl(store, settings({ startUrl: 'http://a.test/' }), { id: 'c', now: 5 });
+    const hostsBefore = await store.transaction((tx) => tx.listHosts('c'));
+    const paused = await pauseCrawl(store, 'c', 10);
+    assert.equal(paused?.state, 'paused');
+    assert.equal(paused?.pausedAt, 10);
+    assert.equal(paused?.endedAt, null);
+    assert.equal((await pauseCrawl(store, 'c', 20))?.pausedAt, 10, 'a second pause changes nothing');
+    assert.deepEqual(await store.transaction((tx) => tx.listHosts('c')), hostsBefore);
+    assert.ok((await store.transaction((tx) => tx.getEntries('c', ['http://a.test/'])))[0]);
+  });
+  it('resumes a paused crawl, adding the pause to its paused time', async () => {
+    const store = new MemoryCrawlStore();
+    await createCrawl(store, settings({ startUrl: 'http://a.test/' }), { id: 'c', now: 0 });
+    await pauseCrawl(store, 'c', 100);
+    const resumed = await resumeCrawl(store, 'c', 400);
+    assert.equal(resumed?.state, 'running');
+    assert.equal(resumed?.pausedAt, null);
+    assert.equal(resumed?.pausedMs, 300);
+    await pauseCrawl(store, 'c', 500);
+    assert.equal((await resumeCrawl(store, 'c', 600))?.pausedMs, 400);
+  });
+  it('stops a paused crawl, and resumes a stopped one counting from its pause', async () => {
+    const store = new MemoryCrawlStore();
+    await createCrawl(store, settings({ startUrl: 'http://a.test/' }), { id: 'c', now: 0 });
+    await pauseCrawl(store, 'c', 100);
+    const stopped = await stopCrawl(store, 'c', 200);
+    assert.equal(stopped?.state, 'stopped');
+    assert.equal(stopped?.endedAt, 200);
+    const resumed = await resumeCrawl(store, 'c', 1000);
+    assert.equal(resumed?.state, 'running');
+    assert.equal(resumed?.endedAt, null);
+    assert.equal(resumed?.message, null);
+    assert.equal(resumed?.pausedMs, 900);
+  });
+  it('resumes neither a running nor a finished crawl', async () => {
+    const store = new MemoryCrawlStore();
+    await createCrawl(store, settings({ startUrl: 'http://a.test/' }), { id: 'c', now: 0 });
+    assert.equal((await resumeCrawl(store, 'c', 50))?.pausedMs, 0);
+    await store.transaction(async (tx) => {
+      const crawl = await tx.getCrawl('c');
+      if (crawl) await tx.putCrawl({ ...crawl, state: 'finished', endedAt: 60 });
+    });
+    assert.equal((await resumeCrawl(store, 'c', 70))?.state, 'finished');
+    assert.equal(await resumeCrawl(store, 'missing', 70), undefined);
   });
 });

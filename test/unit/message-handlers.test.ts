@@ -16,7 +16,7 @@ function background() {
   let ids = 0;
   const active: boolean[] = [];
   const manager = new CrawlManager({ store, fetcher: site, clock, runId: 'run', newId: () => `crawl-${++ids}`, onActiveChange: (a) => active.push(a) });
-  const handlers = createHandlers(store, manager);
+  const handlers = createHandlers(store, manager, clock);
   const send = <K extends RequestType>(message: MessageOf<K>) => dispatch(handlers, message);
   /** Lets virtual time pass until the crawl is no longer running. */
   const settle = async (crawlId: string) =>
@@ -118,5 +118,178 @@ describe('message handlers', () => {
     assert.equal(bg.site.requests.filter((r) => r.startedAt > stoppedAt).length, 0);
     const again = await bg.send({ type: 'crawl/stop', payload: { crawlId } });
     assert.ok(again.ok && again.value.crawl.state === 'stopped', 'stopping twice is harmless');
+  });
+
+  it('pauses a running crawl: no request starts while it is paused, and a worker start does not resume it', async () => {
+    const bg = background();
+    bg.site.route(`${A}/`, page(Array.from({ length: 10 }, (_, i) => `/p${i}`)));
+    const started = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/`, delayMs: 1000 } } });
+    if (!started.ok) throw new Error('not started');
+    const crawlId = started.value.crawl.id;
+    let pausedAt = 0;
+    await bg.clock.run(
+      (async () => {
+        while (bg.site.requests.length < 3) await bg.clock.sleep(100);
+        pausedAt = bg.clock.now();
+        const paused = await bg.send({ type: 'crawl/pause', payload: { crawlId } });
+        assert.ok(paused.ok && paused.value.crawl.state === 'paused');
+        await bg.manager.resumeAll();
+        await bg.clock.sleep(30_000);
+      })(),
+    );
+    assert.equal(bg.site.requests.filter((r) => r.startedAt > pausedAt).length, 0);
+    assert.equal(bg.active.at(-1), false, 'the worker is no longer kept alive for a paused crawl');
+    const stored = await bg.store.getCrawl(crawlId);
+    assert.equal(stored?.state, 'paused');
+    assert.equal(stored?.endedAt, null);
+  });
+
+  it('resumes a paused crawl with no URL lost or repeated and no gap shorter than the delay across the pause', async () => {
+    const bg = background();
+    const links = Array.from({ length: 8 }, (_, i) => `/p${i}`);
+    bg.site.route(`${A}/`, page(links));
+    for (const link of links) bg.site.route(`${A}${link}`, page([]));
+    const started = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/`, delayMs: 1000 } } });
+    if (!started.ok) throw new Error('not started');
+    const crawlId = started.value.crawl.id;
+    await bg.clock.run(
+      (async () => {
+        while (bg.site.requests.length < 4) await bg.clock.sleep(100);
+        await bg.send({ type: 'crawl/pause', payload: { crawlId } });
+        // Resume at once: the runner's loop may still be ending.
+        await bg.clock.sleep(10);
+        const resumed = await bg.send({ type: 'crawl/resume', payload: { crawlId } });
+        assert.ok(resumed.ok && resumed.value.crawl.state === 'running');
+      })(),
+    );
+    await bg.settle(crawlId);
+    const final = await bg.store.getCrawl(crawlId);
+    assert.equal(final?.state, 'finished');
+    const pageUrls = bg.site.requests.map((r) => r.url).filter((url) => !url.endsWith('/robots.txt'));
+    assert.deepEqual([...pageUrls].sort(), [`${A}/`, ...links.map((l) => `${A}${l}`)].sort());
+    assert.equal(final?.counts.done, 9);
+    const requests = bg.site.requests;
+    const shortest = Math.min(...requests.slice(1).map((r, i) => r.startedAt - (requests[i]?.endedAt ?? 0)));
+    assert.ok(shortest >= 1000, `a gap of ${shortest} ms`);
+  });
+
+  it('keeps the spacing of a host across a long pause and counts only running time as active', async () => {
+    const bg = background();
+    bg.site.route(`${A}/`, page(['/a', '/b', '/c']));
+    const started = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/`, delayMs: 2000 } } });
+    if (!started.ok) throw new Error('not started');
+    const crawlId = started.value.crawl.id;
+    const startedAt = bg.clock.now();
+    let resumedAt = 0;
+    await bg.clock.run(
+      (async () => {
+        while (bg.site.requests.length < 2) await bg.clock.sleep(50);
+        await bg.send({ type: 'crawl/pause', payload: { crawlId } });
+        await bg.clock.sleep(60_000);
+        const requestsWhilePaused = bg.site.requests.length;
+        resumedAt = bg.clock.now();
+        await bg.send({ type: 'crawl/resume', payload: { crawlId } });
+        while ((await bg.store.getCrawl(crawlId))?.state === 'running') await bg.clock.sleep(100);
+        assert.ok(bg.site.requests.length > requestsWhilePaused);
+      })(),
+    );
+    const got = await bg.send({ type: 'crawl/get', payload: { crawlId } });
+    assert.ok(got.ok);
+    if (!got.ok) return;
+    const { crawl } = got.value;
+    assert.equal(crawl.state, 'finished');
+    assert.ok(crawl.endedAt !== null && crawl.activeMs !== undefined);
+    if (crawl.endedAt === null || crawl.activeMs === undefined) return;
+    assert.ok(crawl.activeMs <= crawl.endedAt - startedAt - 59_000, 'the pause is not counted as active time');
+    assert.ok(bg.site.requests.every((r) => r.startedAt < resumedAt - 59_000 || r.startedAt >= resumedAt));
+  });
+
+  it('resumes a stopped crawl, and refuses to resume a finished one', async () => {
+    const bg = background();
+    bg.site.route(`${A}/`, page(['/a', '/b']));
+    const started = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/`, delayMs: 500 } } });
+    if (!started.ok) throw new Error('not started');
+    const crawlId = started.value.crawl.id;
+    const stopped = await bg.send({ type: 'crawl/stop', payload: { crawlId } });
+    assert.ok(stopped.ok && stopped.value.crawl.state === 'stopped');
+    const resumed = await bg.send({ type: 'crawl/resume', payload: { crawlId } });
+    assert.ok(resumed.ok && resumed.value.crawl.state === 'running' && resumed.value.crawl.endedAt === null && resumed.value.crawl.message === null);
+    await bg.settle(crawlId);
+    assert.equal((await bg.store.getCrawl(crawlId))?.counts.done, 3);
+    const again = await bg.send({ type: 'crawl/resume', payload: { crawlId } });
+    assert.equal(again.ok ? null : again.error.code, 'bad-request');
+    const paused = await bg.send({ type: 'crawl/pause', payload: { crawlId } });
+    assert.ok(paused.ok && paused.value.crawl.state === 'finished', 'pausing a finished crawl changes nothing');
+  });
+
+  it('refuses to resume a crawl while another crawl of its site runs', async () => {
+    const bg = background();
+    bg.site.route(`${A}/`, page([]));
+    const first = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/` } } });
+    if (!first.ok) throw new Error('not started');
+    await bg.send({ type: 'crawl/pause', payload: { crawlId: first.value.crawl.id } });
+    const second = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/` } } });
+    if (!second.ok) throw new Error('second not started');
+    const resumed = await bg.send({ type: 'crawl/resume', payload: { crawlId: first.value.crawl.id } });
+    assert.equal(resumed.ok ? null : resumed.error.code, 'already-running');
+    await bg.settle(second.value.crawl.id);
+  });
+
+  it('re-runs a crawl as a new crawl with the same settings, refusing while the site is being crawled', async () => {
+    const bg = background();
+    bg.site.route(`${A}/`, page(['/a']));
+    const settings = { startUrl: `${A}/`, delayMs: 700, maxPages: 42, excludePatterns: ['*/x/*'], headBeforeGet: true };
+    const started = await bg.send({ type: 'crawl/start', payload: { settings } });
+    if (!started.ok) throw new Error('not started');
+    const crawlId = started.value.crawl.id;
+    const refused = await bg.send({ type: 'crawl/rerun', payload: { crawlId } });
+    assert.equal(refused.ok ? null : refused.error.code, 'already-running');
+    await bg.settle(crawlId);
+
+    const rerun = await bg.send({ type: 'crawl/rerun', payload: { crawlId } });
+    assert.ok(rerun.ok);
+    if (!rerun.ok) return;
+    assert.notEqual(rerun.value.crawl.id, crawlId);
+    assert.equal(rerun.value.crawl.state, 'running');
+    assert.deepEqual(rerun.value.crawl.settings, started.value.crawl.settings);
+    assert.equal(rerun.value.crawl.counts.done, 0);
+    await bg.settle(rerun.value.crawl.id);
+    assert.equal((await bg.send({ type: 'crawl/rerun', payload: { crawlId: 'nope' } })).ok, false);
+  });
+
+  it('lists the hosts with URLs left and what each waits for: Crawl-delay, back-off, robots retry', async () => {
+    const bg = background();
+    const B = 'http://b.a.test';
+    const C = 'http://c.a.test';
+    bg.site.route(`${A}/robots.txt`, { body: 'User-agent: *\nCrawl-delay: 5\n' });
+    bg.site.route(`${A}/`, page(['/1', '/2', '/3', `${B}/`, `${C}/`]));
+    bg.site.route(`${B}/`, { status: 429, headers: { 'retry-after': '120' }, body: '' });
+    bg.site.route(`${C}/robots.txt`, { status: 503, body: '' });
+    const started = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/`, delayMs: 1000, includeSubdomains: true } } });
+    if (!started.ok) throw new Error('not started');
+    const crawlId = started.value.crawl.id;
+    await bg.clock.run(
+      (async () => {
+        while (bg.site.requestsFor(`${B}/`).length < 1 || bg.site.requestsFor(`${C}/robots.txt`).length < 1) await bg.clock.sleep(50);
+        await bg.clock.sleep(100);
+        await bg.send({ type: 'crawl/pause', payload: { crawlId } });
+      })(),
+    );
+    const reply = await bg.send({ type: 'crawl/hosts', payload: { crawlId } });
+    assert.ok(reply.ok);
+    if (!reply.ok) return;
+    const byOrigin = new Map(reply.value.hosts.map((h) => [h.origin, h]));
+    const a = byOrigin.get(A);
+    assert.equal(a?.pending, 3);
+    assert.equal(a?.gapMs, 5000);
+    assert.equal(a?.wait.kind, 'crawl-delay');
+    assert.equal(a?.wait.kind === 'crawl-delay' ? a.wait.crawlDelayMs : null, 5000);
+    const b = byOrigin.get(B);
+    assert.equal(b?.wait.kind, 'backoff');
+    assert.ok(b?.wait.kind === 'backoff' && b.wait.until >= bg.clock.now() + 100_000);
+    assert.equal(byOrigin.get(C)?.wait.kind, 'robots');
+    assert.equal(reply.value.hosts[0]?.origin, A, 'most pending first');
+    const missing = await bg.send({ type: 'crawl/hosts', payload: { crawlId: 'nope' } });
+    assert.equal(missing.ok ? null : missing.error.code, 'not-found');
   });
 });

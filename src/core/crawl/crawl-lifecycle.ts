@@ -1,8 +1,10 @@
 /**
- * Creating and stopping crawls: the transitions of {@link CrawlState} that
- * the user asks for. The runner makes the others (finished, failed).
+ * Creating, pausing, resuming and stopping crawls: the transitions of
+ * {@link CrawlState} that the user asks for. The runner makes the others
+ * (finished, failed). Each transition is one store transaction and changes
+ * nothing when the crawl is not in a state it starts from.
  */
-import { emptyCounts, type CrawlRecord } from '../model.ts';
+import { emptyCounts, type CrawlRecord, type CrawlState } from '../model.ts';
 import type { CrawlSettings, SettingsError } from '../settings.ts';
 import { normalizeUrl, originOf } from '../url/normalize-url.ts';
 import { createScope } from '../url/scope.ts';
@@ -38,6 +40,8 @@ export async function createCrawl(store: CrawlStore, settings: CrawlSettings, id
     counts: emptyCounts(),
     message: null,
     nextSeq: 0,
+    pausedAt: null,
+    pausedMs: 0,
   };
   await store.transaction(async (tx) => {
     const writes = new CrawlWrites(tx, crawl);
@@ -47,16 +51,58 @@ export async function createCrawl(store: CrawlStore, settings: CrawlSettings, id
   return crawl;
 }
 
-/** Moves a running crawl to `stopped`. What is stored stays; the frontier is kept. */
-export async function stopCrawl(store: CrawlStore, crawlId: string, now: number): Promise<CrawlRecord | undefined> {
+/**
+ * Moves a crawl from one of `from` to `to` in one transaction, with `change`
+ * filling in the rest; a crawl in another state is returned unchanged.
+ */
+async function transition(
+  store: CrawlStore,
+  crawlId: string,
+  from: readonly CrawlState[],
+  change: (crawl: CrawlRecord) => void,
+): Promise<CrawlRecord | undefined> {
   return store.transaction(async (tx) => {
     const crawl = await tx.getCrawl(crawlId);
-    if (!crawl || crawl.state !== 'running') return crawl;
+    if (!crawl || !from.includes(crawl.state)) return crawl;
+    change(crawl);
+    await tx.putCrawl(crawl);
+    return crawl;
+  });
+}
+
+/** Moves a running or paused crawl to `stopped`. What is stored stays; the frontier is kept. */
+export async function stopCrawl(store: CrawlStore, crawlId: string, now: number): Promise<CrawlRecord | undefined> {
+  return transition(store, crawlId, ['running', 'paused'], (crawl) => {
+    if (crawl.state === 'running') crawl.pausedAt = now;
     crawl.state = 'stopped';
     crawl.endedAt = now;
     crawl.message = 'stopped by the user';
-    await tx.putCrawl(crawl);
-    return crawl;
+  });
+}
+
+/**
+ * Moves a running crawl to `paused`. The frontier and the host clocks stay as
+ * they are; the runner stops at its next step, after its requests in flight.
+ */
+export async function pauseCrawl(store: CrawlStore, crawlId: string, now: number): Promise<CrawlRecord | undefined> {
+  return transition(store, crawlId, ['running'], (crawl) => {
+    crawl.state = 'paused';
+    crawl.pausedAt = now;
+  });
+}
+
+/**
+ * Moves a paused or stopped crawl back to `running`, adding the time it was
+ * halted to `pausedMs`. The caller starts a runner for it.
+ */
+export async function resumeCrawl(store: CrawlStore, crawlId: string, now: number): Promise<CrawlRecord | undefined> {
+  return transition(store, crawlId, ['paused', 'stopped'], (crawl) => {
+    const haltedAt = crawl.pausedAt ?? crawl.endedAt ?? now;
+    crawl.pausedMs = (crawl.pausedMs ?? 0) + Math.max(0, now - haltedAt);
+    crawl.pausedAt = null;
+    crawl.state = 'running';
+    crawl.endedAt = null;
+    crawl.message = null;
   });
 }
 

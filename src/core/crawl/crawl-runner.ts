@@ -83,6 +83,8 @@ export class CrawlRunner {
   /** Parsed robots.txt per crawl and host: derived from the stored body, safe to lose. */
   private readonly policies = new Map<string, { fetchedAt: number | null; policy: RobotsPolicy }>();
   private readonly scopes = new Map<string, Scope>();
+  /** Per crawl being run: cuts the loop's current wait short (see {@link CrawlRunner.wake}). */
+  private readonly wakers = new Map<string, () => void>();
 
   constructor(private readonly deps: RunnerDeps) {
     this.random = deps.random ?? Math.random;
@@ -104,6 +106,8 @@ export class CrawlRunner {
 
     try {
       while (!signal.aborted && failure === null) {
+        // Set before the state is read, so a wake after that read ends this turn's wait.
+        const woken = new Promise<void>((resolve) => this.wakers.set(crawlId, resolve));
         const crawl = await store.getCrawl(crawlId);
         if (!crawl || crawl.state !== 'running') break;
         const hosts = await store.transaction((tx) => tx.listHosts(crawlId));
@@ -138,17 +142,27 @@ export class CrawlRunner {
           wakeAt = Math.min(wakeAt, now + 250);
         }
         const sleeper = new AbortController();
-        const waits: Promise<unknown>[] = [...tasks.values(), aborted];
+        const waits: Promise<unknown>[] = [...tasks.values(), aborted, woken];
         if (Number.isFinite(wakeAt)) waits.push(clock.sleep(Math.max(0, wakeAt - now), sleeper.signal).catch(() => undefined));
         else if (tasks.size === 0) waits.push(clock.sleep(1000, sleeper.signal).catch(() => undefined));
         await Promise.race(waits);
         sleeper.abort();
       }
     } finally {
+      this.wakers.delete(crawlId);
       await Promise.allSettled([...tasks.values()]);
     }
     if (failure !== null) await this.fail(crawlId, failure);
     return store.getCrawl(crawlId);
+  }
+
+  /**
+   * Ends the current wait of the loop running this crawl, so it reads the
+   * crawl's state again now (after a pause) instead of at its next timer.
+   * Requests in flight are not touched. Does nothing when the crawl is not run here.
+   */
+  wake(crawlId: string): void {
+    this.wakers.get(crawlId)?.();
   }
 
   /** When the host's next step may run: its spacing and back-off clocks, and a robots.txt retry time. */

@@ -18,6 +18,7 @@ import {
 } from '../../../src/messaging/protocol.ts';
 import { App } from '../../../src/popup/app.tsx';
 import type { PopupDeps } from '../../../src/popup/deps.ts';
+import { memorySettingsStorage } from '../../../src/settings/site-settings.ts';
 
 /** Fake answers, one function per request type; a missing one fails the request with `internal`. */
 export type FakeHandlers = {
@@ -89,20 +90,37 @@ export interface MountedPopup {
   byTestId: <E extends HTMLElement = HTMLElement>(testId: string) => E;
   /** The element with this `data-testid`, or null. */
   queryTestId: <E extends HTMLElement = HTMLElement>(testId: string) => E | null;
+  /** Every element with this `data-testid`, in document order. */
+  queryAll: (testId: string) => HTMLElement[];
   unmount: () => Promise<void>;
 }
 
-/** {@link PopupDeps} as tests give them: `openExportTab` may be left out (see {@link mountPopup}). */
-export type FakePopupDeps = Omit<PopupDeps, 'openExportTab'> & Partial<Pick<PopupDeps, 'openExportTab'>>;
+/** {@link PopupDeps} as tests give them: `openExportTab`, `openResultsTab` and `settingsStorage` may be left out (see {@link mountPopup}). */
+export type FakePopupDeps = Omit<PopupDeps, 'openExportTab' | 'openResultsTab' | 'settingsStorage'> &
+  Partial<Pick<PopupDeps, 'openExportTab' | 'openResultsTab' | 'settingsStorage'>>;
 
 /** The `openExportTab` of tests that do not export: it fails, as a missing fake answer does. */
 export function noExportTab(): Promise<void> {
   return Promise.reject(new Error('the fake has no openExportTab'));
 }
 
-/** Renders `<App deps={deps} />` into a fresh container in the page; a missing `openExportTab` is {@link noExportTab}. */
+/** The `openResultsTab` of tests that do not open results: it fails, as a missing fake answer does. */
+export function noResultsTab(): Promise<void> {
+  return Promise.reject(new Error('the fake has no openResultsTab'));
+}
+
+/**
+ * Renders `<App deps={deps} />` into a fresh container in the page; a missing
+ * `openExportTab` is {@link noExportTab}, a missing `openResultsTab`
+ * {@link noResultsTab}, a missing `settingsStorage` an empty `memorySettingsStorage()`.
+ */
 export async function mountPopup(fakeDeps: FakePopupDeps): Promise<MountedPopup> {
-  const deps: PopupDeps = { ...fakeDeps, openExportTab: fakeDeps.openExportTab ?? noExportTab };
+  const deps: PopupDeps = {
+    ...fakeDeps,
+    openExportTab: fakeDeps.openExportTab ?? noExportTab,
+    openResultsTab: fakeDeps.openResultsTab ?? noResultsTab,
+    settingsStorage: fakeDeps.settingsStorage ?? memorySettingsStorage(),
+  };
   const container = document.createElement('div');
   document.body.append(container);
   await act(() => {
@@ -113,6 +131,7 @@ export async function mountPopup(fakeDeps: FakePopupDeps): Promise<MountedPopup>
   return {
     container,
     queryTestId,
+    queryAll: (testId: string): HTMLElement[] => [...container.querySelectorAll<HTMLElement>(`[data-testid="${testId}"]`)],
     byTestId: <E extends HTMLElement = HTMLElement>(testId: string): E => {
       const element = queryTestId<E>(testId);
       if (element === null) throw new Error(`no element with data-testid="${testId}"`);
@@ -172,8 +191,8 @@ export async function settle(ms = 0): Promise<void> {
   });
 }
 
-/** Types `text` into an input the way a user's edit reaches the app (an `input` event). */
-export async function typeInto(input: HTMLInputElement, text: string): Promise<void> {
+/** Types `text` into an input or textarea the way a user's edit reaches the app (an `input` event). */
+export async function typeInto(input: HTMLInputElement | HTMLTextAreaElement, text: string): Promise<void> {
   await act(() => {
     input.value = text;
     input.dispatchEvent(new Event('input', { bubbles: true }));

@@ -1,0 +1,154 @@
+/**
+ * Progress figures of a crawl, as pure functions of what is stored: how long
+ * it has run, its rate, a lower bound of the time left, and what each host
+ * waits for. No browser APIs; the popup and the background both use them.
+ */
+import type { CrawlRecord, HostState } from '../model.ts';
+import { cappedCrawlDelayMs } from '../politeness/spacing.ts';
+
+/** Shortest active time over which a rate is given, in ms: below it the figure would be noise. */
+export const MIN_RATE_WINDOW_MS = 5_000;
+
+/**
+ * How long the crawl has been running, in ms: from `createdAt` to `now` (or to
+ * when it was paused, stopped or ended), without the time it spent paused or
+ * stopped before being resumed.
+ * @param now the current time, ms since the epoch.
+ */
+export function activeMs(crawl: Pick<CrawlRecord, 'state' | 'createdAt' | 'endedAt' | 'pausedAt' | 'pausedMs'>, now: number): number {
+  const until = crawl.state === 'running' ? now : (crawl.pausedAt ?? crawl.endedAt ?? now);
+  return Math.max(0, until - crawl.createdAt - (crawl.pausedMs ?? 0));
+}
+
+/**
+ * Average rate since the start: rows done (every outcome, blocked ones
+ * included) per minute of active time ({@link activeMs}). Null before
+ * {@link MIN_RATE_WINDOW_MS} of active time.
+ * @param done rows written to the crawl table.
+ * @param runMs active time, in ms.
+ * @returns pages per minute, or null.
+ */
+export function pagesPerMinute(done: number, runMs: number): number | null {
+  if (runMs < MIN_RATE_WINDOW_MS) return null;
+  return (done * 60_000) / runMs;
+}
+
+/** What a host's next step waits for, as the popup says it. Times are ms since the epoch. */
+export type HostWait =
+  /** A request (robots.txt or a page) to the host is under way. */
+  | { kind: 'in-flight'; url: string; since: number }
+  /** The host answered 429 or 503: nothing goes to it before `until`. */
+  | { kind: 'backoff'; until: number }
+  /** Its robots.txt was unavailable (5xx, 429, network): it is fetched again at `retryAt`. */
+  | { kind: 'robots'; retryAt: number }
+  /**
+   * The gap after its last response: nothing before `until`. `crawlDelayMs` is
+   * the robots.txt Crawl-delay as honoured when it sets the gap, else null
+   * (the configured delay or the adaptive term does).
+   */
+  | { kind: 'crawl-delay'; until: number; crawlDelayMs: number | null }
+  /** It may go now (the runner picks it at its next turn, within the host limit). */
+  | { kind: 'ready' };
+
+/** One host with URLs left, as the popup lists it. */
+export interface HostProgress {
+  /** Scheme, host and port. */
+  origin: string;
+  /** Frontier entries of the host still queued or in flight. */
+  pending: number;
+  /** Least gap between two requests to the host, in ms: the larger of the delay and the honoured Crawl-delay. */
+  gapMs: number;
+  /** Earliest start of its next request (spacing, back-off and robots retry clocks), ms since the epoch; may be past. */
+  readyAt: number;
+  wait: HostWait;
+}
+
+/**
+ * The least gap between two requests to a host, in ms: the larger of the
+ * configured delay and the robots.txt Crawl-delay (capped). The adaptive term
+ * and jitter only add to it, so this is a lower bound of the real gap.
+ */
+export function minimumGapMs(delayMs: number, crawlDelayMs: number | null): number {
+  return Math.max(delayMs, cappedCrawlDelayMs(crawlDelayMs));
+}
+
+/**
+ * What a host waits for at `now`: a request in flight first, else whichever
+ * clock (back-off, robots.txt retry, spacing) ends last, else ready.
+ * @param crawlDelayMs the host's robots.txt Crawl-delay, in ms, or null.
+ * @param delayMs the configured delay, in ms.
+ */
+export function hostWait(host: HostState, now: number, delayMs: number, crawlDelayMs: number | null): HostWait {
+  if (host.inFlight !== null) return { kind: 'in-flight', url: host.inFlight.url, since: host.inFlight.startedAt };
+  const robotsRetry = host.robots.phase === 'unavailable' ? host.robots.retryAt : 0;
+  const latest = Math.max(host.backoffUntil, robotsRetry, host.nextAllowedAt);
+  if (latest <= now) return { kind: 'ready' };
+  if (robotsRetry === latest) return { kind: 'robots', retryAt: robotsRetry };
+  if (host.backoffUntil === latest) return { kind: 'backoff', until: host.backoffUntil };
+  const honoured = cappedCrawlDelayMs(crawlDelayMs);
+  return { kind: 'crawl-delay', until: host.nextAllowedAt, crawlDelayMs: honoured > 0 && honoured >= delayMs ? honoured : null };
+}
+
+/**
+ * The hosts with URLs left (pending or in flight), most pending first, then by origin.
+ * @param crawlDelayOf the robots.txt Crawl-delay of a host, in ms, or null when none or unknown.
+ */
+export function hostsProgress(
+  hosts: readonly HostState[],
+  now: number,
+  delayMs: number,
+  crawlDelayOf: (host: HostState) => number | null,
+): HostProgress[] {
+  return hosts
+    .filter((host) => host.pending > 0 || host.inFlight !== null)
+    .map((host): HostProgress => {
+      const crawlDelayMs = crawlDelayOf(host);
+      const robotsRetry = host.robots.phase === 'unavailable' ? host.robots.retryAt : 0;
+      return {
+        origin: host.origin,
+        pending: host.pending,
+        gapMs: minimumGapMs(delayMs, crawlDelayMs),
+        readyAt: Math.max(host.nextAllowedAt, host.backoffUntil, robotsRetry),
+        wait: hostWait(host, now, delayMs, crawlDelayMs),
+      };
+    })
+    .sort((a, b) => b.pending - a.pending || a.origin.localeCompare(b.origin));
+}
+
+/**
+ * A lower bound of the time left, in ms, from politeness alone (response times
+ * and the page budget's future admissions are not known, so not counted).
+ *
+ * A host with `pending` URLs needs `pending` more requests, one at a time,
+ * each at least `gapMs` after the previous response: at least
+ * `max(0, readyAt − now) + (pending − 1) × gapMs`. The crawl ends no sooner
+ * than its slowest host, and, as at most `hostConcurrency` hosts run at once,
+ * no sooner than the sum of those per-host times divided by `hostConcurrency`.
+ * The bound is the larger of the two; 0 when nothing is pending.
+ * @param now the current time, ms since the epoch.
+ * @param hostConcurrency most hosts crawled at once (≥ 1).
+ */
+export function etaLowerBoundMs(hosts: readonly Pick<HostProgress, 'pending' | 'gapMs' | 'readyAt'>[], now: number, hostConcurrency: number): number {
+  let slowest = 0;
+  let total = 0;
+  for (const host of hosts) {
+    if (host.pending <= 0) continue;
+    const time = Math.max(0, host.readyAt - now) + (host.pending - 1) * host.gapMs;
+    slowest = Math.max(slowest, time);
+    total += time;
+  }
+  return Math.max(slowest, total / Math.max(1, hostConcurrency));
+}
+
+/**
+ * A count in at most four characters, for the toolbar badge: `999`, `1.2k`,
+ * `12k`, `1.2M`. Rounds down, so the badge never shows more than was done.
+ */
+export function compactCount(count: number): string {
+  const n = Math.max(0, Math.floor(count));
+  if (n < 1000) return String(n);
+  const format = (value: number, suffix: string): string =>
+    value < 10 ? `${Math.floor(value * 10) / 10}${suffix}` : `${Math.floor(value)}${suffix}`;
+  if (n < 1_000_000) return format(n / 1000, 'k');
+  return format(n / 1_000_000, 'M');
+}

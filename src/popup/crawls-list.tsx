@@ -1,0 +1,119 @@
+/**
+ * The Crawls view: every stored crawl, newest first, with Open (in the
+ * popup), Open in tab (the full results page), Re-run and Delete. Delete asks
+ * for confirmation in the row itself; Escape or Cancel takes it back.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { CrawlSummary } from '../messaging/protocol.ts';
+import { dateTime, httpOrigin } from './format.ts';
+
+export interface CrawlsListProps {
+  /** The crawls, or null while they load. */
+  crawls: CrawlSummary[] | null;
+  /** The id of the crawl with an action in flight (its buttons are disabled), or null. */
+  busyId: string | null;
+  onOpen: (crawl: CrawlSummary) => void;
+  onOpenInTab: (crawl: CrawlSummary) => void;
+  onRerun: (crawl: CrawlSummary) => void;
+  onDelete: (crawl: CrawlSummary) => void;
+}
+
+/** The crawls, newest first. */
+export function newestFirst(crawls: readonly CrawlSummary[]): CrawlSummary[] {
+  return [...crawls].sort((a, b) => b.createdAt - a.createdAt);
+}
+
+export function CrawlsList({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDelete }: CrawlsListProps) {
+  const [confirmingId, setConfirmingId] = useState<string | null>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+
+  // Focus moves to the confirmation, so a keyboard user lands on it.
+  useEffect(() => {
+    if (confirmingId !== null) confirmRef.current?.focus();
+  }, [confirmingId]);
+
+  if (crawls === null) {
+    return (
+      <p class="loading" aria-busy="true">
+        Loading crawls…
+      </p>
+    );
+  }
+  if (crawls.length === 0) {
+    return (
+      <p class="empty" data-testid="crawls-empty">
+        No crawls stored yet.
+      </p>
+    );
+  }
+  return (
+    <ul class="crawls-list" data-testid="crawls-list" aria-label="Stored crawls">
+      {newestFirst(crawls).map((crawl) => {
+        const site = httpOrigin(crawl.settings.startUrl) ?? crawl.settings.startUrl;
+        const isBusy = busyId === crawl.id;
+        const isConfirming = confirmingId === crawl.id;
+        return (
+          <li key={crawl.id} class="crawl-row" data-testid="crawl-row" data-crawl-id={crawl.id}>
+            <div class="crawl-row-head">
+              <span class="crawl-row-site" title={crawl.settings.startUrl}>
+                {site}
+              </span>
+              <span class={`crawl-state state-${crawl.state}`}>{crawl.state}</span>
+            </div>
+            <div class="crawl-row-meta">
+              <span>{dateTime(crawl.createdAt)}</span>
+              <span data-testid="crawl-row-count">
+                {crawl.counts.done} {crawl.counts.done === 1 ? 'URL' : 'URLs'}
+              </span>
+            </div>
+            {isConfirming ? (
+              <div
+                class="crawl-row-confirm"
+                role="group"
+                aria-label={`Delete the crawl of ${site}?`}
+                onKeyDown={(event) => {
+                  if (event.key === 'Escape') setConfirmingId(null);
+                }}
+              >
+                <span>
+                  Delete this crawl and its {crawl.counts.done} {crawl.counts.done === 1 ? 'row' : 'rows'}?
+                </span>
+                <button
+                  type="button"
+                  class="danger"
+                  ref={confirmRef}
+                  data-testid="confirm-delete"
+                  disabled={isBusy}
+                  onClick={() => {
+                    setConfirmingId(null);
+                    onDelete(crawl);
+                  }}
+                >
+                  Delete
+                </button>
+                <button type="button" data-testid="cancel-delete" onClick={() => setConfirmingId(null)}>
+                  Cancel
+                </button>
+              </div>
+            ) : (
+              <div class="crawl-row-actions">
+                <button type="button" data-testid="open-crawl" disabled={isBusy} onClick={() => onOpen(crawl)}>
+                  Open
+                </button>
+                <button type="button" data-testid="open-in-tab" onClick={() => onOpenInTab(crawl)}>
+                  Open in tab
+                </button>
+                <button type="button" data-testid="rerun-crawl" disabled={isBusy} onClick={() => onRerun(crawl)}>
+                  Re-run
+                </button>
+                <button type="button" class="danger" data-testid="delete-crawl" disabled={isBusy} onClick={() => setConfirmingId(crawl.id)}>
+                  Delete
+                </button>
+              </div>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,339 @@
+/**
+ * The reports panel: pick one of the four reports, read it as a table,
+ * download it as CSV.
+ *
+ * Platform-free: the rows come in as {@link ReportsViewProps.loadRows} and the
+ * file goes out through {@link ReportsViewProps.saveCsv}, so tests render it in
+ * a plain page. Row data is only ever rendered as text (never as HTML, never
+ * as a link's `href`): crawled pages choose their URLs and anchor texts.
+ *
+ * ```
+ * building ──(reports built)──► ready
+ *    └──────(scan failed)─────► failed
+ * ```
+ *
+ * The host page loads `reports-view.css` (next to this file) for the layout;
+ * the colours come from `src/ui/theme.css`.
+ */
+import { useEffect, useId, useState } from 'preact/hooks';
+import {
+  REPORT_KINDS,
+  buildAllReports,
+  reportCount,
+  type AllReports,
+  type BlockedReport,
+  type BrokenLinksReport,
+  type DuplicatesReport,
+  type RedirectChain,
+  type RedirectsReport,
+  type Report,
+  type ReportKind,
+  type RowScan,
+} from './build-reports.ts';
+import { chainEndUrl, chainOutcome, reportFileName, reportToCsv, type ReportCrawl } from './report-csv.ts';
+
+/** Saves `text` as a file named `fileName` (e.g. through the downloads API); may be async. */
+export type SaveCsv = (fileName: string, text: string) => void | Promise<unknown>;
+
+export interface ReportsViewProps {
+  /** Starts a scan of the crawl's rows in `seq` order; called twice per build (see `buildAllReports`). */
+  loadRows: RowScan;
+  /** The crawl the rows belong to: names the CSV files. */
+  crawl: ReportCrawl;
+  saveCsv: SaveCsv;
+  /** The report shown first. @default 'broken-links' */
+  initialKind?: ReportKind;
+  /** Most table rows shown per report; the CSV always has them all. @default 500 */
+  maxTableRows?: number;
+}
+
+/** What the panel shows. */
+type ViewState = { state: 'building' } | { state: 'ready'; reports: AllReports } | { state: 'failed'; message: string };
+
+/** Name of each report in the picker. */
+export const REPORT_TITLES: { readonly [K in ReportKind]: string } = Object.freeze({
+  'broken-links': 'Broken links',
+  redirects: 'Redirect chains and loops',
+  blocked: 'Blocked by robots.txt',
+  duplicates: 'Duplicate content',
+});
+
+/** The count line of a report, e.g. `3 broken URLs`. */
+export function countText(report: Report): string {
+  const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+  const count = reportCount(report);
+  switch (report.kind) {
+    case 'broken-links':
+      return plural(count, 'broken URL', 'broken URLs');
+    case 'redirects': {
+      const loops = plural(report.chains.filter((c) => c.isLoop).length, 'loop', 'loops');
+      const long = report.chains.filter((c) => c.isLong).length;
+      return `${plural(count, 'redirect chain', 'redirect chains')} (${loops}, ${long} longer than one hop)`;
+    }
+    case 'blocked':
+      return plural(count, 'URL blocked by robots.txt', 'URLs blocked by robots.txt');
+    case 'duplicates':
+      return plural(count, 'group of identical pages', 'groups of identical pages');
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The reports panel: builds all four reports on mount, then shows the chosen one. */
+export function ReportsView({ loadRows, crawl, saveCsv, initialKind = 'broken-links', maxTableRows = 500 }: ReportsViewProps) {
+  const [view, setView] = useState<ViewState>({ state: 'building' });
+  const [kind, setKind] = useState<ReportKind>(initialKind);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const selectId = useId();
+
+  useEffect(() => {
+    let isCancelled = false;
+    setView({ state: 'building' });
+    buildAllReports(loadRows).then(
+      (reports) => {
+        if (!isCancelled) setView({ state: 'ready', reports });
+      },
+      (error: unknown) => {
+        if (!isCancelled) setView({ state: 'failed', message: errorMessage(error) });
+      },
+    );
+    return () => {
+      isCancelled = true;
+    };
+  }, [loadRows]);
+
+  const report = view.state === 'ready' ? view.reports[kind] : null;
+
+  const download = (): void => {
+    if (report === null) return;
+    setSaveError(null);
+    try {
+      Promise.resolve(saveCsv(reportFileName(crawl, report.kind), reportToCsv(report))).catch((error: unknown) => {
+        setSaveError(errorMessage(error));
+      });
+    } catch (error) {
+      setSaveError(errorMessage(error));
+    }
+  };
+
+  return (
+    <section class="reports" data-state={view.state} aria-busy={view.state === 'building'}>
+      <div class="reports-bar">
+        <label for={selectId}>Report</label>
+        <select
+          id={selectId}
+          data-testid="report-select"
+          value={kind}
+          onChange={(event) => {
+            const value = event.currentTarget.value;
+            const picked = REPORT_KINDS.find((k) => k === value);
+            if (picked !== undefined) {
+              setKind(picked);
+              setSaveError(null);
+            }
+          }}
+        >
+          {REPORT_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {view.state === 'ready' ? `${REPORT_TITLES[k]} (${reportCount(view.reports[k])})` : REPORT_TITLES[k]}
+            </option>
+          ))}
+        </select>
+        <button type="button" data-testid="report-download" disabled={report === null} onClick={download}>
+          Download CSV
+        </button>
+      </div>
+      {view.state === 'building' && (
+        <p class="reports-status" role="status" data-testid="report-status">
+          Building report…
+        </p>
+      )}
+      {view.state === 'failed' && (
+        <p class="reports-status reports-failed" role="alert" data-testid="report-status">
+          Could not build the reports: {view.message}
+        </p>
+      )}
+      {saveError !== null && (
+        <p class="reports-status reports-failed" role="alert" data-testid="report-save-error">
+          Could not save the CSV: {saveError}
+        </p>
+      )}
+      {report !== null && (
+        <>
+          <p class="reports-count" data-testid="report-count" data-count={reportCount(report)}>
+            {countText(report)}
+          </p>
+          <ReportTable report={report} maxRows={maxTableRows} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The table of one report, or a line saying it is empty; at most `maxRows` rows. */
+function ReportTable({ report, maxRows }: { report: Report; maxRows: number }) {
+  const count = reportCount(report);
+  if (count === 0) {
+    return (
+      <p class="reports-empty" data-testid="report-empty">
+        Nothing to report.
+      </p>
+    );
+  }
+  return (
+    <>
+      <div class="reports-scroll">
+        <table class="reports-table" data-testid="report-table" data-kind={report.kind}>
+          {report.kind === 'broken-links' && <BrokenLinksRows report={report} maxRows={maxRows} />}
+          {report.kind === 'redirects' && <RedirectRows report={report} maxRows={maxRows} />}
+          {report.kind === 'blocked' && <BlockedRows report={report} maxRows={maxRows} />}
+          {report.kind === 'duplicates' && <DuplicateRows report={report} maxRows={maxRows} />}
+        </table>
+      </div>
+      {count > maxRows && (
+        <p class="reports-note" data-testid="report-truncated">
+          Showing the first {maxRows} of {count}; the CSV has them all.
+        </p>
+      )}
+    </>
+  );
+}
+
+function Head({ columns }: { columns: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <th key={column} scope="col">
+            {column}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** A status as read: the number, or why there is none. */
+function statusText(status: number | null, error: string | null): string {
+  if (status !== null) return String(status);
+  return error === null ? 'no answer' : `failed (${error})`;
+}
+
+function BrokenLinksRows({ report, maxRows }: { report: BrokenLinksReport; maxRows: number }) {
+  return (
+    <>
+      <Head columns={['Broken URL', 'Status', 'Linked from (anchor text)']} />
+      <tbody>
+        {report.targets.slice(0, maxRows).map((target) => (
+          <tr key={target.url}>
+            <td class="reports-url">{target.url}</td>
+            <td>{statusText(target.status, target.error)}</td>
+            <td>
+              {target.linkingPages.length === 0 ? (
+                <span class="reports-muted">no crawled page links here</span>
+              ) : (
+                <ul class="reports-list">
+                  {target.linkingPages.map((page) => (
+                    <li key={page.url}>
+                      <span class="reports-url">{page.url}</span>
+                      {page.anchorText === '' ? <span class="reports-muted"> (no text)</span> : ` “${page.anchorText}”`}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </>
+  );
+}
+
+/** The end of a chain in words, e.g. `200 https://a.example/` or `loop back to https://a.example/x`. */
+function chainEndText(chain: RedirectChain): string {
+  const { end } = chain;
+  const url = chainEndUrl(end);
+  switch (end.kind) {
+    case 'page':
+      return end.isBlocked ? `blocked by robots.txt: ${end.url}` : `${statusText(end.status, end.error)} ${end.url}`;
+    case 'loop':
+      return `loop back to ${url ?? ''}`;
+    case 'not-crawled':
+      return `not crawled: ${url ?? ''}`;
+    case 'no-location':
+      return chainOutcome(end);
+  }
+}
+
+function RedirectRows({ report, maxRows }: { report: RedirectsReport; maxRows: number }) {
+  return (
+    <>
+      <Head columns={['Hops', 'Redirects', 'Ends at', 'Flags']} />
+      <tbody>
+        {report.chains.slice(0, maxRows).map((chain) => (
+          <tr key={chain.hops[0]?.url ?? ''} class={chain.isLoop ? 'reports-flagged' : undefined}>
+            <td>{chain.hops.length}</td>
+            <td>
+              <ol class="reports-list">
+                {chain.hops.map((hop) => (
+                  <li key={hop.url}>
+                    {hop.status} <span class="reports-url">{hop.url}</span>
+                  </li>
+                ))}
+              </ol>
+            </td>
+            <td class="reports-url">{chainEndText(chain)}</td>
+            <td>{[chain.isLoop ? 'loop' : '', chain.isLong ? 'long chain' : ''].filter((flag) => flag !== '').join(', ')}</td>
+          </tr>
+        ))}
+      </tbody>
+    </>
+  );
+}
+
+function BlockedRows({ report, maxRows }: { report: BlockedReport; maxRows: number }) {
+  return (
+    <>
+      <Head columns={['URL', 'Rule', 'Found on']} />
+      <tbody>
+        {report.rows.slice(0, maxRows).map((row) => (
+          <tr key={row.url}>
+            <td class="reports-url">{row.url}</td>
+            <td>{row.rule ?? <span class="reports-muted">unknown</span>}</td>
+            <td class="reports-url">{row.referrer ?? <span class="reports-muted">start URL</span>}</td>
+          </tr>
+        ))}
+      </tbody>
+    </>
+  );
+}
+
+function DuplicateRows({ report, maxRows }: { report: DuplicatesReport; maxRows: number }) {
+  return (
+    <>
+      <Head columns={['Pages', 'SHA-256', 'URLs (first capture first)']} />
+      <tbody>
+        {report.groups.slice(0, maxRows).map((group) => (
+          <tr key={group.members[0]?.url ?? ''}>
+            <td>{group.members.length}</td>
+            <td class="reports-hash" title={group.sha256 ?? undefined}>
+              {group.sha256 === null ? '' : `${group.sha256.slice(0, 12)}…`}
+            </td>
+            <td>
+              <ul class="reports-list">
+                {group.members.map((member) => (
+                  <li key={member.url}>
+                    <span class="reports-url">{member.url}</span>
+                    {member.isOriginal && <span class="reports-muted"> (first capture)</span>}
+                  </li>
+                ))}
+              </ul>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * How the results browser writes values: pure functions, no Preact, no browser APIs.
+ * Every value is shown as text; nothing from a row is ever parsed as HTML.
+ */
+import type { FetchFailure } from '../core/model.ts';
+import type { PageListRow, StatusClass } from '../storage/page-queries.ts';
+
+/** Status classes in the order the filters show them, with their labels. */
+export const STATUS_CLASSES: readonly { statusClass: StatusClass; label: string }[] = [
+  { statusClass: '2xx', label: '2xx' },
+  { statusClass: '3xx', label: '3xx' },
+  { statusClass: '4xx', label: '4xx' },
+  { statusClass: '5xx', label: '5xx' },
+  { statusClass: 'failed', label: 'Failed' },
+  { statusClass: 'blocked', label: 'Blocked by robots' },
+  { statusClass: 'duplicate', label: 'Duplicate' },
+];
+
+/** What decides a row's status text and tone. */
+export type StatusFields = Pick<PageListRow, 'status' | 'blockedBy' | 'error'>;
+
+/** The Status cell: `blocked` for robots.txt, the HTTP status, the failure code, or `—`. */
+export function statusText(row: StatusFields): string {
+  if (row.blockedBy === 'robots') return 'blocked';
+  if (row.status !== null) return String(row.status);
+  if (row.error !== null) return row.error.code;
+  return '—';
+}
+
+/** How a row is coloured. */
+export function rowTone(row: StatusFields): 'ok' | 'redirect' | 'error' | 'blocked' {
+  if (row.blockedBy !== null) return 'blocked';
+  if (row.error !== null || (row.status !== null && row.status >= 400)) return 'error';
+  if (row.status !== null && row.status >= 300) return 'redirect';
+  return 'ok';
+}
+
+/** Whether an HTTP status is a redirect. */
+export function isRedirectStatus(status: number | null): boolean {
+  return status !== null && status >= 300 && status < 400;
+}
+
+/** `text/html; charset=utf-8` → `text/html`; empty when unknown. */
+export function mediaType(contentType: string | null): string {
+  if (contentType === null) return '';
+  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+/** Bytes as people read them: `512 B`, `5.0 KB`, `1.2 MB`; empty when unknown. */
+export function sizeText(bytes: number | null): string {
+  if (bytes === null) return '';
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** A duration in whole ms; empty when unknown. */
+export function msText(ms: number | null): string {
+  return ms === null ? '' : String(Math.round(ms));
+}
+
+/** A timestamp as ISO 8601 (UTC); `—` when null. */
+export function isoText(timestamp: number | null): string {
+  return timestamp === null ? '—' : new Date(timestamp).toISOString();
+}
+
+/** A network failure as one line: `timeout: no answer in 30 s`. */
+export function failureText(error: FetchFailure | null): string {
+  return error === null ? '—' : `${error.code}: ${error.message}`;
+}
+
+/** A count with its noun, singular when 1: `1 URL`, `12,345 URLs`. */
+export function countText(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** A URL as short as it can be read: path and query when it is on `origin`, else the whole URL. */
+export function shortUrl(url: string, origin: string | null): string {
+  if (origin === null) return url;
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === origin ? `${parsed.pathname}${parsed.search}` : url;
+  } catch {
+    return url;
+  }
+}
+
+/** The origin of a URL, or null when it does not parse. */
+export function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * The results browser: the crawl's header, filters, the virtualized table of
+ * every crawled URL and, when one is opened, its detail beside the table.
+ *
+ * Platform-free: data comes in as {@link ResultsViewProps.queries} (the table
+ * and facets) and {@link ResultsViewProps.reader} (whole rows and the crawl),
+ * so tests render the view in a plain page with fakes.
+ *
+ * Keys: `/` focuses the search, Esc closes the detail (focus returns to the
+ * table); in the table, arrows move the selection and Enter opens it.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { PageRecord } from '../core/model.ts';
+import { ReportsView, type SaveCsv } from '../reports/reports-view.tsx';
+import type { PageQueries, SortColumn } from '../storage/page-queries.ts';
+import { countText, originOf } from './format.ts';
+import { ResultsFilters, NO_FILTERS, type FilterValues } from './results-filters.tsx';
+import { ResultsGrid } from './results-grid.tsx';
+import { DEFAULT_SORT, nextSort, toPageFilter, type SortState } from './results-query.ts';
+import type { RowReader } from './row-reader.ts';
+import { RowWindows, queryKey } from './row-windows.ts';
+import { useAsync } from './use-async.ts';
+import { UrlDetail } from './url-detail.tsx';
+
+/** Wait after the last keystroke before the search runs, in ms. */
+export const SEARCH_DEBOUNCE_MS = 150;
+
+export interface ResultsViewProps {
+  queries: PageQueries;
+  reader: RowReader;
+  /** Crawl to show; null when the address named none. */
+  crawlId: string | null;
+  /** URL whose detail is open at first. */
+  initialUrl?: string | null;
+  /** Told whenever the open detail changes (the tab keeps it in its address). */
+  onDetailChange?: (url: string | null) => void;
+  /** @default {@link SEARCH_DEBOUNCE_MS} */
+  searchDebounceMs?: number;
+  /** Saves a report as a CSV file (the tab hands it to the downloads). */
+  saveCsv: SaveCsv;
+}
+
+/** What the page shows under its header. */
+type ResultsTab = 'table' | 'reports';
+
+/** Every row of a crawl in finishing order, read a page at a time. */
+async function* allRows(reader: RowReader, crawlId: string): AsyncGenerator<PageRecord> {
+  for (let afterSeq = 0; ; ) {
+    const rows = await reader.rowsAfter(crawlId, afterSeq, 500);
+    yield* rows;
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < 500) return;
+    afterSeq = last.seq;
+  }
+}
+
+/** The whole results browser for one crawl, or a note when the address names none. */
+export function ResultsView(props: ResultsViewProps) {
+  if (props.crawlId === null) {
+    return (
+      <main class="results-page">
+        <p class="banner" role="alert" data-testid="results-no-crawl">
+          No crawl named in the address. Open the results from the Tabcrawl popup.
+        </p>
+      </main>
+    );
+  }
+  return <CrawlResults {...props} crawlId={props.crawlId} />;
+}
+
+function CrawlResults({ queries, reader, crawlId, initialUrl = null, onDetailChange, searchDebounceMs = SEARCH_DEBOUNCE_MS, saveCsv }: ResultsViewProps & { crawlId: string }) {
+  const [tab, setTab] = useState<ResultsTab>('table');
+  const loadRows = useCallback(() => allRows(reader, crawlId), [reader, crawlId]);
+  const crawl = useAsync(() => reader.getCrawl(crawlId), [reader, crawlId]);
+  const facets = useAsync(() => queries.facets(crawlId), [queries, crawlId]);
+  const [filters, setFilters] = useState<FilterValues>(NO_FILTERS);
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
+  const [selectedIndex, setSelectedIndex] = useState(0);
+  const [openUrl, setOpenUrl] = useState<string | null>(initialUrl);
+  const [version, setVersion] = useState(0);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
+
+  const windows = useMemo(() => new RowWindows(queries, () => setVersion((value) => value + 1)), [queries]);
+
+  // The search runs once typing pauses.
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(filters.search), searchDebounceMs);
+    return () => clearTimeout(timer);
+  }, [filters.search, searchDebounceMs]);
+
+  const base = useMemo(
+    () => ({ crawlId, sort, filter: toPageFilter(filters, search) }),
+    [crawlId, sort, filters.statusClasses, filters.mediaType, filters.depth, search],
+  );
+  const key = queryKey(base);
+  // Idempotent: a new key starts a new generation, the same key changes nothing.
+  windows.setQuery(base);
+
+  useEffect(() => setSelectedIndex(0), [key]);
+
+  const openDetail = useCallback(
+    (url: string | null) => {
+      setOpenUrl(url);
+      onDetailChange?.(url);
+    },
+    [onDetailChange],
+  );
+
+  const closeDetail = useCallback(() => {
+    openDetail(null);
+    gridRef.current?.focus();
+  }, [openDetail]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key === 'Escape' && openUrl !== null) {
+        event.preventDefault();
+        closeDetail();
+        return;
+      }
+      if (event.key === '/' && !isTextEntry(event.target)) {
+        event.preventDefault();
+        searchRef.current?.focus();
+        searchRef.current?.select();
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [openUrl, closeDetail]);
+
+  const crawlRecord = crawl.state === 'done' ? crawl.value : undefined;
+  const origin = crawlRecord === undefined ? null : originOf(crawlRecord.settings.startUrl);
+
+  useEffect(() => {
+    document.title = crawlRecord === undefined ? 'Tabcrawl results' : `Tabcrawl results: ${crawlRecord.settings.startUrl}`;
+  }, [crawlRecord]);
+
+  const onSort = (column: SortColumn): void => setSort((current) => nextSort(current, column));
+
+  return (
+    <main class={`results-page${openUrl !== null ? ' has-detail' : ''}`} data-testid="results-page">
+      <header class="page-head">
+        <h1 class="page-title">Tabcrawl results</h1>
+        {crawl.state === 'loading' && <p class="muted">Loading crawl…</p>}
+        {crawl.state === 'failed' && (
+          <p class="banner" role="alert">
+            Could not read the crawl: {crawl.message}
+          </p>
+        )}
+        {crawl.state === 'done' && crawlRecord === undefined && (
+          <p class="banner" role="alert" data-testid="results-missing-crawl">
+            There is no crawl {crawlId}: it may have been deleted.
+          </p>
+        )}
+        {crawlRecord !== undefined && (
+          <div class="crawl-summary" data-testid="results-crawl">
+            <span class="crawl-site" title={crawlRecord.settings.startUrl}>
+              {crawlRecord.settings.startUrl}
+            </span>
+            <span class={`crawl-state state-${crawlRecord.state}`} data-testid="results-crawl-state">
+              {crawlRecord.state}
+            </span>
+            <dl class="counters">
+              <Counter label="done" value={crawlRecord.counts.done} />
+              <Counter label="fetched" value={crawlRecord.counts.fetched} />
+              <Counter label="errors" value={crawlRecord.counts.errors} />
+              <Counter label="blocked" value={crawlRecord.counts.blocked} />
+            </dl>
+          </div>
+        )}
+        <nav class="results-tabs" aria-label="Views">
+          <button type="button" aria-pressed={tab === 'table'} data-testid="tab-table" onClick={() => setTab('table')}>
+            All URLs
+          </button>
+          <button type="button" aria-pressed={tab === 'reports'} data-testid="tab-reports" onClick={() => setTab('reports')}>
+            Reports
+          </button>
+        </nav>
+      </header>
+      {tab === 'reports' && crawlRecord !== undefined && <ReportsView loadRows={loadRows} crawl={crawlRecord} saveCsv={saveCsv} />}
+      {tab === 'table' && (
+        <>
+      <ResultsFilters values={filters} facets={facets.state === 'done' ? facets.value : null} onChange={setFilters} searchRef={searchRef} />
+      <p class="results-total" role="status" data-testid="results-total">
+        {windows.total === null ? 'Loading…' : countText(windows.total, 'URL')}
+      </p>
+      {windows.error !== null && (
+        <p class="banner" role="alert" data-testid="results-error">
+          Could not read the rows: {windows.error instanceof Error ? windows.error.message : String(windows.error)}
+        </p>
+      )}
+      <div class="results-main">
+        <ResultsGrid
+          windows={windows}
+          queryKey={key}
+          version={version}
+          sort={sort}
+          onSort={onSort}
+          origin={origin}
+          selectedIndex={selectedIndex}
+          onSelect={setSelectedIndex}
+          onOpen={openDetail}
+          openUrl={openUrl}
+          gridRef={gridRef}
+        />
+        {openUrl !== null && (
+          <UrlDetail reader={reader} crawlId={crawlId} crawl={crawlRecord} url={openUrl} origin={origin} onOpen={openDetail} onClose={closeDetail} />
+        )}
+      </div>
+        </>
+      )}
+    </main>
+  );
+}
+
+function Counter({ label, value }: { label: string; value: number }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{value.toLocaleString('en-US')}</dd>
+    </div>
+  );
+}
+
+/** Whether typing `/` into `target` means the character, not the shortcut. */
+function isTextEntry(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+}

@@ -1,0 +1,312 @@
+/**
+ * The detail of one URL: every recorded field, headers, the redirect chain
+ * through it, robots decision, outgoing links with their status and the pages
+ * linking to it. All values render as text: the crawled HTML is never shown.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import { countText, failureText, isoText, msText, shortUrl, sizeText, statusText } from './format.ts';
+import type { RowReader } from './row-reader.ts';
+import { resultsSearch } from './results-params.ts';
+import { findInlinks, outlinks, redirectChain, type InlinkScan } from './url-detail-queries.ts';
+import { useAsync } from './use-async.ts';
+
+/** Most outgoing links listed (a page may have thousands). */
+const MAX_OUTLINKS_SHOWN = 500;
+
+export interface UrlDetailProps {
+  reader: RowReader;
+  crawlId: string;
+  /** Undefined while loading or when the crawl record is gone. */
+  crawl: CrawlRecord | undefined;
+  url: string;
+  /** Origin of the crawl: URLs on it are shown by path. */
+  origin: string | null;
+  /** Opens the detail of another URL. */
+  onOpen: (url: string) => void;
+  onClose: () => void;
+}
+
+/** The side panel of one URL; reloads whenever `url` changes and focuses its heading. */
+export function UrlDetail(props: UrlDetailProps) {
+  const { reader, crawlId, url } = props;
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const row = useAsync(() => reader.getRow(crawlId, url), [reader, crawlId, url]);
+
+  useEffect(() => {
+    headingRef.current?.focus();
+  }, [url]);
+
+  return (
+    <aside class="detail" aria-labelledby="detail-heading" data-testid="detail" data-url={url}>
+      <div class="detail-head">
+        <h2 id="detail-heading" class="detail-title" tabIndex={-1} ref={headingRef}>
+          {url}
+        </h2>
+        <button type="button" class="detail-close" data-testid="detail-close" aria-label="Close detail (Esc)" onClick={props.onClose}>
+          ✕
+        </button>
+      </div>
+      {row.state === 'loading' && <p class="muted">Loading…</p>}
+      {row.state === 'failed' && (
+        <p class="banner" role="alert">
+          Could not read this URL: {row.message}
+        </p>
+      )}
+      {row.state === 'done' && row.value === undefined && (
+        <p class="muted" data-testid="detail-missing">
+          This URL has no row in the crawl table.
+        </p>
+      )}
+      {row.state === 'done' && row.value !== undefined && <RowDetail {...props} row={row.value} />}
+    </aside>
+  );
+}
+
+function RowDetail(props: UrlDetailProps & { row: PageRecord }) {
+  const { row } = props;
+  return (
+    <>
+      <Fields {...props} />
+      <Section title="Robots" testId="detail-robots">
+        {row.blockedBy === 'robots' ? (
+          <p>
+            Blocked by robots.txt{row.blockedRule !== null ? <>: <code>{row.blockedRule}</code></> : ' (rule not recorded)'}. Never requested.
+          </p>
+        ) : (
+          <p>Allowed by robots.txt.</p>
+        )}
+      </Section>
+      <Chain {...props} />
+      <Section title="Response headers" testId="detail-response-headers">
+        <HeaderTable headers={row.headers} />
+      </Section>
+      <Section title="Request headers" testId="detail-request-headers">
+        {row.requestHeaders === null ? <p class="muted">Not reported by the browser.</p> : <HeaderTable headers={row.requestHeaders} />}
+      </Section>
+      <Outlinks {...props} />
+      <Inlinks {...props} />
+    </>
+  );
+}
+
+function Section({ title, testId, children }: { title: string; testId: string; children: ComponentChildren }) {
+  return (
+    <section class="detail-section" data-testid={testId}>
+      <h3>{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+/** A link to another URL's detail, inside the page (never to the crawled site). */
+function DetailLink({ crawlId, url, label, onOpen, testId }: { crawlId: string; url: string; label?: string; onOpen: (url: string) => void; testId?: string }) {
+  return (
+    <a
+      href={resultsSearch(crawlId, url)}
+      class="detail-link"
+      title={url}
+      data-testid={testId}
+      onClick={(event) => {
+        if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+        event.preventDefault();
+        onOpen(url);
+      }}
+    >
+      {label ?? url}
+    </a>
+  );
+}
+
+function Fields({ row, crawlId, onOpen }: UrlDetailProps & { row: PageRecord }) {
+  const entries: [string, ComponentChildren][] = [
+    ['Status', row.statusLine ?? statusText(row)],
+    ['Content type', row.contentType ?? '—'],
+    ['Content length', row.contentLength === null ? '—' : `${sizeText(row.contentLength)} (${row.contentLength} bytes)`],
+    ['Response time', row.responseTimeMs === null ? '—' : `${msText(row.responseTimeMs)} ms`],
+    ['Fetched at', isoText(row.fetchedAt)],
+    ['Depth', String(row.depth)],
+    ['Kind', row.kind],
+    ['Referrer', row.referrer === null ? '— (start URL)' : <DetailLink crawlId={crawlId} url={row.referrer} onOpen={onOpen} />],
+    ['Location', row.location === null ? '—' : <DetailLink crawlId={crawlId} url={row.location} onOpen={onOpen} />],
+    ['Methods', row.methods.length === 0 ? '—' : row.methods.join(', ')],
+    ['Title', row.title ?? '—'],
+    ['IP address', row.ipAddress ?? '—'],
+    ['SHA-256', row.sha256 ?? '—'],
+    [
+      'Duplicate of',
+      row.duplicateOf === null ? '—' : <DetailLink crawlId={crawlId} url={row.duplicateOf} onOpen={onOpen} testId="detail-duplicate-of" />,
+    ],
+    ['Truncated', row.truncated ? 'yes (body cut at the size limit)' : 'no'],
+    ['Error', failureText(row.error)],
+    ['Inlinks (counted)', String(row.inlinks)],
+    ['Anchor texts', row.anchors.length === 0 ? '—' : row.anchors.join(' · ')],
+  ];
+  return (
+    <dl class="fields" data-testid="detail-fields">
+      {entries.map(([label, value]) => (
+        <div key={label} class="field-row">
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function HeaderTable({ headers }: { headers: readonly [string, string][] }) {
+  if (headers.length === 0) return <p class="muted">None recorded.</p>;
+  return (
+    <table class="kv-table">
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Value</th>
+        </tr>
+      </thead>
+      <tbody>
+        {headers.map(([name, value], index) => (
+          <tr key={index}>
+            <th scope="row">{name}</th>
+            <td>{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Chain({ reader, row, crawlId, onOpen, origin }: UrlDetailProps & { row: PageRecord }) {
+  const chain = useAsync(() => redirectChain(reader, row), [reader, row]);
+  if (chain.state !== 'done') {
+    return (
+      <Section title="Redirect chain" testId="detail-chain">
+        <p class="muted">{chain.state === 'loading' ? 'Following redirects…' : `Could not follow redirects: ${chain.message}`}</p>
+      </Section>
+    );
+  }
+  const { hops, selfIndex, hasLoop, isCut } = chain.value;
+  return (
+    <Section title="Redirect chain" testId="detail-chain">
+      {hops.length === 1 ? (
+        <p class="muted">No redirect through this URL.</p>
+      ) : (
+        <>
+          {hasLoop && (
+            <p class="banner" data-testid="chain-loop">
+              Redirect loop: a URL repeats.
+            </p>
+          )}
+          <ol class="chain">
+            {hops.map((hop, index) => (
+              <li key={index} class={`chain-hop${index === selfIndex ? ' is-self' : ''}${hop.isRepeat ? ' is-repeat' : ''}`} data-testid="chain-hop">
+                <span class="chain-status">{hop.row === undefined ? 'not crawled' : statusText(hop.row)}</span>{' '}
+                {hop.row !== undefined && index !== selfIndex ? (
+                  <DetailLink crawlId={crawlId} url={hop.url} label={shortUrl(hop.url, origin)} onOpen={onOpen} />
+                ) : (
+                  <span title={hop.url}>{shortUrl(hop.url, origin)}</span>
+                )}
+                {index === selfIndex && <span class="chain-tag"> (this URL)</span>}
+                {hop.isRepeat && <span class="chain-tag chain-loop-tag"> ↺ loop</span>}
+              </li>
+            ))}
+          </ol>
+          {isCut && <p class="muted">Cut after 20 hops.</p>}
+        </>
+      )}
+    </Section>
+  );
+}
+
+function Outlinks({ reader, crawl, row, crawlId, onOpen, origin }: UrlDetailProps & { row: PageRecord }) {
+  const links = useAsync(() => outlinks(reader, crawl, row), [reader, crawl, row]);
+  return (
+    <Section title={`Outlinks (${row.links.length})`} testId="detail-outlinks">
+      {links.state === 'loading' && <p class="muted">Looking up links…</p>}
+      {links.state === 'failed' && <p class="banner">Could not look up links: {links.message}</p>}
+      {links.state === 'done' && links.value.length === 0 && <p class="muted">No links extracted.</p>}
+      {links.state === 'done' && links.value.length > 0 && (
+        <>
+          <table class="link-table">
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Anchor text</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {links.value.slice(0, MAX_OUTLINKS_SHOWN).map((link) => (
+                <tr key={link.url} data-testid="outlink" data-url={link.url}>
+                  <td class="link-url">
+                    {link.row !== undefined ? (
+                      <DetailLink crawlId={crawlId} url={link.url} label={shortUrl(link.url, origin)} onOpen={onOpen} />
+                    ) : (
+                      <span title={link.url}>{shortUrl(link.url, origin)}</span>
+                    )}
+                  </td>
+                  <td>{link.anchorText}</td>
+                  <td class={link.row === undefined ? 'muted' : ''} data-testid="outlink-status">
+                    {link.row !== undefined ? statusText(link.row) : link.notCrawledReason}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {links.value.length > MAX_OUTLINKS_SHOWN && <p class="muted">First {MAX_OUTLINKS_SHOWN} of {links.value.length} links.</p>}
+        </>
+      )}
+    </Section>
+  );
+}
+
+function Inlinks({ reader, row, crawlId, onOpen, origin }: UrlDetailProps & { row: PageRecord }) {
+  const [progress, setProgress] = useState<InlinkScan | null>(null);
+  const scan = useAsync(
+    (signal) => {
+      setProgress(null);
+      return findInlinks(reader, crawlId, row.url, { signal, onProgress: (partial) => !signal.aborted && setProgress(partial) });
+    },
+    [reader, crawlId, row],
+  );
+  const shown = scan.state === 'done' ? scan.value : progress;
+  return (
+    <Section title="Inlinks" testId="detail-inlinks">
+      {scan.state === 'loading' && (
+        <p class="muted" role="status">
+          Scanning the crawl… {progress === null ? '' : `${countText(progress.scannedRows, 'row')} read`}
+        </p>
+      )}
+      {scan.state === 'failed' && <p class="banner">Could not scan for inlinks: {scan.message}</p>}
+      {scan.state === 'done' && scan.value.inlinks.length === 0 && <p class="muted">No crawled page links here.</p>}
+      {scan.state === 'done' && scan.value.isCapped && (
+        <p class="muted" data-testid="inlinks-capped">
+          Showing the first {scan.value.inlinks.length} pages linking here.
+        </p>
+      )}
+      {shown !== null && shown.inlinks.length > 0 && (
+        <table class="link-table">
+          <thead>
+            <tr>
+              <th scope="col">From</th>
+              <th scope="col">Anchor text</th>
+              <th scope="col">Page title</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.inlinks.map((inlink) => (
+              <tr key={inlink.url} data-testid="inlink" data-url={inlink.url}>
+                <td class="link-url">
+                  <DetailLink crawlId={crawlId} url={inlink.url} label={shortUrl(inlink.url, origin)} onOpen={onOpen} />
+                </td>
+                <td data-testid="inlink-anchor">{inlink.anchorText}</td>
+                <td>{inlink.title ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  );
+}

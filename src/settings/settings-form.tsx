@@ -1,0 +1,147 @@
+/**
+ * Every crawl option but the start URL, as a controlled group of fields:
+ * the options page puts it in its form with a Save button, the popup can put
+ * it in its Start form. It renders no `<form>` of its own, so it can sit
+ * inside one.
+ *
+ * Each field has a bound label with its unit, help with the allowed range and
+ * the built-in default (also the placeholder), and the validator's message
+ * under it when {@link SettingsFormProps.errors} has one (the input is then
+ * `aria-invalid` and described by it). Styles: `settings-form.css`, which a
+ * page's stylesheet imports; the form reads well from 380 px wide.
+ *
+ * Test ids: each field's input has the `testId` of its {@link FIELDS} entry
+ * (`max-pages`, `delay`, …) and its message `<testId>-error`.
+ */
+import { useId } from 'preact/hooks';
+import {
+  defaultText,
+  FIELD_GROUPS,
+  labelOf,
+  rangeText,
+  type FieldErrors,
+  type FieldSpec,
+  type FormValues,
+} from './settings-values.ts';
+
+export interface SettingsFormProps {
+  /** What the fields show. */
+  value: FormValues;
+  /** Called with the whole new value on every edit. */
+  onChange: (value: FormValues) => void;
+  /** Messages by setting, e.g. from `checkForm`; shown under their fields. */
+  errors: FieldErrors;
+  /** Makes every field read-only, e.g. while saving. @default false */
+  isDisabled?: boolean;
+}
+
+/** The crawl options' fields, grouped in fieldsets (Limits, Politeness, Scope, Requests). */
+export function SettingsForm({ value, onChange, errors, isDisabled = false }: SettingsFormProps) {
+  const id = useId();
+  return (
+    <div class="settings-form" data-testid="settings-form">
+      {FIELD_GROUPS.map((group) => (
+        <fieldset key={group.title} class="settings-group" disabled={isDisabled}>
+          <legend>{group.title}</legend>
+          <div class="settings-grid">
+            {group.fields.map((field) => (
+              <SettingField key={field.name} idPrefix={id} field={field} value={value} onChange={onChange} error={errors[field.setting]} />
+            ))}
+          </div>
+        </fieldset>
+      ))}
+    </div>
+  );
+}
+
+interface SettingFieldProps {
+  idPrefix: string;
+  field: FieldSpec;
+  value: FormValues;
+  onChange: (value: FormValues) => void;
+  error: string | undefined;
+}
+
+/** One field: label, input, help and, when there is one, the validator's message. */
+function SettingField({ idPrefix, field, value, onChange, error }: SettingFieldProps) {
+  const inputId = `${idPrefix}-${field.testId}`;
+  const helpId = `${inputId}-help`;
+  const errorId = `${inputId}-error`;
+  const describedBy = error === undefined ? helpId : `${errorId} ${helpId}`;
+  const range = rangeText(field);
+  const help = `${field.help}${range === null ? '' : ` ${range}.`} Default: ${defaultText(field)}.`;
+  const message =
+    error === undefined ? null : (
+      <p id={errorId} class="settings-error" data-testid={`${field.testId}-error`}>
+        {error}
+      </p>
+    );
+  const helpText = (
+    <p id={helpId} class="settings-help">
+      {help}
+    </p>
+  );
+
+  if (field.kind === 'flag') {
+    return (
+      <div class="settings-field settings-flag">
+        <input
+          id={inputId}
+          type="checkbox"
+          data-testid={field.testId}
+          checked={value[field.name]}
+          aria-invalid={error !== undefined}
+          aria-describedby={describedBy}
+          onChange={(event) => onChange({ ...value, [field.name]: event.currentTarget.checked })}
+        />
+        <label for={inputId}>{labelOf(field)}</label>
+        {helpText}
+        {message}
+      </div>
+    );
+  }
+
+  if (field.kind === 'lines') {
+    return (
+      <div class="settings-field settings-wide">
+        <label for={inputId}>{labelOf(field)}</label>
+        <textarea
+          id={inputId}
+          data-testid={field.testId}
+          rows={3}
+          spellcheck={false}
+          autoComplete="off"
+          placeholder={'*?sessionid=*\nhttp*://*/cgi-bin/*'}
+          value={value[field.name]}
+          aria-invalid={error !== undefined}
+          aria-describedby={describedBy}
+          onInput={(event) => onChange({ ...value, [field.name]: event.currentTarget.value })}
+        />
+        {message}
+        {helpText}
+      </div>
+    );
+  }
+
+  const isNumber = field.kind === 'number';
+  return (
+    <div class="settings-field">
+      <label for={inputId}>{labelOf(field)}</label>
+      <input
+        id={inputId}
+        data-testid={field.testId}
+        type="text"
+        inputMode={isNumber ? (field.scale === 1 ? 'numeric' : 'decimal') : 'text'}
+        autoComplete="off"
+        spellcheck={false}
+        placeholder={isNumber || defaultText(field) !== 'none' ? defaultText(field) : '/docs/'}
+        value={value[field.name]}
+        aria-invalid={error !== undefined}
+        aria-describedby={describedBy}
+        onInput={(event) => onChange({ ...value, [field.name]: event.currentTarget.value })}
+      />
+      {message}
+      {helpText}
+    </div>
+  );
+}

@@ -1,0 +1,325 @@
+/**
+ * The crawl options as a form edits them, and back: text for numbers (so
+ * nothing the user typed is lost), seconds for times, MiB for sizes, one
+ * exclude pattern per line. Pure: no Preact, no browser APIs.
+ *
+ * ```
+ * FormValues ──toSettings──► Partial<CrawlSettings> ──checkSettings──► SiteSettings | SettingsError[]
+ *     ▲                                                                     │
+ *     └──────────────────────────── fromSettings ◄──────────────────────────┘
+ * ```
+ */
+import {
+  DEFAULT_SETTINGS,
+  SETTINGS_LIMITS,
+  validateSettings,
+  type CrawlSettings,
+  type SettingsError,
+} from '../core/settings.ts';
+
+/** Every crawl option except the start URL: what a site or the user's defaults remember. */
+export type SiteSettings = Omit<CrawlSettings, 'startUrl'>;
+
+/** A crawl option the settings form edits. */
+export type SettingKey = keyof SiteSettings;
+
+/** One message per setting; a setting without a problem has no key. */
+export type FieldErrors = Partial<Record<SettingKey, string>>;
+
+/** The form's fields as the user typed them. Times in seconds, sizes in MiB, decimals allowed. */
+export interface FormValues {
+  maxPages: string;
+  maxDepth: string;
+  delaySeconds: string;
+  productToken: string;
+  includeSubdomains: boolean;
+  pathPrefix: string;
+  /** One wildcard pattern per line; blank lines are ignored. */
+  excludePatterns: string;
+  headBeforeGet: boolean;
+  timeoutSeconds: string;
+  followNofollow: boolean;
+  maxRetries: string;
+  hostConcurrency: string;
+  jitterSeconds: string;
+  maxBodyMiB: string;
+}
+
+/** Bytes in one MiB. */
+export const BYTES_PER_MIB = 1024 * 1024;
+
+/** Milliseconds in one second. */
+const MS_PER_SECOND = 1000;
+
+/** A setting shown as a number, the form field that holds it, and the factor from the form's unit to the setting's. */
+interface NumberField {
+  kind: 'number';
+  setting: 'maxPages' | 'maxDepth' | 'delayMs' | 'timeoutMs' | 'maxRetries' | 'hostConcurrency' | 'jitterMs' | 'maxBodyBytes';
+  name: 'maxPages' | 'maxDepth' | 'delaySeconds' | 'timeoutSeconds' | 'maxRetries' | 'hostConcurrency' | 'jitterSeconds' | 'maxBodyMiB';
+  /** Setting units per form unit: 1000 for seconds → ms, {@link BYTES_PER_MIB} for MiB → bytes, 1 for counts. */
+  scale: number;
+  /** The unit written after the label, or null for a count. */
+  unit: 's' | 'MiB' | null;
+}
+
+interface TextField {
+  kind: 'text';
+  setting: 'productToken' | 'pathPrefix';
+  name: 'productToken' | 'pathPrefix';
+}
+
+interface LinesField {
+  kind: 'lines';
+  setting: 'excludePatterns';
+  name: 'excludePatterns';
+}
+
+interface FlagField {
+  kind: 'flag';
+  setting: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow';
+  name: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow';
+}
+
+/** How one setting is shown in the form: its label, a sentence of help, and its `data-testid`. */
+export type FieldSpec = (NumberField | TextField | LinesField | FlagField) & {
+  label: string;
+  help: string;
+  testId: string;
+};
+
+/** A titled group of fields, shown as one fieldset. */
+export interface FieldGroup {
+  title: string;
+  fields: readonly FieldSpec[];
+}
+
+/**
+ * Every setting the form edits, grouped as the form shows them. Labels of
+ * limited numbers are those of {@link SETTINGS_LIMITS}, so a message of the
+ * validator names the field the user sees.
+ */
+export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze([
+  {
+    title: 'Limits',
+    fields: [
+      { kind: 'number', setting: 'maxPages', name: 'maxPages', scale: 1, unit: null, label: SETTINGS_LIMITS.maxPages.label, testId: 'max-pages', help: 'Most URLs recorded: fetched, failed or blocked by robots.txt.' },
+      { kind: 'number', setting: 'maxDepth', name: 'maxDepth', scale: 1, unit: null, label: SETTINGS_LIMITS.maxDepth.label, testId: 'max-depth', help: 'Most link hops from the start URL (start = 0).' },
+      { kind: 'number', setting: 'maxBodyBytes', name: 'maxBodyMiB', scale: BYTES_PER_MIB, unit: 'MiB', label: SETTINGS_LIMITS.maxBodyBytes.label, testId: 'max-body-size', help: 'A longer page is cut and marked truncated.' },
+    ],
+  },
+  {
+    title: 'Politeness',
+    fields: [
+      { kind: 'number', setting: 'delayMs', name: 'delaySeconds', scale: MS_PER_SECOND, unit: 's', label: SETTINGS_LIMITS.delayMs.label, testId: 'delay', help: 'Least wait between one response and the next request to the same host.' },
+      { kind: 'number', setting: 'jitterMs', name: 'jitterSeconds', scale: MS_PER_SECOND, unit: 's', label: SETTINGS_LIMITS.jitterMs.label, testId: 'jitter', help: 'Largest random wait added to the delay.' },
+      { kind: 'number', setting: 'hostConcurrency', name: 'hostConcurrency', scale: 1, unit: null, label: SETTINGS_LIMITS.hostConcurrency.label, testId: 'hosts-at-once', help: 'Hosts crawled at the same time, one request each.' },
+      { kind: 'text', setting: 'productToken', name: 'productToken', label: 'Robots product token', testId: 'product-token', help: 'Which robots.txt User-agent group is obeyed.' },
+    ],
+  },
+  {
+    title: 'Scope',
+    fields: [
+      { kind: 'text', setting: 'pathPrefix', name: 'pathPrefix', label: 'Path prefix', testId: 'path-prefix', help: 'Only crawl paths starting with this, e.g. /docs/. Empty: the whole site.' },
+      { kind: 'lines', setting: 'excludePatterns', name: 'excludePatterns', label: 'Exclude patterns', testId: 'exclude-patterns', help: 'One per line; * matches any characters of the whole URL.' },
+      { kind: 'flag', setting: 'includeSubdomains', name: 'includeSubdomains', label: 'Include subdomains', testId: 'include-subdomains', help: 'Also crawl subdomains of the start host, over http and https.' },
+      { kind: 'flag', setting: 'followNofollow', name: 'followNofollow', label: 'Follow nofollow links', testId: 'follow-nofollow', help: 'Also follow rel="nofollow" links and nofollow pages.' },
+    ],
+  },
+  {
+    title: 'Requests',
+    fields: [
+      { kind: 'number', setting: 'timeoutMs', name: 'timeoutSeconds', scale: MS_PER_SECOND, unit: 's', label: SETTINGS_LIMITS.timeoutMs.label, testId: 'timeout', help: 'Per request, to the end of the body.' },
+      { kind: 'number', setting: 'maxRetries', name: 'maxRetries', scale: 1, unit: null, label: SETTINGS_LIMITS.maxRetries.label, testId: 'retries', help: 'Retries of a URL answered 429 or 503.' },
+      { kind: 'flag', setting: 'headBeforeGet', name: 'headBeforeGet', label: 'HEAD before GET', testId: 'head-before-get', help: 'GET only when a HEAD says the URL is HTML.' },
+    ],
+  },
+] satisfies FieldGroup[]);
+
+/** Every field of {@link FIELD_GROUPS}, in the order the form shows them. */
+export const FIELDS: readonly FieldSpec[] = Object.freeze(FIELD_GROUPS.flatMap((group) => group.fields));
+
+/** The label with its unit, as the form shows it: `Delay (s)`, `Max body size (MiB)`. */
+export function labelOf(field: FieldSpec): string {
+  return field.kind === 'number' && field.unit !== null ? `${field.label} (${field.unit})` : field.label;
+}
+
+/** A number of settings units in the form's unit, as text: 1500 ms → `1.5`, 10 MiB of bytes → `10`. */
+function toFormNumber(value: number, scale: number): string {
+  return String(value / scale);
+}
+
+/** The built-in default of a field as the form shows it (`1`, `off`, `none`). */
+export function defaultText(field: FieldSpec): string {
+  switch (field.kind) {
+    case 'number':
+      return toFormNumber(DEFAULT_SETTINGS[field.setting], field.scale);
+    case 'text':
+      return DEFAULT_SETTINGS[field.setting] === '' ? 'none' : DEFAULT_SETTINGS[field.setting];
+    case 'lines':
+      return DEFAULT_SETTINGS.excludePatterns.length === 0 ? 'none' : DEFAULT_SETTINGS.excludePatterns.join(', ');
+    case 'flag':
+      return DEFAULT_SETTINGS[field.setting] ? 'on' : 'off';
+  }
+}
+
+/** The allowed range of a number field in its form unit (`0 to 3600`), or null for other fields. */
+export function rangeText(field: FieldSpec): string | null {
+  if (field.kind !== 'number') return null;
+  const { min, max } = SETTINGS_LIMITS[field.setting];
+  if (field.unit === 'MiB') return `${bytesText(min)} to ${bytesText(max)}`;
+  return `${toFormNumber(min, field.scale)} to ${toFormNumber(max, field.scale)}`;
+}
+
+/**
+ * The form's values for these settings; a setting left out shows its
+ * built-in default.
+ */
+export function fromSettings(settings: Partial<CrawlSettings>): FormValues {
+  const all: SiteSettings = { ...DEFAULT_SETTINGS, excludePatterns: [...DEFAULT_SETTINGS.excludePatterns] };
+  for (const key of Object.keys(all) as SettingKey[]) {
+    if (settings[key] !== undefined) Object.assign(all, { [key]: settings[key] });
+  }
+  return {
+    maxPages: String(all.maxPages),
+    maxDepth: String(all.maxDepth),
+    delaySeconds: toFormNumber(all.delayMs, MS_PER_SECOND),
+    productToken: all.productToken,
+    includeSubdomains: all.includeSubdomains,
+    pathPrefix: all.pathPrefix,
+    excludePatterns: all.excludePatterns.join('\n'),
+    headBeforeGet: all.headBeforeGet,
+    timeoutSeconds: toFormNumber(all.timeoutMs, MS_PER_SECOND),
+    followNofollow: all.followNofollow,
+    maxRetries: String(all.maxRetries),
+    hostConcurrency: String(all.hostConcurrency),
+    jitterSeconds: toFormNumber(all.jitterMs, MS_PER_SECOND),
+    maxBodyMiB: toFormNumber(all.maxBodyBytes, BYTES_PER_MIB),
+  };
+}
+
+/**
+ * Reads a number field in settings units. Empty means "the default" and
+ * gives undefined; text that is not a number gives NaN, which the validator
+ * names. Times and sizes are rounded to whole ms and bytes.
+ */
+function parseNumber(text: string, scale: number): number | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  const value = Number(trimmed);
+  return scale === 1 || !Number.isFinite(value) ? value : Math.round(value * scale);
+}
+
+/**
+ * The settings the form's values say: seconds → ms, MiB → bytes, one
+ * exclude pattern per non-blank line. An empty number field or product token
+ * is left out, so its default applies. Not validated: see {@link checkSettings}.
+ */
+export function toSettings(values: FormValues): Partial<CrawlSettings> {
+  const settings: Partial<CrawlSettings> = {
+    includeSubdomains: values.includeSubdomains,
+    pathPrefix: values.pathPrefix.trim(),
+    excludePatterns: values.excludePatterns
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== ''),
+    headBeforeGet: values.headBeforeGet,
+    followNofollow: values.followNofollow,
+  };
+  const productToken = values.productToken.trim();
+  if (productToken !== '') settings.productToken = productToken;
+  for (const field of FIELDS) {
+    if (field.kind !== 'number') continue;
+    const value = parseNumber(values[field.name], field.scale);
+    if (value !== undefined) settings[field.setting] = value;
+  }
+  return settings;
+}
+
+/** A start URL for {@link validateSettings} when only the other settings are checked; never stored. */
+const PLACEHOLDER_START_URL = 'https://example.com/';
+
+/** What {@link checkSettings} finds: the settings with defaults filled in, or every problem. */
+export type CheckResult = { ok: true; settings: SiteSettings } | { ok: false; errors: SettingsError[] };
+
+/**
+ * Validates every setting but the start URL (with {@link validateSettings},
+ * so messages are the validator's); missing settings take their built-in
+ * defaults. Never throws.
+ */
+export function checkSettings(settings: Partial<CrawlSettings>): CheckResult {
+  const result = validateSettings({ ...settings, startUrl: PLACEHOLDER_START_URL });
+  // The placeholder start URL is valid, so every error is about another setting.
+  return result.ok ? { ok: true, settings: withoutStartUrl(result.settings) } : { ok: false, errors: result.errors };
+}
+
+function withoutStartUrl(settings: CrawlSettings): SiteSettings {
+  const { startUrl: _startUrl, ...rest } = settings;
+  return { ...rest, excludePatterns: [...rest.excludePatterns] };
+}
+
+/** `1073741824` → `1024 MiB`, `1024` → `1 KiB`: a byte count as the size fields read it. */
+export function bytesText(bytes: number): string {
+  if (Math.abs(bytes) < BYTES_PER_MIB && bytes % 1024 === 0 && bytes !== 0) return `${bytes / 1024} KiB`;
+  return `${bytes / BYTES_PER_MIB} MiB`;
+}
+
+/**
+ * The validator's messages by field, the first per field. A message in
+ * bytes is rewritten in KiB/MiB, the unit of the size field; times are
+ * already in seconds.
+ */
+export function fieldErrors(errors: readonly SettingsError[]): FieldErrors {
+  const byField: FieldErrors = {};
+  for (const error of errors) {
+    if (error.field === 'startUrl') continue;
+    byField[error.field] ??= error.message.replace(/(-?\d+(?:\.\d+)?) bytes/g, (_match, bytes: string) => bytesText(Number(bytes)));
+  }
+  return byField;
+}
+
+/** Checks the form: its settings with defaults filled, or a message per field. */
+export function checkForm(values: FormValues): { ok: true; settings: SiteSettings } | { ok: false; errors: FieldErrors } {
+  const result = checkSettings(toSettings(values));
+  return result.ok ? result : { ok: false, errors: fieldErrors(result.errors) };
+}
+
+/** One setting as a summary reads it: `Delay (s): 2`, `Include subdomains: on`, `Exclude patterns: *?a=*, /x*`. */
+function settingText(field: FieldSpec, settings: Partial<SiteSettings>): string | null {
+  const label = labelOf(field);
+  switch (field.kind) {
+    case 'number': {
+      const value = settings[field.setting];
+      return value === undefined ? null : `${label}: ${toFormNumber(value, field.scale)}`;
+    }
+    case 'text': {
+      const value = settings[field.setting];
+      return value === undefined ? null : `${label}: ${value === '' ? 'none' : value}`;
+    }
+    case 'lines': {
+      const value = settings.excludePatterns;
+      return value === undefined ? null : `${label}: ${value.length === 0 ? 'none' : value.join(', ')}`;
+    }
+    case 'flag': {
+      const value = settings[field.setting];
+      return value === undefined ? null : `${label}: ${value ? 'on' : 'off'}`;
+    }
+  }
+}
+
+/**
+ * What these settings change from the built-in defaults, one phrase per
+ * setting in form order; empty when they change nothing.
+ */
+export function describeSettings(settings: Partial<SiteSettings>): string[] {
+  const phrases: string[] = [];
+  for (const field of FIELDS) {
+    const value = settings[field.setting];
+    const builtIn = DEFAULT_SETTINGS[field.setting];
+    if (value === undefined) continue;
+    const isDefault = Array.isArray(value) && Array.isArray(builtIn) ? value.join('\n') === builtIn.join('\n') : value === builtIn;
+    if (isDefault) continue;
+    const text = settingText(field, settings);
+    if (text !== null) phrases.push(text);
+  }
+  return phrases;
+}

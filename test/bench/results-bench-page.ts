@@ -1,0 +1,197 @@
+/**
+ * Browser side of `npm run bench:results` (bundled by esbuild, served by
+ * `results-bench.ts`): seeds a crawl of varied rows, then times the results
+ * browser's queries. Exposes {@link ResultsBenchApi} on `window`.
+ */
+import type { PageRecord } from '../../src/core/model.ts';
+import { emptyCounts } from '../../src/core/model.ts';
+import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
+import { TabcrawlDatabase, toPageRow } from '../../src/storage/database.ts';
+import { DexieCrawlPageQueries } from '../../src/storage/dexie-page-queries.ts';
+import type { PageFilter, PageQuery, SortColumn } from '../../src/storage/page-queries.ts';
+
+export const BENCH_DATABASE = 'tabcrawl-results-bench';
+export const BENCH_CRAWL = 'bench';
+
+/** One timing: the first (cold) run and the median of the repetitions, in ms. */
+export interface Timing {
+  name: string;
+  firstMs: number;
+  medianMs: number;
+  /** `total` of the query (or of facet entries), to show what was answered. */
+  total: number;
+}
+
+export interface ResultsBenchApi {
+  /** Writes `rows` rows in batches; resolves with the time taken, in ms. */
+  seed(rows: number): Promise<number>;
+  /** Runs every measurement, each `repeat` times. */
+  measure(repeat: number): Promise<Timing[]>;
+}
+
+const WORDS = ['product', 'blog', 'about', 'news', 'guide', 'pricing', 'docs', 'team', 'career', 'support', 'widget', 'garden', 'travel', 'recipe'];
+const MEDIA = ['text/html; charset=utf-8', 'text/html; charset=utf-8', 'text/html; charset=utf-8', 'text/html; charset=utf-8', 'text/html; charset=utf-8', 'text/html; charset=utf-8', 'text/html; charset=utf-8', 'image/png', 'image/jpeg', 'text/css', 'application/javascript', 'application/pdf'];
+
+/** A deterministic pseudo-random number in [0, 1) for row `i`, stream `k`. */
+function noise(i: number, k: number): number {
+  const x = Math.sin(i * 12.9898 + k * 78.233) * 43758.5453;
+  return x - Math.floor(x);
+}
+
+function word(i: number, k: number): string {
+  return WORDS[Math.floor(noise(i, k) * WORDS.length)] ?? 'page';
+}
+
+/** A row as a crawl writes it: about 30 links, a few headers; statuses, types, depths and titles varied. */
+function benchPage(seq: number): PageRecord {
+  const origin = 'https://www.example.com';
+  const url = `${origin}/${word(seq, 1)}/${word(seq, 2)}-${seq}${seq % 9 === 0 ? `?page=${seq % 50}` : ''}`;
+  const r = noise(seq, 3);
+  const blocked = r < 0.02;
+  const failed = !blocked && r < 0.04;
+  const status = blocked || failed ? null : r < 0.84 ? 200 : r < 0.92 ? 301 : r < 0.98 ? 404 : 503;
+  const contentType = status === null ? null : (MEDIA[Math.floor(noise(seq, 4) * MEDIA.length)] ?? null);
+  const isHtml = contentType?.startsWith('text/html') === true;
+  const links = isHtml ? Array.from({ length: 30 }, (_, k) => `${origin}/${word(seq + k, 5)}/${word(seq + k, 6)}-${(seq * 7 + k) % 100_000}`) : [];
+  return {
+    crawlId: BENCH_CRAWL,
+    url,
+    origin,
+    kind: 'page',
+    depth: Math.min(12, Math.floor(-Math.log(1 - noise(seq, 7) * 0.999) * 2)),
+    referrer: `${origin}/`,
+    seq,
+    status,
+    contentType,
+    contentLength: status === null || noise(seq, 8) < 0.1 ? null : Math.floor(noise(seq, 9) * 200_000),
+    location: status === 301 ? `${origin}/moved/${seq}` : null,
+    methods: blocked ? [] : ['GET'],
+    fetchedAt: blocked ? null : 1_767_225_600_000 + seq * 500,
+    responseTimeMs: blocked ? null : Math.floor(noise(seq, 10) * 2000),
+    headers: status === null ? [] : [['content-type', contentType ?? ''], ['server', 'nginx'], ['date', 'Thu, 01 Jan 2026 00:00:00 GMT'], ['cache-control', 'max-age=600']],
+    statusLine: status === null ? null : `HTTP/1.1 ${status}`,
+    requestHeaders: null,
+    ipAddress: status === null ? null : '127.0.0.1',
+    sha256: isHtml ? seq.toString(16).padStart(64, '0') : null,
+    duplicateOf: isHtml && noise(seq, 11) < 0.05 ? `${origin}/` : null,
+    truncated: false,
+    title: isHtml && noise(seq, 12) > 0.05 ? `${word(seq, 13)} ${word(seq, 14)} – Example ${seq}` : null,
+    links,
+    linkTexts: links.map((_, k) => word(seq + k, 15)),
+    anchors: [word(seq, 16)],
+    inlinks: Math.floor(noise(seq, 17) ** 3 * 400),
+    blockedBy: blocked ? 'robots' : null,
+    blockedRule: blocked ? 'Disallow: /private' : null,
+    error: failed ? { code: 'timeout', message: 'no answer in 30 s' } : null,
+  };
+}
+
+async function seed(rows: number): Promise<number> {
+  const started = performance.now();
+  const db = new TabcrawlDatabase(BENCH_DATABASE);
+  await db.delete();
+  await db.open();
+  await db.crawls.put({
+    id: BENCH_CRAWL,
+    settings: { ...DEFAULT_SETTINGS, startUrl: 'https://www.example.com/' },
+    state: 'finished',
+    createdAt: 1_767_225_600_000,
+    endedAt: 1_767_225_600_000 + rows * 500,
+    counts: { ...emptyCounts(), admitted: rows, done: rows },
+    message: null,
+    nextSeq: rows + 1,
+  });
+  const BATCH = 2000;
+  for (let first = 1; first <= rows; first += BATCH) {
+    const batch: PageRecord[] = [];
+    for (let seq = first; seq < first + BATCH && seq <= rows; seq += 1) batch.push(benchPage(seq));
+    await db.pages.bulkPut(batch.map(toPageRow));
+  }
+  db.close();
+  return performance.now() - started;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function pageQuery(column: SortColumn, descending: boolean, filter: PageFilter = {}, offset = 0): PageQuery {
+  return { crawlId: BENCH_CRAWL, sort: { column, descending }, filter, offset, limit: 50 };
+}
+
+const COLUMNS: SortColumn[] = ['seq', 'url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks'];
+
+async function measure(repeat: number): Promise<Timing[]> {
+  const timings: Timing[] = [];
+  /**
+   * Times `run` `repeat` times, each with a fresh database connection and query object unless `shared`;
+   * `withFacets` first loads the facets untimed, as the results page does when it opens a crawl.
+   */
+  const time = async (
+    name: string,
+    run: (queries: DexieCrawlPageQueries) => Promise<number>,
+    shared?: DexieCrawlPageQueries,
+    withFacets = false,
+  ): Promise<void> => {
+    const durations: number[] = [];
+    let total = 0;
+    for (let i = 0; i < repeat; i += 1) {
+      const db = shared === undefined ? new TabcrawlDatabase(BENCH_DATABASE) : null;
+      const queries = shared ?? new DexieCrawlPageQueries(db ?? new TabcrawlDatabase(BENCH_DATABASE));
+      if (withFacets) await queries.facets(BENCH_CRAWL);
+      const started = performance.now();
+      total = await run(queries);
+      durations.push(performance.now() - started);
+      db?.close();
+    }
+    timings.push({ name, firstMs: durations[0] ?? Number.NaN, medianMs: median(durations), total });
+  };
+  const run = (query: PageQuery) => async (queries: DexieCrawlPageQueries) => (await queries.query(query)).total;
+
+  await time('open database + first window by seq', run(pageQuery('seq', false)));
+  for (const column of COLUMNS) {
+    await time(`first window by ${column} ascending`, run(pageQuery(column, false)));
+    await time(`first window by ${column} descending`, run(pageQuery(column, true)));
+  }
+  const filters: [string, PageFilter][] = [
+    ['filter 2xx', { statusClasses: ['2xx'] }],
+    ['filter 4xx', { statusClasses: ['4xx'] }],
+    ['filter 4xx + 5xx + failed', { statusClasses: ['4xx', '5xx', 'failed'] }],
+    ['filter blocked', { statusClasses: ['blocked'] }],
+    ['filter duplicate', { statusClasses: ['duplicate'] }],
+    ['filter text/html', { mediaType: 'text/html' }],
+    ['filter image/png', { mediaType: 'image/png' }],
+    ['filter depth 1', { depth: 1 }],
+    ['filter depth 6', { depth: 6 }],
+    ['filter 4xx + duplicate', { statusClasses: ['4xx', 'duplicate'] }],
+    ['filter 4xx + image/png', { statusClasses: ['4xx'], mediaType: 'image/png' }],
+    ['filter 2xx + text/html + depth 2', { statusClasses: ['2xx'], mediaType: 'text/html', depth: 2 }],
+  ];
+  for (const [name, filter] of filters) {
+    await time(`${name}, by seq (facets loaded)`, run(pageQuery('seq', false, filter)), undefined, true);
+    await time(`${name}, by title descending (facets loaded)`, run(pageQuery('title', true, filter)), undefined, true);
+  }
+  const searcher = new DexieCrawlPageQueries(new TabcrawlDatabase(BENCH_DATABASE));
+  await time('search "garden" (first search builds the projection)', run(pageQuery('seq', false, { search: 'garden' })));
+  await searcher.query(pageQuery('seq', false, { search: 'warm-up' }));
+  await time('search "garden", projection built', run(pageQuery('seq', false, { search: 'garden' })), searcher);
+  await time('search "product/guide", projection built', run(pageQuery('size', true, { search: 'product/guide' })), searcher);
+  await time('search "zzz" (no match), projection built', run(pageQuery('seq', false, { search: 'zzz' })), searcher);
+  await time('search "garden" + 4xx, projection built', run(pageQuery('seq', false, { search: 'garden', statusClasses: ['4xx'] })), searcher);
+  const scroller = new DexieCrawlPageQueries(new TabcrawlDatabase(BENCH_DATABASE));
+  await scroller.facets(BENCH_CRAWL);
+  await time('filter 2xx, scrolled to row 40,000 (facets loaded)', run(pageQuery('seq', false, { statusClasses: ['2xx'] }, 40_000)), scroller);
+  await time('deep window: offset 90,000 by seq', run(pageQuery('seq', false, {}, 90_000)));
+  await time('deep window: offset 90,000 by title', run(pageQuery('title', false, {}, 90_000)));
+  await time('deep window: offset 50,000 by title (worst: middle)', run(pageQuery('title', false, {}, 50_000)));
+  await time('deep window: offset 10,000 by size descending', run(pageQuery('size', true, {}, 10_000)));
+  await time('facets (first call of a query object)', async (queries) => {
+    const facets = await queries.facets(BENCH_CRAWL);
+    return facets.mediaTypes.length + facets.depths.length;
+  });
+  return timings;
+}
+
+const api: ResultsBenchApi = { seed, measure };
+Object.assign(window, { resultsBench: api });

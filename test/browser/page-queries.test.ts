@@ -1,0 +1,305 @@
+import { expect } from 'chai';
+import { Dexie } from 'dexie';
+import type { PageRecord } from '../../src/core/model.ts';
+import { TabcrawlDatabase, mediaTypeOf, toPageRow } from '../../src/storage/database.ts';
+import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
+import { DexieCrawlPageQueries, type PageQueriesOptions } from '../../src/storage/dexie-page-queries.ts';
+import type { PageFilter, PageQuery, SortColumn, StatusClass } from '../../src/storage/page-queries.ts';
+import { crawlFixture, pageFixture } from '../support/store-contract.ts';
+
+const opened: TabcrawlDatabase[] = [];
+let serial = 0;
+
+function openDatabase(): TabcrawlDatabase {
+  const db = new TabcrawlDatabase(`tabcrawl-queries-${Date.now()}-${(serial += 1)}`);
+  opened.push(db);
+  return db;
+}
+
+afterEach(async () => {
+  const databases = opened.splice(0);
+  for (const db of databases) db.close();
+  for (const db of databases) await Dexie.delete(db.name);
+});
+
+const COLUMNS: SortColumn[] = ['seq', 'url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks'];
+const STATUSES = [200, 200, 200, 301, 404, 500, 204, 410, 503, 302];
+const TYPES = ['text/html; charset=utf-8', 'TEXT/HTML', 'image/png', 'application/pdf', null, 'text/css'];
+
+/** A varied row: every column has ties, nulls and several values; seq i, URL order unrelated to seq. */
+function variedPage(crawlId: string, i: number): PageRecord {
+  const base = pageFixture(crawlId, `https://a.example/${String((i * 37) % 101).padStart(3, '0')}/p${i}`, i);
+  const blocked = i % 23 === 0;
+  const failed = !blocked && i % 17 === 0;
+  const hasAnswer = !blocked && !failed;
+  return {
+    ...base,
+    depth: i % 4,
+    status: hasAnswer ? (STATUSES[i % STATUSES.length] ?? 200) : null,
+    contentType: hasAnswer ? (TYPES[i % TYPES.length] ?? null) : null,
+    contentLength: hasAnswer && i % 5 !== 0 ? (i * 131) % 7 * 1000 : null,
+    responseTimeMs: hasAnswer ? (i * 7) % 13 : null,
+    title: i % 3 === 0 ? null : ['Zebra', 'apple', 'Äpfel', 'banana Split', 'apple'][i % 5] ?? null,
+    inlinks: (i * 11) % 6,
+    duplicateOf: i % 7 === 3 ? 'https://a.example/000/p1' : null,
+    blockedBy: blocked ? 'robots' : null,
+    blockedRule: blocked ? 'Disallow: /' : null,
+    error: failed ? { code: 'timeout', message: 'timed out' } : null,
+  };
+}
+
+function classOf(page: PageRecord): Exclude<StatusClass, 'duplicate'> {
+  if (page.blockedBy !== null) return 'blocked';
+  if (page.status === null) return 'failed';
+  if (page.status < 300) return '2xx';
+  if (page.status < 400) return '3xx';
+  if (page.status < 500) return '4xx';
+  return '5xx';
+}
+
+/** The documented order in plain JS: missing values first, ties by seq; descending is the exact reverse. */
+function referenceKey(page: PageRecord, column: SortColumn): number | string {
+  switch (column) {
+    case 'seq':
+      return page.seq;
+    case 'url':
+      return page.url;
+    case 'status':
+      return page.blockedBy !== null ? -2 : (page.status ?? -1);
+    case 'contentType':
+      return mediaTypeOf(page.contentType);
+    case 'size':
+      return page.contentLength ?? -1;
+    case 'responseTime':
+      return page.responseTimeMs ?? -1;
+    case 'depth':
+      return page.depth;
+    case 'title':
+      return (page.title ?? '').toLowerCase();
+    case 'inlinks':
+      return page.inlinks;
+  }
+}
+
+function reference(pages: PageRecord[], query: PageQuery): { seqs: number[]; total: number } {
+  const { statusClasses = [], mediaType, depth, search = '' } = query.filter;
+  const needle = search.toLowerCase();
+  const kept = pages.filter(
+    (page) =>
+      (statusClasses.length === 0 ||
+        statusClasses.includes(classOf(page)) ||
+        (statusClasses.includes('duplicate') && page.duplicateOf !== null)) &&
+      (mediaType === undefined || mediaTypeOf(page.contentType) === mediaType) &&
+      (depth === undefined || page.depth === depth) &&
+      (needle === '' || page.url.toLowerCase().includes(needle) || (page.title ?? '').toLowerCase().includes(needle)),
+  );
+  const { column, descending } = query.sort;
+  kept.sort((a, b) => {
+    const ka = referenceKey(a, column);
+    const kb = referenceKey(b, column);
+    return ka === kb ? a.seq - b.seq : ka < kb ? -1 : 1;
+  });
+  if (descending) kept.reverse();
+  return { seqs: kept.slice(query.offset, query.offset + query.limit).map((page) => page.seq), total: kept.length };
+}
+
+const ROWS = 240;
+
+/** A crawl of {@link ROWS} varied rows written through the store, plus a few rows of another crawl. */
+async function seeded(options: PageQueriesOptions = {}): Promise<{ queries: DexieCrawlPageQueries; pages: PageRecord[]; db: TabcrawlDatabase }> {
+  const db = openDatabase();
+  const pages = Array.from({ length: ROWS }, (_, i) => variedPage('c1', i + 1));
+  const crawl = { ...crawlFixture('c1'), counts: { admitted: ROWS, done: ROWS, fetched: 0, errors: 0, blocked: 0 } };
+  await new DexieCrawlStore(db).transaction(async (tx) => {
+    await tx.putCrawl(crawl);
+    await tx.putPages(pages);
+    await tx.putPages([variedPage('c0', 1), variedPage('c2', 2)]);
+  });
+  return { queries: new DexieCrawlPageQueries(db, options), pages, db };
+}
+
+function queryOf(sort: SortColumn, descending: boolean, filter: PageFilter = {}, offset = 0, limit = 1000): PageQuery {
+  return { crawlId: 'c1', sort: { column: sort, descending }, filter, offset, limit };
+}
+
+async function expectSameAsReference(queries: DexieCrawlPageQueries, pages: PageRecord[], query: PageQuery): Promise<void> {
+  const result = await queries.query(query);
+  const expected = reference(pages, query);
+  expect({ seqs: result.rows.map((row) => row.seq), total: result.total }, JSON.stringify(query)).to.deep.equal(expected);
+}
+
+const FILTERS: PageFilter[] = [
+  { statusClasses: ['2xx'] },
+  { statusClasses: ['4xx', '5xx'] },
+  { statusClasses: ['failed'] },
+  { statusClasses: ['blocked', '3xx'] },
+  { statusClasses: ['duplicate'] },
+  { statusClasses: ['4xx', 'duplicate'] },
+  { statusClasses: ['2xx', '3xx', '4xx', '5xx', 'failed', 'duplicate'] },
+  { mediaType: 'text/html' },
+  { mediaType: '' },
+  { mediaType: 'image/png' },
+  { mediaType: 'video/none' },
+  { depth: 2 },
+  { depth: 9 },
+  { search: 'APPLE' },
+  { search: '/007/' },
+  { search: 'äpfel' },
+  { search: 'no such text' },
+  { statusClasses: ['2xx'], mediaType: 'text/html' },
+  { statusClasses: ['2xx', 'duplicate'], depth: 1 },
+  { mediaType: 'text/html', depth: 3, search: 'a' },
+  { statusClasses: ['4xx'], search: 'banana' },
+];
+
+describe('DexieCrawlPageQueries', () => {
+  for (const column of COLUMNS) {
+    it(`sorts every row by ${column}, both directions, as a plain sort with seq breaking ties`, async () => {
+      const { queries, pages } = await seeded();
+      await expectSameAsReference(queries, pages, queryOf(column, false));
+      await expectSameAsReference(queries, pages, queryOf(column, true));
+    });
+  }
+
+  it('puts rows without a status, type, size, time or title first ascending and last descending', async () => {
+    const { queries } = await seeded();
+    const ascending = await queries.query(queryOf('responseTime', false, {}, 0, 3));
+    const descending = await queries.query(queryOf('responseTime', true, {}, ROWS - 3, 3));
+    expect(ascending.rows.map((row) => row.responseTimeMs)).to.deep.equal([null, null, null]);
+    expect(descending.rows.map((row) => row.responseTimeMs)).to.deep.equal([null, null, null]);
+    const byStatus = await queries.query(queryOf('status', false, {}, 0, 1));
+    expect(byStatus.rows[0]?.blockedBy).to.equal('robots');
+  });
+
+  it('answers each filter alone and combined, sorted by every column, with exact totals', async () => {
+    const { queries, pages } = await seeded();
+    for (const filter of FILTERS) {
+      for (const column of COLUMNS) await expectSameAsReference(queries, pages, queryOf(column, column === 'title', filter));
+    }
+  });
+
+  it('answers the same filters through the walking and complement paths when they are made to apply', async () => {
+    const { queries, pages } = await seeded({ inMemorySortMax: 5, probeStart: 4, walkRowsMax: 10 });
+    for (const filter of FILTERS) {
+      for (const [offset, limit] of [[0, 7], [30, 10], [150, 20]] as const) {
+        await expectSameAsReference(queries, pages, queryOf('seq', false, filter, offset, limit));
+        await expectSameAsReference(queries, pages, queryOf('inlinks', true, filter, offset, limit));
+      }
+    }
+  });
+
+  it('answers the same filters when cached facets pick the smaller side of each dimension', async () => {
+    const { queries, pages } = await seeded({ inMemorySortMax: 5, probeStart: 4 });
+    await queries.facets('c1');
+    for (const filter of FILTERS) {
+      await expectSameAsReference(queries, pages, queryOf('seq', true, filter, 0, 9));
+      await expectSameAsReference(queries, pages, queryOf('url', false, filter, 20, 9));
+    }
+  });
+
+  it('returns windows anywhere in a one-dimension filter, read from the nearer end', async () => {
+    const { queries, pages } = await seeded();
+    const singles: PageFilter[] = [{ statusClasses: ['2xx'] }, { statusClasses: ['4xx', 'failed'] }, { statusClasses: ['duplicate'] }, { mediaType: 'text/html' }, { depth: 1 }];
+    for (const filter of singles) {
+      const { total } = reference(pages, queryOf('seq', false, filter));
+      for (const offset of [total - 3, Math.floor(total / 2), 1]) {
+        await expectSameAsReference(queries, pages, queryOf('size', false, filter, offset, 5));
+        await expectSameAsReference(queries, pages, queryOf('url', true, filter, offset, 5));
+        await expectSameAsReference(queries, pages, queryOf('seq', true, filter, offset, 5));
+        await expectSameAsReference(queries, pages, queryOf('status', false, filter, offset, 5));
+      }
+    }
+  });
+
+  it('returns offset/limit windows from the start, the middle and past the end, each way', async () => {
+    const { queries, pages } = await seeded();
+    for (const column of ['seq', 'title', 'size'] as const) {
+      for (const descending of [false, true]) {
+        for (const [offset, limit] of [[0, 50], [95, 50], [200, 50], [239, 5], [240, 5], [1000, 5], [10, 0]] as const) {
+          await expectSameAsReference(queries, pages, queryOf(column, descending, {}, offset, limit));
+        }
+      }
+    }
+  });
+
+  it('counts every row of the crawl when the crawl record is missing or disagrees', async () => {
+    const { queries, pages, db } = await seeded();
+    await db.crawls.delete('c1');
+    await expectSameAsReference(queries, pages, queryOf('seq', true, {}, 10, 20));
+    await expectSameAsReference(queries, pages, queryOf('url', false, {}, 200, 20));
+  });
+
+  it('answers an empty result for a crawl without rows', async () => {
+    const { queries } = await seeded();
+    expect(await queries.query({ ...queryOf('seq', false), crawlId: 'none' })).to.deep.equal({ rows: [], total: 0 });
+    expect(await queries.query({ ...queryOf('title', true, { search: 'a' }), crawlId: 'none' })).to.deep.equal({ rows: [], total: 0 });
+  });
+
+  it('returns rows with the fields the results table shows, as stored', async () => {
+    const { queries, pages } = await seeded();
+    const [row] = (await queries.query(queryOf('seq', false, {}, 22, 1))).rows;
+    const page = pages[22];
+    expect(row).to.deep.equal({
+      seq: page?.seq,
+      url: page?.url,
+      status: page?.status,
+      contentType: page?.contentType,
+      contentLength: page?.contentLength,
+      responseTimeMs: page?.responseTimeMs,
+      depth: page?.depth,
+      title: page?.title,
+      inlinks: page?.inlinks,
+      location: page?.location,
+      blockedBy: page?.blockedBy,
+      error: page?.error,
+      duplicateOf: page?.duplicateOf,
+    });
+  });
+
+  it('finds rows written after a first search', async () => {
+    const { queries, pages, db } = await seeded();
+    await expectSameAsReference(queries, pages, queryOf('seq', false, { search: 'fresh' }));
+    const fresh = { ...variedPage('c1', ROWS + 1), title: 'Fresh page' };
+    await new DexieCrawlStore(db).transaction(async (tx) => {
+      await tx.putPages([fresh]);
+      await tx.putCrawl({ ...crawlFixture('c1'), counts: { admitted: ROWS + 1, done: ROWS + 1, fetched: 0, errors: 0, blocked: 0 } });
+    });
+    expect((await queries.query(queryOf('seq', false, { search: 'FRESH' }))).rows.map((row) => row.seq)).to.deep.equal([ROWS + 1]);
+  });
+
+  it('lists facets: rows per status class, media types by frequency, depths ascending', async () => {
+    const { queries, pages } = await seeded();
+    const facets = await queries.facets('c1');
+    const classes: StatusClass[] = ['2xx', '3xx', '4xx', '5xx', 'failed', 'blocked'];
+    const expectedClasses = Object.fromEntries(classes.map((c) => [c, pages.filter((page) => classOf(page) === c).length]));
+    expectedClasses['duplicate'] = pages.filter((page) => page.duplicateOf !== null).length;
+    const mediaCounts = new Map<string, number>();
+    for (const page of pages) mediaCounts.set(mediaTypeOf(page.contentType), (mediaCounts.get(mediaTypeOf(page.contentType)) ?? 0) + 1);
+    const expectedMedia = [...mediaCounts]
+      .map(([mediaType, count]) => ({ mediaType, count }))
+      .sort((a, b) => b.count - a.count || (a.mediaType < b.mediaType ? -1 : 1));
+    expect(facets).to.deep.equal({ mediaTypes: expectedMedia, depths: [0, 1, 2, 3], statusClasses: expectedClasses });
+  });
+
+  it('counts rows written after the first facets into the next facets', async () => {
+    const { queries, pages, db } = await seeded();
+    await queries.facets('c1');
+    const more = [{ ...variedPage('c1', ROWS + 1), status: 404, contentType: 'font/woff2', depth: 7 }, variedPage('c1', ROWS + 2)];
+    await new DexieCrawlStore(db).transaction(async (tx) => {
+      await tx.putPages(more);
+      await tx.putCrawl({ ...crawlFixture('c1'), counts: { admitted: ROWS + 2, done: ROWS + 2, fetched: 0, errors: 0, blocked: 0 } });
+    });
+    const fresh = new DexieCrawlPageQueries(db);
+    expect(await queries.facets('c1')).to.deep.equal(await fresh.facets('c1'));
+    expect((await queries.facets('c1')).depths).to.deep.equal([0, 1, 2, 3, 7]);
+    await expectSameAsReference(queries, [...pages, ...more], queryOf('seq', false, { statusClasses: ['4xx'] }));
+  });
+
+  it('stores the derived keys on page rows and hands out records without them', async () => {
+    const { db, pages } = await seeded();
+    const page = pages[0];
+    if (page === undefined) throw new Error('no fixture');
+    expect(await db.pages.get(['c1', page.url])).to.deep.equal(toPageRow(page));
+    expect(await new DexieCrawlStore(db).pagesAfter('c1', 0, 1)).to.deep.equal([page]);
+  });
+});

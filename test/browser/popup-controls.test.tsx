@@ -1,0 +1,263 @@
+import { expect } from 'chai';
+import { TabcrawlError, type CrawlSummary, type HostProgress } from '../../src/messaging/protocol.ts';
+import {
+  click,
+  crawlSummary,
+  fakeBackground,
+  mountPopup,
+  payloadsOf,
+  tabAt,
+  waitFor,
+  type MountedPopup,
+} from './support/popup-harness.tsx';
+
+const NOW = 1_700_000_100_000;
+
+const counts = (admitted: number, done: number) => ({ admitted, done, fetched: done, errors: 0, blocked: 0 });
+
+function hostProgress(overrides: Partial<HostProgress> = {}): HostProgress {
+  return { origin: 'http://127.0.0.1:8080', pending: 12, gapMs: 2000, readyAt: NOW + 1000, wait: { kind: 'ready' }, ...overrides };
+}
+
+describe('popup controls', () => {
+  let popup: MountedPopup | undefined;
+
+  afterEach(async () => {
+    await popup?.unmount();
+    popup = undefined;
+  });
+
+  it('shows a progress bar against the page limit, the rate, the ETA and one line per host', async () => {
+    const running = crawlSummary({
+      id: 'run-1',
+      counts: counts(60, 30),
+      queued: 30,
+      activeMs: 60_000,
+      settings: { ...crawlSummary().settings, maxPages: 120, hostConcurrency: 8 },
+    });
+    const hosts: HostProgress[] = [
+      hostProgress({ pending: 12, gapMs: 2000, readyAt: NOW + 1000, wait: { kind: 'crawl-delay', until: NOW + 1000, crawlDelayMs: 2000 } }),
+      hostProgress({ origin: 'http://127.0.0.1:9090', pending: 3, gapMs: 1000, readyAt: NOW, wait: { kind: 'backoff', until: new Date(2026, 0, 1, 12, 3, 10).getTime() } }),
+      hostProgress({ origin: 'https://c.test', pending: 1, wait: { kind: 'robots', retryAt: new Date(2026, 0, 1, 9, 5, 0).getTime() } }),
+    ];
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [running] }),
+      'pages/latest': () => ({ pages: [] }),
+      'crawl/hosts': () => ({ hosts }),
+    });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000, now: () => NOW });
+    const mounted = popup;
+
+    await waitFor(() => expect(mounted.queryAll('host-line')).to.have.lengthOf(3));
+    const bar = mounted.byTestId('progress-bar');
+    expect(bar.getAttribute('role')).to.equal('progressbar');
+    expect(bar.getAttribute('aria-valuemax')).to.equal('120');
+    expect(bar.getAttribute('aria-valuenow')).to.equal('30');
+    expect(mounted.byTestId('progress-done').style.width).to.equal('25%');
+    expect(mounted.byTestId('progress-admitted').style.width).to.equal('50%');
+    expect(mounted.byTestId('progress-text').textContent).to.equal('30 done · 60 found · limit 120');
+    expect(mounted.byTestId('rate').textContent).to.equal('30 pages/min');
+    // Slowest host: 1 s until ready + 11 more requests × 2 s = 23 s.
+    expect(mounted.byTestId('eta').textContent).to.equal('at least 23 s left');
+    const lines = mounted.queryAll('host-line').map((line) => line.textContent);
+    expect(lines).to.deep.equal([
+      '127.0.0.1:8080 · 12 queued · waiting for Crawl-delay 2 s',
+      '127.0.0.1:9090 · 3 queued · backing off until 12:03:10',
+      'https://c.test · 1 queued · robots.txt unavailable, retry at 09:05:00',
+    ]);
+    expect(payloadsOf(background.sent, 'crawl/hosts')).to.deep.equal([{ crawlId: 'run-1' }]);
+  });
+
+  it('still shows the crawl when its host details cannot be had', async () => {
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [crawlSummary({ id: 'run-1' })] }),
+      'pages/latest': () => ({ pages: [] }),
+    });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000 });
+    const mounted = popup;
+    await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('running'));
+    expect(mounted.queryTestId('host-lines')).to.equal(null);
+    expect(mounted.container.querySelector('[role="alert"]')).to.equal(null);
+  });
+
+  it('pauses a running crawl with Pause, then resumes it with Resume', async () => {
+    const running = crawlSummary({ id: 'run-1', state: 'running', queued: 4, counts: counts(5, 1) });
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [running] }),
+      'pages/latest': () => ({ pages: [] }),
+      'crawl/hosts': () => ({ hosts: [] }),
+      'crawl/pause': ({ crawlId }) => ({ crawl: { ...running, id: crawlId, state: 'paused' } }),
+      'crawl/resume': ({ crawlId }) => ({ crawl: { ...running, id: crawlId, state: 'running' } }),
+    });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000 });
+    const mounted = popup;
+    await waitFor(() => mounted.byTestId('pause'));
+    expect(mounted.queryTestId('resume')).to.equal(null);
+
+    await click(mounted.byTestId('pause'));
+
+    await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('paused'));
+    expect(payloadsOf(background.sent, 'crawl/pause')).to.deep.equal([{ crawlId: 'run-1' }]);
+    expect(mounted.queryTestId('pause')).to.equal(null);
+    expect(mounted.byTestId('stop')).to.be.an('htmlbuttonelement', 'a paused crawl can be stopped');
+    await waitFor(() => expect(mounted.byTestId<HTMLButtonElement>('resume').disabled).to.equal(false));
+
+    await click(mounted.byTestId('resume'));
+
+    await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('running'));
+    expect(payloadsOf(background.sent, 'crawl/resume')).to.deep.equal([{ crawlId: 'run-1' }]);
+    expect(mounted.byTestId('pause')).to.be.an('htmlbuttonelement');
+  });
+
+  it('offers Resume for a stopped crawl with URLs still queued', async () => {
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [crawlSummary({ id: 's-1', state: 'stopped', queued: 7 })] }),
+      'pages/latest': () => ({ pages: [] }),
+      'crawl/hosts': () => ({ hosts: [] }),
+    });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000 });
+    const mounted = popup;
+    await waitFor(() => mounted.byTestId('resume'));
+    expect(mounted.queryTestId('pause')).to.equal(null);
+    expect(mounted.queryTestId('stop')).to.equal(null);
+  });
+
+  it('lists every stored crawl, newest first, with its state and row count', async () => {
+    const crawls: CrawlSummary[] = [
+      crawlSummary({ id: 'old', createdAt: 100, state: 'finished', counts: counts(3, 3) }),
+      crawlSummary({ id: 'new', createdAt: 200, state: 'paused', counts: counts(9, 1), settings: { ...crawlSummary().settings, startUrl: 'https://other.test/' } }),
+    ];
+    const background = fakeBackground({ 'crawl/list': () => ({ crawls }) });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('about:blank') });
+    const mounted = popup;
+    await waitFor(() => mounted.byTestId('view-crawls'));
+
+    await click(mounted.byTestId('view-crawls'));
+
+    await waitFor(() => expect(mounted.queryAll('crawl-row')).to.have.lengthOf(2));
+    const rows = mounted.queryAll('crawl-row');
+    expect(rows.map((row) => row.dataset['crawlId'])).to.deep.equal(['new', 'old']);
+    expect(rows[0]?.textContent).to.include('https://other.test').and.include('paused').and.include('1 URL');
+    expect(rows[1]?.textContent).to.include('finished').and.include('3 URLs');
+    expect(mounted.byTestId('view-crawls').getAttribute('aria-pressed')).to.equal('true');
+  });
+
+  it('deletes a crawl only after the confirmation in the popup', async () => {
+    let crawls: CrawlSummary[] = [crawlSummary({ id: 'a', createdAt: 2, state: 'finished' }), crawlSummary({ id: 'b', createdAt: 1, state: 'finished' })];
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls }),
+      'crawl/delete': ({ crawlId }) => {
+        crawls = crawls.filter((c) => c.id !== crawlId);
+        return {};
+      },
+    });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('about:blank') });
+    const mounted = popup;
+    await click(mounted.byTestId('view-crawls'));
+    await waitFor(() => expect(mounted.queryAll('crawl-row')).to.have.lengthOf(2));
+
+    await click(mounted.byTestId('delete-crawl'));
+    expect(payloadsOf(background.sent, 'crawl/delete')).to.deep.equal([]);
+    await waitFor(() => expect(document.activeElement).to.equal(mounted.byTestId('confirm-delete')));
+    await click(mounted.byTestId('cancel-delete'));
+    expect(mounted.queryTestId('confirm-delete')).to.equal(null);
+    expect(payloadsOf(background.sent, 'crawl/delete')).to.deep.equal([]);
+
+    await click(mounted.byTestId('delete-crawl'));
+    await click(mounted.byTestId('confirm-delete'));
+
+    await waitFor(() => expect(mounted.queryAll('crawl-row')).to.have.lengthOf(1));
+    expect(payloadsOf(background.sent, 'crawl/delete')).to.deep.equal([{ crawlId: 'a' }]);
+    expect(mounted.queryAll('crawl-row')[0]?.dataset['crawlId']).to.equal('b');
+  });
+
+  it('takes back a delete confirmation with Escape', async () => {
+    const background = fakeBackground({ 'crawl/list': () => ({ crawls: [crawlSummary({ id: 'a', state: 'finished' })] }) });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('about:blank') });
+    const mounted = popup;
+    await click(mounted.byTestId('view-crawls'));
+    await waitFor(() => mounted.byTestId('delete-crawl'));
+    await click(mounted.byTestId('delete-crawl'));
+    const confirm = mounted.byTestId('confirm-delete');
+
+    confirm.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+
+    await waitFor(() => expect(mounted.queryTestId('confirm-delete')).to.equal(null));
+    expect(payloadsOf(background.sent, 'crawl/delete')).to.deep.equal([]);
+  });
+
+  it('opens a crawl of the list in the popup', async () => {
+    const other = crawlSummary({ id: 'other', state: 'finished', counts: counts(4, 4), settings: { ...crawlSummary().settings, startUrl: 'https://other.test/' } });
+    const background = fakeBackground({ 'crawl/list': () => ({ crawls: [other] }), 'pages/latest': () => ({ pages: [] }) });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/') });
+    const mounted = popup;
+    await click(mounted.byTestId('view-crawls'));
+    await waitFor(() => mounted.byTestId('open-crawl'));
+
+    await click(mounted.byTestId('open-crawl'));
+
+    await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('finished'));
+    expect(mounted.container.querySelector('.crawl-site')?.textContent).to.equal('https://other.test');
+    expect(mounted.queryTestId('crawls-list')).to.equal(null);
+  });
+
+  it('re-runs a crawl and shows the new one', async () => {
+    const old = crawlSummary({ id: 'old', state: 'finished' });
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [old] }),
+      'pages/latest': () => ({ pages: [] }),
+      'crawl/hosts': () => ({ hosts: [] }),
+      'crawl/rerun': () => ({ crawl: crawlSummary({ id: 'new', state: 'running', queued: 1 }) }),
+    });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('about:blank'), pollMs: 60_000 });
+    const mounted = popup;
+    await click(mounted.byTestId('view-crawls'));
+    await waitFor(() => mounted.byTestId('rerun-crawl'));
+
+    await click(mounted.byTestId('rerun-crawl'));
+
+    await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('running'));
+    expect(payloadsOf(background.sent, 'crawl/rerun')).to.deep.equal([{ crawlId: 'old' }]);
+    expect(mounted.byTestId('count-queued').textContent).to.equal('1');
+  });
+
+  it('says why a re-run was refused', async () => {
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [crawlSummary({ id: 'old', state: 'finished' })] }),
+      'crawl/rerun': () => {
+        throw new TabcrawlError({ code: 'already-running', message: 'https://example.com is already being crawled; stop that crawl first' });
+      },
+    });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('about:blank') });
+    const mounted = popup;
+    await click(mounted.byTestId('view-crawls'));
+    await waitFor(() => mounted.byTestId('rerun-crawl'));
+    await click(mounted.byTestId('rerun-crawl'));
+    await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.include('already being crawled'));
+    expect(mounted.byTestId('crawls-list')).to.be.an('htmlulistelement');
+  });
+
+  it('opens the results page of a crawl in a tab, from the list and from the crawl shown', async () => {
+    const opened: string[] = [];
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [crawlSummary({ id: 'c-7', state: 'finished' })] }),
+      'pages/latest': () => ({ pages: [] }),
+    });
+    popup = await mountPopup({
+      send: background.send,
+      currentTabUrl: tabAt('https://example.com/'),
+      openResultsTab: (crawlId) => {
+        opened.push(crawlId);
+        return Promise.resolve();
+      },
+    });
+    const mounted = popup;
+    await waitFor(() => mounted.byTestId('open-in-tab-current'));
+    await click(mounted.byTestId('open-in-tab-current'));
+    await click(mounted.byTestId('view-crawls'));
+    await waitFor(() => mounted.byTestId('open-in-tab'));
+    await click(mounted.byTestId('open-in-tab'));
+
+    await waitFor(() => expect(opened).to.deep.equal(['c-7', 'c-7']));
+  });
+});

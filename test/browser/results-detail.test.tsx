@@ -1,0 +1,175 @@
+import { expect } from 'chai';
+import type { PageRecord } from '../../src/core/model.ts';
+import { click, waitFor } from './support/popup-harness.tsx';
+import { CRAWL_ID, FakePageQueries, FakeRowReader, SITE, crawlRecord, listRowOf, pageRecord } from './support/results-fakes.ts';
+import { loadResultsStyles, mountResults, type MountedResults } from './support/results-harness.tsx';
+
+describe('results URL detail', () => {
+  let view: MountedResults | undefined;
+
+  before(async () => {
+    await loadResultsStyles();
+  });
+
+  afterEach(async () => {
+    await view?.unmount();
+    view = undefined;
+  });
+
+  /** Mounts the view with `url`'s detail open, over these full rows. */
+  async function openDetail(rows: PageRecord[], url: string, reader = new FakeRowReader(rows)): Promise<MountedResults> {
+    view = await mountResults({ queries: new FakePageQueries(rows.map(listRowOf)), reader, crawlId: CRAWL_ID, initialUrl: url });
+    const mounted = view;
+    await waitFor(() => mounted.byTestId('detail-fields'));
+    return mounted;
+  }
+
+  function textsOf(mounted: MountedResults, testId: string): string[] {
+    return mounted.allByTestId(testId).map((element) => element.textContent ?? '');
+  }
+
+  it('shows every recorded field and the response and request headers', async () => {
+    const row = pageRecord(7, {
+      url: `${SITE}/doc`,
+      statusLine: 'HTTP/1.1 200 OK',
+      contentLength: 5120,
+      responseTimeMs: 37,
+      fetchedAt: Date.UTC(2024, 0, 2, 3, 4, 5),
+      depth: 2,
+      referrer: `${SITE}/`,
+      methods: ['HEAD', 'GET'],
+      title: 'The doc',
+      sha256: 'ab'.repeat(32),
+      truncated: true,
+      headers: [
+        ['content-type', 'text/html'],
+        ['set-cookie', 'a=1'],
+      ],
+      requestHeaders: [['user-agent', 'tabcrawl/0.1.0']],
+    });
+    const mounted = await openDetail([row], row.url);
+    const fields = mounted.byTestId('detail-fields').textContent ?? '';
+    for (const expected of ['HTTP/1.1 200 OK', 'text/html; charset=utf-8', '5120 bytes', '37 ms', '2024-01-02T03:04:05.000Z', 'HEAD, GET', 'The doc', 'ab'.repeat(32), 'yes']) {
+      expect(fields).to.include(expected);
+    }
+    const responseRows = [...mounted.byTestId('detail-response-headers').querySelectorAll('tbody tr')].map((tr) => tr.textContent);
+    expect(responseRows).to.deep.equal(['content-typetext/html', 'set-cookiea=1']);
+    expect(mounted.byTestId('detail-request-headers').querySelector('tbody tr')?.textContent).to.equal('user-agenttabcrawl/0.1.0');
+    expect(mounted.byTestId('detail-robots').textContent).to.include('Allowed');
+  });
+
+  it('shows the robots rule of a blocked URL', async () => {
+    const row = pageRecord(3, { url: `${SITE}/private/x`, status: null, blockedBy: 'robots', blockedRule: 'Disallow: /private', methods: [] });
+    const mounted = await openDetail([row], row.url);
+    expect(mounted.byTestId('detail-robots').textContent).to.include('Blocked by robots.txt: Disallow: /private');
+  });
+
+  it('shows the redirect chain through a URL, forward and backward, and marks a loop', async () => {
+    const a = pageRecord(1, { url: `${SITE}/a`, status: 301, location: `${SITE}/b`, referrer: `${SITE}/` });
+    const b = pageRecord(2, { url: `${SITE}/b`, status: 302, location: `${SITE}/c`, referrer: `${SITE}/a` });
+    const c = pageRecord(3, { url: `${SITE}/c`, status: 307, location: `${SITE}/a`, referrer: `${SITE}/b` });
+    const mounted = await openDetail([a, b, c], b.url);
+    await waitFor(() => expect(mounted.allByTestId('chain-hop')).to.have.lengthOf(4));
+    expect(textsOf(mounted, 'chain-hop')).to.deep.equal(['301 /a', '302 /b (this URL)', '307 /c', '301 /a ↺ loop']);
+    expect(mounted.byTestId('chain-loop').textContent).to.include('loop');
+  });
+
+  it('ends a redirect chain at a target that was never recorded', async () => {
+    const a = pageRecord(1, { url: `${SITE}/a`, status: 301, location: `${SITE}/gone` });
+    const mounted = await openDetail([a], a.url);
+    await waitFor(() => expect(mounted.allByTestId('chain-hop')).to.have.lengthOf(2));
+    expect(textsOf(mounted, 'chain-hop')).to.deep.equal(['301 /a (this URL)', 'not crawled /gone']);
+    expect(mounted.queryTestId('chain-loop')).to.equal(null);
+  });
+
+  it('lists the pages linking to the URL with their anchor text', async () => {
+    const target = pageRecord(1, { url: `${SITE}/target` });
+    const from = pageRecord(2, { url: `${SITE}/from`, links: [`${SITE}/x`, `${SITE}/target`], linkTexts: ['x', 'Read the target'] });
+    const other = pageRecord(3, { url: `${SITE}/other`, links: [`${SITE}/x`], linkTexts: ['x'] });
+    const bare = pageRecord(4, { url: `${SITE}/bare`, links: [`${SITE}/target`], linkTexts: [''] });
+    const mounted = await openDetail([target, from, other, bare], target.url);
+    await waitFor(() => expect(mounted.allByTestId('inlink')).to.have.lengthOf(2));
+    expect(mounted.allByTestId('inlink').map((row) => row.dataset['url'])).to.deep.equal([`${SITE}/from`, `${SITE}/bare`]);
+    expect(textsOf(mounted, 'inlink-anchor')).to.deep.equal(['Read the target', '']);
+    expect(mounted.queryTestId('inlinks-capped')).to.equal(null);
+  });
+
+  it('scans for inlinks 500 rows at a time and stops at the first 200', async function (this: MochaContext) {
+    this.timeout(10_000);
+    const target = pageRecord(1, { url: `${SITE}/hub` });
+    const linking = Array.from({ length: 1200 }, (_, index) =>
+      pageRecord(index + 2, { url: `${SITE}/l${index}`, links: index % 2 === 0 ? [`${SITE}/hub`] : [], linkTexts: index % 2 === 0 ? [`hub ${index}`] : [] }),
+    );
+    const reader = new FakeRowReader([target, ...linking]);
+    const mounted = await openDetail([target, ...linking], target.url, reader);
+    await waitFor(() => mounted.byTestId('inlinks-capped'));
+    expect(mounted.byTestId('inlinks-capped').textContent).to.include('first 200');
+    expect(mounted.allByTestId('inlink')).to.have.lengthOf(200);
+    expect(reader.rowsAfterCalls.map((call) => call.limit)).to.deep.equal([500]);
+  });
+
+  it('lists the outgoing links with their status, and says why uncrawled ones were not crawled', async () => {
+    const page = pageRecord(1, {
+      url: `${SITE}/`,
+      depth: 0,
+      links: [`${SITE}/ok`, `${SITE}/missing`, 'https://elsewhere.example/', `${SITE}/private/p`, `${SITE}/never`],
+      linkTexts: ['OK', 'Missing', 'Elsewhere', 'Private', 'Never'],
+    });
+    const ok = pageRecord(2, { url: `${SITE}/ok` });
+    const missing = pageRecord(3, { url: `${SITE}/missing`, status: 404 });
+    const mounted = await openDetail([page, ok, missing], page.url);
+    await waitFor(() => expect(mounted.allByTestId('outlink')).to.have.lengthOf(5));
+    expect(textsOf(mounted, 'outlink-status')).to.deep.equal([
+      '200',
+      '404',
+      'out of scope (other host)',
+      'out of scope (excluded by */private/*)',
+      'not queued (page budget spent or crawl ended)',
+    ]);
+  });
+
+  it('says an unrecorded link is not crawled yet while the crawl runs', async () => {
+    const page = pageRecord(1, { url: `${SITE}/`, depth: 0, links: [`${SITE}/later`], linkTexts: ['Later'] });
+    const mounted = await openDetail([page], page.url, new FakeRowReader([page], crawlRecord({ state: 'running' })));
+    await waitFor(() => expect(textsOf(mounted, 'outlink-status')).to.deep.equal(['not crawled yet']));
+  });
+
+  it('opens the detail of the row a duplicate repeats from its link', async () => {
+    const original = pageRecord(1, { url: `${SITE}/original`, title: 'Original' });
+    const copy = pageRecord(2, { url: `${SITE}/copy`, duplicateOf: `${SITE}/original` });
+    const mounted = await openDetail([original, copy], copy.url);
+    const link = mounted.byTestId<HTMLAnchorElement>('detail-duplicate-of');
+    expect(link.textContent).to.equal(`${SITE}/original`);
+    expect(link.getAttribute('href')).to.equal(`?crawl=${CRAWL_ID}&url=${encodeURIComponent(`${SITE}/original`)}`);
+    await click(link);
+    await waitFor(() => expect(mounted.byTestId('detail').dataset['url']).to.equal(`${SITE}/original`));
+    await waitFor(() => expect(mounted.byTestId('detail-fields').textContent).to.include('Original'));
+  });
+
+  it('says so when the URL has no row', async () => {
+    view = await mountResults({ queries: new FakePageQueries([]), reader: new FakeRowReader([]), crawlId: CRAWL_ID, initialUrl: `${SITE}/nothing` });
+    const mounted = view;
+    await waitFor(() => mounted.byTestId('detail-missing'));
+  });
+
+  it('renders markup from the row as text: titles, headers, anchors and errors create no elements', async () => {
+    const hostile = '<img src=x onerror="window.__pwned = true">';
+    const target = pageRecord(1, {
+      url: `${SITE}/t`,
+      title: hostile,
+      headers: [['x-evil', hostile]],
+      requestHeaders: [['x-evil', hostile]],
+      error: { code: 'network', message: hostile },
+      links: [`${SITE}/u`],
+      linkTexts: [hostile],
+      anchors: [hostile],
+    });
+    const from = pageRecord(2, { url: `${SITE}/from`, title: hostile, links: [`${SITE}/t`], linkTexts: [hostile] });
+    const mounted = await openDetail([target, from], target.url);
+    await waitFor(() => expect(mounted.allByTestId('inlink')).to.have.lengthOf(1));
+    await waitFor(() => expect(mounted.allByTestId('outlink')).to.have.lengthOf(1));
+    expect(mounted.byTestId('detail').textContent).to.include(hostile);
+    expect(mounted.container.querySelector('img')).to.equal(null);
+    expect((window as unknown as { __pwned?: boolean }).__pwned).to.equal(undefined);
+  });
+});

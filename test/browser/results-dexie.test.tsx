@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { Dexie } from 'dexie';
+import { DexieRowReader } from '../../src/results/dexie-row-reader.ts';
+import { TabcrawlDatabase } from '../../src/storage/database.ts';
+import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
+import { DexieCrawlPageQueries } from '../../src/storage/dexie-page-queries.ts';
+import { click, waitFor } from './support/popup-harness.tsx';
+import { CRAWL_ID, SITE, crawlRecord, pageRecord } from './support/results-fakes.ts';
+import { loadResultsStyles, mountResults, press, type MountedResults } from './support/results-harness.tsx';
+
+describe('results browser over IndexedDB', () => {
+  let db: TabcrawlDatabase | undefined;
+  let view: MountedResults | undefined;
+
+  before(async () => {
+    await loadResultsStyles();
+  });
+
+  afterEach(async () => {
+    await view?.unmount();
+    view = undefined;
+    if (db === undefined) return;
+    db.close();
+    await Dexie.delete(db.name);
+    db = undefined;
+  });
+
+  it('lists, filters and opens the rows of a crawl stored by the Dexie store', async function (this: MochaContext) {
+    this.timeout(10_000);
+    db = new TabcrawlDatabase(`tabcrawl-results-ui-${Date.now()}`);
+    const rows = Array.from({ length: 300 }, (_, index) =>
+      pageRecord(index + 1, {
+        status: index % 10 === 0 ? 404 : 200,
+        links: index === 5 ? [`${SITE}/p1`] : [],
+        linkTexts: index === 5 ? ['First page'] : [],
+      }),
+    );
+    await new DexieCrawlStore(db).transaction(async (tx) => {
+      await tx.putCrawl(crawlRecord());
+      await tx.putPages(rows);
+    });
+    view = await mountResults({ queries: new DexieCrawlPageQueries(db), reader: new DexieRowReader(db), crawlId: CRAWL_ID });
+    const mounted = view;
+    await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal('300 URLs'));
+    await waitFor(() => expect(mounted.allByTestId('results-row')[0]?.dataset['url']).to.equal(`${SITE}/p1`));
+
+    await click(mounted.byTestId('filter-4xx'));
+    await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal('30 URLs'));
+    await waitFor(() => expect(mounted.allByTestId('results-row').every((row) => row.querySelector('.cell-status')?.textContent === '404')).to.equal(true));
+
+    const grid = mounted.byTestId('results-grid');
+    grid.focus();
+    await press(grid, 'Enter');
+    await waitFor(() => expect(mounted.byTestId('detail').dataset['url']).to.equal(`${SITE}/p1`));
+    await waitFor(() => expect(mounted.allByTestId('inlink').map((row) => row.dataset['url'])).to.deep.equal([`${SITE}/p6`]));
+    expect(mounted.byTestId('inlink').textContent).to.include('First page');
+  });
+});

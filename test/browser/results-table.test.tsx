@@ -1,0 +1,212 @@
+import { expect } from 'chai';
+import { act } from 'preact/test-utils';
+import { ROW_HEIGHT_PX } from '../../src/results/results-grid.tsx';
+import { click, settle, typeInto, waitFor } from './support/popup-harness.tsx';
+import { CRAWL_ID, FakePageQueries, FakeRowReader, SITE, facetsOf, listRowOf, manyListRows, pageRecord } from './support/results-fakes.ts';
+import { loadResultsStyles, mountResults, press, type MountedResults } from './support/results-harness.tsx';
+
+describe('results table', () => {
+  let view: MountedResults | undefined;
+
+  before(async () => {
+    await loadResultsStyles();
+  });
+
+  afterEach(async () => {
+    await view?.unmount();
+    view = undefined;
+  });
+
+  /** Mounts the view over `rows` list rows; full rows for the reader are made from the same seqs. */
+  async function mountOver(queries: FakePageQueries, reader = new FakeRowReader([])): Promise<MountedResults> {
+    view = await mountResults({ queries, reader, crawlId: CRAWL_ID });
+    const mounted = view;
+    await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.match(/URLs?$/));
+    return mounted;
+  }
+
+  function renderedRows(mounted: MountedResults): HTMLElement[] {
+    return mounted.allByTestId('results-row');
+  }
+
+  it('shows the crawl site, state and counts, and the filtered total as "N URLs"', async () => {
+    const mounted = await mountOver(new FakePageQueries(manyListRows(12)), new FakeRowReader([]));
+    await waitFor(() => expect(mounted.byTestId('results-crawl').textContent).to.include(`${SITE}/`));
+    expect(mounted.byTestId('results-crawl-state').textContent).to.equal('finished');
+    expect(mounted.byTestId('results-crawl').textContent).to.include('done10');
+    expect(mounted.byTestId('results-total').textContent).to.equal('12 URLs');
+    const headers = [...mounted.container.querySelectorAll('[role="columnheader"]')].map((header) => header.textContent?.trim());
+    expect(headers).to.deep.equal(['URL', 'Status', 'Type', 'Size', 'Time (ms)', 'Depth', 'Title', 'Inlinks']);
+  });
+
+  it('asks for seq order first, sorts by a clicked column ascending and reverses on a second click', async () => {
+    const queries = new FakePageQueries(manyListRows(30));
+    const mounted = await mountOver(queries);
+    expect(queries.lastQuery().sort).to.deep.equal({ column: 'seq', descending: false });
+    const statusHeader = mounted.byTestId('sort-status').parentElement;
+    expect(statusHeader?.getAttribute('aria-sort')).to.equal('none');
+
+    await click(mounted.byTestId('sort-status'));
+    await waitFor(() => expect(queries.lastQuery().sort).to.deep.equal({ column: 'status', descending: false }));
+    expect(statusHeader?.getAttribute('aria-sort')).to.equal('ascending');
+    await waitFor(() => expect(renderedRows(mounted)[0]?.querySelector('.cell-status')?.textContent).to.equal('200'));
+
+    await click(mounted.byTestId('sort-status'));
+    await waitFor(() => expect(queries.lastQuery().sort).to.deep.equal({ column: 'status', descending: true }));
+    expect(statusHeader?.getAttribute('aria-sort')).to.equal('descending');
+    await waitFor(() => expect(renderedRows(mounted)[0]?.querySelector('.cell-status')?.textContent).to.equal('500'));
+
+    await click(mounted.byTestId('sort-title'));
+    await waitFor(() => expect(queries.lastQuery().sort).to.deep.equal({ column: 'title', descending: false }));
+    expect(statusHeader?.getAttribute('aria-sort')).to.equal('none');
+  });
+
+  it('sends the pressed status classes, the chosen media type and the depth as the query filter', async () => {
+    const rows = manyListRows(50);
+    const queries = new FakePageQueries(rows);
+    const mounted = await mountOver(queries);
+    const facets = facetsOf(rows);
+    await waitFor(() => expect(mounted.byTestId('filter-4xx').textContent).to.equal(`4xx${facets.statusClasses['4xx']}`));
+
+    await click(mounted.byTestId('filter-5xx'));
+    await click(mounted.byTestId('filter-4xx'));
+    expect(mounted.byTestId('filter-4xx').getAttribute('aria-pressed')).to.equal('true');
+    await waitFor(() => expect(queries.lastQuery().filter).to.deep.equal({ statusClasses: ['4xx', '5xx'] }));
+    await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal(`${facets.statusClasses['4xx'] + facets.statusClasses['5xx']} URLs`));
+
+    const depth = mounted.byTestId<HTMLSelectElement>('filter-depth');
+    await act(() => {
+      depth.value = '3';
+      depth.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    const type = mounted.byTestId<HTMLSelectElement>('filter-media-type');
+    await act(() => {
+      type.value = 'type:text/html';
+      type.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await waitFor(() => expect(queries.lastQuery().filter).to.deep.equal({ statusClasses: ['4xx', '5xx'], mediaType: 'text/html', depth: 3 }));
+    expect(queries.lastQuery().offset).to.equal(0);
+
+    await click(mounted.byTestId('filter-4xx'));
+    await waitFor(() => expect(queries.lastQuery().filter).to.deep.equal({ statusClasses: ['5xx'], mediaType: 'text/html', depth: 3 }));
+  });
+
+  it('runs the search once typing has paused for 150 ms, not on every keystroke', async () => {
+    const queries = new FakePageQueries(manyListRows(200));
+    const mounted = await mountOver(queries);
+    const search = mounted.byTestId<HTMLInputElement>('results-search');
+    const before = queries.queries.length;
+
+    await typeInto(search, 't');
+    await settle(40);
+    await typeInto(search, 'ti');
+    await settle(40);
+    await typeInto(search, 'Title 12');
+    await settle(100);
+    expect(queries.queries.slice(before).filter((query) => query.filter.search !== undefined)).to.have.lengthOf(0);
+
+    await waitFor(() => expect(queries.lastQuery().filter).to.deep.equal({ search: 'Title 12' }));
+    const searches = queries.queries.slice(before).map((query) => query.filter.search);
+    expect(searches).to.deep.equal(['Title 12']);
+    await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal('11 URLs'));
+  });
+
+  it('renders fewer than 100 DOM rows for 100,000 rows, in a scroll area 100,000 rows tall', async function (this: MochaContext) {
+    this.timeout(10_000);
+    const queries = new FakePageQueries(manyListRows(100_000));
+    const mounted = await mountOver(queries);
+    expect(mounted.byTestId('results-total').textContent).to.equal('100,000 URLs');
+    await waitFor(() => expect(renderedRows(mounted)[0]?.dataset['url']).to.equal(`${SITE}/page/1`));
+    const spacer = mounted.byTestId('results-scroll').firstElementChild;
+    expect(spacer?.getBoundingClientRect().height).to.equal(100_000 * ROW_HEIGHT_PX);
+    expect(renderedRows(mounted).length).to.be.above(10).and.below(100);
+    expect(mounted.container.querySelectorAll('[role="row"]').length).to.be.below(100);
+    for (const query of queries.queries) expect(query.limit).to.be.at.most(100);
+  });
+
+  it('fetches the window at the scroll position and renders its rows when scrolled far down', async function (this: MochaContext) {
+    this.timeout(10_000);
+    const queries = new FakePageQueries(manyListRows(100_000));
+    const mounted = await mountOver(queries);
+    await waitFor(() => expect(renderedRows(mounted)).to.not.be.empty);
+    const scroller = mounted.byTestId('results-scroll');
+    await act(() => {
+      scroller.scrollTop = 50_000 * ROW_HEIGHT_PX;
+      scroller.dispatchEvent(new Event('scroll'));
+    });
+    await waitFor(() => expect(queries.queries.some((query) => query.offset === 49_900 || query.offset === 50_000)).to.equal(true));
+    await waitFor(() => expect(renderedRows(mounted).some((row) => row.dataset['url'] === `${SITE}/page/50001`)).to.equal(true));
+    expect(renderedRows(mounted).length).to.be.below(100);
+    const offsets = new Set(queries.queries.map((query) => query.offset));
+    expect(offsets.has(10_000)).to.equal(false);
+  });
+
+  it('moves the selection with the arrow keys, opens the detail with Enter and closes it with Esc', async () => {
+    const full = [1, 2, 3, 4].map((seq) => pageRecord(seq));
+    const queries = new FakePageQueries(full.map(listRowOf));
+    const mounted = await mountOver(queries, new FakeRowReader(full));
+    const grid = mounted.byTestId('results-grid');
+    await waitFor(() => expect(renderedRows(mounted)).to.have.lengthOf(4));
+    grid.focus();
+    expect(renderedRows(mounted)[0]?.getAttribute('aria-selected')).to.equal('true');
+
+    await press(grid, 'ArrowDown');
+    await press(grid, 'ArrowDown');
+    await press(grid, 'ArrowUp');
+    expect(renderedRows(mounted).map((row) => row.getAttribute('aria-selected'))).to.deep.equal(['false', 'true', 'false', 'false']);
+    expect(grid.getAttribute('aria-activedescendant')).to.equal(renderedRows(mounted)[1]?.id);
+
+    await press(grid, 'Enter');
+    await waitFor(() => expect(mounted.byTestId('detail').dataset['url']).to.equal(`${SITE}/p2`));
+    await waitFor(() => expect(mounted.byTestId('detail-fields').textContent).to.include('Page 2'));
+
+    await press(document.activeElement ?? document.body, 'Escape');
+    expect(mounted.queryTestId('detail')).to.equal(null);
+    expect(document.activeElement).to.equal(grid);
+  });
+
+  it('focuses the search box when / is pressed outside a text field', async () => {
+    const mounted = await mountOver(new FakePageQueries(manyListRows(3)));
+    const grid = mounted.byTestId('results-grid');
+    grid.focus();
+    await press(grid, '/');
+    expect(document.activeElement).to.equal(mounted.byTestId('results-search'));
+  });
+
+  it('opens the detail named at mount and reports each opened or closed detail', async () => {
+    const full = [1, 2].map((seq) => pageRecord(seq));
+    const reported: (string | null)[] = [];
+    view = await mountResults({
+      queries: new FakePageQueries(full.map(listRowOf)),
+      reader: new FakeRowReader(full),
+      crawlId: CRAWL_ID,
+      initialUrl: `${SITE}/p1`,
+      onDetailChange: (url) => reported.push(url),
+    });
+    const mounted = view;
+    await waitFor(() => expect(mounted.byTestId('detail').dataset['url']).to.equal(`${SITE}/p1`));
+    await waitFor(() => expect(renderedRows(mounted)).to.have.lengthOf(2));
+    const second = renderedRows(mounted)[1];
+    if (second === undefined) throw new Error('no second row');
+    await click(second);
+    await waitFor(() => expect(mounted.byTestId('detail').dataset['url']).to.equal(`${SITE}/p2`));
+    await click(mounted.byTestId('detail-close'));
+    expect(reported).to.deep.equal([`${SITE}/p2`, null]);
+  });
+
+  it('shows markup in a title as text and creates no element from it', async () => {
+    const hostile = '<img src=x onerror="window.__pwned = true">';
+    const full = [pageRecord(1, { title: hostile, url: `${SITE}/<b>bold</b>` })];
+    const queries = new FakePageQueries(full.map(listRowOf));
+    const mounted = await mountOver(queries, new FakeRowReader(full));
+    await waitFor(() => expect(renderedRows(mounted)).to.have.lengthOf(1));
+    expect(mounted.container.querySelector('[data-testid="results-row"] .cell-title')?.textContent).to.equal(hostile);
+    expect(mounted.container.querySelector('img')).to.equal(null);
+    expect(mounted.container.querySelector('b')).to.equal(null);
+  });
+
+  it('says that no crawl is named when the address has none', async () => {
+    view = await mountResults({ queries: new FakePageQueries([]), reader: new FakeRowReader([]), crawlId: null });
+    expect(view.byTestId('results-no-crawl').textContent).to.include('No crawl');
+  });
+});

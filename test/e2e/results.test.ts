@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { RESULTS_PAGE_PATH } from '../../src/storage/page-queries.ts';
+import { startTestSite } from '../support/test-site.ts';
+import { crawlToEnd, launch, ROOT } from './helpers.ts';
+
+const SHOTS = resolve(ROOT, '.tmp/screenshots');
+
+describe('the results browser of the built extension', () => {
+  it('lists a crawl, filters to broken links, opens a URL detail and shows the reports', async () => {
+    const session = await launch();
+    const site = await startTestSite();
+    try {
+      const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: 20, timeoutMs: 1000 });
+      assert.equal(crawl.state, 'finished');
+      const page = await session.openPage(`${RESULTS_PAGE_PATH}?crawl=${crawl.id}`);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const total = page.getByTestId('results-total');
+      await total.filter({ hasText: `${crawl.counts.done} URLs` }).waitFor({ timeout: 10_000 });
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: resolve(SHOTS, 'results-all.png') });
+
+      // Broken: 4xx and 5xx.
+      await page.getByTestId('filter-4xx').click();
+      await page.getByTestId('filter-5xx').click();
+      await total.filter({ hasText: '2 URLs' }).waitFor({ timeout: 5000 });
+      const broken = await page.getByTestId('results-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-url')));
+      assert.deepEqual(broken.sort(), [`${site.origin}/broken`, `${site.origin}/missing`]);
+      await page.screenshot({ path: resolve(SHOTS, 'results-broken.png') });
+
+      // Search finds the redirect; Enter opens its detail with the chain.
+      await page.getByTestId('filter-4xx').click();
+      await page.getByTestId('filter-5xx').click();
+      await page.getByTestId('results-search').fill('/old');
+      await total.filter({ hasText: '1 URL' }).waitFor({ timeout: 5000 });
+      await page.getByTestId('results-row').first().click();
+      await page.keyboard.press('Enter');
+      const detail = page.getByTestId('detail');
+      await detail.waitFor({ timeout: 5000 });
+      assert.equal(await detail.getAttribute('data-url'), `${site.origin}/old`);
+      const chain = await page.getByTestId('detail-chain').innerText();
+      assert.match(chain, /301/);
+      assert.match(chain, /\/new/);
+      assert.match(await page.getByTestId('detail-response-headers').innerText(), /location/i);
+      await page.screenshot({ path: resolve(SHOTS, 'results-detail.png') });
+      await page.keyboard.press('Escape');
+      await detail.waitFor({ state: 'detached', timeout: 5000 });
+
+      // Reports: the broken links report names the page that links to the 404.
+      await page.getByTestId('tab-reports').click();
+      const table = page.getByTestId('report-table');
+      await table.filter({ hasText: '/missing' }).waitFor({ timeout: 10_000 });
+      assert.match(await table.innerText(), /link \/missing/);
+      await page.screenshot({ path: resolve(SHOTS, 'results-reports.png') });
+    } finally {
+      await session.close();
+      await site.close();
+    }
+  });
+});

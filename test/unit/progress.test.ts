@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { badgeFor, Badge, type BadgeAction } from '../../src/background/adapters/badge.ts';
+import { newHostState } from '../../src/core/crawl/frontier.ts';
+import {
+  activeMs,
+  compactCount,
+  etaLowerBoundMs,
+  hostsProgress,
+  hostWait,
+  minimumGapMs,
+  MIN_RATE_WINDOW_MS,
+  pagesPerMinute,
+} from '../../src/core/crawl/progress.ts';
+import { emptyCounts, type CrawlRecord, type CrawlState, type HostState } from '../../src/core/model.ts';
+import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
+
+const NOW = 1_000_000;
+const A = 'http://a.test';
+
+function host(overrides: Partial<HostState> = {}): HostState {
+  const base = newHostState('c', A);
+  return { ...base, robots: { ...base.robots, phase: 'ready' }, pending: 1, ...overrides };
+}
+
+function crawl(state: CrawlState, overrides: Partial<CrawlRecord> = {}): CrawlRecord {
+  return {
+    id: 'c',
+    settings: { ...DEFAULT_SETTINGS, startUrl: `${A}/`, excludePatterns: [] },
+    state,
+    createdAt: 0,
+    endedAt: null,
+    counts: emptyCounts(),
+    message: null,
+    nextSeq: 0,
+    ...overrides,
+  };
+}
+
+describe('progress: active time and rate', () => {
+  it('counts a running crawl from its creation to now', () => {
+    assert.equal(activeMs({ state: 'running', createdAt: 1000, endedAt: null }, 61_000), 60_000);
+  });
+  it('leaves out the time spent paused before a resume', () => {
+    assert.equal(activeMs({ state: 'running', createdAt: 0, endedAt: null, pausedAt: null, pausedMs: 30_000 }, 90_000), 60_000);
+  });
+  it('stops counting while paused', () => {
+    assert.equal(activeMs({ state: 'paused', createdAt: 0, endedAt: null, pausedAt: 40_000, pausedMs: 10_000 }, 500_000), 30_000);
+  });
+  it('counts a finished crawl to its end', () => {
+    assert.equal(activeMs({ state: 'finished', createdAt: 0, endedAt: 20_000, pausedAt: null, pausedMs: 0 }, 500_000), 20_000);
+  });
+  it('counts a stopped crawl that was paused first to its pause', () => {
+    assert.equal(activeMs({ state: 'stopped', createdAt: 0, endedAt: 90_000, pausedAt: 50_000, pausedMs: 0 }, 500_000), 50_000);
+  });
+  it('gives pages per minute over the active time', () => {
+    assert.equal(pagesPerMinute(30, 60_000), 30);
+    assert.equal(pagesPerMinute(10, 120_000), 5);
+  });
+  it('gives no rate before a few seconds of active time', () => {
+    assert.equal(pagesPerMinute(3, MIN_RATE_WINDOW_MS - 1), null);
+  });
+});
+
+describe('progress: what a host waits for', () => {
+  it('says in-flight while a request to the host is under way', () => {
+    const wait = hostWait(host({ inFlight: { url: `${A}/x`, startedAt: 5, runId: 'r' }, nextAllowedAt: NOW + 9000 }), NOW, 1000, null);
+    assert.deepEqual(wait, { kind: 'in-flight', url: `${A}/x`, since: 5 });
+  });
+  it('says ready when every clock has passed', () => {
+    assert.deepEqual(hostWait(host({ nextAllowedAt: NOW, backoffUntil: NOW - 1 }), NOW, 1000, null), { kind: 'ready' });
+  });
+  it('names the robots Crawl-delay when it sets the gap', () => {
+    assert.deepEqual(hostWait(host({ nextAllowedAt: NOW + 1500 }), NOW, 1000, 2000), { kind: 'crawl-delay', until: NOW + 1500, crawlDelayMs: 2000 });
+  });
+  it('names no Crawl-delay when the configured delay is larger', () => {
+    assert.deepEqual(hostWait(host({ nextAllowedAt: NOW + 1500 }), NOW, 3000, 2000), { kind: 'crawl-delay', until: NOW + 1500, crawlDelayMs: null });
+  });
+  it('says backoff when a 429 or 503 back-off ends after the spacing', () => {
+    assert.deepEqual(hostWait(host({ nextAllowedAt: NOW + 1000, backoffUntil: NOW + 60_000 }), NOW, 1000, null), { kind: 'backoff', until: NOW + 60_000 });
+  });
+  it('says robots while an unavailable robots.txt waits for its retry', () => {
+    const base = host();
+    const wait = hostWait({ ...base, robots: { ...base.robots, phase: 'unavailable', retryAt: NOW + 5000 }, nextAllowedAt: NOW + 1000 }, NOW, 1000, null);
+    assert.deepEqual(wait, { kind: 'robots', retryAt: NOW + 5000 });
+  });
+  it('lists only hosts with URLs left, most pending first', () => {
+    const hosts = [
+      host({ origin: 'http://b.test', pending: 2 }),
+      host({ origin: 'http://idle.test', pending: 0 }),
+      host({ origin: 'http://c.test', pending: 7, nextAllowedAt: NOW + 500 }),
+      host({ origin: 'http://d.test', pending: 0, inFlight: { url: 'http://d.test/', startedAt: NOW, runId: 'r' } }),
+    ];
+    const listed = hostsProgress(hosts, NOW, 1000, (h) => (h.origin === 'http://c.test' ? 4000 : null));
+    assert.deepEqual(listed.map((h) => h.origin), ['http://c.test', 'http://b.test', 'http://d.test']);
+    assert.equal(listed[0]?.gapMs, 4000);
+    assert.equal(listed[0]?.readyAt, NOW + 500);
+    assert.equal(listed[1]?.gapMs, 1000);
+  });
+});
+
+describe('progress: time left', () => {
+  it('takes the larger of the delay and the capped Crawl-delay as the least gap', () => {
+    assert.equal(minimumGapMs(1000, 2500), 2500);
+    assert.equal(minimumGapMs(1000, null), 1000);
+    assert.equal(minimumGapMs(1000, 3_600_000), 60_000);
+  });
+  it('is 0 when nothing is pending', () => {
+    assert.equal(etaLowerBoundMs([], NOW, 8), 0);
+  });
+  it('waits the gap between each two requests of one host, after its next allowed time', () => {
+    assert.equal(etaLowerBoundMs([{ pending: 4, gapMs: 2000, readyAt: NOW + 500 }], NOW, 8), 500 + 3 * 2000);
+  });
+  it('is bound by the slowest host when hosts run in parallel', () => {
+    const hosts = [
+      { pending: 3, gapMs: 1000, readyAt: 0 },
+      { pending: 11, gapMs: 1000, readyAt: 0 },
+    ];
+    assert.equal(etaLowerBoundMs(hosts, NOW, 8), 10_000);
+  });
+  it('is bound by the host limit when more hosts wait than run at once', () => {
+    const hosts = Array.from({ length: 4 }, () => ({ pending: 6, gapMs: 1000, readyAt: 0 }));
+    assert.equal(etaLowerBoundMs(hosts, NOW, 2), (4 * 5000) / 2);
+  });
+});
+
+describe('progress: toolbar badge', () => {
+  it('writes counts in at most four characters, rounding down', () => {
+    assert.deepEqual([0, 7, 999, 1000, 1299, 12_345, 999_999, 1_250_000, 123_456_789].map(compactCount), [
+      '0', '7', '999', '1k', '1.2k', '12k', '999k', '1.2M', '123M',
+    ]);
+  });
+  it('shows the rows done while a crawl runs, summed over running crawls', () => {
+    const view = badgeFor([crawl('running', { counts: { ...emptyCounts(), done: 1200 } }), crawl('finished', { endedAt: 9 }), crawl('running', { counts: { ...emptyCounts(), done: 34 } })]);
+    assert.equal(view.text, '1.2k');
+  });
+  it('is cleared when a new crawl starts with nothing done yet', () => {
+    assert.equal(badgeFor([crawl('finished', { endedAt: 5 }), crawl('running', { createdAt: 6 })]).text, '');
+  });
+  it('marks how the latest crawl ended: finished, failed, paused, stopped', () => {
+    assert.equal(badgeFor([crawl('failed', { endedAt: 1 }), crawl('finished', { endedAt: 2 })]).text, '✓');
+    assert.equal(badgeFor([crawl('finished', { endedAt: 1 }), crawl('failed', { endedAt: 2 })]).text, '!');
+    assert.equal(badgeFor([crawl('finished', { endedAt: 1 }), crawl('paused', { pausedAt: 3 })]).text, '‖');
+    assert.equal(badgeFor([crawl('finished', { endedAt: 1 }), crawl('stopped', { endedAt: 3 })]).text, '');
+    assert.equal(badgeFor([]).text, '');
+  });
+  it('writes to the browser only when what it shows changes', async () => {
+    const texts: string[] = [];
+    const action: BadgeAction = {
+      setBadgeText: async ({ text }) => {
+        texts.push(text);
+      },
+      setBadgeBackgroundColor: async () => undefined,
+    };
+    let crawls = [crawl('running', { counts: { ...emptyCounts(), done: 5 } })];
+    const badge = new Badge(action, { listCrawls: async () => crawls });
+    await badge.refresh();
+    await badge.refresh();
+    crawls = [crawl('finished', { endedAt: 3, counts: { ...emptyCounts(), done: 5 } })];
+    await badge.refresh();
+    assert.deepEqual(texts, ['5', '✓']);
+  });
+});

@@ -1,0 +1,443 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import type { PageRecord } from '../../src/core/model.ts';
+import { csvLine } from '../../src/export/csv.ts';
+import { storeExportSource } from '../../src/export/export-source.ts';
+import {
+  buildAllReports,
+  buildBlocked,
+  buildBrokenLinks,
+  buildDuplicates,
+  buildRedirects,
+  buildReport,
+  reportCount,
+  type RowScan,
+} from '../../src/reports/build-reports.ts';
+import { REPORT_CSV_HEADERS, reportFileName, reportToCsv } from '../../src/reports/report-csv.ts';
+import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
+import { crawlFixture, pageFixture } from '../support/store-contract.ts';
+
+const A = 'https://a.example';
+
+/** A plain 200 row without links or body; `seq` follows the order of the list given to {@link scanOf}. */
+function row(path: string, overrides: Partial<PageRecord> = {}): PageRecord {
+  return {
+    ...pageFixture('c1', `${A}${path}`, 0),
+    referrer: `${A}/`,
+    sha256: null,
+    links: [],
+    linkTexts: [],
+    anchors: [],
+    ...overrides,
+  };
+}
+
+const redirect = (path: string, to: string | null, status = 301): PageRecord => row(path, { status, location: to === null ? null : to.startsWith('http') ? to : `${A}${to}` });
+const linking = (path: string, targets: [string, string][]): PageRecord =>
+  row(path, { links: targets.map(([target]) => `${A}${target}`), linkTexts: targets.map(([, text]) => text) });
+
+/** A scan over `rows` (numbered 1, 2, ... in order) that counts how often it was started. */
+function scanOf(rows: PageRecord[]): RowScan & { scans: number } {
+  const numbered = rows.map((r, index) => ({ ...r, seq: index + 1 }));
+  const scan = Object.assign(
+    async function* () {
+      scan.scans += 1;
+      yield* numbered;
+    },
+    { scans: 0 },
+  );
+  return scan;
+}
+
+/** The records of a CSV text (BOM stripped), header first. */
+function parseCsv(text: string): string[][] {
+  assert.ok(text.startsWith('\uFEFF'), 'starts with a BOM');
+  return parse(text.slice(1), { relaxColumnCount: false }) as string[][];
+}
+
+describe('broken links report', () => {
+  it('lists a 404 target with each linking page and the anchor text of its link', async () => {
+    const report = await buildBrokenLinks(
+      scanOf([linking('/', [['/gone', 'Old page'], ['/ok', 'Fine']]), linking('/b', [['/gone', '']]), row('/gone', { status: 404 }), row('/ok')]),
+    );
+    assert.deepEqual(report.targets, [
+      {
+        url: `${A}/gone`,
+        status: 404,
+        error: null,
+        linkingPages: [
+          { url: `${A}/`, anchorText: 'Old page' },
+          { url: `${A}/b`, anchorText: '' },
+        ],
+      },
+    ]);
+  });
+
+  it('counts 5xx answers and network failures as broken, but not redirects, successes or blocked rows', async () => {
+    const report = await buildBrokenLinks(
+      scanOf([
+        row('/500', { status: 500 }),
+        row('/timeout', { status: null, error: { code: 'timeout', message: 'no answer in 30 s' } }),
+        row('/blocked', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /blocked' }),
+        redirect('/moved', '/ok'),
+        row('/ok'),
+      ]),
+    );
+    assert.deepEqual(
+      report.targets.map((t) => [t.url, t.status, t.error]),
+      [
+        [`${A}/500`, 500, null],
+        [`${A}/timeout`, null, 'timeout: no answer in 30 s'],
+      ],
+    );
+  });
+
+  it('skips link targets that were never crawled', async () => {
+    const report = await buildBrokenLinks(scanOf([linking('/', [['/never', 'x'], ['/gone', 'y']]), row('/gone', { status: 410 })]));
+    assert.deepEqual(
+      report.targets.map((t) => t.url),
+      [`${A}/gone`],
+    );
+  });
+
+  it('counts a page linking twice to one broken target once, with the text of its first link', async () => {
+    const report = await buildBrokenLinks(scanOf([linking('/', [['/gone', 'first'], ['/gone', 'second']]), row('/gone', { status: 404 })]));
+    assert.deepEqual(report.targets[0]?.linkingPages, [{ url: `${A}/`, anchorText: 'first' }]);
+  });
+
+  it('finds linking pages written after the broken row', async () => {
+    const report = await buildBrokenLinks(scanOf([row('/gone', { status: 404 }), linking('/late', [['/gone', 'late link']])]));
+    assert.deepEqual(report.targets[0]?.linkingPages, [{ url: `${A}/late`, anchorText: 'late link' }]);
+  });
+
+  it('sorts targets by linking pages, most first, keeping row order on ties', async () => {
+    const report = await buildBrokenLinks(
+      scanOf([
+        row('/one', { status: 404 }),
+        row('/three', { status: 404 }),
+        row('/none', { status: 404 }),
+        row('/also-one', { status: 404 }),
+        linking('/p1', [['/three', ''], ['/one', '']]),
+        linking('/p2', [['/three', ''], ['/also-one', '']]),
+        linking('/p3', [['/three', '']]),
+      ]),
+    );
+    assert.deepEqual(
+      report.targets.map((t) => [t.url, t.linkingPages.length]),
+      [
+        [`${A}/three`, 3],
+        [`${A}/one`, 1],
+        [`${A}/also-one`, 1],
+        [`${A}/none`, 0],
+      ],
+    );
+  });
+
+  it('reads a missing anchor text (a sitemap link) as empty', async () => {
+    const sitemap = row('/sitemap.xml', { kind: 'sitemap', links: [`${A}/gone`], linkTexts: [] });
+    const report = await buildBrokenLinks(scanOf([sitemap, row('/gone', { status: 404 })]));
+    assert.deepEqual(report.targets[0]?.linkingPages, [{ url: `${A}/sitemap.xml`, anchorText: '' }]);
+  });
+});
+
+describe('redirects report', () => {
+  it('reports a single redirect as one hop ending on its target page', async () => {
+    const report = await buildRedirects(scanOf([redirect('/old', '/new'), row('/new')]));
+    assert.deepEqual(report.chains, [
+      {
+        hops: [{ url: `${A}/old`, status: 301 }],
+        end: { kind: 'page', url: `${A}/new`, status: 200, error: null, isBlocked: false },
+        isLong: false,
+        isLoop: false,
+      },
+    ]);
+  });
+
+  it('follows a chain into a 404 as one long chain from its start', async () => {
+    const report = await buildRedirects(scanOf([row('/c', { status: 404 }), redirect('/a', '/b', 301), redirect('/b', '/c', 302)]));
+    assert.equal(report.chains.length, 1);
+    const [chain] = report.chains;
+    assert.deepEqual(chain?.hops, [
+      { url: `${A}/a`, status: 301 },
+      { url: `${A}/b`, status: 302 },
+    ]);
+    assert.deepEqual(chain?.end, { kind: 'page', url: `${A}/c`, status: 404, error: null, isBlocked: false });
+    assert.equal(chain?.isLong, true);
+    assert.equal(chain?.isLoop, false);
+  });
+
+  it('ends a chain leaving the crawl as not crawled', async () => {
+    const report = await buildRedirects(scanOf([redirect('/out', 'https://elsewhere.example/')]));
+    assert.deepEqual(report.chains[0]?.end, { kind: 'not-crawled', url: 'https://elsewhere.example/' });
+  });
+
+  it('reports a loop of two redirects once, flagged as a loop', async () => {
+    const report = await buildRedirects(scanOf([redirect('/a', '/b'), redirect('/b', '/a')]));
+    assert.equal(report.chains.length, 1);
+    assert.deepEqual(
+      report.chains[0]?.hops.map((h) => h.url),
+      [`${A}/a`, `${A}/b`],
+    );
+    assert.deepEqual(report.chains[0]?.end, { kind: 'loop', url: `${A}/a` });
+    assert.equal(report.chains[0]?.isLoop, true);
+  });
+
+  it('reports a loop of three redirects once, starting at its earliest row', async () => {
+    const report = await buildRedirects(scanOf([redirect('/y', '/z'), redirect('/x', '/y'), redirect('/z', '/x')]));
+    assert.equal(report.chains.length, 1);
+    assert.deepEqual(
+      report.chains[0]?.hops.map((h) => h.url),
+      [`${A}/y`, `${A}/z`, `${A}/x`],
+    );
+    assert.equal(report.chains[0]?.isLoop, true);
+    assert.equal(report.chains[0]?.isLong, true);
+  });
+
+  it('reports a chain running into a loop from its start, once', async () => {
+    const report = await buildRedirects(scanOf([redirect('/a', '/b'), redirect('/b', '/c'), redirect('/in', '/a'), redirect('/c', '/b')]));
+    assert.equal(report.chains.length, 1);
+    assert.deepEqual(
+      report.chains[0]?.hops.map((h) => h.url),
+      [`${A}/in`, `${A}/a`, `${A}/b`, `${A}/c`],
+    );
+    assert.deepEqual(report.chains[0]?.end, { kind: 'loop', url: `${A}/b` });
+  });
+
+  it('reports a URL redirecting to itself as a loop of one hop', async () => {
+    const report = await buildRedirects(scanOf([redirect('/self', '/self')]));
+    assert.deepEqual(report.chains, [{ hops: [{ url: `${A}/self`, status: 301 }], end: { kind: 'loop', url: `${A}/self` }, isLong: false, isLoop: true }]);
+  });
+
+  it('ends a chain at a 3xx without Location', async () => {
+    const report = await buildRedirects(scanOf([redirect('/a', '/b'), redirect('/b', null, 302)]));
+    assert.deepEqual(report.chains[0]?.end, { kind: 'no-location' });
+    assert.equal(report.chains[0]?.hops.length, 2);
+  });
+
+  it('ends a chain on a blocked or failed row with no status', async () => {
+    const report = await buildRedirects(
+      scanOf([
+        redirect('/to-blocked', '/private'),
+        row('/private', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /private' }),
+        redirect('/to-failed', '/down'),
+        row('/down', { status: null, error: { code: 'network', message: 'refused' } }),
+      ]),
+    );
+    assert.deepEqual(
+      report.chains.map((c) => c.end),
+      [
+        { kind: 'page', url: `${A}/private`, status: null, error: null, isBlocked: true },
+        { kind: 'page', url: `${A}/down`, status: null, error: 'network: refused', isBlocked: false },
+      ],
+    );
+  });
+
+  it('lists loops first, then the longest chains, then row order', async () => {
+    const report = await buildRedirects(
+      scanOf([
+        redirect('/short', '/ok'),
+        redirect('/long1', '/long2'),
+        redirect('/long2', '/ok'),
+        redirect('/short2', '/ok'),
+        redirect('/loop1', '/loop2'),
+        redirect('/loop2', '/loop1'),
+        row('/ok'),
+      ]),
+    );
+    assert.deepEqual(
+      report.chains.map((c) => c.hops[0]?.url),
+      [`${A}/loop1`, `${A}/long1`, `${A}/short`, `${A}/short2`],
+    );
+  });
+
+  it('follows two chains that merge into one target separately', async () => {
+    const report = await buildRedirects(scanOf([redirect('/a', '/mid'), redirect('/b', '/mid'), redirect('/mid', '/end'), row('/end')]));
+    assert.deepEqual(
+      report.chains.map((c) => c.hops.map((h) => h.url)),
+      [
+        [`${A}/a`, `${A}/mid`],
+        [`${A}/b`, `${A}/mid`],
+      ],
+    );
+  });
+});
+
+describe('blocked report', () => {
+  it('lists rows blocked by robots.txt with their rule and referrer, in row order', async () => {
+    const report = await buildBlocked(
+      scanOf([
+        row('/private/a', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /private', referrer: `${A}/` }),
+        row('/open'),
+        row('/tmp', { status: null, blockedBy: 'robots', blockedRule: null, referrer: null }),
+      ]),
+    );
+    assert.deepEqual(report.rows, [
+      { url: `${A}/private/a`, rule: 'Disallow: /private', referrer: `${A}/` },
+      { url: `${A}/tmp`, rule: null, referrer: null },
+    ]);
+  });
+});
+
+describe('duplicates report', () => {
+  const hashA = 'aa'.repeat(32);
+  const hashB = 'bb'.repeat(32);
+
+  it('groups the first capture with every row that duplicates it, largest groups first', async () => {
+    const report = await buildDuplicates(
+      scanOf([
+        row('/b', { sha256: hashB }),
+        row('/a', { sha256: hashA }),
+        row('/b2', { sha256: hashB, duplicateOf: `${A}/b` }),
+        row('/a2', { sha256: hashA, duplicateOf: `${A}/a` }),
+        row('/unique', { sha256: 'cc'.repeat(32) }),
+        row('/a3', { sha256: hashA, duplicateOf: `${A}/a`, status: 404 }),
+      ]),
+    );
+    assert.deepEqual(report.groups, [
+      {
+        sha256: hashA,
+        members: [
+          { url: `${A}/a`, status: 200, isOriginal: true },
+          { url: `${A}/a2`, status: 200, isOriginal: false },
+          { url: `${A}/a3`, status: 404, isOriginal: false },
+        ],
+      },
+      {
+        sha256: hashB,
+        members: [
+          { url: `${A}/b`, status: 200, isOriginal: true },
+          { url: `${A}/b2`, status: 200, isOriginal: false },
+        ],
+      },
+    ]);
+  });
+
+  it('reports no group for bodies served once', async () => {
+    const report = await buildDuplicates(scanOf([row('/a', { sha256: hashA }), row('/b', { sha256: hashB })]));
+    assert.deepEqual(report.groups, []);
+  });
+
+  it('still names an original written after its duplicate', async () => {
+    const report = await buildDuplicates(scanOf([row('/copy', { sha256: hashA, duplicateOf: `${A}/first` }), row('/first', { sha256: hashA })]));
+    assert.deepEqual(
+      report.groups[0]?.members.map((m) => [m.url, m.isOriginal]),
+      [
+        [`${A}/first`, true],
+        [`${A}/copy`, false],
+      ],
+    );
+  });
+});
+
+describe('building reports', () => {
+  const rows = [
+    linking('/', [['/gone', 'Gone']]),
+    row('/gone', { status: 404 }),
+    redirect('/old', '/'),
+    row('/private', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /private' }),
+    row('/a', { sha256: 'aa'.repeat(32) }),
+    row('/a2', { sha256: 'aa'.repeat(32), duplicateOf: `${A}/a` }),
+  ];
+
+  it('builds all four reports in two scans, as the single builders do', async () => {
+    const scan = scanOf(rows);
+    const all = await buildAllReports(scan);
+    assert.equal(scan.scans, 2);
+    assert.deepEqual(all['broken-links'], await buildBrokenLinks(scanOf(rows)));
+    assert.deepEqual(all.redirects, await buildRedirects(scanOf(rows)));
+    assert.deepEqual(all.blocked, await buildBlocked(scanOf(rows)));
+    assert.deepEqual(all.duplicates, await buildDuplicates(scanOf(rows)));
+    assert.deepEqual(
+      [all['broken-links'], all.redirects, all.blocked, all.duplicates].map(reportCount),
+      [1, 1, 1, 1],
+    );
+  });
+
+  it('reads the blocked report in one scan', async () => {
+    const scan = scanOf(rows);
+    await buildReport('blocked', scan);
+    assert.equal(scan.scans, 1);
+  });
+
+  it('reads a crawl store page by page', async () => {
+    const store = new MemoryCrawlStore();
+    const crawl = crawlFixture('c1');
+    const numbered = rows.map((r, index) => ({ ...r, seq: index + 1 }));
+    await store.transaction(async (tx) => {
+      await tx.putCrawl(crawl);
+      await tx.putPages(numbered);
+    });
+    const source = storeExportSource(store, crawl, 2);
+    const report = await buildReport('broken-links', () => source.rows());
+    assert.deepEqual(
+      report.targets.map((t) => [t.url, t.linkingPages.map((p) => p.url)]),
+      [[`${A}/gone`, [`${A}/`]]],
+    );
+  });
+});
+
+describe('report CSV', () => {
+  it('encodes cells as the crawl CSV does: formulas defused, fields quoted, lists joined', () => {
+    assert.equal(csvLine(['=1+1', -1, null, true, ['a', 'b'], 'say "hi", then']), `'=1+1,-1,,true,a | b,"say ""hi"", then"\r\n`);
+  });
+
+  it('writes one broken-links line per target and linking page', async () => {
+    const report = await buildBrokenLinks(
+      scanOf([
+        linking('/', [['/gone', 'Old']]),
+        linking('/b', [['/gone', 'Older']]),
+        row('/gone', { status: 404 }),
+        row('/down', { status: null, error: { code: 'timeout', message: 'slow' } }),
+      ]),
+    );
+    assert.deepEqual(parseCsv(reportToCsv(report)), [
+      ['target', 'status', 'error', 'linking page', 'anchor text'],
+      [`${A}/gone`, '404', '', `${A}/`, 'Old'],
+      [`${A}/gone`, '404', '', `${A}/b`, 'Older'],
+      [`${A}/down`, '', 'timeout: slow', '', ''],
+    ]);
+  });
+
+  it('defuses an anchor text that a spreadsheet would run as a formula', async () => {
+    const report = await buildBrokenLinks(scanOf([linking('/', [['/gone', '=HYPERLINK("https://evil.example","click")']]), row('/gone', { status: 404 })]));
+    const text = reportToCsv(report);
+    assert.ok(text.includes(`"'=HYPERLINK(""https://evil.example"",""click"")"`));
+    assert.equal(parseCsv(text)[1]?.[4], `'=HYPERLINK("https://evil.example","click")`);
+  });
+
+  it('writes one redirects line per chain, hops joined', async () => {
+    const report = await buildRedirects(scanOf([redirect('/a', '/b', 301), redirect('/b', '/c', 302), row('/c', { status: 404 }), redirect('/x', '/x', 307)]));
+    assert.deepEqual(parseCsv(reportToCsv(report)), [
+      [...REPORT_CSV_HEADERS.redirects],
+      [`${A}/x`, '1', `${A}/x`, '307', `${A}/x`, '', 'loop', 'false', 'true'],
+      [`${A}/a`, '2', `${A}/a | ${A}/b`, '301 | 302', `${A}/c`, '404', 'page', 'true', 'false'],
+    ]);
+  });
+
+  it('writes the blocked and duplicates reports one line per row', async () => {
+    const rows = [
+      row('/p', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /p', referrer: `${A}/` }),
+      row('/a', { sha256: 'aa'.repeat(32) }),
+      row('/a2', { sha256: 'aa'.repeat(32), duplicateOf: `${A}/a` }),
+    ];
+    assert.deepEqual(parseCsv(reportToCsv(await buildBlocked(scanOf(rows)))), [
+      ['url', 'rule', 'referrer'],
+      [`${A}/p`, 'Disallow: /p', `${A}/`],
+    ]);
+    assert.deepEqual(parseCsv(reportToCsv(await buildDuplicates(scanOf(rows)))), [
+      ['group', 'sha256', 'url', 'status', 'original'],
+      ['1', 'aa'.repeat(32), `${A}/a`, '200', 'true'],
+      ['1', 'aa'.repeat(32), `${A}/a2`, '200', 'false'],
+    ]);
+  });
+
+  it('writes only the header for an empty report', () => {
+    assert.equal(reportToCsv({ kind: 'blocked', rows: [] }), '\uFEFFurl,rule,referrer\r\n');
+  });
+
+  it('names the file after the host, the crawl date and the report', () => {
+    const crawl = { createdAt: Date.UTC(2026, 10, 21, 23, 59), settings: { startUrl: 'https://www.example.com:8443/start' } };
+    assert.equal(reportFileName(crawl, 'broken-links'), 'www.example.com_8443-2026-11-21-broken-links.csv');
+  });
+});
