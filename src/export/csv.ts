@@ -41,6 +41,7 @@ export const CSV_COLUMNS = Object.freeze([
   'duplicateOf',
   'truncated',
   'anchors',
+  'inlinks',
   'links',
   'blockedBy',
   'blockedRule',

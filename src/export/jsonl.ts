@@ -26,6 +26,8 @@ export interface JsonlRow {
   duplicateOf: string | null;
   truncated: boolean;
   anchors: string[];
+  /** Pages of the crawl with a followed link to this URL. */
+  inlinks: number;
   links: string[];
   blockedBy: 'robots' | null;
   blockedRule: string | null;
@@ -52,6 +54,7 @@ export function toJsonlRow(page: PageRecord): JsonlRow {
     duplicateOf: page.duplicateOf,
     truncated: page.truncated,
     anchors: page.anchors,
+    inlinks: page.inlinks,
     links: page.links,
     blockedBy: page.blockedBy,
     blockedRule: page.blockedRule,

@@ -103,6 +103,7 @@ describe('CSV export', () => {
       '',
       'false',
       'Home | Docs',
+      '2',
       'https://a.example/x | https://a.example/y',
       '',
       '',
