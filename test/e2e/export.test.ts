@@ -29,6 +29,7 @@ describe('exporting from the popup of the built extension', () => {
 
   it('downloads a WACZ that replays the crawl: hashes, index and byte-exact pages check out', async () => {
     const popup = await session.openPage('src/popup/index.html');
+    await popup.setViewportSize({ width: 400, height: 700 });
     await popup.getByTestId('start-url').fill(`${site.origin}/`);
     await popup.getByTestId('delay').fill('0.02');
     await popup.getByTestId('start').click();
