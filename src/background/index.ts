@@ -60,7 +60,6 @@ browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime
 
 browser.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === WATCHDOG_ALARM) void manager.resumeAll();
-void badge.refresh();
 });
 browser.runtime.onStartup.addListener(() => void manager.resumeAll());
 

@@ -127,19 +127,21 @@ export class TabcrawlError extends Error {
   }
 }
 
-const REQUEST_TYPES: ReadonlySet<string> = new Set<RequestType>([
-  'crawl/start',
-  'crawl/stop',
-  'crawl/pause',
-  'crawl/resume',
-  'crawl/rerun',
-  'crawl/hosts',
-  'crawl/get',
-  'crawl/list',
-  'crawl/delete',
-  'pages/latest',
-  'export/chunk',
-]);
+/** Every request type, as a record so that a type missing here is a compile error. */
+const REQUEST_TYPE_LIST: Record<RequestType, true> = {
+  'crawl/start': true,
+  'crawl/stop': true,
+  'crawl/pause': true,
+  'crawl/resume': true,
+  'crawl/rerun': true,
+  'crawl/hosts': true,
+  'crawl/get': true,
+  'crawl/list': true,
+  'crawl/delete': true,
+  'pages/latest': true,
+  'export/chunk': true,
+};
+const REQUEST_TYPES: ReadonlySet<string> = new Set(Object.keys(REQUEST_TYPE_LIST));
 
 /** Narrows an unknown value received over messaging to a {@link Message} envelope (payload checked by its handler). */
 export function isMessage(value: unknown): value is Message {
