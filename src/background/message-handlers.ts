@@ -33,7 +33,8 @@ export function toCrawlSummary(crawl: CrawlRecord, now?: number): CrawlSummary {
     state: crawl.state,
     createdAt: crawl.createdAt,
     endedAt: crawl.endedAt,
-    counts: crawl.counts,
+    // `bytesStored` is absent in crawls stored before it existed.
+    counts: { ...crawl.counts, bytesStored: crawl.counts.bytesStored ?? 0 },
     queued: queuedCount(crawl),
     message: crawl.message,
     settings: crawl.settings,

@@ -38,6 +38,14 @@ export interface CrawlCounts {
   errors: number;
   /** Rows never requested because robots.txt disallowed them. */
   blocked: number;
+  /**
+   * Bytes of the bodies stored for this crawl, each distinct body (by SHA-256)
+   * counted once, and nothing else: crawl-table rows, frontier entries, host
+   * records and indexes are not counted, so this is a lower bound of the space
+   * the crawl takes on disk. Absent (read as 0) in crawls stored before this
+   * counter existed; bodies stored before then are not counted.
+   */
+  bytesStored: number;
 }
 
 export interface CrawlRecord {
@@ -198,5 +206,5 @@ export interface HostState {
 }
 
 export function emptyCounts(): CrawlCounts {
-  return { admitted: 0, done: 0, fetched: 0, errors: 0, blocked: 0 };
+  return { admitted: 0, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0 };
 }

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CrawlSummary } from '../messaging/protocol.ts';
-import { dateTime, httpOrigin } from './format.ts';
+import { dateTime, formatBytes, httpOrigin } from './format.ts';
 
 export interface CrawlsListProps {
   /** The crawls, or null while they load. */
@@ -63,7 +63,10 @@ export function CrawlsList({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDel
             <div class="crawl-row-meta">
               <span>{dateTime(crawl.createdAt)}</span>
               <span data-testid="crawl-row-count">
-                {crawl.counts.done} {crawl.counts.done === 1 ? 'URL' : 'URLs'}
+                {crawl.counts.done} {crawl.counts.done === 1 ? 'URL' : 'URLs'} ·{' '}
+                <span data-testid="crawl-row-size" title="Stored bodies, each counted once; rows and indexes not counted">
+                  {formatBytes(crawl.counts.bytesStored ?? 0)}
+                </span>
               </span>
             </div>
             {isConfirming ? (

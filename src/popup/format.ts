@@ -207,3 +207,19 @@ export function hostLine(host: HostProgress): string {
 export function formatRate(pagesPerMinute: number): string {
   return pagesPerMinute >= 10 ? String(Math.round(pagesPerMinute)) : String(Math.round(pagesPerMinute * 10) / 10);
 }
+
+/**
+ * A size on disk for people, in binary units: `0 B`, `512 B`, `4.0 KiB`,
+ * `1.4 MiB`, `2.1 GiB` (one decimal from KiB up).
+ */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${Math.max(0, Math.round(bytes))} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit] ?? 'TiB'}`;
+}

@@ -54,6 +54,19 @@ export function sizeText(bytes: number | null): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
+/** A size on disk in binary units: `512 B`, `4.0 KiB`, `1.4 MiB`, `2.1 GiB`. */
+export function bytesText(bytes: number): string {
+  if (bytes < 1024) return `${Math.max(0, Math.round(bytes))} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'] as const;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit] ?? 'TiB'}`;
+}
+
 /** A duration in whole ms; empty when unknown. */
 export function msText(ms: number | null): string {
   return ms === null ? '' : String(Math.round(ms));

@@ -6,6 +6,11 @@
  * and facets) and {@link ResultsViewProps.reader} (whole rows and the crawl),
  * so tests render the view in a plain page with fakes.
  *
+ * Live: while the crawl runs, its record is read again every
+ * {@link ResultsViewProps.pollMs}; the header follows, and when more rows are
+ * done the facets and the table are read again in place (same query, same
+ * scroll position, selection and open detail).
+ *
  * Keys: `/` focuses the search, Esc closes the detail (focus returns to the
  * table); in the table, arrows move the selection and Enter opens it.
  */
@@ -13,13 +18,14 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { PageRecord } from '../core/model.ts';
 import { ReportsView, type SaveCsv } from '../reports/reports-view.tsx';
 import type { PageQueries, SortColumn } from '../storage/page-queries.ts';
-import { countText, originOf } from './format.ts';
+import { bytesText, countText, originOf } from './format.ts';
 import { ResultsFilters, NO_FILTERS, type FilterValues } from './results-filters.tsx';
 import { ResultsGrid } from './results-grid.tsx';
 import { DEFAULT_SORT, nextSort, toPageFilter, type SortState } from './results-query.ts';
 import type { RowReader } from './row-reader.ts';
 import { RowWindows, queryKey } from './row-windows.ts';
 import { useAsync } from './use-async.ts';
+import { LIVE_POLL_MS, useLiveCrawl } from './use-live-crawl.ts';
 import { UrlDetail } from './url-detail.tsx';
 
 /** Wait after the last keystroke before the search runs, in ms. */
@@ -38,6 +44,8 @@ export interface ResultsViewProps {
   searchDebounceMs?: number;
   /** Saves a report as a CSV file (the tab hands it to the downloads). */
   saveCsv: SaveCsv;
+  /** Time between two reads of a running crawl, in ms. @default {@link LIVE_POLL_MS} */
+  pollMs?: number;
 }
 
 /** What the page shows under its header. */
@@ -68,11 +76,22 @@ export function ResultsView(props: ResultsViewProps) {
   return <CrawlResults {...props} crawlId={props.crawlId} />;
 }
 
-function CrawlResults({ queries, reader, crawlId, initialUrl = null, onDetailChange, searchDebounceMs = SEARCH_DEBOUNCE_MS, saveCsv }: ResultsViewProps & { crawlId: string }) {
+function CrawlResults({
+  queries,
+  reader,
+  crawlId,
+  initialUrl = null,
+  onDetailChange,
+  searchDebounceMs = SEARCH_DEBOUNCE_MS,
+  saveCsv,
+  pollMs = LIVE_POLL_MS,
+}: ResultsViewProps & { crawlId: string }) {
   const [tab, setTab] = useState<ResultsTab>('table');
   const loadRows = useCallback(() => allRows(reader, crawlId), [reader, crawlId]);
-  const crawl = useAsync(() => reader.getCrawl(crawlId), [reader, crawlId]);
-  const facets = useAsync(() => queries.facets(crawlId), [queries, crawlId]);
+  const crawl = useLiveCrawl(reader, crawlId, pollMs);
+  /** Bumped when the crawl has more rows than when the facets and the table were last read. */
+  const [rowsVersion, setRowsVersion] = useState(0);
+  const facets = useAsync(() => queries.facets(crawlId), [queries, crawlId], rowsVersion);
   const [filters, setFilters] = useState<FilterValues>(NO_FILTERS);
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
@@ -134,6 +153,20 @@ function CrawlResults({ queries, reader, crawlId, initialUrl = null, onDetailCha
   const crawlRecord = crawl.state === 'done' ? crawl.value : undefined;
   const origin = crawlRecord === undefined ? null : originOf(crawlRecord.settings.startUrl);
 
+  // More rows done (or the crawl just stopped running, its last rows written): read the facets and the
+  // table again. Not on the first read: the table and the facets are being read for the first time then.
+  const done = crawlRecord?.counts.done;
+  const isRunning = crawlRecord?.state === 'running';
+  const seen = useRef<{ done: number; isRunning: boolean } | null>(null);
+  useEffect(() => {
+    if (done === undefined) return;
+    const last = seen.current;
+    seen.current = { done, isRunning };
+    if (last === null || (last.done === done && !(last.isRunning && !isRunning))) return;
+    windows.refresh();
+    setRowsVersion((value) => value + 1);
+  }, [done, isRunning, windows]);
+
   useEffect(() => {
     document.title = crawlRecord === undefined ? 'Tabcrawl results' : `Tabcrawl results: ${crawlRecord.settings.startUrl}`;
   }, [crawlRecord]);
@@ -168,6 +201,7 @@ function CrawlResults({ queries, reader, crawlId, initialUrl = null, onDetailCha
               <Counter label="fetched" value={crawlRecord.counts.fetched} />
               <Counter label="errors" value={crawlRecord.counts.errors} />
               <Counter label="blocked" value={crawlRecord.counts.blocked} />
+              <Counter label="stored" text={bytesText(crawlRecord.counts.bytesStored ?? 0)} testId="results-bytes-stored" />
             </dl>
           </div>
         )}
@@ -216,11 +250,12 @@ function CrawlResults({ queries, reader, crawlId, initialUrl = null, onDetailCha
   );
 }
 
-function Counter({ label, value }: { label: string; value: number }) {
+/** One header counter: a count, or a text already formatted. */
+function Counter({ label, value, text, testId }: { label: string; value?: number; text?: string; testId?: string }) {
   return (
-    <div>
+    <div data-testid={testId ?? `results-counter-${label}`}>
       <dt>{label}</dt>
-      <dd>{value.toLocaleString('en-US')}</dd>
+      <dd>{text ?? (value ?? 0).toLocaleString('en-US')}</dd>
     </div>
   );
 }

@@ -9,6 +9,12 @@
  * and any reply still on its way for an older query is ignored, so stale rows
  * never show.
  *
+ * While a crawl runs, the same query gets new answers: {@link RowWindows.refresh}
+ * drops the cached windows but keeps the query, and fetches again the windows
+ * last asked for. Until a window's fresh reply arrives, its previous rows are
+ * shown; a window is always replaced whole, so stale and fresh rows never mix
+ * within one window.
+ *
  * Platform-free: no Preact, no browser APIs.
  */
 import type { PageListRow, PageQueries, PageQuery } from '../storage/page-queries.ts';
@@ -42,6 +48,12 @@ export class RowWindows {
   private readonly maxWindows: number;
   /** Fetched windows of the current generation, by window index; Map order is least recently used first. */
   private readonly windows = new Map<number, PageListRow[]>();
+  /**
+   * Windows of the previous generation of the same query, shown after a
+   * {@link refresh} until their fresh reply replaces them (whole); empty after
+   * a new query.
+   */
+  private stale = new Map<number, PageListRow[]>();
   /** Window indexes of the current generation being fetched. */
   private readonly inFlight = new Set<number>();
   private key: string | null = null;
@@ -85,15 +97,38 @@ export class RowWindows {
     this.base = query;
     this.generation += 1;
     this.windows.clear();
+    this.stale.clear();
     this.inFlight.clear();
     this.currentTotal = null;
     this.currentError = null;
     return true;
   }
 
+  /**
+   * Keeps the query but forgets its answer: the rows changed underneath (a
+   * running crawl wrote more). The windows last asked for are fetched again;
+   * meanwhile they show their previous rows and the previous total, so the
+   * table neither empties nor jumps. Replies to fetches made before are ignored.
+   */
+  refresh(): void {
+    const base = this.base;
+    if (base === null) return;
+    this.generation += 1;
+    const previous = new Map([...this.stale, ...this.windows]);
+    this.stale = new Map();
+    for (let index = this.keep.first; index <= this.keep.last; index += 1) {
+      const rows = previous.get(index);
+      if (rows !== undefined) this.stale.set(index, rows);
+    }
+    this.windows.clear();
+    this.inFlight.clear();
+    for (let index = this.keep.first; index <= this.keep.last; index += 1) this.fetch(base, index);
+  }
+
   /** The row at `index` of the current answer, or undefined while its window is not fetched. */
   rowAt(index: number): PageListRow | undefined {
-    const window = this.windows.get(Math.floor(index / this.windowSize));
+    const windowIndex = Math.floor(index / this.windowSize);
+    const window = this.windows.get(windowIndex) ?? this.stale.get(windowIndex);
     return window?.[index % this.windowSize];
   }
 
@@ -125,6 +160,7 @@ export class RowWindows {
       (result) => {
         if (generation !== this.generation) return;
         this.inFlight.delete(index);
+        this.stale.delete(index);
         this.windows.set(index, result.rows);
         this.evict();
         this.currentTotal = result.total;

@@ -32,6 +32,20 @@
  * |            |                       | `[crawlId+inlinks+seq]`          | sort by inlinks                               |
  * |            |                       | `[crawlId+isDuplicate+seq]`      | the `duplicate` status class                  |
  * | `bodies`   | `[crawlId+sha256]`    | (key prefix `crawlId`)           | body by hash; delete by crawl                 |
+ * | `searchChunks` | `[crawlId+chunk]` | (key prefix `crawlId`)           | search and combined filters: one `getAll`     |
+ * | `facetCounts`  | `crawlId`         |                                  | facets: one `get`                             |
+ *
+ * Schema version 3 adds two derived tables, written by `DexieCrawlStore.putPages`
+ * in the same transaction as the rows (and built by the upgrade from existing
+ * rows), so for every crawl, at every commit:
+ * - {@link SearchChunk}: every page row of the crawl has exactly one entry, in
+ *   chunk `floor(seq / SEARCH_CHUNK_ROWS)`, identified by its URL, holding the
+ *   row's current search and filter keys. A page's `seq` never changes once
+ *   written (the crawl runner's invariant), so a rewrite finds its entry there.
+ * - {@link FacetCounts}: the counts of those same entries, per status key,
+ *   media key and depth, plus duplicates and `rows` (the crawl's row count).
+ * Readers still check `rows` against the row count they see and fall back to
+ * the indexes when they disagree (rows written around the store).
  *
  * IndexedDB leaves a record out of an index when the index key is not a valid
  * key (`null`, `undefined`, missing), also when only one part of a compound key
@@ -118,6 +132,97 @@ export function fromPageRow(row: PageRow): PageRecord {
   return page;
 }
 
+/** Rows per {@link SearchChunk}: a chunk record stays small enough to rewrite on every page write. */
+export const SEARCH_CHUNK_ROWS = 256;
+
+/**
+ * Compact derived keys of up to {@link SEARCH_CHUNK_ROWS} page rows of one crawl
+ * (schema version 3): entry `i` of every array is one row. Holds exactly the
+ * rows whose `floor(seq / SEARCH_CHUNK_ROWS)` is `chunk`, each once (by URL),
+ * in write order. Searches and combined filters read all of a crawl's chunks
+ * with one request instead of walking an index.
+ */
+export interface SearchChunk {
+  crawlId: string;
+  chunk: number;
+  seqs: number[];
+  urls: string[];
+  /** {@link PageKeys.titleKey} of each row. */
+  titleKeys: string[];
+  statusKeys: number[];
+  mediaKeys: string[];
+  depths: number[];
+  duplicates: (0 | 1)[];
+}
+
+/**
+ * Per-crawl counts over the crawl's {@link SearchChunk} entries (schema
+ * version 3): a count is never zero (the key is removed instead), so the keys
+ * of `mediaKeys` and `depths` are exactly the values present.
+ */
+export interface FacetCounts {
+  crawlId: string;
+  /** Page rows of the crawl. */
+  rows: number;
+  /** Rows per {@link PageKeys.statusKey}. */
+  statusKeys: Record<string, number>;
+  /** Rows per {@link PageKeys.mediaKey}. */
+  mediaKeys: Record<string, number>;
+  /** Rows per depth. */
+  depths: Record<string, number>;
+  /** Rows with `isDuplicate` 1. */
+  duplicates: number;
+}
+
+/** The chunk a row's seq falls in. */
+export function chunkOf(seq: number): number {
+  return Math.floor(seq / SEARCH_CHUNK_ROWS);
+}
+
+export function emptySearchChunk(crawlId: string, chunk: number): SearchChunk {
+  return { crawlId, chunk, seqs: [], urls: [], titleKeys: [], statusKeys: [], mediaKeys: [], depths: [], duplicates: [] };
+}
+
+export function emptyFacetCounts(crawlId: string): FacetCounts {
+  return { crawlId, rows: 0, statusKeys: {}, mediaKeys: {}, depths: {}, duplicates: 0 };
+}
+
+function bump(counts: Record<string, number>, key: string | number, by: number): void {
+  const next = (counts[key] ?? 0) + by;
+  if (next === 0) delete counts[key];
+  else counts[key] = next;
+}
+
+function countEntry(counts: FacetCounts, chunk: SearchChunk, i: number, by: 1 | -1): void {
+  bump(counts.statusKeys, chunk.statusKeys[i] ?? 0, by);
+  bump(counts.mediaKeys, chunk.mediaKeys[i] ?? '', by);
+  bump(counts.depths, chunk.depths[i] ?? 0, by);
+  if (chunk.duplicates[i] === 1) counts.duplicates += by;
+}
+
+/**
+ * Records a written row in its chunk (`chunkOf(row.seq)`) and the crawl's
+ * counts: a row already in the chunk (same URL) has its entry replaced, its
+ * old keys uncounted first; a new row is appended and counted.
+ */
+export function recordRow(chunk: SearchChunk, counts: FacetCounts, row: PageRow): void {
+  let i = chunk.urls.indexOf(row.url);
+  if (i === -1) {
+    i = chunk.urls.length;
+    counts.rows += 1;
+  } else {
+    countEntry(counts, chunk, i, -1);
+  }
+  chunk.seqs[i] = row.seq;
+  chunk.urls[i] = row.url;
+  chunk.titleKeys[i] = row.titleKey;
+  chunk.statusKeys[i] = row.statusKey;
+  chunk.mediaKeys[i] = row.mediaKey;
+  chunk.depths[i] = row.depth;
+  chunk.duplicates[i] = row.isDuplicate;
+  countEntry(counts, chunk, i, 1);
+}
+
 /** The stored form of an entry: `queuedSeq` set exactly when it is queued. */
 export function toFrontierRow(entry: FrontierEntry): FrontierRow {
   return entry.leaseRunId === null ? { ...entry, queuedSeq: entry.seq } : entry;
@@ -140,6 +245,8 @@ export class TabcrawlDatabase extends Dexie {
   declare readonly frontier: Table<FrontierRow, CrawlScopedKey>;
   declare readonly pages: Table<PageRow, CrawlScopedKey>;
   declare readonly bodies: Table<StoredBody, CrawlScopedKey>;
+  declare readonly searchChunks: Table<SearchChunk, [crawlId: string, chunk: number]>;
+  declare readonly facetCounts: Table<FacetCounts, string>;
 
   /** @param name IndexedDB database name. @default "tabcrawl" */
   constructor(name: string = DEFAULT_DATABASE_NAME) {
@@ -172,5 +279,30 @@ export class TabcrawlDatabase extends Dexie {
           .toCollection()
           .modify((row) => void Object.assign(row, pageKeysOf(row))),
       );
+    /**
+     * Schema version 3, Tabcrawl 0.3.0: the derived {@link SearchChunk} and
+     * {@link FacetCounts} records (see the invariants above), built here from
+     * every existing page row in one pass.
+     */
+    this.version(3)
+      .stores({ searchChunks: '[crawlId+chunk]', facetCounts: 'crawlId' })
+      .upgrade(async (trans) => {
+        const chunks = new Map<string, SearchChunk>();
+        const counts = new Map<string, FacetCounts>();
+        await trans
+          .table<PageRow, CrawlScopedKey>('pages')
+          .toCollection()
+          .each((stored) => {
+            const row: PageRow = { ...stored, ...pageKeysOf(stored) };
+            const chunkKey = JSON.stringify([row.crawlId, chunkOf(row.seq)]);
+            let chunk = chunks.get(chunkKey);
+            if (chunk === undefined) chunks.set(chunkKey, (chunk = emptySearchChunk(row.crawlId, chunkOf(row.seq))));
+            let crawlCounts = counts.get(row.crawlId);
+            if (crawlCounts === undefined) counts.set(row.crawlId, (crawlCounts = emptyFacetCounts(row.crawlId)));
+            recordRow(chunk, crawlCounts, row);
+          });
+        await trans.table<SearchChunk, [string, number]>('searchChunks').bulkPut([...chunks.values()]);
+        await trans.table<FacetCounts, string>('facetCounts').bulkPut([...counts.values()]);
+      });
   }
 }

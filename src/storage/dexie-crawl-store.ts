@@ -27,12 +27,19 @@ import { Dexie, type Collection, type Table, type Transaction } from 'dexie';
 import type { CrawlStore, StoredBody, StoreTx } from '../core/crawl/ports.ts';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
 import {
+  chunkOf,
+  emptyFacetCounts,
+  emptySearchChunk,
   fromFrontierRow,
+  recordRow,
   fromPageRow,
   toFrontierRow,
   toPageRow,
   type CrawlScopedKey,
+  type FacetCounts,
   type FrontierRow,
+  type PageRow,
+  type SearchChunk,
   type TabcrawlDatabase,
 } from './database.ts';
 
@@ -45,8 +52,8 @@ export class DexieCrawlStore implements CrawlStore {
   constructor(private readonly db: TabcrawlDatabase) {}
 
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
-    const { crawls, hosts, frontier, pages, bodies } = this.db;
-    return this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies], (trans) => work(this.txOver(trans)));
+    const { crawls, hosts, frontier, pages, bodies, searchChunks, facetCounts } = this.db;
+    return this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies, searchChunks, facetCounts], (trans) => work(this.txOver(trans)));
   }
 
   private txOver(trans: Transaction): StoreTx {
@@ -55,6 +62,8 @@ export class DexieCrawlStore implements CrawlStore {
     const frontier = bound(trans, this.db.frontier);
     const pages = bound(trans, this.db.pages);
     const bodies = bound(trans, this.db.bodies);
+    const searchChunks = bound(trans, this.db.searchChunks);
+    const facetCounts = bound(trans, this.db.facetCounts);
     return {
       getCrawl: (crawlId) => crawls.get(crawlId),
       putCrawl: async (crawl) => void (await crawls.put(crawl)),
@@ -90,7 +99,10 @@ export class DexieCrawlStore implements CrawlStore {
         const rows = await pages.bulkGet(urls.map((url) => [crawlId, url]));
         return rows.map((row) => (row === undefined ? undefined : fromPageRow(row)));
       },
-      putPages: async (records) => void (await pages.bulkPut(records.map(toPageRow))),
+      putPages: async (records) => {
+        const rows = records.map(toPageRow);
+        await Promise.all([pages.bulkPut(rows), recordDerived(searchChunks, facetCounts, rows)]);
+      },
 
       bodyOwner: async (crawlId, sha256) => (await bodies.get([crawlId, sha256]))?.url,
       putBody: async (body) => void (await bodies.put(body)),
@@ -134,11 +146,11 @@ export class DexieCrawlStore implements CrawlStore {
     return this.read(this.db.bodies, (bodies) => bodies.get([crawlId, sha256]));
   }
 
-  /** Removes the crawl record and its hosts, frontier, pages and bodies, in one transaction. */
+  /** Removes the crawl record and its hosts, frontier, pages, bodies and derived records, in one transaction. */
   async deleteCrawl(crawlId: string): Promise<void> {
-    const { crawls, hosts, frontier, pages, bodies } = this.db;
-    await this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies], async (trans) => {
-      const ofCrawl = <T>(table: Table<T, CrawlScopedKey>, keyPath: string): Promise<number> =>
+    const { crawls, hosts, frontier, pages, bodies, searchChunks, facetCounts } = this.db;
+    await this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies, searchChunks, facetCounts], async (trans) => {
+      const ofCrawl = <T, K>(table: Table<T, K>, keyPath: string): Promise<number> =>
         bound(trans, table).where(keyPath).between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).delete();
       await Promise.all([
         bound(trans, crawls).delete(crawlId),
@@ -146,6 +158,8 @@ export class DexieCrawlStore implements CrawlStore {
         ofCrawl(frontier, '[crawlId+url]'),
         ofCrawl(pages, '[crawlId+url]'),
         ofCrawl(bodies, '[crawlId+sha256]'),
+        ofCrawl(searchChunks, '[crawlId+chunk]'),
+        bound(trans, facetCounts).delete(crawlId),
       ]);
     });
   }
@@ -160,6 +174,34 @@ export class DexieCrawlStore implements CrawlStore {
   private read<T, K, R>(table: Table<T, K>, query: (table: Table<T, K>) => PromiseLike<R>): Promise<R> {
     return this.db.transaction('r', [table], (trans) => query(bound(trans, table)));
   }
+}
+
+/**
+ * Keeps the derived tables of schema version 3 in step with written rows (see
+ * `database.ts`): reads the chunks and counts the rows fall in (one request
+ * each), records every row, writes them back. Awaits only calls of the bound
+ * tables, so it stays in the caller's transaction.
+ */
+async function recordDerived(
+  searchChunks: Table<SearchChunk, [string, number]>,
+  facetCounts: Table<FacetCounts, string>,
+  rows: PageRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const chunkKeys = new Map<string, [string, number]>();
+  for (const row of rows) chunkKeys.set(`${chunkOf(row.seq)} ${row.crawlId}`, [row.crawlId, chunkOf(row.seq)]);
+  const crawlIds = [...new Set(rows.map((row) => row.crawlId))];
+  const [chunks, counts] = await Promise.all([searchChunks.bulkGet([...chunkKeys.values()]), facetCounts.bulkGet(crawlIds)]);
+  const chunkByKey = new Map<string, SearchChunk>();
+  [...chunkKeys].forEach(([key, [crawlId, chunk]], i) => chunkByKey.set(key, chunks[i] ?? emptySearchChunk(crawlId, chunk)));
+  const countsByCrawl = new Map<string, FacetCounts>();
+  crawlIds.forEach((crawlId, i) => countsByCrawl.set(crawlId, counts[i] ?? emptyFacetCounts(crawlId)));
+  for (const row of rows) {
+    const chunk = chunkByKey.get(`${chunkOf(row.seq)} ${row.crawlId}`);
+    const crawlCounts = countsByCrawl.get(row.crawlId);
+    if (chunk !== undefined && crawlCounts !== undefined) recordRow(chunk, crawlCounts, row);
+  }
+  await Promise.all([searchChunks.bulkPut([...chunkByKey.values()]), facetCounts.bulkPut([...countsByCrawl.values()])]);
 }
 
 /** Queued entries of one host in `seq` order: a range of the queued-only index. */

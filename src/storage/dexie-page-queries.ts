@@ -1,6 +1,14 @@
 /**
- * {@link PageQueries} over the IndexedDB indexes of schema version 2 (see
- * `database.ts`). Costs measured on a 2-core machine (`npm run bench:results`):
+ * {@link PageQueries} over the IndexedDB indexes of schema version 2 and the
+ * derived records of version 3 (see `database.ts`): facets are read from the
+ * crawl's `facetCounts` record (one `get`), and searches and combined filters
+ * are matched in memory against a projection read once per crawl from its
+ * `searchChunks` (one `getAll`, ~400 records per 100,000 rows) and extended
+ * with newer rows by seq; matched that way, a window by seq is read by key at
+ * once. When those records do not cover exactly the rows seen (rows written
+ * around the store), the index strategies below are used instead.
+ *
+ * Costs measured on a 2-core machine (`npm run bench:results`):
  * every IndexedDB entry touched costs about 3 to 15 µs (a count or a bulk
  * key read) and a row value 25 to 50 µs, so a query must touch few entries.
  *
@@ -39,7 +47,14 @@
  */
 import { Dexie, type Collection, type IndexableType } from 'dexie';
 import type { PageFacets, PageFilter, PageListRow, PageQueries, PageQuery, PageQueryResult, SortColumn, StatusClass } from './page-queries.ts';
-import { BLOCKED_STATUS_KEY, FAILED_STATUS_KEY, type CrawlScopedKey, type PageRow, type TabcrawlDatabase } from './database.ts';
+import {
+  BLOCKED_STATUS_KEY,
+  FAILED_STATUS_KEY,
+  type CrawlScopedKey,
+  type FacetCounts,
+  type PageRow,
+  type TabcrawlDatabase,
+} from './database.ts';
 
 /** Tuning of {@link DexieCrawlPageQueries}; tests shrink these to reach every path with few rows. */
 export interface PageQueriesOptions {
@@ -163,17 +178,47 @@ interface SingleDimension {
 
 /** What a search matches against: one entry per row. */
 interface SearchEntry {
+  seq: number;
   url: string;
   /** Lower-case URL. */
   urlKey: string;
   /** Lower-case title, `''` without one. */
   titleKey: string;
+  /** The row's filter keys: present on every entry of a projection with `hasKeys`. */
+  keys?: { statusKey: number; mediaKey: string; depth: number; isDuplicate: 0 | 1 };
 }
 
 /** The search projection of one crawl, for rows with `seq <= maxSeq`. */
 interface SearchProjection {
   maxSeq: number;
   entries: SearchEntry[];
+  /** Every entry has `keys` (read from the search chunks), so any filter can be matched in memory. */
+  hasKeys: boolean;
+}
+
+/** The facets counted in a crawl's {@link FacetCounts}. */
+function facetsOfCounts(counts: FacetCounts): PageFacets {
+  const statusClasses: Record<StatusClass, number> = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, failed: 0, blocked: 0, duplicate: counts.duplicates };
+  for (const [key, count] of Object.entries(counts.statusKeys)) {
+    const statusClass = BASE_CLASSES.find((candidate) => isInClass(Number(key), candidate));
+    if (statusClass !== undefined) statusClasses[statusClass] += count;
+  }
+  return {
+    statusClasses,
+    mediaTypes: Object.entries(counts.mediaKeys)
+      .map(([mediaType, count]) => ({ mediaType, count }))
+      .sort(byFrequency),
+    depths: Object.keys(counts.depths)
+      .map(Number)
+      .sort((a, b) => a - b),
+  };
+}
+
+/** The rows a filter keeps, how many, and (when matched in memory) their URLs in ascending seq order. */
+interface ResolvedFilter {
+  urls: UrlSet;
+  total: number;
+  bySeq?: string[];
 }
 
 /** Snapshot facts of a crawl a query needs first. */
@@ -236,7 +281,7 @@ export class DexieCrawlPageQueries implements PageQueries {
   /** Search projections by crawl id; valid while rows are only appended (seq grows). */
   private readonly projections = new Map<string, SearchProjection>();
   /** The last filter resolved: its key (crawl, row count, filter) and the rows it keeps. */
-  private lastFilter: { key: string; urls: UrlSet; total: number } | null = null;
+  private lastFilter: (ResolvedFilter & { key: string }) | null = null;
   /** Facets by crawl id, with the row count they were computed at (and whether seqs were 1..total then). */
   private readonly facetCache = new Map<string, { total: number; isDense: boolean; facets: PageFacets }>();
 
@@ -254,7 +299,7 @@ export class DexieCrawlPageQueries implements PageQueries {
   }
 
   query(query: PageQuery): Promise<PageQueryResult> {
-    return this.db.transaction('r', [this.db.pages, this.db.crawls], async () => {
+    return this.db.transaction('r', [this.db.pages, this.db.crawls, this.db.searchChunks, this.db.facetCounts], async () => {
       const shape = await this.shapeOf(query.crawlId);
       const limit = Math.max(0, Math.floor(query.limit));
       const offset = Math.max(0, Math.floor(query.offset));
@@ -284,9 +329,16 @@ export class DexieCrawlPageQueries implements PageQueries {
           if (rows !== null) return { rows: rows.map(listRowOf), total: single.total };
         }
       }
-      const { urls, total } = await this.resolveFilter(query.crawlId, query.filter, shape);
+      const { urls, total, bySeq } = await this.resolveFilter(query.crawlId, query.filter, shape);
       const take = Math.max(0, Math.min(limit, total - offset));
       if (take === 0) return { rows: [], total };
+      if (bySeq !== undefined && query.sort.column === 'seq') {
+        // Matched in memory: the kept rows' order by seq is known, so the window is read by key at once.
+        const start = query.sort.descending ? total - offset - take : offset;
+        const window = bySeq.slice(start, start + take);
+        if (query.sort.descending) window.reverse();
+        return { rows: (await this.rowsOf(query.crawlId, window)).map(listRowOf), total };
+      }
       const inMemory = async (kept: Set<string>): Promise<PageQueryResult> => {
         const rows = await this.rowsOf(query.crawlId, [...kept]);
         rows.sort((a, b) => compareRows(a, b, query.sort.column));
@@ -304,10 +356,17 @@ export class DexieCrawlPageQueries implements PageQueries {
   }
 
   facets(crawlId: string): Promise<PageFacets> {
-    return this.db.transaction('r', [this.db.pages, this.db.crawls], async () => {
+    return this.db.transaction('r', [this.db.pages, this.db.crawls, this.db.searchChunks, this.db.facetCounts], async () => {
       const shape = await this.shapeOf(crawlId);
       const cached = this.facetCache.get(crawlId);
       if (cached !== undefined && cached.total === shape.total) return cached.facets;
+      // The counts written with the rows (schema version 3), when they cover exactly the rows seen.
+      const written = await this.db.facetCounts.get(crawlId);
+      if (written !== undefined && written.rows === shape.total) {
+        const facets = facetsOfCounts(written);
+        this.facetCache.set(crawlId, { total: shape.total, isDense: shape.isDense, facets });
+        return facets;
+      }
       if (cached !== undefined && cached.isDense && shape.isDense && cached.total < shape.total) {
         // A running crawl only appends rows (seqs total+1..): count the new rows into the cached facets.
         const newer = await this.db.pages.where('[crawlId+seq]').between([crawlId, cached.total], [crawlId, Dexie.maxKey], false, true).toArray();
@@ -517,9 +576,16 @@ export class DexieCrawlPageQueries implements PageQueries {
   }
 
   /** The rows a filter keeps, and how many; the last one is cached for scrolling. */
-  private async resolveFilter(crawlId: string, filter: PageFilter, shape: CrawlShape): Promise<{ urls: UrlSet; total: number }> {
+  private async resolveFilter(crawlId: string, filter: PageFilter, shape: CrawlShape): Promise<ResolvedFilter> {
     const key = JSON.stringify([crawlId, shape.total, shape.maxSeq, filter.statusClasses ?? [], filter.mediaType ?? null, filter.depth ?? null, filter.search ?? '']);
     if (this.lastFilter?.key === key) return this.lastFilter;
+
+    const projection = await this.projectionOf(crawlId, shape);
+    if (projection?.hasKeys === true) {
+      const resolved = { key, ...matchInMemory(projection, filter) };
+      this.lastFilter = resolved;
+      return resolved;
+    }
 
     const facets = this.facetCache.get(crawlId);
     const known = facets !== undefined && facets.total === shape.total ? facets.facets : undefined;
@@ -553,7 +619,7 @@ export class DexieCrawlPageQueries implements PageQueries {
       parts.push(await this.resolveDimension(dimension, shape.total));
     }
     if (filter.depth !== undefined) parts.push(await this.resolveDimension(equalDimension(crawlId, '[crawlId+depth+seq]', filter.depth), shape.total));
-    if ((filter.search ?? '') !== '') parts.push(await this.searchPart(crawlId, filter.search ?? '', shape.maxSeq));
+    if ((filter.search ?? '') !== '') parts.push(await this.searchPart(crawlId, filter.search ?? '', shape));
 
     const ins = parts.filter((part) => part.kind === 'in').sort((a, b) => a.urls.size - b.urls.size);
     const outs = parts.filter((part) => part.kind === 'out');
@@ -570,8 +636,9 @@ export class DexieCrawlPageQueries implements PageQueries {
       urls = { kind: 'out', urls: dropped };
       total = shape.total - dropped.size;
     }
-    this.lastFilter = { key, urls, total };
-    return this.lastFilter;
+    const resolved = { key, urls, total };
+    this.lastFilter = resolved;
+    return resolved;
   }
 
   /**
@@ -609,29 +676,93 @@ export class DexieCrawlPageQueries implements PageQueries {
     return urls;
   }
 
-  /** Rows whose URL or title contains `search`, case-insensitively, from the crawl's cached projection. */
-  private async searchPart(crawlId: string, search: string, maxSeq: number): Promise<UrlSet> {
+  /**
+   * The crawl's search projection, up to date with `shape`: built once from
+   * the search chunks (one `getAll`; with filter keys) when they hold exactly
+   * the crawl's rows, else from a key-only walk of the title index (without);
+   * then extended with rows written since (by seq). Null for a crawl without rows.
+   */
+  private async projectionOf(crawlId: string, shape: CrawlShape): Promise<SearchProjection | null> {
+    if (shape.total === 0) return null;
     let projection = this.projections.get(crawlId);
-    if (projection === undefined || projection.maxSeq > maxSeq) {
-      // A key-only walk of the title index: its keys hold the title, its primary keys the URL.
-      const entries: SearchEntry[] = [];
-      await this.db.pages
-        .where('[crawlId+titleKey+seq]')
-        .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
-        .eachKey((key, cursor) => {
-          const url = cursor.primaryKey[1];
-          entries.push({ url, urlKey: url.toLowerCase(), titleKey: String((key as IndexableType[])[1]) });
-        });
-      projection = { maxSeq, entries };
+    if (projection === undefined || projection.maxSeq > shape.maxSeq) {
+      projection = (await this.chunkProjection(crawlId, shape)) ?? (await this.titleIndexProjection(crawlId, shape));
       this.projections.set(crawlId, projection);
-    } else if (projection.maxSeq < maxSeq) {
+    } else if (projection.maxSeq < shape.maxSeq) {
       const newer = await this.db.pages.where('[crawlId+seq]').between([crawlId, projection.maxSeq], [crawlId, Dexie.maxKey], false, true).toArray();
-      for (const row of newer) projection.entries.push({ url: row.url, urlKey: row.url.toLowerCase(), titleKey: row.titleKey });
-      projection.maxSeq = maxSeq;
+      for (const row of newer) {
+        const { statusKey, mediaKey, depth, isDuplicate } = row;
+        projection.entries.push({ seq: row.seq, url: row.url, urlKey: row.url.toLowerCase(), titleKey: row.titleKey, keys: { statusKey, mediaKey, depth, isDuplicate } });
+      }
+      projection.maxSeq = shape.maxSeq;
     }
+    return projection;
+  }
+
+  /** The projection from the crawl's search chunks; null when they do not hold exactly `shape.total` rows. */
+  private async chunkProjection(crawlId: string, shape: CrawlShape): Promise<SearchProjection | null> {
+    const chunks = await this.db.searchChunks.where('[crawlId+chunk]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
+    const entries: SearchEntry[] = [];
+    let maxSeq = 0;
+    for (const chunk of chunks) {
+      chunk.urls.forEach((url, i) => {
+        maxSeq = Math.max(maxSeq, chunk.seqs[i] ?? 0);
+        entries.push({
+          seq: chunk.seqs[i] ?? 0,
+          url,
+          urlKey: url.toLowerCase(),
+          titleKey: chunk.titleKeys[i] ?? '',
+          keys: { statusKey: chunk.statusKeys[i] ?? 0, mediaKey: chunk.mediaKeys[i] ?? '', depth: chunk.depths[i] ?? 0, isDuplicate: chunk.duplicates[i] ?? 0 },
+        });
+      });
+    }
+    if (entries.length !== shape.total || maxSeq !== shape.maxSeq) return null;
+    return { maxSeq, entries, hasKeys: true };
+  }
+
+  /** The projection from a key-only walk of the title index: its keys hold the title, its primary keys the URL. */
+  private async titleIndexProjection(crawlId: string, shape: CrawlShape): Promise<SearchProjection> {
+    const entries: SearchEntry[] = [];
+    await this.db.pages
+      .where('[crawlId+titleKey+seq]')
+      .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+      .eachKey((key, cursor) => {
+        const url = cursor.primaryKey[1];
+        const parts = key as IndexableType[];
+        entries.push({ seq: Number(parts[2]), url, urlKey: url.toLowerCase(), titleKey: String(parts[1]) });
+      });
+    return { maxSeq: shape.maxSeq, entries, hasKeys: false };
+  }
+
+  /** Rows whose URL or title contains `search`, case-insensitively, from the crawl's cached projection. */
+  private async searchPart(crawlId: string, search: string, shape: CrawlShape): Promise<UrlSet> {
+    const projection = await this.projectionOf(crawlId, shape);
     const needle = search.toLowerCase();
     const urls = new Set<string>();
-    for (const entry of projection.entries) if (entry.urlKey.includes(needle) || entry.titleKey.includes(needle)) urls.add(entry.url);
+    for (const entry of projection?.entries ?? []) if (entry.urlKey.includes(needle) || entry.titleKey.includes(needle)) urls.add(entry.url);
     return { kind: 'in', urls };
   }
+}
+
+/** The rows of a projection with filter keys that `filter` keeps, and how many. */
+function matchInMemory(projection: SearchProjection, filter: PageFilter): Required<ResolvedFilter> {
+  const classes = new Set(filter.statusClasses ?? []);
+  const baseClasses = BASE_CLASSES.filter((statusClass) => classes.has(statusClass));
+  const withDuplicates = classes.has('duplicate');
+  const mediaType = filter.mediaType?.toLowerCase();
+  const { depth } = filter;
+  const needle = (filter.search ?? '').toLowerCase();
+  const kept: SearchEntry[] = [];
+  for (const entry of projection.entries) {
+    const { keys } = entry;
+    if (keys === undefined) continue;
+    if (classes.size > 0 && !((withDuplicates && keys.isDuplicate === 1) || baseClasses.some((statusClass) => isInClass(keys.statusKey, statusClass)))) continue;
+    if (mediaType !== undefined && keys.mediaKey !== mediaType) continue;
+    if (depth !== undefined && keys.depth !== depth) continue;
+    if (needle !== '' && !entry.urlKey.includes(needle) && !entry.titleKey.includes(needle)) continue;
+    kept.push(entry);
+  }
+  kept.sort((a, b) => a.seq - b.seq);
+  const bySeq = kept.map((entry) => entry.url);
+  return { urls: { kind: 'in', urls: new Set(bySeq) }, total: bySeq.length, bySeq };
 }

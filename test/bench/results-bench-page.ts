@@ -3,11 +3,12 @@
  * `results-bench.ts`): seeds a crawl of varied rows, then times the results
  * browser's queries. Exposes {@link ResultsBenchApi} on `window`.
  */
-import type { PageRecord } from '../../src/core/model.ts';
+import type { CrawlRecord, PageRecord } from '../../src/core/model.ts';
 import { emptyCounts } from '../../src/core/model.ts';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
-import { TabcrawlDatabase, toPageRow } from '../../src/storage/database.ts';
+import { TabcrawlDatabase } from '../../src/storage/database.ts';
 import { DexieCrawlPageQueries } from '../../src/storage/dexie-page-queries.ts';
+import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
 import type { PageFilter, PageQuery, SortColumn } from '../../src/storage/page-queries.ts';
 
 export const BENCH_DATABASE = 'tabcrawl-results-bench';
@@ -91,7 +92,8 @@ async function seed(rows: number): Promise<number> {
   const db = new TabcrawlDatabase(BENCH_DATABASE);
   await db.delete();
   await db.open();
-  await db.crawls.put({
+  const store = new DexieCrawlStore(db);
+  const crawl = {
     id: BENCH_CRAWL,
     settings: { ...DEFAULT_SETTINGS, startUrl: 'https://www.example.com/' },
     state: 'finished',
@@ -100,12 +102,14 @@ async function seed(rows: number): Promise<number> {
     counts: { ...emptyCounts(), admitted: rows, done: rows },
     message: null,
     nextSeq: rows + 1,
-  });
+  } satisfies CrawlRecord;
+  await store.transaction((tx) => tx.putCrawl(crawl));
+  // Through the store, as a crawl writes them, so the derived records (search chunks, facet counts) are written too.
   const BATCH = 2000;
   for (let first = 1; first <= rows; first += BATCH) {
     const batch: PageRecord[] = [];
     for (let seq = first; seq < first + BATCH && seq <= rows; seq += 1) batch.push(benchPage(seq));
-    await db.pages.bulkPut(batch.map(toPageRow));
+    await store.transaction((tx) => tx.putPages(batch));
   }
   db.close();
   return performance.now() - started;
@@ -189,6 +193,27 @@ async function measure(repeat: number): Promise<Timing[]> {
   await time('facets (first call of a query object)', async (queries) => {
     const facets = await queries.facets(BENCH_CRAWL);
     return facets.mediaTypes.length + facets.depths.length;
+  });
+  // Write path: one transaction per page through the store, as the crawl writes (a new row, then an inlinks update).
+  await time('write path: 200 x putPages of 1 new row (µs per row in total)', async () => {
+    const db = new TabcrawlDatabase(BENCH_DATABASE);
+    const store = new DexieCrawlStore(db);
+    const crawlId = `write-${Math.random()}`;
+    const started = performance.now();
+    for (let seq = 1; seq <= 200; seq += 1) await store.transaction((tx) => tx.putPages([{ ...benchPage(seq), crawlId }]));
+    const perRow = (performance.now() - started) / 200;
+    await store.deleteCrawl(crawlId);
+    db.close();
+    return Math.round(perRow * 1000);
+  });
+  await time('write path: 200 x putPages updating 1 existing row (µs per row in total)', async () => {
+    const db = new TabcrawlDatabase(BENCH_DATABASE);
+    const store = new DexieCrawlStore(db);
+    const started = performance.now();
+    for (let seq = 1; seq <= 200; seq += 1) await store.transaction((tx) => tx.putPages([{ ...benchPage(seq * 97), inlinks: seq }]));
+    const perRow = (performance.now() - started) / 200;
+    db.close();
+    return Math.round(perRow * 1000);
   });
   return timings;
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Dexie } from 'dexie';
-import type { PageRecord } from '../../src/core/model.ts';
-import { TabcrawlDatabase, toPageRow } from '../../src/storage/database.ts';
+import { emptyCounts, type PageRecord } from '../../src/core/model.ts';
+import { SEARCH_CHUNK_ROWS, TabcrawlDatabase, toPageRow } from '../../src/storage/database.ts';
 import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
 import { DexieCrawlPageQueries } from '../../src/storage/dexie-page-queries.ts';
 import { crawlFixture, entryFixture, hostFixture, pageFixture } from '../support/store-contract.ts';
@@ -14,6 +14,11 @@ const V1_STORES = {
   pages: '[crawlId+url], [crawlId+seq]',
   bodies: '[crawlId+sha256]',
 };
+
+/** The pages schema of version 2 as shipped in Tabcrawl 0.2.0. */
+const V2_PAGES =
+  '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
+  '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq], [crawlId+isDuplicate+seq]';
 
 const A = 'https://a.example';
 const names: string[] = [];
@@ -36,7 +41,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
     names.push(name);
     const old = new Dexie(name);
     old.version(1).stores(V1_STORES);
-    const crawl = { ...crawlFixture('c1'), counts: { admitted: 4, done: 3, fetched: 2, errors: 1, blocked: 1 } };
+    const crawl = { ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: 4, done: 3, fetched: 2, errors: 1, blocked: 1 } };
     const queued = { ...entryFixture('c1', A, '/q', 4), queuedSeq: 4 };
     const body = { crawlId: 'c1', sha256: 'cd'.repeat(32), url: `${A}/b`, bytes: new Uint8Array([1, 2, 3]) };
     await old.table('crawls').put(crawl);
@@ -49,7 +54,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(2);
+      expect(db.verno).to.equal(3);
       expect(await db.crawls.toArray()).to.deep.equal([crawl]);
       expect(await db.hosts.toArray()).to.deep.equal([hostFixture('c1', A)]);
       expect(await db.frontier.toArray()).to.deep.equal([queued]);
@@ -66,6 +71,66 @@ describe('TabcrawlDatabase schema upgrade', () => {
       expect(png.rows.map((row) => row.url)).to.deep.equal([`${A}/a`]);
       const facets = await queries.facets('c1');
       expect(facets.statusClasses).to.deep.equal({ '2xx': 1, '3xx': 0, '4xx': 1, '5xx': 0, failed: 0, blocked: 1, duplicate: 1 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('builds the search chunks and facet counts of a version 2 database from its rows', async () => {
+    const name = `tabcrawl-upgrade-v2-${Date.now()}`;
+    names.push(name);
+    const old = new Dexie(name);
+    old.version(1).stores(V1_STORES);
+    old.version(2).stores({ pages: V2_PAGES });
+    // Rows spread over three chunks of c1, and one row of another crawl.
+    const seqs = [1, 2, 3, SEARCH_CHUNK_ROWS + 5, 2 * SEARCH_CHUNK_ROWS];
+    const pages = seqs.map((seq, i) => ({
+      ...pageFixture('c1', `${A}/P${seq}`, seq),
+      title: i === 1 ? 'Garden Tools' : `Page ${seq}`,
+      status: i === 2 ? 404 : 200,
+      depth: i % 2,
+      duplicateOf: i === 3 ? `${A}/P1` : null,
+    }));
+    await old.table('crawls').put({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: 5, done: 5 } });
+    await old.table('pages').bulkPut([...pages, pageFixture('c2', `${A}/other`, 1)].map(toPageRow));
+    old.close();
+
+    const db = new TabcrawlDatabase(name);
+    try {
+      await db.open();
+      expect(db.verno).to.equal(3);
+      const chunks = await db.searchChunks.where('[crawlId+chunk]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).toArray();
+      expect(chunks.map((chunk) => [chunk.chunk, [...chunk.seqs].sort((a, b) => a - b)])).to.deep.equal([
+        [0, [1, 2, 3]],
+        [1, [SEARCH_CHUNK_ROWS + 5]],
+        [2, [2 * SEARCH_CHUNK_ROWS]],
+      ]);
+      const counts = await db.facetCounts.get('c1');
+      expect(counts?.rows).to.equal(5);
+      expect(counts?.depths).to.deep.equal({ 0: 3, 1: 2 });
+      expect((await db.facetCounts.get('c2'))?.rows).to.equal(1);
+
+      // Seqs are not 1..n here: the queries count the rows, and still agree with the counts.
+      const queries = new DexieCrawlPageQueries(db);
+      const facets = await queries.facets('c1');
+      expect(facets.statusClasses).to.deep.equal({ '2xx': 4, '3xx': 0, '4xx': 1, '5xx': 0, failed: 0, blocked: 0, duplicate: 1 });
+      expect(facets.depths).to.deep.equal([0, 1]);
+      const found = await queries.query({ crawlId: 'c1', sort: { column: 'seq', descending: false }, filter: { search: 'garden' }, offset: 0, limit: 10 });
+      expect({ seqs: found.rows.map((row) => row.seq), total: found.total }).to.deep.equal({ seqs: [2], total: 1 });
+      const combined = await queries.query({ crawlId: 'c1', sort: { column: 'seq', descending: true }, filter: { statusClasses: ['2xx'], depth: 1, search: 'p' }, offset: 0, limit: 10 });
+      expect({ seqs: combined.rows.map((row) => row.seq), total: combined.total }).to.deep.equal({ seqs: [SEARCH_CHUNK_ROWS + 5, 2], total: 2 });
+
+      // Writes through the store keep them in step, and deleting the crawl removes them.
+      const store = new DexieCrawlStore(db);
+      const [first] = pages;
+      if (first === undefined) throw new Error('no fixture');
+      await store.transaction((tx) => tx.putPages([{ ...first, status: 500, inlinks: 3 }]));
+      expect((await db.facetCounts.get('c1'))?.rows).to.equal(5);
+      expect((await db.facetCounts.get('c1'))?.statusKeys).to.deep.equal({ 200: 3, 404: 1, 500: 1 });
+      await store.deleteCrawl('c1');
+      expect(await db.searchChunks.where('[crawlId+chunk]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).count()).to.equal(0);
+      expect(await db.facetCounts.get('c1')).to.equal(undefined);
+      expect(await db.facetCounts.get('c2')).to.not.equal(undefined);
     } finally {
       db.close();
     }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Dexie } from 'dexie';
-import type { PageRecord } from '../../src/core/model.ts';
+import { emptyCounts, type PageRecord } from '../../src/core/model.ts';
 import { TabcrawlDatabase, mediaTypeOf, toPageRow } from '../../src/storage/database.ts';
 import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
 import { DexieCrawlPageQueries, type PageQueriesOptions } from '../../src/storage/dexie-page-queries.ts';
@@ -109,7 +109,7 @@ const ROWS = 240;
 async function seeded(options: PageQueriesOptions = {}): Promise<{ queries: DexieCrawlPageQueries; pages: PageRecord[]; db: TabcrawlDatabase }> {
   const db = openDatabase();
   const pages = Array.from({ length: ROWS }, (_, i) => variedPage('c1', i + 1));
-  const crawl = { ...crawlFixture('c1'), counts: { admitted: ROWS, done: ROWS, fetched: 0, errors: 0, blocked: 0 } };
+  const crawl = { ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: ROWS, done: ROWS } };
   await new DexieCrawlStore(db).transaction(async (tx) => {
     await tx.putCrawl(crawl);
     await tx.putPages(pages);
@@ -262,7 +262,7 @@ describe('DexieCrawlPageQueries', () => {
     const fresh = { ...variedPage('c1', ROWS + 1), title: 'Fresh page' };
     await new DexieCrawlStore(db).transaction(async (tx) => {
       await tx.putPages([fresh]);
-      await tx.putCrawl({ ...crawlFixture('c1'), counts: { admitted: ROWS + 1, done: ROWS + 1, fetched: 0, errors: 0, blocked: 0 } });
+      await tx.putCrawl({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: ROWS + 1, done: ROWS + 1 } });
     });
     expect((await queries.query(queryOf('seq', false, { search: 'FRESH' }))).rows.map((row) => row.seq)).to.deep.equal([ROWS + 1]);
   });
@@ -287,7 +287,7 @@ describe('DexieCrawlPageQueries', () => {
     const more = [{ ...variedPage('c1', ROWS + 1), status: 404, contentType: 'font/woff2', depth: 7 }, variedPage('c1', ROWS + 2)];
     await new DexieCrawlStore(db).transaction(async (tx) => {
       await tx.putPages(more);
-      await tx.putCrawl({ ...crawlFixture('c1'), counts: { admitted: ROWS + 2, done: ROWS + 2, fetched: 0, errors: 0, blocked: 0 } });
+      await tx.putCrawl({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: ROWS + 2, done: ROWS + 2 } });
     });
     const fresh = new DexieCrawlPageQueries(db);
     expect(await queries.facets('c1')).to.deep.equal(await fresh.facets('c1'));
@@ -301,5 +301,37 @@ describe('DexieCrawlPageQueries', () => {
     if (page === undefined) throw new Error('no fixture');
     expect(await db.pages.get(['c1', page.url])).to.deep.equal(toPageRow(page));
     expect(await new DexieCrawlStore(db).pagesAfter('c1', 0, 1)).to.deep.equal([page]);
+  });
+
+  it('answers every filter and the facets from the indexes when the derived records are missing or stale', async () => {
+    const { pages, db } = await seeded();
+    const expectedFacets = await new DexieCrawlPageQueries(db).facets('c1');
+    await db.searchChunks.clear();
+    await db.facetCounts.clear();
+    const queries = new DexieCrawlPageQueries(db, { inMemorySortMax: 5, probeStart: 4, walkRowsMax: 10 });
+    expect(await queries.facets('c1')).to.deep.equal(expectedFacets);
+    for (const filter of FILTERS) {
+      await expectSameAsReference(queries, pages, queryOf('seq', false, filter, 30, 10));
+      await expectSameAsReference(queries, pages, queryOf('inlinks', true, filter, 0, 7));
+    }
+  });
+
+  it('keeps the search chunks and facet counts exact when rows are written again', async () => {
+    const { pages, db } = await seeded();
+    // Rewrites as the crawl does (inlinks and anchors merged), plus changed titles and statuses, some twice.
+    const rewritten = pages.map((page) => (page.seq % 10 === 0 ? { ...page, inlinks: page.inlinks + 1, title: `Renamed ${page.seq}`, status: 404, blockedBy: null, depth: 5 } : page));
+    const store = new DexieCrawlStore(db);
+    await store.transaction(async (tx) => {
+      await tx.putPages(rewritten.filter((page) => page.seq % 10 === 0));
+      await tx.putPages(rewritten.filter((page) => page.seq % 20 === 0));
+    });
+    const queries = new DexieCrawlPageQueries(db);
+    const facets = await queries.facets('c1');
+    expect(facets.depths).to.deep.equal([0, 1, 2, 3, 5]);
+    expect(facets.statusClasses['4xx']).to.equal(rewritten.filter((page) => classOf(page) === '4xx').length);
+    expect((await db.facetCounts.get('c1'))?.rows).to.equal(ROWS);
+    for (const filter of [{ search: 'renamed' }, { statusClasses: ['4xx'], depth: 5 }, { mediaType: 'text/html', search: 'a' }] satisfies PageFilter[]) {
+      await expectSameAsReference(queries, rewritten, queryOf('seq', false, filter));
+    }
   });
 });

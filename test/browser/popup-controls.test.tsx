@@ -13,7 +13,7 @@ import {
 
 const NOW = 1_700_000_100_000;
 
-const counts = (admitted: number, done: number) => ({ admitted, done, fetched: done, errors: 0, blocked: 0 });
+const counts = (admitted: number, done: number, bytesStored = 0) => ({ admitted, done, fetched: done, errors: 0, blocked: 0, bytesStored });
 
 function hostProgress(overrides: Partial<HostProgress> = {}): HostProgress {
   return { origin: 'http://127.0.0.1:8080', pending: 12, gapMs: 2000, readyAt: NOW + 1000, wait: { kind: 'ready' }, ...overrides };
@@ -140,6 +140,23 @@ describe('popup controls', () => {
     expect(rows[0]?.textContent).to.include('https://other.test').and.include('paused').and.include('1 URL');
     expect(rows[1]?.textContent).to.include('finished').and.include('3 URLs');
     expect(mounted.byTestId('view-crawls').getAttribute('aria-pressed')).to.equal('true');
+  });
+
+  it('shows the size of the stored bodies of each listed crawl, 0 B for a crawl stored before the size was kept', async () => {
+    const legacy = crawlSummary({ id: 'legacy', createdAt: 100, state: 'finished', counts: counts(2, 2) });
+    // A record stored before `bytesStored` existed, as an older background might still answer.
+    Reflect.deleteProperty(legacy.counts, 'bytesStored');
+    const crawls: CrawlSummary[] = [crawlSummary({ id: 'sized', createdAt: 200, state: 'finished', counts: counts(128, 128, 1_468_006) }), legacy];
+    const background = fakeBackground({ 'crawl/list': () => ({ crawls }) });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('about:blank') });
+    const mounted = popup;
+    await waitFor(() => mounted.byTestId('view-crawls'));
+
+    await click(mounted.byTestId('view-crawls'));
+
+    await waitFor(() => expect(mounted.queryAll('crawl-row')).to.have.lengthOf(2));
+    const sizes = mounted.queryAll('crawl-row-count').map((count) => count.textContent);
+    expect(sizes).to.deep.equal(['128 URLs · 1.4 MiB', '2 URLs · 0 B']);
   });
 
   it('deletes a crawl only after the confirmation in the popup', async () => {

@@ -13,7 +13,7 @@ import {
   type MountedPopup,
 } from './support/popup-harness.tsx';
 
-const counts = (fetched: number, errors: number, blocked: number) => ({ admitted: fetched + 5, done: fetched, fetched, errors, blocked });
+const counts = (fetched: number, errors: number, blocked: number) => ({ admitted: fetched + 5, done: fetched, fetched, errors, blocked, bytesStored: 0 });
 
 describe('popup crawl', () => {
   let popup: MountedPopup | undefined;

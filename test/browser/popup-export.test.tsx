@@ -4,7 +4,7 @@ import type { ExportFormat } from '../../src/export/format-info.ts';
 import { FORMATS } from '../../src/export/format-info.ts';
 import { click, crawlSummary, fakeBackground, mountPopup, tabAt, waitFor, type MountedPopup } from './support/popup-harness.tsx';
 
-const withRows = (done: number) => ({ admitted: done + 3, done, fetched: done, errors: 0, blocked: 0 });
+const withRows = (done: number) => ({ admitted: done + 3, done, fetched: done, errors: 0, blocked: 0, bytesStored: 0 });
 
 /** Picks an option the way a user's choice reaches the app (a `change` event). */
 async function choose(select: HTMLSelectElement, value: string): Promise<void> {

@@ -81,7 +81,7 @@ export const FIXTURE_CRAWL: CrawlRecord = {
   state: 'finished',
   createdAt: FIXTURE_T0,
   endedAt: FIXTURE_T0 + 60_000,
-  counts: { admitted: 13, done: 13, fetched: 11, errors: 2, blocked: 1 },
+  counts: { admitted: 13, done: 13, fetched: 11, errors: 2, blocked: 1, bytesStored: 0 },
   message: null,
   nextSeq: 14,
 };

@@ -29,7 +29,7 @@ function summary(state: CrawlState, fetched = 0): CrawlSummary {
     state,
     createdAt: 0,
     endedAt: state === 'running' ? null : 10,
-    counts: { admitted: fetched, done: fetched, fetched, errors: 0, blocked: 0 },
+    counts: { admitted: fetched, done: fetched, fetched, errors: 0, blocked: 0, bytesStored: 0 },
     queued: 0,
     message: null,
     settings: { ...DEFAULT_SETTINGS, excludePatterns: [], startUrl: 'http://127.0.0.1/' },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createProgressReporter, formatProgress, formatSummary } from '../../src/cli/progress.ts';
 
-const counts = (fetched: number, errors = 0, blocked = 0) => ({ admitted: fetched, done: fetched + blocked, fetched, errors, blocked });
+const counts = (fetched: number, errors = 0, blocked = 0) => ({ admitted: fetched, done: fetched + blocked, fetched, errors, blocked, bytesStored: 0 });
 
 describe('formatProgress', () => {
   test('shows fetched, queued, errors and blocked', () => {

@@ -451,3 +451,24 @@ describe('crawl runner: inlinks', () => {
     assert.deepEqual(row(byUrl, `${A}/`).linkTexts, ['/x', '/y', '/moved']);
   });
 });
+
+describe('crawl runner: size on disk', () => {
+  it('counts the bytes of each distinct stored body once in bytesStored', async () => {
+    const w = world();
+    const home = page(['/one', '/two', '/file.pdf']);
+    const same = page(['/'], '<p>the same page under two URLs</p>');
+    w.site.route(`${A}/`, home);
+    w.site.route(`${A}/one`, same);
+    w.site.route(`${A}/two`, same);
+    w.site.route(`${A}/file.pdf`, { headers: { 'content-type': 'application/pdf' }, body: '%PDF-' });
+    const { final, byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
+    assert.equal(row(byUrl, `${A}/two`).duplicateOf, `${A}/one`);
+    const hashes = new Set([...byUrl.values()].map((r) => r.sha256).filter((h) => h !== null));
+    assert.equal(hashes.size, 2, 'the home page and the one copy');
+    let storedBytes = 0;
+    for (const hash of hashes) storedBytes += (await w.store.getBody('c1', hash))?.bytes.byteLength ?? 0;
+    const size = (body: string | Uint8Array | undefined): number => (typeof body === 'string' ? new TextEncoder().encode(body) : (body ?? new Uint8Array())).byteLength;
+    assert.equal(storedBytes, size(home.body) + size(same.body));
+    assert.equal(final?.counts.bytesStored, storedBytes);
+  });
+});

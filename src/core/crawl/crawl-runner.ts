@@ -443,6 +443,8 @@ export class CrawlRunner {
           linkCandidates = [];
         } else if (owner === undefined && outcome.ok && outcome.body !== null) {
           await tx.putBody({ crawlId: crawl.id, sha256: page.sha256, url: page.url, bytes: outcome.body });
+          // `?? 0`: crawls stored before this counter existed lack it.
+          current.counts.bytesStored = (current.counts.bytesStored ?? 0) + outcome.body.byteLength;
         }
       }
       await finishEntry(writes, page);
