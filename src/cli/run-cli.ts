@@ -12,6 +12,7 @@ import { exportThroughPage } from './export-through-page.ts';
 import { startDemoSite, type DemoSite } from './demo-site.ts';
 import { launchExtension, type ExtensionSession } from './extension-driver.ts';
 import { createProgressReporter, formatSummary } from './progress.ts';
+import { formatBytes } from '../ui/format-bytes.ts';
 
 /** Exit codes of the CLI. */
 export const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, interrupted: 130 });
@@ -45,12 +46,6 @@ export function demoOutputPath(outDir: string, date: Date, extension: string = '
   return join(outDir, `demo-${stamp}${extension}`);
 }
 
-/** `512 B`, `3.4 KiB`, `12.0 MiB`. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

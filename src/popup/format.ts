@@ -6,6 +6,8 @@ import type { CrawlSummary, HostProgress, PageSummary } from '../messaging/proto
 import { TabcrawlError } from '../messaging/protocol.ts';
 import { DEFAULT_SETTINGS, type CrawlSettings, type SettingsError } from '../core/settings.ts';
 import { fieldErrors, fromSettings, toSettings, type FormValues, type SettingKey } from '../settings/settings-values.ts';
+export { formatBytes } from '../ui/format-bytes.ts';
+export { mediaType, rowTone } from '../ui/row-format.ts';
 
 /** The Start form as typed: the start URL, and every other option as the settings form edits it. */
 export interface StartFormValues {
@@ -112,19 +114,7 @@ export function statusText(page: PageSummary): string {
   return '—';
 }
 
-/** How a row is coloured. */
-export function rowTone(page: PageSummary): 'ok' | 'redirect' | 'error' | 'blocked' {
-  if (page.blockedBy !== null) return 'blocked';
-  if (page.error !== null || (page.status !== null && page.status >= 400)) return 'error';
-  if (page.status !== null && page.status >= 300) return 'redirect';
-  return 'ok';
-}
 
-/** `text/html; charset=utf-8` → `text/html`; empty when unknown. */
-export function mediaType(contentType: string | null): string {
-  if (contentType === null) return '';
-  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
-}
 
 /** A URL as short as it can be read: path and query when it is on `origin`, else the whole URL. */
 export function shortUrl(url: string, origin: string | null): string {
@@ -208,18 +198,3 @@ export function formatRate(pagesPerMinute: number): string {
   return pagesPerMinute >= 10 ? String(Math.round(pagesPerMinute)) : String(Math.round(pagesPerMinute * 10) / 10);
 }
 
-/**
- * A size on disk for people, in binary units: `0 B`, `512 B`, `4.0 KiB`,
- * `1.4 MiB`, `2.1 GiB` (one decimal from KiB up).
- */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${Math.max(0, Math.round(bytes))} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(1)} ${units[unit] ?? 'TiB'}`;
-}

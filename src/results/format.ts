@@ -4,6 +4,8 @@
  */
 import type { FetchFailure } from '../core/model.ts';
 import type { PageListRow, StatusClass } from '../storage/page-queries.ts';
+export { formatBytes as bytesText } from '../ui/format-bytes.ts';
+export { mediaType, rowTone } from '../ui/row-format.ts';
 
 /** Status classes in the order the filters show them, with their labels. */
 export const STATUS_CLASSES: readonly { statusClass: StatusClass; label: string }[] = [
@@ -27,24 +29,12 @@ export function statusText(row: StatusFields): string {
   return '—';
 }
 
-/** How a row is coloured. */
-export function rowTone(row: StatusFields): 'ok' | 'redirect' | 'error' | 'blocked' {
-  if (row.blockedBy !== null) return 'blocked';
-  if (row.error !== null || (row.status !== null && row.status >= 400)) return 'error';
-  if (row.status !== null && row.status >= 300) return 'redirect';
-  return 'ok';
-}
 
 /** Whether an HTTP status is a redirect. */
 export function isRedirectStatus(status: number | null): boolean {
   return status !== null && status >= 300 && status < 400;
 }
 
-/** `text/html; charset=utf-8` → `text/html`; empty when unknown. */
-export function mediaType(contentType: string | null): string {
-  if (contentType === null) return '';
-  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
-}
 
 /** Bytes as people read them: `512 B`, `5.0 KB`, `1.2 MB`; empty when unknown. */
 export function sizeText(bytes: number | null): string {
@@ -54,18 +44,6 @@ export function sizeText(bytes: number | null): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** A size on disk in binary units: `512 B`, `4.0 KiB`, `1.4 MiB`, `2.1 GiB`. */
-export function bytesText(bytes: number): string {
-  if (bytes < 1024) return `${Math.max(0, Math.round(bytes))} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'] as const;
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(1)} ${units[unit] ?? 'TiB'}`;
-}
 
 /** A duration in whole ms; empty when unknown. */
 export function msText(ms: number | null): string {
