@@ -205,11 +205,21 @@ function countEntry(counts: FacetCounts, chunk: SearchChunk, i: number, by: 1 | 
  * counts: a row already in the chunk (same URL) has its entry replaced, its
  * old keys uncounted first; a new row is appended and counted.
  */
-export function recordRow(chunk: SearchChunk, counts: FacetCounts, row: PageRow): void {
+export function recordRow(chunk: SearchChunk, counts: FacetCounts, row: PageRow): boolean {
   let i = chunk.urls.indexOf(row.url);
   if (i === -1) {
     i = chunk.urls.length;
     counts.rows += 1;
+  } else if (
+    chunk.seqs[i] === row.seq &&
+    chunk.titleKeys[i] === row.titleKey &&
+    chunk.statusKeys[i] === row.statusKey &&
+    chunk.mediaKeys[i] === row.mediaKey &&
+    chunk.depths[i] === row.depth &&
+    chunk.duplicates[i] === row.isDuplicate
+  ) {
+    // A rewrite that changed nothing indexed here (e.g. inlinks or anchors): nothing to write back.
+    return false;
   } else {
     countEntry(counts, chunk, i, -1);
   }
@@ -221,6 +231,7 @@ export function recordRow(chunk: SearchChunk, counts: FacetCounts, row: PageRow)
   chunk.depths[i] = row.depth;
   chunk.duplicates[i] = row.isDuplicate;
   countEntry(counts, chunk, i, 1);
+  return true;
 }
 
 /** The stored form of an entry: `queuedSeq` set exactly when it is queued. */

@@ -196,12 +196,19 @@ async function recordDerived(
   [...chunkKeys].forEach(([key, [crawlId, chunk]], i) => chunkByKey.set(key, chunks[i] ?? emptySearchChunk(crawlId, chunk)));
   const countsByCrawl = new Map<string, FacetCounts>();
   crawlIds.forEach((crawlId, i) => countsByCrawl.set(crawlId, counts[i] ?? emptyFacetCounts(crawlId)));
+  // Most rewrites only move inlinks or anchors, which the derived tables do not hold: write back only what changed.
+  const changedChunks = new Set<SearchChunk>();
+  const changedCounts = new Set<FacetCounts>();
   for (const row of rows) {
     const chunk = chunkByKey.get(`${chunkOf(row.seq)} ${row.crawlId}`);
     const crawlCounts = countsByCrawl.get(row.crawlId);
-    if (chunk !== undefined && crawlCounts !== undefined) recordRow(chunk, crawlCounts, row);
+    if (chunk !== undefined && crawlCounts !== undefined && recordRow(chunk, crawlCounts, row)) {
+      changedChunks.add(chunk);
+      changedCounts.add(crawlCounts);
+    }
   }
-  await Promise.all([searchChunks.bulkPut([...chunkByKey.values()]), facetCounts.bulkPut([...countsByCrawl.values()])]);
+  if (changedChunks.size === 0) return;
+  await Promise.all([searchChunks.bulkPut([...changedChunks]), facetCounts.bulkPut([...changedCounts])]);
 }
 
 /** Queued entries of one host in `seq` order: a range of the queued-only index. */
