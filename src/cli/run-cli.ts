@@ -7,7 +7,7 @@ import { TabcrawlError } from '../messaging/protocol.ts';
 import { parseCliArgs, outputFormat, USAGE, type CliSettings } from './args.ts';
 import { ensureBuilt } from './build.ts';
 import { findChromium } from './chromium.ts';
-import { waitForCrawl, type WaitResult } from './crawl-runner.ts';
+import { waitForCrawl, type WaitResult } from './wait-for-crawl.ts';
 import { exportThroughPage } from './export-through-page.ts';
 import { startDemoSite, type DemoSite } from './demo-site.ts';
 import { launchExtension, type ExtensionSession } from './extension-driver.ts';

@@ -7,7 +7,7 @@ import { TabcrawlError } from '../messaging/protocol.ts';
 import { DEFAULT_SETTINGS, type CrawlSettings, type SettingsError } from '../core/settings.ts';
 import { fieldErrors, fromSettings, toSettings, type FormValues, type SettingKey } from '../settings/settings-values.ts';
 export { formatBytes } from '../ui/format-bytes.ts';
-export { mediaType, rowTone } from '../ui/row-format.ts';
+export { mediaType, rowTone, shortUrl } from '../ui/row-format.ts';
 
 /** The Start form as typed: the start URL, and every other option as the settings form edits it. */
 export interface StartFormValues {
@@ -112,19 +112,6 @@ export function statusText(page: PageSummary): string {
   }
   if (page.error !== null) return page.error.code;
   return '—';
-}
-
-
-
-/** A URL as short as it can be read: path and query when it is on `origin`, else the whole URL. */
-export function shortUrl(url: string, origin: string | null): string {
-  if (origin === null) return url;
-  try {
-    const parsed = new URL(url);
-    return parsed.origin === origin ? `${parsed.pathname}${parsed.search}` : url;
-  } catch {
-    return url;
-  }
 }
 
 /** How an origin reads on a host line: `http://127.0.0.1:8080` → `127.0.0.1:8080`; https keeps its scheme. */

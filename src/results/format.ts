@@ -5,7 +5,7 @@
 import type { FetchFailure } from '../core/model.ts';
 import type { PageListRow, StatusClass } from '../storage/page-queries.ts';
 export { formatBytes as bytesText } from '../ui/format-bytes.ts';
-export { mediaType, rowTone } from '../ui/row-format.ts';
+export { mediaType, rowTone, shortUrl } from '../ui/row-format.ts';
 
 /** Status classes in the order the filters show them, with their labels. */
 export const STATUS_CLASSES: readonly { statusClass: StatusClass; label: string }[] = [
@@ -29,12 +29,10 @@ export function statusText(row: StatusFields): string {
   return '—';
 }
 
-
 /** Whether an HTTP status is a redirect. */
 export function isRedirectStatus(status: number | null): boolean {
   return status !== null && status >= 300 && status < 400;
 }
-
 
 /** Bytes as people read them: `512 B`, `5.0 KB`, `1.2 MB`; empty when unknown. */
 export function sizeText(bytes: number | null): string {
@@ -43,7 +41,6 @@ export function sizeText(bytes: number | null): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
-
 
 /** A duration in whole ms; empty when unknown. */
 export function msText(ms: number | null): string {
@@ -63,17 +60,6 @@ export function failureText(error: FetchFailure | null): string {
 /** A count with its noun, singular when 1: `1 URL`, `12,345 URLs`. */
 export function countText(count: number, noun: string): string {
   return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-/** A URL as short as it can be read: path and query when it is on `origin`, else the whole URL. */
-export function shortUrl(url: string, origin: string | null): string {
-  if (origin === null) return url;
-  try {
-    const parsed = new URL(url);
-    return parsed.origin === origin ? `${parsed.pathname}${parsed.search}` : url;
-  } catch {
-    return url;
-  }
 }
 
 /** The origin of a URL, or null when it does not parse. */

@@ -46,7 +46,7 @@
  *   filtered view only reads its window.
  */
 import { Dexie, type Collection, type IndexableType } from 'dexie';
-import type { PageFacets, PageFilter, PageListRow, PageQueries, PageQuery, PageQueryResult, SortColumn, StatusClass } from './page-queries.ts';
+import { toPageListRow, type PageFacets, type PageFilter, type PageListRow, type PageQueries, type PageQuery, type PageQueryResult, type SortColumn, type StatusClass } from './page-queries.ts';
 import {
   BLOCKED_STATUS_KEY,
   FAILED_STATUS_KEY,
@@ -231,23 +231,6 @@ interface CrawlShape {
   isDense: boolean;
 }
 
-function listRowOf(row: PageRow): PageListRow {
-  return {
-    seq: row.seq,
-    url: row.url,
-    status: row.status,
-    contentType: row.contentType,
-    contentLength: row.contentLength,
-    responseTimeMs: row.responseTimeMs,
-    depth: row.depth,
-    title: row.title,
-    inlinks: row.inlinks,
-    location: row.location,
-    blockedBy: row.blockedBy,
-    error: row.error,
-    duplicateOf: row.duplicateOf,
-  };
-}
 
 /** `facets` with `rows` (rows not counted in them yet) added. */
 function withRows(facets: PageFacets, rows: PageRow[]): PageFacets {
@@ -319,14 +302,14 @@ export class DexieCrawlPageQueries implements PageQueries {
             .limit(take)
             .toArray();
           if (fromEnd) rows.reverse();
-          return { rows: rows.map(listRowOf), total: single.total };
+          return { rows: rows.map(toPageListRow), total: single.total };
         }
         // Kept rows spread evenly need about window * rows / kept values read; when that exceeds the kept rows
         // themselves (or the cap), reading the kept rows by key is cheaper.
         const expectedRows = ((Math.min(offset, single.total - offset - take) + take) * shape.total) / Math.max(1, single.total);
         if (expectedRows <= Math.min(single.total, this.walkRowsMax)) {
           const rows = await this.valueWalk(query, single.keeps, offset, take, single.total, this.walkRowsMax);
-          if (rows !== null) return { rows: rows.map(listRowOf), total: single.total };
+          if (rows !== null) return { rows: rows.map(toPageListRow), total: single.total };
         }
       }
       const { urls, total, bySeq } = await this.resolveFilter(query.crawlId, query.filter, shape);
@@ -337,13 +320,13 @@ export class DexieCrawlPageQueries implements PageQueries {
         const start = query.sort.descending ? total - offset - take : offset;
         const window = bySeq.slice(start, start + take);
         if (query.sort.descending) window.reverse();
-        return { rows: (await this.rowsOf(query.crawlId, window)).map(listRowOf), total };
+        return { rows: (await this.rowsOf(query.crawlId, window)).map(toPageListRow), total };
       }
       const inMemory = async (kept: Set<string>): Promise<PageQueryResult> => {
         const rows = await this.rowsOf(query.crawlId, [...kept]);
         rows.sort((a, b) => compareRows(a, b, query.sort.column));
         if (query.sort.descending) rows.reverse();
-        return { rows: rows.slice(offset, offset + take).map(listRowOf), total };
+        return { rows: rows.slice(offset, offset + take).map(toPageListRow), total };
       };
       if (urls.kind === 'in' && urls.urls.size <= this.inMemorySortMax) return inMemory(urls.urls);
       const keeps = urls.kind === 'in' ? (url: string) => urls.urls.has(url) : (url: string) => !urls.urls.has(url);
@@ -525,7 +508,7 @@ export class DexieCrawlPageQueries implements PageQueries {
       const low = query.sort.descending ? shape.total - offset - take + 1 : offset + 1;
       const rows = await this.db.pages.where('[crawlId+seq]').between([crawlId, low], [crawlId, low + take], true, false).toArray();
       if (query.sort.descending) rows.reverse();
-      return rows.map(listRowOf);
+      return rows.map(toPageListRow);
     }
     // Walk from the nearer end: positions [offset, offset + take) are [total - offset - take, total - offset) backwards.
     const fromEnd = offset + take / 2 > shape.total / 2;
@@ -535,7 +518,7 @@ export class DexieCrawlPageQueries implements PageQueries {
       .limit(take)
       .toArray();
     if (fromEnd) rows.reverse();
-    return rows.map(listRowOf);
+    return rows.map(toPageListRow);
   }
 
   /**
@@ -567,7 +550,7 @@ export class DexieCrawlPageQueries implements PageQueries {
       }
     }
     if (fromEnd) urls.reverse();
-    return (await this.rowsOf(query.crawlId, urls)).map(listRowOf);
+    return (await this.rowsOf(query.crawlId, urls)).map(toPageListRow);
   }
 
   private async rowsOf(crawlId: string, urls: string[]): Promise<PageRow[]> {

@@ -6,7 +6,7 @@
  *
  * This file is the contract: the Dexie implementation lives next to it.
  */
-import type { FetchFailure } from '../core/model.ts';
+import type { FetchFailure, PageRecord } from '../core/model.ts';
 
 /** Columns the results table sorts by. `seq` is the order rows were finished. */
 export type SortColumn = 'seq' | 'url' | 'status' | 'contentType' | 'size' | 'responseTime' | 'depth' | 'title' | 'inlinks';
@@ -49,6 +49,25 @@ export interface PageListRow {
   blockedBy: 'robots' | null;
   error: FetchFailure | null;
   duplicateOf: string | null;
+}
+
+/** What the results table shows of a full row. */
+export function toPageListRow(row: PageRecord): PageListRow {
+  return {
+    seq: row.seq,
+    url: row.url,
+    status: row.status,
+    contentType: row.contentType,
+    contentLength: row.contentLength,
+    responseTimeMs: row.responseTimeMs,
+    depth: row.depth,
+    title: row.title,
+    inlinks: row.inlinks,
+    location: row.location,
+    blockedBy: row.blockedBy,
+    error: row.error,
+    duplicateOf: row.duplicateOf,
+  };
 }
 
 export interface PageQueryResult {

@@ -24,3 +24,14 @@ export function mediaType(contentType: string | null): string {
   if (contentType === null) return '';
   return (contentType.split(';')[0] ?? '').trim().toLowerCase();
 }
+
+/** A URL as short as it can be read: path and query when it is on `origin`, else the whole URL. */
+export function shortUrl(url: string, origin: string | null): string {
+  if (origin === null) return url;
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === origin ? `${parsed.pathname}${parsed.search}` : url;
+  } catch {
+    return url;
+  }
+}

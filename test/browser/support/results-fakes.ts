@@ -17,6 +17,7 @@ import type {
   SortColumn,
   StatusClass,
 } from '../../../src/storage/page-queries.ts';
+import { toPageListRow } from '../../../src/storage/page-queries.ts';
 
 export const SITE = 'https://site.example';
 export const CRAWL_ID = 'crawl-1';
@@ -71,24 +72,8 @@ export function pageRecord(seq: number, overrides: Partial<PageRecord> = {}): Pa
   };
 }
 
-/** What the results table shows of a full row. */
-export function listRowOf(row: PageRecord): PageListRow {
-  return {
-    seq: row.seq,
-    url: row.url,
-    status: row.status,
-    contentType: row.contentType,
-    contentLength: row.contentLength,
-    responseTimeMs: row.responseTimeMs,
-    depth: row.depth,
-    title: row.title,
-    inlinks: row.inlinks,
-    location: row.location,
-    blockedBy: row.blockedBy,
-    error: row.error,
-    duplicateOf: row.duplicateOf,
-  };
-}
+/** What the results table shows of a full row (the real mapping). */
+export const listRowOf = toPageListRow;
 
 /** `count` list rows made cheaply: statuses cycle 200, 200, 301, 404, 500; depth = seq % 5. */
 export function manyListRows(count: number): PageListRow[] {
