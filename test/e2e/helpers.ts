@@ -11,9 +11,15 @@ import type { JsonlRow } from '../../src/export/jsonl.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
+/**
+ * The built extension the tests load: `dist/`, or `TABCRAWL_DIST` when set (a
+ * separate build, so that two test runs on one checkout do not share one).
+ */
+export const DIST_DIR = resolve(ROOT, process.env.TABCRAWL_DIST ?? 'dist');
+
 export async function launch(): Promise<ExtensionSession> {
   // A private copy: a rebuild of dist/ during the run must not break worker restarts.
-  return launchExtension({ distDir: resolve(ROOT, 'dist'), chromePath: findChromium(process.env), copyDist: true });
+  return launchExtension({ distDir: DIST_DIR, chromePath: findChromium(process.env), copyDist: true });
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
