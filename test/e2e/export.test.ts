@@ -9,7 +9,7 @@ import { findChromium } from '../../src/cli/chromium.ts';
 import { launchExtension, type ExtensionSession } from '../../src/cli/extension-driver.ts';
 import { checkWacz, checkWarc, responsePayload } from '../support/archive-checks.ts';
 import { EXACT_BODIES, startTestSite, type TestSite } from '../support/test-site.ts';
-import { exportRows, ROOT } from './helpers.ts';
+import { DIST_DIR, exportRows, ROOT } from './helpers.ts';
 
 describe('exporting from the popup of the built extension', () => {
   let session: ExtensionSession;
@@ -18,7 +18,7 @@ describe('exporting from the popup of the built extension', () => {
 
   before(async () => {
     downloads = mkdtempSync(join(tmpdir(), 'tabcrawl-downloads-'));
-    session = await launchExtension({ distDir: resolve(ROOT, 'dist'), chromePath: findChromium(process.env), copyDist: true, downloadDir: downloads });
+    session = await launchExtension({ distDir: DIST_DIR, chromePath: findChromium(process.env), copyDist: true, downloadDir: downloads });
     site = await startTestSite();
   });
   after(async () => {
