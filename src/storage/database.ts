@@ -15,37 +15,30 @@
  *
  * Indexes, and the query each one serves:
  *
- * | table      | primary key           | indexes                          | served query                                  |
- * | ---------- | --------------------- | -------------------------------- | --------------------------------------------- |
- * | `crawls`   | `id`                  | `createdAt`                      | list crawls newest first                      |
- * | `hosts`    | `[crawlId+origin]`    | (key prefix `crawlId`)           | hosts of a crawl; delete by crawl             |
- * | `frontier` | `[crawlId+url]`       | `[crawlId+origin+queuedSeq]`     | next / first n queued entries of one host     |
- * |            |                       | `[crawlId+leaseRunId]`           | leased entries of a crawl                     |
- * | `pages`    | `[crawlId+url]`       | `[crawlId+seq]`                  | pages after a seq (export), latest pages,     |
- * |            | (also: sort by URL)   |                                  | results sorted by seq                         |
- * |            |                       | `[crawlId+statusKey+seq]`        | sort by status; status-class filters (ranges) |
- * |            |                       | `[crawlId+mediaKey+seq]`         | sort by type; media-type filter and facet     |
- * |            |                       | `[crawlId+sizeKey+seq]`          | sort by size                                  |
- * |            |                       | `[crawlId+timeKey+seq]`          | sort by response time                         |
- * |            |                       | `[crawlId+depth+seq]`            | sort by depth; depth filter and facet         |
- * |            |                       | `[crawlId+titleKey+seq]`         | sort by title; text search (key-only scan)    |
- * |            |                       | `[crawlId+inlinks+seq]`          | sort by inlinks                               |
- * |            |                       | `[crawlId+isDuplicate+seq]`      | the `duplicate` status class                  |
- * | `bodies`   | `[crawlId+sha256]`    | (key prefix `crawlId`)           | body by hash; delete by crawl                 |
- * | `searchChunks` | `[crawlId+chunk]` | (key prefix `crawlId`)           | search and combined filters: one `getAll`     |
- * | `facetCounts`  | `crawlId`         |                                  | facets: one `get`                             |
+ * | table          | primary key        | indexes                      | served query                                   |
+ * | -------------- | ------------------ | ---------------------------- | ---------------------------------------------- |
+ * | `crawls`       | `id`               | `createdAt`                  | list crawls newest first                       |
+ * | `hosts`        | `[crawlId+origin]` | (key prefix `crawlId`)       | hosts of a crawl; delete by crawl              |
+ * | `frontier`     | `[crawlId+url]`    | `[crawlId+origin+queuedSeq]` | next / first n queued entries of one host      |
+ * |                |                    | `[crawlId+leaseRunId]`       | leased entries of a crawl                      |
+ * | `pages`        | `[crawlId+url]`    | `[crawlId+seq]`              | pages after a seq (export), latest pages,      |
+ * |                | (also: by URL)     |                              | results by seq                                 |
+ * |                |                    | `[crawlId+statusKey+seq]`    | results by status (first windows, see below)   |
+ * |                |                    | `[crawlId+mediaKey+seq]`     | results by content type                        |
+ * |                |                    | `[crawlId+sizeKey+seq]`      | results by size                                |
+ * |                |                    | `[crawlId+timeKey+seq]`      | results by response time                       |
+ * |                |                    | `[crawlId+depth+seq]`        | results by depth                               |
+ * |                |                    | `[crawlId+titleKey+seq]`     | results by title                               |
+ * |                |                    | `[crawlId+inlinks+seq]`      | results by inlinks                             |
+ * | `bodies`       | `[crawlId+sha256]` | (key prefix `crawlId`)       | body by hash; delete by crawl                  |
+ * | `resultChunks` | `[crawlId+chunk]`  | `[crawlId+rev]`              | every filter, search and deep window: one read |
+ * |                |                    |                              | of all chunks, then only those written since   |
+ * | `facetCounts`  | `crawlId`          |                              | facets, row count and revision: one `get`      |
  *
- * Schema version 3 adds two derived tables, written by `DexieCrawlStore.putPages`
- * in the same transaction as the rows (and built by the upgrade from existing
- * rows), so for every crawl, at every commit:
- * - {@link SearchChunk}: every page row of the crawl has exactly one entry, in
- *   chunk `floor(seq / SEARCH_CHUNK_ROWS)`, identified by its URL, holding the
- *   row's current search and filter keys. A page's `seq` never changes once
- *   written (the crawl runner's invariant), so a rewrite finds its entry there.
- * - {@link FacetCounts}: the counts of those same entries, per status key,
- *   media key and depth, plus duplicates and `rows` (the crawl's row count).
- * Readers still check `rows` against the row count they see and fall back to
- * the indexes when they disagree (rows written around the store).
+ * The sort indexes answer an unfiltered window near either end of any sort at
+ * once, while the results page is still reading the crawl's result chunks;
+ * everything else is answered from the chunks (see `results-chunks.ts` for
+ * their invariants and `dexie-page-queries.ts` for the strategy).
  *
  * IndexedDB leaves a record out of an index when the index key is not a valid
  * key (`null`, `undefined`, missing), also when only one part of a compound key
@@ -58,6 +51,7 @@
 import { Dexie, type Table } from 'dexie';
 import type { StoredBody } from '../core/crawl/ports.ts';
 import type { CrawlRecord, FrontierEntry, HostState, PageRecord } from '../core/model.ts';
+import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
 
 /** Name of the extension's database. Tests pass their own, one per test. */
 export const DEFAULT_DATABASE_NAME = 'tabcrawl';
@@ -132,108 +126,6 @@ export function fromPageRow(row: PageRow): PageRecord {
   return page;
 }
 
-/** Rows per {@link SearchChunk}: a chunk record stays small enough to rewrite on every page write. */
-export const SEARCH_CHUNK_ROWS = 256;
-
-/**
- * Compact derived keys of up to {@link SEARCH_CHUNK_ROWS} page rows of one crawl
- * (schema version 3): entry `i` of every array is one row. Holds exactly the
- * rows whose `floor(seq / SEARCH_CHUNK_ROWS)` is `chunk`, each once (by URL),
- * in write order. Searches and combined filters read all of a crawl's chunks
- * with one request instead of walking an index.
- */
-export interface SearchChunk {
-  crawlId: string;
-  chunk: number;
-  seqs: number[];
-  urls: string[];
-  /** {@link PageKeys.titleKey} of each row. */
-  titleKeys: string[];
-  statusKeys: number[];
-  mediaKeys: string[];
-  depths: number[];
-  duplicates: (0 | 1)[];
-}
-
-/**
- * Per-crawl counts over the crawl's {@link SearchChunk} entries (schema
- * version 3): a count is never zero (the key is removed instead), so the keys
- * of `mediaKeys` and `depths` are exactly the values present.
- */
-export interface FacetCounts {
-  crawlId: string;
-  /** Page rows of the crawl. */
-  rows: number;
-  /** Rows per {@link PageKeys.statusKey}. */
-  statusKeys: Record<string, number>;
-  /** Rows per {@link PageKeys.mediaKey}. */
-  mediaKeys: Record<string, number>;
-  /** Rows per depth. */
-  depths: Record<string, number>;
-  /** Rows with `isDuplicate` 1. */
-  duplicates: number;
-}
-
-/** The chunk a row's seq falls in. */
-export function chunkOf(seq: number): number {
-  return Math.floor(seq / SEARCH_CHUNK_ROWS);
-}
-
-export function emptySearchChunk(crawlId: string, chunk: number): SearchChunk {
-  return { crawlId, chunk, seqs: [], urls: [], titleKeys: [], statusKeys: [], mediaKeys: [], depths: [], duplicates: [] };
-}
-
-export function emptyFacetCounts(crawlId: string): FacetCounts {
-  return { crawlId, rows: 0, statusKeys: {}, mediaKeys: {}, depths: {}, duplicates: 0 };
-}
-
-function bump(counts: Record<string, number>, key: string | number, by: number): void {
-  const next = (counts[key] ?? 0) + by;
-  if (next === 0) delete counts[key];
-  else counts[key] = next;
-}
-
-function countEntry(counts: FacetCounts, chunk: SearchChunk, i: number, by: 1 | -1): void {
-  bump(counts.statusKeys, chunk.statusKeys[i] ?? 0, by);
-  bump(counts.mediaKeys, chunk.mediaKeys[i] ?? '', by);
-  bump(counts.depths, chunk.depths[i] ?? 0, by);
-  if (chunk.duplicates[i] === 1) counts.duplicates += by;
-}
-
-/**
- * Records a written row in its chunk (`chunkOf(row.seq)`) and the crawl's
- * counts: a row already in the chunk (same URL) has its entry replaced, its
- * old keys uncounted first; a new row is appended and counted.
- */
-export function recordRow(chunk: SearchChunk, counts: FacetCounts, row: PageRow): boolean {
-  let i = chunk.urls.indexOf(row.url);
-  if (i === -1) {
-    i = chunk.urls.length;
-    counts.rows += 1;
-  } else if (
-    chunk.seqs[i] === row.seq &&
-    chunk.titleKeys[i] === row.titleKey &&
-    chunk.statusKeys[i] === row.statusKey &&
-    chunk.mediaKeys[i] === row.mediaKey &&
-    chunk.depths[i] === row.depth &&
-    chunk.duplicates[i] === row.isDuplicate
-  ) {
-    // A rewrite that changed nothing indexed here (e.g. inlinks or anchors): nothing to write back.
-    return false;
-  } else {
-    countEntry(counts, chunk, i, -1);
-  }
-  chunk.seqs[i] = row.seq;
-  chunk.urls[i] = row.url;
-  chunk.titleKeys[i] = row.titleKey;
-  chunk.statusKeys[i] = row.statusKey;
-  chunk.mediaKeys[i] = row.mediaKey;
-  chunk.depths[i] = row.depth;
-  chunk.duplicates[i] = row.isDuplicate;
-  countEntry(counts, chunk, i, 1);
-  return true;
-}
-
 /** The stored form of an entry: `queuedSeq` set exactly when it is queued. */
 export function toFrontierRow(entry: FrontierEntry): FrontierRow {
   return entry.leaseRunId === null ? { ...entry, queuedSeq: entry.seq } : entry;
@@ -250,13 +142,18 @@ const PAGES_V2 =
   '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
   '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq], [crawlId+isDuplicate+seq]';
 
+/** The pages schema of version 4: version 2's without `[crawlId+isDuplicate+seq]` (the result chunks filter duplicates). */
+const PAGES_V4 =
+  '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
+  '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq]';
+
 export class TabcrawlDatabase extends Dexie {
   declare readonly crawls: Table<CrawlRecord, string>;
   declare readonly hosts: Table<HostState, CrawlScopedKey>;
   declare readonly frontier: Table<FrontierRow, CrawlScopedKey>;
   declare readonly pages: Table<PageRow, CrawlScopedKey>;
   declare readonly bodies: Table<StoredBody, CrawlScopedKey>;
-  declare readonly searchChunks: Table<SearchChunk, [crawlId: string, chunk: number]>;
+  declare readonly resultChunks: Table<ResultsChunk, [crawlId: string, chunk: number]>;
   declare readonly facetCounts: Table<FacetCounts, string>;
 
   /** @param name IndexedDB database name. @default "tabcrawl" */
@@ -291,15 +188,25 @@ export class TabcrawlDatabase extends Dexie {
           .modify((row) => void Object.assign(row, pageKeysOf(row))),
       );
     /**
-     * Schema version 3, Tabcrawl 0.3.0: the derived {@link SearchChunk} and
-     * {@link FacetCounts} records (see the invariants above), built here from
-     * every existing page row in one pass.
+     * Schema version 3, Tabcrawl 0.3.0: the derived `searchChunks` and
+     * `facetCounts` records. Its upgrade (building them from the rows) is gone:
+     * version 4 replaces the chunks and rebuilds both from the rows, so an
+     * older database passes through version 3 with these tables empty.
      */
-    this.version(3)
-      .stores({ searchChunks: '[crawlId+chunk]', facetCounts: 'crawlId' })
+    this.version(3).stores({ searchChunks: '[crawlId+chunk]', facetCounts: 'crawlId' });
+    /**
+     * Schema version 4, Tabcrawl 0.4.0: `resultChunks` replaces `searchChunks`
+     * (every sort key in typed columns, slot by seq, and a `rev` to catch up
+     * by; see `results-chunks.ts`); `facetCounts` gain `rev`; pages lose the
+     * duplicate index, which nothing reads any more. Both are rebuilt
+     * here from every existing page row, in one pass.
+     */
+    this.version(4)
+      .stores({ pages: PAGES_V4, searchChunks: null, resultChunks: '[crawlId+chunk], [crawlId+rev]' })
       .upgrade(async (trans) => {
-        const chunks = new Map<string, SearchChunk>();
+        const chunks = new Map<string, ResultsChunk>();
         const counts = new Map<string, FacetCounts>();
+        // Row by row (not all rows in memory at once: they hold links and headers).
         await trans
           .table<PageRow, CrawlScopedKey>('pages')
           .toCollection()
@@ -307,13 +214,18 @@ export class TabcrawlDatabase extends Dexie {
             const row: PageRow = { ...stored, ...pageKeysOf(stored) };
             const chunkKey = JSON.stringify([row.crawlId, chunkOf(row.seq)]);
             let chunk = chunks.get(chunkKey);
-            if (chunk === undefined) chunks.set(chunkKey, (chunk = emptySearchChunk(row.crawlId, chunkOf(row.seq))));
+            if (chunk === undefined) chunks.set(chunkKey, (chunk = emptyResultsChunk(row.crawlId, chunkOf(row.seq))));
             let crawlCounts = counts.get(row.crawlId);
             if (crawlCounts === undefined) counts.set(row.crawlId, (crawlCounts = emptyFacetCounts(row.crawlId)));
             recordRow(chunk, crawlCounts, row);
           });
-        await trans.table<SearchChunk, [string, number]>('searchChunks').bulkPut([...chunks.values()]);
-        await trans.table<FacetCounts, string>('facetCounts').bulkPut([...counts.values()]);
+        // One revision for everything built here.
+        for (const crawlCounts of counts.values()) crawlCounts.rev = 1;
+        for (const chunk of chunks.values()) chunk.rev = 1;
+        await trans.table<ResultsChunk, [string, number]>('resultChunks').bulkPut([...chunks.values()]);
+        const facetCounts = trans.table<FacetCounts, string>('facetCounts');
+        await facetCounts.clear();
+        await facetCounts.bulkPut([...counts.values()]);
       });
   }
 }

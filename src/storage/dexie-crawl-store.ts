@@ -4,7 +4,7 @@
  * pass the same contract suite (`test/support/store-contract.ts`).
  *
  * Transactions: {@link DexieCrawlStore.transaction} runs the work in one
- * read-write IndexedDB transaction over all five tables. The work's calls go
+ * read-write IndexedDB transaction over all its tables. The work's calls go
  * through tables bound to that transaction (`Transaction.table`), not through
  * Dexie's ambient zone, so a call can never slip into a transaction of its own.
  * IndexedDB keeps a transaction alive while it has requests pending, and the
@@ -26,22 +26,8 @@
 import { Dexie, type Collection, type Table, type Transaction } from 'dexie';
 import type { CrawlStore, StoredBody, StoreTx } from '../core/crawl/ports.ts';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
-import {
-  chunkOf,
-  emptyFacetCounts,
-  emptySearchChunk,
-  fromFrontierRow,
-  recordRow,
-  fromPageRow,
-  toFrontierRow,
-  toPageRow,
-  type CrawlScopedKey,
-  type FacetCounts,
-  type FrontierRow,
-  type PageRow,
-  type SearchChunk,
-  type TabcrawlDatabase,
-} from './database.ts';
+import { fromFrontierRow, fromPageRow, toFrontierRow, toPageRow, type CrawlScopedKey, type FrontierRow, type PageRow, type TabcrawlDatabase } from './database.ts';
+import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRows, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
 
 /** The same table, bound to `trans`: its calls run in that transaction or fail. */
 function bound<T, K>(trans: Transaction, table: Table<T, K>): Table<T, K> {
@@ -52,8 +38,8 @@ export class DexieCrawlStore implements CrawlStore {
   constructor(private readonly db: TabcrawlDatabase) {}
 
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
-    const { crawls, hosts, frontier, pages, bodies, searchChunks, facetCounts } = this.db;
-    return this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies, searchChunks, facetCounts], (trans) => work(this.txOver(trans)));
+    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts } = this.db;
+    return this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts], (trans) => work(this.txOver(trans)));
   }
 
   private txOver(trans: Transaction): StoreTx {
@@ -62,7 +48,7 @@ export class DexieCrawlStore implements CrawlStore {
     const frontier = bound(trans, this.db.frontier);
     const pages = bound(trans, this.db.pages);
     const bodies = bound(trans, this.db.bodies);
-    const searchChunks = bound(trans, this.db.searchChunks);
+    const resultChunks = bound(trans, this.db.resultChunks);
     const facetCounts = bound(trans, this.db.facetCounts);
     return {
       getCrawl: (crawlId) => crawls.get(crawlId),
@@ -101,7 +87,7 @@ export class DexieCrawlStore implements CrawlStore {
       },
       putPages: async (records) => {
         const rows = records.map(toPageRow);
-        await Promise.all([pages.bulkPut(rows), recordDerived(searchChunks, facetCounts, rows)]);
+        await Promise.all([pages.bulkPut(rows), recordDerived(resultChunks, facetCounts, rows)]);
       },
 
       bodyOwner: async (crawlId, sha256) => (await bodies.get([crawlId, sha256]))?.url,
@@ -148,8 +134,8 @@ export class DexieCrawlStore implements CrawlStore {
 
   /** Removes the crawl record and its hosts, frontier, pages, bodies and derived records, in one transaction. */
   async deleteCrawl(crawlId: string): Promise<void> {
-    const { crawls, hosts, frontier, pages, bodies, searchChunks, facetCounts } = this.db;
-    await this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies, searchChunks, facetCounts], async (trans) => {
+    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts } = this.db;
+    await this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts], async (trans) => {
       const ofCrawl = <T, K>(table: Table<T, K>, keyPath: string): Promise<number> =>
         bound(trans, table).where(keyPath).between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).delete();
       await Promise.all([
@@ -158,7 +144,7 @@ export class DexieCrawlStore implements CrawlStore {
         ofCrawl(frontier, '[crawlId+url]'),
         ofCrawl(pages, '[crawlId+url]'),
         ofCrawl(bodies, '[crawlId+sha256]'),
-        ofCrawl(searchChunks, '[crawlId+chunk]'),
+        ofCrawl(resultChunks, '[crawlId+chunk]'),
         bound(trans, facetCounts).delete(crawlId),
       ]);
     });
@@ -177,13 +163,14 @@ export class DexieCrawlStore implements CrawlStore {
 }
 
 /**
- * Keeps the derived tables of schema version 3 in step with written rows (see
- * `database.ts`): reads the chunks and counts the rows fall in (one request
- * each), records every row, writes them back. Awaits only calls of the bound
- * tables, so it stays in the caller's transaction.
+ * Keeps the result chunks and facet counts (schema version 4, see
+ * `results-chunks.ts`) in step with written rows: reads the chunks and counts
+ * the rows fall in (one request each), records every row, writes back those
+ * that changed (a rewrite that only merged anchor texts changes none). Awaits
+ * only calls of the bound tables, so it stays in the caller's transaction.
  */
 async function recordDerived(
-  searchChunks: Table<SearchChunk, [string, number]>,
+  resultChunks: Table<ResultsChunk, [string, number]>,
   facetCounts: Table<FacetCounts, string>,
   rows: PageRow[],
 ): Promise<void> {
@@ -191,24 +178,18 @@ async function recordDerived(
   const chunkKeys = new Map<string, [string, number]>();
   for (const row of rows) chunkKeys.set(`${chunkOf(row.seq)} ${row.crawlId}`, [row.crawlId, chunkOf(row.seq)]);
   const crawlIds = [...new Set(rows.map((row) => row.crawlId))];
-  const [chunks, counts] = await Promise.all([searchChunks.bulkGet([...chunkKeys.values()]), facetCounts.bulkGet(crawlIds)]);
-  const chunkByKey = new Map<string, SearchChunk>();
-  [...chunkKeys].forEach(([key, [crawlId, chunk]], i) => chunkByKey.set(key, chunks[i] ?? emptySearchChunk(crawlId, chunk)));
+  const [chunks, counts] = await Promise.all([resultChunks.bulkGet([...chunkKeys.values()]), facetCounts.bulkGet(crawlIds)]);
+  const chunkByKey = new Map<string, ResultsChunk>();
+  [...chunkKeys].forEach(([key, [crawlId, chunk]], i) => chunkByKey.set(key, chunks[i] ?? emptyResultsChunk(crawlId, chunk)));
   const countsByCrawl = new Map<string, FacetCounts>();
   crawlIds.forEach((crawlId, i) => countsByCrawl.set(crawlId, counts[i] ?? emptyFacetCounts(crawlId)));
-  // Most rewrites only move inlinks or anchors, which the derived tables do not hold: write back only what changed.
-  const changedChunks = new Set<SearchChunk>();
-  const changedCounts = new Set<FacetCounts>();
-  for (const row of rows) {
-    const chunk = chunkByKey.get(`${chunkOf(row.seq)} ${row.crawlId}`);
-    const crawlCounts = countsByCrawl.get(row.crawlId);
-    if (chunk !== undefined && crawlCounts !== undefined && recordRow(chunk, crawlCounts, row)) {
-      changedChunks.add(chunk);
-      changedCounts.add(crawlCounts);
-    }
-  }
-  if (changedChunks.size === 0) return;
-  await Promise.all([searchChunks.bulkPut([...changedChunks]), facetCounts.bulkPut([...changedCounts])]);
+  const changed = recordRows(
+    rows,
+    (crawlId, chunk) => chunkByKey.get(`${chunk} ${crawlId}`) ?? emptyResultsChunk(crawlId, chunk),
+    (crawlId) => countsByCrawl.get(crawlId) ?? emptyFacetCounts(crawlId),
+  );
+  if (changed.chunks.length === 0) return;
+  await Promise.all([resultChunks.bulkPut(changed.chunks), facetCounts.bulkPut(changed.counts)]);
 }
 
 /** Queued entries of one host in `seq` order: a range of the queued-only index. */

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { Dexie } from 'dexie';
 import { emptyCounts, type PageRecord } from '../../src/core/model.ts';
-import { SEARCH_CHUNK_ROWS, TabcrawlDatabase, toPageRow } from '../../src/storage/database.ts';
+import { TabcrawlDatabase, toPageRow } from '../../src/storage/database.ts';
+import { RESULTS_CHUNK_ROWS, type ResultsChunk } from '../../src/storage/results-chunks.ts';
 import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
 import { DexieCrawlPageQueries } from '../../src/storage/dexie-page-queries.ts';
 import { crawlFixture, entryFixture, hostFixture, pageFixture } from '../support/store-contract.ts';
@@ -35,6 +36,11 @@ function v1Pages(): PageRecord[] {
   ];
 }
 
+/** The seqs a result chunk holds, ascending. */
+function seqsOf(chunk: ResultsChunk): number[] {
+  return [...chunk.present].flatMap((present, slot) => (present === 1 ? [chunk.chunk * RESULTS_CHUNK_ROWS + slot] : []));
+}
+
 describe('TabcrawlDatabase schema upgrade', () => {
   it('keeps every row of a version 1 database and answers results queries over the upgraded pages', async () => {
     const name = `tabcrawl-upgrade-${Date.now()}`;
@@ -54,7 +60,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(3);
+      expect(db.verno).to.equal(4);
       expect(await db.crawls.toArray()).to.deep.equal([crawl]);
       expect(await db.hosts.toArray()).to.deep.equal([hostFixture('c1', A)]);
       expect(await db.frontier.toArray()).to.deep.equal([queued]);
@@ -76,14 +82,14 @@ describe('TabcrawlDatabase schema upgrade', () => {
     }
   });
 
-  it('builds the search chunks and facet counts of a version 2 database from its rows', async () => {
+  it('builds the result chunks and facet counts of a version 2 database from its rows', async () => {
     const name = `tabcrawl-upgrade-v2-${Date.now()}`;
     names.push(name);
     const old = new Dexie(name);
     old.version(1).stores(V1_STORES);
     old.version(2).stores({ pages: V2_PAGES });
     // Rows spread over three chunks of c1, and one row of another crawl.
-    const seqs = [1, 2, 3, SEARCH_CHUNK_ROWS + 5, 2 * SEARCH_CHUNK_ROWS];
+    const seqs = [1, 2, 3, RESULTS_CHUNK_ROWS + 5, 2 * RESULTS_CHUNK_ROWS];
     const pages = seqs.map((seq, i) => ({
       ...pageFixture('c1', `${A}/P${seq}`, seq),
       title: i === 1 ? 'Garden Tools' : `Page ${seq}`,
@@ -98,12 +104,12 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(3);
-      const chunks = await db.searchChunks.where('[crawlId+chunk]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).toArray();
-      expect(chunks.map((chunk) => [chunk.chunk, [...chunk.seqs].sort((a, b) => a - b)])).to.deep.equal([
+      expect(db.verno).to.equal(4);
+      const chunks = await db.resultChunks.where('[crawlId+chunk]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).toArray();
+      expect(chunks.map((chunk) => [chunk.chunk, seqsOf(chunk)])).to.deep.equal([
         [0, [1, 2, 3]],
-        [1, [SEARCH_CHUNK_ROWS + 5]],
-        [2, [2 * SEARCH_CHUNK_ROWS]],
+        [1, [RESULTS_CHUNK_ROWS + 5]],
+        [2, [2 * RESULTS_CHUNK_ROWS]],
       ]);
       const counts = await db.facetCounts.get('c1');
       expect(counts?.rows).to.equal(5);
@@ -118,7 +124,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
       const found = await queries.query({ crawlId: 'c1', sort: { column: 'seq', descending: false }, filter: { search: 'garden' }, offset: 0, limit: 10 });
       expect({ seqs: found.rows.map((row) => row.seq), total: found.total }).to.deep.equal({ seqs: [2], total: 1 });
       const combined = await queries.query({ crawlId: 'c1', sort: { column: 'seq', descending: true }, filter: { statusClasses: ['2xx'], depth: 1, search: 'p' }, offset: 0, limit: 10 });
-      expect({ seqs: combined.rows.map((row) => row.seq), total: combined.total }).to.deep.equal({ seqs: [SEARCH_CHUNK_ROWS + 5, 2], total: 2 });
+      expect({ seqs: combined.rows.map((row) => row.seq), total: combined.total }).to.deep.equal({ seqs: [RESULTS_CHUNK_ROWS + 5, 2], total: 2 });
 
       // Writes through the store keep them in step, and deleting the crawl removes them.
       const store = new DexieCrawlStore(db);
@@ -128,9 +134,41 @@ describe('TabcrawlDatabase schema upgrade', () => {
       expect((await db.facetCounts.get('c1'))?.rows).to.equal(5);
       expect((await db.facetCounts.get('c1'))?.statusKeys).to.deep.equal({ 200: 3, 404: 1, 500: 1 });
       await store.deleteCrawl('c1');
-      expect(await db.searchChunks.where('[crawlId+chunk]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).count()).to.equal(0);
+      expect(await db.resultChunks.where('[crawlId+chunk]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).count()).to.equal(0);
       expect(await db.facetCounts.get('c1')).to.equal(undefined);
       expect(await db.facetCounts.get('c2')).to.not.equal(undefined);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('replaces the search chunks of a version 3 database by result chunks, keeping every row', async () => {
+    const name = `tabcrawl-upgrade-v3-${Date.now()}`;
+    names.push(name);
+    const old = new Dexie(name);
+    old.version(1).stores(V1_STORES);
+    old.version(2).stores({ pages: V2_PAGES });
+    old.version(3).stores({ searchChunks: '[crawlId+chunk]', facetCounts: 'crawlId' });
+    const pages = [1, 2, 3].map((seq) => ({ ...pageFixture('c1', `${A}/p${seq}`, seq), inlinks: 10 - seq, status: seq === 2 ? 404 : 200 }));
+    await old.table('crawls').put({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: 3, done: 3 } });
+    await old.table('pages').bulkPut(pages.map(toPageRow));
+    // Version 3's records as Tabcrawl 0.3.0 wrote them (no inlinks, sizes or times; counts without rev).
+    await old.table('searchChunks').put({ crawlId: 'c1', chunk: 0, seqs: [1, 2, 3], urls: pages.map((page) => page.url), titleKeys: ['', '', ''], statusKeys: [200, 404, 200], mediaKeys: ['text/html', 'text/html', 'text/html'], depths: [0, 0, 0], duplicates: [0, 0, 0] });
+    await old.table('facetCounts').put({ crawlId: 'c1', rows: 3, statusKeys: { 200: 2, 404: 1 }, mediaKeys: { 'text/html': 3 }, depths: { 0: 3 }, duplicates: 0 });
+    old.close();
+
+    const db = new TabcrawlDatabase(name);
+    try {
+      await db.open();
+      expect(db.verno).to.equal(4);
+      expect(db.tables.map((table) => table.name)).to.not.include('searchChunks');
+      expect(await db.pages.orderBy('[crawlId+seq]').toArray()).to.deep.equal(pages.map(toPageRow));
+      const [chunk] = await db.resultChunks.toArray();
+      expect(chunk === undefined ? [] : [...chunk.inlinks.slice(1, 4)]).to.deep.equal([9, 8, 7]);
+      expect((await db.facetCounts.get('c1'))?.rev).to.equal(1);
+      const queries = new DexieCrawlPageQueries(db);
+      const byInlinks = await queries.query({ crawlId: 'c1', sort: { column: 'inlinks', descending: false }, filter: { statusClasses: ['2xx'] }, offset: 0, limit: 10 });
+      expect({ seqs: byInlinks.rows.map((row) => row.seq), total: byInlinks.total }).to.deep.equal({ seqs: [3, 1], total: 2 });
     } finally {
       db.close();
     }

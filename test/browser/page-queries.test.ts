@@ -153,12 +153,19 @@ const FILTERS: PageFilter[] = [
 ];
 
 describe('DexieCrawlPageQueries', () => {
-  for (const column of COLUMNS) {
-    it(`sorts every row by ${column}, both directions, as a plain sort with seq breaking ties`, async () => {
-      const { queries, pages } = await seeded();
-      await expectSameAsReference(queries, pages, queryOf(column, false));
-      await expectSameAsReference(queries, pages, queryOf(column, true));
-    });
+  /** The two ways an unfiltered window is read: from the sort's index, and from the result chunks. */
+  const PATHS: [string, PageQueriesOptions][] = [
+    ['from the sort index', { indexWindowMax: Infinity, preload: false }],
+    ['from the result chunks', { indexWindowMax: -1 }],
+  ];
+  for (const [path, options] of PATHS) {
+    for (const column of COLUMNS) {
+      it(`sorts every row by ${column}, both directions, as a plain sort with seq breaking ties (${path})`, async () => {
+        const { queries, pages } = await seeded(options);
+        await expectSameAsReference(queries, pages, queryOf(column, false));
+        await expectSameAsReference(queries, pages, queryOf(column, true));
+      });
+    }
   }
 
   it('puts rows without a status, type, size, time or title first ascending and last descending', async () => {
@@ -178,23 +185,32 @@ describe('DexieCrawlPageQueries', () => {
     }
   });
 
-  it('answers the same filters through the walking and complement paths when they are made to apply', async () => {
-    const { queries, pages } = await seeded({ inMemorySortMax: 5, probeStart: 4, walkRowsMax: 10 });
+  it('answers windows anywhere in a filtered view, each way, by every column', async () => {
+    const { queries, pages } = await seeded();
     for (const filter of FILTERS) {
-      for (const [offset, limit] of [[0, 7], [30, 10], [150, 20]] as const) {
-        await expectSameAsReference(queries, pages, queryOf('seq', false, filter, offset, limit));
-        await expectSameAsReference(queries, pages, queryOf('inlinks', true, filter, offset, limit));
+      const { total } = reference(pages, queryOf('seq', false, filter));
+      for (const offset of [1, Math.floor(total / 2), Math.max(0, total - 3)]) {
+        for (const column of COLUMNS) await expectSameAsReference(queries, pages, queryOf(column, offset % 2 === 0, filter, offset, 5));
       }
     }
   });
 
-  it('answers the same filters when cached facets pick the smaller side of each dimension', async () => {
-    const { queries, pages } = await seeded({ inMemorySortMax: 5, probeStart: 4 });
-    await queries.facets('c1');
-    for (const filter of FILTERS) {
-      await expectSameAsReference(queries, pages, queryOf('seq', true, filter, 0, 9));
-      await expectSameAsReference(queries, pages, queryOf('url', false, filter, 20, 9));
-    }
+  it('catches up with rows rewritten and added after it read the chunks, in the same snapshot as the rows', async () => {
+    const { queries, pages, db } = await seeded();
+    await expectSameAsReference(queries, pages, queryOf('inlinks', true, { statusClasses: ['2xx'] }, 0, 20));
+    // As a running crawl writes: inlinks raised on old rows, a title and status changed, new rows appended.
+    const changed = pages.map((page) => (page.seq % 9 === 0 ? { ...page, inlinks: page.inlinks + 50 } : page.seq === 5 ? { ...page, status: 200, title: 'Now Found' } : page));
+    const added = [variedPage('c1', ROWS + 1), { ...variedPage('c1', ROWS + 2), inlinks: 99 }];
+    await new DexieCrawlStore(db).transaction(async (tx) => {
+      await tx.putPages(changed.filter((page) => page.seq % 9 === 0 || page.seq === 5));
+      await tx.putPages(added);
+    });
+    const now = [...changed, ...added];
+    await expectSameAsReference(queries, now, queryOf('inlinks', true, { statusClasses: ['2xx'] }, 0, 20));
+    await expectSameAsReference(queries, now, queryOf('title', false, { search: 'now found' }));
+    await expectSameAsReference(queries, now, queryOf('seq', true, {}, 100, 30));
+    await expectSameAsReference(queries, now, queryOf('inlinks', true, {}, 0, 5));
+    expect((await queries.facets('c1')).statusClasses['2xx']).to.equal(now.filter((page) => classOf(page) === '2xx').length);
   });
 
   it('returns windows anywhere in a one-dimension filter, read from the nearer end', async () => {
@@ -211,12 +227,14 @@ describe('DexieCrawlPageQueries', () => {
     }
   });
 
-  it('returns offset/limit windows from the start, the middle and past the end, each way', async () => {
-    const { queries, pages } = await seeded();
-    for (const column of ['seq', 'title', 'size'] as const) {
-      for (const descending of [false, true]) {
-        for (const [offset, limit] of [[0, 50], [95, 50], [200, 50], [239, 5], [240, 5], [1000, 5], [10, 0]] as const) {
-          await expectSameAsReference(queries, pages, queryOf(column, descending, {}, offset, limit));
+  it('returns offset/limit windows from the start, the middle and past the end, each way, by either path', async () => {
+    for (const [, options] of [...PATHS, ['mixed', { indexWindowMax: 60 }] as const]) {
+      const { queries, pages } = await seeded(options);
+      for (const column of ['seq', 'title', 'size'] as const) {
+        for (const descending of [false, true]) {
+          for (const [offset, limit] of [[0, 50], [95, 50], [200, 50], [239, 5], [240, 5], [1000, 5], [10, 0]] as const) {
+            await expectSameAsReference(queries, pages, queryOf(column, descending, {}, offset, limit));
+          }
         }
       }
     }
@@ -303,12 +321,12 @@ describe('DexieCrawlPageQueries', () => {
     expect(await new DexieCrawlStore(db).pagesAfter('c1', 0, 1)).to.deep.equal([page]);
   });
 
-  it('answers every filter and the facets from the indexes when the derived records are missing or stale', async () => {
+  it('answers every filter and the facets from the rows themselves when the derived records are missing', async () => {
     const { pages, db } = await seeded();
     const expectedFacets = await new DexieCrawlPageQueries(db).facets('c1');
-    await db.searchChunks.clear();
+    await db.resultChunks.clear();
     await db.facetCounts.clear();
-    const queries = new DexieCrawlPageQueries(db, { inMemorySortMax: 5, probeStart: 4, walkRowsMax: 10 });
+    const queries = new DexieCrawlPageQueries(db);
     expect(await queries.facets('c1')).to.deep.equal(expectedFacets);
     for (const filter of FILTERS) {
       await expectSameAsReference(queries, pages, queryOf('seq', false, filter, 30, 10));
