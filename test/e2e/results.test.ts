@@ -40,6 +40,8 @@ describe('the results browser of the built extension', () => {
       const detail = page.getByTestId('detail');
       await detail.waitFor({ timeout: 5000 });
       assert.equal(await detail.getAttribute('data-url'), `${site.origin}/old`);
+      // The chain is read after the detail opens ("Following redirects…" until then).
+      await page.getByTestId('detail-chain').filter({ hasText: '301' }).waitFor({ timeout: 10_000 });
       const chain = await page.getByTestId('detail-chain').innerText();
       assert.match(chain, /301/);
       assert.match(chain, /\/new/);
