@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decodeHtml, isHtmlType, parseContentType } from '../../src/core/links/decode-html.ts';
+import { decodeHtml, isHtmlType, looksBinary, parseContentType } from '../../src/core/links/decode-html.ts';
 
 /** Concatenates ASCII strings and raw bytes into one body. */
 function bytes(...parts: (string | number[])[]): Uint8Array {
@@ -176,4 +176,29 @@ describe('isHtmlType', () => {
       assert.equal(isHtmlType(value), expected);
     });
   }
+});
+
+describe('looksBinary', () => {
+  test('reads HTML, text and legacy encodings as text', () => {
+    assert.equal(looksBinary(new TextEncoder().encode('<!doctype html><title>x</title>\t\r\n\f<a href=/>')), false);
+    assert.equal(looksBinary(bytes(CP1252_TEXT)), false);
+    assert.equal(looksBinary(bytes(SJIS_TEXT)), false);
+    assert.equal(looksBinary(new Uint8Array()), false);
+    assert.equal(looksBinary(bytes('\x1b[0m escape is text')), false);
+  });
+
+  test('reads a body with a control byte as binary', () => {
+    assert.equal(looksBinary(bytes([0x89], 'PNG\r\n', [0x1a, 0x0a])), true);
+    assert.equal(looksBinary(bytes('%PDF-1.7\n', [0x00])), true);
+    assert.equal(looksBinary(bytes([0x1f, 0x8b, 0x08])), true, 'gzip');
+  });
+
+  test('reads UTF-16 with a byte order mark as text, NUL bytes and all', () => {
+    assert.equal(looksBinary(bytes([0xff, 0xfe], '<', [0], 'a', [0])), false);
+  });
+
+  test('looks only at the first 1445 bytes', () => {
+    assert.equal(looksBinary(bytes('x'.repeat(1445), [0])), false);
+    assert.equal(looksBinary(bytes('x'.repeat(1444), [0])), true);
+  });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type ExtractedLink, extractLinks } from '../../src/core/links/extract-links.ts';
+import { MAX_URL_LENGTH } from '../../src/core/url/traps.ts';
 
 const PAGE = 'https://example.com/dir/page.html';
 
@@ -273,7 +274,74 @@ describe('extractLinks: broken markup', () => {
   });
 });
 
+describe('extractLinks: unterminated markup', () => {
+  test('reads links after an unclosed tag, comment-like text and an unclosed element', () => {
+    const html = '<div class="x"<p>text <b>bold <a href="/one">one</a><span <a href="/two">two</a> <i>never closed <a href="/three">three';
+    assert.deepEqual(urls(html), ['https://example.com/one', 'https://example.com/three']);
+  });
+
+  test('keeps the page title and the links after it when <title> is never closed', () => {
+    const result = extractLinks('<title>Unclosed title <a href="/in-title">x</a>', PAGE);
+    assert.equal(result.title, 'Unclosed title <a href="/in-title">x</a>', 'the title swallows the rest, as a browser does');
+    assert.deepEqual(result.links, []);
+  });
+
+  test('takes an unclosed <a> to the end of the document as one link', () => {
+    const link = only(`<a href="/last">${'text '.repeat(1000)}`);
+    assert.equal(link.url, 'https://example.com/last');
+    assert.ok(link.text.length <= 200);
+  });
+
+  test('finds no links inside an unclosed script or comment, and does not throw', () => {
+    assert.deepEqual(urls('<a href="/before">b</a><script>var a = "<a href=\'/in-script\'>";'), ['https://example.com/before']);
+    assert.deepEqual(urls('<a href="/before">b</a><!-- <a href="/in-comment">'), ['https://example.com/before']);
+  });
+
+  test('drops the megabyte href of an unclosed quote and keeps reading', () => {
+    const html = `<a href="/quote-never-closed>${'x'.repeat(1_000_000)}</a><a href='/fine'>fine</a>`;
+    assert.deepEqual(urls(html), []);
+    assert.deepEqual(urls(`${html}"><a href="/after">after</a>`), ['https://example.com/after']);
+  });
+});
+
+describe('extractLinks: odd URLs', () => {
+  test(`keeps a link of ${MAX_URL_LENGTH} characters and drops a longer one`, () => {
+    const longest = `https://example.com/${'a'.repeat(MAX_URL_LENGTH - 'https://example.com/'.length)}`;
+    assert.equal(longest.length, MAX_URL_LENGTH);
+    assert.deepEqual(urls(`<a href="${longest}">x</a><a href="${longest}b">y</a><a href="/${'c'.repeat(8000)}">z</a>`), [longest]);
+  });
+
+  test('keeps invalid percent-encoding as written', () => {
+    assert.deepEqual(urls('<a href="/bad%zz%">x</a><a href="/lone%">y</a><a href="/%E9t%C3%A9">z</a>'), [
+      'https://example.com/bad%zz%',
+      'https://example.com/lone%',
+      'https://example.com/%E9t%C3%A9',
+    ]);
+  });
+
+  test('drops every spelling of javascript: and data: links', () => {
+    const hrefs = ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', ' javascript:x', 'java\tscript:x', 'java&#x09;script:x', 'data:text/html,<a href=/x>', 'DATA:,x', 'vbscript:x'];
+    assert.deepEqual(urls(hrefs.map((h) => `<a href="${h}">x</a>`).join('')), []);
+  });
+
+  test('converts IDN hosts to punycode, whatever their case', () => {
+    assert.deepEqual(urls('<a href="http://BÜCHER.example/ä">x</a><a href="http://xn--bcher-kva.example/%C3%A4">y</a>'), ['http://xn--bcher-kva.example/%C3%A4']);
+  });
+
+  test('removes session ids from links', () => {
+    assert.deepEqual(urls('<a href="/shop;jsessionid=ABC123?PHPSESSID=f00&page=2">x</a>'), ['https://example.com/shop?page=2']);
+  });
+});
+
 describe('extractLinks: large page', () => {
+  test('reads all 100,000 links of a page', () => {
+    const html = `<title>Many</title>${Array.from({ length: 100_000 }, (_, i) => `<a href=/n/${i}>${i}</a>`).join('\n')}`;
+    const result = extractLinks(html, 'https://example.com/');
+    assert.equal(result.links.length, 100_000);
+    assert.equal(result.links[99_999]?.url, 'https://example.com/n/99999');
+  });
+
+
   test('reads every link of a 100 KB page with 900 links', () => {
     const rows: string[] = [];
     for (let i = 0; i < 900; i++) {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   allowAllPolicy,
   classifyRobotsStatus,
+  decodeRobotsBody,
   disallowAllPolicy,
   parseRobots,
   robotsUrlFor,
@@ -430,6 +431,45 @@ describe('parseRobots: odd bodies', () => {
     const filler = `#${'x'.repeat(ROBOTS_MAX_BYTES - head.length - 'Disallow: /'.length - 2)}\n`;
     // The limit falls right after "Disallow: /", which would block everything.
     assert.equal(allows(`${head}${filler}Disallow: /only-this\n`, '/x'), true);
+  });
+});
+
+describe('decodeRobotsBody: a robots.txt as read', () => {
+  const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+  it('decodes a whole body as it is', () => {
+    assert.equal(decodeRobotsBody(encode('User-agent: *\nDisallow: /x'), false), 'User-agent: *\nDisallow: /x');
+  });
+
+  it('drops the last line of a body cut at the size limit, whatever the line end', () => {
+    assert.equal(decodeRobotsBody(encode('User-agent: *\nDisallow: /\nAllow: /'), true), 'User-agent: *\nDisallow: /\n');
+    assert.equal(decodeRobotsBody(encode('User-agent: *\r\nAllow: /pri'), true), 'User-agent: *\r\n');
+    assert.equal(decodeRobotsBody(encode('User-agent: *\rAllow: /pri'), true), 'User-agent: *\r');
+    assert.equal(decodeRobotsBody(encode('no line end at all'), true), '');
+  });
+
+  it('keeps a cut Allow from widening what the file allows', () => {
+    // Cut at the limit, "Allow: /private/open" would read "Allow: /", which ties "Disallow: /" and wins.
+    const text = decodeRobotsBody(encode('User-agent: *\nDisallow: /\nAllow: /'), true);
+    assert.equal(policy(text).isAllowed('http://example.test/page').allowed, false);
+  });
+
+  it('turns a binary body into text that matches no record', () => {
+    const binary = Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256);
+    const text = decodeRobotsBody(binary, true);
+    const robots = policy(text);
+    assert.equal(robots.group, null);
+    assert.equal(robots.isAllowed('http://example.test/anything').allowed, true);
+  });
+
+  it('parses a huge file of rules without throwing and applies the first rules', () => {
+    let body = 'User-agent: *\nDisallow: /early/\n';
+    for (let i = 0; body.length < ROBOTS_MAX_BYTES * 2; i += 1) body += `Disallow: /dir${i}/*.php$\n`;
+    const robots = policy(body);
+    assert.equal(robots.isAllowed('http://example.test/early/x').allowed, false);
+    assert.equal(robots.isAllowed('http://example.test/dir3/a.php').allowed, false);
+    assert.equal(robots.isAllowed('http://example.test/dir3/a.php?x').allowed, true);
+    assert.equal(robots.isAllowed('http://example.test/dir999999/a.php').allowed, true, 'rules beyond the limit are not read');
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { backoffMs, isRetryableStatus, MAX_BACKOFF_MS, parseRetryAfterMs } from '../../src/core/politeness/retry-after.ts';
+import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, MAX_BACKOFF_MS, parseHttpDate, parseRetryAfterMs } from '../../src/core/politeness/retry-after.ts';
 import { adaptiveGapMs, cappedCrawlDelayMs, gapMs, isHostReady, MAX_CRAWL_DELAY_MS, nextRequestAt } from '../../src/core/politeness/spacing.ts';
 
 const base = { delayMs: 1000, crawlDelayMs: null, lastResponseMs: 0, jitterMs: 0, random: () => 0.5 };
@@ -64,6 +64,65 @@ describe('Retry-After and back-off', () => {
     assert.equal(backoffMs(0, 30_000, 1000), 30_000);
     assert.equal(backoffMs(0, 86_400_000, 1000), MAX_BACKOFF_MS);
     assert.equal(backoffMs(20, null, 1000), MAX_BACKOFF_MS);
+  });
+  it('reads the three HTTP-date forms as GMT: IMF-fixdate, RFC 850 and asctime', () => {
+    const at = Date.UTC(1994, 10, 6, 8, 49, 37);
+    const then = Date.UTC(1994, 0, 1);
+    assert.equal(parseHttpDate('Sun, 06 Nov 1994 08:49:37 GMT', then), at);
+    assert.equal(parseHttpDate('Sunday, 06-Nov-94 08:49:37 GMT', then), at);
+    assert.equal(parseHttpDate('Sun Nov  6 08:49:37 1994', then), at);
+    assert.equal(parseHttpDate('Sun Nov 16 08:49:37 1994', then), Date.UTC(1994, 10, 16, 8, 49, 37));
+    assert.equal(parseHttpDate('  sun, 06 nov 1994 08:49:37 gmt ', then), at, 'any letter case, outer spaces');
+  });
+  it('places an RFC 850 two-digit year no more than 50 years ahead', () => {
+    const now = Date.UTC(2026, 0, 1);
+    assert.equal(parseHttpDate('Thursday, 01-Jan-26 00:00:30 GMT', now), Date.UTC(2026, 0, 1, 0, 0, 30));
+    assert.equal(parseHttpDate('Monday, 01-Jan-76 00:00:00 GMT', now), Date.UTC(2076, 0, 1));
+    assert.equal(parseHttpDate('Saturday, 01-Jan-77 00:00:00 GMT', now), Date.UTC(1977, 0, 1));
+  });
+  it('reads four-digit years below 100 as written, not as 19xx', () => {
+    const date = new Date(0);
+    date.setUTCFullYear(50, 0, 1);
+    assert.equal(parseHttpDate('Sat, 01 Jan 0050 00:00:00 GMT', now), date.getTime());
+  });
+  it('refuses dates that do not exist and text that is not an HTTP-date', () => {
+    for (const text of [
+      'Wed, 31 Feb 2026 00:00:00 GMT',
+      'Thu, 01 Jan 2026 24:00:00 GMT',
+      'Thu, 01 Jan 2026 12:60:00 GMT',
+      'Thu, 01 Jan 2026 12:00:00 PST',
+      'Thu, 1 Jan 2026 12:00:00 GMT',
+      '2026-01-01T12:00:00Z',
+      'soon 5',
+      'x 2026',
+      'tomorrow',
+      '',
+    ]) {
+      assert.equal(parseHttpDate(text, now), null, text);
+    }
+  });
+  it('reads a leap second as the last second of its minute', () => {
+    assert.equal(parseHttpDate('Thu, 01 Jan 2026 11:59:60 GMT', now), Date.UTC(2026, 0, 1, 11, 59, 59));
+  });
+  it('reads Retry-After in either form, and absurd values without failing', () => {
+    assert.equal(parseRetryAfterMs('Thursday, 01-Jan-26 12:00:30 GMT', now), 30_000);
+    assert.equal(parseRetryAfterMs('Thu Jan  1 12:01:00 2026', now), 60_000);
+    assert.equal(parseRetryAfterMs('Fri, 31 Dec 9999 23:59:59 GMT', now), Date.UTC(9999, 11, 31, 23, 59, 59) - now);
+    assert.equal(parseRetryAfterMs('99999999999999999999999', now), Number.MAX_SAFE_INTEGER);
+    assert.equal(parseRetryAfterMs('9'.repeat(400), now), Number.MAX_SAFE_INTEGER, 'no Infinity');
+    assert.equal(parseRetryAfterMs('Thu, 01 Jan 1970 00:00:00 GMT', now), 0);
+    for (const garbage of ['', ' ', '+5', '5s', '0x10', '1e3', 'soon 5', 'NaN', 'Infinity']) assert.equal(parseRetryAfterMs(garbage, now), null, garbage);
+  });
+  it('treats only a Retry-After longer than the longest back-off as beyond the cap', () => {
+    assert.equal(isRetryAfterBeyondCap(null), false);
+    assert.equal(isRetryAfterBeyondCap(MAX_BACKOFF_MS), false);
+    assert.equal(isRetryAfterBeyondCap(MAX_BACKOFF_MS + 1), true);
+    assert.equal(isRetryAfterBeyondCap(Number.MAX_SAFE_INTEGER), true);
+  });
+  it('caps the back-off of an absurd Retry-After at 10 minutes and never goes negative', () => {
+    assert.equal(backoffMs(0, Number.MAX_SAFE_INTEGER, 1000), MAX_BACKOFF_MS);
+    assert.equal(backoffMs(0, 0, 1000), 0);
+    assert.equal(backoffMs(0, -5, 1000), 0);
   });
   it('retries only 429 and 503', () => {
     assert.deepEqual([429, 503, 500, 502, 404, 200].map(isRetryableStatus), [true, true, false, false, false, false]);

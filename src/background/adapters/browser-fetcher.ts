@@ -1,11 +1,11 @@
 /**
  * The crawl core's {@link Fetcher} over the service worker's `fetch`:
- * never follows redirects, never sends cookies, never uses the HTTP cache,
+ * never follows redirects, sends no cookies (unless made with `include`), never uses the HTTP cache,
  * stops at a timeout, and reads a body only when asked and only up to a cap.
  */
 import type { FetchOutcome, FetchRequest, Fetcher } from '../../core/crawl/ports.ts';
 import type { FetchFailure } from '../../core/model.ts';
-import type { WireObserver } from './wire-observer.ts';
+import type { ObservedExchange, WireObserver } from './wire-observer.ts';
 
 class TimeoutError extends Error {
   constructor(ms: number) {
@@ -49,6 +49,38 @@ function failureOf(error: unknown, signal: AbortSignal | undefined): FetchFailur
   return { code: 'network', message: message === 'Failed to fetch' ? 'network error (connection refused, reset, DNS or TLS failure)' : message };
 }
 
+/** A `Location` resolved against the request URL, or null when absent or not a URL (`http://[`): a bad header is data, not a failed fetch. */
+function resolveLocation(location: string | null | undefined, requestUrl: string): string | null {
+  if (location === null || location === undefined) return null;
+  try {
+    return new URL(location, requestUrl).href;
+  } catch {
+    return null;
+  }
+}
+
+/** A bodiless answer as webRequest reported it (a redirect): its status, headers and resolved `Location`. */
+function observedAnswer(observed: ObservedExchange, status: number, requestUrl: string, startedAt: number, endedAt: number): FetchOutcome {
+  const headers = observed.responseHeaders;
+  return {
+    ok: true,
+    status,
+    headers,
+    location: resolveLocation(headers.find(([name]) => name === 'location')?.[1], requestUrl),
+    body: null,
+    truncated: false,
+    wire: { statusLine: observed.statusLine, requestHeaders: observed.requestHeaders, ipAddress: observed.ipAddress },
+    startedAt,
+    endedAt,
+  };
+}
+
+/**
+ * Tolerance, in ms, when telling the browser's reports of this request from those of an
+ * earlier request of the same URL: both clocks are the system clock, read in two processes.
+ */
+const CLOCK_SKEW_MS = 1;
+
 /** How long to wait for the browser's report of a redirect, in ms: without it a redirect has no status. */
 const REDIRECT_REPORT_WAIT_MS = 2000;
 /** How long to wait for the report of an ordinary response (status line, IP), in ms: it is nice to have. */
@@ -57,8 +89,11 @@ const WIRE_REPORT_WAIT_MS = 250;
 /**
  * @param now a millisecond clock (`Date.now`). End times are rounded UP to the next millisecond:
  *   the host's gap counts from the end of the response, and rounding down could shorten it by up to 1 ms.
+ * @param credentials `'omit'`: no cookies, no HTTP auth, whatever the profile holds (fetch's own default,
+ *   `'same-origin'`, does send them from an extension with host access). `'include'` only for crawls
+ *   the user started with `withCookies`.
  */
-export function createBrowserFetcher(wire: WireObserver, now: () => number = Date.now): Fetcher {
+export function createBrowserFetcher(wire: WireObserver, now: () => number = Date.now, credentials: 'omit' | 'include' = 'omit'): Fetcher {
   const endNow = (): number => now() + 1;
   return {
     async fetch(request: FetchRequest): Promise<FetchOutcome> {
@@ -72,12 +107,12 @@ export function createBrowserFetcher(wire: WireObserver, now: () => number = Dat
           method: request.method,
           cache: 'no-store',
           redirect: 'manual',
-          credentials: 'omit',
+          credentials,
           referrerPolicy: 'no-referrer',
           signal: controller.signal,
         });
         if (response.type === 'opaqueredirect') {
-          const observed = await wire.take(request.method, request.url, REDIRECT_REPORT_WAIT_MS);
+          const observed = await wire.take(request.method, request.url, REDIRECT_REPORT_WAIT_MS, startedAt - CLOCK_SKEW_MS);
           if (observed === undefined || observed.statusCode === null) {
             // Only webRequest can tell what the redirect was; without it, say so rather than invent a status.
             return {
@@ -87,19 +122,7 @@ export function createBrowserFetcher(wire: WireObserver, now: () => number = Dat
               endedAt: endNow(),
             };
           }
-          const headers = observed.responseHeaders;
-          const location = headers.find(([name]) => name === 'location')?.[1];
-          return {
-            ok: true,
-            status: observed.statusCode,
-            headers,
-            location: location === undefined ? null : new URL(location, request.url).href,
-            body: null,
-            truncated: false,
-            wire: observed,
-            startedAt,
-            endedAt: endNow(),
-          };
+          return observedAnswer(observed, observed.statusCode, request.url, startedAt, endNow());
         }
         const headers = [...response.headers].map(([name, value]): [string, string] => [name.toLowerCase(), value]);
         const contentType = response.headers.get('content-type');
@@ -111,15 +134,14 @@ export function createBrowserFetcher(wire: WireObserver, now: () => number = Dat
         } else {
           await response.body?.cancel();
         }
-        const location = response.headers.get('location');
         const isRedirect = response.status >= 300 && response.status < 400;
         const endedAt = endNow();
-        const observed = await wire.take(request.method, request.url, WIRE_REPORT_WAIT_MS);
+        const observed = await wire.take(request.method, request.url, WIRE_REPORT_WAIT_MS, startedAt - CLOCK_SKEW_MS);
         return {
           ok: true,
           status: response.status,
           headers,
-          location: isRedirect && location !== null ? new URL(location, request.url).href : null,
+          location: isRedirect ? resolveLocation(response.headers.get('location'), request.url) : null,
           body,
           truncated,
           wire: observed === undefined ? null : { statusLine: observed.statusLine, requestHeaders: observed.requestHeaders, ipAddress: observed.ipAddress },
@@ -127,8 +149,17 @@ export function createBrowserFetcher(wire: WireObserver, now: () => number = Dat
           endedAt,
         };
       } catch (error) {
+        const endedAt = endNow();
+        if (!controller.signal.aborted) {
+          // Chromium fails the fetch of a redirect it will not follow (a Location that is not a URL, or
+          // javascript:), even in 'manual' mode; webRequest still saw the status and headers: that is the answer.
+          const observed = await wire.take(request.method, request.url, WIRE_REPORT_WAIT_MS, startedAt - CLOCK_SKEW_MS);
+          if (observed !== undefined && observed.statusCode !== null && observed.statusCode >= 300 && observed.statusCode < 400) {
+            return observedAnswer(observed, observed.statusCode, request.url, startedAt, endedAt);
+          }
+        }
         const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
-        return { ok: false, error: failureOf(reason, request.signal), startedAt, endedAt: endNow() };
+        return { ok: false, error: failureOf(reason, request.signal), startedAt, endedAt };
       } finally {
         clearTimeout(timer);
         request.signal?.removeEventListener('abort', onAbort);

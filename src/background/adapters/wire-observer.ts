@@ -21,6 +21,8 @@ export interface ObservedExchange extends WireDetails {
 
 interface Pending {
   key: string;
+  /** `timeStamp` of the first event seen for the request (ms since the epoch, the browser's clock). */
+  seenAt: number;
   exchange: ObservedExchange;
   /** A final event came (response started, redirect, completed, error). */
   isSettled: boolean;
@@ -81,42 +83,55 @@ export class WireObserver {
    * The exchange seen for this request, waiting up to `timeoutMs` for its
    * final event (events may arrive just after `fetch` resolves). Whatever was
    * seen by then, or undefined when nothing was.
+   *
+   * Exchanges first seen before `notBefore` belong to an earlier request of
+   * the same method and URL whose `fetch` never asked for them (it timed out
+   * or was aborted): they are dropped, never handed to a later request.
+   * @param notBefore ms since the epoch, normally the start of the `fetch` asking.
    */
-  take(method: string, url: string, timeoutMs: number): Promise<ObservedExchange | undefined> {
+  take(method: string, url: string, timeoutMs: number, notBefore = Number.NEGATIVE_INFINITY): Promise<ObservedExchange | undefined> {
     const key = keyOf(method, url);
-    const claim = (): ObservedExchange | undefined => {
+    const claimSettled = (): ObservedExchange | undefined => {
       const settled = this.settledByKey.get(key);
-      if (settled) {
-        this.settledByKey.delete(key);
-        return settled.exchange;
-      }
+      if (settled === undefined) return undefined;
+      this.settledByKey.delete(key);
+      return settled.seenAt >= notBefore ? settled.exchange : undefined;
+    };
+    const claimAny = (): ObservedExchange | undefined => {
+      const settled = claimSettled();
+      if (settled) return settled;
       for (const [id, pending] of this.byRequestId) {
-        if (pending.key === key) {
+        if (pending.key === key && pending.seenAt >= notBefore) {
           this.byRequestId.delete(id);
           return pending.exchange;
         }
       }
       return undefined;
     };
-    if (this.settledByKey.has(key)) return Promise.resolve(claim());
+    const ready = claimSettled();
+    if (ready) return Promise.resolve(ready);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiting.delete(key);
-        resolve(claim());
+        resolve(claimAny());
       }, timeoutMs);
       this.waiting.set(key, () => {
+        // A stale exchange settling late is dropped; keep waiting for ours.
+        const settled = claimSettled();
+        if (settled === undefined) return;
         clearTimeout(timer);
         this.waiting.delete(key);
-        resolve(claim());
+        resolve(settled);
       });
     });
   }
 
-  private pendingFor(details: { requestId: string; method: string; url: string }): Pending {
+  private pendingFor(details: { requestId: string; method: string; url: string; timeStamp: number }): Pending {
     let pending = this.byRequestId.get(details.requestId);
     if (!pending) {
       pending = {
         key: keyOf(details.method, details.url),
+        seenAt: details.timeStamp,
         exchange: { statusCode: null, statusLine: null, requestHeaders: null, responseHeaders: [], ipAddress: null },
         isSettled: false,
       };

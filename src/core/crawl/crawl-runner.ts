@@ -19,15 +19,16 @@
  * host's next allowed time to `now + gap`, since its response ended no later
  * than now.
  */
-import { decodeHtml, isHtmlType, parseContentType } from '../links/decode-html.ts';
+import { decodeHtml, isHtmlType, looksBinary, parseContentType } from '../links/decode-html.ts';
 import { extractLinks } from '../links/extract-links.ts';
 import { parseSitemap, sitemapText } from '../links/parse-sitemap.ts';
 import type { CrawlRecord, FetchFailure, FrontierEntry, HostState, PageRecord } from '../model.ts';
-import { backoffMs, isRetryableStatus, parseRetryAfterMs } from '../politeness/retry-after.ts';
+import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, MAX_BACKOFF_MS, parseRetryAfterMs } from '../politeness/retry-after.ts';
 import { gapMs, nextRequestAt } from '../politeness/spacing.ts';
 import {
   allowAllPolicy,
   classifyRobotsStatus,
+  decodeRobotsBody,
   disallowAllPolicy,
   parseRobots,
   ROBOTS_MAX_BYTES,
@@ -39,13 +40,19 @@ import type { CrawlSettings } from '../settings.ts';
 import { sha256Hex } from '../hash.ts';
 import { normalizeUrl, originOf } from '../url/normalize-url.ts';
 import { createScope, type Scope } from '../url/scope.ts';
+import { MAX_REDIRECT_HOPS, QueryVariantCounter, queryVariantsCap, urlTrapReason } from '../url/traps.ts';
 import { admit, type Candidate, CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
-import type { Clock, CrawlStore, FetchOutcome, Fetcher } from './ports.ts';
+import type { Clock, CrawlStore, FetchOutcome, Fetcher, StoreTx } from './ports.ts';
 
 /** Failed robots.txt fetches (5xx, 429, network) before the host's URLs are all recorded as blocked. */
 export const ROBOTS_MAX_FAILURES = 3;
-/** Most outgoing links kept on one row. */
+/**
+ * Most outgoing links kept on one row, and followed, per page: the first ones
+ * in document order. A page with 100,000 links costs no more than one with 10,000.
+ */
 export const MAX_LINKS_PER_PAGE = 10_000;
+/** Rows read per batch when the query-variant counts are rebuilt. */
+const REBUILD_BATCH = 500;
 /** Most rows marked blocked in one transaction, so one transaction stays short. */
 const BLOCKED_BATCH = 200;
 
@@ -78,11 +85,40 @@ const ABORTED: FetchFailure = { code: 'aborted', message: 'the crawl was stopped
 /** True for 2xx statuses. */
 const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 
+/** A response header (lower-case name) of a successful outcome, or null. */
+const headerOf = (outcome: FetchOutcome, name: string): string | null => (outcome.ok ? (outcome.headers.find(([n]) => n === name)?.[1] ?? null) : null);
+
+/**
+ * How many redirects in a row led to `entry`: walks back its referrers while
+ * each one is a redirect to the next, up to {@link MAX_REDIRECT_HOPS}.
+ * Awaits only `tx` calls.
+ */
+async function redirectsBefore(tx: StoreTx, entry: FrontierEntry): Promise<number> {
+  let hops = 0;
+  let url = entry.url;
+  let referrer = entry.referrer;
+  while (referrer !== null && hops < MAX_REDIRECT_HOPS) {
+    const [row] = await tx.getPages(entry.crawlId, [referrer]);
+    const isRedirect = row !== undefined && row.status !== null && row.status >= 300 && row.status < 400;
+    if (!isRedirect || row.location === null || normalizeUrl(row.location) !== url) break;
+    hops += 1;
+    url = row.url;
+    referrer = row.referrer;
+  }
+  return hops;
+}
+
 export class CrawlRunner {
   private readonly random: () => number;
   /** Parsed robots.txt per crawl and host: derived from the stored body, safe to lose. */
   private readonly policies = new Map<string, { fetchedAt: number | null; policy: RobotsPolicy }>();
   private readonly scopes = new Map<string, Scope>();
+  /**
+   * Query variants admitted per path, per crawl (the trap rule of `url/traps.ts`).
+   * Rebuilt from the store at the start of every {@link CrawlRunner.run}, so a
+   * new worker counts on from where the last one stopped.
+   */
+  private readonly queryVariants = new Map<string, QueryVariantCounter>();
   /** Per crawl being run: cuts the loop's current wait short (see {@link CrawlRunner.wake}). */
   private readonly wakers = new Map<string, () => void>();
 
@@ -97,7 +133,14 @@ export class CrawlRunner {
    */
   async run(crawlId: string, signal: AbortSignal): Promise<CrawlRecord | undefined> {
     const { store, clock } = this.deps;
-    await this.recover(crawlId);
+    try {
+      await this.recover(crawlId);
+      await this.loadQueryVariants(crawlId);
+    } catch (error) {
+      // Recorded on the crawl, as in the loop: a crawl left `running` with no loop would look stalled.
+      await this.fail(crawlId, error);
+      return store.getCrawl(crawlId);
+    }
     const tasks = new Map<string, Promise<void>>();
     /** Hosts whose last claim found nothing to do, and until when to leave them alone. */
     const idleUntil = new Map<string, number>();
@@ -192,6 +235,48 @@ export class CrawlRunner {
       }
       if (hosts.length > 0) await tx.putHosts(hosts);
     });
+  }
+
+  /** Counts the query variants of every URL the crawl holds (rows and frontier); see {@link CrawlRunner.queryVariants}. */
+  private async loadQueryVariants(crawlId: string): Promise<void> {
+    const { store } = this.deps;
+    const crawl = await store.getCrawl(crawlId);
+    if (!crawl) return;
+    const counter = new QueryVariantCounter(queryVariantsCap(crawl.settings.maxPages));
+    for (let afterSeq = 0; ; ) {
+      const rows = await store.pagesAfter(crawlId, afterSeq, REBUILD_BATCH);
+      for (const row of rows) counter.add(row.url);
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < REBUILD_BATCH) break;
+      afterSeq = last.seq;
+    }
+    await store.transaction(async (tx) => {
+      for (const host of await tx.listHosts(crawlId)) {
+        // The largest count IndexedDB's getAll takes (an unsigned long).
+        for (const entry of await tx.queuedEntries(crawlId, host.origin, 0xffff_ffff)) counter.add(entry.url);
+      }
+      for (const entry of await tx.leasedEntries(crawlId)) counter.add(entry.url);
+    });
+    this.queryVariants.set(crawlId, counter);
+  }
+
+  /**
+   * Admits candidates that pass the trap rules (`url/traps.ts`): those a URL
+   * breaks on its own here, the query-variant share of its path in `admit`,
+   * when the URL is new and the page budget has room.
+   */
+  private async admitFollowed(writes: CrawlWrites, candidates: Candidate[]): Promise<void> {
+    let counter = this.queryVariants.get(writes.crawl.id);
+    if (!counter) {
+      counter = new QueryVariantCounter(queryVariantsCap(writes.crawl.settings.maxPages));
+      this.queryVariants.set(writes.crawl.id, counter);
+    }
+    const variants = counter;
+    await admit(
+      writes,
+      candidates.filter((c) => urlTrapReason(c.url) === null),
+      (c) => variants.admit(c.url),
+    );
   }
 
   /** One step for one host. Resolves to whether it did anything. */
@@ -312,9 +397,10 @@ export class CrawlRunner {
       }
       const robots = host.robots;
       host.lastResponseMs = outcome.endedAt - outcome.startedAt;
-      if (!outcome.ok && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {
+      if (!outcome.ok && outcome.error.code === 'network' && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {
         // The very first request of the crawl failed at the network level: the site is unreachable
-        // (refused, DNS, TLS, timeout). Say so now instead of retrying robots.txt for half a minute.
+        // (refused, DNS, TLS). Say so now instead of retrying robots.txt for half a minute. A timeout
+        // is not that: the server took the request, and a slow robots.txt is retried like a 5xx.
         current.state = 'failed';
         current.endedAt = outcome.endedAt;
         current.message = `could not reach ${origin}: ${outcome.error.message}`;
@@ -324,22 +410,32 @@ export class CrawlRunner {
       }
       const verdict = outcome.ok ? classifyRobotsStatus(outcome.status) : 'unavailable';
       robots.status = outcome.ok ? outcome.status : null;
-      if (verdict === 'redirect' && outcome.ok && outcome.location !== null && robots.redirects < ROBOTS_MAX_REDIRECTS) {
-        robots.nextUrl = outcome.location;
+      // A Location that is not an http(s) URL leads nowhere: like too many redirects, it makes robots.txt unavailable (allow all).
+      const target = verdict === 'redirect' && outcome.ok && outcome.location !== null ? normalizeUrl(outcome.location) : null;
+      if (target !== null && robots.redirects < ROBOTS_MAX_REDIRECTS) {
+        robots.nextUrl = target;
         robots.redirects += 1;
         robots.phase = 'pending';
       } else if (verdict === 'unavailable') {
         robots.failures += 1;
         robots.phase = robots.failures >= ROBOTS_MAX_FAILURES ? 'failed' : 'unavailable';
-        robots.retryAt = robots.phase === 'unavailable' ? outcome.endedAt + robotsRetryDelayMs(robots.failures) : 0;
+        // The server's Retry-After, when longer than our schedule, up to the longest back-off we honour.
+        const retryAfterMs = Math.min(MAX_BACKOFF_MS, parseRetryAfterMs(headerOf(outcome, 'retry-after'), outcome.endedAt) ?? 0);
+        robots.retryAt = robots.phase === 'unavailable' ? outcome.endedAt + Math.max(robotsRetryDelayMs(robots.failures), retryAfterMs) : 0;
         robots.nextUrl = robotsUrlFor(origin);
         robots.redirects = 0;
+        if (robots.phase === 'failed' && !outcome.ok && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {
+          // The start host never answered at all, retries included (e.g. it drops connections): the site is unreachable.
+          current.state = 'failed';
+          current.endedAt = outcome.endedAt;
+          current.message = `could not reach ${origin}: ${outcome.error.message}`;
+        }
       } else {
         // 2xx: parse; 4xx or too many redirects: allow all (RFC 9309 §2.3.1.2-3).
         robots.phase = 'ready';
         robots.retryAt = 0;
         robots.fetchedAt = outcome.endedAt;
-        robots.body = verdict === 'parse' && outcome.ok ? new TextDecoder().decode(outcome.body ?? new Uint8Array()) : null;
+        robots.body = verdict === 'parse' && outcome.ok ? decodeRobotsBody(outcome.body ?? new Uint8Array(), outcome.truncated) : null;
       }
       host.nextAllowedAt = outcome.endedAt + this.hostGapMs(current.settings, host);
       if (robots.phase === 'ready') {
@@ -352,7 +448,7 @@ export class CrawlRunner {
             candidates.push({ url: normalized, origin: originOf(normalized), kind: 'sitemap', depth: 0, referrer: robotsUrlFor(origin), anchor: null, isLink: false });
           }
         }
-        await admit(writes, candidates);
+        await this.admitFollowed(writes, candidates);
       }
       await writes.flush();
     });
@@ -393,7 +489,9 @@ export class CrawlRunner {
     }
 
     const retryable = outcome.ok && isRetryableStatus(outcome.status);
-    if (retryable && entry.attempts < settings.maxRetries) {
+    const retryAfterMs = parseRetryAfterMs(headerOf(outcome, 'retry-after'), endedAt);
+    // A Retry-After beyond our longest back-off: the answer is final (see isRetryAfterBeyondCap).
+    if (retryable && entry.attempts < settings.maxRetries && !isRetryAfterBeyondCap(retryAfterMs)) {
       await this.retryLater(crawl.id, entry, outcome);
       return;
     }
@@ -402,7 +500,8 @@ export class CrawlRunner {
     page.methods = methods;
     page.fetchedAt = outcome.startedAt;
     page.responseTimeMs = outcome.endedAt - outcome.startedAt;
-    const candidates: Candidate[] = [];
+    /** The target of a redirect, queued unless it ends a chain longer than {@link MAX_REDIRECT_HOPS}. */
+    let redirect: Candidate | null = null;
     let linkCandidates: Candidate[] = [];
     if (!outcome.ok) {
       page.error = outcome.error;
@@ -418,9 +517,10 @@ export class CrawlRunner {
       page.contentLength = Number.isFinite(declared) && declared >= 0 ? declared : (outcome.body?.byteLength ?? null);
       page.truncated = outcome.truncated;
       page.location = outcome.location;
-      if (outcome.location !== null && outcome.status >= 300 && outcome.status < 400) {
+      const target = outcome.location === null ? null : normalizeUrl(outcome.location);
+      if (target !== null && outcome.status >= 300 && outcome.status < 400) {
         // Redirects are recorded, not followed: the target is queued like a link, at the same depth.
-        candidates.push({ url: outcome.location, origin: originOf(outcome.location), kind: entry.kind, depth: entry.depth, referrer: entry.url, anchor: null, isLink: false });
+        redirect = { url: target, origin: originOf(target), kind: entry.kind, depth: entry.depth, referrer: entry.url, anchor: null, isLink: false };
       }
       if (outcome.body !== null) {
         page.sha256 = await sha256Hex(outcome.body);
@@ -447,14 +547,14 @@ export class CrawlRunner {
           current.counts.bytesStored = (current.counts.bytesStored ?? 0) + outcome.body.byteLength;
         }
       }
+      const followRedirect = redirect !== null && (await redirectsBefore(tx, entry)) < MAX_REDIRECT_HOPS;
       await finishEntry(writes, page);
-      await admit(writes, [...candidates, ...linkCandidates].filter(inScope));
+      await this.admitFollowed(writes, [...(followRedirect && redirect ? [redirect] : []), ...linkCandidates].filter(inScope));
       host.inFlight = null;
       host.lastResponseMs = page.responseTimeMs ?? 0;
       host.nextAllowedAt = endedAt + this.hostGapMs(current.settings, host);
       if (retryable && outcome.ok) {
-        const wait = backoffMs(entry.attempts, parseRetryAfterMs(page.headers.find(([n]) => n === 'retry-after')?.[1] ?? null, endedAt), 0);
-        host.backoffUntil = endedAt + wait;
+        host.backoffUntil = endedAt + backoffMs(entry.attempts, retryAfterMs, 0);
       }
       await writes.flush();
     });
@@ -473,6 +573,8 @@ export class CrawlRunner {
     }
     const { mediaType } = parseContentType(page.contentType);
     if (mediaType !== null && !isHtmlType(mediaType)) return [];
+    // Served without a Content-Type: read as HTML, as a browser sniffs it, unless it is binary.
+    if (mediaType === null && looksBinary(body)) return [];
     const { text } = decodeHtml(body, page.contentType);
     const found = extractLinks(text, entry.url);
     page.title = found.title;
@@ -481,7 +583,7 @@ export class CrawlRunner {
     page.links = kept.map((l) => l.url);
     page.linkTexts = kept.map((l) => l.text);
     if (found.metaNofollow && !settings.followNofollow) return [];
-    return found.links
+    return kept
       .filter((link) => settings.followNofollow || !link.nofollow)
       .map((link): Candidate => ({ url: link.url, origin: originOf(link.url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: link.text === '' ? null : link.text, isLink: true }));
   }

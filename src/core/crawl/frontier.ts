@@ -77,10 +77,13 @@ export class CrawlWrites {
 /**
  * Admits candidates: a URL already in the frontier or the crawl table only
  * gains the anchor text; a new one is queued while the crawl's budget
- * (`maxPages`) lasts. Changes the crawl and hosts in `writes`; the caller flushes them.
+ * (`maxPages`) lasts and `accept` agrees. Changes the crawl and hosts in
+ * `writes`; the caller flushes them.
+ * @param accept asked about each new URL (once, and only while the budget has room), just
+ *   before it is queued; false leaves it out. Must not await: it runs inside the transaction.
  * @returns how many URLs were newly queued.
  */
-export async function admit(writes: CrawlWrites, candidates: Candidate[]): Promise<number> {
+export async function admit(writes: CrawlWrites, candidates: Candidate[], accept?: (candidate: Candidate) => boolean): Promise<number> {
   if (candidates.length === 0) return 0;
   const { tx, crawl } = writes;
   // Candidates come from one page (or one redirect, sitemap, start): a URL linked twice counts once.
@@ -111,6 +114,7 @@ export async function admit(writes: CrawlWrites, candidates: Candidate[]): Promi
       continue;
     }
     if (crawl.counts.admitted >= crawl.settings.maxPages) continue;
+    if (accept && !accept(candidate)) continue;
     const host = await writes.host(candidate.origin);
     host.pending += 1;
     crawl.counts.admitted += 1;

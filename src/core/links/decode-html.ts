@@ -146,3 +146,22 @@ function charsetFromContent(content: string): string | null {
   const label = (match?.[1] ?? match?.[2] ?? match?.[3] ?? '').trim();
   return label === '' ? null : label;
 }
+
+/** How many bytes {@link looksBinary} looks at: the "resource header" of the MIME Sniffing standard. */
+const SNIFF_BYTES = 1445;
+
+/**
+ * Whether a body served without a `Content-Type` is binary rather than text:
+ * it has a byte that never appears in text (a control byte other than tab,
+ * line feed, form feed, carriage return and escape) in its first 1445 bytes,
+ * and no byte order mark. The crawl reads links only from bodies that are not binary.
+ * @see https://mimesniff.spec.whatwg.org/#binary-data-byte
+ */
+export function looksBinary(bytes: Uint8Array): boolean {
+  if (sniffBom(bytes) !== null) return false;
+  const head = bytes.subarray(0, SNIFF_BYTES);
+  for (const byte of head) {
+    if (byte <= 0x08 || byte === 0x0b || (byte >= 0x0e && byte <= 0x1a) || (byte >= 0x1c && byte <= 0x1f)) return true;
+  }
+  return false;
+}

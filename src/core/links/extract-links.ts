@@ -7,6 +7,7 @@
  */
 import { type Handler, Parser } from 'htmlparser2';
 import { normalizeUrl } from '../url/normalize-url.ts';
+import { MAX_URL_LENGTH } from '../url/traps.ts';
 
 /** Longest anchor text kept, in UTF-16 code units (it is shown in tables and stored per link). */
 const MAX_ANCHOR_TEXT = 200;
@@ -59,7 +60,9 @@ interface OpenAnchor {
  * - `<a href>` and `<area href>`, any case and quoting; entities in `href`
  *   decoded; URLs resolved against the first `<base href>` (itself resolved
  *   against the page URL; applied to all links, as browsers do) and
- *   normalized; links that are not http(s) are dropped.
+ *   normalized; links that are not http(s) (`javascript:`, `data:`...), not
+ *   valid URLs, or longer than {@link MAX_URL_LENGTH} once normalized are
+ *   dropped (an unclosed quote can make an href megabytes long).
  * - Anchor text: the text inside the `<a>`, nested elements included,
  *   whitespace collapsed, at most 200 chars; when empty, the `alt` of images
  *   inside, then the `title` attribute. `<area>` uses `alt`, then `title`.
@@ -259,7 +262,7 @@ function mergeLinks(raw: RawLink[], baseUrl: string): ExtractedLink[] {
   const byUrl = new Map<string, ExtractedLink>();
   for (const link of raw) {
     const url = normalizeUrl(link.href, base);
-    if (url === null) continue;
+    if (url === null || url.length > MAX_URL_LENGTH) continue;
     const seen = byUrl.get(url);
     if (seen === undefined) {
       byUrl.set(url, { url, text: link.text, nofollow: link.nofollow });

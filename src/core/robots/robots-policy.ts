@@ -67,6 +67,21 @@ export const ROBOTS_MAX_BYTES = 512 * 1024;
 /** Most redirect hops followed for robots.txt (RFC 9309 §2.3.1.2). */
 export const ROBOTS_MAX_REDIRECTS = 5;
 
+/**
+ * The text of a robots.txt body as read, up to {@link ROBOTS_MAX_BYTES}. When
+ * the read was cut at that limit, the last line is dropped: it is cut too, and
+ * a cut rule means something else (`Allow: /private/open` cut to `Allow: /`).
+ * Invalid UTF-8 (a binary file) becomes U+FFFD and never matches a record.
+ * @param truncated the body was cut at the size limit (more followed).
+ * @see RFC 9309 §2.5
+ */
+export function decodeRobotsBody(bytes: Uint8Array, truncated: boolean): string {
+  const text = new TextDecoder().decode(bytes);
+  if (!truncated) return text;
+  const lastBreak = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+  return text.slice(0, lastBreak + 1);
+}
+
 /** The robots.txt URL of an origin: `"http://h:8080"` → `"http://h:8080/robots.txt"`. @see RFC 9309 §2.3 */
 export function robotsUrlFor(origin: string): string {
   return new URL('/robots.txt', origin).href;

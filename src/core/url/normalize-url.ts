@@ -4,8 +4,9 @@
  *
  * Pure: only the WHATWG `URL` parser, which lower-cases the host, converts
  * IDN hosts to punycode, drops default ports, resolves dot segments and gives
- * http(s) URLs a path of at least "/".
+ * http(s) URLs a path of at least "/", and the removal of session ids.
  */
+import { stripSessionIds } from './session-ids.ts';
 
 /** ASCII whitespace as HTML strips it from attribute values (tab, LF, FF, CR, space). */
 const ASCII_WHITESPACE = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
@@ -16,9 +17,12 @@ const ASCII_WHITESPACE = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
  *
  * Normalization is only what the WHATWG parser does (host lower-cased and
  * punycoded, default port dropped, dot segments resolved, empty path → "/")
- * plus dropping the fragment, which never reaches the server. Query
- * parameters keep their order and percent-encoding is left as the parser
- * leaves it: reordering or decoding could name a different resource.
+ * plus dropping the fragment, which never reaches the server, and session
+ * ids (`;jsessionid=`, `PHPSESSID=`..., see {@link stripSessionIds}), which
+ * would give every page a new URL on every visit. Other query parameters keep
+ * their order and percent-encoding is left as the parser leaves it
+ * (`%zz` and a lone `%` included): reordering or decoding could name a
+ * different resource.
  *
  * @param href a URL as written in a page, e.g. an `href` attribute value;
  *   surrounding ASCII whitespace is ignored.
@@ -35,6 +39,7 @@ export function normalizeUrl(href: string, base?: string): string | null {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   url.hash = '';
+  stripSessionIds(url);
   return url.href;
 }
 
