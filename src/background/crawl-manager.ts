@@ -8,18 +8,39 @@
  * runner's loop, which ends after its requests in flight are recorded. A
  * resume that arrives while that loop is still ending marks the crawl
  * `restartWanted`; the loop's end then starts a new one.
+ *
+ * Starting checks, in order, and refuses with nothing stored: the settings
+ * (`invalid-settings`), the start URL against the scope the crawl runs with
+ * (session guard included), another running crawl of the site
+ * (`already-running`), and Chrome's host access to the site
+ * (`permission-needed`). Starts and resumes run one at a time, so two
+ * requests at once cannot both pass the "already running" check.
+ *
+ * A crawl with `withCookies` runs on its own runner, whose fetcher sends
+ * credentials; every other crawl's fetcher never does.
  */
-import { createCrawl, pauseCrawl, resumeCrawl, startUrlProblem, stopCrawl } from '../core/crawl/crawl-lifecycle.ts';
+import { createCrawl, hostAccessPatterns, pauseCrawl, resumeCrawl, startUrlProblem, stopCrawl } from '../core/crawl/crawl-lifecycle.ts';
 import { CrawlRunner } from '../core/crawl/crawl-runner.ts';
 import type { Clock, CrawlStore, Fetcher } from '../core/crawl/ports.ts';
 import type { CrawlRecord } from '../core/model.ts';
-import { type CrawlSettings, validateSettings } from '../core/settings.ts';
+import { type CrawlSettings, validateSettings, withSessionGuard } from '../core/settings.ts';
 import { originOf } from '../core/url/normalize-url.ts';
 import { TabcrawlError } from '../messaging/protocol.ts';
 
 export interface CrawlManagerDeps {
   store: CrawlStore;
+  /** Fetches for crawls without `withCookies`: must send no cookies or credentials. */
   fetcher: Fetcher;
+  /**
+   * Fetches for crawls with `withCookies`: sends the user's cookies. Without
+   * it, such crawls are refused (`invalid-settings` on `withCookies`).
+   */
+  sessionFetcher?: Fetcher;
+  /**
+   * Whether Chrome lets Tabcrawl fetch URLs matching all these match patterns
+   * (`permissions.contains`). @default always true (tests without a browser)
+   */
+  hasHostAccess?: (patterns: string[]) => Promise<boolean>;
   clock: Clock;
   /** Identifies this worker start; see {@link CrawlRunner}. */
   runId: string;
@@ -30,17 +51,25 @@ export interface CrawlManagerDeps {
 
 export class CrawlManager {
   private readonly runner: CrawlRunner;
+  /** Runs the crawls with `withCookies`; null when no session fetcher was given. */
+  private readonly sessionRunner: CrawlRunner | null;
   private readonly running = new Map<string, AbortController>();
   /** Crawls resumed while their previous loop was still ending: run again when it ends. */
   private readonly restartWanted = new Set<string>();
+  /** The tail of the start/resume queue (see {@link CrawlManager.exclusive}). */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: CrawlManagerDeps) {
-    this.runner = new CrawlRunner({ store: deps.store, fetcher: deps.fetcher, clock: deps.clock, runId: deps.runId });
+    const runnerDeps = { store: deps.store, clock: deps.clock, runId: deps.runId };
+    this.runner = new CrawlRunner({ ...runnerDeps, fetcher: deps.fetcher });
+    this.sessionRunner = deps.sessionFetcher ? new CrawlRunner({ ...runnerDeps, fetcher: deps.sessionFetcher }) : null;
   }
 
   /**
-   * Validates the settings and starts a crawl.
-   * @throws TabcrawlError `invalid-settings` (with per-field messages) or `already-running`.
+   * Validates the settings and starts a crawl. With `withCookies`, the crawl
+   * runs with the session guard's exclude patterns added (`withSessionGuard`).
+   * @throws TabcrawlError `invalid-settings` (with per-field messages), `already-running` or `permission-needed`;
+   *   nothing is stored then.
    */
   async start(input: Partial<CrawlSettings> & { startUrl: string }): Promise<CrawlRecord> {
     const result = validateSettings(input);
@@ -48,24 +77,32 @@ export class CrawlManager {
       const first = result.errors[0];
       throw new TabcrawlError({ code: 'invalid-settings', message: first?.message ?? 'invalid settings', fields: result.errors });
     }
-    const problem = startUrlProblem(result.settings);
+    const settings = withSessionGuard(result.settings);
+    const problem = startUrlProblem(settings);
     if (problem) throw new TabcrawlError({ code: 'invalid-settings', message: problem.message, fields: [problem] });
-    await this.refuseIfBusy(result.settings.startUrl, null);
-    const crawl = await createCrawl(this.deps.store, result.settings, { id: this.deps.newId(), now: this.deps.clock.now() });
-    this.ensureRunning(crawl.id);
-    return crawl;
+    if (settings.withCookies && this.sessionRunner === null) {
+      const message = 'this Tabcrawl cannot crawl with cookies';
+      throw new TabcrawlError({ code: 'invalid-settings', message, fields: [{ field: 'withCookies', message }] });
+    }
+    return this.exclusive(async () => {
+      await this.refuseIfBusy(settings.startUrl, null);
+      await this.refuseWithoutAccess(settings);
+      const crawl = await createCrawl(this.deps.store, settings, { id: this.deps.newId(), now: this.deps.clock.now() });
+      this.ensureRunning(crawl);
+      return crawl;
+    });
   }
 
   /** Resumes every crawl the store says is running. Called on every worker start and by the watchdog alarm. */
   async resumeAll(): Promise<void> {
     for (const crawl of await this.deps.store.listCrawls()) {
-      if (crawl.state === 'running') this.ensureRunning(crawl.id);
+      if (crawl.state === 'running') this.ensureRunning(crawl);
     }
   }
 
   /**
    * Starts a new crawl with the settings of an earlier one.
-   * @throws TabcrawlError `not-found`, or `already-running` as {@link CrawlManager.start}.
+   * @throws TabcrawlError `not-found`, or `invalid-settings`, `already-running` or `permission-needed` as {@link CrawlManager.start}.
    */
   async rerun(crawlId: string): Promise<CrawlRecord> {
     const earlier = await this.deps.store.getCrawl(crawlId);
@@ -79,29 +116,33 @@ export class CrawlManager {
     if (!crawl) throw new TabcrawlError({ code: 'not-found', message: `no crawl ${crawlId}` });
     this.restartWanted.delete(crawlId);
     this.runner.wake(crawlId);
+    this.sessionRunner?.wake(crawlId);
     return crawl;
   }
 
   /**
    * Runs a paused or stopped crawl again; a running one is answered unchanged.
    * @throws TabcrawlError `not-found`; `already-running` when another crawl of its site runs;
-   *   `bad-request` when it is finished or failed.
+   *   `permission-needed` when Chrome no longer gives access to the site; `bad-request` when it is finished or failed.
    */
   async resume(crawlId: string): Promise<CrawlRecord> {
-    const current = await this.deps.store.getCrawl(crawlId);
-    if (!current) throw new TabcrawlError({ code: 'not-found', message: `no crawl ${crawlId}` });
-    if (current.state === 'running') return current;
-    if (current.state !== 'paused' && current.state !== 'stopped') {
-      throw new TabcrawlError({ code: 'bad-request', message: `a ${current.state} crawl cannot be resumed; re-run it instead` });
-    }
-    await this.refuseIfBusy(current.settings.startUrl, crawlId);
-    const crawl = await resumeCrawl(this.deps.store, crawlId, this.deps.clock.now());
-    if (!crawl) throw new TabcrawlError({ code: 'not-found', message: `no crawl ${crawlId}` });
-    if (crawl.state === 'running') {
-      if (this.running.has(crawlId)) this.restartWanted.add(crawlId);
-      this.ensureRunning(crawlId);
-    }
-    return crawl;
+    return this.exclusive(async () => {
+      const current = await this.deps.store.getCrawl(crawlId);
+      if (!current) throw new TabcrawlError({ code: 'not-found', message: `no crawl ${crawlId}` });
+      if (current.state === 'running') return current;
+      if (current.state !== 'paused' && current.state !== 'stopped') {
+        throw new TabcrawlError({ code: 'bad-request', message: `a ${current.state} crawl cannot be resumed; re-run it instead` });
+      }
+      await this.refuseIfBusy(current.settings.startUrl, crawlId);
+      await this.refuseWithoutAccess(current.settings);
+      const crawl = await resumeCrawl(this.deps.store, crawlId, this.deps.clock.now());
+      if (!crawl) throw new TabcrawlError({ code: 'not-found', message: `no crawl ${crawlId}` });
+      if (crawl.state === 'running') {
+        if (this.running.has(crawlId)) this.restartWanted.add(crawlId);
+        this.ensureRunning(crawl);
+      }
+      return crawl;
+    });
   }
 
   async stop(crawlId: string): Promise<CrawlRecord> {
@@ -132,18 +173,52 @@ export class CrawlManager {
     }
   }
 
-  private ensureRunning(crawlId: string): void {
+  /**
+   * @throws TabcrawlError `permission-needed` when Chrome does not give access to every host the crawl may fetch.
+   *   The user can restrict Tabcrawl's site access in Chrome; without access, requests would still leave
+   *   (CORS hides only the answers) and every URL would be recorded as a network error.
+   */
+  private async refuseWithoutAccess(settings: CrawlSettings): Promise<void> {
+    if (this.deps.hasHostAccess === undefined) return;
+    const patterns = hostAccessPatterns(settings);
+    if (await this.deps.hasHostAccess(patterns)) return;
+    const sites = patterns.map((pattern) => pattern.replace(/\/\*$/, '')).join(', ');
+    throw new TabcrawlError({
+      code: 'permission-needed',
+      message: `Tabcrawl has no access to ${sites}: allow it (Start in the popup asks), or change Tabcrawl's site access in Chrome`,
+    });
+  }
+
+  /**
+   * Runs `work` after every earlier start or resume has settled, so the
+   * checks and the write of one cannot interleave with another's.
+   */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Starts a runner for the crawl unless this worker runs it already: the session runner for a `withCookies` crawl. */
+  private ensureRunning(crawl: CrawlRecord): void {
+    const crawlId = crawl.id;
     if (this.running.has(crawlId)) return;
+    // A crawl stored before `withCookies` existed has none: it never sends cookies.
+    const runner = crawl.settings.withCookies === true ? this.sessionRunner : this.runner;
+    if (runner === null) {
+      console.error(`crawl ${crawlId} wants cookies, but this worker has no session fetcher`);
+      return;
+    }
     const controller = new AbortController();
     this.running.set(crawlId, controller);
     this.deps.onActiveChange(true);
-    void this.runner
+    void runner
       .run(crawlId, controller.signal)
       .catch((error: unknown) => console.error(`crawl ${crawlId} ended with an error`, error))
       .finally(() => {
         this.running.delete(crawlId);
         if (this.restartWanted.delete(crawlId) && !controller.signal.aborted) {
-          this.ensureRunning(crawlId);
+          this.ensureRunning(crawl);
           return;
         }
         this.deps.onActiveChange(this.running.size > 0);

@@ -16,7 +16,7 @@ import { WireObserver } from './adapters/wire-observer.ts';
 import { crawlerUserAgent, installUserAgentRule } from './adapters/user-agent-rule.ts';
 import { CrawlManager } from './crawl-manager.ts';
 import { createHandlers, dispatch } from './message-handlers.ts';
-import { isTrustedSender } from './trusted-sender.ts';
+import { isTrustedSender, pageOriginOf } from './trusted-sender.ts';
 
 /** Where the User-Agent points site owners who want to know who is crawling them. */
 export const PROJECT_URL = 'https://github.com/tabcrawl/tabcrawl';
@@ -32,9 +32,16 @@ const keepAlive = new KeepAlive();
 // Chrome MV3 and Firefox MV3 have `action`; Firefox MV2 only `browserAction`.
 const badgeAction: BadgeAction = browser.action ?? browser.browserAction;
 const badge = new Badge(badgeAction, store);
+/** Tabcrawl itself, as the sender check compares against. */
+const self = { id: browser.runtime.id, pagesOrigin: pageOriginOf(browser.runtime.getURL('/')) ?? '' };
+
 const manager = new CrawlManager({
   store,
-  fetcher: createBrowserFetcher(wire),
+  // Two fetchers: crawls never carry the user's cookies unless started with `withCookies`.
+  fetcher: createBrowserFetcher(wire, Date.now, 'omit'),
+  sessionFetcher: createBrowserFetcher(wire, Date.now, 'include'),
+  // The user may restrict Tabcrawl's site access in Chrome; a crawl starts only where it has access.
+  hasHostAccess: (patterns) => browser.permissions.contains({ origins: patterns }),
   clock: systemClock,
   runId: crypto.randomUUID(),
   newId: () => crypto.randomUUID(),
@@ -47,7 +54,7 @@ const handlers = createHandlers(store, manager);
 
 browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime.MessageSender) => {
   if (!isMessage(message)) return undefined;
-  if (!isTrustedSender(sender)) {
+  if (!isTrustedSender(sender, self)) {
     return Promise.resolve({ ok: false, error: { code: 'forbidden', message: 'messages are accepted only from Tabcrawl pages' } });
   }
   const reply = dispatch(handlers, message);

@@ -4,7 +4,8 @@
  */
 import { parseArgs } from 'node:util';
 import { FORMATS, formatOfPath, type ExportFormat } from '../export/format-info.ts';
-import { DEFAULT_SETTINGS, validateSettings, type CrawlSettings } from '../core/settings.ts';
+import { startUrlProblem } from '../core/crawl/crawl-lifecycle.ts';
+import { DEFAULT_SETTINGS, validateSettings, type CrawlSettings, type SettingsError } from '../core/settings.ts';
 
 /** Settings given on the command line: only what the user set, plus the start URL. */
 export type CliSettings = Partial<CrawlSettings> & { startUrl: string };
@@ -167,6 +168,14 @@ function parseStrict(argv: readonly string[]) {
 
 type Parsed = ReturnType<typeof parseStrict>;
 
+/** A settings problem as a usage error, named by the option that set it. */
+function settingsUsageError(error: SettingsError | undefined): ParseResult {
+  if (error === undefined) return usageError('invalid settings');
+  const option = OPTION_OF_FIELD[error.field];
+  if (option === undefined) return usageError(error.message);
+  return usageError(`${option}: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`);
+}
+
 /** Parses the arguments after the script name (`process.argv.slice(2)`). Never throws. */
 export function parseCliArgs(argv: readonly string[]): ParseResult {
   const beforeDashes = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
@@ -231,14 +240,11 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
     if (outputs.indexOf(out) !== i) return usageError(`--out '${out}' is given twice`);
   }
 
+  // Checked here as the background would, so bad input is a usage error (exit 2) before a browser starts.
   const checked = validateSettings(settings);
-  if (!checked.ok) {
-    const [first] = checked.errors;
-    if (first === undefined) return usageError('invalid settings');
-    const option = OPTION_OF_FIELD[first.field];
-    if (option === undefined) return usageError(first.message);
-    return usageError(`${option}: ${first.message.charAt(0).toLowerCase()}${first.message.slice(1)}`);
-  }
+  if (!checked.ok) return settingsUsageError(checked.errors[0]);
+  const problem = startUrlProblem(checked.settings);
+  if (problem !== null) return settingsUsageError(problem);
   settings.startUrl = checked.settings.startUrl;
   return { kind: 'crawl', settings, outputs: [...outputs] };
 }

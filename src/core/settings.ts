@@ -41,6 +41,15 @@ export interface CrawlSettings {
   jitterMs: number;
   /** Largest body stored for one HTML page, in bytes; a longer body is cut and the row marked `truncated`. @default 10 MiB */
   maxBodyBytes: number;
+  /**
+   * Send the user's cookies (and other credentials) with crawl requests, so
+   * the crawl sees the site as the logged-in user does. Off by default: a
+   * crawl then never acts as the user. When on, the crawl acts as the user on
+   * every URL it fetches, so {@link SESSION_EXCLUDE_PATTERNS} are always added
+   * to the exclude patterns (see {@link withSessionGuard}).
+   * @default false
+   */
+  withCookies: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Omit<CrawlSettings, 'startUrl'>> = Object.freeze({
@@ -58,6 +67,7 @@ export const DEFAULT_SETTINGS: Readonly<Omit<CrawlSettings, 'startUrl'>> = Objec
   hostConcurrency: 8,
   jitterMs: 0,
   maxBodyBytes: 10 * 1024 * 1024,
+  withCookies: false,
 });
 
 /**
@@ -90,15 +100,37 @@ export interface SettingsError {
 
 export type SettingsResult = { ok: true; settings: CrawlSettings } | { ok: false; errors: SettingsError[] };
 
-/** A robots.txt product token: letters, digits, `_` and `-` (RFC 9309 §2.2.1). */
+/** A robots.txt product token: letters, `_` and `-` (RFC 9309 §2.2.1). */
 const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
 
+/** Most exclude patterns one crawl takes (each is tried on every link found). */
+export const MAX_EXCLUDE_PATTERNS = 500;
+/** Longest exclude pattern, path prefix or product token, in characters. */
+export const MAX_TEXT_SETTING_LENGTH = 2000;
+/** Longest start URL, in characters (longer ones are refused rather than stored and crawled). */
+export const MAX_START_URL_LENGTH = 8192;
+
+/** The settings every crawl has, by name: what {@link validateSettings} keeps of its input. */
+const SETTING_NAMES: ReadonlySet<string> = new Set<string>(['startUrl', ...Object.keys(DEFAULT_SETTINGS)]);
+
+/** The boolean settings. */
+const FLAGS = ['includeSubdomains', 'headBeforeGet', 'followNofollow', 'withCookies'] as const;
+
 /**
- * Fills defaults and checks every field. Never throws.
+ * Fills defaults and checks every field. Never throws, whatever it is given
+ * (input may come over messaging from a page, or from stored settings).
+ * Fields that are not settings are dropped, so nothing unknown is stored with a crawl.
  * @param input what the user gave; missing fields take {@link DEFAULT_SETTINGS}.
  */
 export function validateSettings(input: Partial<CrawlSettings> & { startUrl: string }): SettingsResult {
-  const settings: CrawlSettings = { ...DEFAULT_SETTINGS, excludePatterns: [], ...input };
+  const given: Record<string, unknown> = {};
+  if (typeof input === 'object' && input !== null) {
+    for (const [key, value] of Object.entries(input)) {
+      if (SETTING_NAMES.has(key) && value !== undefined) given[key] = value;
+    }
+  }
+  // Checked field by field below; until then the fields may hold anything.
+  const settings = { ...DEFAULT_SETTINGS, excludePatterns: [], startUrl: '', ...given } as CrawlSettings;
   const errors: SettingsError[] = [];
 
   const start = parseHttpUrl(settings.startUrl);
@@ -117,34 +149,135 @@ export function validateSettings(input: Partial<CrawlSettings> & { startUrl: str
     }
   }
 
-  if (!PRODUCT_TOKEN.test(settings.productToken)) {
+  if (typeof settings.productToken !== 'string' || !PRODUCT_TOKEN.test(settings.productToken) || settings.productToken.length > MAX_TEXT_SETTING_LENGTH) {
     errors.push({ field: 'productToken', message: 'The robots.txt product token may only contain letters, "_" and "-" (RFC 9309)' });
   }
-  if (settings.pathPrefix !== '' && !settings.pathPrefix.startsWith('/')) {
+  if (typeof settings.pathPrefix !== 'string') {
+    errors.push({ field: 'pathPrefix', message: 'The path prefix must be text' });
+  } else if (settings.pathPrefix !== '' && !settings.pathPrefix.startsWith('/')) {
     errors.push({ field: 'pathPrefix', message: 'The path prefix must start with "/"' });
+  } else if (settings.pathPrefix.length > MAX_TEXT_SETTING_LENGTH) {
+    errors.push({ field: 'pathPrefix', message: `The path prefix must be at most ${MAX_TEXT_SETTING_LENGTH} characters` });
   }
-  if (!Array.isArray(settings.excludePatterns) || settings.excludePatterns.some((p) => typeof p !== 'string' || p === '')) {
+  const patterns: unknown = settings.excludePatterns;
+  if (!Array.isArray(patterns) || patterns.some((p) => typeof p !== 'string' || p === '')) {
     errors.push({ field: 'excludePatterns', message: 'Exclude patterns must be non-empty text' });
+  } else if (patterns.length > MAX_EXCLUDE_PATTERNS) {
+    errors.push({ field: 'excludePatterns', message: `At most ${MAX_EXCLUDE_PATTERNS} exclude patterns, not ${patterns.length}` });
+  } else if (patterns.some((p: string) => p.length > MAX_TEXT_SETTING_LENGTH)) {
+    errors.push({ field: 'excludePatterns', message: `Each exclude pattern must be at most ${MAX_TEXT_SETTING_LENGTH} characters` });
+  } else {
+    settings.excludePatterns = [...(patterns as string[])];
   }
-  for (const flag of ['includeSubdomains', 'headBeforeGet', 'followNofollow'] as const) {
+  for (const flag of FLAGS) {
     if (typeof settings[flag] !== 'boolean') errors.push({ field: flag, message: `${flag} must be true or false` });
   }
 
   return errors.length > 0 ? { ok: false, errors } : { ok: true, settings };
 }
 
-/** Parses an absolute http(s) URL, or returns a sentence saying why it is not one. */
+/**
+ * The Chrome Web Store, where Chrome forbids extensions to run or read pages:
+ * a crawl of it could not work, so it is refused up front. Hosts, and the
+ * path prefix on a shared host.
+ */
+const EXTENSION_GALLERIES: readonly { host: string; pathPrefix: string }[] = [
+  { host: 'chromewebstore.google.com', pathPrefix: '/' },
+  { host: 'chrome.google.com', pathPrefix: '/webstore' },
+];
+
+/** True for a URL of the extensions gallery (see {@link EXTENSION_GALLERIES}). */
+export function isExtensionGallery(url: URL): boolean {
+  return EXTENSION_GALLERIES.some((gallery) => url.hostname === gallery.host && url.pathname.startsWith(gallery.pathPrefix));
+}
+
+/** Text that reads as a host name without a scheme (`example.com`, `example.com/docs`), for a hint. */
+const BARE_HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?(\/\S*)?$/i;
+
+/** Parses an absolute http(s) URL, or returns a sentence saying why it is not one. Never throws. */
 export function parseHttpUrl(text: string): URL | string {
   if (typeof text !== 'string' || text.trim() === '') return 'the start URL is empty';
+  const trimmed = text.trim();
+  if (trimmed.length > MAX_START_URL_LENGTH) return `the start URL is longer than ${MAX_START_URL_LENGTH} characters`;
   let url: URL;
   try {
-    url = new URL(text.trim());
+    url = new URL(trimmed);
   } catch {
-    return `"${text}" is not a valid URL`;
+    return BARE_HOST.test(trimmed) ? `"${trimmed}" is not a full URL; did you mean https://${trimmed}?` : `"${trimmed}" is not a valid URL`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return `only http and https sites can be crawled, not ${url.protocol.replace(/:$/, '')}: URLs`;
   }
+  if (url.username !== '' || url.password !== '') {
+    // fetch refuses such URLs, and a password must not be stored with the crawl.
+    return 'the start URL must not contain a user name or password';
+  }
+  if (isExtensionGallery(url)) return 'Chrome does not let extensions read the Chrome Web Store, so it cannot be crawled';
   url.hash = '';
   return url;
+}
+
+/**
+ * Words of URLs that end a session or change or delete something when
+ * fetched by a logged-in user. Each is matched in the case variants of
+ * {@link sessionExcludePatterns}.
+ */
+const SESSION_ENDING_WORDS: readonly (readonly string[])[] = [
+  ['log', 'out'],
+  ['sign', 'out'],
+  ['log', 'off'],
+  ['sign', 'off'],
+  ['delete'],
+  ['remove'],
+  ['unsubscribe'],
+  ['destroy'],
+  ['deactivate'],
+];
+
+const capitalized = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+
+/**
+ * The exclude patterns a crawl with the user's cookies always gets: every
+ * URL containing logout, log-out, log_out, signout, sign-out, sign_out,
+ * logoff, signoff (and their hyphen and underscore forms), delete, remove,
+ * unsubscribe, destroy or deactivate, anywhere (path, query, host), in lower
+ * case, UPPER case, Capitalized, Each-Part-Capitalized and camelCase.
+ * Exclude patterns are case-sensitive (see `core/url/scope.ts`), hence the
+ * variants; an odd mix such as `lOgOuT` is not caught. Broad on purpose: a
+ * page such as `/blog/remove-stains` is skipped too, which costs one page,
+ * where a missed logout costs the session.
+ */
+export function sessionExcludePatterns(): string[] {
+  const patterns = new Set<string>();
+  for (const parts of SESSION_ENDING_WORDS) {
+    const separators = parts.length > 1 ? ['', '-', '_'] : [''];
+    for (const separator of separators) {
+      const variants = [
+        parts.join(separator),
+        parts.join(separator).toUpperCase(),
+        capitalized(parts.join(separator)),
+        parts.map(capitalized).join(separator),
+        // camelCase only where no separator marks the word break: logOut, signOff.
+        ...(separator === '' ? [[parts[0] ?? '', ...parts.slice(1).map(capitalized)].join('')] : []),
+      ];
+      for (const variant of variants) patterns.add(`*${variant}*`);
+    }
+  }
+  return [...patterns];
+}
+
+/** @see sessionExcludePatterns */
+export const SESSION_EXCLUDE_PATTERNS: readonly string[] = Object.freeze(sessionExcludePatterns());
+
+/**
+ * The settings a crawl really runs with: with {@link CrawlSettings.withCookies}
+ * on, the exclude patterns gain {@link SESSION_EXCLUDE_PATTERNS} (each once,
+ * after the user's own), so a crawl carrying the user's session never fetches
+ * a logout or delete-like URL. Without it, the settings as given. Pure.
+ */
+export function withSessionGuard(settings: CrawlSettings): CrawlSettings {
+  if (settings.withCookies !== true) return settings;
+  const patterns = [...settings.excludePatterns];
+  for (const pattern of SESSION_EXCLUDE_PATTERNS) if (!patterns.includes(pattern)) patterns.push(pattern);
+  return { ...settings, excludePatterns: patterns };
 }

@@ -54,7 +54,12 @@ export interface PageSummary {
 export type RowsFormat = 'jsonl';
 
 export interface Requests {
-  /** Validates the settings and starts a crawl. Fails with `invalid-settings` or `already-running`. */
+  /**
+   * Validates the settings and starts a crawl. Fails with `invalid-settings`,
+   * `already-running`, or `permission-needed` when Chrome does not give
+   * Tabcrawl access to the site (the user restricted its site access); then
+   * nothing is stored. The popup asks for that access before sending this.
+   */
   'crawl/start': { request: { settings: Partial<CrawlSettings> & { startUrl: string } }; reply: { crawl: CrawlSummary } };
   /** Stops a running or paused crawl; what is stored stays. Other states are answered unchanged. */
   'crawl/stop': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
@@ -70,7 +75,7 @@ export interface Requests {
    * site runs, `bad-request` when the crawl is finished or failed.
    */
   'crawl/resume': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
-  /** Starts a new crawl with the settings of this one. Fails with `already-running` like `crawl/start`. */
+  /** Starts a new crawl with the settings of this one. Fails with `already-running` or `permission-needed` like `crawl/start`. */
   'crawl/rerun': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
   /** The hosts of a crawl with URLs left, most pending first, and what each waits for. */
   'crawl/hosts': { request: { crawlId: string }; reply: { hosts: HostProgress[] } };
@@ -103,7 +108,11 @@ export interface MessageOf<K extends RequestType> {
 /** The envelope sent over `runtime.sendMessage`. */
 export type Message = { [K in RequestType]: MessageOf<K> }[RequestType];
 
-export type ErrorCode = 'bad-request' | 'invalid-settings' | 'not-found' | 'already-running' | 'forbidden' | 'internal';
+/**
+ * - `forbidden`: the sender is not one of Tabcrawl's own pages.
+ * - `permission-needed`: Chrome gives Tabcrawl no access to the site (see `crawl/start`).
+ */
+export type ErrorCode = 'bad-request' | 'invalid-settings' | 'not-found' | 'already-running' | 'permission-needed' | 'forbidden' | 'internal';
 
 /** An error as it crosses the boundary. */
 export interface ProtocolError {

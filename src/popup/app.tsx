@@ -11,7 +11,8 @@
  * tests render it in a plain page with a fake `send` and a memory storage.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { validateSettings } from '../core/settings.ts';
+import { hostAccessPatterns, startUrlProblem } from '../core/crawl/crawl-lifecycle.ts';
+import { validateSettings, withSessionGuard, type CrawlSettings } from '../core/settings.ts';
 import { TabcrawlError, type CrawlSummary } from '../messaging/protocol.ts';
 import { fromSettings, toSettings } from '../settings/settings-values.ts';
 import { loadDefaultSettings, loadSiteSettings, saveSiteSettings } from '../settings/site-settings.ts';
@@ -32,9 +33,15 @@ import {
   type StartFormValues,
 } from './format.ts';
 import { ResultsTable } from './results-table.tsx';
-import { useCrawl } from './use-crawl.ts';
+import { useCrawl, type CrawlAction } from './use-crawl.ts';
 
 export const NOT_A_SITE_NOTE = 'This tab is not a web site; type a URL to crawl';
+
+/** The banner when the user (or Chrome) refused access to the site: nothing was started. */
+export function accessRefusedMessage(settings: Pick<CrawlSettings, 'startUrl' | 'includeSubdomains'>): string {
+  const sites = hostAccessPatterns(settings).map((pattern) => pattern.replace(/\/\*$/, ''));
+  return `Tabcrawl needs access to ${sites.join(', ')} to crawl it, and did not get it. Nothing was started.`;
+}
 
 /** What the popup shows: the tab's site (form and crawl) or the list of every crawl. */
 export type PopupScreen = 'site' | 'crawls';
@@ -118,8 +125,11 @@ export function App({ deps }: AppProps) {
 
   const onSubmit = async (): Promise<void> => {
     const result = validateSettings(parseStartForm(values));
-    if (!result.ok) {
-      const { fields, other } = splitErrors(result.errors);
+    // The background checks the same again; checked here too so that nothing is sent, and no
+    // access is asked for, for a crawl that could not start.
+    const problem = result.ok ? startUrlProblem(withSessionGuard(result.settings)) : null;
+    if (!result.ok || problem !== null) {
+      const { fields, other } = splitErrors(result.ok ? (problem === null ? [] : [problem]) : result.errors);
       showFieldErrors(fields);
       setBanner(other.length > 0 ? other.join('; ') : null);
       return;
@@ -128,6 +138,11 @@ export function App({ deps }: AppProps) {
     setBanner(null);
     setStarting(true);
     try {
+      // Asked first, while the click still counts as a user gesture: Chrome shows its prompt only then.
+      if (!(await requestAccess(result.settings))) {
+        setBanner(accessRefusedMessage(result.settings));
+        return;
+      }
       const reply = await send('crawl/start', { settings: startRequestSettings(result.settings) });
       await show(reply.crawl);
       await remember(result.settings.startUrl);
@@ -142,6 +157,25 @@ export function App({ deps }: AppProps) {
     } finally {
       setStarting(false);
     }
+  };
+
+  /** Whether Chrome lets Tabcrawl crawl these settings' site; asks the user when it does not. False when asking failed. */
+  const requestAccess = async (settings: Pick<CrawlSettings, 'startUrl' | 'includeSubdomains'>): Promise<boolean> => {
+    try {
+      return await deps.requestHostAccess(hostAccessPatterns(settings));
+    } catch {
+      return false;
+    }
+  };
+
+  /** Pause, resume or stop the shown crawl; a resume first makes sure Tabcrawl still has access to the site. */
+  const onCrawlAction = async (action: CrawlAction): Promise<void> => {
+    const shown = view.crawl;
+    if (action === 'resume' && shown !== null && !(await requestAccess(shown.settings))) {
+      setBanner(accessRefusedMessage(shown.settings));
+      return;
+    }
+    await view.perform(action);
   };
 
   /** Remembers the form's settings (those given; an empty field keeps following the defaults) for the site of a started crawl. */
@@ -196,6 +230,10 @@ export function App({ deps }: AppProps) {
     setBusyId(picked.id);
     setBanner(null);
     try {
+      if (!(await requestAccess(picked.settings))) {
+        setBanner(accessRefusedMessage(picked.settings));
+        return;
+      }
       const reply = await send('crawl/rerun', { crawlId: picked.id });
       setScreen('site');
       await show(reply.crawl);
@@ -279,7 +317,7 @@ export function App({ deps }: AppProps) {
                 hosts={view.hosts}
                 pendingAction={view.pendingAction}
                 now={now()}
-                onAction={(action) => void view.perform(action)}
+                onAction={(action) => void onCrawlAction(action)}
                 onNewCrawl={onNewCrawl}
                 onOpenInTab={() => void openInTab(crawl.id)}
               >

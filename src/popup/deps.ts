@@ -9,6 +9,13 @@ import type { SettingsStorage } from '../settings/site-settings.ts';
 export interface PopupDeps {
   /** Sends one request to the background (see `messaging/client.ts`). */
   send: Send;
+  /**
+   * Makes sure Chrome lets Tabcrawl fetch these match patterns, asking the
+   * user when it does not (`permissions.request`); true when access is
+   * granted. Must be called while the click that started it still counts as
+   * a user gesture, that is before any other `await`.
+   */
+  requestHostAccess: (patterns: string[]) => Promise<boolean>;
   /** URL of the active tab of the current window, or null when there is none. */
   currentTabUrl: () => Promise<string | null>;
   /**

@@ -27,8 +27,17 @@ async function openResultsTab(crawlId: string): Promise<void> {
   await browser.tabs.create({ url: browser.runtime.getURL(`${RESULTS_PAGE_PATH}?crawl=${encodeURIComponent(crawlId)}`) });
 }
 
+/**
+ * Asks Chrome for access to these sites. Resolves at once when Tabcrawl has
+ * it (the manifest asks for every http(s) site), and prompts when the user
+ * restricted Tabcrawl's site access in Chrome.
+ */
+function requestHostAccess(patterns: string[]): Promise<boolean> {
+  return browser.permissions.request({ origins: patterns });
+}
+
 /** Remembered settings, shared with the options page. */
 const settingsStorage = storageAreaAdapter(browser.storage.local);
 
 const root = document.getElementById('app');
-if (root !== null) render(<App deps={{ send, currentTabUrl, openExportTab, openResultsTab, settingsStorage }} />, root);
+if (root !== null) render(<App deps={{ send, requestHostAccess, currentTabUrl, openExportTab, openResultsTab, settingsStorage }} />, root);

@@ -19,6 +19,7 @@ import {
   FIELD_GROUPS,
   labelOf,
   rangeText,
+  WITH_COOKIES_WARNING,
   type FieldErrors,
   type FieldSpec,
   type FormValues,
@@ -97,6 +98,11 @@ function SettingField({ idPrefix, field, value, onChange, error }: SettingFieldP
         <label for={inputId}>{labelOf(field)}</label>
         {helpText}
         {message}
+        {field.name === 'withCookies' && value.withCookies && (
+          <p class="settings-warning" role="alert" data-testid="with-cookies-warning">
+            {WITH_COOKIES_WARNING}
+          </p>
+        )}
       </div>
     );
   }

@@ -43,6 +43,7 @@ export interface FormValues {
   hostConcurrency: string;
   jitterSeconds: string;
   maxBodyMiB: string;
+  withCookies: boolean;
 }
 
 /** Bytes in one MiB. */
@@ -76,8 +77,8 @@ interface LinesField {
 
 interface FlagField {
   kind: 'flag';
-  setting: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow';
-  name: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow';
+  setting: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies';
+  name: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies';
 }
 
 /** How one setting is shown in the form: its label, a sentence of help, and its `data-testid`. */
@@ -133,7 +134,29 @@ export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze([
       { kind: 'flag', setting: 'headBeforeGet', name: 'headBeforeGet', label: 'HEAD before GET', testId: 'head-before-get', help: 'GET only when a HEAD says the URL is HTML.' },
     ],
   },
+  {
+    title: 'Privacy',
+    fields: [
+      {
+        kind: 'flag',
+        setting: 'withCookies',
+        name: 'withCookies',
+        label: 'Crawl with my cookies',
+        testId: 'with-cookies',
+        help: 'Send your cookies for the site, so the crawl sees it as you do, logged in. Off: requests carry no cookies.',
+      },
+    ],
+  },
 ] satisfies FieldGroup[]);
+
+/**
+ * Shown while {@link CrawlSettings.withCookies} is on: what the user takes on.
+ * The guard's patterns are `SESSION_EXCLUDE_PATTERNS` (`core/settings.ts`).
+ */
+export const WITH_COOKIES_WARNING =
+  'The crawl will act as you on this site: every page it fetches is requested with your session, as if you clicked the link. ' +
+  'Links that look like logout, sign-out, delete, remove, unsubscribe, destroy or deactivate are never fetched, ' +
+  'but any other link that changes something when visited would be. Use it only on sites you trust, with an account you can afford to have changed.';
 
 /** Every field of {@link FIELD_GROUPS}, in the order the form shows them. */
 export const FIELDS: readonly FieldSpec[] = Object.freeze(FIELD_GROUPS.flatMap((group) => group.fields));
@@ -194,6 +217,7 @@ export function fromSettings(settings: Partial<CrawlSettings>): FormValues {
     hostConcurrency: String(all.hostConcurrency),
     jitterSeconds: toFormNumber(all.jitterMs, MS_PER_SECOND),
     maxBodyMiB: toFormNumber(all.maxBodyBytes, BYTES_PER_MIB),
+    withCookies: all.withCookies,
   };
 }
 
@@ -224,6 +248,7 @@ export function toSettings(values: FormValues): Partial<CrawlSettings> {
       .filter((line) => line !== ''),
     headBeforeGet: values.headBeforeGet,
     followNofollow: values.followNofollow,
+    withCookies: values.withCookies,
   };
   const productToken = values.productToken.trim();
   if (productToken !== '') settings.productToken = productToken;

@@ -122,6 +122,7 @@ describe('settings form', () => {
       timeout: '30',
       retries: '2',
       'head-before-get': false,
+      'with-cookies': false,
     });
     expect(FIELDS.map((field) => field.setting)).to.have.members(Object.keys(DEFAULT_SETTINGS));
   });

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
-import { validateSettings } from '../../src/core/settings.ts';
+import { SETTINGS_LIMITS, validateSettings } from '../../src/core/settings.ts';
+import { WITH_COOKIES_WARNING } from '../../src/settings/settings-values.ts';
 import { OptionsView } from '../../src/options-page/options-view.tsx';
 import {
   DEFAULTS_KEY,
@@ -130,6 +131,51 @@ describe('options page', () => {
     expect(page.byTestId('save-status').textContent).to.match(/^Not saved/);
     expect(document.activeElement).to.equal(page.byTestId('max-pages'));
     expect(storage.entries.has(DEFAULTS_KEY)).to.equal(false);
+  });
+
+  it('keeps the saved defaults and remembered sites as they were when a Save is refused', async () => {
+    const storage = memorySettingsStorage();
+    await saveDefaultSettings(storage, { delayMs: 2500 }, 1);
+    await saveSiteSettings(storage, 'https://example.com', { maxPages: 40 }, 1);
+    const before = structuredClone([...storage.entries]);
+    const page = await mountPage(storage);
+    await waitFor(() => expect(page.byTestId<HTMLInputElement>('delay').value).to.equal('2.5'));
+
+    for (const [testId, value] of [
+      ['delay', String(SETTINGS_LIMITS.delayMs.max / 1000 + 1)],
+      ['hosts-at-once', '0'],
+      ['max-depth', 'deep'],
+      ['product-token', 'my bot/1.0'],
+      ['path-prefix', 'docs'],
+    ] as const) {
+      await typeInto(page.byTestId<HTMLInputElement>(testId), value);
+    }
+    await click(page.byTestId('save-defaults'));
+
+    await waitFor(() => expect(page.byTestId('save-status').dataset['state']).to.equal('invalid'));
+    expect(page.byTestId('save-status').textContent).to.equal('Not saved: 5 settings need fixing (see the message under each).');
+    for (const testId of ['delay', 'hosts-at-once', 'max-depth', 'product-token', 'path-prefix']) {
+      expect(page.byTestId(`${testId}-error`).textContent, testId).not.to.equal('');
+    }
+    expect([...storage.entries]).to.deep.equal(before);
+  });
+
+  it('warns, while "Crawl with my cookies" is on, what that default means, and saves it only on Save', async () => {
+    const storage = memorySettingsStorage();
+    const page = await mountPage(storage);
+    await waitFor(() => page.byTestId('with-cookies'));
+    expect(page.queryTestId('with-cookies-warning')).to.equal(null);
+
+    await click(page.byTestId('with-cookies'));
+    expect(page.byTestId('with-cookies-warning').textContent).to.equal(WITH_COOKIES_WARNING);
+    expect(page.byTestId('with-cookies-warning').getAttribute('role')).to.equal('alert');
+    expect((await loadDefaultSettings(storage)).withCookies).to.equal(false);
+
+    await click(page.byTestId('save-defaults'));
+    await waitFor(() => expect(page.byTestId('save-status').dataset['state']).to.equal('saved'));
+    expect((await loadDefaultSettings(storage)).withCookies).to.equal(true);
+    await click(page.byTestId('with-cookies'));
+    expect(page.queryTestId('with-cookies-warning')).to.equal(null);
   });
 
   it('clears the message as soon as the field is fixed, and then saves', async () => {

@@ -24,7 +24,7 @@ describe('parseCliArgs', () => {
 
   test('every option maps to its setting', () => {
     const result = parseCliArgs([
-      'https://example.com/',
+      'https://example.com/docs/',
       '--out', 'a.jsonl',
       '--max-pages', '40',
       '--max-depth', '3',
@@ -40,7 +40,7 @@ describe('parseCliArgs', () => {
     assert.deepEqual(result, {
       kind: 'crawl',
       settings: {
-        startUrl: 'https://example.com/',
+        startUrl: 'https://example.com/docs/',
         maxPages: 40,
         maxDepth: 3,
         delayMs: 250,
@@ -106,7 +106,24 @@ describe('parseCliArgs', () => {
 
   test('a non-http start URL is a usage error', () => {
     assert.match(usageMessage(['ftp://example.com/']), /only http and https/);
-    assert.match(usageMessage(['example.com']), /not a valid URL/);
+    assert.match(usageMessage(['example.com']), /not a full URL; did you mean https:\/\/example\.com\?/);
+    assert.match(usageMessage(['http://exa mple.com/']), /not a valid URL/);
+  });
+
+  test('the Chrome Web Store and file URLs are usage errors, before any browser starts', () => {
+    assert.match(usageMessage(['https://chromewebstore.google.com/']), /Chrome does not let extensions read the Chrome Web Store/);
+    assert.match(usageMessage(['https://chrome.google.com/webstore/detail/x']), /Chrome Web Store/);
+    assert.match(usageMessage(['file:///etc/passwd']), /only http and https/);
+    assert.match(usageMessage(['about:blank']), /only http and https/);
+  });
+
+  test('a start URL with a password is a usage error', () => {
+    assert.match(usageMessage(['https://me:secret@example.com/']), /must not contain a user name or password/);
+  });
+
+  test('an exclude pattern or path prefix that rules out the start URL is a usage error naming its option', () => {
+    assert.equal(usageMessage(['https://example.com/', '--exclude', '*example.com*']), '--exclude: the exclude pattern "*example.com*" matches the start URL itself');
+    assert.equal(usageMessage(['https://example.com/', '--prefix', '/docs/']), '--prefix: the start URL is not under the path prefix "/docs/"');
   });
 
   test('an unknown option is a usage error naming it', () => {

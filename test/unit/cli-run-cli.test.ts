@@ -27,6 +27,20 @@ describe('runCli', () => {
     assert.deepEqual(streams.out, []);
   });
 
+  test('bad input exits 2 with its one-line reason before anything is built or launched', async () => {
+    for (const [argv, reason] of [
+      [['chrome://extensions/'], 'only http and https sites can be crawled, not chrome: URLs'],
+      [['https://chromewebstore.google.com/'], 'Chrome does not let extensions read the Chrome Web Store, so it cannot be crawled'],
+      [['https://example.com/', '--exclude', '*example.com/*'], '--exclude: the exclude pattern "*example.com/*" matches the start URL itself'],
+      [['https://example.com/', '--delay', '7200'], '--delay: delay must be from 0 s to 3600 s, not 7200 s'],
+    ] as const) {
+      // CHROME_PATH points nowhere and the root has no sources: reaching either would be another error.
+      const streams = io({ CHROME_PATH: '/nonexistent/chrome' });
+      assert.equal(await runCli([...argv], streams), EXIT.usage, argv.join(' '));
+      assert.equal(streams.err[0], `tabcrawl: ${reason}\n`);
+    }
+  });
+
   test('--help prints the usage on stdout and exits 0', async () => {
     const streams = io();
     assert.equal(await runCli(['--help'], streams), 0);

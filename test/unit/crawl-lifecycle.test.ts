@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createCrawl, pauseCrawl, queuedCount, resumeCrawl, startUrlProblem, stopCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
+import { createCrawl, hostAccessPatterns, pauseCrawl, queuedCount, resumeCrawl, startUrlProblem, stopCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
+import { createScope } from '../../src/core/url/scope.ts';
 import { validateSettings, type CrawlSettings } from '../../src/core/settings.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
 
@@ -21,6 +22,36 @@ describe('crawl lifecycle', () => {
     const problem = startUrlProblem(settings({ startUrl: 'http://a.test/x', excludePatterns: ['*/x'] }));
     assert.equal(problem?.field, 'excludePatterns');
     assert.match(problem?.message ?? '', /"\*\/x"/);
+  });
+  it('asks host access for the start origin alone, on every port', () => {
+    assert.deepEqual(hostAccessPatterns(settings({ startUrl: 'https://www.example.org:8443/docs/' })), ['https://www.example.org/*']);
+    assert.deepEqual(hostAccessPatterns(settings({ startUrl: 'http://127.0.0.1:5000/' })), ['http://127.0.0.1/*']);
+    assert.deepEqual(hostAccessPatterns(settings({ startUrl: 'http://[::1]:5000/' })), ['http://[::1]/*']);
+  });
+  it('asks host access for the start host and its subdomains, over http and https, with includeSubdomains', () => {
+    assert.deepEqual(hostAccessPatterns(settings({ startUrl: 'https://www.example.org/', includeSubdomains: true })), [
+      'http://example.org/*',
+      'http://*.example.org/*',
+      'https://example.org/*',
+      'https://*.example.org/*',
+    ]);
+    assert.deepEqual(hostAccessPatterns(settings({ startUrl: 'http://127.0.0.1:5000/', includeSubdomains: true })), ['http://127.0.0.1/*', 'https://127.0.0.1/*']);
+  });
+  it('asks host access for every URL its scope admits', () => {
+    const covered = (patterns: string[], url: string): boolean =>
+      patterns.some((pattern) => {
+        const [scheme, rest] = pattern.split('://') as [string, string];
+        const host = rest.slice(0, -'/*'.length);
+        const parsed = new URL(url);
+        if (parsed.protocol !== `${scheme}:`) return false;
+        return host.startsWith('*.') ? parsed.hostname.endsWith(host.slice(1)) : parsed.hostname === host;
+      });
+    const crawl = settings({ startUrl: 'https://www.example.org/', includeSubdomains: true });
+    const scope = createScope(crawl);
+    for (const url of ['https://example.org/a', 'http://www.example.org/b', 'https://docs.example.org/c', 'http://a.b.example.org/d']) {
+      assert.equal(scope.check(url).inScope, true, url);
+      assert.equal(covered(hostAccessPatterns(crawl), url), true, url);
+    }
   });
   it('creates a running crawl with its normalized start URL queued at depth 0', async () => {
     const store = new MemoryCrawlStore();

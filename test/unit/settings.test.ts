@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_SETTINGS, parseHttpUrl, validateSettings } from '../../src/core/settings.ts';
+import { DEFAULT_SETTINGS, MAX_EXCLUDE_PATTERNS, parseHttpUrl, validateSettings, type CrawlSettings } from '../../src/core/settings.ts';
 
 function errorsOf(input: Parameters<typeof validateSettings>[0]) {
   const result = validateSettings(input);
@@ -40,5 +40,60 @@ describe('crawl settings', () => {
   });
   it('reports every bad field at once', () => {
     assert.equal(errorsOf({ startUrl: 'x', maxPages: -1, delayMs: Number.NaN }).length, 3);
+  });
+  it('refuses the Chrome Web Store, which Chrome does not let extensions read', () => {
+    for (const url of ['https://chromewebstore.google.com/', 'https://chromewebstore.google.com/detail/x/abc', 'https://chrome.google.com/webstore/category/extensions']) {
+      const [error] = errorsOf({ startUrl: url });
+      assert.equal(error?.field, 'startUrl', url);
+      assert.match(error?.message ?? '', /Chrome Web Store/, url);
+    }
+    // Other pages of the same host are ordinary sites.
+    assert.equal(errorsOf({ startUrl: 'https://chrome.google.com/intl/en/' }).length, 0);
+  });
+  it('refuses a start URL with a user name or password, so none is stored or sent', () => {
+    for (const url of ['https://user:secret@example.com/', 'https://user@example.com/']) {
+      const result = validateSettings({ startUrl: url });
+      assert.equal(result.ok, false, url);
+      if (!result.ok) assert.match(result.errors[0]?.message ?? '', /user name or password/);
+    }
+  });
+  it('suggests https:// for a site typed without a scheme', () => {
+    assert.equal(errorsOf({ startUrl: 'example.com/docs' })[0]?.message, '"example.com/docs" is not a full URL; did you mean https://example.com/docs?');
+    assert.equal(errorsOf({ startUrl: 'http//example.com' })[0]?.message, '"http//example.com" is not a valid URL');
+  });
+  it('refuses malformed URLs and a start URL too long to be a real one', () => {
+    for (const url of ['http://', 'https://exa mple.com/', 'http://example.com:99999/', `https://example.com/${'a'.repeat(9000)}`]) {
+      assert.equal(errorsOf({ startUrl: url })[0]?.field, 'startUrl', url.slice(0, 40));
+    }
+  });
+  it('never throws on settings of the wrong type, and names each one', () => {
+    const input = {
+      startUrl: 42,
+      pathPrefix: 5,
+      productToken: null,
+      excludePatterns: '*.pdf',
+      withCookies: 'yes',
+      maxPages: '5',
+      includeSubdomains: 1,
+    } as unknown as Partial<CrawlSettings> & { startUrl: string };
+    const fields = errorsOf(input).map((error) => error.field).sort();
+    assert.deepEqual(fields, ['excludePatterns', 'includeSubdomains', 'maxPages', 'pathPrefix', 'productToken', 'startUrl', 'withCookies']);
+  });
+  it('drops fields that are not settings, so nothing unknown is stored with a crawl', () => {
+    const input = { startUrl: 'http://a.test/', evil: '<script>', __proto__: { polluted: true } } as unknown as { startUrl: string };
+    const result = validateSettings(input);
+    assert.ok(result.ok);
+    assert.deepEqual(Object.keys(result.settings).sort(), ['startUrl', ...Object.keys(DEFAULT_SETTINGS)].sort());
+    assert.equal((result.settings as unknown as Record<string, unknown>)['polluted'], undefined);
+  });
+  it('refuses more exclude patterns than a crawl checks, and overlong ones', () => {
+    const many = Array.from({ length: MAX_EXCLUDE_PATTERNS + 1 }, (_, i) => `*/x${i}/*`);
+    assert.equal(errorsOf({ startUrl: 'http://a.test/', excludePatterns: many })[0]?.field, 'excludePatterns');
+    assert.equal(errorsOf({ startUrl: 'http://a.test/', excludePatterns: [`*${'x'.repeat(3000)}*`] })[0]?.field, 'excludePatterns');
+  });
+  it('crawls without cookies unless told otherwise', () => {
+    const result = validateSettings({ startUrl: 'http://a.test/' });
+    assert.ok(result.ok);
+    assert.equal(result.settings.withCookies, false);
   });
 });

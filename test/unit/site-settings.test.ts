@@ -179,6 +179,7 @@ describe('settings form values', () => {
       hostConcurrency: '8',
       jitterSeconds: '0',
       maxBodyMiB: '10',
+      withCookies: false,
     });
   });
 

@@ -5,7 +5,7 @@
  * nothing when the crawl is not in a state it starts from.
  */
 import { emptyCounts, type CrawlRecord, type CrawlState } from '../model.ts';
-import type { CrawlSettings, SettingsError } from '../settings.ts';
+import { SESSION_EXCLUDE_PATTERNS, type CrawlSettings, type SettingsError } from '../settings.ts';
 import { normalizeUrl, originOf } from '../url/normalize-url.ts';
 import { createScope } from '../url/scope.ts';
 import { admit, CrawlWrites } from './frontier.ts';
@@ -14,6 +14,8 @@ import type { CrawlStore } from './ports.ts';
 /**
  * Why these (already validated) settings cannot start a crawl, or null.
  * The start URL itself must be in scope: an exclude pattern or a path prefix that rules it out would crawl nothing.
+ * Give it the settings the crawl runs with (after `withSessionGuard`), so a
+ * start URL that a crawl with cookies would never fetch is refused too.
  */
 export function startUrlProblem(settings: CrawlSettings): SettingsError | null {
   const start = normalizeUrl(settings.startUrl);
@@ -21,10 +23,34 @@ export function startUrlProblem(settings: CrawlSettings): SettingsError | null {
   const verdict = createScope(settings).check(start);
   if (verdict.inScope) return null;
   if (verdict.reason === 'excluded') {
-    return { field: 'excludePatterns', message: `the exclude pattern "${verdict.pattern ?? ''}" matches the start URL itself` };
+    const pattern = verdict.pattern ?? '';
+    if (settings.withCookies && SESSION_EXCLUDE_PATTERNS.includes(pattern)) {
+      return {
+        field: 'startUrl',
+        message: `the start URL looks like a logout or delete link (it matches "${pattern}"), which a crawl with your cookies never fetches`,
+      };
+    }
+    return { field: 'excludePatterns', message: `the exclude pattern "${pattern}" matches the start URL itself` };
   }
   if (verdict.reason === 'prefix') return { field: 'pathPrefix', message: `the start URL is not under the path prefix "${settings.pathPrefix}"` };
   return { field: 'startUrl', message: 'the start URL is outside the crawl scope' };
+}
+
+/**
+ * The host permissions (Chrome match patterns) a crawl needs: every URL it
+ * may fetch is in its scope, and its scope is one origin, or with
+ * `includeSubdomains` the start host and its subdomains over http and https.
+ * Match patterns ignore the port, so `http://127.0.0.1/*` covers every port.
+ * Redirects out of scope are recorded, never fetched, so they need nothing.
+ */
+export function hostAccessPatterns(settings: Pick<CrawlSettings, 'startUrl' | 'includeSubdomains'>): string[] {
+  const start = new URL(settings.startUrl);
+  if (!settings.includeSubdomains) return [`${start.protocol}//${start.hostname}/*`];
+  const root = start.hostname.startsWith('www.') ? start.hostname.slice('www.'.length) : start.hostname;
+  // An IP address has no subdomains, and `*.` before one is not a valid match pattern.
+  const isIp = root.startsWith('[') || /^\d+(\.\d+){3}$/.test(root);
+  const hosts = isIp ? [root] : [root, `*.${root}`];
+  return ['http:', 'https:'].flatMap((scheme) => hosts.map((host) => `${scheme}//${host}/*`));
 }
 
 /** Stores a new running crawl with its start URL queued at depth 0. */

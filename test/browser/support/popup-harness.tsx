@@ -95,9 +95,17 @@ export interface MountedPopup {
   unmount: () => Promise<void>;
 }
 
-/** {@link PopupDeps} as tests give them: `openExportTab`, `openResultsTab` and `settingsStorage` may be left out (see {@link mountPopup}). */
-export type FakePopupDeps = Omit<PopupDeps, 'openExportTab' | 'openResultsTab' | 'settingsStorage'> &
-  Partial<Pick<PopupDeps, 'openExportTab' | 'openResultsTab' | 'settingsStorage'>>;
+/**
+ * {@link PopupDeps} as tests give them: `openExportTab`, `openResultsTab`, `settingsStorage` and
+ * `requestHostAccess` may be left out (see {@link mountPopup}).
+ */
+export type FakePopupDeps = Omit<PopupDeps, 'openExportTab' | 'openResultsTab' | 'settingsStorage' | 'requestHostAccess'> &
+  Partial<Pick<PopupDeps, 'openExportTab' | 'openResultsTab' | 'settingsStorage' | 'requestHostAccess'>>;
+
+/** The `requestHostAccess` of tests that do not care: access is granted, as with the manifest's host permissions. */
+export function hostAccessGranted(): Promise<boolean> {
+  return Promise.resolve(true);
+}
 
 /** The `openExportTab` of tests that do not export: it fails, as a missing fake answer does. */
 export function noExportTab(): Promise<void> {
@@ -112,7 +120,8 @@ export function noResultsTab(): Promise<void> {
 /**
  * Renders `<App deps={deps} />` into a fresh container in the page; a missing
  * `openExportTab` is {@link noExportTab}, a missing `openResultsTab`
- * {@link noResultsTab}, a missing `settingsStorage` an empty `memorySettingsStorage()`.
+ * {@link noResultsTab}, a missing `settingsStorage` an empty `memorySettingsStorage()`,
+ * a missing `requestHostAccess` {@link hostAccessGranted}.
  */
 export async function mountPopup(fakeDeps: FakePopupDeps): Promise<MountedPopup> {
   const deps: PopupDeps = {
@@ -120,6 +129,7 @@ export async function mountPopup(fakeDeps: FakePopupDeps): Promise<MountedPopup>
     openExportTab: fakeDeps.openExportTab ?? noExportTab,
     openResultsTab: fakeDeps.openResultsTab ?? noResultsTab,
     settingsStorage: fakeDeps.settingsStorage ?? memorySettingsStorage(),
+    requestHostAccess: fakeDeps.requestHostAccess ?? hostAccessGranted,
   };
   const container = document.createElement('div');
   document.body.append(container);
