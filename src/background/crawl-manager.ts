@@ -19,9 +19,9 @@
  * A crawl with `withCookies` runs on its own runner, whose fetcher sends
  * credentials; every other crawl's fetcher never does.
  */
-import { createCrawl, hostAccessPatterns, pauseCrawl, resumeCrawl, startUrlProblem, stopCrawl } from '../core/crawl/crawl-lifecycle.ts';
-import { CrawlRunner } from '../core/crawl/crawl-runner.ts';
-import type { Clock, CrawlStore, Fetcher } from '../core/crawl/ports.ts';
+import { createCrawl, hostAccessPatterns, noteBrowserRestart, pauseCrawl, resumeCrawl, startUrlProblem, stopCrawl } from '../core/crawl/crawl-lifecycle.ts';
+import { CrawlRunner, STORAGE_FULL_MESSAGE } from '../core/crawl/crawl-runner.ts';
+import { StorageFullError, type Clock, type CrawlStore, type Fetcher } from '../core/crawl/ports.ts';
 import type { CrawlRecord } from '../core/model.ts';
 import { type CrawlSettings, validateSettings, withSessionGuard } from '../core/settings.ts';
 import { originOf } from '../core/url/normalize-url.ts';
@@ -56,6 +56,15 @@ export class CrawlManager {
   private readonly running = new Map<string, AbortController>();
   /** Crawls resumed while their previous loop was still ending: run again when it ends. */
   private readonly restartWanted = new Set<string>();
+  /**
+   * Crawls paused because the store refused even the write of their pause
+   * (over its quota, every write fails): their record still says `running`.
+   * {@link CrawlManager.view} shows them paused; they are not restarted
+   * until the user resumes them. Memory only: after a worker restart such a
+   * crawl is tried once more, which writes nothing and requests nothing (its
+   * first write is refused), and lands here again.
+   */
+  private readonly storageFull = new Set<string>();
   /** The tail of the start/resume queue (see {@link CrawlManager.exclusive}). */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -96,8 +105,25 @@ export class CrawlManager {
   /** Resumes every crawl the store says is running. Called on every worker start and by the watchdog alarm. */
   async resumeAll(): Promise<void> {
     for (const crawl of await this.deps.store.listCrawls()) {
-      if (crawl.state === 'running') this.ensureRunning(crawl);
+      if (crawl.state === 'running' && !this.storageFull.has(crawl.id)) this.ensureRunning(crawl);
     }
+  }
+
+  /**
+   * The browser (or the extension) just started again, so a crawl still
+   * running was interrupted when it closed: notes that on each, then resumes them.
+   */
+  async resumeAfterBrowserStart(): Promise<void> {
+    for (const crawl of await this.deps.store.listCrawls()) {
+      if (crawl.state === 'running') await noteBrowserRestart(this.deps.store, crawl.id).catch(() => undefined);
+    }
+    await this.resumeAll();
+  }
+
+  /** The crawl as the user should see it: paused, with the reason, when its pause could not be stored. */
+  view(crawl: CrawlRecord): CrawlRecord {
+    if (crawl.state !== 'running' || !this.storageFull.has(crawl.id)) return crawl;
+    return { ...crawl, state: 'paused', message: STORAGE_FULL_MESSAGE };
   }
 
   /**
@@ -129,6 +155,11 @@ export class CrawlManager {
     return this.exclusive(async () => {
       const current = await this.deps.store.getCrawl(crawlId);
       if (!current) throw new TabcrawlError({ code: 'not-found', message: `no crawl ${crawlId}` });
+      if (current.state === 'running' && this.storageFull.delete(crawlId)) {
+        // Paused for lack of storage, though the store could not record it: try again.
+        this.ensureRunning(current);
+        return current;
+      }
       if (current.state === 'running') return current;
       if (current.state !== 'paused' && current.state !== 'stopped') {
         throw new TabcrawlError({ code: 'bad-request', message: `a ${current.state} crawl cannot be resumed; re-run it instead` });
@@ -155,7 +186,11 @@ export class CrawlManager {
 
   async delete(crawlId: string): Promise<void> {
     if (!(await this.deps.store.getCrawl(crawlId))) throw new TabcrawlError({ code: 'not-found', message: `no crawl ${crawlId}` });
-    await stopCrawl(this.deps.store, crawlId, this.deps.clock.now());
+    // Deleting is how a user frees a full store, which may refuse the write of the stop: delete anyway.
+    await stopCrawl(this.deps.store, crawlId, this.deps.clock.now()).catch((error: unknown) => {
+      if (!(error instanceof StorageFullError)) throw error;
+    });
+    this.storageFull.delete(crawlId);
     this.restartWanted.delete(crawlId);
     const controller = this.running.get(crawlId);
     controller?.abort();
@@ -214,7 +249,10 @@ export class CrawlManager {
     this.deps.onActiveChange(true);
     void runner
       .run(crawlId, controller.signal)
-      .catch((error: unknown) => console.error(`crawl ${crawlId} ended with an error`, error))
+      .catch((error: unknown) => {
+        if (error instanceof StorageFullError) this.storageFull.add(crawlId);
+        else console.error(`crawl ${crawlId} ended with an error`, error);
+      })
       .finally(() => {
         this.running.delete(crawlId);
         if (this.restartWanted.delete(crawlId) && !controller.signal.aborted) {

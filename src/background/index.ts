@@ -11,6 +11,7 @@ import { TabcrawlDatabase } from '../storage/database.ts';
 import { DexieCrawlStore } from '../storage/dexie-crawl-store.ts';
 import { Badge, type BadgeAction } from './adapters/badge.ts';
 import { createBrowserFetcher } from './adapters/browser-fetcher.ts';
+import { isNewBrowserSession } from './adapters/browser-session.ts';
 import { KeepAlive, WATCHDOG_ALARM } from './adapters/keep-alive.ts';
 import { WireObserver } from './adapters/wire-observer.ts';
 import { crawlerUserAgent, installUserAgentRule } from './adapters/user-agent-rule.ts';
@@ -68,10 +69,15 @@ browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime
 browser.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === WATCHDOG_ALARM) void manager.resumeAll();
 });
-browser.runtime.onStartup.addListener(() => void manager.resumeAll());
+// Registered so that the browser starts the worker when it starts: a running crawl goes on at once
+// (the work itself is done below, at every worker start).
+browser.runtime.onStartup.addListener(() => undefined);
 
 void installUserAgentRule(crawlerUserAgent(browser.runtime.getManifest().version, PROJECT_URL)).catch((error: unknown) =>
   console.error('could not set the crawl User-Agent', error),
 );
-void manager.resumeAll();
+// On every worker start: resume running crawls, noting the interruption on each when the browser restarted.
+void isNewBrowserSession()
+  .catch(() => false)
+  .then((isNew) => (isNew ? manager.resumeAfterBrowserStart() : manager.resumeAll()));
 void badge.refresh();

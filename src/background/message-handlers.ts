@@ -84,7 +84,7 @@ function requireCount(value: unknown, name: string, max: number): number {
  * @param clock the time `activeMs` and host waits are computed at. @default systemClock
  */
 export function createHandlers(store: CrawlStore, manager: CrawlManager, clock: Clock = systemClock): Handlers {
-  const summary = (crawl: CrawlRecord): CrawlSummary => toCrawlSummary(crawl, clock.now());
+  const summary = (crawl: CrawlRecord): CrawlSummary => toCrawlSummary(manager.view(crawl), clock.now());
   const crawlOrThrow = async (crawlId: unknown): Promise<CrawlRecord> => {
     const id = requireString(crawlId, 'crawlId');
     const crawl = await store.getCrawl(id);

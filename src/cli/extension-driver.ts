@@ -45,6 +45,13 @@ export interface LaunchOptions {
   downloadDir?: string;
   /** How long to wait for the extension's service worker to start, in ms. @default 15000 */
   startTimeoutMs?: number;
+  /**
+   * Use this folder for the profile (created when missing) instead of a new
+   * temporary one, and keep it on close: a later launch with the same folder
+   * (and `copyDist`, so the extension loads from the same path and keeps its
+   * id) is the same browser profile started again, IndexedDB included.
+   */
+  profileDir?: string;
 }
 
 /** A running browser with the extension loaded. */
@@ -53,7 +60,7 @@ export interface ExtensionSession {
   readonly extensionId: string;
   /** The folder the extension was loaded from (a copy when `copyDist`). */
   readonly distDir: string;
-  /** The temporary folder holding the profile, `TMPDIR` and `HOME`; removed by {@link ExtensionSession.close}. */
+  /** The folder holding the profile, `TMPDIR` and `HOME`; removed by {@link ExtensionSession.close} unless the caller gave it. */
   readonly profileDir: string;
   /** The Playwright context, for what the session does not wrap. */
   readonly context: BrowserContext;
@@ -112,7 +119,8 @@ async function waitForExtensionWorker(context: BrowserContext, timeoutMs: number
  */
 export async function launchExtension(options: LaunchOptions): Promise<ExtensionSession> {
   const headless = options.headless ?? true;
-  const profileDir = mkdtempSync(join(tmpdir(), 'tabcrawl-'));
+  const ownsProfile = options.profileDir === undefined;
+  const profileDir = options.profileDir ?? mkdtempSync(join(tmpdir(), 'tabcrawl-'));
   let context: BrowserContext | null = null;
   try {
     const userDataDir = join(profileDir, 'user-data');
@@ -128,6 +136,7 @@ export async function launchExtension(options: LaunchOptions): Promise<Extension
     let distDir = options.distDir;
     if (options.copyDist === true) {
       distDir = join(profileDir, 'extension');
+      rmSync(distDir, { recursive: true, force: true });
       cpSync(options.distDir, distDir, { recursive: true });
     }
 
@@ -145,10 +154,10 @@ export async function launchExtension(options: LaunchOptions): Promise<Extension
     const worker = await waitForExtensionWorker(context, options.startTimeoutMs ?? 15_000);
     const extensionId = new URL(worker.url()).host;
     const driverPage = await openExtensionPage(context, extensionId, options.driverPagePath ?? DRIVER_PAGE_PATH);
-    return makeSession(context, { extensionId, distDir, profileDir, driverPage });
+    return makeSession(context, { extensionId, distDir, profileDir, driverPage, ownsProfile });
   } catch (error) {
     await context?.close().catch(() => undefined);
-    rmSync(profileDir, { recursive: true, force: true });
+    if (ownsProfile) rmSync(profileDir, { recursive: true, force: true });
     throw error;
   }
 }
@@ -161,7 +170,7 @@ async function openExtensionPage(context: BrowserContext, extensionId: string, p
 
 function makeSession(
   context: BrowserContext,
-  parts: { extensionId: string; distDir: string; profileDir: string; driverPage: Page },
+  parts: { extensionId: string; distDir: string; profileDir: string; driverPage: Page; ownsProfile: boolean },
 ): ExtensionSession {
   const { driverPage, profileDir } = parts;
   let closing: Promise<void> | null = null;
@@ -197,7 +206,9 @@ function makeSession(
     closing ??= context
       .close()
       .catch(() => undefined)
-      .then(() => rmSync(profileDir, { recursive: true, force: true }));
+      .then(() => {
+        if (parts.ownsProfile) rmSync(profileDir, { recursive: true, force: true });
+      });
     return closing;
   }
 

@@ -68,7 +68,10 @@ export interface CrawlRecord {
    */
   pausedMs?: number;
   counts: CrawlCounts;
-  /** Why the crawl failed or stopped, for the user; null otherwise. */
+  /**
+   * What the user should know of how the crawl went: why it failed, stopped
+   * or paused by itself, or that the browser interrupted it; null otherwise.
+   */
   message: string | null;
   /** Next frontier sequence number; orders the frontier (breadth first). */
   nextSeq: number;

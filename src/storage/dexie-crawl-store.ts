@@ -24,10 +24,21 @@
  * the state after every transaction created before them.
  */
 import { Dexie, type Collection, type Table, type Transaction } from 'dexie';
-import type { CrawlStore, StoredBody, StoreTx } from '../core/crawl/ports.ts';
+import { StorageFullError, type CrawlStore, type StoredBody, type StoreTx } from '../core/crawl/ports.ts';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
 import { fromFrontierRow, fromPageRow, toFrontierRow, toPageRow, type CrawlScopedKey, type FrontierRow, type PageRow, type TabcrawlDatabase } from './database.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRows, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
+
+/**
+ * Whether an error (or one it wraps: Dexie's `inner`, an `Error.cause`) is
+ * IndexedDB's `QuotaExceededError`: the origin's quota or the disk is full.
+ * The transaction it ended wrote nothing.
+ */
+export function isQuotaError(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 4) return false;
+  const { name, inner, cause } = error as { name?: unknown; inner?: unknown; cause?: unknown };
+  return name === 'QuotaExceededError' || isQuotaError(inner, depth + 1) || isQuotaError(cause, depth + 1);
+}
 
 /** The same table, bound to `trans`: its calls run in that transaction or fail. */
 function bound<T, K>(trans: Transaction, table: Table<T, K>): Table<T, K> {
@@ -39,7 +50,11 @@ export class DexieCrawlStore implements CrawlStore {
 
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts } = this.db;
-    return this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts], (trans) => work(this.txOver(trans)));
+    return this.db
+      .transaction('rw', [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts], (trans) => work(this.txOver(trans)))
+      .catch((error: unknown) => {
+        throw isQuotaError(error) ? new StorageFullError(`IndexedDB refused the write: ${error instanceof Error ? error.message : String(error)}`) : error;
+      });
   }
 
   private txOver(trans: Transaction): StoreTx {

@@ -4,7 +4,7 @@
  * a transaction that throws leaves nothing behind (writes are staged and
  * applied only when the work function returns).
  */
-import type { CrawlStore, StoredBody, StoreTx } from '../core/crawl/ports.ts';
+import { StorageFullError, type CrawlStore, type StoredBody, type StoreTx } from '../core/crawl/ports.ts';
 import type { CrawlRecord, FrontierEntry, HostState, PageRecord } from '../core/model.ts';
 
 const key = (crawlId: string, id: string): string => `${crawlId}\u0000${id}`;
@@ -24,9 +24,25 @@ function emptyTables(): Tables {
 /** Deep copy through structured clone, as IndexedDB does: callers never share objects with the store. */
 const copy = <T>(value: T): T => structuredClone(value);
 
+/** Options of {@link MemoryCrawlStore}. */
+export interface MemoryStoreOptions {
+  /**
+   * Most body bytes stored at once (all crawls): a transaction that would
+   * leave more throws {@link StorageFullError} and writes nothing, as a full
+   * quota does. @default Infinity
+   */
+  bodyBytesLimit?: number;
+}
+
 export class MemoryCrawlStore implements CrawlStore {
   private tables: Tables = emptyTables();
   private queue: Promise<unknown> = Promise.resolve();
+  /** See {@link MemoryStoreOptions.bodyBytesLimit}; tests raise it to "free space". */
+  bodyBytesLimit: number;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.bodyBytesLimit = options.bodyBytesLimit ?? Infinity;
+  }
 
   /** Runs `fn` after every earlier operation, one at a time. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -45,6 +61,14 @@ export class MemoryCrawlStore implements CrawlStore {
         bodies: new Map(this.tables.bodies),
       };
       const result = await work(this.txOver(staged));
+      if (this.bodyBytesLimit !== Infinity) {
+        const bodyBytes = (tables: Tables): number => [...tables.bodies.values()].reduce((sum, body) => sum + body.bytes.byteLength, 0);
+        const after = bodyBytes(staged);
+        // Like a quota: a transaction that adds bytes past the limit is refused; one that adds none passes.
+        if (after > this.bodyBytesLimit && after > bodyBytes(this.tables)) {
+          throw new StorageFullError(`${after} body bytes would pass the limit of ${this.bodyBytesLimit}`);
+        }
+      }
       this.tables = staged;
       return result;
     });

@@ -132,6 +132,20 @@ export async function resumeCrawl(store: CrawlStore, crawlId: string, now: numbe
   });
 }
 
+/** What a crawl says after the browser was closed while it ran and it went on when the browser started again. */
+export const RESUMED_AFTER_BROWSER_START_MESSAGE = 'The browser (or Tabcrawl) restarted during this crawl; it resumed by itself where it had stopped.';
+
+/**
+ * Notes on a running crawl that the browser was closed while it ran (called
+ * when the browser starts with a crawl still running). The crawl goes on by
+ * itself: its frontier and every host's clocks are in the store.
+ */
+export async function noteBrowserRestart(store: CrawlStore, crawlId: string): Promise<CrawlRecord | undefined> {
+  return transition(store, crawlId, ['running'], (crawl) => {
+    crawl.message = RESUMED_AFTER_BROWSER_START_MESSAGE;
+  });
+}
+
 /** URLs admitted but not yet written to the crawl table. */
 export function queuedCount(crawl: CrawlRecord): number {
   return crawl.counts.admitted - crawl.counts.done;

@@ -42,7 +42,11 @@ import { normalizeUrl, originOf } from '../url/normalize-url.ts';
 import { createScope, type Scope } from '../url/scope.ts';
 import { MAX_REDIRECT_HOPS, QueryVariantCounter, queryVariantsCap, urlTrapReason } from '../url/traps.ts';
 import { admit, type Candidate, CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
-import type { Clock, CrawlStore, FetchOutcome, Fetcher, StoreTx } from './ports.ts';
+import { StorageFullError, type Clock, type CrawlStore, type FetchOutcome, type Fetcher, type StoreTx } from './ports.ts';
+
+/** Why a crawl paused by itself when the browser refused to store more. */
+export const STORAGE_FULL_MESSAGE =
+  'Paused: the browser refused to store more (its storage for Tabcrawl or the disk is full). Nothing stored was lost. Delete crawls you no longer need or free disk space, then resume.';
 
 /** Failed robots.txt fetches (5xx, 429, network) before the host's URLs are all recorded as blocked. */
 export const ROBOTS_MAX_FAILURES = 3;
@@ -129,7 +133,9 @@ export class CrawlRunner {
   /**
    * Runs the crawl until it finishes, is stopped (state no longer `running`)
    * or `signal` aborts. Safe to call for a crawl another runner left half done.
+   * When the store is full, the crawl is paused with {@link STORAGE_FULL_MESSAGE}.
    * @returns the crawl record as it was when the loop ended.
+   * @throws StorageFullError when the store is so full that not even the pause could be written.
    */
   async run(crawlId: string, signal: AbortSignal): Promise<CrawlRecord | undefined> {
     const { store, clock } = this.deps;
@@ -138,7 +144,8 @@ export class CrawlRunner {
       await this.loadQueryVariants(crawlId);
     } catch (error) {
       // Recorded on the crawl, as in the loop: a crawl left `running` with no loop would look stalled.
-      await this.fail(crawlId, error);
+      if (!(error instanceof StorageFullError)) await this.fail(crawlId, error);
+      else if (!(await this.pauseForStorage(crawlId))) throw error;
       return store.getCrawl(crawlId);
     }
     const tasks = new Map<string, Promise<void>>();
@@ -191,11 +198,18 @@ export class CrawlRunner {
         await Promise.race(waits);
         sleeper.abort();
       }
+    } catch (error) {
+      // The loop's own reads and writes (the hosts, the end of the crawl): recorded like a step's.
+      failure ??= error;
     } finally {
       this.wakers.delete(crawlId);
       await Promise.allSettled([...tasks.values()]);
     }
-    if (failure !== null) await this.fail(crawlId, failure);
+    if (failure instanceof StorageFullError) {
+      if (!(await this.pauseForStorage(crawlId))) throw failure;
+    } else if (failure !== null) {
+      await this.fail(crawlId, failure);
+    }
     return store.getCrawl(crawlId);
   }
 
@@ -214,27 +228,67 @@ export class CrawlRunner {
     return Math.max(nextRequestAt(host), retry);
   }
 
-  /** Releases leases and in-flight marks left by other runs (a worker that died mid-request). */
+  /**
+   * Releases every lease and in-flight mark of the crawl: left by a worker
+   * that died mid-request, or by an earlier loop of this one that ended on a
+   * refused write. No step of the crawl runs while `run` starts (one loop per
+   * crawl at a time: the caller's rule), so none of them is live.
+   */
   private async recover(crawlId: string): Promise<void> {
-    const { store, clock, runId } = this.deps;
-    await store.transaction(async (tx) => {
-      const crawl = await tx.getCrawl(crawlId);
-      if (!crawl) return;
-      const stale = (await tx.leasedEntries(crawlId)).filter((e) => e.leaseRunId !== runId);
-      for (const entry of stale) {
-        entry.leaseRunId = null;
-        entry.attempts += 1;
-      }
-      if (stale.length > 0) await tx.putEntries(stale);
-      const now = clock.now();
-      const hosts = (await tx.listHosts(crawlId)).filter((h) => h.inFlight !== null && h.inFlight.runId !== runId);
-      for (const host of hosts) {
-        host.inFlight = null;
-        // Its response ended at the latest now; the gap counts from now.
-        host.nextAllowedAt = Math.max(host.nextAllowedAt, now + this.hostGapMs(crawl.settings, host));
-      }
-      if (hosts.length > 0) await tx.putHosts(hosts);
-    });
+    await this.deps.store.transaction((tx) => this.releaseLeases(tx, crawlId, () => true, true));
+  }
+
+  /**
+   * Puts leased entries back in the queue and clears in-flight marks, of the
+   * runs `released` picks. The request of a released lease may have reached
+   * the server: its host's gap counts from now.
+   * @param countAttempt the cut-off request counts as an attempt (a worker that
+   *   died mid-request, maybe because of it); not when the store refused to
+   *   record an answer.
+   */
+  private async releaseLeases(tx: StoreTx, crawlId: string, released: (runId: string) => boolean, countAttempt: boolean): Promise<void> {
+    const crawl = await tx.getCrawl(crawlId);
+    if (!crawl) return;
+    const stale = (await tx.leasedEntries(crawlId)).filter((e) => e.leaseRunId !== null && released(e.leaseRunId));
+    for (const entry of stale) {
+      entry.leaseRunId = null;
+      if (countAttempt) entry.attempts += 1;
+    }
+    if (stale.length > 0) await tx.putEntries(stale);
+    const now = this.deps.clock.now();
+    const hosts = (await tx.listHosts(crawlId)).filter((h) => h.inFlight !== null && released(h.inFlight.runId));
+    for (const host of hosts) {
+      host.inFlight = null;
+      // Its response ended at the latest now; the gap counts from now.
+      host.nextAllowedAt = Math.max(host.nextAllowedAt, now + this.hostGapMs(crawl.settings, host));
+    }
+    if (hosts.length > 0) await tx.putHosts(hosts);
+  }
+
+  /**
+   * The store is full: pauses the crawl with {@link STORAGE_FULL_MESSAGE}
+   * instead of failing it. The transaction that hit the limit wrote nothing;
+   * its URL goes back in the queue (one request repeats on resume).
+   * @returns false when even this small write was refused (a store over its
+   *   quota refuses every write): then `run` throws the {@link StorageFullError}
+   *   and the caller keeps the pause (see `CrawlManager`).
+   */
+  private async pauseForStorage(crawlId: string): Promise<boolean> {
+    const { store, clock } = this.deps;
+    return store
+      .transaction(async (tx) => {
+        await this.releaseLeases(tx, crawlId, () => true, false);
+        const crawl = await tx.getCrawl(crawlId);
+        if (!crawl || crawl.state !== 'running') return;
+        crawl.state = 'paused';
+        crawl.pausedAt = clock.now();
+        crawl.message = STORAGE_FULL_MESSAGE;
+        await tx.putCrawl(crawl);
+      })
+      .then(
+        () => true,
+        () => false,
+      );
   }
 
   /** Counts the query variants of every URL the crawl holds (rows and frontier); see {@link CrawlRunner.queryVariants}. */

@@ -100,9 +100,22 @@ export interface StoreTx {
   putBody(body: StoredBody): Promise<void>;
 }
 
+/**
+ * The store refused a transaction because the browser's storage for the
+ * extension is full (its quota, or the disk). Nothing of that transaction was
+ * written. Stores throw this, not their own quota errors, so the crawl core
+ * can pause a crawl instead of failing it.
+ */
+export class StorageFullError extends Error {
+  override readonly name = 'StorageFullError';
+}
+
 /** Storage of crawls. The crawl core needs nothing else to run and to resume. */
 export interface CrawlStore {
-  /** Runs `work` as one atomic read-write transaction. Transactions do not interleave. */
+  /**
+   * Runs `work` as one atomic read-write transaction. Transactions do not interleave.
+   * @throws StorageFullError when the storage is full (nothing of `work` is written).
+   */
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T>;
 
   listCrawls(): Promise<CrawlRecord[]>;
