@@ -179,12 +179,7 @@ export class DexieCrawlPageQueries implements PageQueries {
     if (loading === undefined) {
       const { pages, resultChunks, facetCounts } = this.db;
       loading = this.db
-        .transaction('r', [pages, resultChunks, facetCounts], async () => {
-          const counts = await facetCounts.get(crawlId);
-          if (counts === undefined) return this.fromRows(crawlId);
-          const chunks = await resultChunks.where('[crawlId+chunk]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
-          return { projection: new ResultsProjection(chunks, counts.rev) };
-        })
+        .transaction('r', [pages, resultChunks, facetCounts], () => this.read(crawlId))
         .then((read) => {
           this.hold(crawlId, read);
           return read;
@@ -210,7 +205,8 @@ export class DexieCrawlPageQueries implements PageQueries {
    * without counts is read again from its rows when its row count changed.
    */
   private async caughtUp(crawlId: string): Promise<Held> {
-    const held = this.held.get(crawlId) ?? (await this.fromRows(crawlId));
+    // Held unless dropped for other crawls since `load`.
+    const held = this.held.get(crawlId) ?? (await this.read(crawlId));
     const counts = await this.db.facetCounts.get(crawlId);
     let current = held;
     if (counts === undefined) {
@@ -225,6 +221,14 @@ export class DexieCrawlPageQueries implements PageQueries {
     }
     this.hold(crawlId, current);
     return current;
+  }
+
+  /** The crawl's projection read from its chunks, or from its rows when it has no counts. In the caller's transaction. */
+  private async read(crawlId: string): Promise<Held> {
+    const counts = await this.db.facetCounts.get(crawlId);
+    if (counts === undefined) return this.fromRows(crawlId);
+    const chunks = await this.db.resultChunks.where('[crawlId+chunk]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
+    return { projection: new ResultsProjection(chunks, counts.rev) };
   }
 
   /** A projection built from every row of the crawl (rows written around the store). */
