@@ -5,7 +5,8 @@ import { TabcrawlDatabase, mediaTypeOf, toPageRow } from '../../src/storage/data
 import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
 import { DexieCrawlPageQueries, type PageQueriesOptions } from '../../src/storage/dexie-page-queries.ts';
 import type { PageFilter, PageQuery, SortColumn, StatusClass } from '../../src/storage/page-queries.ts';
-import { crawlFixture, pageFixture } from '../support/store-contract.ts';
+import { classOf, COLUMNS, reference, variedPage } from '../support/results-reference.ts';
+import { crawlFixture } from '../support/store-contract.ts';
 
 const opened: TabcrawlDatabase[] = [];
 let serial = 0;
@@ -22,85 +23,9 @@ afterEach(async () => {
   for (const db of databases) await Dexie.delete(db.name);
 });
 
-const COLUMNS: SortColumn[] = ['seq', 'url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks'];
-const STATUSES = [200, 200, 200, 301, 404, 500, 204, 410, 503, 302];
-const TYPES = ['text/html; charset=utf-8', 'TEXT/HTML', 'image/png', 'application/pdf', null, 'text/css'];
-
-/** A varied row: every column has ties, nulls and several values; seq i, URL order unrelated to seq. */
-function variedPage(crawlId: string, i: number): PageRecord {
-  const base = pageFixture(crawlId, `https://a.example/${String((i * 37) % 101).padStart(3, '0')}/p${i}`, i);
-  const blocked = i % 23 === 0;
-  const failed = !blocked && i % 17 === 0;
-  const hasAnswer = !blocked && !failed;
-  return {
-    ...base,
-    depth: i % 4,
-    status: hasAnswer ? (STATUSES[i % STATUSES.length] ?? 200) : null,
-    contentType: hasAnswer ? (TYPES[i % TYPES.length] ?? null) : null,
-    contentLength: hasAnswer && i % 5 !== 0 ? (i * 131) % 7 * 1000 : null,
-    responseTimeMs: hasAnswer ? (i * 7) % 13 : null,
-    title: i % 3 === 0 ? null : ['Zebra', 'apple', 'Äpfel', 'banana Split', 'apple'][i % 5] ?? null,
-    inlinks: (i * 11) % 6,
-    duplicateOf: i % 7 === 3 ? 'https://a.example/000/p1' : null,
-    blockedBy: blocked ? 'robots' : null,
-    blockedRule: blocked ? 'Disallow: /' : null,
-    error: failed ? { code: 'timeout', message: 'timed out' } : null,
-  };
-}
-
-function classOf(page: PageRecord): Exclude<StatusClass, 'duplicate'> {
-  if (page.blockedBy !== null) return 'blocked';
-  if (page.status === null) return 'failed';
-  if (page.status < 300) return '2xx';
-  if (page.status < 400) return '3xx';
-  if (page.status < 500) return '4xx';
-  return '5xx';
-}
-
-/** The documented order in plain JS: missing values first, ties by seq; descending is the exact reverse. */
-function referenceKey(page: PageRecord, column: SortColumn): number | string {
-  switch (column) {
-    case 'seq':
-      return page.seq;
-    case 'url':
-      return page.url;
-    case 'status':
-      return page.blockedBy !== null ? -2 : (page.status ?? -1);
-    case 'contentType':
-      return mediaTypeOf(page.contentType);
-    case 'size':
-      return page.contentLength ?? -1;
-    case 'responseTime':
-      return page.responseTimeMs ?? -1;
-    case 'depth':
-      return page.depth;
-    case 'title':
-      return (page.title ?? '').toLowerCase();
-    case 'inlinks':
-      return page.inlinks;
-  }
-}
-
-function reference(pages: PageRecord[], query: PageQuery): { seqs: number[]; total: number } {
-  const { statusClasses = [], mediaType, depth, search = '' } = query.filter;
-  const needle = search.toLowerCase();
-  const kept = pages.filter(
-    (page) =>
-      (statusClasses.length === 0 ||
-        statusClasses.includes(classOf(page)) ||
-        (statusClasses.includes('duplicate') && page.duplicateOf !== null)) &&
-      (mediaType === undefined || mediaTypeOf(page.contentType) === mediaType) &&
-      (depth === undefined || page.depth === depth) &&
-      (needle === '' || page.url.toLowerCase().includes(needle) || (page.title ?? '').toLowerCase().includes(needle)),
-  );
-  const { column, descending } = query.sort;
-  kept.sort((a, b) => {
-    const ka = referenceKey(a, column);
-    const kb = referenceKey(b, column);
-    return ka === kb ? a.seq - b.seq : ka < kb ? -1 : 1;
-  });
-  if (descending) kept.reverse();
-  return { seqs: kept.slice(query.offset, query.offset + query.limit).map((page) => page.seq), total: kept.length };
+function referenceOf(pages: PageRecord[], query: PageQuery): { seqs: number[]; total: number } {
+  const { rows, total } = reference(pages, query.filter, query.sort, query.offset, query.limit);
+  return { seqs: rows.map((page) => page.seq), total };
 }
 
 const ROWS = 240;
@@ -124,7 +49,7 @@ function queryOf(sort: SortColumn, descending: boolean, filter: PageFilter = {},
 
 async function expectSameAsReference(queries: DexieCrawlPageQueries, pages: PageRecord[], query: PageQuery): Promise<void> {
   const result = await queries.query(query);
-  const expected = reference(pages, query);
+  const expected = referenceOf(pages, query);
   expect({ seqs: result.rows.map((row) => row.seq), total: result.total }, JSON.stringify(query)).to.deep.equal(expected);
 }
 
@@ -188,7 +113,7 @@ describe('DexieCrawlPageQueries', () => {
   it('answers windows anywhere in a filtered view, each way, by every column', async () => {
     const { queries, pages } = await seeded();
     for (const filter of FILTERS) {
-      const { total } = reference(pages, queryOf('seq', false, filter));
+      const { total } = referenceOf(pages, queryOf('seq', false, filter));
       for (const offset of [1, Math.floor(total / 2), Math.max(0, total - 3)]) {
         for (const column of COLUMNS) await expectSameAsReference(queries, pages, queryOf(column, offset % 2 === 0, filter, offset, 5));
       }
@@ -217,7 +142,7 @@ describe('DexieCrawlPageQueries', () => {
     const { queries, pages } = await seeded();
     const singles: PageFilter[] = [{ statusClasses: ['2xx'] }, { statusClasses: ['4xx', 'failed'] }, { statusClasses: ['duplicate'] }, { mediaType: 'text/html' }, { depth: 1 }];
     for (const filter of singles) {
-      const { total } = reference(pages, queryOf('seq', false, filter));
+      const { total } = referenceOf(pages, queryOf('seq', false, filter));
       for (const offset of [total - 3, Math.floor(total / 2), 1]) {
         await expectSameAsReference(queries, pages, queryOf('size', false, filter, offset, 5));
         await expectSameAsReference(queries, pages, queryOf('url', true, filter, offset, 5));

@@ -9,9 +9,8 @@ import { describe, it } from 'node:test';
 import { CrawlManager } from '../../src/background/crawl-manager.ts';
 import { createHandlers, dispatch } from '../../src/background/message-handlers.ts';
 import { STORAGE_FULL_MESSAGE } from '../../src/core/crawl/crawl-runner.ts';
-import { StorageFullError } from '../../src/core/crawl/ports.ts';
 import type { MessageOf, RequestType } from '../../src/messaging/protocol.ts';
-import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
+import { storeThatFillsUp } from '../support/full-store.ts';
 import { FakeSite, page } from '../support/fake-site.ts';
 import { VirtualClock } from '../support/virtual-clock.ts';
 
@@ -23,19 +22,8 @@ function background() {
   site.route(`${A}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\n' });
   site.route(`${A}/`, page(Array.from({ length: 10 }, (_, i) => `/p${i}`)));
   for (let i = 0; i < 10; i += 1) site.route(`${A}/p${i}`, page([], `<p>${'x'.repeat(2000)}${i}</p>`));
-  const store = new MemoryCrawlStore({ bodyBytesLimit: 6_000 });
   // Over its limit, the store refuses every write, as IndexedDB over its quota does.
-  let full = false;
-  const transaction = store.transaction.bind(store);
-  store.transaction = async (work) => {
-    if (full) throw new StorageFullError('over quota');
-    try {
-      return await transaction(work);
-    } catch (error) {
-      if (error instanceof StorageFullError) full = true;
-      throw error;
-    }
-  };
+  const { store, freeSpace } = storeThatFillsUp(6_000);
   let ids = 0;
   const manager = new CrawlManager({ store, fetcher: site, clock, runId: 'run', newId: () => `crawl-${++ids}`, onActiveChange: () => undefined });
   const handlers = createHandlers(store, manager, clock);
@@ -51,7 +39,7 @@ function background() {
         while (!(await done())) await clock.sleep(100);
       })(),
     );
-  return { clock, site, store, manager, send, until, freeSpace: () => ((full = false), (store.bodyBytesLimit = Infinity)) };
+  return { clock, site, store, manager, send, until, freeSpace };
 }
 
 describe('a crawl whose pause cannot be stored', () => {

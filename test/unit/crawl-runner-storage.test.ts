@@ -13,6 +13,7 @@ import { StorageFullError } from '../../src/core/crawl/ports.ts';
 import { validateSettings } from '../../src/core/settings.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
 import { FakeSite, page } from '../support/fake-site.ts';
+import { storeThatFillsUp } from '../support/full-store.ts';
 import { VirtualClock } from '../support/virtual-clock.ts';
 
 const A = 'http://a.test';
@@ -67,20 +68,9 @@ describe('a crawl whose store fills up', () => {
   });
 
   it('throws StorageFullError when not even the pause can be written, and leaves the crawl to be tried again', async () => {
-    const w = world(5_000);
+    const full = storeThatFillsUp(5_000);
+    const w = { ...world(Infinity), store: full.store };
     const { crawl, runner } = await start(w);
-    // A store that refuses every write once the first body would not fit, as a store over its quota does.
-    let full = false;
-    const transaction = w.store.transaction.bind(w.store);
-    w.store.transaction = async (work) => {
-      if (full) throw new StorageFullError('over quota');
-      try {
-        return await transaction(work);
-      } catch (error) {
-        if (error instanceof StorageFullError) full = true;
-        throw error;
-      }
-    };
     await assert.rejects(w.clock.run(runner.run(crawl.id, new AbortController().signal)), StorageFullError);
     assert.equal((await w.store.getCrawl(crawl.id))?.state, 'running', 'nothing could be written');
     const requests = w.site.requests.length;
@@ -89,8 +79,7 @@ describe('a crawl whose store fills up', () => {
     assert.equal(w.site.requests.length, requests);
 
     // Space freed: the next run releases its own stale lease and finishes.
-    full = false;
-    w.store.bodyBytesLimit = Infinity;
+    full.freeSpace();
     const finished = await w.clock.run(runner.run(crawl.id, new AbortController().signal));
     assert.equal(finished?.state, 'finished');
     assert.equal((await w.store.pagesAfter(crawl.id, 0, 1000)).length, PAGES + 1);

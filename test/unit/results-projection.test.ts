@@ -6,81 +6,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PageRecord } from '../../src/core/model.ts';
-import { mediaTypeOf, toPageRow } from '../../src/storage/database.ts';
-import type { PageFilter, SortColumn, StatusClass } from '../../src/storage/page-queries.ts';
+import { toPageRow } from '../../src/storage/database.ts';
+import type { PageFilter, SortColumn } from '../../src/storage/page-queries.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRows, RESULTS_CHUNK_ROWS, type FacetCounts, type ResultsChunk } from '../../src/storage/results-chunks.ts';
 import { ResultsProjection } from '../../src/storage/results-projection.ts';
-import { pageFixture } from '../support/store-contract.ts';
+import { classOf, COLUMNS, reference, variedPage as variedReferencePage } from '../support/results-reference.ts';
 
-const COLUMNS: SortColumn[] = ['seq', 'url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks'];
-const STATUSES = [200, 200, 200, 301, 404, 500, 204, 410, 503, 302];
-const TYPES = ['text/html; charset=utf-8', 'TEXT/HTML', 'image/png', 'application/pdf', null, 'text/css'];
+const variedPage = (i: number): PageRecord => variedReferencePage('c1', i);
 
-/** A varied row: every column has ties, nulls and several values; URL order unrelated to seq. */
-function variedPage(i: number): PageRecord {
-  const blocked = i % 23 === 0;
-  const failed = !blocked && i % 17 === 0;
-  const hasAnswer = !blocked && !failed;
-  return {
-    ...pageFixture('c1', `https://a.example/${String((i * 37) % 101).padStart(3, '0')}/p${i}`, i),
-    depth: i % 4,
-    status: hasAnswer ? (STATUSES[i % STATUSES.length] ?? 200) : null,
-    contentType: hasAnswer ? (TYPES[i % TYPES.length] ?? null) : null,
-    contentLength: hasAnswer && i % 5 !== 0 ? ((i * 131) % 7) * 1000 : null,
-    responseTimeMs: hasAnswer ? ((i * 7) % 13) + (i % 2) * 0.5 : null,
-    title: i % 3 === 0 ? null : (['Zebra', 'apple', 'Äpfel', 'banana Split', 'apple'][i % 5] ?? null),
-    inlinks: (i * 11) % 6,
-    duplicateOf: i % 7 === 3 ? 'https://a.example/000/p1' : null,
-    blockedBy: blocked ? 'robots' : null,
-  };
-}
-
-function classOf(page: PageRecord): Exclude<StatusClass, 'duplicate'> {
-  if (page.blockedBy !== null) return 'blocked';
-  if (page.status === null) return 'failed';
-  if (page.status < 300) return '2xx';
-  if (page.status < 400) return '3xx';
-  if (page.status < 500) return '4xx';
-  return '5xx';
-}
-
-const rowsOf = new WeakMap<PageRecord, ReturnType<typeof toPageRow>>();
-
-function keyOf(page: PageRecord, column: SortColumn): number | string {
-  let row = rowsOf.get(page);
-  if (row === undefined) rowsOf.set(page, (row = toPageRow(page)));
-  const keys: Record<SortColumn, number | string> = {
-    seq: row.seq,
-    url: row.url,
-    status: row.statusKey,
-    contentType: row.mediaKey,
-    size: row.sizeKey,
-    responseTime: row.timeKey,
-    depth: row.depth,
-    title: row.titleKey,
-    inlinks: row.inlinks,
-  };
-  return keys[column];
-}
-
-/** The documented answer in plain JS. */
-function reference(pages: PageRecord[], filter: PageFilter, column: SortColumn, descending: boolean, offset: number, limit: number): { urls: string[]; total: number } {
-  const { statusClasses = [], mediaType, depth, search = '' } = filter;
-  const needle = search.toLowerCase();
-  const kept = pages.filter(
-    (page) =>
-      (statusClasses.length === 0 || statusClasses.includes(classOf(page)) || (statusClasses.includes('duplicate') && page.duplicateOf !== null)) &&
-      (mediaType === undefined || mediaTypeOf(page.contentType) === mediaType) &&
-      (depth === undefined || page.depth === depth) &&
-      (needle === '' || page.url.toLowerCase().includes(needle) || (page.title ?? '').toLowerCase().includes(needle)),
-  );
-  kept.sort((a, b) => {
-    const ka = keyOf(a, column);
-    const kb = keyOf(b, column);
-    return ka === kb ? a.seq - b.seq : ka < kb ? -1 : 1;
-  });
-  if (descending) kept.reverse();
-  return { urls: kept.slice(offset, offset + limit).map((page) => page.url), total: kept.length };
+/** The reference's window as the projection answers it: URLs and the total. */
+function expected(pages: PageRecord[], filter: PageFilter, column: SortColumn, descending: boolean, offset: number, limit: number): { urls: string[]; total: number } {
+  const { rows, total } = reference(pages, filter, { column, descending }, offset, limit);
+  return { urls: rows.map((page) => page.url), total };
 }
 
 /** Chunks and counts of `pages`, as the store writes them; `into` continues earlier ones. */
@@ -117,7 +54,7 @@ const FILTERS: PageFilter[] = [
 ];
 
 function assertSame(projection: ResultsProjection, pages: PageRecord[], filter: PageFilter, column: SortColumn, descending: boolean, offset: number, limit: number): void {
-  assert.deepEqual(projection.window(filter, { column, descending }, offset, limit), reference(pages, filter, column, descending, offset, limit), JSON.stringify({ filter, column, descending, offset }));
+  assert.deepEqual(projection.window(filter, { column, descending }, offset, limit), expected(pages, filter, column, descending, offset, limit), JSON.stringify({ filter, column, descending, offset }));
 }
 
 const ROWS = 700; // three chunks, the last one partly filled
@@ -127,7 +64,7 @@ describe('ResultsProjection', () => {
   it('answers every filter by every column, both ways, at the start, the middle and the end', () => {
     const projection = new ResultsProjection(chunked(pages).chunks.values(), 1);
     for (const filter of FILTERS) {
-      const { total } = reference(pages, filter, 'seq', false, 0, 0);
+      const { total } = expected(pages, filter, 'seq', false, 0, 0);
       for (const column of COLUMNS) {
         for (const offset of [0, Math.floor(total / 2), Math.max(0, total - 4), total + 5]) {
           assertSame(projection, pages, filter, column, false, offset, 7);

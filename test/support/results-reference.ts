@@ -1,0 +1,99 @@
+/**
+ * The results queries' documented answer in plain JavaScript, and varied rows
+ * to ask it about: the reference that the in-memory index (unit tests) and the
+ * IndexedDB queries (browser tests) are both checked against.
+ *
+ * Portable on purpose: no Node and no DOM APIs.
+ */
+import type { PageRecord } from '../../src/core/model.ts';
+import { mediaTypeOf } from '../../src/storage/database.ts';
+import type { PageFilter, SortColumn, StatusClass } from '../../src/storage/page-queries.ts';
+import { pageFixture } from './store-contract.ts';
+
+export const COLUMNS: SortColumn[] = ['seq', 'url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks'];
+const STATUSES = [200, 200, 200, 301, 404, 500, 204, 410, 503, 302];
+const TYPES = ['text/html; charset=utf-8', 'TEXT/HTML', 'image/png', 'application/pdf', null, 'text/css'];
+
+/** A varied row: every column has ties, nulls and several values; seq i, URL order unrelated to seq. */
+export function variedPage(crawlId: string, i: number): PageRecord {
+  const base = pageFixture(crawlId, `https://a.example/${String((i * 37) % 101).padStart(3, '0')}/p${i}`, i);
+  const blocked = i % 23 === 0;
+  const failed = !blocked && i % 17 === 0;
+  const hasAnswer = !blocked && !failed;
+  return {
+    ...base,
+    depth: i % 4,
+    status: hasAnswer ? (STATUSES[i % STATUSES.length] ?? 200) : null,
+    contentType: hasAnswer ? (TYPES[i % TYPES.length] ?? null) : null,
+    contentLength: hasAnswer && i % 5 !== 0 ? ((i * 131) % 7) * 1000 : null,
+    // Half-milliseconds too: a key that is not an integer takes the comparator path of the in-memory sort.
+    responseTimeMs: hasAnswer ? ((i * 7) % 13) + (i % 2) * 0.5 : null,
+    title: i % 3 === 0 ? null : (['Zebra', 'apple', 'Äpfel', 'banana Split', 'apple'][i % 5] ?? null),
+    inlinks: (i * 11) % 6,
+    duplicateOf: i % 7 === 3 ? 'https://a.example/000/p1' : null,
+    blockedBy: blocked ? 'robots' : null,
+    blockedRule: blocked ? 'Disallow: /' : null,
+    error: failed ? { code: 'timeout', message: 'timed out' } : null,
+  };
+}
+
+/** The status class of a row (every row is in exactly one). */
+export function classOf(page: PageRecord): Exclude<StatusClass, 'duplicate'> {
+  if (page.blockedBy !== null) return 'blocked';
+  if (page.status === null) return 'failed';
+  if (page.status < 300) return '2xx';
+  if (page.status < 400) return '3xx';
+  if (page.status < 500) return '4xx';
+  return '5xx';
+}
+
+/** The documented order of a column: missing values first (-1, '', blocked -2), lower-case title and media type. */
+export function referenceKey(page: PageRecord, column: SortColumn): number | string {
+  switch (column) {
+    case 'seq':
+      return page.seq;
+    case 'url':
+      return page.url;
+    case 'status':
+      return page.blockedBy !== null ? -2 : (page.status ?? -1);
+    case 'contentType':
+      return mediaTypeOf(page.contentType);
+    case 'size':
+      return page.contentLength ?? -1;
+    case 'responseTime':
+      return page.responseTimeMs ?? -1;
+    case 'depth':
+      return page.depth;
+    case 'title':
+      return (page.title ?? '').toLowerCase();
+    case 'inlinks':
+      return page.inlinks;
+  }
+}
+
+/** The rows `filter` keeps, sorted by `column` (ties by seq; descending is the exact reverse), and how many. */
+export function reference(
+  pages: PageRecord[],
+  filter: PageFilter,
+  sort: { column: SortColumn; descending: boolean },
+  offset: number,
+  limit: number,
+): { rows: PageRecord[]; total: number } {
+  const { statusClasses = [], mediaType, depth, search = '' } = filter;
+  const needle = search.toLowerCase();
+  const kept = pages.filter(
+    (page) =>
+      (statusClasses.length === 0 || statusClasses.includes(classOf(page)) || (statusClasses.includes('duplicate') && page.duplicateOf !== null)) &&
+      (mediaType === undefined || mediaTypeOf(page.contentType) === mediaType) &&
+      (depth === undefined || page.depth === depth) &&
+      (needle === '' || page.url.toLowerCase().includes(needle) || (page.title ?? '').toLowerCase().includes(needle)),
+  );
+  const keys = new Map(kept.map((page) => [page, referenceKey(page, sort.column)]));
+  kept.sort((a, b) => {
+    const ka = keys.get(a) ?? 0;
+    const kb = keys.get(b) ?? 0;
+    return ka === kb ? a.seq - b.seq : ka < kb ? -1 : 1;
+  });
+  if (sort.descending) kept.reverse();
+  return { rows: kept.slice(offset, offset + limit), total: kept.length };
+}
