@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { FORMATS, formatOfPath, type ExportFormat } from '../export/format-info.ts';
 import { startUrlProblem } from '../core/crawl/crawl-lifecycle.ts';
-import { DEFAULT_SETTINGS, validateSettings, type CrawlSettings, type SettingsError } from '../core/settings.ts';
+import { DEFAULT_SETTINGS, EXTRA_ORIGINS_LABEL, validateSettings, type CrawlSettings, type SettingsError } from '../core/settings.ts';
 
 /** Settings given on the command line: only what the user set, plus the start URL. */
 export type CliSettings = Partial<CrawlSettings> & { startUrl: string };
@@ -39,6 +39,7 @@ const OPTIONS = {
   'include-subdomains': { type: 'boolean' },
   prefix: { type: 'string' },
   exclude: { type: 'string', multiple: true },
+  also: { type: 'string', multiple: true },
   head: { type: 'boolean' },
   timeout: { type: 'string' },
   'follow-nofollow': { type: 'boolean' },
@@ -62,6 +63,7 @@ const CRAWL_OPTIONS: readonly OptionName[] = [
   'include-subdomains',
   'prefix',
   'exclude',
+  'also',
   'head',
   'timeout',
   'follow-nofollow',
@@ -76,6 +78,7 @@ const OPTION_OF_FIELD: Partial<Record<keyof CrawlSettings, string>> = {
   includeSubdomains: '--include-subdomains',
   pathPrefix: '--prefix',
   excludePatterns: '--exclude',
+  extraOrigins: '--also',
   headBeforeGet: '--head',
   timeoutMs: '--timeout',
   followNofollow: '--follow-nofollow',
@@ -97,6 +100,8 @@ Options:
   --include-subdomains    also crawl subdomains of the start host (default: off)
   --prefix PATH           only crawl paths starting with PATH, e.g. /docs/ (default: none)
   --exclude PATTERN       never crawl URLs matching PATTERN (* = anything); repeatable (default: none)
+  --also ORIGIN           also crawl this site, e.g. https://docs.example.com or http://127.0.0.1:8081
+                          (whole, with its own robots.txt and delay); repeatable (default: none)
   --head                  send HEAD first, GET only HTML (default: off)
   --timeout SECONDS       per-request timeout (default: ${seconds(DEFAULT_SETTINGS.timeoutMs)})
   --follow-nofollow       follow nofollow links too (default: off)
@@ -173,7 +178,9 @@ function settingsUsageError(error: SettingsError | undefined): ParseResult {
   if (error === undefined) return usageError('invalid settings');
   const option = OPTION_OF_FIELD[error.field];
   if (option === undefined) return usageError(error.message);
-  return usageError(`${option}: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`);
+  // The form's label says which field; on the command line the option does.
+  const message = error.message.startsWith(`${EXTRA_ORIGINS_LABEL}: `) ? error.message.slice(EXTRA_ORIGINS_LABEL.length + 2) : error.message;
+  return usageError(`${option}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`);
 }
 
 /** Parses the arguments after the script name (`process.argv.slice(2)`). Never throws. */
@@ -229,6 +236,7 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   if (values['include-subdomains'] === true) settings.includeSubdomains = true;
   if (values.prefix !== undefined) settings.pathPrefix = values.prefix;
   if (values.exclude !== undefined) settings.excludePatterns = [...values.exclude];
+  if (values.also !== undefined) settings.extraOrigins = [...values.also];
   if (values.head === true) settings.headBeforeGet = true;
   if (values['follow-nofollow'] === true) settings.followNofollow = true;
 
@@ -246,5 +254,6 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   const problem = startUrlProblem(checked.settings);
   if (problem !== null) return settingsUsageError(problem);
   settings.startUrl = checked.settings.startUrl;
+  if (settings.extraOrigins !== undefined) settings.extraOrigins = [...checked.settings.extraOrigins];
   return { kind: 'crawl', settings, outputs: [...outputs] };
 }

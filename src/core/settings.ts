@@ -27,6 +27,16 @@ export interface CrawlSettings {
   pathPrefix: string;
   /** Wildcard patterns (`*` = any run of characters) matched against the whole URL; a match is never crawled. @default [] */
   excludePatterns: string[];
+  /**
+   * Other sites crawled with the start URL's, as origins (`scheme://host[:port]`,
+   * no path): their URLs are in scope too, whole (the path prefix applies to the
+   * start site only; see `core/url/scope.ts`), and each is its own host for
+   * politeness (its own robots.txt, read first and once, and its own gap).
+   * Stored normalized (`URL.origin`: lower-case host, default port dropped),
+   * each once. A crawl stored before this setting existed has none.
+   * @default []
+   */
+  extraOrigins: string[];
   /** Send HEAD first and GET only when the HEAD says HTML. @default false */
   headBeforeGet: boolean;
   /** Per-request timeout, in ms, from the request's start to the end of its body. @default 30000 */
@@ -60,6 +70,7 @@ export const DEFAULT_SETTINGS: Readonly<Omit<CrawlSettings, 'startUrl'>> = Objec
   includeSubdomains: false,
   pathPrefix: '',
   excludePatterns: [],
+  extraOrigins: [],
   headBeforeGet: false,
   timeoutMs: 30_000,
   followNofollow: false,
@@ -105,6 +116,12 @@ const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
 
 /** Most exclude patterns one crawl takes (each is tried on every link found). */
 export const MAX_EXCLUDE_PATTERNS = 500;
+/**
+ * Most extra sites one crawl takes ({@link CrawlSettings.extraOrigins}). Each is a
+ * host with its own robots.txt and clock, and the crawl runs at most 32 hosts at
+ * once, so more would mostly wait; it also bounds the host permissions asked for.
+ */
+export const MAX_EXTRA_ORIGINS = 50;
 /** Longest exclude pattern, path prefix or product token, in characters. */
 export const MAX_TEXT_SETTING_LENGTH = 2000;
 /** Longest start URL, in characters (longer ones are refused rather than stored and crawled). */
@@ -130,7 +147,7 @@ export function validateSettings(input: Partial<CrawlSettings> & { startUrl: str
     }
   }
   // Checked field by field below; until then the fields may hold anything.
-  const settings = { ...DEFAULT_SETTINGS, excludePatterns: [], startUrl: '', ...given } as CrawlSettings;
+  const settings = { ...DEFAULT_SETTINGS, excludePatterns: [], extraOrigins: [], startUrl: '', ...given } as CrawlSettings;
   const errors: SettingsError[] = [];
 
   const start = parseHttpUrl(settings.startUrl);
@@ -169,11 +186,75 @@ export function validateSettings(input: Partial<CrawlSettings> & { startUrl: str
   } else {
     settings.excludePatterns = [...(patterns as string[])];
   }
+  const origins = checkExtraOrigins(settings.extraOrigins);
+  if (Array.isArray(origins)) settings.extraOrigins = origins;
+  else errors.push(...origins.errors);
   for (const flag of FLAGS) {
     if (typeof settings[flag] !== 'boolean') errors.push({ field: flag, message: `${flag} must be true or false` });
   }
 
   return errors.length > 0 ? { ok: false, errors } : { ok: true, settings };
+}
+
+/** The label of {@link CrawlSettings.extraOrigins} in the form, which its messages start with. */
+export const EXTRA_ORIGINS_LABEL = 'Also crawl these sites';
+
+/**
+ * Checks {@link CrawlSettings.extraOrigins}: a list of at most
+ * {@link MAX_EXTRA_ORIGINS} http(s) origins, with one message per bad entry
+ * naming it. Returns the origins normalized (`URL.origin`), each once, in the
+ * order given; or the errors. Never throws.
+ */
+export function checkExtraOrigins(value: unknown): string[] | { errors: SettingsError[] } {
+  const field = 'extraOrigins';
+  if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string')) {
+    return { errors: [{ field, message: `${EXTRA_ORIGINS_LABEL} must be a list of sites` }] };
+  }
+  if (value.length > MAX_EXTRA_ORIGINS) {
+    return { errors: [{ field, message: `${EXTRA_ORIGINS_LABEL}: at most ${MAX_EXTRA_ORIGINS} sites, not ${value.length}` }] };
+  }
+  const origins: string[] = [];
+  const errors: SettingsError[] = [];
+  for (const entry of value as string[]) {
+    const origin = parseOrigin(entry);
+    if (origin.ok) {
+      if (!origins.includes(origin.origin)) origins.push(origin.origin);
+    } else {
+      errors.push({ field, message: `${EXTRA_ORIGINS_LABEL}: ${origin.problem}` });
+    }
+  }
+  return errors.length > 0 ? { errors } : origins;
+}
+
+/**
+ * Reads one site given as an origin (`https://example.org`, a trailing `/`
+ * allowed), or says why it is not one. A path, query or fragment is refused
+ * rather than dropped, so nobody believes `https://a.test/docs/` limits the
+ * crawl to `/docs/`. Never throws.
+ */
+export function parseOrigin(text: string): { ok: true; origin: string } | { ok: false; problem: string } {
+  const trimmed = typeof text === 'string' ? text.trim() : '';
+  if (trimmed === '') return { ok: false, problem: 'a site is empty' };
+  const shownText = trimmed.length > 80 ? `${trimmed.slice(0, 80)}…` : trimmed;
+  if (trimmed.length > MAX_TEXT_SETTING_LENGTH) return { ok: false, problem: `"${shownText}" is longer than ${MAX_TEXT_SETTING_LENGTH} characters` };
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    const hint = BARE_HOST.test(trimmed) ? `; did you mean https://${trimmed}?` : '';
+    return { ok: false, problem: `"${shownText}" is not a site address${hint}` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `example.org:8080` parses with `example.org:` as its scheme, `localhost:8080` with `localhost:`.
+    const hint = BARE_HOST.test(trimmed) || /^[a-z0-9-]+:\d+\/?$/i.test(trimmed) ? `; did you mean https://${trimmed}?` : '';
+    return { ok: false, problem: `"${shownText}" is not an http or https site${hint}` };
+  }
+  if (url.username !== '' || url.password !== '') return { ok: false, problem: `"${shownText}" must not contain a user name or password` };
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || /[?#]/.test(trimmed)) {
+    return { ok: false, problem: `"${shownText}" has a path, query or fragment; give the site only, e.g. ${url.origin}` };
+  }
+  if (isExtensionGallery(url)) return { ok: false, problem: `"${shownText}" is the Chrome Web Store, which Chrome does not let extensions read` };
+  return { ok: true, origin: url.origin };
 }
 
 /**

@@ -117,7 +117,7 @@ function SettingField({ idPrefix, field, value, onChange, error }: SettingFieldP
           rows={3}
           spellcheck={false}
           autoComplete="off"
-          placeholder={'*?sessionid=*\nhttp*://*/cgi-bin/*'}
+          placeholder={field.placeholder}
           value={value[field.name]}
           aria-invalid={error !== undefined}
           aria-describedby={describedBy}

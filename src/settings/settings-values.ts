@@ -1,7 +1,7 @@
 /**
  * The crawl options as a form edits them, and back: text for numbers (so
  * nothing the user typed is lost), seconds for times, MiB for sizes, one
- * exclude pattern per line. Pure: no Preact, no browser APIs.
+ * exclude pattern or extra site per line. Pure: no Preact, no browser APIs.
  *
  * ```
  * FormValues ──toSettings──► Partial<CrawlSettings> ──checkSettings──► SiteSettings | SettingsError[]
@@ -11,6 +11,8 @@
  */
 import {
   DEFAULT_SETTINGS,
+  EXTRA_ORIGINS_LABEL,
+  MAX_EXTRA_ORIGINS,
   SETTINGS_LIMITS,
   validateSettings,
   type CrawlSettings,
@@ -36,6 +38,8 @@ export interface FormValues {
   pathPrefix: string;
   /** One wildcard pattern per line; blank lines are ignored. */
   excludePatterns: string;
+  /** One site (origin) per line; blank lines are ignored. */
+  extraOrigins: string;
   headBeforeGet: boolean;
   timeoutSeconds: string;
   followNofollow: boolean;
@@ -69,10 +73,13 @@ interface TextField {
   name: 'productToken' | 'pathPrefix';
 }
 
+/** A list setting edited as text, one item per line. */
 interface LinesField {
   kind: 'lines';
-  setting: 'excludePatterns';
-  name: 'excludePatterns';
+  setting: 'excludePatterns' | 'extraOrigins';
+  name: 'excludePatterns' | 'extraOrigins';
+  /** Examples shown in the empty field, one per line. */
+  placeholder: string;
 }
 
 interface FlagField {
@@ -121,7 +128,16 @@ export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze([
     title: 'Scope',
     fields: [
       { kind: 'text', setting: 'pathPrefix', name: 'pathPrefix', label: 'Path prefix', testId: 'path-prefix', help: 'Only crawl paths starting with this, e.g. /docs/. Empty: the whole site.' },
-      { kind: 'lines', setting: 'excludePatterns', name: 'excludePatterns', label: 'Exclude patterns', testId: 'exclude-patterns', help: 'One per line; * matches any characters of the whole URL.' },
+      { kind: 'lines', setting: 'excludePatterns', name: 'excludePatterns', placeholder: '*?sessionid=*\nhttp*://*/cgi-bin/*', label: 'Exclude patterns', testId: 'exclude-patterns', help: 'One per line; * matches any characters of the whole URL.' },
+      {
+        kind: 'lines',
+        setting: 'extraOrigins',
+        name: 'extraOrigins',
+        placeholder: 'https://docs.example.com\nhttp://127.0.0.1:8081',
+        label: EXTRA_ORIGINS_LABEL,
+        testId: 'extra-origins',
+        help: `One site per line (scheme://host:port, no path), crawled whole with the start site; each reads its own robots.txt and gets its own delay. At most ${MAX_EXTRA_ORIGINS}.`,
+      },
       { kind: 'flag', setting: 'includeSubdomains', name: 'includeSubdomains', label: 'Include subdomains', testId: 'include-subdomains', help: 'Also crawl subdomains of the start host, over http and https.' },
       { kind: 'flag', setting: 'followNofollow', name: 'followNofollow', label: 'Follow nofollow links', testId: 'follow-nofollow', help: 'Also follow rel="nofollow" links and nofollow pages.' },
     ],
@@ -179,7 +195,7 @@ export function defaultText(field: FieldSpec): string {
     case 'text':
       return DEFAULT_SETTINGS[field.setting] === '' ? 'none' : DEFAULT_SETTINGS[field.setting];
     case 'lines':
-      return DEFAULT_SETTINGS.excludePatterns.length === 0 ? 'none' : DEFAULT_SETTINGS.excludePatterns.join(', ');
+      return DEFAULT_SETTINGS[field.setting].length === 0 ? 'none' : DEFAULT_SETTINGS[field.setting].join(', ');
     case 'flag':
       return DEFAULT_SETTINGS[field.setting] ? 'on' : 'off';
   }
@@ -198,7 +214,7 @@ export function rangeText(field: FieldSpec): string | null {
  * built-in default.
  */
 export function fromSettings(settings: Partial<CrawlSettings>): FormValues {
-  const all: SiteSettings = { ...DEFAULT_SETTINGS, excludePatterns: [...DEFAULT_SETTINGS.excludePatterns] };
+  const all: SiteSettings = { ...DEFAULT_SETTINGS, excludePatterns: [...DEFAULT_SETTINGS.excludePatterns], extraOrigins: [...DEFAULT_SETTINGS.extraOrigins] };
   for (const key of Object.keys(all) as SettingKey[]) {
     if (settings[key] !== undefined) Object.assign(all, { [key]: settings[key] });
   }
@@ -210,6 +226,7 @@ export function fromSettings(settings: Partial<CrawlSettings>): FormValues {
     includeSubdomains: all.includeSubdomains,
     pathPrefix: all.pathPrefix,
     excludePatterns: all.excludePatterns.join('\n'),
+    extraOrigins: all.extraOrigins.join('\n'),
     headBeforeGet: all.headBeforeGet,
     timeoutSeconds: toFormNumber(all.timeoutMs, MS_PER_SECOND),
     followNofollow: all.followNofollow,
@@ -233,19 +250,25 @@ function parseNumber(text: string, scale: number): number | undefined {
   return scale === 1 || !Number.isFinite(value) ? value : Math.round(value * scale);
 }
 
+/** The non-blank lines of a list field, trimmed. */
+function lines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
 /**
  * The settings the form's values say: seconds → ms, MiB → bytes, one
- * exclude pattern per non-blank line. An empty number field or product token
+ * exclude pattern or extra site per non-blank line. An empty number field or product token
  * is left out, so its default applies. Not validated: see {@link checkSettings}.
  */
 export function toSettings(values: FormValues): Partial<CrawlSettings> {
   const settings: Partial<CrawlSettings> = {
     includeSubdomains: values.includeSubdomains,
     pathPrefix: values.pathPrefix.trim(),
-    excludePatterns: values.excludePatterns
-      .split(/\r?\n/)
-      .map((line) => line.trim())
-      .filter((line) => line !== ''),
+    excludePatterns: lines(values.excludePatterns),
+    extraOrigins: lines(values.extraOrigins),
     headBeforeGet: values.headBeforeGet,
     followNofollow: values.followNofollow,
     withCookies: values.withCookies,
@@ -279,7 +302,7 @@ export function checkSettings(settings: Partial<CrawlSettings>): CheckResult {
 
 function withoutStartUrl(settings: CrawlSettings): SiteSettings {
   const { startUrl: _startUrl, ...rest } = settings;
-  return { ...rest, excludePatterns: [...rest.excludePatterns] };
+  return { ...rest, excludePatterns: [...rest.excludePatterns], extraOrigins: [...rest.extraOrigins] };
 }
 
 /** `1073741824` → `1024 MiB`, `1024` → `1 KiB`: a byte count as the size fields read it. */
@@ -321,7 +344,7 @@ function settingText(field: FieldSpec, settings: Partial<SiteSettings>): string 
       return value === undefined ? null : `${label}: ${value === '' ? 'none' : value}`;
     }
     case 'lines': {
-      const value = settings.excludePatterns;
+      const value = settings[field.setting];
       return value === undefined ? null : `${label}: ${value.length === 0 ? 'none' : value.join(', ')}`;
     }
     case 'flag': {

@@ -75,7 +75,7 @@ export function siteOrigin(site: string): string | null {
 
 /** The built-in defaults, with an array of its own. */
 function builtInSettings(): SiteSettings {
-  return { ...DEFAULT_SETTINGS, excludePatterns: [...DEFAULT_SETTINGS.excludePatterns] };
+  return { ...DEFAULT_SETTINGS, excludePatterns: [...DEFAULT_SETTINGS.excludePatterns], extraOrigins: [...DEFAULT_SETTINGS.extraOrigins] };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -117,6 +117,7 @@ describe('settings form', () => {
       'product-token': 'tabcrawl',
       'path-prefix': '',
       'exclude-patterns': '',
+      'extra-origins': '',
       'include-subdomains': false,
       'follow-nofollow': false,
       timeout: '30',
@@ -185,6 +186,34 @@ describe('settings form', () => {
     const last = form.changes.at(-1);
     expect(last).to.deep.equal({ ...fromSettings({}), delaySeconds: '2.5', includeSubdomains: true, excludePatterns: '*?a=*\n/private/*' });
     expect(form.byTestId<HTMLInputElement>('include-subdomains').checked).to.equal(true);
+  });
+
+  it('edits the extra sites one per line, with the form of an origin as placeholder', async () => {
+    const form = await mountForm();
+    const sites = form.byTestId<HTMLTextAreaElement>('extra-origins');
+    expect(sites.tagName).to.equal('TEXTAREA');
+    expect(sites.labels?.[0]?.textContent).to.equal('Also crawl these sites');
+    expect(sites.placeholder).to.include('https://docs.example.com');
+    expect(descriptionOf(sites)).to.include('At most 50').and.include('Default: none.');
+    await typeInto(sites, 'http://127.0.0.1:8081/\n\n HTTPS://Docs.Example.com ');
+
+    const last = form.changes.at(-1) ?? fromSettings({});
+    expect(last.extraOrigins).to.equal('http://127.0.0.1:8081/\n\n HTTPS://Docs.Example.com ');
+    const checked = checkForm(last);
+    expect(checked.ok && checked.settings.extraOrigins).to.deep.equal(['http://127.0.0.1:8081', 'https://docs.example.com']);
+  });
+
+  it("shows the validator's message for a bad extra site next to that field", async () => {
+    const values = { ...fromSettings({}), extraOrigins: 'https://ok.test\nhttps://b.test/docs/' };
+    const result = checkForm(values);
+    expect(result.ok).to.equal(false);
+    const form = await mountForm({ initial: values, errors: result.ok ? {} : result.errors });
+    const sites = form.byTestId<HTMLTextAreaElement>('extra-origins');
+    const message = 'Also crawl these sites: "https://b.test/docs/" has a path, query or fragment; give the site only, e.g. https://b.test';
+    expect(form.byTestId('extra-origins-error').textContent).to.equal(message);
+    expect(sites.getAttribute('aria-invalid')).to.equal('true');
+    expect(descriptionOf(sites)).to.include(message);
+    expect(form.container.querySelectorAll('[aria-invalid="true"]')).to.have.lengthOf(1);
   });
 
   it('round-trips seconds and MiB typed in the form to ms and bytes and back', async () => {

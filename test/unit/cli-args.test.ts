@@ -69,6 +69,21 @@ describe('parseCliArgs', () => {
     assert.deepEqual(result.settings.excludePatterns, ['*.zip', '*/tag/*']);
   });
 
+  test('--also can be repeated and gives the extra sites as normalized origins, each once', () => {
+    const result = parseCliArgs(['http://127.0.0.1:8080/', '--also', 'http://127.0.0.1:8081/', '--also', 'HTTPS://Docs.Example.com:443', '--also', 'http://127.0.0.1:8081']);
+    assert.equal(result.kind, 'crawl');
+    if (result.kind !== 'crawl') return;
+    assert.deepEqual(result.settings.extraOrigins, ['http://127.0.0.1:8081', 'https://docs.example.com']);
+  });
+
+  test('an --also that is not a site is a usage error quoting it, before any browser starts', () => {
+    assert.equal(usageMessage(['https://example.com/', '--also', 'https://b.example/docs/']), '--also: "https://b.example/docs/" has a path, query or fragment; give the site only, e.g. https://b.example');
+    assert.equal(usageMessage(['https://example.com/', '--also', 'ftp://b.example']), '--also: "ftp://b.example" is not an http or https site');
+    assert.equal(usageMessage(['https://example.com/', '--also', 'localhost:8081']), '--also: "localhost:8081" is not an http or https site; did you mean https://localhost:8081?');
+    assert.equal(usageMessage(['https://example.com/', '--also']), '--also needs a value');
+    assert.match(usageMessage(['--demo', '--also', 'https://b.example']), /--demo cannot be combined with --also/);
+  });
+
   test('a delay of zero seconds is allowed', () => {
     const result = parseCliArgs(['https://example.com/', '--delay', '0']);
     assert.equal(result.kind === 'crawl' && result.settings.delayMs, 0);
@@ -187,7 +202,7 @@ describe('parseCliArgs', () => {
   });
 
   test('the usage text lists every option', () => {
-    for (const option of ['--out', '--max-pages', '--max-depth', '--delay', '--agent', '--include-subdomains', '--prefix', '--exclude', '--head', '--timeout', '--follow-nofollow', '--demo', '--out-dir', '--help']) {
+    for (const option of ['--out', '--max-pages', '--max-depth', '--delay', '--agent', '--include-subdomains', '--prefix', '--exclude', '--also', '--head', '--timeout', '--follow-nofollow', '--demo', '--out-dir', '--help']) {
       assert.ok(USAGE.includes(option), `${option} missing from the usage text`);
     }
     assert.match(USAGE, /--max-pages N .*default: 500/);

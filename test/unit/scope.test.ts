@@ -180,3 +180,46 @@ describe('matchesWildcard', () => {
     assert.equal(matchesWildcard('a*a*a*a*a*b', 'a'.repeat(10_000)), false);
   });
 });
+
+describe('createScope: extraOrigins', () => {
+  const check = scope({ startUrl: 'http://127.0.0.1:8080/docs/', pathPrefix: '/docs/', extraOrigins: ['http://127.0.0.1:8081', 'https://b.example'], excludePatterns: ['*/private/*'] });
+  const cases: [string, ScopeVerdict][] = [
+    ['http://127.0.0.1:8080/docs/a', IN],
+    ['http://127.0.0.1:8081/', IN],
+    ['http://127.0.0.1:8081/anything/deep?q=1', IN],
+    ['https://b.example/', IN],
+    ['https://b.example:443/x', IN],
+    ['http://127.0.0.1:8082/', out('host')],
+    ['http://b.example/', out('host')],
+    // Not one of the extra origins, so the start's rule decides: another scheme than the start's.
+    ['https://sub.b.example/', out('scheme')],
+    ['https://b.example:8443/', out('scheme')],
+    ['http://127.0.0.1:8080/blog/', out('prefix')],
+  ];
+  for (const [url, expected] of cases) {
+    test(`${expected.inScope ? 'admits' : 'rejects'} ${url}`, () => {
+      assert.deepEqual(check.check(url), expected);
+    });
+  }
+
+  test('applies the path prefix to the start site only: an extra site is crawled whole', () => {
+    assert.deepEqual(check.check('http://127.0.0.1:8081/blog/'), IN);
+    assert.deepEqual(check.check('http://127.0.0.1:8080/blog/'), out('prefix'));
+  });
+
+  test('applies the exclude patterns to the extra sites too', () => {
+    assert.deepEqual(check.check('http://127.0.0.1:8081/private/x'), { inScope: false, reason: 'excluded', pattern: '*/private/*' });
+  });
+
+  test('adds the extra sites to the subdomains of the start host', () => {
+    const withSubdomains = scope({ startUrl: 'https://www.example.com/', includeSubdomains: true, extraOrigins: ['http://other.test:8080'] });
+    assert.deepEqual(withSubdomains.check('https://docs.example.com/'), IN);
+    assert.deepEqual(withSubdomains.check('http://other.test:8080/a'), IN);
+    assert.deepEqual(withSubdomains.check('http://other.test/a'), out('host'));
+  });
+
+  test('reads a crawl stored before the setting existed as having no extra site', () => {
+    const old = createScope({ startUrl: 'http://127.0.0.1:8080/', includeSubdomains: false, pathPrefix: '', excludePatterns: [] });
+    assert.deepEqual(old.check('http://127.0.0.1:8081/'), out('host'));
+  });
+});

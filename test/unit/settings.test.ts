@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_SETTINGS, MAX_EXCLUDE_PATTERNS, parseHttpUrl, validateSettings, type CrawlSettings } from '../../src/core/settings.ts';
+import { DEFAULT_SETTINGS, MAX_EXCLUDE_PATTERNS, MAX_EXTRA_ORIGINS, parseHttpUrl, validateSettings, type CrawlSettings } from '../../src/core/settings.ts';
 
 function errorsOf(input: Parameters<typeof validateSettings>[0]) {
   const result = validateSettings(input);
@@ -95,5 +95,51 @@ describe('crawl settings', () => {
     const result = validateSettings({ startUrl: 'http://a.test/' });
     assert.ok(result.ok);
     assert.equal(result.settings.withCookies, false);
+  });
+});
+
+describe('crawl settings: extra sites (extraOrigins)', () => {
+  const start = 'http://a.test/';
+  it('has none by default', () => {
+    const result = validateSettings({ startUrl: start });
+    assert.ok(result.ok);
+    assert.deepEqual(result.settings.extraOrigins, []);
+  });
+  it('keeps each site as its origin, once, in the order given', () => {
+    const result = validateSettings({
+      startUrl: start,
+      extraOrigins: ['https://Docs.Example.com/', ' http://127.0.0.1:8081 ', 'https://docs.example.com:443', 'http://[::1]:80'],
+    });
+    assert.ok(result.ok);
+    assert.deepEqual(result.settings.extraOrigins, ['https://docs.example.com', 'http://127.0.0.1:8081', 'http://[::1]']);
+  });
+  it('refuses each entry that is not an http(s) site, with a message quoting it', () => {
+    const messages = errorsOf({
+      startUrl: start,
+      extraOrigins: ['https://ok.test', 'ftp://b.test', 'https://b.test/docs/', 'https://b.test/?q=1', 'b.test', 'https://me:pw@b.test', 'not a site', ''],
+    }).map((error) => [error.field, error.message]);
+    assert.deepEqual(messages, [
+      ['extraOrigins', 'Also crawl these sites: "ftp://b.test" is not an http or https site'],
+      ['extraOrigins', 'Also crawl these sites: "https://b.test/docs/" has a path, query or fragment; give the site only, e.g. https://b.test'],
+      ['extraOrigins', 'Also crawl these sites: "https://b.test/?q=1" has a path, query or fragment; give the site only, e.g. https://b.test'],
+      ['extraOrigins', 'Also crawl these sites: "b.test" is not a site address; did you mean https://b.test?'],
+      ['extraOrigins', 'Also crawl these sites: "https://me:pw@b.test" must not contain a user name or password'],
+      ['extraOrigins', 'Also crawl these sites: "not a site" is not a site address'],
+      ['extraOrigins', 'Also crawl these sites: a site is empty'],
+    ]);
+  });
+  it('refuses the Chrome Web Store as an extra site too', () => {
+    assert.match(errorsOf({ startUrl: start, extraOrigins: ['https://chromewebstore.google.com'] })[0]?.message ?? '', /Chrome Web Store/);
+  });
+  it(`refuses more than ${MAX_EXTRA_ORIGINS} sites, and anything but a list of text`, () => {
+    const many = Array.from({ length: MAX_EXTRA_ORIGINS + 1 }, (_, i) => `http://127.0.0.1:${9000 + i}`);
+    assert.equal(errorsOf({ startUrl: start, extraOrigins: many.slice(0, MAX_EXTRA_ORIGINS) }).length, 0);
+    assert.deepEqual(errorsOf({ startUrl: start, extraOrigins: many }), [
+      { field: 'extraOrigins', message: `Also crawl these sites: at most ${MAX_EXTRA_ORIGINS} sites, not ${MAX_EXTRA_ORIGINS + 1}` },
+    ]);
+    for (const bad of ['https://b.test', [1], null, { 0: 'https://b.test' }]) {
+      const input = { startUrl: start, extraOrigins: bad } as unknown as Parameters<typeof validateSettings>[0];
+      assert.equal(errorsOf(input)[0]?.field, 'extraOrigins', JSON.stringify(bad));
+    }
   });
 });

@@ -172,6 +172,7 @@ describe('settings form values', () => {
       includeSubdomains: false,
       pathPrefix: '',
       excludePatterns: '',
+      extraOrigins: '',
       headBeforeGet: false,
       timeoutSeconds: '30',
       followNofollow: false,
@@ -203,6 +204,7 @@ describe('settings form values', () => {
       includeSubdomains: true,
       pathPrefix: '/docs/',
       excludePatterns: ['*?a=*', 'http*://*/cgi-bin/*'],
+      extraOrigins: ['https://docs.example.com', 'http://127.0.0.1:8081'],
       headBeforeGet: true,
       timeoutMs: 1001,
       followNofollow: true,
@@ -233,6 +235,17 @@ describe('settings form values', () => {
   it('reads one exclude pattern per line, skipping blank lines and trimming', () => {
     const settings = toSettings({ ...fromSettings({}), excludePatterns: ' *?a=* \r\n\n/x*\n   \n' });
     assert.deepEqual(settings.excludePatterns, ['*?a=*', '/x*']);
+  });
+
+  it('reads one extra site per line, and names the first bad one next to its field', () => {
+    const values = { ...fromSettings({}), extraOrigins: ' https://b.test \r\n\nhttp://127.0.0.1:8081/\n' };
+    assert.deepEqual(toSettings(values).extraOrigins, ['https://b.test', 'http://127.0.0.1:8081/']);
+    const checked = checkForm(values);
+    assert.ok(checked.ok);
+    assert.deepEqual(checked.settings.extraOrigins, ['https://b.test', 'http://127.0.0.1:8081']);
+    const bad = checkForm({ ...fromSettings({}), extraOrigins: 'https://b.test/docs\nftp://c.test' });
+    assert.equal(bad.ok, false);
+    if (!bad.ok) assert.equal(bad.errors.extraOrigins, 'Also crawl these sites: "https://b.test/docs" has a path, query or fragment; give the site only, e.g. https://b.test');
   });
 
   it('gives the validator message for the field that is out of range', () => {

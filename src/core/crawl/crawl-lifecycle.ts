@@ -39,11 +39,28 @@ export function startUrlProblem(settings: CrawlSettings): SettingsError | null {
 /**
  * The host permissions (Chrome match patterns) a crawl needs: every URL it
  * may fetch is in its scope, and its scope is one origin, or with
- * `includeSubdomains` the start host and its subdomains over http and https.
- * Match patterns ignore the port, so `http://127.0.0.1/*` covers every port.
+ * `includeSubdomains` the start host and its subdomains over http and https,
+ * plus each of `extraOrigins` (its scheme and host). Each pattern once, the
+ * start's first. Match patterns ignore the port, so `http://127.0.0.1/*`
+ * covers every port (several local sites on one host need one pattern).
  * Redirects out of scope are recorded, never fetched, so they need nothing.
  */
-export function hostAccessPatterns(settings: Pick<CrawlSettings, 'startUrl' | 'includeSubdomains'>): string[] {
+export function hostAccessPatterns(
+  settings: Pick<CrawlSettings, 'startUrl' | 'includeSubdomains'> & {
+    /** Validated origins; absent on crawls stored before the setting existed. */
+    extraOrigins?: readonly string[];
+  },
+): string[] {
+  const patterns = new Set(startHostPatterns(settings));
+  for (const origin of settings.extraOrigins ?? []) {
+    const url = new URL(origin);
+    patterns.add(`${url.protocol}//${url.hostname}/*`);
+  }
+  return [...patterns];
+}
+
+/** The match patterns of the start site: its host, or with `includeSubdomains` also its subdomains, over http and https. */
+function startHostPatterns(settings: Pick<CrawlSettings, 'startUrl' | 'includeSubdomains'>): string[] {
   const start = new URL(settings.startUrl);
   if (!settings.includeSubdomains) return [`${start.protocol}//${start.hostname}/*`];
   const root = start.hostname.startsWith('www.') ? start.hostname.slice('www.'.length) : start.hostname;

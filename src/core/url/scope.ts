@@ -11,7 +11,7 @@ import type { CrawlSettings } from '../settings.ts';
  * - `scheme`: not an http(s) URL (or not parseable), or, without
  *   `includeSubdomains`, another scheme than the start URL's;
  * - `host`: another host, or another port, than the scope allows;
- * - `prefix`: the path does not start with `pathPrefix`;
+ * - `prefix`: the path does not start with `pathPrefix` (never for a URL of one of `extraOrigins`);
  * - `excluded`: the URL matches `pattern`, one of `excludePatterns`.
  */
 export type ScopeVerdict =
@@ -33,18 +33,28 @@ const IN_SCOPE: ScopeVerdict = Object.freeze({ inScope: true });
  *   without its leading `www.` or ending in `.` + that; the port must be the
  *   same as the start's (when the start uses its scheme's default port, any
  *   URL on its own scheme's default port is accepted, so http:80 and https:443 mix);
+ * - `extraOrigins`: a URL whose origin (scheme, host and port) is one of
+ *   them is in scope too, whatever the rules above say of its host;
  * - `pathPrefix` (non-empty): the URL's path must start with it. The prefix
  *   is percent-encoded as the URL parser encodes paths, so `/café/` matches
- *   `/caf%C3%A9/`;
- * - `excludePatterns`: see {@link matchesWildcard}.
+ *   `/caf%C3%A9/`. It applies to the start site (and its subdomains), not to
+ *   the extra origins: a prefix is a place in one site's tree (`/docs/`), and
+ *   another site named on its own is meant whole, so its links are followed
+ *   from its root. To narrow an extra site, use an exclude pattern;
+ * - `excludePatterns`: see {@link matchesWildcard}; they apply to every URL,
+ *   extra origins included.
  *
  * @throws TypeError when `startUrl` is not an absolute URL (settings are
  *   validated before a scope is built).
  */
 export function createScope(
-  options: Pick<CrawlSettings, 'startUrl' | 'includeSubdomains' | 'pathPrefix' | 'excludePatterns'>,
+  options: Pick<CrawlSettings, 'startUrl' | 'includeSubdomains' | 'pathPrefix' | 'excludePatterns'> & {
+    /** Validated origins (`URL.origin` form); absent on crawls stored before the setting existed. */
+    extraOrigins?: readonly string[];
+  },
 ): Scope {
   const start = new URL(options.startUrl);
+  const extraOrigins: ReadonlySet<string> = new Set(options.extraOrigins ?? []);
   const rootHost = start.hostname.startsWith('www.') ? start.hostname.slice('www.'.length) : start.hostname;
   const pathPrefix = encodePathPrefix(options.pathPrefix);
   const patterns = options.excludePatterns.map((pattern) => ({ pattern, matches: compileWildcard(pattern) }));
@@ -58,6 +68,7 @@ export function createScope(
         return { inScope: false, reason: 'scheme' };
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return { inScope: false, reason: 'scheme' };
+      if (extraOrigins.size > 0 && extraOrigins.has(url.origin)) return excluded(url.href);
       if (options.includeSubdomains) {
         const host = url.hostname;
         if (url.port !== start.port || (host !== rootHost && !host.endsWith(`.${rootHost}`))) {
@@ -68,12 +79,17 @@ export function createScope(
         if (url.host !== start.host) return { inScope: false, reason: 'host' };
       }
       if (pathPrefix !== '' && !url.pathname.startsWith(pathPrefix)) return { inScope: false, reason: 'prefix' };
-      for (const { pattern, matches } of patterns) {
-        if (matches(url.href)) return { inScope: false, reason: 'excluded', pattern };
-      }
-      return IN_SCOPE;
+      return excluded(url.href);
     },
   };
+
+  /** The verdict of the exclude patterns on a URL every other rule admits. */
+  function excluded(href: string): ScopeVerdict {
+    for (const { pattern, matches } of patterns) {
+      if (matches(href)) return { inScope: false, reason: 'excluded', pattern };
+    }
+    return IN_SCOPE;
+  }
 }
 
 /**
