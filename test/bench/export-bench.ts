@@ -16,20 +16,23 @@ import { startGeneratedSite } from './generated-site.ts';
 import { browserRssBytes, samplePeakRss } from './process-memory.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({ options: { pages: { type: 'string', default: '10000' }, format: { type: 'string', default: 'wacz' } } });
+const { values } = parseArgs({
+  options: { pages: { type: 'string', default: '10000' }, format: { type: 'string', default: 'wacz' }, dist: { type: 'string' } },
+});
 const pages = Number(values.pages);
 const format: ExportFormat | null = formatOfPath(`x.${values.format}`);
 if (!Number.isInteger(pages) || pages < 1 || format === null) {
-  process.stderr.write('usage: npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl]\n');
+  process.stderr.write('usage: npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl] [--dist DIR]\n');
   process.exit(2);
 }
 
 const MiB = 1024 * 1024;
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
-await ensureBuilt(ROOT, log);
+// --dist: a separate build (as `npm run bench` passes its own); else dist/, built first when stale.
+if (values.dist === undefined) await ensureBuilt(ROOT, log);
 const site = await startGeneratedSite(pages);
-const session = await launchExtension({ distDir: resolve(ROOT, 'dist'), chromePath: findChromium(process.env), copyDist: true });
+const session = await launchExtension({ distDir: resolve(ROOT, values.dist ?? 'dist'), chromePath: findChromium(process.env), copyDist: true });
 const out = mkdtempSync(join(tmpdir(), 'tabcrawl-bench-'));
 try {
   log(`crawling ${pages} generated pages at ${site.origin} (delay 0)`);

@@ -1,0 +1,137 @@
+/**
+ * The options of `npm run bench`, parsed into data or a one-line usage error.
+ * Pure: no I/O.
+ */
+import { parseArgs } from 'node:util';
+
+/** The parts of the benchmark (see `bench.ts`). */
+export type BenchPart = 1 | 2 | 3 | 4;
+
+export interface BenchOptions {
+  /** Pages of the generated site of part 1 (and of part 3, measured on part 1's crawls). */
+  pages: number;
+  /** Rounds of parts 1 and 2; figures are medians over them. */
+  rounds: number;
+  /** Hosts of part 2, each its own port. */
+  hosts: number;
+  /** Pages of each host of part 2. */
+  hostPages: number;
+  /** The `Crawl-delay` of every host of part 2, in seconds. */
+  crawlDelaySeconds: number;
+  /** Which parts run. */
+  parts: ReadonlySet<BenchPart>;
+  /** The built extension to load; null: `dist/`, built first when stale (as `npm run crawl` does). */
+  distDir: string | null;
+  /** Where the JSON goes; null: `.tmp/bench/bench-<date>.json`. */
+  outFile: string | null;
+  /** Keep a CPU profile of the worker during an extra zero-delay crawl, and print its top functions. */
+  profile: boolean;
+  /** Large sizes: 10,000 pages, and part 4 (the results and export benches) by default. */
+  large: boolean;
+  /** A tiny run that only checks the script works (used by the test suite): parts 1 and 2, small sizes. */
+  smoke: boolean;
+}
+
+export type BenchArgs = { kind: 'run'; options: BenchOptions } | { kind: 'help' } | { kind: 'usage-error'; message: string };
+
+export const BENCH_USAGE = `Usage: npm run bench -- [options]
+
+Measures Tabcrawl (the built extension in headless Chromium, driven as npm run crawl drives it) on sites
+served on 127.0.0.1, against wget on the same site, and prints a table; the figures also go to JSON.
+
+  1. throughput at delay 0: a generated site crawled by Tabcrawl and by wget, alternating, --rounds rounds
+  2. politeness: --hosts sites (ports) with Crawl-delay --crawl-delay, --host-pages pages each, all in scope
+  3. cost per page: the worker's CPU and JS heap per 1,000 pages, heap slope, IndexedDB bytes per page
+  4. results and export: npm run bench:results (100,000 rows) and bench:export (10,000 pages, WACZ)
+
+Options:
+  --pages N            pages of the generated site of parts 1 and 3 (default: 2000; 10000 with --large)
+  --rounds N           rounds of parts 1 and 2, reported as medians (default: 3)
+  --hosts N            hosts of part 2 (default: 8)
+  --host-pages N       pages of each host of part 2 (default: 200)
+  --crawl-delay S      Crawl-delay of each host of part 2, in seconds (default: 0.25)
+  --parts LIST         which parts to run, e.g. 1,3 (default: 1,2,3; 1,2,3,4 with --large)
+  --large              10,000 pages, and part 4
+  --profile            also record a CPU profile of the worker during a zero-delay crawl:
+                       .tmp/bench/worker.cpuprofile (open it in Chrome DevTools), top 15 functions printed
+  --dist DIR           the built extension to load (default: dist/, built first when older than the sources)
+  --out FILE           where to write the JSON (default: .tmp/bench/bench-<date>.json)
+  --smoke              a tiny run that only checks the script (parts 1 and 2, 5 pages per host)
+  -h, --help           this help`;
+
+const OPTIONS = {
+  pages: { type: 'string' },
+  rounds: { type: 'string' },
+  hosts: { type: 'string' },
+  'host-pages': { type: 'string' },
+  'crawl-delay': { type: 'string' },
+  parts: { type: 'string' },
+  large: { type: 'boolean' },
+  profile: { type: 'boolean' },
+  dist: { type: 'string' },
+  out: { type: 'string' },
+  smoke: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** A whole number from `min` to `max`, or a message naming the option. */
+function wholeNumber(option: string, text: string | undefined, fallback: number, min: number, max: number): number | string {
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) return `--${option} must be a whole number from ${min} to ${max}, got '${text}'`;
+  return Number(text);
+}
+
+/** Parses `process.argv.slice(2)`. Never throws. */
+export function parseBenchArgs(argv: readonly string[]): BenchArgs {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(argv).values;
+  } catch (error) {
+    return { kind: 'usage-error', message: (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'bad arguments' };
+  }
+  if (values.help === true) return { kind: 'help' };
+  const large = values.large === true;
+  const smoke = values.smoke === true;
+
+  const pages = wholeNumber('pages', values.pages, large ? 10_000 : 2000, 10, 1_000_000);
+  const rounds = wholeNumber('rounds', values.rounds, 3, 1, 50);
+  const hosts = wholeNumber('hosts', values.hosts, 8, 1, 32);
+  const hostPages = wholeNumber('host-pages', values['host-pages'], smoke ? 5 : 200, 2, 100_000);
+  for (const value of [pages, rounds, hosts, hostPages]) if (typeof value === 'string') return { kind: 'usage-error', message: value };
+
+  const delayText = values['crawl-delay'] ?? '0.25';
+  const crawlDelaySeconds = Number(delayText);
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(delayText) || crawlDelaySeconds <= 0 || crawlDelaySeconds > 60) {
+    return { kind: 'usage-error', message: `--crawl-delay must be a number of seconds above 0 and at most 60, got '${delayText}'` };
+  }
+
+  const partsText = values.parts ?? (smoke ? '1,2' : large ? '1,2,3,4' : '1,2,3');
+  const parts = new Set<BenchPart>();
+  for (const item of partsText.split(',')) {
+    const part = Number(item.trim());
+    if (part !== 1 && part !== 2 && part !== 3 && part !== 4) return { kind: 'usage-error', message: `--parts takes numbers from 1 to 4, got '${partsText}'` };
+    parts.add(part);
+  }
+  if (values.dist === '' || values.out === '') return { kind: 'usage-error', message: '--dist and --out must not be empty' };
+
+  return {
+    kind: 'run',
+    options: {
+      pages: pages as number,
+      rounds: rounds as number,
+      hosts: hosts as number,
+      hostPages: hostPages as number,
+      crawlDelaySeconds,
+      parts,
+      distDir: values.dist ?? null,
+      outFile: values.out ?? null,
+      profile: values.profile === true,
+      large,
+      smoke,
+    },
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false, strict: true });
+}

@@ -1,0 +1,163 @@
+/**
+ * Arithmetic of `npm run bench`: medians, ratios, slopes, the gaps a server
+ * saw per host, and what a V8 CPU profile says. Pure: no I/O, so the unit
+ * tests check it on made-up numbers.
+ */
+
+/** The median of `values` (the mean of the middle two for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
+}
+
+/**
+ * The least-squares slope of `y` over `x` (dy/dx); NaN with fewer than two
+ * distinct x. Used for the worker's heap against pages crawled: a flat heap
+ * has a slope near 0 bytes per page whatever its level.
+ */
+export function slope(points: readonly { x: number; y: number }[]): number {
+  const n = points.length;
+  if (n < 2) return Number.NaN;
+  const meanX = points.reduce((sum, p) => sum + p.x, 0) / n;
+  const meanY = points.reduce((sum, p) => sum + p.y, 0) / n;
+  let covariance = 0;
+  let variance = 0;
+  for (const p of points) {
+    covariance += (p.x - meanX) * (p.y - meanY);
+    variance += (p.x - meanX) ** 2;
+  }
+  return variance === 0 ? Number.NaN : covariance / variance;
+}
+
+/** One request as a bench server logged it (the fields of `RequestLogEntry` used here). */
+export interface LoggedRequest {
+  url: string;
+  /** When the request arrived, in ms (any clock shared by the entries). */
+  startedAt: number;
+  /** When the response ended, same clock; null when it never did. */
+  endedAt: number | null;
+}
+
+/**
+ * The gaps one host left between the end of a response and the start of the
+ * next request, in ms, in arrival order: what a `Crawl-delay` bounds from
+ * below. A request that started before the previous one ended (two in
+ * flight) gives a negative gap.
+ */
+export function serverGaps(requests: readonly LoggedRequest[]): number[] {
+  const ordered = [...requests].sort((a, b) => a.startedAt - b.startedAt);
+  const gaps: number[] = [];
+  for (let i = 1; i < ordered.length; i++) {
+    const previous = ordered[i - 1];
+    const next = ordered[i];
+    if (previous === undefined || next === undefined) continue;
+    gaps.push(next.startedAt - (previous.endedAt ?? Number.POSITIVE_INFINITY));
+  }
+  return gaps;
+}
+
+/** The distinct paths requested, robots.txt left out: the pages a crawler fetched from one site. */
+export function pagesRequested(requests: readonly LoggedRequest[]): Set<string> {
+  const paths = new Set<string>();
+  for (const request of requests) if (request.url !== '/robots.txt') paths.add(request.url);
+  return paths;
+}
+
+/** Whether robots.txt was the first request to the site and was asked for once. */
+export function robotsFirstAndOnce(requests: readonly LoggedRequest[]): { isFirst: boolean; count: number } {
+  const ordered = [...requests].sort((a, b) => a.startedAt - b.startedAt);
+  return { isFirst: ordered[0]?.url === '/robots.txt', count: requests.filter((r) => r.url === '/robots.txt').length };
+}
+
+/** A node of a V8 CPU profile (`Profiler.Profile` of the DevTools protocol), the fields used here. */
+export interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  /** Ids of the nodes this one called. */
+  children?: number[];
+}
+
+/** A V8 CPU profile as `Profiler.stop` returns it. Times in µs. */
+export interface CpuProfile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** Time attributed to one function (or pseudo-function such as `(garbage collector)`), in ms. */
+export interface SelfTime {
+  functionName: string;
+  url: string;
+  /** 0-based, as in the profile. */
+  lineNumber: number;
+  columnNumber: number;
+  selfMs: number;
+}
+
+/** V8's pseudo-frames that are not work: the thread waiting for events. */
+const IDLE_FRAMES: ReadonlySet<string> = new Set(['(idle)']);
+
+/**
+ * Self time of every function in a profile, most first. Each sample lasts
+ * until the next one (the last until the profile's end), as DevTools counts it.
+ */
+export function selfTimes(profile: CpuProfile): SelfTime[] {
+  return functionTimes(profile, false);
+}
+
+/**
+ * Total time of every function in a profile (its own and its callees'), most
+ * first, in {@link SelfTime.selfMs}: where the time of Tabcrawl's own code
+ * goes when the self time is spent in IndexedDB or Dexie. A function
+ * recursing counts once per sample.
+ */
+export function totalTimes(profile: CpuProfile): SelfTime[] {
+  return functionTimes(profile, true);
+}
+
+function functionTimes(profile: CpuProfile, isInclusive: boolean): SelfTime[] {
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const totals = new Map<string, SelfTime>();
+  let timestamp = profile.startTime;
+  const stamps = deltas.map((delta) => (timestamp += delta));
+  for (let i = 0; i < samples.length; i++) {
+    const start = stamps[i];
+    if (start === undefined) continue;
+    const durationMs = Math.max(0, (stamps[i + 1] ?? profile.endTime) - start) / 1000;
+    const seen = new Set<string>();
+    for (let id: number | undefined = samples[i]; id !== undefined; id = isInclusive ? parentOf.get(id) : undefined) {
+      const node = byId.get(id);
+      if (node === undefined) break;
+      const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+      const key = `${functionName}\u0000${url}\u0000${lineNumber}\u0000${columnNumber}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const entry = totals.get(key) ?? { functionName, url, lineNumber, columnNumber, selfMs: 0 };
+      entry.selfMs += durationMs;
+      totals.set(key, entry);
+    }
+  }
+  return [...totals.values()].sort((a, b) => b.selfMs - a.selfMs);
+}
+
+/** The time a profiled thread was busy, in ms: every sample but `(idle)` (JS, `(program)`, `(garbage collector)`). */
+export function busyMs(profile: CpuProfile): number {
+  return selfTimes(profile)
+    .filter((entry) => !IDLE_FRAMES.has(entry.functionName))
+    .reduce((sum, entry) => sum + entry.selfMs, 0);
+}
+
+/** `value` rounded to `digits` decimals, as a number for JSON (NaN and infinities become null). */
+export function rounded(value: number, digits = 1): number | null {
+  if (!Number.isFinite(value)) return null;
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

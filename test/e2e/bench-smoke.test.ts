@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { DIST_DIR, ROOT } from './helpers.ts';
+
+/** Runs `npm run bench`'s script with `args`; resolves with its exit code and output. */
+function runBench(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'test/bench/bench.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm run bench (smoke run on tiny sites; figures are not checked)', () => {
+  it('completes and writes its figures as JSON with every part it ran', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tabcrawl-bench-smoke-'));
+    try {
+      const out = join(dir, 'bench.json');
+      const { code, stdout, stderr } = await runBench(['--smoke', '--pages', '30', '--rounds', '1', '--dist', DIST_DIR, '--out', out]);
+      assert.equal(code, 0, stderr.slice(-2000));
+      assert.match(stdout, /1\. Throughput at delay 0/);
+      assert.match(stdout, /2\. Politeness/);
+      const figures = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(figures).sort(), ['costPerPage', 'date', 'machine', 'options', 'politeness', 'profile', 'resultsAndExport', 'throughput']);
+      const throughput = figures['throughput'] as Record<string, unknown>;
+      // `wget` and the ratio are null when wget is not installed.
+      assert.deepEqual(Object.keys(throughput).sort(), ['pages', 'perRound', 'ratioTabcrawlToWget', 'rounds', 'tabcrawl', 'wget']);
+      assert.equal(typeof (throughput['tabcrawl'] as Record<string, unknown>)['pagesPerSecond'], 'number');
+      const politeness = figures['politeness'] as Record<string, unknown>;
+      for (const key of ['pagesPerSecond', 'idealPagesPerSecond', 'ratioToIdeal', 'smallestGapMsPerHost', 'violations']) assert.ok(key in politeness, key);
+      assert.equal((politeness['smallestGapMsPerHost'] as unknown[]).length, 8);
+      // Parts 3 and 4 are skipped by --smoke.
+      assert.equal(figures['costPerPage'], null);
+      assert.equal(figures['resultsAndExport'], null);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseBenchArgs } from '../../test/bench/bench-args.ts';
+import { pageHtml, robotsTxt } from '../../test/bench/bench-sites.ts';
+import { busyMs, median, pagesRequested, robotsFirstAndOnce, selfTimes, serverGaps, slope, totalTimes, type CpuProfile } from '../../test/bench/bench-stats.ts';
+import { processKind } from '../../test/bench/process-stats.ts';
+import { wgetArgs } from '../../test/bench/wget-crawl.ts';
+
+describe('bench arithmetic', () => {
+  it('takes the median of an odd and an even count, ignoring NaN', () => {
+    assert.equal(median([3, 1, 2]), 2);
+    assert.equal(median([4, 1, 3, 2]), 2.5);
+    assert.equal(median([Number.NaN, 5]), 5);
+    assert.ok(Number.isNaN(median([])));
+  });
+
+  it('finds the least-squares slope of a heap that grows, and none for a flat one', () => {
+    assert.equal(slope([{ x: 0, y: 10 }, { x: 100, y: 30 }, { x: 200, y: 50 }]), 0.2);
+    assert.equal(slope([{ x: 0, y: 7 }, { x: 100, y: 7 }]), 0);
+    assert.ok(Number.isNaN(slope([{ x: 1, y: 1 }])));
+  });
+
+  it("measures each gap from a response's end to the next request, in arrival order, negative when two overlap", () => {
+    const log = [
+      { url: '/b', startedAt: 400, endedAt: 410 },
+      { url: '/robots.txt', startedAt: 0, endedAt: 5 },
+      { url: '/a', startedAt: 255, endedAt: 300 },
+      { url: '/c', startedAt: 405, endedAt: 420 },
+    ];
+    assert.deepEqual(serverGaps(log), [250, 100, -5]);
+    assert.deepEqual(robotsFirstAndOnce(log), { isFirst: true, count: 1 });
+    assert.deepEqual([...pagesRequested(log)].sort(), ['/a', '/b', '/c']);
+  });
+
+  it('counts self time per function from the samples, idle apart, and total time up the stack', () => {
+    const frame = (functionName: string) => ({ functionName, url: '', lineNumber: 0, columnNumber: 0 });
+    const profile: CpuProfile = {
+      nodes: [
+        { id: 1, callFrame: frame('(root)'), children: [2, 4] },
+        { id: 2, callFrame: frame('outer'), children: [3] },
+        { id: 3, callFrame: frame('inner') },
+        { id: 4, callFrame: frame('(idle)') },
+      ],
+      startTime: 0,
+      endTime: 10_000,
+      // Samples at 0, 1000, 4000 and 6000 µs; each lasts until the next, the last until the end.
+      samples: [3, 2, 4, 3],
+      timeDeltas: [0, 1000, 3000, 2000],
+    };
+    const self = Object.fromEntries(selfTimes(profile).map((entry) => [entry.functionName, entry.selfMs]));
+    assert.deepEqual(self, { inner: 5, outer: 3, '(idle)': 2 });
+    assert.equal(busyMs(profile), 8);
+    const total = Object.fromEntries(totalTimes(profile).map((entry) => [entry.functionName, entry.selfMs]));
+    assert.equal(total['outer'], 8);
+    assert.equal(total['(root)'], 10);
+  });
+
+  it('names Chromium processes by their command line', () => {
+    assert.equal(processKind('/usr/lib/chromium/chromium --user-data-dir=/tmp/x'), 'browser');
+    assert.equal(processKind('chromium --type=renderer --extension-process --renderer-client-id=5'), 'extension');
+    assert.equal(processKind('chromium --type=renderer --renderer-client-id=6'), 'renderer');
+    assert.equal(processKind('chromium --type=utility --utility-sub-type=network.mojom.NetworkService'), 'network');
+    assert.equal(processKind('chromium --type=utility --utility-sub-type=storage.mojom.StorageService'), 'storage');
+    assert.equal(processKind('chromium --type=gpu-process'), 'gpu');
+  });
+});
+
+describe('bench sites and peers', () => {
+  it('serves pages of about 8 KB with a dozen links, some to a disallowed folder', () => {
+    const html = pageHtml(49, 2000);
+    assert.ok(html.length > 7000 && html.length < 9500, String(html.length));
+    assert.equal(html.match(/<a href=/g)?.length, 13);
+    assert.match(html, /href="\/private\/49"/);
+    assert.equal(pageHtml(3, 2000).match(/<a href=/g)?.length, 12);
+    assert.match(robotsTxt(0.25), /^User-agent: \*\nDisallow: \/private\/\nCrawl-delay: 0.25\n$/);
+    assert.notEqual(pageHtml(0, 10, [], 'Site 1, '), pageHtml(0, 10, [], 'Site 2, '));
+  });
+
+  it('runs wget recursively without a depth limit or a wait, robots.txt on, with a WARC', () => {
+    const args = wgetArgs('http://127.0.0.1:9/', '/tmp/w');
+    assert.ok(args.includes('--recursive') && args.includes('--level=inf') && args.includes('--warc-file=/tmp/w/crawl'));
+    assert.deepEqual(args.slice(args.indexOf('-e'), args.indexOf('-e') + 2), ['-e', 'robots=on']);
+    assert.equal(args.some((arg) => arg.startsWith('--wait') || arg.startsWith('--limit-rate')), false);
+  });
+});
+
+describe('bench options', () => {
+  it('defaults to 2,000 pages, 3 rounds, 8 hosts of 200 pages at Crawl-delay 0.25 s, parts 1 to 3', () => {
+    const parsed = parseBenchArgs([]);
+    assert.equal(parsed.kind, 'run');
+    if (parsed.kind !== 'run') return;
+    const { pages, rounds, hosts, hostPages, crawlDelaySeconds, parts, distDir, profile } = parsed.options;
+    assert.deepEqual({ pages, rounds, hosts, hostPages, crawlDelaySeconds, parts: [...parts].sort(), distDir, profile }, {
+      pages: 2000,
+      rounds: 3,
+      hosts: 8,
+      hostPages: 200,
+      crawlDelaySeconds: 0.25,
+      parts: [1, 2, 3],
+      distDir: null,
+      profile: false,
+    });
+  });
+
+  it('takes 10,000 pages and part 4 with --large, and only parts 1 and 2 of tiny sites with --smoke', () => {
+    const large = parseBenchArgs(['--large']);
+    assert.ok(large.kind === 'run' && large.options.pages === 10_000 && large.options.parts.has(4));
+    const smoke = parseBenchArgs(['--smoke', '--pages', '30', '--rounds', '1', '--dist', '/tmp/d', '--out', 'x.json']);
+    assert.ok(smoke.kind === 'run');
+    if (smoke.kind !== 'run') return;
+    assert.deepEqual([...smoke.options.parts].sort(), [1, 2]);
+    assert.equal(smoke.options.hostPages, 5);
+    assert.equal(smoke.options.distDir, '/tmp/d');
+    assert.equal(smoke.options.outFile, 'x.json');
+  });
+
+  it('refuses bad values with a one-line message', () => {
+    for (const argv of [['--pages', 'many'], ['--rounds', '0'], ['--parts', '1,5'], ['--crawl-delay', '0'], ['--bogus'], ['extra']]) {
+      const parsed = parseBenchArgs(argv);
+      assert.equal(parsed.kind, 'usage-error', argv.join(' '));
+      if (parsed.kind === 'usage-error') assert.doesNotMatch(parsed.message, /\n/);
+    }
+    assert.deepEqual(parseBenchArgs(['-h']), { kind: 'help' });
+  });
+});
