@@ -102,7 +102,7 @@ export function createHandlers(store: CrawlStore, manager: CrawlManager, clock: 
     'crawl/rerun': async ({ crawlId }) => ({ crawl: summary(await manager.rerun(requireString(crawlId, 'crawlId'))) }),
     'crawl/hosts': async ({ crawlId }) => {
       const crawl = await crawlOrThrow(crawlId);
-      const hosts = await store.transaction((tx) => tx.listHosts(crawl.id));
+      const hosts = await store.listHosts(crawl.id);
       const { delayMs, productToken } = crawl.settings;
       return { hosts: hostsProgress(hosts, clock.now(), delayMs, (host) => crawlDelayOf(host, productToken)) };
     },

@@ -25,7 +25,7 @@
  */
 import { Dexie, type Collection, type Table, type Transaction } from 'dexie';
 import { StorageFullError, type CrawlStore, type StoredBody, type StoreTx } from '../core/crawl/ports.ts';
-import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import type { CrawlRecord, HostState, PageRecord } from '../core/model.ts';
 import { fromFrontierRow, fromPageRow, toFrontierRow, toPageRow, type CrawlScopedKey, type FrontierRow, type PageRow, type TabcrawlDatabase } from './database.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRows, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
 
@@ -116,6 +116,10 @@ export class DexieCrawlStore implements CrawlStore {
 
   getCrawl(crawlId: string): Promise<CrawlRecord | undefined> {
     return this.read(this.db.crawls, (crawls) => crawls.get(crawlId));
+  }
+
+  listHosts(crawlId: string): Promise<HostState[]> {
+    return this.read(this.db.hosts, (hosts) => hosts.where('[crawlId+origin]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray());
   }
 
   async pagesAfter(crawlId: string, afterSeq: number, limit: number): Promise<PageRecord[]> {

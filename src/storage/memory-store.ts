@@ -135,6 +135,11 @@ export class MemoryCrawlStore implements CrawlStore {
     return copy(this.tables.bodies.get(key(crawlId, sha256)));
   }
 
+  async listHosts(crawlId: string): Promise<HostState[]> {
+    await this.queue;
+    return copy([...this.tables.hosts.values()].filter((host) => host.crawlId === crawlId));
+  }
+
   async deleteCrawl(crawlId: string): Promise<void> {
     await this.exclusive(async () => {
       this.tables.crawls.delete(crawlId);

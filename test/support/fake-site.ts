@@ -51,6 +51,8 @@ export class FakeSite implements Fetcher {
 
   async fetch(request: FetchRequest): Promise<FetchOutcome> {
     const startedAt = this.clock.now();
+    // Aborted before the call: no request is sent (as the browser fetcher does).
+    if (request.signal?.aborted === true) return { ok: false, error: { code: 'aborted', message: 'aborted' }, startedAt, endedAt: startedAt };
     const log: LoggedRequest = { url: request.url, method: request.method, startedAt, endedAt: startedAt };
     this.requests.push(log);
     if (this.hang.has(request.url)) return new Promise<FetchOutcome>(() => undefined);

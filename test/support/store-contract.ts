@@ -229,6 +229,11 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
         const hosts = await store.transaction((tx) => tx.listHosts('c1'));
         assertEqual(byOrigin(hosts), [hostFixture('c1', A), hostFixture('c1', B)]);
         assertEqual(await store.transaction((tx) => tx.listHosts('c3')), []);
+        // The same outside a transaction, after every transaction begun before.
+        const written = store.transaction((tx) => tx.putHosts([hostFixture('c3', A)]));
+        assertEqual(await store.listHosts('c3'), [hostFixture('c3', A)]);
+        await written;
+        assertEqual(byOrigin(await store.listHosts('c1')), [hostFixture('c1', A), hostFixture('c1', B)]);
       });
 
       it('replaces a host written again', async () => {

@@ -101,7 +101,9 @@ export function createBrowserFetcher(wire: WireObserver, now: () => number = Dat
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(new TimeoutError(request.timeoutMs)), request.timeoutMs);
       const onAbort = (): void => controller.abort(request.signal?.reason);
-      request.signal?.addEventListener('abort', onAbort, { once: true });
+      // A signal aborted before the call fires no event: abort now, so no request goes out.
+      if (request.signal?.aborted === true) onAbort();
+      else request.signal?.addEventListener('abort', onAbort, { once: true });
       try {
         const response = await fetch(request.url, {
           method: request.method,

@@ -81,8 +81,17 @@ export interface RunnerDeps {
 type Claim =
   | { kind: 'none' }
   | { kind: 'progress' }
-  | { kind: 'robots'; url: string }
-  | { kind: 'fetch'; entry: FrontierEntry };
+  | { kind: 'robots'; url: string; notBefore: number }
+  | { kind: 'fetch'; entry: FrontierEntry; notBefore: number };
+
+/**
+ * How early, in ms, a host's next request is claimed before its gap ends: the
+ * claim's transaction then runs during the wait instead of after it, and the
+ * request starts when the gap ends (never before: the step waits for
+ * `notBefore`). It is what keeps a host with a Crawl-delay close to its ideal
+ * rate when several hosts share the database.
+ */
+export const CLAIM_AHEAD_MS = 40;
 
 const ABORTED: FetchFailure = { code: 'aborted', message: 'the crawl was stopped' };
 
@@ -160,7 +169,7 @@ export class CrawlRunner {
         const woken = new Promise<void>((resolve) => this.wakers.set(crawlId, resolve));
         const crawl = await store.getCrawl(crawlId);
         if (!crawl || crawl.state !== 'running') break;
-        const hosts = await store.transaction((tx) => tx.listHosts(crawlId));
+        const hosts = await store.listHosts(crawlId);
         const now = clock.now();
         let wakeAt = Number.POSITIVE_INFINITY;
         let hasWork = false;
@@ -169,9 +178,9 @@ export class CrawlRunner {
           if (host.pending === 0 && host.inFlight === null) continue;
           hasWork = true;
           if (tasks.has(host.origin)) continue;
-          const readyAt = Math.max(this.hostReadyAt(host), idleUntil.get(host.origin) ?? 0);
-          if (readyAt > now) {
-            wakeAt = Math.min(wakeAt, readyAt);
+          const claimAt = Math.max(this.hostReadyAt(host) - CLAIM_AHEAD_MS, idleUntil.get(host.origin) ?? 0);
+          if (claimAt > now) {
+            wakeAt = Math.min(wakeAt, claimAt);
             continue;
           }
           if (tasks.size >= crawl.settings.hostConcurrency) break;
@@ -342,11 +351,25 @@ export class CrawlRunner {
       case 'progress':
         return true;
       case 'robots':
+        await this.waitUntil(claim.notBefore, signal);
         await this.fetchRobots(crawl, origin, claim.url, signal);
         return true;
       case 'fetch':
+        await this.waitUntil(claim.notBefore, signal);
         await this.fetchEntry(crawl, claim.entry, signal);
         return true;
+    }
+  }
+
+  /**
+   * Resolves at `time` (by the clock, never before: a timer may fire by its
+   * own clock a little early) or when `signal` aborts; the fetch that follows
+   * then sees the abort and puts its claim back.
+   */
+  private async waitUntil(time: number, signal: AbortSignal): Promise<void> {
+    const { clock } = this.deps;
+    for (let left = time - clock.now(); left > 0 && !signal.aborted; left = time - clock.now()) {
+      await clock.sleep(left, signal).catch(() => undefined);
     }
   }
 
@@ -358,13 +381,16 @@ export class CrawlRunner {
       const writes = new CrawlWrites(tx, crawl);
       const host = await writes.host(origin);
       const now = clock.now();
-      if (host.inFlight !== null || now < this.hostReadyAt(host)) return { kind: 'none' };
+      const readyAt = this.hostReadyAt(host);
+      if (host.inFlight !== null || now < readyAt - CLAIM_AHEAD_MS) return { kind: 'none' };
+      /** When the claimed request may start: the end of the host's gap, or now. */
+      const notBefore = Math.max(now, readyAt);
 
       const { robots } = host;
       if (robots.phase === 'pending' || robots.phase === 'unavailable') {
-        host.inFlight = { url: robots.nextUrl, startedAt: now, runId };
+        host.inFlight = { url: robots.nextUrl, startedAt: notBefore, runId };
         await writes.flush();
-        return { kind: 'robots', url: robots.nextUrl };
+        return { kind: 'robots', url: robots.nextUrl, notBefore };
       }
 
       const policy = this.policyFor(crawl.settings.productToken, host);
@@ -388,9 +414,9 @@ export class CrawlRunner {
         }
         entry.leaseRunId = runId;
         await tx.putEntries([entry]);
-        host.inFlight = { url: entry.url, startedAt: now, runId };
+        host.inFlight = { url: entry.url, startedAt: notBefore, runId };
         await writes.flush();
-        return { kind: 'fetch', entry };
+        return { kind: 'fetch', entry, notBefore };
       }
       await writes.flush();
       return { kind: 'progress' };

@@ -52,10 +52,14 @@ function addAnchor(anchors: string[], anchor: string | null): boolean {
  */
 export class CrawlWrites {
   private readonly hosts = new Map<string, HostState>();
+  /** The crawl record as read, to write it back only when a step changed it (most claims do not). */
+  private readonly crawlAsRead: string;
   constructor(
     readonly tx: StoreTx,
     readonly crawl: CrawlRecord,
-  ) {}
+  ) {
+    this.crawlAsRead = JSON.stringify(crawl);
+  }
 
   /** The host's state as this transaction sees it (created when new). */
   async host(origin: string): Promise<HostState> {
@@ -67,9 +71,9 @@ export class CrawlWrites {
     return host;
   }
 
-  /** Writes the crawl record and every host touched. */
+  /** Writes the crawl record when changed, and every host touched. */
   async flush(): Promise<void> {
-    await this.tx.putCrawl(this.crawl);
+    if (JSON.stringify(this.crawl) !== this.crawlAsRead) await this.tx.putCrawl(this.crawl);
     if (this.hosts.size > 0) await this.tx.putHosts([...this.hosts.values()]);
   }
 }

@@ -120,6 +120,8 @@ export interface CrawlStore {
 
   listCrawls(): Promise<CrawlRecord[]>;
   getCrawl(crawlId: string): Promise<CrawlRecord | undefined>;
+  /** The crawl's hosts, read outside any read-write transaction (it waits for none and holds none up). */
+  listHosts(crawlId: string): Promise<HostState[]>;
   /** Crawl-table rows with `seq > afterSeq`, in `seq` order, at most `limit`. */
   pagesAfter(crawlId: string, afterSeq: number, limit: number): Promise<PageRecord[]>;
   /** The newest rows (highest `seq` first), at most `limit`. */

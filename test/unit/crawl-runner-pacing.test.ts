@@ -1,0 +1,45 @@
+/**
+ * Pacing: the crawl loop itself must not lengthen a host's gap. With a store
+ * whose every transaction takes 15 ms (the database shared by several hosts),
+ * the next request to a host still starts when its gap ends, not a
+ * transaction later, and never before. On the virtual clock, so exact.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
+import { CLAIM_AHEAD_MS, CrawlRunner } from '../../src/core/crawl/crawl-runner.ts';
+import { validateSettings } from '../../src/core/settings.ts';
+import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
+import { FakeSite, page } from '../support/fake-site.ts';
+import { VirtualClock } from '../support/virtual-clock.ts';
+
+const A = 'http://a.test';
+const TRANSACTION_MS = 15;
+
+describe('pacing', () => {
+  it('starts each request when the host gap ends, however long the store takes, as long as that is under the claim lead', async () => {
+    assert.ok(TRANSACTION_MS < CLAIM_AHEAD_MS);
+    const clock = new VirtualClock();
+    const site = new FakeSite(clock);
+    site.route(`${A}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nCrawl-delay: 0.25\n' });
+    site.route(`${A}/`, page(Array.from({ length: 10 }, (_, i) => `/p${i}`)));
+    for (let i = 0; i < 10; i += 1) site.route(`${A}/p${i}`, page([]));
+    const store = new MemoryCrawlStore();
+    const transaction = store.transaction.bind(store);
+    store.transaction = async (work) => {
+      await clock.sleep(TRANSACTION_MS);
+      return transaction(work);
+    };
+    const settings = validateSettings({ startUrl: `${A}/`, delayMs: 0, jitterMs: 0 });
+    if (!settings.ok) throw new Error(JSON.stringify(settings.errors));
+    const crawl = await clock.run(createCrawl(store, settings.settings, { id: 'c1', now: clock.now() }));
+    const runner = new CrawlRunner({ store, fetcher: site, clock, runId: 'run', random: () => 0 });
+    const final = await clock.run(runner.run(crawl.id, new AbortController().signal));
+    assert.equal(final?.state, 'finished');
+    const pages = site.requests.filter((request) => request.url !== `${A}/robots.txt`);
+    assert.equal(pages.length, 11);
+    const gaps = pages.slice(1).map((request, i) => request.startedAt - (pages[i]?.endedAt ?? 0));
+    // The gap is 250 ms plus the square of the response time (10 ms: 0.1 ms), rounded up by the clock.
+    for (const gap of gaps) assert.ok(gap >= 250 && gap <= 251, `a gap of ${gap} ms`);
+  });
+});
