@@ -43,7 +43,9 @@ export class WireObserver {
   /** Registers the listeners. Call once, synchronously, at the worker's top level. */
   register(): void {
     const extensionOrigin = new URL(chrome.runtime.getURL('')).origin;
-    const filter: chrome.webRequest.RequestFilter = { urls: ['http://*/*', 'https://*/*'] };
+    // Only requests of no tab (the worker's fetches) of the types a fetch has: the user's own browsing
+    // is never reported to Tabcrawl, and each crawl request costs fewer events.
+    const filter: chrome.webRequest.RequestFilter = { urls: ['http://*/*', 'https://*/*'], tabId: -1, types: ['xmlhttprequest', 'other'] };
     const ours = (details: { tabId: number; initiator?: string }): boolean => details.tabId === -1 && details.initiator === extensionOrigin;
 
     chrome.webRequest.onSendHeaders.addListener(
@@ -73,9 +75,10 @@ export class WireObserver {
       if (details.ip !== undefined) pending.exchange.ipAddress = details.ip;
       this.settle(details.requestId, pending);
     };
+    // The last event with news: the response's start (status line and IP known), a redirect, or an error.
+    // Not onCompleted: it repeats what onResponseStarted said, one more event per request.
     chrome.webRequest.onResponseStarted.addListener(settle, filter);
     chrome.webRequest.onBeforeRedirect.addListener(settle, filter);
-    chrome.webRequest.onCompleted.addListener(settle, filter);
     chrome.webRequest.onErrorOccurred.addListener(settle, filter);
   }
 
