@@ -160,7 +160,10 @@ export class CrawlRunner {
     const tasks = new Map<string, Promise<void>>();
     /** Hosts whose last claim found nothing to do, and until when to leave them alone. */
     const idleUntil = new Map<string, number>();
-    const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    // An abort ends the current wait through the waker (a promise of the whole run raced in every turn
+    // would keep one reaction per turn until the run ends: memory growing with the crawl).
+    const onAbort = (): void => this.wakers.get(crawlId)?.();
+    signal.addEventListener('abort', onAbort, { once: true });
     let failure: unknown = null;
 
     try {
@@ -201,7 +204,8 @@ export class CrawlRunner {
           wakeAt = Math.min(wakeAt, now + 250);
         }
         const sleeper = new AbortController();
-        const waits: Promise<unknown>[] = [...tasks.values(), aborted, woken];
+        if (signal.aborted) break;
+        const waits: Promise<unknown>[] = [...tasks.values(), woken];
         if (Number.isFinite(wakeAt)) waits.push(clock.sleep(Math.max(0, wakeAt - now), sleeper.signal).catch(() => undefined));
         else if (tasks.size === 0) waits.push(clock.sleep(1000, sleeper.signal).catch(() => undefined));
         await Promise.race(waits);
@@ -211,6 +215,7 @@ export class CrawlRunner {
       // The loop's own reads and writes (the hosts, the end of the crawl): recorded like a step's.
       failure ??= error;
     } finally {
+      signal.removeEventListener('abort', onAbort);
       this.wakers.delete(crawlId);
       await Promise.allSettled([...tasks.values()]);
     }
