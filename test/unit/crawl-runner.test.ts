@@ -299,16 +299,19 @@ describe('crawl runner: pages, links and redirects', () => {
     assert.equal(pdf.sha256, null);
   });
 
-  it('marks a byte-identical page as a duplicate and does not follow its links', async () => {
+  it('marks a byte-identical page as a duplicate, stores its body once, and follows its links from its own URL', async () => {
     const w = world();
-    const same = page(['/only-from-copy']);
-    w.site.route(`${A}/`, page(['/one', '/two']));
-    w.site.route(`${A}/one`, same);
-    w.site.route(`${A}/two`, same);
-    w.site.route(`${A}/only-from-copy`, page([]));
+    const same = page(['only-relative']);
+    w.site.route(`${A}/`, page(['/a/one', '/b/two']));
+    w.site.route(`${A}/a/one`, same);
+    w.site.route(`${A}/b/two`, same);
+    w.site.route(`${A}/a/only-relative`, page([]));
+    w.site.route(`${A}/b/only-relative`, page([]));
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
-    assert.equal(row(byUrl, `${A}/two`).duplicateOf, `${A}/one`);
-    assert.equal(row(byUrl, `${A}/only-from-copy`).referrer, `${A}/one`);
+    assert.equal(row(byUrl, `${A}/b/two`).duplicateOf, `${A}/a/one`);
+    assert.equal(row(byUrl, `${A}/a/only-relative`).referrer, `${A}/a/one`);
+    assert.equal(row(byUrl, `${A}/b/only-relative`).referrer, `${A}/b/two`, 'the copy at /b/ leads to /b/only-relative');
+    assert.equal(await w.store.getBody('c1', row(byUrl, `${A}/b/two`).sha256 ?? '').then((body) => body?.url), `${A}/a/one`, 'one body, first URL');
   });
 
   it('honours meta robots nofollow and rel=nofollow unless told to follow', async () => {

@@ -624,8 +624,9 @@ export class CrawlRunner {
       if (page.sha256 !== null) {
         const owner = await tx.bodyOwner(crawl.id, page.sha256);
         if (owner !== undefined && owner !== page.url) {
+          // Stored once; its links are still followed: relative ones resolve against this URL, and may
+          // lead elsewhere than the first copy's (the same page served at /a/ and /b/).
           page.duplicateOf = owner;
-          linkCandidates = [];
         } else if (owner === undefined && outcome.ok && outcome.body !== null) {
           await tx.putBody({ crawlId: crawl.id, sha256: page.sha256, url: page.url, bytes: outcome.body });
           // `?? 0`: crawls stored before this counter existed lack it.
