@@ -42,10 +42,27 @@ export function toCrawlSummary(crawl: CrawlRecord, now?: number): CrawlSummary {
   };
 }
 
+/**
+ * Crawl-delays already parsed, by crawl, host, fetch time of its robots.txt and product token: the
+ * popup asks for host progress every second, and a 512 KiB robots.txt takes ~140 ms to parse.
+ */
+const crawlDelays = new Map<string, number | null>();
+/** Most entries kept; the oldest go first. */
+const CRAWL_DELAYS_KEPT = 256;
+
 /** The robots.txt Crawl-delay of our group for a host, in ms, when its robots.txt body is known; else null. */
 function crawlDelayOf(host: HostState, productToken: string): number | null {
   if (host.robots.phase !== 'ready' || host.robots.body === null) return null;
-  return parseRobots(robotsUrlFor(host.origin), host.robots.body, productToken).crawlDelayMs;
+  const key = JSON.stringify([host.crawlId, host.origin, host.robots.fetchedAt, productToken]);
+  const known = crawlDelays.get(key);
+  if (known !== undefined) return known;
+  const crawlDelayMs = parseRobots(robotsUrlFor(host.origin), host.robots.body, productToken).crawlDelayMs;
+  crawlDelays.set(key, crawlDelayMs);
+  for (const oldest of crawlDelays.keys()) {
+    if (crawlDelays.size <= CRAWL_DELAYS_KEPT) break;
+    crawlDelays.delete(oldest);
+  }
+  return crawlDelayMs;
 }
 
 export function toPageSummary(page: PageRecord): PageSummary {
