@@ -160,7 +160,7 @@ export const writeWarcGz: FormatWriter = async function* (source, context) {
  * as `application/warc-fields`. `software`, `format`, `conformsTo`,
  * `isPartOf`, `description` and `robots` are the field names WARC 1.1 §6.2
  * suggests; the settings keep their names from `CrawlSettings`
- * (`excludePattern` once per pattern).
+ * (`excludePattern` once per pattern, `extraOrigin` once per extra site).
  */
 function warcinfoRecord(crawl: CrawlRecord, context: ExportContext, id: string): BuiltRecord {
   const settings = crawl.settings;
@@ -177,6 +177,9 @@ function warcinfoRecord(crawl: CrawlRecord, context: ExportContext, id: string):
     ['includeSubdomains', String(settings.includeSubdomains)],
     ['pathPrefix', settings.pathPrefix],
     ...settings.excludePatterns.map((pattern): WarcField => ['excludePattern', pattern]),
+    // `?? []`: crawls stored before the setting existed lack it.
+    ...(settings.extraOrigins ?? []).map((origin): WarcField => ['extraOrigin', origin]),
+    ['withCookies', String(settings.withCookies === true)],
     ['maxPages', String(settings.maxPages)],
     ['maxDepth', String(settings.maxDepth)],
     ['maxBodyBytes', String(settings.maxBodyBytes)],

@@ -298,6 +298,8 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
       assert.deepEqual(value('includeSubdomains'), ['false']);
       assert.deepEqual(value('pathPrefix'), ['']);
       assert.deepEqual(value('excludePattern'), ['*/logout*', '*?sessionid=*']);
+      assert.deepEqual(value('extraOrigin'), []);
+      assert.deepEqual(value('withCookies'), ['false']);
       assert.deepEqual(value('maxPages'), ['500']);
       assert.deepEqual(value('maxDepth'), ['20']);
       for (const record of records.slice(1)) assert.equal(record.field('WARC-Warcinfo-ID'), info.field('WARC-Record-ID'));
