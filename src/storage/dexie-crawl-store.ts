@@ -118,6 +118,16 @@ export class DexieCrawlStore implements CrawlStore {
     return this.read(this.db.crawls, (crawls) => crawls.get(crawlId));
   }
 
+  knownUrls(crawlId: string): Promise<string[]> {
+    const { pages, frontier } = this.db;
+    return this.db.transaction('r', [pages, frontier], async (trans) => {
+      const ofCrawl = <T>(table: Table<T, CrawlScopedKey>): Promise<CrawlScopedKey[]> =>
+        bound(trans, table).where('[crawlId+url]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).primaryKeys();
+      const [rows, queued] = await Promise.all([ofCrawl(pages), ofCrawl(frontier)]);
+      return [...rows, ...queued].map(([, url]) => url);
+    });
+  }
+
   listHosts(crawlId: string): Promise<HostState[]> {
     return this.read(this.db.hosts, (hosts) => hosts.where('[crawlId+origin]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray());
   }

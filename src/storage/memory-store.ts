@@ -135,6 +135,11 @@ export class MemoryCrawlStore implements CrawlStore {
     return copy(this.tables.bodies.get(key(crawlId, sha256)));
   }
 
+  async knownUrls(crawlId: string): Promise<string[]> {
+    await this.queue;
+    return [...this.tables.pages.values(), ...this.tables.entries.values()].filter((record) => record.crawlId === crawlId).map((record) => record.url);
+  }
+
   async listHosts(crawlId: string): Promise<HostState[]> {
     await this.queue;
     return copy([...this.tables.hosts.values()].filter((host) => host.crawlId === crawlId));

@@ -236,6 +236,16 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
         assertEqual(byOrigin(await store.listHosts('c1')), [hostFixture('c1', A), hostFixture('c1', B)]);
       });
 
+      it('lists every URL a crawl holds, rows and frontier, and none of another', async () => {
+        const store = await makeStore();
+        await store.transaction(async (tx) => {
+          await tx.putPages([pageFixture('c1', `${A}/row`, 1), pageFixture('c2', `${A}/other`, 1)]);
+          await tx.putEntries([entryFixture('c1', A, '/queued', 2)]);
+        });
+        assertEqual([...(await store.knownUrls('c1'))].sort(), [`${A}/queued`, `${A}/row`]);
+        assertEqual(await store.knownUrls('c3'), []);
+      });
+
       it('replaces a host written again', async () => {
         const store = await makeStore();
         await store.transaction((tx) => tx.putHosts([hostFixture('c1', A)]));

@@ -55,8 +55,6 @@ export const ROBOTS_MAX_FAILURES = 3;
  * in document order. A page with 100,000 links costs no more than one with 10,000.
  */
 export const MAX_LINKS_PER_PAGE = 10_000;
-/** Rows read per batch when the query-variant counts are rebuilt. */
-const REBUILD_BATCH = 500;
 /** Most rows marked blocked in one transaction, so one transaction stays short. */
 const BLOCKED_BATCH = 200;
 
@@ -311,20 +309,7 @@ export class CrawlRunner {
     const crawl = await store.getCrawl(crawlId);
     if (!crawl) return;
     const counter = new QueryVariantCounter(queryVariantsCap(crawl.settings.maxPages));
-    for (let afterSeq = 0; ; ) {
-      const rows = await store.pagesAfter(crawlId, afterSeq, REBUILD_BATCH);
-      for (const row of rows) counter.add(row.url);
-      const last = rows.at(-1);
-      if (last === undefined || rows.length < REBUILD_BATCH) break;
-      afterSeq = last.seq;
-    }
-    await store.transaction(async (tx) => {
-      for (const host of await tx.listHosts(crawlId)) {
-        // The largest count IndexedDB's getAll takes (an unsigned long).
-        for (const entry of await tx.queuedEntries(crawlId, host.origin, 0xffff_ffff)) counter.add(entry.url);
-      }
-      for (const entry of await tx.leasedEntries(crawlId)) counter.add(entry.url);
-    });
+    for (const url of await store.knownUrls(crawlId)) counter.add(url);
     this.queryVariants.set(crawlId, counter);
   }
 

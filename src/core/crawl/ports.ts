@@ -122,6 +122,8 @@ export interface CrawlStore {
   getCrawl(crawlId: string): Promise<CrawlRecord | undefined>;
   /** The crawl's hosts, read outside any read-write transaction (it waits for none and holds none up). */
   listHosts(crawlId: string): Promise<HostState[]>;
+  /** Every URL the crawl holds, as a row or in the frontier (keys only: cheap however large the rows). */
+  knownUrls(crawlId: string): Promise<string[]>;
   /** Crawl-table rows with `seq > afterSeq`, in `seq` order, at most `limit`. */
   pagesAfter(crawlId: string, afterSeq: number, limit: number): Promise<PageRecord[]>;
   /** The newest rows (highest `seq` first), at most `limit`. */
