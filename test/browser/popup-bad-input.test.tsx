@@ -14,21 +14,12 @@ import {
   fakeBackground,
   mountPopup,
   payloadsOf,
+  startingBackground,
   tabAt,
   typeInto,
   waitFor,
   type MountedPopup,
 } from './support/popup-harness.tsx';
-
-/** A background that lists no crawls and starts any crawl it is asked for. */
-function startingBackground() {
-  return fakeBackground({
-    'crawl/list': () => ({ crawls: [] }),
-    'crawl/start': ({ settings }) => ({ crawl: crawlSummary({ settings: { ...crawlSummary().settings, ...settings } }) }),
-    'pages/latest': () => ({ pages: [] }),
-    'crawl/hosts': () => ({ hosts: [] }),
-  });
-}
 
 /** A `requestHostAccess` that answers `answer` and records what it was asked. */
 function accessAsker(answer: boolean) {

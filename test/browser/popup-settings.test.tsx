@@ -11,25 +11,16 @@ import {
   click,
   crawlSummary,
   descriptionOf,
-  fakeBackground,
   loadPopupStyles,
   mountPopup,
   payloadsOf,
+  startingBackground,
   settle,
   tabAt,
   typeInto,
   waitFor,
   type MountedPopup,
 } from './support/popup-harness.tsx';
-
-/** A background that lists no crawls and starts any crawl it is asked for. */
-function startingBackground() {
-  return fakeBackground({
-    'crawl/list': () => ({ crawls: [] }),
-    'crawl/start': ({ settings }) => ({ crawl: crawlSummary({ settings: { ...crawlSummary().settings, ...settings } }) }),
-    'pages/latest': () => ({ pages: [] }),
-  });
-}
 
 describe('popup settings', () => {
   let popup: MountedPopup | undefined;

@@ -8,43 +8,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
 import { CrawlRunner, MAX_LINKS_PER_PAGE } from '../../src/core/crawl/crawl-runner.ts';
-import type { PageRecord } from '../../src/core/model.ts';
 import { MAX_BACKOFF_MS } from '../../src/core/politeness/retry-after.ts';
 import { ROBOTS_MAX_BYTES } from '../../src/core/robots/robots-policy.ts';
-import { type CrawlSettings, validateSettings } from '../../src/core/settings.ts';
 import { MAX_REDIRECT_HOPS, queryVariantsCap } from '../../src/core/url/traps.ts';
-import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
-import { FakeSite, page } from '../support/fake-site.ts';
-import { VirtualClock } from '../support/virtual-clock.ts';
+import { crawl, row, settingsFor, world, type World } from '../support/crawl-world.ts';
+import { page } from '../support/fake-site.ts';
 
 const A = 'http://a.test';
-
-function settingsFor(partial: Partial<CrawlSettings> & { startUrl: string }): CrawlSettings {
-  const result = validateSettings(partial);
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.settings;
-}
-
-function world() {
-  const clock = new VirtualClock();
-  return { clock, site: new FakeSite(clock), store: new MemoryCrawlStore() };
-}
-
-type World = ReturnType<typeof world>;
-
-async function crawl(w: World, partial: Partial<CrawlSettings> & { startUrl: string }) {
-  const record = await createCrawl(w.store, settingsFor(partial), { id: 'c1', now: w.clock.now() });
-  const runner = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'run-1', random: () => 0 });
-  const final = await w.clock.run(runner.run(record.id, new AbortController().signal));
-  const rows = await w.store.pagesAfter(record.id, 0, 100_000);
-  return { final, rows, byUrl: new Map(rows.map((r) => [r.url, r])) };
-}
-
-function row(rows: Map<string, PageRecord>, url: string): PageRecord {
-  const found = rows.get(url);
-  assert.ok(found, `no row for ${url}; rows: ${[...rows.keys()].join(', ')}`);
-  return found;
-}
 
 /** The site's robots.txt was its first request, and no request matched `disallowed`. */
 function assertPolite(w: World, disallowed: RegExp): void {

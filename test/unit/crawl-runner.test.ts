@@ -2,43 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCrawl, stopCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
 import { CrawlRunner } from '../../src/core/crawl/crawl-runner.ts';
-import type { PageRecord } from '../../src/core/model.ts';
-import { type CrawlSettings, validateSettings } from '../../src/core/settings.ts';
-import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
-import { FakeSite, page, type LoggedRequest } from '../support/fake-site.ts';
-import { VirtualClock } from '../support/virtual-clock.ts';
+import { crawl, row, settingsFor, world } from '../support/crawl-world.ts';
+import { page, type LoggedRequest } from '../support/fake-site.ts';
 
 const A = 'http://a.test';
-
-function settingsFor(partial: Partial<CrawlSettings> & { startUrl: string }): CrawlSettings {
-  const result = validateSettings(partial);
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.settings;
-}
-
-/** A fresh world: a virtual clock, a fake web on it, a memory store. */
-function world() {
-  const clock = new VirtualClock();
-  const site = new FakeSite(clock);
-  const store = new MemoryCrawlStore();
-  return { clock, site, store };
-}
-
-/** Crawls to the end and returns the rows by URL. */
-async function crawl(w: ReturnType<typeof world>, partial: Partial<CrawlSettings> & { startUrl: string }, runId = 'run-1') {
-  const settings = settingsFor(partial);
-  const record = await createCrawl(w.store, settings, { id: 'c1', now: w.clock.now() });
-  const runner = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId, random: () => 0 });
-  const final = await w.clock.run(runner.run(record.id, new AbortController().signal));
-  const rows = await w.store.pagesAfter(record.id, 0, 100_000);
-  return { final, rows, byUrl: new Map(rows.map((r) => [r.url, r])) };
-}
-
-function row(rows: Map<string, PageRecord>, url: string): PageRecord {
-  const found = rows.get(url);
-  assert.ok(found, `no row for ${url}; rows: ${[...rows.keys()].join(', ')}`);
-  return found;
-}
 
 /** Gaps, in ms, between the end of each request to an origin and the start of the next one. */
 function gaps(requests: LoggedRequest[], origin: string): number[] {

@@ -47,6 +47,16 @@ export function fakeBackground(handlers: FakeHandlers): FakeBackground {
   return { send, sent };
 }
 
+/** A background that lists no crawls and starts any crawl it is asked for, with the settings sent. */
+export function startingBackground(): FakeBackground {
+  return fakeBackground({
+    'crawl/list': () => ({ crawls: [] }),
+    'crawl/start': ({ settings }) => ({ crawl: crawlSummary({ settings: { ...crawlSummary().settings, ...settings } }) }),
+    'pages/latest': () => ({ pages: [] }),
+    'crawl/hosts': () => ({ hosts: [] }),
+  });
+}
+
 /** The payloads sent with one request type, in order. */
 export function payloadsOf<K extends RequestType>(sent: readonly SentRequest[], type: K): RequestOf<K>[] {
   return sent.filter((request) => request.type === type).map((request) => request.payload as RequestOf<K>);
