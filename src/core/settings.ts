@@ -45,8 +45,17 @@ export interface CrawlSettings {
   followNofollow: boolean;
   /** How often a URL answered with 429 or 503 is retried before its status is recorded as final. @default 2 */
   maxRetries: number;
-  /** Most hosts crawled at the same time (each host still has at most one request in flight). @default 8 */
+  /** Most hosts crawled at the same time (each with at most {@link CrawlSettings.requestsPerHost} requests in flight). @default 8 */
   hostConcurrency: number;
+  /**
+   * Most requests in flight to one host at the same time. More than 1 is used
+   * only while there is no spacing to keep: the delay and the jitter are 0, the
+   * host's robots.txt sets no Crawl-delay and the host is not backing us off
+   * (429/503); otherwise that host gets one request at a time, each after its
+   * gap (see `politeness/spacing.ts`, {@link requestSlots}). For the user's own
+   * site or a staging server. @default 1
+   */
+  requestsPerHost: number;
   /** Largest random extra wait added to a host's gap, in ms. Jitter only ever lengthens a gap. @default 0 */
   jitterMs: number;
   /** Largest body stored for one HTML page, in bytes; a longer body is cut and the row marked `truncated`. @default 10 MiB */
@@ -76,6 +85,7 @@ export const DEFAULT_SETTINGS: Readonly<Omit<CrawlSettings, 'startUrl'>> = Objec
   followNofollow: false,
   maxRetries: 2,
   hostConcurrency: 8,
+  requestsPerHost: 1,
   jitterMs: 0,
   maxBodyBytes: 10 * 1024 * 1024,
   withCookies: false,
@@ -92,6 +102,7 @@ export const SETTINGS_LIMITS = Object.freeze({
   timeoutMs: { min: 1000, max: 600_000, label: 'Timeout', unit: 'ms' },
   maxRetries: { min: 0, max: 10, label: 'Retries', unit: 'count' },
   hostConcurrency: { min: 1, max: 32, label: 'Hosts at once', unit: 'count' },
+  requestsPerHost: { min: 1, max: 16, label: 'Requests at once per host', unit: 'count' },
   jitterMs: { min: 0, max: 60_000, label: 'Jitter', unit: 'ms' },
   maxBodyBytes: { min: 1024, max: 1024 * 1024 * 1024, label: 'Max body size', unit: 'bytes' },
 } as const);

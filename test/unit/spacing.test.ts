@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, MAX_BACKOFF_MS, parseHttpDate, parseRetryAfterMs } from '../../src/core/politeness/retry-after.ts';
-import { adaptiveGapMs, cappedCrawlDelayMs, gapMs, isHostReady, MAX_CRAWL_DELAY_MS, nextRequestAt } from '../../src/core/politeness/spacing.ts';
+import { adaptiveGapMs, cappedCrawlDelayMs, gapMs, isHostReady, MAX_CRAWL_DELAY_MS, nextRequestAt, requestSlots } from '../../src/core/politeness/spacing.ts';
 
 const base = { delayMs: 1000, crawlDelayMs: null, lastResponseMs: 0, jitterMs: 0, random: () => 0.5 };
 
@@ -126,5 +126,26 @@ describe('Retry-After and back-off', () => {
   });
   it('retries only 429 and 503', () => {
     assert.deepEqual([429, 503, 500, 502, 404, 200].map(isRetryableStatus), [true, true, false, false, false, false]);
+  });
+});
+
+describe('requests in flight per host', () => {
+  const open = { requestsPerHost: 8, delayMs: 0, jitterMs: 0, robotsSettled: true, crawlDelayMs: null, backoffUntil: 0, now: 1000 };
+  it('gives what the user asked when there is no spacing to keep', () => {
+    assert.equal(requestSlots(open), 8);
+    assert.equal(requestSlots({ ...open, requestsPerHost: 1 }), 1);
+    assert.equal(requestSlots({ ...open, backoffUntil: 1000 }), 8, 'a back-off that has ended');
+  });
+  it('gives one for any spacing: a delay, jitter, a Crawl-delay (0 too), robots.txt not yet settled, a back-off', () => {
+    assert.equal(requestSlots({ ...open, delayMs: 1 }), 1);
+    assert.equal(requestSlots({ ...open, jitterMs: 1 }), 1);
+    assert.equal(requestSlots({ ...open, crawlDelayMs: 0 }), 1);
+    assert.equal(requestSlots({ ...open, crawlDelayMs: 250 }), 1);
+    assert.equal(requestSlots({ ...open, robotsSettled: false }), 1);
+    assert.equal(requestSlots({ ...open, backoffUntil: 1001 }), 1);
+  });
+  it('never gives less than one', () => {
+    assert.equal(requestSlots({ ...open, requestsPerHost: 0 }), 1);
+    assert.equal(requestSlots({ ...open, requestsPerHost: -3, delayMs: 5 }), 1);
   });
 });

@@ -7,8 +7,9 @@
  * - the status line, the request headers as sent, the server's IP address,
  *   which an archive (WARC) records.
  *
- * Exchanges are matched to `fetch` calls by method and URL: the crawl sends at
- * most one request per host at a time, and HEAD and GET of a URL in turn.
+ * Exchanges are matched to `fetch` calls by method and URL: a URL is leased to
+ * one request at a time (however many are in flight to its host), and HEAD
+ * and GET of a URL go in turn.
  */
 import type { WireDetails } from '../../core/crawl/ports.ts';
 

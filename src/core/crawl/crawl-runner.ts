@@ -1,8 +1,11 @@
 /**
- * The crawl loop. It keeps no truth in memory: every step reads the crawl's
- * state from the store, and every outcome is written back in one transaction
- * before the next step, so the process running it (a service worker) can be
- * killed between any two statements and a new runner resumes the crawl.
+ * The crawl loop. It keeps no truth in memory: every claim and every outcome
+ * is written to the store in a transaction (see `commit-queue.ts`: the writes
+ * that arrive while one is running share the next) before what depends on it
+ * happens, so the process running it (a service worker) can be killed between
+ * any two statements and a new runner resumes the crawl. What it keeps in
+ * memory is a view of what it wrote (the hosts' clocks and counts), so that
+ * it does not read them back.
  *
  * One step for one host:
  *
@@ -12,6 +15,12 @@
  *       ├──► disallowed URLs: rows with blockedBy "robots" (same tx, no request)
  *       └──► fetch page (HEAD/GET) ──► hash, extract links ──► row + new URLs + host clocks (tx)
  * ```
+ *
+ * Steps for different hosts run side by side (`hostConcurrency`), and so do
+ * steps for one host when it gets more than one request at a time
+ * (`requestsPerHost`, only without any spacing to keep: see
+ * {@link requestSlots}); otherwise a host's next step starts only after its
+ * previous response was recorded, and its request waits for the host's gap.
  *
  * A claim leases the frontier entry and marks the host in flight with this
  * runner's `runId`. A lease held by another run id is stale (that worker
@@ -24,7 +33,7 @@ import { extractLinks } from '../links/extract-links.ts';
 import { parseSitemap, sitemapText } from '../links/parse-sitemap.ts';
 import type { CrawlRecord, FetchFailure, FrontierEntry, HostState, PageRecord } from '../model.ts';
 import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, MAX_BACKOFF_MS, parseRetryAfterMs } from '../politeness/retry-after.ts';
-import { gapMs, nextRequestAt } from '../politeness/spacing.ts';
+import { gapMs, nextRequestAt, requestSlots } from '../politeness/spacing.ts';
 import {
   allowAllPolicy,
   classifyRobotsStatus,
@@ -41,7 +50,8 @@ import { sha256Hex } from '../hash.ts';
 import { normalizeUrl, originOf } from '../url/normalize-url.ts';
 import { createScope, type Scope } from '../url/scope.ts';
 import { MAX_REDIRECT_HOPS, QueryVariantCounter, queryVariantsCap, urlTrapReason } from '../url/traps.ts';
-import { admit, type Candidate, CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
+import { CommitQueue, type Committed } from './commit-queue.ts';
+import { admit, type Candidate, type CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
 import { StorageFullError, type Clock, type CrawlStore, type FetchOutcome, type Fetcher, type StoreTx } from './ports.ts';
 
 /** Why a crawl paused by itself when the browser refused to store more. */
@@ -91,6 +101,22 @@ type Claim =
  */
 export const CLAIM_AHEAD_MS = 40;
 
+/** How often, in ms, the loop reads the crawl's record again while its steps run (pauses also wake it at once). */
+export const VIEW_REFRESH_MS = 250;
+
+/** The loop's view of one crawl it runs (see {@link CrawlRunner.openView}). */
+interface CrawlView {
+  crawlId: string;
+  crawl: CrawlRecord | undefined;
+  hosts: Map<string, HostState>;
+  /** When `crawl` was last read from the store. */
+  readAt: number;
+  /** A wake came since: read the crawl again. */
+  stale: boolean;
+  /** Requests of this run in flight, per host: claimed and not yet recorded. */
+  requestsOut: Map<string, number>;
+}
+
 const ABORTED: FetchFailure = { code: 'aborted', message: 'the crawl was stopped' };
 
 /** True for 2xx statuses. */
@@ -102,14 +128,14 @@ const headerOf = (outcome: FetchOutcome, name: string): string | null => (outcom
 /**
  * How many redirects in a row led to `entry`: walks back its referrers while
  * each one is a redirect to the next, up to {@link MAX_REDIRECT_HOPS}.
- * Awaits only `tx` calls.
+ * Awaits only calls of `writes`.
  */
-async function redirectsBefore(tx: StoreTx, entry: FrontierEntry): Promise<number> {
+async function redirectsBefore(writes: CrawlWrites, entry: FrontierEntry): Promise<number> {
   let hops = 0;
   let url = entry.url;
   let referrer = entry.referrer;
   while (referrer !== null && hops < MAX_REDIRECT_HOPS) {
-    const [row] = await tx.getPages(entry.crawlId, [referrer]);
+    const [row] = await writes.getPages([referrer]);
     const isRedirect = row !== undefined && row.status !== null && row.status >= 300 && row.status < 400;
     if (!isRedirect || row.location === null || normalizeUrl(row.location) !== url) break;
     hops += 1;
@@ -132,9 +158,14 @@ export class CrawlRunner {
   private readonly queryVariants = new Map<string, QueryVariantCounter>();
   /** Per crawl being run: cuts the loop's current wait short (see {@link CrawlRunner.wake}). */
   private readonly wakers = new Map<string, () => void>();
+  /** Per crawl being run: the loop's view of it (see {@link CrawlRunner.openView}). */
+  private readonly views = new Map<string, CrawlView>();
+  /** Every write of the loop goes through here, grouped into as few transactions as the store allows. */
+  private readonly commits: CommitQueue;
 
   constructor(private readonly deps: RunnerDeps) {
     this.random = deps.random ?? Math.random;
+    this.commits = new CommitQueue(deps.store, (committed) => this.committed(committed));
   }
 
   /**
@@ -155,7 +186,11 @@ export class CrawlRunner {
       else if (!(await this.pauseForStorage(crawlId))) throw error;
       return store.getCrawl(crawlId);
     }
-    const tasks = new Map<string, Promise<void>>();
+    const view = await this.openView(crawlId);
+    /** Steps running, each for one host: claim, wait for the gap, request, record. */
+    const tasks = new Set<Promise<void>>();
+    /** Steps running per host (an entry only while there is one). */
+    const stepsOf = new Map<string, number>();
     /** Hosts whose last claim found nothing to do, and until when to leave them alone. */
     const idleUntil = new Map<string, number>();
     // An abort ends the current wait through the waker (a promise of the whole run raced in every turn
@@ -167,34 +202,50 @@ export class CrawlRunner {
     try {
       while (!signal.aborted && failure === null) {
         // Set before the state is read, so a wake after that read ends this turn's wait.
-        const woken = new Promise<void>((resolve) => this.wakers.set(crawlId, resolve));
-        const crawl = await store.getCrawl(crawlId);
+        const woken = new Promise<void>((resolve) =>
+          this.wakers.set(crawlId, () => {
+            view.stale = true;
+            resolve();
+          }),
+        );
+        const crawl = await this.crawlOf(view);
         if (!crawl || crawl.state !== 'running') break;
-        const hosts = await store.listHosts(crawlId);
         const now = clock.now();
         let wakeAt = Number.POSITIVE_INFINITY;
         let hasWork = false;
 
-        for (const host of hosts) {
-          if (host.pending === 0 && host.inFlight === null) continue;
+        for (const host of view.hosts.values()) {
+          if (host.pending === 0 && host.inFlight === null && !stepsOf.has(host.origin)) continue;
           hasWork = true;
-          if (tasks.has(host.origin)) continue;
+          const running = stepsOf.get(host.origin) ?? 0;
           const claimAt = Math.max(this.hostReadyAt(host) - CLAIM_AHEAD_MS, idleUntil.get(host.origin) ?? 0);
           if (claimAt > now) {
-            wakeAt = Math.min(wakeAt, claimAt);
+            if (running === 0) wakeAt = Math.min(wakeAt, claimAt);
             continue;
           }
-          if (tasks.size >= crawl.settings.hostConcurrency) break;
-          const task = this.step(crawl, host.origin, signal)
-            .then((didWork) => {
-              if (didWork) idleUntil.delete(host.origin);
-              else idleUntil.set(host.origin, clock.now() + 250);
-            })
-            .catch((error: unknown) => {
-              failure ??= error;
-            })
-            .finally(() => tasks.delete(host.origin));
-          tasks.set(host.origin, task);
+          if (running === 0 && stepsOf.size >= crawl.settings.hostConcurrency) continue;
+          // One step per free slot, and no more than the host has URLs waiting (robots.txt first: one step).
+          const slots = this.slotsOf(crawl.settings, host, now);
+          const wanted = host.robots.phase === 'ready' ? Math.min(slots, host.pending) : 1;
+          for (let n = running; n < wanted; n += 1) {
+            stepsOf.set(host.origin, n + 1);
+            const task: Promise<void> = this.step(crawl, host.origin, signal)
+              .then((didWork) => {
+                // A step that did work may have queued URLs of any host: look at every idle host again.
+                if (didWork) idleUntil.clear();
+                else idleUntil.set(host.origin, clock.now() + 250);
+              })
+              .catch((error: unknown) => {
+                failure ??= error;
+              })
+              .finally(() => {
+                tasks.delete(task);
+                const left = (stepsOf.get(host.origin) ?? 1) - 1;
+                if (left > 0) stepsOf.set(host.origin, left);
+                else stepsOf.delete(host.origin);
+              });
+            tasks.add(task);
+          }
         }
 
         if (!hasWork && tasks.size === 0) {
@@ -203,9 +254,11 @@ export class CrawlRunner {
         }
         const sleeper = new AbortController();
         if (signal.aborted) break;
-        const waits: Promise<unknown>[] = [...tasks.values(), woken];
+        const waits: Promise<unknown>[] = [...tasks, woken];
         if (Number.isFinite(wakeAt)) waits.push(clock.sleep(Math.max(0, wakeAt - now), sleeper.signal).catch(() => undefined));
         else if (tasks.size === 0) waits.push(clock.sleep(1000, sleeper.signal).catch(() => undefined));
+        // Also re-read the crawl's state now and then while steps run (a pause is also a wake).
+        else waits.push(clock.sleep(VIEW_REFRESH_MS, sleeper.signal).catch(() => undefined));
         await Promise.race(waits);
         sleeper.abort();
       }
@@ -215,7 +268,8 @@ export class CrawlRunner {
     } finally {
       signal.removeEventListener('abort', onAbort);
       this.wakers.delete(crawlId);
-      await Promise.allSettled([...tasks.values()]);
+      await Promise.allSettled([...tasks]);
+      this.views.delete(crawlId);
     }
     if (failure instanceof StorageFullError) {
       if (!(await this.pauseForStorage(crawlId))) throw failure;
@@ -335,20 +389,77 @@ export class CrawlRunner {
   /** One step for one host. Resolves to whether it did anything. */
   private async step(crawl: CrawlRecord, origin: string, signal: AbortSignal): Promise<boolean> {
     const claim = await this.claim(crawl.id, origin);
-    switch (claim.kind) {
-      case 'none':
-        return false;
-      case 'progress':
-        return true;
-      case 'robots':
-        await this.waitUntil(claim.notBefore, signal);
-        await this.fetchRobots(crawl, origin, claim.url, signal);
-        return true;
-      case 'fetch':
-        await this.waitUntil(claim.notBefore, signal);
-        await this.fetchEntry(crawl, claim.entry, signal);
-        return true;
+    if (claim.kind === 'none') return false;
+    if (claim.kind === 'progress') return true;
+    try {
+      await this.waitUntil(claim.notBefore, signal);
+      if (claim.kind === 'robots') await this.fetchRobots(crawl, origin, claim.url, signal);
+      else await this.fetchEntry(crawl, claim.entry, signal);
+    } finally {
+      this.requestEnded(crawl.id, origin);
     }
+    return true;
+  }
+
+  /** Requests of this run in flight to the host of this crawl (claimed, not yet recorded). */
+  private requestsOut(crawlId: string, origin: string): number {
+    return this.views.get(crawlId)?.requestsOut.get(origin) ?? 0;
+  }
+
+  private requestEnded(crawlId: string, origin: string): void {
+    const out = this.views.get(crawlId)?.requestsOut;
+    const left = (out?.get(origin) ?? 1) - 1;
+    if (left > 0) out?.set(origin, left);
+    else out?.delete(origin);
+  }
+
+  /** How many requests the host may have in flight now (see {@link requestSlots}). */
+  private slotsOf(settings: CrawlSettings, host: HostState, now: number): number {
+    if (settings.requestsPerHost <= 1) return 1;
+    const robotsSettled = host.robots.phase === 'ready' || host.robots.phase === 'failed';
+    return requestSlots({
+      requestsPerHost: settings.requestsPerHost,
+      delayMs: settings.delayMs,
+      jitterMs: settings.jitterMs,
+      robotsSettled,
+      crawlDelayMs: robotsSettled ? this.policyFor(settings.productToken, host).crawlDelayMs : null,
+      backoffUntil: host.backoffUntil,
+      now,
+    });
+  }
+
+  /**
+   * The loop's view of a crawl: its hosts, read once when the run starts and
+   * then kept from what each committed batch stored (this runner is the only
+   * writer of a running crawl's hosts), and its record, kept likewise and read
+   * again after a wake (a pause) or every {@link VIEW_REFRESH_MS}.
+   */
+  private async openView(crawlId: string): Promise<CrawlView> {
+    const { store, clock } = this.deps;
+    const hosts = new Map<string, HostState>();
+    for (const host of await store.listHosts(crawlId)) hosts.set(host.origin, host);
+    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, requestsOut: new Map() };
+    this.views.set(crawlId, view);
+    return view;
+  }
+
+  /** The crawl record for this turn of the loop: read again when the view is stale or old. */
+  private async crawlOf(view: CrawlView): Promise<CrawlRecord | undefined> {
+    const { store, clock } = this.deps;
+    const now = clock.now();
+    if (view.crawl !== undefined && !view.stale && now - view.readAt < VIEW_REFRESH_MS) return view.crawl;
+    view.stale = false;
+    view.readAt = now;
+    view.crawl = await store.getCrawl(view.crawlId);
+    return view.crawl;
+  }
+
+  /** Keeps the views up to date with what a batch stored. */
+  private committed({ crawl, hosts }: Committed): void {
+    const view = this.views.get(crawl.id);
+    if (!view) return;
+    view.crawl = crawl;
+    for (const host of hosts) view.hosts.set(host.origin, host);
   }
 
   /**
@@ -364,53 +475,58 @@ export class CrawlRunner {
   }
 
   private async claim(crawlId: string, origin: string): Promise<Claim> {
-    const { store, clock, runId } = this.deps;
-    return store.transaction(async (tx): Promise<Claim> => {
-      const crawl = await tx.getCrawl(crawlId);
-      if (!crawl || crawl.state !== 'running') return { kind: 'none' };
-      const writes = new CrawlWrites(tx, crawl);
-      const host = await writes.host(origin);
-      const now = clock.now();
-      const readyAt = this.hostReadyAt(host);
-      if (host.inFlight !== null || now < readyAt - CLAIM_AHEAD_MS) return { kind: 'none' };
-      /** When the claimed request may start: the end of the host's gap, or now. */
-      const notBefore = Math.max(now, readyAt);
+    const { clock, runId } = this.deps;
+    return this.commits.run<Claim>(
+      crawlId,
+      async (writes): Promise<Claim> => {
+        const { crawl, tx } = writes;
+        if (crawl.state !== 'running') return { kind: 'none' };
+        const host = await writes.host(origin);
+        const now = clock.now();
+        const readyAt = this.hostReadyAt(host);
+        const slots = this.slotsOf(crawl.settings, host, now);
+        const out = this.requestsOut(crawlId, origin);
+        if ((slots === 1 && host.inFlight !== null) || out >= slots || now < readyAt - CLAIM_AHEAD_MS) return { kind: 'none' };
+        /** When the claimed request may start: the end of the host's gap, or now. */
+        const notBefore = Math.max(now, readyAt);
+        const claimed = (url: string): void => {
+          host.inFlight = { url, startedAt: notBefore, runId };
+          this.views.get(crawlId)?.requestsOut.set(origin, out + 1);
+        };
 
-      const { robots } = host;
-      if (robots.phase === 'pending' || robots.phase === 'unavailable') {
-        host.inFlight = { url: robots.nextUrl, startedAt: notBefore, runId };
-        await writes.flush();
-        return { kind: 'robots', url: robots.nextUrl, notBefore };
-      }
+        const { robots } = host;
+        if (robots.phase === 'pending' || robots.phase === 'unavailable') {
+          claimed(robots.nextUrl);
+          return { kind: 'robots', url: robots.nextUrl, notBefore };
+        }
 
-      const policy = this.policyFor(crawl.settings.productToken, host);
-      let blocked = 0;
-      while (blocked < BLOCKED_BATCH) {
-        const entry = await tx.nextEntry(crawlId, origin);
-        if (!entry) {
-          // Nothing queued and nothing in flight (checked above): the count is 0, whatever it said.
-          host.pending = 0;
-          await writes.flush();
-          return blocked > 0 ? { kind: 'progress' } : { kind: 'none' };
+        const policy = this.policyFor(crawl.settings.productToken, host);
+        let blocked = 0;
+        while (blocked < BLOCKED_BATCH) {
+          const entry = await tx.nextEntry(crawlId, origin);
+          if (!entry) {
+            // Nothing queued: what is pending is what this run has in flight (none at one slot, checked above).
+            host.pending = out;
+            return blocked > 0 ? { kind: 'progress' } : { kind: 'none' };
+          }
+          const decision = policy.isAllowed(entry.url);
+          if (!decision.allowed) {
+            const page = unfetchedRow(entry);
+            page.blockedBy = 'robots';
+            page.blockedRule = decision.rule;
+            await finishEntry(writes, page);
+            blocked += 1;
+            continue;
+          }
+          entry.leaseRunId = runId;
+          await tx.putEntries([entry]);
+          claimed(entry.url);
+          return { kind: 'fetch', entry, notBefore };
         }
-        const decision = policy.isAllowed(entry.url);
-        if (!decision.allowed) {
-          const page = unfetchedRow(entry);
-          page.blockedBy = 'robots';
-          page.blockedRule = decision.rule;
-          await finishEntry(writes, page);
-          blocked += 1;
-          continue;
-        }
-        entry.leaseRunId = runId;
-        await tx.putEntries([entry]);
-        host.inFlight = { url: entry.url, startedAt: notBefore, runId };
-        await writes.flush();
-        return { kind: 'fetch', entry, notBefore };
-      }
-      await writes.flush();
-      return { kind: 'progress' };
-    });
+        return { kind: 'progress' };
+      },
+      { kind: 'none' },
+    );
   }
 
   /** The robots policy of a host whose robots.txt is settled (`ready` or `failed`). */
@@ -454,74 +570,73 @@ export class CrawlRunner {
       maxBodyBytes: ROBOTS_MAX_BYTES,
       signal,
     });
-    await store.transaction(async (tx) => {
-      const current = await tx.getCrawl(crawl.id);
-      if (!current) return;
-      const writes = new CrawlWrites(tx, current);
-      const host = await writes.host(origin);
-      host.inFlight = null;
-      if (signal.aborted) {
-        host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + this.hostGapMs(current.settings, host));
-        await writes.flush();
-        return;
-      }
-      const robots = host.robots;
-      host.lastResponseMs = outcome.endedAt - outcome.startedAt;
-      if (!outcome.ok && outcome.error.code === 'network' && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {
-        // The very first request of the crawl failed at the network level: the site is unreachable
-        // (refused, DNS, TLS). Say so now instead of retrying robots.txt for half a minute. A timeout
-        // is not that: the server took the request, and a slow robots.txt is retried like a 5xx.
-        current.state = 'failed';
-        current.endedAt = outcome.endedAt;
-        current.message = `could not reach ${origin}: ${outcome.error.message}`;
-        robots.status = null;
-        await writes.flush();
-        return;
-      }
-      const verdict = outcome.ok ? classifyRobotsStatus(outcome.status) : 'unavailable';
-      robots.status = outcome.ok ? outcome.status : null;
-      // A Location that is not an http(s) URL leads nowhere: like too many redirects, it makes robots.txt unavailable (allow all).
-      const target = verdict === 'redirect' && outcome.ok && outcome.location !== null ? normalizeUrl(outcome.location) : null;
-      if (target !== null && robots.redirects < ROBOTS_MAX_REDIRECTS) {
-        robots.nextUrl = target;
-        robots.redirects += 1;
-        robots.phase = 'pending';
-      } else if (verdict === 'unavailable') {
-        robots.failures += 1;
-        robots.phase = robots.failures >= ROBOTS_MAX_FAILURES ? 'failed' : 'unavailable';
-        // The server's Retry-After, when longer than our schedule, up to the longest back-off we honour.
-        const retryAfterMs = Math.min(MAX_BACKOFF_MS, parseRetryAfterMs(headerOf(outcome, 'retry-after'), outcome.endedAt) ?? 0);
-        robots.retryAt = robots.phase === 'unavailable' ? outcome.endedAt + Math.max(robotsRetryDelayMs(robots.failures), retryAfterMs) : 0;
-        robots.nextUrl = robotsUrlFor(origin);
-        robots.redirects = 0;
-        if (robots.phase === 'failed' && !outcome.ok && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {
-          // The start host never answered at all, retries included (e.g. it drops connections): the site is unreachable.
+    await this.commits.run(
+      crawl.id,
+      async (writes) => {
+        const { tx, crawl: current } = writes;
+        const host = await writes.host(origin);
+        host.inFlight = null;
+        if (signal.aborted) {
+          host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + this.hostGapMs(current.settings, host));
+          return;
+        }
+        const robots = host.robots;
+        host.lastResponseMs = outcome.endedAt - outcome.startedAt;
+        if (!outcome.ok && outcome.error.code === 'network' && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {
+          // The very first request of the crawl failed at the network level: the site is unreachable
+          // (refused, DNS, TLS). Say so now instead of retrying robots.txt for half a minute. A timeout
+          // is not that: the server took the request, and a slow robots.txt is retried like a 5xx.
           current.state = 'failed';
           current.endedAt = outcome.endedAt;
           current.message = `could not reach ${origin}: ${outcome.error.message}`;
+          robots.status = null;
+          return;
         }
-      } else {
-        // 2xx: parse; 4xx or too many redirects: allow all (RFC 9309 §2.3.1.2-3).
-        robots.phase = 'ready';
-        robots.retryAt = 0;
-        robots.fetchedAt = outcome.endedAt;
-        robots.body = verdict === 'parse' && outcome.ok ? decodeRobotsBody(outcome.body ?? new Uint8Array(), outcome.truncated) : null;
-      }
-      host.nextAllowedAt = outcome.endedAt + this.hostGapMs(current.settings, host);
-      if (robots.phase === 'ready') {
-        const sitemaps = this.policyFor(current.settings.productToken, host).sitemaps;
-        const scope = this.scopeOf(current);
-        const candidates: Candidate[] = [];
-        for (const sitemap of sitemaps) {
-          const normalized = normalizeUrl(sitemap);
-          if (normalized !== null && scope.check(normalized).inScope) {
-            candidates.push({ url: normalized, origin: originOf(normalized), kind: 'sitemap', depth: 0, referrer: robotsUrlFor(origin), anchor: null, isLink: false });
+        const verdict = outcome.ok ? classifyRobotsStatus(outcome.status) : 'unavailable';
+        robots.status = outcome.ok ? outcome.status : null;
+        // A Location that is not an http(s) URL leads nowhere: like too many redirects, it makes robots.txt unavailable (allow all).
+        const target = verdict === 'redirect' && outcome.ok && outcome.location !== null ? normalizeUrl(outcome.location) : null;
+        if (target !== null && robots.redirects < ROBOTS_MAX_REDIRECTS) {
+          robots.nextUrl = target;
+          robots.redirects += 1;
+          robots.phase = 'pending';
+        } else if (verdict === 'unavailable') {
+          robots.failures += 1;
+          robots.phase = robots.failures >= ROBOTS_MAX_FAILURES ? 'failed' : 'unavailable';
+          // The server's Retry-After, when longer than our schedule, up to the longest back-off we honour.
+          const retryAfterMs = Math.min(MAX_BACKOFF_MS, parseRetryAfterMs(headerOf(outcome, 'retry-after'), outcome.endedAt) ?? 0);
+          robots.retryAt = robots.phase === 'unavailable' ? outcome.endedAt + Math.max(robotsRetryDelayMs(robots.failures), retryAfterMs) : 0;
+          robots.nextUrl = robotsUrlFor(origin);
+          robots.redirects = 0;
+          if (robots.phase === 'failed' && !outcome.ok && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {
+            // The start host never answered at all, retries included (e.g. it drops connections): the site is unreachable.
+            current.state = 'failed';
+            current.endedAt = outcome.endedAt;
+            current.message = `could not reach ${origin}: ${outcome.error.message}`;
           }
+        } else {
+          // 2xx: parse; 4xx or too many redirects: allow all (RFC 9309 §2.3.1.2-3).
+          robots.phase = 'ready';
+          robots.retryAt = 0;
+          robots.fetchedAt = outcome.endedAt;
+          robots.body = verdict === 'parse' && outcome.ok ? decodeRobotsBody(outcome.body ?? new Uint8Array(), outcome.truncated) : null;
         }
-        await this.admitFollowed(writes, candidates);
-      }
-      await writes.flush();
-    });
+        host.nextAllowedAt = outcome.endedAt + this.hostGapMs(current.settings, host);
+        if (robots.phase === 'ready') {
+          const sitemaps = this.policyFor(current.settings.productToken, host).sitemaps;
+          const scope = this.scopeOf(current);
+          const candidates: Candidate[] = [];
+          for (const sitemap of sitemaps) {
+            const normalized = normalizeUrl(sitemap);
+            if (normalized !== null && scope.check(normalized).inScope) {
+              candidates.push({ url: normalized, origin: originOf(normalized), kind: 'sitemap', depth: 0, referrer: robotsUrlFor(origin), anchor: null, isLink: false });
+            }
+          }
+          await this.admitFollowed(writes, candidates);
+        }
+      },
+      undefined,
+    );
   }
 
   /** Fetches one frontier entry (HEAD first when asked) and returns the final outcome and the methods sent. */
@@ -601,34 +716,41 @@ export class CrawlRunner {
     const scope = this.scopeOf(crawl);
     const inScope = (c: Candidate): boolean => c.depth <= settings.maxDepth && scope.check(c.url).inScope;
 
-    await store.transaction(async (tx) => {
-      const current = await tx.getCrawl(crawl.id);
-      if (!current) return;
-      const writes = new CrawlWrites(tx, current);
-      const host = await writes.host(entry.origin);
-      if (page.sha256 !== null) {
-        const owner = await tx.bodyOwner(crawl.id, page.sha256);
-        if (owner !== undefined && owner !== page.url) {
-          // Stored once; its links are still followed: relative ones resolve against this URL, and may
-          // lead elsewhere than the first copy's (the same page served at /a/ and /b/).
-          page.duplicateOf = owner;
-        } else if (owner === undefined && outcome.ok && outcome.body !== null) {
-          await tx.putBody({ crawlId: crawl.id, sha256: page.sha256, url: page.url, bytes: outcome.body });
-          // `?? 0`: crawls stored before this counter existed lack it.
-          current.counts.bytesStored = (current.counts.bytesStored ?? 0) + outcome.body.byteLength;
+    await this.commits.run(
+      crawl.id,
+      async (writes) => {
+        const { tx, crawl: current } = writes;
+        const host = await writes.host(entry.origin);
+        // Links found while it was in flight added to its inlinks and anchors: take them from the stored entry.
+        const [stored] = await tx.getEntries(crawl.id, [entry.url]);
+        if (stored) {
+          page.inlinks = stored.inlinks;
+          page.anchors = stored.anchors;
         }
-      }
-      const followRedirect = redirect !== null && (await redirectsBefore(tx, entry)) < MAX_REDIRECT_HOPS;
-      await finishEntry(writes, page);
-      await this.admitFollowed(writes, [...(followRedirect && redirect ? [redirect] : []), ...linkCandidates].filter(inScope));
-      host.inFlight = null;
-      host.lastResponseMs = page.responseTimeMs ?? 0;
-      host.nextAllowedAt = endedAt + this.hostGapMs(current.settings, host);
-      if (retryable && outcome.ok) {
-        host.backoffUntil = endedAt + backoffMs(entry.attempts, retryAfterMs, 0);
-      }
-      await writes.flush();
-    });
+        if (page.sha256 !== null) {
+          const owner = await tx.bodyOwner(crawl.id, page.sha256);
+          if (owner !== undefined && owner !== page.url) {
+            // Stored once; its links are still followed: relative ones resolve against this URL, and may
+            // lead elsewhere than the first copy's (the same page served at /a/ and /b/).
+            page.duplicateOf = owner;
+          } else if (owner === undefined && outcome.ok && outcome.body !== null) {
+            await tx.putBody({ crawlId: crawl.id, sha256: page.sha256, url: page.url, bytes: outcome.body });
+            // `?? 0`: crawls stored before this counter existed lack it.
+            current.counts.bytesStored = (current.counts.bytesStored ?? 0) + outcome.body.byteLength;
+          }
+        }
+        const followRedirect = redirect !== null && (await redirectsBefore(writes, entry)) < MAX_REDIRECT_HOPS;
+        await finishEntry(writes, page);
+        await this.admitFollowed(writes, [...(followRedirect && redirect ? [redirect] : []), ...linkCandidates].filter(inScope));
+        if (host.inFlight?.url === entry.url) host.inFlight = null;
+        host.lastResponseMs = page.responseTimeMs ?? 0;
+        host.nextAllowedAt = endedAt + this.hostGapMs(current.settings, host);
+        if (retryable && outcome.ok) {
+          host.backoffUntil = endedAt + backoffMs(entry.attempts, retryAfterMs, 0);
+        }
+      },
+      undefined,
+    );
   }
 
   /** Reads links (HTML) or URLs (sitemap) from a body, fills the row's title and links. */
@@ -661,62 +783,69 @@ export class CrawlRunner {
 
   /** Puts an entry back in the queue after its fetch was cut short (the crawl stopped). */
   private async release(crawlId: string, entry: FrontierEntry): Promise<void> {
-    const { store, clock } = this.deps;
-    await store.transaction(async (tx) => {
-      const crawl = await tx.getCrawl(crawlId);
-      if (!crawl) return;
-      const writes = new CrawlWrites(tx, crawl);
-      const host = await writes.host(entry.origin);
-      entry.leaseRunId = null;
-      await tx.putEntries([entry]);
-      host.inFlight = null;
-      host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + this.hostGapMs(crawl.settings, host));
-      await writes.flush();
-    });
+    const { clock } = this.deps;
+    await this.commits.run(
+      crawlId,
+      async (writes) => {
+        const { tx, crawl } = writes;
+        const host = await writes.host(entry.origin);
+        const [stored = entry] = await tx.getEntries(crawlId, [entry.url]);
+        stored.leaseRunId = null;
+        await tx.putEntries([stored]);
+        if (host.inFlight?.url === entry.url) host.inFlight = null;
+        host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + this.hostGapMs(crawl.settings, host));
+      },
+      undefined,
+    );
   }
 
   /** 429/503 with retries left: requeue the entry and back the host off. */
   private async retryLater(crawlId: string, entry: FrontierEntry, outcome: FetchOutcome & { ok: true }): Promise<void> {
-    const { store } = this.deps;
-    await store.transaction(async (tx) => {
-      const crawl = await tx.getCrawl(crawlId);
-      if (!crawl) return;
-      const writes = new CrawlWrites(tx, crawl);
-      const host = await writes.host(entry.origin);
-      host.inFlight = null;
-      host.lastResponseMs = outcome.endedAt - outcome.startedAt;
-      const gap = this.hostGapMs(crawl.settings, host);
-      host.nextAllowedAt = outcome.endedAt + gap;
-      const retryAfter = parseRetryAfterMs(outcome.headers.find(([n]) => n === 'retry-after')?.[1] ?? null, outcome.endedAt);
-      host.backoffUntil = outcome.endedAt + backoffMs(entry.attempts, retryAfter, gap);
-      entry.attempts += 1;
-      entry.leaseRunId = null;
-      await tx.putEntries([entry]);
-      await writes.flush();
-    });
+    await this.commits.run(
+      crawlId,
+      async (writes) => {
+        const { tx, crawl } = writes;
+        const host = await writes.host(entry.origin);
+        if (host.inFlight?.url === entry.url) host.inFlight = null;
+        host.lastResponseMs = outcome.endedAt - outcome.startedAt;
+        const gap = this.hostGapMs(crawl.settings, host);
+        host.nextAllowedAt = outcome.endedAt + gap;
+        const retryAfter = parseRetryAfterMs(outcome.headers.find(([n]) => n === 'retry-after')?.[1] ?? null, outcome.endedAt);
+        host.backoffUntil = outcome.endedAt + backoffMs(entry.attempts, retryAfter, gap);
+        // The stored entry, with what links found while it was in flight added.
+        const [stored = entry] = await tx.getEntries(crawlId, [entry.url]);
+        stored.attempts = entry.attempts + 1;
+        stored.leaseRunId = null;
+        await tx.putEntries([stored]);
+      },
+      undefined,
+    );
   }
 
   /** Marks the crawl finished when nothing is pending anywhere; `failed` when its start URL could not be fetched. */
   private async finishIfDone(crawlId: string): Promise<boolean> {
-    const { store, clock } = this.deps;
-    return store.transaction(async (tx) => {
-      const crawl = await tx.getCrawl(crawlId);
-      if (!crawl || crawl.state !== 'running') return true;
-      const hosts = await tx.listHosts(crawlId);
-      if (hosts.some((h) => h.pending > 0 || h.inFlight !== null)) return false;
-      const startUrl = normalizeUrl(crawl.settings.startUrl);
-      const [start] = startUrl === null ? [undefined] : await tx.getPages(crawlId, [startUrl]);
-      crawl.endedAt = clock.now();
-      crawl.state = 'finished';
-      if (start?.error) {
-        crawl.state = 'failed';
-        crawl.message = `could not fetch the start URL: ${start.error.message}`;
-      } else if (start?.blockedBy === 'robots') {
-        crawl.message = `robots.txt does not let us fetch the start URL (${start.blockedRule ?? 'disallowed'})`;
-      }
-      await tx.putCrawl(crawl);
-      return true;
-    });
+    const { clock } = this.deps;
+    return this.commits.run(
+      crawlId,
+      async (writes) => {
+        const { crawl } = writes;
+        if (crawl.state !== 'running') return true;
+        const hosts = await writes.listHosts();
+        if (hosts.some((h) => h.pending > 0 || h.inFlight !== null)) return false;
+        const startUrl = normalizeUrl(crawl.settings.startUrl);
+        const [start] = startUrl === null ? [undefined] : await writes.getPages([startUrl]);
+        crawl.endedAt = clock.now();
+        crawl.state = 'finished';
+        if (start?.error) {
+          crawl.state = 'failed';
+          crawl.message = `could not fetch the start URL: ${start.error.message}`;
+        } else if (start?.blockedBy === 'robots') {
+          crawl.message = `robots.txt does not let us fetch the start URL (${start.blockedRule ?? 'disallowed'})`;
+        }
+        return true;
+      },
+      true,
+    );
   }
 
   /** Records an unexpected error (a bug or a storage failure) on the crawl and ends it. */

@@ -46,12 +46,18 @@ function addAnchor(anchors: string[], anchor: string | null): boolean {
 }
 
 /**
- * The crawl record and the host states touched by one transaction, read once
- * and written once at the end, so that two steps of the same transaction
- * never overwrite each other's changes.
+ * The crawl record, the host states and the page rows touched by one
+ * transaction, read once and written once at the end, so that two steps of
+ * the same transaction never overwrite each other's changes, and a row
+ * changed by several steps (a page linked from every page of a batch) is
+ * written once. Frontier entries are not held here: they are written at once,
+ * because claims find them through the store's queue index.
  */
 export class CrawlWrites {
   private readonly hosts = new Map<string, HostState>();
+  /** Rows read or written in this transaction, by URL; null: known to be absent. */
+  private readonly pages = new Map<string, PageRecord | null>();
+  private readonly changedPages = new Set<string>();
   /** The crawl record as read, to write it back only when a step changed it (most claims do not). */
   private readonly crawlAsRead: string;
   constructor(
@@ -71,10 +77,50 @@ export class CrawlWrites {
     return host;
   }
 
-  /** Writes the crawl record when changed, and every host touched. */
+  /** Every host of the crawl as this transaction sees it (its own changes included). */
+  async listHosts(): Promise<HostState[]> {
+    for (const host of await this.tx.listHosts(this.crawl.id)) {
+      if (!this.hosts.has(host.origin)) this.hosts.set(host.origin, host);
+    }
+    return [...this.hosts.values()];
+  }
+
+  /** The hosts this transaction read or changed. */
+  touchedHosts(): HostState[] {
+    return [...this.hosts.values()];
+  }
+
+  /** Rows of these URLs as this transaction sees them (its own changes included), in order; undefined where absent. */
+  async getPages(urls: string[]): Promise<(PageRecord | undefined)[]> {
+    const missing = urls.filter((url) => !this.pages.has(url));
+    if (missing.length > 0) {
+      const read = await this.tx.getPages(this.crawl.id, missing);
+      missing.forEach((url, i) => this.pages.set(url, read[i] ?? null));
+    }
+    return urls.map((url) => this.pages.get(url) ?? undefined);
+  }
+
+  /** Writes these rows (objects from {@link getPages}, changed, or new rows) at {@link flush}. */
+  putPages(pages: PageRecord[]): void {
+    for (const page of pages) {
+      this.pages.set(page.url, page);
+      this.changedPages.add(page.url);
+    }
+  }
+
+  /** Writes the crawl record when changed, every host touched and every row changed. */
   async flush(): Promise<void> {
     if (JSON.stringify(this.crawl) !== this.crawlAsRead) await this.tx.putCrawl(this.crawl);
     if (this.hosts.size > 0) await this.tx.putHosts([...this.hosts.values()]);
+    if (this.changedPages.size > 0) {
+      const rows: PageRecord[] = [];
+      for (const url of this.changedPages) {
+        const page = this.pages.get(url);
+        if (page) rows.push(page);
+      }
+      this.changedPages.clear();
+      await this.tx.putPages(rows);
+    }
   }
 }
 
@@ -100,7 +146,7 @@ export async function admit(writes: CrawlWrites, candidates: Candidate[], accept
     } else byUrl.set(c.url, { ...c, anchors: c.anchor ? [c.anchor] : [] });
   }
   const urls = [...byUrl.keys()];
-  const [entries, pages] = await Promise.all([tx.getEntries(crawl.id, urls), tx.getPages(crawl.id, urls)]);
+  const [entries, pages] = await Promise.all([tx.getEntries(crawl.id, urls), writes.getPages(urls)]);
 
   const entryUpdates: FrontierEntry[] = [];
   const pageUpdates: PageRecord[] = [];
@@ -139,7 +185,7 @@ export async function admit(writes: CrawlWrites, candidates: Candidate[], accept
     });
   }
   if (entryUpdates.length > 0) await tx.putEntries(entryUpdates);
-  if (pageUpdates.length > 0) await tx.putPages(pageUpdates);
+  writes.putPages(pageUpdates);
   return admitted;
 }
 
@@ -196,6 +242,6 @@ export async function finishEntry(writes: CrawlWrites, page: PageRecord): Promis
   countRow(crawl.counts, page);
   page.seq = crawl.counts.done;
   host.pending = Math.max(0, host.pending - 1);
-  await tx.putPages([page]);
+  writes.putPages([page]);
   await tx.deleteEntries(crawl.id, [page.url]);
 }

@@ -62,3 +62,35 @@ export function nextRequestAt(host: Pick<HostState, 'nextAllowedAt' | 'backoffUn
 export function isHostReady(host: Pick<HostState, 'nextAllowedAt' | 'backoffUntil' | 'inFlight'>, now: number): boolean {
   return host.inFlight === null && now >= nextRequestAt(host);
 }
+
+/** What {@link requestSlots} needs to know of a host and the crawl's settings. */
+export interface SlotInputs {
+  /** The user's `requestsPerHost` (≥ 1). */
+  requestsPerHost: number;
+  /** The configured delay and jitter, in ms. */
+  delayMs: number;
+  jitterMs: number;
+  /** Whether the host's robots.txt is settled (fetched, or given up on): until then one request at a time. */
+  robotsSettled: boolean;
+  /** The Crawl-delay of our robots.txt group, in ms, or null when it sets none. */
+  crawlDelayMs: number | null;
+  /** Until when the host asked us to back off (ms since the epoch; 0 when not). */
+  backoffUntil: number;
+  /** Now, in ms since the epoch. */
+  now: number;
+}
+
+/**
+ * How many requests may be in flight to one host at once. More than one only
+ * when there is no spacing to keep: the user set the delay and the jitter to 0,
+ * robots.txt is settled and sets no Crawl-delay (any value, 0 included, is a
+ * request for spacing), and the host is not backing us off. Otherwise 1: each
+ * request then waits for the host's gap after the previous response, which is
+ * the rule every politeness test checks.
+ */
+export function requestSlots(inputs: SlotInputs): number {
+  const wanted = Math.max(1, Math.floor(inputs.requestsPerHost));
+  if (wanted === 1) return 1;
+  const unspaced = inputs.delayMs === 0 && inputs.jitterMs === 0 && inputs.robotsSettled && inputs.crawlDelayMs === null && inputs.now >= inputs.backoffUntil;
+  return unspaced ? wanted : 1;
+}
