@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { FORMATS, formatOfPath, type ExportFormat } from '../export/format-info.ts';
 import { startUrlProblem } from '../core/crawl/crawl-lifecycle.ts';
-import { DEFAULT_SETTINGS, EXTRA_ORIGINS_LABEL, validateSettings, type CrawlSettings, type SettingsError } from '../core/settings.ts';
+import { DEFAULT_SETTINGS, EXTRA_ORIGINS_LABEL, SETTINGS_LIMITS, validateSettings, type CrawlSettings, type SettingsError } from '../core/settings.ts';
 
 /** Settings given on the command line: only what the user set, plus the start URL. */
 export type CliSettings = Partial<CrawlSettings> & { startUrl: string };
@@ -35,6 +35,7 @@ const OPTIONS = {
   'max-pages': { type: 'string' },
   'max-depth': { type: 'string' },
   delay: { type: 'string' },
+  parallel: { type: 'string' },
   agent: { type: 'string' },
   'include-subdomains': { type: 'boolean' },
   prefix: { type: 'string' },
@@ -51,7 +52,7 @@ const OPTIONS = {
 type OptionName = keyof typeof OPTIONS;
 
 /** Options that take a number, so `--delay -1` reads as a value, not as an option. */
-const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(['--max-pages', '--max-depth', '--delay', '--timeout']);
+const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(['--max-pages', '--max-depth', '--delay', '--parallel', '--timeout']);
 
 /** Options that shape a crawl (not allowed with `--demo`). */
 const CRAWL_OPTIONS: readonly OptionName[] = [
@@ -59,6 +60,7 @@ const CRAWL_OPTIONS: readonly OptionName[] = [
   'max-pages',
   'max-depth',
   'delay',
+  'parallel',
   'agent',
   'include-subdomains',
   'prefix',
@@ -74,6 +76,7 @@ const OPTION_OF_FIELD: Partial<Record<keyof CrawlSettings, string>> = {
   maxPages: '--max-pages',
   maxDepth: '--max-depth',
   delayMs: '--delay',
+  requestsPerHost: '--parallel',
   productToken: '--agent',
   includeSubdomains: '--include-subdomains',
   pathPrefix: '--prefix',
@@ -96,6 +99,9 @@ Options:
   --max-pages N           most URLs recorded (default: ${DEFAULT_SETTINGS.maxPages})
   --max-depth N           most link hops from the start URL (default: ${DEFAULT_SETTINGS.maxDepth})
   --delay SECONDS         wait between two requests to one host, decimals allowed (default: ${seconds(DEFAULT_SETTINGS.delayMs)})
+  --parallel N            most requests in flight to one host at once, ${SETTINGS_LIMITS.requestsPerHost.min} to ${SETTINGS_LIMITS.requestsPerHost.max}; more than 1 only with --delay 0,
+                          when robots.txt sets no Crawl-delay and the host is not backing off (429/503),
+                          otherwise one at a time: for your own site (default: ${DEFAULT_SETTINGS.requestsPerHost})
   --agent TOKEN           robots.txt product token: the User-agent group obeyed (default: ${DEFAULT_SETTINGS.productToken})
   --include-subdomains    also crawl subdomains of the start host (default: off)
   --prefix PATH           only crawl paths starting with PATH, e.g. /docs/ (default: none)
@@ -215,6 +221,7 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   for (const [option, field] of [
     ['max-pages', 'maxPages'],
     ['max-depth', 'maxDepth'],
+    ['parallel', 'requestsPerHost'],
   ] as const) {
     const text = values[option];
     if (text === undefined) continue;

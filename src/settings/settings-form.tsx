@@ -130,24 +130,28 @@ function SettingField({ idPrefix, field, value, onChange, error }: SettingFieldP
   }
 
   const isNumber = field.kind === 'number';
+  // The label on the grid's row of labels, the rest on the row under it, so the inputs of a row line up
+  // even when one label wraps (`settings-form.css`, `.settings-cell`).
   return (
-    <div class="settings-field">
+    <div class="settings-field settings-cell">
       <label for={inputId}>{labelOf(field)}</label>
-      <input
-        id={inputId}
-        data-testid={field.testId}
-        type="text"
-        inputMode={isNumber ? (field.scale === 1 ? 'numeric' : 'decimal') : 'text'}
-        autoComplete="off"
-        spellcheck={false}
-        placeholder={isNumber || defaultText(field) !== 'none' ? defaultText(field) : '/docs/'}
-        value={value[field.name]}
-        aria-invalid={error !== undefined}
-        aria-describedby={describedBy}
-        onInput={(event) => onChange({ ...value, [field.name]: event.currentTarget.value })}
-      />
-      {message}
-      {helpText}
+      <div class="settings-control">
+        <input
+          id={inputId}
+          data-testid={field.testId}
+          type="text"
+          inputMode={isNumber ? (field.scale === 1 ? 'numeric' : 'decimal') : 'text'}
+          autoComplete="off"
+          spellcheck={false}
+          placeholder={isNumber || defaultText(field) !== 'none' ? defaultText(field) : '/docs/'}
+          value={value[field.name]}
+          aria-invalid={error !== undefined}
+          aria-describedby={describedBy}
+          onInput={(event) => onChange({ ...value, [field.name]: event.currentTarget.value })}
+        />
+        {message}
+        {helpText}
+      </div>
     </div>
   );
 }

@@ -45,6 +45,7 @@ export interface FormValues {
   followNofollow: boolean;
   maxRetries: string;
   hostConcurrency: string;
+  requestsPerHost: string;
   jitterSeconds: string;
   maxBodyMiB: string;
   withCookies: boolean;
@@ -59,8 +60,8 @@ const MS_PER_SECOND = 1000;
 /** A setting shown as a number, the form field that holds it, and the factor from the form's unit to the setting's. */
 interface NumberField {
   kind: 'number';
-  setting: 'maxPages' | 'maxDepth' | 'delayMs' | 'timeoutMs' | 'maxRetries' | 'hostConcurrency' | 'jitterMs' | 'maxBodyBytes';
-  name: 'maxPages' | 'maxDepth' | 'delaySeconds' | 'timeoutSeconds' | 'maxRetries' | 'hostConcurrency' | 'jitterSeconds' | 'maxBodyMiB';
+  setting: 'maxPages' | 'maxDepth' | 'delayMs' | 'timeoutMs' | 'maxRetries' | 'hostConcurrency' | 'requestsPerHost' | 'jitterMs' | 'maxBodyBytes';
+  name: 'maxPages' | 'maxDepth' | 'delaySeconds' | 'timeoutSeconds' | 'maxRetries' | 'hostConcurrency' | 'requestsPerHost' | 'jitterSeconds' | 'maxBodyMiB';
   /** Setting units per form unit: 1000 for seconds → ms, {@link BYTES_PER_MIB} for MiB → bytes, 1 for counts. */
   scale: number;
   /** The unit written after the label, or null for a count. */
@@ -120,7 +121,17 @@ export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze([
     fields: [
       { kind: 'number', setting: 'delayMs', name: 'delaySeconds', scale: MS_PER_SECOND, unit: 's', label: SETTINGS_LIMITS.delayMs.label, testId: 'delay', help: 'Least wait between one response and the next request to the same host.' },
       { kind: 'number', setting: 'jitterMs', name: 'jitterSeconds', scale: MS_PER_SECOND, unit: 's', label: SETTINGS_LIMITS.jitterMs.label, testId: 'jitter', help: 'Largest random wait added to the delay.' },
-      { kind: 'number', setting: 'hostConcurrency', name: 'hostConcurrency', scale: 1, unit: null, label: SETTINGS_LIMITS.hostConcurrency.label, testId: 'hosts-at-once', help: 'Hosts crawled at the same time, one request each.' },
+      { kind: 'number', setting: 'hostConcurrency', name: 'hostConcurrency', scale: 1, unit: null, label: SETTINGS_LIMITS.hostConcurrency.label, testId: 'hosts-at-once', help: 'Hosts crawled at the same time, each with its own requests and delay.' },
+      {
+        kind: 'number',
+        setting: 'requestsPerHost',
+        name: 'requestsPerHost',
+        scale: 1,
+        unit: null,
+        label: SETTINGS_LIMITS.requestsPerHost.label,
+        testId: 'requests-per-host',
+        help: 'More than 1 only at delay 0 and jitter 0, when robots.txt sets no Crawl-delay and the host is not backing off (429/503); otherwise one at a time. For your own site.',
+      },
       { kind: 'text', setting: 'productToken', name: 'productToken', label: 'Robots product token', testId: 'product-token', help: 'Which robots.txt User-agent group is obeyed.' },
     ],
   },
@@ -232,6 +243,7 @@ export function fromSettings(settings: Partial<CrawlSettings>): FormValues {
     followNofollow: all.followNofollow,
     maxRetries: String(all.maxRetries),
     hostConcurrency: String(all.hostConcurrency),
+    requestsPerHost: String(all.requestsPerHost),
     jitterSeconds: toFormNumber(all.jitterMs, MS_PER_SECOND),
     maxBodyMiB: toFormNumber(all.maxBodyBytes, BYTES_PER_MIB),
     withCookies: all.withCookies,

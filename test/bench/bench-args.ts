@@ -3,6 +3,7 @@
  * Pure: no I/O.
  */
 import { parseArgs } from 'node:util';
+import { SETTINGS_LIMITS } from '../../src/core/settings.ts';
 
 /** The parts of the benchmark (see `bench.ts`). */
 export type BenchPart = 1 | 2 | 3 | 4;
@@ -10,6 +11,12 @@ export type BenchPart = 1 | 2 | 3 | 4;
 export interface BenchOptions {
   /** Pages of the generated site of part 1 (and of part 3, measured on part 1's crawls). */
   pages: number;
+  /**
+   * Tabcrawl's requests at once per host (`requestsPerHost`) in part 1 (and the `--profile` crawl), which run
+   * at delay 0 on a site whose robots.txt sets no Crawl-delay: the only case where more than 1 is used. Part 2
+   * always runs with 1 (its sites set a Crawl-delay anyway). 1 is the one-at-a-time crawl.
+   */
+  parallel: number;
   /** Rounds of parts 1 and 2; figures are medians over them. */
   rounds: number;
   /** Hosts of part 2, each its own port. */
@@ -34,18 +41,25 @@ export interface BenchOptions {
 
 export type BenchArgs = { kind: 'run'; options: BenchOptions } | { kind: 'help' } | { kind: 'usage-error'; message: string };
 
+/** Requests at once per host of part 1 when `--parallel` is not given. */
+export const DEFAULT_PARALLEL = 8;
+
 export const BENCH_USAGE = `Usage: npm run bench -- [options]
 
 Measures Tabcrawl (the built extension in headless Chromium, driven as npm run crawl drives it) on sites
 served on 127.0.0.1, against wget on the same site, and prints a table; the figures also go to JSON.
 
-  1. throughput at delay 0: a generated site crawled by Tabcrawl and by wget, alternating, --rounds rounds
+  1. throughput at delay 0: a generated site crawled by Tabcrawl (--parallel requests at once per host) and by wget,
+     alternating, --rounds rounds
   2. politeness: --hosts sites (ports) with Crawl-delay --crawl-delay, --host-pages pages each, all in scope
   3. cost per page: the worker's CPU and JS heap per 1,000 pages, heap slope, IndexedDB bytes per page
   4. results and export: npm run bench:results (100,000 rows) and bench:export (10,000 pages, WACZ)
 
 Options:
   --pages N            pages of the generated site of parts 1 and 3 (default: 2000; 10000 with --large)
+  --parallel N         Tabcrawl's requests at once per host in part 1 and the --profile crawl, from ${SETTINGS_LIMITS.requestsPerHost.min} to ${SETTINGS_LIMITS.requestsPerHost.max}
+                       (delay 0, no Crawl-delay: the only case where more than 1 is used); 1 for one at a
+                       time; part 2 always uses 1 (default: ${DEFAULT_PARALLEL})
   --rounds N           rounds of parts 1 and 2, reported as medians (default: 3)
   --hosts N            hosts of part 2 (default: 8)
   --host-pages N       pages of each host of part 2 (default: 200)
@@ -62,6 +76,7 @@ Options:
 const OPTIONS = {
   pages: { type: 'string' },
   rounds: { type: 'string' },
+  parallel: { type: 'string' },
   hosts: { type: 'string' },
   'host-pages': { type: 'string' },
   'crawl-delay': { type: 'string' },
@@ -95,9 +110,11 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
 
   const pages = wholeNumber('pages', values.pages, large ? 10_000 : 2000, 10, 1_000_000);
   const rounds = wholeNumber('rounds', values.rounds, 3, 1, 50);
+  const { min: minParallel, max: maxParallel } = SETTINGS_LIMITS.requestsPerHost;
+  const parallel = wholeNumber('parallel', values.parallel, DEFAULT_PARALLEL, minParallel, maxParallel);
   const hosts = wholeNumber('hosts', values.hosts, 8, 1, 32);
   const hostPages = wholeNumber('host-pages', values['host-pages'], smoke ? 5 : 200, 2, 100_000);
-  for (const value of [pages, rounds, hosts, hostPages]) if (typeof value === 'string') return { kind: 'usage-error', message: value };
+  for (const value of [pages, rounds, parallel, hosts, hostPages]) if (typeof value === 'string') return { kind: 'usage-error', message: value };
 
   const delayText = values['crawl-delay'] ?? '0.25';
   const crawlDelaySeconds = Number(delayText);
@@ -118,6 +135,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     kind: 'run',
     options: {
       pages: pages as number,
+      parallel: parallel as number,
       rounds: rounds as number,
       hosts: hosts as number,
       hostPages: hostPages as number,

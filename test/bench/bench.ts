@@ -234,13 +234,14 @@ async function throughputRounds(options: BenchOptions, distDir: string, chromePa
   if (options.parts.has(1) && !withWget) log(`bench: ${WGET_INSTALL_HINT}`);
   const site = await startBenchSite(options.pages);
   const startUrl = `${site.origin}/`;
-  const settings = { startUrl, delayMs: 0, maxPages: Math.min(1_000_000, options.pages * 2 + 100), maxDepth: 1000 };
+  // Delay 0 and a robots.txt without Crawl-delay: the one case where more than one request at once per host is used.
+  const settings = { startUrl, delayMs: 0, requestsPerHost: options.parallel, maxPages: Math.min(1_000_000, options.pages * 2 + 100), maxDepth: 1000 };
   const rounds: ThroughputRound[] = [];
   try {
     for (let round = 1; round <= options.rounds; round++) {
       const wgetFirst = round % 2 === 0;
       const runTabcrawl = async (): Promise<{ run: TabcrawlRun; paths: Set<string>; robots: string }> => {
-        log(`bench: part 1, round ${round}: Tabcrawl crawls ${options.pages} pages at delay 0`);
+        log(`bench: part 1, round ${round}: Tabcrawl crawls ${options.pages} pages at delay 0, ${perHostText(options.parallel)}`);
         const run = await crawlWithTabcrawl({ distDir, chromePath, settings, sites: [site], measureCost: options.parts.has(3), profile: false, expectedRows: options.pages, timeLimitMs: pageTimeLimitMs(options.pages) });
         return { run, paths: pagesRequested(site.requests), robots: robotsVerdict(site) };
       };
@@ -301,6 +302,8 @@ async function politenessRounds(options: BenchOptions, distDir: string, chromePa
         extraOrigins: sites.slice(1).map((site) => site.origin),
         delayMs: 0,
         hostConcurrency: Math.max(8, options.hosts),
+        // One at a time, whatever --parallel says: this part measures the spacing (each site sets a Crawl-delay anyway).
+        requestsPerHost: 1,
         maxPages: Math.min(1_000_000, options.hosts * options.hostPages * 2 + 100),
         maxDepth: 1000,
       };
@@ -385,6 +388,9 @@ function table(rows: readonly (readonly string[])[]): string {
   return rows.map((row) => `  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('   ')}`.trimEnd()).join('\n');
 }
 
+/** `8 requests at once per host`, `1 request at once per host`. */
+const perHostText = (requests: number): string => `${requests} request${requests === 1 ? '' : 's'} at once per host`;
+
 const num = (value: number, digits = 1): string => (Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a');
 const mib = (bytes: number): string => `${num(bytes / MiB, 0)} MiB`;
 
@@ -440,6 +446,7 @@ async function main(options: BenchOptions): Promise<void> {
         pages: options.pages,
         rounds: options.rounds,
         tabcrawl: {
+          requestsPerHost: options.parallel,
           pagesPerSecond: rounded(median(tabRate)),
           seconds: rounded(median(tab.map((t) => t.wallMs / 1000))),
           pagesFetched: median(tab.map((t) => t.pages)),
@@ -477,6 +484,7 @@ async function main(options: BenchOptions): Promise<void> {
       const w = throughput['wget'] as { pagesPerSecond: number; seconds: number; pagesFetched: number; peakMemoryMiB: number; cpuMsPer1000Pages: number; samePagesAsTabcrawl: boolean } | null;
       const t = throughput['tabcrawl'] as { pagesPerSecond: number; seconds: number; pagesFetched: number; peakMemoryMiB: number; idleMemoryMiB: number };
       say(`1. Throughput at delay 0: a generated site of ${options.pages.toLocaleString('en-US')} pages (~8 KB, 12 links each), ${options.rounds} round(s), order alternating; medians`);
+      say(`   Tabcrawl with ${perHostText(options.parallel)} (delay 0, no Crawl-delay); wget one request at a time`);
       say(
         table([
           ['', 'Tabcrawl', 'wget', 'Tabcrawl/wget'],
@@ -508,7 +516,8 @@ async function main(options: BenchOptions): Promise<void> {
       const idbPerPage = median(tab.map((x) => (x.idbDiskBytes === null ? Number.NaN : (x.idbDiskBytes.after - x.idbDiskBytes.before) / x.rowsStored)));
       const estimatePerPage = median(tab.map((x) => (x.storageEstimateBytes === null ? Number.NaN : (x.storageEstimateBytes.after - x.storageEstimateBytes.before) / x.rowsStored)));
       costPerPage = {
-        source: `the ${tab.length} Tabcrawl crawl(s) of part 1 (${options.pages} pages, delay 0); medians`,
+        source: `the ${tab.length} Tabcrawl crawl(s) of part 1 (${options.pages} pages, delay 0, ${perHostText(options.parallel)}); medians`,
+        requestsPerHost: options.parallel,
         workerCpuMsPer1000Pages: cpuByKind['serviceWorker'] ?? null,
         cpuMsPer1000PagesByProcess: cpuByKind,
         workerHeapAfterGcMiB: {
@@ -523,7 +532,7 @@ async function main(options: BenchOptions): Promise<void> {
         heapSamples: tab.map((x) => x.heapSamples),
       };
       say('');
-      say(`3. Cost per page: the Tabcrawl crawls of part 1 (${options.pages.toLocaleString('en-US')} pages, delay 0), medians of ${tab.length}`);
+      say(`3. Cost per page: the Tabcrawl crawls of part 1 (${options.pages.toLocaleString('en-US')} pages, delay 0, ${perHostText(options.parallel)}), medians of ${tab.length}`);
       say(
         table([
           ['the service worker thread, CPU', `${num(cpuByKind['serviceWorker'] ?? Number.NaN, 0)} ms per 1,000 pages`],
@@ -546,11 +555,11 @@ async function main(options: BenchOptions): Promise<void> {
   if (options.profile) {
     const site = await startBenchSite(options.pages);
     try {
-      log(`bench: --profile: one more Tabcrawl crawl of ${options.pages} pages with the worker's CPU profiler on`);
+      log(`bench: --profile: one more Tabcrawl crawl of ${options.pages} pages (${perHostText(options.parallel)}) with the worker's CPU profiler on`);
       const run = await crawlWithTabcrawl({
         distDir,
         chromePath,
-        settings: { startUrl: `${site.origin}/`, delayMs: 0, maxPages: Math.min(1_000_000, options.pages * 2 + 100), maxDepth: 1000 },
+        settings: { startUrl: `${site.origin}/`, delayMs: 0, requestsPerHost: options.parallel, maxPages: Math.min(1_000_000, options.pages * 2 + 100), maxDepth: 1000 },
         sites: [site],
         measureCost: false,
         profile: true,
@@ -566,7 +575,7 @@ async function main(options: BenchOptions): Promise<void> {
         const own = topOwnFunctions(run.profile, distDir, 15);
         profileReport = { file, busyMsPer1000Pages: rounded((busyMs(run.profile) / run.pages) * 1000, 0), top, topOwnByTotal: own };
         say('');
-        say(`Worker CPU profile (${file}; ${run.pages} pages at ${num(run.pages / (run.wallMs / 1000))} pages/s with the profiler on; busy ${num(profileReport.busyMsPer1000Pages ?? Number.NaN, 0)} ms per 1,000 pages): top 15 by self time`);
+        say(`Worker CPU profile (${file}; ${perHostText(options.parallel)}; ${run.pages} pages at ${num(run.pages / (run.wallMs / 1000))} pages/s with the profiler on; busy ${num(profileReport.busyMsPer1000Pages ?? Number.NaN, 0)} ms per 1,000 pages): top 15 by self time`);
         say(table([['function', 'where', 'self ms', 'share'], ...top.map((f) => [f.functionName, f.location, num(f.selfMs, 0), `${num(f.share * 100, 1)} %`])]));
         say('');
         say("Tabcrawl's own functions (src/) by total time, callees included (synchronous stacks only: an await's continuation counts on its own)");
@@ -586,6 +595,7 @@ async function main(options: BenchOptions): Promise<void> {
     const violations = rounds.flatMap((r) => r.hosts.flatMap((h) => h.violations.map((gap) => ({ round: r.round, origin: h.origin, gapMs: rounded(gap, 1) }))));
     const minGaps = rounds[0]?.hosts.map((_, i) => Math.min(...rounds.map((r) => r.hosts[i]?.minGapMs ?? Number.NaN))) ?? [];
     politeness = {
+      requestsPerHost: 1,
       hosts: options.hosts,
       pagesPerHost: options.hostPages,
       crawlDelaySeconds: options.crawlDelaySeconds,
@@ -607,7 +617,7 @@ async function main(options: BenchOptions): Promise<void> {
       })),
     };
     say('');
-    say(`2. Politeness: ${options.hosts} hosts (ports) × ${options.hostPages} pages, each robots.txt Crawl-delay ${options.crawlDelaySeconds} s, all in scope; ${options.rounds} round(s), medians`);
+    say(`2. Politeness: ${options.hosts} hosts (ports) × ${options.hostPages} pages, each robots.txt Crawl-delay ${options.crawlDelaySeconds} s, all in scope, 1 request at once per host; ${options.rounds} round(s), medians`);
     say(
       table([
         ['pages/s achieved', num(median(rounds.map((r) => r.pagesPerSecond)))],

@@ -114,6 +114,7 @@ describe('settings form', () => {
       delay: '1',
       jitter: '0',
       'hosts-at-once': '8',
+      'requests-per-host': '1',
       'product-token': 'tabcrawl',
       'path-prefix': '',
       'exclude-patterns': '',
@@ -231,6 +232,53 @@ describe('settings form', () => {
     expect(
       ['delay', 'timeout', 'jitter', 'max-body-size'].map((testId) => again.byTestId<HTMLInputElement>(testId).value),
     ).to.deep.equal(['2.5', '45', '0.25', '0.5']);
+  });
+
+  it('has "Requests at once per host" next to "Hosts at once", saying more than 1 applies only at delay 0 without a Crawl-delay', async () => {
+    await loadStyles();
+    const form = await mountForm({ width: 356 });
+    const perHost = form.byTestId<HTMLInputElement>('requests-per-host');
+    const hosts = form.byTestId<HTMLInputElement>('hosts-at-once');
+    expect(perHost.labels?.[0]?.textContent).to.equal('Requests at once per host');
+    expect(perHost.placeholder).to.equal('1');
+    expect(perHost.inputMode).to.equal('numeric');
+    const help = descriptionOf(perHost);
+    expect(help).to.include('More than 1 only at delay 0').and.include('no Crawl-delay').and.include('1 to 16.').and.include('Default: 1.');
+    expect(descriptionOf(hosts)).to.not.include('one request each');
+    // Same fieldset, the field right after it: side by side in the popup's two columns.
+    const order = FIELDS.map((field) => field.testId);
+    expect(order.indexOf('requests-per-host')).to.equal(order.indexOf('hosts-at-once') + 1);
+    expect(perHost.closest('fieldset')).to.equal(hosts.closest('fieldset'));
+    expect(perHost.getBoundingClientRect().top).to.equal(hosts.getBoundingClientRect().top);
+    expect(perHost.getBoundingClientRect().left).to.be.above(hosts.getBoundingClientRect().right);
+
+    await typeInto(perHost, '8');
+    const checked = checkForm(form.changes.at(-1) ?? fromSettings({}));
+    expect(checked.ok && checked.settings.requestsPerHost).to.equal(8);
+  });
+
+  it('shows a bad "Requests at once per host" message next to that field', async () => {
+    for (const [text, message] of [
+      ['0', 'Requests at once per host must be from 1 to 16, not 0'],
+      ['17', 'Requests at once per host must be from 1 to 16, not 17'],
+      ['x', 'Requests at once per host must be a number'],
+    ] as const) {
+      const values = { ...fromSettings({}), requestsPerHost: text };
+      const result = checkForm(values);
+      expect(result.ok, text).to.equal(false);
+      const form = await mountForm({ initial: values, errors: result.ok ? {} : result.errors });
+      const perHost = form.byTestId<HTMLInputElement>('requests-per-host');
+      expect(form.byTestId('requests-per-host-error').textContent, text).to.equal(message);
+      expect(perHost.getAttribute('aria-invalid')).to.equal('true');
+      expect(descriptionOf(perHost)).to.include(message);
+      expect(perHost.parentElement?.contains(form.byTestId('requests-per-host-error'))).to.equal(true);
+      expect(form.container.querySelectorAll('[aria-invalid="true"]')).to.have.lengthOf(1);
+      // Unmounted before the next one: forms in separate roots may get the same ids.
+      await act(() => {
+        render(null, form.container);
+      });
+      form.container.remove();
+    }
   });
 
   it('names a size out of range in MiB next to the size field', async () => {

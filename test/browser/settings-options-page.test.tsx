@@ -114,6 +114,29 @@ describe('options page', () => {
     expect([saved.delayMs, saved.maxBodyBytes]).to.deep.equal([3000, 256 * 1024]);
   });
 
+  it('saves requests at once per host as a default, shows it when the page opens again, and lists it for a site', async () => {
+    const storage = memorySettingsStorage();
+    const page = await mountPage(storage);
+    await waitFor(() => page.byTestId('requests-per-host'));
+    expect(page.byTestId<HTMLInputElement>('requests-per-host').value).to.equal('1');
+
+    await typeInto(page.byTestId<HTMLInputElement>('delay'), '0');
+    await typeInto(page.byTestId<HTMLInputElement>('requests-per-host'), '6');
+    await click(page.byTestId('save-defaults'));
+    await waitFor(() => expect(page.byTestId('save-status').dataset['state']).to.equal('saved'));
+    const saved = await loadDefaultSettings(storage);
+    expect([saved.delayMs, saved.requestsPerHost]).to.deep.equal([0, 6]);
+
+    await act(() => {
+      render(null, page.container);
+    });
+    page.container.remove();
+    await saveSiteSettings(storage, 'https://staging.example', { delayMs: 0, requestsPerHost: 4 });
+    const again = await mountPage(storage);
+    await waitFor(() => expect(again.byTestId<HTMLInputElement>('requests-per-host').value).to.equal('6'));
+    await waitFor(() => expect(again.byTestId('site-summary').textContent).to.match(/^Delay \(s\): 0 · Requests at once per host: 4/));
+  });
+
   it("shows the validator's message next to an out-of-range field and saves nothing", async () => {
     const storage = memorySettingsStorage();
     const page = await mountPage(storage);
@@ -144,6 +167,7 @@ describe('options page', () => {
     for (const [testId, value] of [
       ['delay', String(SETTINGS_LIMITS.delayMs.max / 1000 + 1)],
       ['hosts-at-once', '0'],
+      ['requests-per-host', '17'],
       ['max-depth', 'deep'],
       ['product-token', 'my bot/1.0'],
       ['path-prefix', 'docs'],
@@ -153,8 +177,9 @@ describe('options page', () => {
     await click(page.byTestId('save-defaults'));
 
     await waitFor(() => expect(page.byTestId('save-status').dataset['state']).to.equal('invalid'));
-    expect(page.byTestId('save-status').textContent).to.equal('Not saved: 5 settings need fixing (see the message under each).');
-    for (const testId of ['delay', 'hosts-at-once', 'max-depth', 'product-token', 'path-prefix']) {
+    expect(page.byTestId('save-status').textContent).to.equal('Not saved: 6 settings need fixing (see the message under each).');
+    expect(page.byTestId('requests-per-host-error').textContent).to.equal('Requests at once per host must be from 1 to 16, not 17');
+    for (const testId of ['delay', 'hosts-at-once', 'requests-per-host', 'max-depth', 'product-token', 'path-prefix']) {
       expect(page.byTestId(`${testId}-error`).textContent, testId).not.to.equal('');
     }
     expect([...storage.entries]).to.deep.equal(before);

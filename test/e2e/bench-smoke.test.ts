@@ -27,6 +27,8 @@ describe('npm run bench (smoke run on tiny sites; figures are not checked)', () 
       const { code, stdout, stderr } = await runBench(['--smoke', '--pages', '30', '--rounds', '1', '--dist', DIST_DIR, '--out', out]);
       assert.equal(code, 0, stderr.slice(-2000));
       assert.match(stdout, /1\. Throughput at delay 0/);
+      // --parallel is not given: part 1 runs at its default, 8 requests at once per host, and says so; part 2 at 1.
+      assert.match(stdout, /Tabcrawl with 8 requests at once per host \(delay 0, no Crawl-delay\)/);
       assert.match(stdout, /2\. Politeness/);
       const figures = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
       assert.deepEqual(Object.keys(figures).sort(), ['costPerPage', 'date', 'machine', 'options', 'politeness', 'profile', 'resultsAndExport', 'throughput']);
@@ -34,9 +36,12 @@ describe('npm run bench (smoke run on tiny sites; figures are not checked)', () 
       // `wget` and the ratio are null when wget is not installed.
       assert.deepEqual(Object.keys(throughput).sort(), ['pages', 'perRound', 'ratioTabcrawlToWget', 'rounds', 'tabcrawl', 'wget']);
       assert.equal(typeof (throughput['tabcrawl'] as Record<string, unknown>)['pagesPerSecond'], 'number');
+      assert.equal((throughput['tabcrawl'] as Record<string, unknown>)['requestsPerHost'], 8);
+      assert.equal((figures['options'] as Record<string, unknown>)['parallel'], 8);
       const politeness = figures['politeness'] as Record<string, unknown>;
       for (const key of ['pagesPerSecond', 'idealPagesPerSecond', 'ratioToIdeal', 'smallestGapMsPerHost', 'violations']) assert.ok(key in politeness, key);
       assert.equal((politeness['smallestGapMsPerHost'] as unknown[]).length, 8);
+      assert.equal(politeness['requestsPerHost'], 1);
       // Parts 3 and 4 are skipped by --smoke.
       assert.equal(figures['costPerPage'], null);
       assert.equal(figures['resultsAndExport'], null);

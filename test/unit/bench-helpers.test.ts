@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseBenchArgs } from '../../test/bench/bench-args.ts';
+import { BENCH_USAGE, parseBenchArgs } from '../../test/bench/bench-args.ts';
 import { pageHtml, robotsTxt } from '../../test/bench/bench-sites.ts';
 import { busyMs, median, pagesRequested, robotsFirstAndOnce, selfTimes, serverGaps, slope, totalTimes, type CpuProfile } from '../../test/bench/bench-stats.ts';
 import { processKind } from '../../test/bench/process-stats.ts';
@@ -85,13 +85,14 @@ describe('bench sites and peers', () => {
 });
 
 describe('bench options', () => {
-  it('defaults to 2,000 pages, 3 rounds, 8 hosts of 200 pages at Crawl-delay 0.25 s, parts 1 to 3', () => {
+  it('defaults to 2,000 pages at 8 requests at once per host, 3 rounds, 8 hosts of 200 pages at Crawl-delay 0.25 s, parts 1 to 3', () => {
     const parsed = parseBenchArgs([]);
     assert.equal(parsed.kind, 'run');
     if (parsed.kind !== 'run') return;
-    const { pages, rounds, hosts, hostPages, crawlDelaySeconds, parts, distDir, profile } = parsed.options;
-    assert.deepEqual({ pages, rounds, hosts, hostPages, crawlDelaySeconds, parts: [...parts].sort(), distDir, profile }, {
+    const { pages, parallel, rounds, hosts, hostPages, crawlDelaySeconds, parts, distDir, profile } = parsed.options;
+    assert.deepEqual({ pages, parallel, rounds, hosts, hostPages, crawlDelaySeconds, parts: [...parts].sort(), distDir, profile }, {
       pages: 2000,
+      parallel: 8,
       rounds: 3,
       hosts: 8,
       hostPages: 200,
@@ -114,8 +115,21 @@ describe('bench options', () => {
     assert.equal(smoke.options.outFile, 'x.json');
   });
 
+  it('takes --parallel from 1 (one request at a time, the old behaviour) to 16', () => {
+    for (const [text, value] of [['1', 1], ['4', 4], ['16', 16]] as const) {
+      const parsed = parseBenchArgs(['--parallel', text]);
+      assert.equal(parsed.kind === 'run' && parsed.options.parallel, value, text);
+    }
+    const smoke = parseBenchArgs(['--smoke']);
+    assert.equal(smoke.kind === 'run' && smoke.options.parallel, 8);
+    for (const text of ['0', '17', 'x', '2.5', '-1']) {
+      assert.deepEqual(parseBenchArgs([`--parallel=${text}`]), { kind: 'usage-error', message: `--parallel must be a whole number from 1 to 16, got '${text}'` }, text);
+    }
+    assert.ok(BENCH_USAGE.includes('--parallel N'));
+  });
+
   it('refuses bad values with a one-line message', () => {
-    for (const argv of [['--pages', 'many'], ['--rounds', '0'], ['--parts', '1,5'], ['--crawl-delay', '0'], ['--bogus'], ['extra']]) {
+    for (const argv of [['--pages', 'many'], ['--rounds', '0'], ['--parallel', '0'], ['--parallel', '17'], ['--parts', '1,5'], ['--crawl-delay', '0'], ['--bogus'], ['extra']]) {
       const parsed = parseBenchArgs(argv);
       assert.equal(parsed.kind, 'usage-error', argv.join(' '));
       if (parsed.kind === 'usage-error') assert.doesNotMatch(parsed.message, /\n/);

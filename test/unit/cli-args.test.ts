@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DEFAULT_DEMO_OUT_DIR, outputFormat, parseCliArgs, USAGE } from '../../src/cli/args.ts';
+import { EXIT, runCli, type CliIo } from '../../src/cli/run-cli.ts';
 
 function usageMessage(argv: string[]): string {
   const result = parseCliArgs(argv);
@@ -28,7 +29,8 @@ describe('parseCliArgs', () => {
       '--out', 'a.jsonl',
       '--max-pages', '40',
       '--max-depth', '3',
-      '--delay', '0.25',
+      '--delay', '0',
+      '--parallel', '4',
       '--agent', 'mybot',
       '--include-subdomains',
       '--prefix', '/docs/',
@@ -43,7 +45,8 @@ describe('parseCliArgs', () => {
         startUrl: 'https://example.com/docs/',
         maxPages: 40,
         maxDepth: 3,
-        delayMs: 250,
+        delayMs: 0,
+        requestsPerHost: 4,
         productToken: 'mybot',
         includeSubdomains: true,
         pathPrefix: '/docs/',
@@ -100,6 +103,52 @@ describe('parseCliArgs', () => {
 
   test('a delay beyond the limit is a usage error shown in seconds', () => {
     assert.match(usageMessage(['https://example.com/', '--delay', '7200']), /^--delay: .*7200 s/);
+  });
+
+  test('--parallel takes a whole number of requests at once per host, from 1 to 16', () => {
+    for (const [text, value] of [['1', 1], ['8', 8], ['16', 16]] as const) {
+      const result = parseCliArgs(['https://example.com/', '--delay', '0', '--parallel', text]);
+      assert.equal(result.kind === 'crawl' && result.settings.requestsPerHost, value, text);
+    }
+    assert.deepEqual(parseCliArgs(['--parallel=2', 'http://127.0.0.1:8080/']), { kind: 'crawl', settings: { startUrl: 'http://127.0.0.1:8080/', requestsPerHost: 2 }, outputs: [] });
+    // Left to the default (1) when not given.
+    const plain = parseCliArgs(['https://example.com/']);
+    assert.equal(plain.kind === 'crawl' && 'requestsPerHost' in plain.settings, false);
+  });
+
+  test('a bad --parallel is a usage error naming the option and quoting the value', () => {
+    assert.equal(usageMessage(['https://example.com/', '--parallel', '0']), '--parallel: requests at once per host must be from 1 to 16, not 0');
+    assert.equal(usageMessage(['https://example.com/', '--parallel', '17']), '--parallel: requests at once per host must be from 1 to 16, not 17');
+    assert.equal(usageMessage(['https://example.com/', '--parallel', 'x']), "--parallel must be a whole number, got 'x'");
+    assert.equal(usageMessage(['https://example.com/', '--parallel', '2.5']), "--parallel must be a whole number, got '2.5'");
+    assert.equal(usageMessage(['https://example.com/', '--parallel', '-2']), "--parallel must be a whole number, got '-2'");
+    assert.equal(usageMessage(['https://example.com/', '--parallel']), '--parallel needs a value');
+    assert.match(usageMessage(['--demo', '--parallel', '4']), /--demo cannot be combined with --parallel/);
+  });
+
+  test('a bad --parallel exits 2 with its one-line reason, before anything is built or launched', async () => {
+    for (const [value, reason] of [
+      ['0', '--parallel: requests at once per host must be from 1 to 16, not 0'],
+      ['17', '--parallel: requests at once per host must be from 1 to 16, not 17'],
+      ['x', "--parallel must be a whole number, got 'x'"],
+    ] as const) {
+      const err: string[] = [];
+      const out: string[] = [];
+      const io: CliIo = {
+        stdout: (text) => out.push(text),
+        stderr: (text) => err.push(text),
+        isStderrTTY: false,
+        // CHROME_PATH points nowhere and the root has no sources: reaching either would be another error.
+        env: { CHROME_PATH: '/nonexistent/chrome' },
+        root: '/nonexistent-tabcrawl-root',
+        cwd: '/tmp',
+        signal: new AbortController().signal,
+      };
+      assert.equal(await runCli(['https://example.com/', '--delay', '0', '--parallel', value], io), EXIT.usage, value);
+      assert.equal(EXIT.usage, 2);
+      assert.deepEqual(err, [`tabcrawl: ${reason}\n`, 'run with --help for the options\n'], value);
+      assert.deepEqual(out, []);
+    }
   });
 
   test('a timeout under one second is a usage error', () => {
@@ -202,10 +251,11 @@ describe('parseCliArgs', () => {
   });
 
   test('the usage text lists every option', () => {
-    for (const option of ['--out', '--max-pages', '--max-depth', '--delay', '--agent', '--include-subdomains', '--prefix', '--exclude', '--also', '--head', '--timeout', '--follow-nofollow', '--demo', '--out-dir', '--help']) {
+    for (const option of ['--out', '--max-pages', '--max-depth', '--delay', '--parallel', '--agent', '--include-subdomains', '--prefix', '--exclude', '--also', '--head', '--timeout', '--follow-nofollow', '--demo', '--out-dir', '--help']) {
       assert.ok(USAGE.includes(option), `${option} missing from the usage text`);
     }
     assert.match(USAGE, /--max-pages N .*default: 500/);
+    assert.match(USAGE, /--parallel N .*1 to 16; more than 1 only with --delay 0,\n.*no Crawl-delay.*\n.*\(default: 1\)/);
   });
 });
 

@@ -31,6 +31,17 @@ describe('crawl settings', () => {
     assert.equal(errorsOf({ startUrl: 'http://a.test/', delayMs: 50.5 }).length, 0);
     assert.equal(errorsOf({ startUrl: 'http://a.test/', maxPages: 1.5 })[0]?.field, 'maxPages');
   });
+  it('takes one request at once per host by default, and a whole number from 1 to 16', () => {
+    assert.equal(DEFAULT_SETTINGS.requestsPerHost, 1);
+    const result = validateSettings({ startUrl: 'http://a.test/', delayMs: 0, requestsPerHost: 16 });
+    assert.ok(result.ok);
+    assert.equal(result.settings.requestsPerHost, 16);
+    assert.deepEqual(errorsOf({ startUrl: 'http://a.test/', requestsPerHost: 0 }), [{ field: 'requestsPerHost', message: 'Requests at once per host must be from 1 to 16, not 0' }]);
+    assert.deepEqual(errorsOf({ startUrl: 'http://a.test/', requestsPerHost: 17 }), [{ field: 'requestsPerHost', message: 'Requests at once per host must be from 1 to 16, not 17' }]);
+    assert.deepEqual(errorsOf({ startUrl: 'http://a.test/', requestsPerHost: 2.5 }), [{ field: 'requestsPerHost', message: 'Requests at once per host must be a whole number, not 2.5' }]);
+    const wrongType = { startUrl: 'http://a.test/', requestsPerHost: '4' } as unknown as Partial<CrawlSettings> & { startUrl: string };
+    assert.deepEqual(errorsOf(wrongType), [{ field: 'requestsPerHost', message: 'Requests at once per host must be a number' }]);
+  });
   it('refuses a product token robots.txt could not match', () => {
     assert.equal(errorsOf({ startUrl: 'http://a.test/', productToken: 'tab crawl/1.0' })[0]?.field, 'productToken');
   });

@@ -146,6 +146,24 @@ describe('site settings store', () => {
     ]);
   });
 
+  it('remembers requests at once per host per site, over the user default, and drops a stored value out of range', async () => {
+    const storage = memorySettingsStorage();
+    await saveDefaultSettings(storage, { requestsPerHost: 2 });
+    assert.deepEqual(await saveSiteSettings(storage, 'https://staging.example', { delayMs: 0, requestsPerHost: 8 }), { ok: true, saved: { delayMs: 0, requestsPerHost: 8 } });
+    assert.equal((await loadSiteSettings(storage, 'https://staging.example/a')).requestsPerHost, 8);
+    assert.equal((await loadSiteSettings(storage, 'https://other.example')).requestsPerHost, 2);
+    for (const requestsPerHost of [0, 17, 1.5]) {
+      const refused = await saveSiteSettings(storage, 'https://staging.example', { requestsPerHost });
+      assert.deepEqual(refused.ok ? [] : refused.errors.map((error) => error.field), ['requestsPerHost'], String(requestsPerHost));
+    }
+    assert.equal((await loadSiteSettings(storage, 'https://staging.example')).requestsPerHost, 8);
+
+    const corrupted = memorySettingsStorage([[SITES_KEY, { 'https://example.com': { version: 1, settings: { requestsPerHost: 99, maxPages: 3 } } }]]);
+    assert.deepEqual(await loadSiteSettings(corrupted, 'https://example.com'), { ...BUILT_IN, maxPages: 3 });
+    const wrongType = memorySettingsStorage([[DEFAULTS_KEY, { version: 1, settings: { requestsPerHost: '4' }, savedAt: 1 }]]);
+    assert.equal((await loadDefaultSettings(wrongType)).requestsPerHost, DEFAULT_SETTINGS.requestsPerHost);
+  });
+
   it('reads and writes a storage area by key through the adapter', async () => {
     const items: Record<string, unknown> = {};
     const area = {
@@ -178,6 +196,7 @@ describe('settings form values', () => {
       followNofollow: false,
       maxRetries: '2',
       hostConcurrency: '8',
+      requestsPerHost: '1',
       jitterSeconds: '0',
       maxBodyMiB: '10',
       withCookies: false,
@@ -210,6 +229,7 @@ describe('settings form values', () => {
       followNofollow: true,
       maxRetries: 10,
       hostConcurrency: 32,
+      requestsPerHost: 16,
       jitterMs: 7,
       maxBodyBytes: 1_500_001,
     };
@@ -261,6 +281,23 @@ describe('settings form values', () => {
     });
   });
 
+  it('reads requests at once per host as a whole number from 1 to 16, with its message next to its field', () => {
+    assert.equal(toSettings({ ...fromSettings({}), requestsPerHost: ' 8 ' }).requestsPerHost, 8);
+    assert.equal('requestsPerHost' in toSettings({ ...fromSettings({}), requestsPerHost: '' }), false);
+    const checked = checkForm({ ...fromSettings({}), delaySeconds: '0', requestsPerHost: '16' });
+    assert.ok(checked.ok);
+    assert.equal(checked.settings.requestsPerHost, 16);
+    for (const [text, message] of [
+      ['0', 'Requests at once per host must be from 1 to 16, not 0'],
+      ['17', 'Requests at once per host must be from 1 to 16, not 17'],
+      ['2.5', 'Requests at once per host must be a whole number, not 2.5'],
+      ['many', 'Requests at once per host must be a number'],
+    ] as const) {
+      const result = checkForm({ ...fromSettings({}), requestsPerHost: text });
+      assert.deepEqual(result.ok ? {} : result.errors, { requestsPerHost: message }, text);
+    }
+  });
+
   it('says a size out of range in KiB and MiB, as the size field reads', () => {
     const result = checkForm({ ...fromSettings({}), maxBodyMiB: '0' });
     assert.deepEqual(result.ok ? {} : result.errors, { maxBodyBytes: 'Max body size must be from 1 KiB to 1024 MiB, not 0 MiB' });
@@ -280,5 +317,6 @@ describe('settings form values', () => {
       'Include subdomains: on',
     ]);
     assert.deepEqual(describeSettings({ ...BUILT_IN }), []);
+    assert.deepEqual(describeSettings({ delayMs: 0, requestsPerHost: 8 }), ['Delay (s): 0', 'Requests at once per host: 8']);
   });
 });
