@@ -255,7 +255,9 @@ export class CrawlManager {
       })
       .finally(() => {
         this.running.delete(crawlId);
-        if (this.restartWanted.delete(crawlId) && !controller.signal.aborted) {
+        // Resumed while this run was still ending (a stop aborts it; its last writes take a moment): run it again.
+        // A stop or a delete after the resume cleared the wish.
+        if (this.restartWanted.delete(crawlId)) {
           this.ensureRunning(crawl);
           return;
         }

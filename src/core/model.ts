@@ -75,6 +75,8 @@ export interface CrawlRecord {
   message: string | null;
   /** Next frontier sequence number; orders the frontier (breadth first). */
   nextSeq: number;
+  /** Number of the last link tally written (see `LinkTally`); absent before the first. */
+  linkBatch?: number;
 }
 
 /** What a frontier entry asks for: a page (HTML or not) or a sitemap listed in robots.txt. */

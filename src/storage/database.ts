@@ -34,6 +34,7 @@
  * | `resultChunks` | `[crawlId+chunk]`  | `[crawlId+rev]`              | every filter, search and deep window: one read |
  * |                |                    |                              | of all chunks, then only those written since   |
  * | `facetCounts`  | `crawlId`          |                              | facets, row count and revision: one `get`      |
+ * | `linkTallies`  | `[crawlId+batch]`  | (key prefix `crawlId`)       | links not yet added to inlinks, in batch order |
  *
  * The sort indexes answer an unfiltered window near either end of any sort at
  * once, while the results page is still reading the crawl's result chunks;
@@ -49,7 +50,7 @@
  * however long the host's queue and however many entries are leased.
  */
 import { Dexie, type Table } from 'dexie';
-import type { StoredBody } from '../core/crawl/ports.ts';
+import type { LinkTally, StoredBody } from '../core/crawl/ports.ts';
 import type { CrawlRecord, FrontierEntry, HostState, PageRecord } from '../core/model.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
 
@@ -155,6 +156,7 @@ export class TabcrawlDatabase extends Dexie {
   declare readonly bodies: Table<StoredBody, CrawlScopedKey>;
   declare readonly resultChunks: Table<ResultsChunk, [crawlId: string, chunk: number]>;
   declare readonly facetCounts: Table<FacetCounts, string>;
+  declare readonly linkTallies: Table<LinkTally, [crawlId: string, batch: number]>;
 
   /** @param name IndexedDB database name. @default "tabcrawl" */
   constructor(name: string = DEFAULT_DATABASE_NAME) {
@@ -227,5 +229,13 @@ export class TabcrawlDatabase extends Dexie {
         await facetCounts.clear();
         await facetCounts.bulkPut([...counts.values()]);
       });
+    /**
+     * Schema version 5, Tabcrawl 0.5.0: `linkTallies`, the links a fast crawl
+     * (several requests per host) found to URLs it already knew, kept until
+     * they are added to those URLs' inlinks and anchors in one pass (see
+     * `CrawlWrites` in `core/crawl/frontier.ts`). A new, empty table: nothing
+     * to upgrade.
+     */
+    this.version(5).stores({ linkTallies: '[crawlId+batch]' });
   }
 }

@@ -49,9 +49,9 @@ export class DexieCrawlStore implements CrawlStore {
   constructor(private readonly db: TabcrawlDatabase) {}
 
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
-    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts } = this.db;
+    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies } = this.db;
     return this.db
-      .transaction('rw', [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts], (trans) => work(this.txOver(trans)))
+      .transaction('rw', [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies], (trans) => work(this.txOver(trans)))
       .catch((error: unknown) => {
         throw isQuotaError(error) ? new StorageFullError(`IndexedDB refused the write: ${error instanceof Error ? error.message : String(error)}`) : error;
       });
@@ -65,6 +65,7 @@ export class DexieCrawlStore implements CrawlStore {
     const bodies = bound(trans, this.db.bodies);
     const resultChunks = bound(trans, this.db.resultChunks);
     const facetCounts = bound(trans, this.db.facetCounts);
+    const linkTallies = bound(trans, this.db.linkTallies);
     return {
       getCrawl: (crawlId) => crawls.get(crawlId),
       putCrawl: async (crawl) => void (await crawls.put(crawl)),
@@ -105,6 +106,18 @@ export class DexieCrawlStore implements CrawlStore {
         await Promise.all([pages.bulkPut(rows), recordDerived(resultChunks, facetCounts, rows)]);
       },
 
+      knownOf: async (crawlId, urls) => {
+        if (urls.length === 0) return [];
+        const keys = urls.map((url): CrawlScopedKey => [crawlId, url]);
+        // Keys only: a cursor that jumps from key to key, no record read.
+        const [rows, queued] = await Promise.all([pages.where(':id').anyOf(keys).primaryKeys(), frontier.where(':id').anyOf(keys).primaryKeys()]);
+        const known = new Set([...rows, ...queued].map(([, url]) => url));
+        return urls.map((url) => known.has(url));
+      },
+      putLinkTally: async (tally) => void (await linkTallies.put(tally)),
+      linkTallies: (crawlId) => linkTallies.where('[crawlId+batch]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray(),
+      deleteLinkTallies: async (crawlId, throughBatch) =>
+        void (await linkTallies.where('[crawlId+batch]').between([crawlId, Dexie.minKey], [crawlId, throughBatch], true, true).delete()),
       bodyOwner: async (crawlId, sha256) => (await bodies.get([crawlId, sha256]))?.url,
       putBody: async (body) => void (await bodies.put(body)),
     };
@@ -163,8 +176,8 @@ export class DexieCrawlStore implements CrawlStore {
 
   /** Removes the crawl record and its hosts, frontier, pages, bodies and derived records, in one transaction. */
   async deleteCrawl(crawlId: string): Promise<void> {
-    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts } = this.db;
-    await this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts], async (trans) => {
+    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies } = this.db;
+    await this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies], async (trans) => {
       const ofCrawl = <T, K>(table: Table<T, K>, keyPath: string): Promise<number> =>
         bound(trans, table).where(keyPath).between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).delete();
       await Promise.all([
@@ -174,6 +187,7 @@ export class DexieCrawlStore implements CrawlStore {
         ofCrawl(pages, '[crawlId+url]'),
         ofCrawl(bodies, '[crawlId+sha256]'),
         ofCrawl(resultChunks, '[crawlId+chunk]'),
+        ofCrawl(linkTallies, '[crawlId+batch]'),
         bound(trans, facetCounts).delete(crawlId),
       ]);
     });

@@ -4,7 +4,7 @@
  * a transaction that throws leaves nothing behind (writes are staged and
  * applied only when the work function returns).
  */
-import { StorageFullError, type CrawlStore, type StoredBody, type StoreTx } from '../core/crawl/ports.ts';
+import { StorageFullError, type CrawlStore, type LinkTally, type StoredBody, type StoreTx } from '../core/crawl/ports.ts';
 import type { CrawlRecord, FrontierEntry, HostState, PageRecord } from '../core/model.ts';
 
 const key = (crawlId: string, id: string): string => `${crawlId}\u0000${id}`;
@@ -15,10 +15,12 @@ interface Tables {
   entries: Map<string, FrontierEntry>;
   pages: Map<string, PageRecord>;
   bodies: Map<string, StoredBody>;
+  /** By crawl and batch number. */
+  tallies: Map<string, LinkTally>;
 }
 
 function emptyTables(): Tables {
-  return { crawls: new Map(), hosts: new Map(), entries: new Map(), pages: new Map(), bodies: new Map() };
+  return { crawls: new Map(), hosts: new Map(), entries: new Map(), pages: new Map(), bodies: new Map(), tallies: new Map() };
 }
 
 /** Deep copy through structured clone, as IndexedDB does: callers never share objects with the store. */
@@ -59,6 +61,7 @@ export class MemoryCrawlStore implements CrawlStore {
         entries: new Map(this.tables.entries),
         pages: new Map(this.tables.pages),
         bodies: new Map(this.tables.bodies),
+        tallies: new Map(this.tables.tallies),
       };
       const result = await work(this.txOver(staged));
       if (this.bodyBytesLimit !== Infinity) {
@@ -103,6 +106,12 @@ export class MemoryCrawlStore implements CrawlStore {
         ),
       getPages: async (crawlId, urls) => urls.map((u) => copy(t.pages.get(key(crawlId, u)))),
       putPages: async (pages) => pages.forEach((p) => t.pages.set(key(p.crawlId, p.url), copy(p))),
+      knownOf: async (crawlId, urls) => urls.map((u) => t.pages.has(key(crawlId, u)) || t.entries.has(key(crawlId, u))),
+      putLinkTally: async (tally) => void t.tallies.set(key(tally.crawlId, String(tally.batch)), copy(tally)),
+      linkTallies: async (crawlId) => copy(ofCrawl(t.tallies, crawlId).sort((a, b) => a.batch - b.batch)),
+      deleteLinkTallies: async (crawlId, throughBatch) => {
+        for (const [k, tally] of t.tallies) if (tally.crawlId === crawlId && tally.batch <= throughBatch) t.tallies.delete(k);
+      },
       bodyOwner: async (crawlId, sha256) => t.bodies.get(key(crawlId, sha256))?.url,
       putBody: async (body) => void t.bodies.set(key(body.crawlId, body.sha256), copy(body)),
     };
@@ -148,7 +157,7 @@ export class MemoryCrawlStore implements CrawlStore {
   async deleteCrawl(crawlId: string): Promise<void> {
     await this.exclusive(async () => {
       this.tables.crawls.delete(crawlId);
-      for (const name of ['hosts', 'entries', 'pages', 'bodies'] as const) {
+      for (const name of ['hosts', 'entries', 'pages', 'bodies', 'tallies'] as const) {
         const map: Map<string, { crawlId: string }> = this.tables[name];
         for (const [k, v] of map) if (v.crawlId === crawlId) map.delete(k);
       }

@@ -60,7 +60,8 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(4);
+      expect(db.verno).to.equal(5);
+      expect(await db.linkTallies.count()).to.equal(0);
       expect(await db.crawls.toArray()).to.deep.equal([crawl]);
       expect(await db.hosts.toArray()).to.deep.equal([hostFixture('c1', A)]);
       expect(await db.frontier.toArray()).to.deep.equal([queued]);
@@ -104,7 +105,8 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(4);
+      expect(db.verno).to.equal(5);
+      expect(await db.linkTallies.count()).to.equal(0);
       const chunks = await db.resultChunks.where('[crawlId+chunk]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).toArray();
       expect(chunks.map((chunk) => [chunk.chunk, seqsOf(chunk)])).to.deep.equal([
         [0, [1, 2, 3]],
@@ -160,7 +162,8 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(4);
+      expect(db.verno).to.equal(5);
+      expect(await db.linkTallies.count()).to.equal(0);
       expect(db.tables.map((table) => table.name)).to.not.include('searchChunks');
       expect(await db.pages.orderBy('[crawlId+seq]').toArray()).to.deep.equal(pages.map(toPageRow));
       const [chunk] = await db.resultChunks.toArray();

@@ -7,7 +7,7 @@
  *
  * Portable on purpose: no Node and no DOM APIs, only the language and the store.
  */
-import type { CrawlStore, StoredBody, StoreTx } from '../../src/core/crawl/ports.ts';
+import type { CrawlStore, LinkTally, StoredBody, StoreTx } from '../../src/core/crawl/ports.ts';
 import { emptyCounts, type CrawlRecord, type FrontierEntry, type HostState, type PageRecord } from '../../src/core/model.ts';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 
@@ -150,6 +150,10 @@ async function crawlIn(tx: StoreTx, crawlId: string): Promise<CrawlRecord> {
 
 const A = 'https://a.example';
 const B = 'https://b.example';
+
+function tallyFixture(crawlId: string, batch: number): LinkTally {
+  return { crawlId, batch, urls: [`${A}/x`, `${A}/ü`], inlinks: [2, 1], anchors: [['Home', 'Start'], []] };
+}
 
 export function storeContract(name: string, makeStore: () => Promise<CrawlStore>, t: ContractHarness): void {
   const { describe, it, assertEqual } = t;
@@ -360,6 +364,34 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
         assertEqual(await store.transaction((tx) => tx.nextEntry('c1', A)), undefined);
         assertEqual(await store.transaction((tx) => tx.leasedEntries('c1')), []);
         assertEqual(await store.transaction((tx) => tx.nextEntry('c2', A)), entryFixture('c2', A, '/1', 1));
+      });
+    });
+
+    describe('known URLs and link tallies', () => {
+      it('knownOf says which URLs the crawl holds, as a row or an entry (leased or not), in the order asked', async () => {
+        const store = await makeStore();
+        await store.transaction(async (tx) => {
+          await tx.putEntries([entryFixture('c1', A, '/queued', 1), entryFixture('c1', A, '/leased', 2, 'run-1'), entryFixture('c2', A, '/other', 1)]);
+          await tx.putPages([pageFixture('c1', `${A}/row`, 1)]);
+        });
+        const urls = [`${A}/row`, `${A}/absent`, `${A}/queued`, `${A}/other`, `${A}/leased`];
+        assertEqual(await store.transaction((tx) => tx.knownOf('c1', urls)), [true, false, true, false, true]);
+        assertEqual(await store.transaction((tx) => tx.knownOf('c1', [])), []);
+      });
+
+      it('keeps tallies per crawl in batch order, and deletes those up to a batch', async () => {
+        const store = await makeStore();
+        await store.transaction(async (tx) => {
+          for (const batch of [3, 1, 2]) await tx.putLinkTally(tallyFixture('c1', batch));
+          await tx.putLinkTally(tallyFixture('c2', 1));
+        });
+        assertEqual(await store.transaction((tx) => tx.linkTallies('c1')), [tallyFixture('c1', 1), tallyFixture('c1', 2), tallyFixture('c1', 3)]);
+        await store.transaction((tx) => tx.deleteLinkTallies('c1', 2));
+        assertEqual(await store.transaction((tx) => tx.linkTallies('c1')), [tallyFixture('c1', 3)]);
+        assertEqual(await store.transaction((tx) => tx.linkTallies('c2')), [tallyFixture('c2', 1)]);
+        await store.deleteCrawl('c1');
+        assertEqual(await store.transaction((tx) => tx.linkTallies('c1')), []);
+        assertEqual(await store.transaction((tx) => tx.linkTallies('c2')), [tallyFixture('c2', 1)]);
       });
     });
 

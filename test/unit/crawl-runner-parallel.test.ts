@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
+import { createCrawl, stopCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
 import { CrawlRunner } from '../../src/core/crawl/crawl-runner.ts';
 import { crawl, settingsFor, world, type World } from '../support/crawl-world.ts';
 import { page, type LoggedRequest } from '../support/fake-site.ts';
@@ -140,5 +140,39 @@ describe('crawl runner: several requests per host at delay 0', () => {
     const counts = requestCounts(w.site.requests);
     for (const url of hung) assert.equal(counts.get(url), 2, `${url}: the cut-off request repeated once`);
     assert.equal([...counts.values()].filter((n) => n > 1).length, 4, 'nothing else repeated');
+    // The links the dead worker tallied were stored with its pages: every count is whole.
+    const serial = world();
+    buildSite(serial, A);
+    const one = await crawl(serial, { startUrl: `${A}/`, delayMs: 0, requestsPerHost: 1 });
+    const inlinks = (list: typeof rows): string[] => list.map((r) => `${r.url} ${r.inlinks}`).sort();
+    assert.deepEqual(inlinks(rows), inlinks(one.rows));
+  });
+
+  it('counts every link found so far in the rows and entries of a crawl stopped midway', async () => {
+    const w = world();
+    buildSite(w, A);
+    const settings = settingsFor({ startUrl: `${A}/`, delayMs: 0, requestsPerHost: 4 });
+    const record = await createCrawl(w.store, settings, { id: 'c1', now: w.clock.now() });
+    const controller = new AbortController();
+    const runner = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'r1', random: () => 0 });
+    const running = runner.run(record.id, controller.signal);
+    const stopper = (async () => {
+      while ((await w.store.pagesAfter(record.id, 0, 100)).length < 25) await w.clock.sleep(5);
+      await stopCrawl(w.store, record.id, w.clock.now());
+      controller.abort();
+    })();
+    await w.clock.run(Promise.all([running, stopper]));
+    const rows = await w.store.pagesAfter(record.id, 0, 1000);
+    assert.ok(rows.length >= 25 && rows.length < PAGES + 1, `${rows.length} rows`);
+    assert.deepEqual(await w.store.transaction((tx) => tx.linkTallies(record.id)), [], 'no tally left');
+    const urls = await w.store.knownUrls(record.id);
+    const held = await w.store.transaction(async (tx) => {
+      const [entries, pages] = await Promise.all([tx.getEntries(record.id, urls), tx.getPages(record.id, urls)]);
+      return urls.map((url, i) => ({ url, inlinks: (entries[i] ?? pages[i])?.inlinks }));
+    });
+    for (const { url, inlinks } of held) {
+      const linking = rows.filter((r) => r.links.includes(url)).length;
+      assert.equal(inlinks, linking, `${url}: ${inlinks} inlinks, linked from ${linking} stored pages`);
+    }
   });
 });

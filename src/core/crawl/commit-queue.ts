@@ -26,6 +26,8 @@ export type CommitWork<T> = (writes: CrawlWrites) => Promise<T>;
 export interface Committed {
   crawl: CrawlRecord;
   hosts: HostState[];
+  /** Links the batch tallied instead of counting them at once (see `CrawlWrites.defersLinks`). */
+  talliedLinks: number;
 }
 
 interface Job {
@@ -96,7 +98,7 @@ export class CommitQueue {
           for (const writes of touched) await writes.flush();
           return out;
         });
-        for (const writes of touched) this.onCommit({ crawl: writes.crawl, hosts: writes.touchedHosts() });
+        for (const writes of touched) this.onCommit({ crawl: writes.crawl, hosts: writes.touchedHosts(), talliedLinks: writes.talliedLinks });
         jobs.forEach((job, i) => job.resolve(results[i]));
       } catch (error) {
         for (const job of jobs) job.reject(error);

@@ -51,7 +51,7 @@ import { normalizeUrl, originOf } from '../url/normalize-url.ts';
 import { createScope, type Scope } from '../url/scope.ts';
 import { MAX_REDIRECT_HOPS, QueryVariantCounter, queryVariantsCap, urlTrapReason } from '../url/traps.ts';
 import { CommitQueue, type Committed } from './commit-queue.ts';
-import { admit, type Candidate, type CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
+import { admit, type Candidate, type CrawlWrites, finishEntry, foldLinkTallies, unfetchedRow } from './frontier.ts';
 import { StorageFullError, type Clock, type CrawlStore, type FetchOutcome, type Fetcher, type StoreTx } from './ports.ts';
 
 /** Why a crawl paused by itself when the browser refused to store more. */
@@ -101,6 +101,14 @@ type Claim =
  */
 export const CLAIM_AHEAD_MS = 40;
 
+/**
+ * Tallied links (see `CrawlWrites.defersLinks`) after which they are added to
+ * the linked rows, in one transaction: the inlink counts a results view shows
+ * during a fast crawl lag by at most this many links. Also folded when the
+ * loop ends and before the crawl is marked finished.
+ */
+export const FOLD_LINKS_AT = 4096;
+
 /** How often, in ms, the loop reads the crawl's record again while its steps run (pauses also wake it at once). */
 export const VIEW_REFRESH_MS = 250;
 
@@ -115,6 +123,10 @@ interface CrawlView {
   stale: boolean;
   /** Requests of this run in flight, per host: claimed and not yet recorded. */
   requestsOut: Map<string, number>;
+  /** Links tallied since the last fold was queued (see {@link FOLD_LINKS_AT}). */
+  unfolded: number;
+  /** Cuts the loop's current wait short (see {@link CrawlRunner.wake}). */
+  wake: () => void;
 }
 
 const ABORTED: FetchFailure = { code: 'aborted', message: 'the crawl was stopped' };
@@ -156,8 +168,6 @@ export class CrawlRunner {
    * new worker counts on from where the last one stopped.
    */
   private readonly queryVariants = new Map<string, QueryVariantCounter>();
-  /** Per crawl being run: cuts the loop's current wait short (see {@link CrawlRunner.wake}). */
-  private readonly wakers = new Map<string, () => void>();
   /** Per crawl being run: the loop's view of it (see {@link CrawlRunner.openView}). */
   private readonly views = new Map<string, CrawlView>();
   /** Every write of the loop goes through here, grouped into as few transactions as the store allows. */
@@ -195,7 +205,7 @@ export class CrawlRunner {
     const idleUntil = new Map<string, number>();
     // An abort ends the current wait through the waker (a promise of the whole run raced in every turn
     // would keep one reaction per turn until the run ends: memory growing with the crawl).
-    const onAbort = (): void => this.wakers.get(crawlId)?.();
+    const onAbort = (): void => view.wake();
     signal.addEventListener('abort', onAbort, { once: true });
     let failure: unknown = null;
 
@@ -203,7 +213,7 @@ export class CrawlRunner {
       while (!signal.aborted && failure === null) {
         // Set before the state is read, so a wake after that read ends this turn's wait.
         const woken = new Promise<void>((resolve) =>
-          this.wakers.set(crawlId, () => {
+          (view.wake = () => {
             view.stale = true;
             resolve();
           }),
@@ -229,7 +239,7 @@ export class CrawlRunner {
           const wanted = host.robots.phase === 'ready' ? Math.min(slots, host.pending) : 1;
           for (let n = running; n < wanted; n += 1) {
             stepsOf.set(host.origin, n + 1);
-            const task: Promise<void> = this.step(crawl, host.origin, signal)
+            const task: Promise<void> = this.step(view, crawl, host.origin, signal)
               .then((didWork) => {
                 // A step that did work may have queued URLs of any host: look at every idle host again.
                 if (didWork) idleUntil.clear();
@@ -246,6 +256,17 @@ export class CrawlRunner {
               });
             tasks.add(task);
           }
+        }
+
+        if (view.unfolded >= FOLD_LINKS_AT) {
+          view.unfolded = 0;
+          const fold: Promise<void> = this.foldLinks(crawlId)
+            .then(() => undefined)
+            .catch((error: unknown) => {
+              failure ??= error;
+            })
+            .finally(() => tasks.delete(fold));
+          tasks.add(fold);
         }
 
         if (!hasWork && tasks.size === 0) {
@@ -267,9 +288,12 @@ export class CrawlRunner {
       failure ??= error;
     } finally {
       signal.removeEventListener('abort', onAbort);
-      this.wakers.delete(crawlId);
       await Promise.allSettled([...tasks]);
-      this.views.delete(crawlId);
+      // What was tallied goes into the rows now that the loop stops (a pause, a stop, an error): a full
+      // store refuses this too, and the tallies stay stored for the next run to fold.
+      if (failure === null) await this.foldLinks(crawlId).catch((error: unknown) => (failure = error));
+      // A new run of the crawl (a resume while this one was ending) has a view of its own.
+      if (this.views.get(crawlId) === view) this.views.delete(crawlId);
     }
     if (failure instanceof StorageFullError) {
       if (!(await this.pauseForStorage(crawlId))) throw failure;
@@ -285,7 +309,7 @@ export class CrawlRunner {
    * Requests in flight are not touched. Does nothing when the crawl is not run here.
    */
   wake(crawlId: string): void {
-    this.wakers.get(crawlId)?.();
+    this.views.get(crawlId)?.wake();
   }
 
   /** When the host's next step may run: its spacing and back-off clocks, and a robots.txt retry time. */
@@ -387,8 +411,8 @@ export class CrawlRunner {
   }
 
   /** One step for one host. Resolves to whether it did anything. */
-  private async step(crawl: CrawlRecord, origin: string, signal: AbortSignal): Promise<boolean> {
-    const claim = await this.claim(crawl.id, origin);
+  private async step(view: CrawlView, crawl: CrawlRecord, origin: string, signal: AbortSignal): Promise<boolean> {
+    const claim = await this.claim(view, origin);
     if (claim.kind === 'none') return false;
     if (claim.kind === 'progress') return true;
     try {
@@ -396,21 +420,16 @@ export class CrawlRunner {
       if (claim.kind === 'robots') await this.fetchRobots(crawl, origin, claim.url, signal);
       else await this.fetchEntry(crawl, claim.entry, signal);
     } finally {
-      this.requestEnded(crawl.id, origin);
+      this.requestEnded(view, origin);
     }
     return true;
   }
 
-  /** Requests of this run in flight to the host of this crawl (claimed, not yet recorded). */
-  private requestsOut(crawlId: string, origin: string): number {
-    return this.views.get(crawlId)?.requestsOut.get(origin) ?? 0;
-  }
-
-  private requestEnded(crawlId: string, origin: string): void {
-    const out = this.views.get(crawlId)?.requestsOut;
-    const left = (out?.get(origin) ?? 1) - 1;
-    if (left > 0) out?.set(origin, left);
-    else out?.delete(origin);
+  /** One request of this run to the host ended (recorded, released or failed). */
+  private requestEnded(view: CrawlView, origin: string): void {
+    const left = (view.requestsOut.get(origin) ?? 1) - 1;
+    if (left > 0) view.requestsOut.set(origin, left);
+    else view.requestsOut.delete(origin);
   }
 
   /** How many requests the host may have in flight now (see {@link requestSlots}). */
@@ -438,7 +457,7 @@ export class CrawlRunner {
     const { store, clock } = this.deps;
     const hosts = new Map<string, HostState>();
     for (const host of await store.listHosts(crawlId)) hosts.set(host.origin, host);
-    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, requestsOut: new Map() };
+    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, requestsOut: new Map(), unfolded: 0, wake: () => undefined };
     this.views.set(crawlId, view);
     return view;
   }
@@ -455,11 +474,17 @@ export class CrawlRunner {
   }
 
   /** Keeps the views up to date with what a batch stored. */
-  private committed({ crawl, hosts }: Committed): void {
+  private committed({ crawl, hosts, talliedLinks }: Committed): void {
     const view = this.views.get(crawl.id);
     if (!view) return;
     view.crawl = crawl;
     for (const host of hosts) view.hosts.set(host.origin, host);
+    view.unfolded += talliedLinks;
+  }
+
+  /** Adds the crawl's tallied links to the rows they link to (see {@link FOLD_LINKS_AT}). */
+  private foldLinks(crawlId: string): Promise<number> {
+    return this.commits.run(crawlId, (writes) => foldLinkTallies(writes), 0);
   }
 
   /**
@@ -474,8 +499,9 @@ export class CrawlRunner {
     }
   }
 
-  private async claim(crawlId: string, origin: string): Promise<Claim> {
+  private async claim(view: CrawlView, origin: string): Promise<Claim> {
     const { clock, runId } = this.deps;
+    const { crawlId } = view;
     return this.commits.run<Claim>(
       crawlId,
       async (writes): Promise<Claim> => {
@@ -485,13 +511,13 @@ export class CrawlRunner {
         const now = clock.now();
         const readyAt = this.hostReadyAt(host);
         const slots = this.slotsOf(crawl.settings, host, now);
-        const out = this.requestsOut(crawlId, origin);
+        const out = view.requestsOut.get(origin) ?? 0;
         if ((slots === 1 && host.inFlight !== null) || out >= slots || now < readyAt - CLAIM_AHEAD_MS) return { kind: 'none' };
         /** When the claimed request may start: the end of the host's gap, or now. */
         const notBefore = Math.max(now, readyAt);
         const claimed = (url: string): void => {
           host.inFlight = { url, startedAt: notBefore, runId };
-          this.views.get(crawlId)?.requestsOut.set(origin, out + 1);
+          view.requestsOut.set(origin, out + 1);
         };
 
         const { robots } = host;
@@ -832,6 +858,8 @@ export class CrawlRunner {
         if (crawl.state !== 'running') return true;
         const hosts = await writes.listHosts();
         if (hosts.some((h) => h.pending > 0 || h.inFlight !== null)) return false;
+        // Every link counted in the rows before the crawl says it is finished.
+        await foldLinkTallies(writes);
         const startUrl = normalizeUrl(crawl.settings.startUrl);
         const [start] = startUrl === null ? [undefined] : await writes.getPages([startUrl]);
         crawl.endedAt = clock.now();

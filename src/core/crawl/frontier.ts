@@ -6,7 +6,7 @@
  */
 import { robotsUrlFor } from '../robots/robots-policy.ts';
 import type { CrawlCounts, CrawlRecord, EntryKind, FrontierEntry, HostState, PageRecord } from '../model.ts';
-import type { StoreTx } from './ports.ts';
+import type { LinkTally, StoreTx } from './ports.ts';
 
 /** Most anchor texts kept per URL. */
 export const MAX_ANCHORS_PER_URL = 10;
@@ -54,6 +54,18 @@ function addAnchor(anchors: string[], anchor: string | null): boolean {
  * because claims find them through the store's queue index.
  */
 export class CrawlWrites {
+  /**
+   * Links to URLs the crawl already knows are tallied (written as one small
+   * {@link LinkTally} per transaction) instead of rewriting each linked row or
+   * entry at once, and added to them later by {@link foldLinkTallies}: a fast
+   * crawl (several requests per host) would otherwise rewrite about a dozen
+   * rows per page, and a row linked from every page once per page. At one
+   * request per host the rows are updated at once, as they always were.
+   */
+  readonly defersLinks: boolean;
+  private readonly tally = new Map<string, { inlinks: number; anchors: string[] }>();
+  /** Links tallied by this transaction (one per linked URL and page). */
+  talliedLinks = 0;
   private readonly hosts = new Map<string, HostState>();
   /** Rows read or written in this transaction, by URL; null: known to be absent. */
   private readonly pages = new Map<string, PageRecord | null>();
@@ -65,6 +77,30 @@ export class CrawlWrites {
     readonly crawl: CrawlRecord,
   ) {
     this.crawlAsRead = JSON.stringify(crawl);
+    this.defersLinks = (crawl.settings.requestsPerHost ?? 1) > 1;
+  }
+
+  /** Which of these URLs the crawl holds (its own rows of this transaction included). */
+  async knownOf(urls: string[]): Promise<boolean[]> {
+    const known = await this.tx.knownOf(this.crawl.id, urls);
+    return urls.map((url, i) => known[i] === true || (this.pages.get(url) ?? null) !== null);
+  }
+
+  /** Tallies one page's link to a known URL: an inlink when `isLink`, and its anchor texts. */
+  tallyLink(url: string, isLink: boolean, anchors: readonly string[]): void {
+    if (!isLink && anchors.length === 0) return;
+    let slot = this.tally.get(url);
+    if (!slot) this.tally.set(url, (slot = { inlinks: 0, anchors: [] }));
+    if (isLink) slot.inlinks += 1;
+    for (const anchor of anchors) addAnchor(slot.anchors, anchor);
+    this.talliedLinks += 1;
+  }
+
+  /** Takes what this transaction tallied and has not written yet (see {@link foldLinkTallies}). */
+  takeTally(): Map<string, { inlinks: number; anchors: string[] }> {
+    const taken = new Map(this.tally);
+    this.tally.clear();
+    return taken;
   }
 
   /** The host's state as this transaction sees it (created when new). */
@@ -110,6 +146,19 @@ export class CrawlWrites {
 
   /** Writes the crawl record when changed, every host touched and every row changed. */
   async flush(): Promise<void> {
+    if (this.tally.size > 0) {
+      const batch = (this.crawl.linkBatch ?? 0) + 1;
+      this.crawl.linkBatch = batch;
+      const entries = [...this.tally];
+      this.tally.clear();
+      await this.tx.putLinkTally({
+        crawlId: this.crawl.id,
+        batch,
+        urls: entries.map(([url]) => url),
+        inlinks: entries.map(([, slot]) => slot.inlinks),
+        anchors: entries.map(([, slot]) => slot.anchors),
+      });
+    }
     if (JSON.stringify(this.crawl) !== this.crawlAsRead) await this.tx.putCrawl(this.crawl);
     if (this.hosts.size > 0) await this.tx.putHosts([...this.hosts.values()]);
     if (this.changedPages.size > 0) {
@@ -146,47 +195,111 @@ export async function admit(writes: CrawlWrites, candidates: Candidate[], accept
     } else byUrl.set(c.url, { ...c, anchors: c.anchor ? [c.anchor] : [] });
   }
   const urls = [...byUrl.keys()];
-  const [entries, pages] = await Promise.all([tx.getEntries(crawl.id, urls), writes.getPages(urls)]);
-
   const entryUpdates: FrontierEntry[] = [];
-  const pageUpdates: PageRecord[] = [];
   let admitted = 0;
+  const queue = async (candidate: Candidate & { anchors: string[] }): Promise<void> => {
+    const entry = await newEntry(writes, candidate, accept);
+    if (!entry) return;
+    entryUpdates.push(entry);
+    admitted += 1;
+  };
 
-  for (const [i, url] of urls.entries()) {
-    const candidate = byUrl.get(url);
-    if (!candidate) continue;
-    const existing = entries[i] ?? pages[i];
-    if (existing) {
+  if (writes.defersLinks) {
+    // Keys only: a known URL is tallied, not read and rewritten.
+    const known = await writes.knownOf(urls);
+    for (const [i, url] of urls.entries()) {
+      const candidate = byUrl.get(url);
+      if (!candidate) continue;
+      if (known[i]) writes.tallyLink(url, candidate.isLink, candidate.anchors);
+      else await queue(candidate);
+    }
+  } else {
+    const [entries, pages] = await Promise.all([tx.getEntries(crawl.id, urls), writes.getPages(urls)]);
+    const pageUpdates: PageRecord[] = [];
+    for (const [i, url] of urls.entries()) {
+      const candidate = byUrl.get(url);
+      if (!candidate) continue;
+      const existing = entries[i] ?? pages[i];
+      if (!existing) {
+        await queue(candidate);
+        continue;
+      }
       const changed = candidate.anchors.map((a) => addAnchor(existing.anchors, a)).some(Boolean) || candidate.isLink;
       if (candidate.isLink) existing.inlinks += 1;
       if (changed && entries[i]) entryUpdates.push(entries[i]);
       else if (changed && pages[i]) pageUpdates.push(pages[i]);
-      continue;
     }
-    if (crawl.counts.admitted >= crawl.settings.maxPages) continue;
-    if (accept && !accept(candidate)) continue;
-    const host = await writes.host(candidate.origin);
-    host.pending += 1;
-    crawl.counts.admitted += 1;
-    crawl.nextSeq += 1;
-    admitted += 1;
-    entryUpdates.push({
-      crawlId: crawl.id,
-      url,
-      origin: candidate.origin,
-      kind: candidate.kind,
-      depth: candidate.depth,
-      referrer: candidate.referrer,
-      seq: crawl.nextSeq,
-      anchors: candidate.anchors.slice(0, MAX_ANCHORS_PER_URL),
-      inlinks: candidate.isLink ? 1 : 0,
-      attempts: 0,
-      leaseRunId: null,
-    });
+    writes.putPages(pageUpdates);
   }
   if (entryUpdates.length > 0) await tx.putEntries(entryUpdates);
-  writes.putPages(pageUpdates);
   return admitted;
+}
+
+/**
+ * A frontier entry for a URL the crawl does not hold yet, counted in the
+ * crawl and its host; null when the page budget is spent or `accept` says no.
+ */
+async function newEntry(writes: CrawlWrites, candidate: Candidate & { anchors: string[] }, accept?: (candidate: Candidate) => boolean): Promise<FrontierEntry | null> {
+  const { crawl } = writes;
+  if (crawl.counts.admitted >= crawl.settings.maxPages) return null;
+  if (accept && !accept(candidate)) return null;
+  const host = await writes.host(candidate.origin);
+  host.pending += 1;
+  crawl.counts.admitted += 1;
+  crawl.nextSeq += 1;
+  return {
+    crawlId: crawl.id,
+    url: candidate.url,
+    origin: candidate.origin,
+    kind: candidate.kind,
+    depth: candidate.depth,
+    referrer: candidate.referrer,
+    seq: crawl.nextSeq,
+    anchors: candidate.anchors.slice(0, MAX_ANCHORS_PER_URL),
+    inlinks: candidate.isLink ? 1 : 0,
+    attempts: 0,
+    leaseRunId: null,
+  };
+}
+
+/**
+ * Adds the crawl's link tallies (and those of this transaction not written
+ * yet) to the inlinks and anchor texts of the URLs they name, row or entry,
+ * and removes them: one read and one write per linked URL, however many pages
+ * linked to it since the last fold. Awaits only calls of `writes`.
+ * @returns how many URLs were updated.
+ */
+export async function foldLinkTallies(writes: CrawlWrites): Promise<number> {
+  const { tx, crawl } = writes;
+  const stored = await tx.linkTallies(crawl.id);
+  const merged = new Map<string, { inlinks: number; anchors: string[] }>();
+  const add = (url: string, inlinks: number, anchors: readonly string[]): void => {
+    let slot = merged.get(url);
+    if (!slot) merged.set(url, (slot = { inlinks: 0, anchors: [] }));
+    slot.inlinks += inlinks;
+    for (const anchor of anchors) addAnchor(slot.anchors, anchor);
+  };
+  for (const tally of stored) tally.urls.forEach((url, i) => add(url, tally.inlinks[i] ?? 0, tally.anchors[i] ?? []));
+  for (const [url, slot] of writes.takeTally()) add(url, slot.inlinks, slot.anchors);
+  if (merged.size === 0) return 0;
+  const urls = [...merged.keys()];
+  const [entries, pages] = await Promise.all([tx.getEntries(crawl.id, urls), writes.getPages(urls)]);
+  const entryUpdates: FrontierEntry[] = [];
+  const pageUpdates: PageRecord[] = [];
+  urls.forEach((url, i) => {
+    const slot = merged.get(url);
+    const existing = entries[i] ?? pages[i];
+    if (!slot || !existing) return;
+    existing.inlinks += slot.inlinks;
+    for (const anchor of slot.anchors) addAnchor(existing.anchors, anchor);
+    if (entries[i]) entryUpdates.push(entries[i]);
+    else if (pages[i]) pageUpdates.push(pages[i]);
+  });
+  if (entryUpdates.length > 0) await tx.putEntries(entryUpdates);
+  writes.putPages(pageUpdates);
+  const last = stored.at(-1);
+  if (last) await tx.deleteLinkTallies(crawl.id, last.batch);
+  return entryUpdates.length + pageUpdates.length;
 }
 
 /** How one finished row moves the crawl's counters. */

@@ -70,6 +70,23 @@ export interface StoredBody {
 }
 
 /**
+ * Links to URLs the crawl already knew, found by the pages of one transaction
+ * and not yet added to those URLs' inlink counts and anchor texts (see
+ * `CrawlWrites` in `frontier.ts`: a crawl with several requests per host
+ * counts them in batches). Parallel arrays, one slot per URL.
+ */
+export interface LinkTally {
+  crawlId: string;
+  /** Increasing per crawl: tallies are folded in this order. */
+  batch: number;
+  urls: string[];
+  /** Linking pages per URL. */
+  inlinks: number[];
+  /** New anchor texts per URL, in the order found. */
+  anchors: string[][];
+}
+
+/**
  * Reads and writes inside one transaction. Implementations must make the
  * whole transaction atomic; the work function awaits nothing but these calls.
  */
@@ -94,6 +111,15 @@ export interface StoreTx {
 
   getPages(crawlId: string, urls: string[]): Promise<(PageRecord | undefined)[]>;
   putPages(pages: PageRecord[]): Promise<void>;
+
+  /** Which of these URLs the crawl holds, as a frontier entry or a row (keys only, no record read). */
+  knownOf(crawlId: string, urls: string[]): Promise<boolean[]>;
+
+  putLinkTally(tally: LinkTally): Promise<void>;
+  /** Every tally of the crawl not folded yet, in batch order. */
+  linkTallies(crawlId: string): Promise<LinkTally[]>;
+  /** Removes the crawl's tallies up to this batch (included). */
+  deleteLinkTallies(crawlId: string, throughBatch: number): Promise<void>;
 
   /** The first URL stored with this body hash, if any. */
   bodyOwner(crawlId: string, sha256: string): Promise<string | undefined>;

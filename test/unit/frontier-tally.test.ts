@@ -1,0 +1,106 @@
+/**
+ * Deferred link counting (`CrawlWrites.defersLinks`, `foldLinkTallies`): a
+ * crawl with several requests per host tallies links to URLs it already holds
+ * instead of rewriting their rows, and a fold adds the tallies to the rows and
+ * entries, the same counts and anchor texts as counting at once.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CommitQueue } from '../../src/core/crawl/commit-queue.ts';
+import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
+import { admit, type Candidate, finishEntry, foldLinkTallies, MAX_ANCHORS_PER_URL, unfetchedRow } from '../../src/core/crawl/frontier.ts';
+import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
+import { settingsFor } from '../support/crawl-world.ts';
+
+const A = 'http://a.test';
+const link = (path: string, anchor: string | null, referrer = `${A}/`): Candidate => ({
+  url: `${A}${path}`,
+  origin: A,
+  kind: 'page',
+  depth: 1,
+  referrer,
+  anchor,
+  isLink: true,
+});
+
+async function setUp(requestsPerHost: number) {
+  const store = new MemoryCrawlStore();
+  await createCrawl(store, settingsFor({ startUrl: `${A}/`, delayMs: 0, requestsPerHost }), { id: 'c1', now: 0 });
+  const queue = new CommitQueue(store);
+  // The start URL becomes a row; /q stays queued.
+  await queue.run(
+    'c1',
+    async (writes) => {
+      const [start] = await writes.tx.getEntries('c1', [`${A}/`]);
+      if (!start) throw new Error('no start entry');
+      await finishEntry(writes, { ...unfetchedRow(start), status: 200 });
+      await admit(writes, [link('/q', 'Q')]);
+    },
+    undefined,
+  );
+  return { store, queue };
+}
+
+/** What the crawl holds for a URL: its inlinks and anchors, from its row or its entry. */
+async function linksOf(store: MemoryCrawlStore, url: string) {
+  return store.transaction(async (tx) => {
+    const [entry] = await tx.getEntries('c1', [url]);
+    const [row] = await tx.getPages('c1', [url]);
+    const found = entry ?? row;
+    return found && { inlinks: found.inlinks, anchors: found.anchors, as: entry ? 'entry' : 'row' };
+  });
+}
+
+describe('deferred link counting', () => {
+  it('tallies links to known URLs (rows and entries) without rewriting them, and queues new ones', async () => {
+    const { store, queue } = await setUp(4);
+    const before = await linksOf(store, `${A}/`);
+    await queue.run('c1', async (writes) => void (await admit(writes, [link('/', 'Home'), link('/q', 'Queue'), link('/new', 'New')])), undefined);
+    assert.deepEqual(await linksOf(store, `${A}/`), before, 'the row is not rewritten');
+    assert.deepEqual(await linksOf(store, `${A}/q`), { inlinks: 1, anchors: ['Q'], as: 'entry' });
+    assert.deepEqual(await linksOf(store, `${A}/new`), { inlinks: 1, anchors: ['New'], as: 'entry' });
+    const tallies = await store.transaction((tx) => tx.linkTallies('c1'));
+    assert.deepEqual(tallies, [{ crawlId: 'c1', batch: 1, urls: [`${A}/`, `${A}/q`], inlinks: [1, 1], anchors: [['Home'], ['Queue']] }]);
+    assert.equal((await store.getCrawl('c1'))?.linkBatch, 1);
+  });
+
+  it('folds every tally, its own transaction\'s too, into the same counts and anchors as counting at once', async () => {
+    const deferred = await setUp(4);
+    const atOnce = await setUp(1);
+    // Twelve pages each link to / and /q with varied anchor texts, in three transactions.
+    const linkers = Array.from({ length: 12 }, (_, i) => [link('/', `Home ${i % 5}`, `${A}/p${i}`), link('/q', `Q${i}`, `${A}/p${i}`)]);
+    for (const { queue } of [deferred, atOnce]) {
+      for (let t = 0; t < 3; t += 1) {
+        await queue.run('c1', async (writes) => {
+          for (const candidates of linkers.slice(t * 4, t * 4 + 4)) await admit(writes, candidates);
+        }, undefined);
+      }
+    }
+    assert.equal((await deferred.store.transaction((tx) => tx.linkTallies('c1'))).length, 3);
+    // The fold runs with one more page's links not yet written: they are counted too.
+    const folded = await deferred.queue.run(
+      'c1',
+      async (writes) => {
+        await admit(writes, [link('/', 'Last', `${A}/last`)]);
+        return foldLinkTallies(writes);
+      },
+      0,
+    );
+    await atOnce.queue.run('c1', async (writes) => void (await admit(writes, [link('/', 'Last', `${A}/last`)])), undefined);
+    assert.equal(folded, 2);
+    for (const url of [`${A}/`, `${A}/q`]) assert.deepEqual(await linksOf(deferred.store, url), await linksOf(atOnce.store, url), url);
+    const home = await linksOf(deferred.store, `${A}/`);
+    assert.equal(home?.inlinks, 13);
+    assert.deepEqual(home?.anchors, ['Home 0', 'Home 1', 'Home 2', 'Home 3', 'Home 4', 'Last']);
+    assert.equal((await linksOf(deferred.store, `${A}/q`))?.anchors.length, MAX_ANCHORS_PER_URL);
+    assert.deepEqual(await deferred.store.transaction((tx) => tx.linkTallies('c1')), [], 'no tally left');
+    assert.equal(await deferred.queue.run('c1', (writes) => foldLinkTallies(writes), 0), 0, 'a second fold finds nothing');
+  });
+
+  it('counts at once at one request per host, as it always did', async () => {
+    const { store, queue } = await setUp(1);
+    await queue.run('c1', async (writes) => void (await admit(writes, [link('/', 'Home')])), undefined);
+    assert.deepEqual(await linksOf(store, `${A}/`), { inlinks: 1, anchors: ['Home'], as: 'row' });
+    assert.deepEqual(await store.transaction((tx) => tx.linkTallies('c1')), []);
+  });
+});
