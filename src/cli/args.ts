@@ -264,3 +264,17 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   if (settings.extraOrigins !== undefined) settings.extraOrigins = [...checked.settings.extraOrigins];
   return { kind: 'crawl', settings, outputs: [...outputs] };
 }
+
+/**
+ * A note for stderr when `--parallel` asks for more than one request per host
+ * but the crawl keeps a gap (a delay or jitter), so the option does nothing;
+ * null otherwise. (A Crawl-delay in robots.txt can still turn it off per host.)
+ */
+export function parallelNote(settings: Pick<Partial<CrawlSettings>, 'requestsPerHost' | 'delayMs' | 'jitterMs'>): string | null {
+  const asked = settings.requestsPerHost ?? DEFAULT_SETTINGS.requestsPerHost;
+  if (asked <= 1) return null;
+  const delayMs = settings.delayMs ?? DEFAULT_SETTINGS.delayMs;
+  const jitterMs = settings.jitterMs ?? DEFAULT_SETTINGS.jitterMs;
+  if (delayMs === 0 && jitterMs === 0) return null;
+  return `--parallel ${asked} applies only with --delay 0: this crawl keeps a gap, so each host gets one request at a time`;
+}

@@ -4,7 +4,7 @@
  */
 import { join, resolve } from 'node:path';
 import { TabcrawlError } from '../messaging/protocol.ts';
-import { parseCliArgs, outputFormat, USAGE, type CliSettings } from './args.ts';
+import { parseCliArgs, outputFormat, parallelNote, USAGE, type CliSettings } from './args.ts';
 import { ensureBuilt } from './build.ts';
 import { findChromium } from './chromium.ts';
 import { waitForCrawl, type WaitResult } from './wait-for-crawl.ts';
@@ -107,6 +107,8 @@ async function crawlAndExport(
 ): Promise<number> {
   const { crawl: started } = await session.request('crawl/start', { settings });
   say(`crawling ${started.startUrl}`);
+  const note = parallelNote(settings);
+  if (note !== null) say(note);
 
   const progress = createProgressReporter({ write: io.stderr, isTTY: io.isStderrTTY });
   let result: WaitResult;

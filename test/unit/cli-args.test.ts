@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_DEMO_OUT_DIR, outputFormat, parseCliArgs, USAGE } from '../../src/cli/args.ts';
+import { DEFAULT_DEMO_OUT_DIR, outputFormat, parallelNote, parseCliArgs, USAGE } from '../../src/cli/args.ts';
 import { EXIT, runCli, type CliIo } from '../../src/cli/run-cli.ts';
 
 function usageMessage(argv: string[]): string {
@@ -270,5 +270,17 @@ describe('outputFormat', () => {
     assert.equal(outputFormat('site.csv'), 'csv');
     assert.equal(outputFormat('site.gz'), null);
     assert.equal(outputFormat('jsonl'), null);
+  });
+});
+
+describe('the --parallel note', () => {
+  test('says when --parallel does nothing because the crawl keeps a gap', () => {
+    assert.match(parallelNote({ requestsPerHost: 8 }) ?? '', /--parallel 8 applies only with --delay 0/);
+    assert.match(parallelNote({ requestsPerHost: 4, delayMs: 0, jitterMs: 100 }) ?? '', /one request at a time/);
+  });
+  test('says nothing when it applies or was not asked for', () => {
+    assert.equal(parallelNote({ requestsPerHost: 8, delayMs: 0 }), null);
+    assert.equal(parallelNote({ delayMs: 500 }), null);
+    assert.equal(parallelNote({ requestsPerHost: 1, delayMs: 500 }), null);
   });
 });
