@@ -108,11 +108,13 @@ export class DexieCrawlStore implements CrawlStore {
 
       knownOf: async (crawlId, urls) => {
         if (urls.length === 0) return [];
-        const keys = urls.map((url): CrawlScopedKey => [crawlId, url]);
-        // Keys only: a cursor that jumps from key to key, no record read.
-        const [rows, queued] = await Promise.all([pages.where(':id').anyOf(keys).primaryKeys(), frontier.where(':id').anyOf(keys).primaryKeys()]);
-        const known = new Set([...rows, ...queued].map(([, url]) => url));
-        return urls.map((url) => known.has(url));
+        // Keys only, and every lookup sent at once: IDBObjectStore.getKey reads no record, and unlike a
+        // cursor jumping from key to key (Dexie's anyOf) it does not wait for one answer before the next.
+        const native = trans.idbtrans;
+        const lookups = (store: string): IDBRequest<IDBValidKey | undefined>[] =>
+          urls.map((url) => native.objectStore(store).getKey([crawlId, url]));
+        const found = await answers([...lookups(this.db.pages.name), ...lookups(this.db.frontier.name)]);
+        return urls.map((_, i) => found[i] !== undefined || found[urls.length + i] !== undefined);
       },
       putLinkTally: async (tally) => void (await linkTallies.put(tally)),
       linkTallies: (crawlId) => linkTallies.where('[crawlId+batch]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray(),
@@ -233,6 +235,26 @@ async function recordDerived(
   );
   if (changed.chunks.length === 0) return;
   await Promise.all([resultChunks.bulkPut(changed.chunks), facetCounts.bulkPut(changed.counts)]);
+}
+
+/**
+ * The results of IndexedDB requests, in order, once all have succeeded; the
+ * first error otherwise. The requests are all in flight together.
+ */
+function answers<T>(requests: IDBRequest<T>[]): Promise<T[]> {
+  return new Promise<T[]>((resolve, reject) => {
+    const results = new Array<T>(requests.length);
+    let left = requests.length;
+    if (left === 0) resolve(results);
+    requests.forEach((request, i) => {
+      request.onsuccess = () => {
+        results[i] = request.result;
+        left -= 1;
+        if (left === 0) resolve(results);
+      };
+      request.onerror = () => reject(request.error);
+    });
+  });
 }
 
 /** Queued entries of one host in `seq` order: a range of the queued-only index. */
