@@ -21,6 +21,32 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 3; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
+/**
+ * Web Crypto digests in flight. The crawl hashes every body; on a loaded
+ * machine a digest can take longer than {@link settle} waits, and a clock that
+ * jumped meanwhile would show gaps and orderings no real crawl has. Counted by
+ * wrapping `crypto.subtle.digest` (tests only), so that time never moves while
+ * one is running.
+ */
+let digestsRunning = 0;
+const subtle = globalThis.crypto.subtle;
+const realDigest = subtle.digest.bind(subtle);
+subtle.digest = ((algorithm: AlgorithmIdentifier, data: BufferSource) => {
+  digestsRunning += 1;
+  return realDigest(algorithm, data).finally(() => {
+    digestsRunning -= 1;
+  });
+}) as SubtleCrypto['digest'];
+
+/** Settles, and again while a digest is running, until none is. */
+async function settleAll(): Promise<void> {
+  await settle();
+  while (digestsRunning > 0) {
+    await new Promise<void>((resolve) => setTimeout(resolve, 1));
+    await settle();
+  }
+}
+
 export class VirtualClock implements Clock {
   private time: number;
   private timers: Timer[] = [];
@@ -67,7 +93,7 @@ export class VirtualClock implements Clock {
       () => (done = true),
     );
     for (let jumps = 0; !done; jumps += 1) {
-      await settle();
+      await settleAll();
       if (done) break;
       if (this.timers.length === 0) {
         // Something real (not a timer: a Web Crypto digest on a busy machine) may still be on its way;

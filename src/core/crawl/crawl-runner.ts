@@ -90,7 +90,8 @@ type Claim =
   | { kind: 'none' }
   | { kind: 'progress' }
   | { kind: 'robots'; url: string; notBefore: number }
-  | { kind: 'fetch'; entry: FrontierEntry; notBefore: number };
+  /** `slots`: the host's request slots when claimed (see {@link requestSlots}). */
+  | { kind: 'fetch'; entry: FrontierEntry; notBefore: number; slots: number };
 
 /**
  * How early, in ms, a host's next request is claimed before its gap ends: the
@@ -125,8 +126,10 @@ interface CrawlView {
   requestsOut: Map<string, number>;
   /** Links tallied since the last fold was queued (see {@link FOLD_LINKS_AT}). */
   unfolded: number;
-  /** Cuts the loop's current wait short (see {@link CrawlRunner.wake}). */
+  /** Cuts the loop's current wait short and has it read the crawl again (see {@link CrawlRunner.wake}). */
   wake: () => void;
+  /** Cuts the loop's current wait short (a request slot came free). */
+  poke: () => void;
 }
 
 const ABORTED: FetchFailure = { code: 'aborted', message: 'the crawl was stopped' };
@@ -187,20 +190,27 @@ export class CrawlRunner {
    */
   async run(crawlId: string, signal: AbortSignal): Promise<CrawlRecord | undefined> {
     const { store, clock } = this.deps;
+    let view: CrawlView;
     try {
       await this.recover(crawlId);
       await this.loadQueryVariants(crawlId);
+      view = await this.openView(crawlId);
     } catch (error) {
       // Recorded on the crawl, as in the loop: a crawl left `running` with no loop would look stalled.
       if (!(error instanceof StorageFullError)) await this.fail(crawlId, error);
       else if (!(await this.pauseForStorage(crawlId))) throw error;
       return store.getCrawl(crawlId);
     }
-    const view = await this.openView(crawlId);
     /** Steps running, each for one host: claim, wait for the gap, request, record. */
     const tasks = new Set<Promise<void>>();
-    /** Steps running per host (an entry only while there is one). */
+    /** Steps running per host (an entry only while there is one), and those of them holding a request slot. */
     const stepsOf = new Map<string, number>();
+    const holdingOf = new Map<string, number>();
+    const bump = (map: Map<string, number>, origin: string, by: number): void => {
+      const value = (map.get(origin) ?? 0) + by;
+      if (value > 0) map.set(origin, value);
+      else map.delete(origin);
+    };
     /** Hosts whose last claim found nothing to do, and until when to leave them alone. */
     const idleUntil = new Map<string, number>();
     // An abort ends the current wait through the waker (a promise of the whole run raced in every turn
@@ -212,12 +222,13 @@ export class CrawlRunner {
     try {
       while (!signal.aborted && failure === null) {
         // Set before the state is read, so a wake after that read ends this turn's wait.
-        const woken = new Promise<void>((resolve) =>
-          (view.wake = () => {
+        const woken = new Promise<void>((resolve) => {
+          view.poke = resolve;
+          view.wake = () => {
             view.stale = true;
             resolve();
-          }),
-        );
+          };
+        });
         const crawl = await this.crawlOf(view);
         if (!crawl || crawl.state !== 'running') break;
         const now = clock.now();
@@ -228,18 +239,30 @@ export class CrawlRunner {
           if (host.pending === 0 && host.inFlight === null && !stepsOf.has(host.origin)) continue;
           hasWork = true;
           const running = stepsOf.get(host.origin) ?? 0;
+          const holding = holdingOf.get(host.origin) ?? 0;
           const claimAt = Math.max(this.hostReadyAt(host) - CLAIM_AHEAD_MS, idleUntil.get(host.origin) ?? 0);
           if (claimAt > now) {
             if (running === 0) wakeAt = Math.min(wakeAt, claimAt);
             continue;
           }
           if (running === 0 && stepsOf.size >= crawl.settings.hostConcurrency) continue;
-          // One step per free slot, and no more than the host has URLs waiting (robots.txt first: one step).
+          // One step per free slot, and no more than the URLs of the host no step has yet (robots.txt first: one step).
           const slots = this.slotsOf(crawl.settings, host, now);
-          const wanted = host.robots.phase === 'ready' ? Math.min(slots, host.pending) : 1;
-          for (let n = running; n < wanted; n += 1) {
-            stepsOf.set(host.origin, n + 1);
-            const task: Promise<void> = this.step(view, crawl, host.origin, signal)
+          const more = host.robots.phase === 'ready' ? Math.min(slots - holding, host.pending - running) : 1 - running;
+          for (let n = 0; n < more; n += 1) {
+            bump(stepsOf, host.origin, 1);
+            bump(holdingOf, host.origin, 1);
+            let holds = true;
+            /** Gives the slot back: when the response has ended (several per host), else when the step ends. */
+            const freeSlot = (): void => {
+              if (!holds) return;
+              holds = false;
+              bump(holdingOf, host.origin, -1);
+            };
+            const task: Promise<void> = this.step(view, crawl, host.origin, signal, () => {
+              freeSlot();
+              view.poke();
+            })
               .then((didWork) => {
                 // A step that did work may have queued URLs of any host: look at every idle host again.
                 if (didWork) idleUntil.clear();
@@ -250,9 +273,8 @@ export class CrawlRunner {
               })
               .finally(() => {
                 tasks.delete(task);
-                const left = (stepsOf.get(host.origin) ?? 1) - 1;
-                if (left > 0) stepsOf.set(host.origin, left);
-                else stepsOf.delete(host.origin);
+                freeSlot();
+                bump(stepsOf, host.origin, -1);
               });
             tasks.add(task);
           }
@@ -411,16 +433,30 @@ export class CrawlRunner {
   }
 
   /** One step for one host. Resolves to whether it did anything. */
-  private async step(view: CrawlView, crawl: CrawlRecord, origin: string, signal: AbortSignal): Promise<boolean> {
+  /**
+   * One step for one host. Resolves to whether it did anything.
+   * @param slotFree called once the step's request no longer occupies one of the
+   *   host's slots: when its response has ended, if the host had more than one
+   *   slot when claimed (its row is still being recorded: the next request need
+   *   not wait for that), else when the step ends.
+   */
+  private async step(view: CrawlView, crawl: CrawlRecord, origin: string, signal: AbortSignal, slotFree: () => void): Promise<boolean> {
     const claim = await this.claim(view, origin);
     if (claim.kind === 'none') return false;
     if (claim.kind === 'progress') return true;
+    let ended = false;
+    const requestEnded = (): void => {
+      if (ended) return;
+      ended = true;
+      this.requestEnded(view, origin);
+      slotFree();
+    };
     try {
       await this.waitUntil(claim.notBefore, signal);
       if (claim.kind === 'robots') await this.fetchRobots(crawl, origin, claim.url, signal);
-      else await this.fetchEntry(crawl, claim.entry, signal);
+      else await this.fetchEntry(crawl, claim.entry, signal, claim.slots > 1 ? requestEnded : () => undefined);
     } finally {
-      this.requestEnded(view, origin);
+      requestEnded();
     }
     return true;
   }
@@ -457,7 +493,7 @@ export class CrawlRunner {
     const { store, clock } = this.deps;
     const hosts = new Map<string, HostState>();
     for (const host of await store.listHosts(crawlId)) hosts.set(host.origin, host);
-    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, requestsOut: new Map(), unfolded: 0, wake: () => undefined };
+    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, requestsOut: new Map(), unfolded: 0, wake: () => undefined, poke: () => undefined };
     this.views.set(crawlId, view);
     return view;
   }
@@ -531,8 +567,8 @@ export class CrawlRunner {
         while (blocked < BLOCKED_BATCH) {
           const entry = await tx.nextEntry(crawlId, origin);
           if (!entry) {
-            // Nothing queued: what is pending is what this run has in flight (none at one slot, checked above).
-            host.pending = out;
+            // Nothing queued: what is pending is what is leased (in flight, or answered and not yet recorded).
+            host.pending = (await tx.leasedEntries(crawlId)).filter((e) => e.origin === origin).length;
             return blocked > 0 ? { kind: 'progress' } : { kind: 'none' };
           }
           const decision = policy.isAllowed(entry.url);
@@ -547,7 +583,7 @@ export class CrawlRunner {
           entry.leaseRunId = runId;
           await tx.putEntries([entry]);
           claimed(entry.url);
-          return { kind: 'fetch', entry, notBefore };
+          return { kind: 'fetch', entry, notBefore, slots };
         }
         return { kind: 'progress' };
       },
@@ -688,10 +724,11 @@ export class CrawlRunner {
     return { outcome: await get(), methods: ['HEAD', 'GET'] };
   }
 
-  private async fetchEntry(crawl: CrawlRecord, entry: FrontierEntry, signal: AbortSignal): Promise<void> {
-    const { store } = this.deps;
+  /** @param responseEnded called when the response has ended (before it is recorded). */
+  private async fetchEntry(crawl: CrawlRecord, entry: FrontierEntry, signal: AbortSignal, responseEnded: () => void): Promise<void> {
     const { settings } = crawl;
     const { outcome, methods } = await this.request(settings, entry, signal);
+    responseEnded();
     const endedAt = outcome.endedAt;
 
     if (signal.aborted || (!outcome.ok && outcome.error.code === 'aborted')) {
