@@ -6,10 +6,10 @@ import { parseArgs } from 'node:util';
 import { SETTINGS_LIMITS } from '../../src/core/settings.ts';
 
 /** The parts of the benchmark (see `bench.ts`). */
-export type BenchPart = 1 | 2 | 3 | 4;
+export type BenchPart = 1 | 2 | 3 | 4 | 5;
 
 export interface BenchOptions {
-  /** Pages of the generated site of part 1 (and of part 3, measured on part 1's crawls). */
+  /** Pages of the generated site of part 1 (and of part 3, measured on part 1's crawls, and of part 5). */
   pages: number;
   /**
    * Tabcrawl's requests at once per host (`requestsPerHost`) in part 1 (and the `--profile` crawl), which run
@@ -17,7 +17,7 @@ export interface BenchOptions {
    * always runs with 1 (its sites set a Crawl-delay anyway). 1 is the one-at-a-time crawl.
    */
   parallel: number;
-  /** Rounds of parts 1 and 2; figures are medians over them. */
+  /** Rounds of parts 1, 2 and 5; figures are medians over them. */
   rounds: number;
   /** Hosts of part 2, each its own port. */
   hosts: number;
@@ -35,7 +35,7 @@ export interface BenchOptions {
   profile: boolean;
   /** Large sizes: 10,000 pages, and part 4 (the results and export benches) by default. */
   large: boolean;
-  /** A tiny run that only checks the script works (used by the test suite): parts 1 and 2, small sizes. */
+  /** A tiny run that only checks the script works (used by the test suite): parts 1, 2 and 5, small sizes. */
   smoke: boolean;
 }
 
@@ -54,23 +54,26 @@ served on 127.0.0.1, against wget on the same site, and prints a table; the figu
   2. politeness: --hosts sites (ports) with Crawl-delay --crawl-delay, --host-pages pages each, all in scope
   3. cost per page: the worker's CPU and JS heap per 1,000 pages, heap slope, IndexedDB bytes per page
   4. results and export: npm run bench:results (100,000 rows) and bench:export (10,000 pages, WACZ)
+  5. platform ceiling: a loop that only fetches part 1's pages and reads their bodies, in the service worker of a
+     bare extension, of one with Tabcrawl's User-Agent rule, of one with that and its webRequest listeners, and
+     of Tabcrawl itself, at 1 and --parallel at once, --rounds rounds, each against wget's pages/s
 
 Options:
-  --pages N            pages of the generated site of parts 1 and 3 (default: 2000; 10000 with --large)
+  --pages N            pages of the generated site of parts 1, 3 and 5 (default: 2000; 10000 with --large)
   --parallel N         Tabcrawl's requests at once per host in part 1 and the --profile crawl, from ${SETTINGS_LIMITS.requestsPerHost.min} to ${SETTINGS_LIMITS.requestsPerHost.max}
                        (delay 0, no Crawl-delay: the only case where more than 1 is used); 1 for one at a
-                       time; part 2 always uses 1 (default: ${DEFAULT_PARALLEL})
-  --rounds N           rounds of parts 1 and 2, reported as medians (default: 3)
+                       time; part 2 always uses 1; part 5 runs its loops at 1 and at N (default: ${DEFAULT_PARALLEL})
+  --rounds N           rounds of parts 1, 2 and 5, reported as medians (default: 3)
   --hosts N            hosts of part 2 (default: 8)
   --host-pages N       pages of each host of part 2 (default: 200)
   --crawl-delay S      Crawl-delay of each host of part 2, in seconds (default: 0.25)
-  --parts LIST         which parts to run, e.g. 1,3 (default: 1,2,3; 1,2,3,4 with --large)
+  --parts LIST         which parts to run, e.g. 1,3 (default: 1,2,3,5; 1,2,3,4,5 with --large)
   --large              10,000 pages, and part 4
   --profile            also record a CPU profile of the worker during a zero-delay crawl:
                        .tmp/bench/worker.cpuprofile (open it in Chrome DevTools), top 15 functions printed
   --dist DIR           the built extension to load (default: dist/, built first when older than the sources)
   --out FILE           where to write the JSON (default: .tmp/bench/bench-<date>.json)
-  --smoke              a tiny run that only checks the script (parts 1 and 2, 5 pages per host)
+  --smoke              a tiny run that only checks the script (parts 1, 2 and 5, 5 pages per host)
   -h, --help           this help`;
 
 const OPTIONS = {
@@ -122,11 +125,11 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     return { kind: 'usage-error', message: `--crawl-delay must be a number of seconds above 0 and at most 60, got '${delayText}'` };
   }
 
-  const partsText = values.parts ?? (smoke ? '1,2' : large ? '1,2,3,4' : '1,2,3');
+  const partsText = values.parts ?? (smoke ? '1,2,5' : large ? '1,2,3,4,5' : '1,2,3,5');
   const parts = new Set<BenchPart>();
   for (const item of partsText.split(',')) {
     const part = Number(item.trim());
-    if (part !== 1 && part !== 2 && part !== 3 && part !== 4) return { kind: 'usage-error', message: `--parts takes numbers from 1 to 4, got '${partsText}'` };
+    if (part !== 1 && part !== 2 && part !== 3 && part !== 4 && part !== 5) return { kind: 'usage-error', message: `--parts takes numbers from 1 to 5, got '${partsText}'` };
     parts.add(part);
   }
   if (values.dist === '' || values.out === '') return { kind: 'usage-error', message: '--dist and --out must not be empty' };

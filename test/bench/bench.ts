@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: Tabcrawl measured against wget and against the limit
- * politeness sets (issue 6). Not a test: it asserts nothing, it measures,
+ * `npm run bench`: Tabcrawl measured against wget, against the limit
+ * politeness sets (issue 6), and next to the most any extension can fetch
+ * here (part 5, `ceiling.ts`). Not a test: it asserts nothing, it measures,
  * prints a table and writes the figures as JSON. See {@link BENCH_USAGE}.
  *
  * Every crawl goes the way `npm run crawl` goes: the built extension in
@@ -32,6 +33,7 @@ import { browserRssBytes, samplePeakRss } from './process-memory.ts';
 import { browserCpuMs, cpuDelta, machineCpuMs } from './process-stats.ts';
 import { topFunctions, topOwnFunctions, type TopFunction } from './profile-report.ts';
 import { attachToWorker, liveHeapBytes, type WorkerCdp } from './worker-cdp.ts';
+import { CEILING_EXPLANATION, CEILING_FETCH_OPTIONS, CEILING_VARIANTS, measureCeiling, summariseCeiling } from './ceiling.ts';
 import { hasWget, runWget, WGET_INSTALL_HINT, type WgetRun } from './wget-crawl.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -339,6 +341,45 @@ async function politenessRounds(options: BenchOptions, distDir: string, chromePa
   return rounds;
 }
 
+// ─── part 5: the platform ceiling ───────────────────────────────────────────
+
+/**
+ * A fetch-only loop in the worker of four extensions (see `ceiling.ts`) over the pages of part 1's site,
+ * at 1 and `--parallel` at once, next to wget: part 1's median when part 1 ran with wget, else one wget
+ * run of the same site here.
+ */
+async function platformCeiling(options: BenchOptions, distDir: string, chromePath: string, part1: { wget: number | null; tabcrawl: number } | null): Promise<Record<string, unknown>> {
+  const site = await startBenchSite(options.pages);
+  try {
+    let wget: { pagesPerSecond: number | null; source: string } | null = null;
+    if (part1?.wget != null) wget = { pagesPerSecond: rounded(part1.wget), source: `part 1, median of ${options.rounds}` };
+    else if (hasWget()) {
+      log(`bench: part 5: wget crawls the same site once, for the ratios`);
+      const run = await runWget(`${site.origin}/`);
+      const pages = pagesRequested(site.requests).size;
+      wget = { pagesPerSecond: rounded(pages / (run.wallMs / 1000)), source: 'one run in part 5' };
+    } else if (!options.parts.has(1)) log(`bench: ${WGET_INSTALL_HINT}`);
+    const concurrencies = [...new Set([1, options.parallel])];
+    const runs = await measureCeiling({ site, pages: options.pages, concurrencies, rounds: options.rounds, distDir, chromePath, log });
+    const variants = summariseCeiling(runs, concurrencies, wget?.pagesPerSecond ?? null);
+    const own = variants.tabcrawl.runs.find((f) => f.concurrency === options.parallel)?.pagesPerSecond ?? null;
+    return {
+      explanation: CEILING_EXPLANATION,
+      pages: options.pages,
+      rounds: options.rounds,
+      concurrencies,
+      fetchOptions: CEILING_FETCH_OPTIONS,
+      loop: 'fetch each page once (no robots.txt, no parsing, no storage) and read its body as an ArrayBuffer, N lanes taking the next URL; timed in the worker from the first fetch to the last body read, after one warm-up fetch of robots.txt',
+      wget,
+      tabcrawlCrawlPagesPerSecond: part1 === null ? null : rounded(part1.tabcrawl),
+      tabcrawlCrawlShareOfItsWorkerCeiling: part1 === null || own === null ? null : rounded(part1.tabcrawl / own, 3),
+      variants,
+    };
+  } finally {
+    await site.close();
+  }
+}
+
 // ─── part 4: the results and export benches, as sub-steps ───────────────────
 
 /** Runs another bench script with tsx, its output on our stderr. */
@@ -434,6 +475,8 @@ async function main(options: BenchOptions): Promise<void> {
   // Parts 1 and 3.
   let throughput: Record<string, unknown> | null = null;
   let costPerPage: Record<string, unknown> | null = null;
+  /** Part 1's medians, for part 5's ratios: wget's pages/s (null when it did not run) and Tabcrawl's. */
+  let part1Rates: { wget: number | null; tabcrawl: number } | null = null;
   if (options.parts.has(1) || options.parts.has(3)) {
     const rounds = await throughputRounds(options, distDir, chromePath);
     const tab = rounds.map((r) => r.tabcrawl);
@@ -442,6 +485,7 @@ async function main(options: BenchOptions): Promise<void> {
     const wgetRate = wgets.map((w) => w.pages / (w.wallMs / 1000));
     const ratios = rounds.flatMap((r) => (r.wget === null ? [] : [r.tabcrawl.pages / (r.tabcrawl.wallMs / 1000) / (r.wget.pages / (r.wget.wallMs / 1000))]));
     if (options.parts.has(1)) {
+      part1Rates = { wget: wgets.length === 0 ? null : median(wgetRate), tabcrawl: median(tabRate) };
       throughput = {
         pages: options.pages,
         rounds: options.rounds,
@@ -548,6 +592,32 @@ async function main(options: BenchOptions): Promise<void> {
         ]),
       );
     }
+  }
+
+  // Part 5: the platform ceiling, next to wget (of part 1 when it ran).
+  let ceiling: Record<string, unknown> | null = null;
+  if (options.parts.has(5)) {
+    ceiling = await platformCeiling(options, distDir, chromePath, part1Rates);
+    const variants = ceiling['variants'] as ReturnType<typeof summariseCeiling>;
+    const concurrencies = ceiling['concurrencies'] as number[];
+    const wget = ceiling['wget'] as { pagesPerSecond: number | null; source: string } | null;
+    const wgetText = wget === null ? 'wget skipped (not installed): no ratios' : `wget ${num(wget.pagesPerSecond ?? Number.NaN)} pages/s (${wget.source})`;
+    say('');
+    say(`5. Platform ceiling: ${CEILING_EXPLANATION}`);
+    say(`   a loop that only fetches each of the ${options.pages.toLocaleString('en-US')} pages of part 1's site once and reads its body, run in the worker of each extension; ${options.rounds} round(s), medians; ${wgetText}`);
+    const header = ['', ...concurrencies.flatMap((c) => [`${c} at once, pages/s`, '÷ wget'])];
+    const rows = CEILING_VARIANTS.map((variant) => {
+      const figures = variants[variant.id].runs;
+      return [variant.label, ...figures.flatMap((f) => [num(f.pagesPerSecond ?? Number.NaN), num(f.ratioToWget ?? Number.NaN, 3)])];
+    });
+    say(table([header, ...rows]));
+    const own = variants.tabcrawl.runs.find((f) => f.concurrency === options.parallel)?.pagesPerSecond ?? null;
+    const tabcrawlRate = part1Rates?.tabcrawl ?? null;
+    if (tabcrawlRate !== null && own !== null) {
+      say(`  Tabcrawl's crawl of part 1 (${perHostText(options.parallel)}): ${num(tabcrawlRate)} pages/s, ${num(tabcrawlRate / own, 3)} of (d) at ${options.parallel} at once`);
+    }
+    const odd = CEILING_VARIANTS.flatMap((variant) => variants[variant.id].runs.flatMap((f) => f.perRound.filter((r) => r.error !== null || !r.eachPageOnce || (r.failures ?? 0) > 0).map((r) => ({ variant, f, r }))));
+    for (const { variant, f, r } of odd) say(`  ${variant.label}, ${f.concurrency} at once, round ${r.round}: ${r.error ?? `${r.pagesFetched} distinct pages fetched${r.eachPageOnce ? '' : ' (not each once)'}, ${String(r.failures)} failed`}`);
   }
 
   // The profile: one extra zero-delay crawl, not counted in the medians.
@@ -670,6 +740,7 @@ async function main(options: BenchOptions): Promise<void> {
     throughput,
     politeness,
     costPerPage,
+    ceiling,
     profile: profileReport,
     resultsAndExport: part4,
   };

@@ -30,8 +30,9 @@ describe('npm run bench (smoke run on tiny sites; figures are not checked)', () 
       // --parallel is not given: part 1 runs at its default, 8 requests at once per host, and says so; part 2 at 1.
       assert.match(stdout, /Tabcrawl with 8 requests at once per host \(delay 0, no Crawl-delay\)/);
       assert.match(stdout, /2\. Politeness/);
+      assert.match(stdout, /5\. Platform ceiling: what a fetch-only loop in an extension's service worker reaches here/);
       const figures = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
-      assert.deepEqual(Object.keys(figures).sort(), ['costPerPage', 'date', 'machine', 'options', 'politeness', 'profile', 'resultsAndExport', 'throughput']);
+      assert.deepEqual(Object.keys(figures).sort(), ['ceiling', 'costPerPage', 'date', 'machine', 'options', 'politeness', 'profile', 'resultsAndExport', 'throughput']);
       const throughput = figures['throughput'] as Record<string, unknown>;
       // `wget` and the ratio are null when wget is not installed.
       assert.deepEqual(Object.keys(throughput).sort(), ['pages', 'perRound', 'ratioTabcrawlToWget', 'rounds', 'tabcrawl', 'wget']);
@@ -42,6 +43,18 @@ describe('npm run bench (smoke run on tiny sites; figures are not checked)', () 
       for (const key of ['pagesPerSecond', 'idealPagesPerSecond', 'ratioToIdeal', 'smallestGapMsPerHost', 'violations']) assert.ok(key in politeness, key);
       assert.equal((politeness['smallestGapMsPerHost'] as unknown[]).length, 8);
       assert.equal(politeness['requestsPerHost'], 1);
+      // Part 5: a fetch-only loop in four extensions' workers, at 1 and 8 at once, each of the 30 pages fetched once a run.
+      const ceiling = figures['ceiling'] as { pages: number; concurrencies: number[]; variants: Record<string, { runs: { concurrency: number; pagesPerSecond: number | null; eachPageOnce: boolean }[] }> };
+      assert.equal(ceiling.pages, 30);
+      assert.deepEqual(ceiling.concurrencies, [1, 8]);
+      assert.deepEqual(Object.keys(ceiling.variants), ['bare', 'userAgentRule', 'webRequest', 'tabcrawl']);
+      for (const [variant, { runs }] of Object.entries(ceiling.variants)) {
+        assert.deepEqual(runs.map((r) => r.concurrency), [1, 8], variant);
+        for (const r of runs) {
+          assert.ok(typeof r.pagesPerSecond === 'number' && r.pagesPerSecond > 0, `${variant} at ${r.concurrency}: ${String(r.pagesPerSecond)}`);
+          assert.equal(r.eachPageOnce, true, `${variant} at ${r.concurrency}`);
+        }
+      }
       // Parts 3 and 4 are skipped by --smoke.
       assert.equal(figures['costPerPage'], null);
       assert.equal(figures['resultsAndExport'], null);

@@ -5,6 +5,7 @@ import { pageHtml, robotsTxt } from '../../test/bench/bench-sites.ts';
 import { busyMs, median, pagesRequested, robotsFirstAndOnce, selfTimes, serverGaps, slope, totalTimes, type CpuProfile } from '../../test/bench/bench-stats.ts';
 import { processKind } from '../../test/bench/process-stats.ts';
 import { wgetArgs } from '../../test/bench/wget-crawl.ts';
+import { CEILING_FETCH_OPTIONS, CEILING_VARIANTS, ceilingExtensionFiles, fetchLoopExpression, readyExpression, summariseCeiling, type CeilingRun } from '../../test/bench/ceiling.ts';
 
 describe('bench arithmetic', () => {
   it('takes the median of an odd and an even count, ignoring NaN', () => {
@@ -85,7 +86,7 @@ describe('bench sites and peers', () => {
 });
 
 describe('bench options', () => {
-  it('defaults to 2,000 pages at 8 requests at once per host, 3 rounds, 8 hosts of 200 pages at Crawl-delay 0.25 s, parts 1 to 3', () => {
+  it('defaults to 2,000 pages at 8 requests at once per host, 3 rounds, 8 hosts of 200 pages at Crawl-delay 0.25 s, parts 1, 2, 3 and 5', () => {
     const parsed = parseBenchArgs([]);
     assert.equal(parsed.kind, 'run');
     if (parsed.kind !== 'run') return;
@@ -97,19 +98,21 @@ describe('bench options', () => {
       hosts: 8,
       hostPages: 200,
       crawlDelaySeconds: 0.25,
-      parts: [1, 2, 3],
+      parts: [1, 2, 3, 5],
       distDir: null,
       profile: false,
     });
   });
 
-  it('takes 10,000 pages and part 4 with --large, and only parts 1 and 2 of tiny sites with --smoke', () => {
+  it('takes 10,000 pages and part 4 with --large, and only parts 1, 2 and 5 of tiny sites with --smoke', () => {
     const large = parseBenchArgs(['--large']);
-    assert.ok(large.kind === 'run' && large.options.pages === 10_000 && large.options.parts.has(4));
+    assert.ok(large.kind === 'run' && large.options.pages === 10_000);
+    if (large.kind !== 'run') return;
+    assert.deepEqual([...large.options.parts].sort(), [1, 2, 3, 4, 5]);
     const smoke = parseBenchArgs(['--smoke', '--pages', '30', '--rounds', '1', '--dist', '/tmp/d', '--out', 'x.json']);
     assert.ok(smoke.kind === 'run');
     if (smoke.kind !== 'run') return;
-    assert.deepEqual([...smoke.options.parts].sort(), [1, 2]);
+    assert.deepEqual([...smoke.options.parts].sort(), [1, 2, 5]);
     assert.equal(smoke.options.hostPages, 5);
     assert.equal(smoke.options.distDir, '/tmp/d');
     assert.equal(smoke.options.outFile, 'x.json');
@@ -128,12 +131,78 @@ describe('bench options', () => {
     assert.ok(BENCH_USAGE.includes('--parallel N'));
   });
 
+  it('takes part 5 (the platform ceiling) alone or with others in --parts', () => {
+    for (const [text, parts] of [['5', [5]], ['1,5', [1, 5]], ['1,2,3,4,5', [1, 2, 3, 4, 5]]] as const) {
+      const parsed = parseBenchArgs(['--parts', text]);
+      assert.ok(parsed.kind === 'run', text);
+      if (parsed.kind === 'run') assert.deepEqual([...parsed.options.parts].sort(), parts, text);
+    }
+    assert.deepEqual(parseBenchArgs(['--parts', '1,6']), { kind: 'usage-error', message: "--parts takes numbers from 1 to 5, got '1,6'" });
+    assert.match(BENCH_USAGE, /5\. platform ceiling/);
+    assert.match(BENCH_USAGE, /default: 1,2,3,5; 1,2,3,4,5 with --large/);
+  });
+
   it('refuses bad values with a one-line message', () => {
-    for (const argv of [['--pages', 'many'], ['--rounds', '0'], ['--parallel', '0'], ['--parallel', '17'], ['--parts', '1,5'], ['--crawl-delay', '0'], ['--bogus'], ['extra']]) {
+    for (const argv of [['--pages', 'many'], ['--rounds', '0'], ['--parallel', '0'], ['--parallel', '17'], ['--parts', '1,6'], ['--parts', '0'], ['--crawl-delay', '0'], ['--bogus'], ['extra']]) {
       const parsed = parseBenchArgs(argv);
       assert.equal(parsed.kind, 'usage-error', argv.join(' '));
       if (parsed.kind === 'usage-error') assert.doesNotMatch(parsed.message, /\n/);
     }
     assert.deepEqual(parseBenchArgs(['-h']), { kind: 'help' });
+  });
+});
+
+describe('bench part 5: the platform ceiling', () => {
+  it('writes minimal MV3 extensions: bare, + the User-Agent rule, + the webRequest listeners with extraHeaders', () => {
+    const bare = ceilingExtensionFiles('bare');
+    const manifest = JSON.parse(bare['manifest.json']) as Record<string, unknown>;
+    assert.equal(manifest['manifest_version'], 3);
+    assert.deepEqual(manifest['background'], { service_worker: 'sw.js' });
+    assert.deepEqual(manifest['host_permissions'], ['http://127.0.0.1/*']);
+    assert.deepEqual(manifest['permissions'], []);
+    assert.doesNotMatch(bare['sw.js'], /chrome\./);
+
+    const rule = ceilingExtensionFiles('userAgentRule', '1.2.3');
+    assert.deepEqual((JSON.parse(rule['manifest.json']) as Record<string, unknown>)['permissions'], ['declarativeNetRequestWithHostAccess']);
+    assert.equal((JSON.parse(rule['manifest.json']) as Record<string, unknown>)['version'], '1.2.3');
+    assert.match(rule['sw.js'], /updateSessionRules/);
+    assert.match(rule['sw.js'], /initiatorDomains: \[chrome\.runtime\.id\]/);
+    assert.doesNotMatch(rule['sw.js'], /webRequest/);
+
+    const wire = ceilingExtensionFiles('webRequest');
+    assert.deepEqual((JSON.parse(wire['manifest.json']) as Record<string, unknown>)['permissions'], ['declarativeNetRequestWithHostAccess', 'webRequest']);
+    for (const event of ['onSendHeaders', 'onHeadersReceived', 'onResponseStarted', 'onBeforeRedirect', 'onErrorOccurred']) assert.match(wire['sw.js'], new RegExp(`chrome\\.webRequest\\.${event}\\.addListener`), event);
+    assert.match(wire['sw.js'], /\['requestHeaders', 'extraHeaders'\]/);
+    assert.match(wire['sw.js'], /\['responseHeaders', 'extraHeaders'\]/);
+    assert.match(wire['sw.js'], /tabId: -1, types: \['xmlhttprequest', 'other'\]/);
+    assert.match(wire['sw.js'], /updateSessionRules/);
+    // Plain JS a worker can run: it parses as a script.
+    for (const files of [bare, rule, wire]) assert.doesNotThrow(() => new Function(files['sw.js']));
+  });
+
+  it("sends the loop as an expression (no compiled function: tsx's __name is not in the worker) with Tabcrawl's fetch options", () => {
+    const loop = fetchLoopExpression(['http://127.0.0.1:9/', 'http://127.0.0.1:9/page/1'], 8);
+    assert.doesNotMatch(loop, /__name/);
+    assert.doesNotThrow(() => new Function(`return ${loop};`));
+    assert.match(loop, /length: 8/);
+    assert.ok(loop.includes(JSON.stringify(CEILING_FETCH_OPTIONS)));
+    assert.deepEqual(CEILING_FETCH_OPTIONS, { cache: 'no-store', credentials: 'omit', redirect: 'manual', referrerPolicy: 'no-referrer' });
+    assert.doesNotThrow(() => new Function(`return ${readyExpression('http://127.0.0.1:9')};`));
+  });
+
+  it('sums the runs up per variant and concurrency as medians, with their ratio to wget', () => {
+    const run = (variant: CeilingRun['variant'], round: number, concurrency: number, pagesPerSecond: number): CeilingRun => ({
+      variant, round, concurrency, error: null, ms: (100 / pagesPerSecond) * 1000, pagesPerSecond, failures: 0, pagesFetched: 100, eachPageOnce: true, userAgent: null, wireEvents: null,
+    });
+    const runs = CEILING_VARIANTS.flatMap((v, i) => [run(v.id, 1, 1, 100 - i), run(v.id, 2, 1, 300), run(v.id, 3, 1, 200), run(v.id, 1, 8, 400), run(v.id, 2, 8, 600)]);
+    runs.push({ ...run('bare', 4, 8, 1), error: 'crashed', pagesPerSecond: Number.NaN, ms: Number.NaN, eachPageOnce: false });
+    const summary = summariseCeiling(runs, [1, 8], 800);
+    assert.deepEqual(Object.keys(summary), ['bare', 'userAgentRule', 'webRequest', 'tabcrawl']);
+    assert.deepEqual(summary.bare.runs.map((f) => [f.concurrency, f.pagesPerSecond, f.ratioToWget]), [[1, 200, 0.25], [8, 500, 0.625]]);
+    // A failed round does not count in the median, but says the pages were not each fetched once.
+    assert.equal(summary.bare.runs[1]?.eachPageOnce, false);
+    assert.equal(summary.bare.runs[1]?.perRound.at(-1)?.error, 'crashed');
+    assert.equal(summary.tabcrawl.runs[0]?.eachPageOnce, true);
+    assert.equal(summariseCeiling(runs, [1], null).bare.runs[0]?.ratioToWget, null);
   });
 });
