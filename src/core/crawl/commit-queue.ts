@@ -17,7 +17,7 @@
  */
 import type { CrawlRecord, HostState } from '../model.ts';
 import { CrawlWrites } from './frontier.ts';
-import type { CrawlStore } from './ports.ts';
+import type { CrawlStore, StoreTx } from './ports.ts';
 
 /** A write of the crawl loop: awaits nothing but calls of `writes` and its `tx` (it runs inside a transaction). */
 export type CommitWork<T> = (writes: CrawlWrites) => Promise<T>;
@@ -58,6 +58,8 @@ export class CommitQueue {
   constructor(
     private readonly store: CrawlStore,
     private readonly onCommit: (committed: Committed) => void = () => undefined,
+    /** Makes the writes of one crawl in one transaction (the runner adds its cache of known URLs). */
+    private readonly open: (tx: StoreTx, crawl: CrawlRecord) => CrawlWrites = (tx, crawl) => new CrawlWrites(tx, crawl),
   ) {}
 
   /**
@@ -89,7 +91,7 @@ export class CommitQueue {
             let writes = writesOf.get(job.crawlId);
             if (writes === undefined) {
               const crawl = await tx.getCrawl(job.crawlId);
-              writes = crawl === undefined ? null : new CrawlWrites(tx, crawl);
+              writes = crawl === undefined ? null : this.open(tx, crawl);
               writesOf.set(job.crawlId, writes);
             }
             out.push(writes === null ? job.ifGone : await job.work(writes));

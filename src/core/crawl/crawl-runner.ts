@@ -51,7 +51,8 @@ import { normalizeUrl, originOf } from '../url/normalize-url.ts';
 import { createScope, type Scope } from '../url/scope.ts';
 import { MAX_REDIRECT_HOPS, QueryVariantCounter, queryVariantsCap, urlTrapReason } from '../url/traps.ts';
 import { CommitQueue, type Committed } from './commit-queue.ts';
-import { admit, type Candidate, type CrawlWrites, finishEntry, foldLinkTallies, unfetchedRow } from './frontier.ts';
+import { admit, type Candidate, CrawlWrites, finishEntry, foldLinkTallies, unfetchedRow } from './frontier.ts';
+import { KnownUrls } from './known-urls.ts';
 import { StorageFullError, type Clock, type CrawlStore, type FetchOutcome, type Fetcher, type StoreTx } from './ports.ts';
 
 /** Why a crawl paused by itself when the browser refused to store more. */
@@ -130,6 +131,8 @@ interface CrawlView {
   wake: () => void;
   /** Cuts the loop's current wait short (a request slot came free). */
   poke: () => void;
+  /** URLs this run knows the crawl holds (dropped with the run, so a failed transaction's are never trusted). */
+  known: KnownUrls;
 }
 
 const ABORTED: FetchFailure = { code: 'aborted', message: 'the crawl was stopped' };
@@ -178,7 +181,11 @@ export class CrawlRunner {
 
   constructor(private readonly deps: RunnerDeps) {
     this.random = deps.random ?? Math.random;
-    this.commits = new CommitQueue(deps.store, (committed) => this.committed(committed));
+    this.commits = new CommitQueue(
+      deps.store,
+      (committed) => this.committed(committed),
+      (tx, crawl) => new CrawlWrites(tx, crawl, this.views.get(crawl.id)?.known ?? null),
+    );
   }
 
   /**
@@ -493,7 +500,7 @@ export class CrawlRunner {
     const { store, clock } = this.deps;
     const hosts = new Map<string, HostState>();
     for (const host of await store.listHosts(crawlId)) hosts.set(host.origin, host);
-    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, requestsOut: new Map(), unfolded: 0, wake: () => undefined, poke: () => undefined };
+    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, requestsOut: new Map(), unfolded: 0, wake: () => undefined, poke: () => undefined, known: new KnownUrls() };
     this.views.set(crawlId, view);
     return view;
   }

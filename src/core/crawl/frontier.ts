@@ -6,6 +6,7 @@
  */
 import { robotsUrlFor } from '../robots/robots-policy.ts';
 import type { CrawlCounts, CrawlRecord, EntryKind, FrontierEntry, HostState, PageRecord } from '../model.ts';
+import type { KnownUrls } from './known-urls.ts';
 import type { LinkTally, StoreTx } from './ports.ts';
 
 /** Most anchor texts kept per URL. */
@@ -72,9 +73,14 @@ export class CrawlWrites {
   private readonly changedPages = new Set<string>();
   /** The crawl record as read, to write it back only when a step changed it (most claims do not). */
   private readonly crawlAsRead: string;
+  /**
+   * @param known URLs the running crawl is known to hold (see `known-urls.ts`): links to them are
+   *   tallied without a lookup. Give one only while this run is the crawl's only writer.
+   */
   constructor(
     readonly tx: StoreTx,
     readonly crawl: CrawlRecord,
+    private readonly known: KnownUrls | null = null,
   ) {
     this.crawlAsRead = JSON.stringify(crawl);
     this.defersLinks = (crawl.settings.requestsPerHost ?? 1) > 1;
@@ -82,8 +88,22 @@ export class CrawlWrites {
 
   /** Which of these URLs the crawl holds (its own rows of this transaction included). */
   async knownOf(urls: string[]): Promise<boolean[]> {
-    const known = await this.tx.knownOf(this.crawl.id, urls);
-    return urls.map((url, i) => known[i] === true || (this.pages.get(url) ?? null) !== null);
+    const answer = urls.map((url) => this.known?.has(url) === true || (this.pages.get(url) ?? null) !== null);
+    const unsure = urls.filter((_, i) => !answer[i]);
+    if (unsure.length === 0) return answer;
+    const stored = await this.tx.knownOf(this.crawl.id, unsure);
+    let next = 0;
+    return answer.map((isKnown, i) => {
+      if (isKnown) return true;
+      const found = stored[next++] === true;
+      if (found) this.known?.add(urls[i] ?? '');
+      return found;
+    });
+  }
+
+  /** Remembers a URL this transaction queued (see {@link knownOf}). */
+  queued(url: string): void {
+    this.known?.add(url);
   }
 
   /** Tallies one page's link to a known URL: an inlink when `isLink`, and its anchor texts. */
@@ -200,6 +220,7 @@ export async function admit(writes: CrawlWrites, candidates: Candidate[], accept
   const queue = async (candidate: Candidate & { anchors: string[] }): Promise<void> => {
     const entry = await newEntry(writes, candidate, accept);
     if (!entry) return;
+    writes.queued(entry.url);
     entryUpdates.push(entry);
     admitted += 1;
   };

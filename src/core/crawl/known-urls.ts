@@ -1,0 +1,42 @@
+/**
+ * URLs a running crawl is known to hold, remembered by the runner so that a
+ * link to one of them costs no storage lookup. Exact, because a crawl only
+ * ever gains URLs (an entry becomes a row; nothing is removed but the whole
+ * crawl), and safe to forget: a URL not remembered is looked up. Bounded, so
+ * the worker's memory stays flat however large the crawl: the URLs used least
+ * recently are forgotten first (the pages every page links to stay).
+ *
+ * Only remember URLs of a transaction that committed, or drop the cache with
+ * the run when one fails (the runner keeps one per run).
+ */
+export class KnownUrls {
+  private readonly urls = new Map<string, true>();
+
+  /** @param capacity most URLs remembered. */
+  constructor(readonly capacity = 16_384) {}
+
+  get size(): number {
+    return this.urls.size;
+  }
+
+  /** Whether the URL is remembered; a hit becomes the most recently used. */
+  has(url: string): boolean {
+    if (!this.urls.has(url)) return false;
+    this.urls.delete(url);
+    this.urls.set(url, true);
+    return true;
+  }
+
+  add(url: string): void {
+    this.urls.delete(url);
+    this.urls.set(url, true);
+    if (this.urls.size > this.capacity) {
+      // Forget the least recently used eighth at once (a Map iterates in insertion order).
+      let drop = Math.ceil(this.capacity / 8);
+      for (const oldest of this.urls.keys()) {
+        if (drop-- <= 0) break;
+        this.urls.delete(oldest);
+      }
+    }
+  }
+}
