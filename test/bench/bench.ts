@@ -88,6 +88,12 @@ interface CrawlOptions {
   measureCost: boolean;
   /** Record a CPU profile of the worker. */
   profile: boolean;
+  /**
+   * Sample the browser's memory (PSS) every second. Off for the politeness part: reading PSS walks every
+   * process's page tables (~25 ms of the bench's own thread, which also serves the sites' requests), and
+   * the measurement must not disturb the gaps it measures.
+   */
+  sampleMemory: boolean;
   /** Rows the crawl should store, for the heap sampling step (every tenth of them). */
   expectedRows: number;
   /** A crawl still running after this long is stopped, so a stuck crawl cannot hang the bench, in ms. */
@@ -144,7 +150,7 @@ async function crawlWithTabcrawl(options: CrawlOptions): Promise<TabcrawlRun> {
     const benchBefore = process.cpuUsage();
     // PSS is costly to read (~25 ms a time here, walking every process's page tables): once a second keeps the
     // bench's own load on the 2 cores small, and memory does not move faster than that.
-    const memory = samplePeakRss(session.profileDir, 1000);
+    const memory = options.sampleMemory ? samplePeakRss(session.profileDir, 1000) : { stop: () => Number.NaN };
     const step = Math.max(50, Math.round(options.expectedRows / 10));
     let nextSample = step;
     let sampling: Promise<void> = Promise.resolve();
@@ -244,7 +250,7 @@ async function throughputRounds(options: BenchOptions, distDir: string, chromePa
       const wgetFirst = round % 2 === 0;
       const runTabcrawl = async (): Promise<{ run: TabcrawlRun; paths: Set<string>; robots: string }> => {
         log(`bench: part 1, round ${round}: Tabcrawl crawls ${options.pages} pages at delay 0, ${perHostText(options.parallel)}`);
-        const run = await crawlWithTabcrawl({ distDir, chromePath, settings, sites: [site], measureCost: options.parts.has(3), profile: false, expectedRows: options.pages, timeLimitMs: pageTimeLimitMs(options.pages) });
+        const run = await crawlWithTabcrawl({ distDir, chromePath, settings, sites: [site], measureCost: options.parts.has(3), profile: false, sampleMemory: true, expectedRows: options.pages, timeLimitMs: pageTimeLimitMs(options.pages) });
         return { run, paths: pagesRequested(site.requests), robots: robotsVerdict(site) };
       };
       const runWgetOnce = async (): Promise<{ run: WgetRun; paths: Set<string>; robots: string } | null> => {
@@ -311,6 +317,7 @@ async function politenessRounds(options: BenchOptions, distDir: string, chromePa
       };
       const run = await crawlWithTabcrawl({ distDir, chromePath, settings, sites, measureCost: false,
         profile: false,
+        sampleMemory: false,
         expectedRows: options.hosts * options.hostPages,
         // The crawl cannot be faster than one host's pages at its Crawl-delay; 4 times that, and 2 minutes, is plenty.
         timeLimitMs: 120_000 + options.hostPages * options.crawlDelaySeconds * 4000,
@@ -633,6 +640,7 @@ async function main(options: BenchOptions): Promise<void> {
         sites: [site],
         measureCost: false,
         profile: true,
+        sampleMemory: false,
         expectedRows: options.pages,
         timeLimitMs: pageTimeLimitMs(options.pages),
       });
