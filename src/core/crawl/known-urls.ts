@@ -13,7 +13,7 @@ export class KnownUrls {
   private readonly urls = new Map<string, true>();
 
   /** @param capacity most URLs remembered. */
-  constructor(readonly capacity = 16_384) {}
+  constructor(readonly capacity = 4096) {}
 
   get size(): number {
     return this.urls.size;
