@@ -162,12 +162,18 @@ describe('robots.txt that is huge, binary, HTML, redirected, unavailable, slow o
     assert.equal(row(crawled, '/private/x').blockedBy, 'robots');
   });
 
-  it('times out a robots.txt that never answers, retries it, and crawls once it answers', () => {
+  it('times out a robots.txt that never answers, retries it, and crawls once it answers', (t) => {
     const { site, crawled } = result('slow');
     const [first, second] = site.requests;
     assert.equal(first?.url, '/robots.txt');
     assert.equal(second?.url, '/robots.txt');
-    assert.ok(first && first.endedAt !== null && first.endedAt - first.startedAt >= TIMEOUT_MS - 100, 'the first request was cut by the timeout');
+    // Cut by the crawler's timeout, which runs from its fetch() call: the server saw the request later, by
+    // the browser's dispatch time (over 100 ms when eight browsers start at once on two cores), so only
+    // bound it from both sides loosely; an error instead of a timeout would end it at once.
+    assert.ok(first && first.endedAt !== null, 'the first request was ended by the client');
+    const lasted = first.endedAt - first.startedAt;
+    t.diagnostic(`the first robots.txt request lasted ${lasted.toFixed(1)} ms at the server`);
+    assert.ok(lasted >= TIMEOUT_MS / 2 && lasted <= TIMEOUT_MS * 3, `the first request lasted ${lasted.toFixed(0)} ms, not about the ${TIMEOUT_MS} ms timeout`);
     assertPolite(site);
     assert.equal(row(crawled, '/').status, 200);
     assert.equal(row(crawled, '/private/x').blockedBy, 'robots');
