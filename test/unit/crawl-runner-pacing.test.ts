@@ -43,3 +43,33 @@ describe('pacing', () => {
     for (const gap of gaps) assert.ok(gap >= 250 && gap <= 251, `a gap of ${gap} ms`);
   });
 });
+
+describe('one transaction per page at delay 0', () => {
+  it('claims a host\'s next URL in the transaction that records the previous one, when it is due at once', async () => {
+    const clock = new VirtualClock();
+    const site = new FakeSite(clock);
+    site.route(`${A}/`, page(Array.from({ length: 30 }, (_, i) => `/p${i}`)));
+    for (let i = 0; i < 30; i += 1) site.route(`${A}/p${i}`, page([]));
+    const store = new MemoryCrawlStore();
+    let transactions = 0;
+    const transaction = store.transaction.bind(store);
+    store.transaction = (work) => {
+      transactions += 1;
+      return transaction(work);
+    };
+    const settings = validateSettings({ startUrl: `${A}/`, delayMs: 0, jitterMs: 0 });
+    if (!settings.ok) throw new Error(JSON.stringify(settings.errors));
+    const crawl = await clock.run(createCrawl(store, settings.settings, { id: 'c1', now: clock.now() }));
+    const before = transactions;
+    const runner = new CrawlRunner({ store, fetcher: site, clock, runId: 'run', random: () => 0 });
+    const final = await clock.run(runner.run(crawl.id, new AbortController().signal));
+    assert.equal(final?.state, 'finished');
+    const pages = site.requests.filter((request) => request.url !== `${A}/robots.txt`);
+    assert.equal(pages.length, 31);
+    // 31 pages and robots.txt: one transaction each, plus a few around (recover, the first claims, the end).
+    const used = transactions - before;
+    assert.ok(used <= 31 + 10, `${used} transactions for 31 pages`);
+    // And the spacing rule still holds: each request after the previous response ended.
+    for (const [i, request] of pages.slice(1).entries()) assert.ok(request.startedAt >= (pages[i]?.endedAt ?? Infinity));
+  });
+});

@@ -266,10 +266,17 @@ export class CrawlRunner {
               holds = false;
               bump(holdingOf, host.origin, -1);
             };
-            const task: Promise<void> = this.step(view, crawl, host.origin, signal, () => {
-              freeSlot();
-              view.poke();
-            })
+            const task: Promise<void> = this.step(
+              view,
+              crawl,
+              host.origin,
+              signal,
+              () => {
+                freeSlot();
+                view.poke();
+              },
+              () => stepsOf.size < crawl.settings.hostConcurrency || !this.anyHostWaiting(view, stepsOf),
+            )
               .then((didWork) => {
                 // A step that did work may have queued URLs of any host: look at every idle host again.
                 if (didWork) idleUntil.clear();
@@ -441,31 +448,61 @@ export class CrawlRunner {
 
   /** One step for one host. Resolves to whether it did anything. */
   /**
-   * One step for one host. Resolves to whether it did anything.
-   * @param slotFree called once the step's request no longer occupies one of the
-   *   host's slots: when its response has ended, if the host had more than one
-   *   slot when claimed (its row is still being recorded: the next request need
-   *   not wait for that), else when the step ends.
+   * One step for one host: a claim, its request, its record; and, at one
+   * request per host, the host's next request too when it is due at once
+   * (delay 0), claimed in the same transaction that records the previous one,
+   * as long as `mayGoOn` agrees. Resolves to whether it did anything.
+   * @param slotFree called once the step no longer occupies one of the host's
+   *   request slots: when its (last) response has ended, if the host had more
+   *   than one slot when claimed (its row is still being recorded: the next
+   *   request need not wait for that), else when the step ends.
+   * @param mayGoOn whether the step may go on with the host's next request
+   *   instead of handing the host back to the loop (no other host waiting for
+   *   a turn among the crawl's `hostConcurrency`).
    */
-  private async step(view: CrawlView, crawl: CrawlRecord, origin: string, signal: AbortSignal, slotFree: () => void): Promise<boolean> {
-    const claim = await this.claim(view, origin);
+  private async step(view: CrawlView, crawl: CrawlRecord, origin: string, signal: AbortSignal, slotFree: () => void, mayGoOn: () => boolean): Promise<boolean> {
+    let claim = await this.claim(view, origin);
     if (claim.kind === 'none') return false;
     if (claim.kind === 'progress') return true;
-    let ended = false;
-    const requestEnded = (): void => {
-      if (ended) return;
-      ended = true;
+    /** Whether this step counts a request in `view.requestsOut`. */
+    let counted = true;
+    const uncount = (): void => {
+      if (!counted) return;
+      counted = false;
       this.requestEnded(view, origin);
-      slotFree();
     };
     try {
-      await this.waitUntil(claim.notBefore, signal);
-      if (claim.kind === 'robots') await this.fetchRobots(crawl, origin, claim.url, signal);
-      else await this.fetchEntry(crawl, claim.entry, signal, claim.slots > 1 ? requestEnded : () => undefined);
+      for (;;) {
+        await this.waitUntil(claim.notBefore, signal);
+        if (claim.kind === 'robots') {
+          await this.fetchRobots(crawl, origin, claim.url, signal);
+          break;
+        }
+        const onResponseEnded = claim.slots > 1 ? (): void => (uncount(), slotFree()) : (): void => undefined;
+        const next =
+          claim.slots === 1 && mayGoOn()
+            ? async (writes: CrawlWrites): Promise<Claim> => {
+                uncount();
+                const following = await this.claimIn(writes, view, origin);
+                counted = following.kind === 'fetch' || following.kind === 'robots';
+                return following;
+              }
+            : null;
+        const following = await this.fetchEntry(crawl, claim.entry, signal, onResponseEnded, next);
+        if (following === null || following.kind !== 'fetch') break;
+        claim = following;
+      }
     } finally {
-      requestEnded();
+      uncount();
+      slotFree();
     }
     return true;
+  }
+
+  /** Whether a host with URLs left has no step running (it waits for a turn among the `hostConcurrency`). */
+  private anyHostWaiting(view: CrawlView, stepsOf: ReadonlyMap<string, number>): boolean {
+    for (const host of view.hosts.values()) if (host.pending > 0 && !stepsOf.has(host.origin)) return true;
+    return false;
   }
 
   /** One request of this run to the host ended (recorded, released or failed). */
@@ -543,59 +580,62 @@ export class CrawlRunner {
   }
 
   private async claim(view: CrawlView, origin: string): Promise<Claim> {
+    return this.commits.run<Claim>(view.crawlId, (writes) => this.claimIn(writes, view, origin), { kind: 'none' });
+  }
+
+  /**
+   * Claims the host's next request in the transaction of `writes`, when the
+   * host may have one now (or within {@link CLAIM_AHEAD_MS}): robots.txt
+   * first, URLs robots.txt disallows recorded as blocked on the way.
+   */
+  private async claimIn(writes: CrawlWrites, view: CrawlView, origin: string): Promise<Claim> {
     const { clock, runId } = this.deps;
     const { crawlId } = view;
-    return this.commits.run<Claim>(
-      crawlId,
-      async (writes): Promise<Claim> => {
-        const { crawl, tx } = writes;
-        if (crawl.state !== 'running') return { kind: 'none' };
-        const host = await writes.host(origin);
-        const now = clock.now();
-        const readyAt = this.hostReadyAt(host);
-        const slots = this.slotsOf(crawl.settings, host, now);
-        const out = view.requestsOut.get(origin) ?? 0;
-        if ((slots === 1 && host.inFlight !== null) || out >= slots || now < readyAt - CLAIM_AHEAD_MS) return { kind: 'none' };
-        /** When the claimed request may start: the end of the host's gap, or now. */
-        const notBefore = Math.max(now, readyAt);
-        const claimed = (url: string): void => {
-          host.inFlight = { url, startedAt: notBefore, runId };
-          view.requestsOut.set(origin, out + 1);
-        };
+    const { crawl, tx } = writes;
+    if (crawl.state !== 'running') return { kind: 'none' };
+    const host = await writes.host(origin);
+    const now = clock.now();
+    const readyAt = this.hostReadyAt(host);
+    const slots = this.slotsOf(crawl.settings, host, now);
+    const out = view.requestsOut.get(origin) ?? 0;
+    if ((slots === 1 && host.inFlight !== null) || out >= slots || now < readyAt - CLAIM_AHEAD_MS) return { kind: 'none' };
+    /** When the claimed request may start: the end of the host's gap, or now. */
+    const notBefore = Math.max(now, readyAt);
+    const claimed = (url: string): void => {
+      host.inFlight = { url, startedAt: notBefore, runId };
+      view.requestsOut.set(origin, out + 1);
+    };
 
-        const { robots } = host;
-        if (robots.phase === 'pending' || robots.phase === 'unavailable') {
-          claimed(robots.nextUrl);
-          return { kind: 'robots', url: robots.nextUrl, notBefore };
-        }
+    const { robots } = host;
+    if (robots.phase === 'pending' || robots.phase === 'unavailable') {
+      claimed(robots.nextUrl);
+      return { kind: 'robots', url: robots.nextUrl, notBefore };
+    }
 
-        const policy = this.policyFor(crawl.settings.productToken, host);
-        let blocked = 0;
-        while (blocked < BLOCKED_BATCH) {
-          const entry = await tx.nextEntry(crawlId, origin);
-          if (!entry) {
-            // Nothing queued: what is pending is what is leased (in flight, or answered and not yet recorded).
-            host.pending = (await tx.leasedEntries(crawlId)).filter((e) => e.origin === origin).length;
-            return blocked > 0 ? { kind: 'progress' } : { kind: 'none' };
-          }
-          const decision = policy.isAllowed(entry.url);
-          if (!decision.allowed) {
-            const page = unfetchedRow(entry);
-            page.blockedBy = 'robots';
-            page.blockedRule = decision.rule;
-            await finishEntry(writes, page);
-            blocked += 1;
-            continue;
-          }
-          entry.leaseRunId = runId;
-          await tx.putEntries([entry]);
-          claimed(entry.url);
-          return { kind: 'fetch', entry, notBefore, slots };
-        }
-        return { kind: 'progress' };
-      },
-      { kind: 'none' },
-    );
+    const policy = this.policyFor(crawl.settings.productToken, host);
+    let blocked = 0;
+    while (blocked < BLOCKED_BATCH) {
+      const entry = await tx.nextEntry(crawlId, origin);
+      if (!entry) {
+        // Nothing queued: what is pending is what is leased (in flight, or answered and not yet recorded).
+        host.pending = (await tx.leasedEntries(crawlId)).filter((e) => e.origin === origin).length;
+        return blocked > 0 ? { kind: 'progress' } : { kind: 'none' };
+      }
+      const decision = policy.isAllowed(entry.url);
+      if (!decision.allowed) {
+        const page = unfetchedRow(entry);
+        page.blockedBy = 'robots';
+        page.blockedRule = decision.rule;
+        await finishEntry(writes, page);
+        blocked += 1;
+        continue;
+      }
+      entry.leaseRunId = runId;
+      await tx.putEntries([entry]);
+      claimed(entry.url);
+      return { kind: 'fetch', entry, notBefore, slots };
+    }
+    return { kind: 'progress' };
   }
 
   /** The robots policy of a host whose robots.txt is settled (`ready` or `failed`). */
@@ -731,8 +771,19 @@ export class CrawlRunner {
     return { outcome: await get(), methods: ['HEAD', 'GET'] };
   }
 
-  /** @param responseEnded called when the response has ended (before it is recorded). */
-  private async fetchEntry(crawl: CrawlRecord, entry: FrontierEntry, signal: AbortSignal, responseEnded: () => void): Promise<void> {
+  /**
+   * @param responseEnded called when the response has ended (before it is recorded).
+   * @param next run at the end of the transaction that records the answer: claims the host's next request.
+   * @returns what `next` claimed; null when it did not run (no `next`, or the answer was not recorded:
+   *   a stop, or a retry later).
+   */
+  private async fetchEntry(
+    crawl: CrawlRecord,
+    entry: FrontierEntry,
+    signal: AbortSignal,
+    responseEnded: () => void,
+    next: ((writes: CrawlWrites) => Promise<Claim>) | null,
+  ): Promise<Claim | null> {
     const { settings } = crawl;
     const { outcome, methods } = await this.request(settings, entry, signal);
     responseEnded();
@@ -740,7 +791,7 @@ export class CrawlRunner {
 
     if (signal.aborted || (!outcome.ok && outcome.error.code === 'aborted')) {
       await this.release(crawl.id, entry);
-      return;
+      return null;
     }
 
     const retryable = outcome.ok && isRetryableStatus(outcome.status);
@@ -748,7 +799,7 @@ export class CrawlRunner {
     // A Retry-After beyond our longest back-off: the answer is final (see isRetryAfterBeyondCap).
     if (retryable && entry.attempts < settings.maxRetries && !isRetryAfterBeyondCap(retryAfterMs)) {
       await this.retryLater(crawl.id, entry, outcome);
-      return;
+      return null;
     }
 
     const page = unfetchedRow(entry);
@@ -786,7 +837,7 @@ export class CrawlRunner {
     const scope = this.scopeOf(crawl);
     const inScope = (c: Candidate): boolean => c.depth <= settings.maxDepth && scope.check(c.url).inScope;
 
-    await this.commits.run(
+    return this.commits.run<Claim | null>(
       crawl.id,
       async (writes) => {
         const { tx, crawl: current } = writes;
@@ -818,8 +869,9 @@ export class CrawlRunner {
         if (retryable && outcome.ok) {
           host.backoffUntil = endedAt + backoffMs(entry.attempts, retryAfterMs, 0);
         }
+        return next === null ? null : next(writes);
       },
-      undefined,
+      null,
     );
   }
 
