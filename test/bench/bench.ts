@@ -440,7 +440,6 @@ function table(rows: readonly (readonly string[])[]): string {
 const perHostText = (requests: number): string => `${requests} request${requests === 1 ? '' : 's'} at once per host`;
 
 const num = (value: number, digits = 1): string => (Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a');
-const mib = (bytes: number): string => `${num(bytes / MiB, 0)} MiB`;
 
 function chromiumVersion(chromePath: string): string {
   try {

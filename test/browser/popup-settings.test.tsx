@@ -9,7 +9,6 @@ import {
 } from '../../src/settings/site-settings.ts';
 import {
   click,
-  crawlSummary,
   descriptionOf,
   loadPopupStyles,
   mountPopup,

@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { waitForCrawl, type RequestFn } from '../../src/cli/wait-for-crawl.ts';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 import type { CrawlState } from '../../src/core/model.ts';

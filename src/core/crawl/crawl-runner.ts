@@ -31,7 +31,7 @@
 import { decodeHtml, isHtmlType, looksBinary, parseContentType } from '../links/decode-html.ts';
 import { extractLinks } from '../links/extract-links.ts';
 import { parseSitemap, sitemapText } from '../links/parse-sitemap.ts';
-import type { CrawlRecord, FetchFailure, FrontierEntry, HostState, PageRecord } from '../model.ts';
+import type { CrawlRecord, FrontierEntry, HostState, PageRecord } from '../model.ts';
 import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, MAX_BACKOFF_MS, parseRetryAfterMs } from '../politeness/retry-after.ts';
 import { gapMs, nextRequestAt, requestSlots } from '../politeness/spacing.ts';
 import {
@@ -123,7 +123,7 @@ interface CrawlView {
   readAt: number;
   /** A wake came since: read the crawl again. */
   stale: boolean;
-  /** Requests of this run in flight, per host: claimed and not yet recorded. */
+  /** Requests of this run in flight, per host: claimed, and their response not yet ended (or, at one slot, not yet recorded). */
   requestsOut: Map<string, number>;
   /** Links tallied since the last fold was queued (see {@link FOLD_LINKS_AT}). */
   unfolded: number;
@@ -134,8 +134,6 @@ interface CrawlView {
   /** URLs this run knows the crawl holds (dropped with the run, so a failed transaction's are never trusted). */
   known: KnownUrls;
 }
-
-const ABORTED: FetchFailure = { code: 'aborted', message: 'the crawl was stopped' };
 
 /** True for 2xx statuses. */
 const isSuccess = (status: number): boolean => status >= 200 && status < 300;
@@ -446,7 +444,6 @@ export class CrawlRunner {
     );
   }
 
-  /** One step for one host. Resolves to whether it did anything. */
   /**
    * One step for one host: a claim, its request, its record; and, at one
    * request per host, the host's next request too when it is due at once
@@ -489,7 +486,8 @@ export class CrawlRunner {
               }
             : null;
         const following = await this.fetchEntry(crawl, claim.entry, signal, onResponseEnded, next);
-        if (following === null || following.kind !== 'fetch') break;
+        // Nothing claimed, or blocked rows recorded instead: the host goes back to the loop.
+        if (following === null || following.kind === 'none' || following.kind === 'progress') break;
         claim = following;
       }
     } finally {
@@ -670,7 +668,7 @@ export class CrawlRunner {
   }
 
   private async fetchRobots(crawl: CrawlRecord, origin: string, url: string, signal: AbortSignal): Promise<void> {
-    const { fetcher, store, clock } = this.deps;
+    const { fetcher, clock } = this.deps;
     const outcome = await fetcher.fetch({
       url,
       method: 'GET',
@@ -682,7 +680,7 @@ export class CrawlRunner {
     await this.commits.run(
       crawl.id,
       async (writes) => {
-        const { tx, crawl: current } = writes;
+        const { crawl: current } = writes;
         const host = await writes.host(origin);
         host.inFlight = null;
         if (signal.aborted) {

@@ -117,8 +117,8 @@ export class CrawlWrites {
   }
 
   /** Takes what this transaction tallied and has not written yet (see {@link foldLinkTallies}). */
-  takeTally(): Map<string, { inlinks: number; anchors: string[] }> {
-    const taken = new Map(this.tally);
+  takeTally(): [string, { inlinks: number; anchors: string[] }][] {
+    const taken = [...this.tally];
     this.tally.clear();
     return taken;
   }
@@ -195,7 +195,8 @@ export class CrawlWrites {
 
 /**
  * Admits candidates: a URL already in the frontier or the crawl table only
- * gains the anchor text; a new one is queued while the crawl's budget
+ * gains the inlink and the anchor text (at once, or tallied when
+ * `writes.defersLinks`); a new one is queued while the crawl's budget
  * (`maxPages`) lasts and `accept` agrees. Changes the crawl and hosts in
  * `writes`; the caller flushes them.
  * @param accept asked about each new URL (once, and only while the budget has room), just
