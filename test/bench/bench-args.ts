@@ -56,7 +56,9 @@ served on 127.0.0.1, against wget on the same site, and prints a table; the figu
   4. results and export: npm run bench:results (100,000 rows) and bench:export (10,000 pages, WACZ)
   5. platform ceiling: a loop that only fetches part 1's pages and reads their bodies, in the service worker of a
      bare extension, of one with Tabcrawl's User-Agent rule, of one with that and its webRequest listeners, and
-     of Tabcrawl itself, at 1 and --parallel at once, --rounds rounds, each against wget's pages/s
+     of Tabcrawl itself; and a minimal storing crawler in the third one (the same fetches, links found, pages
+     and new links stored in IndexedDB, group commit); at 1 and --parallel at once, --rounds rounds, each against
+     wget's pages/s
 
 Options:
   --pages N            pages of the generated site of parts 1, 3 and 5 (default: 2000; 10000 with --large)

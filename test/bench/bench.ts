@@ -33,7 +33,7 @@ import { browserRssBytes, samplePeakRss } from './process-memory.ts';
 import { browserCpuMs, cpuDelta, machineCpuMs } from './process-stats.ts';
 import { topFunctions, topOwnFunctions, type TopFunction } from './profile-report.ts';
 import { attachToWorker, liveHeapBytes, type WorkerCdp } from './worker-cdp.ts';
-import { CEILING_EXPLANATION, CEILING_FETCH_OPTIONS, CEILING_VARIANTS, measureCeiling, summariseCeiling } from './ceiling.ts';
+import { CEILING_EXPLANATION, CEILING_FETCH_OPTIONS, CEILING_LOOPS, CEILING_VARIANTS, measureCeiling, summariseCeiling } from './ceiling.ts';
 import { hasWget, runWget, WGET_INSTALL_HINT, type WgetRun } from './wget-crawl.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -351,9 +351,9 @@ async function politenessRounds(options: BenchOptions, distDir: string, chromePa
 // ─── part 5: the platform ceiling ───────────────────────────────────────────
 
 /**
- * A fetch-only loop in the worker of four extensions (see `ceiling.ts`) over the pages of part 1's site,
- * at 1 and `--parallel` at once, next to wget: part 1's median when part 1 ran with wget, else one wget
- * run of the same site here.
+ * A fetch-only loop in the worker of four extensions, and a minimal storing loop in the worker of the
+ * third one (see `ceiling.ts`), over the pages of part 1's site, at 1 and `--parallel` at once, next to
+ * wget: part 1's median when part 1 ran with wget, else one wget run of the same site here.
  */
 async function platformCeiling(options: BenchOptions, distDir: string, chromePath: string, part1: { wget: number | null; tabcrawl: number } | null): Promise<Record<string, unknown>> {
   const site = await startBenchSite(options.pages);
@@ -370,16 +370,26 @@ async function platformCeiling(options: BenchOptions, distDir: string, chromePat
     const runs = await measureCeiling({ site, pages: options.pages, concurrencies, rounds: options.rounds, distDir, chromePath, log });
     const variants = summariseCeiling(runs, concurrencies, wget?.pagesPerSecond ?? null);
     const own = variants.tabcrawl.runs.find((f) => f.concurrency === options.parallel)?.pagesPerSecond ?? null;
+    const minimalStore = variants.minimalStore.runs.find((f) => f.concurrency === options.parallel)?.pagesPerSecond ?? null;
     return {
       explanation: CEILING_EXPLANATION,
       pages: options.pages,
       rounds: options.rounds,
       concurrencies,
       fetchOptions: CEILING_FETCH_OPTIONS,
-      loop: 'fetch each page once (no robots.txt, no parsing, no storage) and read its body as an ArrayBuffer, N lanes taking the next URL; timed in the worker from the first fetch to the last body read, after one warm-up fetch of robots.txt',
+      // Which loop each variant runs is its `loop`: (a) to (d) the fetch-only one, (e) the storing one.
+      loop: Object.fromEntries(Object.entries(CEILING_LOOPS).map(([id, { description }]) => [id, description])),
       wget,
       tabcrawlCrawlPagesPerSecond: part1 === null ? null : rounded(part1.tabcrawl),
+      // Part 1's crawl over (d) and over (e), both at --parallel at once: of its worker's fetch-only ceiling, and of a minimal storing crawler.
       tabcrawlCrawlShareOfItsWorkerCeiling: part1 === null || own === null ? null : rounded(part1.tabcrawl / own, 3),
+      tabcrawlCrawlShareOfMinimalStore: part1 === null || minimalStore === null ? null : rounded(part1.tabcrawl / minimalStore, 3),
+      // (e) over (c) at each concurrency: what storing leaves of the fetch-only loop in the same extension.
+      minimalStoreShareOfFetchOnly: concurrencies.map((concurrency) => {
+        const stored = variants.minimalStore.runs.find((f) => f.concurrency === concurrency)?.pagesPerSecond ?? null;
+        const fetched = variants.webRequest.runs.find((f) => f.concurrency === concurrency)?.pagesPerSecond ?? null;
+        return { concurrency, share: stored === null || fetched === null ? null : rounded(stored / fetched, 3) };
+      }),
       variants,
     };
   } finally {
@@ -610,7 +620,9 @@ async function main(options: BenchOptions): Promise<void> {
     const wgetText = wget === null ? 'wget skipped (not installed): no ratios' : `wget ${num(wget.pagesPerSecond ?? Number.NaN)} pages/s (${wget.source})`;
     say('');
     say(`5. Platform ceiling: ${CEILING_EXPLANATION}`);
-    say(`   a loop that only fetches each of the ${options.pages.toLocaleString('en-US')} pages of part 1's site once and reads its body, run in the worker of each extension; ${options.rounds} round(s), medians; ${wgetText}`);
+    say(`   (a)-(d): a loop that only fetches each of the ${options.pages.toLocaleString('en-US')} pages of part 1's site once and reads its body, run in the worker of each extension;`);
+    say(`   (e): in (c)'s extension, a minimal storing crawler: the same fetches, each page's links found, the page and its new links stored in IndexedDB (group commit);`);
+    say(`   ${options.rounds} round(s), medians; ${wgetText}`);
     const header = ['', ...concurrencies.flatMap((c) => [`${c} at once, pages/s`, '÷ wget'])];
     const rows = CEILING_VARIANTS.map((variant) => {
       const figures = variants[variant.id].runs;
@@ -618,10 +630,18 @@ async function main(options: BenchOptions): Promise<void> {
     });
     say(table([header, ...rows]));
     const own = variants.tabcrawl.runs.find((f) => f.concurrency === options.parallel)?.pagesPerSecond ?? null;
+    const minimalStore = variants.minimalStore.runs.find((f) => f.concurrency === options.parallel)?.pagesPerSecond ?? null;
     const tabcrawlRate = part1Rates?.tabcrawl ?? null;
     if (tabcrawlRate !== null && own !== null) {
-      say(`  Tabcrawl's crawl of part 1 (${perHostText(options.parallel)}): ${num(tabcrawlRate)} pages/s, ${num(tabcrawlRate / own, 3)} of (d) at ${options.parallel} at once`);
+      const ofStore = minimalStore === null ? '' : `, ${num(tabcrawlRate / minimalStore, 3)} of (e)`;
+      say(`  Tabcrawl's crawl of part 1 (${perHostText(options.parallel)}): ${num(tabcrawlRate)} pages/s, ${num(tabcrawlRate / own, 3)} of (d)${ofStore} at ${options.parallel} at once`);
     }
+    const shares = ceiling['minimalStoreShareOfFetchOnly'] as { concurrency: number; share: number | null }[];
+    const stored = variants.minimalStore.runs.map((f) => {
+      const share = shares.find((entry) => entry.concurrency === f.concurrency)?.share ?? null;
+      return `at ${f.concurrency} at once: ${share === null ? '-' : num(share, 3)} of (c), ${f.links === null ? '-' : num(f.links, 0)} links seen, ${f.urlsAdded === null ? '-' : num(f.urlsAdded, 0)} URLs added`;
+    });
+    say(`  (e): ${stored.join('; ')} (added: about the pages plus the disallowed links)`);
     const odd = CEILING_VARIANTS.flatMap((variant) => variants[variant.id].runs.flatMap((f) => f.perRound.filter((r) => r.error !== null || !r.eachPageOnce || (r.failures ?? 0) > 0).map((r) => ({ variant, f, r }))));
     for (const { variant, f, r } of odd) say(`  ${variant.label}, ${f.concurrency} at once, round ${r.round}: ${r.error ?? `${r.pagesFetched} distinct pages fetched${r.eachPageOnce ? '' : ' (not each once)'}, ${String(r.failures)} failed`}`);
   }

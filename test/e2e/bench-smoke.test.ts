@@ -43,16 +43,23 @@ describe('npm run bench (smoke run on tiny sites; figures are not checked)', () 
       for (const key of ['pagesPerSecond', 'idealPagesPerSecond', 'ratioToIdeal', 'smallestGapMsPerHost', 'violations']) assert.ok(key in politeness, key);
       assert.equal((politeness['smallestGapMsPerHost'] as unknown[]).length, 8);
       assert.equal(politeness['requestsPerHost'], 1);
-      // Part 5: a fetch-only loop in four extensions' workers, at 1 and 8 at once, each of the 30 pages fetched once a run.
-      const ceiling = figures['ceiling'] as { pages: number; concurrencies: number[]; variants: Record<string, { runs: { concurrency: number; pagesPerSecond: number | null; eachPageOnce: boolean }[] }> };
+      // Part 5: a fetch-only loop in four extensions' workers and a storing one in the third's (e), at 1 and 8 at once, each of the 30 pages fetched once a run.
+      const ceiling = figures['ceiling'] as {
+        pages: number;
+        concurrencies: number[];
+        variants: Record<string, { runs: { concurrency: number; pagesPerSecond: number | null; eachPageOnce: boolean; links: number | null; urlsAdded: number | null }[] }>;
+      };
       assert.equal(ceiling.pages, 30);
       assert.deepEqual(ceiling.concurrencies, [1, 8]);
-      assert.deepEqual(Object.keys(ceiling.variants), ['bare', 'userAgentRule', 'webRequest', 'tabcrawl']);
+      assert.deepEqual(Object.keys(ceiling.variants), ['bare', 'userAgentRule', 'webRequest', 'tabcrawl', 'minimalStore']);
       for (const [variant, { runs }] of Object.entries(ceiling.variants)) {
         assert.deepEqual(runs.map((r) => r.concurrency), [1, 8], variant);
         for (const r of runs) {
           assert.ok(typeof r.pagesPerSecond === 'number' && r.pagesPerSecond > 0, `${variant} at ${r.concurrency}: ${String(r.pagesPerSecond)}`);
           assert.equal(r.eachPageOnce, true, `${variant} at ${r.concurrency}`);
+          // Only (e) stores, and it found links and added URLs to its frontier.
+          if (variant === 'minimalStore') assert.ok((r.links ?? 0) > 0 && (r.urlsAdded ?? 0) > 0, `${variant} at ${r.concurrency}: ${String(r.links)} links, ${String(r.urlsAdded)} added`);
+          else assert.deepEqual([r.links, r.urlsAdded], [null, null], variant);
         }
       }
       // Parts 3 and 4 are skipped by --smoke.

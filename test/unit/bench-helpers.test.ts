@@ -5,7 +5,19 @@ import { pageHtml, robotsTxt } from '../../test/bench/bench-sites.ts';
 import { busyMs, median, pagesRequested, robotsFirstAndOnce, selfTimes, serverGaps, slope, totalTimes, type CpuProfile } from '../../test/bench/bench-stats.ts';
 import { processKind } from '../../test/bench/process-stats.ts';
 import { wgetArgs } from '../../test/bench/wget-crawl.ts';
-import { CEILING_FETCH_OPTIONS, CEILING_VARIANTS, ceilingExtensionFiles, fetchLoopExpression, readyExpression, summariseCeiling, type CeilingRun } from '../../test/bench/ceiling.ts';
+import {
+  CEILING_FETCH_OPTIONS,
+  CEILING_LOOPS,
+  CEILING_VARIANTS,
+  STORE_LOOP_STORES,
+  ceilingExtensionFiles,
+  fetchLoopExpression,
+  loopExpression,
+  readyExpression,
+  storeLoopExpression,
+  summariseCeiling,
+  type CeilingRun,
+} from '../../test/bench/ceiling.ts';
 
 describe('bench arithmetic', () => {
   it('takes the median of an odd and an even count, ignoring NaN', () => {
@@ -139,6 +151,7 @@ describe('bench options', () => {
     }
     assert.deepEqual(parseBenchArgs(['--parts', '1,6']), { kind: 'usage-error', message: "--parts takes numbers from 1 to 5, got '1,6'" });
     assert.match(BENCH_USAGE, /5\. platform ceiling/);
+    assert.match(BENCH_USAGE, /minimal storing crawler/);
     assert.match(BENCH_USAGE, /default: 1,2,3,5; 1,2,3,4,5 with --large/);
   });
 
@@ -190,19 +203,69 @@ describe('bench part 5: the platform ceiling', () => {
     assert.doesNotThrow(() => new Function(`return ${readyExpression('http://127.0.0.1:9')};`));
   });
 
+  it("runs (e), a minimal storing crawler, in (c)'s extension with a storing loop on raw IndexedDB", () => {
+    // The extension of (c), file for file.
+    assert.deepEqual(ceilingExtensionFiles('minimalStore', '1.2.3'), ceilingExtensionFiles('webRequest', '1.2.3'));
+    const variant = CEILING_VARIANTS.find((v) => v.id === 'minimalStore');
+    assert.ok(variant !== undefined);
+    assert.equal(variant.label, '(e) (c) + minimal IndexedDB store');
+    assert.equal(variant.loop, 'minimalStore');
+    // (a) to (d) keep the fetch-only loop.
+    assert.deepEqual(CEILING_VARIANTS.filter((v) => v.loop === 'fetchOnly').map((v) => v.id), ['bare', 'userAgentRule', 'webRequest', 'tabcrawl']);
+    for (const id of ['fetchOnly', 'minimalStore'] as const) assert.ok(CEILING_LOOPS[id].description.length > 0, id);
+
+    const urls = ['http://127.0.0.1:9/', 'http://127.0.0.1:9/page/1'];
+    const loop = storeLoopExpression(urls, 8);
+    assert.doesNotMatch(loop, /__name/);
+    assert.doesNotThrow(() => new Function(`return ${loop};`));
+    assert.match(loop, /length: 8/);
+    assert.ok(loop.includes(JSON.stringify(CEILING_FETCH_OPTIONS)));
+    assert.ok(loop.includes(JSON.stringify(urls)));
+    // Raw IndexedDB, a database of its own, deleted after; its three stores; one readwrite transaction per group.
+    assert.deepEqual(STORE_LOOP_STORES, ['bodies', 'rows', 'urls']);
+    assert.ok(loop.includes(JSON.stringify(STORE_LOOP_STORES)));
+    for (const store of STORE_LOOP_STORES) assert.match(loop, new RegExp(`objectStore\\('${store}'\\)`), store);
+    assert.match(loop, /indexedDB\.open\(/);
+    assert.match(loop, /indexedDB\.deleteDatabase\(/);
+    assert.doesNotMatch(loop, /Dexie/);
+    assert.match(loop, /db\.transaction\(stores, 'readwrite'/);
+    // Per page: the body as read, links found by href and resolved against the page, the frontier's dedupe.
+    assert.match(loop, /arrayBuffer\(\)/);
+    assert.match(loop, /new TextDecoder\(\)/);
+    assert.match(loop, /href=/);
+    assert.match(loop, /new URL\(match\[1\], url\)/);
+    assert.match(loop, /frontier\.getKey\(link\)/);
+    assert.match(loop, /state: 'queued'/);
+    assert.match(loop, /return \{ ms, fetched: urls\.length, failures, bytes, wireEvents, links, urlsAdded \}/);
+    // Each variant gets its loop.
+    assert.equal(loopExpression(variant, urls, 8), loop);
+    const fetchOnly = CEILING_VARIANTS.find((v) => v.id === 'webRequest');
+    assert.ok(fetchOnly !== undefined);
+    assert.equal(loopExpression(fetchOnly, urls, 8), fetchLoopExpression(urls, 8));
+  });
+
   it('sums the runs up per variant and concurrency as medians, with their ratio to wget', () => {
     const run = (variant: CeilingRun['variant'], round: number, concurrency: number, pagesPerSecond: number): CeilingRun => ({
-      variant, round, concurrency, error: null, ms: (100 / pagesPerSecond) * 1000, pagesPerSecond, failures: 0, pagesFetched: 100, eachPageOnce: true, userAgent: null, wireEvents: null,
+      variant, round, concurrency, error: null, ms: (100 / pagesPerSecond) * 1000, pagesPerSecond, failures: 0, pagesFetched: 100, eachPageOnce: true, userAgent: null, wireEvents: null, links: null, urlsAdded: null,
     });
     const runs = CEILING_VARIANTS.flatMap((v, i) => [run(v.id, 1, 1, 100 - i), run(v.id, 2, 1, 300), run(v.id, 3, 1, 200), run(v.id, 1, 8, 400), run(v.id, 2, 8, 600)]);
     runs.push({ ...run('bare', 4, 8, 1), error: 'crashed', pagesPerSecond: Number.NaN, ms: Number.NaN, eachPageOnce: false });
     const summary = summariseCeiling(runs, [1, 8], 800);
-    assert.deepEqual(Object.keys(summary), ['bare', 'userAgentRule', 'webRequest', 'tabcrawl']);
+    assert.deepEqual(Object.keys(summary), ['bare', 'userAgentRule', 'webRequest', 'tabcrawl', 'minimalStore']);
+    assert.equal(summary.minimalStore.label, '(e) (c) + minimal IndexedDB store');
+    assert.equal(summary.minimalStore.loop, 'minimalStore');
+    assert.equal(summary.webRequest.loop, 'fetchOnly');
     assert.deepEqual(summary.bare.runs.map((f) => [f.concurrency, f.pagesPerSecond, f.ratioToWget]), [[1, 200, 0.25], [8, 500, 0.625]]);
     // A failed round does not count in the median, but says the pages were not each fetched once.
     assert.equal(summary.bare.runs[1]?.eachPageOnce, false);
     assert.equal(summary.bare.runs[1]?.perRound.at(-1)?.error, 'crashed');
     assert.equal(summary.tabcrawl.runs[0]?.eachPageOnce, true);
     assert.equal(summariseCeiling(runs, [1], null).bare.runs[0]?.ratioToWget, null);
+    // The storing loop's links and URLs added: medians of the rounds that ran, null for the fetch-only loop.
+    const stored = runs.map((r) => (r.variant === 'minimalStore' ? { ...r, links: 1200 + r.round, urlsAdded: 102 + r.round } : r));
+    const storedSummary = summariseCeiling(stored, [1, 8], 800);
+    assert.deepEqual(storedSummary.minimalStore.runs.map((f) => [f.links, f.urlsAdded]), [[1202, 104], [1201.5, 103.5]]);
+    assert.equal(storedSummary.minimalStore.runs[0]?.perRound[0]?.urlsAdded, 103);
+    assert.deepEqual(storedSummary.webRequest.runs.map((f) => [f.links, f.urlsAdded]), [[null, null], [null, null]]);
   });
 });
