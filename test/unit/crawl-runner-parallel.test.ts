@@ -70,6 +70,25 @@ describe('crawl runner: several requests per host at delay 0', () => {
     );
   });
 
+  it('claims a slot\'s next URL in the transaction that records its answer: about one transaction per page, not two', async () => {
+    const w = world();
+    buildSite(w, A);
+    let transactions = 0;
+    const transaction = w.store.transaction.bind(w.store);
+    w.store.transaction = (work) => {
+      transactions += 1;
+      return transaction(work);
+    };
+    const four = await crawl(w, { startUrl: `${A}/`, delayMs: 0, requestsPerHost: 4 });
+    assert.equal(four.final?.state, 'finished');
+    assert.equal(peakInFlight(w.site.requests, A), 4, 'still four in flight at the peak');
+    const pages = w.site.requests.filter((r) => r.url !== `${A}/robots.txt`).length;
+    assert.equal(pages, PAGES + 1);
+    // One per page (its record and the slot's next claim), plus a few around: the first claims, the folds, the end.
+    // A claim of its own for each page would make it about two per page.
+    assert.ok(transactions <= pages + 15, `${transactions} transactions for ${pages} pages`);
+  });
+
   it('keeps one request at a time with a delay, with jitter, or when robots.txt sets a Crawl-delay (even 0)', async () => {
     const cases: [string, Parameters<typeof settingsFor>[0], string | undefined][] = [
       ['delay 50 ms', { startUrl: `${A}/`, delayMs: 50, requestsPerHost: 8 }, undefined],

@@ -123,7 +123,7 @@ interface CrawlView {
   readAt: number;
   /** A wake came since: read the crawl again. */
   stale: boolean;
-  /** Requests of this run in flight, per host: claimed, and their response not yet ended (or, at one slot, not yet recorded). */
+  /** Requests of this run in flight, per host: claimed, and not yet recorded (at several slots, a step that does not go on counts its request out when the response has ended). */
   requestsOut: Map<string, number>;
   /** Links tallied since the last fold was queued (see {@link FOLD_LINKS_AT}). */
   unfolded: number;
@@ -445,14 +445,16 @@ export class CrawlRunner {
   }
 
   /**
-   * One step for one host: a claim, its request, its record; and, at one
-   * request per host, the host's next request too when it is due at once
-   * (delay 0), claimed in the same transaction that records the previous one,
-   * as long as `mayGoOn` agrees. Resolves to whether it did anything.
-   * @param slotFree called once the step no longer occupies one of the host's
-   *   request slots: when its (last) response has ended, if the host had more
-   *   than one slot when claimed (its row is still being recorded: the next
-   *   request need not wait for that), else when the step ends.
+   * One step for one host, in one of its request slots: a claim, its request,
+   * its record; and the host's next request too when it is due at once (delay
+   * 0), claimed in the same transaction that records the previous one, as long
+   * as `mayGoOn` agrees: one transaction per page instead of two (a claim, a
+   * record), which at several requests per host also lets the steps' records
+   * share transactions. Resolves to whether it did anything.
+   * @param slotFree called once the step no longer occupies the slot: when the
+   *   step ends, or, when it does not go on and the host had more than one
+   *   slot when claimed, as soon as its response has ended (its row is still
+   *   being recorded: another step's request need not wait for that).
    * @param mayGoOn whether the step may go on with the host's next request
    *   instead of handing the host back to the loop (no other host waiting for
    *   a turn among the crawl's `hostConcurrency`).
@@ -475,9 +477,10 @@ export class CrawlRunner {
           await this.fetchRobots(crawl, origin, claim.url, signal);
           break;
         }
-        const onResponseEnded = claim.slots > 1 ? (): void => (uncount(), slotFree()) : (): void => undefined;
+        const goesOn = mayGoOn();
+        const onResponseEnded = claim.slots > 1 && !goesOn ? (): void => (uncount(), slotFree()) : (): void => undefined;
         const next =
-          claim.slots === 1 && mayGoOn()
+          goesOn
             ? async (writes: CrawlWrites): Promise<Claim> => {
                 uncount();
                 const following = await this.claimIn(writes, view, origin);
