@@ -287,8 +287,9 @@ async function newEntry(writes: CrawlWrites, candidate: Candidate & { anchors: s
 /**
  * Adds the crawl's link tallies (and those of this transaction not written
  * yet) to the inlinks and anchor texts of the URLs they name, row or entry,
- * and removes them: one read and one write per linked URL, however many pages
- * linked to it since the last fold. Awaits only calls of `writes`.
+ * and removes them: one read (two for a URL not fetched yet) and one write
+ * per linked URL, however many pages linked to it since the last fold.
+ * Awaits only calls of `writes`.
  * @returns how many URLs were updated.
  */
 export async function foldLinkTallies(writes: CrawlWrites): Promise<number> {
@@ -304,19 +305,23 @@ export async function foldLinkTallies(writes: CrawlWrites): Promise<number> {
   for (const tally of stored) tally.urls.forEach((url, i) => add(url, tally.inlinks[i] ?? 0, tally.anchors[i] ?? []));
   for (const [url, slot] of writes.takeTally()) add(url, slot.inlinks, slot.anchors);
   if (merged.size === 0) return 0;
+  // A URL is a row or an entry, never both (a row replaces its entry in one transaction): rows first (most
+  // linked URLs have been fetched by the time of a fold), entries only for the rest.
   const urls = [...merged.keys()];
-  const [entries, pages] = await Promise.all([tx.getEntries(crawl.id, urls), writes.getPages(urls)]);
+  const pages = await writes.getPages(urls);
+  const rest = urls.filter((_, i) => pages[i] === undefined);
+  const entries = await tx.getEntries(crawl.id, rest);
   const entryUpdates: FrontierEntry[] = [];
   const pageUpdates: PageRecord[] = [];
-  urls.forEach((url, i) => {
-    const slot = merged.get(url);
-    const existing = entries[i] ?? pages[i];
-    if (!slot || !existing) return;
+  const addTo = <T extends FrontierEntry | PageRecord>(existing: T | undefined, updates: T[]): void => {
+    const slot = existing && merged.get(existing.url);
+    if (!existing || !slot) return;
     existing.inlinks += slot.inlinks;
     for (const anchor of slot.anchors) addAnchor(existing.anchors, anchor);
-    if (entries[i]) entryUpdates.push(entries[i]);
-    else if (pages[i]) pageUpdates.push(pages[i]);
-  });
+    updates.push(existing);
+  };
+  for (const page of pages) addTo(page, pageUpdates);
+  for (const entry of entries) addTo(entry, entryUpdates);
   if (entryUpdates.length > 0) await tx.putEntries(entryUpdates);
   writes.putPages(pageUpdates);
   const last = stored.at(-1);
