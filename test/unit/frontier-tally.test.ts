@@ -97,6 +97,35 @@ describe('deferred link counting', () => {
     assert.equal(await deferred.queue.run('c1', (writes) => foldLinkTallies(writes), 0), 0, 'a second fold finds nothing');
   });
 
+  it('folds in slices of any size to the same counts, and the rest of the transaction sees the folded rows', async () => {
+    const linkers = Array.from({ length: 12 }, (_, i) => [link('/', `Home ${i % 5}`, `${A}/p${i}`), link('/q', `Q${i}`, `${A}/p${i}`), link(`/n${i % 3}`, null, `${A}/p${i}`)]);
+    const results: unknown[] = [];
+    for (const slice of [1, 2, 1024]) {
+      const { store, queue } = await setUp(4);
+      for (let t = 0; t < 3; t += 1) {
+        await queue.run('c1', async (writes) => {
+          for (const candidates of linkers.slice(t * 4, t * 4 + 4)) await admit(writes, candidates);
+        }, undefined);
+      }
+      const seen = await queue.run(
+        'c1',
+        async (writes) => {
+          const folded = await foldLinkTallies(writes, slice);
+          // A row written by the fold is read back from the store, with the fold's counts.
+          const [home] = await writes.getPages([`${A}/`]);
+          return { folded, homeInlinks: home?.inlinks };
+        },
+        null,
+      );
+      const held = await Promise.all(['/', '/q', '/n0', '/n1', '/n2'].map((path) => linksOf(store, `${A}${path}`)));
+      results.push({ seen, held });
+      assert.deepEqual(await store.transaction((tx) => tx.linkTallies('c1')), [], `slices of ${slice}: no tally left`);
+    }
+    assert.deepEqual(results[0], results[2], 'slices of 1 and of 1,024 store the same');
+    assert.deepEqual(results[1], results[2], 'slices of 2 and of 1,024 store the same');
+    assert.deepEqual((results[2] as { seen: unknown }).seen, { folded: 5, homeInlinks: 12 });
+  });
+
   it('counts at once at one request per host, as it always did', async () => {
     const { store, queue } = await setUp(1);
     await queue.run('c1', async (writes) => void (await admit(writes, [link('/', 'Home')])), undefined);

@@ -164,6 +164,20 @@ export class CrawlWrites {
     }
   }
 
+  /**
+   * Writes these rows now (objects from {@link getPages}, changed) and forgets them: a later read in this
+   * transaction reads them back from the store. For writes of many rows (a fold) that need not stay in memory
+   * until {@link flush}.
+   */
+  async writePages(pages: PageRecord[]): Promise<void> {
+    if (pages.length === 0) return;
+    for (const page of pages) {
+      this.pages.delete(page.url);
+      this.changedPages.delete(page.url);
+    }
+    await this.tx.putPages(pages);
+  }
+
   /** Writes the crawl record when changed, every host touched and every row changed. */
   async flush(): Promise<void> {
     if (this.tally.size > 0) {
@@ -284,15 +298,20 @@ async function newEntry(writes: CrawlWrites, candidate: Candidate & { anchors: s
   };
 }
 
+/** URLs a fold reads and writes at a time (see {@link foldLinkTallies}): a few MB of rows at most. */
+export const FOLD_SLICE_URLS = 1024;
+
 /**
  * Adds the crawl's link tallies (and those of this transaction not written
  * yet) to the inlinks and anchor texts of the URLs they name, row or entry,
  * and removes them: one read (two for a URL not fetched yet) and one write
  * per linked URL, however many pages linked to it since the last fold.
  * Awaits only calls of `writes`.
+ * @param sliceUrls URLs read and written at a time: the rows of a slice are written before the next is
+ *   read, so a fold holds at most this many rows in memory, however many URLs it updates.
  * @returns how many URLs were updated.
  */
-export async function foldLinkTallies(writes: CrawlWrites): Promise<number> {
+export async function foldLinkTallies(writes: CrawlWrites, sliceUrls = FOLD_SLICE_URLS): Promise<number> {
   const { tx, crawl } = writes;
   const stored = await tx.linkTallies(crawl.id);
   const merged = new Map<string, { inlinks: number; anchors: string[] }>();
@@ -305,14 +324,6 @@ export async function foldLinkTallies(writes: CrawlWrites): Promise<number> {
   for (const tally of stored) tally.urls.forEach((url, i) => add(url, tally.inlinks[i] ?? 0, tally.anchors[i] ?? []));
   for (const [url, slot] of writes.takeTally()) add(url, slot.inlinks, slot.anchors);
   if (merged.size === 0) return 0;
-  // A URL is a row or an entry, never both (a row replaces its entry in one transaction): rows first (most
-  // linked URLs have been fetched by the time of a fold), entries only for the rest.
-  const urls = [...merged.keys()];
-  const pages = await writes.getPages(urls);
-  const rest = urls.filter((_, i) => pages[i] === undefined);
-  const entries = await tx.getEntries(crawl.id, rest);
-  const entryUpdates: FrontierEntry[] = [];
-  const pageUpdates: PageRecord[] = [];
   const addTo = <T extends FrontierEntry | PageRecord>(existing: T | undefined, updates: T[]): void => {
     const slot = existing && merged.get(existing.url);
     if (!existing || !slot) return;
@@ -320,13 +331,28 @@ export async function foldLinkTallies(writes: CrawlWrites): Promise<number> {
     for (const anchor of slot.anchors) addAnchor(existing.anchors, anchor);
     updates.push(existing);
   };
-  for (const page of pages) addTo(page, pageUpdates);
-  for (const entry of entries) addTo(entry, entryUpdates);
-  if (entryUpdates.length > 0) await tx.putEntries(entryUpdates);
-  writes.putPages(pageUpdates);
+  const urls = [...merged.keys()];
+  let updated = 0;
+  for (let start = 0; start < urls.length; start += Math.max(1, sliceUrls)) {
+    const slice = urls.slice(start, start + Math.max(1, sliceUrls));
+    // A URL is a row or an entry, never both (a row replaces its entry in one transaction): rows first (most
+    // linked URLs have been fetched by the time of a fold), entries only for the rest.
+    const pages = await writes.getPages(slice);
+    const entries = await tx.getEntries(
+      crawl.id,
+      slice.filter((_, i) => pages[i] === undefined),
+    );
+    const entryUpdates: FrontierEntry[] = [];
+    const pageUpdates: PageRecord[] = [];
+    for (const page of pages) addTo(page, pageUpdates);
+    for (const entry of entries) addTo(entry, entryUpdates);
+    if (entryUpdates.length > 0) await tx.putEntries(entryUpdates);
+    await writes.writePages(pageUpdates);
+    updated += entryUpdates.length + pageUpdates.length;
+  }
   const last = stored.at(-1);
   if (last) await tx.deleteLinkTallies(crawl.id, last.batch);
-  return entryUpdates.length + pageUpdates.length;
+  return updated;
 }
 
 /** How one finished row moves the crawl's counters. */
