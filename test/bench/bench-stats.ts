@@ -58,6 +58,46 @@ export function serverGaps(requests: readonly LoggedRequest[]): number[] {
   return gaps;
 }
 
+/** When the crawler sent a request and read its response, on its own clock (a stored row's `fetchedAt` and `responseTimeMs`). */
+export interface CrawlerTimes {
+  /** When `fetch` was called, in ms since the epoch. */
+  sentAt: number;
+  /** When the response had been read (rounded up to the next ms), same clock. */
+  readAt: number;
+}
+
+/** Where the ms of a host's gaps go, one value per pair of consecutive requests (see {@link gapParts}). */
+export interface GapParts {
+  /** From reading a response to sending the next request, on the crawler's clock: its own wait. */
+  crawlerGaps: number[];
+  /** From sending a request to its arrival at the server: the request's way through the browser. */
+  requestWays: number[];
+  /** From the server ending a response to the crawler having read it: the response's way. */
+  responseWays: number[];
+}
+
+/**
+ * Splits the gaps a server saw (end of a response → next request's arrival) into the crawler's own wait
+ * and the two ways through the browser, for consecutive requests of one site both found in `times`
+ * (by path and query). The server gap is their sum. Both clocks are the system clock.
+ */
+export function gapParts(requests: readonly LoggedRequest[], times: (path: string) => CrawlerTimes | undefined): GapParts {
+  const ordered = [...requests].sort((a, b) => a.startedAt - b.startedAt);
+  const parts: GapParts = { crawlerGaps: [], requestWays: [], responseWays: [] };
+  for (let i = 1; i < ordered.length; i++) {
+    const previous = ordered[i - 1];
+    const next = ordered[i];
+    if (previous?.endedAt == null || next === undefined) continue;
+    const before = times(previous.url);
+    const after = times(next.url);
+    if (before === undefined || after === undefined) continue;
+    parts.crawlerGaps.push(after.sentAt - before.readAt);
+    parts.requestWays.push(next.startedAt - after.sentAt);
+    parts.responseWays.push(before.readAt - previous.endedAt);
+  }
+  return parts;
+}
+
 /** The distinct paths requested, robots.txt left out: the pages a crawler fetched from one site. */
 export function pagesRequested(requests: readonly LoggedRequest[]): Set<string> {
   const paths = new Set<string>();

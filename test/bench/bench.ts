@@ -28,7 +28,7 @@ import type { CrawlSettings } from '../../src/core/settings.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
 import { BENCH_USAGE, parseBenchArgs, type BenchOptions } from './bench-args.ts';
 import { startBenchSite, startPolitenessSites } from './bench-sites.ts';
-import { busyMs, median, pagesRequested, robotsFirstAndOnce, rounded, serverGaps, slope, type CpuProfile } from './bench-stats.ts';
+import { busyMs, gapParts, median, pagesRequested, robotsFirstAndOnce, rounded, serverGaps, slope, type CpuProfile, type CrawlerTimes } from './bench-stats.ts';
 import { browserRssBytes, samplePeakRss } from './process-memory.ts';
 import { browserCpuMs, cpuDelta, machineCpuMs } from './process-stats.ts';
 import { topFunctions, topOwnFunctions, type TopFunction } from './profile-report.ts';
@@ -69,6 +69,8 @@ interface TabcrawlRun {
   /** IndexedDB folder of the profile on disk, and `navigator.storage.estimate()` of the extension, before and after. */
   idbDiskBytes: { before: number; after: number } | null;
   storageEstimateBytes: { before: number; after: number } | null;
+  /** When the worker sent each request and read its answer, by URL (the rows' `fetchedAt` and `responseTimeMs`); null unless `readTimes`. */
+  rowTimes: Map<string, CrawlerTimes> | null;
   /** The worker's CPU profile when asked for. */
   profile: CpuProfile | null;
 }
@@ -98,6 +100,8 @@ interface CrawlOptions {
   expectedRows: number;
   /** A crawl still running after this long is stopped, so a stuck crawl cannot hang the bench, in ms. */
   timeLimitMs: number;
+  /** Read the stored rows' request times after the crawl (through the export protocol), for part 2's gap split. */
+  readTimes?: boolean;
 }
 
 /** Bytes of the files under `dir` (0 when it does not exist). */
@@ -119,6 +123,24 @@ async function storageEstimate(session: ExtensionSession): Promise<number> {
     const estimate = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: { indexedDB?: number } };
     return estimate.usageDetails?.indexedDB ?? estimate.usage ?? Number.NaN;
   });
+}
+
+/** When the worker sent each request of a crawl and read its answer, by URL, from its stored rows (export protocol). */
+async function crawlerTimes(session: ExtensionSession, crawlId: string): Promise<Map<string, CrawlerTimes>> {
+  const times = new Map<string, CrawlerTimes>();
+  let afterSeq = 0;
+  for (;;) {
+    const chunk = await session.request('export/chunk', { crawlId, format: 'jsonl', afterSeq, limit: 500 });
+    for (const line of chunk.text.split('\n')) {
+      if (line === '') continue;
+      const row = JSON.parse(line) as { url: string; fetchedAt: string | null; responseTimeMs: number | null };
+      if (row.fetchedAt === null || row.responseTimeMs === null) continue;
+      const sentAt = Date.parse(row.fetchedAt);
+      times.set(row.url, { sentAt, readAt: sentAt + row.responseTimeMs });
+    }
+    afterSeq = chunk.lastSeq;
+    if (chunk.done) return times;
+  }
 }
 
 async function crawlWithTabcrawl(options: CrawlOptions): Promise<TabcrawlRun> {
@@ -195,6 +217,7 @@ async function crawlWithTabcrawl(options: CrawlOptions): Promise<TabcrawlRun> {
       idbDiskBytes = { before: idbBefore, after: folderBytes(idbDir) };
     }
     const pages = options.sites.reduce((sum, site) => sum + pagesRequested(site.requests).size, 0);
+    const rowTimes = options.readTimes === true ? await crawlerTimes(session, crawl.id) : null;
     return {
       wallMs: endedAt - startedAt,
       pages,
@@ -207,6 +230,7 @@ async function crawlWithTabcrawl(options: CrawlOptions): Promise<TabcrawlRun> {
       heapSamples,
       idbDiskBytes,
       storageEstimateBytes,
+      rowTimes,
       profile,
     };
   } finally {
@@ -293,6 +317,8 @@ interface PolitenessRound {
   state: string;
   otherCpuShare: number;
   hosts: { origin: string; pages: number; minGapMs: number; meanGapMs: number; violations: number[]; robots: string; pagesPerSecond: number }[];
+  /** The mean server gap split (over every host's consecutive pages), in ms: see `gapParts`. */
+  gapSplit: { crawlerGapMs: number; requestWayMs: number; responseWayMs: number };
 }
 
 async function politenessRounds(options: BenchOptions, distDir: string, chromePath: string): Promise<PolitenessRound[]> {
@@ -321,8 +347,14 @@ async function politenessRounds(options: BenchOptions, distDir: string, chromePa
         expectedRows: options.hosts * options.hostPages,
         // The crawl cannot be faster than one host's pages at its Crawl-delay; 4 times that, and 2 minutes, is plenty.
         timeLimitMs: 120_000 + options.hostPages * options.crawlDelaySeconds * 4000,
+        readTimes: true,
       });
+      const split = { crawlerGaps: [] as number[], requestWays: [] as number[], responseWays: [] as number[] };
       const hosts = sites.map((site) => {
+        const parts = gapParts(site.requests, (path) => run.rowTimes?.get(`${site.origin}${path}`));
+        split.crawlerGaps.push(...parts.crawlerGaps);
+        split.requestWays.push(...parts.requestWays);
+        split.responseWays.push(...parts.responseWays);
         const gaps = serverGaps(site.requests);
         const { isFirst, count } = robotsFirstAndOnce(site.requests);
         const starts = site.requests.map((r) => r.startedAt);
@@ -340,7 +372,9 @@ async function politenessRounds(options: BenchOptions, distDir: string, chromePa
         };
       });
       const pagesPerSecond = run.pages / (run.wallMs / 1000);
-      rounds.push({ round, wallMs: run.wallMs, pages: run.pages, pagesPerSecond, ratioToIdeal: pagesPerSecond / idealPagesPerSecond, state: run.state, otherCpuShare: run.otherCpuShare, hosts });
+      const mean = (values: number[]): number => (values.length === 0 ? Number.NaN : values.reduce((sum, v) => sum + v, 0) / values.length);
+      const gapSplit = { crawlerGapMs: mean(split.crawlerGaps), requestWayMs: mean(split.requestWays), responseWayMs: mean(split.responseWays) };
+      rounds.push({ round, wallMs: run.wallMs, pages: run.pages, pagesPerSecond, ratioToIdeal: pagesPerSecond / idealPagesPerSecond, state: run.state, otherCpuShare: run.otherCpuShare, hosts, gapSplit });
     }
   } finally {
     await Promise.all(sites.map((site) => site.close()));
@@ -450,6 +484,8 @@ function table(rows: readonly (readonly string[])[]): string {
 const perHostText = (requests: number): string => `${requests} request${requests === 1 ? '' : 's'} at once per host`;
 
 const num = (value: number, digits = 1): string => (Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a');
+/** The median of `values`, with 2 decimals. */
+const r2 = (values: number[]): string => num(median(values), 2);
 
 function chromiumVersion(chromePath: string): string {
   try {
@@ -701,6 +737,13 @@ async function main(options: BenchOptions): Promise<void> {
       ratioToIdeal: rounded(median(rounds.map((r) => r.ratioToIdeal)), 3),
       smallestGapMsPerHost: minGaps.map((gap) => rounded(gap, 1)),
       meanGapMs: rounded(median(rounds.flatMap((r) => r.hosts.map((h) => h.meanGapMs))), 1),
+      // The mean gap split, medians over the rounds (see gapParts): the worker's own wait, the request's way to
+      // the server, the response's way to the worker (its end time rounded up to the next ms included).
+      meanGapSplitMs: {
+        crawler: rounded(median(rounds.map((r) => r.gapSplit.crawlerGapMs)), 2),
+        requestWay: rounded(median(rounds.map((r) => r.gapSplit.requestWayMs)), 2),
+        responseWay: rounded(median(rounds.map((r) => r.gapSplit.responseWayMs)), 2),
+      },
       violations,
       perRound: rounds.map((r) => ({
         round: r.round,
@@ -711,6 +754,7 @@ async function main(options: BenchOptions): Promise<void> {
         ratioToIdeal: rounded(r.ratioToIdeal, 3),
         otherProcessesCpuShare: rounded(r.otherCpuShare, 2),
         hosts: r.hosts.map((h) => ({ origin: h.origin, pages: h.pages, minGapMs: rounded(h.minGapMs, 1), meanGapMs: rounded(h.meanGapMs, 1), violations: h.violations.length, robots: h.robots, pagesPerSecond: rounded(h.pagesPerSecond, 2) })),
+        gapSplitMs: { crawler: rounded(r.gapSplit.crawlerGapMs, 2), requestWay: rounded(r.gapSplit.requestWayMs, 2), responseWay: rounded(r.gapSplit.responseWayMs, 2) },
       })),
     };
     say('');
@@ -726,6 +770,10 @@ async function main(options: BenchOptions): Promise<void> {
         [`smallest gap per host, ms (≥ ${delayMs} required)`, minGaps.map((gap) => num(gap, 1)).join(' ')],
         [`gaps under ${delayMs} ms (all rounds)`, String(violations.length)],
         ['mean gap (median over hosts and rounds), ms', num(median(rounds.flatMap((r) => r.hosts.map((h) => h.meanGapMs))), 1)],
+        [
+          '  = worker waits + request to server + response to worker, ms',
+          [r2(rounds.map((r) => r.gapSplit.crawlerGapMs)), r2(rounds.map((r) => r.gapSplit.requestWayMs)), r2(rounds.map((r) => r.gapSplit.responseWayMs))].join(' + '),
+        ],
         ['robots.txt per host (round 1)', [...new Set(rounds[0]?.hosts.map((h) => h.robots) ?? [])].join('; ')],
       ]),
     );

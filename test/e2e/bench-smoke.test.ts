@@ -43,6 +43,11 @@ describe('npm run bench (smoke run on tiny sites; figures are not checked)', () 
       for (const key of ['pagesPerSecond', 'idealPagesPerSecond', 'ratioToIdeal', 'smallestGapMsPerHost', 'violations']) assert.ok(key in politeness, key);
       assert.equal((politeness['smallestGapMsPerHost'] as unknown[]).length, 8);
       assert.equal(politeness['requestsPerHost'], 1);
+      // The mean gap split into the worker's wait and the two ways, from the stored rows' times.
+      const split = politeness['meanGapSplitMs'] as Record<string, number | null>;
+      assert.deepEqual(Object.keys(split), ['crawler', 'requestWay', 'responseWay']);
+      assert.ok((split['crawler'] ?? 0) >= 250, `the worker waited ${String(split['crawler'])} ms`);
+      assert.ok(Object.values(split).every((ms) => typeof ms === 'number' && Number.isFinite(ms)), JSON.stringify(split));
       // Part 5: a fetch-only loop in four extensions' workers and a storing one in the third's (e), at 1 and 8 at once, each of the 30 pages fetched once a run.
       const ceiling = figures['ceiling'] as {
         pages: number;

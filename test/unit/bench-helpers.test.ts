@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BENCH_USAGE, parseBenchArgs } from '../../test/bench/bench-args.ts';
 import { pageHtml, robotsTxt } from '../../test/bench/bench-sites.ts';
-import { busyMs, median, pagesRequested, robotsFirstAndOnce, selfTimes, serverGaps, slope, totalTimes, type CpuProfile } from '../../test/bench/bench-stats.ts';
+import { busyMs, gapParts, median, pagesRequested, robotsFirstAndOnce, selfTimes, serverGaps, slope, totalTimes, type CpuProfile } from '../../test/bench/bench-stats.ts';
 import { processKind } from '../../test/bench/process-stats.ts';
 import { wgetArgs } from '../../test/bench/wget-crawl.ts';
 import {
@@ -43,6 +43,23 @@ describe('bench arithmetic', () => {
     assert.deepEqual(serverGaps(log), [250, 100, -5]);
     assert.deepEqual(robotsFirstAndOnce(log), { isFirst: true, count: 1 });
     assert.deepEqual([...pagesRequested(log)].sort(), ['/a', '/b', '/c']);
+  });
+
+  it("splits each server gap into the crawler's own wait and the two ways through the browser, summing to it", () => {
+    const log = [
+      { url: '/b', startedAt: 520, endedAt: 530 },
+      { url: '/robots.txt', startedAt: 0, endedAt: 5 },
+      { url: '/a', startedAt: 260, endedAt: 270 },
+    ];
+    // The crawler sent /a at 257 and read it at 273; sent /b at 516: it waited 243 ms, each way took 3 and 4 ms.
+    const times = new Map([
+      ['/a', { sentAt: 257, readAt: 273 }],
+      ['/b', { sentAt: 516, readAt: 534 }],
+    ]);
+    const parts = gapParts(log, (path) => times.get(path));
+    // robots.txt has no row: its pair (robots.txt → /a) is left out.
+    assert.deepEqual(parts, { crawlerGaps: [243], requestWays: [4], responseWays: [3] });
+    assert.equal((parts.crawlerGaps[0] ?? 0) + (parts.requestWays[0] ?? 0) + (parts.responseWays[0] ?? 0), serverGaps(log)[1]);
   });
 
   it('counts self time per function from the samples, idle apart, and total time up the stack', () => {
