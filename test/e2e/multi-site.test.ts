@@ -100,3 +100,59 @@ describe('a crawl with an extra site (extraOrigins) crawls two local sites linke
     }
   });
 });
+
+describe("a site whose robots.txt redirects to the other crawled site's (as http://example.com's may to https://www.example.com's)", () => {
+  let session: ExtensionSession;
+  let a: LocalSite;
+  let b: LocalSite;
+  let rows: JsonlRow[];
+  let aOrigin = '';
+  let bOrigin = '';
+  const DELAY_MS = 300;
+
+  before(async () => {
+    // B is the start site and links to A; A's robots.txt redirects to B's, whose rules then apply to A too.
+    a = await startLocalSite({
+      '/robots.txt': (_req: IncomingMessage, res: ServerResponse) => void res.writeHead(301, { location: `${bOrigin}/robots.txt` }).end(),
+      '/': page(() => ['/a1', '/private/a']),
+      '/a1': page(() => [`${bOrigin}/b2`]),
+    });
+    b = await startLocalSite({
+      '/robots.txt': { headers: ROBOTS_HEADERS, body: 'User-agent: *\nDisallow: /private/\n' },
+      '/': page(() => [`${aOrigin}/`, '/b1', '/b2', '/b3']),
+      '/b1': page(() => []),
+      '/b2': page(() => []),
+      '/b3': page(() => []),
+    });
+    aOrigin = a.origin;
+    bOrigin = b.origin;
+    session = await launch();
+    const crawl = await crawlToEnd(session, { startUrl: `${b.origin}/`, delayMs: DELAY_MS, extraOrigins: [a.origin] });
+    assert.equal(crawl.state, 'finished', crawl.message ?? '');
+    rows = await exportRows(session, crawl.id);
+  });
+
+  after(async () => {
+    await session?.close();
+    await a?.close();
+    await b?.close();
+  });
+
+  it("obeys the rules it redirects to on the first site, and reads each robots.txt once", () => {
+    assert.equal(a.requests.some((r) => r.url.startsWith('/private/')), false);
+    assert.equal(rows.find((row) => row.url === `${a.origin}/private/a`)?.blockedBy, 'robots');
+    assert.equal(rows.find((row) => row.url === `${a.origin}/a1`)?.status, 200);
+    for (const site of [a, b]) {
+      assert.equal(site.requests[0]?.url, '/robots.txt', site.origin);
+      assert.equal(site.requests.filter((r) => r.url === '/robots.txt').length, 1, site.origin);
+    }
+  });
+
+  it('never sends two requests to the site redirected to closer than the delay', () => {
+    for (const site of [a, b]) {
+      const gaps = serverGaps(site.requests);
+      assert.ok(gaps.length >= 2, `${site.origin}: ${gaps.length} gaps`);
+      for (const gap of gaps) assert.ok(gap >= DELAY_MS, `${site.origin}: a gap of ${gap.toFixed(1)} ms is shorter than ${DELAY_MS} ms`);
+    }
+  });
+});

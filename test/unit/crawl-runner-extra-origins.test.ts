@@ -77,3 +77,54 @@ describe('crawl runner: extra sites (extraOrigins)', () => {
     for (const gap of bGaps) assert.ok(gap >= 2000, `${B}: gap ${gap} under its Crawl-delay`);
   });
 });
+
+describe('crawl runner: a robots.txt that redirects to another crawled site', () => {
+  /**
+   * B is the start site and links to A; A's robots.txt redirects to B's (as http://example.com's may to
+   * https://www.example.com's). The hop is a request to B, made while B is being crawled.
+   */
+  function redirectedRobots(web: FakeSite): void {
+    web.route(`${B}/robots.txt`, { body: 'User-agent: *\nDisallow: /private/\n', responseMs: 5 });
+    web.route(`${B}/`, page([`${A}/`, '/b1', '/b2', '/private/p']));
+    web.route(`${B}/b1`, page([]));
+    web.route(`${B}/b2`, page([]));
+    web.route(`${A}/robots.txt`, { status: 301, headers: { location: `${B}/robots.txt` }, responseMs: 5 });
+    web.route(`${A}/`, page(['/a1', '/private/q']));
+    web.route(`${A}/a1`, page([]));
+  }
+
+  it("requests the hop within the other site's spacing: never two requests to it closer than the delay", async () => {
+    const { web, final } = await crawl(redirectedRobots, { startUrl: `${B}/`, delayMs: 1000, extraOrigins: [A] });
+    assert.equal(final?.state, 'finished');
+    const bRequests = ofOrigin(web.requests, B);
+    assert.ok(bRequests.length >= 4, bRequests.map((r) => r.url).join(', '));
+    for (const gap of gaps(bRequests)) assert.ok(gap >= 1000, `${B}: gap ${gap} ms between ${bRequests.map((r) => `${r.url}@${r.startedAt}`).join(', ')}`);
+    for (const gap of gaps(ofOrigin(web.requests, A))) assert.ok(gap >= 1000, `${A}: gap ${gap}`);
+  });
+
+  it('applies the rules it redirects to to the first site; the other site read its own robots.txt once, first', async () => {
+    const { web, rows } = await crawl(redirectedRobots, { startUrl: `${B}/`, delayMs: 1000, extraOrigins: [A] });
+    const bRequests = ofOrigin(web.requests, B);
+    assert.equal(bRequests[0]?.url, `${B}/robots.txt`);
+    assert.equal(bRequests.filter((r) => r.url === `${B}/robots.txt`).length, 1, 'read once: A takes the answer B already has');
+    assert.equal(web.requestsFor(`${A}/private/q`).length, 0);
+    assert.equal(rows.find((r) => r.url === `${A}/private/q`)?.blockedBy, 'robots');
+    assert.equal(rows.find((r) => r.url === `${A}/a1`)?.status, 200);
+    assert.equal(web.requestsFor(`${B}/private/p`).length, 0);
+  });
+
+  it('the other way round: the hop reads the other site\'s robots.txt for both, once, and both keep their spacing', async () => {
+    const startAtA = (web: FakeSite): void => {
+      redirectedRobots(web);
+      web.route(`${A}/`, page(['/a1', '/private/q', `${B}/`]));
+    };
+    const { web, rows, final } = await crawl(startAtA, { startUrl: `${A}/`, delayMs: 1000, extraOrigins: [B] });
+    assert.equal(final?.state, 'finished');
+    const bRequests = ofOrigin(web.requests, B);
+    assert.equal(bRequests[0]?.url, `${B}/robots.txt`);
+    assert.equal(bRequests.filter((r) => r.url === `${B}/robots.txt`).length, 1, bRequests.map((r) => r.url).join(', '));
+    for (const origin of [A, B]) for (const gap of gaps(ofOrigin(web.requests, origin))) assert.ok(gap >= 1000, `${origin}: gap ${gap}`);
+    for (const path of [`${A}/private/q`, `${B}/private/p`]) assert.equal(rows.find((r) => r.url === path)?.blockedBy, 'robots', path);
+    assert.equal(rows.find((r) => r.url === `${B}/b1`)?.status, 200);
+  });
+});

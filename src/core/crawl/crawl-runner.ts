@@ -90,7 +90,8 @@ export interface RunnerDeps {
 type Claim =
   | { kind: 'none' }
   | { kind: 'progress' }
-  | { kind: 'robots'; url: string; notBefore: number }
+  /** `hopOrigin`: the other site a robots.txt redirect leads to, whose request this also is; null on the host's own. */
+  | { kind: 'robots'; url: string; notBefore: number; hopOrigin: string | null }
   /** `slots`: the host's request slots when claimed (see {@link requestSlots}). */
   | { kind: 'fetch'; entry: FrontierEntry; notBefore: number; slots: number };
 
@@ -479,7 +480,12 @@ export class CrawlRunner {
       for (;;) {
         await this.waitUntil(claim.notBefore, signal);
         if (claim.kind === 'robots') {
-          await this.fetchRobots(crawl, origin, claim.url, signal);
+          const { hopOrigin } = claim;
+          try {
+            await this.fetchRobots(crawl, origin, claim.url, hopOrigin, signal);
+          } finally {
+            if (hopOrigin !== null) this.requestEnded(view, hopOrigin);
+          }
           break;
         }
         const goesOn = mayGoOn();
@@ -614,8 +620,25 @@ export class CrawlRunner {
 
     const { robots } = host;
     if (robots.phase === 'pending' || robots.phase === 'unavailable') {
+      const hopOrigin = originOf(robots.nextUrl);
+      if (hopOrigin === origin) {
+        claimed(robots.nextUrl);
+        return { kind: 'robots', url: robots.nextUrl, notBefore, hopOrigin: null };
+      }
+      // A robots.txt redirect to another site (http://example.com's to https://www.example.com's): the hop is
+      // a request to that site, so it waits for that site's gap too, and that site waits for it.
+      const other = await writes.host(hopOrigin);
+      if (robots.nextUrl === robotsUrlFor(hopOrigin) && other.robots.phase === 'ready' && other.robots.redirects === 0) {
+        // To that site's own robots.txt, which this crawl has read: its answer, without asking again.
+        host.robots = { ...robots, phase: 'ready', status: other.robots.status, body: other.robots.body, fetchedAt: other.robots.fetchedAt, retryAt: 0 };
+        return { kind: 'progress' };
+      }
+      if (other.inFlight !== null || (view.requestsOut.get(hopOrigin) ?? 0) > 0) return { kind: 'none' };
+      const startAt = Math.max(notBefore, nextRequestAt(other));
       claimed(robots.nextUrl);
-      return { kind: 'robots', url: robots.nextUrl, notBefore };
+      other.inFlight = { url: robots.nextUrl, startedAt: startAt, runId };
+      view.requestsOut.set(hopOrigin, 1);
+      return { kind: 'robots', url: robots.nextUrl, notBefore: startAt, hopOrigin };
     }
 
     const policy = this.policyFor(crawl.settings.productToken, host);
@@ -675,7 +698,13 @@ export class CrawlRunner {
     return gapMs({ delayMs: settings.delayMs, crawlDelayMs, lastResponseMs: host.lastResponseMs, jitterMs: settings.jitterMs, random: this.random });
   }
 
-  private async fetchRobots(crawl: CrawlRecord, origin: string, url: string, signal: AbortSignal): Promise<void> {
+  /**
+   * Requests the host's robots.txt (or the next hop of its redirects) and records the answer.
+   * @param hopOrigin the other site a redirect hop goes to (see `claimIn`): its in-flight mark is cleared
+   *   and its gap counts from this answer too; when the hop is that site's own robots.txt and it has not
+   *   read it yet, the answer is its robots.txt as well (requested once).
+   */
+  private async fetchRobots(crawl: CrawlRecord, origin: string, url: string, hopOrigin: string | null, signal: AbortSignal): Promise<void> {
     const { fetcher, clock } = this.deps;
     const outcome = await fetcher.fetch({
       url,
@@ -691,6 +720,13 @@ export class CrawlRunner {
         const { crawl: current } = writes;
         const host = await writes.host(origin);
         host.inFlight = null;
+        const other = hopOrigin === null ? null : await writes.host(hopOrigin);
+        if (other !== null) {
+          if (other.inFlight?.url === url) other.inFlight = null;
+          const endedAt = signal.aborted ? clock.now() : outcome.endedAt;
+          other.lastResponseMs = outcome.endedAt - outcome.startedAt;
+          other.nextAllowedAt = Math.max(other.nextAllowedAt, endedAt + this.hostGapMs(current.settings, other));
+        }
         if (signal.aborted) {
           host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + this.hostGapMs(current.settings, host));
           return;
@@ -737,14 +773,20 @@ export class CrawlRunner {
           robots.body = verdict === 'parse' && outcome.ok ? decodeRobotsBody(outcome.body ?? new Uint8Array(), outcome.truncated) : null;
         }
         host.nextAllowedAt = outcome.endedAt + this.hostGapMs(current.settings, host);
-        if (robots.phase === 'ready') {
-          const sitemaps = this.policyFor(current.settings.productToken, host).sitemaps;
+        const settled = [host];
+        if (other !== null && robots.phase === 'ready' && url === robotsUrlFor(other.origin) && other.robots.phase === 'pending' && other.robots.redirects === 0) {
+          // The other site's own robots.txt, answered for good: it is that site's too.
+          other.robots = { ...other.robots, phase: 'ready', status: robots.status, body: robots.body, fetchedAt: robots.fetchedAt, retryAt: 0 };
+          settled.push(other);
+        }
+        for (const ready of robots.phase === 'ready' ? settled : []) {
+          const sitemaps = this.policyFor(current.settings.productToken, ready).sitemaps;
           const scope = this.scopeOf(current);
           const candidates: Candidate[] = [];
           for (const sitemap of sitemaps) {
             const normalized = normalizeUrl(sitemap);
             if (normalized !== null && scope.check(normalized).inScope) {
-              candidates.push({ url: normalized, origin: originOf(normalized), kind: 'sitemap', depth: 0, referrer: robotsUrlFor(origin), anchor: null, isLink: false });
+              candidates.push({ url: normalized, origin: originOf(normalized), kind: 'sitemap', depth: 0, referrer: robotsUrlFor(ready.origin), anchor: null, isLink: false });
             }
           }
           await this.admitFollowed(writes, candidates);
