@@ -11,8 +11,8 @@
  *
  * Starting checks, in order, and refuses with nothing stored: the settings
  * (`invalid-settings`), the start URL against the scope the crawl runs with
- * (session guard included), another running crawl of the site
- * (`already-running`), and Chrome's host access to the site
+ * (session guard included), another running crawl that may request one of
+ * its sites (`already-running`), and Chrome's host access to the site
  * (`permission-needed`). Starts and resumes run one at a time, so two
  * requests at once cannot both pass the "already running" check.
  *
@@ -25,6 +25,7 @@ import { StorageFullError, type Clock, type CrawlStore, type Fetcher } from '../
 import type { CrawlRecord } from '../core/model.ts';
 import { type CrawlSettings, validateSettings, withSessionGuard } from '../core/settings.ts';
 import { originOf } from '../core/url/normalize-url.ts';
+import { sharedSite } from '../core/url/scope.ts';
 import { TabcrawlError } from '../messaging/protocol.ts';
 
 export interface CrawlManagerDeps {
@@ -94,7 +95,7 @@ export class CrawlManager {
       throw new TabcrawlError({ code: 'invalid-settings', message, fields: [{ field: 'withCookies', message }] });
     }
     return this.exclusive(async () => {
-      await this.refuseIfBusy(settings.startUrl, null);
+      await this.refuseIfBusy(settings, null);
       await this.refuseWithoutAccess(settings);
       const crawl = await createCrawl(this.deps.store, settings, { id: this.deps.newId(), now: this.deps.clock.now() });
       this.ensureRunning(crawl);
@@ -164,7 +165,7 @@ export class CrawlManager {
       if (current.state !== 'paused' && current.state !== 'stopped') {
         throw new TabcrawlError({ code: 'bad-request', message: `a ${current.state} crawl cannot be resumed; re-run it instead` });
       }
-      await this.refuseIfBusy(current.settings.startUrl, crawlId);
+      await this.refuseIfBusy(current.settings, crawlId);
       await this.refuseWithoutAccess(current.settings);
       const crawl = await resumeCrawl(this.deps.store, crawlId, this.deps.clock.now());
       if (!crawl) throw new TabcrawlError({ code: 'not-found', message: `no crawl ${crawlId}` });
@@ -197,14 +198,19 @@ export class CrawlManager {
     await this.deps.store.deleteCrawl(crawlId);
   }
 
-  /** @throws TabcrawlError `already-running` when a crawl of this URL's site (other than `exceptId`) runs. */
-  private async refuseIfBusy(startUrl: string, exceptId: string | null): Promise<void> {
-    const origin = originOf(startUrl);
-    const busy = (await this.deps.store.listCrawls()).find(
-      (c) => c.id !== exceptId && c.state === 'running' && originOf(c.settings.startUrl) === origin,
-    );
-    if (busy) {
-      throw new TabcrawlError({ code: 'already-running', message: `${origin} is already being crawled; stop that crawl first` });
+  /**
+   * @throws TabcrawlError `already-running` when a running crawl (other than `exceptId`) may request a site this
+   *   one may (its start site, an extra site, a subdomain): each crawl keeps its own clocks, so two of them on
+   *   one site could request it closer than the delay.
+   */
+  private async refuseIfBusy(settings: CrawlSettings, exceptId: string | null): Promise<void> {
+    for (const crawl of await this.deps.store.listCrawls()) {
+      if (crawl.id === exceptId || crawl.state !== 'running') continue;
+      const site = sharedSite(settings, crawl.settings);
+      if (site === null) continue;
+      const sameStart = originOf(crawl.settings.startUrl) === originOf(settings.startUrl);
+      const by = sameStart ? '' : ` (by the crawl of ${crawl.settings.startUrl})`;
+      throw new TabcrawlError({ code: 'already-running', message: `${site} is already being crawled${by}; stop that crawl first` });
     }
   }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createScope, matchesWildcard, type ScopeVerdict } from '../../src/core/url/scope.ts';
+import { createScope, matchesWildcard, sharedSite, type ScopeVerdict } from '../../src/core/url/scope.ts';
 
 type ScopeOptions = Parameters<typeof createScope>[0];
 
@@ -221,5 +221,37 @@ describe('createScope: extraOrigins', () => {
   test('reads a crawl stored before the setting existed as having no extra site', () => {
     const old = createScope({ startUrl: 'http://127.0.0.1:8080/', includeSubdomains: false, pathPrefix: '', excludePatterns: [] });
     assert.deepEqual(old.check('http://127.0.0.1:8081/'), out('host'));
+  });
+});
+
+describe('sharedSite: whether two crawls may request one site', () => {
+  const crawlOf = (startUrl: string, more: { includeSubdomains?: boolean; extraOrigins?: string[] } = {}) => ({ startUrl, includeSubdomains: false, ...more });
+
+  test('finds the start site, an extra site of either, and a subdomain in either scope', () => {
+    assert.equal(sharedSite(crawlOf('https://a.test/docs/'), crawlOf('https://a.test/blog/')), 'https://a.test');
+    assert.equal(sharedSite(crawlOf('https://a.test/', { extraOrigins: ['https://b.test'] }), crawlOf('https://b.test/')), 'https://b.test');
+    assert.equal(sharedSite(crawlOf('https://c.test/'), crawlOf('https://a.test/', { extraOrigins: ['https://c.test'] })), 'https://c.test');
+    assert.equal(
+      sharedSite(crawlOf('https://a.test/', { extraOrigins: ['https://x.test'] }), crawlOf('https://b.test/', { extraOrigins: ['https://x.test'] })),
+      'https://x.test',
+    );
+    assert.equal(sharedSite(crawlOf('https://www.example.test/', { includeSubdomains: true }), crawlOf('https://blog.example.test/')), 'https://blog.example.test');
+    assert.equal(
+      sharedSite(crawlOf('https://blog.example.test/', { includeSubdomains: true }), crawlOf('https://example.test/', { includeSubdomains: true })),
+      'https://blog.example.test',
+    );
+    // Subdomains include the other scheme on its default port.
+    assert.equal(sharedSite(crawlOf('http://example.test/', { includeSubdomains: true }), crawlOf('https://shop.example.test/')), 'https://shop.example.test');
+  });
+
+  test('finds none for sites that cannot meet: other hosts, ports or schemes, sibling subdomains', () => {
+    assert.equal(sharedSite(crawlOf('https://a.test/'), crawlOf('https://b.test/')), null);
+    assert.equal(sharedSite(crawlOf('http://a.test:8080/'), crawlOf('http://a.test:8081/')), null);
+    assert.equal(sharedSite(crawlOf('http://a.test/'), crawlOf('https://a.test/')), null);
+    assert.equal(sharedSite(crawlOf('https://example.test/'), crawlOf('https://blog.example.test/', { includeSubdomains: true })), null);
+    assert.equal(
+      sharedSite(crawlOf('https://blog.example.test/', { includeSubdomains: true }), crawlOf('https://shop.example.test/', { includeSubdomains: true })),
+      null,
+    );
   });
 });

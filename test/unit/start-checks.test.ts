@@ -114,6 +114,21 @@ describe('start checks', () => {
     if (first.ok) await bg.settle(first.value.crawl.id);
   });
 
+  it('refuses a crawl that may request a site another running crawl may: an extra site, a subdomain', async () => {
+    const bg = background();
+    bg.site.route(`${A}/`, page([]));
+    const first = await bg.start({ startUrl: `${A}/`, extraOrigins: ['http://b.test'] });
+    const second = await bg.start({ startUrl: 'http://b.test/' });
+    assert.equal(second.ok ? null : second.error.code, 'already-running');
+    assert.equal(second.ok ? null : second.error.message, 'http://b.test is already being crawled (by the crawl of http://a.test/); stop that crawl first');
+    const third = await bg.start({ startUrl: 'http://www.a.test/', includeSubdomains: true });
+    assert.equal(third.ok ? null : third.error.message, 'http://a.test is already being crawled (by the crawl of http://a.test/); stop that crawl first');
+    const apart = await bg.start({ startUrl: 'http://c.test/' });
+    assert.equal(apart.ok, true, 'a crawl of a site no running crawl may request starts');
+    assert.equal((await bg.store.listCrawls()).length, 2);
+    for (const started of [first, apart]) if (started.ok) await bg.settle(started.value.crawl.id);
+  });
+
   it('crawls without cookies through the cookie-free fetcher, and with cookies only through the session fetcher', async () => {
     const bg = background();
     for (const site of [bg.site, bg.sessionSite]) site.route(`${A}/`, page(['/a']));

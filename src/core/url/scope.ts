@@ -92,6 +92,28 @@ export function createScope(
   }
 }
 
+/** What decides which sites a crawl may request (path prefix and exclude patterns narrow URLs, not sites). */
+export type SiteSettings = Pick<CrawlSettings, 'startUrl' | 'includeSubdomains'> & { extraOrigins?: readonly string[] };
+
+/**
+ * A site (origin) both crawls may request, or null when they can never
+ * request the same one. Each crawl keeps its hosts' gaps on its own clocks,
+ * so two crawls sharing a site could send it two requests closer than the
+ * delay: the caller runs only one of them at a time.
+ *
+ * Sound for the sites a crawl names (its start site and extra sites) and for
+ * subdomains: two subdomain scopes share a host only when one root ends with
+ * the other, and then the one's start host is in the other's scope.
+ */
+export function sharedSite(a: SiteSettings, b: SiteSettings): string | null {
+  const sitesOf = (settings: SiteSettings): string[] => [new URL(settings.startUrl).origin, ...(settings.extraOrigins ?? [])];
+  const scopeOf = (settings: SiteSettings): Scope => createScope({ ...settings, pathPrefix: '', excludePatterns: [] });
+  const [scopeA, scopeB] = [scopeOf(a), scopeOf(b)];
+  for (const origin of sitesOf(a)) if (scopeB.check(`${origin}/`).inScope) return origin;
+  for (const origin of sitesOf(b)) if (scopeA.check(`${origin}/`).inScope) return origin;
+  return null;
+}
+
 /**
  * Whether `url` matches `pattern` as a whole (anchored at both ends).
  * `*` matches any run of characters, including none and `/`; every other
