@@ -10,6 +10,7 @@ import { isMessage, type RequestType } from '../messaging/protocol.ts';
 import { TabcrawlDatabase } from '../storage/database.ts';
 import { DexieCrawlStore } from '../storage/dexie-crawl-store.ts';
 import { Badge, type BadgeAction } from './adapters/badge.ts';
+import { withAccessGuard } from './adapters/access-guard.ts';
 import { createBrowserFetcher } from './adapters/browser-fetcher.ts';
 import { isNewBrowserSession } from './adapters/browser-session.ts';
 import { KeepAlive, WATCHDOG_ALARM } from './adapters/keep-alive.ts';
@@ -36,11 +37,15 @@ const badge = new Badge(badgeAction, store);
 /** Tabcrawl itself, as the sender check compares against. */
 const self = { id: browser.runtime.id, pagesOrigin: pageOriginOf(browser.runtime.getURL('/')) ?? '' };
 
+/** Whether Chrome gives Tabcrawl access to a match pattern (the user may change site access at any time). */
+const hasAccess = (pattern: string): Promise<boolean> => browser.permissions.contains({ origins: [pattern] });
+
 const manager = new CrawlManager({
   store,
   // Two fetchers: crawls never carry the user's cookies unless started with `withCookies`.
-  fetcher: createBrowserFetcher(wire, Date.now, 'omit'),
-  sessionFetcher: createBrowserFetcher(wire, Date.now, 'include'),
+  // Both ask Chrome first whether the site is still reachable: site access can be withdrawn mid-crawl.
+  fetcher: withAccessGuard(createBrowserFetcher(wire, Date.now, 'omit'), hasAccess),
+  sessionFetcher: withAccessGuard(createBrowserFetcher(wire, Date.now, 'include'), hasAccess),
   // The user may restrict Tabcrawl's site access in Chrome; a crawl starts only where it has access.
   hasHostAccess: (patterns) => browser.permissions.contains({ origins: patterns }),
   clock: systemClock,

@@ -115,7 +115,11 @@ export interface FrontierEntry extends CrawlUrl {
 
 /** A network-level failure, as data. */
 export interface FetchFailure {
-  code: 'timeout' | 'network' | 'aborted' | 'invalid-response';
+  /**
+   * `no-access`: Chrome no longer lets Tabcrawl reach the host (the user withdrew site access); the
+   * request was not sent, and the crawl pauses instead of recording it (never stored on a row).
+   */
+  code: 'timeout' | 'network' | 'aborted' | 'invalid-response' | 'no-access';
   message: string;
 }
 

@@ -59,6 +59,11 @@ import { StorageFullError, type Clock, type CrawlStore, type FetchOutcome, type 
 export const STORAGE_FULL_MESSAGE =
   'Paused: the browser refused to store more (its storage for Tabcrawl or the disk is full). Nothing stored was lost. Delete crawls you no longer need or free disk space, then resume.';
 
+/** Why a crawl paused by itself when Chrome no longer let Tabcrawl reach a site (`message`: the fetcher's words). */
+export function accessLostMessage(message: string): string {
+  return `Paused: ${message}. Nothing was lost. Give Tabcrawl access to the site again (Chrome's extension settings, Site access), then resume.`;
+}
+
 /** Failed robots.txt fetches (5xx, 429, network) before the host's URLs are all recorded as blocked. */
 export const ROBOTS_MAX_FAILURES = 3;
 /**
@@ -727,8 +732,14 @@ export class CrawlRunner {
           other.lastResponseMs = outcome.endedAt - outcome.startedAt;
           other.nextAllowedAt = Math.max(other.nextAllowedAt, endedAt + this.hostGapMs(current.settings, other));
         }
-        if (signal.aborted) {
+        if (signal.aborted || (!outcome.ok && outcome.error.code === 'no-access')) {
           host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + this.hostGapMs(current.settings, host));
+          if (!outcome.ok && outcome.error.code === 'no-access' && current.state === 'running') {
+            // Site access withdrawn mid-crawl: robots.txt is asked again on resume.
+            current.state = 'paused';
+            current.pausedAt = clock.now();
+            current.message = accessLostMessage(outcome.error.message);
+          }
           return;
         }
         const robots = host.robots;
@@ -839,6 +850,11 @@ export class CrawlRunner {
 
     if (signal.aborted || (!outcome.ok && outcome.error.code === 'aborted')) {
       await this.release(crawl.id, entry);
+      return null;
+    }
+    if (!outcome.ok && outcome.error.code === 'no-access') {
+      // Site access withdrawn mid-crawl: pause rather than record every URL left as a network error.
+      await this.release(crawl.id, entry, accessLostMessage(outcome.error.message));
       return null;
     }
 
@@ -952,7 +968,11 @@ export class CrawlRunner {
   }
 
   /** Puts an entry back in the queue after its fetch was cut short (the crawl stopped). */
-  private async release(crawlId: string, entry: FrontierEntry): Promise<void> {
+  /**
+   * Puts a claimed entry back in the queue, its attempt not counted; its host's gap counts from now.
+   * @param pauseWith pauses the running crawl with this message, in the same transaction.
+   */
+  private async release(crawlId: string, entry: FrontierEntry, pauseWith: string | null = null): Promise<void> {
     const { clock } = this.deps;
     await this.commits.run(
       crawlId,
@@ -964,6 +984,11 @@ export class CrawlRunner {
         await tx.putEntries([stored]);
         if (host.inFlight?.url === entry.url) host.inFlight = null;
         host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + this.hostGapMs(crawl.settings, host));
+        if (pauseWith !== null && crawl.state === 'running') {
+          crawl.state = 'paused';
+          crawl.pausedAt = clock.now();
+          crawl.message = pauseWith;
+        }
       },
       undefined,
     );
