@@ -332,6 +332,16 @@ describe('crawl runner: pages, links and redirects', () => {
       ['HEAD'],
     );
   });
+
+  it('requests a link with the query a browser would: encoded in the page\'s legacy encoding', async () => {
+    const w = world();
+    // ASCII bytes with a character reference: é, whatever the encoding.
+    w.site.route(`${A}/`, { headers: { 'content-type': 'text/html; charset=windows-1252' }, body: '<!doctype html><a href="/s?q=caf&#233;">search</a>' });
+    w.site.route(`${A}/s?q=caf%E9`, page([]));
+    const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 0 });
+    assert.equal(row(byUrl, `${A}/s?q=caf%E9`).status, 200);
+    assert.equal(w.site.requestsFor(`${A}/s?q=caf%C3%A9`).length, 0, 'not the UTF-8 form');
+  });
 });
 
 describe('crawl runner: stopping and resuming', () => {

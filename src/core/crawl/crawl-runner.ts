@@ -954,8 +954,8 @@ export class CrawlRunner {
     if (mediaType !== null && !isHtmlType(mediaType)) return [];
     // Served without a Content-Type: read as HTML, as a browser sniffs it, unless it is binary.
     if (mediaType === null && looksBinary(body)) return [];
-    const { text } = decodeHtml(body, page.contentType);
-    const found = extractLinks(text, entry.url);
+    const { text, charset } = decodeHtml(body, page.contentType);
+    const found = extractLinks(text, entry.url, charset);
     page.title = found.title;
     // extractLinks lists each URL once, with the text of its first link.
     const kept = found.links.slice(0, MAX_LINKS_PER_PAGE);

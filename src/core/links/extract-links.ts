@@ -7,6 +7,7 @@
  */
 import { type Handler, Parser } from 'htmlparser2';
 import { normalizeUrl } from '../url/normalize-url.ts';
+import { encodeQueryFor } from '../url/query-encoding.ts';
 import { MAX_URL_LENGTH } from '../url/traps.ts';
 
 /** Longest anchor text kept, in UTF-16 code units (it is shown in tables and stored per link). */
@@ -70,15 +71,20 @@ interface OpenAnchor {
  * - Duplicates are merged: first position, first non-empty text, and
  *   nofollow only when every occurrence is nofollow.
  *
+ * - The non-ASCII characters of a query are encoded in the page's
+ *   `encoding`, as a browser does (see `encodeQueryFor`): UTF-8 on a UTF-8
+ *   page, `%E9` for `é` on a windows-1252 one.
+ *
  * @param html the decoded page (see `decodeHtml`).
  * @param pageUrl the page's absolute URL (after redirects).
+ * @param encoding the page's encoding, as `decodeHtml` names it (`TextDecoder.encoding`).
  */
-export function extractLinks(html: string, pageUrl: string): PageLinks {
+export function extractLinks(html: string, pageUrl: string, encoding = 'utf-8'): PageLinks {
   const reader = new PageReader();
   new Parser(reader).end(html);
-  const baseUrl = resolveBase(reader.baseHref, pageUrl);
+  const baseUrl = resolveBase(reader.baseHref === null ? null : encodeQueryFor(reader.baseHref, encoding), pageUrl);
   return {
-    links: mergeLinks(reader.links, baseUrl),
+    links: mergeLinks(reader.links, baseUrl, encoding),
     title: reader.title?.toString() ?? null,
     metaNofollow: reader.metaNofollow,
     baseUrl,
@@ -257,11 +263,11 @@ function resolveBase(baseHref: string | null, pageUrl: string): string {
  * text, nofollow only if always nofollow. With a base that is not a URL
  * (a caller bug), absolute links are still kept.
  */
-function mergeLinks(raw: RawLink[], baseUrl: string): ExtractedLink[] {
+function mergeLinks(raw: RawLink[], baseUrl: string, encoding: string): ExtractedLink[] {
   const base = normalizeUrl(baseUrl) === null ? undefined : baseUrl;
   const byUrl = new Map<string, ExtractedLink>();
   for (const link of raw) {
-    const url = normalizeUrl(link.href, base);
+    const url = normalizeUrl(encodeQueryFor(link.href, encoding), base);
     if (url === null || url.length > MAX_URL_LENGTH) continue;
     const seen = byUrl.get(url);
     if (seen === undefined) {
