@@ -64,6 +64,14 @@ export function accessLostMessage(message: string): string {
   return `Paused: ${message}. Nothing was lost. Give Tabcrawl access to the site again (Chrome's extension settings, Site access), then resume.`;
 }
 
+/** Pauses a running crawl (in a transaction's copy of its record) and says why. */
+function pauseWithMessage(crawl: CrawlRecord, message: string, now: number): void {
+  if (crawl.state !== 'running') return;
+  crawl.state = 'paused';
+  crawl.pausedAt = now;
+  crawl.message = message;
+}
+
 /** Failed robots.txt fetches (5xx, 429, network) before the host's URLs are all recorded as blocked. */
 export const ROBOTS_MAX_FAILURES = 3;
 /**
@@ -415,9 +423,7 @@ export class CrawlRunner {
         await this.releaseLeases(tx, crawlId, () => true, false);
         const crawl = await tx.getCrawl(crawlId);
         if (!crawl || crawl.state !== 'running') return;
-        crawl.state = 'paused';
-        crawl.pausedAt = clock.now();
-        crawl.message = STORAGE_FULL_MESSAGE;
+        pauseWithMessage(crawl, STORAGE_FULL_MESSAGE, clock.now());
         await tx.putCrawl(crawl);
       })
       .then(
@@ -734,12 +740,8 @@ export class CrawlRunner {
         }
         if (signal.aborted || (!outcome.ok && outcome.error.code === 'no-access')) {
           host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + this.hostGapMs(current.settings, host));
-          if (!outcome.ok && outcome.error.code === 'no-access' && current.state === 'running') {
-            // Site access withdrawn mid-crawl: robots.txt is asked again on resume.
-            current.state = 'paused';
-            current.pausedAt = clock.now();
-            current.message = accessLostMessage(outcome.error.message);
-          }
+          // Site access withdrawn mid-crawl: robots.txt is asked again on resume.
+          if (!outcome.ok && outcome.error.code === 'no-access') pauseWithMessage(current, accessLostMessage(outcome.error.message), clock.now());
           return;
         }
         const robots = host.robots;
@@ -967,9 +969,9 @@ export class CrawlRunner {
       .map((link): Candidate => ({ url: link.url, origin: originOf(link.url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: link.text === '' ? null : link.text, isLink: true }));
   }
 
-  /** Puts an entry back in the queue after its fetch was cut short (the crawl stopped). */
   /**
-   * Puts a claimed entry back in the queue, its attempt not counted; its host's gap counts from now.
+   * Puts a claimed entry back in the queue after its fetch was cut short (the crawl stopped) or not sent
+   * (no access), its attempt not counted; its host's gap counts from now.
    * @param pauseWith pauses the running crawl with this message, in the same transaction.
    */
   private async release(crawlId: string, entry: FrontierEntry, pauseWith: string | null = null): Promise<void> {
@@ -984,11 +986,7 @@ export class CrawlRunner {
         await tx.putEntries([stored]);
         if (host.inFlight?.url === entry.url) host.inFlight = null;
         host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + this.hostGapMs(crawl.settings, host));
-        if (pauseWith !== null && crawl.state === 'running') {
-          crawl.state = 'paused';
-          crawl.pausedAt = clock.now();
-          crawl.message = pauseWith;
-        }
+        if (pauseWith !== null) pauseWithMessage(crawl, pauseWith, clock.now());
       },
       undefined,
     );
