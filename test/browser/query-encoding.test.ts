@@ -5,7 +5,7 @@
  * references, served from a Blob with the encoding in its type.
  */
 import { expect } from 'chai';
-import { encodeQueryFor } from '../../src/core/url/query-encoding.ts';
+import { encodeQueryFor } from '../../src/core/links/query-encoding.ts';
 
 /** `href` as Chromium resolves it in a document of `encoding` at `base`. */
 async function browserHref(href: string, encoding: string): Promise<string> {

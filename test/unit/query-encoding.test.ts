@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { extractLinks } from '../../src/core/links/extract-links.ts';
-import { encodeQueryFor } from '../../src/core/url/query-encoding.ts';
+import { encodeQueryFor } from '../../src/core/links/query-encoding.ts';
 
 describe('encodeQueryFor', () => {
   it('encodes the non-ASCII characters of the query in the page encoding, and only those', () => {

@@ -83,7 +83,7 @@ const WINDOWS_1252_C1 =
  * bytes, which the table keeps, so the repair does nothing in browsers.
  * @see https://github.com/nodejs/node/issues/60888
  */
-function fixWindows1252(text: string): string {
+export function fixWindows1252(text: string): string {
   return text.replace(/[\u0080-\u009F]/g, (c1) => WINDOWS_1252_C1.charAt(c1.charCodeAt(0) - 0x80));
 }
 

@@ -7,7 +7,7 @@
  */
 import { type Handler, Parser } from 'htmlparser2';
 import { normalizeUrl } from '../url/normalize-url.ts';
-import { encodeQueryFor } from '../url/query-encoding.ts';
+import { encodeQueryFor } from './query-encoding.ts';
 import { MAX_URL_LENGTH } from '../url/traps.ts';
 
 /** Longest anchor text kept, in UTF-16 code units (it is shown in tables and stored per link). */

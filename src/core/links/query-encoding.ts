@@ -15,6 +15,7 @@
  * (lowest) byte sequence, where the standard's encoders sometimes take
  * another (a few rare Shift_JIS and Big5 characters).
  */
+import { fixWindows1252 } from './decode-html.ts';
 
 /** Encodings whose second bytes are taken from a double-byte table. */
 const DOUBLE_BYTE = new Set(['shift_jis', 'euc-jp', 'euc-kr', 'big5', 'gbk', 'gb18030']);
@@ -23,14 +24,6 @@ const KEEP_UTF8 = new Set(['utf-8', 'utf-16le', 'utf-16be', 'iso-2022-jp', 'repl
 
 /** Code point → bytes, per encoding name (`TextDecoder.encoding`). */
 const tables = new Map<string, Map<number, number[]> | null>();
-
-/**
- * What bytes 0x80 to 0x9F decode to in windows-1252 (the WHATWG index), for
- * decoders that give C1 controls instead (Node 20.18.3 and later; see `decode-html.ts`).
- */
-const WINDOWS_1252_C1 =
-  '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F' +
-  '\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
 
 /** The encoding's table, or null when it keeps UTF-8 or the platform does not know it. */
 function tableOf(encoding: string): Map<number, number[]> | null {
@@ -58,7 +51,8 @@ function buildTable(encoding: string): Map<number, number[]> {
     } catch {
       return;
     }
-    if (encoding === 'windows-1252') text = text.replace(/[\u0080-\u009F]/g, (c1) => WINDOWS_1252_C1.charAt(c1.charCodeAt(0) - 0x80));
+    // Some decoders give C1 controls for windows-1252's 0x80 to 0x9F (see decode-html.ts).
+    if (encoding === 'windows-1252') text = fixWindows1252(text);
     const codePoint = text.codePointAt(0);
     if (codePoint === undefined || codePoint < 0x80 || codePoint === 0xfffd || String.fromCodePoint(codePoint) !== text) return;
     if (!table.has(codePoint)) table.set(codePoint, bytes);
