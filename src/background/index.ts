@@ -37,8 +37,9 @@ const badge = new Badge(badgeAction, store);
 /** Tabcrawl itself, as the sender check compares against. */
 const self = { id: browser.runtime.id, pagesOrigin: pageOriginOf(browser.runtime.getURL('/')) ?? '' };
 
-/** Whether Chrome gives Tabcrawl access to a match pattern (the user may change site access at any time). */
-const hasAccess = (pattern: string): Promise<boolean> => browser.permissions.contains({ origins: [pattern] });
+/** Whether Chrome gives Tabcrawl access to every one of these match patterns (the user may change site access at any time). */
+const hasHostAccess = (patterns: string[]): Promise<boolean> => browser.permissions.contains({ origins: patterns });
+const hasAccess = (pattern: string): Promise<boolean> => hasHostAccess([pattern]);
 
 const manager = new CrawlManager({
   store,
@@ -47,7 +48,7 @@ const manager = new CrawlManager({
   fetcher: withAccessGuard(createBrowserFetcher(wire, Date.now, 'omit'), hasAccess),
   sessionFetcher: withAccessGuard(createBrowserFetcher(wire, Date.now, 'include'), hasAccess),
   // The user may restrict Tabcrawl's site access in Chrome; a crawl starts only where it has access.
-  hasHostAccess: (patterns) => browser.permissions.contains({ origins: patterns }),
+  hasHostAccess,
   clock: systemClock,
   runId: crypto.randomUUID(),
   newId: () => crypto.randomUUID(),

@@ -13,18 +13,13 @@
  * withdrawal and its discovery; it fails as CORS makes it fail, and that
  * failure is reported as `no-access` too.
  */
+import { accessPatternOf } from '../../core/crawl/crawl-lifecycle.ts';
 import type { FetchOutcome, FetchRequest, Fetcher } from '../../core/crawl/ports.ts';
 
 /** How long, in ms, "has access" is trusted without asking again before a request. */
 export const ACCESS_TRUSTED_MS = 1000;
 /** An answer younger than this, in ms, is not refreshed after a request (fast crawls ask a few times a second). */
 export const ACCESS_REFRESH_MS = 250;
-
-/** The match pattern Chrome grants site access by (scheme and host; ports are not part of it). */
-export function accessPatternOf(url: string): string {
-  const { protocol, hostname } = new URL(url);
-  return `${protocol}//${hostname}/*`;
-}
 
 /**
  * @param hasAccess whether Chrome gives access to a match pattern (`permissions.contains`). A check that

@@ -52,17 +52,20 @@ export function hostAccessPatterns(
   },
 ): string[] {
   const patterns = new Set(startHostPatterns(settings));
-  for (const origin of settings.extraOrigins ?? []) {
-    const url = new URL(origin);
-    patterns.add(`${url.protocol}//${url.hostname}/*`);
-  }
+  for (const origin of settings.extraOrigins ?? []) patterns.add(accessPatternOf(origin));
   return [...patterns];
+}
+
+/** The match pattern Chrome grants access to a URL's host by: its scheme and host (match patterns have no port). */
+export function accessPatternOf(url: string): string {
+  const { protocol, hostname } = new URL(url);
+  return `${protocol}//${hostname}/*`;
 }
 
 /** The match patterns of the start site: its host, or with `includeSubdomains` also its subdomains, over http and https. */
 function startHostPatterns(settings: Pick<CrawlSettings, 'startUrl' | 'includeSubdomains'>): string[] {
+  if (!settings.includeSubdomains) return [accessPatternOf(settings.startUrl)];
   const start = new URL(settings.startUrl);
-  if (!settings.includeSubdomains) return [`${start.protocol}//${start.hostname}/*`];
   const root = start.hostname.startsWith('www.') ? start.hostname.slice('www.'.length) : start.hostname;
   // An IP address has no subdomains, and `*.` before one is not a valid match pattern.
   const isIp = root.startsWith('[') || /^\d+(\.\d+){3}$/.test(root);

@@ -31,7 +31,7 @@
 import { decodeHtml, isHtmlType, looksBinary, parseContentType } from '../links/decode-html.ts';
 import { extractLinks } from '../links/extract-links.ts';
 import { parseSitemap, sitemapText } from '../links/parse-sitemap.ts';
-import type { CrawlRecord, FrontierEntry, HostState, PageRecord } from '../model.ts';
+import type { CrawlRecord, FrontierEntry, HostState, PageRecord, RobotsState } from '../model.ts';
 import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, MAX_BACKOFF_MS, parseRetryAfterMs } from '../politeness/retry-after.ts';
 import { gapMs, nextRequestAt, requestSlots } from '../politeness/spacing.ts';
 import {
@@ -70,6 +70,14 @@ function pauseWithMessage(crawl: CrawlRecord, message: string, now: number): voi
   crawl.state = 'paused';
   crawl.pausedAt = now;
   crawl.message = message;
+}
+
+/**
+ * A host's robots.txt state taking another host's final answer for its own (a redirect to that host's
+ * robots.txt, which one request answers for both): ready, with that answer's status, rules and time.
+ */
+function adoptRobots(robots: RobotsState, answer: RobotsState): RobotsState {
+  return { ...robots, phase: 'ready', status: answer.status, body: answer.body, fetchedAt: answer.fetchedAt, retryAt: 0 };
 }
 
 /** Failed robots.txt fetches (5xx, 429, network) before the host's URLs are all recorded as blocked. */
@@ -641,7 +649,7 @@ export class CrawlRunner {
       const other = await writes.host(hopOrigin);
       if (robots.nextUrl === robotsUrlFor(hopOrigin) && other.robots.phase === 'ready' && other.robots.redirects === 0) {
         // To that site's own robots.txt, which this crawl has read: its answer, without asking again.
-        host.robots = { ...robots, phase: 'ready', status: other.robots.status, body: other.robots.body, fetchedAt: other.robots.fetchedAt, retryAt: 0 };
+        host.robots = adoptRobots(robots, other.robots);
         return { kind: 'progress' };
       }
       if (other.inFlight !== null || (view.requestsOut.get(hopOrigin) ?? 0) > 0) return { kind: 'none' };
@@ -789,7 +797,7 @@ export class CrawlRunner {
         const settled = [host];
         if (other !== null && robots.phase === 'ready' && url === robotsUrlFor(other.origin) && other.robots.phase === 'pending' && other.robots.redirects === 0) {
           // The other site's own robots.txt, answered for good: it is that site's too.
-          other.robots = { ...other.robots, phase: 'ready', status: robots.status, body: robots.body, fetchedAt: robots.fetchedAt, retryAt: 0 };
+          other.robots = adoptRobots(other.robots, robots);
           settled.push(other);
         }
         for (const ready of robots.phase === 'ready' ? settled : []) {
