@@ -580,19 +580,12 @@ export interface CeilingFigure {
   /** The storing loop's links found and URLs added (medians), null for the fetch-only loop. */
   links: number | null;
   urlsAdded: number | null;
-  perRound: {
-    round: number;
+  /** Each round's run, its figures rounded (null where it could not be measured). */
+  perRound: (Pick<CeilingRun, 'round' | 'pagesFetched' | 'eachPageOnce' | 'userAgent' | 'wireEvents' | 'links' | 'urlsAdded' | 'error'> & {
     pagesPerSecond: number | null;
     seconds: number | null;
     failures: number | null;
-    pagesFetched: number;
-    eachPageOnce: boolean;
-    userAgent: string | null;
-    wireEvents: number | null;
-    links: number | null;
-    urlsAdded: number | null;
-    error: string | null;
-  }[];
+  })[];
 }
 
 /** One variant's figures, as {@link summariseCeiling} gives them. */
