@@ -29,6 +29,7 @@ import {
   SHIFT_JIS_PAGE,
   startHostilePagesSite,
   startManyLinksSite,
+  STAR_PAGE,
   startRobotsSite,
   startTrapSite,
 } from '../support/hostile-site.ts';
@@ -93,8 +94,8 @@ function assertPolite(site: HostileSite, from = 0): void {
   assert.deepEqual(site.requestsTo(/^\/private\//u).length, 0, 'no request under the disallowed /private/');
 }
 
-describe('robots.txt that is huge, binary, HTML, redirected, unavailable, slow or gzip-encoded', () => {
-  const CASES: RobotsCase[] = ['huge', 'binary', 'html', 'redirected-5', 'redirected-6', 'unavailable-then-ok', 'slow', 'gzip'];
+describe('robots.txt that is huge, binary, HTML, redirected, unavailable, slow, gzip-encoded or loosely written', () => {
+  const CASES: RobotsCase[] = ['huge', 'binary', 'html', 'redirected-5', 'redirected-6', 'unavailable-then-ok', 'slow', 'gzip', 'crawl-delay-in-run', 'colon-less'];
   const results = new Map<RobotsCase, { site: HostileSite; crawled: Crawled }>();
 
   before(async () => {
@@ -148,6 +149,30 @@ describe('robots.txt that is huge, binary, HTML, redirected, unavailable, slow o
     assert.equal(site.requestsTo(/^\/r\/6/u).length, 0, 'the sixth redirect is not followed');
     assert.equal(row(crawled, '/a').status, 200);
     assert.equal(row(crawled, '/private/x').status, 200, 'unavailable robots.txt: allowed');
+  });
+
+  it('obeys a group whose User-agent lines a Crawl-delay line sits between: its rules and its Crawl-delay (RFC 9309 §2.2.4)', (t) => {
+    const { site, crawled } = result('crawl-delay-in-run');
+    assertPolite(site);
+    assert.deepEqual(site.requestsTo(/^\/file-with-a-/u), [], 'no request for the page whose * the rule writes %2A');
+    assert.equal(row(crawled, '/private/x').blockedBy, 'robots');
+    assert.equal(row(crawled, STAR_PAGE).blockedBy, 'robots');
+    assert.equal(row(crawled, STAR_PAGE).blockedRule, 'Disallow: /file-with-a-%2A.html');
+    assert.equal(row(crawled, '/a').status, 200);
+    // Crawl-delay 0.1 s applies to us: each request starts at least 100 ms after the previous one ended.
+    const gaps = site.requests.slice(1).map((r, i) => r.startedAt - (site.requests[i]?.endedAt ?? Number.POSITIVE_INFINITY));
+    t.diagnostic(`server gaps: ${gaps.map((gap) => gap.toFixed(1)).join(', ')} ms`);
+    assert.ok(gaps.length >= 2, 'robots.txt, / and /a were requested');
+    for (const gap of gaps) assert.ok(gap >= 100, `a gap of ${gap.toFixed(1)} ms is shorter than the 0.1 s Crawl-delay`);
+  });
+
+  it('obeys a robots.txt written without colons, as Google reads it', () => {
+    const { site, crawled } = result('colon-less');
+    assertPolite(site);
+    assert.deepEqual(site.requestsTo(/^\/file-with-a-/u), []);
+    assert.equal(row(crawled, '/private/x').blockedRule, 'disallow /private/');
+    assert.equal(row(crawled, STAR_PAGE).blockedBy, 'robots');
+    assert.equal(row(crawled, '/a').status, 200);
   });
 
   it('requests nothing while robots.txt answers 503, and retries it later', () => {

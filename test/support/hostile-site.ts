@@ -85,7 +85,20 @@ function streamed(
 }
 
 /** What a robots-case site serves as /robots.txt. */
-export type RobotsCase = 'huge' | 'binary' | 'html' | 'redirected-5' | 'redirected-6' | 'unavailable-then-ok' | 'slow' | 'gzip';
+export type RobotsCase = 'huge' | 'binary' | 'html' | 'redirected-5' | 'redirected-6' | 'unavailable-then-ok' | 'slow' | 'gzip' | 'crawl-delay-in-run' | 'colon-less';
+
+/** The page whose name has a `*`, disallowed by the robots-case sites that write it `%2A` (RFC 9309 §2.2.3). */
+export const STAR_PAGE = '/file-with-a-*.html';
+
+/**
+ * A robots.txt in which a Crawl-delay line sits inside a run of User-agent lines: one group for both
+ * agents (RFC 9309 §2.2.4), so our product token gets the Disallow rules and the 0.1 s Crawl-delay.
+ * robots-parser alone would see two groups and allow everything.
+ */
+export const CRAWL_DELAY_IN_RUN = 'User-agent: tabcrawl\nCrawl-delay: 0.1\nUser-agent: otherbot\nDisallow: /private/\nDisallow: /file-with-a-%2A.html\n';
+
+/** A robots.txt whose every colon was forgotten, as Google's reference parser accepts it. */
+export const COLON_LESS = 'user-agent tabcrawl\ndisallow /private/\ndisallow /file-with-a-%2A.html\n';
 
 /**
  * A small site (`/` → `/a`, `/private/x`) whose robots.txt is one hostile case.
@@ -97,7 +110,9 @@ export type RobotsCase = 'huge' | 'binary' | 'html' | 'redirected-5' | 'redirect
  *   after that many redirects;
  * - `unavailable-then-ok`: 503 first, the file after;
  * - `slow`: the first answer never comes (the crawl's timeout ends it), the second after `slowMs`;
- * - `gzip`: the file with `Content-Encoding: gzip`.
+ * - `gzip`: the file with `Content-Encoding: gzip`;
+ * - `crawl-delay-in-run`: {@link CRAWL_DELAY_IN_RUN}, and the home page also links {@link STAR_PAGE};
+ * - `colon-less`: {@link COLON_LESS}, and the home page also links {@link STAR_PAGE}.
  */
 export async function startRobotsSite(kind: RobotsCase, options: { slowMs?: number } = {}): Promise<HostileSite> {
   let robotsAnswers = 0;
@@ -147,13 +162,19 @@ export async function startRobotsSite(kind: RobotsCase, options: { slowMs?: numb
         }]];
       case 'gzip':
         return [['/robots.txt', { headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' }, body: gzipSync(encoder.encode(DISALLOW_PRIVATE)) }]];
+      case 'crawl-delay-in-run':
+        return [['/robots.txt', { headers: text.headers, body: CRAWL_DELAY_IN_RUN }]];
+      case 'colon-less':
+        return [['/robots.txt', { headers: text.headers, body: COLON_LESS }]];
     }
   };
+  const hasStarPage = kind === 'crawl-delay-in-run' || kind === 'colon-less';
   return startHostile((streams) => [
     ...robotsRoutes(streams),
-    ['/', page('home', ['/a', '/private/x'])],
+    ['/', page('home', ['/a', '/private/x', ...(hasStarPage ? [STAR_PAGE] : [])])],
     ['/a', page('a', ['/'])],
     ['/private/x', page('private', [])],
+    [(path) => path.startsWith('/file-with-a-'), page('star', [])],
   ]);
 }
 

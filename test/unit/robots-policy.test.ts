@@ -361,14 +361,185 @@ describe('parseRobots: Crawl-delay', () => {
   });
 
   it('takes the Crawl-delay of the group that applies to us', () => {
-    assert.equal(policy('User-agent: *\nCrawl-delay: 5\n\nUser-agent: tabcrawl\nCrawl-delay: 2\n').crawlDelayMs, 2000);
-    assert.equal(policy('User-agent: *\nCrawl-delay: 5\n\nUser-agent: otherbot\nCrawl-delay: 2\n').crawlDelayMs, 5000);
-    assert.equal(policy('User-agent: *\nCrawl-delay: 5\n\nUser-agent: tabcrawl\nDisallow: /x\n').crawlDelayMs, null);
+    assert.equal(policy('User-agent: *\nDisallow: /a\nCrawl-delay: 5\n\nUser-agent: tabcrawl\nDisallow: /b\nCrawl-delay: 2\n').crawlDelayMs, 2000);
+    assert.equal(policy('User-agent: *\nDisallow: /a\nCrawl-delay: 5\n\nUser-agent: otherbot\nDisallow: /b\nCrawl-delay: 2\n').crawlDelayMs, 5000);
+    assert.equal(policy('User-agent: *\nDisallow: /a\nCrawl-delay: 5\n\nUser-agent: tabcrawl\nDisallow: /x\n').crawlDelayMs, null);
     assert.equal(policy('User-agent: otherbot\nCrawl-delay: 2\n').crawlDelayMs, null);
   });
 
   it('keeps the rules after a Crawl-delay line in the same group', () => {
     assert.equal(allows('User-agent: tabcrawl\nCrawl-delay: 1\nDisallow: /p\n', '/p'), false);
+  });
+});
+
+/** Whether `path` of example.test may be fetched by `agent` under `body`. */
+function agentAllows(body: string, agent: string, path: string): boolean {
+  return parseRobots(ROBOTS_URL, body, agent).isAllowed(`http://example.test${path}`).allowed;
+}
+
+describe('parseRobots: a Crawl-delay line does not split a group (RFC 9309 §2.2.4)', () => {
+  it('keeps a run of User-agent lines one group across a Crawl-delay line, for rules and delay alike', () => {
+    // [body, agent, /private/x allowed, crawlDelayMs]
+    const shape1 = 'User-agent: FooBot\nCrawl-delay: 5\nUser-agent: BarBot\nDisallow: /private\n';
+    const cases: [body: string, agent: string, isAllowed: boolean, delayMs: number | null][] = [
+      [shape1, 'FooBot', false, 5000],
+      [shape1, 'BarBot', false, 5000],
+      [shape1, 'BazBot', true, null],
+      // Several agents, a delay between each of them: one group; the largest delay of the group.
+      ['User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 2\nDisallow: /private\n', 'a', false, 3000],
+      ['User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 2\nDisallow: /private\n', 'c', false, 3000],
+      // Blank lines and comments inside the run change nothing.
+      ['User-agent: FooBot\n\nCrawl-delay: 5 # be gentle\n\nUser-agent: BarBot\n\nDisallow: /private\n', 'FooBot', false, 5000],
+      // The * group takes our rules when the run names both, and we obey it.
+      ['User-agent: *\nCrawl-delay: 5\nUser-agent: otherbot\nDisallow: /private\n', 'tabcrawl', false, 5000],
+      ['User-agent: tabcrawl\nCrawl-delay: 0.5\nUser-agent: *\nDisallow: /private\n', 'tabcrawl', false, 500],
+      // Record names in any case, and a Crawl-delay whose colon was forgotten.
+      ['User-agent: FooBot\nCRAWL-DELAY: 5\nUser-agent: BarBot\nDisallow: /private\n', 'FooBot', false, 5000],
+      ['User-agent: FooBot\ncrawl-delay 5\nUser-agent: BarBot\nDisallow: /private\n', 'FooBot', false, 5000],
+    ];
+    for (const [body, agent, isAllowed, delayMs] of cases) {
+      const robots = parseRobots(ROBOTS_URL, body, agent);
+      assert.equal(robots.isAllowed('http://example.test/private/x').allowed, isAllowed, `${agent} under:\n${body}`);
+      assert.equal(robots.crawlDelayMs, delayMs, `${agent} under:\n${body}`);
+    }
+  });
+
+  it('keeps the run one group whatever the Crawl-delay says, and ignores an invalid value', () => {
+    for (const value of ['abc', '-1', '', '0x10', '1e3', '1,5', 'NaN', 'Infinity', '9'.repeat(400)]) {
+      const body = `User-agent: FooBot\nCrawl-delay: ${value}\nUser-agent: BarBot\nDisallow: /private\n`;
+      const robots = parseRobots(ROBOTS_URL, body, 'FooBot');
+      assert.equal(robots.isAllowed('http://example.test/private/x').allowed, false, JSON.stringify(value));
+      assert.equal(robots.crawlDelayMs, null, JSON.stringify(value));
+    }
+    const mixed = 'User-agent: FooBot\nCrawl-delay: abc\nUser-agent: BarBot\nCrawl-delay: 2\nDisallow: /private\n';
+    assert.equal(parseRobots(ROBOTS_URL, mixed, 'FooBot').crawlDelayMs, 2000);
+  });
+
+  it('gives a Crawl-delay after the rules to the group of those rules, and the next User-agent line starts another', () => {
+    const body = 'User-agent: FooBot\nDisallow: /a\nCrawl-delay: 3\nUser-agent: BarBot\nDisallow: /b\n';
+    const foo = parseRobots(ROBOTS_URL, body, 'FooBot');
+    const bar = parseRobots(ROBOTS_URL, body, 'BarBot');
+    assert.equal(foo.crawlDelayMs, 3000);
+    assert.equal(bar.crawlDelayMs, null);
+    assert.deepEqual([agentAllows(body, 'FooBot', '/a'), agentAllows(body, 'FooBot', '/b')], [false, true]);
+    assert.deepEqual([agentAllows(body, 'BarBot', '/a'), agentAllows(body, 'BarBot', '/b')], [true, false]);
+  });
+
+  it('applies a Crawl-delay before the rules and one after them alike, the largest when a group says two', () => {
+    assert.equal(policy('User-agent: tabcrawl\nCrawl-delay: 2\nDisallow: /p\n').crawlDelayMs, 2000);
+    assert.equal(policy('User-agent: tabcrawl\nDisallow: /p\nCrawl-delay: 2\n').crawlDelayMs, 2000);
+    assert.equal(policy('User-agent: tabcrawl\nCrawl-delay: 4\nDisallow: /p\nCrawl-delay: 1\n').crawlDelayMs, 4000);
+    assert.equal(policy('User-agent: tabcrawl\nCrawl-delay: 1\nDisallow: /p\nCrawl-delay: 4\n').crawlDelayMs, 4000);
+  });
+
+  it('takes the largest Crawl-delay of every group that names us', () => {
+    const body = 'User-agent: tabcrawl\nDisallow: /a\nCrawl-delay: 1\n\nUser-agent: otherbot\nDisallow: /b\nCrawl-delay: 9\n\nUser-agent: Tabcrawl/2\nDisallow: /c\nCrawl-delay: 3\n';
+    assert.equal(policy(body).crawlDelayMs, 3000);
+  });
+
+  it('ignores a Crawl-delay before any User-agent line', () => {
+    assert.equal(policy('Crawl-delay: 7\nUser-agent: tabcrawl\nDisallow: /p\n').crawlDelayMs, null);
+    assert.equal(policy('Crawl-delay: 7\nUser-agent: *\nDisallow: /p\n').crawlDelayMs, null);
+  });
+
+  it('applies a group of User-agent and Crawl-delay lines only, even at the end of the file', () => {
+    const robots = policy('User-agent: *\nDisallow: /\n\nUser-agent: tabcrawl\nCrawl-delay: 2\n');
+    assert.equal(robots.group, 'tabcrawl');
+    assert.equal(robots.crawlDelayMs, 2000);
+    assert.equal(robots.isAllowed('http://example.test/x').allowed, true);
+  });
+});
+
+describe('parseRobots: %2A and %24 in a rule match a literal * and $ (RFC 9309 §2.2.3)', () => {
+  it('matches a literal or encoded * and $ in a URL against the encoded rule, and never reads them as special', () => {
+    const cases: [rule: string, path: string, isMatch: boolean][] = [
+      // RFC 9309 §2.2.3, Figure 6.
+      ['/path/file-with-a-%2A.html', '/path/file-with-a-*.html', true],
+      ['/path/file-with-a-%2A.html', '/path/file-with-a-%2A.html', true],
+      ['/path/file-with-a-%2A.html', '/path/file-with-a-%2a.html', true],
+      ['/path/file-with-a-%2a.html', '/path/file-with-a-*.html', true],
+      ['/path/file-with-a-%2A.html', '/path/file-with-a-x.html', false],
+      ['/path/file-with-a-%2A.html', '/path/file-with-a-.html', false],
+      ['/path/foo-%24', '/path/foo-$', true],
+      ['/path/foo-%24', '/path/foo-%24', true],
+      ['/path/foo-%24', '/path/foo-$/more', true],
+      ['/path/foo-%24', '/path/foo-', false],
+      ['/path/foo-%24', '/path/foo-bar', false],
+      // In a query too.
+      ['/search?price=%24', '/search?price=$5', true],
+      ['/search?q=%2A', '/search?q=*', true],
+      // A * in a rule is still the wildcard, and matches a literal * or its encoding.
+      ['/path/file-with-a-*.html', '/path/file-with-a-*.html', true],
+      ['/path/file-with-a-*.html', '/path/file-with-a-%2A.html', true],
+      ['/path/file-with-a-*.html', '/path/file-with-a-x.html', true],
+      // A $ that ends a rule ends the path; a $ anywhere else is a character, as in Google's parser.
+      ['/foo$', '/foo', true],
+      ['/foo$', '/foo$', false],
+      ['/foo$$', '/foo$', true],
+      ['/foo$$', '/foo', false],
+      ['/a$b', '/a$b', true],
+      ['/a$b', '/a%24b', true],
+      ['/a$b', '/ab', false],
+    ];
+    for (const [rule, path, isMatch] of cases) {
+      const decision = policy(`User-agent: tabcrawl\nDisallow: ${rule}\n`).isAllowed(`http://example.test${path}`);
+      assert.equal(decision.allowed, !isMatch, `Disallow: ${rule} against ${path}`);
+    }
+  });
+
+  it('reports the encoded rule as written', () => {
+    const robots = policy('User-agent: tabcrawl\nDisallow: /path/file-with-a-%2A.html\n');
+    assert.deepEqual(robots.isAllowed('http://example.test/path/file-with-a-*.html'), { allowed: false, rule: 'Disallow: /path/file-with-a-%2A.html' });
+  });
+
+  it('lets an Allow that writes the * encoded beat a shorter Disallow for the literal URL', () => {
+    assertPaths('User-agent: tabcrawl\nDisallow: /path/\nAllow: /path/file-with-a-%2A.html\n', [
+      ['/path/file-with-a-*.html', true],
+      ['/path/file-with-a-x.html', false],
+    ]);
+  });
+});
+
+describe('parseRobots: a line whose colon was forgotten (as Google reads it)', () => {
+  it('reads `key value` as `key: value` for each record, in any case, with spaces or tabs', () => {
+    // [body, path, allowed] for our product token.
+    const cases: [body: string, path: string, isAllowed: boolean][] = [
+      // Google's ID_LineSyntax_Line: "user-agent FooBot / disallow /" disallows everything for FooBot.
+      ['user-agent tabcrawl\ndisallow /\n', '/x/y', false],
+      ['user-agent tabcrawl\ndisallow /private\n', '/private/x', false],
+      ['user-agent tabcrawl\ndisallow /private\n', '/open', true],
+      ['User-Agent Tabcrawl\nDISALLOW /private\n', '/private/x', false],
+      ['USER-AGENT TABCRAWL/2.0\nDisallow\t/private\n', '/private/x', false],
+      ['useragent tabcrawl\ndisallow /private\n', '/private/x', false],
+      ['User-agent: tabcrawl\ndissallow /private\n', '/private/x', false],
+      ['   disallow /private\n', '/private/x', true],
+      ['User-agent: tabcrawl\n   disallow   /private   \n', '/private/x', false],
+      ['User-agent: tabcrawl\ndisallow /private # no colon\n', '/private/x', false],
+      ['User-agent: tabcrawl\ndisallow /\nallow /open\n', '/open/page', true],
+      ['User-agent: tabcrawl\ndisallow /\nallow /open\n', '/closed', false],
+      // A colon-less User-agent line starts or joins a group like any other.
+      ['User-agent: *\nDisallow: /\n\nuser-agent tabcrawl\ndisallow /private\n', '/other', true],
+      ['user-agent otherbot\nuser-agent tabcrawl\ndisallow /private\n', '/private/x', false],
+      // More or fewer than two words is not a record: Google's parser skips it too.
+      ['User-agent: tabcrawl\ndisallow /private stuff\n', '/private/x', true],
+      ['User-agent: tabcrawl\ndisallow\n', '/private/x', true],
+      ['user agent tabcrawl\ndisallow: /private\n', '/private/x', true],
+      ['User-agent: tabcrawl\nnoindex /private\n', '/private/x', true],
+    ];
+    for (const [body, path, isAllowed] of cases) {
+      assert.equal(allows(body, path), isAllowed, `${path} under:\n${body}`);
+    }
+  });
+
+  it('reads Crawl-delay and Sitemap without their colon too', () => {
+    const robots = policy('user-agent tabcrawl\ncrawl-delay 2\nsitemap /s.xml\n');
+    assert.equal(robots.crawlDelayMs, 2000);
+    assert.deepEqual(robots.sitemaps, ['http://example.test/s.xml']);
+  });
+
+  it('reports a colon-less rule as written', () => {
+    const robots = policy('user-agent tabcrawl\nDisallow\t /private # keep out\n');
+    assert.deepEqual(robots.isAllowed('http://example.test/private/x'), { allowed: false, rule: 'Disallow /private' });
   });
 });
 
@@ -383,18 +554,19 @@ describe('parseRobots: odd bodies', () => {
     }
   });
 
-  it('skips garbage, binary and colon-less lines without throwing', () => {
+  it('skips garbage, binary and colon-less lines of more than two words without throwing', () => {
     const body = [
       'User-agent: tabcrawl',
       'this line has no colon',
       '\u0000\u0001\u00ff\uFFFD\uD800 binary',
       ':::',
-      'Disallow /no-colon',
+      'Disallow /no colon here',
       'Disallow: /p',
     ].join('\n');
     const robots = policy(body);
     assert.equal(robots.isAllowed('http://example.test/p').allowed, false);
-    assert.equal(robots.isAllowed('http://example.test/no-colon').allowed, true);
+    assert.equal(robots.isAllowed('http://example.test/no').allowed, true);
+    assert.equal(robots.isAllowed('http://example.test/no%20colon%20here').allowed, true);
   });
 
   it('allows everything for an HTML page served as robots.txt', () => {

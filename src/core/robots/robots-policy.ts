@@ -6,19 +6,24 @@
  * a tie, `*` and `$`). On its own it falls short of RFC 9309, so this module
  * hands it a cleaned copy of the file and guards every call:
  * - it ends a run of User-agent lines at ANY other line (Sitemap, Host,
- *   unknown records), so "User-agent: a / Sitemap: x / User-agent: b" makes
- *   two groups: we drop every line it should not see;
+ *   Crawl-delay, unknown records), so "User-agent: a / Crawl-delay: 5 /
+ *   User-agent: b" makes two groups: we drop every line but User-agent, Allow
+ *   and Disallow, and read Crawl-delay per group ourselves;
+ * - it reads only `name: value` lines: we also take a line whose colon was
+ *   forgotten (`disallow /private`), as Google's reference parser does;
  * - it keys groups by the User-agent value cut at "/" only, so "Tabcrawl 1.0"
  *   never matches: we rewrite each value to its product token;
  * - it compares paths without decoding %XX of unreserved characters, and
  *   encodes rules with `encodeURI` but URLs with the URL parser, which
  *   disagree (`|`, `[`, `'`...): we rewrite rules and paths to one form;
+ * - it compares a literal `*` or `$` of a URL with the rule's `%2A` or `%24`
+ *   as different octets: we write them encoded in the URL, so the rule that
+ *   spells them encoded matches (RFC 9309 §2.2.3);
  * - a group whose User-agent lines end the file is forgotten (falls back to
  *   `*`): we close it with an empty Disallow;
  * - it answers `undefined` for a URL of another origin (and `isDisallowed`
  *   then says true): we throw a RangeError before asking it;
- * - it takes any `Number()` as a Crawl-delay ("0x10", "-1", "") and keeps a
- *   leading BOM in the first record's name: we validate and strip first.
+ * - it keeps a leading BOM in the first record's name: we strip it first.
  *
  * The cleaned copy keeps one line per original line, so the line number
  * robots-parser reports for a decision points back to the rule as written.
@@ -155,7 +160,6 @@ export function parseRobots(robotsUrl: string, body: string, productToken: strin
   const cleaned = clean(body, base.href);
   const robot = robotsParser(base.href, cleaned.text);
   const group = cleaned.agents.has(token) ? token : cleaned.agents.has('*') ? '*' : null;
-  const delaySeconds = group === null ? undefined : robot.getCrawlDelay(token);
 
   return {
     isAllowed(url) {
@@ -169,8 +173,7 @@ export function parseRobots(robotsUrl: string, body: string, productToken: strin
       const rule = cleaned.rules.get(line);
       return rule ? { allowed: rule.allow, rule: rule.text } : { allowed: true, rule: null };
     },
-    // Whole microseconds, so that 0.07 s is 70 ms and not 70.00000000000001.
-    crawlDelayMs: delaySeconds === undefined || !Number.isFinite(delaySeconds) ? null : Math.round(delaySeconds * 1e6) / 1e3,
+    crawlDelayMs: group === null ? null : groupCrawlDelayMs(cleaned.groups, group),
     sitemaps: cleaned.sitemaps,
     group,
   };
@@ -180,6 +183,33 @@ export function parseRobots(robotsUrl: string, body: string, productToken: strin
 const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
 /** A Crawl-delay we accept: a non-negative decimal number of seconds. */
 const DECIMAL_SECONDS = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/**
+ * The Crawl-delay that applies to an agent: the largest valid one of every
+ * group that names it (robots-parser would keep the last one read; the
+ * largest is the stricter reading of a file that says two things), or null.
+ * @param agent a product token in lower case, or `'*'`.
+ */
+function groupCrawlDelayMs(groups: readonly RobotsGroup[], agent: string): number | null {
+  let delayMs: number | null = null;
+  for (const group of groups) {
+    if (!group.agents.has(agent)) continue;
+    for (const value of group.crawlDelaysMs) delayMs = Math.max(delayMs ?? 0, value);
+  }
+  return delayMs;
+}
+
+/**
+ * A Crawl-delay value in ms (fractions of a second allowed), or null when it
+ * is not a non-negative decimal number of seconds ("abc", "-1", "0x10", "1e3",
+ * "" and numbers too large for a double are not).
+ */
+function crawlDelayValueMs(value: string): number | null {
+  if (!DECIMAL_SECONDS.test(value)) return null;
+  const seconds = Number(value);
+  // Whole microseconds, so that 0.07 s is 70 ms and not 70.00000000000001.
+  return Number.isFinite(seconds) ? Math.round(seconds * 1e6) / 1e3 : null;
+}
 
 type Directive = 'user-agent' | 'allow' | 'disallow' | 'crawl-delay' | 'sitemap';
 
@@ -200,6 +230,18 @@ const DIRECTIVES = new Map<string, Directive>([
   ['site-map', 'sitemap'],
 ]);
 
+/**
+ * One group as RFC 9309 §2.2 reads it: a run of User-agent lines and the
+ * lines after it up to the next run. Only Allow and Disallow lines end a run;
+ * a Crawl-delay (or any other record) inside it does not (§2.2.4).
+ */
+interface RobotsGroup {
+  /** Product tokens (lower case) and `*` the run names. */
+  agents: Set<string>;
+  /** Valid Crawl-delay values anywhere in the group, in ms, in file order. */
+  crawlDelaysMs: number[];
+}
+
 interface CleanedRobots {
   /** The text for robots-parser: line n is the cleaned form of input line n (or empty). */
   text: string;
@@ -207,49 +249,64 @@ interface CleanedRobots {
   rules: Map<number, { allow: boolean; text: string }>;
   /** Product tokens (lower case) and `*` named on User-agent lines. */
   agents: Set<string>;
+  /** The groups in file order, for Crawl-delay, which robots-parser never sees. */
+  groups: RobotsGroup[];
   sitemaps: string[];
 }
 
 /**
  * Rewrites the file into lines robots-parser reads the RFC's way: only
- * User-agent (value cut to its product token), Allow/Disallow (path
- * normalized) and Crawl-delay (validated); every other line becomes empty.
+ * User-agent (value cut to its product token) and Allow/Disallow (pattern
+ * normalized), each as `name: value`; every other line becomes empty, so
+ * that only an Allow or Disallow line ends a run of User-agent lines for it
+ * too. Crawl-delay is read here, into the groups.
  */
 function clean(body: string, robotsUrl: string): CleanedRobots {
   const lines = truncateUtf8(body, ROBOTS_MAX_BYTES).replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   const out: string[] = [];
   const rules = new Map<number, { allow: boolean; text: string }>();
   const agents = new Set<string>();
+  const groups: RobotsGroup[] = [];
   const sitemaps = new Set<string>();
-  // True after a User-agent line until a member line: robots-parser forgets such agents at the end of the file.
+  // True after a User-agent line until an Allow or Disallow line: the run goes on (RFC 9309 §2.2), and
+  // robots-parser forgets such agents at the end of the file.
   let isGroupOpen = false;
+  // The group the lines belong to; null before the first User-agent line.
+  let group: RobotsGroup | null = null;
 
   for (const [index, line] of lines.entries()) {
     const record = splitRecord(line);
     let cleanedLine = '';
     switch (record?.directive) {
       case 'user-agent': {
+        if (!isGroupOpen || group === null) {
+          group = { agents: new Set(), crawlDelaysMs: [] };
+          groups.push(group);
+        }
         const agent = agentToken(record.value);
-        if (agent !== null) agents.add(agent);
+        if (agent !== null) {
+          agents.add(agent);
+          group.agents.add(agent);
+        }
         cleanedLine = `User-agent: ${agent ?? ''}`;
         isGroupOpen = true;
         break;
       }
       case 'allow':
       case 'disallow': {
-        const pattern = normalizePath(record.value);
-        if (pattern !== '') {
-          rules.set(index + 1, { allow: record.directive === 'allow', text: `${record.name}: ${record.value}` });
-        }
+        const pattern = normalizeRule(record.value);
+        if (pattern !== '') rules.set(index + 1, { allow: record.directive === 'allow', text: record.written });
         cleanedLine = `${record.directive}: ${pattern}`;
         isGroupOpen = false;
         break;
       }
-      case 'crawl-delay':
-        // An invalid value still belongs to the group; robots-parser skips a NaN.
-        cleanedLine = `Crawl-delay: ${DECIMAL_SECONDS.test(record.value) ? record.value : 'NaN'}`;
-        isGroupOpen = false;
+      case 'crawl-delay': {
+        // Not for robots-parser: it would end the run of User-agent lines here. An invalid value is
+        // ignored and, like a valid one, leaves the run open.
+        const delayMs = crawlDelayValueMs(record.value);
+        if (group !== null && delayMs !== null) group.crawlDelaysMs.push(delayMs);
         break;
+      }
       case 'sitemap': {
         const sitemap = resolveHttpUrl(record.value, robotsUrl);
         if (sitemap !== null) sitemaps.add(sitemap);
@@ -262,18 +319,40 @@ function clean(body: string, robotsUrl: string): CleanedRobots {
   }
   // A group with no member lines still applies (and allows everything). @see RFC 9309 §2.2.1
   if (isGroupOpen) out.push('Disallow:');
-  return { text: out.join('\n'), rules, agents, sitemaps: [...sitemaps] };
+  return { text: out.join('\n'), rules, agents, groups, sitemaps: [...sitemaps] };
 }
 
-/** One `name: value` record, comment removed; null for blank, comment-only, colon-less or unknown lines. @see RFC 9309 §2.2 */
-function splitRecord(line: string): { directive: Directive; name: string; value: string } | null {
+/** One record of a robots.txt line. */
+interface RobotsRecord {
+  directive: Directive;
+  /** The value, trimmed, comment removed. */
+  value: string;
+  /** The record as written, comment and outer spaces removed: `Disallow: /x` or, colon forgotten, `disallow /x`. */
+  written: string;
+}
+
+/**
+ * One record, comment removed: `name: value`, or `name value` when the colon
+ * was forgotten and the line is exactly two words, as Google's reference
+ * parser reads it ("disallow /private"); null for blank, comment-only,
+ * unknown or other colon-less lines ("user agent foobot" is three words).
+ * @see RFC 9309 §2.2
+ */
+function splitRecord(line: string): RobotsRecord | null {
   const hash = line.indexOf('#');
   const content = hash === -1 ? line : line.slice(0, hash);
   const colon = content.indexOf(':');
-  if (colon === -1) return null;
+  if (colon === -1) {
+    const words = content.trim().split(/[ \t]+/u);
+    if (words.length !== 2) return null;
+    const [name = '', value = ''] = words;
+    const directive = DIRECTIVES.get(name.toLowerCase());
+    return directive === undefined ? null : { directive, value, written: `${name} ${value}` };
+  }
   const name = content.slice(0, colon).trim();
+  const value = content.slice(colon + 1).trim();
   const directive = DIRECTIVES.get(name.toLowerCase());
-  return directive === undefined ? null : { directive, name, value: content.slice(colon + 1).trim() };
+  return directive === undefined ? null : { directive, value, written: `${name}: ${value}` };
 }
 
 /**
@@ -296,14 +375,36 @@ const ESCAPE_OR_ENCODED = /%([0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&()*+,/:;=?@]/gu;
 const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 
 /**
+ * A URL's path (with query) in the one spelling rules are written in (see
+ * {@link normalizeEncoding}), with `*` and `$` percent-encoded: in a URL they
+ * are only characters, so `Disallow: /a-%2A` and `Disallow: /a-*` both match
+ * `/a-*` and `/a-%2A`.
+ * @see RFC 9309 §2.2.3 (special characters; its Figure 6)
+ */
+function normalizePath(raw: string): string {
+  return normalizeEncoding(raw).replace(/\*/gu, '%2A').replace(/\$/gu, '%24');
+}
+
+/**
+ * An Allow or Disallow pattern in the one spelling of {@link normalizeEncoding}:
+ * `*` stays the wildcard and a final `$` the end of the path, while a `$`
+ * anywhere else is a character (as Google's reference parser reads it) and
+ * is percent-encoded to match {@link normalizePath}.
+ * @see RFC 9309 §2.2.3
+ */
+function normalizeRule(raw: string): string {
+  return normalizeEncoding(raw).replace(/\$(?!$)/gu, '%24');
+}
+
+/**
  * One spelling for a path (with query) or a rule, so equal octets compare
  * equal: %XX of an unreserved character is decoded, other %XX upper-cased,
  * and other characters (non-ASCII as UTF-8, a lone `%`, spaces, quotes,
  * `|`...) percent-encoded. `/%7Efoo` and `/~foo` are one path; so are `/ä`
- * and `/%C3%A4`. `*` and `$` stay as they are, for rules.
+ * and `/%C3%A4`. `*` and `$` stay as they are here.
  * @see RFC 9309 §2.2.2, RFC 3986 §2.1–2.3
  */
-function normalizePath(raw: string): string {
+function normalizeEncoding(raw: string): string {
   return raw.replace(ESCAPE_OR_ENCODED, (match, hex: string | undefined) => {
     if (hex === undefined) return percentEncode(match);
     const char = String.fromCharCode(Number.parseInt(hex, 16));
