@@ -30,6 +30,14 @@ function assertPaths(body: string, cases: [path: string, allowed: boolean][]): v
   }
 }
 
+/** Checks, for each `[rule, path, isMatch]`, that `Disallow: rule` alone disallows `path` exactly when it should match. */
+function assertRuleMatches(cases: [rule: string, path: string, isMatch: boolean][]): void {
+  for (const [rule, path, isMatch] of cases) {
+    const decision = policy(`User-agent: tabcrawl\nDisallow: ${rule}\n`).isAllowed(`http://example.test${path}`);
+    assert.equal(decision.allowed, !isMatch, `Disallow: ${rule} against ${path}`);
+  }
+}
+
 describe('parseRobots: which group applies', () => {
   it('matches our product token whatever its case on the User-agent line', () => {
     for (const agent of ['tabcrawl', 'TABCRAWL', 'TabCrawl']) {
@@ -295,10 +303,7 @@ describe('parseRobots: percent-encoding', () => {
       ['/100%', '/100%25', true],
       ['/Ã¤', '/a', false],
     ];
-    for (const [rule, path, isMatch] of cases) {
-      const decision = policy(`User-agent: tabcrawl\nDisallow: ${rule}\n`).isAllowed(`http://example.test${path}`);
-      assert.equal(decision.allowed, !isMatch, `Disallow: ${rule} against ${path}`);
-    }
+    assertRuleMatches(cases);
   });
 
   it('keeps a query with a URL in it as it is', () => {
@@ -481,10 +486,7 @@ describe('parseRobots: %2A and %24 in a rule match a literal * and $ (RFC 9309 Â
       ['/a$b', '/a%24b', true],
       ['/a$b', '/ab', false],
     ];
-    for (const [rule, path, isMatch] of cases) {
-      const decision = policy(`User-agent: tabcrawl\nDisallow: ${rule}\n`).isAllowed(`http://example.test${path}`);
-      assert.equal(decision.allowed, !isMatch, `Disallow: ${rule} against ${path}`);
-    }
+    assertRuleMatches(cases);
   });
 
   it('reports the encoded rule as written', () => {
