@@ -16,6 +16,7 @@ import { isNewBrowserSession } from './adapters/browser-session.ts';
 import { KeepAlive, WATCHDOG_ALARM } from './adapters/keep-alive.ts';
 import { WireObserver } from './adapters/wire-observer.ts';
 import { crawlerUserAgent, installUserAgentRule } from './adapters/user-agent-rule.ts';
+import { CrawlEvents, observeCrawlChanges } from './crawl-events.ts';
 import { CrawlManager } from './crawl-manager.ts';
 import { createHandlers, dispatch } from './message-handlers.ts';
 import { isTrustedSender, pageOriginOf } from './trusted-sender.ts';
@@ -29,7 +30,9 @@ const STATE_CHANGES: ReadonlySet<RequestType> = new Set<RequestType>(['crawl/sta
 const wire = new WireObserver();
 wire.register();
 
-const store = new DexieCrawlStore(new TabcrawlDatabase());
+// Open pages are told when a crawl changes (the push channel): they read again only then.
+const events = new CrawlEvents((message) => browser.runtime.sendMessage(message));
+const store = observeCrawlChanges(new DexieCrawlStore(new TabcrawlDatabase()), events.changed);
 const keepAlive = new KeepAlive();
 // Chrome MV3 and Firefox MV3 have `action`; Firefox MV2 only `browserAction`.
 const badgeAction: BadgeAction = browser.action ?? browser.browserAction;

@@ -95,6 +95,45 @@ export interface Requests {
   };
 }
 
+/**
+ * Events the background pushes to every open Tabcrawl page (the popup, the
+ * results tab), so that they show changes as they happen instead of asking
+ * again and again. Pages read what changed with the requests above (or from
+ * the database); an event only says that something did.
+ */
+export interface Events {
+  /**
+   * A crawl's stored record, hosts or rows changed (progress, a new state), or
+   * it was deleted. Sent at most every `CRAWL_EVENT_MIN_MS` per crawl, the
+   * last change always (`background/crawl-events.ts`).
+   */
+  'crawl/changed': { crawlId: string; isDeleted: boolean };
+}
+
+export type EventType = keyof Events;
+
+/** The envelope of one event, sent over `runtime.sendMessage` by the background. */
+export interface EventMessageOf<K extends EventType> {
+  event: K;
+  payload: Events[K];
+}
+export type EventMessage = { [K in EventType]: EventMessageOf<K> }[EventType];
+
+/**
+ * Listens to one kind of event; returns the function that stops listening.
+ * Pages get it in their deps, so tests can push events by hand.
+ */
+export type OnEvent = <K extends EventType>(type: K, listener: (payload: Events[K]) => void) => () => void;
+
+/** Narrows an unknown value received over messaging to an {@link EventMessage}. */
+export function isEventMessage(value: unknown): value is EventMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const { event, payload } = value as { event?: unknown; payload?: unknown };
+  if (event !== 'crawl/changed' || typeof payload !== 'object' || payload === null) return false;
+  const { crawlId, isDeleted } = payload as { crawlId?: unknown; isDeleted?: unknown };
+  return typeof crawlId === 'string' && typeof isDeleted === 'boolean';
+}
+
 export type RequestType = keyof Requests;
 export type RequestOf<K extends RequestType> = Requests[K]['request'];
 export type ReplyOf<K extends RequestType> = Requests[K]['reply'];

@@ -4,6 +4,7 @@
  */
 import type { ExportFormat } from '../export/format-info.ts';
 import type { Send } from '../messaging/client.ts';
+import type { OnEvent } from '../messaging/protocol.ts';
 import type { SettingsStorage } from '../settings/site-settings.ts';
 
 export interface PopupDeps {
@@ -33,7 +34,13 @@ export interface PopupDeps {
   settingsStorage: SettingsStorage;
   /** The current time, ms since the epoch, for the ETA. @default Date.now */
   now?: () => number;
-  /** Pause between the end of one refresh of a running crawl and the start of the next, in ms. @default 1000 */
+  /**
+   * The background's events (`messaging/client.ts`): the crawl shown and the
+   * Crawls list are read again when they change. Without it (tests), a
+   * running crawl is polled every `pollMs`.
+   */
+  onEvent?: OnEvent;
+  /** Without `onEvent`: pause between the end of one refresh of a running crawl and the start of the next, in ms. @default 1000 */
   pollMs?: number;
 }
 

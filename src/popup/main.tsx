@@ -6,7 +6,7 @@ import { render } from 'preact';
 import browser from 'webextension-polyfill';
 import type { ExportFormat } from '../export/format-info.ts';
 import { exportPagePath } from '../export-page/export-params.ts';
-import { send } from '../messaging/client.ts';
+import { onEvent, send } from '../messaging/client.ts';
 import { storageAreaAdapter } from '../settings/site-settings.ts';
 import { RESULTS_PAGE_PATH } from '../storage/page-queries.ts';
 import { App } from './app.tsx';
@@ -40,4 +40,4 @@ function requestHostAccess(patterns: string[]): Promise<boolean> {
 const settingsStorage = storageAreaAdapter(browser.storage.local);
 
 const root = document.getElementById('app');
-if (root !== null) render(<App deps={{ send, requestHostAccess, currentTabUrl, openExportTab, openResultsTab, settingsStorage }} />, root);
+if (root !== null) render(<App deps={{ send, onEvent, requestHostAccess, currentTabUrl, openExportTab, openResultsTab, settingsStorage }} />, root);

@@ -1,13 +1,13 @@
 /**
  * The crawl the popup shows: its summary, its latest rows, its hosts with URLs
- * left, and the polling that keeps them fresh while it runs. Pause, resume and
- * stop go through here too.
+ * left, kept fresh by the background's `crawl/changed` events (the push
+ * channel), or, without an event source (tests), by polling while it runs.
+ * Pause, resume and stop go through here too.
  *
  * ```
- * none ──show(crawl)──► shown ──(state running)──► polling every pollMs
- *                         ▲                            │
- *                         └──(state not running, action, └─ crawl/get + pages/latest
- *                             show, unmount)              + crawl/hosts, one at a time
+ * none ──show(crawl)──► shown ──(crawl/changed of it)──► refresh: crawl/get + pages/latest
+ *                         ▲                                + crawl/hosts; a change during a
+ *                         └──(action, show, unmount)         refresh asks for one more after it
  * ```
  *
  * Every request carries the generation it was made in; `show`, the actions and
@@ -16,7 +16,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Send } from '../messaging/client.ts';
-import type { CrawlSummary, HostProgress, PageSummary } from '../messaging/protocol.ts';
+import type { CrawlSummary, HostProgress, OnEvent, PageSummary } from '../messaging/protocol.ts';
 import { TabcrawlError } from '../messaging/protocol.ts';
 import { LATEST_PAGES_LIMIT } from './deps.ts';
 import { describeError } from './format.ts';
@@ -38,6 +38,8 @@ export interface CrawlView {
   error: string | null;
   /** Its hosts with URLs left (most pending first); empty when unknown or none. */
   hosts: HostProgress[];
+  /** When `crawl` was read, ms since the epoch (its `activeMs` is as of then). */
+  readAt: number;
   /** The action whose request is in flight, or null. */
   pendingAction: CrawlAction | null;
   /** A `crawl/stop` is in flight. */
@@ -50,8 +52,21 @@ export interface CrawlView {
   perform: (action: CrawlAction) => Promise<void>;
 }
 
-export function useCrawl(send: Send, pollMs: number): CrawlView {
-  const [crawl, setCrawl] = useState<CrawlSummary | null>(null);
+/**
+ * @param pollMs pause between two refreshes of a running crawl when there is no `onEvent`, in ms.
+ * @param onEvent the push channel; when given, the crawl is refreshed on its events and never polled.
+ * @param now the clock `readAt` is read from. @default Date.now
+ */
+export function useCrawl(send: Send, pollMs: number, onEvent?: OnEvent, now: () => number = Date.now): CrawlView {
+  const [crawl, setCrawlState] = useState<CrawlSummary | null>(null);
+  const [readAt, setReadAt] = useState(0);
+  const setCrawl = useCallback(
+    (next: CrawlSummary | null): void => {
+      setCrawlState(next);
+      setReadAt(now());
+    },
+    [now],
+  );
   const [pages, setPages] = useState<PageSummary[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [hosts, setHosts] = useState<HostProgress[]>([]);
@@ -106,7 +121,7 @@ export function useCrawl(send: Send, pollMs: number): CrawlView {
       setError(null);
       if (next !== null) await Promise.all([loadPages(next.id, gen), loadHosts(next, gen)]);
     },
-    [loadPages, loadHosts],
+    [loadPages, loadHosts, setCrawl],
   );
 
   const crawlId = crawl?.id ?? null;
@@ -129,18 +144,27 @@ export function useCrawl(send: Send, pollMs: number): CrawlView {
         if (generation.current !== -1) setPendingAction(null);
       }
     },
-    [crawlId, send, loadPages, loadHosts],
+    [crawlId, send, loadPages, loadHosts, setCrawl],
   );
 
   const stop = useCallback(() => perform('stop'), [perform]);
 
-  // Polling: a chain of timeouts, so a slow answer delays the next refresh instead of overlapping it.
+  // Live updates: on each event of the shown crawl (or, without events, a chain of timeouts while it
+  // runs), one refresh at a time; a change that comes during a refresh asks for one more after it.
   useEffect(() => {
-    if (crawlId === null || !isRunning) return undefined;
+    if (crawlId === null) return undefined;
+    if (onEvent === undefined && !isRunning) return undefined;
     let isCancelled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let isRefreshing = false;
+    let isStale = false;
 
     const refresh = async (): Promise<void> => {
+      if (isRefreshing) {
+        isStale = true;
+        return;
+      }
+      isRefreshing = true;
       const gen = generation.current;
       try {
         const [got, latest] = await Promise.all([
@@ -162,15 +186,31 @@ export function useCrawl(send: Send, pollMs: number): CrawlView {
         }
         setError(describeError(err));
       }
-      if (!isCancelled) timer = setTimeout(() => void refresh(), pollMs);
+      isRefreshing = false;
+      if (isCancelled) return;
+      if (isStale) {
+        isStale = false;
+        void refresh();
+      } else if (onEvent === undefined) {
+        timer = setTimeout(() => void refresh(), pollMs);
+      }
     };
 
-    timer = setTimeout(() => void refresh(), pollMs);
+    if (onEvent === undefined) {
+      timer = setTimeout(() => void refresh(), pollMs);
+      return () => {
+        isCancelled = true;
+        clearTimeout(timer);
+      };
+    }
+    const stopListening = onEvent('crawl/changed', (event) => {
+      if (event.crawlId === crawlId) void refresh();
+    });
     return () => {
       isCancelled = true;
-      clearTimeout(timer);
+      stopListening();
     };
-  }, [crawlId, isRunning, send, pollMs, loadHosts]);
+  }, [crawlId, isRunning, send, pollMs, loadHosts, onEvent, setCrawl]);
 
-  return { crawl, pages, error, hosts, pendingAction, isStopping: pendingAction === 'stop', show, stop, perform };
+  return { crawl, pages, error, hosts, readAt, pendingAction, isStopping: pendingAction === 'stop', show, stop, perform };
 }
