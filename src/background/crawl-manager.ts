@@ -199,18 +199,24 @@ export class CrawlManager {
   }
 
   /**
-   * @throws TabcrawlError `already-running` when a running crawl (other than `exceptId`) may request a site this
-   *   one may (its start site, an extra site, a subdomain): each crawl keeps its own clocks, so two of them on
-   *   one site could request it closer than the delay.
+   * @throws TabcrawlError `already-running` when a running or paused crawl (other than `exceptId`) may request a
+   *   site this one may (its start site, an extra site, a subdomain): each crawl keeps its own clocks, so two of
+   *   them on one site could request it closer than the delay; and a paused one could not be resumed while the
+   *   new one runs, so it would be stranded.
    */
   private async refuseIfBusy(settings: CrawlSettings, exceptId: string | null): Promise<void> {
     for (const crawl of await this.deps.store.listCrawls()) {
-      if (crawl.id === exceptId || crawl.state !== 'running') continue;
+      const isPaused = this.view(crawl).state === 'paused';
+      if (crawl.id === exceptId || (crawl.state !== 'running' && !isPaused)) continue;
       const site = sharedSite(settings, crawl.settings);
       if (site === null) continue;
       const sameStart = originOf(crawl.settings.startUrl) === originOf(settings.startUrl);
       const by = sameStart ? '' : ` (by the crawl of ${crawl.settings.startUrl})`;
-      throw new TabcrawlError({ code: 'already-running', message: `${site} is already being crawled${by}; stop that crawl first` });
+      // A paused crawl would be stranded: it could not be resumed while the new one runs.
+      const message = isPaused
+        ? `${site} has a paused crawl${by}; resume it, or stop it to start anew`
+        : `${site} is already being crawled${by}; stop that crawl first`;
+      throw new TabcrawlError({ code: 'already-running', message });
     }
   }
 

@@ -50,9 +50,34 @@ export interface AppProps {
   deps: PopupDeps;
 }
 
+/** Re-renders every second while `isTicking`, for the countdowns and the run time; returns the time. */
+function useTick(now: () => number, isTicking: boolean): number {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (!isTicking) return undefined;
+    const timer = setInterval(() => setTick((tick) => tick + 1), TICK_MS);
+    return () => clearInterval(timer);
+  }, [isTicking]);
+  return now();
+}
+
+/** Time between two re-renders of a running crawl's countdowns, in ms (no request is made). */
+const TICK_MS = 1000;
+
+/** Why Start is off for the crawl shown, or null when it is not. */
+export function startBlockedReason(crawl: CrawlSummary | null, startUrl: string): string | null {
+  if (crawl === null) return null;
+  if (crawl.state === 'running') return 'A crawl of this site is running: stop it to start again.';
+  if (crawl.state === 'paused' && httpOrigin(startUrl.trim()) === httpOrigin(crawl.settings.startUrl)) {
+    return 'A crawl of this site is paused: resume it below, or stop it and start anew.';
+  }
+  return null;
+}
+
 export function App({ deps }: AppProps) {
   const { send, currentTabUrl, settingsStorage } = deps;
-  const view = useCrawl(send, deps.pollMs ?? DEFAULT_POLL_MS);
+  const now = deps.now ?? Date.now;
+  const view = useCrawl(send, deps.pollMs ?? DEFAULT_POLL_MS, deps.onEvent, now);
   const { show } = view;
 
   const [values, setValues] = useState<StartFormValues>(defaultStartForm);
@@ -74,7 +99,8 @@ export function App({ deps }: AppProps) {
   const [crawls, setCrawls] = useState<CrawlSummary[] | null>(null);
   /** The crawl of the Crawls view with a request in flight. */
   const [busyId, setBusyId] = useState<string | null>(null);
-  const now = deps.now ?? Date.now;
+  /** The user opened the Start form while a crawl runs (it is folded away then). */
+  const [isFormWanted, setFormWanted] = useState(false);
 
   // On open: the tab's site fills the form with its remembered settings, and the newest crawl of that site is shown.
   useEffect(() => {
@@ -111,7 +137,11 @@ export function App({ deps }: AppProps) {
   }, [currentTabUrl, send, show, settingsStorage]);
 
   const onChange = (next: StartFormValues): void => {
-    if (next.startUrl !== values.startUrl) hasEditedUrl.current = true;
+    if (next.startUrl !== values.startUrl) {
+      hasEditedUrl.current = true;
+      // The note is about the tab; once a URL is typed it no longer applies.
+      setNote(null);
+    }
     if (next.settings !== values.settings) hasEditedSettings.current = true;
     setValues(next);
   };
@@ -144,6 +174,8 @@ export function App({ deps }: AppProps) {
         return;
       }
       const reply = await send('crawl/start', { settings: startRequestSettings(result.settings) });
+      setNote(null);
+      setFormWanted(false);
       await show(reply.crawl);
       await remember(result.settings.startUrl);
     } catch (err) {
@@ -189,9 +221,19 @@ export function App({ deps }: AppProps) {
   };
 
   const onNewCrawl = (): void => {
-    const input = startUrlRef.current;
-    input?.focus();
-    input?.select();
+    setFormWanted(true);
+    // The form may be folded away: focus it once it is shown.
+    setTimeout(() => {
+      const input = startUrlRef.current;
+      input?.focus();
+      input?.select();
+    }, 0);
+  };
+
+  /** Stops the paused crawl of this site, then starts the form's crawl: nothing is left stranded. */
+  const onStopAndStart = async (): Promise<void> => {
+    await view.perform('stop');
+    await onSubmit();
   };
 
   const loadCrawls = useCallback(async (): Promise<void> => {
@@ -215,8 +257,16 @@ export function App({ deps }: AppProps) {
   const onOpenCrawl = (picked: CrawlSummary): void => {
     setBanner(null);
     setScreen('site');
+    setFormWanted(false);
     void show(picked);
   };
+
+  // The Crawls view follows the background's events too: a crawl that ends or is deleted elsewhere shows so.
+  const { onEvent } = deps;
+  useEffect(() => {
+    if (screen !== 'crawls' || onEvent === undefined) return undefined;
+    return onEvent('crawl/changed', () => void loadCrawls());
+  }, [screen, onEvent, loadCrawls]);
 
   const openInTab = async (crawlId: string): Promise<void> => {
     try {
@@ -261,6 +311,11 @@ export function App({ deps }: AppProps) {
   const { crawl } = view;
   const isRunning = crawl?.state === 'running';
   const errorText = banner ?? view.error;
+  const shownAt = useTick(now, isRunning);
+  const blockedReason = startBlockedReason(crawl, values.startUrl);
+  // While a crawl of the site runs or is paused, it comes first and the Start form folds away.
+  const isCrawlFirst = crawl !== null && (crawl.state === 'running' || crawl.state === 'paused');
+  const isFormShown = !isCrawlFirst || isFormWanted;
 
   return (
     <main class="popup">
@@ -291,20 +346,27 @@ export function App({ deps }: AppProps) {
         />
       ) : (
         <>
-          <CrawlForm
-            values={values}
-            errors={fieldErrors}
-            note={note}
-            isStarting={isStarting}
-            isStartDisabled={isRunning}
-            isMoreOpen={isMoreOpen}
-            onMoreOpenChange={setMoreOpen}
-            focusRequest={focusRequest}
-            disabledReason={isRunning ? 'A crawl of this site is running: stop it to start again.' : null}
-            startUrlRef={startUrlRef}
-            onChange={onChange}
-            onSubmit={() => void onSubmit()}
-          />
+          {isFormShown ? (
+            <CrawlForm
+              values={values}
+              errors={fieldErrors}
+              note={note}
+              isStarting={isStarting}
+              isStartDisabled={blockedReason !== null}
+              isMoreOpen={isMoreOpen}
+              onMoreOpenChange={setMoreOpen}
+              focusRequest={focusRequest}
+              disabledReason={blockedReason}
+              startUrlRef={startUrlRef}
+              onChange={onChange}
+              onSubmit={() => void onSubmit()}
+            />
+          ) : null}
+          {isFormShown && crawl?.state === 'paused' && blockedReason !== null && (
+            <button type="button" class="link" data-testid="stop-and-start" disabled={view.pendingAction !== null} onClick={() => void onStopAndStart()}>
+              Stop the paused crawl and start anew
+            </button>
+          )}
           {errorText !== null && (
             <p class="banner" role="alert">
               {errorText}
@@ -316,13 +378,19 @@ export function App({ deps }: AppProps) {
                 crawl={crawl}
                 hosts={view.hosts}
                 pendingAction={view.pendingAction}
-                now={now()}
+                now={shownAt}
+                readAt={view.readAt}
                 onAction={(action) => void onCrawlAction(action)}
                 onNewCrawl={onNewCrawl}
                 onOpenInTab={() => void openInTab(crawl.id)}
               >
                 <ExportMenu crawlId={crawl.id} rowCount={crawl.counts.done} onExport={deps.openExportTab} />
               </CrawlProgress>
+              {!isFormShown && (
+                <button type="button" class="link" data-testid="show-start-form" onClick={onNewCrawl}>
+                  Start another crawl…
+                </button>
+              )}
               <ResultsTable pages={view.pages} origin={httpOrigin(crawl.settings.startUrl)} />
             </>
           ) : (

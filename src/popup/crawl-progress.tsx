@@ -1,13 +1,14 @@
 /**
- * State and counters of the crawl shown: a progress bar against the page
- * limit, the rate and a lower bound of the time left, one line per host with
- * URLs left, and the Pause / Resume / Stop buttons its state allows
- * (New crawl once it is over).
+ * State and counters of the crawl shown: a progress bar (done of what is
+ * known, 100 % once finished), how long it has run, its rate and, while it
+ * runs, an estimate of the time left; one line per host with URLs left (what
+ * it waits for and why, while it runs), and the Pause / Resume / Stop buttons
+ * its state allows (New crawl once it is over).
  */
 import type { ComponentChildren } from 'preact';
-import { etaLowerBoundMs, pagesPerMinute } from '../core/crawl/progress.ts';
+import { etaMs, pagesPerMinute } from '../core/crawl/progress.ts';
 import type { CrawlSummary, HostProgress } from '../messaging/protocol.ts';
-import { formatDuration, formatRate, hostLine, httpOrigin } from './format.ts';
+import { etaText, formatRate, hostLine, httpOrigin, progressPercent, runTimeText } from './format.ts';
 import type { CrawlAction } from './use-crawl.ts';
 
 /** Host lines shown at most; the rest are summed up in one line. */
@@ -19,8 +20,10 @@ export interface CrawlProgressProps {
   hosts: HostProgress[];
   /** The action whose request is in flight, or null. */
   pendingAction: CrawlAction | null;
-  /** The current time, ms since the epoch (for the ETA). */
+  /** The current time, ms since the epoch (for the ETA, the host waits and the run time). */
   now: number;
+  /** When `crawl` was read, ms since the epoch: its `activeMs` is as of then. @default now */
+  readAt?: number;
   onAction: (action: CrawlAction) => void;
   onNewCrawl: () => void;
   /** Opens the full results page of this crawl in a tab. */
@@ -29,17 +32,23 @@ export interface CrawlProgressProps {
   children?: ComponentChildren;
 }
 
-/** Percent of `part` in `whole`, 0 to 100. */
-const percent = (part: number, whole: number): number => (whole <= 0 ? 0 : Math.min(100, Math.max(0, (part / whole) * 100)));
-
-export function CrawlProgress({ crawl, hosts, pendingAction, now, onAction, onNewCrawl, onOpenInTab, children }: CrawlProgressProps) {
+export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, onAction, onNewCrawl, onOpenInTab, children }: CrawlProgressProps) {
   const { state, counts, settings } = crawl;
   const isRunning = state === 'running';
   const isPaused = state === 'paused';
+  const isOver = state === 'finished' || state === 'failed';
   const canResume = isPaused || (state === 'stopped' && crawl.queued > 0);
   const site = httpOrigin(settings.startUrl) ?? settings.startUrl;
-  const rate = crawl.activeMs === undefined ? null : pagesPerMinute(counts.done, crawl.activeMs);
-  const eta = isRunning || isPaused ? etaLowerBoundMs(hosts, now, settings.hostConcurrency) : null;
+  // activeMs is as of the read; a running crawl has run on since.
+  const elapsedMs = crawl.activeMs === undefined ? null : crawl.activeMs + (isRunning ? Math.max(0, now - readAt) : 0);
+  const rate = elapsedMs === null ? null : pagesPerMinute(counts.done, elapsedMs);
+  // Only a running crawl waits for anything: a paused or stopped one has no time left to count. Until its
+  // hosts are known, nothing is said of the time left.
+  const canEstimate = isRunning && (crawl.queued === 0 || hosts.length > 0);
+  const eta = canEstimate ? etaText(crawl.queued, etaMs(hosts, now, settings.hostConcurrency)) : null;
+  const percent = progressPercent(crawl);
+  // A crawl that failed before recording anything has no figures to show: its message says it all.
+  const hasCounters = !(state === 'failed' && counts.done === 0);
   const shownHosts = hosts.slice(0, MAX_HOST_LINES);
   const hiddenHosts = hosts.slice(MAX_HOST_LINES);
   const busy = pendingAction !== null;
@@ -58,33 +67,34 @@ export function CrawlProgress({ crawl, hosts, pendingAction, now, onAction, onNe
         class="progress-bar"
         role="progressbar"
         data-testid="progress-bar"
-        aria-label="URLs done against the page limit"
+        aria-label="URLs done of the URLs known"
         aria-valuemin={0}
-        aria-valuemax={settings.maxPages}
-        aria-valuenow={counts.done}
-        aria-valuetext={`${counts.done} done, ${counts.admitted} found, limit ${settings.maxPages}`}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(percent)}
+        aria-valuetext={`${counts.done} done, ${crawl.queued} queued, limit ${settings.maxPages}`}
       >
-        <span class="progress-admitted" data-testid="progress-admitted" style={{ width: `${percent(counts.admitted, settings.maxPages)}%` }} />
-        <span class="progress-done" data-testid="progress-done" style={{ width: `${percent(counts.done, settings.maxPages)}%` }} />
+        <span class="progress-done" data-testid="progress-done" style={{ width: `${percent}%` }} />
       </div>
       <p class="progress-text" data-testid="progress-text">
-        {counts.done} done · {counts.admitted} found · limit {settings.maxPages}
+        {counts.done} done{isOver ? '' : ` · ${crawl.queued} queued`} · limit {settings.maxPages}
       </p>
       <p class="progress-figures">
+        {elapsedMs !== null && <span data-testid="run-time">{runTimeText(state, elapsedMs)}</span>}
         <span data-testid="rate">{rate === null ? '— pages/min' : `${formatRate(rate)} pages/min`}</span>
         {eta !== null && (
-          <span data-testid="eta" title="A lower bound from the delays between requests to each host">
-            {eta === 0 ? 'nothing queued' : `at least ${formatDuration(eta)} left`}
+          <span data-testid="eta" title="An estimate from each host's gap and response time as they stand; URLs not found yet are not counted">
+            {eta}
           </span>
         )}
       </p>
+      {hasCounters && (
       <dl class="counters">
         <div>
           <dt>Fetched</dt>
           <dd data-testid="count-fetched">{counts.fetched}</dd>
         </div>
         <div>
-          <dt>Queued</dt>
+          <dt>{state === 'failed' ? 'Not fetched' : 'Queued'}</dt>
           <dd data-testid="count-queued">{crawl.queued}</dd>
         </div>
         <div>
@@ -96,11 +106,12 @@ export function CrawlProgress({ crawl, hosts, pendingAction, now, onAction, onNe
           <dd data-testid="count-blocked">{counts.blocked}</dd>
         </div>
       </dl>
+      )}
       {shownHosts.length > 0 && (
         <ul class="host-lines" data-testid="host-lines" aria-label="Hosts with URLs left">
           {shownHosts.map((host) => (
             <li key={host.origin} class={`host-line wait-${host.wait.kind}`} data-testid="host-line">
-              {hostLine(host)}
+              {hostLine(host, now, isRunning)}
             </li>
           ))}
           {hiddenHosts.length > 0 && (

@@ -154,30 +154,54 @@ export function dateTime(at: number): string {
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
 }
 
+/** How each gap rule reads, with its length: `delay 1 s`, `Crawl-delay 5 s`, `response time: last answer took 3 s`. */
+function gapRuleText(wait: Extract<HostProgress['wait'], { kind: 'gap' }>, responseMs: number): string {
+  switch (wait.rule) {
+    case 'delay':
+      return `delay ${formatSeconds(wait.gapMs)}`;
+    case 'crawl-delay':
+      return `robots.txt Crawl-delay ${formatSeconds(wait.gapMs)}`;
+    case 'response-time':
+      return `response time: last answer took ${formatSeconds(responseMs)}, so ${formatSeconds(wait.gapMs)} between requests`;
+  }
+}
+
+/** Time left until `at`, for people: `3 s`, `2 min`, `under 1 s`. */
+function timeLeft(at: number, now: number): string {
+  const ms = at - now;
+  return ms > 0 && ms < 500 ? 'under 1 s' : formatDuration(Math.max(0, ms));
+}
+
 /**
- * What a host waits for, as one phrase: `waiting for Crawl-delay 2 s`,
- * `backing off until 12:03:10`, `robots.txt unavailable, retry at 12:03:10`,
- * `fetching`, `ready`.
+ * What a host waits for at `now`, as one phrase naming the rule that set
+ * the wait and the real time left: `waiting 7 s · response time: last answer
+ * took 3 s, so 9 s between requests`, `waiting 1 s · delay 1 s`, `backing off
+ * after 429/503 · 42 s left (until 12:03:10)`, `robots.txt unavailable · retry
+ * in 5 s`, `fetching`, `ready`.
  */
-export function hostWaitText(host: HostProgress): string {
+export function hostWaitText(host: HostProgress, now: number): string {
   const { wait } = host;
   switch (wait.kind) {
     case 'in-flight':
       return 'fetching';
     case 'backoff':
-      return `backing off until ${clockTime(wait.until)}`;
+      return `backing off after 429/503 · ${timeLeft(wait.until, now)} left (until ${clockTime(wait.until)})`;
     case 'robots':
-      return `robots.txt unavailable, retry at ${clockTime(wait.retryAt)}`;
-    case 'crawl-delay':
-      return wait.crawlDelayMs !== null ? `waiting for Crawl-delay ${formatSeconds(wait.crawlDelayMs)}` : `waiting for the delay ${formatSeconds(host.gapMs)}`;
+      return `robots.txt unavailable · retry in ${timeLeft(wait.retryAt, now)}`;
+    case 'gap':
+      return wait.until <= now ? 'ready' : `waiting ${timeLeft(wait.until, now)} · ${gapRuleText(wait, host.responseMs)}`;
     case 'ready':
       return 'ready';
   }
 }
 
-/** One line per host: `127.0.0.1:8080 · 12 queued · waiting for Crawl-delay 2 s`. */
-export function hostLine(host: HostProgress): string {
-  return `${hostLabel(host.origin)} · ${host.pending} queued · ${hostWaitText(host)}`;
+/**
+ * One line per host: `127.0.0.1:8080 · 12 queued · waiting 1 s · delay 1 s`.
+ * @param isRunning false for a paused or stopped crawl: nothing is waited for then, so no wait is named.
+ */
+export function hostLine(host: HostProgress, now: number, isRunning = true): string {
+  const head = `${hostLabel(host.origin)} · ${host.pending} queued`;
+  return isRunning ? `${head} · ${hostWaitText(host, now)}` : head;
 }
 
 /** Pages per minute as shown: whole numbers from 10 up, one decimal below. */
@@ -185,3 +209,46 @@ export function formatRate(pagesPerMinute: number): string {
   return pagesPerMinute >= 10 ? String(Math.round(pagesPerMinute)) : String(Math.round(pagesPerMinute * 10) / 10);
 }
 
+
+/**
+ * How far a crawl is, 0 to 100: a finished crawl is 100; otherwise the rows
+ * done against what is known (done + queued), with the page limit as a cap on
+ * the whole. Never measured against the limit alone: a small site would sit
+ * at a few percent to its end.
+ */
+export function progressPercent(crawl: Pick<CrawlSummary, 'state' | 'counts' | 'queued' | 'settings'>): number {
+  if (crawl.state === 'finished') return 100;
+  const done = crawl.counts.done;
+  const whole = Math.max(done, Math.min(done + crawl.queued, crawl.settings.maxPages));
+  return whole <= 0 ? 0 : Math.min(100, (done / whole) * 100);
+}
+
+/**
+ * How long a crawl has run, as a phrase: `running for 2 min` while it runs,
+ * `ran 45 s` once paused or stopped, `took 3 min` once finished or failed.
+ * Paused time is never counted.
+ * @param elapsedMs its active time, in ms.
+ */
+export function runTimeText(state: CrawlSummary['state'], elapsedMs: number): string {
+  const duration = formatDuration(elapsedMs);
+  switch (state) {
+    case 'running':
+      return `running for ${duration}`;
+    case 'paused':
+    case 'stopped':
+      return `ran ${duration}`;
+    case 'finished':
+    case 'failed':
+      return `took ${duration}`;
+  }
+}
+
+/**
+ * The time-left phrase of a running crawl: `nothing queued` only when no URL
+ * is queued; else `about 3 min left` from the hosts' pace, `under 1 s left`.
+ * @param etaMs the estimate (`etaMs` of `core/crawl/progress.ts`), in ms.
+ */
+export function etaText(queued: number, etaMs: number): string {
+  if (queued === 0) return 'nothing queued';
+  return etaMs < 500 ? 'under 1 s left' : `about ${formatDuration(etaMs)} left`;
+}

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { TabcrawlError, type CrawlSummary, type HostProgress } from '../../src/messaging/protocol.ts';
+import { TabcrawlError, type CrawlSummary, type Events, type HostProgress, type OnEvent } from '../../src/messaging/protocol.ts';
+import { clockTime } from '../../src/popup/format.ts';
 import {
   click,
   crawlSummary,
@@ -16,7 +17,17 @@ const NOW = 1_700_000_100_000;
 const counts = (admitted: number, done: number, bytesStored = 0) => ({ admitted, done, fetched: done, errors: 0, blocked: 0, bytesStored });
 
 function hostProgress(overrides: Partial<HostProgress> = {}): HostProgress {
-  return { origin: 'http://127.0.0.1:8080', pending: 12, gapMs: 2000, readyAt: NOW + 1000, wait: { kind: 'ready' }, ...overrides };
+  return { origin: 'http://127.0.0.1:8080', pending: 12, gapMs: 2000, responseMs: 0, readyAt: NOW + 1000, wait: { kind: 'ready' }, ...overrides };
+}
+
+/** A push channel the test fires by hand, as the background's `crawl/changed` events. */
+function fakeEvents() {
+  const listeners = new Set<(payload: Events['crawl/changed']) => void>();
+  const onEvent: OnEvent = (_type, listener) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  };
+  return { onEvent, fire: (crawlId: string) => listeners.forEach((listener) => listener({ crawlId, isDeleted: false })) };
 }
 
 describe('popup controls', () => {
@@ -27,7 +38,7 @@ describe('popup controls', () => {
     popup = undefined;
   });
 
-  it('shows a progress bar against the page limit, the rate, the ETA and one line per host', async () => {
+  it('shows progress as done of what is known, the run time, the rate, the time left and what each host waits for and why', async () => {
     const running = crawlSummary({
       id: 'run-1',
       counts: counts(60, 30),
@@ -36,9 +47,9 @@ describe('popup controls', () => {
       settings: { ...crawlSummary().settings, maxPages: 120, hostConcurrency: 8 },
     });
     const hosts: HostProgress[] = [
-      hostProgress({ pending: 12, gapMs: 2000, readyAt: NOW + 1000, wait: { kind: 'crawl-delay', until: NOW + 1000, crawlDelayMs: 2000 } }),
-      hostProgress({ origin: 'http://127.0.0.1:9090', pending: 3, gapMs: 1000, readyAt: NOW, wait: { kind: 'backoff', until: new Date(2026, 0, 1, 12, 3, 10).getTime() } }),
-      hostProgress({ origin: 'https://c.test', pending: 1, wait: { kind: 'robots', retryAt: new Date(2026, 0, 1, 9, 5, 0).getTime() } }),
+      hostProgress({ pending: 12, gapMs: 2000, readyAt: NOW + 1000, wait: { kind: 'gap', until: NOW + 1000, rule: 'crawl-delay', gapMs: 2000 } }),
+      hostProgress({ origin: 'http://127.0.0.1:9090', pending: 3, gapMs: 1000, readyAt: NOW + 42_000, wait: { kind: 'backoff', until: NOW + 42_000 } }),
+      hostProgress({ origin: 'https://c.test', pending: 1, readyAt: NOW + 5000, wait: { kind: 'robots', retryAt: NOW + 5000 } }),
     ];
     const background = fakeBackground({
       'crawl/list': () => ({ crawls: [running] }),
@@ -51,21 +62,152 @@ describe('popup controls', () => {
     await waitFor(() => expect(mounted.queryAll('host-line')).to.have.lengthOf(3));
     const bar = mounted.byTestId('progress-bar');
     expect(bar.getAttribute('role')).to.equal('progressbar');
-    expect(bar.getAttribute('aria-valuemax')).to.equal('120');
-    expect(bar.getAttribute('aria-valuenow')).to.equal('30');
-    expect(mounted.byTestId('progress-done').style.width).to.equal('25%');
-    expect(mounted.byTestId('progress-admitted').style.width).to.equal('50%');
-    expect(mounted.byTestId('progress-text').textContent).to.equal('30 done · 60 found · limit 120');
+    expect(bar.getAttribute('aria-valuenow')).to.equal('50');
+    expect(mounted.byTestId('progress-done').style.width).to.equal('50%');
+    expect(mounted.byTestId('progress-text').textContent).to.equal('30 done · 30 queued · limit 120');
+    expect(mounted.byTestId('run-time').textContent).to.equal('running for 1 min');
     expect(mounted.byTestId('rate').textContent).to.equal('30 pages/min');
-    // Slowest host: 1 s until ready + 11 more requests × 2 s = 23 s.
-    expect(mounted.byTestId('eta').textContent).to.equal('at least 23 s left');
+    // Slowest host: the back-off's 42 s, then 2 more requests 1 s apart.
+    expect(mounted.byTestId('eta').textContent).to.equal('about 44 s left');
     const lines = mounted.queryAll('host-line').map((line) => line.textContent);
     expect(lines).to.deep.equal([
-      '127.0.0.1:8080 · 12 queued · waiting for Crawl-delay 2 s',
-      '127.0.0.1:9090 · 3 queued · backing off until 12:03:10',
-      'https://c.test · 1 queued · robots.txt unavailable, retry at 09:05:00',
+      '127.0.0.1:8080 · 12 queued · waiting 1 s · robots.txt Crawl-delay 2 s',
+      `127.0.0.1:9090 · 3 queued · backing off after 429/503 · 42 s left (until ${clockTime(NOW + 42_000)})`,
+      'https://c.test · 1 queued · robots.txt unavailable · retry in 5 s',
     ]);
     expect(payloadsOf(background.sent, 'crawl/hosts')).to.deep.equal([{ crawlId: 'run-1' }]);
+  });
+
+  it('names the response-time rule and its real wait after a slow page at delay 0, and counts it in the time left', async () => {
+    const running = crawlSummary({ id: 'slow', queued: 64, counts: counts(66, 2), settings: { ...crawlSummary().settings, delayMs: 0 } });
+    const slowHost = hostProgress({ pending: 64, gapMs: 9000, responseMs: 3000, readyAt: NOW + 9000, wait: { kind: 'gap', until: NOW + 9000, rule: 'response-time', gapMs: 9000 } });
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [running] }),
+      'pages/latest': () => ({ pages: [] }),
+      'crawl/hosts': () => ({ hosts: [slowHost] }),
+    });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000, now: () => NOW });
+    const mounted = popup;
+    await waitFor(() => expect(mounted.queryAll('host-line')).to.have.lengthOf(1));
+    expect(mounted.byTestId('host-line').textContent).to.equal('127.0.0.1:8080 · 64 queued · waiting 9 s · response time: last answer took 3 s, so 9 s between requests');
+    // 9 s, then 64 answers of 3 s with 63 gaps of 9 s: 12.8 min.
+    expect(mounted.byTestId('eta').textContent).to.equal('about 13 min left');
+  });
+
+  it('says "nothing queued" only when nothing is queued', async () => {
+    const oneLeft = crawlSummary({ id: 'one', queued: 1, counts: counts(2, 1) });
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [oneLeft] }),
+      'pages/latest': () => ({ pages: [] }),
+      'crawl/hosts': () => ({ hosts: [hostProgress({ pending: 1, gapMs: 0, readyAt: NOW - 5, wait: { kind: 'ready' } })] }),
+    });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000, now: () => NOW });
+    const mounted = popup;
+    await waitFor(() => expect(mounted.queryAll('host-line')).to.have.lengthOf(1));
+    expect(mounted.byTestId('count-queued').textContent).to.equal('1');
+    expect(mounted.byTestId('eta').textContent).to.equal('under 1 s left');
+    await popup.unmount();
+
+    const none = fakeBackground({
+      'crawl/list': () => ({ crawls: [crawlSummary({ id: 'none', queued: 0, counts: counts(2, 2) })] }),
+      'pages/latest': () => ({ pages: [] }),
+      'crawl/hosts': () => ({ hosts: [] }),
+    });
+    popup = await mountPopup({ send: none.send, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000, now: () => NOW });
+    const second = popup;
+    await waitFor(() => expect(second.byTestId('eta').textContent).to.equal('nothing queued'));
+  });
+
+  it('shows no wait and no time left for a paused or stopped crawl', async () => {
+    for (const state of ['paused', 'stopped'] as const) {
+      const crawl = crawlSummary({ id: state, state, queued: 12, counts: counts(20, 8) });
+      const background = fakeBackground({
+        'crawl/list': () => ({ crawls: [crawl] }),
+        'pages/latest': () => ({ pages: [] }),
+        'crawl/hosts': () => ({ hosts: [hostProgress({ wait: { kind: 'gap', until: NOW + 1000, rule: 'delay', gapMs: 1000 } })] }),
+      });
+      popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000, now: () => NOW });
+      const mounted = popup;
+      await waitFor(() => expect(mounted.queryAll('host-line')).to.have.lengthOf(1));
+      expect(mounted.byTestId('host-line').textContent, state).to.equal('127.0.0.1:8080 · 12 queued');
+      expect(mounted.queryTestId('eta'), state).to.equal(null);
+      await popup.unmount();
+      popup = undefined;
+    }
+  });
+
+  it('fills the progress bar for a finished crawl, whatever the page limit', async () => {
+    const finished = crawlSummary({ id: 'done', state: 'finished', queued: 0, counts: counts(21, 21), settings: { ...crawlSummary().settings, maxPages: 500 } });
+    const background = fakeBackground({ 'crawl/list': () => ({ crawls: [finished] }), 'pages/latest': () => ({ pages: [] }) });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000, now: () => NOW });
+    const mounted = popup;
+    await waitFor(() => expect(mounted.byTestId('progress-done').style.width).to.equal('100%'));
+    expect(mounted.byTestId('progress-text').textContent).to.equal('21 done · limit 500');
+  });
+
+  it('shows only the reason of a crawl that failed before recording anything, no counters', async () => {
+    const failed = crawlSummary({ id: 'f', state: 'failed', queued: 1, counts: counts(1, 0), message: 'could not reach http://127.0.0.1:9/: connection refused' });
+    const background = fakeBackground({ 'crawl/list': () => ({ crawls: [failed] }), 'pages/latest': () => ({ pages: [] }) });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000, now: () => NOW });
+    const mounted = popup;
+    await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('failed'));
+    expect(mounted.container.textContent).to.include('could not reach');
+    expect(mounted.queryTestId('count-errors')).to.equal(null);
+    expect(mounted.queryTestId('count-queued')).to.equal(null);
+  });
+
+  it('follows the crawl shown through the push channel, paused or running, without polling', async () => {
+    let current = crawlSummary({ id: 'live', state: 'paused', queued: 5, counts: counts(6, 1) });
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [current] }),
+      'crawl/get': () => ({ crawl: current }),
+      'pages/latest': () => ({ pages: [] }),
+      'crawl/hosts': () => ({ hosts: [] }),
+    });
+    const events = fakeEvents();
+    popup = await mountPopup({ send: background.send, onEvent: events.onEvent, currentTabUrl: tabAt('https://example.com/'), pollMs: 10, now: () => NOW });
+    const mounted = popup;
+    await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('paused'));
+    // Resumed elsewhere (the results tab), then finished: each change arrives as an event.
+    current = { ...current, state: 'running', counts: counts(6, 3), queued: 3 };
+    events.fire('live');
+    await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('running'));
+    current = { ...current, state: 'finished', counts: counts(6, 6), queued: 0 };
+    events.fire('other-crawl');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(mounted.byTestId('crawl-state').textContent, 'an event of another crawl changes nothing').to.equal('running');
+    events.fire('live');
+    await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('finished'));
+    expect(payloadsOf(background.sent, 'crawl/get')).to.have.lengthOf(2, 'one read per event of this crawl, no polling');
+  });
+
+  it('offers to resume a paused crawl of the site, or to stop it and start anew, instead of starting a second crawl', async () => {
+    let paused = crawlSummary({ id: 'p-1', state: 'paused', queued: 4, counts: counts(5, 1) });
+    const started = crawlSummary({ id: 'new-1', state: 'running' });
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [paused] }),
+      'pages/latest': () => ({ pages: [] }),
+      'crawl/hosts': () => ({ hosts: [] }),
+      'crawl/stop': () => {
+        paused = { ...paused, state: 'stopped' };
+        return { crawl: paused };
+      },
+      'crawl/start': () => ({ crawl: started }),
+    });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000, now: () => NOW });
+    const mounted = popup;
+    await waitFor(() => mounted.byTestId('resume'));
+    // A paused crawl comes first; the form is one click away.
+    await click(mounted.byTestId('show-start-form'));
+    await waitFor(() => expect(mounted.byTestId<HTMLButtonElement>('start').disabled).to.equal(true));
+    expect(mounted.container.textContent).to.include('A crawl of this site is paused');
+
+    await click(mounted.byTestId('stop-and-start'));
+
+    await waitFor(() => expect(payloadsOf(background.sent, 'crawl/start')).to.have.lengthOf(1));
+    expect(payloadsOf(background.sent, 'crawl/stop')).to.deep.equal([{ crawlId: 'p-1' }]);
+    const order = background.sent.map((request) => request.type).filter((type) => type === 'crawl/stop' || type === 'crawl/start');
+    expect(order).to.deep.equal(['crawl/stop', 'crawl/start']);
   });
 
   it('still shows the crawl when its host details cannot be had', async () => {

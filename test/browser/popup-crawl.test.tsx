@@ -43,7 +43,8 @@ describe('popup crawl', () => {
     expect(mounted.byTestId('count-errors').textContent).to.equal('3');
     expect(mounted.byTestId('count-blocked').textContent).to.equal('2');
     const labels = [...mounted.container.querySelectorAll('.counters dt')].map((dt) => dt.textContent);
-    expect(labels).to.deep.equal(['Fetched', 'Queued', 'Errors', 'Blocked by robots']);
+    // A failed crawl queues nothing more: what was left is "Not fetched".
+    expect(labels).to.deep.equal(['Fetched', 'Not fetched', 'Errors', 'Blocked by robots']);
     expect(payloadsOf(background.sent, 'pages/latest')).to.deep.equal([{ crawlId: 'newest', limit: 20 }]);
     expect(mounted.queryTestId('stop')).to.equal(null);
     await waitFor(() => expect(mounted.byTestId('results').querySelectorAll('tbody tr')).to.have.lengthOf(1));
@@ -136,7 +137,7 @@ describe('popup crawl', () => {
     expect(background.sent.length).to.equal(sentAtClose);
   });
 
-  it('shows the new crawl after Start succeeds', async () => {
+  it('shows the new crawl after Start succeeds, first, with the Start form folded away', async () => {
     const started = crawlSummary({ id: 'new-1', state: 'running', queued: 1 });
     const background = fakeBackground({
       'crawl/list': () => ({ crawls: [] }),
@@ -153,6 +154,9 @@ describe('popup crawl', () => {
     await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('running'));
     expect(mounted.byTestId('count-queued').textContent).to.equal('1');
     expect(mounted.byTestId('stop')).to.be.an('htmlbuttonelement');
-    expect(mounted.byTestId<HTMLButtonElement>('start').disabled).to.equal(true);
+    expect(mounted.queryTestId('start'), 'the form folds away while the crawl runs').to.equal(null);
+    await click(mounted.byTestId('show-start-form'));
+    await waitFor(() => expect(mounted.byTestId<HTMLButtonElement>('start').disabled).to.equal(true));
+    expect(mounted.container.textContent).to.include('A crawl of this site is running');
   });
 });

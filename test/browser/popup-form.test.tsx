@@ -42,6 +42,17 @@ describe('popup form', () => {
     expect(mounted.byTestId<HTMLInputElement>('start-url').value).to.equal('');
   });
 
+  it('drops the not-a-site note once a URL is typed', async () => {
+    const background = fakeBackground({ 'crawl/list': () => ({ crawls: [] }) });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('chrome://extensions/') });
+    const mounted = popup;
+    await waitFor(() => expect(mounted.container.textContent).to.include(NOT_A_SITE_NOTE));
+
+    await typeInto(mounted.byTestId<HTMLInputElement>('start-url'), 'http://127.0.0.1:8090/');
+
+    await waitFor(() => expect(mounted.container.textContent).not.to.include(NOT_A_SITE_NOTE));
+  });
+
   it('labels every field so it can be reached by its name', async () => {
     const background = fakeBackground({ 'crawl/list': () => ({ crawls: [] }) });
     popup = await mountPopup({ send: background.send, currentTabUrl: tabAt(null) });

@@ -222,14 +222,29 @@ describe('message handlers', () => {
     assert.ok(paused.ok && paused.value.crawl.state === 'finished', 'pausing a finished crawl changes nothing');
   });
 
-  it('refuses to resume a crawl while another crawl of its site runs', async () => {
+  it('refuses to start a crawl of a site whose crawl is paused, which would strand it, and the paused one still resumes', async () => {
     const bg = background();
     bg.site.route(`${A}/`, page([]));
     const first = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/` } } });
     if (!first.ok) throw new Error('not started');
     await bg.send({ type: 'crawl/pause', payload: { crawlId: first.value.crawl.id } });
     const second = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/` } } });
-    if (!second.ok) throw new Error('second not started');
+    assert.equal(second.ok ? null : second.error.code, 'already-running');
+    assert.match(second.ok ? '' : second.error.message, /paused/);
+    assert.equal((await bg.send({ type: 'crawl/list', payload: {} })).ok && (await bg.store.listCrawls()).length, 1, 'nothing stored');
+    const resumed = await bg.send({ type: 'crawl/resume', payload: { crawlId: first.value.crawl.id } });
+    assert.ok(resumed.ok && resumed.value.crawl.state === 'running');
+    await bg.settle(first.value.crawl.id);
+  });
+
+  it('refuses to resume a stopped crawl while another crawl of its site runs', async () => {
+    const bg = background();
+    bg.site.route(`${A}/`, page(['/a', '/b']));
+    const first = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/`, delayMs: 500 } } });
+    if (!first.ok) throw new Error('not started');
+    await bg.send({ type: 'crawl/stop', payload: { crawlId: first.value.crawl.id } });
+    const second = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/` } } });
+    if (!second.ok) throw new Error(`second not started: ${second.error.message}`);
     const resumed = await bg.send({ type: 'crawl/resume', payload: { crawlId: first.value.crawl.id } });
     assert.equal(resumed.ok ? null : resumed.error.code, 'already-running');
     await bg.settle(second.value.crawl.id);
@@ -282,8 +297,8 @@ describe('message handlers', () => {
     const a = byOrigin.get(A);
     assert.equal(a?.pending, 3);
     assert.equal(a?.gapMs, 5000);
-    assert.equal(a?.wait.kind, 'crawl-delay');
-    assert.equal(a?.wait.kind === 'crawl-delay' ? a.wait.crawlDelayMs : null, 5000);
+    assert.equal(a?.wait.kind, 'gap');
+    assert.deepEqual(a?.wait.kind === 'gap' ? [a.wait.rule, a.wait.gapMs] : null, ['crawl-delay', 5000]);
     const b = byOrigin.get(B);
     assert.equal(b?.wait.kind, 'backoff');
     assert.ok(b?.wait.kind === 'backoff' && b.wait.until >= bg.clock.now() + 100_000);

@@ -5,7 +5,8 @@ import { newHostState } from '../../src/core/crawl/frontier.ts';
 import {
   activeMs,
   compactCount,
-  etaLowerBoundMs,
+  currentGap,
+  etaMs,
   hostsProgress,
   hostWait,
   minimumGapMs,
@@ -70,11 +71,24 @@ describe('progress: what a host waits for', () => {
   it('says ready when every clock has passed', () => {
     assert.deepEqual(hostWait(host({ nextAllowedAt: NOW, backoffUntil: NOW - 1 }), NOW, 1000, null), { kind: 'ready' });
   });
-  it('names the robots Crawl-delay when it sets the gap', () => {
-    assert.deepEqual(hostWait(host({ nextAllowedAt: NOW + 1500 }), NOW, 1000, 2000), { kind: 'crawl-delay', until: NOW + 1500, crawlDelayMs: 2000 });
-  });
-  it('names no Crawl-delay when the configured delay is larger', () => {
-    assert.deepEqual(hostWait(host({ nextAllowedAt: NOW + 1500 }), NOW, 3000, 2000), { kind: 'crawl-delay', until: NOW + 1500, crawlDelayMs: null });
+  it('names the rule that set the gap and the gap itself: delay, Crawl-delay or response time', () => {
+    // [delayMs, crawlDelayMs, lastResponseMs, rule, gapMs]
+    const cases: [number, number | null, number, string, number][] = [
+      [1000, 2000, 0, 'crawl-delay', 2000],
+      [3000, 2000, 0, 'delay', 3000],
+      [1000, null, 100, 'delay', 1000],
+      // A 3 s answer at delay 0: the response-time rule asks 9 s (issue 13, defect 3).
+      [0, null, 3000, 'response-time', 9000],
+      [1000, 5000, 3000, 'response-time', 9000],
+      [0, 0, 0, 'delay', 0],
+      [2000, 2000, 0, 'delay', 2000],
+      [0, 3_600_000, 0, 'crawl-delay', 60_000],
+    ];
+    for (const [delayMs, crawlDelayMs, lastResponseMs, rule, gapMs] of cases) {
+      const label = JSON.stringify({ delayMs, crawlDelayMs, lastResponseMs });
+      assert.deepEqual(currentGap(delayMs, crawlDelayMs, lastResponseMs), { gapMs, rule }, label);
+      assert.deepEqual(hostWait(host({ nextAllowedAt: NOW + 1500, lastResponseMs }), NOW, delayMs, crawlDelayMs), { kind: 'gap', until: NOW + 1500, rule, gapMs }, label);
+    }
   });
   it('says backoff when a 429 or 503 back-off ends after the spacing', () => {
     assert.deepEqual(hostWait(host({ nextAllowedAt: NOW + 1000, backoffUntil: NOW + 60_000 }), NOW, 1000, null), { kind: 'backoff', until: NOW + 60_000 });
@@ -97,6 +111,11 @@ describe('progress: what a host waits for', () => {
     assert.equal(listed[0]?.readyAt, NOW + 500);
     assert.equal(listed[1]?.gapMs, 1000);
   });
+  it('gives each host the gap it gets now, the response-time term included, and its last response time', () => {
+    const [listed] = hostsProgress([host({ pending: 64, lastResponseMs: 3000, nextAllowedAt: NOW + 8000 })], NOW, 0, () => null);
+    assert.equal(listed?.gapMs, 9000);
+    assert.equal(listed?.responseMs, 3000);
+  });
 });
 
 describe('progress: time left', () => {
@@ -106,21 +125,27 @@ describe('progress: time left', () => {
     assert.equal(minimumGapMs(1000, 3_600_000), 60_000);
   });
   it('is 0 when nothing is pending', () => {
-    assert.equal(etaLowerBoundMs([], NOW, 8), 0);
+    assert.equal(etaMs([], NOW, 8), 0);
+    assert.equal(etaMs([{ pending: 0, gapMs: 2000, readyAt: NOW + 500, responseMs: 100 }], NOW, 8), 0);
   });
-  it('waits the gap between each two requests of one host, after its next allowed time', () => {
-    assert.equal(etaLowerBoundMs([{ pending: 4, gapMs: 2000, readyAt: NOW + 500 }], NOW, 8), 500 + 3 * 2000);
+  it('waits the gap between each two requests of one host, after its next allowed time, and each response', () => {
+    assert.equal(etaMs([{ pending: 4, gapMs: 2000, readyAt: NOW + 500, responseMs: 0 }], NOW, 8), 500 + 3 * 2000);
+    assert.equal(etaMs([{ pending: 4, gapMs: 2000, readyAt: NOW + 500, responseMs: 100 }], NOW, 8), 500 + 4 * 100 + 3 * 2000);
+  });
+  it('counts a slow host at delay 0 by its response time and the gap that rule sets', () => {
+    // 64 URLs of 3 s pages at delay 0: each takes 3 s and waits 9 s after it.
+    assert.equal(etaMs([{ pending: 64, gapMs: 9000, readyAt: NOW + 9000, responseMs: 3000 }], NOW, 8), 9000 + 64 * 3000 + 63 * 9000);
   });
   it('is bound by the slowest host when hosts run in parallel', () => {
     const hosts = [
-      { pending: 3, gapMs: 1000, readyAt: 0 },
-      { pending: 11, gapMs: 1000, readyAt: 0 },
+      { pending: 3, gapMs: 1000, readyAt: 0, responseMs: 0 },
+      { pending: 11, gapMs: 1000, readyAt: 0, responseMs: 0 },
     ];
-    assert.equal(etaLowerBoundMs(hosts, NOW, 8), 10_000);
+    assert.equal(etaMs(hosts, NOW, 8), 10_000);
   });
   it('is bound by the host limit when more hosts wait than run at once', () => {
-    const hosts = Array.from({ length: 4 }, () => ({ pending: 6, gapMs: 1000, readyAt: 0 }));
-    assert.equal(etaLowerBoundMs(hosts, NOW, 2), (4 * 5000) / 2);
+    const hosts = Array.from({ length: 4 }, () => ({ pending: 6, gapMs: 1000, readyAt: 0, responseMs: 0 }));
+    assert.equal(etaMs(hosts, NOW, 2), (4 * 5000) / 2);
   });
 });
 

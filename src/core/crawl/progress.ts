@@ -4,7 +4,7 @@
  * waits for. No browser APIs; the popup and the background both use them.
  */
 import type { CrawlRecord, HostState } from '../model.ts';
-import { cappedCrawlDelayMs } from '../politeness/spacing.ts';
+import { adaptiveGapMs, cappedCrawlDelayMs } from '../politeness/spacing.ts';
 
 /** Shortest active time over which a rate is given, in ms: below it the figure would be noise. */
 export const MIN_RATE_WINDOW_MS = 5_000;
@@ -33,6 +33,15 @@ export function pagesPerMinute(done: number, runMs: number): number | null {
   return (done * 60_000) / runMs;
 }
 
+/**
+ * The rule that set a host's gap: the configured delay, the robots.txt
+ * Crawl-delay, or the response-time rule (the square of the last response
+ * time in seconds). The largest wins; a tie goes to the one the user set
+ * (delay), then to the site's (Crawl-delay).
+ * @see gapMs in `core/politeness/spacing.ts`
+ */
+export type GapRule = 'delay' | 'crawl-delay' | 'response-time';
+
 /** What a host's next step waits for, as the popup says it. Times are ms since the epoch. */
 export type HostWait =
   /** A request (robots.txt or a page) to the host is under way. */
@@ -42,11 +51,10 @@ export type HostWait =
   /** Its robots.txt was unavailable (5xx, 429, network): it is fetched again at `retryAt`. */
   | { kind: 'robots'; retryAt: number }
   /**
-   * The gap after its last response: nothing before `until`. `crawlDelayMs` is
-   * the robots.txt Crawl-delay as honoured when it sets the gap, else null
-   * (the configured delay or the adaptive term does).
+   * The gap after its last response: nothing before `until`. `rule` is what
+   * set the gap, `gapMs` its length in ms (jitter not included).
    */
-  | { kind: 'crawl-delay'; until: number; crawlDelayMs: number | null }
+  | { kind: 'gap'; until: number; rule: GapRule; gapMs: number }
   /** It may go now (the runner picks it at its next turn, within the host limit). */
   | { kind: 'ready' };
 
@@ -56,8 +64,14 @@ export interface HostProgress {
   origin: string;
   /** Frontier entries of the host still queued or in flight. */
   pending: number;
-  /** Least gap between two requests to the host, in ms: the larger of the delay and the honoured Crawl-delay. */
+  /**
+   * Gap between two requests to the host as it stands, in ms: the largest of
+   * the delay, the honoured Crawl-delay and the response-time term of its
+   * last answer (jitter not included).
+   */
   gapMs: number;
+  /** Response time of its last answer, in ms; 0 before any. */
+  responseMs: number;
   /** Earliest start of its next request (spacing, back-off and robots retry clocks), ms since the epoch; may be past. */
   readyAt: number;
   wait: HostWait;
@@ -73,6 +87,20 @@ export function minimumGapMs(delayMs: number, crawlDelayMs: number | null): numb
 }
 
 /**
+ * The gap a host gets now and the rule that set it: the largest of the
+ * delay, the capped Crawl-delay and the response-time term of its last
+ * answer, as the runner computes it (jitter aside).
+ * @param lastResponseMs response time of the host's last answer, in ms.
+ */
+export function currentGap(delayMs: number, crawlDelayMs: number | null, lastResponseMs: number): { gapMs: number; rule: GapRule } {
+  const crawlDelay = cappedCrawlDelayMs(crawlDelayMs);
+  const adaptive = adaptiveGapMs(lastResponseMs);
+  if (adaptive > delayMs && adaptive > crawlDelay) return { gapMs: adaptive, rule: 'response-time' };
+  if (crawlDelay > delayMs) return { gapMs: crawlDelay, rule: 'crawl-delay' };
+  return { gapMs: delayMs, rule: 'delay' };
+}
+
+/**
  * What a host waits for at `now`: a request in flight first, else whichever
  * clock (back-off, robots.txt retry, spacing) ends last, else ready.
  * @param crawlDelayMs the host's robots.txt Crawl-delay, in ms, or null.
@@ -85,8 +113,7 @@ export function hostWait(host: HostState, now: number, delayMs: number, crawlDel
   if (latest <= now) return { kind: 'ready' };
   if (robotsRetry === latest) return { kind: 'robots', retryAt: robotsRetry };
   if (host.backoffUntil === latest) return { kind: 'backoff', until: host.backoffUntil };
-  const honoured = cappedCrawlDelayMs(crawlDelayMs);
-  return { kind: 'crawl-delay', until: host.nextAllowedAt, crawlDelayMs: honoured > 0 && honoured >= delayMs ? honoured : null };
+  return { kind: 'gap', until: host.nextAllowedAt, ...currentGap(delayMs, crawlDelayMs, host.lastResponseMs) };
 }
 
 /**
@@ -107,7 +134,8 @@ export function hostsProgress(
       return {
         origin: host.origin,
         pending: host.pending,
-        gapMs: minimumGapMs(delayMs, crawlDelayMs),
+        gapMs: currentGap(delayMs, crawlDelayMs, host.lastResponseMs).gapMs,
+        responseMs: host.lastResponseMs,
         readyAt: Math.max(host.nextAllowedAt, host.backoffUntil, robotsRetry),
         wait: hostWait(host, now, delayMs, crawlDelayMs),
       };
@@ -116,24 +144,24 @@ export function hostsProgress(
 }
 
 /**
- * A lower bound of the time left, in ms, from politeness alone (response times
- * and the page budget's future admissions are not known, so not counted).
- *
- * A host with `pending` URLs needs `pending` more requests, one at a time,
- * each at least `gapMs` after the previous response: at least
- * `max(0, readyAt − now) + (pending − 1) × gapMs`. The crawl ends no sooner
- * than its slowest host, and, as at most `hostConcurrency` hosts run at once,
- * no sooner than the sum of those per-host times divided by `hostConcurrency`.
- * The bound is the larger of the two; 0 when nothing is pending.
+ * An estimate of the time left, in ms, from each host's pace as it stands:
+ * a host with `pending` URLs needs `pending` more requests, one at a time,
+ * each taking about its last response time and each after the gap it gets
+ * now: `max(0, readyAt − now) + pending × responseMs + (pending − 1) × gapMs`.
+ * The crawl ends no sooner than its slowest host, and, as at most
+ * `hostConcurrency` hosts run at once, no sooner than the sum of those
+ * per-host times divided by `hostConcurrency`; the estimate is the larger of
+ * the two. URLs not found yet are not counted, so it can only grow as the
+ * crawl finds more; 0 when nothing is pending.
  * @param now the current time, ms since the epoch.
  * @param hostConcurrency most hosts crawled at once (≥ 1).
  */
-export function etaLowerBoundMs(hosts: readonly Pick<HostProgress, 'pending' | 'gapMs' | 'readyAt'>[], now: number, hostConcurrency: number): number {
+export function etaMs(hosts: readonly Pick<HostProgress, 'pending' | 'gapMs' | 'readyAt' | 'responseMs'>[], now: number, hostConcurrency: number): number {
   let slowest = 0;
   let total = 0;
   for (const host of hosts) {
     if (host.pending <= 0) continue;
-    const time = Math.max(0, host.readyAt - now) + (host.pending - 1) * host.gapMs;
+    const time = Math.max(0, host.readyAt - now) + host.pending * host.responseMs + (host.pending - 1) * host.gapMs;
     slowest = Math.max(slowest, time);
     total += time;
   }
