@@ -70,6 +70,20 @@ export function savedText(result: ExportResult): string {
   return `Saved ${result.fileName}`;
 }
 
+/**
+ * How to open the saved file, where it takes more than a double click: a
+ * WACZ or WARC opens in a replay tool. Until page resources are archived
+ * (stylesheets, scripts, images), pages replay as their HTML alone, and
+ * this says so. Null for CSV and JSON Lines.
+ */
+export function openingHint(result: Pick<ExportResult, 'fileName'>): string | null {
+  const name = result.fileName.toLowerCase();
+  const isWacz = name.endsWith('.wacz');
+  if (!isWacz && !name.endsWith('.warc') && !name.endsWith('.warc.gz')) return null;
+  const tool = isWacz ? 'ReplayWeb.page (replayweb.page, or its desktop app)' : 'ReplayWeb.page or any WARC reader (warcio, pywb)';
+  return `To browse it, open it in ${tool}. It holds each page's HTML as fetched, not yet its stylesheets, scripts and images, so pages show unstyled.`;
+}
+
 /** The tab's title in each state, e.g. `Tabcrawl export: working, 12%`. */
 export function pageTitle(state: 'working' | 'done' | 'failed', progress: ExportProgress | null): string {
   if (state !== 'working' || progress === null || progress.rowsTotal === 0) return `Tabcrawl export: ${state}`;

@@ -15,6 +15,7 @@
 import { useEffect, useId, useLayoutEffect, useState } from 'preact/hooks';
 import { errorMessage } from './export-errors.ts';
 import {
+  openingHint,
   pageTitle,
   progressText,
   runningCrawlNote,
@@ -30,6 +31,10 @@ export type RunExport = (onProgress: (progress: ExportProgress) => void) => Prom
 export interface ExportViewProps {
   /** Called once, when the view mounts. */
   runExport: RunExport;
+  /** Shows the saved file in its folder (`downloads.show`); no button without it. */
+  onShowFile?: (downloadId: number) => void;
+  /** Closes this tab (`window.close`); no button without it. */
+  onClose?: () => void;
 }
 
 /** What the view shows; `progress` is the last report, null before the first. */
@@ -39,7 +44,7 @@ type ViewState =
   | { state: 'failed'; progress: ExportProgress | null; message: string };
 
 /** The whole export page: starts the export on mount and shows where it stands. */
-export function ExportView({ runExport }: ExportViewProps) {
+export function ExportView({ runExport, onShowFile, onClose }: ExportViewProps) {
   const [view, setView] = useState<ViewState>({ state: 'working', progress: null });
   const statusId = useId();
 
@@ -83,9 +88,26 @@ export function ExportView({ runExport }: ExportViewProps) {
             {savedText(view.result)}
           </p>
           <p class="detail" data-testid="export-detail">
-            {urlsText(view.result.rows)} as {view.result.formatName}, download #{view.result.downloadId}. The file is in the
-            browser's downloads; this tab can be closed.
+            {urlsText(view.result.rows)} as {view.result.formatName}, download #{view.result.downloadId}, in the browser's
+            downloads folder (Chrome's <em>Downloads</em> page lists it).
           </p>
+          {openingHint(view.result) !== null && (
+            <p class="detail" data-testid="export-open-hint">
+              {openingHint(view.result)}
+            </p>
+          )}
+          <div class="actions">
+            {onShowFile !== undefined && (
+              <button type="button" class="primary" data-testid="show-file" onClick={() => onShowFile(view.result.downloadId)}>
+                Show in folder
+              </button>
+            )}
+            {onClose !== undefined && (
+              <button type="button" data-testid="close-tab" onClick={onClose}>
+                Close this tab
+              </button>
+            )}
+          </div>
         </>
       )}
       {view.state === 'failed' && (

@@ -58,4 +58,11 @@ const runExport: RunExport =
       };
 
 const root = document.getElementById('app');
-if (root !== null) render(<ExportView runExport={runExport} />, root);
+/** Opens the folder of the saved file (not for a program's sink: there is no download). */
+const showFile = (downloadId: number): void => void browser.downloads.show(downloadId);
+/** An extension page opened by the extension may close itself. */
+const closeTab = (): void => window.close();
+
+if (root !== null) {
+  render(sink === null ? <ExportView runExport={runExport} onShowFile={showFile} onClose={closeTab} /> : <ExportView runExport={runExport} />, root);
+}

@@ -12,12 +12,12 @@ export interface FormatInfo {
   /** File extension, with the dot. */
   extension: string;
   mediaType: string;
-  /** What a user picks from at popup width, e.g. "WACZ (replayable)". */
+  /** What a user picks from at popup width, e.g. "WACZ (web archive)". */
   label: string;
 }
 
 export const FORMATS: readonly FormatInfo[] = Object.freeze([
-  { format: 'wacz', extension: '.wacz', mediaType: 'application/wacz', label: 'WACZ (replayable)' },
+  { format: 'wacz', extension: '.wacz', mediaType: 'application/wacz', label: 'WACZ (web archive)' },
   { format: 'warc.gz', extension: '.warc.gz', mediaType: 'application/warc', label: 'WARC (.warc.gz)' },
   { format: 'warc', extension: '.warc', mediaType: 'application/warc', label: 'WARC (.warc)' },
   { format: 'csv', extension: '.csv', mediaType: 'text/csv', label: 'CSV (spreadsheets)' },

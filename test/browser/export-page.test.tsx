@@ -145,6 +145,28 @@ describe('export page view', () => {
     expect(element.textContent).to.include('3 URLs');
     expect(element.querySelector('progress')).to.equal(null);
     expect(document.title).to.include('done');
+    expect(element.textContent).to.include("browser's downloads folder");
+    expect(element.querySelector('[data-testid="export-open-hint"]'), 'a CSV needs no hint').to.equal(null);
+  });
+
+  it('says how to open a WACZ and that its pages show unstyled, and offers to show the file and close the tab', async () => {
+    const shown: number[] = [];
+    let closed = 0;
+    const element = document.createElement('div');
+    document.body.append(element);
+    const runExport: RunExport = () => Promise.resolve({ ...result, fileName: 'example.com-2026-11-21.wacz', formatName: 'WACZ' });
+    await act(() => {
+      render(<ExportView runExport={runExport} onShowFile={(id) => shown.push(id)} onClose={() => (closed += 1)} />, element);
+    });
+    await waitFor(() => expect(stateOf(element)).to.equal('done'));
+    const hint = element.querySelector('[data-testid="export-open-hint"]')?.textContent ?? '';
+    expect(hint).to.include('ReplayWeb.page').and.include('unstyled');
+    element.querySelector<HTMLButtonElement>('[data-testid="show-file"]')?.click();
+    element.querySelector<HTMLButtonElement>('[data-testid="close-tab"]')?.click();
+    expect(shown).to.deep.equal([42]);
+    expect(closed).to.equal(1);
+    await act(() => render(null, element));
+    element.remove();
   });
 
   it('shows the error of a failed export as an alert', async () => {
