@@ -1,11 +1,14 @@
 /**
- * The Crawls view: every stored crawl, newest first, with Open (in the
- * popup), Open in tab (the full results page), Re-run and Delete. Delete asks
- * for confirmation in the row itself; Escape or Cancel takes it back.
+ * The Crawls view: every stored crawl, newest first, each told apart by its
+ * site, state, start time, URLs, size, run time and the settings that differ
+ * from the defaults, with Open (in the popup), Open in tab (the full results
+ * page), Re-run and Delete, all of one weight. Delete asks for confirmation
+ * in the row itself, naming the crawl as the row does; Escape or Cancel takes
+ * it back.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CrawlSummary } from '../messaging/protocol.ts';
-import { dateTime, formatBytes, httpOrigin } from './format.ts';
+import { dateTime, formatBytes, httpOrigin, runTimeText, settingsDigest } from './format.ts';
 
 export interface CrawlsListProps {
   /** The crawls, or null while they load. */
@@ -52,6 +55,9 @@ export function CrawlsList({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDel
         const site = httpOrigin(crawl.settings.startUrl) ?? crawl.settings.startUrl;
         const isBusy = busyId === crawl.id;
         const isConfirming = confirmingId === crawl.id;
+        const urls = `${crawl.counts.done} ${crawl.counts.done === 1 ? 'URL' : 'URLs'}`;
+        const size = formatBytes(crawl.counts.bytesStored ?? 0);
+        const digest = settingsDigest(crawl.settings);
         return (
           <li key={crawl.id} class="crawl-row" data-testid="crawl-row" data-crawl-id={crawl.id}>
             <div class="crawl-row-head">
@@ -63,23 +69,29 @@ export function CrawlsList({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDel
             <div class="crawl-row-meta">
               <span>{dateTime(crawl.createdAt)}</span>
               <span data-testid="crawl-row-count">
-                {crawl.counts.done} {crawl.counts.done === 1 ? 'URL' : 'URLs'} ·{' '}
+                {urls} ·{' '}
                 <span data-testid="crawl-row-size" title="Stored bodies, each counted once; rows and indexes not counted">
-                  {formatBytes(crawl.counts.bytesStored ?? 0)}
+                  {size}
                 </span>
               </span>
+              {crawl.activeMs !== undefined && <span data-testid="crawl-row-time">{runTimeText(crawl.state, crawl.activeMs)}</span>}
             </div>
+            {digest !== '' && (
+              <div class="crawl-row-settings" data-testid="crawl-row-settings" title="Settings that differ from the defaults">
+                {digest}
+              </div>
+            )}
             {isConfirming ? (
               <div
                 class="crawl-row-confirm"
                 role="group"
-                aria-label={`Delete the crawl of ${site}?`}
+                aria-label={`Delete the crawl of ${site} from ${dateTime(crawl.createdAt)}?`}
                 onKeyDown={(event) => {
                   if (event.key === 'Escape') setConfirmingId(null);
                 }}
               >
-                <span>
-                  Delete this crawl and its {crawl.counts.done} {crawl.counts.done === 1 ? 'row' : 'rows'}?
+                <span data-testid="confirm-delete-text">
+                  Delete the crawl of {site} from {dateTime(crawl.createdAt)} ({urls}, {size})?
                 </span>
                 <button
                   type="button"
@@ -109,7 +121,7 @@ export function CrawlsList({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDel
                 <button type="button" data-testid="rerun-crawl" disabled={isBusy} onClick={() => onRerun(crawl)}>
                   Re-run
                 </button>
-                <button type="button" class="danger" data-testid="delete-crawl" disabled={isBusy} onClick={() => setConfirmingId(crawl.id)}>
+                <button type="button" data-testid="delete-crawl" disabled={isBusy} onClick={() => setConfirmingId(crawl.id)}>
                   Delete
                 </button>
               </div>

@@ -6,7 +6,8 @@ import type { CrawlSummary, HostProgress, PageSummary } from '../messaging/proto
 import { TabcrawlError } from '../messaging/protocol.ts';
 import { DEFAULT_SETTINGS, type CrawlSettings, type SettingsError } from '../core/settings.ts';
 import { fieldErrors, fromSettings, toSettings, type FormValues, type SettingKey } from '../settings/settings-values.ts';
-export { formatBytes } from '../ui/format-bytes.ts';
+import { formatBytes } from '../ui/format-bytes.ts';
+export { formatBytes };
 export { mediaType, rowTone, shortUrl } from '../ui/row-format.ts';
 
 /** The Start form as typed: the start URL, and every other option as the settings form edits it. */
@@ -251,4 +252,33 @@ export function runTimeText(state: CrawlSummary['state'], elapsedMs: number): st
 export function etaText(queued: number, etaMs: number): string {
   if (queued === 0) return 'nothing queued';
   return etaMs < 500 ? 'under 1 s left' : `about ${formatDuration(etaMs)} left`;
+}
+
+/**
+ * The settings of a crawl that differ from the built-in defaults, in a few
+ * words each, so crawls of one site can be told apart in a list: `limit 100 ·
+ * delay 0 s · depth 3 · path /docs/ · 2 excludes · subdomains · with cookies`.
+ * Empty when every setting is the default.
+ */
+export function settingsDigest(settings: CrawlSettings): string {
+  const parts: string[] = [];
+  const d = DEFAULT_SETTINGS;
+  if (settings.maxPages !== d.maxPages) parts.push(`limit ${settings.maxPages}`);
+  if (settings.delayMs !== d.delayMs) parts.push(`delay ${formatSeconds(settings.delayMs)}`);
+  if (settings.maxDepth !== d.maxDepth) parts.push(`depth ${settings.maxDepth}`);
+  if (settings.requestsPerHost !== d.requestsPerHost) parts.push(`${settings.requestsPerHost} at once per host`);
+  if (settings.pathPrefix !== d.pathPrefix) parts.push(`path ${settings.pathPrefix}`);
+  if (settings.excludePatterns.length > 0) parts.push(settings.excludePatterns.length === 1 ? '1 exclude' : `${settings.excludePatterns.length} excludes`);
+  if (settings.extraOrigins.length > 0) parts.push(settings.extraOrigins.length === 1 ? '1 more site' : `${settings.extraOrigins.length} more sites`);
+  if (settings.includeSubdomains) parts.push('subdomains');
+  if (settings.productToken !== d.productToken) parts.push(`agent ${settings.productToken}`);
+  if (settings.headBeforeGet) parts.push('HEAD first');
+  if (settings.followNofollow) parts.push('follows nofollow');
+  if (settings.jitterMs !== d.jitterMs) parts.push(`jitter ${formatSeconds(settings.jitterMs)}`);
+  if (settings.timeoutMs !== d.timeoutMs) parts.push(`timeout ${formatSeconds(settings.timeoutMs)}`);
+  if (settings.maxRetries !== d.maxRetries) parts.push(`${settings.maxRetries} retries`);
+  if (settings.hostConcurrency !== d.hostConcurrency) parts.push(`${settings.hostConcurrency} hosts at once`);
+  if (settings.maxBodyBytes !== d.maxBodyBytes) parts.push(`bodies up to ${formatBytes(settings.maxBodyBytes)}`);
+  if (settings.withCookies) parts.push('with cookies');
+  return parts.join(' · ');
 }

@@ -330,6 +330,27 @@ describe('popup controls', () => {
     expect(mounted.queryAll('crawl-row')[0]?.dataset['crawlId']).to.equal('b');
   });
 
+  it('tells crawls of one site apart: run time and the settings that differ; Delete weighs what Open does and its confirmation names the crawl', async () => {
+    const base = crawlSummary().settings;
+    const crawls: CrawlSummary[] = [
+      crawlSummary({ id: 'quick', createdAt: new Date(2026, 10, 24, 9, 5).getTime(), state: 'finished', activeMs: 95_000, counts: counts(21, 21, 2048), settings: { ...base, maxPages: 100, delayMs: 0, includeSubdomains: true } }),
+      crawlSummary({ id: 'plain', createdAt: new Date(2026, 10, 23, 18, 0).getTime(), state: 'stopped', activeMs: 30_000, counts: counts(9, 4), settings: { ...base } }),
+    ];
+    const background = fakeBackground({ 'crawl/list': () => ({ crawls }) });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('about:blank') });
+    const mounted = popup;
+    await click(mounted.byTestId('view-crawls'));
+    await waitFor(() => expect(mounted.queryAll('crawl-row')).to.have.lengthOf(2));
+
+    expect(mounted.queryAll('crawl-row-time').map((el) => el.textContent)).to.deep.equal(['took 2 min', 'ran 30 s']);
+    expect(mounted.queryAll('crawl-row-settings').map((el) => el.textContent)).to.deep.equal(['limit 100 · delay 0 s · subdomains']);
+    const [open, del] = [mounted.queryAll('open-crawl')[0], mounted.queryAll('delete-crawl')[0]];
+    expect(del?.className, 'Delete is no heavier than Open').to.equal(open?.className);
+
+    await click(mounted.queryAll('delete-crawl')[0] as HTMLElement);
+    expect(mounted.byTestId('confirm-delete-text').textContent).to.equal('Delete the crawl of https://example.com from 2026-11-24 09:05 (21 URLs, 2.0 KiB)?');
+  });
+
   it('takes back a delete confirmation with Escape', async () => {
     const background = fakeBackground({ 'crawl/list': () => ({ crawls: [crawlSummary({ id: 'a', state: 'finished' })] }) });
     popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('about:blank') });
