@@ -179,7 +179,7 @@ export function CrawlForm(props: CrawlFormProps) {
       <div id={panelId} class="more-settings" hidden={!isMoreOpen}>
         {isMoreOpen && (
           <>
-            <SettingsForm value={values.settings} onChange={(settings) => onChange({ ...values, settings })} errors={errors} isDisabled={isStarting} />
+            <SettingsForm value={values.settings} onChange={(settings) => onChange({ ...values, settings })} errors={errors} isDisabled={isStarting} isCompact />
             <div class="form-actions">{startButton}</div>
           </>
         )}

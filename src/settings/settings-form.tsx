@@ -13,7 +13,7 @@
  * Test ids: each field's input has the `testId` of its {@link FIELDS} entry
  * (`max-pages`, `delay`, …) and its message `<testId>-error`.
  */
-import { useId } from 'preact/hooks';
+import { useId, useLayoutEffect, useState } from 'preact/hooks';
 import {
   defaultText,
   FIELD_GROUPS,
@@ -34,22 +34,56 @@ export interface SettingsFormProps {
   errors: FieldErrors;
   /** Makes every field read-only, e.g. while saving. @default false */
   isDisabled?: boolean;
+  /**
+   * For a small space (the popup, 600 px high at most): each group folds,
+   * one open at a time (the first group with a message opens by itself), and
+   * a field's help shows while the field has the focus. @default false
+   */
+  isCompact?: boolean;
 }
 
-/** The crawl options' fields, grouped in fieldsets (Limits, Politeness, Scope, Requests). */
-export function SettingsForm({ value, onChange, errors, isDisabled = false }: SettingsFormProps) {
+/** The crawl options' fields, grouped in fieldsets (Limits, Politeness, Scope, Requests, Privacy). */
+export function SettingsForm({ value, onChange, errors, isDisabled = false, isCompact = false }: SettingsFormProps) {
   const id = useId();
+  const [openGroup, setOpenGroup] = useState<string | null>(null);
+  // A message in a folded group opens it, so the field the user must fix can be seen and focused.
+  const errorGroup = FIELD_GROUPS.find((group) => group.fields.some((field) => errors[field.setting] !== undefined))?.title ?? null;
+  useLayoutEffect(() => {
+    if (errorGroup !== null) setOpenGroup(errorGroup);
+  }, [errorGroup]);
+  const fieldset = (group: (typeof FIELD_GROUPS)[number]) => (
+    <fieldset key={group.title} class="settings-group" disabled={isDisabled}>
+      {!isCompact && <legend>{group.title}</legend>}
+      <div class="settings-grid">
+        {group.fields.map((field) => (
+          <SettingField key={field.name} idPrefix={id} field={field} value={value} onChange={onChange} error={errors[field.setting]} />
+        ))}
+      </div>
+    </fieldset>
+  );
+  if (!isCompact) {
+    return (
+      <div class="settings-form" data-testid="settings-form">
+        {FIELD_GROUPS.map(fieldset)}
+      </div>
+    );
+  }
   return (
-    <div class="settings-form" data-testid="settings-form">
+    <div class="settings-form is-compact" data-testid="settings-form">
       {FIELD_GROUPS.map((group) => (
-        <fieldset key={group.title} class="settings-group" disabled={isDisabled}>
-          <legend>{group.title}</legend>
-          <div class="settings-grid">
-            {group.fields.map((field) => (
-              <SettingField key={field.name} idPrefix={id} field={field} value={value} onChange={onChange} error={errors[field.setting]} />
-            ))}
-          </div>
-        </fieldset>
+        <details
+          key={group.title}
+          class="settings-fold"
+          data-testid={`settings-group-${group.title.toLowerCase()}`}
+          open={openGroup === group.title}
+          onToggle={(event) => {
+            const isOpen = (event.currentTarget as HTMLDetailsElement).open;
+            setOpenGroup((current) => (isOpen ? group.title : current === group.title ? null : current));
+          }}
+        >
+          <summary>{group.title}</summary>
+          {fieldset(group)}
+        </details>
       ))}
     </div>
   );
@@ -114,7 +148,7 @@ function SettingField({ idPrefix, field, value, onChange, error }: SettingFieldP
         <textarea
           id={inputId}
           data-testid={field.testId}
-          rows={3}
+          rows={2}
           spellcheck={false}
           autoComplete="off"
           placeholder={field.placeholder}

@@ -46,4 +46,27 @@ describe('the popup of the built extension', () => {
       await site.close();
     }
   });
+
+  it('fits More settings in the 600 px Chrome gives a popup, whichever of its folded groups is open', async () => {
+    const session = await launch();
+    try {
+      const popup = await session.openPage('src/popup/index.html');
+      await popup.setViewportSize({ width: 400, height: 600 });
+      await popup.getByTestId('start-url').fill('https://example.com/');
+      await popup.getByText('More settings').click();
+      for (const group of ['limits', 'politeness', 'scope', 'requests', 'privacy']) {
+        await popup.getByTestId(`settings-group-${group}`).locator('summary').click();
+        // One group open at a time: the one opened before folds when this one opens.
+        await popup.waitForFunction((name) => {
+          const open = [...document.querySelectorAll('details.settings-fold[open]')];
+          return open.length === 1 && open[0]?.getAttribute('data-testid') === `settings-group-${name}`;
+        }, group);
+        const height = await popup.evaluate(() => document.documentElement.scrollHeight);
+        assert.ok(height <= 600, `with ${group} open the popup is ${height} px high`);
+        if (group === 'politeness') await popup.screenshot({ path: resolve(SHOTS, 'popup-more-settings.png') });
+      }
+    } finally {
+      await session.close();
+    }
+  });
 });
