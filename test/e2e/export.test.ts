@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -10,6 +10,7 @@ import { launchExtension, type ExtensionSession } from '../../src/cli/extension-
 import { checkWacz, checkWarc, responsePayload } from '../support/archive-checks.ts';
 import { EXACT_BODIES, startTestSite, type TestSite } from '../support/test-site.ts';
 import { DIST_DIR, exportRows, ROOT } from './helpers.ts';
+import { screenshot } from './screenshots.ts';
 
 describe('exporting from the popup of the built extension', () => {
   let session: ExtensionSession;
@@ -40,11 +41,15 @@ describe('exporting from the popup of the built extension', () => {
     await popup.getByTestId('export').click();
     const exportPage = await opened;
     await exportPage.locator('main[data-state="done"], main[data-state="failed"]').waitFor({ timeout: 60_000 });
-    mkdirSync(resolve(ROOT, '.tmp/screenshots'), { recursive: true });
-    await exportPage.screenshot({ path: resolve(ROOT, '.tmp/screenshots/export-page-done.png') });
-    await popup.screenshot({ path: resolve(ROOT, '.tmp/screenshots/popup-export.png'), fullPage: true });
+    await screenshot(exportPage, 'export-page-done');
+    await screenshot(popup, 'popup-export', { fullPage: true });
     const status = await exportPage.getByTestId('export-status').innerText();
     assert.match(status, /^Saved 127\.0\.0\.1_\d+-\d{4}-\d{2}-\d{2}\.wacz$/);
+    assert.match(await exportPage.getByTestId('export-open-hint').innerText(), /ReplayWeb\.page/);
+    // No leftover tab: the page closes itself when asked.
+    const closed = exportPage.waitForEvent('close', { timeout: 5000 });
+    await exportPage.getByTestId('close-tab').click();
+    await closed;
 
     const files = readdirSync(downloads);
     assert.equal(files.length, 1, 'one file downloaded');

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { startTestSite } from '../support/test-site.ts';
-import { launch, ROOT } from './helpers.ts';
-
-/** Screenshots land here for a person to look at (not committed). */
-const SHOTS = resolve(ROOT, '.tmp/screenshots');
+import { launch } from './helpers.ts';
+import { screenshot } from './screenshots.ts';
 
 describe('the popup of the built extension', () => {
   it('starts a crawl of a typed site, shows its progress and latest results, and can start the next one', async () => {
@@ -32,8 +28,7 @@ describe('the popup of the built extension', () => {
       assert.match(text, /blocked/);
       assert.match(text, /301/);
 
-      mkdirSync(SHOTS, { recursive: true });
-      await popup.screenshot({ path: resolve(SHOTS, 'popup-finished.png'), fullPage: true });
+      await screenshot(popup, 'popup', { isReadmeImage: true });
 
       // A bad value is refused where it was typed, and nothing is sent.
       await popup.getByTestId('delay').fill('-1');
@@ -58,12 +53,12 @@ describe('the popup of the built extension', () => {
         await popup.getByTestId(`settings-group-${group}`).locator('summary').click();
         // One group open at a time: the one opened before folds when this one opens.
         await popup.waitForFunction((name) => {
-          const open = [...document.querySelectorAll('details.settings-fold[open]')];
+          const open = Array.from(document.querySelectorAll('details.settings-fold[open]'));
           return open.length === 1 && open[0]?.getAttribute('data-testid') === `settings-group-${name}`;
         }, group);
         const height = await popup.evaluate(() => document.documentElement.scrollHeight);
         assert.ok(height <= 600, `with ${group} open the popup is ${height} px high`);
-        if (group === 'politeness') await popup.screenshot({ path: resolve(SHOTS, 'popup-more-settings.png') });
+        if (group === 'politeness') await screenshot(popup, 'popup-more-settings', { isReadmeImage: true });
       }
     } finally {
       await session.close();

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { RESULTS_PAGE_PATH } from '../../src/storage/page-queries.ts';
 import { startTestSite } from '../support/test-site.ts';
-import { crawlToEnd, launch, ROOT } from './helpers.ts';
-
-const SHOTS = resolve(ROOT, '.tmp/screenshots');
+import { crawlToEnd, launch } from './helpers.ts';
+import { screenshot } from './screenshots.ts';
 
 describe('the results browser of the built extension', () => {
   it('lists a crawl, filters to broken links, opens a URL detail and shows the reports', async () => {
@@ -19,8 +16,7 @@ describe('the results browser of the built extension', () => {
       await page.setViewportSize({ width: 1280, height: 800 });
       const total = page.getByTestId('results-total');
       await total.filter({ hasText: `${crawl.counts.done} URLs` }).waitFor({ timeout: 10_000 });
-      mkdirSync(SHOTS, { recursive: true });
-      await page.screenshot({ path: resolve(SHOTS, 'results-all.png') });
+      await screenshot(page, 'results-all');
 
       // Broken: 4xx and 5xx.
       await page.getByTestId('filter-4xx').click();
@@ -28,7 +24,7 @@ describe('the results browser of the built extension', () => {
       await total.filter({ hasText: '2 URLs' }).waitFor({ timeout: 5000 });
       const broken = await page.getByTestId('results-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-url')));
       assert.deepEqual(broken.sort(), [`${site.origin}/broken`, `${site.origin}/missing`]);
-      await page.screenshot({ path: resolve(SHOTS, 'results-broken.png') });
+      await screenshot(page, 'results-broken');
 
       // Search finds the redirect; Enter opens its detail with the chain.
       await page.getByTestId('filter-4xx').click();
@@ -46,7 +42,7 @@ describe('the results browser of the built extension', () => {
       assert.match(chain, /301/);
       assert.match(chain, /\/new/);
       assert.match(await page.getByTestId('detail-response-headers').innerText(), /location/i);
-      await page.screenshot({ path: resolve(SHOTS, 'results-detail.png') });
+      await screenshot(page, 'results-detail', { isReadmeImage: true });
       await page.keyboard.press('Escape');
       await detail.waitFor({ state: 'detached', timeout: 5000 });
 
@@ -55,7 +51,7 @@ describe('the results browser of the built extension', () => {
       const table = page.getByTestId('report-table');
       await table.filter({ hasText: '/missing' }).waitFor({ timeout: 10_000 });
       assert.match(await table.innerText(), /link \/missing/);
-      await page.screenshot({ path: resolve(SHOTS, 'results-reports.png') });
+      await screenshot(page, 'results-reports', { isReadmeImage: true });
     } finally {
       await session.close();
       await site.close();
