@@ -34,11 +34,11 @@ function builtFiles(extensions: readonly string[], dir = DIST_DIR): string[] {
   return found;
 }
 
-/** The install warnings the README lists between its `install-warnings` markers. */
+/** The install warnings docs/security.md lists between its `install-warnings` markers. */
 function readmeInstallWarnings(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs/security.md'), 'utf8');
   const block = /<!-- install-warnings -->([\s\S]*?)<!-- \/install-warnings -->/.exec(readme);
-  assert.ok(block, 'the README has an install-warnings block');
+  assert.ok(block, 'docs/security.md has an install-warnings block');
   return [...(block[1] ?? '').matchAll(/^- "(.+)"$/gm)].map((match) => match[1] ?? '');
 }
 
@@ -155,7 +155,7 @@ describe('security and privacy of the built extension', () => {
     assert.ok(builtFiles(['.js']).length > 3, 'the scan saw the built scripts');
   });
 
-  it('makes Chrome warn at install exactly what the README says', async () => {
+  it('makes Chrome warn at install exactly what docs/security.md says', async () => {
     const page = await session.openPage('src/options-page/index.html');
     try {
       const warnings = await page.evaluate(

@@ -1,7 +1,7 @@
 /**
  * Static guarantees of the extension's sources and manifest: no way in for a
  * web page or another extension, no remote or generated code, crawled HTML
- * never inserted as HTML, and a README that lists exactly the permissions
+ * never inserted as HTML, and docs/security.md listing exactly the permissions
  * the manifest asks for. (The built extension is checked again by
  * `test/e2e/security.test.ts`.)
  */
@@ -57,11 +57,11 @@ function parseCsp(csp: string): Map<string, string[]> {
   return directives;
 }
 
-/** The README's "Permissions" section. */
+/** The "Permissions" section of docs/security.md. */
 function permissionsSection(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('### Permissions');
-  assert.ok(start >= 0, 'the README has a Permissions section');
+  const readme = readFileSync(join(ROOT, 'docs/security.md'), 'utf8');
+  const start = readme.indexOf('## Permissions');
+  assert.ok(start >= 0, 'docs/security.md has a Permissions section');
   const end = readme.indexOf('\n#', start + 1);
   return readme.slice(start, end < 0 ? undefined : end);
 }
@@ -102,11 +102,11 @@ describe('extension safety', () => {
     }
   });
 
-  it('asks for no optional or extra permissions beyond those the README justifies', () => {
+  it('asks for no optional or extra permissions beyond those docs/security.md justifies', () => {
     assert.equal(manifest.optional_permissions, undefined);
     const section = permissionsSection();
     const justified = new Set([...section.matchAll(/^\|([^|]+)\|/gm)].flatMap((row) => [...(row[1] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '')));
     const asked = [...(manifest.permissions ?? []), ...(manifest.host_permissions ?? []), ...(manifest.optional_host_permissions ?? [])];
-    assert.deepEqual([...justified].sort(), [...asked].sort(), 'the README Permissions table names exactly the manifest permissions');
+    assert.deepEqual([...justified].sort(), [...asked].sort(), 'the Permissions table of docs/security.md names exactly the manifest permissions');
   });
 });
