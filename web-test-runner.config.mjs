@@ -1,5 +1,5 @@
 // @web/test-runner: browser tests (components, real IndexedDB) in headless Chromium.
-// See /work/shared/PLATFORM.md, "@web/test-runner", for why dexie is remapped and CommonJS is pre-bundled.
+// See docs/testing.md, "Platform facts", for why dexie is remapped and CommonJS is pre-bundled.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

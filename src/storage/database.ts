@@ -52,6 +52,7 @@
 import { Dexie, type Table } from 'dexie';
 import type { LinkTally, StoredBody } from '../core/crawl/ports.ts';
 import type { CrawlRecord, FrontierEntry, HostState, PageRecord } from '../core/model.ts';
+import type { PageKeys, PageRow } from './page-row.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
 
 /** Name of the extension's database. Tests pass their own, one per test. */
@@ -69,28 +70,7 @@ export interface FrontierRow extends FrontierEntry {
   queuedSeq?: number;
 }
 
-/**
- * Storage-only sort and filter keys of a page row (schema version 2). IndexedDB
- * leaves a row out of an index whose key is null or missing, so every key here
- * is a valid, non-null key; a missing value sorts before every present one.
- */
-export interface PageKeys {
-  /** HTTP status; -1 when failed at the network level (or never fetched), -2 when blocked by robots.txt. */
-  statusKey: number;
-  /** Lower-case media type without parameters (`text/html`); `''` without a content type. */
-  mediaKey: string;
-  /** `contentLength` in bytes; -1 when unknown. */
-  sizeKey: number;
-  /** `responseTimeMs` in ms; -1 when never requested. */
-  timeKey: number;
-  /** Lower-case title; `''` without one. */
-  titleKey: string;
-  /** 1 when `duplicateOf` is set, else 0 (booleans are not valid keys). */
-  isDuplicate: 0 | 1;
-}
-
-/** A page as stored: the record plus its {@link PageKeys}. */
-export interface PageRow extends PageRecord, PageKeys {}
+export type { PageKeys, PageRow } from './page-row.ts';
 
 /** Status key of failed rows (no HTTP status, not blocked). */
 export const FAILED_STATUS_KEY = -1;

@@ -19,7 +19,7 @@
  *
  * Pure: no Dexie, no browser API; the store and the queries do the I/O.
  */
-import type { PageRow } from './database.ts';
+import type { PageRow } from './page-row.ts';
 
 /** Rows per chunk: small enough to rewrite on every page write, few enough records to read all at once. */
 export const RESULTS_CHUNK_ROWS = 256;

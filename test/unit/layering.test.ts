@@ -1,0 +1,143 @@
+/**
+ * The source tree's layering, enforced: which folder of `src/` may import
+ * which, where the browser's APIs may be reached, and no import circles.
+ * docs/architecture.md draws the same picture. (That the core cannot call
+ * `chrome.*` is checked by `tsconfig.core.json`, in `npm run typecheck`.)
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SRC = join(ROOT, 'src');
+
+/**
+ * What each top-level folder of `src/` may import besides itself. The core
+ * imports nothing of ours; features build on the core, storage and formats;
+ * the shells (the background, each page, the command line) sit on top; and
+ * nothing imports a shell but the shell itself.
+ */
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  core: [],
+  storage: ['core'],
+  export: ['core'],
+  messaging: ['core'],
+  ui: ['core'],
+  settings: ['core', 'ui'],
+  reports: ['core', 'export', 'storage', 'ui'],
+  results: ['core', 'export', 'messaging', 'reports', 'storage', 'ui'],
+  background: ['core', 'export', 'messaging', 'storage'],
+  popup: ['core', 'export', 'export-page', 'messaging', 'settings', 'storage', 'ui'],
+  'results-page': ['core', 'export', 'export-page', 'messaging', 'results', 'storage', 'ui'],
+  'export-page': ['core', 'export', 'storage', 'ui'],
+  'options-page': ['core', 'settings', 'ui'],
+  cli: ['core', 'export', 'export-page', 'messaging', 'ui'],
+};
+
+/** Packages that reach the browser: only the shells may import them. */
+const BROWSER_PACKAGES = new Set(['webextension-polyfill']);
+/** Packages the core may use: pure parsers. */
+const CORE_PACKAGES = new Set(['htmlparser2', 'robots-parser']);
+
+interface SourceFile {
+  /** Path from `src/`, with `/`. */
+  path: string;
+  /** Top-level folder of `src/`. */
+  folder: string;
+  /** Files of ours it imports (paths from `src/`) and packages (bare names). */
+  files: string[];
+  packages: string[];
+}
+
+function sourceFiles(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.(ts|tsx)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
+
+function parse(path: string): SourceFile {
+  const text = readFileSync(path, 'utf8');
+  const rel = relative(SRC, path).split('\\').join('/');
+  const files: string[] = [];
+  const packages: string[] = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const spec = match[1] ?? match[2] ?? match[3] ?? '';
+    if (spec.startsWith('.')) {
+      files.push(relative(SRC, normalize(join(dirname(path), spec))).split('\\').join('/'));
+    } else if (!spec.startsWith('node:')) {
+      const parts = spec.split('/');
+      packages.push(spec.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? spec));
+    }
+  }
+  return { path: rel, folder: rel.split('/')[0] ?? '', files, packages };
+}
+
+const FILES = sourceFiles().map(parse);
+
+/** A shell's own file that may touch the browser: the background, each page's main.tsx, the messaging client. */
+const isBrowserShell = (file: SourceFile): boolean =>
+  file.folder === 'background' || file.path.endsWith('/main.tsx') || file.path === 'messaging/client.ts';
+
+describe('layering of src/', () => {
+  it('has a rule for every top-level folder', () => {
+    const folders = [...new Set(FILES.map((file) => file.folder))].filter((folder) => !folder.includes('.'));
+    assert.deepEqual(folders.filter((folder) => !(folder in ALLOWED)), []);
+  });
+
+  it('imports across folders only downwards, as the layers allow', () => {
+    const wrong: string[] = [];
+    for (const file of FILES) {
+      const allowed = ALLOWED[file.folder] ?? [];
+      for (const target of file.files) {
+        const folder = target.split('/')[0] ?? '';
+        if (folder !== file.folder && !allowed.includes(folder)) wrong.push(`${file.path} imports ${target}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+
+  it('lets nothing import the background or the command line but themselves', () => {
+    const wrong = FILES.flatMap((file) =>
+      file.files.filter((target) => ['background', 'cli'].includes(target.split('/')[0] ?? '') && !target.startsWith(`${file.folder}/`)).map((target) => `${file.path} imports ${target}`),
+    );
+    assert.deepEqual(wrong, []);
+  });
+
+  it('keeps the core free of every package but its pure parsers', () => {
+    const wrong = FILES.filter((file) => file.folder === 'core').flatMap((file) => file.packages.filter((name) => !CORE_PACKAGES.has(name)).map((name) => `${file.path} imports ${name}`));
+    assert.deepEqual(wrong, []);
+  });
+
+  it('reaches the browser only from the shells', () => {
+    const wrong = FILES.filter((file) => !isBrowserShell(file)).flatMap((file) =>
+      file.packages.filter((name) => BROWSER_PACKAGES.has(name)).map((name) => `${file.path} imports ${name}`),
+    );
+    assert.deepEqual(wrong, []);
+  });
+
+  it('has no import circle between files', () => {
+    const byPath = new Map(FILES.map((file) => [file.path.replace(/\.(ts|tsx)$/, ''), file]));
+    const targetOf = (spec: string): string => spec.replace(/\.(ts|tsx)$/, '');
+    const state = new Map<string, 'visiting' | 'done'>();
+    const circles: string[] = [];
+    const visit = (path: string, trail: string[]): void => {
+      if (state.get(path) === 'done') return;
+      if (state.get(path) === 'visiting') {
+        circles.push([...trail.slice(trail.indexOf(path)), path].join(' → '));
+        return;
+      }
+      state.set(path, 'visiting');
+      for (const target of byPath.get(path)?.files ?? []) {
+        if (byPath.has(targetOf(target))) visit(targetOf(target), [...trail, path]);
+      }
+      state.set(path, 'done');
+    };
+    for (const path of byPath.keys()) visit(path, []);
+    assert.deepEqual(circles, []);
+  });
+});
