@@ -20,7 +20,8 @@
  * credentials; every other crawl's fetcher never does.
  */
 import { createCrawl, hostAccessPatterns, noteBrowserRestart, pauseCrawl, resumeCrawl, startUrlProblem, stopCrawl } from '../core/crawl/crawl-lifecycle.ts';
-import { CrawlRunner, STORAGE_FULL_MESSAGE } from '../core/crawl/crawl-runner.ts';
+import { CrawlRunner } from '../core/crawl/crawl-runner.ts';
+import { STORAGE_FULL_MESSAGE } from '../core/crawl/run-context.ts';
 import { StorageFullError, type Clock, type CrawlStore, type Fetcher } from '../core/crawl/ports.ts';
 import type { CrawlRecord } from '../core/model.ts';
 import { type CrawlSettings, validateSettings, withSessionGuard } from '../core/settings.ts';

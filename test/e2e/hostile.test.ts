@@ -17,7 +17,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ExtensionSession } from '../../src/cli/extension-driver.ts';
 import type { JsonlRow } from '../../src/export/jsonl.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
-import { robotsRetryDelayMs } from '../../src/core/crawl/crawl-runner.ts';
+import { robotsRetryDelayMs } from '../../src/core/crawl/robots-step.ts';
 import { MAX_REDIRECT_HOPS, queryVariantsCap } from '../../src/core/url/traps.ts';
 import {
   type HostileSite,

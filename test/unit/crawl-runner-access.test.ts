@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCrawl, resumeCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
-import { accessLostMessage, CrawlRunner } from '../../src/core/crawl/crawl-runner.ts';
+import { CrawlRunner } from '../../src/core/crawl/crawl-runner.ts';
+import { accessLostMessage } from '../../src/core/crawl/run-context.ts';
 import type { FetchOutcome, FetchRequest, Fetcher } from '../../src/core/crawl/ports.ts';
 import { settingsFor, world } from '../support/crawl-world.ts';
 import { page } from '../support/fake-site.ts';

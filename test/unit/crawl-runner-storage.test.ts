@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCrawl, noteBrowserRestart, RESUMED_AFTER_BROWSER_START_MESSAGE, resumeCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
-import { CrawlRunner, STORAGE_FULL_MESSAGE } from '../../src/core/crawl/crawl-runner.ts';
+import { CrawlRunner } from '../../src/core/crawl/crawl-runner.ts';
+import { STORAGE_FULL_MESSAGE } from '../../src/core/crawl/run-context.ts';
 import { StorageFullError } from '../../src/core/crawl/ports.ts';
 import { validateSettings } from '../../src/core/settings.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';

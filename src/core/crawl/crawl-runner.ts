@@ -27,94 +27,34 @@
  * died mid-request): {@link CrawlRunner.run} releases it first and pushes the
  * host's next allowed time to `now + gap`, since its response ended no later
  * than now.
+ *
+ * This module is the loop: which host steps when, claims, waking and
+ * folding. The steps' own work lives beside it, each behind the ports:
+ * `robots-step.ts` (a robots.txt request and its answer), `page-step.ts` (a
+ * page request, its links, its row), `run-ends.ts` (recovering leases, a full
+ * store, the end of a crawl); the rules per host (robots policy, scope, gap,
+ * slots) in `host-rules.ts`; what they share in `run-context.ts`. A new kind
+ * of work is a new step module, not more of this one.
  */
-import { decodeHtml, isHtmlType, looksBinary, parseContentType } from '../links/decode-html.ts';
-import { extractLinks } from '../links/extract-links.ts';
-import { parseSitemap, sitemapText } from '../links/parse-sitemap.ts';
-import type { CrawlRecord, FrontierEntry, HostState, PageRecord, RobotsState } from '../model.ts';
-import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, MAX_BACKOFF_MS, parseRetryAfterMs } from '../politeness/retry-after.ts';
-import { gapMs, nextRequestAt, requestSlots } from '../politeness/spacing.ts';
-import {
-  allowAllPolicy,
-  classifyRobotsStatus,
-  decodeRobotsBody,
-  disallowAllPolicy,
-  parseRobots,
-  ROBOTS_MAX_BYTES,
-  ROBOTS_MAX_REDIRECTS,
-  robotsUrlFor,
-  type RobotsPolicy,
-} from '../robots/robots-policy.ts';
-import type { CrawlSettings } from '../settings.ts';
-import { sha256Hex } from '../hash.ts';
-import { normalizeUrl, originOf } from '../url/normalize-url.ts';
-import { createScope, type Scope } from '../url/scope.ts';
-import { MAX_REDIRECT_HOPS, QueryVariantCounter, queryVariantsCap, urlTrapReason } from '../url/traps.ts';
+import type { CrawlRecord, HostState } from '../model.ts';
+import { nextRequestAt } from '../politeness/spacing.ts';
+import { robotsUrlFor } from '../robots/robots-policy.ts';
+import { originOf } from '../url/normalize-url.ts';
+import { QueryVariantCounter, queryVariantsCap, urlTrapReason } from '../url/traps.ts';
 import { CommitQueue, type Committed } from './commit-queue.ts';
 import { admit, type Candidate, CrawlWrites, finishEntry, foldLinkTallies, unfetchedRow } from './frontier.ts';
+import { HostRules } from './host-rules.ts';
 import { KnownUrls } from './known-urls.ts';
-import { StorageFullError, type Clock, type CrawlStore, type FetchOutcome, type Fetcher, type StoreTx } from './ports.ts';
+import { fetchEntry } from './page-step.ts';
+import { StorageFullError } from './ports.ts';
+import { adoptRobots, fetchRobots } from './robots-step.ts';
+import { failCrawl, finishIfDone, pauseForStorage, recoverLeases } from './run-ends.ts';
+import type { Claim, RunnerDeps, StepContext } from './run-context.ts';
 
-/** Why a crawl paused by itself when the browser refused to store more. */
-export const STORAGE_FULL_MESSAGE =
-  'Paused: the browser refused to store more (its storage for Tabcrawl or the disk is full). Nothing stored was lost. Delete crawls you no longer need or free disk space, then resume.';
+export type { RunnerDeps } from './run-context.ts';
 
-/** Why a crawl paused by itself when Chrome no longer let Tabcrawl reach a site (`message`: the fetcher's words). */
-export function accessLostMessage(message: string): string {
-  return `Paused: ${message}. Nothing was lost. Give Tabcrawl access to the site again (Chrome's extension settings, Site access), then resume.`;
-}
-
-/** Pauses a running crawl (in a transaction's copy of its record) and says why. */
-function pauseWithMessage(crawl: CrawlRecord, message: string, now: number): void {
-  if (crawl.state !== 'running') return;
-  crawl.state = 'paused';
-  crawl.pausedAt = now;
-  crawl.message = message;
-}
-
-/**
- * A host's robots.txt state taking another host's final answer for its own (a redirect to that host's
- * robots.txt, which one request answers for both): ready, with that answer's status, rules and time.
- */
-function adoptRobots(robots: RobotsState, answer: RobotsState): RobotsState {
-  return { ...robots, phase: 'ready', status: answer.status, body: answer.body, fetchedAt: answer.fetchedAt, retryAt: 0 };
-}
-
-/** Failed robots.txt fetches (5xx, 429, network) before the host's URLs are all recorded as blocked. */
-export const ROBOTS_MAX_FAILURES = 3;
-/**
- * Most outgoing links kept on one row, and followed, per page: the first ones
- * in document order. A page with 100,000 links costs no more than one with 10,000.
- */
-export const MAX_LINKS_PER_PAGE = 10_000;
 /** Most rows marked blocked in one transaction, so one transaction stays short. */
 const BLOCKED_BATCH = 200;
-
-/**
- * Wait before retrying an unavailable robots.txt, in ms: 5 s after the first failure, 20 s after the second.
- * @see RFC 9309 §2.3.1.4 (unreachable: assume complete disallow)
- */
-export function robotsRetryDelayMs(failures: number): number {
-  return 5_000 * 4 ** Math.max(0, failures - 1);
-}
-
-export interface RunnerDeps {
-  store: CrawlStore;
-  fetcher: Fetcher;
-  clock: Clock;
-  /** Identifies this runner (one per worker start); leases of other run ids are stale. */
-  runId: string;
-  /** Uniform random in [0, 1) for jitter. @default Math.random */
-  random?: () => number;
-}
-
-type Claim =
-  | { kind: 'none' }
-  | { kind: 'progress' }
-  /** `hopOrigin`: the other site a robots.txt redirect leads to, whose request this also is; null on the host's own. */
-  | { kind: 'robots'; url: string; notBefore: number; hopOrigin: string | null }
-  /** `slots`: the host's request slots when claimed (see {@link requestSlots}). */
-  | { kind: 'fetch'; entry: FrontierEntry; notBefore: number; slots: number };
 
 /**
  * How early, in ms, a host's next request is claimed before its gap ends: the
@@ -162,37 +102,9 @@ interface CrawlView {
   known: KnownUrls;
 }
 
-/** True for 2xx statuses. */
-const isSuccess = (status: number): boolean => status >= 200 && status < 300;
-
-/** A response header (lower-case name) of a successful outcome, or null. */
-const headerOf = (outcome: FetchOutcome, name: string): string | null => (outcome.ok ? (outcome.headers.find(([n]) => n === name)?.[1] ?? null) : null);
-
-/**
- * How many redirects in a row led to `entry`: walks back its referrers while
- * each one is a redirect to the next, up to {@link MAX_REDIRECT_HOPS}.
- * Awaits only calls of `writes`.
- */
-async function redirectsBefore(writes: CrawlWrites, entry: FrontierEntry): Promise<number> {
-  let hops = 0;
-  let url = entry.url;
-  let referrer = entry.referrer;
-  while (referrer !== null && hops < MAX_REDIRECT_HOPS) {
-    const [row] = await writes.getPages([referrer]);
-    const isRedirect = row !== undefined && row.status !== null && row.status >= 300 && row.status < 400;
-    if (!isRedirect || row.location === null || normalizeUrl(row.location) !== url) break;
-    hops += 1;
-    url = row.url;
-    referrer = row.referrer;
-  }
-  return hops;
-}
-
 export class CrawlRunner {
-  private readonly random: () => number;
-  /** Parsed robots.txt per crawl and host: derived from the stored body, safe to lose. */
-  private readonly policies = new Map<string, { fetchedAt: number | null; policy: RobotsPolicy }>();
-  private readonly scopes = new Map<string, Scope>();
+  /** Robots policies, scopes and gaps of the hosts (caches of what is stored). */
+  private readonly rules: HostRules;
   /**
    * Query variants admitted per path, per crawl (the trap rule of `url/traps.ts`).
    * Rebuilt from the store at the start of every {@link CrawlRunner.run}, so a
@@ -203,14 +115,25 @@ export class CrawlRunner {
   private readonly views = new Map<string, CrawlView>();
   /** Every write of the loop goes through here, grouped into as few transactions as the store allows. */
   private readonly commits: CommitQueue;
+  /** What the steps (`robots-step.ts`, `page-step.ts`, `run-ends.ts`) reach. */
+  private readonly ctx: StepContext;
 
   constructor(private readonly deps: RunnerDeps) {
-    this.random = deps.random ?? Math.random;
+    this.rules = new HostRules(deps.random ?? Math.random);
     this.commits = new CommitQueue(
       deps.store,
       (committed) => this.committed(committed),
       (tx, crawl) => new CrawlWrites(tx, crawl, this.views.get(crawl.id)?.known ?? null),
     );
+    this.ctx = {
+      store: deps.store,
+      fetcher: deps.fetcher,
+      clock: deps.clock,
+      runId: deps.runId,
+      commits: this.commits,
+      rules: this.rules,
+      admitFollowed: (writes, candidates) => this.admitFollowed(writes, candidates),
+    };
   }
 
   /**
@@ -224,13 +147,13 @@ export class CrawlRunner {
     const { store, clock } = this.deps;
     let view: CrawlView;
     try {
-      await this.recover(crawlId);
+      await recoverLeases(this.ctx, crawlId);
       await this.loadQueryVariants(crawlId);
       view = await this.openView(crawlId);
     } catch (error) {
       // Recorded on the crawl, as in the loop: a crawl left `running` with no loop would look stalled.
-      if (!(error instanceof StorageFullError)) await this.fail(crawlId, error);
-      else if (!(await this.pauseForStorage(crawlId))) throw error;
+      if (!(error instanceof StorageFullError)) await failCrawl(this.ctx, crawlId, error);
+      else if (!(await pauseForStorage(this.ctx, crawlId))) throw error;
       return store.getCrawl(crawlId);
     }
     /** Steps running, each for one host: claim, wait for the gap, request, record. */
@@ -272,14 +195,14 @@ export class CrawlRunner {
           hasWork = true;
           const running = stepsOf.get(host.origin) ?? 0;
           const holding = holdingOf.get(host.origin) ?? 0;
-          const claimAt = Math.max(this.hostReadyAt(host) - CLAIM_AHEAD_MS, idleUntil.get(host.origin) ?? 0);
+          const claimAt = Math.max(this.rules.readyAt(host) - CLAIM_AHEAD_MS, idleUntil.get(host.origin) ?? 0);
           if (claimAt > now) {
             if (running === 0) wakeAt = Math.min(wakeAt, claimAt);
             continue;
           }
           if (running === 0 && stepsOf.size >= crawl.settings.hostConcurrency) continue;
           // One step per free slot, and no more than the URLs of the host no step has yet (robots.txt first: one step).
-          const slots = this.slotsOf(crawl.settings, host, now);
+          const slots = this.rules.slotsOf(crawl.settings, host, now);
           const more = host.robots.phase === 'ready' ? Math.min(slots - holding, host.pending - running) : 1 - running;
           for (let n = 0; n < more; n += 1) {
             bump(stepsOf, host.origin, 1);
@@ -331,7 +254,7 @@ export class CrawlRunner {
         }
 
         if (!hasWork && tasks.size === 0) {
-          if (await this.finishIfDone(crawlId)) break;
+          if (await finishIfDone(this.ctx, crawlId)) break;
           wakeAt = Math.min(wakeAt, now + 250);
         }
         const sleeper = new AbortController();
@@ -357,9 +280,9 @@ export class CrawlRunner {
       if (this.views.get(crawlId) === view) this.views.delete(crawlId);
     }
     if (failure instanceof StorageFullError) {
-      if (!(await this.pauseForStorage(crawlId))) throw failure;
+      if (!(await pauseForStorage(this.ctx, crawlId))) throw failure;
     } else if (failure !== null) {
-      await this.fail(crawlId, failure);
+      await failCrawl(this.ctx, crawlId, failure);
     }
     return store.getCrawl(crawlId);
   }
@@ -371,73 +294,6 @@ export class CrawlRunner {
    */
   wake(crawlId: string): void {
     this.views.get(crawlId)?.wake();
-  }
-
-  /** When the host's next step may run: its spacing and back-off clocks, and a robots.txt retry time. */
-  private hostReadyAt(host: HostState): number {
-    const retry = host.robots.phase === 'unavailable' ? host.robots.retryAt : 0;
-    return Math.max(nextRequestAt(host), retry);
-  }
-
-  /**
-   * Releases every lease and in-flight mark of the crawl: left by a worker
-   * that died mid-request, or by an earlier loop of this one that ended on a
-   * refused write. No step of the crawl runs while `run` starts (one loop per
-   * crawl at a time: the caller's rule), so none of them is live.
-   */
-  private async recover(crawlId: string): Promise<void> {
-    await this.deps.store.transaction((tx) => this.releaseLeases(tx, crawlId, () => true, true));
-  }
-
-  /**
-   * Puts leased entries back in the queue and clears in-flight marks, of the
-   * runs `released` picks. The request of a released lease may have reached
-   * the server: its host's gap counts from now.
-   * @param countAttempt the cut-off request counts as an attempt (a worker that
-   *   died mid-request, maybe because of it); not when the store refused to
-   *   record an answer.
-   */
-  private async releaseLeases(tx: StoreTx, crawlId: string, released: (runId: string) => boolean, countAttempt: boolean): Promise<void> {
-    const crawl = await tx.getCrawl(crawlId);
-    if (!crawl) return;
-    const stale = (await tx.leasedEntries(crawlId)).filter((e) => e.leaseRunId !== null && released(e.leaseRunId));
-    for (const entry of stale) {
-      entry.leaseRunId = null;
-      if (countAttempt) entry.attempts += 1;
-    }
-    if (stale.length > 0) await tx.putEntries(stale);
-    const now = this.deps.clock.now();
-    const hosts = (await tx.listHosts(crawlId)).filter((h) => h.inFlight !== null && released(h.inFlight.runId));
-    for (const host of hosts) {
-      host.inFlight = null;
-      // Its response ended at the latest now; the gap counts from now.
-      host.nextAllowedAt = Math.max(host.nextAllowedAt, now + this.hostGapMs(crawl.settings, host));
-    }
-    if (hosts.length > 0) await tx.putHosts(hosts);
-  }
-
-  /**
-   * The store is full: pauses the crawl with {@link STORAGE_FULL_MESSAGE}
-   * instead of failing it. The transaction that hit the limit wrote nothing;
-   * its URL goes back in the queue (one request repeats on resume).
-   * @returns false when even this small write was refused (a store over its
-   *   quota refuses every write): then `run` throws the {@link StorageFullError}
-   *   and the caller keeps the pause (see `CrawlManager`).
-   */
-  private async pauseForStorage(crawlId: string): Promise<boolean> {
-    const { store, clock } = this.deps;
-    return store
-      .transaction(async (tx) => {
-        await this.releaseLeases(tx, crawlId, () => true, false);
-        const crawl = await tx.getCrawl(crawlId);
-        if (!crawl || crawl.state !== 'running') return;
-        pauseWithMessage(crawl, STORAGE_FULL_MESSAGE, clock.now());
-        await tx.putCrawl(crawl);
-      })
-      .then(
-        () => true,
-        () => false,
-      );
   }
 
   /** Counts the query variants of every URL the crawl holds (rows and frontier); see {@link CrawlRunner.queryVariants}. */
@@ -501,7 +357,7 @@ export class CrawlRunner {
         if (claim.kind === 'robots') {
           const { hopOrigin } = claim;
           try {
-            await this.fetchRobots(crawl, origin, claim.url, hopOrigin, signal);
+            await fetchRobots(this.ctx, crawl, origin, claim.url, hopOrigin, signal);
           } finally {
             if (hopOrigin !== null) this.requestEnded(view, hopOrigin);
           }
@@ -518,7 +374,7 @@ export class CrawlRunner {
                 return following;
               }
             : null;
-        const following = await this.fetchEntry(crawl, claim.entry, signal, onResponseEnded, next);
+        const following = await fetchEntry(this.ctx, crawl, claim.entry, signal, onResponseEnded, next);
         // Nothing claimed, or blocked rows recorded instead: the host goes back to the loop.
         if (following === null || following.kind === 'none' || following.kind === 'progress') break;
         claim = following;
@@ -541,21 +397,6 @@ export class CrawlRunner {
     const left = (view.requestsOut.get(origin) ?? 1) - 1;
     if (left > 0) view.requestsOut.set(origin, left);
     else view.requestsOut.delete(origin);
-  }
-
-  /** How many requests the host may have in flight now (see {@link requestSlots}). */
-  private slotsOf(settings: CrawlSettings, host: HostState, now: number): number {
-    if (settings.requestsPerHost <= 1) return 1;
-    const robotsSettled = host.robots.phase === 'ready' || host.robots.phase === 'failed';
-    return requestSlots({
-      requestsPerHost: settings.requestsPerHost,
-      delayMs: settings.delayMs,
-      jitterMs: settings.jitterMs,
-      robotsSettled,
-      crawlDelayMs: robotsSettled ? this.policyFor(settings.productToken, host).crawlDelayMs : null,
-      backoffUntil: host.backoffUntil,
-      now,
-    });
   }
 
   /**
@@ -626,8 +467,8 @@ export class CrawlRunner {
     if (crawl.state !== 'running') return { kind: 'none' };
     const host = await writes.host(origin);
     const now = clock.now();
-    const readyAt = this.hostReadyAt(host);
-    const slots = this.slotsOf(crawl.settings, host, now);
+    const readyAt = this.rules.readyAt(host);
+    const slots = this.rules.slotsOf(crawl.settings, host, now);
     const out = view.requestsOut.get(origin) ?? 0;
     if ((slots === 1 && host.inFlight !== null) || out >= slots || now < readyAt - CLAIM_AHEAD_MS) return { kind: 'none' };
     /** When the claimed request may start: the end of the host's gap, or now. */
@@ -660,7 +501,7 @@ export class CrawlRunner {
       return { kind: 'robots', url: robots.nextUrl, notBefore: startAt, hopOrigin };
     }
 
-    const policy = this.policyFor(crawl.settings.productToken, host);
+    const policy = this.rules.policyFor(crawl.settings.productToken, host);
     let blocked = 0;
     while (blocked < BLOCKED_BATCH) {
       const entry = await tx.nextEntry(crawlId, origin);
@@ -684,384 +525,5 @@ export class CrawlRunner {
       return { kind: 'fetch', entry, notBefore, slots };
     }
     return { kind: 'progress' };
-  }
-
-  /** The robots policy of a host whose robots.txt is settled (`ready` or `failed`). */
-  private policyFor(productToken: string, host: HostState): RobotsPolicy {
-    const { robots } = host;
-    if (robots.phase === 'failed') {
-      return disallowAllPolicy(`robots.txt unavailable (${robots.status === null ? 'network error' : `HTTP ${robots.status}`})`);
-    }
-    if (robots.phase !== 'ready' || robots.body === null) return allowAllPolicy();
-    const cacheKey = `${host.crawlId} ${host.origin}`;
-    const cached = this.policies.get(cacheKey);
-    if (cached && cached.fetchedAt === robots.fetchedAt) return cached.policy;
-    const policy = parseRobots(robotsUrlFor(host.origin), robots.body, productToken);
-    this.policies.set(cacheKey, { fetchedAt: robots.fetchedAt, policy });
-    return policy;
-  }
-
-  private scopeOf(crawl: CrawlRecord): Scope {
-    let scope = this.scopes.get(crawl.id);
-    if (!scope) {
-      scope = createScope(crawl.settings);
-      this.scopes.set(crawl.id, scope);
-    }
-    return scope;
-  }
-
-  /** The host's gap, in ms, with its current robots Crawl-delay and last response time. */
-  private hostGapMs(settings: CrawlSettings, host: HostState): number {
-    const settled = host.robots.phase === 'ready' || host.robots.phase === 'failed';
-    const crawlDelayMs = settled ? this.policyFor(settings.productToken, host).crawlDelayMs : null;
-    return gapMs({ delayMs: settings.delayMs, crawlDelayMs, lastResponseMs: host.lastResponseMs, jitterMs: settings.jitterMs, random: this.random });
-  }
-
-  /**
-   * Requests the host's robots.txt (or the next hop of its redirects) and records the answer.
-   * @param hopOrigin the other site a redirect hop goes to (see `claimIn`): its in-flight mark is cleared
-   *   and its gap counts from this answer too; when the hop is that site's own robots.txt and it has not
-   *   read it yet, the answer is its robots.txt as well (requested once).
-   */
-  private async fetchRobots(crawl: CrawlRecord, origin: string, url: string, hopOrigin: string | null, signal: AbortSignal): Promise<void> {
-    const { fetcher, clock } = this.deps;
-    const outcome = await fetcher.fetch({
-      url,
-      method: 'GET',
-      timeoutMs: crawl.settings.timeoutMs,
-      readBody: () => true,
-      maxBodyBytes: ROBOTS_MAX_BYTES,
-      signal,
-    });
-    await this.commits.run(
-      crawl.id,
-      async (writes) => {
-        const { crawl: current } = writes;
-        const host = await writes.host(origin);
-        host.inFlight = null;
-        const other = hopOrigin === null ? null : await writes.host(hopOrigin);
-        if (other !== null) {
-          if (other.inFlight?.url === url) other.inFlight = null;
-          const endedAt = signal.aborted ? clock.now() : outcome.endedAt;
-          other.lastResponseMs = outcome.endedAt - outcome.startedAt;
-          other.nextAllowedAt = Math.max(other.nextAllowedAt, endedAt + this.hostGapMs(current.settings, other));
-        }
-        if (signal.aborted || (!outcome.ok && outcome.error.code === 'no-access')) {
-          host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + this.hostGapMs(current.settings, host));
-          // Site access withdrawn mid-crawl: robots.txt is asked again on resume.
-          if (!outcome.ok && outcome.error.code === 'no-access') pauseWithMessage(current, accessLostMessage(outcome.error.message), clock.now());
-          return;
-        }
-        const robots = host.robots;
-        host.lastResponseMs = outcome.endedAt - outcome.startedAt;
-        if (!outcome.ok && outcome.error.code === 'network' && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {
-          // The very first request of the crawl failed at the network level: the site is unreachable
-          // (refused, DNS, TLS). Say so now instead of retrying robots.txt for half a minute. A timeout
-          // is not that: the server took the request, and a slow robots.txt is retried like a 5xx.
-          current.state = 'failed';
-          current.endedAt = outcome.endedAt;
-          current.message = `could not reach ${origin}: ${outcome.error.message}`;
-          robots.status = null;
-          return;
-        }
-        const verdict = outcome.ok ? classifyRobotsStatus(outcome.status) : 'unavailable';
-        robots.status = outcome.ok ? outcome.status : null;
-        // A Location that is not an http(s) URL leads nowhere: like too many redirects, it makes robots.txt unavailable (allow all).
-        const target = verdict === 'redirect' && outcome.ok && outcome.location !== null ? normalizeUrl(outcome.location) : null;
-        if (target !== null && robots.redirects < ROBOTS_MAX_REDIRECTS) {
-          robots.nextUrl = target;
-          robots.redirects += 1;
-          robots.phase = 'pending';
-        } else if (verdict === 'unavailable') {
-          robots.failures += 1;
-          robots.phase = robots.failures >= ROBOTS_MAX_FAILURES ? 'failed' : 'unavailable';
-          // The server's Retry-After, when longer than our schedule, up to the longest back-off we honour.
-          const retryAfterMs = Math.min(MAX_BACKOFF_MS, parseRetryAfterMs(headerOf(outcome, 'retry-after'), outcome.endedAt) ?? 0);
-          robots.retryAt = robots.phase === 'unavailable' ? outcome.endedAt + Math.max(robotsRetryDelayMs(robots.failures), retryAfterMs) : 0;
-          robots.nextUrl = robotsUrlFor(origin);
-          robots.redirects = 0;
-          if (robots.phase === 'failed' && !outcome.ok && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {
-            // The start host never answered at all, retries included (e.g. it drops connections): the site is unreachable.
-            current.state = 'failed';
-            current.endedAt = outcome.endedAt;
-            current.message = `could not reach ${origin}: ${outcome.error.message}`;
-          }
-        } else {
-          // 2xx: parse; 4xx or too many redirects: allow all (RFC 9309 §2.3.1.2-3).
-          robots.phase = 'ready';
-          robots.retryAt = 0;
-          robots.fetchedAt = outcome.endedAt;
-          robots.body = verdict === 'parse' && outcome.ok ? decodeRobotsBody(outcome.body ?? new Uint8Array(), outcome.truncated) : null;
-        }
-        host.nextAllowedAt = outcome.endedAt + this.hostGapMs(current.settings, host);
-        const settled = [host];
-        if (other !== null && robots.phase === 'ready' && url === robotsUrlFor(other.origin) && other.robots.phase === 'pending' && other.robots.redirects === 0) {
-          // The other site's own robots.txt, answered for good: it is that site's too.
-          other.robots = adoptRobots(other.robots, robots);
-          settled.push(other);
-        }
-        for (const ready of robots.phase === 'ready' ? settled : []) {
-          const sitemaps = this.policyFor(current.settings.productToken, ready).sitemaps;
-          const scope = this.scopeOf(current);
-          const candidates: Candidate[] = [];
-          for (const sitemap of sitemaps) {
-            const normalized = normalizeUrl(sitemap);
-            if (normalized !== null && scope.check(normalized).inScope) {
-              candidates.push({ url: normalized, origin: originOf(normalized), kind: 'sitemap', depth: 0, referrer: robotsUrlFor(ready.origin), anchor: null, isLink: false });
-            }
-          }
-          await this.admitFollowed(writes, candidates);
-        }
-      },
-      undefined,
-    );
-  }
-
-  /** Fetches one frontier entry (HEAD first when asked) and returns the final outcome and the methods sent. */
-  private async request(settings: CrawlSettings, entry: FrontierEntry, signal: AbortSignal): Promise<{ outcome: FetchOutcome; methods: ('GET' | 'HEAD')[] }> {
-    const { fetcher } = this.deps;
-    const isSitemap = entry.kind === 'sitemap';
-    const get = (): Promise<FetchOutcome> =>
-      fetcher.fetch({
-        url: entry.url,
-        method: 'GET',
-        timeoutMs: settings.timeoutMs,
-        readBody: (status, contentType) => (isSitemap ? isSuccess(status) : contentType === null || isHtmlType(contentType)),
-        maxBodyBytes: settings.maxBodyBytes,
-        signal,
-      });
-    if (!settings.headBeforeGet || isSitemap) return { outcome: await get(), methods: ['GET'] };
-    const head = await fetcher.fetch({ url: entry.url, method: 'HEAD', timeoutMs: settings.timeoutMs, readBody: () => false, maxBodyBytes: 0, signal });
-    if (!head.ok) return { outcome: head, methods: ['HEAD'] };
-    const contentType = head.headers.find(([name]) => name === 'content-type')?.[1] ?? null;
-    const wantsGet = (isSuccess(head.status) && (contentType === null || isHtmlType(contentType))) || head.status === 405 || head.status === 501;
-    if (!wantsGet) return { outcome: head, methods: ['HEAD'] };
-    // HEAD then GET of the same URL may go back to back.
-    return { outcome: await get(), methods: ['HEAD', 'GET'] };
-  }
-
-  /**
-   * @param responseEnded called when the response has ended (before it is recorded).
-   * @param next run at the end of the transaction that records the answer: claims the host's next request.
-   * @returns what `next` claimed; null when it did not run (no `next`, or the answer was not recorded:
-   *   a stop, or a retry later).
-   */
-  private async fetchEntry(
-    crawl: CrawlRecord,
-    entry: FrontierEntry,
-    signal: AbortSignal,
-    responseEnded: () => void,
-    next: ((writes: CrawlWrites) => Promise<Claim>) | null,
-  ): Promise<Claim | null> {
-    const { settings } = crawl;
-    const { outcome, methods } = await this.request(settings, entry, signal);
-    responseEnded();
-    const endedAt = outcome.endedAt;
-
-    if (signal.aborted || (!outcome.ok && outcome.error.code === 'aborted')) {
-      await this.release(crawl.id, entry);
-      return null;
-    }
-    if (!outcome.ok && outcome.error.code === 'no-access') {
-      // Site access withdrawn mid-crawl: pause rather than record every URL left as a network error.
-      await this.release(crawl.id, entry, accessLostMessage(outcome.error.message));
-      return null;
-    }
-
-    const retryable = outcome.ok && isRetryableStatus(outcome.status);
-    const retryAfterMs = parseRetryAfterMs(headerOf(outcome, 'retry-after'), endedAt);
-    // A Retry-After beyond our longest back-off: the answer is final (see isRetryAfterBeyondCap).
-    if (retryable && entry.attempts < settings.maxRetries && !isRetryAfterBeyondCap(retryAfterMs)) {
-      await this.retryLater(crawl.id, entry, outcome);
-      return null;
-    }
-
-    const page = unfetchedRow(entry);
-    page.methods = methods;
-    page.fetchedAt = outcome.startedAt;
-    page.responseTimeMs = outcome.endedAt - outcome.startedAt;
-    /** The target of a redirect, queued unless it ends a chain longer than {@link MAX_REDIRECT_HOPS}. */
-    let redirect: Candidate | null = null;
-    let linkCandidates: Candidate[] = [];
-    if (!outcome.ok) {
-      page.error = outcome.error;
-    } else {
-      const header = (name: string): string | null => outcome.headers.find(([n]) => n === name)?.[1] ?? null;
-      page.status = outcome.status;
-      page.headers = outcome.headers;
-      page.statusLine = outcome.wire?.statusLine ?? null;
-      page.requestHeaders = outcome.wire?.requestHeaders ?? null;
-      page.ipAddress = outcome.wire?.ipAddress ?? null;
-      page.contentType = header('content-type');
-      const declared = Number.parseInt(header('content-length') ?? '', 10);
-      page.contentLength = Number.isFinite(declared) && declared >= 0 ? declared : (outcome.body?.byteLength ?? null);
-      page.truncated = outcome.truncated;
-      page.location = outcome.location;
-      const target = outcome.location === null ? null : normalizeUrl(outcome.location);
-      if (target !== null && outcome.status >= 300 && outcome.status < 400) {
-        // Redirects are recorded, not followed: the target is queued like a link, at the same depth.
-        redirect = { url: target, origin: originOf(target), kind: entry.kind, depth: entry.depth, referrer: entry.url, anchor: null, isLink: false };
-      }
-      if (outcome.body !== null) {
-        page.sha256 = await sha256Hex(outcome.body);
-        if (isSuccess(outcome.status)) linkCandidates = await this.discover(crawl, entry, page, outcome.body);
-      }
-    }
-
-    const scope = this.scopeOf(crawl);
-    const inScope = (c: Candidate): boolean => c.depth <= settings.maxDepth && scope.check(c.url).inScope;
-
-    return this.commits.run<Claim | null>(
-      crawl.id,
-      async (writes) => {
-        const { tx, crawl: current } = writes;
-        const host = await writes.host(entry.origin);
-        // Links found while it was in flight added to its inlinks and anchors: take them from the stored entry.
-        const [stored] = await tx.getEntries(crawl.id, [entry.url]);
-        if (stored) {
-          page.inlinks = stored.inlinks;
-          page.anchors = stored.anchors;
-        }
-        if (page.sha256 !== null) {
-          const owner = await tx.bodyOwner(crawl.id, page.sha256);
-          if (owner !== undefined && owner !== page.url) {
-            // Stored once; its links are still followed: relative ones resolve against this URL, and may
-            // lead elsewhere than the first copy's (the same page served at /a/ and /b/).
-            page.duplicateOf = owner;
-          } else if (owner === undefined && outcome.ok && outcome.body !== null) {
-            await tx.putBody({ crawlId: crawl.id, sha256: page.sha256, url: page.url, bytes: outcome.body });
-            // `?? 0`: crawls stored before this counter existed lack it.
-            current.counts.bytesStored = (current.counts.bytesStored ?? 0) + outcome.body.byteLength;
-          }
-        }
-        const followRedirect = redirect !== null && (await redirectsBefore(writes, entry)) < MAX_REDIRECT_HOPS;
-        await finishEntry(writes, page);
-        await this.admitFollowed(writes, [...(followRedirect && redirect ? [redirect] : []), ...linkCandidates].filter(inScope));
-        if (host.inFlight?.url === entry.url) host.inFlight = null;
-        host.lastResponseMs = page.responseTimeMs ?? 0;
-        host.nextAllowedAt = endedAt + this.hostGapMs(current.settings, host);
-        if (retryable && outcome.ok) {
-          host.backoffUntil = endedAt + backoffMs(entry.attempts, retryAfterMs, 0);
-        }
-        return next === null ? null : next(writes);
-      },
-      null,
-    );
-  }
-
-  /** Reads links (HTML) or URLs (sitemap) from a body, fills the row's title and links. */
-  private async discover(crawl: CrawlRecord, entry: FrontierEntry, page: PageRecord, body: Uint8Array): Promise<Candidate[]> {
-    const { settings } = crawl;
-    if (entry.kind === 'sitemap') {
-      const sitemap = parseSitemap(await sitemapText(body), entry.url);
-      page.links = sitemap.urls.slice(0, MAX_LINKS_PER_PAGE);
-      return [
-        ...sitemap.urls.map((url): Candidate => ({ url, origin: originOf(url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: null, isLink: false })),
-        ...sitemap.sitemaps.map((url): Candidate => ({ url, origin: originOf(url), kind: 'sitemap', depth: entry.depth, referrer: entry.url, anchor: null, isLink: false })),
-      ];
-    }
-    const { mediaType } = parseContentType(page.contentType);
-    if (mediaType !== null && !isHtmlType(mediaType)) return [];
-    // Served without a Content-Type: read as HTML, as a browser sniffs it, unless it is binary.
-    if (mediaType === null && looksBinary(body)) return [];
-    const { text, charset } = decodeHtml(body, page.contentType);
-    const found = extractLinks(text, entry.url, charset);
-    page.title = found.title;
-    // extractLinks lists each URL once, with the text of its first link.
-    const kept = found.links.slice(0, MAX_LINKS_PER_PAGE);
-    page.links = kept.map((l) => l.url);
-    page.linkTexts = kept.map((l) => l.text);
-    if (found.metaNofollow && !settings.followNofollow) return [];
-    return kept
-      .filter((link) => settings.followNofollow || !link.nofollow)
-      .map((link): Candidate => ({ url: link.url, origin: originOf(link.url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: link.text === '' ? null : link.text, isLink: true }));
-  }
-
-  /**
-   * Puts a claimed entry back in the queue after its fetch was cut short (the crawl stopped) or not sent
-   * (no access), its attempt not counted; its host's gap counts from now.
-   * @param pauseWith pauses the running crawl with this message, in the same transaction.
-   */
-  private async release(crawlId: string, entry: FrontierEntry, pauseWith: string | null = null): Promise<void> {
-    const { clock } = this.deps;
-    await this.commits.run(
-      crawlId,
-      async (writes) => {
-        const { tx, crawl } = writes;
-        const host = await writes.host(entry.origin);
-        const [stored = entry] = await tx.getEntries(crawlId, [entry.url]);
-        stored.leaseRunId = null;
-        await tx.putEntries([stored]);
-        if (host.inFlight?.url === entry.url) host.inFlight = null;
-        host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + this.hostGapMs(crawl.settings, host));
-        if (pauseWith !== null) pauseWithMessage(crawl, pauseWith, clock.now());
-      },
-      undefined,
-    );
-  }
-
-  /** 429/503 with retries left: requeue the entry and back the host off. */
-  private async retryLater(crawlId: string, entry: FrontierEntry, outcome: FetchOutcome & { ok: true }): Promise<void> {
-    await this.commits.run(
-      crawlId,
-      async (writes) => {
-        const { tx, crawl } = writes;
-        const host = await writes.host(entry.origin);
-        if (host.inFlight?.url === entry.url) host.inFlight = null;
-        host.lastResponseMs = outcome.endedAt - outcome.startedAt;
-        const gap = this.hostGapMs(crawl.settings, host);
-        host.nextAllowedAt = outcome.endedAt + gap;
-        const retryAfter = parseRetryAfterMs(outcome.headers.find(([n]) => n === 'retry-after')?.[1] ?? null, outcome.endedAt);
-        host.backoffUntil = outcome.endedAt + backoffMs(entry.attempts, retryAfter, gap);
-        // The stored entry, with what links found while it was in flight added.
-        const [stored = entry] = await tx.getEntries(crawlId, [entry.url]);
-        stored.attempts = entry.attempts + 1;
-        stored.leaseRunId = null;
-        await tx.putEntries([stored]);
-      },
-      undefined,
-    );
-  }
-
-  /** Marks the crawl finished when nothing is pending anywhere; `failed` when its start URL could not be fetched. */
-  private async finishIfDone(crawlId: string): Promise<boolean> {
-    const { clock } = this.deps;
-    return this.commits.run(
-      crawlId,
-      async (writes) => {
-        const { crawl } = writes;
-        if (crawl.state !== 'running') return true;
-        const hosts = await writes.listHosts();
-        if (hosts.some((h) => h.pending > 0 || h.inFlight !== null)) return false;
-        // Every link counted in the rows before the crawl says it is finished.
-        await foldLinkTallies(writes);
-        const startUrl = normalizeUrl(crawl.settings.startUrl);
-        const [start] = startUrl === null ? [undefined] : await writes.getPages([startUrl]);
-        crawl.endedAt = clock.now();
-        crawl.state = 'finished';
-        if (start?.error) {
-          crawl.state = 'failed';
-          crawl.message = `could not fetch the start URL: ${start.error.message}`;
-        } else if (start?.blockedBy === 'robots') {
-          crawl.message = `robots.txt does not let us fetch the start URL (${start.blockedRule ?? 'disallowed'})`;
-        }
-        return true;
-      },
-      true,
-    );
-  }
-
-  /** Records an unexpected error (a bug or a storage failure) on the crawl and ends it. */
-  private async fail(crawlId: string, error: unknown): Promise<void> {
-    const { store, clock } = this.deps;
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    await store.transaction(async (tx) => {
-      const crawl = await tx.getCrawl(crawlId);
-      if (!crawl || crawl.state !== 'running') return;
-      crawl.state = 'failed';
-      crawl.endedAt = clock.now();
-      crawl.message = `internal error: ${message}`;
-      await tx.putCrawl(crawl);
-    });
   }
 }

@@ -1,0 +1,72 @@
+/**
+ * The rules a run applies to a host, derived from what is stored and kept
+ * only as caches (safe to lose with the worker): its robots.txt policy,
+ * parsed once per answer; the crawl's scope; the gap before its next request;
+ * when it may be stepped again; and how many requests it may have at once.
+ */
+import type { CrawlRecord, HostState } from '../model.ts';
+import { gapMs, nextRequestAt, requestSlots } from '../politeness/spacing.ts';
+import { allowAllPolicy, disallowAllPolicy, parseRobots, robotsUrlFor, type RobotsPolicy } from '../robots/robots-policy.ts';
+import type { CrawlSettings } from '../settings.ts';
+import { createScope, type Scope } from '../url/scope.ts';
+
+export class HostRules {
+  /** Parsed robots.txt per crawl and host: derived from the stored body, safe to lose. */
+  private readonly policies = new Map<string, { fetchedAt: number | null; policy: RobotsPolicy }>();
+  private readonly scopes = new Map<string, Scope>();
+
+  /** @param random uniform random in [0, 1), for jitter. */
+  constructor(private readonly random: () => number) {}
+
+  /** The robots policy of a host whose robots.txt is settled (`ready` or `failed`). */
+  policyFor(productToken: string, host: HostState): RobotsPolicy {
+    const { robots } = host;
+    if (robots.phase === 'failed') {
+      return disallowAllPolicy(`robots.txt unavailable (${robots.status === null ? 'network error' : `HTTP ${robots.status}`})`);
+    }
+    if (robots.phase !== 'ready' || robots.body === null) return allowAllPolicy();
+    const cacheKey = `${host.crawlId} ${host.origin}`;
+    const cached = this.policies.get(cacheKey);
+    if (cached && cached.fetchedAt === robots.fetchedAt) return cached.policy;
+    const policy = parseRobots(robotsUrlFor(host.origin), robots.body, productToken);
+    this.policies.set(cacheKey, { fetchedAt: robots.fetchedAt, policy });
+    return policy;
+  }
+
+  scopeOf(crawl: CrawlRecord): Scope {
+    let scope = this.scopes.get(crawl.id);
+    if (!scope) {
+      scope = createScope(crawl.settings);
+      this.scopes.set(crawl.id, scope);
+    }
+    return scope;
+  }
+
+  /** The host's gap, in ms, with its current robots Crawl-delay and last response time. */
+  hostGapMs(settings: CrawlSettings, host: HostState): number {
+    const settled = host.robots.phase === 'ready' || host.robots.phase === 'failed';
+    const crawlDelayMs = settled ? this.policyFor(settings.productToken, host).crawlDelayMs : null;
+    return gapMs({ delayMs: settings.delayMs, crawlDelayMs, lastResponseMs: host.lastResponseMs, jitterMs: settings.jitterMs, random: this.random });
+  }
+
+  /** When the host's next step may run: its spacing and back-off clocks, and a robots.txt retry time. */
+  readyAt(host: HostState): number {
+    const retry = host.robots.phase === 'unavailable' ? host.robots.retryAt : 0;
+    return Math.max(nextRequestAt(host), retry);
+  }
+
+  /** How many requests the host may have in flight now (see {@link requestSlots}). */
+  slotsOf(settings: CrawlSettings, host: HostState, now: number): number {
+    if (settings.requestsPerHost <= 1) return 1;
+    const robotsSettled = host.robots.phase === 'ready' || host.robots.phase === 'failed';
+    return requestSlots({
+      requestsPerHost: settings.requestsPerHost,
+      delayMs: settings.delayMs,
+      jitterMs: settings.jitterMs,
+      robotsSettled,
+      crawlDelayMs: robotsSettled ? this.policyFor(settings.productToken, host).crawlDelayMs : null,
+      backoffUntil: host.backoffUntil,
+      now,
+    });
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * The page step of a crawl: request one claimed frontier entry (HEAD first
+ * when asked), read its links (HTML) or URLs (sitemap), and record the answer
+ * in one transaction: the row, its body once per crawl, the URLs it leads
+ * to, and the host's clocks (its gap, a back-off after 429/503). A request
+ * cut short goes back in the queue; a 429/503 with retries left is retried
+ * later. The crawl runner claims the entry; this module does the rest.
+ */
+import { decodeHtml, isHtmlType, looksBinary, parseContentType } from '../links/decode-html.ts';
+import { extractLinks } from '../links/extract-links.ts';
+import { parseSitemap, sitemapText } from '../links/parse-sitemap.ts';
+import type { CrawlRecord, FrontierEntry, PageRecord } from '../model.ts';
+import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, parseRetryAfterMs } from '../politeness/retry-after.ts';
+import type { CrawlSettings } from '../settings.ts';
+import { sha256Hex } from '../hash.ts';
+import { normalizeUrl, originOf } from '../url/normalize-url.ts';
+import { MAX_REDIRECT_HOPS } from '../url/traps.ts';
+import { type Candidate, type CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
+import type { FetchOutcome } from './ports.ts';
+import { accessLostMessage, headerOf, isSuccess, pauseWithMessage, type Claim, type StepContext } from './run-context.ts';
+
+/**
+ * Most outgoing links kept on one row, and followed, per page: the first ones
+ * in document order. A page with 100,000 links costs no more than one with 10,000.
+ */
+export const MAX_LINKS_PER_PAGE = 10_000;
+
+/**
+ * How many redirects in a row led to `entry`: walks back its referrers while
+ * each one is a redirect to the next, up to {@link MAX_REDIRECT_HOPS}.
+ * Awaits only calls of `writes`.
+ */
+async function redirectsBefore(writes: CrawlWrites, entry: FrontierEntry): Promise<number> {
+  let hops = 0;
+  let url = entry.url;
+  let referrer = entry.referrer;
+  while (referrer !== null && hops < MAX_REDIRECT_HOPS) {
+    const [row] = await writes.getPages([referrer]);
+    const isRedirect = row !== undefined && row.status !== null && row.status >= 300 && row.status < 400;
+    if (!isRedirect || row.location === null || normalizeUrl(row.location) !== url) break;
+    hops += 1;
+    url = row.url;
+    referrer = row.referrer;
+  }
+  return hops;
+}
+
+/** Fetches one frontier entry (HEAD first when asked) and returns the final outcome and the methods sent. */
+async function requestEntry(ctx: StepContext, settings: CrawlSettings, entry: FrontierEntry, signal: AbortSignal): Promise<{ outcome: FetchOutcome; methods: ('GET' | 'HEAD')[] }> {
+  const { fetcher } = ctx;
+  const isSitemap = entry.kind === 'sitemap';
+  const get = (): Promise<FetchOutcome> =>
+    fetcher.fetch({
+      url: entry.url,
+      method: 'GET',
+      timeoutMs: settings.timeoutMs,
+      readBody: (status, contentType) => (isSitemap ? isSuccess(status) : contentType === null || isHtmlType(contentType)),
+      maxBodyBytes: settings.maxBodyBytes,
+      signal,
+    });
+  if (!settings.headBeforeGet || isSitemap) return { outcome: await get(), methods: ['GET'] };
+  const head = await fetcher.fetch({ url: entry.url, method: 'HEAD', timeoutMs: settings.timeoutMs, readBody: () => false, maxBodyBytes: 0, signal });
+  if (!head.ok) return { outcome: head, methods: ['HEAD'] };
+  const contentType = head.headers.find(([name]) => name === 'content-type')?.[1] ?? null;
+  const wantsGet = (isSuccess(head.status) && (contentType === null || isHtmlType(contentType))) || head.status === 405 || head.status === 501;
+  if (!wantsGet) return { outcome: head, methods: ['HEAD'] };
+  // HEAD then GET of the same URL may go back to back.
+  return { outcome: await get(), methods: ['HEAD', 'GET'] };
+}
+
+/**
+ * @param responseEnded called when the response has ended (before it is recorded).
+ * @param next run at the end of the transaction that records the answer: claims the host's next request.
+ * @returns what `next` claimed; null when it did not run (no `next`, or the answer was not recorded:
+ *   a stop, or a retry later).
+ */
+export async function fetchEntry(ctx: StepContext, 
+  crawl: CrawlRecord,
+  entry: FrontierEntry,
+  signal: AbortSignal,
+  responseEnded: () => void,
+  next: ((writes: CrawlWrites) => Promise<Claim>) | null,
+): Promise<Claim | null> {
+  const { settings } = crawl;
+  const { outcome, methods } = await requestEntry(ctx, settings, entry, signal);
+  responseEnded();
+  const endedAt = outcome.endedAt;
+
+  if (signal.aborted || (!outcome.ok && outcome.error.code === 'aborted')) {
+    await releaseEntry(ctx, crawl.id, entry);
+    return null;
+  }
+  if (!outcome.ok && outcome.error.code === 'no-access') {
+    // Site access withdrawn mid-crawl: pause rather than record every URL left as a network error.
+    await releaseEntry(ctx, crawl.id, entry, accessLostMessage(outcome.error.message));
+    return null;
+  }
+
+  const retryable = outcome.ok && isRetryableStatus(outcome.status);
+  const retryAfterMs = parseRetryAfterMs(headerOf(outcome, 'retry-after'), endedAt);
+  // A Retry-After beyond our longest back-off: the answer is final (see isRetryAfterBeyondCap).
+  if (retryable && entry.attempts < settings.maxRetries && !isRetryAfterBeyondCap(retryAfterMs)) {
+    await retryLater(ctx, crawl.id, entry, outcome);
+    return null;
+  }
+
+  const page = unfetchedRow(entry);
+  page.methods = methods;
+  page.fetchedAt = outcome.startedAt;
+  page.responseTimeMs = outcome.endedAt - outcome.startedAt;
+  /** The target of a redirect, queued unless it ends a chain longer than {@link MAX_REDIRECT_HOPS}. */
+  let redirect: Candidate | null = null;
+  let linkCandidates: Candidate[] = [];
+  if (!outcome.ok) {
+    page.error = outcome.error;
+  } else {
+    const header = (name: string): string | null => outcome.headers.find(([n]) => n === name)?.[1] ?? null;
+    page.status = outcome.status;
+    page.headers = outcome.headers;
+    page.statusLine = outcome.wire?.statusLine ?? null;
+    page.requestHeaders = outcome.wire?.requestHeaders ?? null;
+    page.ipAddress = outcome.wire?.ipAddress ?? null;
+    page.contentType = header('content-type');
+    const declared = Number.parseInt(header('content-length') ?? '', 10);
+    page.contentLength = Number.isFinite(declared) && declared >= 0 ? declared : (outcome.body?.byteLength ?? null);
+    page.truncated = outcome.truncated;
+    page.location = outcome.location;
+    const target = outcome.location === null ? null : normalizeUrl(outcome.location);
+    if (target !== null && outcome.status >= 300 && outcome.status < 400) {
+      // Redirects are recorded, not followed: the target is queued like a link, at the same depth.
+      redirect = { url: target, origin: originOf(target), kind: entry.kind, depth: entry.depth, referrer: entry.url, anchor: null, isLink: false };
+    }
+    if (outcome.body !== null) {
+      page.sha256 = await sha256Hex(outcome.body);
+      if (isSuccess(outcome.status)) linkCandidates = await discover(crawl, entry, page, outcome.body);
+    }
+  }
+
+  const scope = ctx.rules.scopeOf(crawl);
+  const inScope = (c: Candidate): boolean => c.depth <= settings.maxDepth && scope.check(c.url).inScope;
+
+  return ctx.commits.run<Claim | null>(
+    crawl.id,
+    async (writes) => {
+      const { tx, crawl: current } = writes;
+      const host = await writes.host(entry.origin);
+      // Links found while it was in flight added to its inlinks and anchors: take them from the stored entry.
+      const [stored] = await tx.getEntries(crawl.id, [entry.url]);
+      if (stored) {
+        page.inlinks = stored.inlinks;
+        page.anchors = stored.anchors;
+      }
+      if (page.sha256 !== null) {
+        const owner = await tx.bodyOwner(crawl.id, page.sha256);
+        if (owner !== undefined && owner !== page.url) {
+          // Stored once; its links are still followed: relative ones resolve against this URL, and may
+          // lead elsewhere than the first copy's (the same page served at /a/ and /b/).
+          page.duplicateOf = owner;
+        } else if (owner === undefined && outcome.ok && outcome.body !== null) {
+          await tx.putBody({ crawlId: crawl.id, sha256: page.sha256, url: page.url, bytes: outcome.body });
+          // `?? 0`: crawls stored before this counter existed lack it.
+          current.counts.bytesStored = (current.counts.bytesStored ?? 0) + outcome.body.byteLength;
+        }
+      }
+      const followRedirect = redirect !== null && (await redirectsBefore(writes, entry)) < MAX_REDIRECT_HOPS;
+      await finishEntry(writes, page);
+      await ctx.admitFollowed(writes, [...(followRedirect && redirect ? [redirect] : []), ...linkCandidates].filter(inScope));
+      if (host.inFlight?.url === entry.url) host.inFlight = null;
+      host.lastResponseMs = page.responseTimeMs ?? 0;
+      host.nextAllowedAt = endedAt + ctx.rules.hostGapMs(current.settings, host);
+      if (retryable && outcome.ok) {
+        host.backoffUntil = endedAt + backoffMs(entry.attempts, retryAfterMs, 0);
+      }
+      return next === null ? null : next(writes);
+    },
+    null,
+  );
+}
+
+/** Reads links (HTML) or URLs (sitemap) from a body, fills the row's title and links. */
+async function discover(crawl: CrawlRecord, entry: FrontierEntry, page: PageRecord, body: Uint8Array): Promise<Candidate[]> {
+  const { settings } = crawl;
+  if (entry.kind === 'sitemap') {
+    const sitemap = parseSitemap(await sitemapText(body), entry.url);
+    page.links = sitemap.urls.slice(0, MAX_LINKS_PER_PAGE);
+    return [
+      ...sitemap.urls.map((url): Candidate => ({ url, origin: originOf(url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: null, isLink: false })),
+      ...sitemap.sitemaps.map((url): Candidate => ({ url, origin: originOf(url), kind: 'sitemap', depth: entry.depth, referrer: entry.url, anchor: null, isLink: false })),
+    ];
+  }
+  const { mediaType } = parseContentType(page.contentType);
+  if (mediaType !== null && !isHtmlType(mediaType)) return [];
+  // Served without a Content-Type: read as HTML, as a browser sniffs it, unless it is binary.
+  if (mediaType === null && looksBinary(body)) return [];
+  const { text, charset } = decodeHtml(body, page.contentType);
+  const found = extractLinks(text, entry.url, charset);
+  page.title = found.title;
+  // extractLinks lists each URL once, with the text of its first link.
+  const kept = found.links.slice(0, MAX_LINKS_PER_PAGE);
+  page.links = kept.map((l) => l.url);
+  page.linkTexts = kept.map((l) => l.text);
+  if (found.metaNofollow && !settings.followNofollow) return [];
+  return kept
+    .filter((link) => settings.followNofollow || !link.nofollow)
+    .map((link): Candidate => ({ url: link.url, origin: originOf(link.url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: link.text === '' ? null : link.text, isLink: true }));
+}
+
+/**
+ * Puts a claimed entry back in the queue after its fetch was cut short (the crawl stopped) or not sent
+ * (no access), its attempt not counted; its host's gap counts from now.
+ * @param pauseWith pauses the running crawl with this message, in the same transaction.
+ */
+async function releaseEntry(ctx: StepContext, crawlId: string, entry: FrontierEntry, pauseWith: string | null = null): Promise<void> {
+  const { clock } = ctx;
+  await ctx.commits.run(
+    crawlId,
+    async (writes) => {
+      const { tx, crawl } = writes;
+      const host = await writes.host(entry.origin);
+      const [stored = entry] = await tx.getEntries(crawlId, [entry.url]);
+      stored.leaseRunId = null;
+      await tx.putEntries([stored]);
+      if (host.inFlight?.url === entry.url) host.inFlight = null;
+      host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + ctx.rules.hostGapMs(crawl.settings, host));
+      if (pauseWith !== null) pauseWithMessage(crawl, pauseWith, clock.now());
+    },
+    undefined,
+  );
+}
+
+/** 429/503 with retries left: requeue the entry and back the host off. */
+async function retryLater(ctx: StepContext, crawlId: string, entry: FrontierEntry, outcome: FetchOutcome & { ok: true }): Promise<void> {
+  await ctx.commits.run(
+    crawlId,
+    async (writes) => {
+      const { tx, crawl } = writes;
+      const host = await writes.host(entry.origin);
+      if (host.inFlight?.url === entry.url) host.inFlight = null;
+      host.lastResponseMs = outcome.endedAt - outcome.startedAt;
+      const gap = ctx.rules.hostGapMs(crawl.settings, host);
+      host.nextAllowedAt = outcome.endedAt + gap;
+      const retryAfter = parseRetryAfterMs(outcome.headers.find(([n]) => n === 'retry-after')?.[1] ?? null, outcome.endedAt);
+      host.backoffUntil = outcome.endedAt + backoffMs(entry.attempts, retryAfter, gap);
+      // The stored entry, with what links found while it was in flight added.
+      const [stored = entry] = await tx.getEntries(crawlId, [entry.url]);
+      stored.attempts = entry.attempts + 1;
+      stored.leaseRunId = null;
+      await tx.putEntries([stored]);
+    },
+    undefined,
+  );
+}
+
