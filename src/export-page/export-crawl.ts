@@ -14,7 +14,7 @@
  * The Blob exists only once every row is written: a failure on the way
  * leaves nothing to download.
  */
-import type { CrawlStore } from '../core/crawl/ports.ts';
+import type { CrawlReader } from '../core/crawl/ports.ts';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
 import { storeExportSource, type ExportSource } from '../export/export-source.ts';
 import { exportFileName, formatInfo } from '../export/format-info.ts';
@@ -28,7 +28,8 @@ import { FORMAT_NAMES, type ExportProgress, type ExportResult } from './export-t
 export interface ExportDeps {
   /** The page's query string, e.g. `?crawl=abc&format=csv`. */
   search: string;
-  store: CrawlStore;
+  /** The crawl database, read only (the worker owns it). */
+  store: CrawlReader;
   /** Names the writing software in archives, e.g. `Tabcrawl 0.1.0`. */
   software: string;
   /** The export's time (archives record it). */

@@ -11,6 +11,7 @@
  */
 import { render } from 'preact';
 import browser from 'webextension-polyfill';
+import type { CrawlReader } from '../core/crawl/ports.ts';
 import { TabcrawlDatabase } from '../storage/database.ts';
 import { DexieCrawlStore } from '../storage/dexie-crawl-store.ts';
 import { exportCrawl } from './export-crawl.ts';
@@ -18,7 +19,8 @@ import { ExportView, type RunExport } from './export-view.tsx';
 import { saveDownload } from './save-download.ts';
 import { findSink, sendToSink } from './sink-save.ts';
 
-const store = new DexieCrawlStore(new TabcrawlDatabase());
+/** Read only: the worker owns the database. */
+const store: CrawlReader = new DexieCrawlStore(new TabcrawlDatabase());
 /** Set when a program (the command line) drives this page: the file goes to it instead of the downloads. */
 const sink = findSink(globalThis);
 /** Bytes handed to the sink; reported when done. */

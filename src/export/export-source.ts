@@ -3,7 +3,7 @@
  * stored bodies. Rows are read a page at a time, so an export never holds
  * the crawl in memory.
  */
-import type { CrawlStore } from '../core/crawl/ports.ts';
+import type { CrawlReader } from '../core/crawl/ports.ts';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
 
 export interface ExportSource {
@@ -27,8 +27,8 @@ export interface ExportContext {
 /** A format: rows in, bytes out, one chunk at a time. */
 export type FormatWriter = (source: ExportSource, context: ExportContext) => AsyncIterable<Uint8Array>;
 
-/** An {@link ExportSource} over a {@link CrawlStore}, reading `pageSize` rows at a time. */
-export function storeExportSource(store: CrawlStore, crawl: CrawlRecord, pageSize = 200): ExportSource {
+/** An {@link ExportSource} over a store's read side, reading `pageSize` rows at a time. */
+export function storeExportSource(store: CrawlReader, crawl: CrawlRecord, pageSize = 200): ExportSource {
   return {
     crawl,
     async *rows() {

@@ -158,3 +158,10 @@ export interface CrawlStore {
   /** Removes the crawl and everything stored for it. */
   deleteCrawl(crawlId: string): Promise<void>;
 }
+
+/**
+ * The read side of a {@link CrawlStore}: what a page that only shows or
+ * exports a crawl gets (the export page, the results tab), so that it cannot
+ * write the database the worker owns.
+ */
+export type CrawlReader = Pick<CrawlStore, 'listCrawls' | 'getCrawl' | 'listHosts' | 'knownUrls' | 'pagesAfter' | 'latestPages' | 'getBody'>;
