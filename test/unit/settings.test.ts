@@ -72,6 +72,19 @@ describe('crawl settings', () => {
     assert.equal(errorsOf({ startUrl: 'example.com/docs' })[0]?.message, '"example.com/docs" is not a full URL; did you mean https://example.com/docs?');
     assert.equal(errorsOf({ startUrl: 'http//example.com' })[0]?.message, '"http//example.com" is not a valid URL');
   });
+  it('refuses a start URL with a space in it, suggesting the URL with %20, and accepts it written so', () => {
+    assert.equal(
+      errorsOf({ startUrl: 'http://127.0.0.1:8090/ with space' })[0]?.message,
+      'the start URL has a space in it (a URL writes a space as %20): did you mean http://127.0.0.1:8090/%20with%20space?',
+    );
+    // A tab is dropped by the URL parser: what would be crawled is said.
+    assert.match(errorsOf({ startUrl: 'https://example.com/a\tb' })[0]?.message ?? '', /space in it.*did you mean https:\/\/example\.com\/ab\?/);
+    assert.match(errorsOf({ startUrl: 'https://example.com/?q=two words' })[0]?.message ?? '', /did you mean https:\/\/example\.com\/\?q=two%20words\?/);
+    // Spaces around the URL are trimmed, as typed in a form; %20 and non-ASCII are URLs as written.
+    for (const url of ['  https://example.com/  ', 'http://127.0.0.1:8090/%20with%20space', 'https://example.com/caf\u00e9', 'https://b\u00fccher.example/']) {
+      assert.equal(validateSettings({ startUrl: url }).ok, true, url);
+    }
+  });
   it('refuses malformed URLs and a start URL too long to be a real one', () => {
     for (const url of ['http://', 'https://exa mple.com/', 'http://example.com:99999/', `https://example.com/${'a'.repeat(9000)}`]) {
       assert.equal(errorsOf({ startUrl: url })[0]?.field, 'startUrl', url.slice(0, 40));
