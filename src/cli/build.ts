@@ -66,12 +66,18 @@ export function runViteBuild(root: string): Promise<void> {
 
 /**
  * Builds the extension into `<root>/dist` unless it is up to date.
+ * @param log says what it does, one line without a prefix (the CLI adds its `tabcrawl: `).
+ * @param build runs the build. @default the Vite build
  * @returns whether a build ran.
  * @throws {BuildError} when the build fails.
  */
-export async function ensureBuilt(root: string, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<boolean> {
+export async function ensureBuilt(
+  root: string,
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  build: (root: string) => Promise<void> = runViteBuild,
+): Promise<boolean> {
   if (!isBuildStale(root)) return false;
-  log(`tabcrawl: building the extension into ${join(root, 'dist')}${sep}`);
-  await runViteBuild(root);
+  log(`building the extension into ${join(root, 'dist')}${sep}`);
+  await build(root);
   return true;
 }

@@ -3,7 +3,7 @@
  * crawl, export, summarise. `main.ts` only wires it to the process.
  */
 import { join, resolve } from 'node:path';
-import { TabcrawlError } from '../messaging/protocol.ts';
+import { TabcrawlError, type CrawlSummary } from '../messaging/protocol.ts';
 import { parseCliArgs, outputFormat, parallelNote, USAGE, type CliSettings } from './args.ts';
 import { ensureBuilt } from './build.ts';
 import { findChromium } from './chromium.ts';
@@ -11,7 +11,7 @@ import { waitForCrawl, type WaitResult } from './wait-for-crawl.ts';
 import { exportThroughPage } from './export-through-page.ts';
 import { startDemoSite, type DemoSite } from './demo-site.ts';
 import { launchExtension, type ExtensionSession } from './extension-driver.ts';
-import { createProgressReporter, formatSummary } from './progress.ts';
+import { createProgressReporter, exportingLine, formatSummary, QUIET_MAX_MS, waitingNote } from './progress.ts';
 import { formatBytes } from '../ui/format-bytes.ts';
 
 /** Exit codes of the CLI. */
@@ -111,40 +111,69 @@ async function crawlAndExport(
   if (note !== null) say(note);
 
   const progress = createProgressReporter({ write: io.stderr, isTTY: io.isStderrTTY });
+  /** A waiting note is being prepared (it asks the background for the hosts first). */
+  let isNoting = false;
+  const onProgress = (crawl: CrawlSummary): void => {
+    progress.update(crawl);
+    if (crawl.state !== 'running' || isNoting || !progress.isQuiet()) return;
+    isNoting = true;
+    // Never silent for long: what the crawl waits for (a Crawl-delay, a back-off, a slow answer) and how long it ran.
+    session
+      .request('crawl/hosts', { crawlId: crawl.id })
+      .then(
+        ({ hosts }) => hosts,
+        () => [],
+      )
+      .then((hosts) => progress.note(`tabcrawl: ${waitingNote(crawl, hosts, Date.now())}`))
+      .finally(() => {
+        isNoting = false;
+      });
+  };
   let result: WaitResult;
   try {
-    result = await waitForCrawl(session.request, started.id, { signal: io.signal, onProgress: (c) => progress.update(c) });
+    result = await waitForCrawl(session.request, started.id, { signal: io.signal, onProgress });
   } finally {
     progress.finish();
   }
   const { crawl, interrupted } = result;
   if (interrupted) say('interrupted: the crawl was stopped; writing what was stored');
+  // The reason first: a failed crawl's counters say little, and nothing said after it may read as a result.
+  if (crawl.state === 'failed') say(`the crawl failed: ${crawl.message ?? 'no reason given'}`);
 
   let exportFailed = false;
   for (const output of outputs) {
     const path = resolve(io.cwd, output);
     const format = outputFormat(output) ?? 'jsonl';
+    const startedAt = Date.now();
+    let lastSaidAt = startedAt;
+    let latest: { done: number; total: number } | null = null;
+    // Never silent for long: a large export says how far it is at least every QUIET_MAX_MS.
+    const beat = setInterval(() => {
+      if (Date.now() - lastSaidAt < QUIET_MAX_MS) return;
+      lastSaidAt = Date.now();
+      say(exportingLine(output, latest, Date.now() - startedAt));
+    }, 1000);
     try {
-      let lastReport = Date.now();
       const { rows, bytes } = await exportThroughPage(session, crawl.id, format, path, (done, total) => {
-        if (Date.now() - lastReport < 1000) return;
-        lastReport = Date.now();
-        say(`exporting ${output}: ${done} of ${total} URLs`);
+        latest = { done, total };
+        if (Date.now() - lastSaidAt < 1000) return;
+        lastSaidAt = Date.now();
+        say(exportingLine(output, latest, Date.now() - startedAt));
       });
       say(`wrote ${rows} ${rows === 1 ? 'URL' : 'URLs'} (${formatBytes(bytes)}) to ${path}`);
     } catch (error) {
       exportFailed = true;
       say(`could not write ${path}: ${errorMessage(error)}`);
+    } finally {
+      clearInterval(beat);
     }
   }
   if (outputs.length === 0) say('no --out given: nothing written');
 
-  say(formatSummary(crawl, Date.now()));
+  // A crawl that failed before recording anything has nothing to sum up: its reason was said above.
+  if (!(crawl.state === 'failed' && crawl.counts.done === 0)) say(formatSummary(crawl, Date.now()));
   if (interrupted) return EXIT.interrupted;
-  if (crawl.state === 'failed') {
-    say(`the crawl failed: ${crawl.message ?? 'no reason given'}`);
-    return EXIT.failed;
-  }
+  if (crawl.state === 'failed') return EXIT.failed;
   if (crawl.state !== 'finished') {
     say(`the crawl ended ${crawl.state}${crawl.message === null ? '' : `: ${crawl.message}`}`);
     return EXIT.failed;

@@ -2,13 +2,16 @@
  * Pure helpers of the popup: form parsing, error routing and how a crawl
  * table row reads. No Preact, no browser APIs.
  */
-import type { CrawlSummary, HostProgress, PageSummary } from '../messaging/protocol.ts';
+import type { CrawlSummary, PageSummary } from '../messaging/protocol.ts';
 import { TabcrawlError } from '../messaging/protocol.ts';
 import { DEFAULT_SETTINGS, type CrawlSettings, type SettingsError } from '../core/settings.ts';
 import { fieldErrors, fromSettings, toSettings, type FormValues, type SettingKey } from '../settings/settings-values.ts';
 import { formatBytes } from '../ui/format-bytes.ts';
 export { formatBytes };
 export { mediaType, rowTone, shortUrl } from '../ui/row-format.ts';
+import { formatDuration, formatSeconds } from '../ui/format-time.ts';
+export { clockTime, dateTime, formatDuration, formatSeconds } from '../ui/format-time.ts';
+export { hostLabel, hostLine, hostWaitText } from '../ui/host-wait-text.ts';
 
 /** The Start form as typed: the start URL, and every other option as the settings form edits it. */
 export interface StartFormValues {
@@ -113,96 +116,6 @@ export function statusText(page: PageSummary): string {
   }
   if (page.error !== null) return page.error.code;
   return '—';
-}
-
-/** How an origin reads on a host line: `http://127.0.0.1:8080` → `127.0.0.1:8080`; https keeps its scheme. */
-export function hostLabel(origin: string): string {
-  try {
-    const parsed = new URL(origin);
-    return parsed.protocol === 'http:' ? parsed.host : `${parsed.protocol}//${parsed.host}`;
-  } catch {
-    return origin;
-  }
-}
-
-/** A duration for people, in s, min or h (`45 s`, `12 min`, `2 h 5 min`); `0 s` for anything below a second. */
-export function formatDuration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
-}
-
-/** A gap in seconds as robots.txt writes it: `2 s`, `0.5 s`. */
-export function formatSeconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
-}
-
-/** A clock time of today for people, `12:03:10` (24 h, the browser's time zone). */
-export function clockTime(at: number): string {
-  const date = new Date(at);
-  const two = (n: number): string => String(n).padStart(2, '0');
-  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
-}
-
-/** A start time for the crawls list: `2026-01-31 12:03`. */
-export function dateTime(at: number): string {
-  const date = new Date(at);
-  const two = (n: number): string => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
-}
-
-/** How each gap rule reads, with its length: `delay 1 s`, `Crawl-delay 5 s`, `response time: last answer took 3 s`. */
-function gapRuleText(wait: Extract<HostProgress['wait'], { kind: 'gap' }>, responseMs: number): string {
-  switch (wait.rule) {
-    case 'delay':
-      return `delay ${formatSeconds(wait.gapMs)}`;
-    case 'crawl-delay':
-      return `robots.txt Crawl-delay ${formatSeconds(wait.gapMs)}`;
-    case 'response-time':
-      return `response time: last answer took ${formatSeconds(responseMs)}, so ${formatSeconds(wait.gapMs)} between requests`;
-  }
-}
-
-/** Time left until `at`, for people: `3 s`, `2 min`, `under 1 s`. */
-function timeLeft(at: number, now: number): string {
-  const ms = at - now;
-  return ms > 0 && ms < 500 ? 'under 1 s' : formatDuration(Math.max(0, ms));
-}
-
-/**
- * What a host waits for at `now`, as one phrase naming the rule that set
- * the wait and the real time left: `waiting 7 s · response time: last answer
- * took 3 s, so 9 s between requests`, `waiting 1 s · delay 1 s`, `backing off
- * after 429/503 · 42 s left (until 12:03:10)`, `robots.txt unavailable · retry
- * in 5 s`, `fetching`, `ready`.
- */
-export function hostWaitText(host: HostProgress, now: number): string {
-  const { wait } = host;
-  switch (wait.kind) {
-    case 'in-flight':
-      return 'fetching';
-    case 'backoff':
-      return `backing off after 429/503 · ${timeLeft(wait.until, now)} left (until ${clockTime(wait.until)})`;
-    case 'robots':
-      return `robots.txt unavailable · retry in ${timeLeft(wait.retryAt, now)}`;
-    case 'gap':
-      return wait.until <= now ? 'ready' : `waiting ${timeLeft(wait.until, now)} · ${gapRuleText(wait, host.responseMs)}`;
-    case 'ready':
-      return 'ready';
-  }
-}
-
-/**
- * One line per host: `127.0.0.1:8080 · 12 queued · waiting 1 s · delay 1 s`.
- * @param isRunning false for a paused or stopped crawl: nothing is waited for then, so no wait is named.
- */
-export function hostLine(host: HostProgress, now: number, isRunning = true): string {
-  const head = `${hostLabel(host.origin)} · ${host.pending} queued`;
-  return isRunning ? `${head} · ${hostWaitText(host, now)}` : head;
 }
 
 /** Pages per minute as shown: whole numbers from 10 up, one decimal below. */

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { startLocalSite } from '../../src/cli/local-site.ts';
 import { startTestSite, type TestSite } from '../support/test-site.ts';
 import { ROOT } from './helpers.ts';
 
@@ -82,10 +83,34 @@ describe('the command line', () => {
     assert.equal(site.requests.some((r) => r.url === '/p/3'), false);
   });
 
-  it('exits 1 when the start URL cannot be reached', async () => {
+  it('exits 1 when the start URL cannot be reached, the reason first and no summary of nothing', async () => {
     const run = await crawlCli([`http://127.0.0.1:${await closedPort()}/`, '--delay', '0']);
     assert.equal(run.code, 1, run.stderr);
-    assert.match(run.stderr, /the crawl failed: could not reach http:\/\/127\.0\.0\.1:\d+/);
+    const lines = run.stderr.trim().split('\n');
+    const reason = lines.findIndex((line) => /^tabcrawl: the crawl failed: could not reach http:\/\/127\.0\.0\.1:\d+/.test(line));
+    assert.ok(reason >= 0, run.stderr);
+    assert.doesNotMatch(run.stderr, /crawl failed in|0 URLs/, 'no summary of a crawl that recorded nothing');
+    assert.ok(reason < lines.indexOf('tabcrawl: no --out given: nothing written'), 'the reason comes before what follows it');
+  });
+
+  it('prefixes each of its messages once (progress lines are figures, without a prefix)', async () => {
+    const run = await crawlCli([`http://127.0.0.1:${await closedPort()}/`, '--delay', '0']);
+    for (const line of run.stderr.trim().split('\n')) assert.match(line, /^(tabcrawl: (?!tabcrawl:)|fetched \d+ · )/, line);
+  });
+
+  it('is never silent for more than 10 s: a 12 s Crawl-delay is named while it waits', async () => {
+    const slow = await startLocalSite({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nCrawl-delay: 12\n' },
+      // One page: robots.txt, then 12 s later the page; the note comes at about 10 s.
+      '/': { headers: { 'content-type': 'text/html' }, body: 'one page' },
+    });
+    try {
+      const run = await crawlCli([`${slow.origin}/`, '--delay', '0']);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, /^tabcrawl: still crawling, \d+ s in: 127\.0\.0\.1:\d+ · 1 queued · waiting \d+ s · robots\.txt Crawl-delay 12 s$/m);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('exits 1 with advice when no Chromium can be found', async () => {

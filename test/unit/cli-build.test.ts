@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { isBuildStale } from '../../src/cli/build.ts';
+import { ensureBuilt, isBuildStale } from '../../src/cli/build.ts';
+import { runCli } from '../../src/cli/run-cli.ts';
 
 const roots: string[] = [];
 after(() => {
@@ -45,5 +46,35 @@ describe('isBuildStale', () => {
 
   test('ignores changes to the CLI and to files outside the inputs', () => {
     assert.equal(isBuildStale(project({ 'src/cli/main.ts': 300, 'test/unit/a.test.ts': 300, 'README.md': 300, 'dist/manifest.json': 200 })), false);
+  });
+});
+
+describe('ensureBuilt', () => {
+  test('says it builds in one line without a prefix, so the CLI prints "tabcrawl: " once', async () => {
+    const lines: string[] = [];
+    const builds: string[] = [];
+    const root = project({ 'src/a.ts': 300, 'dist/manifest.json': 200 });
+    assert.equal(await ensureBuilt(root, (line) => lines.push(line), async (r) => void builds.push(r)), true);
+    assert.deepEqual(builds, [root]);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0] ?? '', /^building the extension into /);
+    assert.equal(await ensureBuilt(project({ 'src/a.ts': 100, 'dist/manifest.json': 200 }), (line) => lines.push(line), async () => assert.fail('no build')), false);
+  });
+
+  test('the CLI prints one prefix on every line it says, the build line included', async () => {
+    // A root whose build is stale and cannot run: the CLI says it builds, then that the build failed.
+    const root = project({ 'src/a.ts': 300 });
+    let stderr = '';
+    await runCli(['http://127.0.0.1:9/'], {
+      stdout: () => undefined,
+      stderr: (text) => void (stderr += text),
+      isStderrTTY: false,
+      env: { CHROME_PATH: process.execPath },
+      root,
+      cwd: root,
+      signal: new AbortController().signal,
+    });
+    assert.match(stderr, /^tabcrawl: building the extension into /m);
+    assert.doesNotMatch(stderr, /tabcrawl: tabcrawl:/);
   });
 });

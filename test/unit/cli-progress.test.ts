@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createProgressReporter, formatProgress, formatSummary } from '../../src/cli/progress.ts';
+import { createProgressReporter, exportingLine, formatProgress, formatSummary, QUIET_MAX_MS, waitingNote } from '../../src/cli/progress.ts';
+import type { HostProgress } from '../../src/messaging/protocol.ts';
 
 const counts = (fetched: number, errors = 0, blocked = 0) => ({ admitted: fetched, done: fetched + blocked, fetched, errors, blocked, bytesStored: 0 });
 
@@ -52,5 +53,76 @@ describe('createProgressReporter', () => {
     reporter.update({ counts: counts(2), queued: 4 });
     reporter.finish();
     assert.deepEqual(out, ['\rfetched 1 · queued 5 · errors 0 · blocked 0\x1b[K', '\rfetched 2 · queued 4 · errors 0 · blocked 0\x1b[K', '\n']);
+  });
+});
+
+describe('never silent while it waits', () => {
+  /** Polls every 500 ms for `forMs` with no change, noting when quiet; returns the times anything was written. */
+  function stall(isTTY: boolean, forMs: number): number[] {
+    let now = 0;
+    const writtenAt: number[] = [];
+    const reporter = createProgressReporter({ write: () => void writtenAt.push(now), isTTY, now: () => now });
+    for (; now <= forMs; now += 500) {
+      reporter.update({ counts: counts(1), queued: 63 });
+      if (reporter.isQuiet()) reporter.note('still crawling');
+    }
+    return writtenAt;
+  }
+
+  for (const isTTY of [false, true]) {
+    test(`writes at least every ${QUIET_MAX_MS / 1000} s of a 60 s stall (${isTTY ? 'terminal' : 'log'})`, () => {
+      const writtenAt = stall(isTTY, 60_000);
+      const gaps = writtenAt.slice(1).map((at, i) => at - (writtenAt[i] ?? 0));
+      assert.ok(writtenAt.length >= 6, `${writtenAt.length} writes`);
+      assert.ok(Math.max(...gaps, 60_000 - (writtenAt.at(-1) ?? 0)) <= QUIET_MAX_MS, `gaps ${gaps.join(', ')}`);
+    });
+  }
+
+  test('is not quiet while progress is printed', () => {
+    let now = 0;
+    const reporter = createProgressReporter({ write: () => undefined, isTTY: false, now: () => now });
+    for (let done = 1; done <= 30; done += 1, now += 1000) {
+      reporter.update({ counts: counts(done), queued: 5 });
+      assert.equal(reporter.isQuiet(), false);
+    }
+  });
+
+  test('writes a note on a line of its own and draws the terminal line again after it', () => {
+    const out: string[] = [];
+    const reporter = createProgressReporter({ write: (t) => out.push(t), isTTY: true, now: () => 0 });
+    reporter.update({ counts: counts(1), queued: 5 });
+    reporter.note('still crawling, 20 s in: finishing');
+    assert.deepEqual(out.slice(1), ['\rstill crawling, 20 s in: finishing\x1b[K\n', '\rfetched 1 · queued 5 · errors 0 · blocked 0\x1b[K']);
+  });
+});
+
+describe('waitingNote', () => {
+  const NOW = 1_700_000_000_000;
+  const host = (overrides: Partial<HostProgress>): HostProgress => ({ origin: 'http://127.0.0.1:8080', pending: 64, gapMs: 9000, responseMs: 3000, readyAt: NOW + 9000, wait: { kind: 'ready' }, ...overrides });
+
+  test('names how long the crawl ran and what its busiest host waits for, and the rule behind it', () => {
+    const hosts = [
+      host({ wait: { kind: 'gap', until: NOW + 9000, rule: 'response-time', gapMs: 9000 } }),
+      host({ origin: 'https://cdn.example', pending: 2 }),
+    ];
+    assert.equal(
+      waitingNote({ activeMs: 40_000, createdAt: NOW - 40_000 }, hosts, NOW),
+      'still crawling, 40 s in: 127.0.0.1:8080 · 64 queued · waiting 9 s · response time: last answer took 3 s, so 9 s between requests (and 1 more host)',
+    );
+    assert.equal(
+      waitingNote({ createdAt: NOW - 65_000 }, [host({ wait: { kind: 'gap', until: NOW + 25_000, rule: 'crawl-delay', gapMs: 30_000 } })], NOW),
+      'still crawling, 1 min in: 127.0.0.1:8080 · 64 queued · waiting 25 s · robots.txt Crawl-delay 30 s',
+    );
+  });
+
+  test('says it is finishing when no host has URLs left', () => {
+    assert.equal(waitingNote({ activeMs: 12_000, createdAt: 0 }, [], NOW), 'still crawling, 12 s in: finishing');
+  });
+});
+
+describe('exportingLine', () => {
+  test('says how far an export is and how long it has taken', () => {
+    assert.equal(exportingLine('out.wacz', { done: 120, total: 500 }, 12_000), 'exporting out.wacz: 120 of 500 URLs, 12 s so far');
+    assert.equal(exportingLine('out.wacz', null, 11_000), 'exporting out.wacz: opening the crawl, 11 s so far');
   });
 });
