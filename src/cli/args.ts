@@ -91,8 +91,9 @@ const seconds = (ms: number): string => String(ms / 1000);
 
 /** The `--help` text: every option with its default. */
 export const USAGE = `Usage:
-  npm run crawl -- <start-url> [options]    crawl a site with the Tabcrawl extension in headless Chromium
-  npm start                                 crawl a local demo site (same as --demo)
+  tabcrawl <start-url> [options]            crawl a site with the Tabcrawl extension in headless Chromium
+  npm run crawl -- <start-url> [options]    the same, in the checkout
+  npm start                                 crawl a local demo site (same as tabcrawl --demo)
 
 Options:
   --out FILE              write the crawl to FILE; format by extension (${EXTENSIONS}); repeatable (default: none, only a summary is printed)

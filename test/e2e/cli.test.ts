@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -110,6 +110,33 @@ describe('the command line', () => {
       assert.match(run.stderr, /^tabcrawl: still crawling, \d+ s in: 127\.0\.0\.1:\d+ · 1 queued · waiting \d+ s · robots\.txt Crawl-delay 12 s$/m);
     } finally {
       await slow.close();
+    }
+  });
+
+  it('runs as the tabcrawl command from any folder, writing its outputs there', async () => {
+    const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { bin?: Record<string, string> };
+    const bin = resolve(ROOT, pkg.bin?.['tabcrawl'] ?? 'missing');
+    assert.ok((statSync(bin).mode & 0o111) !== 0, 'the bin script is executable');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'tabcrawl-elsewhere-'));
+    try {
+      const run = (args: string[]): Promise<Run> =>
+        new Promise((done) => {
+          const child = spawn(bin, args, { cwd: elsewhere, env: process.env });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+          child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+          child.on('close', (code) => done({ code, stdout, stderr }));
+        });
+      const help = await run(['--help']);
+      assert.equal(help.code, 0, help.stderr);
+      assert.match(help.stdout, /tabcrawl <start-url> \[options\]/);
+      const crawl = await run([`${site.origin}/`, '--delay', '0.02', '--max-pages', '3', '--out', 'here.csv']);
+      assert.equal(crawl.code, 0, crawl.stderr);
+      assert.match(readFileSync(join(elsewhere, 'here.csv'), 'utf8'), new RegExp(`${site.origin}/`));
+      assert.equal((await run(['ftp://example.com/'])).code, 2, 'the same exit codes');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
     }
   });
 
