@@ -4,6 +4,8 @@
  */
 import type { FetchFailure } from '../core/model.ts';
 import type { PageListRow, StatusClass } from '../storage/page-queries.ts';
+import { formatBytes } from '../ui/format-bytes.ts';
+import { dateTime } from '../ui/format-time.ts';
 export { formatBytes as bytesText } from '../ui/format-bytes.ts';
 export { mediaType, rowTone, shortUrl } from '../ui/row-format.ts';
 
@@ -34,12 +36,9 @@ export function isRedirectStatus(status: number | null): boolean {
   return status !== null && status >= 300 && status < 400;
 }
 
-/** Bytes as people read them: `512 B`, `5.0 KB`, `1.2 MB`; empty when unknown. */
+/** Bytes in the binary units every page uses (`512 B`, `5.0 KiB`, `1.2 MiB`); empty when unknown. */
 export function sizeText(bytes: number | null): string {
-  if (bytes === null) return '';
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return bytes === null ? '' : formatBytes(bytes);
 }
 
 /** A duration in whole ms; empty when unknown. */
@@ -50,6 +49,13 @@ export function msText(ms: number | null): string {
 /** A timestamp as ISO 8601 (UTC); `—` when null. */
 export function isoText(timestamp: number | null): string {
   return timestamp === null ? '—' : new Date(timestamp).toISOString();
+}
+
+/** A timestamp in the user's local time, to the second (`2026-11-24 17:03:09`); `—` when null. See {@link isoText} for the exact UTC one. */
+export function localTimeText(timestamp: number | null): string {
+  if (timestamp === null) return '—';
+  const seconds = String(new Date(timestamp).getSeconds()).padStart(2, '0');
+  return `${dateTime(timestamp)}:${seconds}`;
 }
 
 /** A network failure as one line: `timeout: no answer in 30 s`. */

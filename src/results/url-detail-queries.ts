@@ -168,6 +168,19 @@ export interface Outlink {
   notCrawledReason: string | null;
 }
 
+/** Why a link the scope refuses for its scheme was not crawled: not a web link (`mailto:`), or the start site over another scheme. */
+function schemeReason(startUrl: string, url: string): string {
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    return 'not a valid URL';
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') return `not a web link (${protocol})`;
+  const startProtocol = new URL(startUrl).protocol.replace(/:$/, '');
+  return `out of scope (${protocol.replace(/:$/, '')}, the crawl is of ${startProtocol})`;
+}
+
 /** Why a linked URL without a row was not crawled, from the crawl's settings. */
 export function notCrawledReason(crawl: CrawlRecord | undefined, source: PageRecord, url: string): string {
   if (crawl === undefined) return 'not crawled';
@@ -175,9 +188,9 @@ export function notCrawledReason(crawl: CrawlRecord | undefined, source: PageRec
   if (!verdict.inScope) {
     switch (verdict.reason) {
       case 'scheme':
-        return 'out of scope (scheme)';
+        return schemeReason(crawl.settings.startUrl, url);
       case 'host':
-        return 'out of scope (other host)';
+        return 'another site: not crawled';
       case 'prefix':
         return 'out of scope (path prefix)';
       case 'excluded':

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
-import { countText, failureText, isoText, msText, shortUrl, sizeText, statusText } from './format.ts';
+import { countText, failureText, isoText, localTimeText, msText, shortUrl, sizeText, statusText } from './format.ts';
 import type { RowReader } from './row-reader.ts';
 import { resultsSearch } from './results-params.ts';
 import { findInlinks, outlinks, redirectChain, type InlinkScan } from './url-detail-queries.ts';
@@ -125,7 +125,14 @@ function Fields({ row, crawlId, onOpen }: UrlDetailProps & { row: PageRecord }) 
     ['Content type', row.contentType ?? '—'],
     ['Content length', row.contentLength === null ? '—' : `${sizeText(row.contentLength)} (${row.contentLength} bytes)`],
     ['Response time', row.responseTimeMs === null ? '—' : `${msText(row.responseTimeMs)} ms`],
-    ['Fetched at', isoText(row.fetchedAt)],
+    [
+      'Fetched at',
+      row.fetchedAt === null ? '—' : (
+        <time dateTime={isoText(row.fetchedAt)} title={isoText(row.fetchedAt)} data-testid="detail-fetched-at">
+          {localTimeText(row.fetchedAt)}
+        </time>
+      ),
+    ],
     ['Depth', String(row.depth)],
     ['Kind', row.kind],
     ['Referrer', row.referrer === null ? '— (start URL)' : <DetailLink crawlId={crawlId} url={row.referrer} onOpen={onOpen} />],

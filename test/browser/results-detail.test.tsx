@@ -49,9 +49,15 @@ describe('results URL detail', () => {
     });
     const mounted = await openDetail([row], row.url);
     const fields = mounted.byTestId('detail-fields').textContent ?? '';
-    for (const expected of ['HTTP/1.1 200 OK', 'text/html; charset=utf-8', '5120 bytes', '37 ms', '2024-01-02T03:04:05.000Z', 'HEAD, GET', 'The doc', 'ab'.repeat(32), 'yes']) {
+    for (const expected of ['HTTP/1.1 200 OK', 'text/html; charset=utf-8', '5.0 KiB (5120 bytes)', '37 ms', 'HEAD, GET', 'The doc', 'ab'.repeat(32), 'yes']) {
       expect(fields).to.include(expected);
     }
+    // The fetch time in the user's own time zone, the exact UTC time on hover.
+    const fetchedAt = mounted.byTestId('detail-fetched-at');
+    const local = new Date(Date.UTC(2024, 0, 2, 3, 4, 5));
+    const two = (n: number): string => String(n).padStart(2, '0');
+    expect(fetchedAt.textContent).to.equal(`${local.getFullYear()}-${two(local.getMonth() + 1)}-${two(local.getDate())} ${two(local.getHours())}:${two(local.getMinutes())}:${two(local.getSeconds())}`);
+    expect(fetchedAt.getAttribute('title')).to.equal('2024-01-02T03:04:05.000Z');
     const responseRows = [...mounted.byTestId('detail-response-headers').querySelectorAll('tbody tr')].map((tr) => tr.textContent);
     expect(responseRows).to.deep.equal(['content-typetext/html', 'set-cookiea=1']);
     expect(mounted.byTestId('detail-request-headers').querySelector('tbody tr')?.textContent).to.equal('user-agenttabcrawl/0.1.0');
@@ -112,17 +118,21 @@ describe('results URL detail', () => {
     const page = pageRecord(1, {
       url: `${SITE}/`,
       depth: 0,
-      links: [`${SITE}/ok`, `${SITE}/missing`, 'https://elsewhere.example/', `${SITE}/private/p`, `${SITE}/never`],
-      linkTexts: ['OK', 'Missing', 'Elsewhere', 'Private', 'Never'],
+      links: [`${SITE}/ok`, `${SITE}/missing`, 'https://elsewhere.example/', 'http://plain.example/', `${SITE.replace('https:', 'http:')}/x`, 'mailto:a@b.example', `${SITE}/private/p`, `${SITE}/never`],
+      linkTexts: ['OK', 'Missing', 'Elsewhere', 'Plain', 'Insecure', 'Mail', 'Private', 'Never'],
     });
     const ok = pageRecord(2, { url: `${SITE}/ok` });
     const missing = pageRecord(3, { url: `${SITE}/missing`, status: 404 });
     const mounted = await openDetail([page, ok, missing], page.url);
-    await waitFor(() => expect(mounted.allByTestId('outlink')).to.have.lengthOf(5));
+    await waitFor(() => expect(mounted.allByTestId('outlink')).to.have.lengthOf(8));
     expect(textsOf(mounted, 'outlink-status')).to.deep.equal([
       '200',
       '404',
-      'out of scope (other host)',
+      'another site: not crawled',
+      // Another site over http from an https crawl is another site (it was labelled "scheme").
+      'another site: not crawled',
+      'out of scope (http, the crawl is of https)',
+      'not a web link (mailto:)',
       'out of scope (excluded by */private/*)',
       'not queued (page budget spent or crawl ended)',
     ]);

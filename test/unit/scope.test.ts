@@ -22,6 +22,9 @@ describe('createScope: same origin by default', () => {
     ['https://blog.www.example.com/', out('host')],
     ['https://www.example.com:8443/', out('host')],
     ['https://www.example.org/', out('host')],
+    // Another site over another scheme is another site (issue 13: it was labelled "scheme").
+    ['http://www.example.org/', out('host')],
+    ['http://example.com:8080/', out('host')],
     ['mailto:someone@www.example.com', out('scheme')],
     ['ftp://www.example.com/', out('scheme')],
     ['not a url', out('scheme')],
@@ -191,9 +194,10 @@ describe('createScope: extraOrigins', () => {
     ['https://b.example:443/x', IN],
     ['http://127.0.0.1:8082/', out('host')],
     ['http://b.example/', out('host')],
-    // Not one of the extra origins, so the start's rule decides: another scheme than the start's.
-    ['https://sub.b.example/', out('scheme')],
-    ['https://b.example:8443/', out('scheme')],
+    // Not one of the extra origins, so the start's rule decides: another site than the start's.
+    ['https://sub.b.example/', out('host')],
+    ['https://b.example:8443/', out('host')],
+    ['https://127.0.0.1:8080/docs/a', out('scheme')],
     ['http://127.0.0.1:8080/blog/', out('prefix')],
   ];
   for (const [url, expected] of cases) {

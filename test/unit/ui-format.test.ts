@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatBytes } from '../../src/ui/format-bytes.ts';
 import { mediaType, rowTone } from '../../src/ui/row-format.ts';
+import { sizeText } from '../../src/results/format.ts';
 
 describe('shared formatting', () => {
   it('writes sizes in binary units with one decimal', () => {
@@ -18,5 +19,15 @@ describe('shared formatting', () => {
   it('reads the media type out of a Content-Type', () => {
     assert.equal(mediaType('Text/HTML; charset=utf-8'), 'text/html');
     assert.equal(mediaType(null), '');
+  });
+});
+
+describe('one unit system for sizes', () => {
+  it('writes sizes in the results table and its detail in the binary units of every other page', () => {
+    for (const bytes of [0, 512, 5120, 1_468_006, 3 * 1024 ** 3]) {
+      assert.equal(sizeText(bytes), formatBytes(bytes), String(bytes));
+    }
+    assert.equal(sizeText(5120), '5.0 KiB');
+    assert.equal(sizeText(null), '');
   });
 });

@@ -75,8 +75,10 @@ export function createScope(
           return { inScope: false, reason: 'host' };
         }
       } else {
-        if (url.protocol !== start.protocol) return { inScope: false, reason: 'scheme' };
+        // Another site first: a link to http://other.example from an https start is another site, not the
+        // start site over another scheme.
         if (url.host !== start.host) return { inScope: false, reason: 'host' };
+        if (url.protocol !== start.protocol) return { inScope: false, reason: 'scheme' };
       }
       if (pathPrefix !== '' && !url.pathname.startsWith(pathPrefix)) return { inScope: false, reason: 'prefix' };
       return excluded(url.href);
