@@ -7,7 +7,8 @@
  *   loops and chains of more than one hop flagged.
  * - **Blocked by robots.txt**: rows never requested, with the rule and the
  *   page that led there.
- * - **Duplicate content**: groups of byte-identical captures.
+ * - **Duplicate content**: groups of byte-identical pages that answered 2xx (identical error pages
+ *   are not duplicate content: they are in the broken links).
  *
  * Pure: rows come in as a {@link RowScan}, a function that starts a fresh
  * scan of the crawl table in `seq` order. A report that needs to know a
@@ -294,9 +295,11 @@ function blockedCollector(): Collector<BlockedReport> {
 /** First scan: the duplicates, grouped by the URL they duplicate. Second scan: those originals. */
 function duplicatesCollector(): Collector<DuplicatesReport> {
   const groups = new Map<string, { sha256: string | null; original: DuplicateMember | null; duplicates: DuplicateMember[] }>();
+  /** Only pages that answered 2xx are content: five identical 404 pages are one error page, not duplicates. */
+  const isContent = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
   return {
     first(row) {
-      if (row.duplicateOf === null || row.duplicateOf === row.url) return;
+      if (row.duplicateOf === null || row.duplicateOf === row.url || !isContent(row.status)) return;
       let group = groups.get(row.duplicateOf);
       if (group === undefined) {
         group = { sha256: row.sha256, original: null, duplicates: [] };
@@ -312,11 +315,15 @@ function duplicatesCollector(): Collector<DuplicatesReport> {
       group.sha256 ??= row.sha256;
     },
     finish() {
-      const list = [...groups.entries()].map(([url, group]): DuplicateGroup => ({
-        sha256: group.sha256,
-        // An original without a row (never expected) is still named: the group is about its body.
-        members: [group.original ?? { url, status: null, isOriginal: true }, ...group.duplicates],
-      }));
+      const list = [...groups.entries()]
+        .map(([url, group]): DuplicateGroup => {
+          // An original without a row (never expected) is still named: the group is about its body. An original
+          // that was not content (an error page that came first) is left out; its 2xx copies may still be a group.
+          const original = group.original ?? { url, status: null, isOriginal: true };
+          const isOriginalContent = group.original === null || isContent(group.original.status);
+          return { sha256: group.sha256, members: [...(isOriginalContent ? [original] : []), ...group.duplicates] };
+        })
+        .filter((group) => group.members.length >= 2);
       list.sort((a, b) => b.members.length - a.members.length);
       return { kind: 'duplicates', groups: list };
     },

@@ -326,7 +326,11 @@ function DuplicateRows({ report, maxRows }: { report: DuplicatesReport; maxRows:
                 {group.members.map((member) => (
                   <li key={member.url}>
                     <span class="reports-url">{member.url}</span>
-                    {member.isOriginal && <span class="reports-muted"> (first capture)</span>}
+                    <span class="reports-muted" data-testid="duplicate-status">
+                      {' '}
+                      · {member.status ?? '—'}
+                      {member.isOriginal ? ' (first capture)' : ''}
+                    </span>
                   </li>
                 ))}
               </ul>

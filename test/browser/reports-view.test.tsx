@@ -145,7 +145,7 @@ describe('ReportsView', () => {
 
     await pick(view, 'duplicates');
     expect(tableCells(view)[0]?.[0]).to.equal('3');
-    expect(tableCells(view)[0]?.[2]).to.include(`${A}/a (first capture)`);
+    expect(tableCells(view)[0]?.[2]).to.include(`${A}/a · 200 (first capture)`);
   });
 
   it('hands the chosen report to saveCsv as CSV, named after the host, date and report', async () => {

@@ -291,7 +291,7 @@ describe('duplicates report', () => {
         row('/b2', { sha256: hashB, duplicateOf: `${A}/b` }),
         row('/a2', { sha256: hashA, duplicateOf: `${A}/a` }),
         row('/unique', { sha256: 'cc'.repeat(32) }),
-        row('/a3', { sha256: hashA, duplicateOf: `${A}/a`, status: 404 }),
+        row('/a3', { sha256: hashA, duplicateOf: `${A}/a`, status: 203 }),
       ]),
     );
     assert.deepEqual(report.groups, [
@@ -300,7 +300,7 @@ describe('duplicates report', () => {
         members: [
           { url: `${A}/a`, status: 200, isOriginal: true },
           { url: `${A}/a2`, status: 200, isOriginal: false },
-          { url: `${A}/a3`, status: 404, isOriginal: false },
+          { url: `${A}/a3`, status: 203, isOriginal: false },
         ],
       },
       {
@@ -308,6 +308,30 @@ describe('duplicates report', () => {
         members: [
           { url: `${A}/b`, status: 200, isOriginal: true },
           { url: `${A}/b2`, status: 200, isOriginal: false },
+        ],
+      },
+    ]);
+  });
+
+  it('groups only pages that answered 2xx: identical error pages are not duplicate content', async () => {
+    const errorPage = 'ee'.repeat(32);
+    const report = await buildDuplicates(
+      scanOf([
+        row('/missing1', { sha256: errorPage, status: 404 }),
+        ...[2, 3, 4, 5].map((n) => row(`/missing${n}`, { sha256: errorPage, status: 404, duplicateOf: `${A}/missing1` })),
+        row('/down', { sha256: hashB, status: 503 }),
+        // A 200 page whose body an error page served first, and another copy of it: a group of the two 200s.
+        row('/ok1', { sha256: hashB, status: 200, duplicateOf: `${A}/down` }),
+        row('/ok2', { sha256: hashB, status: 200, duplicateOf: `${A}/down` }),
+        row('/alone', { sha256: hashA, status: 200, duplicateOf: `${A}/missing1` }),
+      ]),
+    );
+    assert.deepEqual(report.groups, [
+      {
+        sha256: hashB,
+        members: [
+          { url: `${A}/ok1`, status: 200, isOriginal: false },
+          { url: `${A}/ok2`, status: 200, isOriginal: false },
         ],
       },
     ]);
