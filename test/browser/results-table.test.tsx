@@ -39,6 +39,20 @@ describe('results table', () => {
     expect(headers).to.deep.equal(['URL', 'Status', 'Type', 'Size', 'Time (ms)', 'Depth', 'Title', 'Inlinks']);
   });
 
+  it('shows every column header whole, with its sort arrow, at 1200 px', async () => {
+    const mounted = await mountOver(new FakePageQueries(manyListRows(5)));
+    for (const column of ['url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks']) {
+      // Twice: ascending, then descending (the arrows differ).
+      for (let click2 = 0; click2 < 2; click2 += 1) {
+        await click(mounted.byTestId(`sort-${column}`));
+        const button = mounted.byTestId(`sort-${column}`);
+        const cell = button.parentElement as HTMLElement;
+        await waitFor(() => expect(button.textContent).to.match(/[▲▼]$/));
+        expect(cell.scrollWidth, `${button.textContent ?? ''} fits its column`).to.be.at.most(cell.clientWidth);
+      }
+    }
+  });
+
   it('asks for seq order first, sorts by a clicked column ascending and reverses on a second click', async () => {
     const queries = new FakePageQueries(manyListRows(30));
     const mounted = await mountOver(queries);
