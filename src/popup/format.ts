@@ -12,6 +12,7 @@ export { mediaType, rowTone, shortUrl } from '../ui/row-format.ts';
 import { formatDuration, formatSeconds } from '../ui/format-time.ts';
 export { clockTime, dateTime, formatDuration, formatSeconds } from '../ui/format-time.ts';
 export { hostLabel, hostLine, hostWaitText } from '../ui/host-wait-text.ts';
+export { etaText, progressPercent, runTimeText } from '../ui/crawl-progress-text.ts';
 
 /** The Start form as typed: the start URL, and every other option as the settings form edits it. */
 export interface StartFormValues {
@@ -123,49 +124,6 @@ export function formatRate(pagesPerMinute: number): string {
   return pagesPerMinute >= 10 ? String(Math.round(pagesPerMinute)) : String(Math.round(pagesPerMinute * 10) / 10);
 }
 
-
-/**
- * How far a crawl is, 0 to 100: a finished crawl is 100; otherwise the rows
- * done against what is known (done + queued), with the page limit as a cap on
- * the whole. Never measured against the limit alone: a small site would sit
- * at a few percent to its end.
- */
-export function progressPercent(crawl: Pick<CrawlSummary, 'state' | 'counts' | 'queued' | 'settings'>): number {
-  if (crawl.state === 'finished') return 100;
-  const done = crawl.counts.done;
-  const whole = Math.max(done, Math.min(done + crawl.queued, crawl.settings.maxPages));
-  return whole <= 0 ? 0 : Math.min(100, (done / whole) * 100);
-}
-
-/**
- * How long a crawl has run, as a phrase: `running for 2 min` while it runs,
- * `ran 45 s` once paused or stopped, `took 3 min` once finished or failed.
- * Paused time is never counted.
- * @param elapsedMs its active time, in ms.
- */
-export function runTimeText(state: CrawlSummary['state'], elapsedMs: number): string {
-  const duration = formatDuration(elapsedMs);
-  switch (state) {
-    case 'running':
-      return `running for ${duration}`;
-    case 'paused':
-    case 'stopped':
-      return `ran ${duration}`;
-    case 'finished':
-    case 'failed':
-      return `took ${duration}`;
-  }
-}
-
-/**
- * The time-left phrase of a running crawl: `nothing queued` only when no URL
- * is queued; else `about 3 min left` from the hosts' pace, `under 1 s left`.
- * @param etaMs the estimate (`etaMs` of `core/crawl/progress.ts`), in ms.
- */
-export function etaText(queued: number, etaMs: number): string {
-  if (queued === 0) return 'nothing queued';
-  return etaMs < 500 ? 'under 1 s left' : `about ${formatDuration(etaMs)} left`;
-}
 
 /**
  * The settings of a crawl that differ from the built-in defaults, in a few

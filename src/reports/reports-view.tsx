@@ -15,7 +15,8 @@
  * The host page loads `reports-view.css` (next to this file) for the layout;
  * the colours come from `src/ui/theme.css`.
  */
-import { useEffect, useId, useState } from 'preact/hooks';
+import { createContext } from 'preact';
+import { useContext, useEffect, useId, useState } from 'preact/hooks';
 import {
   REPORT_KINDS,
   buildAllReports,
@@ -45,6 +46,31 @@ export interface ReportsViewProps {
   initialKind?: ReportKind;
   /** Most table rows shown per report; the CSV always has them all. @default 500 */
   maxTableRows?: number;
+  /** Opens a URL's detail (the results tab's); without it, URLs are plain text. */
+  onOpenUrl?: (url: string) => void;
+}
+
+/** How a report's URLs open their detail, for every row component below the panel. */
+const OpenUrl = createContext<((url: string) => void) | undefined>(undefined);
+
+/** A URL of a report: a link to its detail when the panel can open one, else text. */
+function ReportUrl({ url }: { url: string }) {
+  const open = useContext(OpenUrl);
+  if (open === undefined) return <span class="reports-url">{url}</span>;
+  return (
+    <a
+      href={`#${encodeURIComponent(url)}`}
+      class="reports-url reports-link"
+      data-testid="report-url"
+      title={`Open the detail of ${url}`}
+      onClick={(event) => {
+        event.preventDefault();
+        open(url);
+      }}
+    >
+      {url}
+    </a>
+  );
 }
 
 /** What the panel shows. */
@@ -82,7 +108,7 @@ function errorMessage(error: unknown): string {
 }
 
 /** The reports panel: builds all four reports on mount, then shows the chosen one. */
-export function ReportsView({ loadRows, crawl, saveCsv, initialKind = 'broken-links', maxTableRows = 500 }: ReportsViewProps) {
+export function ReportsView({ loadRows, crawl, saveCsv, initialKind = 'broken-links', maxTableRows = 500, onOpenUrl }: ReportsViewProps) {
   const [view, setView] = useState<ViewState>({ state: 'building' });
   const [kind, setKind] = useState<ReportKind>(initialKind);
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -119,6 +145,7 @@ export function ReportsView({ loadRows, crawl, saveCsv, initialKind = 'broken-li
   };
 
   return (
+    <OpenUrl.Provider value={onOpenUrl}>
     <section class="reports" data-state={view.state} aria-busy={view.state === 'building'}>
       <div class="reports-bar">
         <label for={selectId}>Report</label>
@@ -169,6 +196,7 @@ export function ReportsView({ loadRows, crawl, saveCsv, initialKind = 'broken-li
         </>
       )}
     </section>
+    </OpenUrl.Provider>
   );
 }
 
@@ -228,7 +256,9 @@ function BrokenLinksRows({ report, maxRows }: { report: BrokenLinksReport; maxRo
       <tbody>
         {report.targets.slice(0, maxRows).map((target) => (
           <tr key={target.url}>
-            <td class="reports-url">{target.url}</td>
+            <td>
+              <ReportUrl url={target.url} />
+            </td>
             <td>{statusText(target.status, target.error)}</td>
             <td>
               {target.linkingPages.length === 0 ? (
@@ -237,7 +267,7 @@ function BrokenLinksRows({ report, maxRows }: { report: BrokenLinksReport; maxRo
                 <ul class="reports-list">
                   {target.linkingPages.map((page) => (
                     <li key={page.url}>
-                      <span class="reports-url">{page.url}</span>
+                      <ReportUrl url={page.url} />
                       {page.anchorText === '' ? <span class="reports-muted"> (no text)</span> : ` “${page.anchorText}”`}
                     </li>
                   ))}
@@ -279,7 +309,7 @@ function RedirectRows({ report, maxRows }: { report: RedirectsReport; maxRows: n
               <ol class="reports-list">
                 {chain.hops.map((hop) => (
                   <li key={hop.url}>
-                    {hop.status} <span class="reports-url">{hop.url}</span>
+                    {hop.status} <ReportUrl url={hop.url} />
                   </li>
                 ))}
               </ol>
@@ -300,9 +330,11 @@ function BlockedRows({ report, maxRows }: { report: BlockedReport; maxRows: numb
       <tbody>
         {report.rows.slice(0, maxRows).map((row) => (
           <tr key={row.url}>
-            <td class="reports-url">{row.url}</td>
+            <td>
+              <ReportUrl url={row.url} />
+            </td>
             <td>{row.rule ?? <span class="reports-muted">unknown</span>}</td>
-            <td class="reports-url">{row.referrer ?? <span class="reports-muted">start URL</span>}</td>
+            <td>{row.referrer === null ? <span class="reports-muted">start URL</span> : <ReportUrl url={row.referrer} />}</td>
           </tr>
         ))}
       </tbody>
@@ -325,7 +357,7 @@ function DuplicateRows({ report, maxRows }: { report: DuplicatesReport; maxRows:
               <ul class="reports-list">
                 {group.members.map((member) => (
                   <li key={member.url}>
-                    <span class="reports-url">{member.url}</span>
+                    <ReportUrl url={member.url} />
                     <span class="reports-muted" data-testid="duplicate-status">
                       {' '}
                       · {member.status ?? '—'}

@@ -1,8 +1,9 @@
 /**
  * The results tab's browser shell: the only file of the page that touches the
- * browser (the address, the history, the database). It opens the crawl
- * database (extension pages share the worker's origin; this page only reads)
- * and renders {@link ResultsView} with the Dexie queries.
+ * browser (the address, the history, the database, the background's messages
+ * and events, new tabs). It opens the crawl database (extension pages share
+ * the worker's origin; this page only reads) and renders {@link ResultsView}
+ * with the Dexie queries, the push channel and the message client.
  *
  * Address: `src/results-page/index.html?crawl=<id>` shows a crawl;
  * `&url=<url>` opens that row's detail. Opening and closing a detail rewrites
@@ -11,7 +12,10 @@
  */
 import { render } from 'preact';
 import browser from 'webextension-polyfill';
+import type { ExportFormat } from '../export/format-info.ts';
+import { exportPagePath } from '../export-page/export-params.ts';
 import { saveDownload } from '../export-page/save-download.ts';
+import { onEvent, send } from '../messaging/client.ts';
 import { TabcrawlDatabase } from '../storage/database.ts';
 import { DexieCrawlPageQueries } from '../storage/dexie-page-queries.ts';
 import { DexieRowReader } from '../results/dexie-row-reader.ts';
@@ -33,5 +37,22 @@ const root = document.getElementById('app');
 if (root !== null) {
   const saveCsv = (fileName: string, text: string): Promise<number> =>
     saveDownload(browser.downloads, new Blob([text], { type: 'text/csv;charset=utf-8' }), fileName);
-  render(<ResultsView queries={queries} reader={reader} crawlId={crawlId} initialUrl={url} onDetailChange={rememberDetail} saveCsv={saveCsv} />, root);
+  /** Opens the export page in a tab of its own, beside this one. */
+  const openExport = async (id: string, format: ExportFormat): Promise<void> => {
+    await browser.tabs.create({ url: browser.runtime.getURL(exportPagePath(id, format)) });
+  };
+  render(
+    <ResultsView
+      queries={queries}
+      reader={reader}
+      crawlId={crawlId}
+      initialUrl={url}
+      onDetailChange={rememberDetail}
+      saveCsv={saveCsv}
+      onEvent={onEvent}
+      send={send}
+      openExport={openExport}
+    />,
+    root,
+  );
 }

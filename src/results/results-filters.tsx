@@ -1,5 +1,6 @@
 /**
- * The filters above the table: status classes as toggle buttons (with the
+ * The filters above the table: *Errors* (the rows the popup counts as
+ * errors: 4xx, 5xx and failed), status classes as toggle buttons (with the
  * crawl's counts), media type, depth, and a search box over URL and title.
  * Controlled: the owner keeps the values (and debounces the search).
  */
@@ -16,6 +17,17 @@ export interface FilterValues {
 }
 
 export const NO_FILTERS: FilterValues = Object.freeze({ statusClasses: [], mediaType: null, depth: null, search: '' }) as FilterValues;
+
+/**
+ * The status classes of an error as the crawl counts it (`counts.errors`: an HTTP status of 400 or
+ * more, or a network failure), so the *Errors* filter lists exactly the popup's Errors count.
+ */
+export const ERROR_CLASSES: readonly StatusClass[] = Object.freeze(['4xx', '5xx', 'failed']);
+
+/** Whether the filters hold any condition (the search as typed included). */
+export function hasFilters(values: FilterValues): boolean {
+  return values.statusClasses.length > 0 || values.mediaType !== null || values.depth !== null || values.search.trim() !== '';
+}
 
 export interface ResultsFiltersProps {
   values: FilterValues;
@@ -38,9 +50,23 @@ export function ResultsFilters({ values, facets, onChange, searchRef }: ResultsF
     onChange({ ...values, statusClasses });
   };
 
+  const isErrors = values.statusClasses.length === ERROR_CLASSES.length && ERROR_CLASSES.every((c) => values.statusClasses.includes(c));
+  const errorCount = facets === null ? undefined : ERROR_CLASSES.reduce((sum, c) => sum + (facets.statusClasses[c] ?? 0), 0);
+
   return (
     <div class="filters" role="search" aria-label="Filter URLs">
       <div class="status-filters" role="group" aria-label="Status">
+        <button
+          type="button"
+          class="toggle status-errors"
+          aria-pressed={isErrors}
+          data-testid="filter-errors"
+          title="4xx, 5xx and failed: what the popup counts as errors"
+          onClick={() => onChange({ ...values, statusClasses: isErrors ? [] : [...ERROR_CLASSES] })}
+        >
+          Errors
+          {errorCount !== undefined && <span class="toggle-count">{errorCount.toLocaleString('en-US')}</span>}
+        </button>
         {STATUS_CLASSES.map(({ statusClass, label }) => {
           const count = facets?.statusClasses[statusClass];
           return (

@@ -6,20 +6,31 @@
  * and facets) and {@link ResultsViewProps.reader} (whole rows and the crawl),
  * so tests render the view in a plain page with fakes.
  *
- * Live: while the crawl runs, its record is read again every
- * {@link ResultsViewProps.pollMs}; the header follows, and when more rows are
- * done the facets and the table are read again in place (same query, same
- * scroll position, selection and open detail).
+ * Live: the crawl's record is read again on each of its `crawl/changed`
+ * events ({@link ResultsViewProps.onEvent}), or without events every
+ * {@link ResultsViewProps.pollMs} while it runs or is paused; the header
+ * follows, and when more rows are done the facets and the table are read
+ * again in place (same query, same scroll position, selection and open
+ * detail).
+ *
+ * Acting: the crawl bar pauses, resumes and stops the crawl through
+ * {@link ResultsViewProps.send}, exports it through
+ * {@link ResultsViewProps.openExport}, and saves the current view as CSV.
  *
  * Keys: `/` focuses the search, Esc closes the detail (focus returns to the
  * table); in the table, arrows move the selection and Enter opens it.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { PageRecord } from '../core/model.ts';
+import { exportFileName, type ExportFormat } from '../export/format-info.ts';
+import type { Send } from '../messaging/client.ts';
+import type { OnEvent } from '../messaging/protocol.ts';
 import { ReportsView, type SaveCsv } from '../reports/reports-view.tsx';
 import type { PageQueries, SortColumn } from '../storage/page-queries.ts';
-import { bytesText, countText, originOf } from './format.ts';
-import { ResultsFilters, NO_FILTERS, type FilterValues } from './results-filters.tsx';
+import { CrawlBar, type CrawlBarAction } from './crawl-bar.tsx';
+import { filteredCsv } from './filtered-csv.ts';
+import { countText, originOf } from './format.ts';
+import { ResultsFilters, NO_FILTERS, hasFilters, type FilterValues } from './results-filters.tsx';
 import { ResultsGrid } from './results-grid.tsx';
 import { DEFAULT_SORT, nextSort, toPageFilter, type SortState } from './results-query.ts';
 import type { RowReader } from './row-reader.ts';
@@ -44,8 +55,16 @@ export interface ResultsViewProps {
   searchDebounceMs?: number;
   /** Saves a report as a CSV file (the tab hands it to the downloads). */
   saveCsv: SaveCsv;
-  /** Time between two reads of a running crawl, in ms. @default {@link LIVE_POLL_MS} */
+  /** Without `onEvent`: time between two reads of a running or paused crawl, in ms. @default {@link LIVE_POLL_MS} */
   pollMs?: number;
+  /** The background's events: the crawl is read again when it changes (and never polled). */
+  onEvent?: OnEvent;
+  /** Sends requests to the background (pause, resume, stop); no such buttons without it. */
+  send?: Send;
+  /** Opens the export page for this crawl and format; no Export without it. */
+  openExport?: (crawlId: string, format: ExportFormat) => Promise<void>;
+  /** The clock, for the run time. @default Date.now */
+  now?: () => number;
 }
 
 /** What the page shows under its header. */
@@ -85,10 +104,14 @@ function CrawlResults({
   searchDebounceMs = SEARCH_DEBOUNCE_MS,
   saveCsv,
   pollMs = LIVE_POLL_MS,
+  onEvent,
+  send,
+  openExport,
+  now = Date.now,
 }: ResultsViewProps & { crawlId: string }) {
   const [tab, setTab] = useState<ResultsTab>('table');
   const loadRows = useCallback(() => allRows(reader, crawlId), [reader, crawlId]);
-  const crawl = useLiveCrawl(reader, crawlId, pollMs);
+  const crawl = useLiveCrawl(reader, crawlId, pollMs, onEvent);
   /** Bumped when the crawl has more rows than when the facets and the table were last read. */
   const [rowsVersion, setRowsVersion] = useState(0);
   const facets = useAsync(() => queries.facets(crawlId), [queries, crawlId], rowsVersion);
@@ -171,7 +194,35 @@ function CrawlResults({
     document.title = crawlRecord === undefined ? 'Tabcrawl results' : `Tabcrawl results: ${crawlRecord.settings.startUrl}`;
   }, [crawlRecord]);
 
+  // The run time of a running crawl moves on: one render a second while it runs (nothing is read).
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (!isRunning) return undefined;
+    const timer = setInterval(() => setTick((tick) => tick + 1), 1000);
+    return () => clearInterval(timer);
+  }, [isRunning]);
+
   const onSort = (column: SortColumn): void => setSort((current) => nextSort(current, column));
+
+  const onAction =
+    send === undefined
+      ? undefined
+      : async (action: CrawlBarAction): Promise<void> => {
+          await send(`crawl/${action}`, { crawlId });
+        };
+  const onExport = openExport === undefined ? undefined : (format: ExportFormat) => openExport(crawlId, format);
+  const onExportView = async (): Promise<void> => {
+    if (crawlRecord === undefined) return;
+    const { text } = await filteredCsv(queries, reader, base);
+    await saveCsv(exportFileName(crawlRecord, 'csv').replace(/\.csv$/, '-view.csv'), text);
+  };
+  /** A report row's URL: its detail, beside the table. */
+  const openFromReport = (url: string): void => {
+    setTab('table');
+    openDetail(url);
+  };
+  /** The crawl cannot be shown: no such crawl, or it could not be read. Only that is said, with a way on. */
+  const isMissing = (crawl.state === 'done' && crawlRecord === undefined) || crawl.state === 'failed';
 
   return (
     <main class={`results-page${openUrl !== null ? ' has-detail' : ''}`} data-testid="results-page">
@@ -185,26 +236,12 @@ function CrawlResults({
         )}
         {crawl.state === 'done' && crawlRecord === undefined && (
           <p class="banner" role="alert" data-testid="results-missing-crawl">
-            There is no crawl {crawlId}: it may have been deleted.
+            There is no crawl {crawlId} in this browser: it may have been deleted. Open a stored crawl from the Tabcrawl
+            popup's Crawls list.
           </p>
         )}
-        {crawlRecord !== undefined && (
-          <div class="crawl-summary" data-testid="results-crawl">
-            <span class="crawl-site" title={crawlRecord.settings.startUrl}>
-              {crawlRecord.settings.startUrl}
-            </span>
-            <span class={`crawl-state state-${crawlRecord.state}`} data-testid="results-crawl-state">
-              {crawlRecord.state}
-            </span>
-            <dl class="counters">
-              <Counter label="done" value={crawlRecord.counts.done} />
-              <Counter label="fetched" value={crawlRecord.counts.fetched} />
-              <Counter label="errors" value={crawlRecord.counts.errors} />
-              <Counter label="blocked" value={crawlRecord.counts.blocked} />
-              <Counter label="stored" text={bytesText(crawlRecord.counts.bytesStored ?? 0)} testId="results-bytes-stored" />
-            </dl>
-          </div>
-        )}
+        {crawlRecord !== undefined && <CrawlBar crawl={crawlRecord} now={now()} onAction={onAction} onExport={onExport} onExportView={onExportView} />}
+        {!isMissing && (
         <nav class="results-tabs" aria-label="Views">
           <button type="button" aria-pressed={tab === 'table'} data-testid="tab-table" onClick={() => setTab('table')}>
             All URLs
@@ -213,14 +250,23 @@ function CrawlResults({
             Reports
           </button>
         </nav>
+        )}
       </header>
-      {tab === 'reports' && crawlRecord !== undefined && <ReportsView loadRows={loadRows} crawl={crawlRecord} saveCsv={saveCsv} />}
-      {tab === 'table' && (
+      {tab === 'reports' && crawlRecord !== undefined && <ReportsView loadRows={loadRows} crawl={crawlRecord} saveCsv={saveCsv} onOpenUrl={openFromReport} />}
+      {tab === 'table' && !isMissing && (
         <>
       <ResultsFilters values={filters} facets={facets.state === 'done' ? facets.value : null} onChange={setFilters} searchRef={searchRef} />
       <p class="results-total" role="status" data-testid="results-total">
         {windows.total === null ? 'Loading…' : countText(windows.total, 'URL')}
       </p>
+      {windows.total === 0 && hasFilters(filters) && (
+        <p class="empty-state" data-testid="results-empty">
+          No URL matches these filters.{' '}
+          <button type="button" class="link" data-testid="clear-filters" onClick={() => setFilters(NO_FILTERS)}>
+            Clear filters
+          </button>
+        </p>
+      )}
       {windows.error !== null && (
         <p class="banner" role="alert" data-testid="results-error">
           Could not read the rows: {windows.error instanceof Error ? windows.error.message : String(windows.error)}
@@ -247,16 +293,6 @@ function CrawlResults({
         </>
       )}
     </main>
-  );
-}
-
-/** One header counter: a count, or a text already formatted. */
-function Counter({ label, value, text, testId }: { label: string; value?: number; text?: string; testId?: string }) {
-  return (
-    <div data-testid={testId ?? `results-counter-${label}`}>
-      <dt>{label}</dt>
-      <dd>{text ?? (value ?? 0).toLocaleString('en-US')}</dd>
-    </div>
   );
 }
 

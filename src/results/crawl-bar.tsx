@@ -1,0 +1,134 @@
+/**
+ * The results tab's crawl bar: the site and its state, the counters, a
+ * progress bar (done of done + queued, the page limit as a cap; full once
+ * finished), how long it has run, and what the tab can do: *Pause*,
+ * *Resume* and *Stop* as the popup allows them, and *Export* (a format of
+ * the whole crawl, or the rows of the current view as CSV).
+ *
+ * Platform-free: the actions come in as callbacks; without one, its buttons
+ * are not shown.
+ */
+import { useState } from 'preact/hooks';
+import { queuedCount } from '../core/crawl/crawl-lifecycle.ts';
+import { activeMs } from '../core/crawl/progress.ts';
+import type { CrawlRecord } from '../core/model.ts';
+import { FORMATS, type ExportFormat } from '../export/format-info.ts';
+import { progressPercent, runTimeText } from '../ui/crawl-progress-text.ts';
+import { bytesText } from './format.ts';
+
+/** What the tab can ask of a crawl; each is the request of the same name. */
+export type CrawlBarAction = 'pause' | 'resume' | 'stop';
+
+export interface CrawlBarProps {
+  crawl: CrawlRecord;
+  /** The current time, ms since the epoch (for the run time). */
+  now: number;
+  /** Sends `crawl/<action>`; resolves when the background answered. No buttons without it. */
+  onAction?: (action: CrawlBarAction) => Promise<void>;
+  /** Opens the export page for the crawl in this format. No export without it. */
+  onExport?: (format: ExportFormat) => Promise<void>;
+  /** Downloads the rows of the table's current view as CSV. */
+  onExportView?: () => Promise<void>;
+}
+
+export function CrawlBar({ crawl, now, onAction, onExport, onExportView }: CrawlBarProps) {
+  const [pending, setPending] = useState<CrawlBarAction | 'export' | 'export-view' | null>(null);
+  const [format, setFormat] = useState<ExportFormat>('wacz');
+  const [error, setError] = useState<string | null>(null);
+  const { state, counts } = crawl;
+  const queued = queuedCount(crawl);
+  const isRunning = state === 'running';
+  const isPaused = state === 'paused';
+  const canResume = isPaused || (state === 'stopped' && queued > 0);
+  const percent = progressPercent({ state, counts, queued, settings: crawl.settings });
+
+  const run = async (what: NonNullable<typeof pending>, work: () => Promise<void>): Promise<void> => {
+    setPending(what);
+    setError(null);
+    try {
+      await work();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setPending(null);
+    }
+  };
+  const action = (name: CrawlBarAction, label: string, busyLabel: string, tone = '') =>
+    onAction === undefined ? null : (
+      <button type="button" class={tone} data-testid={`results-${name}`} disabled={pending !== null} onClick={() => void run(name, () => onAction(name))}>
+        {pending === name ? busyLabel : label}
+      </button>
+    );
+
+  return (
+    <div class="crawl-summary" data-testid="results-crawl">
+      <span class="crawl-site" title={crawl.settings.startUrl}>
+        {crawl.settings.startUrl}
+      </span>
+      <span class={`crawl-state state-${state}`} data-testid="results-crawl-state">
+        {state}
+      </span>
+      <dl class="counters">
+        <Counter label="done" value={counts.done} />
+        {!(state === 'finished') && <Counter label={state === 'failed' ? 'not fetched' : 'queued'} value={queued} testId="results-counter-queued" />}
+        <Counter label="fetched" value={counts.fetched} />
+        <Counter label="errors" value={counts.errors} />
+        <Counter label="blocked" value={counts.blocked} />
+        <Counter label="stored" text={bytesText(counts.bytesStored ?? 0)} testId="results-bytes-stored" />
+      </dl>
+      <div
+        class="crawl-progress-bar"
+        role="progressbar"
+        data-testid="results-progress"
+        aria-label="URLs done of the URLs known"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(percent)}
+      >
+        <span style={{ width: `${percent}%` }} />
+      </div>
+      <span class="crawl-run-time" data-testid="results-run-time">
+        {runTimeText(state, activeMs(crawl, now))}
+      </span>
+      <div class="crawl-actions">
+        {isRunning && action('pause', 'Pause', 'Pausing…')}
+        {canResume && action('resume', 'Resume', 'Resuming…', 'primary')}
+        {(isRunning || isPaused) && action('stop', 'Stop', 'Stopping…', 'danger')}
+        {onExport !== undefined && (
+          <span class="export-controls">
+            <select aria-label="Export format" data-testid="results-export-format" value={format} onChange={(event) => setFormat(event.currentTarget.value as ExportFormat)}>
+              {FORMATS.map((info) => (
+                <option key={info.format} value={info.format}>
+                  {info.label}
+                </option>
+              ))}
+            </select>
+            <button type="button" data-testid="results-export" disabled={pending !== null || counts.done === 0} onClick={() => void run('export', () => onExport(format))}>
+              Export
+            </button>
+          </span>
+        )}
+        {onExportView !== undefined && (
+          <button type="button" data-testid="results-export-view" disabled={pending !== null} title="The rows of the table as filtered and sorted now, as CSV" onClick={() => void run('export-view', onExportView)}>
+            {pending === 'export-view' ? 'Saving…' : 'Export this view (CSV)'}
+          </button>
+        )}
+      </div>
+      {error !== null && (
+        <p class="banner" role="alert" data-testid="results-action-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** One header counter: a count, or a text already formatted. */
+function Counter({ label, value, text, testId }: { label: string; value?: number; text?: string; testId?: string }) {
+  return (
+    <div data-testid={testId ?? `results-counter-${label}`}>
+      <dt>{label}</dt>
+      <dd>{text ?? (value ?? 0).toLocaleString('en-US')}</dd>
+    </div>
+  );
+}
