@@ -57,4 +57,31 @@ describe('the results browser of the built extension', () => {
       await site.close();
     }
   });
+
+  it('follows a crawl paused and resumed elsewhere to its end without a reload, and acts on it from the tab', async () => {
+    const session = await launch();
+    const site = await startTestSite({ pages: 30 });
+    try {
+      const { crawl } = await session.request('crawl/start', { settings: { startUrl: `${site.origin}/`, delayMs: 100, timeoutMs: 1000 } });
+      const page = await session.openPage(`${RESULTS_PAGE_PATH}?crawl=${crawl.id}`);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const state = page.getByTestId('results-crawl-state');
+      await state.filter({ hasText: 'running' }).waitFor({ timeout: 10_000 });
+      // Paused from the tab itself, resumed from elsewhere (as the popup does): the tab follows both.
+      await page.getByTestId('results-pause').click();
+      await state.filter({ hasText: 'paused' }).waitFor({ timeout: 10_000 });
+      await page.getByTestId('results-resume').waitFor({ timeout: 5000 });
+      await session.request('crawl/resume', { crawlId: crawl.id });
+      await state.filter({ hasText: 'running' }).waitFor({ timeout: 10_000 });
+      await state.filter({ hasText: 'finished' }).waitFor({ timeout: 60_000 });
+      const { crawl: ended } = await session.request('crawl/get', { crawlId: crawl.id });
+      await page.getByTestId('results-total').filter({ hasText: `${ended.counts.done} URLs` }).waitFor({ timeout: 10_000 });
+      assert.equal(await page.getByTestId('results-progress').getAttribute('aria-valuenow'), '100');
+      assert.match(await page.getByTestId('results-run-time').innerText(), /^took /);
+      await screenshot(page, 'results-tab', { isReadmeImage: true });
+    } finally {
+      await session.close();
+      await site.close();
+    }
+  });
 });
