@@ -68,6 +68,13 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView }: Crawl
       <span class={`crawl-state state-${state}`} data-testid="results-crawl-state">
         {state}
       </span>
+      {crawl.message !== null && (
+        <span class="crawl-message" data-testid="results-crawl-message">
+          {crawl.message}
+        </span>
+      )}
+      {/* A crawl that failed before recording anything has no figures to show: its message says it all. */}
+      {!(state === 'failed' && counts.done === 0) && (
       <dl class="counters">
         <Counter label="done" value={counts.done} />
         {!(state === 'finished') && <Counter label={state === 'failed' ? 'not fetched' : 'queued'} value={queued} testId="results-counter-queued" />}
@@ -76,6 +83,7 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView }: Crawl
         <Counter label="blocked" value={counts.blocked} />
         <Counter label="stored" text={bytesText(counts.bytesStored ?? 0)} testId="results-bytes-stored" />
       </dl>
+      )}
       <div
         class="crawl-progress-bar"
         role="progressbar"

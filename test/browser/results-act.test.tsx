@@ -151,6 +151,15 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
     expect(mounted.byTestId('tab-table').getAttribute('aria-pressed')).to.equal('true');
   });
 
+  it('says why a crawl failed, and shows no counters when it recorded nothing', async () => {
+    const failed = crawlRecord({ state: 'failed', message: 'could not reach http://127.0.0.1:9: connection refused', counts: { admitted: 1, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0 } });
+    view = await mountResults({ queries: new FakePageQueries([]), reader: new FakeRowReader([], failed), crawlId: CRAWL_ID });
+    const mounted = view;
+    await waitFor(() => expect(mounted.byTestId('results-crawl-message').textContent).to.include('could not reach'));
+    expect(mounted.queryTestId('results-counter-errors')).to.equal(null);
+    expect(mounted.queryTestId('results-counter-queued')).to.equal(null);
+  });
+
   it('shows only the error for a crawl id that is not stored: no filters, no table', async () => {
     view = await mountResults({ queries: new FakePageQueries([]), reader: new FakeRowReader([], undefined), crawlId: 'deleted-crawl' });
     const mounted = view;
