@@ -16,6 +16,8 @@
  * Acting: the crawl bar pauses, resumes and stops the crawl through
  * {@link ResultsViewProps.send}, exports it through
  * {@link ResultsViewProps.openExport}, and saves the current view as CSV.
+ * The state a Pause / Resume / Stop reply gives is shown at once, until a
+ * newer read of the crawl comes (see `reply-crawl.ts`).
  *
  * Keys: `/` focuses the search, Esc closes the detail (focus returns to the
  * table); in the table, arrows move the selection and Enter opens it.
@@ -32,6 +34,7 @@ import { filteredCsv } from './filtered-csv.ts';
 import { countText, originOf } from './format.ts';
 import { ResultsFilters, NO_FILTERS, hasFilters, type FilterValues } from './results-filters.tsx';
 import { ResultsGrid } from './results-grid.tsx';
+import { isSuperseded, withReply, type ActionReply } from './reply-crawl.ts';
 import { DEFAULT_SORT, nextSort, toPageFilter, type SortState } from './results-query.ts';
 import type { RowReader } from './row-reader.ts';
 import { RowWindows, queryKey } from './row-windows.ts';
@@ -173,7 +176,15 @@ function CrawlResults({
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [openUrl, closeDetail]);
 
-  const crawlRecord = crawl.state === 'done' ? crawl.value : undefined;
+  /** The reply to the last Pause / Resume / Stop, shown until a newer read of the crawl comes. */
+  const [reply, setReply] = useState<ActionReply | null>(null);
+  const liveRecord = crawl.state === 'done' ? crawl.value : undefined;
+  const isReplyShown = reply !== null && liveRecord !== undefined && !isSuperseded(reply, liveRecord);
+  useEffect(() => {
+    if (reply !== null && liveRecord !== undefined && isSuperseded(reply, liveRecord)) setReply(null);
+  }, [reply, liveRecord]);
+  // One object per reply and read, not per render: the detail reads the outgoing links again when it changes.
+  const crawlRecord = useMemo(() => (isReplyShown ? withReply(liveRecord, reply) : liveRecord), [isReplyShown, liveRecord, reply]);
   const origin = crawlRecord === undefined ? null : originOf(crawlRecord.settings.startUrl);
 
   // More rows done (or the crawl just stopped running, its last rows written): read the facets and the
@@ -208,7 +219,9 @@ function CrawlResults({
     send === undefined
       ? undefined
       : async (action: CrawlBarAction): Promise<void> => {
-          await send(`crawl/${action}`, { crawlId });
+          const before = liveRecord;
+          const { crawl: summary } = await send(`crawl/${action}`, { crawlId });
+          if (before !== undefined) setReply({ summary, before, receivedAt: now() });
         };
   const onExport = openExport === undefined ? undefined : (format: ExportFormat) => openExport(crawlId, format);
   const onExportView = async (): Promise<void> => {

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import type { Send } from '../../src/messaging/client.ts';
 import type { CrawlRecord, PageRecord } from '../../src/core/model.ts';
 import type { ExportFormat } from '../../src/export/format-info.ts';
-import type { RequestOf, RequestType } from '../../src/messaging/protocol.ts';
+import type { CrawlSummary, Events, OnEvent, RequestOf, RequestType } from '../../src/messaging/protocol.ts';
 import { click, settle, typeInto, waitFor } from './support/popup-harness.tsx';
 import { CRAWL_ID, FakePageQueries, FakeRowReader, SITE, crawlRecord, listRowOf, pageRecord } from './support/results-fakes.ts';
 import { loadResultsStyles, mountResults, type MountedResults } from './support/results-harness.tsx';
@@ -34,6 +34,36 @@ function crawlOfEveryKind(state: CrawlRecord['state'] = 'finished'): { rows: Pag
     counts: { admitted: rows.length + (state === 'finished' ? 0 : 11), done: rows.length, fetched: 7, errors, blocked: 1, bytesStored: 4096 },
   });
   return { rows, record };
+}
+
+/** A crawl record as a `crawl/*` reply carries it, with `overrides`. */
+function summaryOf(record: CrawlRecord, overrides: Partial<CrawlSummary> = {}): CrawlSummary {
+  const { id, state, createdAt, endedAt, counts, message, settings } = record;
+  return { id, startUrl: settings.startUrl, state, createdAt, endedAt, counts, queued: counts.admitted - counts.done, message, settings, ...overrides };
+}
+
+/** A reader whose crawl record the test replaces, as the background changes it. */
+class ChangingReader extends FakeRowReader {
+  constructor(
+    rows: readonly PageRecord[],
+    public record: CrawlRecord,
+  ) {
+    super(rows, record);
+  }
+
+  override getCrawl(crawlId: string): Promise<CrawlRecord | undefined> {
+    return Promise.resolve(crawlId === CRAWL_ID ? this.record : undefined);
+  }
+}
+
+/** A push channel the test fires by hand, as the background's `crawl/changed` events. */
+function fakeEvents() {
+  const listeners = new Set<(payload: Events['crawl/changed']) => void>();
+  const onEvent: OnEvent = (_type, listener) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  };
+  return { onEvent, fire: () => listeners.forEach((listener) => listener({ crawlId: CRAWL_ID, isDeleted: false })) };
 }
 
 describe('the results tab acts on its crawl and tells the truth about it', () => {
@@ -94,9 +124,10 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
 
   it('pauses a running crawl and stops a paused one from the tab, showing progress of what is known', async () => {
     const sent: { type: RequestType; payload: unknown }[] = [];
+    const replies: Record<string, CrawlRecord['state']> = { 'crawl/pause': 'paused', 'crawl/stop': 'stopped', 'crawl/resume': 'running' };
     const send = (async <K extends RequestType>(type: K, payload: RequestOf<K>) => {
       sent.push({ type, payload });
-      return { crawl: {} };
+      return { crawl: summaryOf(crawlOfEveryKind(replies[type] ?? 'running').record) };
     }) as unknown as Send;
     const running = await mount('running', { send });
     // 9 done of 9 + 11 queued.
@@ -114,6 +145,35 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
     expect(paused.mounted.queryTestId('results-pause')).to.equal(null);
     await click(paused.mounted.byTestId('results-stop'));
     await waitFor(() => expect(sent.map((s) => s.type)).to.deep.equal(['crawl/pause', 'crawl/stop']));
+  });
+
+  it('shows the state a Pause reply gives at once, before the crawl is read again, until a newer read', async () => {
+    const { rows, record } = crawlOfEveryKind('running');
+    const reader = new ChangingReader(rows, record);
+    const events = fakeEvents();
+    const pausedReply = summaryOf(record, { state: 'paused', activeMs: 61_000 });
+    const send = (async () => ({ crawl: pausedReply })) as unknown as Send;
+    view = await mountResults({ queries: new FakePageQueries(rows.map(listRowOf)), reader, crawlId: CRAWL_ID, onEvent: events.onEvent, send, now: () => record.createdAt + 95_000 });
+    const mounted = view;
+    await waitFor(() => expect(mounted.byTestId('results-crawl-state').textContent).to.equal('running'));
+
+    await click(mounted.byTestId('results-pause'));
+    // No read of the crawl since: the reply alone says it is paused, with its run time.
+    await waitFor(() => expect(mounted.byTestId('results-crawl-state').textContent).to.equal('paused'));
+    expect(mounted.queryTestId('results-pause')).to.equal(null);
+    expect(mounted.byTestId('results-resume').textContent).to.equal('Resume');
+    expect(mounted.byTestId('results-run-time').textContent).to.equal('ran 1 min');
+
+    // A read that still finds it running as before the click (begun before the pause was written) is older than the reply.
+    events.fire();
+    await settle(20);
+    expect(mounted.byTestId('results-crawl-state').textContent).to.equal('paused');
+
+    // Resumed elsewhere and gone on: the newer read wins.
+    reader.record = { ...record, counts: { ...record.counts, admitted: record.counts.admitted + 2, done: record.counts.done + 2 } };
+    events.fire();
+    await waitFor(() => expect(mounted.byTestId('results-crawl-state').textContent).to.equal('running'));
+    expect(mounted.byTestId('results-pause').textContent).to.equal('Pause');
   });
 
   it('exports the crawl in the chosen format, and the current view as CSV of exactly its rows', async () => {
