@@ -39,17 +39,51 @@ describe('results table', () => {
     expect(headers).to.deep.equal(['URL', 'Status', 'Type', 'Size', 'Time (ms)', 'Depth', 'Title', 'Inlinks']);
   });
 
+  /** Every column header shown: its text and sort arrow whole in its cell, its cell whole inside the grid's box. */
+  function expectHeadersWhole(mounted: MountedResults, when: string): string[] {
+    const grid = mounted.byTestId('results-grid').getBoundingClientRect();
+    const shown = [...mounted.container.querySelectorAll<HTMLElement>('[role="columnheader"]')].filter((cell) => cell.getClientRects().length > 0);
+    for (const cell of shown) {
+      const box = cell.getBoundingClientRect();
+      const name = `${cell.textContent ?? ''} (${when})`;
+      expect(cell.scrollWidth, `${name} fits its column`).to.be.at.most(cell.clientWidth);
+      expect(box.left, `${name} starts inside the table`).to.be.at.least(grid.left);
+      expect(box.right, `${name} ends inside the table`).to.be.at.most(grid.right);
+    }
+    return shown.map((cell) => cell.querySelector('button')?.dataset['testid']?.replace(/^sort-/, '') ?? '');
+  }
+
   it('shows every column header whole, with its sort arrow, at 1200 px', async () => {
     const mounted = await mountOver(new FakePageQueries(manyListRows(5)));
     for (const column of ['url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks']) {
       // Twice: ascending, then descending (the arrows differ).
       for (let click2 = 0; click2 < 2; click2 += 1) {
         await click(mounted.byTestId(`sort-${column}`));
-        const button = mounted.byTestId(`sort-${column}`);
-        const cell = button.parentElement as HTMLElement;
-        await waitFor(() => expect(button.textContent).to.match(/[▲▼]$/));
-        expect(cell.scrollWidth, `${button.textContent ?? ''} fits its column`).to.be.at.most(cell.clientWidth);
+        await waitFor(() => expect(mounted.byTestId(`sort-${column}`).textContent).to.match(/[▲▼]$/));
+        expect(expectHeadersWhole(mounted, `sorted by ${column}`)).to.have.lengthOf(8);
       }
+    }
+  });
+
+  it('never cuts a header or a column at the table\'s edge in a narrow window or beside the detail: it shows fewer columns', async () => {
+    const rows = manyListRows(5);
+    const mounted = await mountOver(new FakePageQueries(rows), new FakeRowReader(rows.map((row) => pageRecord(row.seq, { url: row.url }))));
+    await click(mounted.byTestId('sort-status'));
+    for (const [width, withDetail] of [[1200, true], [1024, true], [800, false], [800, true], [1024, false]] as const) {
+      mounted.container.style.width = `${width}px`;
+      if (withDetail && mounted.queryTestId('detail') === null) await click(mounted.allByTestId('results-row')[0] as HTMLElement);
+      if (!withDetail && mounted.queryTestId('detail') !== null) await click(mounted.byTestId('detail-close'));
+      await waitFor(() => expect(mounted.queryTestId('detail') !== null).to.equal(withDetail));
+      await settle(20);
+      const when = `${width} px${withDetail ? ', detail open' : ''}`;
+      const shown = expectHeadersWhole(mounted, when);
+      expect(shown.slice(0, 2), when).to.deep.equal(['url', 'status']);
+      // The cells of a row are the same columns as the headers, and as whole.
+      const row = mounted.allByTestId('results-row')[0] as HTMLElement;
+      const cells = [...row.children].filter((cell) => cell.getClientRects().length > 0);
+      expect(cells.length, when).to.equal(shown.length);
+      const grid = mounted.byTestId('results-grid').getBoundingClientRect();
+      for (const cell of cells) expect(cell.getBoundingClientRect().right, `${when}: ${cell.className}`).to.be.at.most(grid.right);
     }
   });
 
