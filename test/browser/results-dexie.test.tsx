@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { Dexie } from 'dexie';
+import { countRow } from '../../src/core/crawl/frontier.ts';
+import { emptyCounts, type FetchFailure, type PageRecord } from '../../src/core/model.ts';
 import { DexieRowReader } from '../../src/results/dexie-row-reader.ts';
 import { TabcrawlDatabase } from '../../src/storage/database.ts';
 import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
@@ -54,5 +56,38 @@ describe('results browser over IndexedDB', () => {
     await waitFor(() => expect(mounted.byTestId('detail').dataset['url']).to.equal(`${SITE}/p1`));
     await waitFor(() => expect(mounted.allByTestId('inlink').map((row) => row.dataset['url'])).to.deep.equal([`${SITE}/p6`]));
     expect(mounted.byTestId('inlink').textContent).to.include('First page');
+  });
+
+  it("lists under Errors exactly as many rows as the crawl's errors count (the popup's), as the crawl core counts them", async () => {
+    db = new TabcrawlDatabase(`tabcrawl-results-errors-${Date.now()}`);
+    const failure = (code: FetchFailure['code']): Partial<PageRecord> => ({ status: null, contentType: null, error: { code, message: `${code} while fetching` } });
+    const rows = [
+      pageRecord(1, { depth: 0 }),
+      pageRecord(2, { status: 301, location: `${SITE}/p1`, contentType: null }),
+      pageRecord(3, { status: 302, location: `${SITE}/p9`, contentType: null }),
+      pageRecord(4, { status: 404 }),
+      pageRecord(5, { status: 410 }),
+      pageRecord(6, { status: 500 }),
+      pageRecord(7, { status: 503 }),
+      pageRecord(8, failure('timeout')),
+      pageRecord(9, failure('network')),
+      pageRecord(10, { status: null, contentType: null, blockedBy: 'robots', blockedRule: 'Disallow: /' }),
+      pageRecord(11, { duplicateOf: `${SITE}/p1` }),
+      pageRecord(12, { status: 404, duplicateOf: `${SITE}/p4` }),
+    ];
+    const counts = emptyCounts();
+    for (const row of rows) countRow(counts, row);
+    counts.admitted = counts.done;
+    await new DexieCrawlStore(db).transaction(async (tx) => {
+      await tx.putCrawl(crawlRecord({ counts }));
+      await tx.putPages(rows);
+    });
+    view = await mountResults({ queries: new DexieCrawlPageQueries(db), reader: new DexieRowReader(db), crawlId: CRAWL_ID });
+    const mounted = view;
+    await waitFor(() => expect(mounted.byTestId('results-counter-errors').textContent).to.equal(`errors${counts.errors}`));
+    await waitFor(() => expect(mounted.byTestId('filter-errors').textContent).to.equal(`Errors${counts.errors}`));
+    await click(mounted.byTestId('filter-errors'));
+    await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal(`${counts.errors} URLs`));
+    expect(counts.errors).to.equal(7);
   });
 });
