@@ -24,8 +24,8 @@ import {
   type AllReports,
   type BlockedReport,
   type BrokenLinksReport,
+  type ChainEnd,
   type DuplicatesReport,
-  type RedirectChain,
   type RedirectsReport,
   type Report,
   type ReportKind,
@@ -281,20 +281,30 @@ function BrokenLinksRows({ report, maxRows }: { report: BrokenLinksReport; maxRo
   );
 }
 
-/** The end of a chain in words, e.g. `200 https://a.example/` or `loop back to https://a.example/x`. */
-function chainEndText(chain: RedirectChain): string {
-  const { end } = chain;
-  const url = chainEndUrl(end);
+/** What comes before the URL a chain ends on, e.g. `200`, `loop back to`; null when it ends on no URL. */
+function chainEndLead(end: ChainEnd): string | null {
   switch (end.kind) {
     case 'page':
-      return end.isBlocked ? `blocked by robots.txt: ${end.url}` : `${statusText(end.status, end.error)} ${end.url}`;
+      return end.isBlocked ? 'blocked by robots.txt:' : statusText(end.status, end.error);
     case 'loop':
-      return `loop back to ${url ?? ''}`;
+      return 'loop back to';
     case 'not-crawled':
-      return `not crawled: ${url ?? ''}`;
+      return 'not crawled:';
     case 'no-location':
-      return chainOutcome(end);
+      return null;
   }
+}
+
+/** The end of a chain, e.g. `200 https://a.example/` or `loop back to https://a.example/x`, its URL opening its detail. */
+function ChainEndText({ end }: { end: ChainEnd }) {
+  const url = chainEndUrl(end);
+  const lead = chainEndLead(end);
+  if (url === null || lead === null) return <>{chainOutcome(end)}</>;
+  return (
+    <>
+      {lead} <ReportUrl url={url} />
+    </>
+  );
 }
 
 function RedirectRows({ report, maxRows }: { report: RedirectsReport; maxRows: number }) {
@@ -314,7 +324,9 @@ function RedirectRows({ report, maxRows }: { report: RedirectsReport; maxRows: n
                 ))}
               </ol>
             </td>
-            <td class="reports-url">{chainEndText(chain)}</td>
+            <td class="reports-url">
+              <ChainEndText end={chain.end} />
+            </td>
             <td>{[chain.isLoop ? 'loop' : '', chain.isLong ? 'long chain' : ''].filter((flag) => flag !== '').join(', ')}</td>
           </tr>
         ))}

@@ -49,14 +49,14 @@ interface Mounted {
 
 let mounted: HTMLElement[] = [];
 
-async function mount(loadRows: RowScan, saveCsv?: SaveCsv): Promise<Mounted> {
+async function mount(loadRows: RowScan, saveCsv?: SaveCsv, onOpenUrl?: (url: string) => void): Promise<Mounted> {
   const saved: Saved[] = [];
   const container = document.createElement('div');
   document.body.append(container);
   mounted.push(container);
   const save: SaveCsv = saveCsv ?? ((fileName, text) => void saved.push({ fileName, text }));
   await act(() => {
-    render(<ReportsView loadRows={loadRows} crawl={CRAWL} saveCsv={save} />, container);
+    render(<ReportsView loadRows={loadRows} crawl={CRAWL} saveCsv={save} onOpenUrl={onOpenUrl} />, container);
   });
   const queryTestId = (testId: string): HTMLElement | null => container.querySelector<HTMLElement>(`[data-testid="${testId}"]`);
   return {
@@ -146,6 +146,19 @@ describe('ReportsView', () => {
     await pick(view, 'duplicates');
     expect(tableCells(view)[0]?.[0]).to.equal('3');
     expect(tableCells(view)[0]?.[2]).to.include(`${A}/a · 200 (first capture)`);
+  });
+
+  it('opens the detail of every URL a redirect chain names, where it ends included', async () => {
+    const opened: string[] = [];
+    const rows = [row('/r1', { status: 301, location: `${A}/r2` }), row('/r2', { status: 308, location: `${A}/home` }), row('/home'), row('/gone', { status: 301, location: `${A}/elsewhere` })].map((r, index) => ({ ...r, seq: index + 1 }));
+    const view = await mount(scanOf(rows), undefined, (url) => opened.push(url));
+    await waitFor(() => view.queryTestId('report-count') !== null);
+    await pick(view, 'redirects');
+    const links = [...view.byTestId('report-table').querySelectorAll<HTMLElement>('[data-testid="report-url"]')];
+    expect(links.map((link) => link.textContent)).to.deep.equal([`${A}/r1`, `${A}/r2`, `${A}/home`, `${A}/gone`, `${A}/elsewhere`]);
+    expect(tableCells(view).map((cells) => cells[2])).to.deep.equal([`200 ${A}/home`, `not crawled: ${A}/elsewhere`]);
+    for (const link of links) await click(link);
+    expect(opened).to.deep.equal([`${A}/r1`, `${A}/r2`, `${A}/home`, `${A}/gone`, `${A}/elsewhere`]);
   });
 
   it('hands the chosen report to saveCsv as CSV, named after the host, date and report', async () => {
