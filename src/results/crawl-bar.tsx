@@ -1,5 +1,5 @@
 /**
- * The results tab's crawl bar: the site and its state, the counters, a
+ * The results tab's crawl bar: the site, its state and when it started, the counters, a
  * progress bar (done of done + queued, the page limit as a cap; full once
  * finished), how long it has run, and what the tab can do: *Pause*,
  * *Resume* and *Stop* as the popup allows them, and *Export* (a format of
@@ -14,7 +14,7 @@ import { activeMs } from '../core/crawl/progress.ts';
 import type { CrawlRecord } from '../core/model.ts';
 import { FORMATS, type ExportFormat } from '../export/format-info.ts';
 import { progressPercent, runTimeText } from '../ui/crawl-progress-text.ts';
-import { bytesText } from './format.ts';
+import { bytesText, isoText, localTimeText } from './format.ts';
 
 /** What the tab can ask of a crawl; each is the request of the same name. */
 export type CrawlBarAction = 'pause' | 'resume' | 'stop';
@@ -68,6 +68,10 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView }: Crawl
       <span class={`crawl-state state-${state}`} data-testid="results-crawl-state">
         {state}
       </span>
+      {/* The user's own clock; the exact UTC time on hover. */}
+      <time class="crawl-started" dateTime={isoText(crawl.createdAt)} title={isoText(crawl.createdAt)} data-testid="results-started">
+        started {localTimeText(crawl.createdAt)}
+      </time>
       {crawl.message !== null && (
         <span class="crawl-message" data-testid="results-crawl-message">
           {crawl.message}

@@ -211,6 +211,17 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
     expect(mounted.byTestId('tab-table').getAttribute('aria-pressed')).to.equal('true');
   });
 
+  it('says when the crawl started in the local time, with the exact UTC time on hover', async () => {
+    const { mounted, record } = await mount('finished');
+    const started = mounted.byTestId('results-started');
+    const local = new Date(record.createdAt);
+    const two = (n: number): string => String(n).padStart(2, '0');
+    const localText = `${local.getFullYear()}-${two(local.getMonth() + 1)}-${two(local.getDate())} ${two(local.getHours())}:${two(local.getMinutes())}:${two(local.getSeconds())}`;
+    expect(started.textContent).to.equal(`started ${localText}`);
+    expect(started.getAttribute('title')).to.equal(new Date(record.createdAt).toISOString());
+    expect(started.getAttribute('datetime')).to.equal(new Date(record.createdAt).toISOString());
+  });
+
   it('says why a crawl failed, and shows no counters when it recorded nothing', async () => {
     const failed = crawlRecord({ state: 'failed', message: 'could not reach http://127.0.0.1:9: connection refused', counts: { admitted: 1, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0 } });
     view = await mountResults({ queries: new FakePageQueries([]), reader: new FakeRowReader([], failed), crawlId: CRAWL_ID });
