@@ -20,13 +20,22 @@ export interface ActionReply {
 /**
  * Whether `live`, the record as last read, is newer than the reply: it is
  * another read than the one before the reply, and it either agrees with the
- * reply's state, has left the state the crawl had before the action, or has
- * more rows done than the reply counted. A read that began before the action
- * was written still shows the old state with no more rows: it is older.
+ * reply's state, has left the state the crawl had before the action, has
+ * more rows done than the reply counted, or was paused or resumed again
+ * since (a later `pausedAt`, a larger `pausedMs`: resumed elsewhere before
+ * the tab read it paused). A read that began before the action was written
+ * shows none of these: it is older, and the reply stays.
  */
 export function isSuperseded(reply: ActionReply, live: CrawlRecord): boolean {
-  if (live === reply.before) return false;
-  return live.state === reply.summary.state || live.state !== reply.before.state || live.counts.done > reply.summary.counts.done;
+  const { before, summary } = reply;
+  if (live === before) return false;
+  return (
+    live.state === summary.state ||
+    live.state !== before.state ||
+    live.counts.done > summary.counts.done ||
+    (live.pausedAt ?? 0) > (before.pausedAt ?? 0) ||
+    (live.pausedMs ?? 0) > (before.pausedMs ?? 0)
+  );
 }
 
 /**

@@ -59,5 +59,10 @@ describe('a Pause / Resume / Stop reply shown before the crawl is read again', (
     assert.equal(isSuperseded(reply, { ...before, state: 'paused' }), true);
     assert.equal(isSuperseded(reply, { ...before, state: 'stopped' }), true);
     assert.equal(isSuperseded(reply, { ...before, counts: { ...before.counts, done: 9 } }), true, 'running on: resumed elsewhere');
+    assert.equal(isSuperseded(reply, { ...before, pausedMs: 5_000 }), true, 'paused and resumed elsewhere before any row was done');
+    const pausedBefore = record({ state: 'paused', pausedAt: CREATED + 10_000 });
+    const resumed: ActionReply = { summary: summary(pausedBefore, { state: 'running' }), before: pausedBefore, receivedAt: CREATED + 20_000 };
+    assert.equal(isSuperseded(resumed, { ...pausedBefore }), false);
+    assert.equal(isSuperseded(resumed, { ...pausedBefore, pausedAt: CREATED + 30_000, pausedMs: 10_000 }), true, 'paused again elsewhere');
   });
 });
