@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { extractLinks } from '../../src/core/links/extract-links.ts';
 import type { PageRecord } from '../../src/core/model.ts';
 import { click, waitFor } from './support/popup-harness.tsx';
 import { CRAWL_ID, FakePageQueries, FakeRowReader, SITE, crawlRecord, listRowOf, pageRecord } from './support/results-fakes.ts';
@@ -136,6 +137,17 @@ describe('results URL detail', () => {
       'out of scope (excluded by */private/*)',
       'not queued (page budget spent or crawl ended)',
     ]);
+  });
+
+  it('calls the links a real page makes to other sites "another site", over http or https, and lists no mailto: or javascript: link', async () => {
+    const html = `<a href="http://other.example/">Other</a> <a href="https://other.example/x">Other secure</a>
+      <a href="mailto:someone@site.example">Mail</a> <a href="javascript:void(0)">Script</a> <a href="/ok">OK</a>`;
+    const found = extractLinks(html, `${SITE}/`).links;
+    const page = pageRecord(1, { url: `${SITE}/`, depth: 0, links: found.map((link) => link.url), linkTexts: found.map((link) => link.text) });
+    const mounted = await openDetail([page, pageRecord(2, { url: `${SITE}/ok` })], page.url);
+    await waitFor(() => expect(mounted.allByTestId('outlink')).to.have.lengthOf(3));
+    expect(mounted.allByTestId('outlink').map((row) => row.dataset['url'])).to.deep.equal(['http://other.example/', 'https://other.example/x', `${SITE}/ok`]);
+    expect(textsOf(mounted, 'outlink-status')).to.deep.equal(['another site: not crawled', 'another site: not crawled', '200']);
   });
 
   it('says an unrecorded link is not crawled yet while the crawl runs', async () => {
