@@ -280,6 +280,13 @@ function CrawlResults({
           </button>
         </p>
       )}
+      {windows.total === 0 && !hasFilters(filters) && crawlRecord !== undefined && (
+        <p class="empty-state" data-testid="results-none">
+          {crawlRecord.state === 'running' || crawlRecord.state === 'paused'
+            ? 'No URL recorded yet: rows appear here as the crawl finishes them.'
+            : 'This crawl recorded no URL.'}
+        </p>
+      )}
       {windows.error !== null && (
         <p class="banner" role="alert" data-testid="results-error">
           Could not read the rows: {windows.error instanceof Error ? windows.error.message : String(windows.error)}

@@ -110,6 +110,14 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
     expect(mounted.queryTestId('results-empty')).to.equal(null);
   });
 
+  it('says that no URL is recorded yet while a crawl has none, and offers no Clear filters then', async () => {
+    const waiting = crawlRecord({ state: 'running', endedAt: null, counts: { admitted: 1, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0 } });
+    view = await mountResults({ queries: new FakePageQueries([]), reader: new FakeRowReader([], waiting), crawlId: CRAWL_ID });
+    const mounted = view;
+    await waitFor(() => expect(mounted.byTestId('results-none').textContent).to.equal('No URL recorded yet: rows appear here as the crawl finishes them.'));
+    expect(mounted.queryTestId('clear-filters')).to.equal(null);
+  });
+
   it('shows a finished crawl at 100 % with how long it took, and no Pause, Resume or Stop', async () => {
     const sent: RequestType[] = [];
     const send = (async (type: RequestType) => {
