@@ -391,7 +391,7 @@ export function App({ deps }: AppProps) {
                   Start another crawl…
                 </button>
               )}
-              <ResultsTable pages={view.pages} origin={httpOrigin(crawl.settings.startUrl)} />
+              <ResultsTable pages={view.pages} origin={httpOrigin(crawl.settings.startUrl)} isOver={crawl.state !== 'running' && crawl.state !== 'paused'} />
             </>
           ) : (
             isLoading && (

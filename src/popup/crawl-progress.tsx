@@ -63,6 +63,8 @@ export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, 
         </span>
       </div>
       {crawl.message !== null && <p class="crawl-message">{crawl.message}</p>}
+      {hasCounters && (
+      <>
       <div
         class="progress-bar"
         role="progressbar"
@@ -87,7 +89,6 @@ export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, 
           </span>
         )}
       </p>
-      {hasCounters && (
       <dl class="counters">
         <div>
           <dt>Fetched</dt>
@@ -106,6 +107,7 @@ export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, 
           <dd data-testid="count-blocked">{counts.blocked}</dd>
         </div>
       </dl>
+      </>
       )}
       {shownHosts.length > 0 && (
         <ul class="host-lines" data-testid="host-lines" aria-label="Hosts with URLs left">
@@ -121,7 +123,7 @@ export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, 
           )}
         </ul>
       )}
-      {children}
+      {hasCounters && children}
       <div class="crawl-actions">
         {isRunning && (
           <button type="button" data-testid="pause" disabled={busy} onClick={() => onAction('pause')}>

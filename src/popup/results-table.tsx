@@ -6,10 +6,12 @@ export interface ResultsTableProps {
   pages: readonly PageSummary[];
   /** Origin of the crawl: URLs on it are shown by path, the full URL stays in the cell's title. */
   origin: string | null;
+  /** The crawl has ended (finished, failed, stopped): an empty table is final, not "yet". @default false */
+  isOver?: boolean;
 }
 
-export function ResultsTable({ pages, origin }: ResultsTableProps) {
-  if (pages.length === 0) return <p class="empty">No pages recorded yet.</p>;
+export function ResultsTable({ pages, origin, isOver = false }: ResultsTableProps) {
+  if (pages.length === 0) return <p class="empty">{isOver ? 'No pages were recorded.' : 'No pages recorded yet.'}</p>;
   return (
     <table class="results" data-testid="results">
       <caption>Latest results</caption>

@@ -154,6 +154,9 @@ describe('popup controls', () => {
     expect(mounted.container.textContent).to.include('could not reach');
     expect(mounted.queryTestId('count-errors')).to.equal(null);
     expect(mounted.queryTestId('count-queued')).to.equal(null);
+    // Nothing was recorded: no bar, no run time, no rate, nothing to export, and nothing "yet".
+    for (const testId of ['progress-bar', 'progress-text', 'run-time', 'rate', 'export']) expect(mounted.queryTestId(testId), testId).to.equal(null);
+    expect(mounted.container.textContent).to.include('No pages were recorded.').and.not.include('yet');
   });
 
   it('follows the crawl shown through the push channel, paused or running, without polling', async () => {
