@@ -17,7 +17,7 @@
  * {@link ResultsViewProps.send}, exports it through
  * {@link ResultsViewProps.openExport}, and saves the current view as CSV.
  * The state a Pause / Resume / Stop reply gives is shown at once, until a
- * newer read of the crawl comes (see `reply-crawl.ts`).
+ * newer read of the crawl comes (see `use-crawl-actions.ts`).
  *
  * Keys: `/` focuses the search, Esc closes the detail (focus returns to the
  * table); in the table, arrows move the selection and Enter opens it.
@@ -29,16 +29,17 @@ import type { Send } from '../messaging/client.ts';
 import type { OnEvent } from '../messaging/protocol.ts';
 import { ReportsView, type SaveCsv } from '../reports/reports-view.tsx';
 import type { PageQueries, SortColumn } from '../storage/page-queries.ts';
-import { CrawlBar, type CrawlBarAction } from './crawl-bar.tsx';
+import { CrawlBar } from './crawl-bar.tsx';
 import { filteredCsv } from './filtered-csv.ts';
-import { countText, originOf } from './format.ts';
+import { originOf } from './format.ts';
+import { ResultsCount } from './results-count.tsx';
 import { ResultsFilters, NO_FILTERS, hasFilters, type FilterValues } from './results-filters.tsx';
 import { ResultsGrid } from './results-grid.tsx';
-import { isSuperseded, withReply, type ActionReply } from './reply-crawl.ts';
 import { DEFAULT_SORT, nextSort, toPageFilter, type SortState } from './results-query.ts';
 import type { RowReader } from './row-reader.ts';
 import { RowWindows, queryKey } from './row-windows.ts';
 import { useAsync } from './use-async.ts';
+import { useCrawlActions } from './use-crawl-actions.ts';
 import { LIVE_POLL_MS, useLiveCrawl } from './use-live-crawl.ts';
 import { UrlDetail } from './url-detail.tsx';
 
@@ -176,15 +177,7 @@ function CrawlResults({
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [openUrl, closeDetail]);
 
-  /** The reply to the last Pause / Resume / Stop, shown until a newer read of the crawl comes. */
-  const [reply, setReply] = useState<ActionReply | null>(null);
-  const liveRecord = crawl.state === 'done' ? crawl.value : undefined;
-  const isReplyShown = reply !== null && liveRecord !== undefined && !isSuperseded(reply, liveRecord);
-  useEffect(() => {
-    if (reply !== null && liveRecord !== undefined && isSuperseded(reply, liveRecord)) setReply(null);
-  }, [reply, liveRecord]);
-  // One object per reply and read, not per render: the detail reads the outgoing links again when it changes.
-  const crawlRecord = useMemo(() => (isReplyShown ? withReply(liveRecord, reply) : liveRecord), [isReplyShown, liveRecord, reply]);
+  const { crawl: crawlRecord, onAction } = useCrawlActions(crawl.state === 'done' ? crawl.value : undefined, crawlId, send, now);
   const origin = crawlRecord === undefined ? null : originOf(crawlRecord.settings.startUrl);
 
   // More rows done (or the crawl just stopped running, its last rows written): read the facets and the
@@ -215,14 +208,6 @@ function CrawlResults({
 
   const onSort = (column: SortColumn): void => setSort((current) => nextSort(current, column));
 
-  const onAction =
-    send === undefined
-      ? undefined
-      : async (action: CrawlBarAction): Promise<void> => {
-          const before = liveRecord;
-          const { crawl: summary } = await send(`crawl/${action}`, { crawlId });
-          if (before !== undefined) setReply({ summary, before, receivedAt: now() });
-        };
   const onExport = openExport === undefined ? undefined : (format: ExportFormat) => openExport(crawlId, format);
   const onExportView = async (): Promise<void> => {
     if (crawlRecord === undefined) return;
@@ -269,24 +254,7 @@ function CrawlResults({
       {tab === 'table' && !isMissing && (
         <>
       <ResultsFilters values={filters} facets={facets.state === 'done' ? facets.value : null} onChange={setFilters} searchRef={searchRef} />
-      <p class="results-total" role="status" data-testid="results-total">
-        {windows.total === null ? 'Loading…' : countText(windows.total, 'URL')}
-      </p>
-      {windows.total === 0 && hasFilters(filters) && (
-        <p class="empty-state" data-testid="results-empty">
-          No URL matches these filters.{' '}
-          <button type="button" class="link" data-testid="clear-filters" onClick={() => setFilters(NO_FILTERS)}>
-            Clear filters
-          </button>
-        </p>
-      )}
-      {windows.total === 0 && !hasFilters(filters) && crawlRecord !== undefined && (
-        <p class="empty-state" data-testid="results-none">
-          {crawlRecord.state === 'running' || crawlRecord.state === 'paused'
-            ? 'No URL recorded yet: rows appear here as the crawl finishes them.'
-            : 'This crawl recorded no URL.'}
-        </p>
-      )}
+      <ResultsCount total={windows.total} isFiltered={hasFilters(filters)} state={crawlRecord?.state} onClear={() => setFilters(NO_FILTERS)} />
       {windows.error !== null && (
         <p class="banner" role="alert" data-testid="results-error">
           Could not read the rows: {windows.error instanceof Error ? windows.error.message : String(windows.error)}
