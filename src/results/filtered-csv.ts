@@ -13,6 +13,11 @@ const PAGE_ROWS = 500;
 
 /**
  * The view's rows, in its order, as CSV text (UTF-8 BOM, header, CRLF records).
+ *
+ * Read a window at a time by offset. A running crawl only adds rows, so a
+ * row added ahead of the window being read shifts the rows after it: they
+ * come again in the next window and are written once (their URLs are kept
+ * to tell). Rows added while the file is made are in it when the view has them.
  * @returns the text and how many rows it holds.
  */
 export async function filteredCsv(
@@ -21,15 +26,16 @@ export async function filteredCsv(
   view: { crawlId: string; sort: { column: SortColumn; descending: boolean }; filter: PageFilter },
 ): Promise<{ text: string; rows: number }> {
   const parts = [CSV_BOM, csvHeader()];
-  let rows = 0;
+  const written = new Set<string>();
   for (let offset = 0; ; offset += PAGE_ROWS) {
     const page = await queries.query({ ...view, offset, limit: PAGE_ROWS });
-    const full = await reader.getRows(view.crawlId, page.rows.map((row) => row.url));
+    const urls = page.rows.map((row) => row.url).filter((url) => !written.has(url));
+    const full = await reader.getRows(view.crawlId, urls);
     for (const row of full) {
-      if (row === undefined) continue;
+      if (row === undefined || written.has(row.url)) continue;
       parts.push(csvRecord(toJsonlRow(row)));
-      rows += 1;
+      written.add(row.url);
     }
-    if (page.rows.length < PAGE_ROWS) return { text: parts.join(''), rows };
+    if (page.rows.length < PAGE_ROWS) return { text: parts.join(''), rows: written.size };
   }
 }
