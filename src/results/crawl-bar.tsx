@@ -29,9 +29,11 @@ export interface CrawlBarProps {
   onExport?: (format: ExportFormat) => Promise<void>;
   /** Downloads the rows of the table's current view as CSV. */
   onExportView?: () => Promise<void>;
+  /** Rows in the table's current view (null while counted): an empty view is not exported. */
+  viewTotal?: number | null;
 }
 
-export function CrawlBar({ crawl, now, onAction, onExport, onExportView }: CrawlBarProps) {
+export function CrawlBar({ crawl, now, onAction, onExport, onExportView, viewTotal = null }: CrawlBarProps) {
   const [pending, setPending] = useState<CrawlBarAction | 'export' | 'export-view' | null>(null);
   const [format, setFormat] = useState<ExportFormat>('wacz');
   const [error, setError] = useState<string | null>(null);
@@ -121,7 +123,13 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView }: Crawl
           </span>
         )}
         {onExportView !== undefined && (
-          <button type="button" data-testid="results-export-view" disabled={pending !== null} title="The rows of the table as filtered and sorted now, as CSV" onClick={() => void run('export-view', onExportView)}>
+          <button
+            type="button"
+            data-testid="results-export-view"
+            disabled={pending !== null || viewTotal === 0}
+            title={viewTotal === 0 ? 'No URL in this view to export' : 'The rows of the table as filtered and sorted now, as CSV'}
+            onClick={() => void run('export-view', onExportView)}
+          >
             {pending === 'export-view' ? 'Saving…' : 'Export this view (CSV)'}
           </button>
         )}

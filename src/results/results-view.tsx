@@ -238,7 +238,7 @@ function CrawlResults({
             popup's Crawls list.
           </p>
         )}
-        {crawlRecord !== undefined && <CrawlBar crawl={crawlRecord} now={now()} onAction={onAction} onExport={onExport} onExportView={onExportView} />}
+        {crawlRecord !== undefined && <CrawlBar crawl={crawlRecord} now={now()} onAction={onAction} onExport={onExport} onExportView={onExportView} viewTotal={windows.total} />}
         {!isMissing && (
         <nav class="results-tabs" aria-label="Views">
           <button type="button" aria-pressed={tab === 'table'} data-testid="tab-table" onClick={() => setTab('table')}>

@@ -104,8 +104,10 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
     await typeInto(mounted.byTestId<HTMLInputElement>('results-search'), 'nothing-like-this');
     await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal('0 URLs'));
     expect(mounted.byTestId('results-empty').textContent).to.include('No URL matches these filters');
+    expect(mounted.byTestId<HTMLButtonElement>('results-export-view').disabled, 'an empty view is not exported').to.equal(true);
     await click(mounted.byTestId('clear-filters'));
     await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal('9 URLs'));
+    expect(mounted.byTestId<HTMLButtonElement>('results-export-view').disabled).to.equal(false);
     expect(mounted.byTestId<HTMLInputElement>('results-search').value).to.equal('');
     expect(mounted.queryTestId('results-empty')).to.equal(null);
   });
