@@ -228,8 +228,8 @@ function CrawlResults({
         <h1 class="page-title">Tabcrawl results</h1>
         {crawl.state === 'loading' && <p class="muted">Loading crawl…</p>}
         {crawl.state === 'failed' && (
-          <p class="banner" role="alert">
-            Could not read the crawl: {crawl.message}
+          <p class="banner" role="alert" data-testid="results-read-error">
+            Could not read the crawl: {crawl.message}. Reload this tab, or open the crawl again from the Tabcrawl popup's Crawls list.
           </p>
         )}
         {crawl.state === 'done' && crawlRecord === undefined && (

@@ -241,6 +241,16 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
     expect(mounted.queryTestId('results-counter-queued')).to.equal(null);
   });
 
+  it('shows only the error when the crawl cannot be read, with where to open it again', async () => {
+    const reader = new FakeRowReader([]);
+    reader.getCrawl = () => Promise.reject(new Error('database closed'));
+    view = await mountResults({ queries: new FakePageQueries([]), reader, crawlId: CRAWL_ID });
+    const mounted = view;
+    await waitFor(() => expect(mounted.byTestId('results-read-error').textContent).to.include('Could not read the crawl: database closed'));
+    expect(mounted.byTestId('results-read-error').textContent).to.include("popup's Crawls list");
+    for (const testId of ['results-search', 'results-total', 'tab-table']) expect(mounted.queryTestId(testId), testId).to.equal(null);
+  });
+
   it('shows only the error for a crawl id that is not stored: no filters, no table', async () => {
     view = await mountResults({ queries: new FakePageQueries([]), reader: new FakeRowReader([], undefined), crawlId: 'deleted-crawl' });
     const mounted = view;
