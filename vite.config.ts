@@ -14,8 +14,8 @@ export default defineConfig({
     rollupOptions: {
       // Pages the manifest does not name: the export page and the results browser open in tabs of their own.
       input: {
-        'export-page': 'src/export-page/index.html',
-        'results-page': 'src/results-page/index.html',
+        'export-page': 'src/shells/export/index.html',
+        'results-page': 'src/shells/results/index.html',
       },
     },
   },

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { build } from 'esbuild';
-import quietFlags from './src/cli/chromium-flags.json' with { type: 'json' };
+import quietFlags from './src/shells/cli/chromium-flags.json' with { type: 'json' };
 
 const rootDir = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);

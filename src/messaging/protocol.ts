@@ -49,7 +49,7 @@ export interface PageSummary {
 
 /**
  * Formats of `export/chunk`: rows as text, paged through the protocol (scripts, tests).
- * Files in every format are written by the export page (`src/export-page/`).
+ * Files in every format are written by the export page (`src/shells/export/`).
  */
 export type RowsFormat = 'jsonl';
 

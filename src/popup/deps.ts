@@ -21,7 +21,7 @@ export interface PopupDeps {
   currentTabUrl: () => Promise<string | null>;
   /**
    * Opens the export page for this crawl and format in a new tab
-   * (`src/export-page/index.html?crawl=<id>&format=<format>`).
+   * (`src/shells/export/index.html?crawl=<id>&format=<format>`).
    */
   openExportTab: (crawlId: string, format: ExportFormat) => Promise<void>;
   /** Opens the full results page of this crawl in a new tab (`RESULTS_PAGE_PATH?crawl=<id>`). */

@@ -8,7 +8,7 @@ import type { ComponentChildren } from 'preact';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
 import { countText, failureText, isoText, localTimeText, msText, shortUrl, sizeText, statusText } from './format.ts';
 import type { RowReader } from './row-reader.ts';
-import { resultsSearch } from './results-params.ts';
+import { resultsSearch } from '../messaging/routes.ts';
 import { findInlinks, outlinks, redirectChain, type InlinkScan } from './url-detail-queries.ts';
 import { useAsync } from './use-async.ts';
 

@@ -91,5 +91,3 @@ export interface PageQueries {
   facets(crawlId: string): Promise<PageFacets>;
 }
 
-/** Path of the full-tab results browser (as `runtime.getURL` takes it); `?crawl=<id>` opens a crawl, `&url=<url>` a row. */
-export const RESULTS_PAGE_PATH = 'src/results-page/index.html';

@@ -9,7 +9,7 @@
  * it: no `/private/` request may reach the server.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { startLocalSite, type LocalSite } from '../../src/cli/local-site.ts';
+import { startLocalSite, type LocalSite } from '../../src/shells/cli/local-site.ts';
 import { linksOf } from './generated-site.ts';
 
 const FILLER = 'Tabcrawl benchmark page, generated text for weight. '.repeat(145); // ~7.5 KB

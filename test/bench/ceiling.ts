@@ -8,9 +8,9 @@
  * `npm run crawl` uses (`chromiumArgs`), in a fresh profile, run that loop:
  * (a) a bare MV3 extension (no listeners);
  * (b) the same with the declarativeNetRequest session rule that sets the
- *     User-Agent, as `src/background/adapters/user-agent-rule.ts` installs it;
+ *     User-Agent, as `src/shells/background/adapters/user-agent-rule.ts` installs it;
  * (c) (b) plus the webRequest listeners of
- *     `src/background/adapters/wire-observer.ts` (same events, filter and
+ *     `src/shells/background/adapters/wire-observer.ts` (same events, filter and
  *     extra info, `extraHeaders` included; their bodies do the same
  *     bookkeeping, in plain JS);
  * (d) the built Tabcrawl extension itself (the dist the bench loads), its
@@ -32,8 +32,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Worker } from 'playwright-core';
-import { chromiumArgs } from '../../src/cli/extension-driver.ts';
-import type { LocalSite } from '../../src/cli/local-site.ts';
+import { chromiumArgs } from '../../src/shells/cli/extension-driver.ts';
+import type { LocalSite } from '../../src/shells/cli/local-site.ts';
 import { median, pagesRequested, rounded } from './bench-stats.ts';
 import { pagePath } from './bench-sites.ts';
 
@@ -95,7 +95,7 @@ export const CEILING_FETCH_OPTIONS = { cache: 'no-store', credentials: 'omit', r
 /** The one-line explanation printed under the section's title. */
 export const CEILING_EXPLANATION = "what a fetch-only loop in an extension's service worker reaches here: the most any extension crawler could do on this machine";
 
-/** Where Tabcrawl's User-Agent points (`PROJECT_URL` of `src/background/index.ts`). */
+/** Where Tabcrawl's User-Agent points (`PROJECT_URL` of `src/shells/background/index.ts`). */
 const PROJECT_URL = 'https://github.com/tabcrawl/tabcrawl';
 
 /** The User-Agent rule, as `installUserAgentRule` adds it, in plain JS. */

@@ -7,10 +7,10 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureBuilt } from '../../src/cli/build.ts';
-import { findChromium } from '../../src/cli/chromium.ts';
-import { launchExtension } from '../../src/cli/extension-driver.ts';
-import { exportThroughPage } from '../../src/cli/export-through-page.ts';
+import { ensureBuilt } from '../../src/shells/cli/build.ts';
+import { findChromium } from '../../src/shells/cli/chromium.ts';
+import { launchExtension } from '../../src/shells/cli/extension-driver.ts';
+import { exportThroughPage } from '../../src/shells/cli/export-through-page.ts';
 import { formatOfPath, type ExportFormat } from '../../src/export/format-info.ts';
 import { startGeneratedSite } from './generated-site.ts';
 import { browserRssBytes, samplePeakRss } from './process-memory.ts';

@@ -2,7 +2,7 @@
  * A generated site for benchmarks: `pages` HTML pages of about 8 KB, each
  * linking to a dozen others, all reachable from `/`, served on 127.0.0.1.
  */
-import { startLocalSite, type LocalSite } from '../../src/cli/local-site.ts';
+import { startLocalSite, type LocalSite } from '../../src/shells/cli/local-site.ts';
 
 const FILLER = 'Tabcrawl benchmark page. '.repeat(300); // ~7.5 KB of text
 

@@ -17,8 +17,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { findChromium } from '../../src/cli/chromium.ts';
-import QUIET_FLAGS from '../../src/cli/chromium-flags.json' with { type: 'json' };
+import { findChromium } from '../../src/shells/cli/chromium.ts';
+import QUIET_FLAGS from '../../src/shells/cli/chromium-flags.json' with { type: 'json' };
 import type { ResultsBenchApi, Timing } from './results-bench-page.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');

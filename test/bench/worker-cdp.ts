@@ -10,7 +10,7 @@
  * the worker alive, which a crawl does anyway.
  */
 import type { CDPSession } from 'playwright-core';
-import type { ExtensionSession } from '../../src/cli/extension-driver.ts';
+import type { ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
 
 /** A command channel to the worker. */
 export interface WorkerCdp {

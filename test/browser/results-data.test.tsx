@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Dexie } from 'dexie';
 import { DexieRowReader } from '../../src/results/dexie-row-reader.ts';
-import { parseResultsParams, resultsPagePath, resultsSearch } from '../../src/results/results-params.ts';
+import { parseResultsParams, resultsPagePath, resultsSearch } from '../../src/messaging/routes.ts';
 import { nextSort, toPageFilter } from '../../src/results/results-query.ts';
 import { RowWindows } from '../../src/results/row-windows.ts';
 import { redirectChain } from '../../src/results/url-detail-queries.ts';
@@ -107,6 +107,6 @@ describe('results page address', () => {
     const url = `${SITE}/a?b=c&d=e#f`;
     expect(parseResultsParams(resultsSearch(CRAWL_ID, url))).to.deep.equal({ crawlId: CRAWL_ID, url });
     expect(parseResultsParams('?crawl=&url=')).to.deep.equal({ crawlId: null, url: null });
-    expect(resultsPagePath(CRAWL_ID)).to.equal(`src/results-page/index.html?crawl=${CRAWL_ID}`);
+    expect(resultsPagePath(CRAWL_ID)).to.equal(`src/shells/results/index.html?crawl=${CRAWL_ID}`);
   });
 });

@@ -3,7 +3,7 @@ import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { SETTINGS_LIMITS, validateSettings } from '../../src/core/settings.ts';
 import { WITH_COOKIES_WARNING } from '../../src/settings/settings-values.ts';
-import { OptionsView } from '../../src/options-page/options-view.tsx';
+import { OptionsView } from '../../src/options/options-view.tsx';
 import {
   DEFAULTS_KEY,
   loadDefaultSettings,

@@ -29,7 +29,7 @@ describe('the toolbar badge', () => {
     const session = await launch();
     const site = await startTestSite();
     try {
-      const page = await session.openPage('src/options-page/index.html');
+      const page = await session.openPage('src/shells/options/index.html');
       assert.equal(await page.evaluate(() => chrome.action.getBadgeText({})), '');
       // 0.4 s between requests: a crawl of about 20 URLs runs for several seconds.
       const { crawl } = await session.request('crawl/start', { settings: { startUrl: `${site.origin}/`, delayMs: 400, maxPages: 50 } });

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startLocalSite } from '../../src/cli/local-site.ts';
+import { startLocalSite } from '../../src/shells/cli/local-site.ts';
 import { startTestSite, type TestSite } from '../support/test-site.ts';
 import { ROOT } from './helpers.ts';
 
@@ -18,7 +18,7 @@ interface Run {
 /** Runs `npm run crawl -- ...args` as a user would (through tsx, like the npm script). */
 function crawlCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((done) => {
-    const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['src/shells/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { ExtensionSession } from '../../src/cli/extension-driver.ts';
-import type { RequestLogEntry } from '../../src/cli/local-site.ts';
+import type { ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
+import type { RequestLogEntry } from '../../src/shells/cli/local-site.ts';
 import type { JsonlRow } from '../../src/export/jsonl.ts';
 import { EXACT_BODIES, startTestSite, type TestSite } from '../support/test-site.ts';
 import { crawlToEnd, exportRows, launch, sleep } from './helpers.ts';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { findChromium } from '../../src/cli/chromium.ts';
-import { launchExtension, type ExtensionSession } from '../../src/cli/extension-driver.ts';
+import { findChromium } from '../../src/shells/cli/chromium.ts';
+import { launchExtension, type ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
 import { checkWacz, checkWarc, responsePayload } from '../support/archive-checks.ts';
 import { EXACT_BODIES, startTestSite, type TestSite } from '../support/test-site.ts';
 import { DIST_DIR, exportRows, ROOT } from './helpers.ts';
@@ -29,7 +29,7 @@ describe('exporting from the popup of the built extension', () => {
   });
 
   it('downloads a WACZ that replays the crawl: hashes, index and byte-exact pages check out', async () => {
-    const popup = await session.openPage('src/popup/index.html');
+    const popup = await session.openPage('src/shells/popup/index.html');
     await popup.setViewportSize({ width: 400, height: 700 });
     await popup.getByTestId('start-url').fill(`${site.origin}/`);
     await popup.getByTestId('delay').fill('0.02');
@@ -79,7 +79,7 @@ describe('exporting from the command line', () => {
     try {
       const files = ['site.warc.gz', 'site.wacz', 'site.csv', 'site.jsonl', 'site.warc'].map((name) => join(out, name));
       const code = await new Promise<number | null>((done) => {
-        const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['src/cli/main.ts', `${site.origin}/`, '--delay', '0.02', ...files.flatMap((f) => ['--out', f])], { cwd: ROOT, stdio: 'ignore' });
+        const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['src/shells/cli/main.ts', `${site.origin}/`, '--delay', '0.02', ...files.flatMap((f) => ['--out', f])], { cwd: ROOT, stdio: 'ignore' });
         child.on('close', done);
       });
       assert.equal(code, 0);

@@ -3,8 +3,8 @@
  * Chromium, driven through the same message protocol as the popup and the CLI.
  */
 import { resolve } from 'node:path';
-import { findChromium } from '../../src/cli/chromium.ts';
-import { launchExtension, type ExtensionSession } from '../../src/cli/extension-driver.ts';
+import { findChromium } from '../../src/shells/cli/chromium.ts';
+import { launchExtension, type ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
 import type { CrawlSettings } from '../../src/core/settings.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
 import type { JsonlRow } from '../../src/export/jsonl.ts';

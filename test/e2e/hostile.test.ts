@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { ExtensionSession } from '../../src/cli/extension-driver.ts';
+import type { ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
 import type { JsonlRow } from '../../src/export/jsonl.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
 import { robotsRetryDelayMs } from '../../src/core/crawl/robots-step.ts';

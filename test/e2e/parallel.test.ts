@@ -10,8 +10,8 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import type { ExtensionSession } from '../../src/cli/extension-driver.ts';
-import { startLocalSite, type LocalSite, type RequestLogEntry } from '../../src/cli/local-site.ts';
+import type { ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
+import { startLocalSite, type LocalSite, type RequestLogEntry } from '../../src/shells/cli/local-site.ts';
 import type { CrawlSettings } from '../../src/core/settings.ts';
 import type { JsonlRow } from '../../src/export/jsonl.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';

@@ -9,7 +9,7 @@ describe('the popup of the built extension', () => {
     const session = await launch();
     const site = await startTestSite();
     try {
-      const popup = await session.openPage('src/popup/index.html');
+      const popup = await session.openPage('src/shells/popup/index.html');
       await popup.setViewportSize({ width: 400, height: 640 });
       await popup.getByTestId('start-url').fill(`${site.origin}/`);
       await popup.getByTestId('delay').fill('0.05');
@@ -45,7 +45,7 @@ describe('the popup of the built extension', () => {
   it('fits More settings in the 600 px Chrome gives a popup, whichever of its folded groups is open', async () => {
     const session = await launch();
     try {
-      const popup = await session.openPage('src/popup/index.html');
+      const popup = await session.openPage('src/shells/popup/index.html');
       await popup.setViewportSize({ width: 400, height: 600 });
       await popup.getByTestId('start-url').fill('https://example.com/');
       await popup.getByText('More settings').click();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RESULTS_PAGE_PATH } from '../../src/storage/page-queries.ts';
+import { RESULTS_PAGE_PATH } from '../../src/messaging/routes.ts';
 import { startTestSite } from '../support/test-site.ts';
 import { crawlToEnd, launch } from './helpers.ts';
 import { screenshot } from './screenshots.ts';

@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startLocalSite, type LocalSite, type Route } from '../../src/cli/local-site.ts';
-import type { ExtensionSession } from '../../src/cli/extension-driver.ts';
+import { startLocalSite, type LocalSite, type Route } from '../../src/shells/cli/local-site.ts';
+import type { ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
 import { TabcrawlError } from '../../src/messaging/protocol.ts';
-import { RESULTS_PAGE_PATH } from '../../src/storage/page-queries.ts';
+import { RESULTS_PAGE_PATH } from '../../src/messaging/routes.ts';
 import { crawlToEnd, DIST_DIR, exportRows, launch, ROOT, sleep } from './helpers.ts';
 
 interface BuiltManifest {
@@ -156,7 +156,7 @@ describe('security and privacy of the built extension', () => {
   });
 
   it('makes Chrome warn at install exactly what docs/security.md says', async () => {
-    const page = await session.openPage('src/options-page/index.html');
+    const page = await session.openPage('src/shells/options/index.html');
     try {
       const warnings = await page.evaluate(
         (text) =>
@@ -180,13 +180,13 @@ describe('security and privacy of the built extension', () => {
         const runtime = (globalThis as unknown as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime;
         let fetched = 'no';
         try {
-          await fetch(`chrome-extension://${id}/src/popup/index.html`);
+          await fetch(`chrome-extension://${id}/src/shells/popup/index.html`);
           fetched = 'yes';
         } catch {
           fetched = 'refused';
         }
         const frame = document.createElement('iframe');
-        frame.src = `chrome-extension://${id}/src/popup/index.html`;
+        frame.src = `chrome-extension://${id}/src/shells/popup/index.html`;
         document.body.append(frame);
         await new Promise((resolve) => setTimeout(resolve, 500));
         let framedScripts = -1;
@@ -313,7 +313,7 @@ describe('security and privacy of the built extension', () => {
   });
 
   it('refuses bad start URLs typed in the popup with a message next to the field, and stores nothing', async () => {
-    const popup = await session.openPage('src/popup/index.html');
+    const popup = await session.openPage('src/shells/popup/index.html');
     try {
       const before = (await session.request('crawl/list', {})).crawls.length;
       for (const [typed, message] of [

@@ -16,9 +16,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { findChromium } from '../../src/cli/chromium.ts';
-import { launchExtension } from '../../src/cli/extension-driver.ts';
-import { startLocalSite, type LocalSite, type Route } from '../../src/cli/local-site.ts';
+import { findChromium } from '../../src/shells/cli/chromium.ts';
+import { launchExtension } from '../../src/shells/cli/extension-driver.ts';
+import { startLocalSite, type LocalSite, type Route } from '../../src/shells/cli/local-site.ts';
 import { DIST_DIR, exportRows, sleep } from './helpers.ts';
 
 /** A site of `pages` pages of about 100 KB each that do not compress (random text), all linked from `/`. */
@@ -46,7 +46,7 @@ describe('a crawl that runs out of storage', () => {
     const old = await bulkySite(60);
     const site = await bulkySite(40);
     try {
-      const page = await session.openPage('src/options-page/index.html');
+      const page = await session.openPage('src/shells/options/index.html');
       const cdp = await session.context.newCDPSession(page);
       const origin = `chrome-extension://${session.extensionId}`;
       const usage = async (): Promise<number> => ((await cdp.send('Storage.getUsageAndQuota', { origin })) as { usage: number }).usage;

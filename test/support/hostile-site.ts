@@ -10,7 +10,7 @@
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { startLocalSite, type LocalSite, type PathMatcher, type Route, type RouteHandler } from '../../src/cli/local-site.ts';
+import { startLocalSite, type LocalSite, type PathMatcher, type Route, type RouteHandler } from '../../src/shells/cli/local-site.ts';
 
 /** A streamed response as the server saw it. */
 export interface StreamLog {

@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { chromiumArgs } from '../../src/cli/extension-driver.ts';
+import { chromiumArgs } from '../../src/shells/cli/extension-driver.ts';
 import type { ReplyOf, RequestOf, RequestType } from '../../src/messaging/protocol.ts';
 
 interface TargetInfo {
@@ -101,7 +101,7 @@ export async function launchPipeBrowser(options: { chromePath: string; distDir: 
   await send('Target.setDiscoverTargets', { discover: true });
   await Promise.race([found, new Promise((_, reject) => setTimeout(() => reject(new Error('the extension service worker did not start in 15 s')), 15_000))]);
 
-  const { targetId } = (await send('Target.createTarget', { url: `chrome-extension://${extensionId}/src/options-page/index.html` })) as { targetId: string };
+  const { targetId } = (await send('Target.createTarget', { url: `chrome-extension://${extensionId}/src/shells/options/index.html` })) as { targetId: string };
   const { sessionId } = (await send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
   await new Promise((done) => setTimeout(done, 500));
 

@@ -4,7 +4,7 @@
  * logged with its time by the server.
  */
 import { gzipSync } from 'node:zlib';
-import { startLocalSite, type LocalSite, type Route } from '../../src/cli/local-site.ts';
+import { startLocalSite, type LocalSite, type Route } from '../../src/shells/cli/local-site.ts';
 
 const html = (body: string): string => `<!doctype html><html><head><meta charset="utf-8"><title>${body.slice(0, 20)}</title></head><body>${body}</body></html>`;
 

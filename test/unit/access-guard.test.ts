@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FetchOutcome, FetchRequest, Fetcher } from '../../src/core/crawl/ports.ts';
-import { ACCESS_TRUSTED_MS, withAccessGuard } from '../../src/background/adapters/access-guard.ts';
+import { ACCESS_TRUSTED_MS, withAccessGuard } from '../../src/shells/background/adapters/access-guard.ts';
 import { accessPatternOf } from '../../src/core/crawl/crawl-lifecycle.ts';
 
 function setUp(answer: (url: string) => FetchOutcome['ok'] = () => true) {

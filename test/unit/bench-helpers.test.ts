@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BENCH_USAGE, parseBenchArgs } from '../../test/bench/bench-args.ts';
-import { pageHtml, robotsTxt } from '../../test/bench/bench-sites.ts';
-import { busyMs, gapParts, median, pagesRequested, robotsFirstAndOnce, selfTimes, serverGaps, slope, totalTimes, type CpuProfile } from '../../test/bench/bench-stats.ts';
-import { processKind } from '../../test/bench/process-stats.ts';
-import { wgetArgs } from '../../test/bench/wget-crawl.ts';
+import { BENCH_USAGE, parseBenchArgs } from '../bench/bench-args.ts';
+import { pageHtml, robotsTxt } from '../bench/bench-sites.ts';
+import { busyMs, gapParts, median, pagesRequested, robotsFirstAndOnce, selfTimes, serverGaps, slope, totalTimes, type CpuProfile } from '../bench/bench-stats.ts';
+import { processKind } from '../bench/process-stats.ts';
+import { wgetArgs } from '../bench/wget-crawl.ts';
 import {
   CEILING_FETCH_OPTIONS,
   CEILING_LOOPS,
@@ -17,7 +17,7 @@ import {
   storeLoopExpression,
   summariseCeiling,
   type CeilingRun,
-} from '../../test/bench/ceiling.ts';
+} from '../bench/ceiling.ts';
 
 describe('bench arithmetic', () => {
   it('takes the median of an odd and an even count, ignoring NaN', () => {

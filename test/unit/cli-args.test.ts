@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_DEMO_OUT_DIR, outputFormat, parallelNote, parseCliArgs, USAGE } from '../../src/cli/args.ts';
-import { EXIT, runCli, type CliIo } from '../../src/cli/run-cli.ts';
+import { DEFAULT_DEMO_OUT_DIR, outputFormat, parallelNote, parseCliArgs, USAGE } from '../../src/shells/cli/args.ts';
+import { EXIT, runCli, type CliIo } from '../../src/shells/cli/run-cli.ts';
 
 function usageMessage(argv: string[]): string {
   const result = parseCliArgs(argv);

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { ensureBuilt, isBuildStale } from '../../src/cli/build.ts';
-import { runCli } from '../../src/cli/run-cli.ts';
+import { ensureBuilt, isBuildStale } from '../../src/shells/cli/build.ts';
+import { runCli } from '../../src/shells/cli/run-cli.ts';
 
 const roots: string[] = [];
 after(() => {
@@ -45,7 +45,7 @@ describe('isBuildStale', () => {
   });
 
   test('ignores changes to the CLI and to files outside the inputs', () => {
-    assert.equal(isBuildStale(project({ 'src/cli/main.ts': 300, 'test/unit/a.test.ts': 300, 'README.md': 300, 'dist/manifest.json': 200 })), false);
+    assert.equal(isBuildStale(project({ 'src/shells/cli/main.ts': 300, 'test/unit/a.test.ts': 300, 'README.md': 300, 'dist/manifest.json': 200 })), false);
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CHROMIUM_CANDIDATES, ChromiumNotFoundError, findChromium } from '../../src/cli/chromium.ts';
+import { CHROMIUM_CANDIDATES, ChromiumNotFoundError, findChromium } from '../../src/shells/cli/chromium.ts';
 
 const existing = (...paths: string[]) => (path: string) => paths.includes(path);
 

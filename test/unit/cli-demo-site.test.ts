@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startDemoSite, type DemoSite } from '../../src/cli/demo-site.ts';
+import { startDemoSite, type DemoSite } from '../../src/shells/cli/demo-site.ts';
 
 let site: DemoSite;
 before(async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, describe, test } from 'node:test';
-import { startLocalSite, type LocalSite } from '../../src/cli/local-site.ts';
+import { startLocalSite, type LocalSite } from '../../src/shells/cli/local-site.ts';
 
 const sites: LocalSite[] = [];
 after(async () => {

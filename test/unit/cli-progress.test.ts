@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createProgressReporter, exportingLine, formatProgress, formatSummary, QUIET_MAX_MS, waitingNote } from '../../src/cli/progress.ts';
+import { createProgressReporter, exportingLine, formatProgress, formatSummary, QUIET_MAX_MS, waitingNote } from '../../src/shells/cli/progress.ts';
 import type { HostProgress } from '../../src/messaging/protocol.ts';
 
 const counts = (fetched: number, errors = 0, blocked = 0) => ({ admitted: fetched, done: fetched + blocked, fetched, errors, blocked, bytesStored: 0 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { demoOutputPath, EXIT, runCli, type CliIo } from '../../src/cli/run-cli.ts';
+import { demoOutputPath, EXIT, runCli, type CliIo } from '../../src/shells/cli/run-cli.ts';
 
 function io(env: Record<string, string> = {}): CliIo & { out: string[]; err: string[] } {
   const out: string[] = [];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { waitForCrawl, type RequestFn } from '../../src/cli/wait-for-crawl.ts';
+import { waitForCrawl, type RequestFn } from '../../src/shells/cli/wait-for-crawl.ts';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 import type { CrawlState } from '../../src/core/model.ts';
 import { TabcrawlError, type CrawlSummary, type ReplyOf, type RequestOf, type RequestType } from '../../src/messaging/protocol.ts';

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CRAWL_EVENT_MIN_MS, CrawlEvents, observeCrawlChanges } from '../../src/background/crawl-events.ts';
-import { CrawlManager } from '../../src/background/crawl-manager.ts';
+import { CRAWL_EVENT_MIN_MS, CrawlEvents, observeCrawlChanges } from '../../src/shells/background/crawl-events.ts';
+import { CrawlManager } from '../../src/shells/background/crawl-manager.ts';
 import type { EventMessage } from '../../src/messaging/protocol.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
 import { FakeSite, page } from '../support/fake-site.ts';

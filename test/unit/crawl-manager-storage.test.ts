@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CrawlManager } from '../../src/background/crawl-manager.ts';
-import { createHandlers, dispatch } from '../../src/background/message-handlers.ts';
+import { CrawlManager } from '../../src/shells/background/crawl-manager.ts';
+import { createHandlers, dispatch } from '../../src/shells/background/message-handlers.ts';
 import { STORAGE_FULL_MESSAGE } from '../../src/core/crawl/run-context.ts';
 import type { MessageOf, RequestType } from '../../src/messaging/protocol.ts';
 import { storeThatFillsUp } from '../support/full-store.ts';

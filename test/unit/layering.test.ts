@@ -1,6 +1,7 @@
 /**
  * The source tree's layering, enforced: which folder of `src/` may import
- * which, where the browser's APIs may be reached, and no import circles.
+ * which (the shells in `src/shells/` apart from the platform-free code they
+ * wire up), where the browser's APIs may be reached, and no import circles.
  * docs/architecture.md draws the same picture. (That the core cannot call
  * `chrome.*` is checked by `tsconfig.core.json`, in `npm run typecheck`.)
  */
@@ -19,20 +20,25 @@ const SRC = join(ROOT, 'src');
  * nothing imports a shell but the shell itself.
  */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  // The core and what builds on it, platform-free.
   core: [],
   storage: ['core'],
   export: ['core'],
-  messaging: ['core'],
+  messaging: ['core', 'export'],
   ui: ['core'],
   settings: ['core', 'ui'],
   reports: ['core', 'export', 'storage', 'ui'],
   results: ['core', 'export', 'messaging', 'reports', 'storage', 'ui'],
-  background: ['core', 'export', 'messaging', 'storage'],
-  popup: ['core', 'export', 'export-page', 'messaging', 'settings', 'storage', 'ui'],
-  'results-page': ['core', 'export', 'export-page', 'messaging', 'results', 'storage', 'ui'],
-  'export-page': ['core', 'export', 'storage', 'ui'],
-  'options-page': ['core', 'settings', 'ui'],
-  cli: ['core', 'export', 'export-page', 'messaging', 'ui'],
+  popup: ['core', 'export', 'messaging', 'settings', 'storage', 'ui'],
+  'export-view': ['core', 'export', 'ui'],
+  options: ['core', 'settings', 'ui'],
+  // The shells: the only code that reaches the browser or the OS; each wires one feature to it.
+  'shells/background': ['core', 'export', 'messaging', 'storage'],
+  'shells/popup': ['core', 'export', 'messaging', 'popup', 'settings', 'storage', 'ui'],
+  'shells/results': ['core', 'export', 'messaging', 'results', 'storage', 'ui'],
+  'shells/export': ['core', 'export', 'export-view', 'messaging', 'storage', 'ui'],
+  'shells/options': ['core', 'options', 'settings', 'ui'],
+  'shells/cli': ['core', 'export', 'messaging', 'ui'],
 };
 
 /** Packages that reach the browser: only the shells may import them. */
@@ -43,7 +49,7 @@ const CORE_PACKAGES = new Set(['htmlparser2', 'robots-parser']);
 interface SourceFile {
   /** Path from `src/`, with `/`. */
   path: string;
-  /** Top-level folder of `src/`. */
+  /** Its layer: a top-level folder of `src/`, or `shells/<name>` for a shell. */
   folder: string;
   /** Files of ours it imports (paths from `src/`) and packages (bare names). */
   files: string[];
@@ -74,18 +80,23 @@ function parse(path: string): SourceFile {
       packages.push(spec.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? spec));
     }
   }
-  return { path: rel, folder: rel.split('/')[0] ?? '', files, packages };
+  return { path: rel, folder: layerOf(rel), files, packages };
+}
+
+/** The layer of a path from `src/`: its top-level folder, or `shells/<name>` inside `shells/`. */
+function layerOf(path: string): string {
+  const [top = '', next = ''] = path.split('/');
+  return top === 'shells' ? `shells/${next}` : top;
 }
 
 const FILES = sourceFiles().map(parse);
 
-/** A shell's own file that may touch the browser: the background, each page's main.tsx, the messaging client. */
-const isBrowserShell = (file: SourceFile): boolean =>
-  file.folder === 'background' || file.path.endsWith('/main.tsx') || file.path === 'messaging/client.ts';
+/** A file that may touch the browser: a shell's, or the messaging client the shells hand to the pages. */
+const isBrowserShell = (file: SourceFile): boolean => file.folder.startsWith('shells/') || file.path === 'messaging/client.ts';
 
 describe('layering of src/', () => {
-  it('has a rule for every top-level folder', () => {
-    const folders = [...new Set(FILES.map((file) => file.folder))].filter((folder) => !folder.includes('.'));
+  it('has a rule for every top-level folder and every shell', () => {
+    const folders = [...new Set(FILES.map((file) => file.folder))].filter((folder) => !/\.[a-z]+$/.test(folder));
     assert.deepEqual(folders.filter((folder) => !(folder in ALLOWED)), []);
   });
 
@@ -94,16 +105,16 @@ describe('layering of src/', () => {
     for (const file of FILES) {
       const allowed = ALLOWED[file.folder] ?? [];
       for (const target of file.files) {
-        const folder = target.split('/')[0] ?? '';
+        const folder = layerOf(target);
         if (folder !== file.folder && !allowed.includes(folder)) wrong.push(`${file.path} imports ${target}`);
       }
     }
     assert.deepEqual(wrong, []);
   });
 
-  it('lets nothing import the background or the command line but themselves', () => {
+  it('lets nothing import a shell but the shell itself', () => {
     const wrong = FILES.flatMap((file) =>
-      file.files.filter((target) => ['background', 'cli'].includes(target.split('/')[0] ?? '') && !target.startsWith(`${file.folder}/`)).map((target) => `${file.path} imports ${target}`),
+      file.files.filter((target) => layerOf(target).startsWith('shells/') && layerOf(target) !== file.folder).map((target) => `${file.path} imports ${target}`),
     );
     assert.deepEqual(wrong, []);
   });

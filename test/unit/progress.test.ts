@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { badgeFor, Badge, type BadgeAction } from '../../src/background/adapters/badge.ts';
+import { badgeFor, Badge, type BadgeAction } from '../../src/shells/background/adapters/badge.ts';
 import { newHostState } from '../../src/core/crawl/frontier.ts';
 import {
   activeMs,

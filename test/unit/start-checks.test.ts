@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CrawlManager } from '../../src/background/crawl-manager.ts';
-import { createHandlers, dispatch } from '../../src/background/message-handlers.ts';
+import { CrawlManager } from '../../src/shells/background/crawl-manager.ts';
+import { createHandlers, dispatch } from '../../src/shells/background/message-handlers.ts';
 import type { CrawlSettings } from '../../src/core/settings.ts';
 import type { MessageOf, RequestType } from '../../src/messaging/protocol.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';

@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isTrustedSender, pageOriginOf } from '../../src/background/trusted-sender.ts';
+import { isTrustedSender, pageOriginOf } from '../../src/shells/background/trusted-sender.ts';
 
 const ID = 'abcdefghijklmnopabcdefghijklmnop';
 const SELF = { id: ID, pagesOrigin: `chrome-extension://${ID}` };
 
 describe('trusted sender', () => {
   it('accepts the popup, the options page and Tabcrawl pages opened in tabs', () => {
-    for (const path of ['src/popup/index.html', 'src/options-page/index.html', 'src/results-page/index.html?crawl=1']) {
+    for (const path of ['src/shells/popup/index.html', 'src/shells/options/index.html', 'src/shells/results/index.html?crawl=1']) {
       assert.equal(isTrustedSender({ id: ID, url: `chrome-extension://${ID}/${path}`, origin: SELF.pagesOrigin }, SELF), true, path);
     }
     // Older Chrome versions report no origin.
-    assert.equal(isTrustedSender({ id: ID, url: `chrome-extension://${ID}/src/popup/index.html` }, SELF), true);
+    assert.equal(isTrustedSender({ id: ID, url: `chrome-extension://${ID}/src/shells/popup/index.html` }, SELF), true);
   });
 
   it('refuses a content script: our id, but the web page\'s URL', () => {
@@ -25,7 +25,7 @@ describe('trusted sender', () => {
   });
 
   it('refuses a sender without an id or a URL, or with a URL that does not parse', () => {
-    assert.equal(isTrustedSender({ url: `chrome-extension://${ID}/src/popup/index.html` }, SELF), false);
+    assert.equal(isTrustedSender({ url: `chrome-extension://${ID}/src/shells/popup/index.html` }, SELF), false);
     assert.equal(isTrustedSender({ id: ID }, SELF), false);
     assert.equal(isTrustedSender({ id: ID, url: 'not a url' }, SELF), false);
   });

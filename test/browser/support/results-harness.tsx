@@ -47,7 +47,7 @@ export async function loadResultsStyles(): Promise<void> {
   if (document.querySelector('link[data-results-styles]') !== null) return;
   const link = document.createElement('link');
   link.rel = 'stylesheet';
-  link.href = new URL('../../../src/results-page/results-page.css', import.meta.url).href;
+  link.href = new URL('../../../src/results/results-page.css', import.meta.url).href;
   link.dataset['resultsStyles'] = '';
   const loaded = new Promise<void>((resolve, reject) => {
     link.addEventListener('load', () => resolve());

@@ -1,0 +1,171 @@
+/**
+ * The crawl core's {@link Fetcher} over the service worker's `fetch`:
+ * never follows redirects, sends no cookies (unless made with `include`), never uses the HTTP cache,
+ * stops at a timeout, and reads a body only when asked and only up to a cap.
+ */
+import type { FetchOutcome, FetchRequest, Fetcher } from '../../../core/crawl/ports.ts';
+import type { FetchFailure } from '../../../core/model.ts';
+import type { ObservedExchange, WireObserver } from './wire-observer.ts';
+
+class TimeoutError extends Error {
+  constructor(ms: number) {
+    super(`no complete answer within ${ms} ms`);
+    this.name = 'TimeoutError';
+  }
+}
+
+/** Reads at most `maxBytes` of a body; cancels the rest. */
+async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > maxBytes) {
+      chunks.push(value.subarray(0, maxBytes - size));
+      size = maxBytes;
+      truncated = true;
+      await reader.cancel();
+      break;
+    }
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { bytes, truncated };
+}
+
+function failureOf(error: unknown, signal: AbortSignal | undefined): FetchFailure {
+  if (error instanceof TimeoutError) return { code: 'timeout', message: error.message };
+  if (signal?.aborted) return { code: 'aborted', message: 'the crawl was stopped' };
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'network', message: message === 'Failed to fetch' ? 'network error (connection refused, reset, DNS or TLS failure)' : message };
+}
+
+/** A `Location` resolved against the request URL, or null when absent or not a URL (`http://[`): a bad header is data, not a failed fetch. */
+function resolveLocation(location: string | null | undefined, requestUrl: string): string | null {
+  if (location === null || location === undefined) return null;
+  try {
+    return new URL(location, requestUrl).href;
+  } catch {
+    return null;
+  }
+}
+
+/** A bodiless answer as webRequest reported it (a redirect): its status, headers and resolved `Location`. */
+function observedAnswer(observed: ObservedExchange, status: number, requestUrl: string, startedAt: number, endedAt: number): FetchOutcome {
+  const headers = observed.responseHeaders;
+  return {
+    ok: true,
+    status,
+    headers,
+    location: resolveLocation(headers.find(([name]) => name === 'location')?.[1], requestUrl),
+    body: null,
+    truncated: false,
+    wire: { statusLine: observed.statusLine, requestHeaders: observed.requestHeaders, ipAddress: observed.ipAddress },
+    startedAt,
+    endedAt,
+  };
+}
+
+/**
+ * Tolerance, in ms, when telling the browser's reports of this request from those of an
+ * earlier request of the same URL: both clocks are the system clock, read in two processes.
+ */
+const CLOCK_SKEW_MS = 1;
+
+/** How long to wait for the browser's report of a redirect, in ms: without it a redirect has no status. */
+const REDIRECT_REPORT_WAIT_MS = 2000;
+/** How long to wait for the report of an ordinary response (status line, IP), in ms: it is nice to have. */
+const WIRE_REPORT_WAIT_MS = 250;
+
+/**
+ * @param now a millisecond clock (`Date.now`). End times are rounded UP to the next millisecond:
+ *   the host's gap counts from the end of the response, and rounding down could shorten it by up to 1 ms.
+ * @param credentials `'omit'`: no cookies, no HTTP auth, whatever the profile holds (fetch's own default,
+ *   `'same-origin'`, does send them from an extension with host access). `'include'` only for crawls
+ *   the user started with `withCookies`.
+ */
+export function createBrowserFetcher(wire: WireObserver, now: () => number = Date.now, credentials: 'omit' | 'include' = 'omit'): Fetcher {
+  const endNow = (): number => now() + 1;
+  return {
+    async fetch(request: FetchRequest): Promise<FetchOutcome> {
+      const startedAt = now();
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(new TimeoutError(request.timeoutMs)), request.timeoutMs);
+      const onAbort = (): void => controller.abort(request.signal?.reason);
+      // A signal aborted before the call fires no event: abort now, so no request goes out.
+      if (request.signal?.aborted === true) onAbort();
+      else request.signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        const response = await fetch(request.url, {
+          method: request.method,
+          cache: 'no-store',
+          redirect: 'manual',
+          credentials,
+          referrerPolicy: 'no-referrer',
+          signal: controller.signal,
+        });
+        if (response.type === 'opaqueredirect') {
+          const observed = await wire.take(request.method, request.url, REDIRECT_REPORT_WAIT_MS, startedAt - CLOCK_SKEW_MS);
+          if (observed === undefined || observed.statusCode === null) {
+            // Only webRequest can tell what the redirect was; without it, say so rather than invent a status.
+            return {
+              ok: false,
+              error: { code: 'invalid-response', message: 'a redirect whose status and target could not be observed' },
+              startedAt,
+              endedAt: endNow(),
+            };
+          }
+          return observedAnswer(observed, observed.statusCode, request.url, startedAt, endNow());
+        }
+        const headers = [...response.headers].map(([name, value]): [string, string] => [name.toLowerCase(), value]);
+        const contentType = response.headers.get('content-type');
+        const wantBody = request.method === 'GET' && response.body !== null && request.readBody(response.status, contentType);
+        let body: Uint8Array | null = null;
+        let truncated = false;
+        if (wantBody && response.body !== null) {
+          ({ bytes: body, truncated } = await readCapped(response.body, request.maxBodyBytes));
+        } else {
+          await response.body?.cancel();
+        }
+        const isRedirect = response.status >= 300 && response.status < 400;
+        const endedAt = endNow();
+        const observed = await wire.take(request.method, request.url, WIRE_REPORT_WAIT_MS, startedAt - CLOCK_SKEW_MS);
+        return {
+          ok: true,
+          status: response.status,
+          headers,
+          location: isRedirect ? resolveLocation(response.headers.get('location'), request.url) : null,
+          body,
+          truncated,
+          wire: observed === undefined ? null : { statusLine: observed.statusLine, requestHeaders: observed.requestHeaders, ipAddress: observed.ipAddress },
+          startedAt,
+          endedAt,
+        };
+      } catch (error) {
+        const endedAt = endNow();
+        if (!controller.signal.aborted) {
+          // Chromium fails the fetch of a redirect it will not follow (a Location that is not a URL, or
+          // javascript:), even in 'manual' mode; webRequest still saw the status and headers: that is the answer.
+          const observed = await wire.take(request.method, request.url, WIRE_REPORT_WAIT_MS, startedAt - CLOCK_SKEW_MS);
+          if (observed !== undefined && observed.statusCode !== null && observed.statusCode >= 300 && observed.statusCode < 400) {
+            return observedAnswer(observed, observed.statusCode, request.url, startedAt, endedAt);
+          }
+        }
+        const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+        return { ok: false, error: failureOf(reason, request.signal), startedAt, endedAt };
+      } finally {
+        clearTimeout(timer);
+        request.signal?.removeEventListener('abort', onAbort);
+      }
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The service worker: a flat list of registrations. Listeners are added
+ * synchronously at the top level, as MV3 requires for events that wake the
+ * worker. Everything a crawl needs to continue is in IndexedDB; on every
+ * start the worker resumes the crawls that were running.
+ */
+import browser from 'webextension-polyfill';
+import { systemClock } from '../../core/crawl/clock.ts';
+import { isMessage, type RequestType } from '../../messaging/protocol.ts';
+import { TabcrawlDatabase } from '../../storage/database.ts';
+import { DexieCrawlStore } from '../../storage/dexie-crawl-store.ts';
+import { Badge, type BadgeAction } from './adapters/badge.ts';
+import { withAccessGuard } from './adapters/access-guard.ts';
+import { createBrowserFetcher } from './adapters/browser-fetcher.ts';
+import { isNewBrowserSession } from './adapters/browser-session.ts';
+import { KeepAlive, WATCHDOG_ALARM } from './adapters/keep-alive.ts';
+import { WireObserver } from './adapters/wire-observer.ts';
+import { crawlerUserAgent, installUserAgentRule } from './adapters/user-agent-rule.ts';
+import { CrawlEvents, observeCrawlChanges } from './crawl-events.ts';
+import { CrawlManager } from './crawl-manager.ts';
+import { createHandlers, dispatch } from './message-handlers.ts';
+import { isTrustedSender, pageOriginOf } from './trusted-sender.ts';
+
+/** Where the User-Agent points site owners who want to know who is crawling them. */
+export const PROJECT_URL = 'https://github.com/tabcrawl/tabcrawl';
+
+/** Requests that change a crawl's state, after which the badge is refreshed. */
+const STATE_CHANGES: ReadonlySet<RequestType> = new Set<RequestType>(['crawl/start', 'crawl/stop', 'crawl/pause', 'crawl/resume', 'crawl/rerun', 'crawl/delete']);
+
+const wire = new WireObserver();
+wire.register();
+
+// Open pages are told when a crawl changes (the push channel): they read again only then.
+const events = new CrawlEvents((message) => browser.runtime.sendMessage(message));
+const store = observeCrawlChanges(new DexieCrawlStore(new TabcrawlDatabase()), events.changed);
+const keepAlive = new KeepAlive();
+// Chrome MV3 and Firefox MV3 have `action`; Firefox MV2 only `browserAction`.
+const badgeAction: BadgeAction = browser.action ?? browser.browserAction;
+const badge = new Badge(badgeAction, store);
+/** Tabcrawl itself, as the sender check compares against. */
+const self = { id: browser.runtime.id, pagesOrigin: pageOriginOf(browser.runtime.getURL('/')) ?? '' };
+
+/** Whether Chrome gives Tabcrawl access to every one of these match patterns (the user may change site access at any time). */
+const hasHostAccess = (patterns: string[]): Promise<boolean> => browser.permissions.contains({ origins: patterns });
+const hasAccess = (pattern: string): Promise<boolean> => hasHostAccess([pattern]);
+
+const manager = new CrawlManager({
+  store,
+  // Two fetchers: crawls never carry the user's cookies unless started with `withCookies`.
+  // Both ask Chrome first whether the site is still reachable: site access can be withdrawn mid-crawl.
+  fetcher: withAccessGuard(createBrowserFetcher(wire, Date.now, 'omit'), hasAccess),
+  sessionFetcher: withAccessGuard(createBrowserFetcher(wire, Date.now, 'include'), hasAccess),
+  // The user may restrict Tabcrawl's site access in Chrome; a crawl starts only where it has access.
+  hasHostAccess,
+  clock: systemClock,
+  runId: crypto.randomUUID(),
+  newId: () => crypto.randomUUID(),
+  onActiveChange: (active) => {
+    void keepAlive.set(active);
+    badge.setActive(active);
+  },
+});
+const handlers = createHandlers(store, manager);
+
+browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime.MessageSender) => {
+  if (!isMessage(message)) return undefined;
+  if (!isTrustedSender(sender, self)) {
+    return Promise.resolve({ ok: false, error: { code: 'forbidden', message: 'messages are accepted only from Tabcrawl pages' } });
+  }
+  const reply = dispatch(handlers, message);
+  // A paused or deleted crawl has no runner to report its end: refresh the badge after every change of state.
+  if (STATE_CHANGES.has(message.type)) {
+    void reply.finally(() => void badge.refresh());
+  }
+  return reply;
+});
+
+browser.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name === WATCHDOG_ALARM) void manager.resumeAll();
+});
+// Registered so that the browser starts the worker when it starts: a running crawl goes on at once
+// (the work itself is done below, at every worker start).
+browser.runtime.onStartup.addListener(() => undefined);
+
+void installUserAgentRule(crawlerUserAgent(browser.runtime.getManifest().version, PROJECT_URL)).catch((error: unknown) =>
+  console.error('could not set the crawl User-Agent', error),
+);
+// On every worker start: resume running crawls, noting the interruption on each when the browser restarted.
+void isNewBrowserSession()
+  .catch(() => false)
+  .then((isNew) => (isNew ? manager.resumeAfterBrowserStart() : manager.resumeAll()));
+void badge.refresh();

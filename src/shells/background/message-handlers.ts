@@ -1,0 +1,160 @@
+/**
+ * One handler per request of the protocol: the map is typed by
+ * {@link Requests}, so a request without a handler does not compile.
+ * Handlers check their payloads; every error leaves as data.
+ */
+import { systemClock } from '../../core/crawl/clock.ts';
+import { queuedCount } from '../../core/crawl/crawl-lifecycle.ts';
+import type { Clock, CrawlStore } from '../../core/crawl/ports.ts';
+import { activeMs, hostsProgress } from '../../core/crawl/progress.ts';
+import type { CrawlRecord, HostState, PageRecord } from '../../core/model.ts';
+import { parseRobots, robotsUrlFor } from '../../core/robots/robots-policy.ts';
+import { toJsonl } from '../../export/jsonl.ts';
+import {
+  type CrawlSummary,
+  type MessageOf,
+  type PageSummary,
+  type Reply,
+  type ReplyOf,
+  type RequestOf,
+  type RequestType,
+  TabcrawlError,
+} from '../../messaging/protocol.ts';
+import type { CrawlManager } from './crawl-manager.ts';
+
+/**
+ * What the UI shows of a crawl.
+ * @param now when given (ms since the epoch), the summary carries `activeMs` as of then.
+ */
+export function toCrawlSummary(crawl: CrawlRecord, now?: number): CrawlSummary {
+  return {
+    id: crawl.id,
+    startUrl: crawl.settings.startUrl,
+    state: crawl.state,
+    createdAt: crawl.createdAt,
+    endedAt: crawl.endedAt,
+    // `bytesStored` is absent in crawls stored before it existed.
+    counts: { ...crawl.counts, bytesStored: crawl.counts.bytesStored ?? 0 },
+    queued: queuedCount(crawl),
+    message: crawl.message,
+    settings: crawl.settings,
+    ...(now === undefined ? {} : { activeMs: activeMs(crawl, now) }),
+  };
+}
+
+/**
+ * Crawl-delays already parsed, by crawl, host, fetch time of its robots.txt and product token: the
+ * popup asks for host progress every second, and a 512 KiB robots.txt takes ~140 ms to parse.
+ */
+const crawlDelays = new Map<string, number | null>();
+/** Most entries kept; the oldest go first. */
+const CRAWL_DELAYS_KEPT = 256;
+
+/** The robots.txt Crawl-delay of our group for a host, in ms, when its robots.txt body is known; else null. */
+function crawlDelayOf(host: HostState, productToken: string): number | null {
+  if (host.robots.phase !== 'ready' || host.robots.body === null) return null;
+  const key = JSON.stringify([host.crawlId, host.origin, host.robots.fetchedAt, productToken]);
+  const known = crawlDelays.get(key);
+  if (known !== undefined) return known;
+  const crawlDelayMs = parseRobots(robotsUrlFor(host.origin), host.robots.body, productToken).crawlDelayMs;
+  crawlDelays.set(key, crawlDelayMs);
+  for (const oldest of crawlDelays.keys()) {
+    if (crawlDelays.size <= CRAWL_DELAYS_KEPT) break;
+    crawlDelays.delete(oldest);
+  }
+  return crawlDelayMs;
+}
+
+export function toPageSummary(page: PageRecord): PageSummary {
+  return {
+    seq: page.seq,
+    url: page.url,
+    kind: page.kind,
+    depth: page.depth,
+    status: page.status,
+    contentType: page.contentType,
+    location: page.location,
+    blockedBy: page.blockedBy,
+    error: page.error,
+    duplicateOf: page.duplicateOf,
+  };
+}
+
+type Handlers = { [K in RequestType]: (payload: RequestOf<K>) => Promise<ReplyOf<K>> };
+
+const badRequest = (message: string): TabcrawlError => new TabcrawlError({ code: 'bad-request', message });
+
+function requireString(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value === '') throw badRequest(`${name} must be a non-empty string`);
+  return value;
+}
+
+function requireCount(value: unknown, name: string, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
+    throw badRequest(`${name} must be a whole number from 0 to ${max}`);
+  }
+  return value;
+}
+
+/**
+ * The handler map.
+ * @param clock the time `activeMs` and host waits are computed at. @default systemClock
+ */
+export function createHandlers(store: CrawlStore, manager: CrawlManager, clock: Clock = systemClock): Handlers {
+  const summary = (crawl: CrawlRecord): CrawlSummary => toCrawlSummary(manager.view(crawl), clock.now());
+  const crawlOrThrow = async (crawlId: unknown): Promise<CrawlRecord> => {
+    const id = requireString(crawlId, 'crawlId');
+    const crawl = await store.getCrawl(id);
+    if (!crawl) throw new TabcrawlError({ code: 'not-found', message: `no crawl ${id}` });
+    return crawl;
+  };
+  return {
+    'crawl/start': async ({ settings }) => {
+      if (typeof settings !== 'object' || settings === null) throw badRequest('settings must be an object');
+      return { crawl: summary(await manager.start(settings)) };
+    },
+    'crawl/stop': async ({ crawlId }) => ({ crawl: summary(await manager.stop(requireString(crawlId, 'crawlId'))) }),
+    'crawl/pause': async ({ crawlId }) => ({ crawl: summary(await manager.pause(requireString(crawlId, 'crawlId'))) }),
+    'crawl/resume': async ({ crawlId }) => ({ crawl: summary(await manager.resume(requireString(crawlId, 'crawlId'))) }),
+    'crawl/rerun': async ({ crawlId }) => ({ crawl: summary(await manager.rerun(requireString(crawlId, 'crawlId'))) }),
+    'crawl/hosts': async ({ crawlId }) => {
+      const crawl = await crawlOrThrow(crawlId);
+      const hosts = await store.listHosts(crawl.id);
+      const { delayMs, productToken } = crawl.settings;
+      return { hosts: hostsProgress(hosts, clock.now(), delayMs, (host) => crawlDelayOf(host, productToken)) };
+    },
+    'crawl/get': async ({ crawlId }) => ({ crawl: summary(await crawlOrThrow(crawlId)) }),
+    'crawl/list': async () => ({ crawls: (await store.listCrawls()).map(summary) }),
+    'crawl/delete': async ({ crawlId }) => {
+      await manager.delete(requireString(crawlId, 'crawlId'));
+      return {};
+    },
+    'pages/latest': async ({ crawlId, limit }) => {
+      const crawl = await crawlOrThrow(crawlId);
+      const pages = await store.latestPages(crawl.id, requireCount(limit, 'limit', 1000));
+      return { pages: pages.map(toPageSummary) };
+    },
+    'export/chunk': async ({ crawlId, format, afterSeq, limit }) => {
+      const crawl = await crawlOrThrow(crawlId);
+      if (format !== 'jsonl') throw badRequest(`unsupported export format ${String(format)}`);
+      const rowLimit = Math.max(1, requireCount(limit, 'limit', 5000));
+      const pages = await store.pagesAfter(crawl.id, requireCount(afterSeq, 'afterSeq', Number.MAX_SAFE_INTEGER), rowLimit);
+      return { text: toJsonl(pages), lastSeq: pages.at(-1)?.seq ?? afterSeq, rows: pages.length, done: pages.length < rowLimit };
+    },
+  };
+}
+
+/** Runs the handler of a message and wraps its result or error as a {@link Reply}. */
+export async function dispatch<K extends RequestType>(handlers: Handlers, message: MessageOf<K>): Promise<Reply<K>> {
+  try {
+    // The map is keyed by the message's own type, so the payload matches its handler.
+    const handler = handlers[message.type] as (payload: RequestOf<K>) => Promise<ReplyOf<K>>;
+    return { ok: true, value: await handler(message.payload) };
+  } catch (error) {
+    if (error instanceof TabcrawlError) {
+      return { ok: false, error: { code: error.code, message: error.message, ...(error.fields.length > 0 ? { fields: error.fields } : {}) } };
+    }
+    console.error(`request ${message.type} failed`, error);
+    return { ok: false, error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };
+  }
+}

@@ -1,0 +1,281 @@
+/**
+ * The command line, parsed into a command or a one-line usage error (as
+ * data). Pure: no I/O, no process exit.
+ */
+import { parseArgs } from 'node:util';
+import { FORMATS, formatOfPath, type ExportFormat } from '../../export/format-info.ts';
+import { startUrlProblem } from '../../core/crawl/crawl-lifecycle.ts';
+import { DEFAULT_SETTINGS, EXTRA_ORIGINS_LABEL, SETTINGS_LIMITS, validateSettings, type CrawlSettings, type SettingsError } from '../../core/settings.ts';
+
+/** Settings given on the command line: only what the user set, plus the start URL. */
+export type CliSettings = Partial<CrawlSettings> & { startUrl: string };
+
+export type CliCommand =
+  /** Crawl `settings.startUrl` and write each of `outputs` (format by file extension). */
+  | { kind: 'crawl'; settings: CliSettings; outputs: string[] }
+  /** Crawl the built-in demo site; write the export into `outDir`. */
+  | { kind: 'demo'; outDir: string }
+  | { kind: 'help' };
+
+export type ParseResult = CliCommand | { kind: 'usage-error'; message: string };
+
+/** Where `--demo` writes when `--out-dir` is not given. */
+export const DEFAULT_DEMO_OUT_DIR = 'tabcrawl-output';
+
+/** The export format for an output file, from its extension; null when unsupported. */
+export function outputFormat(path: string): ExportFormat | null {
+  return formatOfPath(path);
+}
+
+/** The output file extensions, for messages. */
+const EXTENSIONS = FORMATS.map((f) => f.extension).join(', ');
+
+const OPTIONS = {
+  out: { type: 'string', multiple: true },
+  'max-pages': { type: 'string' },
+  'max-depth': { type: 'string' },
+  delay: { type: 'string' },
+  parallel: { type: 'string' },
+  agent: { type: 'string' },
+  'include-subdomains': { type: 'boolean' },
+  prefix: { type: 'string' },
+  exclude: { type: 'string', multiple: true },
+  also: { type: 'string', multiple: true },
+  head: { type: 'boolean' },
+  timeout: { type: 'string' },
+  'follow-nofollow': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  demo: { type: 'boolean' },
+  'out-dir': { type: 'string' },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+/** Options that take a number, so `--delay -1` reads as a value, not as an option. */
+const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(['--max-pages', '--max-depth', '--delay', '--parallel', '--timeout']);
+
+/** Options that shape a crawl (not allowed with `--demo`). */
+const CRAWL_OPTIONS: readonly OptionName[] = [
+  'out',
+  'max-pages',
+  'max-depth',
+  'delay',
+  'parallel',
+  'agent',
+  'include-subdomains',
+  'prefix',
+  'exclude',
+  'also',
+  'head',
+  'timeout',
+  'follow-nofollow',
+];
+
+/** The command-line option for each setting, for messages. */
+const OPTION_OF_FIELD: Partial<Record<keyof CrawlSettings, string>> = {
+  maxPages: '--max-pages',
+  maxDepth: '--max-depth',
+  delayMs: '--delay',
+  requestsPerHost: '--parallel',
+  productToken: '--agent',
+  includeSubdomains: '--include-subdomains',
+  pathPrefix: '--prefix',
+  excludePatterns: '--exclude',
+  extraOrigins: '--also',
+  headBeforeGet: '--head',
+  timeoutMs: '--timeout',
+  followNofollow: '--follow-nofollow',
+};
+
+const seconds = (ms: number): string => String(ms / 1000);
+
+/** The `--help` text: every option with its default. */
+export const USAGE = `Usage:
+  tabcrawl <start-url> [options]            crawl a site with the Tabcrawl extension in headless Chromium
+  npm run crawl -- <start-url> [options]    the same, in the checkout
+  npm start                                 crawl a local demo site (same as tabcrawl --demo)
+
+Options:
+  --out FILE              write the crawl to FILE; format by extension (${EXTENSIONS}); repeatable (default: none, only a summary is printed)
+  --max-pages N           most URLs recorded (default: ${DEFAULT_SETTINGS.maxPages})
+  --max-depth N           most link hops from the start URL (default: ${DEFAULT_SETTINGS.maxDepth})
+  --delay SECONDS         wait between two requests to one host, decimals allowed (default: ${seconds(DEFAULT_SETTINGS.delayMs)})
+  --parallel N            most requests in flight to one host at once, ${SETTINGS_LIMITS.requestsPerHost.min} to ${SETTINGS_LIMITS.requestsPerHost.max}; more than 1 only with --delay 0,
+                          when robots.txt sets no Crawl-delay and the host is not backing off (429/503),
+                          otherwise one at a time: for your own site (default: ${DEFAULT_SETTINGS.requestsPerHost})
+  --agent TOKEN           robots.txt product token: the User-agent group obeyed (default: ${DEFAULT_SETTINGS.productToken})
+  --include-subdomains    also crawl subdomains of the start host (default: off)
+  --prefix PATH           only crawl paths starting with PATH, e.g. /docs/ (default: none)
+  --exclude PATTERN       never crawl URLs matching PATTERN (* = anything); repeatable (default: none)
+  --also ORIGIN           also crawl this site, e.g. https://docs.example.com or http://127.0.0.1:8081
+                          (whole, with its own robots.txt and delay); repeatable (default: none)
+  --head                  send HEAD first, GET only HTML (default: off)
+  --timeout SECONDS       per-request timeout (default: ${seconds(DEFAULT_SETTINGS.timeoutMs)})
+  --follow-nofollow       follow nofollow links too (default: off)
+  --demo                  crawl a built-in demo site served on 127.0.0.1
+  --out-dir DIR           where --demo writes its export (default: ${DEFAULT_DEMO_OUT_DIR})
+  -h, --help              show this help
+
+Environment:
+  CHROME_PATH             the Chromium to use (default: the first one found in the usual places)
+
+Exit codes: 0 finished, 1 failed or error, 2 usage error, 130 interrupted.`;
+
+function usageError(message: string): ParseResult {
+  return { kind: 'usage-error', message };
+}
+
+/** Rewrites Node's parseArgs errors as one short line. */
+function describeParseError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown !== null) return `unknown option '${unknown[1] ?? ''}'`;
+  const missing = /^Option '(?:-\w, )?(--[\w-]+)[^']*' argument missing/.exec(message);
+  if (missing !== null) return `${missing[1] ?? 'an option'} needs a value`;
+  const noArgument = /^Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(message);
+  if (noArgument !== null) return `${noArgument[1] ?? 'an option'} takes no value`;
+  const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(message);
+  if (ambiguous !== null) {
+    const name = ambiguous[1] ?? '--option';
+    return `${name} needs a value (write ${name}=VALUE for a value starting with '-')`;
+  }
+  return message.split('\n')[0] ?? message;
+}
+
+/** Joins `--delay -1` into `--delay=-1` for numeric options, so a negative number is reported as a bad value. */
+function joinNegativeNumbers(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const next = argv[i + 1];
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (NUMERIC_OPTIONS.has(arg) && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
+/** A whole number, or a message. */
+function parseWholeNumber(option: string, text: string): number | string {
+  if (!/^\d+$/.test(text)) return `${option} must be a whole number, got '${text}'`;
+  return Number(text);
+}
+
+/** A decimal number of seconds ≥ 0, in whole ms; or a message. Bounds are left to `validateSettings`. */
+function parseSeconds(option: string, text: string): number | string {
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(text)) return `${option} must be a number of seconds ≥ 0, got '${text}'`;
+  return Math.round(Number(text) * 1000);
+}
+
+function parseStrict(argv: readonly string[]) {
+  return parseArgs({ args: joinNegativeNumbers(argv), options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+type Parsed = ReturnType<typeof parseStrict>;
+
+/** A settings problem as a usage error, named by the option that set it. */
+function settingsUsageError(error: SettingsError | undefined): ParseResult {
+  if (error === undefined) return usageError('invalid settings');
+  const option = OPTION_OF_FIELD[error.field];
+  if (option === undefined) return usageError(error.message);
+  // The form's label says which field; on the command line the option does.
+  const message = error.message.startsWith(`${EXTRA_ORIGINS_LABEL}: `) ? error.message.slice(EXTRA_ORIGINS_LABEL.length + 2) : error.message;
+  return usageError(`${option}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`);
+}
+
+/** Parses the arguments after the script name (`process.argv.slice(2)`). Never throws. */
+export function parseCliArgs(argv: readonly string[]): ParseResult {
+  const beforeDashes = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const wantsHelp = beforeDashes.includes('--help') || beforeDashes.includes('-h');
+
+  let parsed: Parsed;
+  try {
+    parsed = parseStrict(argv);
+  } catch (error) {
+    return wantsHelp ? { kind: 'help' } : usageError(describeParseError(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) return { kind: 'help' };
+
+  if (values.demo === true) {
+    if (positionals.length > 0) return usageError(`--demo crawls its own site and takes no start URL, got '${positionals[0] ?? ''}'`);
+    const extra = CRAWL_OPTIONS.find((name) => values[name] !== undefined);
+    if (extra !== undefined) return usageError(`--demo cannot be combined with --${extra}`);
+    const outDir = values['out-dir'] ?? DEFAULT_DEMO_OUT_DIR;
+    if (outDir === '') return usageError('--out-dir must not be empty');
+    return { kind: 'demo', outDir };
+  }
+  if (values['out-dir'] !== undefined) return usageError('--out-dir only applies to --demo; use --out FILE');
+
+  if (positionals.length === 0) return usageError('missing the start URL, e.g. https://example.com/');
+  if (positionals.length > 1) return usageError(`expected one start URL, got ${positionals.length}: ${positionals.join(' ')}`);
+  const startUrl = positionals[0] ?? '';
+
+  const settings: CliSettings = { startUrl };
+  for (const [option, field] of [
+    ['max-pages', 'maxPages'],
+    ['max-depth', 'maxDepth'],
+    ['parallel', 'requestsPerHost'],
+  ] as const) {
+    const text = values[option];
+    if (text === undefined) continue;
+    const value = parseWholeNumber(`--${option}`, text);
+    if (typeof value === 'string') return usageError(value);
+    settings[field] = value;
+  }
+  for (const [option, field] of [
+    ['delay', 'delayMs'],
+    ['timeout', 'timeoutMs'],
+  ] as const) {
+    const text = values[option];
+    if (text === undefined) continue;
+    const value = parseSeconds(`--${option}`, text);
+    if (typeof value === 'string') return usageError(value);
+    settings[field] = value;
+  }
+  if (values.agent !== undefined) settings.productToken = values.agent;
+  if (values['include-subdomains'] === true) settings.includeSubdomains = true;
+  if (values.prefix !== undefined) settings.pathPrefix = values.prefix;
+  if (values.exclude !== undefined) settings.excludePatterns = [...values.exclude];
+  if (values.also !== undefined) settings.extraOrigins = [...values.also];
+  if (values.head === true) settings.headBeforeGet = true;
+  if (values['follow-nofollow'] === true) settings.followNofollow = true;
+
+  const outputs = values.out ?? [];
+  for (const [i, out] of outputs.entries()) {
+    if (outputFormat(out) === null) {
+      return usageError(`--out '${out}': unsupported format; supported extensions: ${EXTENSIONS}`);
+    }
+    if (outputs.indexOf(out) !== i) return usageError(`--out '${out}' is given twice`);
+  }
+
+  // Checked here as the background would, so bad input is a usage error (exit 2) before a browser starts.
+  const checked = validateSettings(settings);
+  if (!checked.ok) return settingsUsageError(checked.errors[0]);
+  const problem = startUrlProblem(checked.settings);
+  if (problem !== null) return settingsUsageError(problem);
+  settings.startUrl = checked.settings.startUrl;
+  if (settings.extraOrigins !== undefined) settings.extraOrigins = [...checked.settings.extraOrigins];
+  return { kind: 'crawl', settings, outputs: [...outputs] };
+}
+
+/**
+ * A note for stderr when `--parallel` asks for more than one request per host
+ * but the crawl keeps a gap (a delay or jitter), so the option does nothing;
+ * null otherwise. (A Crawl-delay in robots.txt can still turn it off per host.)
+ */
+export function parallelNote(settings: Pick<Partial<CrawlSettings>, 'requestsPerHost' | 'delayMs' | 'jitterMs'>): string | null {
+  const asked = settings.requestsPerHost ?? DEFAULT_SETTINGS.requestsPerHost;
+  if (asked <= 1) return null;
+  const delayMs = settings.delayMs ?? DEFAULT_SETTINGS.delayMs;
+  const jitterMs = settings.jitterMs ?? DEFAULT_SETTINGS.jitterMs;
+  if (delayMs === 0 && jitterMs === 0) return null;
+  return `--parallel ${asked} applies only with --delay 0: this crawl keeps a gap, so each host gets one request at a time`;
+}

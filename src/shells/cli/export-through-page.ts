@@ -1,0 +1,75 @@
+/**
+ * Writes an export to a file by running the extension's own export page
+ * (the same code the popup's Export uses) with a sink in place of the
+ * download: chunks stream from the page into the file, with backpressure.
+ */
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { ExportFormat } from '../../export/format-info.ts';
+import { SINK_NAME, type SinkEvent } from '../../export/page-sink.ts';
+import { exportPagePath } from '../../messaging/routes.ts';
+import type { ExtensionSession } from './extension-driver.ts';
+
+export interface PageExportResult {
+  path: string;
+  bytes: number;
+  rows: number;
+}
+
+/**
+ * Exports crawl `crawlId` as `format` into `path` (parent folders created).
+ * @param onProgress rows written so far and the crawl's row count.
+ * @throws Error with the page's message when the export fails; the partial file is removed.
+ */
+export async function exportThroughPage(
+  session: Pick<ExtensionSession, 'context' | 'extensionId'>,
+  crawlId: string,
+  format: ExportFormat,
+  path: string,
+  onProgress?: (rows: number, totalRows: number) => void,
+): Promise<PageExportResult> {
+  await mkdir(dirname(path), { recursive: true });
+  const file = createWriteStream(path);
+  const failedToWrite = new Promise<never>((_, reject) => file.once('error', reject));
+  failedToWrite.catch(() => undefined);
+  await Promise.race([once(file, 'open'), failedToWrite]);
+
+  let rows = 0;
+  let settle: (outcome: { ok: true; bytes: number } | { ok: false; message: string }) => void = () => undefined;
+  const finished = new Promise<{ ok: true; bytes: number } | { ok: false; message: string }>((resolve) => (settle = resolve));
+
+  const page = await session.context.newPage();
+  try {
+    await page.exposeFunction(SINK_NAME, async (event: SinkEvent): Promise<void> => {
+      switch (event.kind) {
+        case 'progress':
+          rows = event.rows;
+          onProgress?.(event.rows, event.totalRows);
+          return;
+        case 'chunk':
+          if (!file.write(Buffer.from(event.base64, 'base64'))) await Promise.race([once(file, 'drain'), failedToWrite]);
+          return;
+        case 'done':
+          settle({ ok: true, bytes: event.bytes });
+          return;
+        case 'failed':
+          settle({ ok: false, message: event.message });
+          return;
+      }
+    });
+    page.once('crash', () => settle({ ok: false, message: 'the export page crashed' }));
+    await page.goto(`chrome-extension://${session.extensionId}/${exportPagePath(crawlId, format)}`);
+    const outcome = await Promise.race([finished, failedToWrite]);
+    await Promise.race([new Promise<void>((resolve) => file.end(resolve)), failedToWrite]);
+    if (!outcome.ok) throw new Error(outcome.message);
+    return { path, bytes: outcome.bytes, rows };
+  } catch (error) {
+    file.destroy();
+    await rm(path, { force: true });
+    throw error;
+  } finally {
+    await page.close().catch(() => undefined);
+  }
+}

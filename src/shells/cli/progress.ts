@@ -1,0 +1,126 @@
+/**
+ * What the CLI prints about a crawl: the progress line, a waiting note when
+ * nothing has been printed for a while (what the crawl waits for and how
+ * long it has run), and the summary. Pure formatting plus a small reporter
+ * that rate-limits lines and knows when it has been quiet too long.
+ */
+import type { CrawlSummary, HostProgress } from '../../messaging/protocol.ts';
+import { formatDuration } from '../../ui/format-time.ts';
+import { hostLine } from '../../ui/host-wait-text.ts';
+
+/** Longest silence while the CLI waits, in ms: after it, a line says what it waits for. */
+export const QUIET_MAX_MS = 10_000;
+
+/** `fetched N · queued N · errors N · blocked N` */
+export function formatProgress(crawl: Pick<CrawlSummary, 'counts' | 'queued'>): string {
+  const { fetched, errors, blocked } = crawl.counts;
+  return `fetched ${fetched} · queued ${crawl.queued} · errors ${errors} · blocked ${blocked}`;
+}
+
+/** One line about a crawl that has ended, e.g. `crawl finished in 4.2 s: 17 URLs (15 fetched, 2 errors, 1 blocked)`. */
+export function formatSummary(crawl: Pick<CrawlSummary, 'state' | 'counts' | 'createdAt' | 'endedAt'>, nowMs: number): string {
+  const elapsedS = ((crawl.endedAt ?? nowMs) - crawl.createdAt) / 1000;
+  const { done, fetched, errors, blocked } = crawl.counts;
+  const urls = done === 1 ? '1 URL' : `${done} URLs`;
+  return `crawl ${crawl.state} in ${elapsedS.toFixed(1)} s: ${urls} (${fetched} fetched, ${errors} ${errors === 1 ? 'error' : 'errors'}, ${blocked} blocked)`;
+}
+
+/**
+ * A line for a crawl that has shown no progress for a while: how long it has
+ * run and what its busiest host waits for, e.g. `still crawling, 40 s in:
+ * 127.0.0.1:8080 · 64 queued · waiting 9 s · response time: last answer took
+ * 3 s, so 9 s between requests (and 2 more hosts)`.
+ * @param hosts the crawl's hosts with URLs left, most pending first (`crawl/hosts`).
+ * @param now the current time, ms since the epoch.
+ */
+export function waitingNote(crawl: Pick<CrawlSummary, 'activeMs' | 'createdAt'>, hosts: readonly HostProgress[], now: number): string {
+  const ranMs = crawl.activeMs ?? now - crawl.createdAt;
+  const head = `still crawling, ${formatDuration(ranMs)} in`;
+  const [busiest, ...others] = hosts;
+  if (busiest === undefined) return `${head}: finishing`;
+  const more = others.length === 0 ? '' : ` (and ${others.length} more ${others.length === 1 ? 'host' : 'hosts'})`;
+  return `${head}: ${hostLine(busiest, now)}${more}`;
+}
+
+/**
+ * A line about an export under way: `exporting out.wacz: 120 of 500 URLs, 12 s so far`,
+ * or `exporting out.wacz: opening the crawl, 12 s so far` before the first rows.
+ * @param elapsedMs time since the export started, in ms.
+ */
+export function exportingLine(output: string, progress: { done: number; total: number } | null, elapsedMs: number): string {
+  const where = progress === null ? 'opening the crawl' : `${progress.done} of ${progress.total} URLs`;
+  return `exporting ${output}: ${where}, ${formatDuration(elapsedMs)} so far`;
+}
+
+export interface ProgressReporterOptions {
+  /** Writes text as is (no newline added), e.g. to stderr. */
+  write: (text: string) => void;
+  /** A terminal gets one line updated in place with `\r`; anything else gets whole lines. */
+  isTTY: boolean;
+  /** The clock, in ms. @default Date.now */
+  now?: () => number;
+  /** Least time between two printed lines when not a terminal, in ms. @default 1000 */
+  minIntervalMs?: number;
+  /** Silence after which {@link ProgressReporter.isQuiet} says a note is due, in ms. @default QUIET_MAX_MS */
+  quietMs?: number;
+}
+
+export interface ProgressReporter {
+  /** Shows the crawl's progress (possibly not at once, to keep to one line per interval). */
+  update(crawl: Pick<CrawlSummary, 'counts' | 'queued'>): void;
+  /** Whether nothing has been written for `quietMs`: time for a {@link ProgressReporter.note}. */
+  isQuiet(): boolean;
+  /** Writes a line of its own now, e.g. a {@link waitingNote} (a terminal's progress line is drawn again after it). */
+  note(text: string): void;
+  /** Ends the progress display (on a terminal, moves to a new line). */
+  finish(): void;
+}
+
+/** Prints progress lines: in place on a terminal, else at most one per `minIntervalMs` and only when they change. */
+export function createProgressReporter(options: ProgressReporterOptions): ProgressReporter {
+  const now = options.now ?? Date.now;
+  const minIntervalMs = options.minIntervalMs ?? 1000;
+  const quietMs = options.quietMs ?? QUIET_MAX_MS;
+  let lastLine: string | null = null;
+  let lastPrintedAt = Number.NEGATIVE_INFINITY;
+  /** When anything was last written, the first update included: the silence is counted from here. */
+  let lastWrittenAt: number | null = null;
+  let hasOpenLine = false;
+  return {
+    update(crawl) {
+      const line = formatProgress(crawl);
+      const at = now();
+      lastWrittenAt ??= at;
+      if (options.isTTY) {
+        if (line !== lastLine) {
+          options.write(`\r${line}\x1b[K`);
+          lastWrittenAt = at;
+        }
+        hasOpenLine = true;
+        lastLine = line;
+        return;
+      }
+      if (line === lastLine || at - lastPrintedAt < minIntervalMs) return;
+      options.write(`${line}\n`);
+      lastLine = line;
+      lastPrintedAt = at;
+      lastWrittenAt = at;
+    },
+    isQuiet() {
+      return lastWrittenAt !== null && now() - lastWrittenAt >= quietMs;
+    },
+    note(text) {
+      lastWrittenAt = now();
+      if (options.isTTY && hasOpenLine) {
+        options.write(`\r${text}\x1b[K\n`);
+        if (lastLine !== null) options.write(`\r${lastLine}\x1b[K`);
+        return;
+      }
+      options.write(`${text}\n`);
+    },
+    finish() {
+      if (hasOpenLine) options.write('\n');
+      hasOpenLine = false;
+    },
+  };
+}

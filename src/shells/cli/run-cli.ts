@@ -1,0 +1,183 @@
+/**
+ * The CLI from arguments to exit code: parse, build, launch the extension,
+ * crawl, export, summarise. `main.ts` only wires it to the process.
+ */
+import { join, resolve } from 'node:path';
+import { TabcrawlError, type CrawlSummary } from '../../messaging/protocol.ts';
+import { parseCliArgs, outputFormat, parallelNote, USAGE, type CliSettings } from './args.ts';
+import { ensureBuilt } from './build.ts';
+import { findChromium } from './chromium.ts';
+import { waitForCrawl, type WaitResult } from './wait-for-crawl.ts';
+import { exportThroughPage } from './export-through-page.ts';
+import { startDemoSite, type DemoSite } from './demo-site.ts';
+import { launchExtension, type ExtensionSession } from './extension-driver.ts';
+import { createProgressReporter, exportingLine, formatSummary, QUIET_MAX_MS, waitingNote } from './progress.ts';
+import { formatBytes } from '../../ui/format-bytes.ts';
+
+/** Exit codes of the CLI. */
+export const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, interrupted: 130 });
+
+/** What the CLI may touch of the outside world. */
+export interface CliIo {
+  /** Writes text to stdout as is. */
+  stdout: (text: string) => void;
+  /** Writes text to stderr as is. */
+  stderr: (text: string) => void;
+  /** Whether stderr is a terminal (progress is then updated in place). */
+  isStderrTTY: boolean;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The project root: `dist/` and the sources live there. */
+  root: string;
+  /** Relative output paths are resolved from here. */
+  cwd: string;
+  /** Aborts on Ctrl-C: the crawl is stopped, what was stored is still written. */
+  signal: AbortSignal;
+}
+
+/** What the demo writes: the archive for replay, and the two tables. */
+export const DEMO_EXTENSIONS = ['.wacz', '.csv', '.jsonl'] as const;
+
+/** `demo-2024-05-01-134502<extension>` in `outDir`, from the local time `date`. */
+export function demoOutputPath(outDir: string, date: Date, extension: string = '.jsonl'): string {
+  const two = (n: number): string => String(n).padStart(2, '0');
+  const stamp =
+    `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}-` +
+    `${two(date.getHours())}${two(date.getMinutes())}${two(date.getSeconds())}`;
+  return join(outDir, `demo-${stamp}${extension}`);
+}
+
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs the CLI with `argv` (the arguments after the script) and returns the exit code. Never throws. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const say = (line: string): void => io.stderr(`tabcrawl: ${line}\n`);
+
+  const command = parseCliArgs(argv);
+  if (command.kind === 'usage-error') {
+    say(command.message);
+    io.stderr('run with --help for the options\n');
+    return EXIT.usage;
+  }
+  if (command.kind === 'help') {
+    io.stdout(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+
+  let site: DemoSite | null = null;
+  let session: ExtensionSession | null = null;
+  try {
+    const chromePath = findChromium(io.env);
+    await ensureBuilt(io.root, say);
+    if (io.signal.aborted) return EXIT.interrupted;
+
+    let settings: CliSettings;
+    let outputs: string[];
+    if (command.kind === 'demo') {
+      site = await startDemoSite();
+      settings = { startUrl: site.startUrl, delayMs: 200, maxPages: 100 };
+      const now = new Date();
+      outputs = DEMO_EXTENSIONS.map((extension) => demoOutputPath(command.outDir, now, extension));
+      say(`demo site running at ${site.origin}`);
+    } else {
+      settings = command.settings;
+      outputs = command.outputs;
+    }
+
+    session = await launchExtension({ distDir: join(io.root, 'dist'), chromePath });
+    if (io.signal.aborted) return EXIT.interrupted;
+    return await crawlAndExport(session, settings, outputs, io, say);
+  } catch (error) {
+    say(error instanceof TabcrawlError ? `${error.code}: ${error.message}` : errorMessage(error));
+    return EXIT.failed;
+  } finally {
+    await session?.close().catch(() => undefined);
+    await site?.close().catch(() => undefined);
+  }
+}
+
+async function crawlAndExport(
+  session: ExtensionSession,
+  settings: CliSettings,
+  outputs: readonly string[],
+  io: CliIo,
+  say: (line: string) => void,
+): Promise<number> {
+  const { crawl: started } = await session.request('crawl/start', { settings });
+  say(`crawling ${started.startUrl}`);
+  const note = parallelNote(settings);
+  if (note !== null) say(note);
+
+  const progress = createProgressReporter({ write: io.stderr, isTTY: io.isStderrTTY });
+  /** A waiting note is being prepared (it asks the background for the hosts first). */
+  let isNoting = false;
+  const onProgress = (crawl: CrawlSummary): void => {
+    progress.update(crawl);
+    if (crawl.state !== 'running' || isNoting || !progress.isQuiet()) return;
+    isNoting = true;
+    // Never silent for long: what the crawl waits for (a Crawl-delay, a back-off, a slow answer) and how long it ran.
+    session
+      .request('crawl/hosts', { crawlId: crawl.id })
+      .then(
+        ({ hosts }) => hosts,
+        () => [],
+      )
+      .then((hosts) => progress.note(`tabcrawl: ${waitingNote(crawl, hosts, Date.now())}`))
+      .finally(() => {
+        isNoting = false;
+      });
+  };
+  let result: WaitResult;
+  try {
+    result = await waitForCrawl(session.request, started.id, { signal: io.signal, onProgress });
+  } finally {
+    progress.finish();
+  }
+  const { crawl, interrupted } = result;
+  if (interrupted) say('interrupted: the crawl was stopped; writing what was stored');
+  // The reason first: a failed crawl's counters say little, and nothing said after it may read as a result.
+  if (crawl.state === 'failed') say(`the crawl failed: ${crawl.message ?? 'no reason given'}`);
+
+  let exportFailed = false;
+  for (const output of outputs) {
+    const path = resolve(io.cwd, output);
+    const format = outputFormat(output) ?? 'jsonl';
+    const startedAt = Date.now();
+    let lastSaidAt = startedAt;
+    let latest: { done: number; total: number } | null = null;
+    // Never silent for long: a large export says how far it is at least every QUIET_MAX_MS.
+    const beat = setInterval(() => {
+      if (Date.now() - lastSaidAt < QUIET_MAX_MS) return;
+      lastSaidAt = Date.now();
+      say(exportingLine(output, latest, Date.now() - startedAt));
+    }, 1000);
+    try {
+      const { rows, bytes } = await exportThroughPage(session, crawl.id, format, path, (done, total) => {
+        latest = { done, total };
+        if (Date.now() - lastSaidAt < 1000) return;
+        lastSaidAt = Date.now();
+        say(exportingLine(output, latest, Date.now() - startedAt));
+      });
+      say(`wrote ${rows} ${rows === 1 ? 'URL' : 'URLs'} (${formatBytes(bytes)}) to ${path}`);
+    } catch (error) {
+      exportFailed = true;
+      say(`could not write ${path}: ${errorMessage(error)}`);
+    } finally {
+      clearInterval(beat);
+    }
+  }
+  if (outputs.length === 0) say('no --out given: nothing written');
+
+  // A crawl that failed before recording anything has nothing to sum up: its reason was said above.
+  if (!(crawl.state === 'failed' && crawl.counts.done === 0)) say(formatSummary(crawl, Date.now()));
+  if (interrupted) return EXIT.interrupted;
+  if (crawl.state === 'failed') return EXIT.failed;
+  if (crawl.state !== 'finished') {
+    say(`the crawl ended ${crawl.state}${crawl.message === null ? '' : `: ${crawl.message}`}`);
+    return EXIT.failed;
+  }
+  if (crawl.message !== null) say(crawl.message);
+  return exportFailed ? EXIT.failed : EXIT.ok;
+}

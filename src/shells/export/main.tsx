@@ -1,0 +1,72 @@
+/**
+ * The export page's browser shell: the only file of the page that touches
+ * extension APIs. It opens the crawl database (extension pages share the
+ * worker's origin, so this is the worker's database; the page only reads it)
+ * and renders {@link ExportView} with the real export.
+ *
+ * Opened by the popup as `src/shells/export/index.html?crawl=<id>&format=<format>`
+ * (see `messaging/routes.ts`): the popup closes when it loses focus, a tab stays.
+ * The command line opens it too, with a sink exposed (see `page-sink.ts`): the
+ * same export, handed to the program instead of the downloads.
+ */
+import { render } from 'preact';
+import browser from 'webextension-polyfill';
+import type { CrawlReader } from '../../core/crawl/ports.ts';
+import { TabcrawlDatabase } from '../../storage/database.ts';
+import { DexieCrawlStore } from '../../storage/dexie-crawl-store.ts';
+import { exportCrawl } from '../../export/export-crawl.ts';
+import { ExportView, type RunExport } from '../../export-view/export-view.tsx';
+import { saveDownload } from '../../export/save-download.ts';
+import { parseExportParams } from '../../messaging/routes.ts';
+import { findSink, sendToSink } from './sink-save.ts';
+
+/** Read only: the worker owns the database. */
+const store: CrawlReader = new DexieCrawlStore(new TabcrawlDatabase());
+/** Set when a program (the command line) drives this page: the file goes to it instead of the downloads. */
+const sink = findSink(globalThis);
+/** Bytes handed to the sink; reported when done. */
+let sinkBytes = 0;
+
+const exportOnce: RunExport = async (onProgress) =>
+  exportCrawl(
+    {
+      // A bad address is an ExportPageError (bad-url, unknown-format), shown by the view like any failure.
+      request: parseExportParams(window.location.search),
+      store,
+      software: `Tabcrawl ${browser.runtime.getManifest().version}`,
+      now: () => new Date(),
+      save: async (blob, fileName) => {
+        if (sink === null) return saveDownload(browser.downloads, blob, fileName);
+        sinkBytes = await sendToSink(sink, blob);
+        return 0;
+      },
+    },
+    onProgress,
+  );
+
+const runExport: RunExport =
+  sink === null
+    ? exportOnce
+    : async (onProgress) => {
+        try {
+          const result = await exportOnce((progress) => {
+            onProgress(progress);
+            void sink({ kind: 'progress', rows: progress.rowsDone, totalRows: progress.rowsTotal });
+          });
+          await sink({ kind: 'done', fileName: result.fileName, bytes: sinkBytes });
+          return result;
+        } catch (error) {
+          await sink({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+          throw error;
+        }
+      };
+
+const root = document.getElementById('app');
+/** Opens the folder of the saved file (not for a program's sink: there is no download). */
+const showFile = (downloadId: number): void => void browser.downloads.show(downloadId);
+/** An extension page opened by the extension may close itself. */
+const closeTab = (): void => window.close();
+
+if (root !== null) {
+  render(sink === null ? <ExportView runExport={runExport} onShowFile={showFile} onClose={closeTab} /> : <ExportView runExport={runExport} />, root);
+}

@@ -1,0 +1,15 @@
+/**
+ * The options page's browser shell: the only file of the page that touches
+ * extension APIs. It gives {@link OptionsView} `browser.storage.local` as its
+ * settings storage. Opened from `chrome://extensions` (the manifest's
+ * `options_ui`, in a tab of its own).
+ */
+import { render } from 'preact';
+import browser from 'webextension-polyfill';
+import { storageAreaAdapter } from '../../settings/site-settings.ts';
+import { OptionsView } from '../../options/options-view.tsx';
+
+const storage = storageAreaAdapter(browser.storage.local);
+
+const root = document.getElementById('app');
+if (root !== null) render(<OptionsView storage={storage} />, root);

@@ -1,0 +1,43 @@
+/**
+ * The popup's browser shell: the only popup file that touches extension
+ * APIs. Everything else gets them through {@link App}'s `deps`.
+ */
+import { render } from 'preact';
+import browser from 'webextension-polyfill';
+import type { ExportFormat } from '../../export/format-info.ts';
+import { exportPagePath } from '../../messaging/routes.ts';
+import { onEvent, send } from '../../messaging/client.ts';
+import { storageAreaAdapter } from '../../settings/site-settings.ts';
+import { RESULTS_PAGE_PATH } from '../../messaging/routes.ts';
+import { App } from '../../popup/app.tsx';
+
+/** URL of the active tab of the current window (readable thanks to `activeTab`), or null. */
+async function currentTabUrl(): Promise<string | null> {
+  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+  return tab?.url ?? null;
+}
+
+/** Opens the export page in a new tab, next to the current one; the popup closes as the tab takes focus. */
+async function openExportTab(crawlId: string, format: ExportFormat): Promise<void> {
+  await browser.tabs.create({ url: browser.runtime.getURL(exportPagePath(crawlId, format)) });
+}
+
+/** Opens the full results page of a crawl in a new tab. */
+async function openResultsTab(crawlId: string): Promise<void> {
+  await browser.tabs.create({ url: browser.runtime.getURL(`${RESULTS_PAGE_PATH}?crawl=${encodeURIComponent(crawlId)}`) });
+}
+
+/**
+ * Asks Chrome for access to these sites. Resolves at once when Tabcrawl has
+ * it (the manifest asks for every http(s) site), and prompts when the user
+ * restricted Tabcrawl's site access in Chrome.
+ */
+function requestHostAccess(patterns: string[]): Promise<boolean> {
+  return browser.permissions.request({ origins: patterns });
+}
+
+/** Remembered settings, shared with the options page. */
+const settingsStorage = storageAreaAdapter(browser.storage.local);
+
+const root = document.getElementById('app');
+if (root !== null) render(<App deps={{ send, onEvent, requestHostAccess, currentTabUrl, openExportTab, openResultsTab, settingsStorage }} />, root);
