@@ -7,8 +7,9 @@ import { TabcrawlError, type CrawlSummary } from '../../messaging/protocol.ts';
 import { parseCliArgs, outputFormat, parallelNote, USAGE, type CliSettings } from './args.ts';
 import { ensureBuilt } from './build.ts';
 import { findChromium } from './chromium.ts';
-import { waitForCrawl, type WaitResult } from './wait-for-crawl.ts';
+import { waitForCrawl, type RequestFn, type WaitResult } from './wait-for-crawl.ts';
 import { exportThroughPage } from './export-through-page.ts';
+import type { ExportFormat } from '../../export/format-info.ts';
 import { startDemoSite, type DemoSite } from './demo-site.ts';
 import { launchExtension, type ExtensionSession } from './extension-driver.ts';
 import { createProgressReporter, exportingLine, formatSummary, QUIET_MAX_MS, waitingNote } from './progress.ts';
@@ -88,7 +89,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
     session = await launchExtension({ distDir: join(io.root, 'dist'), chromePath });
     if (io.signal.aborted) return EXIT.interrupted;
-    return await crawlAndExport(session, settings, outputs, io, say);
+    return await crawlAndExport(sessionPort(session), settings, outputs, io, say);
   } catch (error) {
     say(error instanceof TabcrawlError ? `${error.code}: ${error.message}` : errorMessage(error));
     return EXIT.failed;
@@ -98,14 +99,43 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
-async function crawlAndExport(
-  session: ExtensionSession,
+/** What a crawl and its exports need of the running extension: an {@link ExtensionSession}, or a fake in tests. */
+export interface CrawlPort {
+  /** Sends one protocol request to the background. */
+  request: RequestFn;
+  /**
+   * Writes crawl `crawlId` as `format` into the file `path`.
+   * @param onProgress rows written so far and the crawl's row count.
+   */
+  exportTo: (
+    crawlId: string,
+    format: ExportFormat,
+    path: string,
+    onProgress: (done: number, total: number) => void,
+  ) => Promise<{ rows: number; bytes: number }>;
+}
+
+/** The {@link CrawlPort} of a launched extension. */
+export function sessionPort(session: ExtensionSession): CrawlPort {
+  return {
+    request: session.request,
+    exportTo: (crawlId, format, path, onProgress) => exportThroughPage(session, crawlId, format, path, onProgress),
+  };
+}
+
+/**
+ * Starts a crawl, reports on it until it ends, writes each of `outputs` and
+ * sums up. Returns the exit code.
+ * @param say writes one message line (the caller adds the `tabcrawl: ` prefix).
+ */
+export async function crawlAndExport(
+  port: CrawlPort,
   settings: CliSettings,
   outputs: readonly string[],
-  io: CliIo,
+  io: Pick<CliIo, 'stderr' | 'isStderrTTY' | 'cwd' | 'signal'>,
   say: (line: string) => void,
 ): Promise<number> {
-  const { crawl: started } = await session.request('crawl/start', { settings });
+  const { crawl: started } = await port.request('crawl/start', { settings });
   say(`crawling ${started.startUrl}`);
   const note = parallelNote(settings);
   if (note !== null) say(note);
@@ -118,7 +148,7 @@ async function crawlAndExport(
     if (crawl.state !== 'running' || isNoting || !progress.isQuiet()) return;
     isNoting = true;
     // Never silent for long: what the crawl waits for (a Crawl-delay, a back-off, a slow answer) and how long it ran.
-    session
+    port
       .request('crawl/hosts', { crawlId: crawl.id })
       .then(
         ({ hosts }) => hosts,
@@ -131,7 +161,7 @@ async function crawlAndExport(
   };
   let result: WaitResult;
   try {
-    result = await waitForCrawl(session.request, started.id, { signal: io.signal, onProgress });
+    result = await waitForCrawl(port.request, started.id, { signal: io.signal, onProgress });
   } finally {
     progress.finish();
   }
@@ -154,7 +184,7 @@ async function crawlAndExport(
       say(exportingLine(output, latest, Date.now() - startedAt));
     }, 1000);
     try {
-      const { rows, bytes } = await exportThroughPage(session, crawl.id, format, path, (done, total) => {
+      const { rows, bytes } = await port.exportTo(crawl.id, format, path, (done, total) => {
         latest = { done, total };
         if (Date.now() - lastSaidAt < 1000) return;
         lastSaidAt = Date.now();
