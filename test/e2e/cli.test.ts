@@ -13,6 +13,8 @@ interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** Longest time without any stderr output, from the first output to the exit, in ms. */
+  longestSilenceMs: number;
 }
 
 /** Runs `npm run crawl -- ...args` as a user would (through tsx, like the npm script). */
@@ -21,9 +23,15 @@ function crawlCli(args: string[], env: Record<string, string> = {}): Promise<Run
     const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['src/shells/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
+    let lastOutputAt: number | null = null;
+    let longestSilenceMs = 0;
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (lastOutputAt !== null) longestSilenceMs = Math.max(longestSilenceMs, Date.now() - lastOutputAt);
+      lastOutputAt = Date.now();
+    });
+    child.on('close', (code) => done({ code, stdout, stderr, longestSilenceMs: Math.max(longestSilenceMs, Date.now() - (lastOutputAt ?? Date.now())) }));
   });
 }
 
@@ -108,6 +116,7 @@ describe('the command line', () => {
       const run = await crawlCli([`${slow.origin}/`, '--delay', '0']);
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stderr, /^tabcrawl: still crawling, \d+ s in: 127\.0\.0\.1:\d+ · 1 queued · waiting \d+ s · robots\.txt Crawl-delay 12 s$/m);
+      assert.ok(run.longestSilenceMs <= 10_000, `silent for ${run.longestSilenceMs} ms:\n${run.stderr}`);
     } finally {
       await slow.close();
     }
@@ -119,7 +128,7 @@ describe('the command line', () => {
     assert.ok((statSync(bin).mode & 0o111) !== 0, 'the bin script is executable');
     const elsewhere = mkdtempSync(join(tmpdir(), 'tabcrawl-elsewhere-'));
     try {
-      const run = (args: string[]): Promise<Run> =>
+      const run = (args: string[]): Promise<Pick<Run, 'code' | 'stdout' | 'stderr'>> =>
         new Promise((done) => {
           const child = spawn(bin, args, { cwd: elsewhere, env: process.env });
           let stdout = '';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createProgressReporter, exportingLine, formatProgress, formatSummary, QUIET_MAX_MS, waitingNote } from '../../src/shells/cli/progress.ts';
+import { createProgressReporter, exportingLine, formatProgress, formatSummary, QUIET_MAX_MS, unansweredNote, waitingNote } from '../../src/shells/cli/progress.ts';
 import type { HostProgress } from '../../src/messaging/protocol.ts';
 
 const counts = (fetched: number, errors = 0, blocked = 0) => ({ admitted: fetched, done: fetched + blocked, fetched, errors, blocked, bytesStored: 0 });
@@ -117,6 +117,17 @@ describe('waitingNote', () => {
 
   test('says it is finishing when no host has URLs left', () => {
     assert.equal(waitingNote({ activeMs: 12_000, createdAt: 0 }, [], NOW), 'still crawling, 12 s in: finishing');
+  });
+});
+
+describe('unansweredNote', () => {
+  test('says the extension did not say what the crawl waits for, when its state is fresh', () => {
+    assert.equal(unansweredNote({ activeMs: 40_000, createdAt: 0 }, 1_000_000, 1_000_500), 'still crawling, 41 s in (the extension did not say what it waits for)');
+  });
+
+  test('says how long the extension has not answered, counting that time as crawl time', () => {
+    assert.equal(unansweredNote({ activeMs: 40_000, createdAt: 0 }, 1_000_000, 1_012_000), 'still crawling, 52 s in: no answer from the extension for 12 s');
+    assert.equal(unansweredNote({ createdAt: 1_000_000 - 40_000 }, 1_000_000, 1_012_000), 'still crawling, 52 s in: no answer from the extension for 12 s');
   });
 });
 

@@ -43,6 +43,24 @@ export function waitingNote(crawl: Pick<CrawlSummary, 'activeMs' | 'createdAt'>,
 }
 
 /**
+ * A line for a crawl whose extension has not said what it waits for (its
+ * `crawl/hosts` answer is late or failed): how long the crawl has run and,
+ * when its last state is old, how long the extension has not answered, e.g.
+ * `still crawling, 40 s in: no answer from the extension for 12 s`.
+ * @param answeredAt when the crawl's state was last read, ms since the epoch.
+ * @param now the current time, ms since the epoch.
+ */
+export function unansweredNote(crawl: Pick<CrawlSummary, 'activeMs' | 'createdAt'>, answeredAt: number, now: number): string {
+  const silentMs = Math.max(0, now - answeredAt);
+  const ranMs = crawl.activeMs === undefined ? now - crawl.createdAt : crawl.activeMs + silentMs;
+  const head = `still crawling, ${formatDuration(ranMs)} in`;
+  return silentMs < UNANSWERED_AFTER_MS ? `${head} (the extension did not say what it waits for)` : `${head}: no answer from the extension for ${formatDuration(silentMs)}`;
+}
+
+/** Time without a reply after which {@link unansweredNote} says the extension is not answering, in ms. */
+export const UNANSWERED_AFTER_MS = 3000;
+
+/**
  * A line about an export under way: `exporting out.wacz: 120 of 500 URLs, 12 s so far`,
  * or `exporting out.wacz: opening the crawl, 12 s so far` before the first rows.
  * @param elapsedMs time since the export started, in ms.
@@ -50,6 +68,71 @@ export function waitingNote(crawl: Pick<CrawlSummary, 'activeMs' | 'createdAt'>,
 export function exportingLine(output: string, progress: { done: number; total: number } | null, elapsedMs: number): string {
   const where = progress === null ? 'opening the crawl' : `${progress.done} of ${progress.total} URLs`;
   return `exporting ${output}: ${where}, ${formatDuration(elapsedMs)} so far`;
+}
+
+/** How often {@link watchSilence} looks at the time since the last line, in ms. */
+export const QUIET_CHECK_MS = 500;
+/** How long {@link watchSilence} waits for a note's details (e.g. the crawl's hosts) before it writes what it knows, in ms. */
+export const NOTE_ANSWER_MS = 1000;
+
+export interface SilenceWatchOptions {
+  /** When a line was last written (the clock of `now`). */
+  lastWrittenAt: () => number;
+  /** The note to write; it may ask the extension first. A rejection or an answer later than `answerMs` gives `fallback` instead. */
+  describe: () => string | Promise<string>;
+  /** The note when `describe` fails or is late. */
+  fallback: () => string;
+  /** Writes a note; it must move `lastWrittenAt`. */
+  write: (note: string) => void;
+  /** The clock, in ms. @default Date.now */
+  now?: () => number;
+  /** Longest silence, in ms. @default QUIET_MAX_MS */
+  quietMaxMs?: number;
+  /** Time between two looks at the clock, in ms. @default QUIET_CHECK_MS */
+  checkMs?: number;
+  /** Most time given to `describe`, in ms. @default NOTE_ANSWER_MS */
+  answerMs?: number;
+}
+
+/**
+ * Keeps the CLI from being silent for more than `quietMaxMs` while it waits:
+ * on a timer of its own (so a stalled poll or a late answer cannot hold it
+ * up), it starts a note early enough that the note is written, with its
+ * details or without them, before the silence reaches `quietMaxMs`.
+ * @returns stops the watch; a note still being prepared is then dropped.
+ */
+export function watchSilence(options: SilenceWatchOptions): () => void {
+  const now = options.now ?? Date.now;
+  const quietMaxMs = options.quietMaxMs ?? QUIET_MAX_MS;
+  const checkMs = options.checkMs ?? QUIET_CHECK_MS;
+  const answerMs = options.answerMs ?? NOTE_ANSWER_MS;
+  // A check comes at most checkMs after the silence passes this, and the note at most answerMs after that (one checkMs of slack for timer drift).
+  const startAfterMs = Math.max(0, quietMaxMs - answerMs - 2 * checkMs);
+  let isPreparing = false;
+  let isStopped = false;
+  const timer = setInterval(() => {
+    if (isPreparing || now() - options.lastWrittenAt() < startAfterMs) return;
+    isPreparing = true;
+    let isWritten = false;
+    const write = (note: () => string): void => {
+      if (isWritten) return;
+      isWritten = true;
+      clearTimeout(late);
+      isPreparing = false;
+      if (!isStopped) options.write(note());
+    };
+    const late = setTimeout(() => write(options.fallback), answerMs);
+    Promise.resolve()
+      .then(options.describe)
+      .then(
+        (note) => write(() => note),
+        () => write(options.fallback),
+      );
+  }, checkMs);
+  return () => {
+    isStopped = true;
+    clearInterval(timer);
+  };
 }
 
 export interface ProgressReporterOptions {
@@ -70,6 +153,8 @@ export interface ProgressReporter {
   update(crawl: Pick<CrawlSummary, 'counts' | 'queued'>): void;
   /** Whether nothing has been written for `quietMs`: time for a {@link ProgressReporter.note}. */
   isQuiet(): boolean;
+  /** When anything was last written (the clock of `now`), or null before the first update. */
+  lastWrittenAt(): number | null;
   /** Writes a line of its own now, e.g. a {@link waitingNote} (a terminal's progress line is drawn again after it). */
   note(text: string): void;
   /** Ends the progress display (on a terminal, moves to a new line). */
@@ -108,6 +193,9 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     },
     isQuiet() {
       return lastWrittenAt !== null && now() - lastWrittenAt >= quietMs;
+    },
+    lastWrittenAt() {
+      return lastWrittenAt;
     },
     note(text) {
       lastWrittenAt = now();

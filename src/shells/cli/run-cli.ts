@@ -12,7 +12,7 @@ import { exportThroughPage } from './export-through-page.ts';
 import type { ExportFormat } from '../../export/format-info.ts';
 import { startDemoSite, type DemoSite } from './demo-site.ts';
 import { launchExtension, type ExtensionSession } from './extension-driver.ts';
-import { createProgressReporter, exportingLine, formatSummary, QUIET_MAX_MS, waitingNote } from './progress.ts';
+import { createProgressReporter, exportingLine, formatSummary, unansweredNote, waitingNote, watchSilence } from './progress.ts';
 import { formatBytes } from '../../ui/format-bytes.ts';
 
 /** Exit codes of the CLI. */
@@ -126,43 +126,48 @@ export function sessionPort(session: ExtensionSession): CrawlPort {
 /**
  * Starts a crawl, reports on it until it ends, writes each of `outputs` and
  * sums up. Returns the exit code.
- * @param say writes one message line (the caller adds the `tabcrawl: ` prefix).
+ * @param sayLine writes one message line (the caller adds the `tabcrawl: ` prefix).
  */
 export async function crawlAndExport(
   port: CrawlPort,
   settings: CliSettings,
   outputs: readonly string[],
   io: Pick<CliIo, 'stderr' | 'isStderrTTY' | 'cwd' | 'signal'>,
-  say: (line: string) => void,
+  sayLine: (line: string) => void,
 ): Promise<number> {
+  /** When a line of ours was last written, ms since the epoch. */
+  let lastSaidAt = Date.now();
+  const say = (line: string): void => {
+    lastSaidAt = Date.now();
+    sayLine(line);
+  };
   const { crawl: started } = await port.request('crawl/start', { settings });
   say(`crawling ${started.startUrl}`);
   const note = parallelNote(settings);
   if (note !== null) say(note);
 
   const progress = createProgressReporter({ write: io.stderr, isTTY: io.isStderrTTY });
-  /** A waiting note is being prepared (it asks the background for the hosts first). */
-  let isNoting = false;
+  /** The crawl as last read, and when (ms since the epoch). */
+  let latest = started;
+  let answeredAt = Date.now();
   const onProgress = (crawl: CrawlSummary): void => {
+    latest = crawl;
+    answeredAt = Date.now();
     progress.update(crawl);
-    if (crawl.state !== 'running' || isNoting || !progress.isQuiet()) return;
-    isNoting = true;
-    // Never silent for long: what the crawl waits for (a Crawl-delay, a back-off, a slow answer) and how long it ran.
-    port
-      .request('crawl/hosts', { crawlId: crawl.id })
-      .then(
-        ({ hosts }) => hosts,
-        () => [],
-      )
-      .then((hosts) => progress.note(`tabcrawl: ${waitingNote(crawl, hosts, Date.now())}`))
-      .finally(() => {
-        isNoting = false;
-      });
   };
+  // Never silent for long: what the crawl waits for (a Crawl-delay, a back-off, a slow answer) and how long it ran,
+  // or how long the extension has not answered.
+  const stopWatch = watchSilence({
+    lastWrittenAt: () => Math.max(lastSaidAt, progress.lastWrittenAt() ?? 0),
+    describe: () => port.request('crawl/hosts', { crawlId: started.id }).then(({ hosts }) => waitingNote(latest, hosts, Date.now())),
+    fallback: () => unansweredNote(latest, answeredAt, Date.now()),
+    write: (line) => progress.note(`tabcrawl: ${line}`),
+  });
   let result: WaitResult;
   try {
     result = await waitForCrawl(port.request, started.id, { signal: io.signal, onProgress });
   } finally {
+    stopWatch();
     progress.finish();
   }
   const { crawl, interrupted } = result;
@@ -175,27 +180,21 @@ export async function crawlAndExport(
     const path = resolve(io.cwd, output);
     const format = outputFormat(output) ?? 'jsonl';
     const startedAt = Date.now();
-    let lastSaidAt = startedAt;
-    let latest: { done: number; total: number } | null = null;
+    let done: { done: number; total: number } | null = null;
+    const line = (): string => exportingLine(output, done, Date.now() - startedAt);
     // Never silent for long: a large export says how far it is at least every QUIET_MAX_MS.
-    const beat = setInterval(() => {
-      if (Date.now() - lastSaidAt < QUIET_MAX_MS) return;
-      lastSaidAt = Date.now();
-      say(exportingLine(output, latest, Date.now() - startedAt));
-    }, 1000);
+    const stopWatch = watchSilence({ lastWrittenAt: () => lastSaidAt, describe: line, fallback: line, write: say });
     try {
-      const { rows, bytes } = await port.exportTo(crawl.id, format, path, (done, total) => {
-        latest = { done, total };
-        if (Date.now() - lastSaidAt < 1000) return;
-        lastSaidAt = Date.now();
-        say(exportingLine(output, latest, Date.now() - startedAt));
+      const { rows, bytes } = await port.exportTo(crawl.id, format, path, (rowsDone, total) => {
+        done = { done: rowsDone, total };
+        if (Date.now() - lastSaidAt >= 1000) say(line());
       });
       say(`wrote ${rows} ${rows === 1 ? 'URL' : 'URLs'} (${formatBytes(bytes)}) to ${path}`);
     } catch (error) {
       exportFailed = true;
       say(`could not write ${path}: ${errorMessage(error)}`);
     } finally {
-      clearInterval(beat);
+      stopWatch();
     }
   }
   if (outputs.length === 0) say('no --out given: nothing written');
