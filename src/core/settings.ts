@@ -306,8 +306,10 @@ export function parseHttpUrl(text: string): URL | string {
   }
   if (isExtensionGallery(url)) return 'Chrome does not let extensions read the Chrome Web Store, so it cannot be crawled';
   url.hash = '';
-  // The URL parser would quietly crawl `/ with space` as `/%20with%20space`: say so and let the user decide.
-  if (/\s/u.test(trimmed)) return `the start URL has a space in it (a URL writes a space as %20): did you mean ${url.href}?`;
+  // The URL parser would quietly crawl `/ with space` as `/%20with%20space`, and drop a tab or line break: say so and let
+  // the user decide. The `?` is set apart: against the URL it would read as an (empty) query.
+  if (/[\t\n\r]/.test(trimmed)) return `the start URL has a line break or tab in it; did you mean ${url.href} ?`;
+  if (/\s/u.test(trimmed)) return `the start URL has a space in it (a URL writes a space as %20); did you mean ${url.href} ?`;
   return url;
 }
 

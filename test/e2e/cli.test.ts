@@ -66,6 +66,7 @@ describe('the command line', () => {
     [['http://127.0.0.1/', '--bogus'], /--bogus/],
     [[], /start URL/i],
     [['http://127.0.0.1/', '--out', 'x.pdf'], /\.jsonl/],
+    [['http://127.0.0.1:8090/ with space'], /space in it .*; did you mean http:\/\/127\.0\.0\.1:8090\/%20with%20space \?$/],
   ] as const) {
     it(`exits 2 with a one-line message for: ${args.join(' ') || '(no arguments)'}`, async () => {
       const run = await crawlCli([...args]);

@@ -24,7 +24,7 @@ describe('parseCliArgs', () => {
   });
 
   test('a start URL with a space is refused before any browser starts, with the URL it would have been', () => {
-    assert.equal(usageMessage(['http://127.0.0.1:8090/ with space']), 'the start URL has a space in it (a URL writes a space as %20): did you mean http://127.0.0.1:8090/%20with%20space?');
+    assert.equal(usageMessage(['http://127.0.0.1:8090/ with space']), 'the start URL has a space in it (a URL writes a space as %20); did you mean http://127.0.0.1:8090/%20with%20space ?');
   });
 
   test('every option maps to its setting', () => {
