@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -148,6 +148,15 @@ describe('the command line', () => {
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }
+  });
+
+  it('exits 1 with one prefixed line naming the reason when Chromium does not start', async () => {
+    const broken = join(out, 'broken-chromium');
+    writeFileSync(broken, '#!/bin/sh\necho "chromium: error while loading shared libraries: libnss3.so" >&2\nexit 127\n', { mode: 0o755 });
+    const run = await crawlCli([`${site.origin}/`], { CHROME_PATH: broken });
+    assert.equal(run.code, 1, run.stderr);
+    for (const line of run.stderr.trim().split('\n')) assert.match(line, /^tabcrawl: (?!tabcrawl:)/, line);
+    assert.match(run.stderr, /^tabcrawl: Chromium \(.*broken-chromium\) did not start \(exit code 127\): chromium: error while loading shared libraries: libnss3\.so; set CHROME_PATH/m);
   });
 
   it('exits 1 with advice when no Chromium can be found', async () => {

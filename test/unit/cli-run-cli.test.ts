@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { demoOutputPath, EXIT, runCli, type CliIo } from '../../src/shells/cli/run-cli.ts';
+import { demoOutputPath, EXIT, prefixed, runCli, type CliIo } from '../../src/shells/cli/run-cli.ts';
 
 function io(env: Record<string, string> = {}): CliIo & { out: string[]; err: string[] } {
   const out: string[] = [];
@@ -39,6 +39,11 @@ describe('runCli', () => {
       assert.equal(await runCli([...argv], streams), EXIT.usage, argv.join(' '));
       assert.equal(streams.err[0], `tabcrawl: ${reason}\n`);
     }
+  });
+
+  test('prefixes every line of a message of several lines once', () => {
+    assert.equal(prefixed('could not write out.csv: first\nsecond\n'), 'tabcrawl: could not write out.csv: first\ntabcrawl: second\n');
+    assert.equal(prefixed('one line'), 'tabcrawl: one line\n');
   });
 
   test('--help prints the usage on stdout and exits 0', async () => {

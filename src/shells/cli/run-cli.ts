@@ -7,6 +7,7 @@ import { TabcrawlError, type CrawlSummary } from '../../messaging/protocol.ts';
 import { parseCliArgs, outputFormat, parallelNote, USAGE, type CliSettings } from './args.ts';
 import { ensureBuilt } from './build.ts';
 import { findChromium } from './chromium.ts';
+import { chromiumLaunchProblem } from './launch-problem.ts';
 import { waitForCrawl, type RequestFn, type WaitResult } from './wait-for-crawl.ts';
 import { exportThroughPage } from './export-through-page.ts';
 import type { ExportFormat } from '../../export/format-info.ts';
@@ -52,9 +53,18 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** `text` as the CLI's message lines: `tabcrawl: ` before each of its lines (an error's message may have several). */
+export function prefixed(text: string): string {
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `tabcrawl: ${line}\n`)
+    .join('');
+}
+
 /** Runs the CLI with `argv` (the arguments after the script) and returns the exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const say = (line: string): void => io.stderr(`tabcrawl: ${line}\n`);
+  const say = (text: string): void => io.stderr(prefixed(text));
 
   const command = parseCliArgs(argv);
   if (command.kind === 'usage-error') {
@@ -87,7 +97,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       outputs = command.outputs;
     }
 
-    session = await launchExtension({ distDir: join(io.root, 'dist'), chromePath });
+    session = await launchExtension({ distDir: join(io.root, 'dist'), chromePath }).catch((error: unknown) => {
+      throw new Error(chromiumLaunchProblem(errorMessage(error), chromePath));
+    });
     if (io.signal.aborted) return EXIT.interrupted;
     return await crawlAndExport(sessionPort(session), settings, outputs, io, say);
   } catch (error) {
