@@ -265,7 +265,7 @@ async function responseRecord(exchange: Exchange, state: WarcState): Promise<Row
     state.firstCaptures.set(row.sha256, { url: row.url, date, id: answerId, digest, length: payload.byteLength });
   }
   const record = buildRecord('response', answerId, fields, [head, payload]);
-  return { record, index: { url: row.url, date, status, mime: mediaTypeOf(row), digest, recordType: 'response', method } };
+  return { record, index: { url: row.url, date, status, mime: indexMediaType(row), digest, recordType: 'response', method } };
 }
 
 /**
@@ -290,7 +290,7 @@ function revisitRecord(exchange: Exchange, first: FirstCapture, state: WarcState
     ['WARC-Payload-Digest', first.digest],
   ];
   const record = buildRecord('revisit', answerId, fields, [head]);
-  return { record, index: { url: row.url, date, status, mime: mediaTypeOf(row), digest: first.digest, recordType: 'revisit', method } };
+  return { record, index: { url: row.url, date, status, mime: indexMediaType(row), digest: first.digest, recordType: 'revisit', method } };
 }
 
 /**
@@ -335,7 +335,7 @@ function truncationOf(row: PageRecord, status: number, method: 'GET' | 'HEAD', h
   return 'length';
 }
 
-/** Media type of the row's answer, lower-cased, without parameters; null when absent. */
-function mediaTypeOf(row: PageRecord): string | null {
+/** Media type of the row's answer for the index, lower-cased, without parameters; null when absent or malformed. */
+function indexMediaType(row: PageRecord): string | null {
   return parseContentType(headerValue(row.headers, 'content-type') ?? row.contentType).mediaType;
 }

@@ -9,6 +9,9 @@ import { fieldErrors, fromSettings, toSettings, type FormValues, type SettingKey
 import { formatBytes } from '../ui/format-bytes.ts';
 export { formatBytes };
 export { mediaType, rowTone, shortUrl } from '../ui/row-format.ts';
+import { statusWithLocation } from '../ui/row-format.ts';
+import { httpOrigin } from '../core/url/normalize-url.ts';
+export { httpOrigin } from '../core/url/normalize-url.ts';
 import { formatDuration, formatSeconds } from '../ui/format-time.ts';
 export { clockTime, dateTime, formatDuration, formatSeconds } from '../ui/format-time.ts';
 export { hostLabel, hostLine, hostWaitText } from '../ui/host-wait-text.ts';
@@ -82,18 +85,6 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
-/** The origin of an http(s) URL, or null for anything else (chrome://, about:blank, no tab). */
-export function httpOrigin(url: string | null | undefined): string | null {
-  if (url === null || url === undefined) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return null;
-  }
-  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : null;
-}
-
 /** The newest crawl whose start URL has this origin, or null. */
 export function pickCrawlFor(crawls: readonly CrawlSummary[], origin: string): CrawlSummary | null {
   let newest: CrawlSummary | null = null;
@@ -109,14 +100,7 @@ export function pickCrawlFor(crawls: readonly CrawlSummary[], origin: string): C
  * for a redirect, the HTTP status, or the failure code of a network error.
  */
 export function statusText(page: PageSummary): string {
-  if (page.blockedBy === 'robots') return 'blocked';
-  if (page.status !== null) {
-    return page.location !== null && page.status >= 300 && page.status < 400
-      ? `${page.status} → ${page.location}`
-      : String(page.status);
-  }
-  if (page.error !== null) return page.error.code;
-  return '—';
+  return statusWithLocation(page);
 }
 
 /** Pages per minute as shown: whole numbers from 10 up, one decimal below. */

@@ -22,14 +22,7 @@ export const STATUS_CLASSES: readonly { statusClass: StatusClass; label: string 
 
 /** What decides a row's status text and tone. */
 export type StatusFields = Pick<PageListRow, 'status' | 'blockedBy' | 'error'>;
-
-/** The Status cell: `blocked` for robots.txt, the HTTP status, the failure code, or `—`. */
-export function statusText(row: StatusFields): string {
-  if (row.blockedBy === 'robots') return 'blocked';
-  if (row.status !== null) return String(row.status);
-  if (row.error !== null) return row.error.code;
-  return '—';
-}
+export { statusText } from '../ui/row-format.ts';
 
 /** Whether an HTTP status is a redirect. */
 export function isRedirectStatus(status: number | null): boolean {
@@ -66,13 +59,4 @@ export function failureText(error: FetchFailure | null): string {
 /** A count with its noun, singular when 1: `1 URL`, `12,345 URLs`. */
 export function countText(count: number, noun: string): string {
   return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-/** The origin of a URL, or null when it does not parse. */
-export function originOf(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
 }

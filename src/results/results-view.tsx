@@ -31,7 +31,7 @@ import { ReportsView, type SaveCsv } from '../reports/reports-view.tsx';
 import type { PageQueries, SortColumn } from '../storage/page-queries.ts';
 import { CrawlBar } from './crawl-bar.tsx';
 import { filteredCsv } from './filtered-csv.ts';
-import { originOf } from './format.ts';
+import { httpOrigin } from '../core/url/normalize-url.ts';
 import { ResultsCount } from './results-count.tsx';
 import { ResultsFilters, NO_FILTERS, hasFilters, type FilterValues } from './results-filters.tsx';
 import { ResultsGrid } from './results-grid.tsx';
@@ -178,7 +178,7 @@ function CrawlResults({
   }, [openUrl, closeDetail]);
 
   const { crawl: crawlRecord, onAction } = useCrawlActions(crawl.state === 'done' ? crawl.value : undefined, crawlId, send, now);
-  const origin = crawlRecord === undefined ? null : originOf(crawlRecord.settings.startUrl);
+  const origin = crawlRecord === undefined ? null : httpOrigin(crawlRecord.settings.startUrl);
 
   // More rows done (or the crawl just stopped running, its last rows written): read the facets and the
   // table again. Not on the first read: the table and the facets are being read for the first time then.

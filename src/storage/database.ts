@@ -52,6 +52,7 @@
 import { Dexie, type Table } from 'dexie';
 import type { LinkTally, StoredBody } from '../core/crawl/ports.ts';
 import type { CrawlRecord, FrontierEntry, HostState, PageRecord } from '../core/model.ts';
+import { mediaTypeOf } from '../core/links/decode-html.ts';
 import type { PageKeys, PageRow } from './page-row.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
 
@@ -77,12 +78,8 @@ export const FAILED_STATUS_KEY = -1;
 /** Status key of rows blocked by robots.txt. */
 export const BLOCKED_STATUS_KEY = -2;
 
-/** The media type of a `Content-Type` value: lower-case, without parameters; `''` for null or blank. */
-export function mediaTypeOf(contentType: string | null): string {
-  if (contentType === null) return '';
-  const semicolon = contentType.indexOf(';');
-  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
-}
+/** The media type rows are indexed by (`core/links/decode-html.ts`). */
+export { mediaTypeOf };
 
 /** The derived keys of a page. */
 export function pageKeysOf(page: PageRecord): PageKeys {

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatBytes } from '../../src/ui/format-bytes.ts';
-import { mediaType, rowTone } from '../../src/ui/row-format.ts';
+import { mediaType, rowTone, statusText, statusWithLocation } from '../../src/ui/row-format.ts';
+import { mediaTypeOf } from '../../src/storage/database.ts';
+import { httpOrigin } from '../../src/core/url/normalize-url.ts';
+import { statusText as popupStatusText } from '../../src/popup/format.ts';
 import { sizeText } from '../../src/results/format.ts';
 
 describe('shared formatting', () => {
@@ -29,5 +32,29 @@ describe('one unit system for sizes', () => {
     }
     assert.equal(sizeText(5120), '5.0 KiB');
     assert.equal(sizeText(null), '');
+  });
+});
+
+describe("one helper each for a row's words", () => {
+  it('reads a media type one way for the table, the filters and the index', () => {
+    assert.equal(mediaType, mediaTypeOf);
+    assert.deepEqual(['Text/HTML; charset=utf-8', 'application/pdf', '  image/PNG ;q=1', '', null, 'garbage'].map(mediaTypeOf), ['text/html', 'application/pdf', 'image/png', '', '', 'garbage']);
+  });
+
+  it('writes a status one way, the popup adding where a redirect leads', () => {
+    const row = { status: 200, blockedBy: null, error: null, location: null };
+    assert.equal(statusText(row), '200');
+    assert.equal(statusText({ ...row, status: null, blockedBy: 'robots' }), 'blocked');
+    assert.equal(statusText({ ...row, status: null, error: { code: 'timeout', message: 't' } }), 'timeout');
+    assert.equal(statusText({ ...row, status: null }), '—');
+    assert.equal(statusWithLocation({ ...row, status: 301, location: 'https://example.com/new' }), '301 → https://example.com/new');
+    assert.equal(statusWithLocation({ ...row, status: 200, location: 'https://example.com/ignored' }), '200');
+    assert.equal(popupStatusText({ seq: 1, url: 'https://example.com/old', kind: 'page', depth: 1, contentType: null, duplicateOf: null, ...row, status: 302, location: '/x' }), '302 → /x');
+  });
+
+  it('takes the origin of an http(s) URL, and null for anything else', () => {
+    assert.equal(httpOrigin('https://Example.com:443/a?b#c'), 'https://example.com');
+    assert.equal(httpOrigin('http://127.0.0.1:8090/x'), 'http://127.0.0.1:8090');
+    for (const url of ['chrome://extensions', 'about:blank', 'file:///x', 'not a url', '', null, undefined]) assert.equal(httpOrigin(url), null, String(url));
   });
 });

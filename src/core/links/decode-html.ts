@@ -37,6 +37,18 @@ export function parseContentType(value: string | null): ContentType {
   return { mediaType: /^[^\s/]+\/[^\s/]+$/.test(mediaType) ? mediaType : null, charset };
 }
 
+/**
+ * The media type a row is shown, filtered and indexed by: a `Content-Type`
+ * value lower-cased without its parameters (`Text/HTML; charset=utf-8` →
+ * `text/html`), `''` for null or blank. Unlike {@link parseContentType} it
+ * keeps a malformed type as written, so the row can still be found by it.
+ */
+export function mediaTypeOf(contentType: string | null): string {
+  if (contentType === null) return '';
+  const semicolon = contentType.indexOf(';');
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}
+
 /** Whether a `Content-Type` names an HTML document (`text/html` or `application/xhtml+xml`): only those have links extracted. */
 export function isHtmlType(contentType: string | null): boolean {
   const { mediaType } = parseContentType(contentType);

@@ -54,3 +54,19 @@ export function normalizeUrl(href: string, base?: string): string | null {
 export function originOf(url: string): string {
   return new URL(url).origin;
 }
+
+/**
+ * The origin of an http(s) URL, or null for anything else (`chrome://`,
+ * `about:blank`, no URL, not a URL): for what pages show and compare, where
+ * a tab's URL may be anything. Never throws.
+ */
+export function httpOrigin(url: string | null | undefined): string | null {
+  if (url === null || url === undefined) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : null;
+}
