@@ -15,6 +15,8 @@ interface Run {
   stderr: string;
   /** Longest time without any stderr output, from the first output to the exit, in ms. */
   longestSilenceMs: number;
+  /** When the first stderr output came, ms since the epoch (the exit time if none). */
+  firstOutputAt: number;
 }
 
 /** Runs `npm run crawl -- ...args` as a user would (through tsx, like the npm script). */
@@ -31,7 +33,11 @@ function crawlCli(args: string[], env: Record<string, string> = {}): Promise<Run
       if (lastOutputAt !== null) longestSilenceMs = Math.max(longestSilenceMs, Date.now() - lastOutputAt);
       lastOutputAt = Date.now();
     });
-    child.on('close', (code) => done({ code, stdout, stderr, longestSilenceMs: Math.max(longestSilenceMs, Date.now() - (lastOutputAt ?? Date.now())) }));
+    let firstOutputAt: number | null = null;
+    child.stderr.once('data', () => (firstOutputAt = Date.now()));
+    child.on('close', (code) =>
+      done({ code, stdout, stderr, longestSilenceMs: Math.max(longestSilenceMs, Date.now() - (lastOutputAt ?? Date.now())), firstOutputAt: firstOutputAt ?? Date.now() }),
+    );
   });
 }
 
@@ -157,6 +163,16 @@ describe('the command line', () => {
     assert.equal(run.code, 1, run.stderr);
     for (const line of run.stderr.trim().split('\n')) assert.match(line, /^tabcrawl: (?!tabcrawl:)/, line);
     assert.match(run.stderr, /^tabcrawl: Chromium \(.*broken-chromium\) did not start \(exit code 127\): chromium: error while loading shared libraries: libnss3\.so; set CHROME_PATH/m);
+  });
+
+  it('is never silent for more than 10 s while Chromium is slow to start', async () => {
+    const slow = join(out, 'slow-chromium');
+    writeFileSync(slow, '#!/bin/sh\nsleep 12\necho "chromium: gave up" >&2\nexit 1\n', { mode: 0o755 });
+    const startedAt = Date.now();
+    const run = await crawlCli([`${site.origin}/`], { CHROME_PATH: slow });
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /^tabcrawl: starting Chromium with the extension, \d+ s so far$/m);
+    assert.ok(run.longestSilenceMs <= 10_000 && run.firstOutputAt - startedAt <= 10_000, `silent for ${run.longestSilenceMs} ms:\n${run.stderr}`);
   });
 
   it('exits 1 with advice when no Chromium can be found', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createProgressReporter, exportingLine, formatProgress, formatSummary, QUIET_MAX_MS, unansweredNote, waitingNote } from '../../src/shells/cli/progress.ts';
+import { createProgressReporter, exportingLine, formatProgress, formatSummary, QUIET_MAX_MS, startingLine, unansweredNote, waitingNote } from '../../src/shells/cli/progress.ts';
 import type { HostProgress } from '../../src/messaging/protocol.ts';
 
 const counts = (fetched: number, errors = 0, blocked = 0) => ({ admitted: fetched, done: fetched + blocked, fetched, errors, blocked, bytesStored: 0 });
@@ -128,6 +128,12 @@ describe('unansweredNote', () => {
   test('says how long the extension has not answered, counting that time as crawl time', () => {
     assert.equal(unansweredNote({ activeMs: 40_000, createdAt: 0 }, 1_000_000, 1_012_000), 'still crawling, 52 s in: no answer from the extension for 12 s');
     assert.equal(unansweredNote({ createdAt: 1_000_000 - 40_000 }, 1_000_000, 1_012_000), 'still crawling, 52 s in: no answer from the extension for 12 s');
+  });
+});
+
+describe('startingLine', () => {
+  test('says Chromium is still starting and for how long', () => {
+    assert.equal(startingLine(9_000), 'starting Chromium with the extension, 9 s so far');
   });
 });
 

@@ -61,6 +61,14 @@ export function unansweredNote(crawl: Pick<CrawlSummary, 'activeMs' | 'createdAt
 export const UNANSWERED_AFTER_MS = 3000;
 
 /**
+ * A line about Chromium still starting: `starting Chromium with the extension, 12 s so far`.
+ * @param elapsedMs time since the launch began, in ms.
+ */
+export function startingLine(elapsedMs: number): string {
+  return `starting Chromium with the extension, ${formatDuration(elapsedMs)} so far`;
+}
+
+/**
  * A line about an export under way: `exporting out.wacz: 120 of 500 URLs, 12 s so far`,
  * or `exporting out.wacz: opening the crawl, 12 s so far` before the first rows.
  * @param elapsedMs time since the export started, in ms.

@@ -13,7 +13,7 @@ import { exportThroughPage } from './export-through-page.ts';
 import type { ExportFormat } from '../../export/format-info.ts';
 import { startDemoSite, type DemoSite } from './demo-site.ts';
 import { launchExtension, type ExtensionSession } from './extension-driver.ts';
-import { createProgressReporter, exportingLine, formatSummary, unansweredNote, waitingNote, watchSilence } from './progress.ts';
+import { createProgressReporter, exportingLine, formatSummary, startingLine, unansweredNote, waitingNote, watchSilence } from './progress.ts';
 import { formatBytes } from '../../ui/format-bytes.ts';
 
 /** Exit codes of the CLI. */
@@ -64,7 +64,12 @@ export function prefixed(text: string): string {
 
 /** Runs the CLI with `argv` (the arguments after the script) and returns the exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const say = (text: string): void => io.stderr(prefixed(text));
+  /** When a message line was last written, ms since the epoch (the silence before the first counts from here). */
+  let lastSaidAt = Date.now();
+  const say = (text: string): void => {
+    lastSaidAt = Date.now();
+    io.stderr(prefixed(text));
+  };
 
   const command = parseCliArgs(argv);
   if (command.kind === 'usage-error') {
@@ -97,9 +102,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       outputs = command.outputs;
     }
 
-    session = await launchExtension({ distDir: join(io.root, 'dist'), chromePath }).catch((error: unknown) => {
-      throw new Error(chromiumLaunchProblem(errorMessage(error), chromePath));
-    });
+    const launchedAt = Date.now();
+    const starting = (): string => startingLine(Date.now() - launchedAt);
+    // Never silent for long: Chromium may take a while to start, or never start (Playwright waits for it).
+    const stopWatch = watchSilence({ lastWrittenAt: () => lastSaidAt, describe: starting, fallback: starting, write: say });
+    try {
+      session = await launchExtension({ distDir: join(io.root, 'dist'), chromePath }).catch((error: unknown) => {
+        throw new Error(chromiumLaunchProblem(errorMessage(error), chromePath));
+      });
+    } finally {
+      stopWatch();
+    }
     if (io.signal.aborted) return EXIT.interrupted;
     return await crawlAndExport(sessionPort(session), settings, outputs, io, say);
   } catch (error) {
