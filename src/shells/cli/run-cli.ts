@@ -15,6 +15,7 @@ import { startDemoSite, type DemoSite } from './demo-site.ts';
 import { launchExtension, type ExtensionSession } from './extension-driver.ts';
 import { createProgressReporter, exportingLine, formatSummary, startingLine, unansweredNote, waitingNote, watchSilence } from './progress.ts';
 import { formatBytes } from '../../ui/format-bytes.ts';
+import { formatDuration } from '../../ui/format-time.ts';
 
 /** Exit codes of the CLI. */
 export const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, interrupted: 130 });
@@ -114,7 +115,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       stopWatch();
     }
     if (io.signal.aborted) return EXIT.interrupted;
-    return await crawlAndExport(sessionPort(session), settings, outputs, io, say);
+    return await crawlAndExport(sessionPort(session), settings, outputs, io, say, lastSaidAt);
   } catch (error) {
     say(error instanceof TabcrawlError ? `${error.code}: ${error.message}` : errorMessage(error));
     return EXIT.failed;
@@ -152,6 +153,7 @@ export function sessionPort(session: ExtensionSession): CrawlPort {
  * Starts a crawl, reports on it until it ends, writes each of `outputs` and
  * sums up. Returns the exit code.
  * @param sayLine writes one message line (the caller adds the `tabcrawl: ` prefix).
+ * @param quietSince when the caller last wrote a line, ms since the epoch: the first silence counts from there.
  */
 export async function crawlAndExport(
   port: CrawlPort,
@@ -159,14 +161,23 @@ export async function crawlAndExport(
   outputs: readonly string[],
   io: Pick<CliIo, 'stderr' | 'isStderrTTY' | 'cwd' | 'signal'>,
   sayLine: (line: string) => void,
+  quietSince: number = Date.now(),
 ): Promise<number> {
   /** When a line of ours was last written, ms since the epoch. */
-  let lastSaidAt = Date.now();
+  let lastSaidAt = quietSince;
   const say = (line: string): void => {
     lastSaidAt = Date.now();
     sayLine(line);
   };
-  const { crawl: started } = await port.request('crawl/start', { settings });
+  const askedAt = Date.now();
+  const asking = (): string => `waiting for the extension to start the crawl, ${formatDuration(Date.now() - askedAt)} so far`;
+  const stopStartWatch = watchSilence({ lastWrittenAt: () => lastSaidAt, describe: asking, fallback: asking, write: say });
+  let started: CrawlSummary;
+  try {
+    ({ crawl: started } = await port.request('crawl/start', { settings }));
+  } finally {
+    stopStartWatch();
+  }
   say(`crawling ${started.startUrl}`);
   const note = parallelNote(settings);
   if (note !== null) say(note);
