@@ -11,7 +11,7 @@
  * its detail. Column headers are buttons: a click sorts, a second reverses.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { PageListRow, SortColumn } from '../storage/page-queries.ts';
+import { RESULT_COLUMNS, SORT_COLUMNS, type PageListRow, type SortColumn } from '../storage/page-queries.ts';
 import { mediaType, msText, rowTone, shortUrl, sizeText, statusText } from './format.ts';
 import type { RowWindows } from './row-windows.ts';
 
@@ -32,21 +32,25 @@ export interface GridColumn {
   isNumeric?: boolean;
 }
 
-export const GRID_COLUMNS: readonly GridColumn[] = [
-  { column: 'url', label: 'URL', cell: (row, origin) => shortUrl(row.url, origin), title: (row) => row.url },
-  {
-    column: 'status',
-    label: 'Status',
+/** What a shown column's cell says; its label, order and alignment come from {@link RESULT_COLUMNS}. */
+type ShownColumn = { [C in SortColumn]: (typeof RESULT_COLUMNS)[C]['isShown'] extends true ? C : never }[SortColumn];
+const CELLS: { readonly [C in ShownColumn]: Pick<GridColumn, 'cell'> & Partial<Pick<GridColumn, 'title'>> } = {
+  url: { cell: (row, origin) => shortUrl(row.url, origin), title: (row) => row.url },
+  status: {
     cell: (row) => statusText(row),
     title: (row) => (row.error !== null ? `${row.error.code}: ${row.error.message}` : row.location !== null ? `→ ${row.location}` : undefined),
   },
-  { column: 'contentType', label: 'Type', cell: (row) => mediaType(row.contentType), title: (row) => row.contentType ?? undefined },
-  { column: 'size', label: 'Size', cell: (row) => sizeText(row.contentLength), isNumeric: true },
-  { column: 'responseTime', label: 'Time (ms)', cell: (row) => msText(row.responseTimeMs), isNumeric: true },
-  { column: 'depth', label: 'Depth', cell: (row) => String(row.depth), isNumeric: true },
-  { column: 'title', label: 'Title', cell: (row) => row.title ?? '', title: (row) => row.title ?? undefined },
-  { column: 'inlinks', label: 'Inlinks', cell: (row) => String(row.inlinks), isNumeric: true },
-];
+  contentType: { cell: (row) => mediaType(row.contentType), title: (row) => row.contentType ?? undefined },
+  size: { cell: (row) => sizeText(row.contentLength) },
+  responseTime: { cell: (row) => msText(row.responseTimeMs) },
+  depth: { cell: (row) => String(row.depth) },
+  title: { cell: (row) => row.title ?? '', title: (row) => row.title ?? undefined },
+  inlinks: { cell: (row) => String(row.inlinks) },
+};
+
+export const GRID_COLUMNS: readonly GridColumn[] = SORT_COLUMNS.filter((column): column is ShownColumn => RESULT_COLUMNS[column].isShown).map(
+  (column): GridColumn => ({ column, label: RESULT_COLUMNS[column].label, isNumeric: RESULT_COLUMNS[column].isNumeric, ...CELLS[column] }),
+);
 
 export interface ResultsGridProps {
   windows: RowWindows;

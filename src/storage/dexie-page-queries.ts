@@ -30,7 +30,7 @@
  * parameters); title by its lower case.
  */
 import { Dexie, type IndexableType } from 'dexie';
-import { toPageListRow, type PageFacets, type PageQueries, type PageQuery, type PageQueryResult, type SortColumn, type StatusClass } from './page-queries.ts';
+import { RESULT_COLUMNS, SORT_COLUMNS, toPageListRow, type PageFacets, type PageQueries, type PageQuery, type PageQueryResult, type SortColumn, type StatusClass } from './page-queries.ts';
 import { pageKeysOf, type CrawlScopedKey, type PageRow, type TabcrawlDatabase } from './database.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
 import { byFrequency, classOfStatusKey, hasFilter, ResultsProjection } from './results-projection.ts';
@@ -51,17 +51,13 @@ export interface PageQueriesOptions {
 const PROJECTIONS_KEPT = 2;
 
 /** The index each sort column walks. */
-const SORT_INDEX: Record<SortColumn, string> = {
-  seq: '[crawlId+seq]',
-  url: '[crawlId+url]',
-  status: '[crawlId+statusKey+seq]',
-  contentType: '[crawlId+mediaKey+seq]',
-  size: '[crawlId+sizeKey+seq]',
-  responseTime: '[crawlId+timeKey+seq]',
-  depth: '[crawlId+depth+seq]',
-  title: '[crawlId+titleKey+seq]',
-  inlinks: '[crawlId+inlinks+seq]',
-};
+const SORT_INDEX = Object.fromEntries(
+  SORT_COLUMNS.map((column) => {
+    const key = RESULT_COLUMNS[column].sortKey;
+    // `seq` and `url` are unique per crawl; every other key is made unique, and stable, by `seq`.
+    return [column, key === 'seq' || key === 'url' ? `[crawlId+${key}]` : `[crawlId+${key}+seq]`];
+  }),
+) as Record<SortColumn, string>;
 
 /** A crawl's projection, and what it was read at. */
 interface Held {

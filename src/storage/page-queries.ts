@@ -7,9 +7,34 @@
  * This file is the contract: the Dexie implementation lives next to it.
  */
 import type { FetchFailure, PageRecord } from '../core/model.ts';
+import type { PageRow } from './page-row.ts';
+
+/**
+ * The columns the results table sorts by, each declared once, in table
+ * order: its label, whether it is shown as a column (`seq`, the order rows
+ * were finished, is the default sort, not a column), whether it reads as a
+ * number, and the field of the stored row it sorts by. The sort type, the
+ * Dexie indexes the queries walk and the grid's headers all come from here;
+ * a new column also needs its index in `database.ts` (a new schema version)
+ * and its cell in the grid.
+ */
+export const RESULT_COLUMNS = Object.freeze({
+  seq: { label: 'Order', isShown: false, isNumeric: true, sortKey: 'seq' },
+  url: { label: 'URL', isShown: true, isNumeric: false, sortKey: 'url' },
+  status: { label: 'Status', isShown: true, isNumeric: false, sortKey: 'statusKey' },
+  contentType: { label: 'Type', isShown: true, isNumeric: false, sortKey: 'mediaKey' },
+  size: { label: 'Size', isShown: true, isNumeric: true, sortKey: 'sizeKey' },
+  responseTime: { label: 'Time (ms)', isShown: true, isNumeric: true, sortKey: 'timeKey' },
+  depth: { label: 'Depth', isShown: true, isNumeric: true, sortKey: 'depth' },
+  title: { label: 'Title', isShown: true, isNumeric: false, sortKey: 'titleKey' },
+  inlinks: { label: 'Inlinks', isShown: true, isNumeric: true, sortKey: 'inlinks' },
+} as const satisfies Record<string, { label: string; isShown: boolean; isNumeric: boolean; sortKey: keyof PageRow }>);
 
 /** Columns the results table sorts by. `seq` is the order rows were finished. */
-export type SortColumn = 'seq' | 'url' | 'status' | 'contentType' | 'size' | 'responseTime' | 'depth' | 'title' | 'inlinks';
+export type SortColumn = keyof typeof RESULT_COLUMNS;
+
+/** Every sort column, in table order. */
+export const SORT_COLUMNS: readonly SortColumn[] = Object.freeze(Object.keys(RESULT_COLUMNS) as SortColumn[]);
 
 /** Status classes a user filters by. A row is in exactly one of the first six; `duplicate` is extra. */
 export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'failed' | 'blocked' | 'duplicate';

@@ -9,7 +9,7 @@ import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 import { TabcrawlDatabase } from '../../src/storage/database.ts';
 import { DexieCrawlPageQueries } from '../../src/storage/dexie-page-queries.ts';
 import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
-import type { PageFilter, PageQuery, SortColumn } from '../../src/storage/page-queries.ts';
+import { SORT_COLUMNS, type PageFilter, type PageQuery, type SortColumn } from '../../src/storage/page-queries.ts';
 
 export const BENCH_DATABASE = 'tabcrawl-results-bench';
 export const BENCH_CRAWL = 'bench';
@@ -124,7 +124,7 @@ function pageQuery(column: SortColumn, descending: boolean, filter: PageFilter =
   return { crawlId: BENCH_CRAWL, sort: { column, descending }, filter, offset, limit: 50 };
 }
 
-const COLUMNS: SortColumn[] = ['seq', 'url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks'];
+const COLUMNS: readonly SortColumn[] = SORT_COLUMNS;
 
 async function measure(repeat: number): Promise<Timing[]> {
   const timings: Timing[] = [];

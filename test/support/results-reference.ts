@@ -7,10 +7,10 @@
  */
 import type { PageRecord } from '../../src/core/model.ts';
 import { mediaTypeOf } from '../../src/storage/database.ts';
-import type { PageFilter, SortColumn, StatusClass } from '../../src/storage/page-queries.ts';
+import { SORT_COLUMNS, type PageFilter, type SortColumn, type StatusClass } from '../../src/storage/page-queries.ts';
 import { pageFixture } from './store-contract.ts';
 
-export const COLUMNS: SortColumn[] = ['seq', 'url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks'];
+export const COLUMNS: readonly SortColumn[] = SORT_COLUMNS;
 const STATUSES = [200, 200, 200, 301, 404, 500, 204, 410, 503, 302];
 const TYPES = ['text/html; charset=utf-8', 'TEXT/HTML', 'image/png', 'application/pdf', null, 'text/css'];
 
