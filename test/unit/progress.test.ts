@@ -9,7 +9,6 @@ import {
   etaMs,
   hostsProgress,
   hostWait,
-  minimumGapMs,
   MIN_RATE_WINDOW_MS,
   pagesPerMinute,
 } from '../../src/core/crawl/progress.ts';
@@ -119,11 +118,6 @@ describe('progress: what a host waits for', () => {
 });
 
 describe('progress: time left', () => {
-  it('takes the larger of the delay and the capped Crawl-delay as the least gap', () => {
-    assert.equal(minimumGapMs(1000, 2500), 2500);
-    assert.equal(minimumGapMs(1000, null), 1000);
-    assert.equal(minimumGapMs(1000, 3_600_000), 60_000);
-  });
   it('is 0 when nothing is pending', () => {
     assert.equal(etaMs([], NOW, 8), 0);
     assert.equal(etaMs([{ pending: 0, gapMs: 2000, readyAt: NOW + 500, responseMs: 100 }], NOW, 8), 0);

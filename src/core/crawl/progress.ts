@@ -78,15 +78,6 @@ export interface HostProgress {
 }
 
 /**
- * The least gap between two requests to a host, in ms: the larger of the
- * configured delay and the robots.txt Crawl-delay (capped). The adaptive term
- * and jitter only add to it, so this is a lower bound of the real gap.
- */
-export function minimumGapMs(delayMs: number, crawlDelayMs: number | null): number {
-  return Math.max(delayMs, cappedCrawlDelayMs(crawlDelayMs));
-}
-
-/**
  * The gap a host gets now and the rule that set it: the largest of the
  * delay, the capped Crawl-delay and the response-time term of its last
  * answer, as the runner computes it (jitter aside).
