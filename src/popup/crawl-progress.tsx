@@ -9,6 +9,7 @@ import type { ComponentChildren } from 'preact';
 import { etaMs, pagesPerMinute } from '../core/crawl/progress.ts';
 import type { CrawlSummary, HostProgress } from '../messaging/protocol.ts';
 import { etaText, formatRate, hostLine, httpOrigin, progressPercent, runTimeText } from './format.ts';
+import { ProgressBar } from '../ui/progress-bar.tsx';
 import type { CrawlAction } from './use-crawl.ts';
 
 /** Host lines shown at most; the rest are summed up in one line. */
@@ -65,18 +66,12 @@ export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, 
       {crawl.message !== null && <p class="crawl-message">{crawl.message}</p>}
       {hasCounters && (
       <>
-      <div
-        class="progress-bar"
-        role="progressbar"
-        data-testid="progress-bar"
-        aria-label="URLs done of the URLs known"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={Math.round(percent)}
-        aria-valuetext={`${counts.done} done, ${crawl.queued} queued, limit ${settings.maxPages}`}
-      >
-        <span class="progress-done" data-testid="progress-done" style={{ width: `${percent}%` }} />
-      </div>
+      <ProgressBar
+        percent={percent}
+        testId="progress-bar"
+        fillTestId="progress-done"
+        valueText={`${counts.done} done, ${crawl.queued} queued, limit ${settings.maxPages}`}
+      />
       <p class="progress-text" data-testid="progress-text">
         {counts.done} done{isOver ? '' : ` · ${crawl.queued} queued`} · limit {settings.maxPages}
       </p>

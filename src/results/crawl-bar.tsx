@@ -14,6 +14,7 @@ import { activeMs } from '../core/crawl/progress.ts';
 import type { CrawlRecord } from '../core/model.ts';
 import { FORMATS, type ExportFormat } from '../export/format-info.ts';
 import { progressPercent, runTimeText } from '../ui/crawl-progress-text.ts';
+import { ProgressBar } from '../ui/progress-bar.tsx';
 import { bytesText, isoText, localTimeText } from './format.ts';
 
 /** What the tab can ask of a crawl; each is the request of the same name. */
@@ -90,17 +91,7 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, viewTot
         <Counter label="stored" text={bytesText(counts.bytesStored ?? 0)} testId="results-bytes-stored" />
       </dl>
       )}
-      <div
-        class="crawl-progress-bar"
-        role="progressbar"
-        data-testid="results-progress"
-        aria-label="URLs done of the URLs known"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={Math.round(percent)}
-      >
-        <span style={{ width: `${percent}%` }} />
-      </div>
+      <ProgressBar percent={percent} testId="results-progress" class="crawl-progress-bar" />
       <span class="crawl-run-time" data-testid="results-run-time">
         {runTimeText(state, activeMs(crawl, now))}
       </span>
