@@ -39,6 +39,16 @@ export interface CrawlCounts {
   /** Rows never requested because robots.txt disallowed them. */
   blocked: number;
   /**
+   * Page resources ever admitted (stylesheets, scripts, images, fonts…: the
+   * `maxResources` budget is spent against this with {@link CrawlCounts.files}).
+   * Absent (read as 0) in crawls stored before resources were archived.
+   */
+  resourcesAdmitted?: number;
+  /** Rows of kind `resource` written (in `done`). Absent: 0. */
+  resources?: number;
+  /** Rows of kind `file` written (in `done`): linked files, downloaded or not. Absent: 0. */
+  files?: number;
+  /**
    * Bytes of the bodies stored for this crawl, each distinct body (by SHA-256)
    * counted once, and nothing else: crawl-table rows, frontier entries, host
    * records and indexes are not counted, so this is a lower bound of the space
@@ -79,8 +89,21 @@ export interface CrawlRecord {
   linkBatch?: number;
 }
 
-/** What a frontier entry asks for: a page (HTML or not) or a sitemap listed in robots.txt. */
-export type EntryKind = 'page' | 'sitemap';
+/**
+ * What a frontier entry asks for, the kind of work it is (see
+ * `core/crawl/kinds/`): a page found by a link (HTML, or a linked file), a
+ * sitemap listed in robots.txt, or a page resource (a stylesheet, script,
+ * image, font… that a stored page or stylesheet loads: fetched whatever its
+ * host, never followed, outside the page budget).
+ */
+export type EntryKind = 'page' | 'sitemap' | 'resource';
+
+/**
+ * What a crawl-table row is: its entry's kind, except that a page entry
+ * answered with a successful response that is not HTML (a PDF, an image, an
+ * archive…) is a linked `file`.
+ */
+export type RowKind = EntryKind | 'file';
 
 /** What a URL of a crawl is, from its admission on: shared by frontier entries and crawl-table rows. */
 export interface CrawlUrl {
@@ -124,7 +147,8 @@ export interface FetchFailure {
 }
 
 /** One row of the crawl table: one attempted URL. */
-export interface PageRecord extends CrawlUrl {
+export interface PageRecord extends Omit<CrawlUrl, 'kind'> {
+  kind: RowKind;
   /** Completion order within the crawl (1, 2, ...). */
   seq: number;
   /** HTTP status of the final answer for this URL; null when never fetched or failed at the network level. */
@@ -153,7 +177,7 @@ export interface PageRecord extends CrawlUrl {
   sha256: string | null;
   /** Earlier URL of this crawl with a byte-identical body; its links were not extracted again. */
   duplicateOf: string | null;
-  /** The body was cut at `maxBodyBytes`. */
+  /** The body was cut at its size cap (`maxBodyBytes` for pages, `maxFileBytes` for resources and files). */
   truncated: boolean;
   /** `<title>` text of HTML pages. */
   title: string | null;
@@ -161,6 +185,13 @@ export interface PageRecord extends CrawlUrl {
   links: string[];
   /** Anchor text of the first link to each of `links` (same order; "" when the link had none). */
   linkTexts: string[];
+  /**
+   * Page resources this row loads (an HTML page's stylesheets, scripts,
+   * images…; a stylesheet's imports, fonts and images), absolute and
+   * normalized, distinct, in document order; empty for other rows. Read as
+   * empty in rows stored before resources were archived.
+   */
+  resources: string[];
   /** `"robots"` when robots.txt disallowed the URL: it was never requested. */
   blockedBy: 'robots' | null;
   /** The robots.txt rule that blocked the URL (e.g. `Disallow: /private`), when known. */
@@ -215,5 +246,5 @@ export interface HostState {
 }
 
 export function emptyCounts(): CrawlCounts {
-  return { admitted: 0, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0 };
+  return { admitted: 0, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0, resourcesAdmitted: 0, resources: 0, files: 0 };
 }

@@ -61,6 +61,30 @@ export interface CrawlSettings {
   /** Largest body stored for one HTML page, in bytes; a longer body is cut and the row marked `truncated`. @default 10 MiB */
   maxBodyBytes: number;
   /**
+   * Archive page resources: what each stored page needs to display
+   * (stylesheets and what they import and load, scripts, images, fonts,
+   * icons, media), on whatever host, each URL once per crawl, politely (each
+   * host's robots.txt and gap). Never followed; outside `maxPages`. Read as
+   * false in crawls stored before this setting existed (they behave as then).
+   * @default true
+   */
+  archiveResources: boolean;
+  /**
+   * Download linked files: a followed link whose answer is not HTML (a PDF,
+   * an image, an archive…) has its body stored, up to `maxFileBytes`. Off:
+   * only its headers are recorded. Read as false in crawls stored before
+   * this setting existed. @default true
+   */
+  downloadFiles: boolean;
+  /** Largest body stored for one resource or linked file, in bytes; a longer one is cut and marked `truncated`. @default 50 MiB */
+  maxFileBytes: number;
+  /**
+   * Most resources admitted plus linked files downloaded in one crawl; past it
+   * no new resource is queued and files are recorded without their bodies.
+   * @default 10,000
+   */
+  maxResources: number;
+  /**
    * Send the user's cookies (and other credentials) with crawl requests, so
    * the crawl sees the site as the logged-in user does. Off by default: a
    * crawl then never acts as the user. When on, the crawl acts as the user on
@@ -88,6 +112,10 @@ export const DEFAULT_SETTINGS: Readonly<Omit<CrawlSettings, 'startUrl'>> = Objec
   requestsPerHost: 1,
   jitterMs: 0,
   maxBodyBytes: 10 * 1024 * 1024,
+  archiveResources: true,
+  downloadFiles: true,
+  maxFileBytes: 50 * 1024 * 1024,
+  maxResources: 10_000,
   withCookies: false,
 });
 
@@ -105,6 +133,8 @@ export const SETTINGS_LIMITS = Object.freeze({
   requestsPerHost: { min: 1, max: 16, label: 'Requests at once per host', unit: 'count' },
   jitterMs: { min: 0, max: 60_000, label: 'Jitter', unit: 'ms' },
   maxBodyBytes: { min: 1024, max: 1024 * 1024 * 1024, label: 'Max body size', unit: 'bytes' },
+  maxFileBytes: { min: 1024, max: 1024 * 1024 * 1024, label: 'Largest file', unit: 'bytes' },
+  maxResources: { min: 0, max: 1_000_000, label: 'Most resources and files', unit: 'count' },
 } as const);
 
 /** A bound or value as the user reads it: seconds for times, plain numbers otherwise. */
@@ -142,7 +172,7 @@ export const MAX_START_URL_LENGTH = 8192;
 const SETTING_NAMES: ReadonlySet<string> = new Set<string>(['startUrl', ...Object.keys(DEFAULT_SETTINGS)]);
 
 /** The boolean settings. */
-const FLAGS = ['includeSubdomains', 'headBeforeGet', 'followNofollow', 'withCookies'] as const;
+const FLAGS = ['includeSubdomains', 'headBeforeGet', 'followNofollow', 'withCookies', 'archiveResources', 'downloadFiles'] as const;
 
 /**
  * Fills defaults and checks every field. Never throws, whatever it is given

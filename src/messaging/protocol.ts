@@ -7,7 +7,7 @@
  * error. Replies carry errors as data ({@link Reply}); the client turns them
  * back into {@link TabcrawlError}s.
  */
-import type { CrawlCounts, CrawlState, EntryKind, FetchFailure } from '../core/model.ts';
+import type { CrawlCounts, CrawlState, FetchFailure, RowKind } from '../core/model.ts';
 import type { HostProgress } from '../core/crawl/progress.ts';
 import type { CrawlSettings, SettingsError } from '../core/settings.ts';
 
@@ -37,7 +37,7 @@ export interface CrawlSummary {
 export interface PageSummary {
   seq: number;
   url: string;
-  kind: EntryKind;
+  kind: RowKind;
   depth: number;
   status: number | null;
   contentType: string | null;

@@ -101,6 +101,8 @@ export function toPageRow(page: PageRecord): PageRow {
 /** The page a stored row stands for: the row without its storage-only keys. */
 export function fromPageRow(row: PageRow): PageRecord {
   const { statusKey: _s, mediaKey: _m, sizeKey: _z, timeKey: _t, titleKey: _i, isDuplicate: _d, ...page } = row;
+  // Rows stored before resources were archived have none.
+  page.resources ??= [];
   return page;
 }
 

@@ -79,6 +79,7 @@ function benchPage(seq: number): PageRecord {
     title: isHtml && noise(seq, 12) > 0.05 ? `${word(seq, 13)} ${word(seq, 14)} – Example ${seq}` : null,
     links,
     linkTexts: links.map((_, k) => word(seq + k, 15)),
+    resources: [],
     anchors: [word(seq, 16)],
     inlinks: Math.floor(noise(seq, 17) ** 3 * 400),
     blockedBy: blocked ? 'robots' : null,

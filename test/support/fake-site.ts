@@ -76,10 +76,11 @@ export class FakeSite implements Fetcher {
     const locationHeader = headers.find(([k]) => k === 'location')?.[1];
     const location = locationHeader === undefined || status < 300 || status >= 400 ? null : new URL(locationHeader, request.url).href;
     const raw = response.body ?? '';
-    let body: Uint8Array | null = request.method === 'GET' && request.readBody(status, contentType) ? (typeof raw === 'string' ? new TextEncoder().encode(raw) : raw) : null;
+    const limit = request.method === 'GET' ? request.bodyLimit(status, contentType) : 0;
+    let body: Uint8Array | null = limit > 0 ? (typeof raw === 'string' ? new TextEncoder().encode(raw) : raw) : null;
     let truncated = false;
-    if (body !== null && body.byteLength > request.maxBodyBytes) {
-      body = body.slice(0, request.maxBodyBytes);
+    if (body !== null && body.byteLength > limit) {
+      body = body.slice(0, limit);
       truncated = true;
     }
     const wire = { statusLine: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Status'}`, requestHeaders: [['user-agent', 'fake']] as [string, string][], ipAddress: '192.0.2.1' };

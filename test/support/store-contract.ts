@@ -108,6 +108,7 @@ export function pageFixture(crawlId: string, url: string, seq: number): PageReco
     inlinks: 2,
     links: ['https://a.example/x', 'https://a.example/y'],
     linkTexts: ['X marks', ''],
+    resources: [],
     blockedBy: null,
     blockedRule: null,
     error: null,

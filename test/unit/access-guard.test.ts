@@ -33,7 +33,7 @@ function setUp(answer: (url: string) => FetchOutcome['ok'] = () => true) {
     },
     () => time,
   );
-  const request = (url: string): FetchRequest => ({ url, method: 'GET', timeoutMs: 1000, readBody: () => true, maxBodyBytes: 1000 });
+  const request = (url: string): FetchRequest => ({ url, method: 'GET', timeoutMs: 1000, bodyLimit: () => 1000 });
   return {
     sent,
     asked,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
 import { CrawlRunner } from '../../src/core/crawl/crawl-runner.ts';
-import { MAX_LINKS_PER_PAGE } from '../../src/core/crawl/page-step.ts';
+import { MAX_LINKS_PER_PAGE } from '../../src/core/crawl/kinds/page-kind.ts';
 import { MAX_BACKOFF_MS } from '../../src/core/politeness/retry-after.ts';
 import { ROBOTS_MAX_BYTES } from '../../src/core/robots/robots-policy.ts';
 import { MAX_REDIRECT_HOPS, queryVariantsCap } from '../../src/core/url/traps.ts';

@@ -255,15 +255,41 @@ describe('crawl runner: pages, links and redirects', () => {
     assert.deepEqual(row(byUrl, `${A}/x`).anchors, ['Go to X', 'X again']);
   });
 
-  it('does not download non-HTML bodies but records their headers', async () => {
+  it('does not download linked files when told not to, but records their headers as a file row', async () => {
     const w = world();
     w.site.route(`${A}/`, page(['/file.pdf']));
     w.site.route(`${A}/file.pdf`, { headers: { 'content-type': 'application/pdf', 'content-length': '5' }, body: '%PDF-' });
-    const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
+    const { byUrl, final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, downloadFiles: false });
     const pdf = row(byUrl, `${A}/file.pdf`);
     assert.equal(pdf.contentType, 'application/pdf');
     assert.equal(pdf.contentLength, 5);
     assert.equal(pdf.sha256, null);
+    assert.equal(pdf.kind, 'file');
+    assert.equal(final?.counts.files, 1);
+  });
+
+  it('downloads a linked file by default: its body stored byte for byte, a file row, nothing followed from it', async () => {
+    const w = world();
+    const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x00, 0xff, 0x0a, 0x3c, 0x61, 0x20, 0x68, 0x72, 0x65, 0x66, 0x3d, 0x22, 0x2f, 0x78, 0x22, 0x3e]);
+    w.site.route(`${A}/`, page(['/file.pdf']));
+    w.site.route(`${A}/file.pdf`, { headers: { 'content-type': 'application/pdf' }, body: bytes });
+    const { byUrl, final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
+    const pdf = row(byUrl, `${A}/file.pdf`);
+    assert.equal(pdf.kind, 'file');
+    assert.deepEqual(pdf.links, []);
+    assert.deepEqual([...((await w.store.getBody('c1', pdf.sha256 ?? ''))?.bytes ?? [])], [...bytes]);
+    assert.equal(byUrl.has(`${A}/x`), false, 'a file\'s bytes are not read for links');
+    assert.equal(final?.counts.files, 1);
+  });
+
+  it('cuts a linked file at maxFileBytes (not the page cap) and marks it truncated', async () => {
+    const w = world();
+    w.site.route(`${A}/`, page(['/big.zip']));
+    w.site.route(`${A}/big.zip`, { headers: { 'content-type': 'application/zip' }, body: new Uint8Array(5000).fill(7) });
+    const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, maxBodyBytes: 1024, maxFileBytes: 2048 });
+    const zip = row(byUrl, `${A}/big.zip`);
+    assert.equal(zip.truncated, true);
+    assert.equal((await w.store.getBody('c1', zip.sha256 ?? ''))?.bytes.byteLength, 2048);
   });
 
   it('marks a byte-identical page as a duplicate, stores its body once, and follows its links from its own URL', async () => {
@@ -320,11 +346,17 @@ describe('crawl runner: pages, links and redirects', () => {
     assert.equal(w.site.requestsFor(`${A}/cgi-bin/run`).length, 0);
   });
 
-  it('sends HEAD first and GET only for HTML when headBeforeGet is on', async () => {
-    const w = world();
-    w.site.route(`${A}/`, page(['/doc.pdf']));
-    w.site.route(`${A}/doc.pdf`, { headers: { 'content-type': 'application/pdf' }, body: 'x' });
-    const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, headBeforeGet: true });
+  it('sends HEAD first and GET only for what it stores when headBeforeGet is on', async () => {
+    const routed = (): ReturnType<typeof world> => {
+      const w = world();
+      w.site.route(`${A}/`, page(['/doc.pdf']));
+      w.site.route(`${A}/doc.pdf`, { headers: { 'content-type': 'application/pdf' }, body: 'x' });
+      return w;
+    };
+    const files = await crawl(routed(), { startUrl: `${A}/`, delayMs: 10, headBeforeGet: true });
+    assert.deepEqual(row(files.byUrl, `${A}/doc.pdf`).methods, ['HEAD', 'GET'], 'a linked file is downloaded: HEAD, then GET');
+    const w = routed();
+    const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, headBeforeGet: true, downloadFiles: false });
     assert.deepEqual(row(byUrl, `${A}/`).methods, ['HEAD', 'GET']);
     assert.deepEqual(row(byUrl, `${A}/doc.pdf`).methods, ['HEAD']);
     assert.deepEqual(
@@ -441,7 +473,7 @@ describe('crawl runner: size on disk', () => {
     w.site.route(`${A}/one`, same);
     w.site.route(`${A}/two`, same);
     w.site.route(`${A}/file.pdf`, { headers: { 'content-type': 'application/pdf' }, body: '%PDF-' });
-    const { final, byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
+    const { final, byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, downloadFiles: false });
     assert.equal(row(byUrl, `${A}/two`).duplicateOf, `${A}/one`);
     const hashes = new Set([...byUrl.values()].map((r) => r.sha256).filter((h) => h !== null));
     assert.equal(hashes.size, 2, 'the home page and the one copy');

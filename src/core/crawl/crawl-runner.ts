@@ -30,8 +30,8 @@
  *
  * This module is the loop: which host steps when, claims, waking and
  * folding. The steps' own work lives beside it, each behind the ports:
- * `robots-step.ts` (a robots.txt request and its answer), `page-step.ts` (a
- * page request, its links, its row), `run-ends.ts` (recovering leases, a full
+ * `robots-step.ts` (a robots.txt request and its answer), `fetch-step.ts` (a
+ * request of any kind of work, its row, what it leads to; the kinds in `kinds/`), `run-ends.ts` (recovering leases, a full
  * store, the end of a crawl); the rules per host (robots policy, scope, gap,
  * slots) in `host-rules.ts`; what they share in `run-context.ts`. A new kind
  * of work is a new step module, not more of this one.
@@ -45,7 +45,7 @@ import { CommitQueue, type Committed } from './commit-queue.ts';
 import { admit, type Candidate, CrawlWrites, finishEntry, foldLinkTallies, unfetchedRow } from './frontier.ts';
 import { HostRules } from './host-rules.ts';
 import { KnownUrls } from './known-urls.ts';
-import { fetchEntry } from './page-step.ts';
+import { fetchEntry } from './fetch-step.ts';
 import { StorageFullError } from './ports.ts';
 import { adoptRobots, fetchRobots } from './robots-step.ts';
 import { failCrawl, finishIfDone, pauseForStorage, recoverLeases } from './run-ends.ts';
@@ -115,7 +115,7 @@ export class CrawlRunner {
   private readonly views = new Map<string, CrawlView>();
   /** Every write of the loop goes through here, grouped into as few transactions as the store allows. */
   private readonly commits: CommitQueue;
-  /** What the steps (`robots-step.ts`, `page-step.ts`, `run-ends.ts`) reach. */
+  /** What the steps (`robots-step.ts`, `fetch-step.ts`, `run-ends.ts`) reach. */
   private readonly ctx: StepContext;
 
   constructor(private readonly deps: RunnerDeps) {
@@ -133,6 +133,12 @@ export class CrawlRunner {
       commits: this.commits,
       rules: this.rules,
       admitFollowed: (writes, candidates) => this.admitFollowed(writes, candidates),
+      admitResources: async (writes, candidates) => {
+        await admit(
+          writes,
+          candidates.filter((c) => urlTrapReason(c.url) === null),
+        );
+      },
     };
   }
 
@@ -374,7 +380,8 @@ export class CrawlRunner {
                 return following;
               }
             : null;
-        const following = await fetchEntry(this.ctx, crawl, claim.entry, signal, onResponseEnded, next);
+        // The view's record: its counts as of the last commit (the resource budget), not of this step's start.
+        const following = await fetchEntry(this.ctx, view.crawl ?? crawl, claim.entry, signal, onResponseEnded, next);
         // Nothing claimed, or blocked rows recorded instead: the host goes back to the loop.
         if (following === null || following.kind === 'none' || following.kind === 'progress') break;
         claim = following;

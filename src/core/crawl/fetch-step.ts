@@ -1,29 +1,24 @@
 /**
- * The page step of a crawl: request one claimed frontier entry (HEAD first
- * when asked), read its links (HTML) or URLs (sitemap), and record the answer
- * in one transaction: the row, its body once per crawl, the URLs it leads
- * to, and the host's clocks (its gap, a back-off after 429/503). A request
- * cut short goes back in the queue; a 429/503 with retries left is retried
- * later. The crawl runner claims the entry; this module does the rest.
+ * The fetch step of a crawl: request one claimed frontier entry of any kind
+ * (a page, a sitemap, a resource: see `kinds/`), read what its kind reads of
+ * the answer, and record it in one transaction: the row, its body once per
+ * crawl, the URLs it leads to (links followed within the scope, resources
+ * on any host), and the host's clocks (its gap, a back-off after 429/503). A
+ * request cut short goes back in the queue; a 429/503 with retries left is
+ * retried later. The crawl runner claims the entry; this module does the rest.
  */
-import { decodeHtml, isHtmlType, looksBinary, parseContentType } from '../links/decode-html.ts';
-import { extractLinks } from '../links/extract-links.ts';
-import { parseSitemap, sitemapText } from '../links/parse-sitemap.ts';
-import type { CrawlRecord, FrontierEntry, PageRecord } from '../model.ts';
+import type { CrawlRecord, FrontierEntry } from '../model.ts';
 import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, parseRetryAfterMs } from '../politeness/retry-after.ts';
-import type { CrawlSettings } from '../settings.ts';
 import { sha256Hex } from '../hash.ts';
 import { normalizeUrl, originOf } from '../url/normalize-url.ts';
 import { MAX_REDIRECT_HOPS } from '../url/traps.ts';
 import { type Candidate, type CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
+import { workKindOf } from './kinds/registry.ts';
+import { NOTHING_FOUND, resourceBudgetLeft, type Found } from './kinds/work-kind.ts';
 import type { FetchOutcome } from './ports.ts';
 import { accessLostMessage, headerOf, isSuccess, pauseWithMessage, type Claim, type StepContext } from './run-context.ts';
 
-/**
- * Most outgoing links kept on one row, and followed, per page: the first ones
- * in document order. A page with 100,000 links costs no more than one with 10,000.
- */
-export const MAX_LINKS_PER_PAGE = 10_000;
+export { MAX_LINKS_PER_PAGE } from './kinds/page-kind.ts';
 
 /**
  * How many redirects in a row led to `entry`: walks back its referrers while
@@ -45,24 +40,18 @@ async function redirectsBefore(writes: CrawlWrites, entry: FrontierEntry): Promi
   return hops;
 }
 
-/** Fetches one frontier entry (HEAD first when asked) and returns the final outcome and the methods sent. */
-async function requestEntry(ctx: StepContext, settings: CrawlSettings, entry: FrontierEntry, signal: AbortSignal): Promise<{ outcome: FetchOutcome; methods: ('GET' | 'HEAD')[] }> {
+/** Fetches one frontier entry (HEAD first when its kind asks) and returns the final outcome and the methods sent. */
+async function requestEntry(ctx: StepContext, crawl: CrawlRecord, entry: FrontierEntry, signal: AbortSignal): Promise<{ outcome: FetchOutcome; methods: ('GET' | 'HEAD')[] }> {
   const { fetcher } = ctx;
-  const isSitemap = entry.kind === 'sitemap';
-  const get = (): Promise<FetchOutcome> =>
-    fetcher.fetch({
-      url: entry.url,
-      method: 'GET',
-      timeoutMs: settings.timeoutMs,
-      readBody: (status, contentType) => (isSitemap ? isSuccess(status) : contentType === null || isHtmlType(contentType)),
-      maxBodyBytes: settings.maxBodyBytes,
-      signal,
-    });
-  if (!settings.headBeforeGet || isSitemap) return { outcome: await get(), methods: ['GET'] };
-  const head = await fetcher.fetch({ url: entry.url, method: 'HEAD', timeoutMs: settings.timeoutMs, readBody: () => false, maxBodyBytes: 0, signal });
+  const { settings } = crawl;
+  const kind = workKindOf(entry.kind);
+  const bodyLimit = (status: number, contentType: string | null): number => kind.bodyLimit(crawl, status, contentType);
+  const get = (): Promise<FetchOutcome> => fetcher.fetch({ url: entry.url, method: 'GET', timeoutMs: settings.timeoutMs, bodyLimit, signal });
+  if (!kind.headFirst(settings)) return { outcome: await get(), methods: ['GET'] };
+  const head = await fetcher.fetch({ url: entry.url, method: 'HEAD', timeoutMs: settings.timeoutMs, bodyLimit: () => 0, signal });
   if (!head.ok) return { outcome: head, methods: ['HEAD'] };
   const contentType = head.headers.find(([name]) => name === 'content-type')?.[1] ?? null;
-  const wantsGet = (isSuccess(head.status) && (contentType === null || isHtmlType(contentType))) || head.status === 405 || head.status === 501;
+  const wantsGet = (isSuccess(head.status) && bodyLimit(head.status, contentType) > 0) || head.status === 405 || head.status === 501;
   if (!wantsGet) return { outcome: head, methods: ['HEAD'] };
   // HEAD then GET of the same URL may go back to back.
   return { outcome: await get(), methods: ['HEAD', 'GET'] };
@@ -82,7 +71,7 @@ export async function fetchEntry(ctx: StepContext,
   next: ((writes: CrawlWrites) => Promise<Claim>) | null,
 ): Promise<Claim | null> {
   const { settings } = crawl;
-  const { outcome, methods } = await requestEntry(ctx, settings, entry, signal);
+  const { outcome, methods } = await requestEntry(ctx, crawl, entry, signal);
   responseEnded();
   const endedAt = outcome.endedAt;
 
@@ -110,7 +99,7 @@ export async function fetchEntry(ctx: StepContext,
   page.responseTimeMs = outcome.endedAt - outcome.startedAt;
   /** The target of a redirect, queued unless it ends a chain longer than {@link MAX_REDIRECT_HOPS}. */
   let redirect: Candidate | null = null;
-  let linkCandidates: Candidate[] = [];
+  let found: Found = NOTHING_FOUND;
   if (!outcome.ok) {
     page.error = outcome.error;
   } else {
@@ -130,14 +119,14 @@ export async function fetchEntry(ctx: StepContext,
       // Redirects are recorded, not followed: the target is queued like a link, at the same depth.
       redirect = { url: target, origin: originOf(target), kind: entry.kind, depth: entry.depth, referrer: entry.url, anchor: null, isLink: false };
     }
-    if (outcome.body !== null) {
-      page.sha256 = await sha256Hex(outcome.body);
-      if (isSuccess(outcome.status)) linkCandidates = await discover(crawl, entry, page, outcome.body);
-    }
+    if (outcome.body !== null) page.sha256 = await sha256Hex(outcome.body);
+    if (isSuccess(outcome.status)) found = await workKindOf(entry.kind).read(crawl, entry, page, outcome.body);
   }
 
   const scope = ctx.rules.scopeOf(crawl);
   const inScope = (c: Candidate): boolean => c.depth <= settings.maxDepth && scope.check(c.url).inScope;
+  // A resource's redirect leads to the resource (on any host); a page's, to a page in scope.
+  const isResource = entry.kind === 'resource';
 
   return ctx.commits.run<Claim | null>(
     crawl.id,
@@ -149,6 +138,10 @@ export async function fetchEntry(ctx: StepContext,
       if (stored) {
         page.inlinks = stored.inlinks;
         page.anchors = stored.anchors;
+      }
+      if (page.kind === 'file' && page.sha256 !== null && !resourceBudgetLeft(current)) {
+        // Downloaded while another file took the budget's last place: recorded with its headers only.
+        page.sha256 = null;
       }
       if (page.sha256 !== null) {
         const owner = await tx.bodyOwner(crawl.id, page.sha256);
@@ -164,10 +157,11 @@ export async function fetchEntry(ctx: StepContext,
       }
       const followRedirect = redirect !== null && (await redirectsBefore(writes, entry)) < MAX_REDIRECT_HOPS;
       await finishEntry(writes, page);
-      await ctx.admitFollowed(writes, [...(followRedirect && redirect ? [redirect] : []), ...linkCandidates].filter(inScope));
+      const redirects = followRedirect && redirect ? [redirect] : [];
+      await ctx.admitFollowed(writes, [...(isResource ? [] : redirects), ...found.follow].filter(inScope));
+      await ctx.admitResources(writes, [...(isResource ? redirects : []), ...found.resources]);
       if (host.inFlight?.url === entry.url) host.inFlight = null;
-      host.lastResponseMs = page.responseTimeMs ?? 0;
-      host.nextAllowedAt = endedAt + ctx.rules.hostGapMs(current.settings, host);
+      ctx.rules.requestEnded(current.settings, host, endedAt, page.responseTimeMs ?? 0);
       if (retryable && outcome.ok) {
         host.backoffUntil = endedAt + backoffMs(entry.attempts, retryAfterMs, 0);
       }
@@ -175,34 +169,6 @@ export async function fetchEntry(ctx: StepContext,
     },
     null,
   );
-}
-
-/** Reads links (HTML) or URLs (sitemap) from a body, fills the row's title and links. */
-async function discover(crawl: CrawlRecord, entry: FrontierEntry, page: PageRecord, body: Uint8Array): Promise<Candidate[]> {
-  const { settings } = crawl;
-  if (entry.kind === 'sitemap') {
-    const sitemap = parseSitemap(await sitemapText(body), entry.url);
-    page.links = sitemap.urls.slice(0, MAX_LINKS_PER_PAGE);
-    return [
-      ...sitemap.urls.map((url): Candidate => ({ url, origin: originOf(url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: null, isLink: false })),
-      ...sitemap.sitemaps.map((url): Candidate => ({ url, origin: originOf(url), kind: 'sitemap', depth: entry.depth, referrer: entry.url, anchor: null, isLink: false })),
-    ];
-  }
-  const { mediaType } = parseContentType(page.contentType);
-  if (mediaType !== null && !isHtmlType(mediaType)) return [];
-  // Served without a Content-Type: read as HTML, as a browser sniffs it, unless it is binary.
-  if (mediaType === null && looksBinary(body)) return [];
-  const { text, charset } = decodeHtml(body, page.contentType);
-  const found = extractLinks(text, entry.url, charset);
-  page.title = found.title;
-  // extractLinks lists each URL once, with the text of its first link.
-  const kept = found.links.slice(0, MAX_LINKS_PER_PAGE);
-  page.links = kept.map((l) => l.url);
-  page.linkTexts = kept.map((l) => l.text);
-  if (found.metaNofollow && !settings.followNofollow) return [];
-  return kept
-    .filter((link) => settings.followNofollow || !link.nofollow)
-    .map((link): Candidate => ({ url: link.url, origin: originOf(link.url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: link.text === '' ? null : link.text, isLink: true }));
 }
 
 /**
@@ -221,7 +187,7 @@ async function releaseEntry(ctx: StepContext, crawlId: string, entry: FrontierEn
       stored.leaseRunId = null;
       await tx.putEntries([stored]);
       if (host.inFlight?.url === entry.url) host.inFlight = null;
-      host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + ctx.rules.hostGapMs(crawl.settings, host));
+      ctx.rules.requestEnded(crawl.settings, host, clock.now(), null);
       if (pauseWith !== null) pauseWithMessage(crawl, pauseWith, clock.now());
     },
     undefined,
@@ -236,9 +202,7 @@ async function retryLater(ctx: StepContext, crawlId: string, entry: FrontierEntr
       const { tx, crawl } = writes;
       const host = await writes.host(entry.origin);
       if (host.inFlight?.url === entry.url) host.inFlight = null;
-      host.lastResponseMs = outcome.endedAt - outcome.startedAt;
-      const gap = ctx.rules.hostGapMs(crawl.settings, host);
-      host.nextAllowedAt = outcome.endedAt + gap;
+      const gap = ctx.rules.requestEnded(crawl.settings, host, outcome.endedAt, outcome.endedAt - outcome.startedAt);
       const retryAfter = parseRetryAfterMs(outcome.headers.find(([n]) => n === 'retry-after')?.[1] ?? null, outcome.endedAt);
       host.backoffUntil = outcome.endedAt + backoffMs(entry.attempts, retryAfter, gap);
       // The stored entry, with what links found while it was in flight added.

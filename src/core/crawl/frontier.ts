@@ -12,7 +12,17 @@ import type { LinkTally, StoreTx } from './ports.ts';
 /** Most anchor texts kept per URL. */
 export const MAX_ANCHORS_PER_URL = 10;
 
-/** A URL found somewhere (link, redirect, sitemap, start), already normalized and in scope. */
+/**
+ * Subtracted from a resource's admission number to give its queue position:
+ * a host's queue is served in `seq` order, so its resources go before its
+ * pages (in the order they were found), and a page's resources are fetched
+ * soon after the page: a crawl cut short by its limits has whole pages, not
+ * many pages each missing its styles. 2^50: far below any page's number,
+ * and still an exact number.
+ */
+export const RESOURCE_SEQ_BIAS = 2 ** 50;
+
+/** A URL found somewhere (link, redirect, sitemap, start, a page's resource), already normalized (and in scope, when followed). */
 export interface Candidate {
   url: string;
   origin: string;
@@ -210,8 +220,9 @@ export class CrawlWrites {
 /**
  * Admits candidates: a URL already in the frontier or the crawl table only
  * gains the inlink and the anchor text (at once, or tallied when
- * `writes.defersLinks`); a new one is queued while the crawl's budget
- * (`maxPages`) lasts and `accept` agrees. Changes the crawl and hosts in
+ * `writes.defersLinks`); a new one is queued while the crawl's budget for
+ * its kind lasts (`maxPages` for pages and sitemaps, `maxResources` for
+ * resources) and `accept` agrees. Changes the crawl and hosts in
  * `writes`; the caller flushes them.
  * @param accept asked about each new URL (once, and only while the budget has room), just
  *   before it is queued; false leaves it out. Must not await: it runs inside the transaction.
@@ -273,15 +284,18 @@ export async function admit(writes: CrawlWrites, candidates: Candidate[], accept
 
 /**
  * A frontier entry for a URL the crawl does not hold yet, counted in the
- * crawl and its host; null when the page budget is spent or `accept` says no.
+ * crawl and its host; null when its kind's budget is spent or `accept` says no.
  */
 async function newEntry(writes: CrawlWrites, candidate: Candidate & { anchors: string[] }, accept?: (candidate: Candidate) => boolean): Promise<FrontierEntry | null> {
   const { crawl } = writes;
-  if (crawl.counts.admitted >= crawl.settings.maxPages) return null;
+  const { counts, settings } = crawl;
+  const isResource = candidate.kind === 'resource';
+  if (isResource ? (counts.resourcesAdmitted ?? 0) + (counts.files ?? 0) >= (settings.maxResources ?? 0) : counts.admitted >= settings.maxPages) return null;
   if (accept && !accept(candidate)) return null;
   const host = await writes.host(candidate.origin);
   host.pending += 1;
-  crawl.counts.admitted += 1;
+  if (isResource) counts.resourcesAdmitted = (counts.resourcesAdmitted ?? 0) + 1;
+  else counts.admitted += 1;
   crawl.nextSeq += 1;
   return {
     crawlId: crawl.id,
@@ -290,7 +304,7 @@ async function newEntry(writes: CrawlWrites, candidate: Candidate & { anchors: s
     kind: candidate.kind,
     depth: candidate.depth,
     referrer: candidate.referrer,
-    seq: crawl.nextSeq,
+    seq: isResource ? crawl.nextSeq - RESOURCE_SEQ_BIAS : crawl.nextSeq,
     anchors: candidate.anchors.slice(0, MAX_ANCHORS_PER_URL),
     inlinks: candidate.isLink ? 1 : 0,
     attempts: 0,
@@ -358,6 +372,8 @@ export async function foldLinkTallies(writes: CrawlWrites, sliceUrls = FOLD_SLIC
 /** How one finished row moves the crawl's counters. */
 export function countRow(counts: CrawlCounts, page: PageRecord): void {
   counts.done += 1;
+  if (page.kind === 'resource') counts.resources = (counts.resources ?? 0) + 1;
+  if (page.kind === 'file') counts.files = (counts.files ?? 0) + 1;
   if (page.blockedBy !== null) counts.blocked += 1;
   if (page.status !== null) counts.fetched += 1;
   if (page.error !== null || (page.status !== null && page.status >= 400)) counts.errors += 1;
@@ -392,6 +408,7 @@ export function unfetchedRow(entry: FrontierEntry): PageRecord {
     inlinks: entry.inlinks,
     links: [],
     linkTexts: [],
+    resources: [],
     blockedBy: null,
     blockedRule: null,
     error: null,

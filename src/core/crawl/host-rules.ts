@@ -49,6 +49,20 @@ export class HostRules {
     return gapMs({ delayMs: settings.delayMs, crawlDelayMs, lastResponseMs: host.lastResponseMs, jitterMs: settings.jitterMs, random: this.random });
   }
 
+  /**
+   * The host's clock, kept here alone: a request to the host ended at
+   * `endedAt` (ms), answered in `responseMs` (null when it was cut or not
+   * sent), so its next request waits for the host's gap from then, and never
+   * starts earlier than already set. Every step that ends a request calls this.
+   * @returns the gap applied, in ms.
+   */
+  requestEnded(settings: CrawlSettings, host: HostState, endedAt: number, responseMs: number | null): number {
+    if (responseMs !== null) host.lastResponseMs = responseMs;
+    const gap = this.hostGapMs(settings, host);
+    host.nextAllowedAt = Math.max(host.nextAllowedAt, endedAt + gap);
+    return gap;
+  }
+
   /** When the host's next step may run: its spacing and back-off clocks, and a robots.txt retry time. */
   readyAt(host: HostState): number {
     const retry = host.robots.phase === 'unavailable' ? host.robots.retryAt : 0;

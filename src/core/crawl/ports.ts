@@ -12,12 +12,11 @@ export interface FetchRequest {
   /** From the request's start to the end of the body, in ms. */
   timeoutMs: number;
   /**
-   * Decides from the status and `Content-Type` whether to read the body.
-   * When it says no, the body is cancelled unread.
+   * How many body bytes to read, decided from the status and `Content-Type`
+   * (null when none was sent): 0 cancels the body unread; past the limit the
+   * rest is cancelled and the outcome marked `truncated`.
    */
-  readBody: (status: number, contentType: string | null) => boolean;
-  /** Most body bytes read; the rest is cancelled and the outcome marked `truncated`. */
-  maxBodyBytes: number;
+  bodyLimit: (status: number, contentType: string | null) => number;
   signal?: AbortSignal;
 }
 

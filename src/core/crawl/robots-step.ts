@@ -45,8 +45,7 @@ export async function fetchRobots(ctx: StepContext, crawl: CrawlRecord, origin: 
     url,
     method: 'GET',
     timeoutMs: crawl.settings.timeoutMs,
-    readBody: () => true,
-    maxBodyBytes: ROBOTS_MAX_BYTES,
+    bodyLimit: () => ROBOTS_MAX_BYTES,
     signal,
   });
   await ctx.commits.run(
@@ -59,17 +58,17 @@ export async function fetchRobots(ctx: StepContext, crawl: CrawlRecord, origin: 
       if (other !== null) {
         if (other.inFlight?.url === url) other.inFlight = null;
         const endedAt = signal.aborted ? clock.now() : outcome.endedAt;
-        other.lastResponseMs = outcome.endedAt - outcome.startedAt;
-        other.nextAllowedAt = Math.max(other.nextAllowedAt, endedAt + ctx.rules.hostGapMs(current.settings, other));
+        ctx.rules.requestEnded(current.settings, other, endedAt, outcome.endedAt - outcome.startedAt);
       }
       if (signal.aborted || (!outcome.ok && outcome.error.code === 'no-access')) {
-        host.nextAllowedAt = Math.max(host.nextAllowedAt, clock.now() + ctx.rules.hostGapMs(current.settings, host));
+        ctx.rules.requestEnded(current.settings, host, clock.now(), null);
         // Site access withdrawn mid-crawl: robots.txt is asked again on resume.
         if (!outcome.ok && outcome.error.code === 'no-access') pauseWithMessage(current, accessLostMessage(outcome.error.message), clock.now());
         return;
       }
       const robots = host.robots;
-      host.lastResponseMs = outcome.endedAt - outcome.startedAt;
+      const responseMs = outcome.endedAt - outcome.startedAt;
+      host.lastResponseMs = responseMs;
       if (!outcome.ok && outcome.error.code === 'network' && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {
         // The very first request of the crawl failed at the network level: the site is unreachable
         // (refused, DNS, TLS). Say so now instead of retrying robots.txt for half a minute. A timeout
@@ -109,7 +108,8 @@ export async function fetchRobots(ctx: StepContext, crawl: CrawlRecord, origin: 
         robots.fetchedAt = outcome.endedAt;
         robots.body = verdict === 'parse' && outcome.ok ? decodeRobotsBody(outcome.body ?? new Uint8Array(), outcome.truncated) : null;
       }
-      host.nextAllowedAt = outcome.endedAt + ctx.rules.hostGapMs(current.settings, host);
+      // After the answer is read: the gap takes the Crawl-delay it may have set.
+      ctx.rules.requestEnded(current.settings, host, outcome.endedAt, responseMs);
       const settled = [host];
       if (other !== null && robots.phase === 'ready' && url === robotsUrlFor(other.origin) && other.robots.phase === 'pending' && other.robots.redirects === 0) {
         // The other site's own robots.txt, answered for good: it is that site's too.

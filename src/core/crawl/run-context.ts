@@ -4,7 +4,7 @@
  * admission of newly found URLs; plus the small facts about an answer and
  * the pause messages more than one step uses. The crawl runner builds one
  * {@link StepContext} and hands it to each step (`robots-step.ts`,
- * `page-step.ts`, `run-ends.ts`).
+ * `fetch-step.ts`, `run-ends.ts`).
  */
 import type { CrawlRecord, FrontierEntry } from '../model.ts';
 import type { CommitQueue } from './commit-queue.ts';
@@ -29,6 +29,8 @@ export interface StepContext extends Required<Omit<RunnerDeps, 'random'>> {
   rules: HostRules;
   /** Admits the URLs a step found, in its transaction, when the trap rules and the page budget let them in. */
   admitFollowed(writes: CrawlWrites, candidates: Candidate[]): Promise<void>;
+  /** Admits page resources a step found (any host, no scope), when the trap rules and the resource budget let them in. */
+  admitResources(writes: CrawlWrites, candidates: Candidate[]): Promise<void>;
 }
 
 /** What a claim in the frontier gave a step to do. */

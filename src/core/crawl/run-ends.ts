@@ -41,7 +41,7 @@ async function releaseLeases(ctx: StepContext, tx: StoreTx, crawlId: string, rel
   for (const host of hosts) {
     host.inFlight = null;
     // Its response ended at the latest now; the gap counts from now.
-    host.nextAllowedAt = Math.max(host.nextAllowedAt, now + ctx.rules.hostGapMs(crawl.settings, host));
+    ctx.rules.requestEnded(crawl.settings, host, now, null);
   }
   if (hosts.length > 0) await tx.putHosts(hosts);
 }

@@ -1,12 +1,17 @@
 /**
- * Link extraction from one HTML page: the `<a href>` and `<area href>` links,
- * the `<title>`, and the page-wide `nofollow` of `<meta name="robots">`.
+ * Link extraction from one HTML page: the `<a href>` and `<area href>` links
+ * and the frames (`<iframe src>`, `<frame src>`: pages too), the page
+ * resources a browser loads to show it (see `resource-refs.ts`; `<style>`
+ * blocks through `css-urls.ts`), the `<title>`, and the page-wide `nofollow`
+ * of `<meta name="robots">`.
  *
  * Pure: a streaming htmlparser2 pass with callbacks and no DOM, so it runs
  * in a service worker. Forgiving: garbage and unterminated markup never throw.
  */
 import { type Handler, Parser } from 'htmlparser2';
 import { normalizeUrl } from '../url/normalize-url.ts';
+import { cssUrls } from './css-urls.ts';
+import { resourceRefsOf } from './resource-refs.ts';
 import { encodeQueryFor } from './query-encoding.ts';
 import { MAX_URL_LENGTH } from '../url/traps.ts';
 
@@ -14,6 +19,10 @@ import { MAX_URL_LENGTH } from '../url/traps.ts';
 const MAX_ANCHOR_TEXT = 200;
 /** Longest title kept, in UTF-16 code units. */
 const MAX_TITLE = 500;
+/** Most resource URLs kept per page: the first ones in document order. */
+export const MAX_RESOURCES_PER_PAGE = 2000;
+/** Most characters of `<style>` blocks read per page for their URLs. */
+const MAX_STYLE_TEXT = 2 * 1024 * 1024;
 
 /** One distinct outgoing link of a page. */
 export interface ExtractedLink {
@@ -27,8 +36,14 @@ export interface ExtractedLink {
 
 /** What a page says about where to go next. */
 export interface PageLinks {
-  /** Distinct links in order of first appearance. */
+  /** Distinct links in order of first appearance (frames included). */
   links: ExtractedLink[];
+  /**
+   * Distinct page resources (stylesheets, scripts, images, fonts of inline
+   * CSS, icons, media…), absolute http(s) URLs normalized like links, in
+   * order of first appearance, at most {@link MAX_RESOURCES_PER_PAGE}.
+   */
+  resources: string[];
   /** First `<title>` outside SVG (entities decoded, whitespace collapsed, at most 500 chars); null when absent. */
   title: string | null;
   /** `<meta name="robots">` says `nofollow` or `none`: no link of the page should be followed. */
@@ -85,6 +100,7 @@ export function extractLinks(html: string, pageUrl: string, encoding = 'utf-8'):
   const baseUrl = resolveBase(reader.baseHref === null ? null : encodeQueryFor(reader.baseHref, encoding), pageUrl);
   return {
     links: mergeLinks(reader.links, baseUrl, encoding),
+    resources: resolveResources(reader.resources, baseUrl, encoding),
     title: reader.title?.toString() ?? null,
     metaNofollow: reader.metaNofollow,
     baseUrl,
@@ -95,6 +111,11 @@ export function extractLinks(html: string, pageUrl: string, encoding = 'utf-8'):
 class PageReader implements Partial<Handler> {
   /** Links as written, in document order. */
   readonly links: RawLink[] = [];
+  /** Resource URLs as written, in document order. */
+  readonly resources: string[] = [];
+  /** Text of the `<style>` block being read, or null outside one. */
+  private styleText: string | null = null;
+  private styleChars = 0;
   /** `href` of the first `<base href>`, not resolved yet; null when none. */
   baseHref: string | null = null;
   metaNofollow = false;
@@ -109,7 +130,14 @@ class PageReader implements Partial<Handler> {
   private codeDepth = 0;
 
   onopentag(name: string, attributes: Record<string, string>): void {
+    if (this.resources.length < MAX_RESOURCES_PER_PAGE * 2) this.resources.push(...resourceRefsOf(name, attributes, this.svgDepth > 0));
     switch (name) {
+      case 'iframe':
+      case 'frame':
+        if (attributes['src'] !== undefined && attributes['src'].trim() !== '') {
+          this.links.push({ href: attributes['src'], text: cap(collapse(attributes['title'] ?? ''), MAX_ANCHOR_TEXT), nofollow: false });
+        }
+        break;
       case 'a':
         this.closeAnchor(); // htmlparser2 closes an open <a> too: anchors do not nest.
         if (attributes['href'] !== undefined) {
@@ -151,11 +179,16 @@ class PageReader implements Partial<Handler> {
       case 'script':
       case 'style':
         this.codeDepth += 1;
+        if (name === 'style') this.styleText = '';
         break;
     }
   }
 
   ontext(text: string): void {
+    if (this.styleText !== null && this.styleChars < MAX_STYLE_TEXT) {
+      this.styleText += text;
+      this.styleChars += text.length;
+    }
     if (this.isInTitle) this.title?.append(text);
     else if (this.codeDepth === 0) this.anchor?.text.append(text);
   }
@@ -174,13 +207,22 @@ class PageReader implements Partial<Handler> {
       case 'script':
       case 'style':
         this.codeDepth = Math.max(0, this.codeDepth - 1);
+        if (name === 'style') this.closeStyle();
         break;
     }
+  }
+
+  private closeStyle(): void {
+    if (this.styleText === null) return;
+    const { imports, urls } = cssUrls(this.styleText);
+    this.resources.push(...imports, ...urls);
+    this.styleText = null;
   }
 
   /** An `<a>` left open at the end of the document still counts (htmlparser2 also closes it). */
   onend(): void {
     this.closeAnchor();
+    this.closeStyle();
   }
 
   private closeAnchor(): void {
@@ -256,6 +298,18 @@ function resolveBase(baseHref: string | null, pageUrl: string): string {
   } catch {
     return pageUrl;
   }
+}
+
+/** Resolves and normalizes resource URLs: http(s) only, each once, at most {@link MAX_RESOURCES_PER_PAGE}. */
+function resolveResources(raw: string[], baseUrl: string, encoding: string): string[] {
+  const base = normalizeUrl(baseUrl) === null ? undefined : baseUrl;
+  const seen = new Set<string>();
+  for (const href of raw) {
+    if (seen.size >= MAX_RESOURCES_PER_PAGE) break;
+    const url = normalizeUrl(encodeQueryFor(href.trim(), encoding), base);
+    if (url !== null && url.length <= MAX_URL_LENGTH) seen.add(url);
+  }
+  return [...seen];
 }
 
 /**

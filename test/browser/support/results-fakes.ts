@@ -65,6 +65,7 @@ export function pageRecord(seq: number, overrides: Partial<PageRecord> = {}): Pa
     title: `Page ${seq}`,
     links: [],
     linkTexts: [],
+    resources: [],
     blockedBy: null,
     blockedRule: null,
     error: null,

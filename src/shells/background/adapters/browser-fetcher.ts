@@ -15,26 +15,41 @@ class TimeoutError extends Error {
 }
 
 /** Reads at most `maxBytes` of a body; cancels the rest. */
-async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, declaredBytes: number | null): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const reader = body.getReader();
+  // A declared length within the cap: one buffer of that size, filled as chunks arrive, so a large
+  // file is held once (chunks are dropped as they are copied), not twice as chunks then their copy.
+  const exact = declaredBytes !== null && declaredBytes <= maxBytes ? new Uint8Array(declaredBytes) : null;
   const chunks: Uint8Array[] = [];
   let size = 0;
+  /** Bytes written into `exact` (its first bytes; once a piece does not fit, the rest go to `chunks`). */
+  let inExact = 0;
   let truncated = false;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    if (size + value.byteLength > maxBytes) {
-      chunks.push(value.subarray(0, maxBytes - size));
-      size = maxBytes;
+    const room = maxBytes - size;
+    const piece = value.byteLength > room ? value.subarray(0, room) : value;
+    if (exact !== null && chunks.length === 0 && inExact + piece.byteLength <= exact.byteLength) {
+      exact.set(piece, inExact);
+      inExact += piece.byteLength;
+    } else chunks.push(piece);
+    size += piece.byteLength;
+    if (value.byteLength > room) {
       truncated = true;
       await reader.cancel();
       break;
     }
-    chunks.push(value);
-    size += value.byteLength;
   }
+  // A copy when the server sent less than it declared (a view would keep, and store, the whole buffer).
+  if (exact !== null && chunks.length === 0) return { bytes: inExact === exact.byteLength ? exact : exact.slice(0, inExact), truncated };
+  // No length declared, or the server sent more than it declared: join what was read.
   const bytes = new Uint8Array(size);
   let offset = 0;
+  if (exact !== null) {
+    bytes.set(exact.subarray(0, inExact), 0);
+    offset = inExact;
+  }
   for (const chunk of chunks) {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
@@ -128,11 +143,14 @@ export function createBrowserFetcher(wire: WireObserver, now: () => number = Dat
         }
         const headers = [...response.headers].map(([name, value]): [string, string] => [name.toLowerCase(), value]);
         const contentType = response.headers.get('content-type');
-        const wantBody = request.method === 'GET' && response.body !== null && request.readBody(response.status, contentType);
+        const limit = request.method === 'GET' && response.body !== null ? request.bodyLimit(response.status, contentType) : 0;
         let body: Uint8Array | null = null;
         let truncated = false;
-        if (wantBody && response.body !== null) {
-          ({ bytes: body, truncated } = await readCapped(response.body, request.maxBodyBytes));
+        if (limit > 0 && response.body !== null) {
+          // The declared length is of the encoded body; fetch hands over the decoded one: use it only when not encoded.
+          const encoded = (response.headers.get('content-encoding') ?? 'identity').trim().toLowerCase() !== 'identity';
+          const declared = encoded ? null : Number.parseInt(response.headers.get('content-length') ?? '', 10);
+          ({ bytes: body, truncated } = await readCapped(response.body, limit, declared !== null && Number.isSafeInteger(declared) && declared >= 0 ? declared : null));
         } else {
           await response.body?.cancel();
         }

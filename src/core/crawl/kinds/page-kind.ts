@@ -1,0 +1,65 @@
+/**
+ * A page found by a link (or a redirect, a sitemap, the start URL). An HTML
+ * answer is read: its title, its links (followed within the scope) and, when
+ * the crawl archives them, its resources. A successful answer that is not
+ * HTML is a linked file (a PDF, an image, an archive…): its body is stored
+ * when the crawl downloads files and the resource budget has room, up to
+ * `maxFileBytes`; nothing is followed from it.
+ */
+import { decodeHtml, isHtmlType, looksBinary, parseContentType } from '../../links/decode-html.ts';
+import { extractLinks } from '../../links/extract-links.ts';
+import type { PageRecord } from '../../model.ts';
+import { originOf } from '../../url/normalize-url.ts';
+import type { Candidate } from '../frontier.ts';
+import { isSuccess } from '../run-context.ts';
+import { archivesResources, downloadsFiles, fileByteCap, NOTHING_FOUND, resourceBudgetLeft, resourceCandidate, type WorkKind } from './work-kind.ts';
+
+/**
+ * Most outgoing links kept on one row, and followed, per page: the first ones
+ * in document order. A page with 100,000 links costs no more than one with 10,000.
+ */
+export const MAX_LINKS_PER_PAGE = 10_000;
+
+/** Whether an answer with this `Content-Type` is read as HTML: HTML, or no type at all (sniffed later, as a browser does). */
+const readsAsHtml = (contentType: string | null): boolean => contentType === null || isHtmlType(contentType);
+
+export const pageKind: WorkKind = {
+  headFirst: (settings) => settings.headBeforeGet,
+
+  bodyLimit(crawl, status, contentType) {
+    const { settings } = crawl;
+    if (readsAsHtml(contentType)) return settings.maxBodyBytes;
+    if (isSuccess(status) && downloadsFiles(settings) && resourceBudgetLeft(crawl)) return fileByteCap(settings);
+    return 0;
+  },
+
+  async read(crawl, entry, row, body) {
+    const { settings } = crawl;
+    const { mediaType } = parseContentType(row.contentType);
+    // Served without a Content-Type: read as HTML, as a browser sniffs it, unless it is binary.
+    const isFile = (mediaType !== null && !isHtmlType(mediaType)) || (mediaType === null && body !== null && looksBinary(body));
+    if (isFile) {
+      row.kind = 'file';
+      return NOTHING_FOUND;
+    }
+    if (body === null) return NOTHING_FOUND;
+    const { text, charset } = decodeHtml(body, row.contentType);
+    const found = extractLinks(text, entry.url, charset);
+    row.title = found.title;
+    // extractLinks lists each URL once, with the text of its first link.
+    const kept = found.links.slice(0, MAX_LINKS_PER_PAGE);
+    row.links = kept.map((l) => l.url);
+    row.linkTexts = kept.map((l) => l.text);
+    const resources = archivesResources(settings) ? found.resources : [];
+    row.resources = resources;
+    const resourceCandidates = resources.map((url) => resourceCandidate(url, originOf(url), entry));
+    if (found.metaNofollow && !settings.followNofollow) return { follow: [], resources: resourceCandidates };
+    const follow = kept
+      .filter((link) => settings.followNofollow || !link.nofollow)
+      .map((link): Candidate => ({ url: link.url, origin: originOf(link.url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: link.text === '' ? null : link.text, isLink: true }));
+    return { follow, resources: resourceCandidates };
+  },
+};
+
+/** Whether a row is a page whose body is HTML (or was: its kind was settled when it was read). */
+export const isHtmlPageRow = (row: Pick<PageRecord, 'kind' | 'contentType'>): boolean => row.kind === 'page' && readsAsHtml(row.contentType);

@@ -1,0 +1,42 @@
+/**
+ * A page resource: a stylesheet, script, image, font, icon, manifest or
+ * media file that a stored page (or stylesheet) loads. Fetched on whatever
+ * host it is, politely like any request to that host; its body is read when
+ * the answer is 2xx, up to `maxFileBytes`. Nothing is followed from it; a
+ * stylesheet's `@import`s and `url()`s are resources in turn (its imported
+ * sheets', too, however deep: each URL is fetched once per crawl).
+ */
+import { cssUrls } from '../../links/css-urls.ts';
+import { parseContentType } from '../../links/decode-html.ts';
+import { MAX_URL_LENGTH } from '../../url/traps.ts';
+import { normalizeUrl, originOf } from '../../url/normalize-url.ts';
+import { isSuccess } from '../run-context.ts';
+import { fileByteCap, NOTHING_FOUND, resourceCandidate, type WorkKind } from './work-kind.ts';
+
+/** Whether a resource's answer is a stylesheet: `text/css`, or no type and a `.css` path (as a lenient browser reads it). */
+export function isStylesheet(url: string, contentType: string | null): boolean {
+  const { mediaType } = parseContentType(contentType);
+  if (mediaType !== null) return mediaType === 'text/css';
+  try {
+    return new URL(url).pathname.toLowerCase().endsWith('.css');
+  } catch {
+    return false;
+  }
+}
+
+export const resourceKind: WorkKind = {
+  headFirst: () => false,
+  bodyLimit: (crawl, status) => (isSuccess(status) ? fileByteCap(crawl.settings) : 0),
+  async read(_crawl, entry, row, body) {
+    if (body === null || !isStylesheet(entry.url, row.contentType)) return NOTHING_FOUND;
+    // CSS is UTF-8 unless it says otherwise; the URLs it names are ASCII in practice.
+    const { imports, urls } = cssUrls(new TextDecoder('utf-8').decode(body));
+    const seen = new Set<string>();
+    for (const href of [...imports, ...urls]) {
+      const url = normalizeUrl(href.trim(), entry.url);
+      if (url !== null && url.length <= MAX_URL_LENGTH) seen.add(url);
+    }
+    row.resources = [...seen];
+    return { follow: [], resources: row.resources.map((url) => resourceCandidate(url, originOf(url), entry)) };
+  },
+};
