@@ -1,5 +1,6 @@
 /**
- * Restarts, end to end: the service worker stopped at random moments, the
+ * Restarts, end to end, on a site whose pages use page resources (a
+ * stylesheet chain, a font, images, a missing one): the service worker stopped at random moments, the
  * browser closed mid-crawl and started again on the same profile, and a worker
  * left alone through a response and a Crawl-delay each longer than Chromium's
  * 30 s idle limit. Every case checks, from the server's own log, that no URL is
@@ -45,6 +46,7 @@ function comparable(rows: JsonlRow[]): Record<string, unknown>[] {
       depth: row.depth,
       title: row.title,
       sha256: row.sha256,
+      kind: (row as { kind?: unknown }).kind ?? null,
       blockedBy: row.blockedBy,
       errorCode: row.errorCode,
       inlinks: row.inlinks,
@@ -75,7 +77,7 @@ describe('a crawl survives restarts', () => {
   async function crawlUndisturbed(): Promise<Record<string, unknown>[]> {
     if (undisturbed.length > 0) return undisturbed;
     const session = await launch();
-    const site = await startTestSite({ pages: 16 });
+    const site = await startTestSite({ pages: 16, resources: true });
     try {
       const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: DELAY_MS, timeoutMs: 5000 });
       assert.equal(crawl.state, 'finished');
@@ -90,7 +92,7 @@ describe('a crawl survives restarts', () => {
   it('stops the worker at ten random moments and still stores the same rows as an undisturbed crawl', async () => {
     const expected = await crawlUndisturbed();
     const session = await launch();
-    const site: TestSite = await startTestSite({ pages: 16 });
+    const site: TestSite = await startTestSite({ pages: 16, resources: true });
     const random = randomFrom(20261121);
     try {
       let stops = 0;
@@ -119,7 +121,7 @@ describe('a crawl survives restarts', () => {
   it('resumes a crawl by itself when the browser is closed mid-crawl and started again on the same profile', async () => {
     const expected = await crawlUndisturbed();
     const profileDir = mkdtempSync(join(tmpdir(), 'tabcrawl-restart-'));
-    const site = await startTestSite({ pages: 16 });
+    const site = await startTestSite({ pages: 16, resources: true });
     let session = await launch(profileDir);
     try {
       const { crawl } = await session.request('crawl/start', { settings: { startUrl: `${site.origin}/`, delayMs: DELAY_MS, timeoutMs: 5000 } });

@@ -25,9 +25,37 @@ export interface TestSite extends LocalSite {
   expectedPaths: string[];
 }
 
-export async function startTestSite(options: { pages?: number } = {}): Promise<TestSite> {
+/** A tiny PNG-like body, distinct per name (its bytes are what the archive must keep). */
+const pngBytes = (name: string): Uint8Array => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new TextEncoder().encode(name)]);
+
+/**
+ * The page resources of `startTestSite({ resources: true })`: every numbered page uses the shared
+ * stylesheet (which imports another, which loads a font and an image) and an image of its own; the
+ * last page also uses a missing image.
+ */
+function resourceRoutes(count: number): [string, Route][] {
+  const css = (body: string): Route => ({ headers: { 'content-type': 'text/css' }, body });
+  return [
+    ['/s/site.css', css('@import "more.css"; body { background: url(/s/bg.png) }')],
+    ['/s/more.css', css('@font-face { font-family: T; src: url(font.woff2) } p { color: #123456 }')],
+    ['/s/font.woff2', { headers: { 'content-type': 'font/woff2' }, body: pngBytes('font') }],
+    ['/s/bg.png', { headers: { 'content-type': 'image/png' }, body: pngBytes('bg') }],
+    ...Array.from({ length: count }, (_, i): [string, Route] => [`/s/p${i}.png`, { headers: { 'content-type': 'image/png' }, body: pngBytes(`p${i}`) }]),
+  ];
+}
+
+/** The paths `resourceRoutes` serves, and the missing image the last page uses. */
+const resourcePaths = (count: number): string[] => ['/s/site.css', '/s/more.css', '/s/font.woff2', '/s/bg.png', ...Array.from({ length: count }, (_, i) => `/s/p${i}.png`), '/s/missing.png'];
+
+/**
+ * @param options.pages numbered pages beside the fixed ones.
+ * @param options.resources the numbered pages use page resources too (a stylesheet chain, a font, images, a missing one).
+ */
+export async function startTestSite(options: { pages?: number; resources?: boolean } = {}): Promise<TestSite> {
   const extra = options.pages ?? 6;
   const numbered = Array.from({ length: extra }, (_, i) => `/p/${i}`);
+  const uses = (i: number): string =>
+    options.resources === true ? `<link rel="stylesheet" href="/s/site.css"><img src="/s/p${i}.png">${i === extra - 1 ? '<img src="/s/missing.png">' : ''}` : '';
   const routes = new Map<string, Route>([
     ['/robots.txt', { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private/\nAllow: /private/open\n' }],
     [
@@ -41,7 +69,8 @@ export async function startTestSite(options: { pages?: number } = {}): Promise<T
         ),
       },
     ],
-    ...numbered.map((path, i): [string, Route] => [path, { headers: { 'content-type': 'text/html' }, body: html(`<a href="/p/${(i + 1) % extra}">next</a>`) }]),
+    ...numbered.map((path, i): [string, Route] => [path, { headers: { 'content-type': 'text/html' }, body: html(`${uses(i)}<a href="/p/${(i + 1) % extra}">next</a>`) }]),
+    ...(options.resources === true ? resourceRoutes(extra) : []),
     ['/private/open', { headers: { 'content-type': 'text/html' }, body: html('open') }],
     ['/private/secret', { headers: { 'content-type': 'text/html' }, body: html('must never be fetched') }],
     ['/old', { status: 301, headers: { location: '/new' } }],
@@ -54,6 +83,6 @@ export async function startTestSite(options: { pages?: number } = {}): Promise<T
     ['/slow', { delayMs: 2500, headers: { 'content-type': 'text/html' }, body: html('finally') }],
   ]);
   const site = await startLocalSite(routes);
-  const expectedPaths = ['/', ...numbered, '/private/secret', '/private/open', '/old', '/new', '/missing', '/broken', '/latin1', '/gzipped', '/file.bin', '/slow', '/about'];
+  const expectedPaths = ['/', ...numbered, '/private/secret', '/private/open', '/old', '/new', '/missing', '/broken', '/latin1', '/gzipped', '/file.bin', '/slow', '/about', ...(options.resources === true ? resourcePaths(extra) : [])];
   return Object.assign(site, { expectedPaths });
 }
