@@ -42,7 +42,8 @@ import { robotsUrlFor } from '../robots/robots-policy.ts';
 import { originOf } from '../url/normalize-url.ts';
 import { QueryVariantCounter, queryVariantsCap, urlTrapReason } from '../url/traps.ts';
 import { CommitQueue, type Committed } from './commit-queue.ts';
-import { admit, type Candidate, CrawlWrites, finishEntry, foldLinkTallies, unfetchedRow } from './frontier.ts';
+import { admit, type Candidate, CrawlWrites, foldLinkTallies } from './frontier.ts';
+import { nextReady } from './frontier-queue.ts';
 import { HostRules } from './host-rules.ts';
 import { KnownUrls } from './known-urls.ts';
 import { fetchEntry } from './fetch-step.ts';
@@ -52,9 +53,6 @@ import { failCrawl, finishIfDone, pauseForStorage, recoverLeases } from './run-e
 import type { Claim, RunnerDeps, StepContext } from './run-context.ts';
 
 export type { RunnerDeps } from './run-context.ts';
-
-/** Most rows marked blocked in one transaction, so one transaction stays short. */
-const BLOCKED_BATCH = 200;
 
 /**
  * How early, in ms, a host's next request is claimed before its gap ends: the
@@ -508,29 +506,9 @@ export class CrawlRunner {
       return { kind: 'robots', url: robots.nextUrl, notBefore: startAt, hopOrigin };
     }
 
-    const policy = this.rules.policyFor(crawl.settings.productToken, host);
-    let blocked = 0;
-    while (blocked < BLOCKED_BATCH) {
-      const entry = await tx.nextEntry(crawlId, origin);
-      if (!entry) {
-        // Nothing queued: what is pending is what is leased (in flight, or answered and not yet recorded).
-        host.pending = (await tx.leasedEntries(crawlId)).filter((e) => e.origin === origin).length;
-        return blocked > 0 ? { kind: 'progress' } : { kind: 'none' };
-      }
-      const decision = policy.isAllowed(entry.url);
-      if (!decision.allowed) {
-        const page = unfetchedRow(entry);
-        page.blockedBy = 'robots';
-        page.blockedRule = decision.rule;
-        await finishEntry(writes, page);
-        blocked += 1;
-        continue;
-      }
-      entry.leaseRunId = runId;
-      await tx.putEntries([entry]);
-      claimed(entry.url);
-      return { kind: 'fetch', entry, notBefore, slots };
-    }
-    return { kind: 'progress' };
+    const next = await nextReady(writes, origin, this.rules.policyFor(crawl.settings.productToken, host), runId);
+    if (next.kind !== 'entry') return { kind: next.kind === 'blocked' ? 'progress' : 'none' };
+    claimed(next.entry.url);
+    return { kind: 'fetch', entry: next.entry, notBefore, slots };
   }
 }

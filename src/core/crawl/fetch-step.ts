@@ -12,7 +12,8 @@ import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, parseRetryAfterMs 
 import { sha256Hex } from '../hash.ts';
 import { normalizeUrl, originOf } from '../url/normalize-url.ts';
 import { MAX_REDIRECT_HOPS } from '../url/traps.ts';
-import { type Candidate, type CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
+import { type Candidate, type CrawlWrites, unfetchedRow } from './frontier.ts';
+import { markHandled, reclaim } from './frontier-queue.ts';
 import { workKindOf } from './kinds/registry.ts';
 import { NOTHING_FOUND, resourceBudgetLeft, type Found } from './kinds/work-kind.ts';
 import type { FetchOutcome } from './ports.ts';
@@ -156,7 +157,7 @@ export async function fetchEntry(ctx: StepContext,
         }
       }
       const followRedirect = redirect !== null && (await redirectsBefore(writes, entry)) < MAX_REDIRECT_HOPS;
-      await finishEntry(writes, page);
+      await markHandled(writes, page);
       const redirects = followRedirect && redirect ? [redirect] : [];
       await ctx.admitFollowed(writes, [...(isResource ? [] : redirects), ...found.follow].filter(inScope));
       await ctx.admitResources(writes, [...(isResource ? redirects : []), ...found.resources]);
@@ -181,11 +182,9 @@ async function releaseEntry(ctx: StepContext, crawlId: string, entry: FrontierEn
   await ctx.commits.run(
     crawlId,
     async (writes) => {
-      const { tx, crawl } = writes;
+      const { crawl } = writes;
       const host = await writes.host(entry.origin);
-      const [stored = entry] = await tx.getEntries(crawlId, [entry.url]);
-      stored.leaseRunId = null;
-      await tx.putEntries([stored]);
+      await reclaim(writes, entry, false);
       if (host.inFlight?.url === entry.url) host.inFlight = null;
       ctx.rules.requestEnded(crawl.settings, host, clock.now(), null);
       if (pauseWith !== null) pauseWithMessage(crawl, pauseWith, clock.now());
@@ -199,17 +198,14 @@ async function retryLater(ctx: StepContext, crawlId: string, entry: FrontierEntr
   await ctx.commits.run(
     crawlId,
     async (writes) => {
-      const { tx, crawl } = writes;
+      const { crawl } = writes;
       const host = await writes.host(entry.origin);
       if (host.inFlight?.url === entry.url) host.inFlight = null;
       const gap = ctx.rules.requestEnded(crawl.settings, host, outcome.endedAt, outcome.endedAt - outcome.startedAt);
       const retryAfter = parseRetryAfterMs(outcome.headers.find(([n]) => n === 'retry-after')?.[1] ?? null, outcome.endedAt);
       host.backoffUntil = outcome.endedAt + backoffMs(entry.attempts, retryAfter, gap);
       // The stored entry, with what links found while it was in flight added.
-      const [stored = entry] = await tx.getEntries(crawlId, [entry.url]);
-      stored.attempts = entry.attempts + 1;
-      stored.leaseRunId = null;
-      await tx.putEntries([stored]);
+      await reclaim(writes, entry, true);
     },
     undefined,
   );

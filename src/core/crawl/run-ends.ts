@@ -6,6 +6,7 @@
  */
 import { normalizeUrl } from '../url/normalize-url.ts';
 import { foldLinkTallies } from './frontier.ts';
+import { isFinished } from './frontier-queue.ts';
 import type { StoreTx } from './ports.ts';
 import { pauseWithMessage, STORAGE_FULL_MESSAGE, type StepContext } from './run-context.ts';
 
@@ -78,8 +79,7 @@ export async function finishIfDone(ctx: StepContext, crawlId: string): Promise<b
     async (writes) => {
       const { crawl } = writes;
       if (crawl.state !== 'running') return true;
-      const hosts = await writes.listHosts();
-      if (hosts.some((h) => h.pending > 0 || h.inFlight !== null)) return false;
+      if (!(await isFinished(writes))) return false;
       // Every link counted in the rows before the crawl says it is finished.
       await foldLinkTallies(writes);
       const startUrl = normalizeUrl(crawl.settings.startUrl);

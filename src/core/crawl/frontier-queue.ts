@@ -1,0 +1,88 @@
+/**
+ * The frontier's contract, the four things a step asks of the queue of URLs
+ * (a request queue such as crawlee's is the model), each inside one store
+ * transaction (`CrawlWrites`):
+ *
+ * | operation     | what it does                                                                          | used by |
+ * | ------------- | ------------------------------------------------------------------------------------- | ------- |
+ * | {@link nextReady}   | the host's next queued URL robots.txt allows, leased to this run (disallowed ones recorded as blocked on the way) | the runner's claim |
+ * | {@link markHandled} | its row written, the entry gone, the counts moved                                 | the fetch step, the claim (blocked rows) |
+ * | {@link reclaim}     | a leased entry back in the queue (cut short, to retry later, or left by a dead worker) | the fetch step, the run's start |
+ * | {@link isFinished}  | no host has a URL queued or in flight                                             | the end of a run |
+ *
+ * Admission (a URL found becomes an entry, once per crawl, within its
+ * kind's budget) is `admit` in `frontier.ts`. Order: a host's queue is
+ * served by `seq` (breadth first; its resources first, see `RESOURCE_SEQ_BIAS`).
+ */
+import type { FrontierEntry, PageRecord } from '../model.ts';
+import type { RobotsPolicy } from '../robots/robots-policy.ts';
+import { type CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
+
+/** Most rows marked blocked by one {@link nextReady}, so one transaction stays short. */
+export const BLOCKED_BATCH = 200;
+
+/** What {@link nextReady} found. */
+export type NextReady =
+  /** An entry, leased to the run. */
+  | { kind: 'entry'; entry: FrontierEntry }
+  /** Only blocked URLs (recorded): ask again. */
+  | { kind: 'blocked' }
+  /** Nothing queued for the host. */
+  | { kind: 'none' };
+
+/**
+ * The host's next queued entry that `policy` allows, leased to `runId`; the
+ * disallowed ones before it are recorded as blocked (at most {@link BLOCKED_BATCH}).
+ * When nothing is queued, the host's `pending` is set to what it has leased
+ * (in flight, or answered and not yet recorded).
+ */
+export async function nextReady(writes: CrawlWrites, origin: string, policy: RobotsPolicy, runId: string): Promise<NextReady> {
+  const { tx, crawl } = writes;
+  let blocked = 0;
+  while (blocked < BLOCKED_BATCH) {
+    const entry = await tx.nextEntry(crawl.id, origin);
+    if (!entry) {
+      const host = await writes.host(origin);
+      host.pending = (await tx.leasedEntries(crawl.id)).filter((e) => e.origin === origin).length;
+      return blocked > 0 ? { kind: 'blocked' } : { kind: 'none' };
+    }
+    const decision = policy.isAllowed(entry.url);
+    if (!decision.allowed) {
+      const row = unfetchedRow(entry);
+      row.blockedBy = 'robots';
+      row.blockedRule = decision.rule;
+      await markHandled(writes, row);
+      blocked += 1;
+      continue;
+    }
+    entry.leaseRunId = runId;
+    await tx.putEntries([entry]);
+    return { kind: 'entry', entry };
+  }
+  return { kind: 'blocked' };
+}
+
+/** The entry's row is final: written, counted, the entry removed (see `finishEntry`). */
+export function markHandled(writes: CrawlWrites, row: PageRecord): Promise<void> {
+  return finishEntry(writes, row);
+}
+
+/**
+ * Puts a leased entry back in the queue: the stored copy (with the inlinks
+ * and anchors links added while it was out), its lease cleared, one more
+ * attempt when `countAttempt`. The host's in-flight mark and clock are the
+ * caller's (see `HostRules.requestEnded`).
+ */
+export async function reclaim(writes: CrawlWrites, entry: FrontierEntry, countAttempt: boolean): Promise<void> {
+  const { tx, crawl } = writes;
+  const [stored = entry] = await tx.getEntries(crawl.id, [entry.url]);
+  stored.leaseRunId = null;
+  if (countAttempt) stored.attempts = entry.attempts + 1;
+  await tx.putEntries([stored]);
+}
+
+/** Whether the crawl has nothing left: no host with a URL queued or in flight. */
+export async function isFinished(writes: CrawlWrites): Promise<boolean> {
+  const hosts = await writes.listHosts();
+  return !hosts.some((h) => h.pending > 0 || h.inFlight !== null);
+}
