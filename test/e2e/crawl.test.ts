@@ -83,11 +83,12 @@ describe('the built extension crawls a local site', () => {
     assert.ok((slow?.responseTimeMs ?? 0) >= 1000 && (slow?.responseTimeMs ?? 0) < 2500);
   });
 
-  it('records the headers of non-HTML files without storing their bodies', () => {
+  it('downloads a linked file that is not HTML: a file row with its body stored byte for byte', () => {
     const file = byPath.get('/file.bin');
+    assert.equal(file?.kind, 'file');
     assert.equal(file?.contentType, 'application/octet-stream');
     assert.equal(file?.contentLength, 4096);
-    assert.equal(file?.sha256, null);
+    assert.equal(file?.sha256, sha256(new Uint8Array(4096)));
   });
 
   it('records depth, referrer, fetch time and response time', () => {

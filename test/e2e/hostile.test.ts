@@ -215,13 +215,14 @@ describe('robots.txt that is huge, binary, HTML, redirected, unavailable, slow, 
 
 describe('pages that are huge, endless, broken, legacy-encoded, untyped, looping or odd', () => {
   const MAX_BODY = 1024 * 1024;
+  const MAX_FILE = 2 * 1024 * 1024;
   let site: Awaited<ReturnType<typeof startHostilePagesSite>>;
   let crawled: Crawled;
 
   before(async () => {
     site = await startHostilePagesSite();
     sites.push(site);
-    crawled = await crawlSite(site, { maxBodyBytes: MAX_BODY });
+    crawled = await crawlSite(site, { maxBodyBytes: MAX_BODY, maxFileBytes: MAX_FILE });
   });
 
   it('finishes, asks robots.txt first and never requests a disallowed URL', () => {
@@ -244,11 +245,12 @@ describe('pages that are huge, endless, broken, legacy-encoded, untyped, looping
     t.diagnostic(`/huge-body: the server sent ${stream.bytesSent} bytes`);
   });
 
-  it('does not download a 1 GB file that is not HTML', (t) => {
+  it('cuts a 1 GB linked file at the largest file size, stores that much and hangs up', (t) => {
     const file = row(crawled, '/huge-file.bin');
     assert.equal(file.status, 200);
     assert.equal(file.contentLength, ONE_GIB);
-    assert.equal(file.sha256, null);
+    assert.equal(file.truncated, true);
+    assert.equal(file.sha256, sha256(new Uint8Array(MAX_FILE)), 'the first maxFileBytes bytes are stored');
     const stream = site.streams.find((s) => s.path === '/huge-file.bin');
     assert.ok(stream?.closedByClient);
     assert.ok(stream.bytesSent < STREAM_SENT_BOUND, `the server sent ${stream.bytesSent} bytes`);
