@@ -83,4 +83,16 @@ describe('startDemoSite', () => {
     assert.ok(bytes.includes(Buffer.from('caf\xe9', 'latin1')), 'é is byte 0xe9');
     assert.equal(bytes.includes(Buffer.from('€', 'utf8')), false, 'no UTF-8 left in the page');
   });
+
+  test('styles every page with a stylesheet that imports another and loads an image, and misses one image', async () => {
+    const home = await (await get('/')).text();
+    assert.ok(home.includes('<link rel="stylesheet" href="/assets/site.css">'));
+    assert.ok(home.includes('<img src="/assets/logo.svg"'));
+    const css = await (await get('/assets/site.css')).text();
+    assert.match(css, /@import "type\.css"/);
+    assert.match(css, /url\(crust\.svg\)/);
+    for (const path of ['/assets/type.css', '/assets/crust.svg', '/assets/logo.svg']) assert.equal((await get(path)).status, 200, path);
+    assert.ok((await (await get('/blog/first-loaf')).text()).includes('/assets/first-loaf.jpg'));
+    assert.equal((await get('/assets/first-loaf.jpg')).status, 404);
+  });
 });

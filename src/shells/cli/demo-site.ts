@@ -2,7 +2,9 @@
  * A small, believable site to crawl with `npm start`: pages linking to each
  * other, a robots.txt with a blocked folder, a crawl delay and a sitemap, a
  * page only the sitemap lists, a redirect, a broken link, a PDF and a page
- * in windows-1252.
+ * in windows-1252; every page styled by a stylesheet (which imports another
+ * and loads a background image), with a logo and a favicon, and one missing
+ * image: page resources to archive.
  */
 import { startLocalSite, type LocalSite, type Route } from './local-site.ts';
 
@@ -175,9 +177,12 @@ function renderPage(page: DemoPage, charset: string): string {
   <head>
     <meta charset="${charset}">
     <title>${escapeHtml(page.title)}</title>
+    <link rel="stylesheet" href="/assets/site.css">
+    <link rel="icon" href="/assets/logo.svg">
   </head>
   <body>
-    <h1>${escapeHtml(page.title)}</h1>
+    <header><img src="/assets/logo.svg" alt="Harbour Lane Bakery" width="48" height="48"></header>
+    <h1>${escapeHtml(page.title)}</h1>${page.path === '/blog/first-loaf' ? '\n    <img src="/assets/first-loaf.jpg" alt="Our first loaf">' : ''}
 ${text}
     <ul>
 ${links}
@@ -213,6 +218,14 @@ trailer << /Root 1 0 R >>
 
 const HTML = { 'content-type': 'text/html; charset=utf-8' };
 
+/** The demo's page resources: a stylesheet that imports another and loads an image, and a logo (also the favicon). */
+const ASSETS: [string, string, string][] = [
+  ['/assets/site.css', 'text/css; charset=utf-8', '@import "type.css";\nbody { margin: 2rem auto; max-width: 40rem; background: #fffaf0 url(crust.svg) repeat-x; color: #3b2a1a; }\na { color: #8a4b08; }\n'],
+  ['/assets/type.css', 'text/css; charset=utf-8', 'body { font-family: Georgia, serif; line-height: 1.5; }\nh1 { font-size: 2rem; }\n'],
+  ['/assets/crust.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="12"><path d="M0 12 Q10 0 20 12 T40 12" fill="#e2b872"/></svg>\n'],
+  ['/assets/logo.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48"><circle cx="24" cy="24" r="22" fill="#c8893b"/><text x="24" y="30" font-size="16" text-anchor="middle" fill="#fff">HL</text></svg>\n'],
+];
+
 /** Builds the demo's routes for a site served at `origin`. */
 export function demoRoutes(origin: string): Map<string, Route> {
   const routes = new Map<string, Route>();
@@ -233,6 +246,7 @@ ${sitemapPaths.map((path) => `  <url><loc>${origin}${path}</loc></url>`).join('\
   });
   routes.set('/old-about', { status: 301, headers: { location: '/about', 'content-type': 'text/plain' }, body: 'Moved to /about\n' });
   routes.set('/menu.pdf', { headers: { 'content-type': 'application/pdf' }, body: MENU_PDF });
+  for (const [path, type, body] of ASSETS) routes.set(path, { headers: { 'content-type': type }, body });
 
   const legacy: DemoPage = {
     path: '/docs/legacy',
