@@ -34,16 +34,19 @@ export function savedText(result: ExportResult): string {
 
 /**
  * How to open the saved file, where it takes more than a double click: a
- * WACZ or WARC opens in a replay tool. Until page resources are archived
- * (stylesheets, scripts, images), pages replay as their HTML alone, and
- * this says so. Null for CSV and JSON Lines.
+ * WACZ or WARC opens in a replay tool. Says what replay will show: pages as
+ * their visitors saw them when the crawl archived page resources, else
+ * their HTML alone (unstyled). Null for CSV and JSON Lines.
  */
-export function openingHint(result: Pick<ExportResult, 'fileName'>): string | null {
+export function openingHint(result: Pick<ExportResult, 'fileName' | 'archivedResources'>): string | null {
   const name = result.fileName.toLowerCase();
   const isWacz = name.endsWith('.wacz');
   if (!isWacz && !name.endsWith('.warc') && !name.endsWith('.warc.gz')) return null;
   const tool = isWacz ? 'ReplayWeb.page (replayweb.page, or its desktop app)' : 'ReplayWeb.page or any WARC reader (warcio, pywb)';
-  return `To browse it, open it in ${tool}. It holds each page's HTML as fetched, not yet its stylesheets, scripts and images, so pages show unstyled.`;
+  const holds = result.archivedResources
+    ? 'It holds each page with its stylesheets, scripts, images and fonts, and the files it links to; what scripts request only when they run is not in it.'
+    : "It holds each page's HTML as fetched, without its stylesheets, scripts and images (the crawl did not archive page resources), so pages show unstyled.";
+  return `To browse it, open it in ${tool}. ${holds}`;
 }
 
 /** The tab's title in each state, e.g. `Tabcrawl export: working, 12%`. */

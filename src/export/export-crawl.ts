@@ -60,6 +60,8 @@ export interface ExportResult {
   rows: number;
   site: string;
   formatName: string;
+  /** The crawl archived page resources (stylesheets, scripts, images, fonts): pages replay styled. */
+  archivedResources: boolean;
 }
 
 /** What an export needs from the outside world. */
@@ -192,5 +194,5 @@ export async function exportCrawl(deps: ExportDeps, onProgress: (progress: Expor
     if (error instanceof ExportPageError) throw error;
     throw new ExportPageError('download', `The browser did not save the file: ${errorMessage(error)}`, { cause: error });
   }
-  return { fileName, downloadId, rows: rowsDone, site: siteOf(crawl), formatName };
+  return { fileName, downloadId, rows: rowsDone, site: siteOf(crawl), formatName, archivedResources: crawl.settings.archiveResources === true };
 }

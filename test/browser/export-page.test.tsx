@@ -106,7 +106,7 @@ describe('export page view', () => {
     ...overrides,
   });
 
-  const result: ExportResult = { fileName: 'example.com-2026-11-21.csv', downloadId: 42, rows: 3, site: 'example.com', formatName: 'CSV' };
+  const result: ExportResult = { fileName: 'example.com-2026-11-21.csv', downloadId: 42, rows: 3, site: 'example.com', formatName: 'CSV', archivedResources: true };
 
   it('shows the site, the format and the rows written while the export runs', async () => {
     const element = await mountView((onProgress) => {
@@ -149,7 +149,14 @@ describe('export page view', () => {
     expect(element.querySelector('[data-testid="export-open-hint"]'), 'a CSV needs no hint').to.equal(null);
   });
 
-  it('says how to open a WACZ and that its pages show unstyled, and offers to show the file and close the tab', async () => {
+  it('says how to open a WACZ of a crawl without resources and that its pages show unstyled', async () => {
+    const element = await mountView(() => Promise.resolve({ ...result, fileName: 'example.com-2026-11-21.wacz', formatName: 'WACZ', archivedResources: false }));
+    await waitFor(() => expect(stateOf(element)).to.equal('done'));
+    const hint = element.querySelector('[data-testid="export-open-hint"]')?.textContent ?? '';
+    expect(hint).to.include('ReplayWeb.page').and.include('unstyled');
+  });
+
+  it('says how to open a WACZ with its resources and what it lacks, and offers to show the file and close the tab', async () => {
     const shown: number[] = [];
     let closed = 0;
     const element = document.createElement('div');
@@ -160,7 +167,7 @@ describe('export page view', () => {
     });
     await waitFor(() => expect(stateOf(element)).to.equal('done'));
     const hint = element.querySelector('[data-testid="export-open-hint"]')?.textContent ?? '';
-    expect(hint).to.include('ReplayWeb.page').and.include('unstyled');
+    expect(hint).to.include('ReplayWeb.page').and.include('stylesheets, scripts, images and fonts').and.include('scripts request only when they run').and.not.include('unstyled');
     element.querySelector<HTMLButtonElement>('[data-testid="show-file"]')?.click();
     element.querySelector<HTMLButtonElement>('[data-testid="close-tab"]')?.click();
     expect(shown).to.deep.equal([42]);
@@ -281,7 +288,7 @@ describe('exportCrawl', () => {
 
     const result = await exportCrawl(deps, (progress) => reports.push(progress));
 
-    expect(result).to.deep.equal({ fileName: 'c1.example-2026-11-21.csv', downloadId: 7, rows: 3, site: 'c1.example', formatName: 'CSV' });
+    expect(result).to.deep.equal({ fileName: 'c1.example-2026-11-21.csv', downloadId: 7, rows: 3, site: 'c1.example', formatName: 'CSV', archivedResources: true });
     expect(saved).to.have.lengthOf(1);
     expect(saved[0]?.fileName).to.equal('c1.example-2026-11-21.csv');
     const records = ((await saved[0]?.blob.text()) ?? '').split('\r\n');
