@@ -82,6 +82,9 @@ describe('a crawl survives restarts', () => {
       const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: DELAY_MS, timeoutMs: 5000 });
       assert.equal(crawl.state, 'finished');
       undisturbed = comparable(await exportRows(session, crawl.id));
+      // The reference holds the resources: 16 images, two stylesheets, a font, a background and a missing image.
+      const resources = undisturbed.filter((row) => row['kind'] === 'resource').map((row) => row['url']);
+      assert.deepEqual(resources.sort(), ['/s/bg.png', '/s/font.woff2', '/s/missing.png', '/s/more.css', ...Array.from({ length: 16 }, (_, i) => `/s/p${i}.png`), '/s/site.css'].sort());
       return undisturbed;
     } finally {
       await session.close();
