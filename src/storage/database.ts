@@ -31,8 +31,9 @@
  * |                |                    | `[crawlId+titleKey+seq]`     | results by title                               |
  * |                |                    | `[crawlId+inlinks+seq]`      | results by inlinks                             |
  * | `bodies`       | `[crawlId+sha256]` | (key prefix `crawlId`)       | body by hash; delete by crawl                  |
- * | `resultChunks` | `[crawlId+chunk]`  | `[crawlId+rev]`              | every filter, search and deep window: one read |
- * |                |                    |                              | of all chunks, then only those written since   |
+ * | `resultChunks` | `[crawlId+chunk]`  | `[crawlId+rev]`              | every filter (status, kind, type, depth),      |
+ * |                |                    |                              | search and deep window: one read of all        |
+ * |                |                    |                              | chunks, then only those written since          |
  * | `facetCounts`  | `crawlId`          |                              | facets, row count and revision: one `get`      |
  * | `linkTallies`  | `[crawlId+batch]`  | (key prefix `crawlId`)       | links not yet added to inlinks, in batch order |
  *
@@ -49,7 +50,7 @@
  * (`queuedSeq` is absent while leased). So `nextEntry` is one index lookup,
  * however long the host's queue and however many entries are leased.
  */
-import { Dexie, type Table } from 'dexie';
+import { Dexie, type Table, type Transaction } from 'dexie';
 import type { LinkTally, StoredBody } from '../core/crawl/ports.ts';
 import type { CrawlRecord, FrontierEntry, HostState, PageRecord } from '../core/model.ts';
 import { mediaTypeOf } from '../core/links/decode-html.ts';
@@ -216,5 +217,46 @@ export class TabcrawlDatabase extends Dexie {
      * to upgrade.
      */
     this.version(5).stores({ linkTallies: '[crawlId+batch]' });
+    /**
+     * Schema version 6, Tabcrawl 0.6.0: result chunks gain the kind column
+     * (`kinds`: page, sitemap, resource, file) and facet counts the rows per
+     * kind, so the results browser filters by kind like by status. No index
+     * changes; both are rebuilt here from every existing page row, in one pass.
+     */
+    this.version(6)
+      .stores({})
+      .upgrade((trans) => rebuildResults(trans));
   }
+}
+
+/**
+ * Builds every crawl's result chunks and facet counts again from its page
+ * rows (row by row: not all rows in memory at once, they hold links and
+ * headers), at a revision above the one they had.
+ */
+async function rebuildResults(trans: Transaction): Promise<void> {
+  const chunks = new Map<string, ResultsChunk>();
+  const counts = new Map<string, FacetCounts>();
+  await trans
+    .table<PageRow, CrawlScopedKey>('pages')
+    .toCollection()
+    .each((stored) => {
+      const row: PageRow = { ...stored, ...pageKeysOf(stored) };
+      const chunkKey = JSON.stringify([row.crawlId, chunkOf(row.seq)]);
+      let chunk = chunks.get(chunkKey);
+      if (chunk === undefined) chunks.set(chunkKey, (chunk = emptyResultsChunk(row.crawlId, chunkOf(row.seq))));
+      let crawlCounts = counts.get(row.crawlId);
+      if (crawlCounts === undefined) counts.set(row.crawlId, (crawlCounts = emptyFacetCounts(row.crawlId)));
+      recordRow(chunk, crawlCounts, row);
+    });
+  const facetCounts = trans.table<FacetCounts, string>('facetCounts');
+  const resultChunks = trans.table<ResultsChunk, [string, number]>('resultChunks');
+  // Above every revision a reader may have seen, so no reader takes the new chunks for ones it holds.
+  const before = new Map((await facetCounts.toArray()).map((old) => [old.crawlId, old.rev]));
+  for (const crawlCounts of counts.values()) crawlCounts.rev = (before.get(crawlCounts.crawlId) ?? 0) + 1;
+  for (const chunk of chunks.values()) chunk.rev = counts.get(chunk.crawlId)?.rev ?? 1;
+  await resultChunks.clear();
+  await resultChunks.bulkPut([...chunks.values()]);
+  await facetCounts.clear();
+  await facetCounts.bulkPut([...counts.values()]);
 }

@@ -33,7 +33,8 @@ import { Dexie, type IndexableType } from 'dexie';
 import { RESULT_COLUMNS, SORT_COLUMNS, toPageListRow, type PageFacets, type PageQueries, type PageQuery, type PageQueryResult, type SortColumn, type StatusClass } from './page-queries.ts';
 import { pageKeysOf, type CrawlScopedKey, type PageRow, type TabcrawlDatabase } from './database.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
-import { byFrequency, classOfStatusKey, hasFilter, ResultsProjection } from './results-projection.ts';
+import { byFrequency, classOfStatusKey, emptyKindCounts, hasFilter, ResultsProjection } from './results-projection.ts';
+import type { RowKind } from '../core/model.ts';
 
 /** Tuning of {@link DexieCrawlPageQueries}; tests set these to reach each path with few rows. */
 export interface PageQueriesOptions {
@@ -70,7 +71,10 @@ interface Held {
 function facetsOfCounts(counts: FacetCounts): PageFacets {
   const statusClasses: Record<StatusClass, number> = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, failed: 0, blocked: 0, duplicate: counts.duplicates };
   for (const [key, count] of Object.entries(counts.statusKeys)) statusClasses[classOfStatusKey(Number(key))] += count;
+  const kinds = emptyKindCounts();
+  for (const [kind, count] of Object.entries(counts.kinds)) if (kind in kinds) kinds[kind as RowKind] += count;
   return {
+    kinds,
     statusClasses,
     mediaTypes: Object.entries(counts.mediaKeys)
       .map(([mediaType, count]) => ({ mediaType, count }))

@@ -6,7 +6,7 @@
  *
  * This file is the contract: the Dexie implementation lives next to it.
  */
-import type { FetchFailure, PageRecord } from '../core/model.ts';
+import type { FetchFailure, PageRecord, RowKind } from '../core/model.ts';
 import type { PageRow } from './page-row.ts';
 
 /**
@@ -40,6 +40,11 @@ export const SORT_COLUMNS: readonly SortColumn[] = Object.freeze(Object.keys(RES
 export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'failed' | 'blocked' | 'duplicate';
 
 export interface PageFilter {
+  /**
+   * Rows of this kind: `page` (HTML pages, and other answers to links that are not linked files), `resource`
+   * (stylesheets, scripts, images, fonts… pages use), `file` (linked files), `sitemap`. Absent: every kind.
+   */
+  kind?: RowKind;
   /** Rows in any of these classes; empty or absent: all rows. (`1xx` answers count as `2xx`'s neighbours: none are crawled.) */
   statusClasses?: StatusClass[];
   /** Media type without parameters, e.g. `text/html`; `''` for rows without a content type. */
@@ -63,6 +68,7 @@ export interface PageQuery {
 export interface PageListRow {
   seq: number;
   url: string;
+  kind: RowKind;
   status: number | null;
   contentType: string | null;
   contentLength: number | null;
@@ -81,6 +87,7 @@ export function toPageListRow(row: PageRecord): PageListRow {
   return {
     seq: row.seq,
     url: row.url,
+    kind: row.kind,
     status: row.status,
     contentType: row.contentType,
     contentLength: row.contentLength,
@@ -109,6 +116,8 @@ export interface PageFacets {
   depths: number[];
   /** Rows per status class. */
   statusClasses: Record<StatusClass, number>;
+  /** Rows per kind (every kind, 0 when absent). */
+  kinds: Record<RowKind, number>;
 }
 
 export interface PageQueries {

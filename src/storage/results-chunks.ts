@@ -1,5 +1,6 @@
 /**
- * The results index of a crawl as stored (schema version 4): compact columns
+ * The results index of a crawl as stored (schema version 4; the kind column
+ * since version 6): compact columns
  * of every page row's sort and filter keys, in chunks of
  * {@link RESULTS_CHUNK_ROWS} rows, plus per-crawl counts. Written by
  * `DexieCrawlStore.putPages` in the same transaction as the rows, so at every
@@ -19,7 +20,25 @@
  *
  * Pure: no Dexie, no browser API; the store and the queries do the I/O.
  */
+import type { RowKind } from '../core/model.ts';
 import type { PageRow } from './page-row.ts';
+
+/**
+ * The kinds of rows, in the order of their codes in {@link ResultsChunk.kinds}
+ * (schema version 6): a row's code is its index here.
+ */
+export const ROW_KINDS: readonly RowKind[] = Object.freeze(['page', 'sitemap', 'resource', 'file']);
+
+/** The code of a row kind in {@link ResultsChunk.kinds}; a kind not known here counts as a page. */
+export function kindCode(kind: RowKind): number {
+  const code = ROW_KINDS.indexOf(kind);
+  return code < 0 ? 0 : code;
+}
+
+/** The row kind of a code of {@link ResultsChunk.kinds}. */
+export function kindOfCode(code: number): RowKind {
+  return ROW_KINDS[code] ?? 'page';
+}
 
 /** Rows per chunk: small enough to rewrite on every page write, few enough records to read all at once. */
 export const RESULTS_CHUNK_ROWS = 256;
@@ -53,6 +72,8 @@ export interface ResultsChunk {
   timeKeys: Float64Array;
   /** 1 when the row duplicates another's body. */
   duplicates: Uint8Array;
+  /** The row's kind as its {@link kindCode} (schema version 6): page, sitemap, resource, file. */
+  kinds: Uint8Array;
 }
 
 /**
@@ -72,6 +93,8 @@ export interface FacetCounts {
   depths: Record<string, number>;
   /** Rows with `isDuplicate` 1. */
   duplicates: number;
+  /** Rows per kind (`page`, `sitemap`, `resource`, `file`; schema version 6). */
+  kinds: Record<string, number>;
   /** Raised by one in every transaction that changes a chunk of the crawl; see {@link ResultsChunk.rev}. */
   rev: number;
 }
@@ -97,11 +120,12 @@ export function emptyResultsChunk(crawlId: string, chunk: number): ResultsChunk 
     sizeKeys: new Float64Array(n),
     timeKeys: new Float64Array(n),
     duplicates: new Uint8Array(n),
+    kinds: new Uint8Array(n),
   };
 }
 
 export function emptyFacetCounts(crawlId: string): FacetCounts {
-  return { crawlId, rows: 0, statusKeys: {}, mediaKeys: {}, depths: {}, duplicates: 0, rev: 0 };
+  return { crawlId, rows: 0, statusKeys: {}, mediaKeys: {}, depths: {}, duplicates: 0, kinds: {}, rev: 0 };
 }
 
 function bump(counts: Record<string, number>, key: string | number, by: number): void {
@@ -116,6 +140,7 @@ function countSlot(counts: FacetCounts, chunk: ResultsChunk, slot: number, by: 1
   bump(counts.mediaKeys, chunk.mediaKeys[slot] ?? '', by);
   bump(counts.depths, chunk.depths[slot] ?? 0, by);
   if (chunk.duplicates[slot] === 1) counts.duplicates += by;
+  bump(counts.kinds, kindOfCode(chunk.kinds[slot] ?? 0), by);
 }
 
 /**
@@ -127,6 +152,7 @@ export function recordRow(chunk: ResultsChunk, counts: FacetCounts, row: PageRow
   const slot = row.seq - chunk.chunk * RESULTS_CHUNK_ROWS;
   if (slot < 0 || slot >= RESULTS_CHUNK_ROWS) throw new RangeError(`row seq ${row.seq} is not in chunk ${chunk.chunk}`);
   const wasPresent = chunk.present[slot] === 1;
+  const kind = kindCode(row.kind);
   if (
     wasPresent &&
     chunk.urls[slot] === row.url &&
@@ -137,7 +163,8 @@ export function recordRow(chunk: ResultsChunk, counts: FacetCounts, row: PageRow
     chunk.inlinks[slot] === row.inlinks &&
     chunk.sizeKeys[slot] === row.sizeKey &&
     chunk.timeKeys[slot] === row.timeKey &&
-    chunk.duplicates[slot] === row.isDuplicate
+    chunk.duplicates[slot] === row.isDuplicate &&
+    chunk.kinds[slot] === kind
   ) {
     return false;
   }
@@ -152,6 +179,7 @@ export function recordRow(chunk: ResultsChunk, counts: FacetCounts, row: PageRow
   chunk.sizeKeys[slot] = row.sizeKey;
   chunk.timeKeys[slot] = row.timeKey;
   chunk.duplicates[slot] = row.isDuplicate;
+  chunk.kinds[slot] = kind;
   countSlot(counts, chunk, slot, 1);
   return true;
 }

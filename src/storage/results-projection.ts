@@ -17,7 +17,8 @@
  * Pure: no Dexie, no browser API.
  */
 import { FAILED_STATUS_KEY, BLOCKED_STATUS_KEY } from './database.ts';
-import { RESULTS_CHUNK_ROWS, type ResultsChunk } from './results-chunks.ts';
+import type { RowKind } from '../core/model.ts';
+import { kindCode, kindOfCode, RESULTS_CHUNK_ROWS, type ResultsChunk } from './results-chunks.ts';
 import type { PageFacets, PageFilter, SortColumn, StatusClass } from './page-queries.ts';
 
 type BaseClass = Exclude<StatusClass, 'duplicate'>;
@@ -40,7 +41,18 @@ export function classOfStatusKey(statusKey: number): BaseClass {
 
 /** Whether a filter restricts anything. */
 export function hasFilter(filter: PageFilter): boolean {
-  return (filter.statusClasses?.length ?? 0) > 0 || filter.mediaType !== undefined || filter.depth !== undefined || (filter.search ?? '') !== '';
+  return (
+    (filter.statusClasses?.length ?? 0) > 0 ||
+    filter.kind !== undefined ||
+    filter.mediaType !== undefined ||
+    filter.depth !== undefined ||
+    (filter.search ?? '') !== ''
+  );
+}
+
+/** Rows per kind, every kind present (0 when none). */
+export function emptyKindCounts(): Record<RowKind, number> {
+  return { page: 0, sitemap: 0, resource: 0, file: 0 };
 }
 
 /** Every row's keys, one entry per row, in ascending `seq` order. */
@@ -56,6 +68,8 @@ interface Columns {
   sizeKeys: Float64Array;
   timeKeys: Float64Array;
   duplicates: Uint8Array;
+  /** {@link kindCode} of each row. */
+  kinds: Uint8Array;
   /** Lower-case URLs, made on the first search. */
   urlKeys?: string[];
 }
@@ -153,8 +167,10 @@ export class ResultsProjection {
     const statusClasses: Record<StatusClass, number> = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, failed: 0, blocked: 0, duplicate: 0 };
     const media = new Map<string, number>();
     const depths = new Set<number>();
+    const kinds = emptyKindCounts();
     for (let i = 0; i < columns.n; i += 1) {
       statusClasses[classOfStatusKey(columns.statusKeys[i] ?? 0)] += 1;
+      kinds[kindOfCode(columns.kinds[i] ?? 0)] += 1;
       if (columns.duplicates[i] === 1) statusClasses.duplicate += 1;
       const mediaKey = columns.mediaKeys[i] ?? '';
       media.set(mediaKey, (media.get(mediaKey) ?? 0) + 1);
@@ -164,6 +180,7 @@ export class ResultsProjection {
       statusClasses,
       mediaTypes: [...media].map(([mediaType, count]) => ({ mediaType, count })).sort(byFrequency),
       depths: [...depths].sort((a, b) => a - b),
+      kinds,
     };
   }
 
@@ -174,7 +191,7 @@ export class ResultsProjection {
    * sorted alone.
    */
   private view(filter: PageFilter, column: SortColumn): Uint32Array {
-    const key = JSON.stringify([column, filter.statusClasses ?? [], filter.mediaType ?? null, filter.depth ?? null, filter.search ?? '']);
+    const key = JSON.stringify([column, filter.statusClasses ?? [], filter.kind ?? null, filter.mediaType ?? null, filter.depth ?? null, filter.search ?? '']);
     const kept = this.views.find((view) => view.key === key);
     if (kept !== undefined) return kept.indices;
     let indices: Uint32Array;
@@ -209,16 +226,18 @@ export class ResultsProjection {
     const withDuplicates = classes.has('duplicate');
     const bounds = BASE_CLASSES.filter((statusClass) => classes.has(statusClass)).map((statusClass) => CLASS_BOUNDS[statusClass]);
     const mediaType = filter.mediaType?.toLowerCase();
+    const kind = filter.kind === undefined ? undefined : kindCode(filter.kind);
     const { depth } = filter;
     const needle = (filter.search ?? '').toLowerCase();
     const urlKeys = needle === '' ? [] : this.urlKeysOf(columns);
-    const { statusKeys, duplicates, mediaKeys, depths, titleKeys } = columns;
+    const { statusKeys, duplicates, mediaKeys, depths, titleKeys, kinds } = columns;
     return (i) => {
       if (classes.size > 0) {
         const statusKey = statusKeys[i] ?? 0;
         const inClass = (withDuplicates && duplicates[i] === 1) || bounds.some(([low, high]) => statusKey >= low && statusKey < high);
         if (!inClass) return false;
       }
+      if (kind !== undefined && kinds[i] !== kind) return false;
       if (mediaType !== undefined && mediaKeys[i] !== mediaType) return false;
       if (depth !== undefined && depths[i] !== depth) return false;
       if (needle !== '' && !(urlKeys[i] ?? '').includes(needle) && !(titleKeys[i] ?? '').includes(needle)) return false;
@@ -261,6 +280,7 @@ export class ResultsProjection {
       sizeKeys: new Float64Array(n),
       timeKeys: new Float64Array(n),
       duplicates: new Uint8Array(n),
+      kinds: new Uint8Array(n),
     };
     let i = 0;
     for (const chunk of chunks) {
@@ -276,6 +296,7 @@ export class ResultsProjection {
         columns.sizeKeys[i] = chunk.sizeKeys[slot] ?? -1;
         columns.timeKeys[i] = chunk.timeKeys[slot] ?? -1;
         columns.duplicates[i] = chunk.duplicates[slot] ?? 0;
+        columns.kinds[i] = chunk.kinds[slot] ?? 0;
         i += 1;
       }
     }

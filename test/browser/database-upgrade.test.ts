@@ -16,6 +16,11 @@ const V1_STORES = {
   bodies: '[crawlId+sha256]',
 };
 
+/** The pages schema of version 4 as shipped in Tabcrawl 0.4.0 (and kept by version 5). */
+const V4_PAGES =
+  '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
+  '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq]';
+
 /** The pages schema of version 2 as shipped in Tabcrawl 0.2.0. */
 const V2_PAGES =
   '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
@@ -60,7 +65,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(5);
+      expect(db.verno).to.equal(6);
       expect(await db.linkTallies.count()).to.equal(0);
       expect(await db.crawls.toArray()).to.deep.equal([crawl]);
       expect(await db.hosts.toArray()).to.deep.equal([hostFixture('c1', A)]);
@@ -105,7 +110,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(5);
+      expect(db.verno).to.equal(6);
       expect(await db.linkTallies.count()).to.equal(0);
       const chunks = await db.resultChunks.where('[crawlId+chunk]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).toArray();
       expect(chunks.map((chunk) => [chunk.chunk, seqsOf(chunk)])).to.deep.equal([
@@ -162,16 +167,70 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(5);
+      expect(db.verno).to.equal(6);
       expect(await db.linkTallies.count()).to.equal(0);
       expect(db.tables.map((table) => table.name)).to.not.include('searchChunks');
       expect(await db.pages.orderBy('[crawlId+seq]').toArray()).to.deep.equal(pages.map(toPageRow));
       const [chunk] = await db.resultChunks.toArray();
       expect(chunk === undefined ? [] : [...chunk.inlinks.slice(1, 4)]).to.deep.equal([9, 8, 7]);
-      expect((await db.facetCounts.get('c1'))?.rev).to.equal(1);
+      // Built at revision 1 by version 4's upgrade, then again at 2 by version 6's.
+      expect((await db.facetCounts.get('c1'))?.rev).to.equal(2);
       const queries = new DexieCrawlPageQueries(db);
       const byInlinks = await queries.query({ crawlId: 'c1', sort: { column: 'inlinks', descending: false }, filter: { statusClasses: ['2xx'] }, offset: 0, limit: 10 });
       expect({ seqs: byInlinks.rows.map((row) => row.seq), total: byInlinks.total }).to.deep.equal({ seqs: [3, 1], total: 2 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('gives the result chunks and facet counts of a version 5 database the kind of every row', async () => {
+    const name = `tabcrawl-upgrade-v5-${Date.now()}`;
+    names.push(name);
+    const old = new Dexie(name);
+    old.version(1).stores(V1_STORES);
+    old.version(2).stores({ pages: V2_PAGES });
+    old.version(3).stores({ searchChunks: '[crawlId+chunk]', facetCounts: 'crawlId' });
+    old.version(4).stores({ pages: V4_PAGES, searchChunks: null, resultChunks: '[crawlId+chunk], [crawlId+rev]' });
+    old.version(5).stores({ linkTallies: '[crawlId+batch]' });
+    const kinds = ['page', 'resource', 'resource', 'file', 'sitemap', 'page'] as const;
+    const pages = kinds.map((kind, i) => ({ ...pageFixture('c1', `${A}/k${i + 1}`, i + 1), kind, status: i === 2 ? 404 : 200 }));
+    await old.table('crawls').put({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: 6, done: 6 } });
+    await old.table('pages').bulkPut(pages.map(toPageRow));
+    // Version 5's records as Tabcrawl 0.5.0 wrote them: no kind column, no counts per kind.
+    const chunk = { crawlId: 'c1', chunk: 0, rev: 7, present: new Uint8Array(RESULTS_CHUNK_ROWS), urls: new Array<string>(RESULTS_CHUNK_ROWS).fill('') } as Record<string, unknown>;
+    await old.table('resultChunks').put(chunk);
+    await old.table('facetCounts').put({ crawlId: 'c1', rows: 0, statusKeys: {}, mediaKeys: {}, depths: {}, duplicates: 0, rev: 7 });
+    old.close();
+
+    const db = new TabcrawlDatabase(name);
+    try {
+      await db.open();
+      expect(db.verno).to.equal(6);
+      expect(await db.pages.orderBy('[crawlId+seq]').toArray()).to.deep.equal(pages.map(toPageRow));
+      const counts = await db.facetCounts.get('c1');
+      expect(counts?.kinds).to.deep.equal({ page: 2, resource: 2, file: 1, sitemap: 1 });
+      expect(counts?.rows).to.equal(6);
+      expect(counts?.rev, 'above the revision a reader may hold').to.equal(8);
+      const [rebuilt] = await db.resultChunks.toArray();
+      expect(rebuilt?.rev).to.equal(8);
+      expect(rebuilt === undefined ? [] : [...rebuilt.kinds.slice(1, 7)]).to.deep.equal([0, 2, 2, 3, 1, 0]);
+
+      const queries = new DexieCrawlPageQueries(db);
+      expect((await queries.facets('c1')).kinds).to.deep.equal({ page: 2, sitemap: 1, resource: 2, file: 1 });
+      const resources = await queries.query({ crawlId: 'c1', sort: { column: 'seq', descending: false }, filter: { kind: 'resource' }, offset: 0, limit: 10 });
+      expect({ seqs: resources.rows.map((row) => row.seq), kinds: resources.rows.map((row) => row.kind), total: resources.total }).to.deep.equal({
+        seqs: [2, 3],
+        kinds: ['resource', 'resource'],
+        total: 2,
+      });
+      const broken = await queries.query({ crawlId: 'c1', sort: { column: 'seq', descending: false }, filter: { kind: 'resource', statusClasses: ['4xx'] }, offset: 0, limit: 10 });
+      expect(broken.rows.map((row) => row.url)).to.deep.equal([`${A}/k3`]);
+
+      // Written through the store afterwards, the kind column stays in step.
+      const [first] = pages;
+      if (first === undefined) throw new Error('no fixture');
+      await new DexieCrawlStore(db).transaction((tx) => tx.putPages([{ ...first, kind: 'file' }]));
+      expect((await db.facetCounts.get('c1'))?.kinds).to.deep.equal({ page: 1, resource: 2, file: 2, sitemap: 1 });
     } finally {
       db.close();
     }

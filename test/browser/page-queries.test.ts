@@ -75,6 +75,13 @@ const FILTERS: PageFilter[] = [
   { statusClasses: ['2xx', 'duplicate'], depth: 1 },
   { mediaType: 'text/html', depth: 3, search: 'a' },
   { statusClasses: ['4xx'], search: 'banana' },
+  { kind: 'page' },
+  { kind: 'resource' },
+  { kind: 'file' },
+  { kind: 'sitemap' },
+  { kind: 'resource', statusClasses: ['4xx', '5xx', 'failed', 'blocked'] },
+  { kind: 'file', mediaType: 'application/pdf' },
+  { kind: 'page', depth: 1, search: 'a' },
 ];
 
 describe('DexieCrawlPageQueries', () => {
@@ -140,7 +147,7 @@ describe('DexieCrawlPageQueries', () => {
 
   it('returns windows anywhere in a one-dimension filter, read from the nearer end', async () => {
     const { queries, pages } = await seeded();
-    const singles: PageFilter[] = [{ statusClasses: ['2xx'] }, { statusClasses: ['4xx', 'failed'] }, { statusClasses: ['duplicate'] }, { mediaType: 'text/html' }, { depth: 1 }];
+    const singles: PageFilter[] = [{ statusClasses: ['2xx'] }, { statusClasses: ['4xx', 'failed'] }, { statusClasses: ['duplicate'] }, { mediaType: 'text/html' }, { depth: 1 }, { kind: 'resource' }];
     for (const filter of singles) {
       const { total } = referenceOf(pages, queryOf('seq', false, filter));
       for (const offset of [total - 3, Math.floor(total / 2), 1]) {
@@ -185,6 +192,7 @@ describe('DexieCrawlPageQueries', () => {
     expect(row).to.deep.equal({
       seq: page?.seq,
       url: page?.url,
+      kind: page?.kind,
       status: page?.status,
       contentType: page?.contentType,
       contentLength: page?.contentLength,
@@ -210,7 +218,7 @@ describe('DexieCrawlPageQueries', () => {
     expect((await queries.query(queryOf('seq', false, { search: 'FRESH' }))).rows.map((row) => row.seq)).to.deep.equal([ROWS + 1]);
   });
 
-  it('lists facets: rows per status class, media types by frequency, depths ascending', async () => {
+  it('lists facets: rows per status class and per kind, media types by frequency, depths ascending', async () => {
     const { queries, pages } = await seeded();
     const facets = await queries.facets('c1');
     const classes: StatusClass[] = ['2xx', '3xx', '4xx', '5xx', 'failed', 'blocked'];
@@ -221,7 +229,8 @@ describe('DexieCrawlPageQueries', () => {
     const expectedMedia = [...mediaCounts]
       .map(([mediaType, count]) => ({ mediaType, count }))
       .sort((a, b) => b.count - a.count || (a.mediaType < b.mediaType ? -1 : 1));
-    expect(facets).to.deep.equal({ mediaTypes: expectedMedia, depths: [0, 1, 2, 3], statusClasses: expectedClasses });
+    const kinds = Object.fromEntries((['page', 'sitemap', 'resource', 'file'] as const).map((kind) => [kind, pages.filter((page) => page.kind === kind).length]));
+    expect(facets).to.deep.equal({ mediaTypes: expectedMedia, depths: [0, 1, 2, 3], statusClasses: expectedClasses, kinds });
   });
 
   it('counts rows written after the first facets into the next facets', async () => {
@@ -262,7 +271,9 @@ describe('DexieCrawlPageQueries', () => {
   it('keeps the search chunks and facet counts exact when rows are written again', async () => {
     const { pages, db } = await seeded();
     // Rewrites as the crawl does (inlinks and anchors merged), plus changed titles and statuses, some twice.
-    const rewritten = pages.map((page) => (page.seq % 10 === 0 ? { ...page, inlinks: page.inlinks + 1, title: `Renamed ${page.seq}`, status: 404, blockedBy: null, depth: 5 } : page));
+    const rewritten = pages.map((page) =>
+      page.seq % 10 === 0 ? { ...page, inlinks: page.inlinks + 1, title: `Renamed ${page.seq}`, status: 404, blockedBy: null, depth: 5, kind: page.seq % 30 === 0 ? ('file' as const) : page.kind } : page,
+    );
     const store = new DexieCrawlStore(db);
     await store.transaction(async (tx) => {
       await tx.putPages(rewritten.filter((page) => page.seq % 10 === 0));
@@ -273,7 +284,8 @@ describe('DexieCrawlPageQueries', () => {
     expect(facets.depths).to.deep.equal([0, 1, 2, 3, 5]);
     expect(facets.statusClasses['4xx']).to.equal(rewritten.filter((page) => classOf(page) === '4xx').length);
     expect((await db.facetCounts.get('c1'))?.rows).to.equal(ROWS);
-    for (const filter of [{ search: 'renamed' }, { statusClasses: ['4xx'], depth: 5 }, { mediaType: 'text/html', search: 'a' }] satisfies PageFilter[]) {
+    expect(facets.kinds.file).to.equal(rewritten.filter((page) => page.kind === 'file').length);
+    for (const filter of [{ search: 'renamed' }, { statusClasses: ['4xx'], depth: 5 }, { mediaType: 'text/html', search: 'a' }, { kind: 'file' }, { kind: 'page', depth: 5 }] satisfies PageFilter[]) {
       await expectSameAsReference(queries, rewritten, queryOf('seq', false, filter));
     }
   });

@@ -14,7 +14,7 @@ export const COLUMNS: readonly SortColumn[] = SORT_COLUMNS;
 const STATUSES = [200, 200, 200, 301, 404, 500, 204, 410, 503, 302];
 const TYPES = ['text/html; charset=utf-8', 'TEXT/HTML', 'image/png', 'application/pdf', null, 'text/css'];
 
-/** A varied row: every column has ties, nulls and several values; seq i, URL order unrelated to seq. */
+/** A varied row: every column has ties, nulls and several values, every kind is there; seq i, URL order unrelated to seq. */
 export function variedPage(crawlId: string, i: number): PageRecord {
   const base = pageFixture(crawlId, `https://a.example/${String((i * 37) % 101).padStart(3, '0')}/p${i}`, i);
   const blocked = i % 23 === 0;
@@ -22,6 +22,7 @@ export function variedPage(crawlId: string, i: number): PageRecord {
   const hasAnswer = !blocked && !failed;
   return {
     ...base,
+    kind: i % 5 === 1 ? 'resource' : i % 13 === 2 ? 'file' : i % 29 === 4 ? 'sitemap' : 'page',
     depth: i % 4,
     status: hasAnswer ? (STATUSES[i % STATUSES.length] ?? 200) : null,
     contentType: hasAnswer ? (TYPES[i % TYPES.length] ?? null) : null,
@@ -79,11 +80,12 @@ export function reference(
   offset: number,
   limit: number,
 ): { rows: PageRecord[]; total: number } {
-  const { statusClasses = [], mediaType, depth, search = '' } = filter;
+  const { statusClasses = [], kind, mediaType, depth, search = '' } = filter;
   const needle = search.toLowerCase();
   const kept = pages.filter(
     (page) =>
       (statusClasses.length === 0 || statusClasses.includes(classOf(page)) || (statusClasses.includes('duplicate') && page.duplicateOf !== null)) &&
+      (kind === undefined || page.kind === kind) &&
       (mediaType === undefined || mediaTypeOf(page.contentType) === mediaType) &&
       (depth === undefined || page.depth === depth) &&
       (needle === '' || page.url.toLowerCase().includes(needle) || (page.title ?? '').toLowerCase().includes(needle)),

@@ -51,6 +51,13 @@ const FILTERS: PageFilter[] = [
   { search: 'äpfel' },
   { statusClasses: ['2xx'], mediaType: 'text/html', depth: 1 },
   { statusClasses: ['4xx'], search: 'banana' },
+  { kind: 'page' },
+  { kind: 'resource' },
+  { kind: 'file' },
+  { kind: 'sitemap' },
+  { kind: 'resource', statusClasses: ['4xx', 'failed', 'blocked'] },
+  { kind: 'file', mediaType: 'application/pdf', depth: 1 },
+  { kind: 'page', search: 'apple', statusClasses: ['duplicate'] },
 ];
 
 function assertSame(projection: ResultsProjection, pages: PageRecord[], filter: PageFilter, column: SortColumn, descending: boolean, offset: number, limit: number): void {
@@ -116,6 +123,10 @@ describe('ResultsProjection', () => {
     }
     assert.equal(facets.statusClasses.duplicate, pages.filter((page) => page.duplicateOf !== null).length);
     assert.deepEqual(facets.depths, [0, 1, 2, 3]);
+    for (const kind of ['page', 'sitemap', 'resource', 'file'] as const) {
+      assert.equal(facets.kinds[kind], pages.filter((page) => page.kind === kind).length, kind);
+      assert.ok(facets.kinds[kind] > 0, `the rows hold ${kind}s`);
+    }
     assert.equal(facets.mediaTypes.reduce((sum, entry) => sum + entry.count, 0), ROWS);
     assert.ok(facets.mediaTypes.every((entry, i, all) => i === 0 || (all[i - 1]?.count ?? 0) >= entry.count));
   });
@@ -151,8 +162,13 @@ describe('result chunks', () => {
   it('uncounts the old keys of a rewritten row', () => {
     const { chunks, counts } = chunked(pages);
     const page = variedPage(8);
-    chunked([{ ...page, depth: 9, status: 500, blockedBy: null }], chunks, counts);
+    assert.equal(page.kind, 'page');
+    const pagesBefore = counts.kinds['page'] ?? 0;
+    const filesBefore = counts.kinds['file'] ?? 0;
+    chunked([{ ...page, depth: 9, status: 500, blockedBy: null, kind: 'file' }], chunks, counts);
     assert.equal(counts.depths[9], 1);
+    assert.deepEqual([counts.kinds['page'], counts.kinds['file']], [pagesBefore - 1, filesBefore + 1]);
+    assert.equal(Object.values(counts.kinds).reduce((sum, count) => sum + count, 0), ROWS);
     assert.equal(counts.rows, ROWS);
     assert.equal(Object.values(counts.depths).reduce((sum, count) => sum + count, 0), ROWS);
   });

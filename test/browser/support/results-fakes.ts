@@ -3,7 +3,7 @@
  * that implements the contract simply (filter, sort, slice) and records every
  * query, and a {@link RowReader} over a list of rows. Plus row builders.
  */
-import { emptyCounts, type CrawlRecord, type PageRecord } from '../../../src/core/model.ts';
+import { emptyCounts, type CrawlRecord, type PageRecord, type RowKind } from '../../../src/core/model.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/settings.ts';
 import { mediaType } from '../../../src/results/format.ts';
 import type { RowReader } from '../../../src/results/row-reader.ts';
@@ -85,6 +85,7 @@ export function manyListRows(count: number): PageListRow[] {
     rows.push({
       seq,
       url: `${SITE}/page/${seq}`,
+      kind: 'page',
       status,
       contentType: 'text/html',
       contentLength: 1000 + seq,
@@ -113,6 +114,7 @@ function statusClassOf(row: PageListRow): Exclude<StatusClass, 'duplicate'> {
 
 function matches(row: PageListRow, query: PageQuery): boolean {
   const { filter } = query;
+  if (filter.kind !== undefined && row.kind !== filter.kind) return false;
   if (filter.statusClasses !== undefined && filter.statusClasses.length > 0) {
     const isIn = filter.statusClasses.includes(statusClassOf(row)) || (filter.statusClasses.includes('duplicate') && row.duplicateOf !== null);
     if (!isIn) return false;
@@ -202,8 +204,10 @@ export function facetsOf(rows: readonly PageListRow[]): PageFacets {
   const statusClasses: Record<StatusClass, number> = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, failed: 0, blocked: 0, duplicate: 0 };
   const types = new Map<string, number>();
   const depths = new Set<number>();
+  const kinds: Record<RowKind, number> = { page: 0, sitemap: 0, resource: 0, file: 0 };
   for (const row of rows) {
     statusClasses[statusClassOf(row)] += 1;
+    kinds[row.kind] += 1;
     if (row.duplicateOf !== null) statusClasses.duplicate += 1;
     const type = mediaType(row.contentType);
     types.set(type, (types.get(type) ?? 0) + 1);
@@ -213,6 +217,7 @@ export function facetsOf(rows: readonly PageListRow[]): PageFacets {
     statusClasses,
     mediaTypes: [...types].map(([type, count]) => ({ mediaType: type, count })).sort((a, b) => b.count - a.count),
     depths: [...depths].sort((a, b) => a - b),
+    kinds,
   };
 }
 
