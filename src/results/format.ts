@@ -2,7 +2,7 @@
  * How the results browser writes values: pure functions, no Preact, no browser APIs.
  * Every value is shown as text; nothing from a row is ever parsed as HTML.
  */
-import type { FetchFailure } from '../core/model.ts';
+import type { FetchFailure, RowKind } from '../core/model.ts';
 import type { PageListRow, StatusClass } from '../storage/page-queries.ts';
 import { formatBytes } from '../ui/format-bytes.ts';
 import { dateTime } from '../ui/format-time.ts';
@@ -18,6 +18,14 @@ export const STATUS_CLASSES: readonly { statusClass: StatusClass; label: string 
   { statusClass: 'failed', label: 'Failed' },
   { statusClass: 'blocked', label: 'Blocked by robots' },
   { statusClass: 'duplicate', label: 'Duplicate' },
+];
+
+/** Row kinds in the order the kind filter lists them, with their labels and what each holds. */
+export const KINDS: readonly { kind: RowKind; label: string; title: string }[] = [
+  { kind: 'page', label: 'Pages', title: 'Pages found by links, the start URL and redirects (HTML, or an answer that is not a file)' },
+  { kind: 'resource', label: 'Resources', title: 'What pages load: stylesheets, scripts, images, fonts, icons, media' },
+  { kind: 'file', label: 'Files', title: 'Linked files: a link answered 2xx with something else than HTML (PDF, image, archive…)' },
+  { kind: 'sitemap', label: 'Sitemaps', title: 'Sitemaps listed in robots.txt' },
 ];
 
 /** What decides a row's status text and tone. */

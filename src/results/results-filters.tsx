@@ -1,22 +1,25 @@
 /**
  * The filters above the table: *Errors* (the rows the popup counts as
  * errors: 4xx, 5xx and failed), status classes as toggle buttons (with the
- * crawl's counts), media type, depth, and a search box over URL and title.
+ * crawl's counts), kind (pages, page resources, linked files, sitemaps),
+ * media type, depth, and a search box over URL and title.
  * Controlled: the owner keeps the values (and debounces the search).
  */
+import type { RowKind } from '../core/model.ts';
 import type { PageFacets, StatusClass } from '../storage/page-queries.ts';
-import { STATUS_CLASSES } from './format.ts';
+import { KINDS, STATUS_CLASSES } from './format.ts';
 
-/** What the filters hold; `mediaType` / `depth` null mean "all". */
+/** What the filters hold; `kind` / `mediaType` / `depth` null mean "all". */
 export interface FilterValues {
   statusClasses: StatusClass[];
+  kind: RowKind | null;
   mediaType: string | null;
   depth: number | null;
   /** As typed (the query gets it after the debounce). */
   search: string;
 }
 
-export const NO_FILTERS: FilterValues = Object.freeze({ statusClasses: [], mediaType: null, depth: null, search: '' }) as FilterValues;
+export const NO_FILTERS: FilterValues = Object.freeze({ statusClasses: [], kind: null, mediaType: null, depth: null, search: '' }) as FilterValues;
 
 /**
  * The status classes of an error as the crawl counts it (`counts.errors`: an HTTP status of 400 or
@@ -26,7 +29,7 @@ export const ERROR_CLASSES: readonly StatusClass[] = Object.freeze(['4xx', '5xx'
 
 /** Whether the filters hold any condition (the search as typed included). */
 export function hasFilters(values: FilterValues): boolean {
-  return values.statusClasses.length > 0 || values.mediaType !== null || values.depth !== null || values.search.trim() !== '';
+  return values.statusClasses.length > 0 || values.kind !== null || values.mediaType !== null || values.depth !== null || values.search.trim() !== '';
 }
 
 export interface ResultsFiltersProps {
@@ -39,6 +42,7 @@ export interface ResultsFiltersProps {
 
 const ALL = 'all';
 const TYPE_PREFIX = 'type:';
+const KIND_PREFIX = 'kind:';
 
 /** The filter bar; every change is reported whole through `onChange`. */
 export function ResultsFilters({ values, facets, onChange, searchRef }: ResultsFiltersProps) {
@@ -84,6 +88,27 @@ export function ResultsFilters({ values, facets, onChange, searchRef }: ResultsF
           );
         })}
       </div>
+      <label class="select-field">
+        <span>Kind</span>
+        <select
+          data-testid="filter-kind"
+          value={values.kind === null ? ALL : `${KIND_PREFIX}${values.kind}`}
+          onChange={(event) => {
+            const value = event.currentTarget.value;
+            const kind = KINDS.find((entry) => `${KIND_PREFIX}${entry.kind}` === value)?.kind ?? null;
+            onChange({ ...values, kind });
+          }}
+        >
+          <option value={ALL}>All kinds</option>
+          {/* The kinds the crawl has (and the one chosen, even when none is left). */}
+          {KINDS.filter(({ kind }) => (facets?.kinds[kind] ?? 0) > 0 || kind === values.kind).map(({ kind, label, title }) => (
+            <option key={kind} value={`${KIND_PREFIX}${kind}`} title={title}>
+              {label}
+              {facets === null ? '' : ` (${facets.kinds[kind].toLocaleString('en-US')})`}
+            </option>
+          ))}
+        </select>
+      </label>
       <label class="select-field">
         <span>Type</span>
         <select

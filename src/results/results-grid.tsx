@@ -6,6 +6,9 @@
  * absolutely placed, and only their windows are fetched ({@link RowWindows}).
  * So 100,000 rows cost what 40 do.
  *
+ * A row that is not a page (a page resource, a linked file, a sitemap) has its
+ * kind tagged before its URL.
+ *
  * Keyboard: the grid is one tab stop (`aria-activedescendant` names the
  * selected row); arrows, Page Up/Down, Home/End move the selection, Enter opens
  * its detail. Column headers are buttons: a click sorts, a second reverses.
@@ -173,6 +176,7 @@ export function ResultsGrid(props: ResultsGridProps) {
         data-testid="results-row"
         data-index={index}
         data-url={row.url}
+        data-kind={row.kind}
         onClick={() => {
           onSelect(index);
           onOpen(row.url);
@@ -180,6 +184,11 @@ export function ResultsGrid(props: ResultsGridProps) {
       >
         {GRID_COLUMNS.map((column) => (
           <div key={column.column} role="gridcell" class={`grid-cell cell-${column.column}${column.isNumeric === true ? ' is-numeric' : ''}`} title={column.title?.(row)}>
+            {column.column === 'url' && row.kind !== 'page' && (
+              <span class={`kind-tag kind-${row.kind}`} data-testid="kind-tag">
+                {row.kind}
+              </span>
+            )}
             {column.cell(row, origin)}
           </div>
         ))}

@@ -16,6 +16,7 @@ export function nextSort(sort: SortState, column: SortColumn): SortState {
 export function toPageFilter(values: Omit<FilterValues, 'search'>, search: string): PageFilter {
   const filter: PageFilter = {};
   if (values.statusClasses.length > 0) filter.statusClasses = [...values.statusClasses];
+  if (values.kind !== null) filter.kind = values.kind;
   if (values.mediaType !== null) filter.mediaType = values.mediaType;
   if (values.depth !== null) filter.depth = values.depth;
   const trimmed = search.trim();

@@ -138,7 +138,7 @@ function CrawlResults({
 
   const base = useMemo(
     () => ({ crawlId, sort, filter: toPageFilter(filters, search) }),
-    [crawlId, sort, filters.statusClasses, filters.mediaType, filters.depth, search],
+    [crawlId, sort, filters.statusClasses, filters.kind, filters.mediaType, filters.depth, search],
   );
   const key = queryKey(base);
   // Idempotent: a new key starts a new generation, the same key changes nothing.

@@ -37,6 +37,7 @@ export function queryKey(query: BaseQuery): string {
     query.sort.column,
     query.sort.descending,
     filter.statusClasses ?? [],
+    filter.kind ?? null,
     filter.mediaType ?? null,
     filter.depth ?? null,
     filter.search ?? '',

@@ -1,9 +1,11 @@
 /**
  * What the URL detail computes from whole rows: the redirect chain through a
- * URL, the pages linking to it and the status of its outgoing links. Each is a
+ * URL, the pages linking to it and the rows using it as a page resource, the
+ * status of its outgoing links and of its own page resources. Each is a
  * small function over a {@link RowReader}: no Preact, no browser APIs.
  */
-import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import type { CrawlRecord, PageRecord, RowKind } from '../core/model.ts';
+import { isBrokenResource } from '../export/broken-resources.ts';
 import { createScope } from '../core/url/scope.ts';
 import { isRedirectStatus } from './format.ts';
 import type { RowReader } from './row-reader.ts';
@@ -110,52 +112,118 @@ export interface Inlink {
   anchorText: string;
 }
 
-export interface InlinkScan {
+/** A row that uses the URL as a page resource: a page, or a stylesheet (its imports, fonts, images). */
+export interface ResourceUser {
+  url: string;
+  kind: RowKind;
+  title: string | null;
+}
+
+/** What a scan of the crawl found pointing to a URL. */
+export interface ReferenceScan {
+  /** Rows whose `links` contain the URL, in `seq` order. */
   inlinks: Inlink[];
-  /** The scan stopped at `maxMatches`: there may be more. */
+  /** The inlinks stopped at `maxMatches`: there may be more. */
   isCapped: boolean;
+  /** Rows whose `resources` contain the URL, in `seq` order. */
+  users: ResourceUser[];
+  /** The users stopped at `maxMatches`: there may be more. */
+  isUsersCapped: boolean;
   /** Rows looked at. */
   scannedRows: number;
 }
 
-export interface InlinkScanOptions {
+export interface ReferenceScanOptions {
   /** Rows read per step. @default 500 */
   pageSize?: number;
-  /** Matches after which the scan stops. @default 200 */
+  /** Matches kept of each list (inlinks, users); the scan stops when both have this many. @default 200 */
   maxMatches?: number;
+  /**
+   * The list that matters (a page's inlinks, a resource's users): the scan
+   * stops as soon as it holds `maxMatches`, and the other list is then marked
+   * capped too if rows were left unread. Without it, the scan stops when both are full.
+   */
+  primary?: 'inlinks' | 'users';
   /** Stops the scan (it then rejects with the signal's reason). */
   signal?: AbortSignal;
   /** Called after every step with the matches so far. */
-  onProgress?: (scan: InlinkScan) => void;
+  onProgress?: (scan: ReferenceScan) => void;
 }
 
 /**
- * The rows whose `links` contain `url`, in `seq` order. There is no index on
- * links: this scans the crawl table in `seq` order, `pageSize` rows a step,
- * and stops at `maxMatches`.
+ * The rows that link to `url` (their `links` contain it) and the rows that
+ * use it as a page resource (their `resources` contain it), each in `seq`
+ * order. There is no index on links or resources: this scans the crawl table
+ * in `seq` order, `pageSize` rows a step, in one pass for both lists, and
+ * stops when both hold `maxMatches` (or the `primary` one does).
  */
-export async function findInlinks(reader: RowReader, crawlId: string, url: string, options: InlinkScanOptions = {}): Promise<InlinkScan> {
+export async function findReferences(reader: RowReader, crawlId: string, url: string, options: ReferenceScanOptions = {}): Promise<ReferenceScan> {
   const pageSize = options.pageSize ?? 500;
   const maxMatches = options.maxMatches ?? 200;
-  const inlinks: Inlink[] = [];
-  let scannedRows = 0;
+  const scan: ReferenceScan = { inlinks: [], isCapped: false, users: [], isUsersCapped: false, scannedRows: 0 };
+  const copy = (): ReferenceScan => ({ ...scan, inlinks: [...scan.inlinks], users: [...scan.users] });
   let afterSeq = 0;
   for (;;) {
     options.signal?.throwIfAborted();
     const rows = await reader.rowsAfter(crawlId, afterSeq, pageSize);
     options.signal?.throwIfAborted();
     for (const row of rows) {
-      scannedRows += 1;
-      const index = row.links.indexOf(url);
-      if (index < 0) continue;
-      inlinks.push({ url: row.url, title: row.title, anchorText: row.linkTexts[index] ?? '' });
-      if (inlinks.length >= maxMatches) return { inlinks, isCapped: true, scannedRows };
+      scan.scannedRows += 1;
+      const index = scan.isCapped ? -1 : row.links.indexOf(url);
+      if (index >= 0) {
+        scan.inlinks.push({ url: row.url, title: row.title, anchorText: row.linkTexts[index] ?? '' });
+        scan.isCapped = scan.inlinks.length >= maxMatches;
+      }
+      // `?? []`: rows handed out by readers that do not fill it in (stored before resources were archived).
+      if (!scan.isUsersCapped && (row.resources ?? []).includes(url)) {
+        scan.users.push({ url: row.url, kind: row.kind, title: row.title });
+        scan.isUsersCapped = scan.users.length >= maxMatches;
+      }
+      const isDone = options.primary === 'inlinks' ? scan.isCapped : options.primary === 'users' ? scan.isUsersCapped : scan.isCapped && scan.isUsersCapped;
+      if (isDone) {
+        // Stopped early: the other list may have more.
+        scan.isCapped = true;
+        scan.isUsersCapped = true;
+        return scan;
+      }
     }
     const last = rows[rows.length - 1];
-    if (last === undefined || rows.length < pageSize) return { inlinks, isCapped: false, scannedRows };
+    if (last === undefined || rows.length < pageSize) return scan;
     afterSeq = last.seq;
-    options.onProgress?.({ inlinks: [...inlinks], isCapped: false, scannedRows });
+    options.onProgress?.(copy());
   }
+}
+
+/** One page resource of a row and what became of it. */
+export interface ResourceUse {
+  url: string;
+  /** Its row when it was fetched (or blocked). */
+  row: PageRecord | undefined;
+  /** Its row is broken: 400 or more, a network failure, or blocked by robots.txt. */
+  isBroken: boolean;
+  /** Why it has no row; null when it has one. */
+  notFetchedReason: string | null;
+}
+
+/** Why a resource of a row has no row of its own. */
+export function notFetchedReason(crawl: CrawlRecord | undefined): string {
+  if (crawl?.state === 'running' || crawl?.state === 'paused') return 'not fetched yet';
+  return 'not fetched (resource budget spent, or the crawl ended first)';
+}
+
+/** The page resources of `row` in document order, each with its row, whether it is broken, or why it has none. */
+export async function resourcesOf(reader: RowReader, crawl: CrawlRecord | undefined, row: PageRecord): Promise<ResourceUse[]> {
+  const resources = row.resources ?? [];
+  const rows = await reader.getRows(row.crawlId, resources);
+  return resources.map((url, index) => {
+    const target = rows[index];
+    return {
+      url,
+      row: target,
+      isBroken: target !== undefined && isBrokenResource(target),
+      notFetchedReason: target === undefined ? notFetchedReason(crawl) : null,
+    };
+  });
 }
 
 /** One outgoing link of a page and what became of it. */

@@ -1,19 +1,23 @@
 /**
  * The detail of one URL: every recorded field, headers, the redirect chain
- * through it, robots decision, outgoing links with their status and the pages
- * linking to it. All values render as text: the crawled HTML is never shown.
+ * through it, robots decision, outgoing links with their status, its page
+ * resources with theirs (broken ones marked), the pages linking to it and the
+ * rows using it as a resource. All values render as text: the crawled HTML is
+ * never shown.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
-import { countText, failureText, isoText, localTimeText, msText, shortUrl, sizeText, statusText } from './format.ts';
+import { countText, failureText, isoText, localTimeText, mediaType, msText, shortUrl, sizeText, statusText } from './format.ts';
 import type { RowReader } from './row-reader.ts';
 import { resultsSearch } from '../messaging/routes.ts';
-import { findInlinks, outlinks, redirectChain, type InlinkScan } from './url-detail-queries.ts';
-import { useAsync } from './use-async.ts';
+import { findReferences, outlinks, redirectChain, resourcesOf, type ReferenceScan } from './url-detail-queries.ts';
+import { useAsync, type AsyncState } from './use-async.ts';
 
 /** Most outgoing links listed (a page may have thousands). */
 const MAX_OUTLINKS_SHOWN = 500;
+/** Most page resources listed. */
+const MAX_RESOURCES_SHOWN = 500;
 
 export interface UrlDetailProps {
   reader: RowReader;
@@ -66,6 +70,7 @@ export function UrlDetail(props: UrlDetailProps) {
 
 function RowDetail(props: UrlDetailProps & { row: PageRecord }) {
   const { row } = props;
+  const references = useReferences(props);
   return (
     <>
       <Fields {...props} />
@@ -86,7 +91,9 @@ function RowDetail(props: UrlDetailProps & { row: PageRecord }) {
         {row.requestHeaders === null ? <p class="muted">Not reported by the browser.</p> : <HeaderTable headers={row.requestHeaders} />}
       </Section>
       <Outlinks {...props} />
-      <Inlinks {...props} />
+      {(row.kind === 'page' || row.resources.length > 0) && <Resources {...props} />}
+      {(row.kind === 'resource' || (references.scan.state === 'done' && references.scan.value.users.length > 0)) && <UsedBy {...props} references={references} />}
+      <Inlinks {...props} references={references} />
     </>
   );
 }
@@ -268,24 +275,100 @@ function Outlinks({ reader, crawl, row, crawlId, onOpen, origin }: UrlDetailProp
   );
 }
 
-function Inlinks({ reader, row, crawlId, onOpen, origin }: UrlDetailProps & { row: PageRecord }) {
-  const [progress, setProgress] = useState<InlinkScan | null>(null);
+/** The one scan of the crawl for the rows linking to the URL and the rows using it, with its progress. */
+interface References {
+  scan: AsyncState<ReferenceScan>;
+  /** The matches so far while the scan runs. */
+  progress: ReferenceScan | null;
+}
+
+function useReferences({ reader, row, crawlId }: UrlDetailProps & { row: PageRecord }): References {
+  const [progress, setProgress] = useState<ReferenceScan | null>(null);
   const scan = useAsync(
     (signal) => {
       setProgress(null);
-      return findInlinks(reader, crawlId, row.url, { signal, onProgress: (partial) => !signal.aborted && setProgress(partial) });
+      const primary = row.kind === 'resource' ? 'users' : 'inlinks';
+      return findReferences(reader, crawlId, row.url, { signal, primary, onProgress: (partial) => !signal.aborted && setProgress(partial) });
     },
     [reader, crawlId, row],
   );
-  const shown = scan.state === 'done' ? scan.value : progress;
+  return { scan, progress };
+}
+
+/** What a scan shows: its result once done, else its progress. */
+function shownScan({ scan, progress }: References): ReferenceScan | null {
+  return scan.state === 'done' ? scan.value : progress;
+}
+
+function ScanStatus({ references, what }: { references: References; what: string }) {
+  const { scan, progress } = references;
+  if (scan.state === 'loading') {
+    return (
+      <p class="muted" role="status">
+        Scanning the crawl… {progress === null ? '' : `${countText(progress.scannedRows, 'row')} read`}
+      </p>
+    );
+  }
+  if (scan.state === 'failed') return <p class="banner">Could not scan for {what}: {scan.message}</p>;
+  return null;
+}
+
+function Resources({ reader, crawl, row, crawlId, onOpen, origin }: UrlDetailProps & { row: PageRecord }) {
+  const uses = useAsync(() => resourcesOf(reader, crawl, row), [reader, crawl, row]);
+  const brokenCount = uses.state === 'done' ? uses.value.filter((use) => use.isBroken).length : 0;
   return (
-    <Section title="Inlinks" testId="detail-inlinks">
-      {scan.state === 'loading' && (
-        <p class="muted" role="status">
-          Scanning the crawl… {progress === null ? '' : `${countText(progress.scannedRows, 'row')} read`}
+    <Section title={`Page resources (${row.resources.length})`} testId="detail-resources">
+      {uses.state === 'loading' && <p class="muted">Looking up resources…</p>}
+      {uses.state === 'failed' && <p class="banner">Could not look up resources: {uses.message}</p>}
+      {uses.state === 'done' && uses.value.length === 0 && (
+        <p class="muted">{crawl?.settings.archiveResources === true ? 'No page resources.' : 'None recorded: this crawl did not archive page resources.'}</p>
+      )}
+      {uses.state === 'done' && brokenCount > 0 && (
+        <p class="is-broken" data-testid="resources-broken">
+          {countText(brokenCount, 'broken resource')}
         </p>
       )}
-      {scan.state === 'failed' && <p class="banner">Could not scan for inlinks: {scan.message}</p>}
+      {uses.state === 'done' && uses.value.length > 0 && (
+        <>
+          <table class="link-table">
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Type</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {uses.value.slice(0, MAX_RESOURCES_SHOWN).map((use) => (
+                <tr key={use.url} data-testid="resource" data-url={use.url} data-broken={use.isBroken ? 'true' : 'false'}>
+                  <td class="link-url">
+                    {use.row !== undefined ? (
+                      <DetailLink crawlId={crawlId} url={use.url} label={shortUrl(use.url, origin)} onOpen={onOpen} />
+                    ) : (
+                      <span title={use.url}>{shortUrl(use.url, origin)}</span>
+                    )}
+                  </td>
+                  <td>{use.row === undefined ? '' : mediaType(use.row.contentType)}</td>
+                  <td class={use.row === undefined ? 'muted' : use.isBroken ? 'is-broken' : ''} data-testid="resource-status">
+                    {use.row === undefined ? use.notFetchedReason : use.isBroken ? `${statusText(use.row)} · broken` : statusText(use.row)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {uses.value.length > MAX_RESOURCES_SHOWN && <p class="muted">First {MAX_RESOURCES_SHOWN} of {uses.value.length} resources.</p>}
+        </>
+      )}
+    </Section>
+  );
+}
+
+function Inlinks({ crawlId, onOpen, origin, references }: UrlDetailProps & { row: PageRecord; references: References }) {
+  const { scan } = references;
+  const shown = shownScan(references);
+  return (
+    <Section title="Inlinks" testId="detail-inlinks">
+      <ScanStatus references={references} what="inlinks" />
       {scan.state === 'done' && scan.value.inlinks.length === 0 && <p class="muted">No crawled page links here.</p>}
       {scan.state === 'done' && scan.value.isCapped && (
         <p class="muted" data-testid="inlinks-capped">
@@ -309,6 +392,44 @@ function Inlinks({ reader, row, crawlId, onOpen, origin }: UrlDetailProps & { ro
                 </td>
                 <td data-testid="inlink-anchor">{inlink.anchorText}</td>
                 <td>{inlink.title ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  );
+}
+
+/** The rows that use the URL as a page resource: pages, and stylesheets for what they import or load. */
+function UsedBy({ crawlId, onOpen, origin, references }: UrlDetailProps & { row: PageRecord; references: References }) {
+  const { scan } = references;
+  const shown = shownScan(references);
+  return (
+    <Section title="Used by" testId="detail-used-by">
+      <ScanStatus references={references} what="the pages using it" />
+      {scan.state === 'done' && scan.value.users.length === 0 && <p class="muted">No crawled page uses this resource.</p>}
+      {scan.state === 'done' && scan.value.isUsersCapped && (
+        <p class="muted" data-testid="users-capped">
+          Showing the first {scan.value.users.length} pages using it.
+        </p>
+      )}
+      {shown !== null && shown.users.length > 0 && (
+        <table class="link-table">
+          <thead>
+            <tr>
+              <th scope="col">Used by</th>
+              <th scope="col">Title</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.users.map((user) => (
+              <tr key={user.url} data-testid="resource-user" data-url={user.url}>
+                <td class="link-url">
+                  <DetailLink crawlId={crawlId} url={user.url} label={shortUrl(user.url, origin)} onOpen={onOpen} />
+                  {user.kind !== 'page' && <span class="muted"> ({user.kind === 'resource' ? 'stylesheet' : user.kind})</span>}
+                </td>
+                <td>{user.title ?? ''}</td>
               </tr>
             ))}
           </tbody>

@@ -58,8 +58,14 @@ describe('results query helpers', () => {
   });
 
   it('leaves unset filters out of the query and trims the search', () => {
-    expect(toPageFilter({ statusClasses: [], mediaType: null, depth: null }, '  ')).to.deep.equal({});
-    expect(toPageFilter({ statusClasses: ['blocked'], mediaType: '', depth: 0 }, ' a ')).to.deep.equal({ statusClasses: ['blocked'], mediaType: '', depth: 0, search: 'a' });
+    expect(toPageFilter({ statusClasses: [], kind: null, mediaType: null, depth: null }, '  ')).to.deep.equal({});
+    expect(toPageFilter({ statusClasses: ['blocked'], kind: 'resource', mediaType: '', depth: 0 }, ' a ')).to.deep.equal({
+      statusClasses: ['blocked'],
+      kind: 'resource',
+      mediaType: '',
+      depth: 0,
+      search: 'a',
+    });
   });
 
   it('stops a redirect chain after 20 hops', async () => {

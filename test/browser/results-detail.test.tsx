@@ -115,6 +115,93 @@ describe('results URL detail', () => {
     expect(reader.rowsAfterCalls.map((call) => call.limit)).to.deep.equal([500]);
   });
 
+  it("lists a page's resources with their type and status, marks the broken ones and says which were not fetched", async () => {
+    const css = `${SITE}/s/site.css`;
+    const logo = `${SITE}/logo.png`;
+    const missing = `${SITE}/missing.png`;
+    const failed = 'https://cdn.example/font.woff2';
+    const blocked = `${SITE}/private/tracker.js`;
+    const unfetched = `${SITE}/later.png`;
+    const page = pageRecord(1, { url: `${SITE}/`, depth: 0, resources: [css, logo, missing, failed, blocked, unfetched] });
+    const rows = [
+      page,
+      pageRecord(2, { url: css, kind: 'resource', contentType: 'text/css', title: null }),
+      pageRecord(3, { url: logo, kind: 'resource', contentType: 'image/png', title: null }),
+      pageRecord(4, { url: missing, kind: 'resource', status: 404, contentType: 'text/html', title: null }),
+      pageRecord(5, { url: failed, kind: 'resource', status: null, contentType: null, error: { code: 'timeout', message: 'no answer' }, title: null }),
+      pageRecord(6, { url: blocked, kind: 'resource', status: null, contentType: null, blockedBy: 'robots', blockedRule: 'Disallow: /private', title: null }),
+    ];
+    const mounted = await openDetail(rows, page.url, new FakeRowReader(rows, crawlRecord({ settings: { ...crawlRecord().settings, archiveResources: true } })));
+    await waitFor(() => expect(mounted.allByTestId('resource')).to.have.lengthOf(6));
+    expect(mounted.byTestId('detail-resources').querySelector('h3')?.textContent).to.equal('Page resources (6)');
+    expect(mounted.allByTestId('resource').map((row) => row.dataset['url'])).to.deep.equal([css, logo, missing, failed, blocked, unfetched]);
+    expect(textsOf(mounted, 'resource-status')).to.deep.equal([
+      '200',
+      '200',
+      '404 · broken',
+      'timeout · broken',
+      'blocked · broken',
+      'not fetched (resource budget spent, or the crawl ended first)',
+    ]);
+    expect(mounted.allByTestId('resource').map((row) => row.dataset['broken'])).to.deep.equal(['false', 'false', 'true', 'true', 'true', 'false']);
+    expect(mounted.byTestId('resources-broken').textContent).to.equal('3 broken resources');
+    expect(mounted.allByTestId('resource')[1]?.textContent).to.include('image/png');
+    // A page is used by nothing: no such section.
+    await waitFor(() => expect(mounted.allByTestId('inlink')).to.have.lengthOf(0));
+    expect(mounted.queryTestId('detail-used-by')).to.equal(null);
+
+    // A fetched resource opens its own detail.
+    const link = mounted.allByTestId('resource')[2]?.querySelector('a');
+    if (!link) throw new Error('no link to the missing image');
+    await click(link);
+    await waitFor(() => expect(mounted.byTestId('detail').dataset['url']).to.equal(missing));
+  });
+
+  it('lists the pages and stylesheets that use a resource, and its own resources when it is a stylesheet', async () => {
+    const font = `${SITE}/s/font.woff2`;
+    const sheet = pageRecord(3, { url: `${SITE}/s/site.css`, kind: 'resource', contentType: 'text/css', title: null, resources: [font] });
+    const rows = [
+      pageRecord(1, { url: `${SITE}/a`, title: 'Page A', resources: [sheet.url, font] }),
+      pageRecord(2, { url: `${SITE}/b`, title: 'Page B', resources: [sheet.url] }),
+      sheet,
+      pageRecord(4, { url: font, kind: 'resource', status: 404, contentType: 'text/html', title: null }),
+      pageRecord(5, { url: `${SITE}/c`, title: 'Page C', links: [font], linkTexts: ['the font'] }),
+    ];
+    const mounted = await openDetail(rows, font);
+    await waitFor(() => expect(mounted.allByTestId('resource-user')).to.have.lengthOf(2));
+    const users = mounted.allByTestId('resource-user');
+    expect(users.map((row) => row.dataset['url'])).to.deep.equal([`${SITE}/a`, sheet.url]);
+    expect(users[0]?.textContent).to.include('Page A');
+    expect(users[1]?.textContent).to.include('(stylesheet)');
+    // Found in the same scan: the page that links to it.
+    expect(mounted.allByTestId('inlink').map((row) => row.dataset['url'])).to.deep.equal([`${SITE}/c`]);
+    // A resource that is not a stylesheet has no resources of its own: no such section.
+    expect(mounted.queryTestId('detail-resources')).to.equal(null);
+
+    await click(users[1]?.querySelector('a') ?? mounted.container);
+    await waitFor(() => expect(mounted.byTestId('detail').dataset['url']).to.equal(sheet.url));
+    await waitFor(() => expect(textsOf(mounted, 'resource-status')).to.deep.equal(['404 · broken']));
+    await waitFor(() => expect(mounted.allByTestId('resource-user').map((row) => row.dataset['url'])).to.deep.equal([`${SITE}/a`, `${SITE}/b`]));
+  });
+
+  it('says when no crawled page uses a resource', async () => {
+    const image = pageRecord(1, { url: `${SITE}/orphan.png`, kind: 'resource', contentType: 'image/png', title: null });
+    const mounted = await openDetail([image], image.url);
+    await waitFor(() => expect(mounted.byTestId('detail-used-by').textContent).to.include('No crawled page uses this resource.'));
+  });
+
+  it("scans for a resource's users 500 rows at a time and stops at the first 200", async function (this: MochaContext) {
+    this.timeout(10_000);
+    const image = pageRecord(1, { url: `${SITE}/logo.png`, kind: 'resource', contentType: 'image/png', title: null });
+    const users = Array.from({ length: 1200 }, (_, index) => pageRecord(index + 2, { url: `${SITE}/u${index}`, resources: index % 2 === 0 ? [image.url] : [] }));
+    const reader = new FakeRowReader([image, ...users]);
+    const mounted = await openDetail([image, ...users], image.url, reader);
+    await waitFor(() => mounted.byTestId('users-capped'));
+    expect(mounted.byTestId('users-capped').textContent).to.include('first 200');
+    expect(mounted.allByTestId('resource-user')).to.have.lengthOf(200);
+    expect(reader.rowsAfterCalls.map((call) => call.limit)).to.deep.equal([500]);
+  });
+
   it('lists the outgoing links with their status, and says why uncrawled ones were not crawled', async () => {
     const page = pageRecord(1, {
       url: `${SITE}/`,

@@ -139,6 +139,45 @@ describe('results table', () => {
     await waitFor(() => expect(queries.lastQuery().filter).to.deep.equal({ statusClasses: ['5xx'], mediaType: 'text/html', depth: 3 }));
   });
 
+  it("filters by kind with the crawl's count of each kind, combined with the other filters, and tags rows that are not pages", async () => {
+    const rows = manyListRows(40).map((row) => ({ ...row, kind: row.seq % 4 === 0 ? ('resource' as const) : row.seq % 10 === 1 ? ('file' as const) : row.kind }));
+    const queries = new FakePageQueries(rows);
+    const mounted = await mountOver(queries);
+    const facets = facetsOf(rows);
+    const kind = mounted.byTestId<HTMLSelectElement>('filter-kind');
+    // Only the kinds the crawl has (no sitemap here), each with its count.
+    await waitFor(() =>
+      expect([...kind.options].map((option) => option.textContent)).to.deep.equal([
+        'All kinds',
+        `Pages (${facets.kinds.page})`,
+        `Resources (${facets.kinds.resource})`,
+        `Files (${facets.kinds.file})`,
+      ]),
+    );
+    await act(() => {
+      kind.value = 'kind:resource';
+      kind.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await waitFor(() => expect(queries.lastQuery().filter).to.deep.equal({ kind: 'resource' }));
+    await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal(`${facets.kinds.resource} URLs`));
+    await waitFor(() => expect(renderedRows(mounted).every((row) => row.dataset['kind'] === 'resource')).to.equal(true));
+    expect(renderedRows(mounted)[0]?.querySelector('.cell-url [data-testid="kind-tag"]')?.textContent).to.equal('resource');
+
+    await click(mounted.byTestId('filter-4xx'));
+    await waitFor(() => expect(queries.lastQuery().filter).to.deep.equal({ kind: 'resource', statusClasses: ['4xx'] }));
+    await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal(`${rows.filter((row) => row.kind === 'resource' && row.status === 404).length} URLs`));
+
+    await act(() => {
+      kind.value = 'all';
+      kind.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await waitFor(() => expect(queries.lastQuery().filter).to.deep.equal({ statusClasses: ['4xx'] }));
+    // Pages carry no tag.
+    await waitFor(() => expect(renderedRows(mounted).some((row) => row.dataset['kind'] === 'page')).to.equal(true));
+    const page = renderedRows(mounted).find((row) => row.dataset['kind'] === 'page');
+    expect(page?.querySelector('[data-testid="kind-tag"]')).to.equal(null);
+  });
+
   it('runs the search once typing has paused for 150 ms, not on every keystroke', async () => {
     const queries = new FakePageQueries(manyListRows(200));
     const mounted = await mountOver(queries);

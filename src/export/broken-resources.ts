@@ -1,0 +1,67 @@
+/**
+ * When a page resource is broken, and how many of a row's resources are:
+ * the one definition the exports (CSV, JSON Lines), the results browser's
+ * detail and the *Broken resources* report share.
+ *
+ * A resource is broken when the row of its URL (of whatever kind: a URL
+ * first reached by a link keeps its page or file row) answered 400 or more,
+ * failed at the network level (timeout, refused…), or was blocked by
+ * robots.txt (never requested). A resource without a row (not fetched: the
+ * resource budget was spent, or the crawl ended first) is not counted as
+ * broken: nothing is known of it.
+ *
+ * Pure: no Dexie, no browser API.
+ */
+import type { PageRecord } from '../core/model.ts';
+
+/** What decides whether a row is broken as a resource. */
+export type ResourceHealthFields = Pick<PageRecord, 'status' | 'error' | 'blockedBy'>;
+
+/** Whether a row, used as a page resource, is broken: status 400 or more, a network failure, or blocked by robots.txt. */
+export function isBrokenResource(row: ResourceHealthFields): boolean {
+  if (row.blockedBy !== null) return true;
+  if (row.status !== null) return row.status >= 400;
+  return row.error !== null;
+}
+
+/** The URLs known to be broken (a `Set` fits). */
+export interface BrokenUrls {
+  has(url: string): boolean;
+}
+
+/** No URL is broken: for rows that list no resources. */
+export const NO_BROKEN_URLS: BrokenUrls = Object.freeze({ has: () => false });
+
+/** A row's resources and how many of them are broken. */
+export interface ResourceCounts {
+  /** Resources the row uses (`PageRecord.resources`). */
+  resourceCount: number;
+  /** Of those, the ones whose row is broken ({@link isBrokenResource}). */
+  brokenResourceCount: number;
+}
+
+/** The counts of one row, given the crawl's broken URLs. */
+export function resourceCountsOf(row: Pick<PageRecord, 'resources'>, broken: BrokenUrls): ResourceCounts {
+  let brokenResourceCount = 0;
+  for (const url of row.resources) if (broken.has(url)) brokenResourceCount += 1;
+  return { resourceCount: row.resources.length, brokenResourceCount };
+}
+
+/**
+ * The URLs of every broken row (one pass over the rows): what a writer that
+ * streams rows in `seq` order needs to count a page's broken resources,
+ * which are mostly recorded after the page. Holds one URL per broken row,
+ * never the rows.
+ */
+export async function brokenUrlsOf(rows: AsyncIterable<PageRecord>): Promise<Set<string>> {
+  const broken = new Set<string>();
+  for await (const row of rows) if (isBrokenResource(row)) broken.add(row.url);
+  return broken;
+}
+
+/** The broken URLs among `rows` (all in memory): for a batch that holds its own resources' rows. */
+export function brokenUrlsIn(rows: Iterable<ResourceHealthFields & Pick<PageRecord, 'url'>>): Set<string> {
+  const broken = new Set<string>();
+  for (const row of rows) if (isBrokenResource(row)) broken.add(row.url);
+  return broken;
+}
