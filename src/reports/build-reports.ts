@@ -2,13 +2,25 @@
  * The reports a site owner reads after a crawl, built from the crawl table:
  *
  * - **Broken links**: targets whose row is 4xx, 5xx or a network failure,
- *   with every page linking to them and the anchor text of each link.
- * - **Redirects**: every redirect chain, followed through the rows, with
- *   loops and chains of more than one hop flagged.
- * - **Blocked by robots.txt**: rows never requested, with the rule and the
- *   page that led there.
+ *   with every page linking to them and the anchor text of each link. Links
+ *   only: a broken page resource (a missing image) is in the broken
+ *   resources, and here only when a page also links to it.
+ * - **Broken resources**: page resources (stylesheets, scripts, images,
+ *   fonts…) whose row answered 400 or more, failed at the network level or
+ *   was blocked by robots.txt, each with what it is and every row using it
+ *   (pages, and stylesheets for what they import or load). A URL first
+ *   reached by a link (so its row is a page or a file) is here too when a
+ *   row uses it as a resource.
+ * - **Redirects**: every redirect chain of pages, files and sitemaps,
+ *   followed through the rows, with loops and chains of more than one hop
+ *   flagged. A resource that redirects is not a chain a visitor follows:
+ *   the table shows them (kind *Resources*, *3xx*).
+ * - **Blocked by robots.txt**: pages, files and sitemaps never requested,
+ *   with the rule and the page that led there (blocked resources are broken
+ *   resources).
  * - **Duplicate content**: groups of byte-identical pages that answered 2xx (identical error pages
- *   are not duplicate content: they are in the broken links).
+ *   are not duplicate content: they are in the broken links). Pages only: one image served under two
+ *   URLs, or one PDF, is not duplicate content.
  *
  * Pure: rows come in as a {@link RowScan}, a function that starts a fresh
  * scan of the crawl table in `seq` order. A report that needs to know a
@@ -16,18 +28,20 @@
  * targets, duplicate originals) reads the rows twice instead of holding the
  * crawl: memory stays proportional to the report, not the crawl. Every
  * builder runs its passes at most once each; {@link buildAllReports} runs the
- * four reports together in two scans.
+ * five reports together in two scans.
  */
-import type { PageRecord } from '../core/model.ts';
+import { parseContentType } from '../core/links/decode-html.ts';
+import type { PageRecord, RowKind } from '../core/model.ts';
+import { isBrokenResource } from '../export/broken-resources.ts';
 
 /** Starts a scan of one crawl's rows in `seq` order; each call starts over from the first row. */
 export type RowScan = () => AsyncIterable<PageRecord>;
 
-/** The four reports, as named in file names and `data-testid`s. */
-export type ReportKind = 'broken-links' | 'redirects' | 'blocked' | 'duplicates';
+/** The five reports, as named in file names and `data-testid`s. */
+export type ReportKind = 'broken-links' | 'broken-resources' | 'redirects' | 'blocked' | 'duplicates';
 
 /** Every {@link ReportKind}, in the order the UI lists them. */
-export const REPORT_KINDS: readonly ReportKind[] = Object.freeze(['broken-links', 'redirects', 'blocked', 'duplicates']);
+export const REPORT_KINDS: readonly ReportKind[] = Object.freeze(['broken-links', 'broken-resources', 'redirects', 'blocked', 'duplicates']);
 
 /** A page linking to a broken target. */
 export interface LinkingPage {
@@ -52,6 +66,73 @@ export interface BrokenLinksReport {
   kind: 'broken-links';
   /** Most linking pages first; ties in `seq` order of the target row. */
   targets: BrokenTarget[];
+}
+
+/** What a page resource is, from its URL's extension, else its content type. */
+export type ResourceType = 'image' | 'stylesheet' | 'script' | 'font' | 'other';
+
+/** A row using a broken resource: a page, or a stylesheet (for what it imports or loads). */
+export interface ResourceUserRef {
+  url: string;
+  kind: RowKind;
+}
+
+/** A page resource whose row answered 400 or more, failed at the network level, or was blocked by robots.txt. */
+export interface BrokenResource {
+  url: string;
+  type: ResourceType;
+  /** HTTP status, or null when it failed or was blocked. */
+  status: number | null;
+  /** `code: message` of a network failure; null otherwise. */
+  error: string | null;
+  /** Blocked by robots.txt: never requested. */
+  isBlocked: boolean;
+  /** The robots.txt rule that blocked it, when known. */
+  blockedRule: string | null;
+  /** The row that led to it: the first page (or stylesheet) using it, or the resource that redirected to it. */
+  referrer: string | null;
+  /** Rows whose `resources` include `url`, each once, in `seq` order (none for a redirect's target). */
+  users: ResourceUserRef[];
+}
+
+export interface BrokenResourcesReport {
+  kind: 'broken-resources';
+  /** Most users first; ties in `seq` order of the resource row. */
+  resources: BrokenResource[];
+}
+
+/** Extensions of page resources, by what they are. */
+const TYPE_OF_EXTENSION: Readonly<Record<string, ResourceType>> = {
+  ...Object.fromEntries(['png', 'apng', 'jpg', 'jpeg', 'jpe', 'jfif', 'pjpeg', 'gif', 'webp', 'avif', 'svg', 'svgz', 'ico', 'cur', 'bmp', 'tif', 'tiff', 'jxl', 'heic'].map((ext) => [ext, 'image'])),
+  css: 'stylesheet',
+  ...Object.fromEntries(['js', 'mjs', 'cjs'].map((ext) => [ext, 'script'])),
+  ...Object.fromEntries(['woff', 'woff2', 'ttf', 'otf', 'eot'].map((ext) => [ext, 'font'])),
+};
+
+/** What a media type says a resource is; null when it says nothing (HTML of an error page, none, or anything else). */
+function typeOfMediaType(mediaType: string | null): ResourceType | null {
+  if (mediaType === null) return null;
+  if (mediaType.startsWith('image/')) return 'image';
+  if (mediaType === 'text/css') return 'stylesheet';
+  if (mediaType.startsWith('font/') || mediaType === 'application/font-woff' || mediaType === 'application/vnd.ms-fontobject') return 'font';
+  if (mediaType.includes('javascript') || mediaType.includes('ecmascript')) return 'script';
+  return null;
+}
+
+/**
+ * What a page resource is: from its URL's extension (a broken one's content
+ * type is often that of an error page), else from its content type, else `other`.
+ */
+export function resourceTypeOf(url: string, contentType: string | null): ResourceType {
+  let extension = '';
+  try {
+    const last = new URL(url).pathname.split('/').at(-1) ?? '';
+    const dot = last.lastIndexOf('.');
+    extension = dot < 0 ? '' : last.slice(dot + 1).toLowerCase();
+  } catch {
+    // Not a URL: no extension.
+  }
+  return TYPE_OF_EXTENSION[extension] ?? typeOfMediaType(parseContentType(contentType).mediaType) ?? 'other';
 }
 
 /** One redirect followed: a 3xx row. */
@@ -126,19 +207,21 @@ export interface DuplicatesReport {
   groups: DuplicateGroup[];
 }
 
-export type Report = BrokenLinksReport | RedirectsReport | BlockedReport | DuplicatesReport;
+export type Report = BrokenLinksReport | BrokenResourcesReport | RedirectsReport | BlockedReport | DuplicatesReport;
 
 /** The report of one kind. */
 export type ReportOf<K extends ReportKind> = Extract<Report, { kind: K }>;
 
-/** All four reports. */
+/** All five reports. */
 export type AllReports = { [K in ReportKind]: ReportOf<K> };
 
-/** What a report lists one line per in the UI: targets, chains, blocked rows or groups. */
+/** What a report lists one line per in the UI: targets, resources, chains, blocked rows or groups. */
 export function reportCount(report: Report): number {
   switch (report.kind) {
     case 'broken-links':
       return report.targets.length;
+    case 'broken-resources':
+      return report.resources.length;
     case 'redirects':
       return report.chains.length;
     case 'blocked':
@@ -181,14 +264,18 @@ async function collect(scan: RowScan, collectors: readonly Collector<unknown>[])
   for await (const row of scan()) for (const second of seconds) second(row);
 }
 
-/** First scan: the broken rows. Second scan: the links pointing to them. */
+/**
+ * First scan: the broken rows. Second scan: the links pointing to them. A
+ * broken resource is left out unless a page links to it (it is in the broken
+ * resources).
+ */
 function brokenLinksCollector(): Collector<BrokenLinksReport> {
   /** Broken targets by URL, in `seq` order of their rows; linking pages keyed by URL (each page once). */
-  const targets = new Map<string, { target: BrokenTarget; linkers: Map<string, LinkingPage> }>();
+  const targets = new Map<string, { target: BrokenTarget; isResource: boolean; linkers: Map<string, LinkingPage> }>();
   return {
     first(row) {
       if (!isBrokenRow(row) || targets.has(row.url)) return;
-      targets.set(row.url, { target: { url: row.url, status: row.status, error: errorText(row), linkingPages: [] }, linkers: new Map() });
+      targets.set(row.url, { target: { url: row.url, status: row.status, error: errorText(row), linkingPages: [] }, isResource: row.kind === 'resource', linkers: new Map() });
     },
     second(row) {
       row.links.forEach((link, index) => {
@@ -198,7 +285,9 @@ function brokenLinksCollector(): Collector<BrokenLinksReport> {
       });
     },
     finish() {
-      const list = [...targets.values()].map(({ target, linkers }) => ({ ...target, linkingPages: [...linkers.values()] }));
+      const list = [...targets.values()]
+        .filter(({ isResource, linkers }) => !isResource || linkers.size > 0)
+        .map(({ target, linkers }) => ({ ...target, linkingPages: [...linkers.values()] }));
       // Array.prototype.sort is stable: equal counts keep `seq` order.
       list.sort((a, b) => b.linkingPages.length - a.linkingPages.length);
       return { kind: 'broken-links', targets: list };
@@ -206,7 +295,46 @@ function brokenLinksCollector(): Collector<BrokenLinksReport> {
   };
 }
 
-/** First scan: the 3xx rows and where they point. Second scan: the rows those targets ended on. */
+/**
+ * First scan: the broken rows (resources, and others that a row may use as
+ * one). Second scan: the rows whose resources include them. Kept: the
+ * resource rows, and the others some row uses.
+ */
+function brokenResourcesCollector(): Collector<BrokenResourcesReport> {
+  const found = new Map<string, { resource: BrokenResource; isResource: boolean; users: Map<string, ResourceUserRef> }>();
+  return {
+    first(row) {
+      if (!isBrokenResource(row) || found.has(row.url)) return;
+      const resource: BrokenResource = {
+        url: row.url,
+        type: resourceTypeOf(row.url, row.contentType),
+        status: row.status,
+        error: errorText(row),
+        isBlocked: row.blockedBy !== null,
+        blockedRule: row.blockedRule,
+        referrer: row.referrer,
+        users: [],
+      };
+      found.set(row.url, { resource, isResource: row.kind === 'resource', users: new Map() });
+    },
+    second(row) {
+      // `?? []`: rows of readers that do not fill it in (stored before resources were archived).
+      for (const url of row.resources ?? []) {
+        const entry = found.get(url);
+        if (entry !== undefined && !entry.users.has(row.url)) entry.users.set(row.url, { url: row.url, kind: row.kind });
+      }
+    },
+    finish() {
+      const list = [...found.values()]
+        .filter(({ isResource, users }) => isResource || users.size > 0)
+        .map(({ resource, users }) => ({ ...resource, users: [...users.values()] }));
+      list.sort((a, b) => b.users.length - a.users.length);
+      return { kind: 'broken-resources', resources: list };
+    },
+  };
+}
+
+/** First scan: the 3xx rows (not resources) and where they point. Second scan: the rows those targets ended on. */
 function redirectsCollector(): Collector<RedirectsReport> {
   /** 3xx rows by URL, in `seq` order. */
   const redirects = new Map<string, { status: number; location: string | null }>();
@@ -216,6 +344,7 @@ function redirectsCollector(): Collector<RedirectsReport> {
   let targets: Set<string> | null = null;
   return {
     first(row) {
+      if (row.kind === 'resource') return;
       if (isRedirectStatus(row.status) && !redirects.has(row.url)) redirects.set(row.url, { status: row.status, location: row.location });
     },
     second(row) {
@@ -279,12 +408,12 @@ function redirectChains(
   return chains.map(({ chain }) => chain);
 }
 
-/** One scan: the blocked rows. */
+/** One scan: the blocked rows that are not resources (those are broken resources). */
 function blockedCollector(): Collector<BlockedReport> {
   const rows: BlockedRow[] = [];
   return {
     first(row) {
-      if (row.blockedBy === 'robots') rows.push({ url: row.url, rule: row.blockedRule, referrer: row.referrer });
+      if (row.blockedBy === 'robots' && row.kind !== 'resource') rows.push({ url: row.url, rule: row.blockedRule, referrer: row.referrer });
     },
     finish() {
       return { kind: 'blocked', rows };
@@ -295,11 +424,16 @@ function blockedCollector(): Collector<BlockedReport> {
 /** First scan: the duplicates, grouped by the URL they duplicate. Second scan: those originals. */
 function duplicatesCollector(): Collector<DuplicatesReport> {
   const groups = new Map<string, { sha256: string | null; original: DuplicateMember | null; duplicates: DuplicateMember[] }>();
-  /** Only pages that answered 2xx are content: five identical 404 pages are one error page, not duplicates. */
-  const isContent = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
+  /**
+   * Only pages that answered 2xx are content: five identical 404 pages are one error page, not duplicates, and
+   * one image (or PDF) under two URLs is not duplicate content either.
+   */
+  const isContent = (row: PageRecord): boolean => row.kind === 'page' && row.status !== null && row.status >= 200 && row.status < 300;
+  /** Originals that are not content (an error page, a resource), by URL. */
+  const notContent = new Set<string>();
   return {
     first(row) {
-      if (row.duplicateOf === null || row.duplicateOf === row.url || !isContent(row.status)) return;
+      if (row.duplicateOf === null || row.duplicateOf === row.url || !isContent(row)) return;
       let group = groups.get(row.duplicateOf);
       if (group === undefined) {
         group = { sha256: row.sha256, original: null, duplicates: [] };
@@ -312,15 +446,17 @@ function duplicatesCollector(): Collector<DuplicatesReport> {
       const group = groups.get(row.url);
       if (group === undefined || group.original !== null) return;
       group.original = { url: row.url, status: row.status, isOriginal: true };
+      if (!isContent(row)) notContent.add(row.url);
       group.sha256 ??= row.sha256;
     },
     finish() {
       const list = [...groups.entries()]
         .map(([url, group]): DuplicateGroup => {
           // An original without a row (never expected) is still named: the group is about its body. An original
-          // that was not content (an error page that came first) is left out; its 2xx copies may still be a group.
+          // that was not content (an error page or a resource that came first) is left out; its 2xx copies may
+          // still be a group.
           const original = group.original ?? { url, status: null, isOriginal: true };
-          const isOriginalContent = group.original === null || isContent(group.original.status);
+          const isOriginalContent = group.original === null || !notContent.has(url);
           return { sha256: group.sha256, members: [...(isOriginalContent ? [original] : []), ...group.duplicates] };
         })
         .filter((group) => group.members.length >= 2);
@@ -338,6 +474,11 @@ async function buildOne<R>(scan: RowScan, collector: Collector<R>): Promise<R> {
 /** Broken links, in two scans. */
 export function buildBrokenLinks(scan: RowScan): Promise<BrokenLinksReport> {
   return buildOne(scan, brokenLinksCollector());
+}
+
+/** Broken page resources, in two scans. */
+export function buildBrokenResources(scan: RowScan): Promise<BrokenResourcesReport> {
+  return buildOne(scan, brokenResourcesCollector());
 }
 
 /** Redirect chains and loops, in two scans. */
@@ -361,6 +502,8 @@ export function buildReport(kind: ReportKind, scan: RowScan): Promise<Report> {
   switch (kind) {
     case 'broken-links':
       return buildBrokenLinks(scan);
+    case 'broken-resources':
+      return buildBrokenResources(scan);
     case 'redirects':
       return buildRedirects(scan);
     case 'blocked':
@@ -370,10 +513,11 @@ export function buildReport(kind: ReportKind, scan: RowScan): Promise<Report> {
   }
 }
 
-/** All four reports from two scans of the rows. */
+/** All five reports from two scans of the rows. */
 export async function buildAllReports(scan: RowScan): Promise<AllReports> {
   const collectors = {
     'broken-links': brokenLinksCollector(),
+    'broken-resources': brokenResourcesCollector(),
     redirects: redirectsCollector(),
     blocked: blockedCollector(),
     duplicates: duplicatesCollector(),
@@ -381,6 +525,7 @@ export async function buildAllReports(scan: RowScan): Promise<AllReports> {
   await collect(scan, Object.values(collectors));
   return {
     'broken-links': collectors['broken-links'].finish(),
+    'broken-resources': collectors['broken-resources'].finish(),
     redirects: collectors.redirects.finish(),
     blocked: collectors.blocked.finish(),
     duplicates: collectors.duplicates.finish(),

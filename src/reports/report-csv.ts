@@ -7,6 +7,10 @@
  * - broken links: `target,status,error,linking page,anchor text`, one line per
  *   (target, linking page); a target nobody links to gets one line with the
  *   last two cells empty;
+ * - broken resources: `resource,type,status,problem,found via,used by,used by kind`,
+ *   one line per (resource, row using it); a resource no row lists (the target
+ *   of a resource's redirect: see `found via`) gets one line with the last two
+ *   cells empty;
  * - redirects: `start,hops,hop URLs,hop statuses,final URL,final status,outcome,long chain,loop`,
  *   one line per chain (hops joined with ` | `);
  * - blocked: `url,rule,referrer`;
@@ -15,11 +19,12 @@
 import type { CrawlRecord } from '../core/model.ts';
 import type { CrawlSettings } from '../core/settings.ts';
 import { CSV_BOM, csvLine, type CsvCell } from '../export/csv.ts';
-import type { ChainEnd, Report, ReportKind } from './build-reports.ts';
+import type { BrokenResource, ChainEnd, Report, ReportKind } from './build-reports.ts';
 
 /** The header of each report's CSV. */
 export const REPORT_CSV_HEADERS: { readonly [K in ReportKind]: readonly string[] } = Object.freeze({
   'broken-links': ['target', 'status', 'error', 'linking page', 'anchor text'],
+  'broken-resources': ['resource', 'type', 'status', 'problem', 'found via', 'used by', 'used by kind'],
   redirects: ['start', 'hops', 'hop URLs', 'hop statuses', 'final URL', 'final status', 'outcome', 'long chain', 'loop'],
   blocked: ['url', 'rule', 'referrer'],
   duplicates: ['group', 'sha256', 'url', 'status', 'original'],
@@ -40,6 +45,16 @@ export function chainOutcome(end: ChainEnd): string {
   }
 }
 
+/**
+ * What is wrong with a broken resource, in words: `404`, `timeout: no answer in 30 s`,
+ * `blocked by robots.txt (Disallow: /private)`.
+ */
+export function resourceProblem(resource: Pick<BrokenResource, 'status' | 'error' | 'isBlocked' | 'blockedRule'>): string {
+  if (resource.isBlocked) return resource.blockedRule === null ? 'blocked by robots.txt' : `blocked by robots.txt (${resource.blockedRule})`;
+  if (resource.status !== null) return String(resource.status);
+  return resource.error ?? 'failed';
+}
+
 /** The URL a chain ends on, or null when the last hop names none. */
 export function chainEndUrl(end: ChainEnd): string | null {
   return end.kind === 'no-location' ? null : end.url;
@@ -54,6 +69,11 @@ export function reportCsvRows(report: Report): CsvCell[][] {
           ? [[target.url, target.status, target.error, null, null]]
           : target.linkingPages.map((page) => [target.url, target.status, target.error, page.url, page.anchorText]),
       );
+    case 'broken-resources':
+      return report.resources.flatMap((resource) => {
+        const cells: CsvCell[] = [resource.url, resource.type, resource.status, resourceProblem(resource), resource.referrer];
+        return resource.users.length === 0 ? [[...cells, null, null]] : resource.users.map((user) => [...cells, user.url, user.kind]);
+      });
     case 'redirects':
       return report.chains.map((chain) => [
         chain.hops[0]?.url ?? null,

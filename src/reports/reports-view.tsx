@@ -1,5 +1,5 @@
 /**
- * The reports panel: pick one of the four reports, read it as a table,
+ * The reports panel: pick one of the five reports, read it as a table,
  * download it as CSV.
  *
  * Platform-free: the rows come in as {@link ReportsViewProps.loadRows} and the
@@ -24,6 +24,7 @@ import {
   type AllReports,
   type BlockedReport,
   type BrokenLinksReport,
+  type BrokenResourcesReport,
   type ChainEnd,
   type DuplicatesReport,
   type RedirectsReport,
@@ -31,7 +32,7 @@ import {
   type ReportKind,
   type RowScan,
 } from './build-reports.ts';
-import { chainEndUrl, chainOutcome, reportFileName, reportToCsv, type ReportCrawl } from './report-csv.ts';
+import { chainEndUrl, chainOutcome, reportFileName, reportToCsv, resourceProblem, type ReportCrawl } from './report-csv.ts';
 
 /** Saves `text` as a file named `fileName` (e.g. through the downloads API); may be async. */
 export type SaveCsv = (fileName: string, text: string) => void | Promise<unknown>;
@@ -79,6 +80,7 @@ type ViewState = { state: 'building' } | { state: 'ready'; reports: AllReports }
 /** Name of each report in the picker. */
 export const REPORT_TITLES: { readonly [K in ReportKind]: string } = Object.freeze({
   'broken-links': 'Broken links',
+  'broken-resources': 'Broken resources',
   redirects: 'Redirect chains and loops',
   blocked: 'Blocked by robots.txt',
   duplicates: 'Duplicate content',
@@ -91,6 +93,8 @@ export function countText(report: Report): string {
   switch (report.kind) {
     case 'broken-links':
       return plural(count, 'broken URL', 'broken URLs');
+    case 'broken-resources':
+      return plural(count, 'broken resource', 'broken resources');
     case 'redirects': {
       const loops = plural(report.chains.filter((c) => c.isLoop).length, 'loop', 'loops');
       const long = report.chains.filter((c) => c.isLong).length;
@@ -107,7 +111,7 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The reports panel: builds all four reports on mount, then shows the chosen one. */
+/** The reports panel: builds all five reports on mount, then shows the chosen one. */
 export function ReportsView({ loadRows, crawl, saveCsv, initialKind = 'broken-links', maxTableRows = 500, onOpenUrl }: ReportsViewProps) {
   const [view, setView] = useState<ViewState>({ state: 'building' });
   const [kind, setKind] = useState<ReportKind>(initialKind);
@@ -215,6 +219,7 @@ function ReportTable({ report, maxRows }: { report: Report; maxRows: number }) {
       <div class="reports-scroll">
         <table class="reports-table" data-testid="report-table" data-kind={report.kind}>
           {report.kind === 'broken-links' && <BrokenLinksRows report={report} maxRows={maxRows} />}
+          {report.kind === 'broken-resources' && <BrokenResourceRows report={report} maxRows={maxRows} />}
           {report.kind === 'redirects' && <RedirectRows report={report} maxRows={maxRows} />}
           {report.kind === 'blocked' && <BlockedRows report={report} maxRows={maxRows} />}
           {report.kind === 'duplicates' && <DuplicateRows report={report} maxRows={maxRows} />}
@@ -269,6 +274,46 @@ function BrokenLinksRows({ report, maxRows }: { report: BrokenLinksReport; maxRo
                     <li key={page.url}>
                       <ReportUrl url={page.url} />
                       {page.anchorText === '' ? <span class="reports-muted"> (no text)</span> : ` “${page.anchorText}”`}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </>
+  );
+}
+
+function BrokenResourceRows({ report, maxRows }: { report: BrokenResourcesReport; maxRows: number }) {
+  return (
+    <>
+      <Head columns={['Resource', 'Type', 'Problem', 'Used by']} />
+      <tbody>
+        {report.resources.slice(0, maxRows).map((resource) => (
+          <tr key={resource.url} data-testid="broken-resource" data-type={resource.type}>
+            <td>
+              <ReportUrl url={resource.url} />
+            </td>
+            <td>{resource.type}</td>
+            <td>{resourceProblem(resource)}</td>
+            <td>
+              {resource.users.length === 0 ? (
+                resource.referrer === null ? (
+                  <span class="reports-muted">no crawled page uses it</span>
+                ) : (
+                  <>
+                    <span class="reports-muted">no page lists it; reached from </span>
+                    <ReportUrl url={resource.referrer} />
+                  </>
+                )
+              ) : (
+                <ul class="reports-list">
+                  {resource.users.map((user) => (
+                    <li key={user.url}>
+                      <ReportUrl url={user.url} />
+                      {user.kind !== 'page' && <span class="reports-muted"> ({user.kind === 'resource' ? 'stylesheet' : user.kind})</span>}
                     </li>
                   ))}
                 </ul>

@@ -27,6 +27,9 @@ const ROWS: PageRecord[] = [
   row('/a', { sha256: 'aa'.repeat(32) }),
   row('/a2', { sha256: 'aa'.repeat(32), duplicateOf: `${A}/a` }),
   row('/a3', { sha256: 'aa'.repeat(32), duplicateOf: `${A}/a` }),
+  row('/styled', { resources: [`${A}/s/site.css`, `${A}/img/gone.png`] }),
+  row('/s/site.css', { kind: 'resource', contentType: 'text/css', title: null, resources: [`${A}/img/gone.png`] }),
+  row('/img/gone.png', { kind: 'resource', status: 404, contentType: 'text/html', title: null }),
 ].map((r, index) => ({ ...r, seq: index + 1 }));
 
 function scanOf(rows: PageRecord[]): RowScan {
@@ -117,7 +120,7 @@ describe('ReportsView', () => {
     expect(view.byTestId('report-count').dataset['count']).to.equal('1');
     expect(view.byTestId('report-count').textContent).to.equal('1 broken URL');
     const options = [...view.byTestId<HTMLSelectElement>('report-select').options].map((o) => o.textContent);
-    expect(options).to.deep.equal(['Broken links (1)', 'Redirect chains and loops (1)', 'Blocked by robots.txt (1)', 'Duplicate content (1)']);
+    expect(options).to.deep.equal(['Broken links (1)', 'Broken resources (1)', 'Redirect chains and loops (1)', 'Blocked by robots.txt (1)', 'Duplicate content (1)']);
     const [cells] = tableCells(view);
     expect(cells?.[0]).to.equal(`${A}/gone`);
     expect(cells?.[1]).to.equal('404');
@@ -134,6 +137,11 @@ describe('ReportsView', () => {
   it('shows each report when picked', async () => {
     const view = await mount(scanOf(ROWS));
     await waitFor(() => view.queryTestId('report-table') !== null);
+
+    await pick(view, 'broken-resources');
+    expect(view.byTestId('report-table').dataset['kind']).to.equal('broken-resources');
+    expect(view.byTestId('report-count').textContent).to.equal('1 broken resource');
+    expect(tableCells(view)).to.deep.equal([[`${A}/img/gone.png`, 'image', '404', `${A}/styled${A}/s/site.css (stylesheet)`]]);
 
     await pick(view, 'redirects');
     expect(view.byTestId('report-table').dataset['kind']).to.equal('redirects');
@@ -167,14 +175,25 @@ describe('ReportsView', () => {
     await click(view.byTestId('report-download'));
     await pick(view, 'blocked');
     await click(view.byTestId('report-download'));
+    await pick(view, 'broken-resources');
+    await click(view.byTestId('report-download'));
 
-    expect(view.saved.map((s) => s.fileName)).to.deep.equal(['a.example-2026-11-21-broken-links.csv', 'a.example-2026-11-21-blocked.csv']);
+    expect(view.saved.map((s) => s.fileName)).to.deep.equal([
+      'a.example-2026-11-21-broken-links.csv',
+      'a.example-2026-11-21-blocked.csv',
+      'a.example-2026-11-21-broken-resources.csv',
+    ]);
     expect(view.saved[0]?.text).to.equal(
       '\uFEFFtarget,status,error,linking page,anchor text\r\n' +
         `${A}/gone,404,,${A}/,"<img src=x onerror=""window.__reportsXss = true"">"\r\n` +
         `${A}/gone,404,,${A}/b,'=cmd|calc\r\n`,
     );
     expect(view.saved[1]?.text).to.equal(`\uFEFFurl,rule,referrer\r\n${A}/private,Disallow: /private,${A}/\r\n`);
+    expect(view.saved[2]?.text).to.equal(
+      '\uFEFFresource,type,status,problem,found via,used by,used by kind\r\n' +
+        `${A}/img/gone.png,image,404,404,${A}/,${A}/styled,page\r\n` +
+        `${A}/img/gone.png,image,404,404,${A}/,${A}/s/site.css,resource\r\n`,
+    );
   });
 
   it('says so when a report is empty', async () => {

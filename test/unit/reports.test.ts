@@ -8,10 +8,12 @@ import {
   buildAllReports,
   buildBlocked,
   buildBrokenLinks,
+  buildBrokenResources,
   buildDuplicates,
   buildRedirects,
   buildReport,
   reportCount,
+  resourceTypeOf,
   type RowScan,
 } from '../../src/reports/build-reports.ts';
 import { REPORT_CSV_HEADERS, reportFileName, reportToCsv } from '../../src/reports/report-csv.ts';
@@ -34,6 +36,10 @@ function row(path: string, overrides: Partial<PageRecord> = {}): PageRecord {
 }
 
 const redirect = (path: string, to: string | null, status = 301): PageRecord => row(path, { status, location: to === null ? null : to.startsWith('http') ? to : `${A}${to}` });
+/** A page resource row (`kind: 'resource'`), found on the home page. */
+const resource = (path: string, overrides: Partial<PageRecord> = {}): PageRecord => row(path, { kind: 'resource', title: null, contentType: null, ...overrides });
+/** A page using `paths` as its resources. */
+const using = (path: string, paths: string[], overrides: Partial<PageRecord> = {}): PageRecord => row(path, { resources: paths.map((p) => (p.startsWith('http') ? p : `${A}${p}`)), ...overrides });
 const linking = (path: string, targets: [string, string][]): PageRecord =>
   row(path, { links: targets.map(([target]) => `${A}${target}`), linkTexts: targets.map(([, text]) => text) });
 
@@ -354,6 +360,136 @@ describe('duplicates report', () => {
   });
 });
 
+describe('broken resources report', () => {
+  it('lists resources answered 400 or more, failed or blocked, with what each is and every row using it', async () => {
+    const report = await buildBrokenResources(
+      scanOf([
+        using('/', ['/s/site.css', '/img/logo.png', '/js/app.js']),
+        using('/b', ['/img/logo.png', 'https://cdn.example/f.woff2']),
+        resource('/s/site.css', { status: 200, contentType: 'text/css', resources: [`${A}/s/font.woff2`, `${A}/img/bg`] }),
+        resource('/img/logo.png', { status: 404, contentType: 'text/html' }),
+        resource('/js/app.js', { status: 500, contentType: 'application/javascript' }),
+        { ...resource('/x'), url: 'https://cdn.example/f.woff2', status: null, error: { code: 'timeout', message: 'no answer in 30 s' } },
+        resource('/s/font.woff2', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /s/font' }),
+        resource('/img/bg', { status: 410, contentType: 'image/webp' }),
+        resource('/fine.png', { status: 200, contentType: 'image/png' }),
+        resource('/redirected.png', { status: 301, location: `${A}/img/bg` }),
+      ]),
+    );
+    assert.deepEqual(
+      report.resources.map((r) => [r.url, r.type, r.status, r.error, r.isBlocked, r.users.map((u) => [u.url, u.kind])]),
+      [
+        // Most users first, then row order.
+        [`${A}/img/logo.png`, 'image', 404, null, false, [[`${A}/`, 'page'], [`${A}/b`, 'page']]],
+        [`${A}/js/app.js`, 'script', 500, null, false, [[`${A}/`, 'page']]],
+        ['https://cdn.example/f.woff2', 'font', null, 'timeout: no answer in 30 s', false, [[`${A}/b`, 'page']]],
+        [`${A}/s/font.woff2`, 'font', null, null, true, [[`${A}/s/site.css`, 'resource']]],
+        // No extension: the content type says what it is.
+        [`${A}/img/bg`, 'image', 410, null, false, [[`${A}/s/site.css`, 'resource']]],
+      ],
+    );
+    assert.equal(report.resources[3]?.blockedRule, 'Disallow: /s/font');
+  });
+
+  it('lists a broken URL first reached by a link when a row uses it as a resource, and not otherwise', async () => {
+    const report = await buildBrokenResources(
+      scanOf([linking('/', [['/gone.png', 'picture'], ['/gone', 'page']]), row('/gone.png', { status: 404 }), row('/gone', { status: 404 }), using('/later', ['/gone.png'])]),
+    );
+    assert.deepEqual(
+      report.resources.map((r) => [r.url, r.users.map((u) => u.url)]),
+      [[`${A}/gone.png`, [`${A}/later`]]],
+    );
+  });
+
+  it("keeps a broken resource no row lists (a redirect's target), with the row it was reached from", async () => {
+    const report = await buildBrokenResources(scanOf([using('/', ['/a.png']), resource('/a.png', { status: 301, location: `${A}/b.png` }), resource('/b.png', { status: 404, referrer: `${A}/a.png` })]));
+    assert.deepEqual(
+      report.resources.map((r) => [r.url, r.referrer, r.users.length]),
+      [[`${A}/b.png`, `${A}/a.png`, 0]],
+    );
+  });
+
+  it('tells what a resource is from its extension, else its content type', () => {
+    const cases: [string, string | null, string][] = [
+      ['/a.PNG', 'text/html', 'image'],
+      ['/a.svg?v=2', null, 'image'],
+      ['/favicon.ico', null, 'image'],
+      ['/s/site.css', 'text/html; charset=utf-8', 'stylesheet'],
+      ['/app.mjs', null, 'script'],
+      ['/f.woff2', null, 'font'],
+      ['/f.ttf', null, 'font'],
+      ['/img', 'image/avif', 'image'],
+      ['/style', 'text/css', 'stylesheet'],
+      ['/script', 'text/javascript; charset=utf-8', 'script'],
+      ['/font', 'font/woff2', 'font'],
+      ['/font2', 'application/font-woff', 'font'],
+      ['/missing', 'text/html', 'other'],
+      ['/video.mp4', 'video/mp4', 'other'],
+      ['/manifest.webmanifest', null, 'other'],
+      ['/dir.css/', null, 'other'],
+    ];
+    for (const [path, contentType, expected] of cases) assert.equal(resourceTypeOf(`${A}${path}`, contentType), expected, `${path} ${contentType ?? ''}`);
+  });
+});
+
+describe('reports about pages, not resources', () => {
+  it('broken links: a broken resource only when a page links to it', async () => {
+    const report = await buildBrokenLinks(
+      scanOf([
+        using('/', ['/missing.png', '/linked.png']),
+        linking('/b', [['/linked.png', 'full size']]),
+        resource('/missing.png', { status: 404 }),
+        resource('/linked.png', { status: 404 }),
+        row('/gone', { status: 404 }),
+      ]),
+    );
+    assert.deepEqual(
+      report.targets.map((t) => [t.url, t.linkingPages.map((p) => p.url)]),
+      [[`${A}/linked.png`, [`${A}/b`]], [`${A}/gone`, []]],
+    );
+  });
+
+  it('redirects: no chain starts at a resource', async () => {
+    const report = await buildRedirects(scanOf([resource('/a.png', { status: 301, location: `${A}/b.png` }), resource('/b.png'), redirect('/old', '/new'), row('/new')]));
+    assert.deepEqual(
+      report.chains.map((c) => c.hops.map((h) => h.url)),
+      [[`${A}/old`]],
+    );
+  });
+
+  it('blocked: pages, files and sitemaps only (a blocked resource is a broken resource)', async () => {
+    const rows = [
+      resource('/cdn/tracker.js', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /cdn' }),
+      row('/private', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /private' }),
+      row('/private.pdf', { kind: 'file', status: null, blockedBy: 'robots', blockedRule: 'Disallow: /private' }),
+    ];
+    assert.deepEqual(
+      (await buildBlocked(scanOf(rows))).rows.map((r) => r.url),
+      [`${A}/private`, `${A}/private.pdf`],
+    );
+  });
+
+  it('duplicates: identical pages only, not identical images or files', async () => {
+    const hash = (c: string): string => c.repeat(64);
+    const report = await buildDuplicates(
+      scanOf([
+        resource('/a.png', { sha256: hash('a') }),
+        resource('/b.png', { sha256: hash('a'), duplicateOf: `${A}/a.png` }),
+        row('/doc.pdf', { kind: 'file', sha256: hash('b') }),
+        row('/copy.pdf', { kind: 'file', sha256: hash('b'), duplicateOf: `${A}/doc.pdf` }),
+        row('/p', { sha256: hash('c') }),
+        row('/p2', { sha256: hash('c'), duplicateOf: `${A}/p` }),
+        // A page whose body an image had first: the image is not a member, the page alone is no group.
+        row('/weird', { sha256: hash('a'), duplicateOf: `${A}/a.png` }),
+      ]),
+    );
+    assert.deepEqual(
+      report.groups.map((g) => g.members.map((m) => m.url)),
+      [[`${A}/p`, `${A}/p2`]],
+    );
+  });
+});
+
 describe('building reports', () => {
   const rows = [
     linking('/', [['/gone', 'Gone']]),
@@ -362,19 +498,22 @@ describe('building reports', () => {
     row('/private', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /private' }),
     row('/a', { sha256: 'aa'.repeat(32) }),
     row('/a2', { sha256: 'aa'.repeat(32), duplicateOf: `${A}/a` }),
+    using('/styled', ['/missing.png']),
+    resource('/missing.png', { status: 404 }),
   ];
 
-  it('builds all four reports in two scans, as the single builders do', async () => {
+  it('builds all five reports in two scans, as the single builders do', async () => {
     const scan = scanOf(rows);
     const all = await buildAllReports(scan);
     assert.equal(scan.scans, 2);
     assert.deepEqual(all['broken-links'], await buildBrokenLinks(scanOf(rows)));
+    assert.deepEqual(all['broken-resources'], await buildBrokenResources(scanOf(rows)));
     assert.deepEqual(all.redirects, await buildRedirects(scanOf(rows)));
     assert.deepEqual(all.blocked, await buildBlocked(scanOf(rows)));
     assert.deepEqual(all.duplicates, await buildDuplicates(scanOf(rows)));
     assert.deepEqual(
-      [all['broken-links'], all.redirects, all.blocked, all.duplicates].map(reportCount),
-      [1, 1, 1, 1],
+      [all['broken-links'], all['broken-resources'], all.redirects, all.blocked, all.duplicates].map(reportCount),
+      [1, 1, 1, 1, 1],
     );
   });
 
@@ -453,6 +592,26 @@ describe('report CSV', () => {
       ['group', 'sha256', 'url', 'status', 'original'],
       ['1', 'aa'.repeat(32), `${A}/a`, '200', 'true'],
       ['1', 'aa'.repeat(32), `${A}/a2`, '200', 'false'],
+    ]);
+  });
+
+  it('writes one broken-resources line per resource and row using it, with what it is and what is wrong', async () => {
+    const report = await buildBrokenResources(
+      scanOf([
+        using('/', ['/img/logo.png', '/s/x.css']),
+        using('/b', ['/img/logo.png']),
+        resource('/img/logo.png', { status: 404 }),
+        resource('/s/x.css', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /s/' }),
+        resource('/a.js', { status: 301, location: `${A}/b.js` }),
+        resource('/b.js', { status: null, error: { code: 'network', message: 'refused' }, referrer: `${A}/a.js` }),
+      ]),
+    );
+    assert.deepEqual(parseCsv(reportToCsv(report)), [
+      ['resource', 'type', 'status', 'problem', 'found via', 'used by', 'used by kind'],
+      [`${A}/img/logo.png`, 'image', '404', '404', `${A}/`, `${A}/`, 'page'],
+      [`${A}/img/logo.png`, 'image', '404', '404', `${A}/`, `${A}/b`, 'page'],
+      [`${A}/s/x.css`, 'stylesheet', '', 'blocked by robots.txt (Disallow: /s/)', `${A}/`, `${A}/`, 'page'],
+      [`${A}/b.js`, 'script', '', 'network: refused', `${A}/a.js`, '', ''],
     ]);
   });
 
