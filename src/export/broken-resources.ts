@@ -13,6 +13,7 @@
  * Pure: no Dexie, no browser API.
  */
 import type { PageRecord } from '../core/model.ts';
+import type { ExportSource } from './export-source.ts';
 
 /** What decides whether a row is broken as a resource. */
 export type ResourceHealthFields = Pick<PageRecord, 'status' | 'error' | 'blockedBy'>;
@@ -64,4 +65,16 @@ export function brokenUrlsIn(rows: Iterable<ResourceHealthFields & Pick<PageReco
   const broken = new Set<string>();
   for (const row of rows) if (isBrokenResource(row)) broken.add(row.url);
   return broken;
+}
+
+/**
+ * The broken URLs an export of `source` needs: read in a first pass over its
+ * rows when the crawl archived page resources (only then do rows list any);
+ * none otherwise, without reading. Memory: one URL per broken row, never a
+ * row or a body (a crawl has at most `maxPages` pages and `maxResources`
+ * resources and files, and only its broken ones are held).
+ */
+export async function brokenUrlsOfSource(source: ExportSource): Promise<BrokenUrls> {
+  if (source.crawl.settings.archiveResources !== true) return NO_BROKEN_URLS;
+  return brokenUrlsOf(source.rows());
 }

@@ -20,6 +20,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc4180
  * @see https://owasp.org/www-community/attacks/CSV_Injection
  */
+import { brokenUrlsOfSource } from './broken-resources.ts';
 import type { FormatWriter } from './export-source.ts';
 import { toJsonlRow, type JsonlRow } from './jsonl.ts';
 
@@ -43,6 +44,8 @@ export const CSV_COLUMNS = Object.freeze([
   'anchors',
   'inlinks',
   'links',
+  'resourceCount',
+  'brokenResourceCount',
   'blockedBy',
   'blockedRule',
   'error',
@@ -115,13 +118,18 @@ export function csvHeader(): string {
   return `${CSV_COLUMNS.join(',')}${CRLF}`;
 }
 
-/** CSV as a {@link FormatWriter}: UTF-8 with a BOM, the header as the first chunk, then one chunk per row. */
+/**
+ * CSV as a {@link FormatWriter}: UTF-8 with a BOM, the header as the first
+ * chunk, then one chunk per row (after a first pass for the broken URLs, when
+ * the crawl has resources: see `writeJsonl`).
+ */
 export const writeCsv: FormatWriter = async function* (source, context) {
   const encoder = new TextEncoder();
   // TextEncoder keeps U+FEFF (it is the decoder that strips it): the file starts with EF BB BF.
   yield encoder.encode(`${CSV_BOM}${csvHeader()}`);
+  const broken = await brokenUrlsOfSource(source);
   for await (const row of source.rows()) {
-    yield encoder.encode(csvRecord(toJsonlRow(row)));
+    yield encoder.encode(csvRecord(toJsonlRow(row, broken)));
     context.onRow();
   }
 };

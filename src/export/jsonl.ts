@@ -1,8 +1,13 @@
 /**
  * JSON Lines export: one object per crawl-table row, in the order rows were
- * written. Field names and meanings are documented in the README.
+ * written. Field names and meanings are documented in docs/exports.md.
+ *
+ * A row's `brokenResourceCount` needs the fate of its resources, which are
+ * mostly recorded after it: the writer first reads the rows once for the
+ * URLs of the broken ones (`brokenUrlsOfSource`), then writes.
  */
 import type { PageRecord } from '../core/model.ts';
+import { brokenUrlsOfSource, resourceCountsOf, type BrokenUrls } from './broken-resources.ts';
 import type { FormatWriter } from './export-source.ts';
 
 /** The exported shape of one row. */
@@ -29,6 +34,10 @@ export interface JsonlRow {
   /** Pages of the crawl with a followed link to this URL. */
   inlinks: number;
   links: string[];
+  /** Page resources the row uses (stylesheets, scripts, images, fonts… of a page; imports, fonts and images of a stylesheet). */
+  resourceCount: number;
+  /** Of those, the ones whose row answered 400 or more, failed, or was blocked by robots.txt. */
+  brokenResourceCount: number;
   blockedBy: 'robots' | null;
   blockedRule: string | null;
   /** Message of a network-level failure. */
@@ -36,7 +45,12 @@ export interface JsonlRow {
   errorCode: string | null;
 }
 
-export function toJsonlRow(page: PageRecord): JsonlRow {
+/**
+ * The exported shape of a row.
+ * @param broken the URLs of the crawl's broken rows (see `broken-resources.ts`), for `brokenResourceCount`.
+ */
+export function toJsonlRow(page: PageRecord, broken: BrokenUrls): JsonlRow {
+  const { resourceCount, brokenResourceCount } = resourceCountsOf(page, broken);
   return {
     url: page.url,
     kind: page.kind,
@@ -56,6 +70,8 @@ export function toJsonlRow(page: PageRecord): JsonlRow {
     anchors: page.anchors,
     inlinks: page.inlinks,
     links: page.links,
+    resourceCount,
+    brokenResourceCount,
     blockedBy: page.blockedBy,
     blockedRule: page.blockedRule,
     error: page.error?.message ?? null,
@@ -63,16 +79,20 @@ export function toJsonlRow(page: PageRecord): JsonlRow {
   };
 }
 
-/** Rows as JSON Lines text: one line each, every line ending in `\n`. */
-export function toJsonl(pages: PageRecord[]): string {
-  return pages.map((p) => `${JSON.stringify(toJsonlRow(p))}\n`).join('');
+/**
+ * Rows as JSON Lines text: one line each, every line ending in `\n`.
+ * @param broken the broken URLs among the rows' resources (see `broken-resources.ts`).
+ */
+export function toJsonl(pages: PageRecord[], broken: BrokenUrls): string {
+  return pages.map((p) => `${JSON.stringify(toJsonlRow(p, broken))}\n`).join('');
 }
 
-/** JSON Lines as a {@link FormatWriter}: UTF-8, one line per row. */
+/** JSON Lines as a {@link FormatWriter}: UTF-8, one line per row (after a first pass for the broken URLs, when the crawl has resources). */
 export const writeJsonl: FormatWriter = async function* (source, context) {
   const encoder = new TextEncoder();
+  const broken = await brokenUrlsOfSource(source);
   for await (const row of source.rows()) {
-    yield encoder.encode(`${JSON.stringify(toJsonlRow(row))}\n`);
+    yield encoder.encode(`${JSON.stringify(toJsonlRow(row, broken))}\n`);
     context.onRow();
   }
 };

@@ -3,7 +3,8 @@
  *
  * - `archive/data.warc.gz`: the WARC, one gzip member per record;
  * - `indexes/index.cdxj`: one CDXJ line per `response`/`revisit` record, sorted;
- * - `pages/pages.jsonl`: the HTML pages answered with 2xx;
+ * - `pages/pages.jsonl`: the HTML pages answered with 2xx (rows of kind
+ *   `page`: not page resources, linked files or sitemaps, whatever their type);
  * - `datapackage.json`: metadata and the size and SHA-256 of each file above;
  * - `datapackage-digest.json`: the SHA-256 of `datapackage.json`.
  *
@@ -108,12 +109,16 @@ async function* waczEntries(source: ExportSource, context: ExportContext) {
   yield { name: WACZ_PATHS.digest, lastModified, input: encoder.encode(JSON.stringify(digest, null, 2)) };
 }
 
-/** The gzip-per-record WARC, noting an index line per response/revisit and a page per HTML 2xx answer. */
+/**
+ * The gzip-per-record WARC, noting an index line per response/revisit (pages,
+ * resources, files, sitemaps: every capture) and a page per HTML 2xx answer of
+ * a page row.
+ */
 async function* archiveChunks(source: ExportSource, context: ExportContext, collected: Collected): AsyncGenerator<Uint8Array> {
   for await (const record of warcRecords(source, context, { gzip: true })) {
     if (record.index !== null) {
       collected.lines.push(cdxjLine(record.index, record, WARC_NAME));
-      if (record.row !== null && isPage(record.index)) collected.pages.push(pageOf(record.row, record.index));
+      if (record.row !== null && record.row.kind === 'page' && isPage(record.index)) collected.pages.push(pageOf(record.row, record.index));
     }
     yield* record.chunks;
   }

@@ -1,10 +1,12 @@
 /**
  * WARC 1.1 export: a `warcinfo` record, then for each crawl-table row, in
- * order, the records that tell what happened to its URL:
+ * order, the records that tell what happened to its URL, whatever its kind
+ * (a page, a page resource, a linked file, a sitemap):
  *
  * - fetched (status known): a `request` and a `response` record, linked both
  *   ways by `WARC-Concurrent-To`; the response carries the stored body byte
- *   for byte, or an empty payload when none was stored;
+ *   for byte (pages, resources and files alike), or an empty payload when
+ *   none was stored;
  * - fetched, body identical to an earlier capture (`duplicateOf`): a
  *   `request` and a `revisit` record (identical-payload-digest profile) that
  *   points at the first capture;
@@ -184,6 +186,11 @@ function warcinfoRecord(crawl: CrawlRecord, context: ExportContext, id: string):
     ['maxDepth', String(settings.maxDepth)],
     ['maxBodyBytes', String(settings.maxBodyBytes)],
     ['headBeforeGet', String(settings.headBeforeGet)],
+    // `=== true` and `??`: crawls stored before resources were archived lack these, and did not archive any.
+    ['archiveResources', String(settings.archiveResources === true)],
+    ['downloadFiles', String(settings.downloadFiles === true)],
+    ...(settings.maxFileBytes === undefined ? [] : [['maxFileBytes', String(settings.maxFileBytes)] as WarcField]),
+    ...(settings.maxResources === undefined ? [] : [['maxResources', String(settings.maxResources)] as WarcField]),
   ];
   const fields: WarcField[] = [
     ['WARC-Date', warcDate(context.now.getTime())],
@@ -319,9 +326,11 @@ function metadataRecord(row: PageRecord, state: WarcState): BuiltRecord {
 
 /**
  * Why a response's payload is shorter than what the server sent, if it is
- * (`WARC-Truncated`, WARC 1.1 §5.13): `length` when the body was cut at the
- * size limit or deliberately not downloaded (a non-HTML body, a redirect's
- * body); `unspecified` when the stored body could not be read back. Not
+ * (`WARC-Truncated`, WARC 1.1 §5.13): `length` when the body was cut at its
+ * size limit or deliberately not downloaded (a redirect's or an error's
+ * body, a linked file past the resource budget or in a crawl that does not
+ * download files); `unspecified` when the stored body could not be read
+ * back. A body stored whole (a page, a resource, a file) is not marked. Not
  * marked: HEAD answers and 1xx/204/304, which have no body (RFC 9110 §6.4.1),
  * and answers that declared `content-length: 0`.
  */

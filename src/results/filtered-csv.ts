@@ -1,8 +1,11 @@
 /**
  * The rows of the results table's current view (its filters, search and
  * sort) as a CSV file with the columns of the crawl's full CSV export: what
- * an auditor hands on ("the 4xx pages", "everything under /docs/").
+ * an auditor hands on ("the 4xx pages", "everything under /docs/"). A row's
+ * broken resources are counted from the rows of its resources, read by key
+ * with each window.
  */
+import { brokenUrlsIn } from '../export/broken-resources.ts';
 import { CSV_BOM, csvHeader, csvRecord } from '../export/csv.ts';
 import { toJsonlRow } from '../export/jsonl.ts';
 import type { PageFilter, PageQueries, SortColumn } from '../storage/page-queries.ts';
@@ -31,9 +34,12 @@ export async function filteredCsv(
     const page = await queries.query({ ...view, offset, limit: PAGE_ROWS });
     const urls = page.rows.map((row) => row.url).filter((url) => !written.has(url));
     const full = await reader.getRows(view.crawlId, urls);
+    // The rows of this window's resources, read once for the window: its broken ones.
+    const resources = [...new Set(full.flatMap((row) => row?.resources ?? []))];
+    const broken = brokenUrlsIn((await reader.getRows(view.crawlId, resources)).filter((row) => row !== undefined));
     for (const row of full) {
       if (row === undefined || written.has(row.url)) continue;
-      parts.push(csvRecord(toJsonlRow(row)));
+      parts.push(csvRecord(toJsonlRow(row, broken)));
       written.add(row.url);
     }
     if (page.rows.length < PAGE_ROWS) return { text: parts.join(''), rows: written.size };

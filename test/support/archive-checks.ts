@@ -85,3 +85,68 @@ export function responsePayload(records: ReadRecord[], url: string): Buffer | un
   const payload = records.find((r) => r.type === 'response' && r.field('WARC-Target-URI') === url)?.payload;
   return payload === null || payload === undefined ? undefined : Buffer.from(payload);
 }
+
+/** What {@link checkRowsArchived} needs of a crawl row: a `PageRecord` or a JSON Lines line both fit. */
+export interface ArchivedRow {
+  url: string;
+  /** `page`, `resource`, `file` or `sitemap`. */
+  kind: string;
+  status: number | null;
+  contentType: string | null;
+  /** Hex SHA-256 of the stored body, or null when none was stored. */
+  sha256: string | null;
+  /** The stored body was cut at its size cap. */
+  truncated: boolean;
+  methods: readonly string[];
+}
+
+const isHtml = (contentType: string | null): boolean => /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i.test(contentType ?? '');
+
+/**
+ * Checks an archive against the crawl's rows, whatever their kind (pages,
+ * page resources, linked files, sitemaps), from what warcio.js and the
+ * WACZ's own files say:
+ *
+ * - every row answered (with a status) has one request and one response or
+ *   revisit record; every other row (failed, blocked) only a metadata record;
+ * - a response to a GET whose row stored a body carries that body whole: its
+ *   payload hashes to the row's SHA-256, and it is marked `WARC-Truncated`
+ *   only when the row's body was cut (`truncated`: then `length`); a revisit
+ *   names the row's payload digest;
+ * - for a WACZ: the index has one line per answered row, of every kind, and
+ *   `pages.jsonl` lists exactly the rows of kind `page` answered 2xx to a GET
+ *   with HTML.
+ */
+export function checkRowsArchived(archive: { records: ReadRecord[]; index?: CheckedWacz['index']; pages?: CheckedWacz['pages'] }, rows: readonly ArchivedRow[]): void {
+  const byTarget = new Map<string, ReadRecord[]>();
+  for (const record of archive.records) {
+    const target = record.field('WARC-Target-URI');
+    if (target !== null) byTarget.set(target, [...(byTarget.get(target) ?? []), record]);
+  }
+  for (const row of rows) {
+    const records = byTarget.get(row.url) ?? [];
+    const what = `${row.kind} ${row.url}`;
+    if (row.status === null) {
+      assert.deepEqual(records.map((r) => r.type), ['metadata'], `${what}: only a metadata record`);
+      continue;
+    }
+    const answers = records.filter((r) => r.type === 'response' || r.type === 'revisit');
+    assert.equal(answers.length, 1, `${what}: one response or revisit`);
+    assert.equal(records.filter((r) => r.type === 'request').length, 1, `${what}: one request`);
+    const [answer] = answers;
+    if (answer === undefined || row.sha256 === null || row.methods.at(-1) === 'HEAD') continue;
+    assert.equal(answer.field('WARC-Payload-Digest'), `sha256:${row.sha256}`, `${what}: the payload is the stored body`);
+    if (answer.type === 'response') {
+      assert.equal(answer.payload === null ? null : createHash('sha256').update(answer.payload).digest('hex'), row.sha256, `${what}: the whole stored body`);
+      assert.equal(answer.field('WARC-Truncated'), row.truncated ? 'length' : null, `${what}: truncated only when cut`);
+    }
+  }
+  if (archive.index !== undefined) {
+    const answered = rows.filter((row) => row.status !== null).map((row) => row.url).sort();
+    assert.deepEqual(archive.index.map((line) => line.url).sort(), answered, 'the index has one line per answered row, of every kind');
+  }
+  if (archive.pages !== undefined) {
+    const pages = rows.filter((row) => row.kind === 'page' && row.status !== null && row.status >= 200 && row.status < 300 && row.methods.at(-1) === 'GET' && isHtml(row.contentType));
+    assert.deepEqual(archive.pages.map((page) => page['url']).sort(), pages.map((row) => row.url).sort(), 'pages.jsonl lists the HTML pages, and only pages');
+  }
+}

@@ -3,7 +3,11 @@
  * must handle: HTML bodies (UTF-8, windows-1252, decoded from gzip, cut at
  * the size limit), a redirect, a 404 page sent chunked, a PDF whose body was
  * not downloaded, a duplicate body, a HEAD-only answer, a URL blocked by
- * robots.txt and a network failure.
+ * robots.txt and a network failure; and, in {@link resourceFixtureRows}, a
+ * page with its resources (a stylesheet, an image and a byte-identical copy,
+ * a missing image, a font that timed out, one blocked by robots.txt, an
+ * image URL answered with HTML), linked files (a PDF downloaded whole, a
+ * video cut at the largest file size) and a sitemap.
  */
 import { createHash } from 'node:crypto';
 import type { CrawlRecord, PageRecord } from '../../src/core/model.ts';
@@ -33,6 +37,20 @@ export const NOT_FOUND_BODY = utf8('<!doctype html><title>Not found</title><h1>4
 export const LIST_BODY = utf8('<!doctype html><title>List</title><ul><li>b</li><li>a</li></ul>');
 /** The first 1024 bytes of a 5000-byte page (the body was cut at `maxBodyBytes`). */
 export const BIG_BODY = utf8(`<!doctype html><title>Big</title><p>${'x'.repeat(5000)}`).slice(0, 1024);
+
+/** A page using page resources (its `resources` list them; the body need not). */
+export const STYLED_BODY = utf8('<!doctype html><title>Styled</title><link rel=stylesheet href=/s/site.css><img src=/img/logo.png><a href=/manual.pdf>manual</a>');
+export const CSS_BODY = utf8('@font-face { font-family: F; src: url(https://cdn.example/font.woff2) } body { color: #333 }');
+export const PNG_BODY = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0x00]);
+/** A PDF downloaded whole (a linked file). */
+export const PDF_BODY = Uint8Array.from([...utf8('%PDF-1.7\n'), 0xe2, 0xe3, 0xcf, 0xd3, ...utf8('\n1 0 obj <<>> endobj\n%%EOF\n')]);
+/** The first 2048 bytes of a 10,000-byte video (cut at the largest file size). */
+export const VIDEO_PART = Uint8Array.from({ length: 2048 }, (_, i) => (i * 7) % 256);
+export const SITEMAP_BODY = utf8('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/styled</loc></url></urlset>');
+/** HTML served for an image URL (a "soft 404"): a resource, not a page, whatever its type. */
+export const SOFT_404_BODY = utf8('<!doctype html><title>Not here</title><p>Sorry');
+/** The font host of the resource fixture. */
+export const CDN_ORIGIN = 'https://cdn.example';
 
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -123,22 +141,60 @@ export function fixtureRows(): PageRecord[] {
   ];
 }
 
-/** Stored bodies by hex SHA-256: one per distinct body, as the crawl stores them. */
+/**
+ * A page with its resources, linked files and a sitemap, after {@link fixtureRows} (seq 14 to 24): the
+ * page comes first, its resources after it, as a crawl records them.
+ */
+export function resourceFixtureRows(): PageRecord[] {
+  const url = (path: string): string => `${FIXTURE_ORIGIN}${path}`;
+  const resource = (row: PageRecord): PageRecord => ({ ...row, kind: 'resource', depth: 1, referrer: url('/styled') });
+  const font = `${CDN_ORIGIN}/font.woff2`;
+  const styledResources = [url('/s/site.css'), url('/img/logo.png'), url('/img/logo-copy.png'), url('/img/missing.png'), font, url('/private/pixel.gif'), url('/img/soft404.png')];
+  return [
+    answered(14, '/styled', 200, [['content-type', 'text/html']], STYLED_BODY, { title: 'Styled', links: [url('/manual.pdf')], linkTexts: ['manual'], resources: styledResources }),
+    resource(answered(15, '/s/site.css', 200, [['content-type', 'text/css'], ['content-length', String(CSS_BODY.byteLength)]], CSS_BODY, { resources: [font] })),
+    resource(answered(16, '/img/logo.png', 200, [['content-type', 'image/png']], PNG_BODY)),
+    resource(answered(17, '/img/logo-copy.png', 200, [['content-type', 'image/png']], PNG_BODY, { duplicateOf: url('/img/logo.png') })),
+    resource(answered(18, '/img/missing.png', 404, [['content-type', 'text/html'], ['content-length', '120']], null)),
+    resource({ ...baseRow(19, '/font'), url: font, origin: CDN_ORIGIN, methods: ['GET'], fetchedAt: FIXTURE_T0 + 19 * 1250, responseTimeMs: 30_000, error: { code: 'timeout', message: 'no answer within 30 s' } }),
+    resource({ ...baseRow(20, '/private/pixel.gif'), blockedBy: 'robots', blockedRule: 'Disallow: /private' }),
+    resource(answered(21, '/img/soft404.png', 200, [['content-type', 'text/html; charset=utf-8']], SOFT_404_BODY, { title: 'Not here' })),
+    { ...answered(22, '/manual.pdf', 200, [['content-type', 'application/pdf'], ['content-length', String(PDF_BODY.byteLength)]], PDF_BODY), kind: 'file', referrer: url('/styled') },
+    { ...answered(23, '/video.mp4', 200, [['content-type', 'video/mp4'], ['content-length', '10000']], VIDEO_PART, { truncated: true }), kind: 'file' },
+    { ...answered(24, '/sitemap.xml', 200, [['content-type', 'application/xml']], SITEMAP_BODY), kind: 'sitemap', referrer: null, links: [url('/styled')] },
+  ];
+}
+
+/** {@link fixtureRows} then {@link resourceFixtureRows}. */
+export function fixtureRowsWithResources(): PageRecord[] {
+  return [...fixtureRows(), ...resourceFixtureRows()];
+}
+
+/** Stored bodies by hex SHA-256: one per distinct body, as the crawl stores them (those of {@link resourceFixtureRows} too). */
 export function fixtureBodies(): Map<string, Uint8Array> {
   const bodies = new Map<string, Uint8Array>();
-  for (const body of [HOME_BODY, CP1252_BODY, GZ_BODY, NOT_FOUND_BODY, LIST_BODY, BIG_BODY]) bodies.set(sha256Hex(body), body);
+  for (const body of [HOME_BODY, CP1252_BODY, GZ_BODY, NOT_FOUND_BODY, LIST_BODY, BIG_BODY, STYLED_BODY, CSS_BODY, PNG_BODY, PDF_BODY, VIDEO_PART, SITEMAP_BODY, SOFT_404_BODY]) {
+    bodies.set(sha256Hex(body), body);
+  }
   return bodies;
 }
 
-/** The fixture as an {@link ExportSource}. */
-export function fixtureSource(rows: PageRecord[] = fixtureRows(), bodies: Map<string, Uint8Array> = fixtureBodies()): ExportSource {
-  return {
-    crawl: FIXTURE_CRAWL,
+/** The fixture as an {@link ExportSource}; `passes` counts the calls of `rows()`. */
+export function fixtureSource(
+  rows: PageRecord[] = fixtureRows(),
+  bodies: Map<string, Uint8Array> = fixtureBodies(),
+  crawl: CrawlRecord = FIXTURE_CRAWL,
+): ExportSource & { passes: number } {
+  const source = {
+    crawl,
+    passes: 0,
     async *rows() {
+      source.passes += 1;
       yield* rows;
     },
-    body: (sha256) => Promise.resolve(bodies.get(sha256)),
+    body: (sha256: string) => Promise.resolve(bodies.get(sha256)),
   };
+  return source;
 }
 
 /** An export context that counts `onRow` calls. */

@@ -5,7 +5,9 @@ import type { PageRecord } from '../../src/core/model.ts';
 import { CSV_COLUMNS, writeCsv } from '../../src/export/csv.ts';
 import type { ExportSource } from '../../src/export/export-source.ts';
 import { exportBytes } from '../../src/export/formats.ts';
-import { toJsonlRow } from '../../src/export/jsonl.ts';
+import { NO_BROKEN_URLS } from '../../src/export/broken-resources.ts';
+import { toJsonl, toJsonlRow, writeJsonl } from '../../src/export/jsonl.ts';
+import { CDN_ORIGIN, FIXTURE_CRAWL, FIXTURE_ORIGIN, fixtureRowsWithResources, fixtureSource } from '../support/export-fixtures.ts';
 import { crawlFixture, pageFixture } from '../support/store-contract.ts';
 
 const A = 'https://a.example';
@@ -53,8 +55,8 @@ describe('CSV export', () => {
 
   it('names the JSON Lines fields in their order in the header', async () => {
     const { text } = await writeAll([]);
-    assert.deepEqual(parseCsv(text), [Object.keys(toJsonlRow(page(1)))]);
-    assert.deepEqual([...CSV_COLUMNS], Object.keys(toJsonlRow(page(1))));
+    assert.deepEqual(parseCsv(text), [Object.keys(toJsonlRow(page(1), NO_BROKEN_URLS))]);
+    assert.deepEqual([...CSV_COLUMNS], Object.keys(toJsonlRow(page(1), NO_BROKEN_URLS)));
   });
 
   it('ends every record, the last one too, in CRLF and has no bare LF', async () => {
@@ -105,6 +107,8 @@ describe('CSV export', () => {
       'Home | Docs',
       '2',
       'https://a.example/x | https://a.example/y',
+      '0',
+      '0',
       '',
       '',
       '',
@@ -175,5 +179,77 @@ describe('CSV export', () => {
     const context = { software: 'Tabcrawl test', now: new Date(0), onRow: () => undefined };
     for await (const chunk of exportBytes(sourceOf([page(1)]), 'csv', context)) chunks.push(chunk);
     assert.deepEqual(Buffer.concat(chunks), (await writeAll([page(1)])).bytes);
+  });
+});
+
+describe('kinds and resource counts in CSV and JSON Lines', () => {
+  const url = (path: string): string => `${FIXTURE_ORIGIN}${path}`;
+  const context = { software: 'Tabcrawl test', now: new Date(0), onRow: () => undefined };
+
+  async function jsonlOf(source: ExportSource): Promise<Record<string, unknown>[]> {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of writeJsonl(source, context)) chunks.push(chunk);
+    return Buffer.concat(chunks).toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  async function csvOf(source: ExportSource): Promise<Record<string, string>[]> {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of writeCsv(source, context)) chunks.push(chunk);
+    return parse(Buffer.concat(chunks), { bom: true, columns: true }) as Record<string, string>[];
+  }
+
+  it("gives every row its kind, and a page its resources and broken resources, counted over rows written after it", async () => {
+    const lines = await jsonlOf(fixtureSource(fixtureRowsWithResources()));
+    const byUrl = new Map(lines.map((line) => [line['url'], line]));
+    const kinds = (kind: string): unknown[] => lines.filter((line) => line['kind'] === kind).map((line) => line['url']);
+    assert.deepEqual(kinds('resource'), [
+      url('/s/site.css'),
+      url('/img/logo.png'),
+      url('/img/logo-copy.png'),
+      url('/img/missing.png'),
+      `${CDN_ORIGIN}/font.woff2`,
+      url('/private/pixel.gif'),
+      url('/img/soft404.png'),
+    ]);
+    assert.deepEqual(kinds('file'), [url('/manual.pdf'), url('/video.mp4')]);
+    assert.deepEqual(kinds('sitemap'), [url('/sitemap.xml')]);
+    assert.equal(kinds('page').length, 14);
+    // 7 resources, of which the 404, the timeout and the blocked one are broken (HTML served for an image is not).
+    assert.deepEqual([byUrl.get(url('/styled'))?.['resourceCount'], byUrl.get(url('/styled'))?.['brokenResourceCount']], [7, 3]);
+    // A stylesheet's own: the font it loads, which timed out.
+    assert.deepEqual([byUrl.get(url('/s/site.css'))?.['resourceCount'], byUrl.get(url('/s/site.css'))?.['brokenResourceCount']], [1, 1]);
+    for (const line of lines.filter((l) => l['url'] !== url('/styled') && l['url'] !== url('/s/site.css'))) {
+      assert.deepEqual([line['resourceCount'], line['brokenResourceCount']], [0, 0], String(line['url']));
+    }
+  });
+
+  it('writes the same kinds and counts in CSV, in the columns after links', async () => {
+    const records = await csvOf(fixtureSource(fixtureRowsWithResources()));
+    const jsonl = await jsonlOf(fixtureSource(fixtureRowsWithResources()));
+    assert.deepEqual(
+      records.map((r) => [r['url'], r['kind'], r['resourceCount'], r['brokenResourceCount']]),
+      jsonl.map((l) => [l['url'], l['kind'], String(l['resourceCount']), String(l['brokenResourceCount'])]),
+    );
+    assert.deepEqual(CSV_COLUMNS.slice(CSV_COLUMNS.indexOf('links'), CSV_COLUMNS.indexOf('links') + 3), ['links', 'resourceCount', 'brokenResourceCount']);
+  });
+
+  it('reads the rows twice (broken URLs first) when the crawl archived resources, once when it did not', async () => {
+    const withResources = fixtureSource(fixtureRowsWithResources());
+    await jsonlOf(withResources);
+    assert.equal(withResources.passes, 2);
+    const without = fixtureSource(fixtureRowsWithResources().map((row) => ({ ...row, resources: [] })), undefined, {
+      ...FIXTURE_CRAWL,
+      settings: { ...FIXTURE_CRAWL.settings, archiveResources: false },
+    });
+    const lines = await csvOf(without);
+    assert.equal(without.passes, 1);
+    assert.ok(lines.every((line) => line['resourceCount'] === '0' && line['brokenResourceCount'] === '0'));
+  });
+
+  it('counts in toJsonl what the given broken URLs say (a chunk of rows and its resources looked up)', () => {
+    const styled = fixtureRowsWithResources().find((row) => row.url === url('/styled'));
+    assert.ok(styled);
+    const line = JSON.parse(toJsonl([styled], new Set([url('/img/missing.png')]))) as Record<string, unknown>;
+    assert.deepEqual([line['resourceCount'], line['brokenResourceCount']], [7, 1]);
   });
 });

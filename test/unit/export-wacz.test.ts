@@ -5,9 +5,12 @@ import { describe, test } from 'node:test';
 import { type Entry, fromBufferPromise } from 'yauzl';
 import { surt } from '../../src/export/surt.ts';
 import { writeWacz } from '../../src/export/wacz.ts';
+import { checkRowsArchived, checkWacz } from '../support/archive-checks.ts';
 import {
+  CDN_ORIGIN,
   FIXTURE_ORIGIN,
   FIXTURE_START,
+  fixtureRowsWithResources,
   collectBytes,
   countingContext,
   fixtureRows,
@@ -220,5 +223,27 @@ describe('writeWacz', () => {
     assert.equal('mainPageDate' in datapackage, false);
     const records = await readWarcRecords(entryOf(unzipped, 'archive/data.warc.gz').data);
     assert.deepEqual(records.map((r) => r.type), ['warcinfo']);
+  });
+
+  test('indexes every capture of a crawl with resources, files and a sitemap, and lists only its pages in pages.jsonl', async () => {
+    const rows = fixtureRowsWithResources();
+    const unzipped = await unzipWacz(fixtureSource(rows));
+    const lines = indexLines(unzipped);
+    const indexed = (path: string): Record<string, string> | undefined => lines.find((l) => l.fields['url'] === (path.startsWith('http') ? path : url(path)))?.fields;
+    assert.equal(indexed('/s/site.css')?.['mime'], 'text/css');
+    assert.equal(indexed('/img/logo.png')?.['mime'], 'image/png');
+    assert.equal(indexed('/img/logo-copy.png')?.['mime'], 'warc/revisit');
+    assert.equal(indexed('/img/missing.png')?.['status'], '404');
+    assert.equal(indexed('/manual.pdf')?.['mime'], 'application/pdf');
+    assert.equal(indexed('/sitemap.xml')?.['mime'], 'application/xml');
+    assert.equal(indexed(`${CDN_ORIGIN}/font.woff2`), undefined, 'a failed resource is no capture');
+    const pages = pageLines(unzipped).slice(1).map((p) => p['url']);
+    assert.ok(pages.includes(url('/styled')));
+    // An image URL answered with HTML is a resource, not a page.
+    assert.equal(pages.includes(url('/img/soft404.png')), false);
+
+    // The same, as independent readers check it.
+    const checked = await checkWacz(unzipped.zip);
+    checkRowsArchived(checked, rows);
   });
 });

@@ -3,10 +3,20 @@ import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import type { PageRecord } from '../../src/core/model.ts';
+import { checkWarc, checkRowsArchived } from '../support/archive-checks.ts';
 import { archivedResponseHeaders, httpText, statusLineOf } from '../../src/export/warc-http.ts';
 import { REVISIT_PROFILE, warcRecords, writeWarc, writeWarcGz } from '../../src/export/warc.ts';
 import {
   BIG_BODY,
+  CDN_ORIGIN,
+  CSS_BODY,
+  PDF_BODY,
+  PNG_BODY,
+  SITEMAP_BODY,
+  SOFT_404_BODY,
+  STYLED_BODY,
+  VIDEO_PART,
+  fixtureRowsWithResources,
   CP1252_BODY,
   FIXTURE_ORIGIN,
   FIXTURE_START,
@@ -302,6 +312,10 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
       assert.deepEqual(value('withCookies'), ['false']);
       assert.deepEqual(value('maxPages'), ['500']);
       assert.deepEqual(value('maxDepth'), ['20']);
+      assert.deepEqual(value('archiveResources'), ['true']);
+      assert.deepEqual(value('downloadFiles'), ['true']);
+      assert.deepEqual(value('maxFileBytes'), [String(50 * 1024 * 1024)]);
+      assert.deepEqual(value('maxResources'), ['10000']);
       for (const record of records.slice(1)) assert.equal(record.field('WARC-Warcinfo-ID'), info.field('WARC-Record-ID'));
     });
 
@@ -326,6 +340,61 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
       assert.equal(payloadOf(home).byteLength, 0);
       assert.equal(home.field('WARC-Truncated'), 'unspecified');
       assert.equal(recordOf(records, 'response', url('/copy')).field('WARC-Truncated'), 'unspecified');
+    });
+  });
+}
+
+for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeWarc]] as const) {
+  describe(`${name}: page resources, linked files and sitemaps`, () => {
+    const rows = fixtureRowsWithResources();
+
+    test('writes every resource, file and sitemap with its full payload, and identical ones as revisits', async () => {
+      const { records } = await writtenRecords(writer, rows);
+      const expected: [string, Uint8Array][] = [
+        [url('/styled'), STYLED_BODY],
+        [url('/s/site.css'), CSS_BODY],
+        [url('/img/logo.png'), PNG_BODY],
+        [url('/img/soft404.png'), SOFT_404_BODY],
+        [url('/manual.pdf'), PDF_BODY],
+        [url('/video.mp4'), VIDEO_PART],
+        [url('/sitemap.xml'), SITEMAP_BODY],
+      ];
+      for (const [target, body] of expected) {
+        const response = recordOf(records, 'response', target);
+        assert.deepEqual(Buffer.from(payloadOf(response)), Buffer.from(body), target);
+        assert.equal(httpOf(response).get('content-length'), String(body.byteLength), target);
+      }
+      const copy = recordOf(records, 'revisit', url('/img/logo-copy.png'));
+      assert.equal(copy.field('WARC-Refers-To-Target-URI'), url('/img/logo.png'));
+      assert.equal(copy.field('WARC-Payload-Digest'), sha256Label(PNG_BODY));
+      assert.equal(copy.field('WARC-Refers-To'), recordOf(records, 'response', url('/img/logo.png')).field('WARC-Record-ID'));
+    });
+
+    test('marks as truncated only what was cut or not stored: a whole resource or file is not', async () => {
+      const { records } = await writtenRecords(writer, rows);
+      const truncated = records.filter((r) => r.field('WARC-Truncated') !== null).map((r) => [r.field('WARC-Target-URI'), r.field('WARC-Truncated')]);
+      assert.deepEqual(truncated, [
+        [url('/old'), 'length'],
+        [url('/report.pdf'), 'length'],
+        [url('/big'), 'length'],
+        // A 404 whose error page was not read, and a video cut at the largest file size.
+        [url('/img/missing.png'), 'length'],
+        [url('/video.mp4'), 'length'],
+      ]);
+      assert.equal(httpOf(recordOf(records, 'response', url('/video.mp4'))).get('x-orig-content-length'), '10000');
+    });
+
+    test('records a resource that failed or was blocked as metadata, never as a response', async () => {
+      const { records } = await writtenRecords(writer, rows);
+      for (const target of [`${CDN_ORIGIN}/font.woff2`, url('/private/pixel.gif')]) {
+        assert.deepEqual(records.filter((r) => r.field('WARC-Target-URI') === target).map((r) => r.type), ['metadata'], target);
+      }
+      assert.deepEqual(warcFields(recordOf(records, 'metadata', url('/private/pixel.gif')).block).slice(0, 2), [['via', url('/styled')], ['blockedBy', 'robots']]);
+    });
+
+    test('holds one capture per fetched row, of every kind, as an independent reader checks it', async () => {
+      const { bytes } = await writtenRecords(writer, rows);
+      checkRowsArchived({ records: await checkWarc(bytes) }, rows);
     });
   });
 }

@@ -98,6 +98,31 @@ describe('message handlers', () => {
     assert.equal((await bg.store.pagesAfter(crawlId, 0, 10)).length, 0);
   });
 
+  it("pages through an export whose rows count their resources and broken resources, recorded in later chunks", async () => {
+    const bg = background();
+    bg.site.route(`${A}/`, page(['/b'], '<link rel="stylesheet" href="/s.css"><img src="/logo.png"><img src="/missing.png">'));
+    bg.site.route(`${A}/b`, page([], '<img src="/missing.png">'));
+    bg.site.route(`${A}/s.css`, { headers: { 'content-type': 'text/css' }, body: 'body { background: url(/gone.png) }' });
+    bg.site.route(`${A}/logo.png`, { headers: { 'content-type': 'image/png' }, body: 'png' });
+    const started = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/`, delayMs: 100 } } });
+    if (!started.ok) throw new Error('not started');
+    await bg.settle(started.value.crawl.id);
+    const lines: { url: string; kind: string; resourceCount: number; brokenResourceCount: number }[] = [];
+    for (let afterSeq = 0; ; ) {
+      // One row a chunk: every page's resources are in chunks of their own.
+      const chunk = await bg.send({ type: 'export/chunk', payload: { crawlId: started.value.crawl.id, format: 'jsonl', afterSeq, limit: 1 } });
+      if (!chunk.ok) throw new Error(chunk.error.message);
+      lines.push(...chunk.value.text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as (typeof lines)[number]));
+      afterSeq = chunk.value.lastSeq;
+      if (chunk.value.done) break;
+    }
+    const counts = Object.fromEntries(lines.map((line) => [line.url.slice(A.length), [line.kind, line.resourceCount, line.brokenResourceCount]]));
+    assert.deepEqual(counts['/'], ['page', 3, 1]);
+    assert.deepEqual(counts['/b'], ['page', 1, 1]);
+    assert.deepEqual(counts['/s.css'], ['resource', 1, 1]);
+    assert.deepEqual(counts['/missing.png'], ['resource', 0, 0]);
+  });
+
   it('stops a running crawl: no request starts after the stop', async () => {
     const bg = background();
     bg.site.route(`${A}/`, page(Array.from({ length: 20 }, (_, i) => `/p${i}`)));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CrawlRecord, PageRecord } from '../../src/core/model.ts';
+import { parse } from 'csv-parse/sync';
 import { filteredCsv } from '../../src/results/filtered-csv.ts';
 import type { RowReader } from '../../src/results/row-reader.ts';
 import { toPageListRow, type PageQueries, type PageQuery, type PageQueryResult } from '../../src/storage/page-queries.ts';
@@ -53,5 +54,22 @@ describe('the current view as CSV', () => {
     assert.equal(new Set(urls).size, urls.length, 'no row written twice');
     for (const r of rows.slice(0, 1200)) assert.ok(urls.includes(r.url), `${r.url} written`);
     assert.equal(written, urls.length);
+  });
+
+  it("counts a row's resources and broken resources from their rows, whether the view holds them or not", async () => {
+    const rows = [
+      { ...row(1, '/page'), resources: [`${A}/ok.png`, `${A}/gone.png`, `${A}/never.png`] },
+      { ...row(2, '/ok.png'), kind: 'resource' as const },
+      { ...row(3, '/gone.png'), kind: 'resource' as const, status: 404 },
+    ];
+    const queries = new GrowingQueries(rows, () => undefined);
+    // The view's filter keeps the page alone: its resources are read by key.
+    queries.query = (query) => Promise.resolve({ rows: rows.slice(0, 1).slice(query.offset, query.offset + query.limit).map(toPageListRow), total: 1 });
+    const { text } = await filteredCsv(queries, readerOf(queries), { crawlId: 'c1', sort: { column: 'url', descending: false }, filter: { kind: 'page' } });
+    const records = parse(text, { bom: true, columns: true }) as Record<string, string>[];
+    assert.deepEqual(
+      records.map((r) => [r['url'], r['kind'], r['resourceCount'], r['brokenResourceCount']]),
+      [[`${A}/page`, 'page', '3', '1']],
+    );
   });
 });

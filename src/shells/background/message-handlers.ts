@@ -9,6 +9,7 @@ import type { Clock, CrawlStore } from '../../core/crawl/ports.ts';
 import { activeMs, hostsProgress } from '../../core/crawl/progress.ts';
 import type { CrawlRecord, HostState, PageRecord } from '../../core/model.ts';
 import { parseRobots, robotsUrlFor } from '../../core/robots/robots-policy.ts';
+import { brokenUrlsIn } from '../../export/broken-resources.ts';
 import { toJsonl } from '../../export/jsonl.ts';
 import {
   type CrawlSummary,
@@ -139,7 +140,11 @@ export function createHandlers(store: CrawlStore, manager: CrawlManager, clock: 
       if (format !== 'jsonl') throw badRequest(`unsupported export format ${String(format)}`);
       const rowLimit = Math.max(1, requireCount(limit, 'limit', 5000));
       const pages = await store.pagesAfter(crawl.id, requireCount(afterSeq, 'afterSeq', Number.MAX_SAFE_INTEGER), rowLimit);
-      return { text: toJsonl(pages), lastSeq: pages.at(-1)?.seq ?? afterSeq, rows: pages.length, done: pages.length < rowLimit };
+      // The chunk's resources are mostly recorded after their pages: their rows, read by key, say which are broken.
+      const resources = [...new Set(pages.flatMap((page) => page.resources))];
+      const resourceRows = resources.length === 0 ? [] : await store.transaction((tx) => tx.getPages(crawl.id, resources));
+      const broken = brokenUrlsIn(resourceRows.filter((row) => row !== undefined));
+      return { text: toJsonl(pages, broken), lastSeq: pages.at(-1)?.seq ?? afterSeq, rows: pages.length, done: pages.length < rowLimit };
     },
   };
 }
