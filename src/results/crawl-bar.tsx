@@ -1,5 +1,6 @@
 /**
- * The results tab's crawl bar: the site, its state and when it started, the counters, a
+ * The results tab's crawl bar: the site, its state and when it started, the counters (of the
+ * rows done, the page resources and linked files among them when there are any), a
  * progress bar (done of done + queued, the page limit as a cap; full once
  * finished), how long it has run, and what the tab can do: *Pause*,
  * *Resume* and *Stop* as the popup allows them, and *Export* (a format of
@@ -84,6 +85,9 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, viewTot
       {!(state === 'failed' && counts.done === 0) && (
       <dl class="counters">
         <Counter label="done" value={counts.done} />
+        {/* Of those done: page resources and linked files, when the crawl has any. */}
+        {(counts.resources ?? 0) > 0 && <Counter label="resources" value={counts.resources} />}
+        {(counts.files ?? 0) > 0 && <Counter label="files" value={counts.files} />}
         {!(state === 'finished') && <Counter label={state === 'failed' ? 'not fetched' : 'queued'} value={queued} testId="results-counter-queued" />}
         <Counter label="fetched" value={counts.fetched} />
         <Counter label="errors" value={counts.errors} />

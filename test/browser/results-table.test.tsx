@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { act } from 'preact/test-utils';
 import { ROW_HEIGHT_PX } from '../../src/results/results-grid.tsx';
 import { click, settle, typeInto, waitFor } from './support/popup-harness.tsx';
-import { CRAWL_ID, FakePageQueries, FakeRowReader, SITE, facetsOf, listRowOf, manyListRows, pageRecord } from './support/results-fakes.ts';
+import { CRAWL_ID, FakePageQueries, FakeRowReader, SITE, crawlRecord, facetsOf, listRowOf, manyListRows, pageRecord } from './support/results-fakes.ts';
 import { loadResultsStyles, mountResults, press, type MountedResults } from './support/results-harness.tsx';
 
 describe('results table', () => {
@@ -37,6 +37,17 @@ describe('results table', () => {
     expect(mounted.byTestId('results-total').textContent).to.equal('12 URLs');
     const headers = [...mounted.container.querySelectorAll('[role="columnheader"]')].map((header) => header.textContent?.trim());
     expect(headers).to.deep.equal(['URL', 'Status', 'Type', 'Size', 'Time (ms)', 'Depth', 'Title', 'Inlinks']);
+  });
+
+  it('counts the page resources and linked files among the rows done, when the crawl has any', async () => {
+    const plain = await mountOver(new FakePageQueries(manyListRows(3)), new FakeRowReader([]));
+    await waitFor(() => expect(plain.byTestId('results-crawl').textContent).to.include('done10'));
+    expect(plain.queryTestId('results-counter-resources')).to.equal(null);
+    await view?.unmount();
+    const counts = { ...crawlRecord().counts, done: 25, resources: 11, files: 2 };
+    const mounted = await mountOver(new FakePageQueries(manyListRows(3)), new FakeRowReader([], crawlRecord({ counts })));
+    await waitFor(() => expect(mounted.byTestId('results-counter-resources').textContent).to.equal('resources11'));
+    expect(mounted.byTestId('results-counter-files').textContent).to.equal('files2');
   });
 
   /** Every column header shown: its text and sort arrow whole in its cell, its cell whole inside the grid's box. */
