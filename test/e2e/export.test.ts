@@ -7,8 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { findChromium } from '../../src/shells/cli/chromium.ts';
 import { launchExtension, type ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
-import { checkWacz, checkWarc, responsePayload } from '../support/archive-checks.ts';
+import { checkRowsArchived, checkWacz, checkWarc, responsePayload } from '../support/archive-checks.ts';
 import { EXACT_BODIES, startTestSite, type TestSite } from '../support/test-site.ts';
+import type { JsonlRow } from '../../src/export/jsonl.ts';
 import { DIST_DIR, exportRows, ROOT } from './helpers.ts';
 import { screenshot } from './screenshots.ts';
 
@@ -20,7 +21,8 @@ describe('exporting from the popup of the built extension', () => {
   before(async () => {
     downloads = mkdtempSync(join(tmpdir(), 'tabcrawl-downloads-'));
     session = await launchExtension({ distDir: DIST_DIR, chromePath: findChromium(process.env), copyDist: true, downloadDir: downloads });
-    site = await startTestSite();
+    // Pages with resources: a stylesheet chain, a font, images, a missing one.
+    site = await startTestSite({ resources: true });
   });
   after(async () => {
     await session?.close();
@@ -28,7 +30,7 @@ describe('exporting from the popup of the built extension', () => {
     rmSync(downloads, { recursive: true, force: true });
   });
 
-  it('downloads a WACZ that replays the crawl: hashes, index and byte-exact pages check out', async () => {
+  it('downloads a WACZ that replays the crawl: hashes, index and byte-exact pages and resources check out', async () => {
     const popup = await session.openPage('src/shells/popup/index.html');
     await popup.setViewportSize({ width: 400, height: 700 });
     await popup.getByTestId('start-url').fill(`${site.origin}/`);
@@ -69,12 +71,16 @@ describe('exporting from the popup of the built extension', () => {
     const htmlPages = rows.filter((r) => r.status !== null && r.status >= 200 && r.status < 300 && /^text\/html/.test(r.contentType ?? '')).map((r) => r.url);
     assert.deepEqual(wacz.pages.map((p) => p['url']).sort(), htmlPages.sort(), 'pages.jsonl lists every HTML page of the crawl');
     assert.equal(wacz.pages.find((p) => p['url'] === `${site.origin}/latin1`)?.['title'], 'Café');
+    // Every resource is in the archive with its whole body; the index covers every capture; pages.jsonl only pages.
+    assert.ok(rows.filter((r) => r.kind === 'resource').length >= 10, 'the crawl archived the resources');
+    checkRowsArchived(wacz, rows);
+    assert.deepEqual(responsePayload(wacz.records, `${site.origin}/s/site.css`), Buffer.from('@import "more.css"; body { background: url(/s/bg.png) }'));
   });
 });
 
 describe('exporting from the command line', () => {
-  it('writes WARC, WACZ, CSV and JSON Lines files that agree with each other', async () => {
-    const site = await startTestSite();
+  it('writes WARC, WACZ, CSV and JSON Lines files that agree with each other, resources included', async () => {
+    const site = await startTestSite({ resources: true });
     const out = mkdtempSync(join(tmpdir(), 'tabcrawl-cli-export-'));
     try {
       const files = ['site.warc.gz', 'site.wacz', 'site.csv', 'site.jsonl', 'site.warc'].map((name) => join(out, name));
@@ -85,10 +91,23 @@ describe('exporting from the command line', () => {
       assert.equal(code, 0);
       const [warcGz = '', wacz = '', csv = '', jsonl = '', warc = ''] = files;
 
-      const jsonRows = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; status: number | null; blockedBy: string | null });
+      const jsonRows = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as JsonlRow);
       const csvRows = parse(readFileSync(csv), { columns: true, bom: true }) as Record<string, string>[];
       assert.deepEqual(csvRows.map((r) => r['url']), jsonRows.map((r) => r.url), 'CSV and JSON Lines list the same URLs in the same order');
       assert.deepEqual(csvRows.map((r) => r['status']), jsonRows.map((r) => (r.status === null ? '' : String(r.status))));
+      assert.deepEqual(
+        csvRows.map((r) => [r['kind'], r['resourceCount'], r['brokenResourceCount']]),
+        jsonRows.map((r) => [r.kind, String(r.resourceCount), String(r.brokenResourceCount)]),
+      );
+      // Every numbered page uses the stylesheet and its image; the last one a missing image too.
+      const counts = (path: string): [number, number] | undefined => {
+        const row = jsonRows.find((r) => r.url === `${site.origin}${path}`);
+        return row === undefined ? undefined : [row.resourceCount, row.brokenResourceCount];
+      };
+      assert.deepEqual(counts('/p/0'), [2, 0]);
+      assert.deepEqual(counts('/p/5'), [3, 1]);
+      assert.deepEqual(counts('/s/site.css'), [2, 0], 'a stylesheet counts what it imports and loads');
+      assert.equal(jsonRows.find((r) => r.url === `${site.origin}/s/missing.png`)?.kind, 'resource');
 
       for (const path of [warcGz, warc]) {
         const records = await checkWarc(readFileSync(path));
@@ -99,6 +118,7 @@ describe('exporting from the command line', () => {
       }
       const checked = await checkWacz(readFileSync(wacz));
       assert.equal(checked.index.length, jsonRows.filter((r) => r.status !== null).length);
+      checkRowsArchived(checked, jsonRows);
     } finally {
       await site.close();
       rmSync(out, { recursive: true, force: true });

@@ -58,6 +58,58 @@ describe('the results browser of the built extension', () => {
     }
   });
 
+  it('filters to broken resources, shows which pages use one and what a page uses, and reports them', async () => {
+    const session = await launch();
+    const site = await startTestSite({ resources: true });
+    try {
+      const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: 20, timeoutMs: 1000 });
+      assert.equal(crawl.state, 'finished');
+      const page = await session.openPage(`${RESULTS_PAGE_PATH}?crawl=${crawl.id}`);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const total = page.getByTestId('results-total');
+      await total.filter({ hasText: `${crawl.counts.done} URLs` }).waitFor({ timeout: 10_000 });
+
+      // Kind: resources, with the crawl's count; then only the broken ones.
+      const kind = page.getByTestId('filter-kind');
+      assert.ok((await kind.locator('option').allInnerTexts()).includes(`Resources (${crawl.counts.resources ?? 0})`));
+      await kind.selectOption('kind:resource');
+      await total.filter({ hasText: `${crawl.counts.resources ?? 0} URLs` }).waitFor({ timeout: 5000 });
+      await page.getByTestId('filter-errors').click();
+      await total.filter({ hasText: '1 URL' }).waitFor({ timeout: 5000 });
+      const row = page.getByTestId('results-row').first();
+      assert.equal(await row.getAttribute('data-url'), `${site.origin}/s/missing.png`);
+      assert.equal(await row.getByTestId('kind-tag').innerText(), 'resource');
+
+      // Its detail: the page that uses it.
+      await row.click();
+      const usedBy = page.getByTestId('detail-used-by');
+      await usedBy.getByTestId('resource-user').first().waitFor({ timeout: 10_000 });
+      assert.deepEqual(await page.getByTestId('resource-user').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-url'))), [`${site.origin}/p/5`]);
+
+      // That page's detail: its resources, the missing one marked broken.
+      await usedBy.getByRole('link').first().click();
+      await page.getByTestId('detail').and(page.locator(`[data-url="${site.origin}/p/5"]`)).waitFor({ timeout: 5000 });
+      await page.getByTestId('resource').nth(2).waitFor({ timeout: 10_000 });
+      const statuses = await page.getByTestId('resource-status').allInnerTexts();
+      assert.deepEqual(statuses, ['200', '200', '404 · broken']);
+      await screenshot(page, 'results-resources');
+
+      // Reports: the broken resources, with what it is and who uses it; the broken links are links only.
+      await page.getByTestId('tab-reports').click();
+      const table = page.getByTestId('report-table');
+      await table.waitFor({ timeout: 10_000 });
+      assert.doesNotMatch(await table.innerText(), /missing\.png/);
+      await page.getByTestId('report-select').selectOption('broken-resources');
+      await table.filter({ hasText: '/s/missing.png' }).waitFor({ timeout: 5000 });
+      const cells = await table.locator('tbody tr').first().locator('td').allInnerTexts();
+      assert.deepEqual(cells.slice(1, 3), ['image', '404']);
+      assert.match(cells[3] ?? '', /\/p\/5/);
+    } finally {
+      await session.close();
+      await site.close();
+    }
+  });
+
   it('follows a crawl paused and resumed elsewhere to its end without a reload, and acts on it from the tab', async () => {
     const session = await launch();
     const site = await startTestSite({ pages: 30 });
