@@ -321,7 +321,7 @@ function Resources({ reader, crawl, row, crawlId, onOpen, origin }: UrlDetailPro
       {uses.state === 'loading' && <p class="muted">Looking up resources…</p>}
       {uses.state === 'failed' && <p class="banner">Could not look up resources: {uses.message}</p>}
       {uses.state === 'done' && uses.value.length === 0 && (
-        <p class="muted">{crawl?.settings.archiveResources === true ? 'No page resources.' : 'None recorded: this crawl did not archive page resources.'}</p>
+        <p class="muted">{crawl !== undefined && crawl.settings.archiveResources !== true ? 'None recorded: this crawl did not archive page resources.' : 'No page resources.'}</p>
       )}
       {uses.state === 'done' && brokenCount > 0 && (
         <p class="is-broken" data-testid="resources-broken">

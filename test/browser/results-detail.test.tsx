@@ -184,6 +184,16 @@ describe('results URL detail', () => {
     await waitFor(() => expect(mounted.allByTestId('resource-user').map((row) => row.dataset['url'])).to.deep.equal([`${SITE}/a`, `${SITE}/b`]));
   });
 
+  it("says a page has no resources, or that its crawl did not archive any", async () => {
+    const page = pageRecord(1, { url: `${SITE}/plain` });
+    const archiving = await openDetail([page], page.url);
+    await waitFor(() => expect(archiving.byTestId('detail-resources').textContent).to.equal('Page resources (0)No page resources.'));
+    await view?.unmount();
+    const older = crawlRecord({ settings: { ...crawlRecord().settings, archiveResources: false } });
+    const mounted = await openDetail([page], page.url, new FakeRowReader([page], older));
+    await waitFor(() => expect(mounted.byTestId('detail-resources').textContent).to.include('this crawl did not archive page resources'));
+  });
+
   it('says when no crawled page uses a resource', async () => {
     const image = pageRecord(1, { url: `${SITE}/orphan.png`, kind: 'resource', contentType: 'image/png', title: null });
     const mounted = await openDetail([image], image.url);
