@@ -134,6 +134,11 @@ export function settingsDigest(settings: CrawlSettings): string {
   if (settings.maxRetries !== d.maxRetries) parts.push(`${settings.maxRetries} retries`);
   if (settings.hostConcurrency !== d.hostConcurrency) parts.push(`${settings.hostConcurrency} hosts at once`);
   if (settings.maxBodyBytes !== d.maxBodyBytes) parts.push(`bodies up to ${formatBytes(settings.maxBodyBytes)}`);
+  // Crawls stored before resources were archived have neither setting: they archived none.
+  if (settings.archiveResources !== true) parts.push('no resources');
+  if (settings.downloadFiles !== true) parts.push('no files');
+  if ((settings.maxFileBytes ?? d.maxFileBytes) !== d.maxFileBytes) parts.push(`files up to ${formatBytes(settings.maxFileBytes)}`);
+  if ((settings.maxResources ?? d.maxResources) !== d.maxResources) parts.push(`${settings.maxResources} resources at most`);
   if (settings.withCookies) parts.push('with cookies');
   return parts.join(' · ');
 }

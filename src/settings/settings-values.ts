@@ -48,6 +48,10 @@ export interface FormValues {
   requestsPerHost: string;
   jitterSeconds: string;
   maxBodyMiB: string;
+  archiveResources: boolean;
+  downloadFiles: boolean;
+  maxFileMiB: string;
+  maxResources: string;
   withCookies: boolean;
 }
 
@@ -60,8 +64,8 @@ const MS_PER_SECOND = 1000;
 /** A setting shown as a number, the form field that holds it, and the factor from the form's unit to the setting's. */
 interface NumberField {
   kind: 'number';
-  setting: 'maxPages' | 'maxDepth' | 'delayMs' | 'timeoutMs' | 'maxRetries' | 'hostConcurrency' | 'requestsPerHost' | 'jitterMs' | 'maxBodyBytes';
-  name: 'maxPages' | 'maxDepth' | 'delaySeconds' | 'timeoutSeconds' | 'maxRetries' | 'hostConcurrency' | 'requestsPerHost' | 'jitterSeconds' | 'maxBodyMiB';
+  setting: 'maxPages' | 'maxDepth' | 'delayMs' | 'timeoutMs' | 'maxRetries' | 'hostConcurrency' | 'requestsPerHost' | 'jitterMs' | 'maxBodyBytes' | 'maxFileBytes' | 'maxResources';
+  name: 'maxPages' | 'maxDepth' | 'delaySeconds' | 'timeoutSeconds' | 'maxRetries' | 'hostConcurrency' | 'requestsPerHost' | 'jitterSeconds' | 'maxBodyMiB' | 'maxFileMiB' | 'maxResources';
   /** Setting units per form unit: 1000 for seconds → ms, {@link BYTES_PER_MIB} for MiB → bytes, 1 for counts. */
   scale: number;
   /** The unit written after the label, or null for a count. */
@@ -85,8 +89,8 @@ interface LinesField {
 
 interface FlagField {
   kind: 'flag';
-  setting: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies';
-  name: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies';
+  setting: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles';
+  name: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles';
 }
 
 /** How one setting is shown in the form: its label, a sentence of help, and its `data-testid`. */
@@ -159,6 +163,15 @@ export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze([
       { kind: 'number', setting: 'timeoutMs', name: 'timeoutSeconds', scale: MS_PER_SECOND, unit: 's', label: SETTINGS_LIMITS.timeoutMs.label, testId: 'timeout', help: 'Per request, to the end of the body.' },
       { kind: 'number', setting: 'maxRetries', name: 'maxRetries', scale: 1, unit: null, label: SETTINGS_LIMITS.maxRetries.label, testId: 'retries', help: 'Retries of a URL answered 429 or 503.' },
       { kind: 'flag', setting: 'headBeforeGet', name: 'headBeforeGet', label: 'HEAD before GET', testId: 'head-before-get', help: 'GET only when a HEAD says the URL is HTML.' },
+    ],
+  },
+  {
+    title: 'Archive',
+    fields: [
+      { kind: 'flag', setting: 'archiveResources', name: 'archiveResources', label: 'Archive page resources', testId: 'archive-resources', help: 'Stylesheets, scripts, images and fonts each page needs, on any host, each once, as politely as pages.' },
+      { kind: 'flag', setting: 'downloadFiles', name: 'downloadFiles', label: 'Download linked files', testId: 'download-files', help: 'Store linked files that are not HTML (PDFs, images, archives). Off: their headers only.' },
+      { kind: 'number', setting: 'maxFileBytes', name: 'maxFileMiB', scale: BYTES_PER_MIB, unit: 'MiB', label: SETTINGS_LIMITS.maxFileBytes.label, testId: 'max-file-size', help: 'A larger resource or file is cut and marked truncated.' },
+      { kind: 'number', setting: 'maxResources', name: 'maxResources', scale: 1, unit: null, label: SETTINGS_LIMITS.maxResources.label, testId: 'max-resources', help: 'Past it, no resource is fetched and files keep their headers only.' },
     ],
   },
   {
@@ -246,6 +259,10 @@ export function fromSettings(settings: Partial<CrawlSettings>): FormValues {
     requestsPerHost: String(all.requestsPerHost),
     jitterSeconds: toFormNumber(all.jitterMs, MS_PER_SECOND),
     maxBodyMiB: toFormNumber(all.maxBodyBytes, BYTES_PER_MIB),
+    archiveResources: all.archiveResources,
+    downloadFiles: all.downloadFiles,
+    maxFileMiB: toFormNumber(all.maxFileBytes, BYTES_PER_MIB),
+    maxResources: String(all.maxResources),
     withCookies: all.withCookies,
   };
 }
@@ -283,6 +300,8 @@ export function toSettings(values: FormValues): Partial<CrawlSettings> {
     extraOrigins: lines(values.extraOrigins),
     headBeforeGet: values.headBeforeGet,
     followNofollow: values.followNofollow,
+    archiveResources: values.archiveResources,
+    downloadFiles: values.downloadFiles,
     withCookies: values.withCookies,
   };
   const productToken = values.productToken.trim();

@@ -288,3 +288,57 @@ describe('the --parallel note', () => {
     assert.equal(parallelNote({ requestsPerHost: 1, delayMs: 500 }), null);
   });
 });
+
+describe('the archive options', () => {
+  const settingsOf = (argv: string[]): Record<string, unknown> => {
+    const result = parseCliArgs(['https://example.com/', ...argv]);
+    assert.equal(result.kind, 'crawl', JSON.stringify(result));
+    return result.kind === 'crawl' ? (result.settings as Record<string, unknown>) : {};
+  };
+  const problemOf = (argv: string[]): string => {
+    const result = parseCliArgs(['https://example.com/', ...argv]);
+    assert.equal(result.kind, 'usage-error');
+    return result.kind === 'usage-error' ? result.message : '';
+  };
+
+  test('leaves resources and files to their defaults (on) unless told', () => {
+    const settings = settingsOf([]);
+    assert.equal(settings['archiveResources'], undefined);
+    assert.equal(settings['downloadFiles'], undefined);
+  });
+
+  test('turns resources off with --no-resources or --no-page-requisites, on with --resources, -p or --page-requisites', () => {
+    assert.equal(settingsOf(['--no-resources'])['archiveResources'], false);
+    assert.equal(settingsOf(['--no-page-requisites'])['archiveResources'], false);
+    assert.equal(settingsOf(['-p'])['archiveResources'], true);
+    assert.equal(settingsOf(['--resources'])['archiveResources'], true);
+    assert.equal(settingsOf(['--page-requisites'])['archiveResources'], true);
+    assert.match(problemOf(['-p', '--no-resources']), /contradict/);
+  });
+
+  test('turns file downloads off with --no-files and on with --files', () => {
+    assert.equal(settingsOf(['--no-files'])['downloadFiles'], false);
+    assert.equal(settingsOf(['--files'])['downloadFiles'], true);
+    assert.match(problemOf(['--files', '--no-files']), /contradict/);
+  });
+
+  test('reads --max-file-size as bytes or with K, M or G, and refuses anything else', () => {
+    assert.equal(settingsOf(['--max-file-size', '50M'])['maxFileBytes'], 50 * 1024 * 1024);
+    assert.equal(settingsOf(['--max-file-size', '1.5k'])['maxFileBytes'], 1536);
+    assert.equal(settingsOf(['--max-file-size', '1G'])['maxFileBytes'], 1024 ** 3);
+    assert.equal(settingsOf(['--max-file-size', '4096'])['maxFileBytes'], 4096);
+    assert.match(problemOf(['--max-file-size', '12X']), /--max-file-size takes a size/);
+    assert.match(problemOf(['--max-file-size', '-1M']), /--max-file-size/);
+    assert.match(problemOf(['--max-file-size', '100']), /--max-file-size: .*from 1024 bytes/);
+  });
+
+  test('reads --max-resources as a whole number within its bounds', () => {
+    assert.equal(settingsOf(['--max-resources', '0'])['maxResources'], 0);
+    assert.equal(settingsOf(['--max-resources', '250'])['maxResources'], 250);
+    assert.match(problemOf(['--max-resources', 'many']), /--max-resources/);
+  });
+
+  test('documents every archive option in --help', () => {
+    for (const option of ['--no-resources', '--no-files', '--max-file-size', '--max-resources', '-p']) assert.ok(USAGE.includes(option), option);
+  });
+});

@@ -199,6 +199,10 @@ describe('settings form values', () => {
       requestsPerHost: '1',
       jitterSeconds: '0',
       maxBodyMiB: '10',
+      archiveResources: true,
+      downloadFiles: true,
+      maxFileMiB: '50',
+      maxResources: '10000',
       withCookies: false,
     });
   });

@@ -44,6 +44,14 @@ const OPTIONS = {
   head: { type: 'boolean' },
   timeout: { type: 'string' },
   'follow-nofollow': { type: 'boolean' },
+  resources: { type: 'boolean', short: 'p' },
+  'no-resources': { type: 'boolean' },
+  'page-requisites': { type: 'boolean' },
+  'no-page-requisites': { type: 'boolean' },
+  files: { type: 'boolean' },
+  'no-files': { type: 'boolean' },
+  'max-file-size': { type: 'string' },
+  'max-resources': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   demo: { type: 'boolean' },
   'out-dir': { type: 'string' },
@@ -52,7 +60,7 @@ const OPTIONS = {
 type OptionName = keyof typeof OPTIONS;
 
 /** Options that take a number, so `--delay -1` reads as a value, not as an option. */
-const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(['--max-pages', '--max-depth', '--delay', '--parallel', '--timeout']);
+const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(['--max-pages', '--max-depth', '--delay', '--parallel', '--timeout', '--max-file-size', '--max-resources']);
 
 /** Options that shape a crawl (not allowed with `--demo`). */
 const CRAWL_OPTIONS: readonly OptionName[] = [
@@ -69,6 +77,14 @@ const CRAWL_OPTIONS: readonly OptionName[] = [
   'head',
   'timeout',
   'follow-nofollow',
+  'resources',
+  'no-resources',
+  'page-requisites',
+  'no-page-requisites',
+  'files',
+  'no-files',
+  'max-file-size',
+  'max-resources',
 ];
 
 /** The command-line option for each setting, for messages. */
@@ -85,6 +101,10 @@ const OPTION_OF_FIELD: Partial<Record<keyof CrawlSettings, string>> = {
   headBeforeGet: '--head',
   timeoutMs: '--timeout',
   followNofollow: '--follow-nofollow',
+  archiveResources: '--no-resources',
+  downloadFiles: '--no-files',
+  maxFileBytes: '--max-file-size',
+  maxResources: '--max-resources',
 };
 
 const seconds = (ms: number): string => String(ms / 1000);
@@ -112,6 +132,13 @@ Options:
   --head                  send HEAD first, GET only HTML (default: off)
   --timeout SECONDS       per-request timeout (default: ${seconds(DEFAULT_SETTINGS.timeoutMs)})
   --follow-nofollow       follow nofollow links too (default: off)
+  --no-resources          do not archive page resources (stylesheets, scripts, images, fonts each page needs,
+                          on any host, politely); --resources, -p or --page-requisites turn it on (default: on)
+  --no-files              keep only the headers of linked files that are not HTML (PDFs, images, archives);
+                          --files turns downloading on (default: on)
+  --max-file-size SIZE    largest resource or file stored, bytes or with K, M or G, e.g. 50M; a larger one
+                          is cut and marked truncated (default: ${DEFAULT_SETTINGS.maxFileBytes / (1024 * 1024)}M)
+  --max-resources N       most page resources plus downloaded files (default: ${DEFAULT_SETTINGS.maxResources})
   --demo                  crawl a built-in demo site served on 127.0.0.1
   --out-dir DIR           where --demo writes its export (default: ${DEFAULT_DEMO_OUT_DIR})
   -h, --help              show this help
@@ -247,6 +274,22 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   if (values.also !== undefined) settings.extraOrigins = [...values.also];
   if (values.head === true) settings.headBeforeGet = true;
   if (values['follow-nofollow'] === true) settings.followNofollow = true;
+  const on = values.resources === true || values['page-requisites'] === true;
+  const off = values['no-resources'] === true || values['no-page-requisites'] === true;
+  if (on && off) return usageError('--resources and --no-resources contradict each other: give one');
+  if (on || off) settings.archiveResources = on;
+  if (values.files === true && values['no-files'] === true) return usageError('--files and --no-files contradict each other: give one');
+  if (values.files === true || values['no-files'] === true) settings.downloadFiles = values.files === true;
+  if (values['max-file-size'] !== undefined) {
+    const bytes = parseSize('--max-file-size', values['max-file-size']);
+    if (typeof bytes === 'string') return usageError(bytes);
+    settings.maxFileBytes = bytes;
+  }
+  if (values['max-resources'] !== undefined) {
+    const value = parseWholeNumber('--max-resources', values['max-resources']);
+    if (typeof value === 'string') return usageError(value);
+    settings.maxResources = value;
+  }
 
   const outputs = values.out ?? [];
   for (const [i, out] of outputs.entries()) {
@@ -264,6 +307,17 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   settings.startUrl = checked.settings.startUrl;
   if (settings.extraOrigins !== undefined) settings.extraOrigins = [...checked.settings.extraOrigins];
   return { kind: 'crawl', settings, outputs: [...outputs] };
+}
+
+/**
+ * A size as wget's quotas write it: bytes, or a number with `K`, `M` or `G`
+ * (KiB, MiB, GiB; decimals allowed, e.g. `1.5M`). A problem, as a message, otherwise.
+ */
+export function parseSize(option: string, text: string): number | string {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmg])?i?b?\s*$/i.exec(text);
+  if (match === null) return `${option} takes a size in bytes or with K, M or G (e.g. 50M), not '${text}'`;
+  const units: Record<string, number> = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+  return Math.round(Number(match[1]) * (units[(match[2] ?? '').toLowerCase()] ?? 1));
 }
 
 /**
