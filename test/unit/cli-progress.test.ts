@@ -143,3 +143,14 @@ describe('exportingLine', () => {
     assert.equal(exportingLine('out.wacz', null, 11_000), 'exporting out.wacz: opening the crawl, 11 s so far');
   });
 });
+
+describe('progress and summary with page resources and files', () => {
+  const counts = { admitted: 20, done: 26, fetched: 25, errors: 2, blocked: 1, bytesStored: 0, resourcesAdmitted: 6, resources: 5, files: 1 };
+  test('counts pages, resources and files apart', () => {
+    assert.equal(formatProgress({ counts, queued: 0 }), 'fetched 25 · queued 0 · errors 2 · blocked 1 · 20 pages, 5 resources, 1 file');
+    assert.equal(formatSummary({ state: 'finished', counts, createdAt: 0, endedAt: 5200 }, 0), 'crawl finished in 5.2 s: 26 URLs (20 pages, 5 resources, 1 file) (25 fetched, 2 errors, 1 blocked)');
+  });
+  test('says nothing of kinds for a crawl of pages only', () => {
+    assert.equal(formatProgress({ counts: { ...counts, resources: 0, files: 0 }, queued: 3 }), 'fetched 25 · queued 3 · errors 2 · blocked 1');
+  });
+});

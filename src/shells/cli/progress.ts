@@ -11,10 +11,24 @@ import { hostLine } from '../../ui/host-wait-text.ts';
 /** Longest silence while the CLI waits, in ms: after it, a line says what it waits for. */
 export const QUIET_MAX_MS = 10_000;
 
-/** `fetched N · queued N · errors N · blocked N` */
+/**
+ * The rows done by kind, when the crawl has resources or files: `12 pages, 30 resources, 1 file`;
+ * null for a crawl of pages only (and crawls stored before resources existed).
+ */
+export function kindsText(counts: CrawlSummary['counts']): string | null {
+  const resources = counts.resources ?? 0;
+  const files = counts.files ?? 0;
+  if (resources === 0 && files === 0) return null;
+  const pages = counts.done - resources - files;
+  const n = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+  return `${n(pages, 'page', 'pages')}, ${n(resources, 'resource', 'resources')}, ${n(files, 'file', 'files')}`;
+}
+
+/** `fetched N · queued N · errors N · blocked N`, then the rows by kind when there are resources or files. */
 export function formatProgress(crawl: Pick<CrawlSummary, 'counts' | 'queued'>): string {
   const { fetched, errors, blocked } = crawl.counts;
-  return `fetched ${fetched} · queued ${crawl.queued} · errors ${errors} · blocked ${blocked}`;
+  const kinds = kindsText(crawl.counts);
+  return `fetched ${fetched} · queued ${crawl.queued} · errors ${errors} · blocked ${blocked}${kinds === null ? '' : ` · ${kinds}`}`;
 }
 
 /** One line about a crawl that has ended, e.g. `crawl finished in 4.2 s: 17 URLs (15 fetched, 2 errors, 1 blocked)`. */
@@ -22,7 +36,8 @@ export function formatSummary(crawl: Pick<CrawlSummary, 'state' | 'counts' | 'cr
   const elapsedS = ((crawl.endedAt ?? nowMs) - crawl.createdAt) / 1000;
   const { done, fetched, errors, blocked } = crawl.counts;
   const urls = done === 1 ? '1 URL' : `${done} URLs`;
-  return `crawl ${crawl.state} in ${elapsedS.toFixed(1)} s: ${urls} (${fetched} fetched, ${errors} ${errors === 1 ? 'error' : 'errors'}, ${blocked} blocked)`;
+  const kinds = kindsText(crawl.counts);
+  return `crawl ${crawl.state} in ${elapsedS.toFixed(1)} s: ${urls}${kinds === null ? '' : ` (${kinds})`} (${fetched} fetched, ${errors} ${errors === 1 ? 'error' : 'errors'}, ${blocked} blocked)`;
 }
 
 /**
