@@ -124,6 +124,10 @@ describe('settings form', () => {
       timeout: '30',
       retries: '2',
       'head-before-get': false,
+      'archive-resources': true,
+      'download-files': true,
+      'max-file-size': '50',
+      'max-resources': '10000',
       'with-cookies': false,
     });
     expect(FIELDS.map((field) => field.setting)).to.have.members(Object.keys(DEFAULT_SETTINGS));
