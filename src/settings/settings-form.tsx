@@ -42,7 +42,7 @@ export interface SettingsFormProps {
   isCompact?: boolean;
 }
 
-/** The crawl options' fields, grouped in fieldsets (Limits, Politeness, Scope, Requests, Privacy). */
+/** The crawl options' fields, grouped in fieldsets (Limits, Politeness, Scope, Requests (cookies included), Archive). */
 export function SettingsForm({ value, onChange, errors, isDisabled = false, isCompact = false }: SettingsFormProps) {
   const id = useId();
   const [openGroup, setOpenGroup] = useState<string | null>(null);

@@ -163,6 +163,14 @@ export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze([
       { kind: 'number', setting: 'timeoutMs', name: 'timeoutSeconds', scale: MS_PER_SECOND, unit: 's', label: SETTINGS_LIMITS.timeoutMs.label, testId: 'timeout', help: 'Per request, to the end of the body.' },
       { kind: 'number', setting: 'maxRetries', name: 'maxRetries', scale: 1, unit: null, label: SETTINGS_LIMITS.maxRetries.label, testId: 'retries', help: 'Retries of a URL answered 429 or 503.' },
       { kind: 'flag', setting: 'headBeforeGet', name: 'headBeforeGet', label: 'HEAD before GET', testId: 'head-before-get', help: 'GET only when a HEAD says the URL is HTML.' },
+      {
+        kind: 'flag',
+        setting: 'withCookies',
+        name: 'withCookies',
+        label: 'Crawl with my cookies',
+        testId: 'with-cookies',
+        help: 'Send your cookies for the site, so the crawl sees it as you do, logged in. Off: requests carry no cookies.',
+      },
     ],
   },
   {
@@ -172,19 +180,6 @@ export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze([
       { kind: 'flag', setting: 'downloadFiles', name: 'downloadFiles', label: 'Download linked files', testId: 'download-files', help: 'Store linked files that are not HTML (PDFs, images, archives). Off: their headers only.' },
       { kind: 'number', setting: 'maxFileBytes', name: 'maxFileMiB', scale: BYTES_PER_MIB, unit: 'MiB', label: SETTINGS_LIMITS.maxFileBytes.label, testId: 'max-file-size', help: 'A larger resource or file is cut and marked truncated.' },
       { kind: 'number', setting: 'maxResources', name: 'maxResources', scale: 1, unit: null, label: SETTINGS_LIMITS.maxResources.label, testId: 'max-resources', help: 'Past it, no resource is fetched and files keep their headers only.' },
-    ],
-  },
-  {
-    title: 'Privacy',
-    fields: [
-      {
-        kind: 'flag',
-        setting: 'withCookies',
-        name: 'withCookies',
-        label: 'Crawl with my cookies',
-        testId: 'with-cookies',
-        help: 'Send your cookies for the site, so the crawl sees it as you do, logged in. Off: requests carry no cookies.',
-      },
     ],
   },
 ] satisfies FieldGroup[]);
