@@ -1,30 +1,77 @@
 /**
  * How far a crawl is and how long it has run, in figures and words, as the
- * popup and the results tab show them.
+ * popup, the results tab and the command line show them.
  */
-import type { CrawlState } from '../core/model.ts';
+import type { CrawlCounts, CrawlState } from '../core/model.ts';
 import { formatDuration } from './format-time.ts';
 
-/** What {@link progressPercent} reads of a crawl (a `CrawlSummary`, or a record with its `queued` count). */
+/** The counts of a crawl by kind: the rows done, and the page resources and linked files among them. */
+export type KindCounts = Pick<CrawlCounts, 'done' | 'resources' | 'files'>;
+
+/** What {@link progressPercent} and {@link progressText} read of a crawl (a `CrawlSummary`, or a record with its `queued` count). */
 export interface CrawlProgressFields {
   state: CrawlState;
-  counts: { done: number };
-  /** URLs admitted but not done yet. */
+  counts: KindCounts & Pick<CrawlCounts, 'resourcesAdmitted'>;
+  /** URLs admitted but not done yet: pages, sitemaps and page resources alike. */
   queued: number;
   settings: { maxPages: number };
 }
 
+/** Whether the crawl has rows other than pages and sitemaps: page resources or linked files. */
+export function hasOtherKinds(counts: KindCounts): boolean {
+  return (counts.resources ?? 0) > 0 || (counts.files ?? 0) > 0;
+}
+
+/**
+ * The rows done by kind, when the crawl has resources or files: `12 pages, 30 resources, 1 file`
+ * (sitemaps count as pages); null for a crawl of pages only (and crawls stored before resources existed).
+ */
+export function kindsText(counts: KindCounts): string | null {
+  if (!hasOtherKinds(counts)) return null;
+  const resources = counts.resources ?? 0;
+  const files = counts.files ?? 0;
+  const pages = counts.done - resources - files;
+  const n = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
+  return `${n(pages, 'page', 'pages')}, ${n(resources, 'resource', 'resources')}, ${n(files, 'file', 'files')}`;
+}
+
 /**
  * How far a crawl is, 0 to 100: a finished crawl is 100; otherwise the rows
- * done against what is known (done + queued), with the page limit as a cap on
- * the whole. Never measured against the limit alone: a small site would sit
- * at a few percent to its end.
+ * done against what is known (done + queued). The page limit caps the pages
+ * (linked files and sitemaps are admitted as pages) and nothing else: page
+ * resources have a budget of their own and are counted as they are known.
+ * Never measured against the limit alone: a small site would sit at a few
+ * percent to its end.
  */
 export function progressPercent(crawl: CrawlProgressFields): number {
   if (crawl.state === 'finished') return 100;
-  const done = crawl.counts.done;
-  const whole = Math.max(done, Math.min(done + crawl.queued, crawl.settings.maxPages));
+  const { done } = crawl.counts;
+  const resourcesDone = crawl.counts.resources ?? 0;
+  const resourcesQueued = Math.max(0, (crawl.counts.resourcesAdmitted ?? 0) - resourcesDone);
+  const pagesDone = done - resourcesDone;
+  const pagesQueued = Math.max(0, crawl.queued - resourcesQueued);
+  const pagesWhole = Math.max(pagesDone, Math.min(pagesDone + pagesQueued, crawl.settings.maxPages));
+  const whole = pagesWhole + resourcesDone + resourcesQueued;
   return whole <= 0 ? 0 : Math.min(100, (done / whole) * 100);
+}
+
+/**
+ * The progress line: `30 done · 30 queued · limit 120`; for a crawl with
+ * resources or files, the rows done by kind ({@link kindsText}) and the
+ * limit named as the pages' own: `43 done (12 pages, 30 resources, 1 file) ·
+ * 40 queued · page limit 200`.
+ * @param options.showQueued says how many are queued. @default true
+ * @param options.separator between the parts. @default ' · '
+ */
+export function progressText(crawl: CrawlProgressFields, options: { showQueued?: boolean; separator?: string } = {}): string {
+  const { showQueued = true, separator = ' · ' } = options;
+  const kinds = kindsText(crawl.counts);
+  const parts = [
+    kinds === null ? `${crawl.counts.done} done` : `${crawl.counts.done} done (${kinds})`,
+    ...(showQueued ? [`${crawl.queued} queued`] : []),
+    `${kinds === null ? 'limit' : 'page limit'} ${crawl.settings.maxPages}`,
+  ];
+  return parts.join(separator);
 }
 
 /**

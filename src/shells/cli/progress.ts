@@ -7,24 +7,12 @@
 import type { CrawlSummary, HostProgress } from '../../messaging/protocol.ts';
 import { formatDuration } from '../../ui/format-time.ts';
 import { hostLine } from '../../ui/host-wait-text.ts';
+import { kindsText } from '../../ui/crawl-progress-text.ts';
 
 /** Longest silence while the CLI waits, in ms: after it, a line says what it waits for. */
 export const QUIET_MAX_MS = 10_000;
 
-/**
- * The rows done by kind, when the crawl has resources or files: `12 pages, 30 resources, 1 file`;
- * null for a crawl of pages only (and crawls stored before resources existed).
- */
-export function kindsText(counts: CrawlSummary['counts']): string | null {
-  const resources = counts.resources ?? 0;
-  const files = counts.files ?? 0;
-  if (resources === 0 && files === 0) return null;
-  const pages = counts.done - resources - files;
-  const n = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
-  return `${n(pages, 'page', 'pages')}, ${n(resources, 'resource', 'resources')}, ${n(files, 'file', 'files')}`;
-}
-
-/** `fetched N · queued N · errors N · blocked N`, then the rows by kind when there are resources or files. */
+/** `fetched N · queued N · errors N · blocked N`, then the rows by kind (`kindsText`) when there are resources or files. */
 export function formatProgress(crawl: Pick<CrawlSummary, 'counts' | 'queued'>): string {
   const { fetched, errors, blocked } = crawl.counts;
   const kinds = kindsText(crawl.counts);
