@@ -1,6 +1,7 @@
 /**
  * State and counters of the crawl shown: a progress bar (done of what is
- * known, 100 % once finished), how long it has run, its rate and, while it
+ * known, 100 % once finished), the rows done (by kind when the crawl has page
+ * resources or linked files), how long it has run, its rate and, while it
  * runs, an estimate of the time left; one line per host with URLs left (what
  * it waits for and why, while it runs), and the Pause / Resume / Stop buttons
  * its state allows (New crawl once it is over).
@@ -8,7 +9,7 @@
 import type { ComponentChildren } from 'preact';
 import { etaMs, pagesPerMinute } from '../core/crawl/progress.ts';
 import type { CrawlSummary, HostProgress } from '../messaging/protocol.ts';
-import { etaText, formatRate, hostLine, httpOrigin, progressPercent, runTimeText } from './format.ts';
+import { etaText, hostLine, httpOrigin, progressPercent, progressText, rateText, runTimeText } from './format.ts';
 import { ProgressBar } from '../ui/progress-bar.tsx';
 import type { CrawlAction } from './use-crawl.ts';
 
@@ -70,14 +71,14 @@ export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, 
         percent={percent}
         testId="progress-bar"
         fillTestId="progress-done"
-        valueText={`${counts.done} done, ${crawl.queued} queued, limit ${settings.maxPages}`}
+        valueText={progressText(crawl, { separator: ', ' })}
       />
       <p class="progress-text" data-testid="progress-text">
-        {counts.done} done{isOver ? '' : ` · ${crawl.queued} queued`} · limit {settings.maxPages}
+        {progressText(crawl, { showQueued: !isOver })}
       </p>
       <p class="progress-figures">
         {elapsedMs !== null && <span data-testid="run-time">{runTimeText(state, elapsedMs)}</span>}
-        <span data-testid="rate">{rate === null ? '— pages/min' : `${formatRate(rate)} pages/min`}</span>
+        <span data-testid="rate">{rateText(rate, counts)}</span>
         {eta !== null && (
           <span data-testid="eta" title="An estimate from each host's gap and response time as they stand; URLs not found yet are not counted">
             {eta}

@@ -15,7 +15,8 @@ export { httpOrigin } from '../core/url/normalize-url.ts';
 import { formatDuration, formatSeconds } from '../ui/format-time.ts';
 export { clockTime, dateTime, formatDuration, formatSeconds } from '../ui/format-time.ts';
 export { hostLabel, hostLine, hostWaitText } from '../ui/host-wait-text.ts';
-export { etaText, progressPercent, runTimeText } from '../ui/crawl-progress-text.ts';
+export { etaText, progressPercent, progressText, runTimeText } from '../ui/crawl-progress-text.ts';
+import { hasOtherKinds, type KindCounts } from '../ui/crawl-progress-text.ts';
 
 /** The Start form as typed: the start URL, and every other option as the settings form edits it. */
 export interface StartFormValues {
@@ -106,6 +107,16 @@ export function statusText(page: PageSummary): string {
 /** Pages per minute as shown: whole numbers from 10 up, one decimal below. */
 export function formatRate(pagesPerMinute: number): string {
   return pagesPerMinute >= 10 ? String(Math.round(pagesPerMinute)) : String(Math.round(pagesPerMinute * 10) / 10);
+}
+
+/**
+ * A crawl's rate, `30 pages/min` (`— pages/min` before there is one); `URLs/min`
+ * for a crawl with page resources or linked files, whose rows are not all pages.
+ * @param rowsPerMinute rows done per minute (`pagesPerMinute` of `core/crawl/progress.ts`), or null.
+ */
+export function rateText(rowsPerMinute: number | null, counts: KindCounts): string {
+  const unit = hasOtherKinds(counts) ? 'URLs/min' : 'pages/min';
+  return `${rowsPerMinute === null ? '—' : formatRate(rowsPerMinute)} ${unit}`;
 }
 
 

@@ -145,6 +145,52 @@ describe('popup controls', () => {
     expect(mounted.byTestId('progress-text').textContent).to.equal('21 done · limit 500');
   });
 
+  it('counts pages, resources and files apart while the crawl runs, is paused, stops and once it is over, the page limit capping pages alone', async () => {
+    /** `pages` done (one of them a linked file) and `resources` done, with as many of each queued. */
+    const withKinds = (pages: number, resources: number, queued: 'queued' | 'done') => {
+      const left = queued === 'queued' ? 2 : 1;
+      return { admitted: pages * left, done: pages + resources, fetched: pages + resources, errors: 0, blocked: 0, bytesStored: 0, resourcesAdmitted: resources * left, resources, files: 1 };
+    };
+    let current = crawlSummary({ id: 'kinds', counts: withKinds(10, 30, 'queued'), queued: 40, activeMs: 60_000, settings: { ...crawlSummary().settings, maxPages: 20 } });
+    let stopped: (crawl: CrawlSummary) => void = () => undefined;
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [current] }),
+      'crawl/get': () => ({ crawl: current }),
+      'pages/latest': () => ({ pages: [] }),
+      'crawl/hosts': () => ({ hosts: [] }),
+      'crawl/stop': () => new Promise<{ crawl: CrawlSummary }>((resolve) => (stopped = (crawl) => resolve({ crawl }))),
+    });
+    const events = fakeEvents();
+    popup = await mountPopup({ send: background.send, onEvent: events.onEvent, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000, now: () => NOW });
+    const mounted = popup;
+    const progress = '40 done (9 pages, 30 resources, 1 file) · 40 queued · page limit 20';
+
+    await waitFor(() => expect(mounted.byTestId('progress-text').textContent).to.equal(progress));
+    // 10 of 20 pages (the limit) and 30 of 60 resources: half, though the pages done and queued reach the limit.
+    expect(mounted.byTestId('progress-bar').getAttribute('aria-valuenow')).to.equal('50');
+    expect(mounted.byTestId('progress-bar').getAttribute('aria-valuetext')).to.equal('40 done (9 pages, 30 resources, 1 file), 40 queued, page limit 20');
+    expect(mounted.byTestId('rate').textContent).to.equal('40 URLs/min');
+
+    current = { ...current, state: 'paused' };
+    events.fire('kinds');
+    await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('paused'));
+    expect(mounted.byTestId('progress-text').textContent).to.equal(progress);
+    expect(mounted.byTestId('progress-bar').getAttribute('aria-valuenow')).to.equal('50');
+
+    await click(mounted.byTestId('stop'));
+    await waitFor(() => expect(mounted.byTestId('stop').textContent).to.equal('Stopping…'));
+    expect(mounted.byTestId('progress-text').textContent).to.equal(progress);
+    stopped({ ...current, state: 'stopped' });
+    await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('stopped'));
+    expect(mounted.byTestId('progress-text').textContent).to.equal(progress);
+
+    current = { ...current, state: 'finished', counts: withKinds(20, 60, 'done'), queued: 0 };
+    events.fire('kinds');
+    await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('finished'));
+    expect(mounted.byTestId('progress-text').textContent).to.equal('80 done (19 pages, 60 resources, 1 file) · page limit 20');
+    expect(mounted.byTestId('progress-done').style.width).to.equal('100%');
+  });
+
   it('shows only the reason of a crawl that failed before recording anything, no counters', async () => {
     const failed = crawlSummary({ id: 'f', state: 'failed', queued: 1, counts: counts(1, 0), message: 'could not reach http://127.0.0.1:9/: connection refused' });
     const background = fakeBackground({ 'crawl/list': () => ({ crawls: [failed] }), 'pages/latest': () => ({ pages: [] }) });
