@@ -1,0 +1,95 @@
+/**
+ * Part 5 of `npm run bench`: the platform ceiling (see `ceiling.ts`), run
+ * over the pages of part 1's site and reported next to wget's pages per
+ * second: part 1's median when part 1 ran with wget, else one wget run here.
+ */
+import { startBenchSite } from './bench-sites.ts';
+import { pagesRequested, rounded } from './bench-stats.ts';
+import { log, num, perHostText, table, type BenchContext } from './bench-report.ts';
+import { CEILING_EXPLANATION, CEILING_FETCH_OPTIONS, CEILING_LOOPS, CEILING_VARIANTS, measureCeiling, summariseCeiling } from './ceiling.ts';
+import type { ThroughputRates } from './part-throughput.ts';
+import { hasWget, runWget, WGET_INSTALL_HINT } from './wget-crawl.ts';
+
+/**
+ * A fetch-only loop in the worker of four extensions, and a minimal storing loop in the worker of the
+ * third one (see `ceiling.ts`), over the pages of part 1's site, at 1 and `--parallel` at once, next to
+ * wget: part 1's median when part 1 ran with wget, else one wget run of the same site here.
+ */
+async function platformCeiling({ options, distDir, chromePath }: BenchContext, part1: ThroughputRates | null): Promise<Record<string, unknown>> {
+  const site = await startBenchSite(options.pages);
+  try {
+    let wget: { pagesPerSecond: number | null; source: string } | null = null;
+    if (part1?.wget != null) wget = { pagesPerSecond: rounded(part1.wget), source: `part 1, median of ${options.rounds}` };
+    else if (hasWget()) {
+      log(`bench: part 5: wget crawls the same site once, for the ratios`);
+      const run = await runWget(`${site.origin}/`);
+      const pages = pagesRequested(site.requests).size;
+      wget = { pagesPerSecond: rounded(pages / (run.wallMs / 1000)), source: 'one run in part 5' };
+    } else if (!options.parts.has(1)) log(`bench: ${WGET_INSTALL_HINT}`);
+    const concurrencies = [...new Set([1, options.parallel])];
+    const runs = await measureCeiling({ site, pages: options.pages, concurrencies, rounds: options.rounds, distDir, chromePath, log });
+    const variants = summariseCeiling(runs, concurrencies, wget?.pagesPerSecond ?? null);
+    const own = variants.tabcrawl.runs.find((f) => f.concurrency === options.parallel)?.pagesPerSecond ?? null;
+    const minimalStore = variants.minimalStore.runs.find((f) => f.concurrency === options.parallel)?.pagesPerSecond ?? null;
+    return {
+      explanation: CEILING_EXPLANATION,
+      pages: options.pages,
+      rounds: options.rounds,
+      concurrencies,
+      fetchOptions: CEILING_FETCH_OPTIONS,
+      // Which loop each variant runs is its `loop`: (a) to (d) the fetch-only one, (e) the storing one.
+      loop: Object.fromEntries(Object.entries(CEILING_LOOPS).map(([id, { description }]) => [id, description])),
+      wget,
+      tabcrawlCrawlPagesPerSecond: part1 === null ? null : rounded(part1.tabcrawl),
+      // Part 1's crawl over (d) and over (e), both at --parallel at once: of its worker's fetch-only ceiling, and of a minimal storing crawler.
+      tabcrawlCrawlShareOfItsWorkerCeiling: part1 === null || own === null ? null : rounded(part1.tabcrawl / own, 3),
+      tabcrawlCrawlShareOfMinimalStore: part1 === null || minimalStore === null ? null : rounded(part1.tabcrawl / minimalStore, 3),
+      // (e) over (c) at each concurrency: what storing leaves of the fetch-only loop in the same extension.
+      minimalStoreShareOfFetchOnly: concurrencies.map((concurrency) => {
+        const stored = variants.minimalStore.runs.find((f) => f.concurrency === concurrency)?.pagesPerSecond ?? null;
+        const fetched = variants.webRequest.runs.find((f) => f.concurrency === concurrency)?.pagesPerSecond ?? null;
+        return { concurrency, share: stored === null || fetched === null ? null : rounded(stored / fetched, 3) };
+      }),
+      variants,
+    };
+  } finally {
+    await site.close();
+  }
+}
+
+/** Runs part 5 and reports it; its figures for the JSON. */
+export async function ceilingPart(context: BenchContext, part1Rates: ThroughputRates | null): Promise<Record<string, unknown>> {
+  const { options, say } = context;
+  const ceiling = await platformCeiling(context, part1Rates);
+  const variants = ceiling['variants'] as ReturnType<typeof summariseCeiling>;
+  const concurrencies = ceiling['concurrencies'] as number[];
+  const wget = ceiling['wget'] as { pagesPerSecond: number | null; source: string } | null;
+  const wgetText = wget === null ? 'wget skipped (not installed): no ratios' : `wget ${num(wget.pagesPerSecond ?? Number.NaN)} pages/s (${wget.source})`;
+  say('');
+  say(`5. Platform ceiling: ${CEILING_EXPLANATION}`);
+  say(`   (a)-(d): a loop that only fetches each of the ${options.pages.toLocaleString('en-US')} pages of part 1's site once and reads its body, run in the worker of each extension;`);
+  say(`   (e): in (c)'s extension, a minimal storing crawler: the same fetches, each page's links found, the page and its new links stored in IndexedDB (group commit);`);
+  say(`   ${options.rounds} round(s), medians; ${wgetText}`);
+  const header = ['', ...concurrencies.flatMap((c) => [`${c} at once, pages/s`, '÷ wget'])];
+  const rows = CEILING_VARIANTS.map((variant) => {
+    const figures = variants[variant.id].runs;
+    return [variant.label, ...figures.flatMap((f) => [num(f.pagesPerSecond ?? Number.NaN), num(f.ratioToWget ?? Number.NaN, 3)])];
+  });
+  say(table([header, ...rows]));
+  const own = variants.tabcrawl.runs.find((f) => f.concurrency === options.parallel)?.pagesPerSecond ?? null;
+  const minimalStore = variants.minimalStore.runs.find((f) => f.concurrency === options.parallel)?.pagesPerSecond ?? null;
+  const tabcrawlRate = part1Rates?.tabcrawl ?? null;
+  if (tabcrawlRate !== null && own !== null) {
+    const ofStore = minimalStore === null ? '' : `, ${num(tabcrawlRate / minimalStore, 3)} of (e)`;
+    say(`  Tabcrawl's crawl of part 1 (${perHostText(options.parallel)}): ${num(tabcrawlRate)} pages/s, ${num(tabcrawlRate / own, 3)} of (d)${ofStore} at ${options.parallel} at once`);
+  }
+  const shares = ceiling['minimalStoreShareOfFetchOnly'] as { concurrency: number; share: number | null }[];
+  const stored = variants.minimalStore.runs.map((f) => {
+    const share = shares.find((entry) => entry.concurrency === f.concurrency)?.share ?? null;
+    return `at ${f.concurrency} at once: ${share === null ? '-' : num(share, 3)} of (c), ${f.links === null ? '-' : num(f.links, 0)} links seen, ${f.urlsAdded === null ? '-' : num(f.urlsAdded, 0)} URLs added`;
+  });
+  say(`  (e): ${stored.join('; ')} (added: about the pages plus the disallowed links)`);
+  const odd = CEILING_VARIANTS.flatMap((variant) => variants[variant.id].runs.flatMap((f) => f.perRound.filter((r) => r.error !== null || !r.eachPageOnce || (r.failures ?? 0) > 0).map((r) => ({ variant, f, r }))));
+  for (const { variant, f, r } of odd) say(`  ${variant.label}, ${f.concurrency} at once, round ${r.round}: ${r.error ?? `${r.pagesFetched} distinct pages fetched${r.eachPageOnce ? '' : ' (not each once)'}, ${String(r.failures)} failed`}`);
+  return ceiling;
+}

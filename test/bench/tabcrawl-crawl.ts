@@ -1,0 +1,220 @@
+/**
+ * One Tabcrawl crawl as `npm run bench` measures it: the built extension in
+ * headless Chromium (`launchExtension`), `crawl/start` through the driver
+ * page, `waitForCrawl` polling every 500 ms, as `npm run crawl` goes; around
+ * it, the browser's memory and CPU, the worker's heap and the storage when
+ * asked. Pages are counted from the sites' own request logs.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchExtension, type ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
+import type { LocalSite } from '../../src/shells/cli/local-site.ts';
+import { waitForCrawl } from '../../src/shells/cli/wait-for-crawl.ts';
+import type { CrawlSettings } from '../../src/core/settings.ts';
+import type { CrawlSummary } from '../../src/messaging/protocol.ts';
+import { pagesRequested, type CpuProfile, type CrawlerTimes } from './bench-stats.ts';
+import { browserRssBytes, samplePeakRss } from './process-memory.ts';
+import { browserCpuMs, cpuDelta, machineCpuMs } from './process-stats.ts';
+import { attachToWorker, liveHeapBytes, type WorkerCdp } from './worker-cdp.ts';
+
+/** What one Tabcrawl crawl measured. Times in ms, sizes in bytes. */
+export interface TabcrawlRun {
+  /** From `crawl/start` sent to the crawl's `endedAt` (the worker's clock, the same system clock). */
+  wallMs: number;
+  /** Pages fetched, from the server logs (distinct paths, robots.txt left out). */
+  pages: number;
+  state: string;
+  /** Rows stored (fetched, blocked and failed). */
+  rowsStored: number;
+  /** The browser's PSS (all its processes) idle before the crawl, and its peak during it. */
+  idlePssBytes: number;
+  peakPssBytes: number;
+  /** CPU time spent during the crawl, by kind of Chromium process; `serviceWorker` is the worker's thread alone. */
+  cpuMs: Record<string, number>;
+  /**
+   * Share of the machine's CPU capacity (all cores) that other processes used during the crawl, from 0 to 1:
+   * the machine's busy time less this browser's and this bench process's (which serves the sites). The noise.
+   */
+  otherCpuShare: number;
+  /**
+   * Worker's live heap (after a full GC) against rows stored, only when cost is measured: one sample
+   * `before` the crawl, every tenth of it `during`, one `after` it ended (its state released).
+   */
+  heapSamples: HeapSample[];
+  /** IndexedDB folder of the profile on disk, and `navigator.storage.estimate()` of the extension, before and after. */
+  idbDiskBytes: { before: number; after: number } | null;
+  storageEstimateBytes: { before: number; after: number } | null;
+  /** When the worker sent each request and read its answer, by URL (the rows' `fetchedAt` and `responseTimeMs`); null unless `readTimes`. */
+  rowTimes: Map<string, CrawlerTimes> | null;
+  /** The worker's CPU profile when asked for. */
+  profile: CpuProfile | null;
+}
+
+export interface HeapSample {
+  phase: 'before' | 'during' | 'after';
+  pages: number;
+  bytes: number;
+}
+
+export interface CrawlOptions {
+  distDir: string;
+  chromePath: string;
+  settings: Partial<CrawlSettings> & { startUrl: string };
+  sites: readonly LocalSite[];
+  /** Sample the worker's heap and the storage (part 3). */
+  measureCost: boolean;
+  /** Record a CPU profile of the worker. */
+  profile: boolean;
+  /**
+   * Sample the browser's memory (PSS) every second. Off for the politeness part: reading PSS walks every
+   * process's page tables (~25 ms of the bench's own thread, which also serves the sites' requests), and
+   * the measurement must not disturb the gaps it measures.
+   */
+  sampleMemory: boolean;
+  /** Rows the crawl should store, for the heap sampling step (every tenth of them). */
+  expectedRows: number;
+  /** A crawl still running after this long is stopped, so a stuck crawl cannot hang the bench, in ms. */
+  timeLimitMs: number;
+  /** Read the stored rows' request times after the crawl (through the export protocol), for part 2's gap split. */
+  readTimes?: boolean;
+}
+
+/** Bytes of the files under `dir` (0 when it does not exist). */
+function folderBytes(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
+  }
+  return total;
+}
+
+/** What the extension's origin stores, as Chrome's quota manager counts it (`usageDetails.indexedDB` when given). */
+async function storageEstimate(session: ExtensionSession): Promise<number> {
+  const page = session.context.pages().find((p) => p.url().startsWith(`chrome-extension://${session.extensionId}/`));
+  if (page === undefined) return Number.NaN;
+  return page.evaluate(async () => {
+    const estimate = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: { indexedDB?: number } };
+    return estimate.usageDetails?.indexedDB ?? estimate.usage ?? Number.NaN;
+  });
+}
+
+/** When the worker sent each request of a crawl and read its answer, by URL, from its stored rows (export protocol). */
+async function crawlerTimes(session: ExtensionSession, crawlId: string): Promise<Map<string, CrawlerTimes>> {
+  const times = new Map<string, CrawlerTimes>();
+  let afterSeq = 0;
+  for (;;) {
+    const chunk = await session.request('export/chunk', { crawlId, format: 'jsonl', afterSeq, limit: 500 });
+    for (const line of chunk.text.split('\n')) {
+      if (line === '') continue;
+      const row = JSON.parse(line) as { url: string; fetchedAt: string | null; responseTimeMs: number | null };
+      if (row.fetchedAt === null || row.responseTimeMs === null) continue;
+      const sentAt = Date.parse(row.fetchedAt);
+      times.set(row.url, { sentAt, readAt: sentAt + row.responseTimeMs });
+    }
+    afterSeq = chunk.lastSeq;
+    if (chunk.done) return times;
+  }
+}
+
+export async function crawlWithTabcrawl(options: CrawlOptions): Promise<TabcrawlRun> {
+  const session = await launchExtension({ distDir: options.distDir, chromePath: options.chromePath, copyDist: true });
+  let worker: WorkerCdp | null = null;
+  try {
+    // Let the fresh browser settle (its first-run work) before the idle figure.
+    await new Promise((r) => setTimeout(r, 1000));
+    const idlePssBytes = browserRssBytes(session.profileDir);
+    const idbDir = join(session.profileDir, 'user-data', 'Default', 'IndexedDB');
+    const heapSamples: HeapSample[] = [];
+    let idbBefore = 0;
+    let estimateBefore = 0;
+    if (options.measureCost || options.profile) worker = await attachToWorker(session);
+    if (options.measureCost && worker !== null) {
+      idbBefore = folderBytes(idbDir);
+      estimateBefore = await storageEstimate(session);
+      heapSamples.push({ phase: 'before', pages: 0, bytes: await liveHeapBytes(worker) });
+    }
+    if (options.profile && worker !== null) {
+      await worker.send('Profiler.enable');
+      await worker.send('Profiler.setSamplingInterval', { interval: 1000 }); // µs
+      await worker.send('Profiler.start');
+    }
+
+    for (const site of options.sites) site.requests.length = 0;
+    const cpuBefore = browserCpuMs(session.profileDir);
+    const machineBefore = machineCpuMs();
+    const benchBefore = process.cpuUsage();
+    // PSS is costly to read (~25 ms a time here, walking every process's page tables): once a second keeps the
+    // bench's own load on the 2 cores small, and memory does not move faster than that.
+    const memory = options.sampleMemory ? samplePeakRss(session.profileDir, 1000) : { stop: () => Number.NaN };
+    const step = Math.max(50, Math.round(options.expectedRows / 10));
+    let nextSample = step;
+    let sampling: Promise<void> = Promise.resolve();
+    let isSampling = false;
+    const startedAt = Date.now();
+    const { crawl: started } = await session.request('crawl/start', { settings: options.settings });
+    // A crawl that makes no progress must not hang the bench: stop it after a generous limit.
+    const limit = AbortSignal.timeout(options.timeLimitMs);
+    const { crawl } = await waitForCrawl(session.request, started.id, {
+      signal: limit,
+      onProgress: (now: CrawlSummary) => {
+        if (!options.measureCost || worker === null || isSampling || now.counts.done < nextSample || now.state !== 'running') return;
+        isSampling = true;
+        nextSample = now.counts.done + step;
+        const pages = now.counts.done;
+        const cdp = worker;
+        sampling = liveHeapBytes(cdp)
+          .then((bytes) => void heapSamples.push({ phase: 'during', pages, bytes }))
+          .catch(() => undefined)
+          .finally(() => {
+            isSampling = false;
+          });
+      },
+    });
+    const endedAt = crawl.endedAt ?? Date.now();
+    const peakPssBytes = memory.stop();
+    const cpuMs = cpuDelta(cpuBefore, browserCpuMs(session.profileDir));
+    const machine = machineCpuMs();
+    const benchCpu = process.cpuUsage(benchBefore);
+    const browserTotal = Object.entries(cpuMs).reduce((sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms), 0);
+    const otherMs = machine.busyMs - machineBefore.busyMs - browserTotal - (benchCpu.user + benchCpu.system) / 1000;
+    const otherCpuShare = Math.max(0, otherMs / (machine.totalMs - machineBefore.totalMs));
+    await sampling;
+
+    let profile: CpuProfile | null = null;
+    if (options.profile && worker !== null) profile = (await worker.send<{ profile: CpuProfile }>('Profiler.stop')).profile;
+    let idbDiskBytes: TabcrawlRun['idbDiskBytes'] = null;
+    let storageEstimateBytes: TabcrawlRun['storageEstimateBytes'] = null;
+    if (options.measureCost && worker !== null) {
+      heapSamples.push({ phase: 'after', pages: crawl.counts.done, bytes: await liveHeapBytes(worker) });
+      storageEstimateBytes = { before: estimateBefore, after: await storageEstimate(session) };
+      idbDiskBytes = { before: idbBefore, after: folderBytes(idbDir) };
+    }
+    const pages = options.sites.reduce((sum, site) => sum + pagesRequested(site.requests).size, 0);
+    const rowTimes = options.readTimes === true ? await crawlerTimes(session, crawl.id) : null;
+    return {
+      wallMs: endedAt - startedAt,
+      pages,
+      state: crawl.state,
+      rowsStored: crawl.counts.done,
+      idlePssBytes,
+      peakPssBytes,
+      cpuMs,
+      otherCpuShare,
+      heapSamples,
+      idbDiskBytes,
+      storageEstimateBytes,
+      rowTimes,
+      profile,
+    };
+  } finally {
+    await worker?.detach();
+    await session.close();
+  }
+}
+
+/** The time limit of a zero-delay crawl of `pages` pages: 2 minutes and half a second a page (10 times slower than today). */
+export function pageTimeLimitMs(pages: number): number {
+  return 120_000 + pages * 500;
+}
