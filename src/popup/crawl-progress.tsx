@@ -6,10 +6,10 @@
  * it waits for and why, while it runs), and the Pause / Resume / Stop buttons
  * its state allows (New crawl once it is over).
  */
-import type { ComponentChildren } from 'preact';
+import { Fragment, type ComponentChildren } from 'preact';
 import { etaMs, pagesPerMinute } from '../core/crawl/progress.ts';
 import type { CrawlSummary, HostProgress } from '../messaging/protocol.ts';
-import { etaText, hostLine, httpOrigin, progressPercent, progressText, rateText, runTimeText } from './format.ts';
+import { etaText, hostLine, httpOrigin, progressParts, progressPercent, progressText, rateText, runTimeText } from './format.ts';
 import { ProgressBar } from '../ui/progress-bar.tsx';
 import type { CrawlAction } from './use-crawl.ts';
 
@@ -74,7 +74,13 @@ export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, 
         valueText={progressText(crawl, { separator: ', ' })}
       />
       <p class="progress-text" data-testid="progress-text">
-        {progressText(crawl, { showQueued: !isOver })}
+        {/* A long line (the rows done by kind) wraps between its parts, not inside one. */}
+        {progressParts(crawl, !isOver).map((part, index) => (
+          <Fragment key={index}>
+            {index > 0 && ' · '}
+            <span class="progress-part">{part}</span>
+          </Fragment>
+        ))}
       </p>
       <p class="progress-figures">
         {elapsedMs !== null && <span data-testid="run-time">{runTimeText(state, elapsedMs)}</span>}

@@ -15,7 +15,7 @@ export { httpOrigin } from '../core/url/normalize-url.ts';
 import { formatDuration, formatSeconds } from '../ui/format-time.ts';
 export { clockTime, dateTime, formatDuration, formatSeconds } from '../ui/format-time.ts';
 export { hostLabel, hostLine, hostWaitText } from '../ui/host-wait-text.ts';
-export { etaText, progressPercent, progressText, runTimeText } from '../ui/crawl-progress-text.ts';
+export { etaText, progressParts, progressPercent, progressText, runTimeText } from '../ui/crawl-progress-text.ts';
 import { hasOtherKinds, type KindCounts } from '../ui/crawl-progress-text.ts';
 
 /** The Start form as typed: the start URL, and every other option as the settings form edits it. */

@@ -56,22 +56,29 @@ export function progressPercent(crawl: CrawlProgressFields): number {
 }
 
 /**
- * The progress line: `30 done · 30 queued · limit 120`; for a crawl with
- * resources or files, the rows done by kind ({@link kindsText}) and the
- * limit named as the pages' own: `43 done (12 pages, 30 resources, 1 file) ·
- * 40 queued · page limit 200`.
- * @param options.showQueued says how many are queued. @default true
- * @param options.separator between the parts. @default ' · '
+ * The parts of the progress line: `30 done`, `30 queued`, `limit 120`; for a
+ * crawl with resources or files, the rows done by kind ({@link kindsText})
+ * and the limit named as the pages' own: `43 done (12 pages, 30 resources,
+ * 1 file)`, `40 queued`, `page limit 200`.
+ * @param showQueued says how many are queued. @default true
  */
-export function progressText(crawl: CrawlProgressFields, options: { showQueued?: boolean; separator?: string } = {}): string {
-  const { showQueued = true, separator = ' · ' } = options;
+export function progressParts(crawl: CrawlProgressFields, showQueued = true): string[] {
   const kinds = kindsText(crawl.counts);
-  const parts = [
+  return [
     kinds === null ? `${crawl.counts.done} done` : `${crawl.counts.done} done (${kinds})`,
     ...(showQueued ? [`${crawl.queued} queued`] : []),
     `${kinds === null ? 'limit' : 'page limit'} ${crawl.settings.maxPages}`,
   ];
-  return parts.join(separator);
+}
+
+/**
+ * The progress line, {@link progressParts} joined: `30 done · 30 queued · limit 120`,
+ * `43 done (12 pages, 30 resources, 1 file) · 40 queued · page limit 200`.
+ * @param options.showQueued says how many are queued. @default true
+ * @param options.separator between the parts. @default ' · '
+ */
+export function progressText(crawl: CrawlProgressFields, options: { showQueued?: boolean; separator?: string } = {}): string {
+  return progressParts(crawl, options.showQueued).join(options.separator ?? ' · ');
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CrawlCounts, CrawlState } from '../../src/core/model.ts';
 import { formatProgress } from '../../src/shells/cli/progress.ts';
-import { kindsText, progressPercent, progressText, type CrawlProgressFields } from '../../src/ui/crawl-progress-text.ts';
+import { kindsText, progressParts, progressPercent, progressText, type CrawlProgressFields } from '../../src/ui/crawl-progress-text.ts';
 import { rateText } from '../../src/popup/format.ts';
 
 /** Counts of a crawl that did `pages` pages (files among them) and `resources` resources, with `resourcesQueued` more known. */
@@ -47,6 +47,11 @@ describe('the progress line of a crawl', () => {
     assert.equal(progressText(crawl('running', withKinds, 27, 200)), '43 done (12 pages, 30 resources, 1 file) · 27 queued · page limit 200');
     assert.equal(progressText(crawl('paused', withKinds, 27, 200), { separator: ', ' }), '43 done (12 pages, 30 resources, 1 file), 27 queued, page limit 200');
     assert.equal(progressText(crawl('finished', counts(13, 30, 1), 0, 200), { showQueued: false }), '43 done (12 pages, 30 resources, 1 file) · page limit 200');
+  });
+
+  it('comes in parts, for the popup to wrap between them and not inside one', () => {
+    assert.deepEqual(progressParts(crawl('running', counts(13, 30, 1, 25), 27, 200)), ['43 done (12 pages, 30 resources, 1 file)', '27 queued', 'page limit 200']);
+    assert.deepEqual(progressParts(crawl('finished', { done: 21 }, 0), false), ['21 done', 'limit 500']);
   });
 });
 
