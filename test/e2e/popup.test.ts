@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { startTestSite } from '../support/test-site.ts';
-import { launch } from './helpers.ts';
+import { progressText } from '../../src/ui/crawl-progress-text.ts';
+import { launch, sleep } from './helpers.ts';
 import { screenshot } from './screenshots.ts';
 
 describe('the popup of the built extension', () => {
@@ -18,6 +19,8 @@ describe('the popup of the built extension', () => {
 
       await popup.getByTestId('crawl-state').filter({ hasText: 'finished' }).waitFor({ timeout: 60_000 });
       const fetched = Number(await popup.getByTestId('count-fetched').innerText());
+      // A site without page resources, but with a linked file (/file.bin): the rows done by kind.
+      assert.match(await popup.getByTestId('progress-text').innerText(), /^\d+ done \(\d+ pages, 0 resources, 1 file\) · page limit 50$/);
       const blocked = Number(await popup.getByTestId('count-blocked').innerText());
       assert.equal(blocked, 1);
       assert.ok(fetched >= 15, `fetched ${fetched}`);
@@ -36,6 +39,58 @@ describe('the popup of the built extension', () => {
       await popup.getByText('Delay must be from 0 s to 3600 s, not -1 s').waitFor({ timeout: 5000 });
       const { crawls } = await session.request('crawl/list', {});
       assert.equal(crawls.length, 1);
+    } finally {
+      await session.close();
+      await site.close();
+    }
+  });
+
+  it('counts pages, resources and files apart while it crawls a site with page resources, paused and once finished', async () => {
+    const session = await launch();
+    const site = await startTestSite({ pages: 6, resources: true });
+    try {
+      const popup = await session.openPage('src/shells/popup/index.html');
+      await popup.setViewportSize({ width: 400, height: 600 });
+      await popup.getByTestId('start-url').fill(`${site.origin}/`);
+      await popup.getByTestId('delay').fill('0.3');
+      await popup.getByTestId('max-pages').fill('50');
+      await popup.getByTestId('start').click();
+      const state = popup.getByTestId('crawl-state');
+      const progress = popup.getByTestId('progress-text');
+
+      // While it runs: the rows done by kind, once a resource is among them.
+      await popup.waitForFunction(
+        () =>
+          document.querySelector('[data-testid="crawl-state"]')?.textContent === 'running' &&
+          /^\d+ done \(\d+ pages?, [1-9]\d* resources?, \d+ files?\) · \d+ queued · page limit 50$/.test(document.querySelector('[data-testid="progress-text"]')?.textContent ?? ''),
+        undefined,
+        { timeout: 30_000 },
+      );
+      assert.match(await popup.getByTestId('rate').innerText(), /URLs\/min$/);
+      // The longer line wraps between its parts, never inside one.
+      const linesPerPart = await progress.locator('.progress-part').evaluateAll((parts) => parts.map((part) => part.getClientRects().length));
+      assert.deepEqual(linesPerPart, [1, 1, 1]);
+      await screenshot(popup, 'popup-resources-running', { fullPage: true });
+
+      // Paused: the popup shows what the crawl holds, by kind (the requests in flight land first).
+      await popup.getByTestId('pause').click();
+      await state.filter({ hasText: 'paused' }).waitFor({ timeout: 10_000 });
+      const paused = await shownAsStored(async () => {
+        const [crawl] = (await session.request('crawl/list', {})).crawls;
+        assert.ok(crawl !== undefined);
+        return { crawl, text: progressText(crawl) };
+      }, () => progress.innerText());
+      assert.ok((paused.counts.resources ?? 0) > 0, JSON.stringify(paused.counts));
+
+      await popup.getByTestId('resume').click();
+      await state.filter({ hasText: 'finished' }).waitFor({ timeout: 60_000 });
+      const { crawl: finished } = await session.request('crawl/get', { crawlId: paused.id });
+      // Every resource of the site: two stylesheets, a font, a background, six images and the missing one; and /file.bin.
+      assert.deepEqual([finished.counts.resources, finished.counts.files], [11, 1]);
+      const pages = finished.counts.done - 12;
+      await progress.filter({ hasText: `${finished.counts.done} done (${pages} pages, 11 resources, 1 file) · page limit 50` }).waitFor({ timeout: 5000 });
+      assert.equal(await popup.getByTestId('progress-bar').getAttribute('aria-valuenow'), '100');
+      await screenshot(popup, 'popup-resources-finished', { fullPage: true });
     } finally {
       await session.close();
       await site.close();
@@ -65,3 +120,19 @@ describe('the popup of the built extension', () => {
     }
   });
 });
+
+/**
+ * Waits until the popup shows the line of the crawl as stored (a paused crawl's requests in flight
+ * land after the pause): reads both until they agree.
+ * @returns the crawl as stored when they did.
+ */
+async function shownAsStored<T>(stored: () => Promise<{ crawl: T; text: string }>, shown: () => Promise<string>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { crawl, text } = await stored();
+    const onScreen = await shown();
+    if (onScreen === text) return crawl;
+    if (Date.now() > deadline) assert.fail(`the popup shows "${onScreen}", the crawl as stored reads "${text}"`);
+    await sleep(200);
+  }
+}
