@@ -201,3 +201,30 @@ export function rounded(value: number, digits = 1): number | null {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
 }
+
+/** What a site served, counted from its request log by a kind of path (see `requestKind` in `bench-sites.ts`). */
+export interface ServedCounts<K extends string> {
+  /** Every request logged, robots.txt and repeats included. */
+  requests: number;
+  /** Distinct paths requested, by kind. */
+  distinct: Record<K, number>;
+  /** Requests for a path that had been requested before: 0 when every URL was fetched once. */
+  repeated: number;
+}
+
+/** Counts a request log by `kindOf(path)`, over the kinds named in `kinds` (others are counted in `requests` only). */
+export function servedCounts<K extends string>(requests: readonly LoggedRequest[], kinds: readonly K[], kindOf: (path: string) => string): ServedCounts<K> {
+  const distinct = Object.fromEntries(kinds.map((kind) => [kind, 0])) as Record<K, number>;
+  const seen = new Set<string>();
+  let repeated = 0;
+  for (const request of requests) {
+    if (seen.has(request.url)) {
+      repeated += 1;
+      continue;
+    }
+    seen.add(request.url);
+    const kind = kindOf(request.url);
+    if (kind in distinct) distinct[kind as K] += 1;
+  }
+  return { requests: requests.length, distinct, repeated };
+}

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BENCH_USAGE, parseBenchArgs } from '../bench/bench-args.ts';
-import { pageHtml, robotsTxt } from '../bench/bench-sites.ts';
-import { busyMs, gapParts, median, pagesRequested, robotsFirstAndOnce, selfTimes, serverGaps, slope, totalTimes, type CpuProfile } from '../bench/bench-stats.ts';
+import { cssUrls } from '../../src/core/links/css-urls.ts';
+import { extractLinks } from '../../src/core/links/extract-links.ts';
+import { linkedFilePath, noiseBytes, pageHtml, requestKind, resourceSiteCounts, robotsTxt, SHARED_RESOURCES } from '../bench/bench-sites.ts';
+import { busyMs, gapParts, median, pagesRequested, robotsFirstAndOnce, selfTimes, servedCounts, serverGaps, slope, totalTimes, type CpuProfile } from '../bench/bench-stats.ts';
 import { processKind } from '../bench/process-stats.ts';
 import { wgetArgs } from '../bench/wget-crawl.ts';
 import {
@@ -103,7 +105,65 @@ describe('bench sites and peers', () => {
     assert.match(html, /href="\/private\/49"/);
     assert.equal(pageHtml(3, 2000).match(/<a href=/g)?.length, 12);
     assert.match(robotsTxt(0.25), /^User-agent: \*\nDisallow: \/private\/\nCrawl-delay: 0.25\n$/);
-    assert.notEqual(pageHtml(0, 10, [], 'Site 1, '), pageHtml(0, 10, [], 'Site 2, '));
+    assert.notEqual(pageHtml(0, 10, { site: 'Site 1, ' }), pageHtml(0, 10, { site: 'Site 2, ' }));
+    assert.equal(/<img|<link|<script/.test(pageHtml(10, 2000)), false);
+  });
+
+  it('gives each page of a site with resources the shared stylesheet, script and images and one image of its own, as Tabcrawl reads them', () => {
+    const origin = 'http://127.0.0.1:9';
+    const found = extractLinks(pageHtml(3, 2000, { resources: true }), `${origin}/page/3`);
+    assert.deepEqual(found.resources.sort(), ['/img/3.png', '/res/app.js', '/res/banner.jpg', '/res/logo.png', '/res/site.css'].map((path) => `${origin}${path}`).sort());
+    assert.equal(found.links.length, 12);
+    // The stylesheet imports another and loads a font and a background image: seven shared resources in all.
+    const sheet = SHARED_RESOURCES['/res/site.css']?.body;
+    assert.equal(typeof sheet, 'string');
+    const refs = cssUrls(String(sheet));
+    assert.deepEqual([...refs.imports, ...refs.urls].sort(), ['/res/base.css', '/res/bg.png', '/res/font.woff2']);
+    assert.equal(Object.keys(SHARED_RESOURCES).length, 7);
+  });
+
+  it('links a PDF from every 50th page from page 10 on, and uses a disallowed image on the pages that link into /private/', () => {
+    const origin = 'http://127.0.0.1:9';
+    assert.deepEqual([10, 60, 110].map(linkedFilePath), ['/files/report-10.pdf', '/files/report-60.pdf', '/files/report-110.pdf']);
+    assert.equal(linkedFilePath(11), null);
+    const withFile = extractLinks(pageHtml(60, 2000, { resources: true }), `${origin}/page/60`);
+    assert.ok(withFile.links.some((link) => link.url === `${origin}/files/report-60.pdf`));
+    const withPrivate = extractLinks(pageHtml(49, 2000, { resources: true }), `${origin}/page/49`);
+    assert.ok(withPrivate.resources.includes(`${origin}/private/pixel-49.gif`));
+    assert.ok(withPrivate.links.some((link) => link.url === `${origin}/private/49`));
+    assert.deepEqual(resourceSiteCounts(2000), { pages: 2000, resources: 2007, files: 40, disallowedResources: 40 });
+    assert.deepEqual(resourceSiteCounts(30), { pages: 30, resources: 37, files: 1, disallowedResources: 0 });
+  });
+
+  it('serves images, fonts and files as deterministic bytes that differ from one seed to the next', () => {
+    const png = [0x89, 0x50, 0x4e, 0x47];
+    assert.deepEqual(noiseBytes(64, 7, png), noiseBytes(64, 7, png));
+    assert.notDeepEqual(noiseBytes(64, 7, png), noiseBytes(64, 8, png));
+    assert.deepEqual([...noiseBytes(64, 7, png).slice(0, 4)], png);
+    // Incompressible enough: no byte value takes more than a few percent of 12 KiB.
+    const counts = new Map<number, number>();
+    for (const byte of noiseBytes(12 * 1024, 1000)) counts.set(byte, (counts.get(byte) ?? 0) + 1);
+    assert.ok(Math.max(...counts.values()) < 120, String(Math.max(...counts.values())));
+  });
+
+  it('counts what a site served by kind of path, each path once, and the repeats apart', () => {
+    assert.deepEqual(['/robots.txt', '/', '/page/7', '/res/site.css', '/img/7.png', '/files/report-10.pdf', '/private/pixel-49.gif', '/private/49', '/page/x'].map(requestKind), [
+      'robots',
+      'page',
+      'page',
+      'resource',
+      'resource',
+      'file',
+      'disallowed',
+      'disallowed',
+      'other',
+    ]);
+    const log = ['/robots.txt', '/', '/res/site.css', '/page/1', '/res/site.css', '/img/1.png', '/files/report-10.pdf'].map((url, i) => ({ url, startedAt: i, endedAt: i + 0.5 }));
+    assert.deepEqual(servedCounts(log, ['page', 'resource', 'file', 'disallowed'], requestKind), {
+      requests: 7,
+      distinct: { page: 2, resource: 2, file: 1, disallowed: 0 },
+      repeated: 1,
+    });
   });
 
   it('runs wget recursively without a depth limit or a wait, robots.txt on, with a WARC', () => {
