@@ -2,15 +2,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
-import type { RequestLogEntry } from '../../src/shells/cli/local-site.ts';
 import type { JsonlRow } from '../../src/export/jsonl.ts';
 import { EXACT_BODIES, startTestSite, type TestSite } from '../support/test-site.ts';
 import { crawlToEnd, exportRows, launch, sleep } from './helpers.ts';
-
-/** Gaps between the end of each logged response and the start of the next request, in ms (server clock). */
-function serverGaps(requests: RequestLogEntry[]): number[] {
-  return requests.slice(1).map((r, i) => r.startedAt - (requests[i]?.endedAt ?? Number.POSITIVE_INFINITY));
-}
+import { serverGaps } from '../support/server-log.ts';
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 

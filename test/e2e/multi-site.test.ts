@@ -2,14 +2,10 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
-import { startLocalSite, type LocalSite, type RequestLogEntry } from '../../src/shells/cli/local-site.ts';
+import { startLocalSite, type LocalSite } from '../../src/shells/cli/local-site.ts';
 import type { JsonlRow } from '../../src/export/jsonl.ts';
 import { crawlToEnd, exportRows, launch } from './helpers.ts';
-
-/** Gaps between the end of each logged response and the start of the next request, in ms (server clock). */
-function serverGaps(requests: RequestLogEntry[]): number[] {
-  return requests.slice(1).map((r, i) => r.startedAt - (requests[i]?.endedAt ?? Number.POSITIVE_INFINITY));
-}
+import { serverGaps } from '../support/server-log.ts';
 
 /** A page whose links are computed when it is asked for (each site knows the other's origin only once both listen). */
 function page(links: () => string[]) {

@@ -16,6 +16,7 @@ import type { CrawlSettings } from '../../src/core/settings.ts';
 import type { JsonlRow } from '../../src/export/jsonl.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
 import { crawlToEnd, exportRows, launch } from './helpers.ts';
+import { requestCounts, serverGaps } from '../support/server-log.ts';
 
 /**
  * The most requests the server had in flight at once, from its log: +1 at each
@@ -36,18 +37,6 @@ function peakInFlight(requests: RequestLogEntry[]): number {
     peak = Math.max(peak, now);
   }
   return peak;
-}
-
-/** Gaps between the end of each logged response and the arrival of the next request, in ms (server clock). */
-function serverGaps(requests: RequestLogEntry[]): number[] {
-  return requests.slice(1).map((r, i) => r.startedAt - (requests[i]?.endedAt ?? Number.POSITIVE_INFINITY));
-}
-
-/** How often each path was requested. */
-function requestCounts(requests: RequestLogEntry[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const r of requests) counts.set(r.url, (counts.get(r.url) ?? 0) + 1);
-  return counts;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
