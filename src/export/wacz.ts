@@ -115,12 +115,16 @@ async function* waczEntries(source: ExportSource, context: ExportContext) {
  * a page row.
  */
 async function* archiveChunks(source: ExportSource, context: ExportContext, collected: Collected): AsyncGenerator<Uint8Array> {
-  for await (const record of warcRecords(source, context, { gzip: true })) {
+  for await (const out of warcRecords(source, context, { gzip: true })) {
+    if (out.kind === 'bytes') {
+      yield out.bytes;
+      continue;
+    }
+    const { record } = out;
     if (record.index !== null) {
       collected.lines.push(cdxjLine(record.index, record, WARC_NAME));
       if (record.row !== null && record.row.kind === 'page' && isPage(record.index)) collected.pages.push(pageOf(record.row, record.index));
     }
-    yield* record.chunks;
   }
 }
 

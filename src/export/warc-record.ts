@@ -107,9 +107,11 @@ export function buildRecord(type: WarcType, id: string, fields: readonly WarcFie
 
 /**
  * The parts compressed as one gzip member, so that a reader can start
- * decompressing at the record's offset. @see WARC 1.1 Annex D.2 (record-at-a-time compression)
+ * decompressing at the record's offset, yielded chunk by chunk as the
+ * compressor gives them: a 50 MiB body is never held twice (once as itself,
+ * once compressed). @see WARC 1.1 Annex D.2 (record-at-a-time compression)
  */
-export async function gzipMember(parts: readonly Uint8Array[]): Promise<Uint8Array[]> {
+export async function* gzipMember(parts: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
   const input = new ReadableStream<Uint8Array<ArrayBuffer>>({
     start(controller) {
       for (const part of parts) controller.enqueue(arrayBufferView(part));
@@ -117,11 +119,14 @@ export async function gzipMember(parts: readonly Uint8Array[]): Promise<Uint8Arr
     },
   });
   const reader = input.pipeThrough(new CompressionStream('gzip')).getReader();
-  const out: Uint8Array[] = [];
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return out;
-    out.push(value);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
   }
 }
 

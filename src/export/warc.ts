@@ -27,7 +27,6 @@ import {
   type WarcField,
   type WarcType,
   buildRecord,
-  byteLength,
   digestOf,
   encodeFields,
   gzipMember,
@@ -67,8 +66,6 @@ export interface WarcRecordOut {
   type: WarcType;
   /** `WARC-Record-ID`. */
   id: string;
-  /** The record's bytes as written: one gzip member when compressing, else the plain record. */
-  chunks: Uint8Array[];
   /** Byte offset of the record in the file (of its gzip member when compressing). */
   offset: number;
   /** Bytes the record takes in the file (its gzip member's size when compressing). */
@@ -78,6 +75,13 @@ export interface WarcRecordOut {
   /** Set on `response` and `revisit` records: what an index line needs. */
   index: WarcIndexEntry | null;
 }
+
+/**
+ * What {@link warcRecords} yields, in file order: the bytes of a record as they are written (one gzip member
+ * when compressing, else the plain record), then, once they are all out, the record itself with where it
+ * landed. Bytes come as they are made so that a large body's compressed copy is never held whole.
+ */
+export type WarcOutput = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'placed'; record: WarcRecordOut };
 
 /** How {@link warcRecords} writes. */
 export interface WarcOptions {
@@ -122,40 +126,43 @@ interface RowRecord {
 }
 
 /**
- * Every record of the export, in file order, with where it lands. The
- * building block of {@link writeWarc}, {@link writeWarcGz} and WACZ (which
- * needs each record's offset and length for its index). Calls
- * `context.onRow()` once per row, after the row's records.
+ * Every record of the export, in file order, as its bytes and then where it
+ * landed (see {@link WarcOutput}). The building block of {@link writeWarc},
+ * {@link writeWarcGz} and WACZ (which needs each record's offset and length
+ * for its index). Calls `context.onRow()` once per row, after the row's records.
  */
-export async function* warcRecords(source: ExportSource, context: ExportContext, options: WarcOptions): AsyncGenerator<WarcRecordOut> {
+export async function* warcRecords(source: ExportSource, context: ExportContext, options: WarcOptions): AsyncGenerator<WarcOutput> {
   let offset = 0;
-  const place = async (built: BuiltRecord, row: PageRecord | null, index: WarcIndexEntry | null): Promise<WarcRecordOut> => {
-    const chunks = options.gzip ? await gzipMember(built.parts) : built.parts;
-    const length = byteLength(chunks);
-    const placed: WarcRecordOut = { type: built.type, id: built.id, chunks, offset, length, row, index };
+  async function* place(built: BuiltRecord, row: PageRecord | null, index: WarcIndexEntry | null): AsyncGenerator<WarcOutput> {
+    let length = 0;
+    for await (const bytes of options.gzip ? gzipMember(built.parts) : built.parts) {
+      length += bytes.byteLength;
+      yield { kind: 'bytes', bytes };
+    }
+    yield { kind: 'placed', record: { type: built.type, id: built.id, offset, length, row, index } };
     offset += length;
-    return placed;
-  };
+  }
 
   const warcinfoId = newRecordId();
-  yield await place(warcinfoRecord(source.crawl, context, warcinfoId), null, null);
+  yield* place(warcinfoRecord(source.crawl, context, warcinfoId), null, null);
 
   const state: WarcState = { source, context, warcinfoId, firstCaptures: new Map() };
   for await (const row of source.rows()) {
-    for (const { record, index } of await rowRecords(row, state)) yield await place(record, row, index);
+    for (const { record, index } of await rowRecords(row, state)) yield* place(record, row, index);
     context.onRow();
   }
 }
 
+/** The bytes of {@link warcRecords}, without the records' places. */
+async function* warcBytes(source: ExportSource, context: ExportContext, options: WarcOptions): AsyncGenerator<Uint8Array> {
+  for await (const out of warcRecords(source, context, options)) if (out.kind === 'bytes') yield out.bytes;
+}
+
 /** Uncompressed WARC 1.1. */
-export const writeWarc: FormatWriter = async function* (source, context) {
-  for await (const record of warcRecords(source, context, { gzip: false })) yield* record.chunks;
-};
+export const writeWarc: FormatWriter = (source, context) => warcBytes(source, context, { gzip: false });
 
 /** WARC 1.1 with every record its own gzip member, so a reader can start at any record's offset. */
-export const writeWarcGz: FormatWriter = async function* (source, context) {
-  for await (const record of warcRecords(source, context, { gzip: true })) yield* record.chunks;
-};
+export const writeWarcGz: FormatWriter = (source, context) => warcBytes(source, context, { gzip: true });
 
 /**
  * The `warcinfo` record: the software, the format, and the crawl's settings

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import type { PageRecord } from '../../src/core/model.ts';
 import { checkWarc, checkRowsArchived } from '../support/archive-checks.ts';
 import { archivedResponseHeaders, httpText, statusLineOf } from '../../src/export/warc-http.ts';
 import { REVISIT_PROFILE, warcRecords, writeWarc, writeWarcGz } from '../../src/export/warc.ts';
+import { gzipMember } from '../../src/export/warc-record.ts';
 import {
   BIG_BODY,
   CDN_ORIGIN,
@@ -417,9 +418,9 @@ describe('writeWarcGz compression', () => {
     const { context } = countingContext();
     const placed = [];
     const chunks: Uint8Array[] = [];
-    for await (const record of warcRecords(fixtureSource(), context, { gzip: true })) {
-      placed.push({ type: record.type, offset: record.offset, length: record.length });
-      chunks.push(...record.chunks);
+    for await (const out of warcRecords(fixtureSource(), context, { gzip: true })) {
+      if (out.kind === 'bytes') chunks.push(out.bytes);
+      else placed.push({ type: out.record.type, offset: out.record.offset, length: out.record.length });
     }
     const records = await readWarcRecords(Buffer.concat(chunks));
     assert.deepEqual(placed, records.map((r) => ({ type: r.type, offset: r.offset, length: r.length })));
@@ -432,6 +433,19 @@ describe('writeWarcGz compression', () => {
     // Record ids are random; blocks hold none, so everything else (digests included) is equal.
     const strip = (text: string): string => text.replace(/<urn:uuid:[0-9a-f-]+>/g, '<id>');
     assert.equal(strip(gunzipSync(gz).toString('latin1')), strip(plain.toString('latin1')));
+  });
+});
+
+describe('gzipMember', () => {
+  test('gives a large body back as one gzip member, in chunks far smaller than the body, as the compressor yields them', async () => {
+    const body = new Uint8Array(8 * 1024 * 1024);
+    for (let i = 0; i < body.length; i += 65_536) body.set(randomBytes(65_536), i); // incompressible, like a PDF or an image
+    const head = new TextEncoder().encode('WARC/1.1\r\n');
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of gzipMember([head, body])) chunks.push(chunk);
+    assert.ok(chunks.length > 8, `${chunks.length} chunks`);
+    assert.ok(Math.max(...chunks.map((c) => c.byteLength)) < 1024 * 1024, 'no chunk near the size of the body');
+    assert.deepEqual(gunzipSync(Buffer.concat(chunks)), Buffer.concat([head, body]));
   });
 });
 
