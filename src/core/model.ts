@@ -5,6 +5,7 @@
  * Times are `Date.now()`-style timestamps in ms since the epoch unless the
  * name says otherwise.
  */
+import type { PageFacts } from './audit/page-facts.ts';
 import type { CrawlSettings } from './settings.ts';
 
 /**
@@ -192,6 +193,11 @@ export interface PageRecord extends Omit<CrawlUrl, 'kind'> {
    * empty in rows stored before resources were archived.
    */
   resources: string[];
+  /**
+   * What an audit reads off an HTML page (canonical, robots directives, headings…: see
+   * `core/audit/page-facts.ts`); null for other rows, and absent in rows stored before facts were recorded.
+   */
+  facts?: PageFacts | null;
   /** `"robots"` when robots.txt disallowed the URL: it was never requested. */
   blockedBy: 'robots' | null;
   /** The robots.txt rule that blocked the URL (e.g. `Disallow: /private`), when known. */
