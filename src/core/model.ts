@@ -118,7 +118,7 @@ export interface CrawlUrl {
   depth: number;
   /** The page whose link (or redirect, or sitemap) admitted this URL; null for the start URL. */
   referrer: string | null;
-  /** Anchor texts of the links seen so far that point here (at most 10, distinct). */
+  /** Every distinct anchor text of the links seen so far that point here, in the order found (at most 50, each at most 200 characters). */
   anchors: string[];
   /** Pages of this crawl with a followed link here (each page counted once; redirects and sitemaps do not count). */
   inlinks: number;

@@ -252,7 +252,7 @@ describe('crawl runner: pages, links and redirects', () => {
     assert.match(home.sha256 ?? '', /^[0-9a-f]{64}$/);
     const body = await w.store.getBody('c1', home.sha256 ?? '');
     assert.equal(new TextDecoder().decode(body?.bytes), html);
-    assert.deepEqual(row(byUrl, `${A}/x`).anchors, ['Go to X', 'X again']);
+    assert.deepEqual(row(byUrl, `${A}/x`).anchors, ['Go to X', 'X again', 'X, third time']);
   });
 
   it('does not download linked files when told not to, but records their headers as a file row', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type ExtractedLink, extractLinks } from '../../src/core/links/extract-links.ts';
+import { type ExtractedLink, extractLinks, MAX_ANCHOR_TEXT, MAX_TEXTS_PER_LINK } from '../../src/core/links/extract-links.ts';
 import { MAX_URL_LENGTH } from '../../src/core/url/traps.ts';
 
 const PAGE = 'https://example.com/dir/page.html';
@@ -186,8 +186,8 @@ describe('extractLinks: anchor text', () => {
   test('closes an anchor when the next one opens', () => {
     const { links } = extractLinks('<a href="/1">one<a href="/2">two</a>three', PAGE);
     assert.deepEqual(links, [
-      { url: 'https://example.com/1', text: 'one', nofollow: false },
-      { url: 'https://example.com/2', text: 'two', nofollow: false },
+      { url: 'https://example.com/1', text: 'one', texts: ['one'], nofollow: false },
+      { url: 'https://example.com/2', text: 'two', texts: ['two'], nofollow: false },
     ]);
   });
 });
@@ -211,6 +211,19 @@ describe('extractLinks: duplicates', () => {
 
   test('keeps the first non-empty text', () => {
     assert.equal(only('<a href="/a"><img src="i.png"></a><a href="/a">Second</a><a href="/a">Third</a>').text, 'Second');
+  });
+
+  test('keeps every distinct text of a link, in order', () => {
+    const link = only('<a href="genindex.html">index</a><a href="genindex.html"></a><a href="genindex.html">General Index</a><a href="genindex.html">index</a>');
+    assert.equal(link.text, 'index');
+    assert.deepEqual(link.texts, ['index', 'General Index']);
+  });
+
+  test('keeps at most 50 texts per link, each at most 200 characters', () => {
+    const html = Array.from({ length: 60 }, (_, i) => `<a href="/a">${i} ${'t'.repeat(300)}</a>`).join('');
+    const { texts } = only(html);
+    assert.equal(texts.length, MAX_TEXTS_PER_LINK);
+    assert.ok(texts.every((text) => text.length <= MAX_ANCHOR_TEXT));
   });
 });
 
@@ -353,7 +366,7 @@ describe('extractLinks: large page', () => {
     const result = extractLinks(html, 'https://example.com/list');
     assert.equal(result.title, 'Big');
     assert.equal(result.links.length, 900);
-    assert.deepEqual(result.links[0], { url: 'https://example.com/item/0?ref=list&page=0', text: 'Item 0', nofollow: false });
-    assert.deepEqual(result.links[899], { url: 'https://example.com/item/899?ref=list&page=3', text: 'Item 899', nofollow: false });
+    assert.deepEqual(result.links[0], { url: 'https://example.com/item/0?ref=list&page=0', text: 'Item 0', texts: ['Item 0'], nofollow: false });
+    assert.deepEqual(result.links[899], { url: 'https://example.com/item/899?ref=list&page=3', text: 'Item 899', texts: ['Item 899'], nofollow: false });
   });
 });

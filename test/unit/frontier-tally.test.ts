@@ -67,8 +67,11 @@ describe('deferred link counting', () => {
   it('folds every tally, its own transaction\'s too, into the same counts and anchors as counting at once', async () => {
     const deferred = await setUp(4);
     const atOnce = await setUp(1);
-    // Twelve pages each link to / and /q with varied anchor texts, in three transactions.
-    const linkers = Array.from({ length: 12 }, (_, i) => [link('/', `Home ${i % 5}`, `${A}/p${i}`), link('/q', `Q${i}`, `${A}/p${i}`)]);
+    // Twelve pages each link to / and five times to /q with varied anchor texts (more than /q keeps), in three transactions.
+    const linkers = Array.from({ length: 12 }, (_, i) => [
+      link('/', `Home ${i % 5}`, `${A}/p${i}`),
+      ...Array.from({ length: 5 }, (_, k) => link('/q', `Q${i}.${k}`, `${A}/p${i}`)),
+    ]);
     for (const { queue } of [deferred, atOnce]) {
       for (let t = 0; t < 3; t += 1) {
         await queue.run('c1', async (writes) => {

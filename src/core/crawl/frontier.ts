@@ -9,8 +9,12 @@ import type { CrawlCounts, CrawlRecord, EntryKind, FrontierEntry, HostState, Pag
 import type { KnownUrls } from './known-urls.ts';
 import type { LinkTally, StoreTx } from './ports.ts';
 
-/** Most anchor texts kept per URL. */
-export const MAX_ANCHORS_PER_URL = 10;
+/**
+ * Most distinct anchor texts kept per URL (each at most 200 characters, as
+ * `extractLinks` cuts them): every text a site uses for a URL ("index" and
+ * "General Index"), the first ones found when a URL has more.
+ */
+export const MAX_ANCHORS_PER_URL = 50;
 
 /**
  * Subtracted from a resource's admission number to give its queue position:

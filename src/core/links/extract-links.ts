@@ -14,9 +14,12 @@ import { cssUrls } from './css-urls.ts';
 import { resourceRefsOf } from './resource-refs.ts';
 import { encodeQueryFor } from './query-encoding.ts';
 import { MAX_URL_LENGTH } from '../url/traps.ts';
+import { type MarkupFacts, PageFactsReader } from '../audit/page-facts-reader.ts';
 
 /** Longest anchor text kept, in UTF-16 code units (it is shown in tables and stored per link). */
-const MAX_ANCHOR_TEXT = 200;
+export const MAX_ANCHOR_TEXT = 200;
+/** Most distinct anchor texts kept per link of one page. */
+export const MAX_TEXTS_PER_LINK = 50;
 /** Longest title kept, in UTF-16 code units. */
 const MAX_TITLE = 500;
 /** Most resource URLs kept per page: the first ones in document order. */
@@ -30,6 +33,12 @@ export interface ExtractedLink {
   url: string;
   /** Text of the first occurrence that has one (whitespace collapsed, at most 200 chars); '' when none has. */
   text: string;
+  /**
+   * Every distinct non-empty text of its occurrences, in order (the first is
+   * `text`), at most {@link MAX_TEXTS_PER_LINK}: a page that links to its
+   * index as "index" and as "General Index" gives both.
+   */
+  texts: string[];
   /** Every occurrence carries `rel="nofollow"`; one followable occurrence makes the link followable. */
   nofollow: boolean;
 }
@@ -50,6 +59,13 @@ export interface PageLinks {
   metaNofollow: boolean;
   /** URL that relative links were resolved against: the first `<base href>`, else the page URL. */
   baseUrl: string;
+  /** What the markup says for an audit (canonical, meta robots, headings…: see `core/audit/page-facts-reader.ts`). */
+  facts: MarkupFacts;
+}
+
+export interface ExtractOptions {
+  /** The crawler's robots.txt product token: `<meta name="{token}">` counts as `<meta name="robots">` for facts. */
+  productToken?: string;
 }
 
 /** A link as written, before the base URL is known (a `<base>` may come after links). */
@@ -83,8 +99,9 @@ interface OpenAnchor {
  *   whitespace collapsed, at most 200 chars; when empty, the `alt` of images
  *   inside, then the `title` attribute. `<area>` uses `alt`, then `title`.
  * - `rel` with the token `nofollow` (case-insensitive) marks an occurrence nofollow.
- * - Duplicates are merged: first position, first non-empty text, and
- *   nofollow only when every occurrence is nofollow.
+ * - Duplicates are merged: first position, first non-empty text (and every
+ *   distinct text in `texts`), and nofollow only when every occurrence is nofollow.
+ * - The page's facts for an audit are read in the same pass (`facts`).
  *
  * - The non-ASCII characters of a query are encoded in the page's
  *   `encoding`, as a browser does (see `encodeQueryFor`): UTF-8 on a UTF-8
@@ -94,21 +111,25 @@ interface OpenAnchor {
  * @param pageUrl the page's absolute URL (after redirects).
  * @param encoding the page's encoding, as `decodeHtml` names it (`TextDecoder.encoding`).
  */
-export function extractLinks(html: string, pageUrl: string, encoding = 'utf-8'): PageLinks {
-  const reader = new PageReader();
+export function extractLinks(html: string, pageUrl: string, encoding = 'utf-8', options: ExtractOptions = {}): PageLinks {
+  const reader = new PageReader(new PageFactsReader(options.productToken ?? 'tabcrawl'));
   new Parser(reader).end(html);
   const baseUrl = resolveBase(reader.baseHref === null ? null : encodeQueryFor(reader.baseHref, encoding), pageUrl);
+  const resources = resolveResources(reader.resources, baseUrl, encoding);
   return {
     links: mergeLinks(reader.links, baseUrl, encoding),
-    resources: resolveResources(reader.resources, baseUrl, encoding),
+    resources,
     title: reader.title?.toString() ?? null,
     metaNofollow: reader.metaNofollow,
     baseUrl,
+    facts: reader.facts.finish(pageUrl, baseUrl, resources, encoding),
   };
 }
 
-/** htmlparser2 callbacks that collect what {@link extractLinks} needs in one pass. */
+/** htmlparser2 callbacks that collect what {@link extractLinks} needs in one pass (the facts' reader gets every event too). */
 class PageReader implements Partial<Handler> {
+  constructor(readonly facts: PageFactsReader) {}
+
   /** Links as written, in document order. */
   readonly links: RawLink[] = [];
   /** Resource URLs as written, in document order. */
@@ -130,6 +151,7 @@ class PageReader implements Partial<Handler> {
   private codeDepth = 0;
 
   onopentag(name: string, attributes: Record<string, string>): void {
+    this.facts.onopentag(name, attributes);
     if (this.resources.length < MAX_RESOURCES_PER_PAGE * 2) this.resources.push(...resourceRefsOf(name, attributes, this.svgDepth > 0));
     switch (name) {
       case 'iframe':
@@ -185,6 +207,7 @@ class PageReader implements Partial<Handler> {
   }
 
   ontext(text: string): void {
+    this.facts.ontext(text);
     if (this.styleText !== null && this.styleChars < MAX_STYLE_TEXT) {
       this.styleText += text;
       this.styleChars += text.length;
@@ -194,6 +217,7 @@ class PageReader implements Partial<Handler> {
   }
 
   onclosetag(name: string): void {
+    this.facts.onclosetag(name);
     switch (name) {
       case 'a':
         this.closeAnchor();
@@ -221,6 +245,7 @@ class PageReader implements Partial<Handler> {
 
   /** An `<a>` left open at the end of the document still counts (htmlparser2 also closes it). */
   onend(): void {
+    this.facts.onend();
     this.closeAnchor();
     this.closeStyle();
   }
@@ -314,7 +339,7 @@ function resolveResources(raw: string[], baseUrl: string, encoding: string): str
 
 /**
  * Resolves, normalizes and merges raw links: first position, first non-empty
- * text, nofollow only if always nofollow. With a base that is not a URL
+ * text and every distinct one, nofollow only if always nofollow. With a base that is not a URL
  * (a caller bug), absolute links are still kept.
  */
 function mergeLinks(raw: RawLink[], baseUrl: string, encoding: string): ExtractedLink[] {
@@ -325,10 +350,11 @@ function mergeLinks(raw: RawLink[], baseUrl: string, encoding: string): Extracte
     if (url === null || url.length > MAX_URL_LENGTH) continue;
     const seen = byUrl.get(url);
     if (seen === undefined) {
-      byUrl.set(url, { url, text: link.text, nofollow: link.nofollow });
+      byUrl.set(url, { url, text: link.text, texts: link.text === '' ? [] : [link.text], nofollow: link.nofollow });
     } else {
       if (!link.nofollow) seen.nofollow = false;
       if (seen.text === '') seen.text = link.text;
+      if (link.text !== '' && seen.texts.length < MAX_TEXTS_PER_LINK && !seen.texts.includes(link.text)) seen.texts.push(link.text);
     }
   }
   return [...byUrl.values()];

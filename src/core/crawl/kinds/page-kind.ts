@@ -6,10 +6,12 @@
  * when the crawl downloads files and the resource budget has room, up to
  * `maxFileBytes`; nothing is followed from it.
  */
+import { pageFactsOf } from '../../audit/response-facts.ts';
 import { decodeHtml, isHtmlType, looksBinary, parseContentType } from '../../links/decode-html.ts';
 import { extractLinks } from '../../links/extract-links.ts';
 import type { PageRecord } from '../../model.ts';
 import { originOf } from '../../url/normalize-url.ts';
+import { createScope } from '../../url/scope.ts';
 import type { Candidate } from '../frontier.ts';
 import { isSuccess } from '../run-context.ts';
 import { archivesResources, downloadsFiles, fileByteCap, NOTHING_FOUND, resourceBudgetLeft, resourceCandidate, type WorkKind } from './work-kind.ts';
@@ -44,19 +46,24 @@ export const pageKind: WorkKind = {
     }
     if (body === null) return NOTHING_FOUND;
     const { text, charset } = decodeHtml(body, row.contentType);
-    const found = extractLinks(text, entry.url, charset);
+    const found = extractLinks(text, entry.url, charset, { productToken: settings.productToken });
     row.title = found.title;
-    // extractLinks lists each URL once, with the text of its first link.
+    // extractLinks lists each URL once, with the text of its first link (and every distinct one in `texts`).
     const kept = found.links.slice(0, MAX_LINKS_PER_PAGE);
     row.links = kept.map((l) => l.url);
     row.linkTexts = kept.map((l) => l.text);
+    const scope = createScope(settings);
+    const facts = pageFactsOf(found.facts, { pageUrl: entry.url, headers: row.headers, links: found.links.map((l) => l.url), scope, productToken: settings.productToken });
+    // Only fragments of pages the crawl may hold can be checked against their anchors.
+    row.facts = { ...facts, fragmentLinks: facts.fragmentLinks.filter((link) => scope.check(link.url).inScope) };
     const resources = archivesResources(settings) ? found.resources : [];
     row.resources = resources;
     const resourceCandidates = resources.map((url) => resourceCandidate(url, originOf(url), entry));
     if (found.metaNofollow && !settings.followNofollow) return { follow: [], resources: resourceCandidates };
+    // One candidate per distinct text of a link (`admit` counts a URL once per page, and keeps every text).
     const follow = kept
       .filter((link) => settings.followNofollow || !link.nofollow)
-      .map((link): Candidate => ({ url: link.url, origin: originOf(link.url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: link.text === '' ? null : link.text, isLink: true }));
+      .flatMap((link) => (link.texts.length === 0 ? [null] : link.texts).map((anchor): Candidate => ({ url: link.url, origin: originOf(link.url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor, isLink: true })));
     return { follow, resources: resourceCandidates };
   },
 };

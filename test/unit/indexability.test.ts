@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { type IndexabilityRow, indexabilityOf, indexabilityText, isCanonicalSelf } from '../../src/core/audit/indexability.ts';
+import type { PageFacts } from '../../src/core/audit/page-facts.ts';
+
+const URL_A = 'https://example.com/a';
+
+function facts(overrides: Partial<PageFacts> = {}): PageFacts {
+  return {
+    canonical: null,
+    canonicalHeader: null,
+    robots: [],
+    description: null,
+    h1: null,
+    h1Count: 0,
+    lang: null,
+    hreflang: [],
+    wordCount: 0,
+    internalLinks: 0,
+    outboundLinks: 0,
+    otherLinks: [],
+    imagesWithoutAlt: [],
+    mixedContent: [],
+    anchorIds: [],
+    fragmentLinks: [],
+    ...overrides,
+  };
+}
+
+function row(overrides: Partial<IndexabilityRow> = {}): IndexabilityRow {
+  return { url: URL_A, kind: 'page', status: 200, blockedBy: null, facts: facts(), ...overrides };
+}
+
+describe('indexabilityOf', () => {
+  test('a 200 page without directives is indexable', () => {
+    assert.deepEqual(indexabilityOf(row()), { indexable: true });
+  });
+  test('a page whose canonical is itself is indexable', () => {
+    assert.deepEqual(indexabilityOf(row({ facts: facts({ canonical: URL_A }) })), { indexable: true });
+  });
+  const cases: [name: string, overrides: Partial<IndexabilityRow>, reason: string][] = [
+    ['blocked by robots.txt', { status: null, blockedBy: 'robots', facts: null }, 'blocked'],
+    ['a redirect', { status: 301, facts: null }, 'redirected'],
+    ['a 404', { status: 404, facts: null }, 'not-200'],
+    ['a 204', { status: 204 }, 'not-200'],
+    ['a network failure', { status: null, facts: null }, 'not-200'],
+    ['meta or header noindex', { facts: facts({ robots: ['nofollow', 'noindex'] }) }, 'noindex'],
+    ['robots none', { facts: facts({ robots: ['none'] }) }, 'noindex'],
+    ['a canonical elsewhere', { facts: facts({ canonical: 'https://example.com/b' }) }, 'canonicalised'],
+    ['a Link header canonical elsewhere', { facts: facts({ canonicalHeader: 'https://example.com/b' }) }, 'canonicalised'],
+    ['noindex before canonicalised', { facts: facts({ robots: ['noindex'], canonical: 'https://example.com/b' }) }, 'noindex'],
+  ];
+  for (const [name, overrides, reason] of cases) {
+    test(`${name}: not indexable (${reason})`, () => {
+      assert.deepEqual(indexabilityOf(row(overrides)), { indexable: false, reason });
+    });
+  }
+  test('the markup canonical wins over the header one', () => {
+    assert.deepEqual(indexabilityOf(row({ facts: facts({ canonical: URL_A, canonicalHeader: 'https://example.com/b' }) })), { indexable: true });
+  });
+  test('a file or a row stored before facts is judged by its status', () => {
+    assert.deepEqual(indexabilityOf(row({ kind: 'file', facts: null })), { indexable: true });
+    assert.deepEqual(indexabilityOf(row({ facts: undefined })), { indexable: true });
+  });
+  test('resources and sitemaps are not judged', () => {
+    assert.equal(indexabilityOf(row({ kind: 'resource' })), null);
+    assert.equal(indexabilityOf(row({ kind: 'sitemap' })), null);
+  });
+  test('reads as words', () => {
+    assert.equal(indexabilityText(indexabilityOf(row())), 'indexable');
+    assert.equal(indexabilityText(indexabilityOf(row({ status: 500 }))), 'not-200');
+    assert.equal(indexabilityText(null), '');
+  });
+});
+
+describe('isCanonicalSelf', () => {
+  test('true, false or null (none)', () => {
+    assert.equal(isCanonicalSelf({ url: URL_A, facts: facts({ canonical: URL_A }) }), true);
+    assert.equal(isCanonicalSelf({ url: URL_A, facts: facts({ canonicalHeader: 'https://example.com/b' }) }), false);
+    assert.equal(isCanonicalSelf({ url: URL_A, facts: facts() }), null);
+    assert.equal(isCanonicalSelf({ url: URL_A, facts: null }), null);
+  });
+});
