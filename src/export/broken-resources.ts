@@ -12,18 +12,12 @@
  *
  * Pure: no Dexie, no browser API.
  */
+import { isBrokenResource, type ResourceHealthFields } from '../audit/row-health.ts';
 import type { PageRecord } from '../core/model.ts';
 import type { ExportSource } from './export-source.ts';
 
-/** What decides whether a row is broken as a resource. */
-export type ResourceHealthFields = Pick<PageRecord, 'status' | 'error' | 'blockedBy'>;
-
-/** Whether a row, used as a page resource, is broken: status 400 or more, a network failure, or blocked by robots.txt. */
-export function isBrokenResource(row: ResourceHealthFields): boolean {
-  if (row.blockedBy !== null) return true;
-  if (row.status !== null) return row.status >= 400;
-  return row.error !== null;
-}
+// The definition lives with the Issues checks (`broken-resource` uses it too).
+export { isBrokenResource, type ResourceHealthFields };
 
 /** The URLs known to be broken (a `Set` fits). */
 export interface BrokenUrls {

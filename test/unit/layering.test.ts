@@ -23,22 +23,23 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // The core and what builds on it, platform-free.
   core: [],
   storage: ['core'],
-  export: ['core'],
-  messaging: ['core', 'export'],
+  audit: ['core'],
+  export: ['core', 'audit'],
+  messaging: ['core', 'export', 'audit'],
   ui: ['core'],
   settings: ['core', 'ui'],
-  reports: ['core', 'export', 'storage', 'ui'],
-  results: ['core', 'export', 'messaging', 'reports', 'storage', 'ui'],
-  popup: ['core', 'export', 'messaging', 'settings', 'storage', 'ui'],
+  reports: ['core', 'audit', 'export', 'storage', 'ui'],
+  results: ['core', 'audit', 'export', 'messaging', 'reports', 'storage', 'ui'],
+  popup: ['core', 'audit', 'export', 'messaging', 'settings', 'storage', 'ui'],
   'export-view': ['core', 'export', 'ui'],
   options: ['core', 'settings', 'ui'],
   // The shells: the only code that reaches the browser or the OS; each wires one feature to it.
-  'shells/background': ['core', 'export', 'messaging', 'storage'],
-  'shells/popup': ['core', 'export', 'messaging', 'popup', 'settings', 'storage', 'ui'],
-  'shells/results': ['core', 'export', 'messaging', 'results', 'storage', 'ui'],
+  'shells/background': ['audit', 'core', 'export', 'messaging', 'storage'],
+  'shells/popup': ['audit', 'core', 'export', 'messaging', 'popup', 'settings', 'storage', 'ui'],
+  'shells/results': ['audit', 'core', 'export', 'messaging', 'results', 'storage', 'ui'],
   'shells/export': ['core', 'export', 'export-view', 'messaging', 'storage', 'ui'],
   'shells/options': ['core', 'options', 'settings', 'ui'],
-  'shells/cli': ['core', 'export', 'messaging', 'ui'],
+  'shells/cli': ['audit', 'core', 'export', 'messaging', 'ui'],
 };
 
 /** Packages that reach the browser: only the shells may import them. */

@@ -1,0 +1,44 @@
+/**
+ * The Issues audit of a crawl: every check of the registry (`checks.ts`) run
+ * over the rows in at most three scans (see `engine.ts`).
+ *
+ * Pure: no Dexie, no browser API.
+ */
+import { anchorChecks } from './anchor-checks.ts';
+import { SEVERITIES, checkInfo, type CheckId, type Severity } from './checks.ts';
+import { contentChecks } from './content-checks.ts';
+import { runChecks, type AuditResult, type CollectorFactory, type RowScan } from './engine.ts';
+import { indexingChecks } from './indexing-checks.ts';
+import { linkChecks } from './link-checks.ts';
+import { pageChecks } from './page-checks.ts';
+import { DEFAULT_THRESHOLDS, type AuditThresholds } from './thresholds.ts';
+
+/** Every group of checks; together they cover every id of the registry (a unit test holds them to it). */
+export const COLLECTORS: readonly CollectorFactory[] = Object.freeze([linkChecks, anchorChecks, contentChecks, indexingChecks, pageChecks]);
+
+/** Runs every check over the crawl's rows. */
+export function runAudit(scan: RowScan, thresholds: AuditThresholds = DEFAULT_THRESHOLDS): Promise<AuditResult> {
+  return runChecks(scan, COLLECTORS, thresholds);
+}
+
+/** Issues by severity: the number of (check, URL) findings of each. */
+export type SeverityCounts = Record<Severity, number>;
+
+/** Issues by severity. */
+export function countsBySeverity(result: AuditResult): SeverityCounts {
+  const counts: SeverityCounts = { error: 0, warning: 0, notice: 0 };
+  for (const [check, findings] of result.findings) counts[checkInfo(check).severity] += findings.length;
+  return counts;
+}
+
+/** `3 errors, 1 warning, 0 notices`. */
+export function severityCountsText(counts: SeverityCounts): string {
+  return SEVERITIES.map((severity) => `${counts[severity]} ${counts[severity] === 1 ? severity : `${severity}s`}`).join(', ');
+}
+
+/** Checks with at least one issue and their counts, in registry order. */
+export function failedChecks(result: AuditResult): { check: CheckId; count: number }[] {
+  return [...result.findings].filter(([, findings]) => findings.length > 0).map(([check, findings]) => ({ check, count: findings.length }));
+}
+
+export { issuesByUrl, countsByCheck, type AuditResult, type Finding, type RowScan } from './engine.ts';
