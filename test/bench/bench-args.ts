@@ -23,6 +23,12 @@ export interface BenchOptions {
   hosts: number;
   /** Pages of each host of part 2. */
   hostPages: number;
+  /**
+   * The sites' pages use page resources and link files, and the crawls archive them (the defaults): part 1
+   * also crawls archiving them, part 2 crawls archiving them. False (`--no-resources`): part 1 crawls pages
+   * only, part 2's sites have no resources (as the bench ran before resources were archived).
+   */
+  resources: boolean;
   /** The `Crawl-delay` of every host of part 2, in seconds. */
   crawlDelaySeconds: number;
   /** Which parts run. */
@@ -35,7 +41,7 @@ export interface BenchOptions {
   profile: boolean;
   /** Large sizes: 10,000 pages, and part 4 (the results and export benches) by default. */
   large: boolean;
-  /** A tiny run that only checks the script works (used by the test suite): parts 1, 2 and 5, small sizes. */
+  /** A tiny run that only checks the script works (used by the test suite): parts 1 (at `parallel` only), 2 and 5, small sizes. */
   smoke: boolean;
 }
 
@@ -49,9 +55,11 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
 Measures Tabcrawl (the built extension in headless Chromium, driven as npm run crawl drives it) on sites
 served on 127.0.0.1, against wget on the same site, and prints a table; the figures also go to JSON.
 
-  1. throughput at delay 0: a generated site crawled by Tabcrawl (--parallel requests at once per host) and by wget,
-     alternating, --rounds rounds
-  2. politeness: --hosts sites (ports) with Crawl-delay --crawl-delay, --host-pages pages each, all in scope
+  1. throughput at delay 0: a generated site whose pages use page resources (stylesheets, a font, a script, images)
+     and link PDFs, crawled by Tabcrawl pages only and archiving resources and files, at --parallel and at 1
+     request at once per host, and by wget (pages only, and --page-requisites), alternating, --rounds rounds
+  2. politeness: --hosts sites (ports) with Crawl-delay --crawl-delay, --host-pages pages each with their
+     resources (same host, same Crawl-delay), all in scope
   3. cost per page: the worker's CPU and JS heap per 1,000 pages, heap slope, IndexedDB bytes per page
   4. results and export: npm run bench:results (100,000 rows) and bench:export (10,000 pages, WACZ)
   5. platform ceiling: a loop that only fetches part 1's pages and reads their bodies, in the service worker of a
@@ -67,7 +75,10 @@ Options:
                        time; part 2 always uses 1; part 5 runs its loops at 1 and at N (default: ${DEFAULT_PARALLEL})
   --rounds N           rounds of parts 1, 2 and 5, reported as medians (default: 3)
   --hosts N            hosts of part 2 (default: 8)
-  --host-pages N       pages of each host of part 2 (default: 200)
+  --host-pages N       pages of each host of part 2 (default: 100, about 210 requests a host with their
+                       resources; 200 with --no-resources)
+  --no-resources       pages only: part 1 crawls without resources and files (and without wget
+                       --page-requisites), part 2's sites have none
   --crawl-delay S      Crawl-delay of each host of part 2, in seconds (default: 0.25)
   --parts LIST         which parts to run, e.g. 1,3 (default: 1,2,3,5; 1,2,3,4,5 with --large)
   --large              10,000 pages, and part 4
@@ -75,7 +86,8 @@ Options:
                        .tmp/bench/worker.cpuprofile (open it in Chrome DevTools), top 15 functions printed
   --dist DIR           the built extension to load (default: dist/, built first when older than the sources)
   --out FILE           where to write the JSON (default: .tmp/bench/bench-<date>.json)
-  --smoke              a tiny run that only checks the script (parts 1, 2 and 5, 5 pages per host)
+  --smoke              a tiny run that only checks the script (parts 1, 2 and 5; part 1 at --parallel only,
+                       5 pages per host in part 2)
   -h, --help           this help`;
 
 const OPTIONS = {
@@ -91,6 +103,7 @@ const OPTIONS = {
   dist: { type: 'string' },
   out: { type: 'string' },
   smoke: { type: 'boolean' },
+  'no-resources': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -118,7 +131,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   const { min: minParallel, max: maxParallel } = SETTINGS_LIMITS.requestsPerHost;
   const parallel = wholeNumber('parallel', values.parallel, DEFAULT_PARALLEL, minParallel, maxParallel);
   const hosts = wholeNumber('hosts', values.hosts, 8, 1, 32);
-  const hostPages = wholeNumber('host-pages', values['host-pages'], smoke ? 5 : 200, 2, 100_000);
+  const resources = values['no-resources'] !== true;
+  const hostPages = wholeNumber('host-pages', values['host-pages'], smoke ? 5 : resources ? 100 : 200, 2, 100_000);
   for (const value of [pages, rounds, parallel, hosts, hostPages]) if (typeof value === 'string') return { kind: 'usage-error', message: value };
 
   const delayText = values['crawl-delay'] ?? '0.25';
@@ -144,6 +158,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       rounds: rounds as number,
       hosts: hosts as number,
       hostPages: hostPages as number,
+      resources,
       crawlDelaySeconds,
       parts,
       distDir: values.dist ?? null,

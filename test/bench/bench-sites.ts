@@ -18,6 +18,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startLocalSite, type LocalSite, type Route } from '../../src/shells/cli/local-site.ts';
+import { servedCounts, type LoggedRequest, type ServedCounts } from './bench-stats.ts';
 import { linksOf } from './generated-site.ts';
 
 const FILLER = 'Tabcrawl benchmark page, generated text for weight. '.repeat(145); // ~7.5 KB
@@ -115,6 +116,24 @@ export function requestKind(path: string): RequestKind {
   if (path.startsWith('/files/')) return 'file';
   if (path.startsWith('/private/')) return 'disallowed';
   return 'other';
+}
+
+/** The kinds a bench's figures count (robots.txt and other paths are counted in the requests only). */
+export const SERVED_KINDS = ['page', 'resource', 'file', 'disallowed'] as const;
+
+/** What bench sites served: every request, distinct paths by kind, repeats. */
+export type Served = ServedCounts<(typeof SERVED_KINDS)[number]>;
+
+/** Counts the request logs of bench sites, each site apart (`/` on two sites is two URLs), summed. */
+export function countServed(logs: readonly (readonly LoggedRequest[])[]): Served {
+  const total: Served = { requests: 0, distinct: { page: 0, resource: 0, file: 0, disallowed: 0 }, repeated: 0 };
+  for (const log of logs) {
+    const one = servedCounts(log, SERVED_KINDS, requestKind);
+    total.requests += one.requests;
+    total.repeated += one.repeated;
+    for (const kind of SERVED_KINDS) total.distinct[kind] += one.distinct[kind];
+  }
+  return total;
 }
 
 export interface PageHtmlOptions {

@@ -83,7 +83,7 @@ async function main(options: BenchOptions): Promise<void> {
     const part1 = await throughputPart(context);
     throughput = part1.figures;
     part1Rates = part1.rates;
-    if (options.parts.has(3)) costPerPage = costPart(context, part1.rounds.map((r) => r.tabcrawl));
+    if (options.parts.has(3)) costPerPage = costPart(context, part1.costRuns);
   }
 
   // Part 5: the platform ceiling, next to wget (of part 1 when it ran).

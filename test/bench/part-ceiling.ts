@@ -3,27 +3,28 @@
  * over the pages of part 1's site and reported next to wget's pages per
  * second: part 1's median when part 1 ran with wget, else one wget run here.
  */
-import { startBenchSite } from './bench-sites.ts';
-import { pagesRequested, rounded } from './bench-stats.ts';
+import { countServed, startBenchSite } from './bench-sites.ts';
+import { rounded } from './bench-stats.ts';
 import { log, num, perHostText, table, type BenchContext } from './bench-report.ts';
 import { CEILING_EXPLANATION, CEILING_FETCH_OPTIONS, CEILING_LOOPS, CEILING_VARIANTS, measureCeiling, summariseCeiling } from './ceiling.ts';
 import type { ThroughputRates } from './part-throughput.ts';
-import { hasWget, runWget, WGET_INSTALL_HINT } from './wget-crawl.ts';
+import { hasWget, runWget, WGET_INSTALL_HINT, WGET_PAGES_ONLY } from './wget-crawl.ts';
 
 /**
  * A fetch-only loop in the worker of four extensions, and a minimal storing loop in the worker of the
  * third one (see `ceiling.ts`), over the pages of part 1's site, at 1 and `--parallel` at once, next to
- * wget: part 1's median when part 1 ran with wget, else one wget run of the same site here.
+ * wget pages only: part 1's median when part 1 ran with wget, else one wget run of the same site here.
  */
 async function platformCeiling({ options, distDir, chromePath }: BenchContext, part1: ThroughputRates | null): Promise<Record<string, unknown>> {
-  const site = await startBenchSite(options.pages);
+  // Part 1's site; the loops fetch its pages only.
+  const site = await startBenchSite(options.pages, { resources: true });
   try {
     let wget: { pagesPerSecond: number | null; source: string } | null = null;
     if (part1?.wget != null) wget = { pagesPerSecond: rounded(part1.wget), source: `part 1, median of ${options.rounds}` };
     else if (hasWget()) {
       log(`bench: part 5: wget crawls the same site once, for the ratios`);
-      const run = await runWget(`${site.origin}/`);
-      const pages = pagesRequested(site.requests).size;
+      const run = await runWget(`${site.origin}/`, WGET_PAGES_ONLY);
+      const pages = countServed([site.requests]).distinct.page;
       wget = { pagesPerSecond: rounded(pages / (run.wallMs / 1000)), source: 'one run in part 5' };
     } else if (!options.parts.has(1)) log(`bench: ${WGET_INSTALL_HINT}`);
     const concurrencies = [...new Set([1, options.parallel])];
@@ -88,7 +89,7 @@ export async function ceilingPart(context: BenchContext, part1Rates: ThroughputR
     const share = shares.find((entry) => entry.concurrency === f.concurrency)?.share ?? null;
     return `at ${f.concurrency} at once: ${share === null ? '-' : num(share, 3)} of (c), ${f.links === null ? '-' : num(f.links, 0)} links seen, ${f.urlsAdded === null ? '-' : num(f.urlsAdded, 0)} URLs added`;
   });
-  say(`  (e): ${stored.join('; ')} (added: about the pages plus the disallowed links)`);
+  say(`  (e): ${stored.join('; ')} (added: about the pages plus the disallowed links, the stylesheet and the PDFs: the links it finds are href="…")`);
   const odd = CEILING_VARIANTS.flatMap((variant) => variants[variant.id].runs.flatMap((f) => f.perRound.filter((r) => r.error !== null || !r.eachPageOnce || (r.failures ?? 0) > 0).map((r) => ({ variant, f, r }))));
   for (const { variant, f, r } of odd) say(`  ${variant.label}, ${f.concurrency} at once, round ${r.round}: ${r.error ?? `${r.pagesFetched} distinct pages fetched${r.eachPageOnce ? '' : ' (not each once)'}, ${String(r.failures)} failed`}`);
   return ceiling;

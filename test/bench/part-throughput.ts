@@ -1,71 +1,150 @@
 /**
- * Part 1 of `npm run bench`: throughput at delay 0. A generated site crawled
- * by Tabcrawl (`--parallel` requests at once per host) and by wget, in turn,
- * `--rounds` rounds, the order alternating; pages per second, their ratio
- * within each round, peak memory and CPU. The crawls also give part 3 its
- * figures (`part-cost.ts`).
+ * Part 1 of `npm run bench`: throughput at delay 0. A generated site whose
+ * pages use page resources and link PDFs (`bench-sites.ts`), crawled by
+ * Tabcrawl in several ways ({@link throughputVariants}: pages only or
+ * archiving resources and files, at `--parallel` and at 1 request at once per
+ * host) and by wget (pages only, and with `--page-requisites`), in turn,
+ * `--rounds` rounds, the order alternating. Pages and requests per second,
+ * each Tabcrawl way's ratio to the wget run that fetches the same URLs,
+ * within each round, peak memory and CPU. The crawls at `--parallel` also
+ * give part 3 its figures (`part-cost.ts`).
  */
 import os from 'node:os';
 import type { LocalSite } from '../../src/shells/cli/local-site.ts';
-import { startBenchSite } from './bench-sites.ts';
-import { median, pagesRequested, robotsFirstAndOnce, rounded } from './bench-stats.ts';
+import type { CrawlSettings } from '../../src/core/settings.ts';
+import { countServed, resourceSiteCounts, SHARED_RESOURCES, startBenchSite, type Served } from './bench-sites.ts';
+import { median, robotsFirstAndOnce, rounded } from './bench-stats.ts';
 import { log, MiB, num, perHostText, table, type BenchContext } from './bench-report.ts';
 import { crawlWithTabcrawl, pageTimeLimitMs, type TabcrawlRun } from './tabcrawl-crawl.ts';
-import { hasWget, runWget, WGET_INSTALL_HINT, type WgetRun } from './wget-crawl.ts';
+import { hasWget, runWget, WGET_INSTALL_HINT, WGET_PAGE_REQUISITES, WGET_PAGES_ONLY, type WgetRun } from './wget-crawl.ts';
+
+/** One way Tabcrawl crawls part 1's site. */
+export interface ThroughputVariant {
+  /** `pages-8`, `archive-1`…: what it archives, and its requests at once per host. */
+  id: string;
+  /**
+   * Archives page resources and linked files (`archiveResources`, `downloadFiles`: the defaults), or
+   * pages only (both off: `--no-resources --no-files`, what a crawl did before resources were archived).
+   */
+  archive: boolean;
+  requestsPerHost: number;
+}
+
+/** Which wget run fetches the same URLs as a Tabcrawl way: pages only, or pages and their requisites. */
+export type WgetVariant = 'pagesOnly' | 'pageRequisites';
+
+export const wgetPeerOf = (variant: ThroughputVariant): WgetVariant => (variant.archive ? 'pageRequisites' : 'pagesOnly');
+
+/**
+ * The ways part 1's Tabcrawl crawls the site, in the order they run in a round: pages only at `parallel`
+ * first (the figure part 1 gave before resources were archived), then archiving at `parallel`, then both
+ * at 1 request at once per host. Without `resources`, pages only; without `oneAtOnce` (only part 3 asked
+ * for), at `parallel` only; `parallel` 1 gives each way once.
+ */
+export function throughputVariants(parallel: number, options: { resources: boolean; oneAtOnce: boolean }): ThroughputVariant[] {
+  const perHost = options.oneAtOnce ? [...new Set([parallel, 1])] : [parallel];
+  const archives = options.resources ? [false, true] : [false];
+  return perHost.flatMap((requestsPerHost) => archives.map((archive) => ({ id: `${archive ? 'archive' : 'pages'}-${requestsPerHost}`, archive, requestsPerHost })));
+}
+
+/** `pages only, 8 at once`, `with resources and files, 1 at once`. */
+export const variantLabel = (variant: ThroughputVariant): string => `${variant.archive ? 'with resources and files' : 'pages only'}, ${variant.requestsPerHost} at once`;
+
+/** What one run served and how long it took. */
+interface Rate {
+  wallMs: number;
+  served: Served;
+}
+const pagesPerSecond = (run: Rate): number => run.served.distinct.page / (run.wallMs / 1000);
+const requestsPerSecond = (run: Rate): number => run.served.requests / (run.wallMs / 1000);
+
+/** A wget run of part 1 with what the site's log says it fetched. */
+interface WgetOutcome extends WgetRun {
+  served: Served;
+  /** Distinct paths it requested (robots.txt left out), to compare with Tabcrawl's. */
+  paths: Set<string>;
+  robots: string;
+}
 
 export interface ThroughputRound {
   round: number;
   order: string;
-  tabcrawl: TabcrawlRun;
-  wget: (WgetRun & { pages: number; samePages: boolean }) | null;
-  /** robots.txt first and once, and no disallowed URL requested, per tool. */
-  robots: { tabcrawl: string; wget: string | null };
+  /** By variant id. */
+  tabcrawl: Map<string, { run: TabcrawlRun; paths: Set<string>; robots: string }>;
+  wget: Map<WgetVariant, WgetOutcome>;
 }
 
+/** robots.txt first and once, and how many disallowed URLs were requested. */
 function robotsVerdict(site: LocalSite): string {
   const { isFirst, count } = robotsFirstAndOnce(site.requests);
-  const disallowed = site.requests.filter((r) => r.url.startsWith('/private/')).length;
-  return `${isFirst ? 'first' : 'NOT first'}, ${count}×; ${disallowed} disallowed requested`;
+  const served = countServed([site.requests]);
+  return `${isFirst ? 'first' : 'NOT first'}, ${count}×; ${served.distinct.disallowed} disallowed requested`;
 }
 
-async function throughputRounds({ options, distDir, chromePath }: BenchContext): Promise<ThroughputRound[]> {
-  const withWget = options.parts.has(1) && hasWget();
-  if (options.parts.has(1) && !withWget) log(`bench: ${WGET_INSTALL_HINT}`);
-  const site = await startBenchSite(options.pages);
+const pathsOf = (site: LocalSite): Set<string> => new Set(site.requests.map((r) => r.url).filter((url) => url !== '/robots.txt'));
+
+/** The settings of a Tabcrawl way: delay 0, no page limit to speak of, resources unbounded when archiving. */
+export function throughputSettings(startUrl: string, pages: number, variant: ThroughputVariant): Partial<CrawlSettings> & { startUrl: string } {
+  return {
+    startUrl,
+    delayMs: 0,
+    requestsPerHost: variant.requestsPerHost,
+    maxPages: Math.min(1_000_000, pages * 2 + 100),
+    maxDepth: 1000,
+    archiveResources: variant.archive,
+    downloadFiles: variant.archive,
+    // The default (10,000) would cut a 10,000-page site's resources short.
+    maxResources: 1_000_000,
+  };
+}
+
+async function throughputRounds({ options, distDir, chromePath }: BenchContext, variants: readonly ThroughputVariant[], withWget: boolean): Promise<ThroughputRound[]> {
+  const site = await startBenchSite(options.pages, { resources: true });
   const startUrl = `${site.origin}/`;
-  // Delay 0 and a robots.txt without Crawl-delay: the one case where more than one request at once per host is used.
-  const settings = { startUrl, delayMs: 0, requestsPerHost: options.parallel, maxPages: Math.min(1_000_000, options.pages * 2 + 100), maxDepth: 1000 };
+  const expected = resourceSiteCounts(options.pages);
+  const wgetVariants = [...new Set(variants.map(wgetPeerOf))];
   const rounds: ThroughputRound[] = [];
   try {
     for (let round = 1; round <= options.rounds; round++) {
       const wgetFirst = round % 2 === 0;
-      const runTabcrawl = async (): Promise<{ run: TabcrawlRun; paths: Set<string>; robots: string }> => {
-        log(`bench: part 1, round ${round}: Tabcrawl crawls ${options.pages} pages at delay 0, ${perHostText(options.parallel)}`);
-        const run = await crawlWithTabcrawl({ distDir, chromePath, settings, sites: [site], measureCost: options.parts.has(3), profile: false, sampleMemory: true, expectedRows: options.pages, timeLimitMs: pageTimeLimitMs(options.pages) });
-        return { run, paths: pagesRequested(site.requests), robots: robotsVerdict(site) };
+      const tabcrawl: ThroughputRound['tabcrawl'] = new Map();
+      const wget: ThroughputRound['wget'] = new Map();
+      const runTabcrawl = async (): Promise<void> => {
+        for (const variant of variants) {
+          log(`bench: part 1, round ${round}: Tabcrawl crawls ${options.pages} pages at delay 0, ${perHostText(variant.requestsPerHost)}, ${variant.archive ? 'archiving resources and files' : 'pages only'}`);
+          const expectedRows = variant.archive ? expected.pages + expected.resources + expected.files + expected.disallowedResources : expected.pages + expected.files;
+          const run = await crawlWithTabcrawl({
+            distDir,
+            chromePath,
+            settings: throughputSettings(startUrl, options.pages, variant),
+            sites: [site],
+            // Part 3's figures come from the crawls at --parallel.
+            measureCost: options.parts.has(3) && variant.requestsPerHost === options.parallel,
+            profile: false,
+            sampleMemory: true,
+            expectedRows,
+            timeLimitMs: pageTimeLimitMs(expectedRows),
+          });
+          tabcrawl.set(variant.id, { run, paths: pathsOf(site), robots: robotsVerdict(site) });
+        }
       };
-      const runWgetOnce = async (): Promise<{ run: WgetRun; paths: Set<string>; robots: string } | null> => {
-        if (!withWget) return null;
-        log(`bench: part 1, round ${round}: wget crawls the same site`);
-        site.requests.length = 0;
-        const run = await runWget(startUrl);
-        return { run, paths: pagesRequested(site.requests), robots: robotsVerdict(site) };
+      const runWgets = async (): Promise<void> => {
+        if (!withWget) return;
+        for (const variant of wgetVariants) {
+          log(`bench: part 1, round ${round}: wget crawls the same site, ${variant === 'pagesOnly' ? 'pages only' : '--page-requisites'}`);
+          site.requests.length = 0;
+          const run = await runWget(startUrl, variant === 'pagesOnly' ? WGET_PAGES_ONLY : WGET_PAGE_REQUISITES);
+          wget.set(variant, { ...run, served: countServed([site.requests]), paths: pathsOf(site), robots: robotsVerdict(site) });
+        }
       };
-      let tabcrawl: Awaited<ReturnType<typeof runTabcrawl>>;
-      let wget: Awaited<ReturnType<typeof runWgetOnce>>;
       if (wgetFirst) {
-        wget = await runWgetOnce();
-        tabcrawl = await runTabcrawl();
+        await runWgets();
+        await runTabcrawl();
       } else {
-        tabcrawl = await runTabcrawl();
-        wget = await runWgetOnce();
+        await runTabcrawl();
+        await runWgets();
       }
-      const tabcrawlPaths = tabcrawl.paths;
-      const finished: ThroughputRound['wget'] =
-        wget === null
-          ? null
-          : { ...wget.run, pages: wget.paths.size, samePages: wget.paths.size === tabcrawlPaths.size && [...wget.paths].every((path) => tabcrawlPaths.has(path)) };
-      rounds.push({ round, order: wgetFirst ? 'wget, Tabcrawl' : 'Tabcrawl, wget', tabcrawl: tabcrawl.run, wget: finished, robots: { tabcrawl: tabcrawl.robots, wget: wget?.robots ?? null } });
+      rounds.push({ round, order: wgetFirst ? 'wget, Tabcrawl' : 'Tabcrawl, wget', tabcrawl, wget });
     }
   } finally {
     await site.close();
@@ -73,84 +152,247 @@ async function throughputRounds({ options, distDir, chromePath }: BenchContext):
   return rounds;
 }
 
-/** Part 1's medians, for part 5's ratios: wget's pages/s (null when it did not run) and Tabcrawl's. */
+/** Part 1's medians, for part 5's ratios: wget's pages/s, pages only (null when it did not run), and Tabcrawl's, pages only at `--parallel`. */
 export interface ThroughputRates {
   wget: number | null;
   tabcrawl: number;
 }
 
+const sameUrls = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((path) => b.has(path));
+
+/** CPU time of all the browser's processes (the worker's thread is inside one of them), in ms. */
+const browserCpuMsOf = (run: TabcrawlRun): number => Object.entries(run.cpuMs).reduce((sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms), 0);
+
+/** The ratio of a Tabcrawl way's pages/s to its wget peer's in each round that ran both. */
+function ratiosToWget(rounds: readonly ThroughputRound[], variant: ThroughputVariant): number[] {
+  return rounds.flatMap((r) => {
+    const tab = r.tabcrawl.get(variant.id);
+    const peer = r.wget.get(wgetPeerOf(variant));
+    return tab === undefined || peer === undefined ? [] : [pagesPerSecond(tab.run) / pagesPerSecond(peer)];
+  });
+}
+
 /**
  * Runs part 1's crawls (also when only part 3 asks for them) and, when part 1 is asked for, reports it.
- * @returns the rounds (for part 3), part 1's figures for the JSON and its medians (null when part 1 is not asked for).
+ * @returns the rounds, the Tabcrawl runs part 3 sums up (pages only and archiving, at `--parallel`), part 1's
+ *   figures for the JSON and its medians (null when part 1 is not asked for).
  */
-export async function throughput(context: BenchContext): Promise<{ rounds: ThroughputRound[]; figures: Record<string, unknown> | null; rates: ThroughputRates | null }> {
+export async function throughput(context: BenchContext): Promise<{
+  costRuns: { pagesOnly: TabcrawlRun[]; archive: TabcrawlRun[] };
+  figures: Record<string, unknown> | null;
+  rates: ThroughputRates | null;
+}> {
   const { options, say } = context;
-  let figures: Record<string, unknown> | null = null;
-  let rates: ThroughputRates | null = null;
-  const rounds = await throughputRounds(context);
-  const tab = rounds.map((r) => r.tabcrawl);
-  const tabRate = tab.map((t) => t.pages / (t.wallMs / 1000));
-  const wgets = rounds.flatMap((r) => (r.wget === null ? [] : [r.wget]));
-  const wgetRate = wgets.map((w) => w.pages / (w.wallMs / 1000));
-  const ratios = rounds.flatMap((r) => (r.wget === null ? [] : [r.tabcrawl.pages / (r.tabcrawl.wallMs / 1000) / (r.wget.pages / (r.wget.wallMs / 1000))]));
-  if (options.parts.has(1)) {
-    rates = { wget: wgets.length === 0 ? null : median(wgetRate), tabcrawl: median(tabRate) };
-    figures = {
-      pages: options.pages,
-      rounds: options.rounds,
-      tabcrawl: {
-        requestsPerHost: options.parallel,
-        pagesPerSecond: rounded(median(tabRate)),
-        seconds: rounded(median(tab.map((t) => t.wallMs / 1000))),
-        pagesFetched: median(tab.map((t) => t.pages)),
-        peakMemoryMiB: rounded(median(tab.map((t) => t.peakPssBytes / MiB)), 0),
-        idleMemoryMiB: rounded(median(tab.map((t) => t.idlePssBytes / MiB)), 0),
-        memoryKind: 'PSS of all the browser processes',
-      },
-      wget: wgets.length === 0 ? null : {
-        pagesPerSecond: rounded(median(wgetRate)),
-        seconds: rounded(median(wgets.map((w) => w.wallMs / 1000)), 2),
-        pagesFetched: median(wgets.map((w) => w.pages)),
-        peakMemoryMiB: rounded(median(wgets.map((w) => w.peakRssBytes / MiB)), 1),
-        memoryKind: 'peak RSS (VmHWM)',
-        cpuMsPer1000Pages: rounded(median(wgets.map((w) => (w.cpuMs / w.pages) * 1000)), 0),
-        samePagesAsTabcrawl: wgets.every((w) => w.samePages),
-      },
-      ratioTabcrawlToWget: ratios.length === 0 ? null : rounded(median(ratios), 3),
-      perRound: rounds.map((r) => ({
-        round: r.round,
-        order: r.order,
-        tabcrawlPagesPerSecond: rounded(r.tabcrawl.pages / (r.tabcrawl.wallMs / 1000)),
-        tabcrawlState: r.tabcrawl.state,
-        tabcrawlPages: r.tabcrawl.pages,
-        tabcrawlRowsStored: r.tabcrawl.rowsStored,
-        tabcrawlPeakMiB: rounded(r.tabcrawl.peakPssBytes / MiB, 0),
-        otherProcessesCpuShareDuringTabcrawl: rounded(r.tabcrawl.otherCpuShare, 2),
-        wgetPagesPerSecond: r.wget === null ? null : rounded(r.wget.pages / (r.wget.wallMs / 1000)),
-        wgetPages: r.wget?.pages ?? null,
-        wgetPeakMiB: r.wget === null ? null : rounded(r.wget.peakRssBytes / MiB, 1),
-        wgetExitCode: r.wget?.exitCode ?? null,
-        ratio: r.wget === null ? null : rounded(r.tabcrawl.pages / (r.tabcrawl.wallMs / 1000) / (r.wget.pages / (r.wget.wallMs / 1000)), 3),
-        robots: r.robots,
-      })),
+  const isReported = options.parts.has(1);
+  const withWget = isReported && hasWget();
+  if (isReported && !withWget) log(`bench: ${WGET_INSTALL_HINT}`);
+  // --smoke only checks the script: at --parallel only, which is enough to go through every path.
+  const variants = throughputVariants(options.parallel, { resources: options.resources, oneAtOnce: isReported && !options.smoke });
+  const rounds = await throughputRounds(context, variants, withWget);
+  const runsOf = (variant: ThroughputVariant | undefined): TabcrawlRun[] => (variant === undefined ? [] : rounds.flatMap((r) => r.tabcrawl.get(variant.id)?.run ?? []));
+  const atParallel = (archive: boolean): ThroughputVariant | undefined => variants.find((v) => v.archive === archive && v.requestsPerHost === options.parallel);
+  const costRuns = { pagesOnly: runsOf(atParallel(false)), archive: runsOf(atParallel(true)) };
+  if (!isReported) return { costRuns, figures: null, rates: null };
+
+  const expected = resourceSiteCounts(options.pages);
+  const wgetVariants = [...new Set(variants.map(wgetPeerOf))];
+  const wgetRuns = (variant: WgetVariant): WgetOutcome[] => rounds.flatMap((r) => r.wget.get(variant) ?? []);
+  const served = (runs: readonly Rate[], pick: (s: Served) => number): number => median(runs.map((run) => pick(run.served)));
+
+  const tabcrawlFigures = variants.map((variant) => {
+    const runs = runsOf(variant);
+    const ratios = ratiosToWget(rounds, variant);
+    return {
+      id: variant.id,
+      label: variantLabel(variant),
+      archiveResources: variant.archive,
+      downloadFiles: variant.archive,
+      requestsPerHost: variant.requestsPerHost,
+      pagesPerSecond: rounded(median(runs.map(pagesPerSecond))),
+      requestsPerSecond: rounded(median(runs.map(requestsPerSecond))),
+      seconds: rounded(median(runs.map((t) => t.wallMs / 1000))),
+      pagesFetched: served(runs, (s) => s.distinct.page),
+      resourcesFetched: served(runs, (s) => s.distinct.resource),
+      filesFetched: served(runs, (s) => s.distinct.file),
+      requests: served(runs, (s) => s.requests),
+      repeatedRequests: served(runs, (s) => s.repeated),
+      disallowedRequested: served(runs, (s) => s.distinct.disallowed),
+      rowsStored: median(runs.map((t) => t.rowsStored)),
+      resourceRows: median(runs.map((t) => t.resourceRows)),
+      fileRows: median(runs.map((t) => t.fileRows)),
+      peakMemoryMiB: rounded(median(runs.map((t) => t.peakPssBytes / MiB)), 0),
+      idleMemoryMiB: rounded(median(runs.map((t) => t.idlePssBytes / MiB)), 0),
+      memoryKind: 'PSS of all the browser processes',
+      cpuMsPer1000Pages: rounded(median(runs.map((t) => (browserCpuMsOf(t) / t.served.distinct.page) * 1000)), 0),
+      cpuMsPer1000Requests: rounded(median(runs.map((t) => (browserCpuMsOf(t) / t.served.requests) * 1000)), 0),
+      otherProcessesCpuShare: rounded(median(runs.map((t) => t.otherCpuShare)), 2),
+      wgetPeer: wgetPeerOf(variant),
+      ratioToWget: ratios.length === 0 ? null : rounded(median(ratios), 3),
     };
-    const w = figures['wget'] as { pagesPerSecond: number; seconds: number; pagesFetched: number; peakMemoryMiB: number; cpuMsPer1000Pages: number; samePagesAsTabcrawl: boolean } | null;
-    const t = figures['tabcrawl'] as { pagesPerSecond: number; seconds: number; pagesFetched: number; peakMemoryMiB: number; idleMemoryMiB: number };
-    say(`1. Throughput at delay 0: a generated site of ${options.pages.toLocaleString('en-US')} pages (~8 KB, 12 links each), ${options.rounds} round(s), order alternating; medians`);
-    say(`   Tabcrawl with ${perHostText(options.parallel)} (delay 0, no Crawl-delay); wget one request at a time`);
-    say(
-      table([
-        ['', 'Tabcrawl', 'wget', 'Tabcrawl/wget'],
-        ['pages/s (asked → done)', num(t.pagesPerSecond), w === null ? 'skipped' : num(w.pagesPerSecond), ratios.length === 0 ? 'n/a' : num(median(ratios), 3)],
-        ['seconds', num(t.seconds), w === null ? '' : num(w.seconds, 2), ''],
-        ['pages fetched (server log)', num(t.pagesFetched, 0), w === null ? '' : `${num(w.pagesFetched, 0)}${w.samePagesAsTabcrawl ? ' (same)' : ' (DIFFERENT)'}`, ''],
-        ['peak memory', `${num(t.peakMemoryMiB, 0)} MiB PSS`, w === null ? '' : `${num(w.peakMemoryMiB, 1)} MiB RSS`, ''],
-        ['  (browser idle before)', `${num(t.idleMemoryMiB, 0)} MiB`, '', ''],
-        ['CPU used by other processes meanwhile', `${num(median(tab.map((x) => x.otherCpuShare * 100)), 0)} % of ${os.cpus().length} cores`, '', ''],
-        ['CPU ms per 1,000 pages (all processes)', num(median(tab.map((x) => (Object.entries(x.cpuMs).filter(([k]) => k !== 'serviceWorker').reduce((s, [, v]) => s + v, 0) / x.pages) * 1000)), 0), w === null ? '' : num(w.cpuMsPer1000Pages, 0), ''],
-      ]),
-    );
-    for (const r of rounds) say(`  round ${r.round} (${r.order}): robots.txt for Tabcrawl ${r.robots.tabcrawl}${r.robots.wget === null ? '' : `; for wget ${r.robots.wget}`}`);
+  });
+  const wgetFigures = Object.fromEntries(
+    wgetVariants.map((variant) => {
+      const runs = wgetRuns(variant);
+      // The Tabcrawl way at --parallel that archives what this wget run fetches: the same URLs, round by round.
+      const peer = variants.find((v) => wgetPeerOf(v) === variant && v.requestsPerHost === options.parallel);
+      const same = rounds.every((r) => {
+        const w = r.wget.get(variant);
+        const t = peer === undefined ? undefined : r.tabcrawl.get(peer.id);
+        return w === undefined || t === undefined || sameUrls(w.paths, t.paths);
+      });
+      return [
+        variant,
+        runs.length === 0
+          ? null
+          : {
+              args: variant === 'pagesOnly' ? WGET_PAGES_ONLY : WGET_PAGE_REQUISITES,
+              pagesPerSecond: rounded(median(runs.map(pagesPerSecond))),
+              requestsPerSecond: rounded(median(runs.map(requestsPerSecond))),
+              seconds: rounded(median(runs.map((w) => w.wallMs / 1000)), 2),
+              pagesFetched: served(runs, (s) => s.distinct.page),
+              resourcesFetched: served(runs, (s) => s.distinct.resource),
+              filesFetched: served(runs, (s) => s.distinct.file),
+              requests: served(runs, (s) => s.requests),
+              disallowedRequested: served(runs, (s) => s.distinct.disallowed),
+              peakMemoryMiB: rounded(median(runs.map((w) => w.peakRssBytes / MiB)), 1),
+              memoryKind: 'peak RSS (VmHWM)',
+              cpuMsPer1000Pages: rounded(median(runs.map((w) => (w.cpuMs / w.served.distinct.page) * 1000)), 0),
+              cpuMsPer1000Requests: rounded(median(runs.map((w) => (w.cpuMs / w.served.requests) * 1000)), 0),
+              sameUrlsAsTabcrawl: same,
+            },
+      ];
+    }),
+  ) as Partial<Record<WgetVariant, Record<string, unknown> | null>>;
+
+  // What archiving costs: pages/s archiving ÷ pages only, at the same requests per host, within each round.
+  const archiveCost = [...new Set(variants.map((v) => v.requestsPerHost))].flatMap((requestsPerHost) => {
+    const on = variants.find((v) => v.archive && v.requestsPerHost === requestsPerHost);
+    const off = variants.find((v) => !v.archive && v.requestsPerHost === requestsPerHost);
+    if (on === undefined || off === undefined) return [];
+    const ratios = rounds.flatMap((r) => {
+      const a = r.tabcrawl.get(on.id);
+      const b = r.tabcrawl.get(off.id);
+      return a === undefined || b === undefined ? [] : [pagesPerSecond(a.run) / pagesPerSecond(b.run)];
+    });
+    return [{ requestsPerHost, pagesPerSecondRatio: rounded(median(ratios), 3) }];
+  });
+
+  const pagesOnlyAtParallel = atParallel(false);
+  const historic = pagesOnlyAtParallel === undefined ? [] : ratiosToWget(rounds, pagesOnlyAtParallel);
+  const archiveAtParallel = atParallel(true);
+  const withResources = archiveAtParallel === undefined ? [] : ratiosToWget(rounds, archiveAtParallel);
+  const pagesOnlyWget = wgetRuns('pagesOnly');
+  const rates: ThroughputRates = {
+    wget: pagesOnlyWget.length === 0 ? null : median(pagesOnlyWget.map(pagesPerSecond)),
+    tabcrawl: median(costRuns.pagesOnly.map(pagesPerSecond)),
+  };
+  const figures = {
+    pages: options.pages,
+    rounds: options.rounds,
+    site: {
+      description: options.resources
+        ? 'generated pages of ~8.5 KB with 12 links each, each using 7 shared resources (a stylesheet that @imports another and loads a font and a background image, a script, two images) and an image of its own; every 50th page links a PDF; all on one host'
+        : 'the same site, crawled pages only (--no-resources)',
+      sharedResources: Object.keys(SHARED_RESOURCES),
+      expected,
+    },
+    variants: tabcrawlFigures,
+    wget: withWget ? wgetFigures : null,
+    // Pages only at --parallel ÷ wget pages only: the ratio part 1 gave before resources were archived.
+    ratioTabcrawlToWget: historic.length === 0 ? null : rounded(median(historic), 3),
+    // Archiving at --parallel ÷ wget --page-requisites: the same URLs fetched by both.
+    ratioWithResourcesToWget: withResources.length === 0 ? null : rounded(median(withResources), 3),
+    archiveCost,
+    perRound: rounds.map((r) => ({
+      round: r.round,
+      order: r.order,
+      tabcrawl: variants.flatMap((variant) => {
+        const entry = r.tabcrawl.get(variant.id);
+        if (entry === undefined) return [];
+        const { run } = entry;
+        return [
+          {
+            id: variant.id,
+            state: run.state,
+            pagesPerSecond: rounded(pagesPerSecond(run)),
+            requestsPerSecond: rounded(requestsPerSecond(run)),
+            served: run.served,
+            rowsStored: run.rowsStored,
+            resourceRows: run.resourceRows,
+            fileRows: run.fileRows,
+            peakMiB: rounded(run.peakPssBytes / MiB, 0),
+            otherProcessesCpuShare: rounded(run.otherCpuShare, 2),
+            robots: entry.robots,
+          },
+        ];
+      }),
+      wget: [...r.wget.entries()].map(([variant, w]) => ({
+        variant,
+        pagesPerSecond: rounded(pagesPerSecond(w)),
+        requestsPerSecond: rounded(requestsPerSecond(w)),
+        served: w.served,
+        peakMiB: rounded(w.peakRssBytes / MiB, 1),
+        exitCode: w.exitCode,
+        robots: w.robots,
+      })),
+    })),
+  };
+
+  say(`1. Throughput at delay 0: a generated site of ${options.pages.toLocaleString('en-US')} pages (~8.5 KB, 12 links each), ${options.rounds} round(s), order alternating; medians`);
+  if (options.resources) {
+    say(`   each page uses 7 shared resources (2 stylesheets, a font, a script, 3 images) and an image of its own; every 50th page links a PDF: ${(expected.pages + expected.resources + expected.files).toLocaleString('en-US')} URLs in all`);
+    say('   Tabcrawl at delay 0 (no Crawl-delay): pages only (--no-resources --no-files) or archiving resources and files (the defaults);');
+    say('   wget one request at a time: pages only (-X /res,/img) or --page-requisites; ÷ wget: pages/s over the wget run that fetched the same URLs');
+  } else {
+    say('   Tabcrawl at delay 0 (no Crawl-delay), pages only (--no-resources --no-files); wget one request at a time, pages only (-X /res,/img)');
   }
-  return { rounds, figures, rates };
+  const rows: string[][] = [['', 'pages/s', 'requests/s', 'seconds', 'pages', 'resources', 'files', '÷ wget', 'peak memory', 'CPU ms / 1,000 requests']];
+  for (const f of tabcrawlFigures) {
+    rows.push([
+      `Tabcrawl, ${f.label}`,
+      num(f.pagesPerSecond ?? Number.NaN),
+      num(f.requestsPerSecond ?? Number.NaN),
+      num(f.seconds ?? Number.NaN),
+      num(f.pagesFetched, 0),
+      num(f.resourcesFetched, 0),
+      num(f.filesFetched, 0),
+      f.ratioToWget === null ? 'n/a' : num(f.ratioToWget, 3),
+      `${num(f.peakMemoryMiB ?? Number.NaN, 0)} MiB PSS`,
+      num(f.cpuMsPer1000Requests ?? Number.NaN, 0),
+    ]);
+  }
+  for (const variant of wgetVariants) {
+    const w = withWget ? (wgetFigures[variant] as { pagesPerSecond: number; requestsPerSecond: number; seconds: number; pagesFetched: number; resourcesFetched: number; filesFetched: number; peakMemoryMiB: number; cpuMsPer1000Requests: number; sameUrlsAsTabcrawl: boolean } | null | undefined) : null;
+    const name = variant === 'pagesOnly' ? 'wget, pages only' : 'wget --page-requisites';
+    if (w === null || w === undefined) {
+      rows.push([name, 'skipped', '', '', '', '', '', '', '', '']);
+      continue;
+    }
+    rows.push([
+      `${name}${w.sameUrlsAsTabcrawl ? '' : ' (URLs DIFFER from Tabcrawl)'}`,
+      num(w.pagesPerSecond),
+      num(w.requestsPerSecond),
+      num(w.seconds, 2),
+      num(w.pagesFetched, 0),
+      num(w.resourcesFetched, 0),
+      num(w.filesFetched, 0),
+      '',
+      `${num(w.peakMemoryMiB, 1)} MiB RSS`,
+      num(w.cpuMsPer1000Requests, 0),
+    ]);
+  }
+  say(table(rows));
+  const idle = median(rounds.flatMap((r) => [...r.tabcrawl.values()].map((t) => t.run.idlePssBytes / MiB)));
+  const other = median(rounds.flatMap((r) => [...r.tabcrawl.values()].map((t) => t.run.otherCpuShare * 100)));
+  say(`  browser idle before each crawl: ${num(idle, 0)} MiB PSS; CPU used by other processes during Tabcrawl's crawls: ${num(other, 0)} % of ${os.cpus().length} cores`);
+  for (const cost of archiveCost) say(`  archiving resources and files, ${perHostText(cost.requestsPerHost)}: pages/s ${num(cost.pagesPerSecondRatio ?? Number.NaN, 3)} of pages only`);
+  for (const r of rounds) {
+    const tab = variants.flatMap((v) => {
+      const entry = r.tabcrawl.get(v.id);
+      return entry === undefined ? [] : [`${v.id} ${entry.robots}${entry.run.served.repeated > 0 ? `, ${entry.run.served.repeated} repeated` : ''}`];
+    });
+    const wget = [...r.wget.entries()].map(([v, w]) => `${v} ${w.robots}`);
+    say(`  round ${r.round} (${r.order}): robots.txt for Tabcrawl ${tab.join('; ')}${wget.length === 0 ? '' : `; for wget ${wget.join('; ')}`}`);
+  }
+  return { costRuns, figures, rates };
 }

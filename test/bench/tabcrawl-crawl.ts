@@ -12,7 +12,8 @@ import type { LocalSite } from '../../src/shells/cli/local-site.ts';
 import { waitForCrawl } from '../../src/shells/cli/wait-for-crawl.ts';
 import type { CrawlSettings } from '../../src/core/settings.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
-import { pagesRequested, type CpuProfile, type CrawlerTimes } from './bench-stats.ts';
+import { countServed, type Served } from './bench-sites.ts';
+import type { CpuProfile, CrawlerTimes } from './bench-stats.ts';
 import { browserRssBytes, samplePeakRss } from './process-memory.ts';
 import { browserCpuMs, cpuDelta, machineCpuMs } from './process-stats.ts';
 import { attachToWorker, liveHeapBytes, type WorkerCdp } from './worker-cdp.ts';
@@ -21,11 +22,16 @@ import { attachToWorker, liveHeapBytes, type WorkerCdp } from './worker-cdp.ts';
 export interface TabcrawlRun {
   /** From `crawl/start` sent to the crawl's `endedAt` (the worker's clock, the same system clock). */
   wallMs: number;
-  /** Pages fetched, from the server logs (distinct paths, robots.txt left out). */
+  /** Pages fetched, from the server logs (distinct page paths: `/` and `/page/<n>`). */
   pages: number;
+  /** What the sites served during the crawl, from their logs, summed over them: every request, distinct paths by kind, repeats. */
+  served: Served;
   state: string;
-  /** Rows stored (fetched, blocked and failed). */
+  /** Rows stored (fetched, blocked and failed), of every kind. */
   rowsStored: number;
+  /** Rows of page resources and of linked files among them. */
+  resourceRows: number;
+  fileRows: number;
   /** The browser's PSS (all its processes) idle before the crawl, and its peak during it. */
   idlePssBytes: number;
   peakPssBytes: number;
@@ -191,13 +197,16 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
       storageEstimateBytes = { before: estimateBefore, after: await storageEstimate(session) };
       idbDiskBytes = { before: idbBefore, after: folderBytes(idbDir) };
     }
-    const pages = options.sites.reduce((sum, site) => sum + pagesRequested(site.requests).size, 0);
+    const served = countServed(options.sites.map((site) => site.requests));
     const rowTimes = options.readTimes === true ? await crawlerTimes(session, crawl.id) : null;
     return {
       wallMs: endedAt - startedAt,
-      pages,
+      pages: served.distinct.page,
+      served,
       state: crawl.state,
       rowsStored: crawl.counts.done,
+      resourceRows: crawl.counts.resources ?? 0,
+      fileRows: crawl.counts.files ?? 0,
       idlePssBytes,
       peakPssBytes,
       cpuMs,

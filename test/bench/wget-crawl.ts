@@ -22,9 +22,10 @@ export function hasWget(): boolean {
 /**
  * The arguments: recursive without a depth limit (wget's default is 5; the
  * generated site is deeper), robots.txt on, a gzip WARC, quiet, files into
- * `dir`. No `--wait`, no `--limit-rate`.
+ * `dir`, then `extra` (what to fetch besides: see {@link WGET_PAGES_ONLY},
+ * {@link WGET_PAGE_REQUISITES}). No `--wait`, no `--limit-rate`.
  */
-export function wgetArgs(startUrl: string, dir: string): string[] {
+export function wgetArgs(startUrl: string, dir: string, extra: readonly string[] = []): string[] {
   return [
     '--recursive',
     '--level=inf',
@@ -34,9 +35,24 @@ export function wgetArgs(startUrl: string, dir: string): string[] {
     '--no-verbose',
     `--directory-prefix=${join(dir, 'files')}`,
     '--tries=1',
+    ...extra,
     startUrl,
   ];
 }
+
+/**
+ * wget on a bench site with resources, pages only: its resource folders left out (`-X`), as Tabcrawl with
+ * `--no-resources --no-files` leaves them (the linked PDFs are still requested by both: wget downloads them,
+ * Tabcrawl reads their headers and cancels the body).
+ */
+export const WGET_PAGES_ONLY: readonly string[] = ['--exclude-directories=/res,/img'];
+
+/**
+ * wget on a bench site with resources, everything: `--page-requisites` (in a recursive crawl without a depth
+ * limit wget fetches `<img>`, `<script>` and stylesheets anyway; `-p` makes sure of it), stylesheets parsed for
+ * their `@import`s and `url()`s, the linked PDFs downloaded, as Tabcrawl archiving resources and files does.
+ */
+export const WGET_PAGE_REQUISITES: readonly string[] = ['--page-requisites'];
 
 export interface WgetRun {
   /** From the spawn to the exit, in ms. */
@@ -51,13 +67,13 @@ export interface WgetRun {
   warcBytes: number;
 }
 
-/** Crawls `startUrl` with wget in a temporary folder (removed after). */
-export async function runWget(startUrl: string): Promise<WgetRun> {
+/** Crawls `startUrl` with wget in a temporary folder (removed after), with `extra` arguments (see {@link wgetArgs}). */
+export async function runWget(startUrl: string, extra: readonly string[] = []): Promise<WgetRun> {
   const dir = mkdtempSync(join(tmpdir(), 'tabcrawl-bench-wget-'));
   try {
     const cpuBefore = exitedChildrenCpuMs();
     const started = performance.now();
-    const child = spawn(WGET_PATH, wgetArgs(startUrl, dir), { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(WGET_PATH, wgetArgs(startUrl, dir, extra), { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderrTail = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderrTail = (stderrTail + chunk.toString('utf8')).slice(-2000);

@@ -6,7 +6,8 @@ import { extractLinks } from '../../src/core/links/extract-links.ts';
 import { linkedFilePath, noiseBytes, pageHtml, requestKind, resourceSiteCounts, robotsTxt, SHARED_RESOURCES } from '../bench/bench-sites.ts';
 import { busyMs, gapParts, median, pagesRequested, robotsFirstAndOnce, selfTimes, servedCounts, serverGaps, slope, totalTimes, type CpuProfile } from '../bench/bench-stats.ts';
 import { processKind } from '../bench/process-stats.ts';
-import { wgetArgs } from '../bench/wget-crawl.ts';
+import { throughputSettings, throughputVariants, wgetPeerOf } from '../bench/part-throughput.ts';
+import { WGET_PAGE_REQUISITES, WGET_PAGES_ONLY, wgetArgs } from '../bench/wget-crawl.ts';
 import {
   CEILING_FETCH_OPTIONS,
   CEILING_LOOPS,
@@ -172,25 +173,64 @@ describe('bench sites and peers', () => {
     assert.deepEqual(args.slice(args.indexOf('-e'), args.indexOf('-e') + 2), ['-e', 'robots=on']);
     assert.equal(args.some((arg) => arg.startsWith('--wait') || arg.startsWith('--limit-rate')), false);
   });
+
+  it("runs wget pages only with the resource folders left out, or with --page-requisites, before the start URL", () => {
+    assert.deepEqual(wgetArgs('http://127.0.0.1:9/', '/tmp/w', WGET_PAGES_ONLY).slice(-2), ['--exclude-directories=/res,/img', 'http://127.0.0.1:9/']);
+    assert.deepEqual(wgetArgs('http://127.0.0.1:9/', '/tmp/w', WGET_PAGE_REQUISITES).slice(-2), ['--page-requisites', 'http://127.0.0.1:9/']);
+    // The folders wget leaves out are where the site's resources are, and only them.
+    for (const path of [...Object.keys(SHARED_RESOURCES), '/img/3.png']) assert.equal(requestKind(path), 'resource');
+    assert.ok(Object.keys(SHARED_RESOURCES).every((path) => path.startsWith('/res/')));
+  });
+});
+
+describe('bench part 1: the ways Tabcrawl crawls', () => {
+  it('crawls pages only and archiving, at --parallel first and then at 1 request at once per host', () => {
+    const ways = (parallel: number, resources: boolean, oneAtOnce: boolean): string[] => throughputVariants(parallel, { resources, oneAtOnce }).map((v) => v.id);
+    assert.deepEqual(ways(8, true, true), ['pages-8', 'archive-8', 'pages-1', 'archive-1']);
+    // Only part 3 asked for (or --smoke): at --parallel only; --no-resources: pages only; --parallel 1: each way once.
+    assert.deepEqual(ways(8, true, false), ['pages-8', 'archive-8']);
+    assert.deepEqual(ways(8, false, true), ['pages-8', 'pages-1']);
+    assert.deepEqual(ways(1, true, true), ['pages-1', 'archive-1']);
+    assert.deepEqual(throughputVariants(8, { resources: true, oneAtOnce: true }).map(wgetPeerOf), ['pagesOnly', 'pageRequisites', 'pagesOnly', 'pageRequisites']);
+  });
+
+  it('archives resources and files or neither, with room for every resource of a large site', () => {
+    const [pagesOnly, archive] = throughputVariants(8, { resources: true, oneAtOnce: false });
+    assert.ok(pagesOnly !== undefined && archive !== undefined);
+    const off = throughputSettings('http://127.0.0.1:9/', 10_000, pagesOnly);
+    const on = throughputSettings('http://127.0.0.1:9/', 10_000, archive);
+    assert.deepEqual([off.archiveResources, off.downloadFiles, on.archiveResources, on.downloadFiles], [false, false, true, true]);
+    assert.deepEqual([on.delayMs, on.requestsPerHost], [0, 8]);
+    const { resources, files } = resourceSiteCounts(10_000);
+    assert.ok((on.maxResources ?? 0) >= resources + files, String(on.maxResources));
+  });
 });
 
 describe('bench options', () => {
-  it('defaults to 2,000 pages at 8 requests at once per host, 3 rounds, 8 hosts of 200 pages at Crawl-delay 0.25 s, parts 1, 2, 3 and 5', () => {
+  it('defaults to 2,000 pages at 8 requests at once per host, 3 rounds, 8 hosts of 100 pages with resources at Crawl-delay 0.25 s, parts 1, 2, 3 and 5', () => {
     const parsed = parseBenchArgs([]);
     assert.equal(parsed.kind, 'run');
     if (parsed.kind !== 'run') return;
-    const { pages, parallel, rounds, hosts, hostPages, crawlDelaySeconds, parts, distDir, profile } = parsed.options;
-    assert.deepEqual({ pages, parallel, rounds, hosts, hostPages, crawlDelaySeconds, parts: [...parts].sort(), distDir, profile }, {
+    const { pages, parallel, rounds, hosts, hostPages, resources, crawlDelaySeconds, parts, distDir, profile } = parsed.options;
+    assert.deepEqual({ pages, parallel, rounds, hosts, hostPages, resources, crawlDelaySeconds, parts: [...parts].sort(), distDir, profile }, {
       pages: 2000,
       parallel: 8,
       rounds: 3,
       hosts: 8,
-      hostPages: 200,
+      hostPages: 100,
+      resources: true,
       crawlDelaySeconds: 0.25,
       parts: [1, 2, 3, 5],
       distDir: null,
       profile: false,
     });
+  });
+
+  it('runs pages only with --no-resources, part 2 then with 200 pages a host unless told', () => {
+    const parsed = parseBenchArgs(['--no-resources']);
+    assert.ok(parsed.kind === 'run' && !parsed.options.resources && parsed.options.hostPages === 200);
+    const told = parseBenchArgs(['--no-resources', '--host-pages', '50']);
+    assert.ok(told.kind === 'run' && told.options.hostPages === 50);
   });
 
   it('takes 10,000 pages and part 4 with --large, and only parts 1, 2 and 5 of tiny sites with --smoke', () => {
