@@ -9,8 +9,8 @@
  * the browser (`gapParts`).
  */
 import os from 'node:os';
-import { startPolitenessSites } from './bench-sites.ts';
-import { gapParts, median, pagesRequested, robotsFirstAndOnce, rounded, serverGaps } from './bench-stats.ts';
+import { countServed, resourceSiteCounts, startPolitenessSites, type Served } from './bench-sites.ts';
+import { gapParts, median, robotsFirstAndOnce, rounded, serverGaps } from './bench-stats.ts';
 import { log, num, r2, table, type BenchContext } from './bench-report.ts';
 import { crawlWithTabcrawl } from './tabcrawl-crawl.ts';
 
@@ -18,25 +18,37 @@ interface PolitenessRound {
   round: number;
   wallMs: number;
   pages: number;
+  /** URLs fetched (pages, resources, files; robots.txt left out), each once: what the ideal is counted in. */
+  fetched: number;
   pagesPerSecond: number;
+  fetchedPerSecond: number;
+  /** URLs fetched per second over the ideal, hosts / Crawl-delay (robots.txt costs each host one gap more). */
   ratioToIdeal: number;
   state: string;
   otherCpuShare: number;
-  hosts: { origin: string; pages: number; minGapMs: number; meanGapMs: number; violations: number[]; robots: string; pagesPerSecond: number }[];
+  /** Requests to a URL already requested, and to a disallowed one, all hosts: both must be 0. */
+  repeated: number;
+  disallowedRequested: number;
+  hosts: { origin: string; pages: number; fetched: number; minGapMs: number; meanGapMs: number; violations: number[]; robots: string; fetchedPerSecond: number }[];
   /** The mean server gap split (over every host's consecutive pages), in ms: see `gapParts`. */
   gapSplit: { crawlerGapMs: number; requestWayMs: number; responseWayMs: number };
 }
 
+/** Distinct URLs fetched, robots.txt left out (a disallowed one counts: it must be 0). */
+const fetchedOf = (served: Served): number => served.distinct.page + served.distinct.resource + served.distinct.file + served.distinct.disallowed;
+
 async function politenessRounds({ options, distDir, chromePath }: BenchContext): Promise<PolitenessRound[]> {
-  const sites = await startPolitenessSites(options.hosts, options.hostPages, options.crawlDelaySeconds);
+  const sites = await startPolitenessSites(options.hosts, options.hostPages, options.crawlDelaySeconds, options.resources);
   const first = sites[0];
   if (first === undefined) throw new Error('no site started');
-  const idealPagesPerSecond = options.hosts / options.crawlDelaySeconds;
+  const idealPerSecond = options.hosts / options.crawlDelaySeconds;
+  const expected = resourceSiteCounts(options.hostPages);
+  const urlsPerHost = options.resources ? expected.pages + expected.resources + expected.files : expected.pages;
   const delayMs = options.crawlDelaySeconds * 1000;
   const rounds: PolitenessRound[] = [];
   try {
     for (let round = 1; round <= options.rounds; round++) {
-      log(`bench: part 2, round ${round}: ${options.hosts} hosts × ${options.hostPages} pages, Crawl-delay ${options.crawlDelaySeconds} s`);
+      log(`bench: part 2, round ${round}: ${options.hosts} hosts × ${options.hostPages} pages${options.resources ? ` and their resources (${urlsPerHost} URLs a host)` : ''}, Crawl-delay ${options.crawlDelaySeconds} s`);
       const settings = {
         startUrl: `${first.origin}/`,
         extraOrigins: sites.slice(1).map((site) => site.origin),
@@ -46,13 +58,17 @@ async function politenessRounds({ options, distDir, chromePath }: BenchContext):
         requestsPerHost: 1,
         maxPages: Math.min(1_000_000, options.hosts * options.hostPages * 2 + 100),
         maxDepth: 1000,
+        // Resources are requests to the same host: they wait the same Crawl-delay.
+        archiveResources: options.resources,
+        downloadFiles: options.resources,
+        maxResources: 1_000_000,
       };
       const run = await crawlWithTabcrawl({ distDir, chromePath, settings, sites, measureCost: false,
         profile: false,
         sampleMemory: false,
-        expectedRows: options.hosts * options.hostPages,
-        // The crawl cannot be faster than one host's pages at its Crawl-delay; 4 times that, and 2 minutes, is plenty.
-        timeLimitMs: 120_000 + options.hostPages * options.crawlDelaySeconds * 4000,
+        expectedRows: options.hosts * urlsPerHost,
+        // The crawl cannot be faster than one host's URLs at its Crawl-delay; 4 times that, and 2 minutes, is plenty.
+        timeLimitMs: 120_000 + urlsPerHost * options.crawlDelaySeconds * 4000,
         readTimes: true,
       });
       const split = { crawlerGaps: [] as number[], requestWays: [] as number[], responseWays: [] as number[] };
@@ -66,21 +82,39 @@ async function politenessRounds({ options, distDir, chromePath }: BenchContext):
         const starts = site.requests.map((r) => r.startedAt);
         const ends = site.requests.map((r) => r.endedAt ?? r.startedAt);
         const spanMs = starts.length > 0 ? Math.max(...ends) - Math.min(...starts) : Number.NaN;
-        const pages = pagesRequested(site.requests).size;
+        const served = countServed([site.requests]);
+        const fetched = fetchedOf(served);
         return {
           origin: site.origin,
-          pages,
+          pages: served.distinct.page,
+          fetched,
           minGapMs: gaps.length > 0 ? Math.min(...gaps) : Number.NaN,
           meanGapMs: gaps.length > 0 ? gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length : Number.NaN,
           violations: gaps.filter((gap) => gap < delayMs),
           robots: `${isFirst ? 'first' : 'NOT first'}, ${count}×`,
-          pagesPerSecond: pages / (spanMs / 1000),
+          fetchedPerSecond: fetched / (spanMs / 1000),
         };
       });
       const pagesPerSecond = run.pages / (run.wallMs / 1000);
+      const fetched = fetchedOf(run.served);
+      const fetchedPerSecond = fetched / (run.wallMs / 1000);
       const mean = (values: number[]): number => (values.length === 0 ? Number.NaN : values.reduce((sum, v) => sum + v, 0) / values.length);
       const gapSplit = { crawlerGapMs: mean(split.crawlerGaps), requestWayMs: mean(split.requestWays), responseWayMs: mean(split.responseWays) };
-      rounds.push({ round, wallMs: run.wallMs, pages: run.pages, pagesPerSecond, ratioToIdeal: pagesPerSecond / idealPagesPerSecond, state: run.state, otherCpuShare: run.otherCpuShare, hosts, gapSplit });
+      rounds.push({
+        round,
+        wallMs: run.wallMs,
+        pages: run.pages,
+        fetched,
+        pagesPerSecond,
+        fetchedPerSecond,
+        ratioToIdeal: fetchedPerSecond / idealPerSecond,
+        state: run.state,
+        otherCpuShare: run.otherCpuShare,
+        repeated: run.served.repeated,
+        disallowedRequested: run.served.distinct.disallowed,
+        hosts,
+        gapSplit,
+      });
     }
   } finally {
     await Promise.all(sites.map((site) => site.close()));
@@ -100,10 +134,15 @@ export async function politeness(context: BenchContext): Promise<Record<string, 
     requestsPerHost: 1,
     hosts: options.hosts,
     pagesPerHost: options.hostPages,
+    resources: options.resources,
     crawlDelaySeconds: options.crawlDelaySeconds,
-    idealPagesPerSecond: ideal,
+    // In URLs fetched (pages, resources, files; robots.txt left out): each is one request, one gap.
+    idealPerSecond: ideal,
+    fetchedPerSecond: rounded(median(rounds.map((r) => r.fetchedPerSecond))),
     pagesPerSecond: rounded(median(rounds.map((r) => r.pagesPerSecond))),
     ratioToIdeal: rounded(median(rounds.map((r) => r.ratioToIdeal)), 3),
+    repeatedRequests: Math.max(0, ...rounds.map((r) => r.repeated)),
+    disallowedRequested: Math.max(0, ...rounds.map((r) => r.disallowedRequested)),
     smallestGapMsPerHost: minGaps.map((gap) => rounded(gap, 1)),
     meanGapMs: rounded(median(rounds.flatMap((r) => r.hosts.map((h) => h.meanGapMs))), 1),
     // The mean gap split, medians over the rounds (see gapParts): the worker's own wait, the request's way to
@@ -119,23 +158,39 @@ export async function politeness(context: BenchContext): Promise<Record<string, 
       state: r.state,
       seconds: rounded(r.wallMs / 1000),
       pages: r.pages,
+      fetched: r.fetched,
       pagesPerSecond: rounded(r.pagesPerSecond),
+      fetchedPerSecond: rounded(r.fetchedPerSecond),
       ratioToIdeal: rounded(r.ratioToIdeal, 3),
       otherProcessesCpuShare: rounded(r.otherCpuShare, 2),
-      hosts: r.hosts.map((h) => ({ origin: h.origin, pages: h.pages, minGapMs: rounded(h.minGapMs, 1), meanGapMs: rounded(h.meanGapMs, 1), violations: h.violations.length, robots: h.robots, pagesPerSecond: rounded(h.pagesPerSecond, 2) })),
+      repeated: r.repeated,
+      disallowedRequested: r.disallowedRequested,
+      hosts: r.hosts.map((h) => ({
+        origin: h.origin,
+        pages: h.pages,
+        fetched: h.fetched,
+        minGapMs: rounded(h.minGapMs, 1),
+        meanGapMs: rounded(h.meanGapMs, 1),
+        violations: h.violations.length,
+        robots: h.robots,
+        fetchedPerSecond: rounded(h.fetchedPerSecond, 2),
+      })),
       gapSplitMs: { crawler: rounded(r.gapSplit.crawlerGapMs, 2), requestWay: rounded(r.gapSplit.requestWayMs, 2), responseWay: rounded(r.gapSplit.responseWayMs, 2) },
     })),
   };
   say('');
-  say(`2. Politeness: ${options.hosts} hosts (ports) × ${options.hostPages} pages, each robots.txt Crawl-delay ${options.crawlDelaySeconds} s, all in scope, 1 request at once per host; ${options.rounds} round(s), medians`);
+  const what = options.resources ? ' and their resources and files (on the same host)' : '';
+  say(`2. Politeness: ${options.hosts} hosts (ports) × ${options.hostPages} pages${what}, each robots.txt Crawl-delay ${options.crawlDelaySeconds} s, all in scope, 1 request at once per host; ${options.rounds} round(s), medians`);
   say(
     table([
-      ['pages/s achieved', num(median(rounds.map((r) => r.pagesPerSecond)))],
+      [`URLs/s achieved (pages${options.resources ? ', resources, files' : ''}; robots.txt left out)`, num(median(rounds.map((r) => r.fetchedPerSecond)))],
       ['ideal (hosts / Crawl-delay)', num(ideal)],
       ['ratio to the ideal (target ≥ 0.95)', num(median(rounds.map((r) => r.ratioToIdeal)), 3)],
       ['seconds', num(median(rounds.map((r) => r.wallMs / 1000)))],
       ['CPU used by other processes meanwhile', `${num(median(rounds.map((r) => r.otherCpuShare * 100)), 0)} % of ${os.cpus().length} cores`],
-      ['pages fetched (server logs)', num(median(rounds.map((r) => r.pages)), 0)],
+      ['pages/s', num(median(rounds.map((r) => r.pagesPerSecond)))],
+      ['URLs fetched (server logs), pages among them', `${num(median(rounds.map((r) => r.fetched)), 0)}, ${num(median(rounds.map((r) => r.pages)), 0)}`],
+      ['URLs requested twice, disallowed URLs requested (all rounds)', `${Math.max(0, ...rounds.map((r) => r.repeated))}, ${Math.max(0, ...rounds.map((r) => r.disallowedRequested))}`],
       [`smallest gap per host, ms (≥ ${delayMs} required)`, minGaps.map((gap) => num(gap, 1)).join(' ')],
       [`gaps under ${delayMs} ms (all rounds)`, String(violations.length)],
       ['mean gap (median over hosts and rounds), ms', num(median(rounds.flatMap((r) => r.hosts.map((h) => h.meanGapMs))), 1)],

@@ -19,42 +19,74 @@ function runBench(args: readonly string[]): Promise<{ code: number | null; stdou
   });
 }
 
-describe('npm run bench (smoke run on tiny sites; figures are not checked)', () => {
-  it('completes and writes its figures as JSON with every part it ran', async () => {
+describe('npm run bench (smoke run on tiny sites; speed figures are not checked)', () => {
+  it('completes and writes its figures as JSON with every part it ran, archiving page resources politely', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tabcrawl-bench-smoke-'));
     try {
       const out = join(dir, 'bench.json');
-      const { code, stdout, stderr } = await runBench(['--smoke', '--pages', '30', '--rounds', '1', '--dist', DIST_DIR, '--out', out]);
+      // 50 pages: page 49 links into /private/ and uses an image there (both disallowed), page 10 links a PDF.
+      const { code, stdout, stderr } = await runBench(['--smoke', '--pages', '50', '--rounds', '1', '--dist', DIST_DIR, '--out', out]);
       assert.equal(code, 0, stderr.slice(-2000));
       assert.match(stdout, /1\. Throughput at delay 0/);
-      // --parallel is not given: part 1 runs at its default, 8 requests at once per host, and says so; part 2 at 1.
-      assert.match(stdout, /Tabcrawl with 8 requests at once per host \(delay 0, no Crawl-delay\)/);
+      // --parallel is not given: part 1 runs at its default, 8 requests at once per host (--smoke: not at 1 too); part 2 at 1.
+      assert.match(stdout, /Tabcrawl, with resources and files, 8 at once/);
       assert.match(stdout, /2\. Politeness/);
       assert.match(stdout, /5\. Platform ceiling: what a fetch-only loop in an extension's service worker reaches here/);
       const figures = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
       assert.deepEqual(Object.keys(figures).sort(), ['ceiling', 'costPerPage', 'date', 'machine', 'options', 'politeness', 'profile', 'resultsAndExport', 'throughput']);
-      const throughput = figures['throughput'] as Record<string, unknown>;
-      // `wget` and the ratio are null when wget is not installed.
-      assert.deepEqual(Object.keys(throughput).sort(), ['pages', 'perRound', 'ratioTabcrawlToWget', 'rounds', 'tabcrawl', 'wget']);
-      assert.equal(typeof (throughput['tabcrawl'] as Record<string, unknown>)['pagesPerSecond'], 'number');
-      assert.equal((throughput['tabcrawl'] as Record<string, unknown>)['requestsPerHost'], 8);
+      const throughput = figures['throughput'] as {
+        variants: { id: string; requestsPerHost: number; pagesPerSecond: number | null; requestsPerSecond: number | null; pagesFetched: number; resourcesFetched: number; filesFetched: number; repeatedRequests: number; disallowedRequested: number; resourceRows: number }[];
+        wget: Record<string, { pagesFetched: number; resourcesFetched: number; disallowedRequested: number; sameUrlsAsTabcrawl: boolean } | null> | null;
+      };
       assert.equal((figures['options'] as Record<string, unknown>)['parallel'], 8);
+      // Pages only and archiving resources and files, at 8 requests at once per host.
+      assert.deepEqual(throughput.variants.map((v) => [v.id, v.requestsPerHost]), [['pages-8', 8], ['archive-8', 8]]);
+      for (const v of throughput.variants) {
+        assert.ok(typeof v.pagesPerSecond === 'number' && v.pagesPerSecond > 0 && typeof v.requestsPerSecond === 'number', v.id);
+        assert.equal(v.pagesFetched, 50, v.id);
+        // The PDF is a link: requested in both ways (only its headers are read pages only).
+        assert.equal(v.filesFetched, 1, v.id);
+        // Each URL once, and nothing robots.txt disallows: not /private/49, not the image page 49 uses there.
+        assert.equal(v.repeatedRequests, 0, v.id);
+        assert.equal(v.disallowedRequested, 0, v.id);
+        if (v.id.startsWith('archive')) {
+          // Every resource fetched: the 7 shared ones (the stylesheet's @import, font and background image among
+          // them) and the 50 pages' own images; the disallowed image is a row, blocked, not a request.
+          assert.equal(v.resourcesFetched, 57, v.id);
+          assert.equal(v.resourceRows, 58, v.id);
+        } else {
+          assert.equal(v.resourcesFetched, 0, v.id);
+          assert.equal(v.resourceRows, 0, v.id);
+        }
+      }
+      // wget (when installed) fetched the same URLs, pages only and with --page-requisites.
+      if (throughput.wget !== null) {
+        assert.equal(throughput.wget['pageRequisites']?.resourcesFetched, 57);
+        assert.equal(throughput.wget['pagesOnly']?.resourcesFetched, 0);
+        for (const w of Object.values(throughput.wget)) assert.ok(w !== null && w.sameUrlsAsTabcrawl && w.pagesFetched === 50 && w.disallowedRequested === 0, JSON.stringify(w));
+      }
       const politeness = figures['politeness'] as Record<string, unknown>;
-      for (const key of ['pagesPerSecond', 'idealPagesPerSecond', 'ratioToIdeal', 'smallestGapMsPerHost', 'violations']) assert.ok(key in politeness, key);
+      for (const key of ['pagesPerSecond', 'fetchedPerSecond', 'idealPerSecond', 'ratioToIdeal', 'smallestGapMsPerHost', 'violations']) assert.ok(key in politeness, key);
       assert.equal((politeness['smallestGapMsPerHost'] as unknown[]).length, 8);
       assert.equal(politeness['requestsPerHost'], 1);
+      // Part 2 archives resources, on the pages' own hosts: each host served its 5 pages, their 5 images and the 7
+      // shared resources, each once, and never two requests closer than the Crawl-delay.
+      assert.equal(politeness['resources'], true);
+      const round = (politeness['perRound'] as { fetched: number; pages: number; repeated: number; disallowedRequested: number }[])[0];
+      assert.deepEqual(round && [round.pages, round.fetched, round.repeated, round.disallowedRequested], [40, 8 * 17, 0, 0]);
+      assert.deepEqual(politeness['violations'], []);
       // The mean gap split into the worker's wait and the two ways, from the stored rows' times.
       const split = politeness['meanGapSplitMs'] as Record<string, number | null>;
       assert.deepEqual(Object.keys(split), ['crawler', 'requestWay', 'responseWay']);
       assert.ok((split['crawler'] ?? 0) >= 250, `the worker waited ${String(split['crawler'])} ms`);
       assert.ok(Object.values(split).every((ms) => typeof ms === 'number' && Number.isFinite(ms)), JSON.stringify(split));
-      // Part 5: a fetch-only loop in four extensions' workers and a storing one in the third's (e), at 1 and 8 at once, each of the 30 pages fetched once a run.
+      // Part 5: a fetch-only loop in four extensions' workers and a storing one in the third's (e), at 1 and 8 at once, each of the 50 pages fetched once a run.
       const ceiling = figures['ceiling'] as {
         pages: number;
         concurrencies: number[];
         variants: Record<string, { runs: { concurrency: number; pagesPerSecond: number | null; eachPageOnce: boolean; links: number | null; urlsAdded: number | null }[] }>;
       };
-      assert.equal(ceiling.pages, 30);
+      assert.equal(ceiling.pages, 50);
       assert.deepEqual(ceiling.concurrencies, [1, 8]);
       assert.deepEqual(Object.keys(ceiling.variants), ['bare', 'userAgentRule', 'webRequest', 'tabcrawl', 'minimalStore']);
       for (const [variant, { runs }] of Object.entries(ceiling.variants)) {
