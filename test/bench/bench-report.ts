@@ -39,3 +39,8 @@ export const num = (value: number, digits = 1): string => (Number.isFinite(value
 
 /** The median of `values`, with 2 decimals. */
 export const r2 = (values: number[]): string => num(median(values), 2);
+
+/** The name of the JSON `npm run bench:export` writes into `.tmp/bench/` (part 4 reads it). */
+export function exportFiguresName(format: string, pages: number, resources: boolean): string {
+  return `export-${format}-${pages}${resources ? '' : '-pages-only'}.json`;
+}

@@ -1,7 +1,16 @@
 /**
  * Benchmark: crawl a generated site with the built extension, then export it,
  * and print the times and the browser's peak memory. Not a test: it asserts
- * nothing, it measures. `npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl]`
+ * nothing, it measures.
+ * `npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl] [--parallel N] [--no-resources] [--dist DIR]`
+ *
+ * The site is part 1's (`bench-sites.ts`): its pages use page resources (seven
+ * shared, an image of their own) and every 50th links a PDF, and the crawl
+ * archives them (the defaults), so the export holds about one resource per
+ * page besides the page, each with its body (~12 KiB per page image, 100 KiB
+ * per PDF). `--no-resources`: pages only (the crawl archives none). The crawl
+ * is only the setup: it runs at `--parallel` requests at once per host (8) to
+ * be quick; the export is what is measured.
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,17 +21,26 @@ import { findChromium } from '../../src/shells/cli/chromium.ts';
 import { launchExtension } from '../../src/shells/cli/extension-driver.ts';
 import { exportThroughPage } from '../../src/shells/cli/export-through-page.ts';
 import { formatOfPath, type ExportFormat } from '../../src/export/format-info.ts';
-import { startGeneratedSite } from './generated-site.ts';
+import { startBenchSite } from './bench-sites.ts';
+import { exportFiguresName } from './bench-report.ts';
 import { browserRssBytes, samplePeakRss } from './process-memory.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
-  options: { pages: { type: 'string', default: '10000' }, format: { type: 'string', default: 'wacz' }, dist: { type: 'string' } },
+  options: {
+    pages: { type: 'string', default: '10000' },
+    format: { type: 'string', default: 'wacz' },
+    parallel: { type: 'string', default: '8' },
+    'no-resources': { type: 'boolean' },
+    dist: { type: 'string' },
+  },
 });
 const pages = Number(values.pages);
+const parallel = Number(values.parallel);
+const resources = values['no-resources'] !== true;
 const format: ExportFormat | null = formatOfPath(`x.${values.format}`);
-if (!Number.isInteger(pages) || pages < 1 || format === null) {
-  process.stderr.write('usage: npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl] [--dist DIR]\n');
+if (!Number.isInteger(pages) || pages < 1 || !Number.isInteger(parallel) || parallel < 1 || parallel > 16 || format === null) {
+  process.stderr.write('usage: npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl] [--parallel N] [--no-resources] [--dist DIR]\n');
   process.exit(2);
 }
 
@@ -31,20 +49,31 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 // --dist: a separate build (as `npm run bench` passes its own); else dist/, built first when stale.
 if (values.dist === undefined) await ensureBuilt(ROOT, log);
-const site = await startGeneratedSite(pages);
+const site = await startBenchSite(pages, { resources: true });
 const session = await launchExtension({ distDir: resolve(ROOT, values.dist ?? 'dist'), chromePath: findChromium(process.env), copyDist: true });
 const out = mkdtempSync(join(tmpdir(), 'tabcrawl-bench-'));
 try {
-  log(`crawling ${pages} generated pages at ${site.origin} (delay 0)`);
+  log(`crawling ${pages} generated pages at ${site.origin} (delay 0, ${parallel} requests at once, ${resources ? 'archiving resources and files' : 'pages only'})`);
   const crawlStart = performance.now();
-  const { crawl } = await session.request('crawl/start', { settings: { startUrl: `${site.origin}/`, delayMs: 0, maxPages: pages, maxDepth: 1000 } });
+  const settings = {
+    startUrl: `${site.origin}/`,
+    delayMs: 0,
+    requestsPerHost: parallel,
+    // Pages, the /private/ links (blocked) and the PDFs: all the site's pages fit.
+    maxPages: pages * 2 + 100,
+    maxDepth: 1000,
+    archiveResources: resources,
+    downloadFiles: resources,
+    maxResources: 1_000_000,
+  };
+  const { crawl } = await session.request('crawl/start', { settings });
   let state = crawl;
   for (let lastLog = 0; state.state === 'running'; ) {
     await new Promise((r) => setTimeout(r, 500));
     state = (await session.request('crawl/get', { crawlId: crawl.id })).crawl;
     if (performance.now() - lastLog > 10_000) {
       lastLog = performance.now();
-      log(`  ${state.counts.done} of ${pages} URLs`);
+      log(`  ${state.counts.done} rows stored (${pages} pages${resources ? ' and about as many resources' : ''})`);
     }
   }
   const crawlSeconds = (performance.now() - crawlStart) / 1000;
@@ -57,11 +86,22 @@ try {
   const exportSeconds = (performance.now() - exportStart) / 1000;
   const peakRss = sampler.stop();
 
+  const resourceRows = state.counts.resources ?? 0;
+  const fileRows = state.counts.files ?? 0;
+  const pageRows = state.counts.done - resourceRows - fileRows;
   const figures = {
     machine: `${process.platform} ${process.arch}, node ${process.version}`,
-    pages: state.counts.done,
+    resources,
+    requestsPerHost: parallel,
+    // Rows of every kind, and of pages (blocked links among them), resources and files.
+    rows: state.counts.done,
+    pageRows,
+    resourceRows,
+    fileRows,
+    bodiesStoredMiB: Number((state.counts.bytesStored / MiB).toFixed(1)),
     crawlSeconds: Number(crawlSeconds.toFixed(1)),
-    crawlPagesPerSecond: Number((state.counts.done / crawlSeconds).toFixed(1)),
+    crawlPagesPerSecond: Number((pageRows / crawlSeconds).toFixed(1)),
+    crawlRowsPerSecond: Number((state.counts.done / crawlSeconds).toFixed(1)),
     format,
     exportSeconds: Number(exportSeconds.toFixed(1)),
     exportRowsPerSecond: Number((result.rows / exportSeconds).toFixed(0)),
@@ -71,7 +111,7 @@ try {
   };
   console.table(figures);
   mkdirSync(resolve(ROOT, '.tmp/bench'), { recursive: true });
-  writeFileSync(resolve(ROOT, `.tmp/bench/export-${format}-${pages}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+  writeFileSync(resolve(ROOT, `.tmp/bench/${exportFiguresName(format, pages, resources)}`), `${JSON.stringify(figures, null, 2)}\n`);
 } finally {
   await session.close();
   await site.close();

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rounded } from './bench-stats.ts';
-import { log, num, ROOT, table, type BenchContext } from './bench-report.ts';
+import { exportFiguresName, log, num, ROOT, table, type BenchContext } from './bench-report.ts';
 
 /** Runs another bench script with tsx, its output on our stderr. */
 function runScript(script: string, args: readonly string[]): Promise<void> {
@@ -23,7 +23,7 @@ export interface ResultsAndExport {
   export: Record<string, unknown> | { error: string };
 }
 
-async function resultsAndExport(distDir: string): Promise<ResultsAndExport> {
+async function resultsAndExport(distDir: string, resources: boolean): Promise<ResultsAndExport> {
   const rows = 100_000;
   const pages = 10_000;
   let results: ResultsAndExport['results'];
@@ -38,9 +38,10 @@ async function resultsAndExport(distDir: string): Promise<ResultsAndExport> {
   }
   let exported: ResultsAndExport['export'];
   try {
-    log(`bench: part 4: npm run bench:export -- --pages ${pages} --format wacz`);
-    await runScript('test/bench/export-bench.ts', ['--pages', String(pages), '--format', 'wacz', '--dist', distDir]);
-    exported = JSON.parse(readFileSync(join(ROOT, `.tmp/bench/export-wacz-${pages}.json`), 'utf8')) as Record<string, unknown>;
+    const args = ['--pages', String(pages), '--format', 'wacz', ...(resources ? [] : ['--no-resources'])];
+    log(`bench: part 4: npm run bench:export -- ${args.join(' ')}`);
+    await runScript('test/bench/export-bench.ts', [...args, '--dist', distDir]);
+    exported = JSON.parse(readFileSync(join(ROOT, '.tmp/bench', exportFiguresName('wacz', pages, resources)), 'utf8')) as Record<string, unknown>;
   } catch (error) {
     exported = { error: error instanceof Error ? error.message : String(error) };
   }
@@ -48,8 +49,8 @@ async function resultsAndExport(distDir: string): Promise<ResultsAndExport> {
 }
 
 /** Runs part 4 and reports it; its figures for the JSON. */
-export async function resultsAndExportPart({ distDir, say }: BenchContext): Promise<ResultsAndExport> {
-  const part4 = await resultsAndExport(distDir);
+export async function resultsAndExportPart({ options, distDir, say }: BenchContext): Promise<ResultsAndExport> {
+  const part4 = await resultsAndExport(distDir, options.resources);
   say('');
   say('4. Results and export (npm run bench:results, npm run bench:export)');
   const rows: string[][] = [];
@@ -58,8 +59,9 @@ export async function resultsAndExportPart({ distDir, say }: BenchContext): Prom
   const e = part4.export;
   if ('error' in e) rows.push(['export: WACZ of 10,000 pages', `failed: ${String(e.error)}`]);
   else {
-    rows.push(['export: crawl of 10,000 pages first', `${String(e['crawlSeconds'])} s (${String(e['crawlPagesPerSecond'])} pages/s)`]);
-    rows.push(['export: WACZ of it', `${String(e['exportSeconds'])} s, ${String(e['fileMiB'])} MiB`]);
+    const what = e['resources'] === true ? `10,000 pages with their resources and files: ${num(Number(e['rows']), 0)} rows, ${num(Number(e['resourceRows']), 0)} resources, ${num(Number(e['fileRows']), 0)} files, ${String(e['bodiesStoredMiB'])} MiB of bodies` : '10,000 pages, pages only';
+    rows.push([`export: crawl of ${what}, first`, `${String(e['crawlSeconds'])} s (${String(e['crawlPagesPerSecond'])} pages/s at ${String(e['requestsPerHost'])} requests at once per host)`]);
+    rows.push(['export: WACZ of it', `${String(e['exportSeconds'])} s (${String(e['exportRowsPerSecond'])} rows/s), ${String(e['fileMiB'])} MiB`]);
     rows.push(['export: browser memory before → peak', `${String(e['browserPssBeforeExportMiB'])} → ${String(e['browserPeakPssDuringExportMiB'])} MiB PSS`]);
   }
   say(table(rows));
