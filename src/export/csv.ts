@@ -9,7 +9,7 @@
  *   quotes doubled.
  * - Columns: the JSON Lines fields ({@link toJsonlRow}), in the same order and
  *   with the same names and meanings ({@link CSV_COLUMNS}).
- * - List fields (`methods`, `anchors`, `links`) are joined with ` | ` (space,
+ * - List fields (`methods`, `anchors`, `links`, `robots`, `hreflang`) are joined with ` | ` (space,
  *   bar, space): anchor texts often contain spaces, so a bare space would not
  *   separate them. An anchor text that itself contains ` | ` cannot be told
  *   apart; JSON Lines is the lossless export.
@@ -21,6 +21,7 @@
  * @see https://owasp.org/www-community/attacks/CSV_Injection
  */
 import { brokenUrlsOfSource } from './broken-resources.ts';
+import { issuesOfSource } from './issues-of-source.ts';
 import type { FormatWriter } from './export-source.ts';
 import { toJsonlRow, type JsonlRow } from './jsonl.ts';
 
@@ -46,10 +47,26 @@ export const CSV_COLUMNS = Object.freeze([
   'links',
   'resourceCount',
   'brokenResourceCount',
+  'canonical',
+  'canonicalIsSelf',
+  'robots',
+  'indexable',
+  'indexabilityReason',
+  'description',
+  'h1',
+  'h1Count',
+  'lang',
+  'hreflang',
+  'wordCount',
+  'internalLinks',
+  'outboundLinks',
+  'imagesWithoutAltCount',
+  'mixedContentCount',
   'blockedBy',
   'blockedRule',
   'error',
   'errorCode',
+  'issues',
 ] as const satisfies readonly (keyof JsonlRow)[]);
 
 /** Compile-time check: a JSON Lines field missing from {@link CSV_COLUMNS} makes this `false`, and the line below an error. */
@@ -128,8 +145,9 @@ export const writeCsv: FormatWriter = async function* (source, context) {
   // TextEncoder keeps U+FEFF (it is the decoder that strips it): the file starts with EF BB BF.
   yield encoder.encode(`${CSV_BOM}${csvHeader()}`);
   const broken = await brokenUrlsOfSource(source);
+  const issues = await issuesOfSource(source);
   for await (const row of source.rows()) {
-    yield encoder.encode(csvRecord(toJsonlRow(row, broken)));
+    yield encoder.encode(csvRecord(toJsonlRow(row, broken, issues)));
     context.onRow();
   }
 };

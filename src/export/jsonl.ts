@@ -4,11 +4,15 @@
  *
  * A row's `brokenResourceCount` needs the fate of its resources, which are
  * mostly recorded after it: the writer first reads the rows once for the
- * URLs of the broken ones (`brokenUrlsOfSource`), then writes.
+ * URLs of the broken ones (`brokenUrlsOfSource`), runs the Issues checks
+ * over them (`issuesOfSource`: a row's `issues`), then writes.
  */
+import { canonicalOf, indexabilityOf, isCanonicalSelf } from '../core/audit/indexability.ts';
+import type { CheckId } from '../audit/checks.ts';
 import type { PageRecord } from '../core/model.ts';
 import { brokenUrlsOfSource, resourceCountsOf, type BrokenUrls } from './broken-resources.ts';
 import type { FormatWriter } from './export-source.ts';
+import { issuesOfSource, NO_ISSUES, type IssueLookup } from './issues-of-source.ts';
 
 /** The exported shape of one row. */
 export interface JsonlRow {
@@ -38,18 +42,51 @@ export interface JsonlRow {
   resourceCount: number;
   /** Of those, the ones whose row answered 400 or more, failed, or was blocked by robots.txt. */
   brokenResourceCount: number;
+  // The page facts (`core/audit/page-facts.ts`): null on rows that are not HTML pages read, and on rows stored before facts were recorded.
+  /** The canonical the page names: its `<link rel="canonical">`, else its `Link` header's; null when none. */
+  canonical: string | null;
+  /** Whether {@link JsonlRow.canonical} is the row's own URL; null when the page names none. */
+  canonicalIsSelf: boolean | null;
+  /** Robots directives of `<meta name="robots">` and `X-Robots-Tag` for every crawler or for Tabcrawl (`noindex`, `nofollow`…). */
+  robots: string[] | null;
+  /** Whether a search engine may index the URL (pages and linked files; null for other rows). */
+  indexable: boolean | null;
+  /** Why not: `blocked`, `redirected`, `not-200`, `noindex` or `canonicalised`; null when indexable or not judged. */
+  indexabilityReason: string | null;
+  /** `<meta name="description">`; '' when empty. */
+  description: string | null;
+  /** Text of the first `<h1>`. */
+  h1: string | null;
+  h1Count: number | null;
+  /** `<html lang>` as written. */
+  lang: string | null;
+  /** `<link rel="alternate" hreflang>` alternates, each `lang url` (`de-at https://example.com/de/`). */
+  hreflang: string[] | null;
+  /** Words of the visible text. */
+  wordCount: number | null;
+  /** Distinct links to URLs in the crawl's scope. */
+  internalLinks: number | null;
+  /** Distinct http(s) links to URLs outside it. */
+  outboundLinks: number | null;
+  /** `<img>` without an `alt` attribute (distinct sources). */
+  imagesWithoutAltCount: number | null;
+  /** `http:` resources of an `https:` page (distinct). */
+  mixedContentCount: number | null;
   blockedBy: 'robots' | null;
   blockedRule: string | null;
   /** Message of a network-level failure. */
   error: string | null;
   errorCode: string | null;
+  /** Ids of the Issues checks that failed on this URL (docs/audit.md), in the registry's order; [] when none. */
+  issues: CheckId[];
 }
 
 /**
  * The exported shape of a row.
  * @param broken the URLs of the crawl's broken rows (see `broken-resources.ts`), for `brokenResourceCount`.
+ * @param issues the ids of the checks that failed on each URL (see `issues-of-source.ts`); without it, `issues` is [].
  */
-export function toJsonlRow(page: PageRecord, broken: BrokenUrls): JsonlRow {
+export function toJsonlRow(page: PageRecord, broken: BrokenUrls, issues: IssueLookup = NO_ISSUES): JsonlRow {
   const { resourceCount, brokenResourceCount } = resourceCountsOf(page, broken);
   return {
     url: page.url,
@@ -72,27 +109,71 @@ export function toJsonlRow(page: PageRecord, broken: BrokenUrls): JsonlRow {
     links: page.links,
     resourceCount,
     brokenResourceCount,
+    ...factFields(page),
     blockedBy: page.blockedBy,
     blockedRule: page.blockedRule,
     error: page.error?.message ?? null,
     errorCode: page.error?.code ?? null,
+    issues: [...(issues.get(page.url) ?? [])],
   };
 }
+
+/** The page-fact fields of a row (see {@link JsonlRow}). */
+function factFields(page: PageRecord): Pick<JsonlRow, FactField> {
+  const facts = page.facts ?? null;
+  const indexability = indexabilityOf(page);
+  return {
+    canonical: facts === null ? null : canonicalOf(facts),
+    canonicalIsSelf: isCanonicalSelf(page),
+    robots: facts?.robots ?? null,
+    indexable: indexability?.indexable ?? null,
+    indexabilityReason: indexability === null || indexability.indexable ? null : indexability.reason,
+    description: facts?.description ?? null,
+    h1: facts?.h1 ?? null,
+    h1Count: facts?.h1Count ?? null,
+    lang: facts?.lang ?? null,
+    hreflang: facts?.hreflang.map((alternate) => `${alternate.lang} ${alternate.url}`) ?? null,
+    wordCount: facts?.wordCount ?? null,
+    internalLinks: facts?.internalLinks ?? null,
+    outboundLinks: facts?.outboundLinks ?? null,
+    imagesWithoutAltCount: facts?.imagesWithoutAlt.length ?? null,
+    mixedContentCount: facts?.mixedContent.length ?? null,
+  };
+}
+
+type FactField =
+  | 'canonical'
+  | 'canonicalIsSelf'
+  | 'robots'
+  | 'indexable'
+  | 'indexabilityReason'
+  | 'description'
+  | 'h1'
+  | 'h1Count'
+  | 'lang'
+  | 'hreflang'
+  | 'wordCount'
+  | 'internalLinks'
+  | 'outboundLinks'
+  | 'imagesWithoutAltCount'
+  | 'mixedContentCount';
 
 /**
  * Rows as JSON Lines text: one line each, every line ending in `\n`.
  * @param broken the broken URLs among the rows' resources (see `broken-resources.ts`).
+ * @param issues the checks that failed on each URL.
  */
-export function toJsonl(pages: PageRecord[], broken: BrokenUrls): string {
-  return pages.map((p) => `${JSON.stringify(toJsonlRow(p, broken))}\n`).join('');
+export function toJsonl(pages: PageRecord[], broken: BrokenUrls, issues: IssueLookup = NO_ISSUES): string {
+  return pages.map((p) => `${JSON.stringify(toJsonlRow(p, broken, issues))}\n`).join('');
 }
 
 /** JSON Lines as a {@link FormatWriter}: UTF-8, one line per row (after a first pass for the broken URLs, when the crawl has resources). */
 export const writeJsonl: FormatWriter = async function* (source, context) {
   const encoder = new TextEncoder();
   const broken = await brokenUrlsOfSource(source);
+  const issues = await issuesOfSource(source);
   for await (const row of source.rows()) {
-    yield encoder.encode(`${JSON.stringify(toJsonlRow(row, broken))}\n`);
+    yield encoder.encode(`${JSON.stringify(toJsonlRow(row, broken, issues))}\n`);
     context.onRow();
   }
 };

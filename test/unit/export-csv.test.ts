@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
+import type { PageFacts } from '../../src/core/audit/page-facts.ts';
 import type { PageRecord } from '../../src/core/model.ts';
 import { CSV_COLUMNS, writeCsv } from '../../src/export/csv.ts';
 import type { ExportSource } from '../../src/export/export-source.ts';
@@ -47,6 +48,29 @@ function page(seq: number, overrides: Partial<PageRecord> = {}): PageRecord {
   return { ...pageFixture('c1', `${A}/p${seq}`, seq), ...overrides };
 }
 
+/** Facts of a page (see `core/audit/page-facts.ts`). */
+const FACTS: PageFacts = {
+  canonical: `${A}/p1`,
+  canonicalHeader: null,
+  robots: ['max-snippet:20', 'noarchive'],
+  description: 'About the page',
+  h1: 'The page',
+  h1Count: 2,
+  lang: 'en',
+  hreflang: [
+    { lang: 'en', url: `${A}/p1` },
+    { lang: 'de', url: `${A}/de/p1` },
+  ],
+  wordCount: 120,
+  internalLinks: 3,
+  outboundLinks: 1,
+  otherLinks: ['mailto:a@a.example'],
+  imagesWithoutAlt: [`${A}/i.png`],
+  mixedContent: [],
+  anchorIds: ['top'],
+  fragmentLinks: [],
+};
+
 describe('CSV export', () => {
   it('starts with a UTF-8 byte order mark', async () => {
     const { bytes } = await writeAll([page(1)]);
@@ -68,7 +92,7 @@ describe('CSV export', () => {
   });
 
   it('reads back as the rows it was written from', async () => {
-    const first = page(1);
+    const first = page(1, { facts: FACTS });
     const second = page(2, {
       status: null,
       contentType: null,
@@ -109,6 +133,21 @@ describe('CSV export', () => {
       'https://a.example/x | https://a.example/y',
       '0',
       '0',
+      `${A}/p1`,
+      'true',
+      'max-snippet:20 | noarchive',
+      'true',
+      '',
+      'About the page',
+      'The page',
+      '2',
+      'en',
+      `en ${A}/p1 | de ${A}/de/p1`,
+      '120',
+      '3',
+      '1',
+      '1',
+      '0',
       '',
       '',
       '',
@@ -120,6 +159,9 @@ describe('CSV export', () => {
     assert.equal(blocked['anchors'], '');
     assert.equal(blocked['blockedBy'], 'robots');
     assert.equal(blocked['blockedRule'], 'Disallow: /p2');
+    assert.equal(blocked['indexable'], 'false');
+    assert.equal(blocked['indexabilityReason'], 'blocked');
+    assert.equal(blocked['wordCount'], '', 'no facts: empty cells');
     const failed = Object.fromEntries(CSV_COLUMNS.map((column, i) => [column, records[2]?.[i]]));
     assert.equal(failed['error'], 'no answer in 30 s');
     assert.equal(failed['errorCode'], 'timeout');
@@ -251,5 +293,41 @@ describe('kinds and resource counts in CSV and JSON Lines', () => {
     assert.ok(styled);
     const line = JSON.parse(toJsonl([styled], new Set([url('/img/missing.png')]))) as Record<string, unknown>;
     assert.deepEqual([line['resourceCount'], line['brokenResourceCount']], [7, 1]);
+  });
+});
+
+describe('JSON Lines export: page facts', () => {
+  it('writes a page\'s facts, lists as arrays, and null facts for a row without them', () => {
+    const [withFacts, without, redirect] = toJsonl([page(1, { facts: FACTS }), page(2, { kind: 'resource' }), page(3, { status: 301, facts: null })], NO_BROKEN_URLS)
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepEqual(
+      { ...withFacts, url: undefined },
+      {
+        ...withFacts,
+        url: undefined,
+        canonical: `${A}/p1`,
+        canonicalIsSelf: true,
+        robots: ['max-snippet:20', 'noarchive'],
+        indexable: true,
+        indexabilityReason: null,
+        description: 'About the page',
+        h1: 'The page',
+        h1Count: 2,
+        lang: 'en',
+        hreflang: [`en ${A}/p1`, `de ${A}/de/p1`],
+        wordCount: 120,
+        internalLinks: 3,
+        outboundLinks: 1,
+        imagesWithoutAltCount: 1,
+        mixedContentCount: 0,
+      },
+    );
+    assert.equal(without?.['canonical'], null);
+    assert.equal(without?.['indexable'], null, 'a resource is not judged');
+    assert.equal(without?.['robots'], null);
+    assert.equal(redirect?.['indexable'], false);
+    assert.equal(redirect?.['indexabilityReason'], 'redirected');
   });
 });
