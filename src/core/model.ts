@@ -49,6 +49,10 @@ export interface CrawlCounts {
   resources?: number;
   /** Rows of kind `file` written (in `done`): linked files, downloaded or not. Absent: 0. */
   files?: number;
+  /** URLs on other sites ever admitted to be checked (the `maxExternal` budget). Absent: 0. */
+  externalAdmitted?: number;
+  /** Rows of kind `external` written (in `done`): links to other sites checked, or blocked by their robots.txt. Absent: 0. */
+  external?: number;
   /**
    * Bytes of the bodies stored for this crawl, each distinct body (by SHA-256)
    * counted once, and nothing else: crawl-table rows, frontier entries, host
@@ -95,9 +99,10 @@ export interface CrawlRecord {
  * `core/crawl/kinds/`): a page found by a link (HTML, or a linked file), a
  * sitemap listed in robots.txt, or a page resource (a stylesheet, script,
  * image, font… that a stored page or stylesheet loads: fetched whatever its
- * host, never followed, outside the page budget).
+ * host, never followed, outside the page budget), or a link to another site
+ * (`external`: checked with HEAD, never followed, outside the page budget).
  */
-export type EntryKind = 'page' | 'sitemap' | 'resource';
+export type EntryKind = 'page' | 'sitemap' | 'resource' | 'external';
 
 /**
  * What a crawl-table row is: its entry's kind, except that a page entry
@@ -249,8 +254,10 @@ export interface HostState {
   inFlight: { url: string; startedAt: number; runId: string } | null;
   /** Frontier entries of this host still queued or in flight. */
   pending: number;
+  /** URLs of this host ever admitted to be checked as links from the crawl's site (the `maxExternalPerHost` budget). Absent: 0. */
+  externalAdmitted?: number;
 }
 
 export function emptyCounts(): CrawlCounts {
-  return { admitted: 0, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0, resourcesAdmitted: 0, resources: 0, files: 0 };
+  return { admitted: 0, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0, resourcesAdmitted: 0, resources: 0, files: 0, externalAdmitted: 0, external: 0 };
 }

@@ -85,6 +85,20 @@ export interface CrawlSettings {
    */
   maxResources: number;
   /**
+   * Check links to other sites: every distinct http(s) URL on another site
+   * (a host outside the crawl's scope) that a stored page links to is asked
+   * for once (`HEAD`, then `GET` when the server refuses `HEAD`; no body
+   * stored), its redirects followed to the end (up to
+   * {@link MAX_EXTERNAL_REDIRECTS} hops), politely (each host's robots.txt,
+   * gap and back-off). Never followed further. Read as false in crawls
+   * stored before this setting existed. @default true
+   */
+  checkExternal: boolean;
+  /** Most URLs on other sites checked in one crawl (redirect hops included); past it, links to other sites are not checked. @default 10,000 */
+  maxExternal: number;
+  /** Most URLs checked on any one other site (redirect hops included). @default 100 */
+  maxExternalPerHost: number;
+  /**
    * Send the user's cookies (and other credentials) with crawl requests, so
    * the crawl sees the site as the logged-in user does. Off by default: a
    * crawl then never acts as the user. When on, the crawl acts as the user on
@@ -116,8 +130,14 @@ export const DEFAULT_SETTINGS: Readonly<Omit<CrawlSettings, 'startUrl'>> = Objec
   downloadFiles: true,
   maxFileBytes: 50 * 1024 * 1024,
   maxResources: 10_000,
+  checkExternal: true,
+  maxExternal: 10_000,
+  maxExternalPerHost: 100,
   withCookies: false,
 });
+
+/** Most redirects followed from a link to another site before its chain is recorded as too long. */
+export const MAX_EXTERNAL_REDIRECTS = 5;
 
 /**
  * Bounds enforced by {@link validateSettings}, with the label and unit the
@@ -135,6 +155,8 @@ export const SETTINGS_LIMITS = Object.freeze({
   maxBodyBytes: { min: 1024, max: 1024 * 1024 * 1024, label: 'Max body size', unit: 'bytes' },
   maxFileBytes: { min: 1024, max: 1024 * 1024 * 1024, label: 'Largest file', unit: 'bytes' },
   maxResources: { min: 0, max: 1_000_000, label: 'Most resources and files', unit: 'count' },
+  maxExternal: { min: 0, max: 1_000_000, label: 'Most links to other sites', unit: 'count' },
+  maxExternalPerHost: { min: 1, max: 100_000, label: 'Most checks per other site', unit: 'count' },
 } as const);
 
 /** A bound or value as the user reads it: seconds for times, plain numbers otherwise. */
@@ -172,7 +194,7 @@ export const MAX_START_URL_LENGTH = 8192;
 const SETTING_NAMES: ReadonlySet<string> = new Set<string>(['startUrl', ...Object.keys(DEFAULT_SETTINGS)]);
 
 /** The boolean settings. */
-const FLAGS = ['includeSubdomains', 'headBeforeGet', 'followNofollow', 'withCookies', 'archiveResources', 'downloadFiles'] as const;
+const FLAGS = ['includeSubdomains', 'headBeforeGet', 'followNofollow', 'withCookies', 'archiveResources', 'downloadFiles', 'checkExternal'] as const;
 
 /**
  * Fills defaults and checks every field. Never throws, whatever it is given

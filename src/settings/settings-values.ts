@@ -52,6 +52,9 @@ export interface FormValues {
   downloadFiles: boolean;
   maxFileMiB: string;
   maxResources: string;
+  checkExternal: boolean;
+  maxExternal: string;
+  maxExternalPerHost: string;
   withCookies: boolean;
 }
 
@@ -64,8 +67,8 @@ const MS_PER_SECOND = 1000;
 /** A setting shown as a number, the form field that holds it, and the factor from the form's unit to the setting's. */
 interface NumberField {
   kind: 'number';
-  setting: 'maxPages' | 'maxDepth' | 'delayMs' | 'timeoutMs' | 'maxRetries' | 'hostConcurrency' | 'requestsPerHost' | 'jitterMs' | 'maxBodyBytes' | 'maxFileBytes' | 'maxResources';
-  name: 'maxPages' | 'maxDepth' | 'delaySeconds' | 'timeoutSeconds' | 'maxRetries' | 'hostConcurrency' | 'requestsPerHost' | 'jitterSeconds' | 'maxBodyMiB' | 'maxFileMiB' | 'maxResources';
+  setting: 'maxPages' | 'maxDepth' | 'delayMs' | 'timeoutMs' | 'maxRetries' | 'hostConcurrency' | 'requestsPerHost' | 'jitterMs' | 'maxBodyBytes' | 'maxFileBytes' | 'maxResources' | 'maxExternal' | 'maxExternalPerHost';
+  name: 'maxPages' | 'maxDepth' | 'delaySeconds' | 'timeoutSeconds' | 'maxRetries' | 'hostConcurrency' | 'requestsPerHost' | 'jitterSeconds' | 'maxBodyMiB' | 'maxFileMiB' | 'maxResources' | 'maxExternal' | 'maxExternalPerHost';
   /** Setting units per form unit: 1000 for seconds → ms, {@link BYTES_PER_MIB} for MiB → bytes, 1 for counts. */
   scale: number;
   /** The unit written after the label, or null for a count. */
@@ -89,8 +92,8 @@ interface LinesField {
 
 interface FlagField {
   kind: 'flag';
-  setting: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles';
-  name: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles';
+  setting: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles' | 'checkExternal';
+  name: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles' | 'checkExternal';
 }
 
 /** How one setting is shown in the form: its label, a sentence of help, and its `data-testid`. */
@@ -182,6 +185,21 @@ export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze([
       { kind: 'number', setting: 'maxResources', name: 'maxResources', scale: 1, unit: null, label: SETTINGS_LIMITS.maxResources.label, testId: 'max-resources', help: 'Past it, no resource is fetched and files keep their headers only.' },
     ],
   },
+  {
+    title: 'Audit',
+    fields: [
+      {
+        kind: 'flag',
+        setting: 'checkExternal',
+        name: 'checkExternal',
+        label: 'Check links to other sites',
+        testId: 'check-external',
+        help: 'Ask each linked URL on another site once (HEAD, GET if refused; no body kept), following its redirects, as politely as pages.',
+      },
+      { kind: 'number', setting: 'maxExternal', name: 'maxExternal', scale: 1, unit: null, label: SETTINGS_LIMITS.maxExternal.label, testId: 'max-external', help: 'Past it, links to other sites are not checked.' },
+      { kind: 'number', setting: 'maxExternalPerHost', name: 'maxExternalPerHost', scale: 1, unit: null, label: SETTINGS_LIMITS.maxExternalPerHost.label, testId: 'max-external-per-host', help: 'URLs checked on any one other site, redirects included.' },
+    ],
+  },
 ] satisfies FieldGroup[]);
 
 /**
@@ -258,6 +276,9 @@ export function fromSettings(settings: Partial<CrawlSettings>): FormValues {
     downloadFiles: all.downloadFiles,
     maxFileMiB: toFormNumber(all.maxFileBytes, BYTES_PER_MIB),
     maxResources: String(all.maxResources),
+    checkExternal: all.checkExternal,
+    maxExternal: String(all.maxExternal),
+    maxExternalPerHost: String(all.maxExternalPerHost),
     withCookies: all.withCookies,
   };
 }
@@ -297,6 +318,7 @@ export function toSettings(values: FormValues): Partial<CrawlSettings> {
     followNofollow: values.followNofollow,
     archiveResources: values.archiveResources,
     downloadFiles: values.downloadFiles,
+    checkExternal: values.checkExternal,
     withCookies: values.withCookies,
   };
   const productToken = values.productToken.trim();

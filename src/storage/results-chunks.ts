@@ -27,7 +27,7 @@ import type { PageRow } from './page-row.ts';
  * The kinds of rows, in the order of their codes in {@link ResultsChunk.kinds}
  * (schema version 6): a row's code is its index here.
  */
-export const ROW_KINDS: readonly RowKind[] = Object.freeze(['page', 'sitemap', 'resource', 'file']);
+export const ROW_KINDS: readonly RowKind[] = Object.freeze(['page', 'sitemap', 'resource', 'file', 'external']);
 
 /** The code of a row kind in {@link ResultsChunk.kinds}; a kind not known here counts as a page. */
 export function kindCode(kind: RowKind): number {
@@ -72,7 +72,7 @@ export interface ResultsChunk {
   timeKeys: Float64Array;
   /** 1 when the row duplicates another's body. */
   duplicates: Uint8Array;
-  /** The row's kind as its {@link kindCode} (schema version 6): page, sitemap, resource, file. */
+  /** The row's kind as its {@link kindCode} (schema version 6): page, sitemap, resource, file, external (a code appended later: no upgrade needed). */
   kinds: Uint8Array;
 }
 

@@ -52,7 +52,7 @@ export function hasFilter(filter: PageFilter): boolean {
 
 /** Rows per kind, every kind present (0 when none). */
 export function emptyKindCounts(): Record<RowKind, number> {
-  return { page: 0, sitemap: 0, resource: 0, file: 0 };
+  return { page: 0, sitemap: 0, resource: 0, file: 0, external: 0 };
 }
 
 /** Every row's keys, one entry per row, in ascending `seq` order. */

@@ -5,49 +5,54 @@
 import type { CrawlCounts, CrawlState } from '../core/model.ts';
 import { formatDuration } from './format-time.ts';
 
-/** The counts of a crawl by kind: the rows done, and the page resources and linked files among them. */
-export type KindCounts = Pick<CrawlCounts, 'done' | 'resources' | 'files'>;
+/** The counts of a crawl by kind: the rows done, and the page resources, linked files and checked links to other sites among them. */
+export type KindCounts = Pick<CrawlCounts, 'done' | 'resources' | 'files' | 'external'>;
 
 /** What {@link progressPercent} and {@link progressText} read of a crawl (a `CrawlSummary`, or a record with its `queued` count). */
 export interface CrawlProgressFields {
   state: CrawlState;
-  counts: KindCounts & Pick<CrawlCounts, 'resourcesAdmitted'>;
+  counts: KindCounts & Pick<CrawlCounts, 'resourcesAdmitted' | 'externalAdmitted'>;
   /** URLs admitted but not done yet: pages, sitemaps and page resources alike. */
   queued: number;
   settings: { maxPages: number };
 }
 
-/** Whether the crawl has rows other than pages and sitemaps: page resources or linked files. */
+/** Whether the crawl has rows other than pages and sitemaps: page resources, linked files or checked links to other sites. */
 export function hasOtherKinds(counts: KindCounts): boolean {
-  return (counts.resources ?? 0) > 0 || (counts.files ?? 0) > 0;
+  return (counts.resources ?? 0) > 0 || (counts.files ?? 0) > 0 || (counts.external ?? 0) > 0;
 }
 
 /**
- * The rows done by kind, when the crawl has resources or files: `12 pages, 30 resources, 1 file`
- * (sitemaps count as pages); null for a crawl of pages only (and crawls stored before resources existed).
+ * The rows done by kind, when the crawl has resources, files or checked links to other sites:
+ * `12 pages, 30 resources, 1 file` and `, 8 external links` when there are any (sitemaps count as
+ * pages); null for a crawl of pages only (and crawls stored before resources existed).
  */
 export function kindsText(counts: KindCounts): string | null {
   if (!hasOtherKinds(counts)) return null;
   const resources = counts.resources ?? 0;
   const files = counts.files ?? 0;
-  const pages = counts.done - resources - files;
+  const external = counts.external ?? 0;
+  const pages = counts.done - resources - files - external;
   const n = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
-  return `${n(pages, 'page', 'pages')}, ${n(resources, 'resource', 'resources')}, ${n(files, 'file', 'files')}`;
+  const text = `${n(pages, 'page', 'pages')}, ${n(resources, 'resource', 'resources')}, ${n(files, 'file', 'files')}`;
+  return external > 0 ? `${text}, ${n(external, 'external link', 'external links')}` : text;
 }
 
 /**
  * How far a crawl is, 0 to 100: a finished crawl is 100; otherwise the rows
  * done against what is known (done + queued). The page limit caps the pages
  * (linked files and sitemaps are admitted as pages) and nothing else: page
- * resources have a budget of their own and are counted as they are known.
+ * resources and links to other sites have budgets of their own and are
+ * counted as they are known.
  * Never measured against the limit alone: a small site would sit at a few
  * percent to its end.
  */
 export function progressPercent(crawl: CrawlProgressFields): number {
   if (crawl.state === 'finished') return 100;
   const { done } = crawl.counts;
-  const resourcesDone = crawl.counts.resources ?? 0;
-  const resourcesQueued = Math.max(0, (crawl.counts.resourcesAdmitted ?? 0) - resourcesDone);
+  // Page resources and links to other sites have budgets of their own: counted as they are known.
+  const resourcesDone = (crawl.counts.resources ?? 0) + (crawl.counts.external ?? 0);
+  const resourcesQueued = Math.max(0, (crawl.counts.resourcesAdmitted ?? 0) + (crawl.counts.externalAdmitted ?? 0) - resourcesDone);
   const pagesDone = done - resourcesDone;
   const pagesQueued = Math.max(0, crawl.queued - resourcesQueued);
   const pagesWhole = Math.max(pagesDone, Math.min(pagesDone + pagesQueued, crawl.settings.maxPages));

@@ -289,7 +289,7 @@ describe('the --parallel note', () => {
   });
 });
 
-describe('the archive options', () => {
+describe('the archive and link-check options', () => {
   const settingsOf = (argv: string[]): Record<string, unknown> => {
     const result = parseCliArgs(['https://example.com/', ...argv]);
     assert.equal(result.kind, 'crawl', JSON.stringify(result));
@@ -340,5 +340,23 @@ describe('the archive options', () => {
 
   test('documents every archive option in --help', () => {
     for (const option of ['--no-resources', '--no-files', '--max-file-size', '--max-resources', '-p']) assert.ok(USAGE.includes(option), option);
+  });
+
+  test('checks links to other sites by default, off with --no-check-external, on with --check-external', () => {
+    assert.equal(settingsOf([])['checkExternal'], undefined, 'the default applies');
+    assert.equal(settingsOf(['--no-check-external'])['checkExternal'], false);
+    assert.equal(settingsOf(['--check-external'])['checkExternal'], true);
+    assert.match(problemOf(['--check-external', '--no-check-external']), /contradict/);
+  });
+
+  test('reads --max-external and --max-external-per-host as whole numbers within their bounds', () => {
+    assert.equal(settingsOf(['--max-external', '0'])['maxExternal'], 0);
+    assert.equal(settingsOf(['--max-external-per-host', '5'])['maxExternalPerHost'], 5);
+    assert.match(problemOf(['--max-external', 'lots']), /--max-external/);
+    assert.match(problemOf(['--max-external-per-host', '0']), /--max-external-per-host/);
+  });
+
+  test('documents the options of links to other sites in --help', () => {
+    for (const option of ['--no-check-external', '--check-external', '--max-external N', '--max-external-per-host N']) assert.ok(USAGE.includes(option), option);
   });
 });

@@ -203,6 +203,9 @@ describe('settings form values', () => {
       downloadFiles: true,
       maxFileMiB: '50',
       maxResources: '10000',
+      checkExternal: true,
+      maxExternal: '10000',
+      maxExternalPerHost: '100',
       withCookies: false,
     });
   });

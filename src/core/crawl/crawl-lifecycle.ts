@@ -166,7 +166,7 @@ export async function noteBrowserRestart(store: CrawlStore, crawlId: string): Pr
   });
 }
 
-/** URLs admitted but not yet written to the crawl table: pages, sitemaps and page resources alike. */
+/** URLs admitted but not yet written to the crawl table: pages, sitemaps, page resources and links to other sites alike. */
 export function queuedCount(crawl: Pick<CrawlRecord, 'counts'>): number {
-  return crawl.counts.admitted + (crawl.counts.resourcesAdmitted ?? 0) - crawl.counts.done;
+  return crawl.counts.admitted + (crawl.counts.resourcesAdmitted ?? 0) + (crawl.counts.externalAdmitted ?? 0) - crawl.counts.done;
 }

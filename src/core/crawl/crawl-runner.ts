@@ -44,6 +44,7 @@ import { QueryVariantCounter, queryVariantsCap, urlTrapReason } from '../url/tra
 import { CommitQueue, type Committed } from './commit-queue.ts';
 import { admit, type Candidate, CrawlWrites, foldLinkTallies } from './frontier.ts';
 import { nextReady } from './frontier-queue.ts';
+import { type HostPool, HostPools } from './host-pools.ts';
 import { HostRules } from './host-rules.ts';
 import { KnownUrls } from './known-urls.ts';
 import { fetchEntry } from './fetch-step.ts';
@@ -111,6 +112,8 @@ export class CrawlRunner {
   private readonly queryVariants = new Map<string, QueryVariantCounter>();
   /** Per crawl being run: the loop's view of it (see {@link CrawlRunner.openView}). */
   private readonly views = new Map<string, CrawlView>();
+  /** Each crawl's pools of hosts at once (see `host-pools.ts`), derived from its scope: safe to lose. */
+  private readonly pools = new Map<string, HostPools>();
   /** Every write of the loop goes through here, grouped into as few transactions as the store allows. */
   private readonly commits: CommitQueue;
   /** What the steps (`robots-step.ts`, `fetch-step.ts`, `run-ends.ts`) reach. */
@@ -131,7 +134,7 @@ export class CrawlRunner {
       commits: this.commits,
       rules: this.rules,
       admitFollowed: (writes, candidates) => this.admitFollowed(writes, candidates),
-      admitResources: async (writes, candidates) => {
+      admitAnyHost: async (writes, candidates) => {
         await admit(
           writes,
           candidates.filter((c) => urlTrapReason(c.url) === null),
@@ -191,6 +194,7 @@ export class CrawlRunner {
         const crawl = await this.crawlOf(view);
         if (!crawl || crawl.state !== 'running') break;
         const now = clock.now();
+        const pools = this.poolsOf(crawl);
         let wakeAt = Number.POSITIVE_INFINITY;
         let hasWork = false;
 
@@ -204,7 +208,8 @@ export class CrawlRunner {
             if (running === 0) wakeAt = Math.min(wakeAt, claimAt);
             continue;
           }
-          if (running === 0 && stepsOf.size >= crawl.settings.hostConcurrency) continue;
+          const pool = pools.poolOf(host.origin);
+          if (running === 0 && pools.busy(stepsOf, pool) >= crawl.settings.hostConcurrency) continue;
           // One step per free slot, and no more than the URLs of the host no step has yet (robots.txt first: one step).
           const slots = this.rules.slotsOf(crawl.settings, host, now);
           const more = host.robots.phase === 'ready' ? Math.min(slots - holding, host.pending - running) : 1 - running;
@@ -227,7 +232,7 @@ export class CrawlRunner {
                 freeSlot();
                 view.poke();
               },
-              () => stepsOf.size < crawl.settings.hostConcurrency || !this.anyHostWaiting(view, stepsOf),
+              () => pools.busy(stepsOf, pool) < crawl.settings.hostConcurrency || !this.anyHostWaiting(view, stepsOf, pools, pool),
             )
               .then((didWork) => {
                 // A step that did work may have queued URLs of any host: look at every idle host again.
@@ -391,9 +396,18 @@ export class CrawlRunner {
     return true;
   }
 
-  /** Whether a host with URLs left has no step running (it waits for a turn among the `hostConcurrency`). */
-  private anyHostWaiting(view: CrawlView, stepsOf: ReadonlyMap<string, number>): boolean {
-    for (const host of view.hosts.values()) if (host.pending > 0 && !stepsOf.has(host.origin)) return true;
+  private poolsOf(crawl: CrawlRecord): HostPools {
+    let pools = this.pools.get(crawl.id);
+    if (!pools) {
+      pools = new HostPools(this.rules.scopeOf(crawl));
+      this.pools.set(crawl.id, pools);
+    }
+    return pools;
+  }
+
+  /** Whether a host of `pool` with URLs left has no step running (it waits for a turn among the pool's `hostConcurrency`). */
+  private anyHostWaiting(view: CrawlView, stepsOf: ReadonlyMap<string, number>, pools: HostPools, pool: HostPool): boolean {
+    for (const host of view.hosts.values()) if (host.pending > 0 && !stepsOf.has(host.origin) && pools.poolOf(host.origin) === pool) return true;
     return false;
   }
 

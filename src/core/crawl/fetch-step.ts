@@ -11,9 +11,11 @@ import type { CrawlRecord, FrontierEntry } from '../model.ts';
 import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, parseRetryAfterMs } from '../politeness/retry-after.ts';
 import { sha256Hex } from '../hash.ts';
 import { normalizeUrl, originOf } from '../url/normalize-url.ts';
+import { MAX_EXTERNAL_REDIRECTS } from '../settings.ts';
 import { MAX_REDIRECT_HOPS } from '../url/traps.ts';
 import { type Candidate, type CrawlWrites, unfetchedRow } from './frontier.ts';
 import { markHandled, reclaim } from './frontier-queue.ts';
+import { externalCandidates, headCallsForGet } from './kinds/external-kind.ts';
 import { workKindOf } from './kinds/registry.ts';
 import { NOTHING_FOUND, resourceBudgetLeft, type Found } from './kinds/work-kind.ts';
 import type { FetchOutcome } from './ports.ts';
@@ -23,14 +25,14 @@ export { MAX_LINKS_PER_PAGE } from './kinds/page-kind.ts';
 
 /**
  * How many redirects in a row led to `entry`: walks back its referrers while
- * each one is a redirect to the next, up to {@link MAX_REDIRECT_HOPS}.
+ * each one is a redirect to the next, up to `limit`.
  * Awaits only calls of `writes`.
  */
-async function redirectsBefore(writes: CrawlWrites, entry: FrontierEntry): Promise<number> {
+async function redirectsBefore(writes: CrawlWrites, entry: FrontierEntry, limit: number): Promise<number> {
   let hops = 0;
   let url = entry.url;
   let referrer = entry.referrer;
-  while (referrer !== null && hops < MAX_REDIRECT_HOPS) {
+  while (referrer !== null && hops < limit) {
     const [row] = await writes.getPages([referrer]);
     const isRedirect = row !== undefined && row.status !== null && row.status >= 300 && row.status < 400;
     if (!isRedirect || row.location === null || normalizeUrl(row.location) !== url) break;
@@ -50,7 +52,11 @@ async function requestEntry(ctx: StepContext, crawl: CrawlRecord, entry: Frontie
   const get = (): Promise<FetchOutcome> => fetcher.fetch({ url: entry.url, method: 'GET', timeoutMs: settings.timeoutMs, bodyLimit, signal });
   if (!kind.headFirst(settings)) return { outcome: await get(), methods: ['GET'] };
   const head = await fetcher.fetch({ url: entry.url, method: 'HEAD', timeoutMs: settings.timeoutMs, bodyLimit: () => 0, signal });
-  if (!head.ok) return { outcome: head, methods: ['HEAD'] };
+  if (!head.ok) {
+    // A link checker asks again with GET when HEAD got no proper answer; a stop or withdrawn access is final.
+    if (entry.kind !== 'external' || !headCallsForGet(null, head.error.code)) return { outcome: head, methods: ['HEAD'] };
+    return { outcome: await get(), methods: ['HEAD', 'GET'] };
+  }
   const contentType = head.headers.find(([name]) => name === 'content-type')?.[1] ?? null;
   const wantsGet = (isSuccess(head.status) && bodyLimit(head.status, contentType) > 0) || head.status === 405 || head.status === 501;
   if (!wantsGet) return { outcome: head, methods: ['HEAD'] };
@@ -126,8 +132,8 @@ export async function fetchEntry(ctx: StepContext,
 
   const scope = ctx.rules.scopeOf(crawl);
   const inScope = (c: Candidate): boolean => c.depth <= settings.maxDepth && scope.check(c.url).inScope;
-  // A resource's redirect leads to the resource (on any host); a page's, to a page in scope.
-  const isResource = entry.kind === 'resource';
+  const external = externalCandidates(crawl, scope, entry, page);
+  const redirectLimit = entry.kind === 'external' ? MAX_EXTERNAL_REDIRECTS : MAX_REDIRECT_HOPS;
 
   return ctx.commits.run<Claim | null>(
     crawl.id,
@@ -156,11 +162,18 @@ export async function fetchEntry(ctx: StepContext,
           current.counts.bytesStored = (current.counts.bytesStored ?? 0) + outcome.body.byteLength;
         }
       }
-      const followRedirect = redirect !== null && (await redirectsBefore(writes, entry)) < MAX_REDIRECT_HOPS;
+      const followRedirect = redirect !== null && (await redirectsBefore(writes, entry, redirectLimit)) < redirectLimit;
       await markHandled(writes, page);
-      const redirects = followRedirect && redirect ? [redirect] : [];
-      await ctx.admitFollowed(writes, [...(isResource ? [] : redirects), ...found.follow].filter(inScope));
-      await ctx.admitResources(writes, [...(isResource ? redirects : []), ...found.resources]);
+      const followed = [...found.follow];
+      const anyHost = [...found.resources, ...external];
+      if (followRedirect && redirect) {
+        // A resource's redirect leads to the resource, and a checked link's to the next hop (on any host;
+        // one back into the scope is a page of the crawl); a page's, to a page in scope.
+        if (entry.kind === 'resource' || (entry.kind === 'external' && !scope.check(redirect.url).inScope)) anyHost.push(redirect);
+        else followed.push(entry.kind === 'external' ? { ...redirect, kind: 'page' } : redirect);
+      }
+      await ctx.admitFollowed(writes, followed.filter(inScope));
+      await ctx.admitAnyHost(writes, anyHost);
       if (host.inFlight?.url === entry.url) host.inFlight = null;
       ctx.rules.requestEnded(current.settings, host, endedAt, page.responseTimeMs ?? 0);
       if (retryable && outcome.ok) {

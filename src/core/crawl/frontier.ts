@@ -294,11 +294,18 @@ async function newEntry(writes: CrawlWrites, candidate: Candidate & { anchors: s
   const { crawl } = writes;
   const { counts, settings } = crawl;
   const isResource = candidate.kind === 'resource';
-  if (isResource ? (counts.resourcesAdmitted ?? 0) + (counts.files ?? 0) >= (settings.maxResources ?? 0) : counts.admitted >= settings.maxPages) return null;
+  const isExternal = candidate.kind === 'external';
+  if (isExternal) {
+    if ((counts.externalAdmitted ?? 0) >= (settings.maxExternal ?? 0)) return null;
+  } else if (isResource ? (counts.resourcesAdmitted ?? 0) + (counts.files ?? 0) >= (settings.maxResources ?? 0) : counts.admitted >= settings.maxPages) return null;
   if (accept && !accept(candidate)) return null;
   const host = await writes.host(candidate.origin);
+  if (isExternal && (host.externalAdmitted ?? 0) >= (settings.maxExternalPerHost ?? 0)) return null;
   host.pending += 1;
-  if (isResource) counts.resourcesAdmitted = (counts.resourcesAdmitted ?? 0) + 1;
+  if (isExternal) {
+    counts.externalAdmitted = (counts.externalAdmitted ?? 0) + 1;
+    host.externalAdmitted = (host.externalAdmitted ?? 0) + 1;
+  } else if (isResource) counts.resourcesAdmitted = (counts.resourcesAdmitted ?? 0) + 1;
   else counts.admitted += 1;
   crawl.nextSeq += 1;
   return {
@@ -378,6 +385,7 @@ export function countRow(counts: CrawlCounts, page: PageRecord): void {
   counts.done += 1;
   if (page.kind === 'resource') counts.resources = (counts.resources ?? 0) + 1;
   if (page.kind === 'file') counts.files = (counts.files ?? 0) + 1;
+  if (page.kind === 'external') counts.external = (counts.external ?? 0) + 1;
   if (page.blockedBy !== null) counts.blocked += 1;
   if (page.status !== null) counts.fetched += 1;
   if (page.error !== null || (page.status !== null && page.status >= 400)) counts.errors += 1;

@@ -29,8 +29,11 @@ export interface StepContext extends Required<Omit<RunnerDeps, 'random'>> {
   rules: HostRules;
   /** Admits the URLs a step found, in its transaction, when the trap rules and the page budget let them in. */
   admitFollowed(writes: CrawlWrites, candidates: Candidate[]): Promise<void>;
-  /** Admits page resources a step found (any host, no scope), when the trap rules and the resource budget let them in. */
-  admitResources(writes: CrawlWrites, candidates: Candidate[]): Promise<void>;
+  /**
+   * Admits URLs a step found that are fetched on any host, outside the scope (page resources, links to
+   * other sites to check), when the trap rules and their kind's budget let them in.
+   */
+  admitAnyHost(writes: CrawlWrites, candidates: Candidate[]): Promise<void>;
 }
 
 /** What a claim in the frontier gave a step to do. */

@@ -52,6 +52,10 @@ const OPTIONS = {
   'no-files': { type: 'boolean' },
   'max-file-size': { type: 'string' },
   'max-resources': { type: 'string' },
+  'check-external': { type: 'boolean' },
+  'no-check-external': { type: 'boolean' },
+  'max-external': { type: 'string' },
+  'max-external-per-host': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   demo: { type: 'boolean' },
   'out-dir': { type: 'string' },
@@ -60,7 +64,7 @@ const OPTIONS = {
 type OptionName = keyof typeof OPTIONS;
 
 /** Options that take a number, so `--delay -1` reads as a value, not as an option. */
-const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(['--max-pages', '--max-depth', '--delay', '--parallel', '--timeout', '--max-file-size', '--max-resources']);
+const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(['--max-pages', '--max-depth', '--delay', '--parallel', '--timeout', '--max-file-size', '--max-resources', '--max-external', '--max-external-per-host']);
 
 /** Options that shape a crawl (not allowed with `--demo`). */
 const CRAWL_OPTIONS: readonly OptionName[] = [
@@ -85,6 +89,10 @@ const CRAWL_OPTIONS: readonly OptionName[] = [
   'no-files',
   'max-file-size',
   'max-resources',
+  'check-external',
+  'no-check-external',
+  'max-external',
+  'max-external-per-host',
 ];
 
 /** The command-line option for each setting, for messages. */
@@ -105,6 +113,9 @@ const OPTION_OF_FIELD: Partial<Record<keyof CrawlSettings, string>> = {
   downloadFiles: '--no-files',
   maxFileBytes: '--max-file-size',
   maxResources: '--max-resources',
+  checkExternal: '--no-check-external',
+  maxExternal: '--max-external',
+  maxExternalPerHost: '--max-external-per-host',
 };
 
 const seconds = (ms: number): string => String(ms / 1000);
@@ -139,6 +150,12 @@ Options:
   --max-file-size SIZE    largest resource or file stored, bytes or with K, M or G, e.g. 50M; a larger one
                           is cut and marked truncated (default: ${DEFAULT_SETTINGS.maxFileBytes / (1024 * 1024)}M)
   --max-resources N       most page resources plus downloaded files (default: ${DEFAULT_SETTINGS.maxResources})
+  --no-check-external     do not check links to other sites (each linked URL on another site is asked for once,
+                          HEAD then GET if refused, no body kept, redirects followed, politely);
+                          --check-external turns it on (default: on)
+  --max-external N        most URLs on other sites checked (default: ${DEFAULT_SETTINGS.maxExternal})
+  --max-external-per-host N
+                          most URLs checked on any one other site, redirects included (default: ${DEFAULT_SETTINGS.maxExternalPerHost})
   --demo                  crawl a built-in demo site served on 127.0.0.1
   --out-dir DIR           where --demo writes its export (default: ${DEFAULT_DEMO_OUT_DIR})
   -h, --help              show this help
@@ -289,6 +306,15 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
     const value = parseWholeNumber('--max-resources', values['max-resources']);
     if (typeof value === 'string') return usageError(value);
     settings.maxResources = value;
+  }
+  if (values['check-external'] === true && values['no-check-external'] === true) return usageError('--check-external and --no-check-external contradict each other: give one');
+  if (values['check-external'] === true || values['no-check-external'] === true) settings.checkExternal = values['check-external'] === true;
+  for (const [option, field] of [['max-external', 'maxExternal'], ['max-external-per-host', 'maxExternalPerHost']] as const) {
+    const text = values[option];
+    if (text === undefined) continue;
+    const value = parseWholeNumber(`--${option}`, text);
+    if (typeof value === 'string') return usageError(value);
+    settings[field] = value;
   }
 
   const outputs = values.out ?? [];

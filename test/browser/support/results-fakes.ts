@@ -204,7 +204,7 @@ export function facetsOf(rows: readonly PageListRow[]): PageFacets {
   const statusClasses: Record<StatusClass, number> = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, failed: 0, blocked: 0, duplicate: 0 };
   const types = new Map<string, number>();
   const depths = new Set<number>();
-  const kinds: Record<RowKind, number> = { page: 0, sitemap: 0, resource: 0, file: 0 };
+  const kinds: Record<RowKind, number> = { page: 0, sitemap: 0, resource: 0, file: 0, external: 0 };
   for (const row of rows) {
     statusClasses[statusClassOf(row)] += 1;
     kinds[row.kind] += 1;

@@ -11,6 +11,7 @@
  * | `page`     | `page-kind.ts`     | HTML; a linked file when asked | its links (followed), its resources        |
  * | `sitemap`  | `sitemap-kind.ts`  | 2xx                            | the URLs it lists (followed), its children |
  * | `resource` | `resource-kind.ts` | 2xx                            | a stylesheet's imports, fonts and images   |
+ * | `external` | `external-kind.ts` | none (HEAD; GET if refused)    | its redirect's next hop, nothing else      |
  *
  * The fetch step (`fetch-step.ts`) runs one entry of any kind: it asks the
  * kind (`registry.ts`), requests, records, and admits what the kind found.
@@ -23,7 +24,7 @@ import type { Candidate } from '../frontier.ts';
 export interface Found {
   /** URLs to follow: admitted when in scope, within the depth limit, the trap rules and the page budget. */
   follow: Candidate[];
-  /** Page resources to fetch: admitted on any host, within the resource budget (see `admitResources`). */
+  /** Page resources to fetch: admitted on any host, within the resource budget (see `admitAnyHost`). */
   resources: Candidate[];
 }
 

@@ -1,0 +1,58 @@
+/**
+ * A link to another site, checked: is it still there? Each distinct http(s)
+ * URL on a host outside the crawl's scope that a stored page links to is
+ * asked for once, `HEAD` first (no body wanted), then `GET` when the server
+ * refuses `HEAD` (405, 501) or does not answer it properly (a network error,
+ * an invalid response); a `GET`'s body is cancelled unread, never stored.
+ * A redirect is followed, hop by hop, each hop a request to its own host
+ * under that host's rules, up to `MAX_EXTERNAL_REDIRECTS`; a hop back into
+ * the crawl's scope is a page of the crawl. Nothing else is followed.
+ *
+ * Politeness is the same as for any request: the other host's robots.txt
+ * first and once (a URL it disallows is recorded as blocked and never
+ * asked for), its own gap and back-off, the crawl's User-Agent, no cookies
+ * unless the crawl sends them everywhere. Budgets: `maxExternal` URLs per
+ * crawl and `maxExternalPerHost` per other host (redirect hops included).
+ */
+import type { CrawlRecord, FrontierEntry, PageRecord } from '../../model.ts';
+import type { Scope } from '../../url/scope.ts';
+import { originOf } from '../../url/normalize-url.ts';
+import type { Candidate } from '../frontier.ts';
+import { NOTHING_FOUND, type WorkKind } from './work-kind.ts';
+
+/** HEAD answers that mean "ask with GET instead": the method is not allowed or not implemented. */
+const REFUSES_HEAD = new Set([405, 501]);
+
+export const externalKind: WorkKind = {
+  headFirst: () => true,
+  bodyLimit: () => 0,
+  read: async () => NOTHING_FOUND,
+};
+
+/** Whether a HEAD answer (its status, or null when it failed at the network level with `code`) calls for a GET. */
+export function headCallsForGet(status: number | null, code: string | null): boolean {
+  if (status !== null) return REFUSES_HEAD.has(status);
+  return code === 'network' || code === 'invalid-response';
+}
+
+/** Whether the crawl checks links to other sites (crawls stored before the setting existed do not). */
+export const checksExternal = (crawl: CrawlRecord): boolean => crawl.settings.checkExternal === true;
+
+/**
+ * The links of a page row to other sites, as candidates to check: every
+ * distinct link (followable or `nofollow`: a link checker checks both) whose
+ * host is outside the crawl's scope. A link excluded by a pattern or a path
+ * prefix is on the crawl's own site and left alone: the user chose not to
+ * crawl it.
+ */
+export function externalCandidates(crawl: CrawlRecord, scope: Scope, entry: FrontierEntry, row: PageRecord): Candidate[] {
+  if (!checksExternal(crawl) || row.kind !== 'page') return [];
+  const candidates: Candidate[] = [];
+  for (const [i, url] of row.links.entries()) {
+    const verdict = scope.check(url);
+    if (verdict.inScope || (verdict.reason !== 'host' && verdict.reason !== 'scheme')) continue;
+    const text = row.linkTexts[i] ?? '';
+    candidates.push({ url, origin: originOf(url), kind: 'external', depth: entry.depth + 1, referrer: entry.url, anchor: text === '' ? null : text, isLink: true });
+  }
+  return candidates;
+}
