@@ -26,6 +26,7 @@ export const KINDS: readonly { kind: RowKind; label: string; title: string }[] =
   { kind: 'resource', label: 'Resources', title: 'What pages load: stylesheets, scripts, images, fonts, icons, media' },
   { kind: 'file', label: 'Files', title: 'Linked files: a link answered 2xx with something else than HTML (PDF, image, archive…)' },
   { kind: 'sitemap', label: 'Sitemaps', title: 'Sitemaps listed in robots.txt' },
+  { kind: 'external', label: 'Links to other sites', title: 'Links of the crawled pages to other sites, checked once each (HEAD, GET if refused; redirects followed), never crawled' },
 ];
 
 /** What decides a row's status text and tone. */
