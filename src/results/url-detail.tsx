@@ -11,6 +11,7 @@ import type { CrawlRecord, PageRecord } from '../core/model.ts';
 import { countText, failureText, isoText, localTimeText, mediaType, msText, shortUrl, sizeText, statusText } from './format.ts';
 import type { RowReader } from './row-reader.ts';
 import { resultsSearch } from '../messaging/routes.ts';
+import { PageFactsSection } from './page-facts-detail.tsx';
 import { findReferences, outlinks, redirectChain, resourcesOf, type ReferenceScan } from './url-detail-queries.ts';
 import { useAsync, type AsyncState } from './use-async.ts';
 
@@ -83,6 +84,7 @@ function RowDetail(props: UrlDetailProps & { row: PageRecord }) {
           <p>Allowed by robots.txt.</p>
         )}
       </Section>
+      <PageFactsSection row={row} link={(url) => <DetailLink crawlId={props.crawlId} url={url} onOpen={props.onOpen} />} />
       <Chain {...props} />
       <Section title="Response headers" testId="detail-response-headers">
         <HeaderTable headers={row.headers} />
