@@ -7,6 +7,7 @@
  */
 import { brokenUrlsIn } from '../export/broken-resources.ts';
 import { CSV_BOM, csvHeader, csvRecord } from '../export/csv.ts';
+import { NO_ISSUES, type IssueLookup } from '../export/issues-of-source.ts';
 import { toJsonlRow } from '../export/jsonl.ts';
 import type { PageFilter, PageQueries, SortColumn } from '../storage/page-queries.ts';
 import type { RowReader } from './row-reader.ts';
@@ -21,12 +22,14 @@ const PAGE_ROWS = 500;
  * row added ahead of the window being read shifts the rows after it: they
  * come again in the next window and are written once (their URLs are kept
  * to tell). Rows added while the file is made are in it when the view has them.
+ * @param issues the checks that failed on each URL, for the `issues` column.
  * @returns the text and how many rows it holds.
  */
 export async function filteredCsv(
   queries: PageQueries,
   reader: RowReader,
   view: { crawlId: string; sort: { column: SortColumn; descending: boolean }; filter: PageFilter },
+  issues: IssueLookup = NO_ISSUES,
 ): Promise<{ text: string; rows: number }> {
   const parts = [CSV_BOM, csvHeader()];
   const written = new Set<string>();
@@ -39,7 +42,7 @@ export async function filteredCsv(
     const broken = brokenUrlsIn((await reader.getRows(view.crawlId, resources)).filter((row) => row !== undefined));
     for (const row of full) {
       if (row === undefined || written.has(row.url)) continue;
-      parts.push(csvRecord(toJsonlRow(row, broken)));
+      parts.push(csvRecord(toJsonlRow(row, broken, issues)));
       written.add(row.url);
     }
     if (page.rows.length < PAGE_ROWS) return { text: parts.join(''), rows: written.size };

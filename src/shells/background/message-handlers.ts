@@ -10,6 +10,8 @@ import { activeMs, hostsProgress } from '../../core/crawl/progress.ts';
 import type { CrawlRecord, HostState, PageRecord } from '../../core/model.ts';
 import { parseRobots, robotsUrlFor } from '../../core/robots/robots-policy.ts';
 import { brokenUrlsIn } from '../../export/broken-resources.ts';
+import { storeExportSource } from '../../export/export-source.ts';
+import { issuesOfSource, type IssueLookup } from '../../export/issues-of-source.ts';
 import { toJsonl } from '../../export/jsonl.ts';
 import {
   type CrawlSummary,
@@ -103,6 +105,20 @@ function requireCount(value: unknown, name: string, max: number): number {
  */
 export function createHandlers(store: CrawlStore, manager: CrawlManager, clock: Clock = systemClock): Handlers {
   const summary = (crawl: CrawlRecord): CrawlSummary => toCrawlSummary(manager.view(crawl), clock.now());
+  /** The issues of the crawl `export/chunk` pages through, as of its rows done then (its chunks share one audit). */
+  let chunkIssues: { key: string; issues: Promise<IssueLookup> } | null = null;
+  const issuesOf = (crawl: CrawlRecord): Promise<IssueLookup> => {
+    const key = `${crawl.id} ${crawl.counts.done}`;
+    if (chunkIssues?.key !== key) {
+      const issues = issuesOfSource(storeExportSource(store, crawl));
+      // A failed read is not kept: the next chunk reads again.
+      issues.catch(() => {
+        if (chunkIssues?.issues === issues) chunkIssues = null;
+      });
+      chunkIssues = { key, issues };
+    }
+    return chunkIssues.issues;
+  };
   const crawlOrThrow = async (crawlId: unknown): Promise<CrawlRecord> => {
     const id = requireString(crawlId, 'crawlId');
     const crawl = await store.getCrawl(id);
@@ -144,7 +160,7 @@ export function createHandlers(store: CrawlStore, manager: CrawlManager, clock: 
       const resources = [...new Set(pages.flatMap((page) => page.resources))];
       const resourceRows = resources.length === 0 ? [] : await store.transaction((tx) => tx.getPages(crawl.id, resources));
       const broken = brokenUrlsIn(resourceRows.filter((row) => row !== undefined));
-      return { text: toJsonl(pages, broken), lastSeq: pages.at(-1)?.seq ?? afterSeq, rows: pages.length, done: pages.length < rowLimit };
+      return { text: toJsonl(pages, broken, await issuesOf(crawl)), lastSeq: pages.at(-1)?.seq ?? afterSeq, rows: pages.length, done: pages.length < rowLimit };
     },
   };
 }
