@@ -108,6 +108,20 @@ describe('exporting from the command line', () => {
       assert.deepEqual(counts('/p/5'), [3, 1]);
       assert.deepEqual(counts('/s/site.css'), [2, 0], 'a stylesheet counts what it imports and loads');
       assert.equal(jsonRows.find((r) => r.url === `${site.origin}/s/missing.png`)?.kind, 'resource');
+      // Page facts: every HTML page read has them, resources none; CSV says what JSON Lines says.
+      const htmlRows = jsonRows.filter((r) => r.kind === 'page' && r.status === 200 && /^text\/html/.test(r.contentType ?? ''));
+      assert.ok(htmlRows.length > 0);
+      for (const r of htmlRows) {
+        assert.equal(typeof r.wordCount, 'number', r.url);
+        assert.equal(typeof r.internalLinks, 'number', r.url);
+        assert.equal(typeof r.indexable, 'boolean', r.url);
+      }
+      assert.equal(jsonRows.find((r) => r.url === `${site.origin}/s/site.css`)?.wordCount, null);
+      const text = (value: number | boolean | null): string => (value === null ? '' : String(value));
+      assert.deepEqual(
+        csvRows.map((r) => [r['indexable'], r['indexabilityReason'], r['wordCount'], r['h1Count'], r['internalLinks']]),
+        jsonRows.map((r) => [text(r.indexable), r.indexabilityReason ?? '', text(r.wordCount), text(r.h1Count), text(r.internalLinks)]),
+      );
 
       for (const path of [warcGz, warc]) {
         const records = await checkWarc(readFileSync(path));
