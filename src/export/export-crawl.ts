@@ -30,6 +30,7 @@ export const FORMAT_NAMES: Readonly<Record<ExportFormat, string>> = Object.freez
   warc: 'WARC',
   csv: 'CSV',
   jsonl: 'JSON Lines',
+  'issues.csv': 'Issues CSV',
 });
 
 /** Where an export stands, as the page shows it. */

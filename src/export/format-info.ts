@@ -5,7 +5,8 @@
  */
 import type { CrawlRecord } from '../core/model.ts';
 
-export type ExportFormat = 'wacz' | 'warc.gz' | 'warc' | 'csv' | 'jsonl';
+/** `issues.csv`: the Issues view (one line per check and URL: `issues-csv.ts`), not the rows. */
+export type ExportFormat = 'wacz' | 'warc.gz' | 'warc' | 'csv' | 'jsonl' | 'issues.csv';
 
 export interface FormatInfo {
   format: ExportFormat;
@@ -22,6 +23,7 @@ export const FORMATS: readonly FormatInfo[] = Object.freeze([
   { format: 'warc', extension: '.warc', mediaType: 'application/warc', label: 'WARC (.warc)' },
   { format: 'csv', extension: '.csv', mediaType: 'text/csv', label: 'CSV (spreadsheets)' },
   { format: 'jsonl', extension: '.jsonl', mediaType: 'application/x-ndjson', label: 'JSON Lines' },
+  { format: 'issues.csv', extension: '.issues.csv', mediaType: 'text/csv', label: 'Issues (CSV)' },
 ]);
 
 export function formatInfo(format: ExportFormat): FormatInfo {

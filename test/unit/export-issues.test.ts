@@ -6,6 +6,9 @@ import { crawlFixture } from '../support/store-contract.ts';
 import { CSV_COLUMNS, writeCsv } from '../../src/export/csv.ts';
 import type { ExportSource, FormatWriter } from '../../src/export/export-source.ts';
 import { writeJsonl } from '../../src/export/jsonl.ts';
+import { formatOfPath } from '../../src/export/format-info.ts';
+import { ISSUES_CSV_HEADER, writeIssuesCsv } from '../../src/export/issues-csv.ts';
+import { parseCliArgs } from '../../src/shells/cli/args.ts';
 import { PLANTED, SITE, auditRows } from '../support/audit-fixture.ts';
 
 function sourceOf(): ExportSource {
@@ -54,5 +57,29 @@ describe('the issues of each row in the exports', () => {
       const url = record[urlColumn] ?? '';
       assert.equal(`${url} ${record[column]}`, `${url} ${(expected.get(url) ?? []).join(' | ')}`);
     }
+  });
+});
+
+describe('the Issues CSV', () => {
+  it('writes a line per check and URL with its severity, detail and related URLs, check by check', async () => {
+    const records = parse((await textOf(writeIssuesCsv)).slice(1)) as string[][];
+    assert.deepEqual(records[0], [...ISSUES_CSV_HEADER]);
+    const planted = CHECK_IDS.flatMap((id) => PLANTED[id].map((url) => [id, url]));
+    assert.deepEqual(
+      records.slice(1).map((record) => [record[0], record[2]]),
+      planted,
+    );
+    const gone = records.find((record) => record[0] === 'broken-link-internal');
+    assert.deepEqual(gone, ['broken-link-internal', 'error', `${SITE}/gone`, '404', '2', `${SITE}/ | ${SITE}/a`]);
+  });
+
+  it('is the export format of a file named NAME.issues.csv, a plain .csv is the rows', () => {
+    assert.equal(formatOfPath('out/site.issues.csv'), 'issues.csv');
+    assert.equal(formatOfPath('out/site.csv'), 'csv');
+  });
+
+  it('is accepted by the command line’s --out', () => {
+    const command = parseCliArgs(['https://a.example/', '--out', 'a.issues.csv', '--out', 'a.csv']);
+    assert.equal(command.kind, 'crawl');
   });
 });
