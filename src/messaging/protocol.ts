@@ -10,6 +10,7 @@
 import type { CrawlCounts, CrawlState, FetchFailure, RowKind } from '../core/model.ts';
 import type { HostProgress } from '../core/crawl/progress.ts';
 import type { CrawlSettings, SettingsError } from '../core/settings.ts';
+import type { CheckId, Severity } from '../audit/checks.ts';
 
 export type { HostProgress, HostWait } from '../core/crawl/progress.ts';
 
@@ -85,6 +86,12 @@ export interface Requests {
   'crawl/delete': { request: { crawlId: string }; reply: Record<string, never> };
   /** The newest rows of the crawl table, newest first. */
   'pages/latest': { request: { crawlId: string; limit: number }; reply: { pages: PageSummary[] } };
+  /**
+   * The Issues checks (docs/audit.md) over the crawl's rows as stored now: the
+   * issues by severity and the checks that failed with their counts, in the
+   * registry's order. Reads every row (up to three scans): ask once a crawl is over.
+   */
+  'crawl/issues': { request: { crawlId: string }; reply: { bySeverity: Record<Severity, number>; checks: { check: CheckId; count: number }[] } };
   /**
    * One chunk of an export: rows with `seq > afterSeq`, at most `limit`.
    * Callers loop until `done`, so no export is held whole in memory.
@@ -187,6 +194,7 @@ const REQUEST_TYPE_LIST: Record<RequestType, true> = {
   'crawl/list': true,
   'crawl/delete': true,
   'pages/latest': true,
+  'crawl/issues': true,
   'export/chunk': true,
 };
 const REQUEST_TYPES: ReadonlySet<string> = new Set(Object.keys(REQUEST_TYPE_LIST));

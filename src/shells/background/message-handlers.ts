@@ -10,6 +10,7 @@ import { activeMs, hostsProgress } from '../../core/crawl/progress.ts';
 import type { CrawlRecord, HostState, PageRecord } from '../../core/model.ts';
 import { parseRobots, robotsUrlFor } from '../../core/robots/robots-policy.ts';
 import { brokenUrlsIn } from '../../export/broken-resources.ts';
+import { countsBySeverity, failedChecks, runAudit } from '../../audit/audit.ts';
 import { storeExportSource } from '../../export/export-source.ts';
 import { issuesOfSource, type IssueLookup } from '../../export/issues-of-source.ts';
 import { toJsonl } from '../../export/jsonl.ts';
@@ -150,6 +151,12 @@ export function createHandlers(store: CrawlStore, manager: CrawlManager, clock: 
       const crawl = await crawlOrThrow(crawlId);
       const pages = await store.latestPages(crawl.id, requireCount(limit, 'limit', 1000));
       return { pages: pages.map(toPageSummary) };
+    },
+    'crawl/issues': async ({ crawlId }) => {
+      const crawl = await crawlOrThrow(crawlId);
+      const source = storeExportSource(store, crawl);
+      const result = await runAudit(() => source.rows());
+      return { bySeverity: countsBySeverity(result), checks: failedChecks(result) };
     },
     'export/chunk': async ({ crawlId, format, afterSeq, limit }) => {
       const crawl = await crawlOrThrow(crawlId);

@@ -3,7 +3,8 @@
  * crawl, export, summarise. `main.ts` only wires it to the process.
  */
 import { join, resolve } from 'node:path';
-import { TabcrawlError, type CrawlSummary } from '../../messaging/protocol.ts';
+import { TabcrawlError, type CrawlSummary, type ReplyOf } from '../../messaging/protocol.ts';
+import { severityCountsText } from '../../audit/audit.ts';
 import { parseCliArgs, outputFormat, parallelNote, USAGE, type CliSettings } from './args.ts';
 import { ensureBuilt } from './build.ts';
 import { findChromium } from './chromium.ts';
@@ -125,6 +126,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
+/** Most failed checks named on the issues line. */
+const ISSUES_NAMED = 5;
+
+/**
+ * The summary's last line: the issues by severity, then the checks that failed
+ * most, e.g. `issues: 2 errors, 1 warning, 0 notices (broken-link-internal 2, slow-response 1)`.
+ * @param isWritten an `--out NAME.issues.csv` lists them; otherwise the line says how to.
+ */
+export function issuesLine(issues: ReplyOf<'crawl/issues'>, isWritten: boolean): string {
+  const top = [...issues.checks].sort((a, b) => b.count - a.count).slice(0, ISSUES_NAMED);
+  const named = top.length === 0 ? '' : ` (${top.map(({ check, count }) => `${check} ${count}`).join(', ')}${issues.checks.length > top.length ? ', …' : ''})`;
+  const hint = isWritten || issues.checks.length === 0 ? '' : '; every one: --out NAME.issues.csv';
+  return `issues: ${severityCountsText(issues.bySeverity)}${named}${hint}`;
+}
+
 /** What a crawl and its exports need of the running extension: an {@link ExtensionSession}, or a fake in tests. */
 export interface CrawlPort {
   /** Sends one protocol request to the background. */
@@ -236,7 +252,13 @@ export async function crawlAndExport(
   if (outputs.length === 0) say('no --out given: nothing written');
 
   // A crawl that failed before recording anything has nothing to sum up: its reason was said above.
-  if (!(crawl.state === 'failed' && crawl.counts.done === 0)) say(formatSummary(crawl, Date.now()));
+  if (!(crawl.state === 'failed' && crawl.counts.done === 0)) {
+    say(formatSummary(crawl, Date.now()));
+    await port
+      .request('crawl/issues', { crawlId: crawl.id })
+      .then((issues) => say(issuesLine(issues, outputs.some((output) => outputFormat(output) === 'issues.csv'))))
+      .catch((error: unknown) => say(`could not count the issues: ${errorMessage(error)}`));
+  }
   if (interrupted) return EXIT.interrupted;
   if (crawl.state === 'failed') return EXIT.failed;
   if (crawl.state !== 'finished') {
