@@ -28,6 +28,9 @@ import { exportFileName, type ExportFormat } from '../export/format-info.ts';
 import type { Send } from '../messaging/client.ts';
 import type { OnEvent } from '../messaging/protocol.ts';
 import { ReportsView, type SaveCsv } from '../reports/reports-view.tsx';
+import { IssuesView } from '../reports/issues-view.tsx';
+import { checkInfo, type CheckId } from '../audit/checks.ts';
+import { urlListQueries } from './url-list-queries.ts';
 import type { PageQueries, SortColumn } from '../storage/page-queries.ts';
 import { CrawlBar } from './crawl-bar.tsx';
 import { filteredCsv } from './filtered-csv.ts';
@@ -72,7 +75,7 @@ export interface ResultsViewProps {
 }
 
 /** What the page shows under its header. */
-type ResultsTab = 'table' | 'reports';
+type ResultsTab = 'table' | 'reports' | 'issues';
 
 /** Every row of a crawl in finishing order, read a page at a time. */
 async function* allRows(reader: RowReader, crawlId: string): AsyncGenerator<PageRecord> {
@@ -128,7 +131,13 @@ function CrawlResults({
   const searchRef = useRef<HTMLInputElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
 
-  const windows = useMemo(() => new RowWindows(queries, () => setVersion((value) => value + 1)), [queries]);
+  /** The Issues view's *Show in table*: the table lists only this check's URLs. */
+  const [issueFilter, setIssueFilter] = useState<{ check: CheckId; urls: string[] } | null>(null);
+  const tableQueries = useMemo(
+    () => (issueFilter === null ? queries : urlListQueries(queries, reader, crawlId, issueFilter.urls)),
+    [queries, reader, crawlId, issueFilter],
+  );
+  const windows = useMemo(() => new RowWindows(tableQueries, () => setVersion((value) => value + 1)), [tableQueries]);
 
   // The search runs once typing pauses.
   useEffect(() => {
@@ -211,7 +220,7 @@ function CrawlResults({
   const onExport = openExport === undefined ? undefined : (format: ExportFormat) => openExport(crawlId, format);
   const onExportView = async (): Promise<void> => {
     if (crawlRecord === undefined) return;
-    const { text } = await filteredCsv(queries, reader, base);
+    const { text } = await filteredCsv(tableQueries, reader, base);
     await saveCsv(exportFileName(crawlRecord, 'csv').replace(/\.csv$/, '-view.csv'), text);
   };
   /** A report row's URL: its detail, beside the table. */
@@ -247,12 +256,35 @@ function CrawlResults({
           <button type="button" aria-pressed={tab === 'reports'} data-testid="tab-reports" onClick={() => setTab('reports')}>
             Reports
           </button>
+          <button type="button" aria-pressed={tab === 'issues'} data-testid="tab-issues" onClick={() => setTab('issues')}>
+            Issues
+          </button>
         </nav>
         )}
       </header>
       {tab === 'reports' && crawlRecord !== undefined && <ReportsView loadRows={loadRows} crawl={crawlRecord} saveCsv={saveCsv} onOpenUrl={openFromReport} />}
+      {tab === 'issues' && crawlRecord !== undefined && (
+        <IssuesView
+          loadRows={loadRows}
+          crawl={crawlRecord}
+          saveCsv={saveCsv}
+          onOpenUrl={openFromReport}
+          onShowInTable={(check, urls) => {
+            setIssueFilter({ check, urls });
+            setTab('table');
+          }}
+        />
+      )}
       {tab === 'table' && !isMissing && (
         <>
+      {issueFilter !== null && (
+        <p class="banner" role="status" data-testid="issue-filter">
+          Only the {issueFilter.urls.length} URLs of the issue “{checkInfo(issueFilter.check).title}” ({issueFilter.check}).{' '}
+          <button type="button" data-testid="issue-filter-clear" onClick={() => setIssueFilter(null)}>
+            Show every URL
+          </button>
+        </p>
+      )}
       <ResultsFilters values={filters} facets={facets.state === 'done' ? facets.value : null} onChange={setFilters} searchRef={searchRef} />
       <ResultsCount total={windows.total} isFiltered={hasFilters(filters)} state={crawlRecord?.state} onClear={() => setFilters(NO_FILTERS)} />
       {windows.error !== null && (

@@ -1,0 +1,91 @@
+import { expect } from 'chai';
+import { CHECK_IDS, CHECKS } from '../../src/audit/checks.ts';
+import { click, waitFor } from './support/popup-harness.tsx';
+import { CRAWL_ID, FakePageQueries, FakeRowReader, listRowOf } from './support/results-fakes.ts';
+import { mountResults, type MountedResults } from './support/results-harness.tsx';
+import { PLANTED, SITE, auditRows } from '../support/audit-fixture.ts';
+
+/** The element with `testId` inside `parent`; fails the test when there is none. */
+function inside(parent: HTMLElement | null, testId: string): HTMLElement {
+  const found = parent?.querySelector<HTMLElement>(`[data-testid="${testId}"]`);
+  if (found === null || found === undefined) throw new Error(`no ${testId}`);
+  return found;
+}
+
+describe('results page: issues', () => {
+  let view: MountedResults | undefined;
+
+  afterEach(async () => {
+    await view?.unmount();
+    view = undefined;
+  });
+
+  async function mounted(saved: [string, string][] = []): Promise<MountedResults> {
+    const rows = auditRows().map((row) => ({ ...row, crawlId: CRAWL_ID }));
+    view = await mountResults({
+      queries: new FakePageQueries(rows.map(listRowOf)),
+      reader: new FakeRowReader(rows),
+      crawlId: CRAWL_ID,
+      saveCsv: (fileName, text) => void saved.push([fileName, text]),
+    });
+    const current = view;
+    await waitFor(() => expect(current.queryTestId('tab-issues')).to.not.equal(null));
+    await click(current.byTestId('tab-issues'));
+    await waitFor(() => expect(current.byTestId('issues').dataset['state']).to.equal('ready'));
+    return current;
+  }
+
+  it('lists every check with its planted count, severity, explanation and threshold', async () => {
+    const page = await mounted();
+    const checks = [...page.container.querySelectorAll<HTMLElement>('[data-testid="issue-check"]')];
+    expect(checks.map((check) => check.dataset['check']).sort()).to.deep.equal([...CHECK_IDS].sort());
+    for (const check of checks) {
+      const id = check.dataset['check'] as (typeof CHECK_IDS)[number];
+      expect(Number(check.dataset['count']), id).to.equal(PLANTED[id].length);
+      const info = CHECKS.find((candidate) => candidate.id === id);
+      expect(check.dataset['severity']).to.equal(info?.severity);
+      expect(check.textContent).to.include(info?.why ?? '?');
+    }
+    expect(page.byTestId('issues-summary').textContent).to.match(/^\d+ errors, \d+ warnings, \d+ notices$/);
+  });
+
+  it('opens a check to its URLs, each opening its detail', async () => {
+    const page = await mounted();
+    const broken = page.container.querySelector<HTMLElement>('[data-check="broken-link-internal"]');
+    await click(inside(broken, 'issue-toggle'));
+    await waitFor(() => expect(broken?.querySelectorAll('[data-testid="issue-url-row"]').length).to.equal(2));
+    expect(broken?.textContent).to.include(`${SITE}/gone`);
+    await click(inside(broken, 'issue-url'));
+    await waitFor(() => expect(page.queryTestId('results-grid')).to.not.equal(null));
+    await waitFor(() => expect(page.container.textContent).to.include(`${SITE}/gone`));
+  });
+
+  it('downloads one check, and every check, as CSV', async () => {
+    const saved: [string, string][] = [];
+    const page = await mounted(saved);
+    const redirects = page.container.querySelector<HTMLElement>('[data-check="link-to-redirect"]');
+    await click(inside(redirects, 'issue-toggle'));
+    await click(inside(redirects, 'issue-download'));
+    await click(page.byTestId('issues-download-all'));
+    await waitFor(() => expect(saved).to.have.length(2));
+    expect(saved[0]?.[0]).to.match(/-issues-link-to-redirect\.csv$/);
+    expect(saved[0]?.[1].trim().split('\r\n')).to.have.length(1 + PLANTED['link-to-redirect'].length);
+    expect(saved[1]?.[0]).to.match(/-issues\.csv$/);
+    const total = CHECK_IDS.reduce((sum, id) => sum + PLANTED[id].length, 0);
+    expect(saved[1]?.[1].trim().split('\r\n')).to.have.length(1 + total);
+  });
+
+  it('filters the table to the URLs of one issue, and back to every URL', async () => {
+    const page = await mounted();
+    const titles = page.container.querySelector<HTMLElement>('[data-check="title-missing"]');
+    await click(inside(titles, 'issue-toggle'));
+    await click(inside(titles, 'issue-show-in-table'));
+    await waitFor(() => expect(page.queryTestId('issue-filter')).to.not.equal(null));
+    await waitFor(() => {
+      const urls = [...page.container.querySelectorAll<HTMLElement>('[data-testid="results-row"][data-url]')].map((row) => row.dataset['url']);
+      expect(urls).to.deep.equal([...PLANTED['title-missing']]);
+    });
+    await click(page.byTestId('issue-filter-clear'));
+    await waitFor(() => expect(page.container.querySelectorAll('[data-testid="results-row"]').length).to.equal(auditRows().length));
+  });
+});
