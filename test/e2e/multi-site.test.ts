@@ -83,13 +83,18 @@ describe('a crawl with an extra site (extraOrigins) crawls two local sites linke
     }
   });
 
-  it('does not crawl a site that was not named', async () => {
+  it('does not crawl a site that was not named: its linked URLs are only checked, with HEAD', async () => {
     const c = await startLocalSite({ '/robots.txt': { body: '' }, '/': page(() => []) });
     try {
       aOrigin = c.origin; // b's pages now link to c instead of a
       const crawl = await crawlToEnd(session, { startUrl: `${b.origin}/b1`, delayMs: 0, maxPages: 20 });
       assert.equal(crawl.state, 'finished', crawl.message ?? '');
-      assert.equal(c.requests.length, 0);
+      assert.equal(c.requests[0]?.url, '/robots.txt', 'robots.txt first, as on any host');
+      assert.deepEqual(
+        c.requests.slice(1).map((r) => `${r.method} ${r.url}`).sort(),
+        ['HEAD /', 'HEAD /a1', 'HEAD /a2'],
+        'each linked URL checked once, no page read',
+      );
     } finally {
       aOrigin = a.origin;
       await c.close();
