@@ -12,7 +12,7 @@ import { FORMATS, type ExportFormat } from '../export/format-info.ts';
 export const POPUP_PATH = 'src/shells/popup/index.html';
 /** The options page: default settings, remembered sites. */
 export const OPTIONS_PAGE_PATH = 'src/shells/options/index.html';
-/** The full-tab results browser; `?crawl=<id>` opens a crawl, `&url=<url>` a row's detail. */
+/** The full-tab results browser; `?crawl=<id>` opens a crawl, `&view=<view>` one of its views, `&url=<url>` a row's detail. */
 export const RESULTS_PAGE_PATH = 'src/shells/results/index.html';
 /** The page that writes an export: `?crawl=<id>&format=<wacz|warc.gz|warc|csv|jsonl>`. */
 export const EXPORT_PAGE_PATH = 'src/shells/export/index.html';
@@ -52,30 +52,46 @@ export function parseExportParams(search: string): ExportRequest {
   return { crawlId, format };
 }
 
+/** The views of the results page: the table of every URL, the Reports, the Issues. */
+export const RESULTS_VIEWS = Object.freeze(['table', 'reports', 'issues'] as const);
+export type ResultsViewName = (typeof RESULTS_VIEWS)[number];
+
+function isResultsViewName(value: string | null): value is ResultsViewName {
+  return RESULTS_VIEWS.some((view) => view === value);
+}
+
 /** What the results tab's address asks for. */
 export interface ResultsParams {
   /** Crawl to show; null when the address names none. */
   crawlId: string | null;
   /** URL whose detail is open; null when none. */
   url: string | null;
+  /** The view shown first; `table` when the address names none, or one that is not a view. */
+  view: ResultsViewName;
 }
 
-/** Reads `?crawl=` and `&url=` from a results address's `location.search`; empty values count as absent. */
+/** Reads `?crawl=`, `&view=` and `&url=` from a results address's `location.search`; empty values count as absent. */
 export function parseResultsParams(search: string): ResultsParams {
   const params = new URLSearchParams(search);
   const crawlId = params.get('crawl');
   const url = params.get('url');
-  return { crawlId: crawlId === null || crawlId === '' ? null : crawlId, url: url === null || url === '' ? null : url };
+  const view = params.get('view');
+  return {
+    crawlId: crawlId === null || crawlId === '' ? null : crawlId,
+    url: url === null || url === '' ? null : url,
+    view: isResultsViewName(view) ? view : 'table',
+  };
 }
 
-/** The `?crawl=...&url=...` search string of a results address (no `url` when null). */
-export function resultsSearch(crawlId: string, url: string | null): string {
+/** The `?crawl=...&view=...&url=...` search string of a results address (no `view` for the table, no `url` when null). */
+export function resultsSearch(crawlId: string, url: string | null, view: ResultsViewName = 'table'): string {
   const params = new URLSearchParams({ crawl: crawlId });
+  if (view !== 'table') params.set('view', view);
   if (url !== null) params.set('url', url);
   return `?${params.toString()}`;
 }
 
 /** The results page's path with its search, as `runtime.getURL` takes it. */
-export function resultsPagePath(crawlId: string, url: string | null = null): string {
-  return `${RESULTS_PAGE_PATH}${resultsSearch(crawlId, url)}`;
+export function resultsPagePath(crawlId: string, url: string | null = null, view: ResultsViewName = 'table'): string {
+  return `${RESULTS_PAGE_PATH}${resultsSearch(crawlId, url, view)}`;
 }

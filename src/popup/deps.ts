@@ -5,6 +5,7 @@
 import type { ExportFormat } from '../export/format-info.ts';
 import type { Send } from '../messaging/client.ts';
 import type { OnEvent } from '../messaging/protocol.ts';
+import type { ResultsViewName } from '../messaging/routes.ts';
 import type { SettingsStorage } from '../settings/site-settings.ts';
 
 export interface PopupDeps {
@@ -24,8 +25,12 @@ export interface PopupDeps {
    * (`src/shells/export/index.html?crawl=<id>&format=<format>`).
    */
   openExportTab: (crawlId: string, format: ExportFormat) => Promise<void>;
-  /** Opens the full results page of this crawl in a new tab (`RESULTS_PAGE_PATH?crawl=<id>`). */
-  openResultsTab: (crawlId: string) => Promise<void>;
+  /**
+   * Opens the full results page of this crawl in a new tab, on this view
+   * (`resultsPagePath(crawlId, null, view)`: `RESULTS_PAGE_PATH?crawl=<id>&view=<view>`).
+   * @param view @default 'table'
+   */
+  openResultsTab: (crawlId: string, view?: ResultsViewName) => Promise<void>;
   /**
    * Where crawl settings are remembered per site, and the user's defaults
    * (`browser.storage.local` through `storageAreaAdapter`; the options page

@@ -27,6 +27,7 @@ import type { PageRecord } from '../core/model.ts';
 import { exportFileName, type ExportFormat } from '../export/format-info.ts';
 import type { Send } from '../messaging/client.ts';
 import type { OnEvent } from '../messaging/protocol.ts';
+import type { ResultsViewName } from '../messaging/routes.ts';
 import { ReportsView, type SaveCsv } from '../reports/reports-view.tsx';
 import { IssuesView } from '../reports/issues-view.tsx';
 import { checkInfo, type CheckId } from '../audit/checks.ts';
@@ -56,6 +57,10 @@ export interface ResultsViewProps {
   crawlId: string | null;
   /** URL whose detail is open at first. */
   initialUrl?: string | null;
+  /** The view shown at first (the address's `view`). @default 'table' */
+  initialView?: ResultsViewName;
+  /** Told whenever the view shown changes (the tab keeps it in its address). */
+  onViewChange?: (view: ResultsViewName) => void;
   /** Told whenever the open detail changes (the tab keeps it in its address). */
   onDetailChange?: (url: string | null) => void;
   /** @default {@link SEARCH_DEBOUNCE_MS} */
@@ -73,9 +78,6 @@ export interface ResultsViewProps {
   /** The clock, for the run time. @default Date.now */
   now?: () => number;
 }
-
-/** What the page shows under its header. */
-type ResultsTab = 'table' | 'reports' | 'issues';
 
 /** Every row of a crawl in finishing order, read a page at a time. */
 async function* allRows(reader: RowReader, crawlId: string): AsyncGenerator<PageRecord> {
@@ -107,6 +109,8 @@ function CrawlResults({
   reader,
   crawlId,
   initialUrl = null,
+  initialView = 'table',
+  onViewChange,
   onDetailChange,
   searchDebounceMs = SEARCH_DEBOUNCE_MS,
   saveCsv,
@@ -116,7 +120,15 @@ function CrawlResults({
   openExport,
   now = Date.now,
 }: ResultsViewProps & { crawlId: string }) {
-  const [tab, setTab] = useState<ResultsTab>('table');
+  /** What the page shows under its header. */
+  const [tab, setTabState] = useState<ResultsViewName>(initialView);
+  const setTab = useCallback(
+    (next: ResultsViewName) => {
+      setTabState(next);
+      onViewChange?.(next);
+    },
+    [onViewChange],
+  );
   const loadRows = useCallback(() => allRows(reader, crawlId), [reader, crawlId]);
   const crawl = useLiveCrawl(reader, crawlId, pollMs, onEvent);
   /** Bumped when the crawl has more rows than when the facets and the table were last read. */

@@ -111,8 +111,15 @@ describe('DexieRowReader on IndexedDB', () => {
 describe('results page address', () => {
   it('reads the crawl and the URL from the address and writes them back the same', () => {
     const url = `${SITE}/a?b=c&d=e#f`;
-    expect(parseResultsParams(resultsSearch(CRAWL_ID, url))).to.deep.equal({ crawlId: CRAWL_ID, url });
-    expect(parseResultsParams('?crawl=&url=')).to.deep.equal({ crawlId: null, url: null });
+    expect(parseResultsParams(resultsSearch(CRAWL_ID, url))).to.deep.equal({ crawlId: CRAWL_ID, url, view: 'table' });
+    expect(parseResultsParams('?crawl=&url=')).to.deep.equal({ crawlId: null, url: null, view: 'table' });
     expect(resultsPagePath(CRAWL_ID)).to.equal(`src/shells/results/index.html?crawl=${CRAWL_ID}`);
+  });
+
+  it('reads the view from the address and writes it back the same; the table when it names none or no view', () => {
+    expect(parseResultsParams(resultsSearch(CRAWL_ID, null, 'issues'))).to.deep.equal({ crawlId: CRAWL_ID, url: null, view: 'issues' });
+    expect(resultsPagePath(CRAWL_ID, null, 'issues')).to.equal(`src/shells/results/index.html?crawl=${CRAWL_ID}&view=issues`);
+    expect(parseResultsParams(`?crawl=${CRAWL_ID}&view=reports`).view).to.equal('reports');
+    expect(parseResultsParams(`?crawl=${CRAWL_ID}&view=nope`).view).to.equal('table');
   });
 });

@@ -88,4 +88,23 @@ describe('results page: issues', () => {
     await click(page.byTestId('issue-filter-clear'));
     await waitFor(() => expect(page.container.querySelectorAll('[data-testid="results-row"]').length).to.equal(auditRows().length));
   });
+
+  it('opens on the Issues view when the address names it, and tells which view is shown as it changes', async () => {
+    const rows = auditRows().map((row) => ({ ...row, crawlId: CRAWL_ID }));
+    const shown: string[] = [];
+    view = await mountResults({
+      queries: new FakePageQueries(rows.map(listRowOf)),
+      reader: new FakeRowReader(rows),
+      crawlId: CRAWL_ID,
+      initialView: 'issues',
+      onViewChange: (next) => void shown.push(next),
+    });
+    const page = view;
+    await waitFor(() => expect(page.byTestId('issues').dataset['state']).to.equal('ready'));
+    expect(page.byTestId('tab-issues').getAttribute('aria-pressed')).to.equal('true');
+    expect(page.queryTestId('results-grid')).to.equal(null);
+    await click(page.byTestId('tab-reports'));
+    await click(page.byTestId('tab-table'));
+    expect(shown).to.deep.equal(['reports', 'table']);
+  });
 });

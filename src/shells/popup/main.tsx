@@ -5,10 +5,9 @@
 import { render } from 'preact';
 import browser from 'webextension-polyfill';
 import type { ExportFormat } from '../../export/format-info.ts';
-import { exportPagePath } from '../../messaging/routes.ts';
+import { exportPagePath, resultsPagePath, type ResultsViewName } from '../../messaging/routes.ts';
 import { onEvent, send } from '../../messaging/client.ts';
 import { storageAreaAdapter } from '../../settings/site-settings.ts';
-import { RESULTS_PAGE_PATH } from '../../messaging/routes.ts';
 import { App } from '../../popup/app.tsx';
 
 /** URL of the active tab of the current window (readable thanks to `activeTab`), or null. */
@@ -22,9 +21,9 @@ async function openExportTab(crawlId: string, format: ExportFormat): Promise<voi
   await browser.tabs.create({ url: browser.runtime.getURL(exportPagePath(crawlId, format)) });
 }
 
-/** Opens the full results page of a crawl in a new tab. */
-async function openResultsTab(crawlId: string): Promise<void> {
-  await browser.tabs.create({ url: browser.runtime.getURL(`${RESULTS_PAGE_PATH}?crawl=${encodeURIComponent(crawlId)}`) });
+/** Opens the full results page of a crawl in a new tab, on one of its views. */
+async function openResultsTab(crawlId: string, view: ResultsViewName = 'table'): Promise<void> {
+  await browser.tabs.create({ url: browser.runtime.getURL(resultsPagePath(crawlId, null, view)) });
 }
 
 /**

@@ -6,9 +6,10 @@
  * with the Dexie queries, the push channel and the message client.
  *
  * Address: `src/shells/results/index.html?crawl=<id>` shows a crawl;
- * `&url=<url>` opens that row's detail. Opening and closing a detail rewrites
- * `url` in place (`history.replaceState`), so a reload or a shared address
- * comes back to the same row.
+ * `&view=reports` or `&view=issues` opens on that view, `&url=<url>` opens
+ * that row's detail. Changing the view or opening and closing a detail
+ * rewrites them in place (`history.replaceState`), so a reload or a shared
+ * address comes back to the same view and row.
  */
 import { render } from 'preact';
 import browser from 'webextension-polyfill';
@@ -19,18 +20,28 @@ import { onEvent, send } from '../../messaging/client.ts';
 import { TabcrawlDatabase } from '../../storage/database.ts';
 import { DexieCrawlPageQueries } from '../../storage/dexie-page-queries.ts';
 import { DexieRowReader } from '../../results/dexie-row-reader.ts';
-import { parseResultsParams, resultsSearch } from '../../messaging/routes.ts';
+import { parseResultsParams, resultsSearch, type ResultsViewName } from '../../messaging/routes.ts';
 import { ResultsView } from '../../results/results-view.tsx';
 
 const db = new TabcrawlDatabase();
 const queries = new DexieCrawlPageQueries(db);
 const reader = new DexieRowReader(db);
-const { crawlId, url } = parseResultsParams(window.location.search);
+const { crawlId, url, view } = parseResultsParams(window.location.search);
+/** What the address says now: the view shown and the open detail. */
+const shown: { view: ResultsViewName; url: string | null } = { view, url };
 
-/** Keeps the open detail in the address without adding history entries. */
-function rememberDetail(detailUrl: string | null): void {
+/** Keeps the view and the open detail in the address without adding history entries. */
+function rememberShown(): void {
   if (crawlId === null) return;
-  window.history.replaceState(null, '', `${window.location.pathname}${resultsSearch(crawlId, detailUrl)}`);
+  window.history.replaceState(null, '', `${window.location.pathname}${resultsSearch(crawlId, shown.url, shown.view)}`);
+}
+function rememberDetail(detailUrl: string | null): void {
+  shown.url = detailUrl;
+  rememberShown();
+}
+function rememberView(next: ResultsViewName): void {
+  shown.view = next;
+  rememberShown();
 }
 
 const root = document.getElementById('app');
@@ -47,6 +58,8 @@ if (root !== null) {
       reader={reader}
       crawlId={crawlId}
       initialUrl={url}
+      initialView={view}
+      onViewChange={rememberView}
       onDetailChange={rememberDetail}
       saveCsv={saveCsv}
       onEvent={onEvent}
