@@ -1,7 +1,8 @@
 /**
  * The popup: the Start form for the current tab's site, then that site's
- * newest crawl with its progress, hosts and latest rows; and the Crawls view,
- * which lists every stored crawl (open, open in tab, re-run, delete).
+ * newest crawl with its progress, hosts, issues (once it is not running) and
+ * latest rows; and the Crawls view, which lists every stored crawl (open,
+ * open in tab, re-run, delete).
  *
  * The Start form offers every crawl option. On open it shows the settings
  * remembered for the tab's site (else the user's defaults from the options
@@ -14,6 +15,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { hostAccessPatterns, startUrlProblem } from '../core/crawl/crawl-lifecycle.ts';
 import { validateSettings, withSessionGuard, type CrawlSettings } from '../core/settings.ts';
 import { TabcrawlError, type CrawlSummary } from '../messaging/protocol.ts';
+import type { ResultsViewName } from '../messaging/routes.ts';
 import { fromSettings, toSettings } from '../settings/settings-values.ts';
 import { loadDefaultSettings, loadSiteSettings, saveSiteSettings } from '../settings/site-settings.ts';
 import { CrawlForm, hiddenErrorCount } from './crawl-form.tsx';
@@ -21,6 +23,7 @@ import { CrawlProgress } from './crawl-progress.tsx';
 import { CrawlsList } from './crawls-list.tsx';
 import { DEFAULT_POLL_MS, type PopupDeps } from './deps.ts';
 import { ExportMenu } from './export-menu.tsx';
+import { IssuesSummary } from './issues-summary.tsx';
 import {
   defaultStartForm,
   describeError,
@@ -72,6 +75,11 @@ export function startBlockedReason(crawl: CrawlSummary | null, startUrl: string)
     return 'A crawl of this site is paused: resume it below, or stop it and start anew.';
   }
   return null;
+}
+
+/** Whether the popup summarises the crawl's issues: once it is not running, and has rows. */
+export function hasIssuesSummary(crawl: CrawlSummary): boolean {
+  return crawl.state !== 'running' && crawl.counts.done > 0;
 }
 
 export function App({ deps }: AppProps) {
@@ -268,9 +276,9 @@ export function App({ deps }: AppProps) {
     return onEvent('crawl/changed', () => void loadCrawls());
   }, [screen, onEvent, loadCrawls]);
 
-  const openInTab = async (crawlId: string): Promise<void> => {
+  const openInTab = async (crawlId: string, resultsView: ResultsViewName = 'table'): Promise<void> => {
     try {
-      await deps.openResultsTab(crawlId);
+      await deps.openResultsTab(crawlId, resultsView);
     } catch (err) {
       setBanner(`Could not open the results page: ${describeError(err)}`);
     }
@@ -386,6 +394,7 @@ export function App({ deps }: AppProps) {
               >
                 <ExportMenu crawlId={crawl.id} rowCount={crawl.counts.done} onExport={deps.openExportTab} />
               </CrawlProgress>
+              {hasIssuesSummary(crawl) && <IssuesSummary crawl={crawl} send={send} onOpenIssues={() => void openInTab(crawl.id, 'issues')} />}
               {!isFormShown && (
                 <button type="button" class="link" data-testid="show-start-form" onClick={onNewCrawl}>
                   Start another crawl…
