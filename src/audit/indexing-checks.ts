@@ -8,12 +8,26 @@
  * listed URLs' rows and the pages linking to them. Memory: one entry per
  * noindex page, canonical target and listed URL.
  */
+import { indexabilityOf, type NonIndexableReason } from '../core/audit/indexability.ts';
+import type { PageRecord } from '../core/model.ts';
 import { originOf } from '../core/url/normalize-url.ts';
 import type { CollectorFactory } from './engine.ts';
 import { RelatedIndex } from './engine.ts';
 import { statusDetail } from './link-checks.ts';
 import { PendingFindings } from './pending.ts';
-import { canonicalOf, isExternalRow, isHtmlPage, isNoindex, isRedirectStatus, isSiteUrlRow, nonIndexableReason } from './row-health.ts';
+import { canonicalOf, isExternalRow, isHtmlPage, isNoindex, isRedirectStatus, isSiteUrlRow } from './row-health.ts';
+
+/**
+ * Why a listed URL is not indexable, in the words of the exports' indexability
+ * column (`core/audit/indexability.ts`), with the status or the failure for
+ * `redirected` and `not-200`: `redirected (301)`, `not-200 (404)`,
+ * `not-200 (timeout)`, `noindex`…
+ */
+export function nonIndexableDetail(reason: NonIndexableReason, row: Pick<PageRecord, 'status' | 'error'>): string {
+  if (reason !== 'redirected' && reason !== 'not-200') return reason;
+  const answer = row.status ?? row.error?.code ?? 'no answer';
+  return `${reason} (${answer})`;
+}
 
 export const indexingChecks: CollectorFactory = () => {
   const pending = new PendingFindings();
@@ -59,7 +73,9 @@ export const indexingChecks: CollectorFactory = () => {
       }
       if (row.kind === 'page') for (const link of row.links) if (link !== row.url) linkers.add(link, row.url);
       if (listed.has(row.url) && isSiteUrlRow(row) && row.kind !== 'sitemap') {
-        listedRows.set(row.url, { reason: nonIndexableReason(row), isStart: row.referrer === null });
+        const indexability = indexabilityOf(row);
+        const reason = indexability === null || indexability.indexable ? null : nonIndexableDetail(indexability.reason, row);
+        listedRows.set(row.url, { reason, isStart: row.referrer === null });
       }
       targets ??= new Set(canonicals.values());
       if (targets.has(row.url)) {

@@ -1,7 +1,8 @@
 /**
  * What a row's own fields say of its health, shared by the checks, the
  * reports and the exports: broken (as a link or as a resource), a redirect,
- * an HTML page, a link to another site, indexable or not.
+ * an HTML page, a link to another site. Whether a URL is indexable is
+ * `core/audit/indexability.ts`'s.
  *
  * Pure: no Dexie, no browser API.
  */
@@ -59,16 +60,4 @@ export function isNoindex(row: Pick<PageRecord, 'facts'>): boolean {
 /** The canonical the page names (its `<link rel=canonical>`, else its `Link` header's); null when none. */
 export function canonicalOf(row: Pick<PageRecord, 'facts'>): string | null {
   return row.facts?.canonical ?? row.facts?.canonicalHeader ?? null;
-}
-
-/** Why a row is not indexable, in words; null when it is (or nothing says it is not). */
-export function nonIndexableReason(row: Pick<PageRecord, 'url' | 'status' | 'blockedBy' | 'error' | 'facts' | 'location'>): string | null {
-  if (row.blockedBy !== null) return 'blocked by robots.txt';
-  if (row.status === null) return row.error === null ? 'not fetched' : `failed (${row.error.code})`;
-  if (isRedirectStatus(row.status)) return `redirects (${row.status})`;
-  if (row.status !== 200) return `status ${row.status}`;
-  if (isNoindex(row)) return 'noindex';
-  const canonical = canonicalOf(row);
-  if (canonical !== null && canonical !== row.url) return 'canonicalised elsewhere';
-  return null;
 }

@@ -274,6 +274,35 @@ describe('indexing', () => {
     assert.deepEqual(result.findings.get('canonical-elsewhere')?.map((f) => f.url), ['/1', '/2', '/3', '/4', '/5'].map(at));
   });
 
+  it('says why a URL a sitemap lists is not indexable, in the words of the exports’ indexability column', async () => {
+    const listed = ['/ok', '/moved', '/gone', '/timeout', '/blocked', '/noindex', '/canon', '/file.pdf', '/style.css'];
+    const rows = [
+      linking('/', listed),
+      other('/sitemap.xml', { kind: 'sitemap', contentType: 'application/xml', links: listed.map(at) }),
+      page('/ok'),
+      redirect('/moved', '/ok', 301),
+      other('/gone', { status: 404 }),
+      other('/timeout', { status: null, error: { code: 'timeout', message: 'no answer in 30 s' } }),
+      other('/blocked', { status: null, blockedBy: 'robots' }),
+      page('/noindex', { facts: cleanFacts('/noindex', { robots: ['noindex'] }) }),
+      page('/canon', { facts: cleanFacts('/canon', { canonical: at('/ok') }) }),
+      other('/file.pdf', { kind: 'file', contentType: 'application/pdf' }),
+      other('/style.css', { kind: 'resource', status: 404, contentType: 'text/css' }),
+    ];
+    const result = await runAudit(scanOf(rows));
+    assert.deepEqual(
+      result.findings.get('sitemap-non-indexable')?.map((f) => [f.url, f.detail]),
+      [
+        [at('/moved'), 'listed in a sitemap: redirected (301)'],
+        [at('/gone'), 'listed in a sitemap: not-200 (404)'],
+        [at('/timeout'), 'listed in a sitemap: not-200 (timeout)'],
+        [at('/blocked'), 'listed in a sitemap: blocked'],
+        [at('/noindex'), 'listed in a sitemap: noindex'],
+        [at('/canon'), 'listed in a sitemap: canonicalised'],
+      ],
+    );
+  });
+
   it('does not call the start URL an orphan, nor a listed URL without a row', async () => {
     const rows = [page('/', { referrer: null, depth: 0, inlinks: 0 }), other('/sitemap.xml', { kind: 'sitemap', links: [at('/'), at('/never')] })];
     assert.deepEqual(await urlsOf(rows, 'sitemap-orphan'), []);
