@@ -11,10 +11,10 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { check, LinkState } from 'linkinator';
 import { startLocalSite, type LocalSite, type RequestLogEntry } from '../../src/shells/cli/local-site.ts';
 import type { JsonlRow } from '../../src/export/jsonl.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
+import { compareWithLinkinator } from '../support/linkinator-compare.ts';
 import { requestCounts, serverGaps } from '../support/server-log.ts';
 import { crawlToEnd, exportRows, launch } from './helpers.ts';
 
@@ -132,26 +132,10 @@ describe('links to other sites are checked politely', () => {
   });
 
   it('finds every broken link linkinator finds, but those robots.txt kept it from asking for', async () => {
-    const result = await check({ path: `${site.origin}/`, recurse: true, concurrency: 1, timeout: 5000 });
-    const linkinatorBroken = new Set(result.links.filter((l) => l.state === LinkState.BROKEN).map((l) => new URL(l.url).href));
-    // Tabcrawl's broken URLs: an error status, or a failure, at the end of any redirect chain.
-    const tabcrawlBroken = new Set(rows.filter((r) => (r.status !== null && r.status >= 400) || r.error !== null).map((r) => r.url));
-    const blocked = new Set(rows.filter((r) => r.blockedBy === 'robots').map((r) => r.url));
-    const onlyLinkinator = [...linkinatorBroken].filter((url) => !tabcrawlBroken.has(url));
-    const onlyTabcrawl = [...tabcrawlBroken].filter((url) => !linkinatorBroken.has(url));
-    // What linkinator reports at the start of a chain, Tabcrawl records on the hop that failed: compare chains' ends.
-    const chainEnd = (url: string): string => {
-      let at = url;
-      for (let hops = 0; hops < 10; hops++) {
-        const next = row(at)?.location;
-        if (next === null || next === undefined) return at;
-        at = next;
-      }
-      return at;
-    };
-    const unexplained = onlyLinkinator.filter((url) => !blocked.has(url) && !tabcrawlBroken.has(chainEnd(url)));
-    assert.deepEqual(unexplained, [], `linkinator alone found ${onlyLinkinator.join(', ')}; Tabcrawl alone ${onlyTabcrawl.join(', ')}`);
-    assert.ok(linkinatorBroken.has(`${guarded.origin}/private/report`), 'linkinator asks for what robots.txt disallows (Tabcrawl does not: blocked)');
-    assert.ok(tabcrawlBroken.has(`${site.origin}/missing`) && tabcrawlBroken.has(`${headless.origin}/gone`) && tabcrawlBroken.has(`${moving.origin}/end`));
+    const compared = await compareWithLinkinator(`${site.origin}/`, rows);
+    const unexplained = [...compared.onlyLinkinator].filter(([, why]) => why === null).map(([url]) => url);
+    assert.deepEqual(unexplained, [], `linkinator alone: ${[...compared.onlyLinkinator.keys()].join(', ')}; Tabcrawl alone: ${compared.onlyTabcrawl.join(', ')}`);
+    assert.match(compared.onlyLinkinator.get(`${guarded.origin}/private/report`) ?? '', /robots\.txt/, 'linkinator asks for what robots.txt disallows');
+    for (const url of [`${site.origin}/missing`, `${headless.origin}/gone`, `${moving.origin}/end`]) assert.ok(compared.tabcrawl.has(url), url);
   });
 });

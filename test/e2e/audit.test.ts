@@ -1,0 +1,105 @@
+/**
+ * The audit, as an auditor uses it: a site with every issue planted a known
+ * number of times (`test/support/audit-site.ts`) and three other sites it
+ * links to is crawled by the built extension with the defaults (links to
+ * other sites checked); the results page's Issues view must show exactly the
+ * planted counts, as must the background's `crawl/issues` answer; the
+ * servers' logs show robots.txt first and once on every host, nothing
+ * disallowed, no gap under the delay, each URL once per method; linkinator,
+ * run on the same site, finds no broken link Tabcrawl misses but those
+ * robots.txt kept it from asking for.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
+import type { RequestLogEntry } from '../../src/shells/cli/local-site.ts';
+import type { JsonlRow } from '../../src/export/jsonl.ts';
+import type { CrawlSummary } from '../../src/messaging/protocol.ts';
+import { RESULTS_PAGE_PATH } from '../../src/messaging/routes.ts';
+import { CHECKS } from '../../src/audit/checks.ts';
+import { PLANTED, startAuditSites, type AuditSites } from '../support/audit-site.ts';
+import { compareWithLinkinator } from '../support/linkinator-compare.ts';
+import { requestCounts, serverGaps } from '../support/server-log.ts';
+import { crawlToEnd, exportRows, launch } from './helpers.ts';
+import { screenshot } from './screenshots.ts';
+
+const DELAY_MS = 100;
+
+describe('an audit finds every planted issue, politely', () => {
+  let sites: AuditSites;
+  let session: ExtensionSession;
+  let crawl: CrawlSummary;
+  let rows: JsonlRow[];
+  const logs = new Map<string, RequestLogEntry[]>();
+
+  before(async () => {
+    sites = await startAuditSites();
+    session = await launch();
+    crawl = await crawlToEnd(session, { startUrl: `${sites.site.origin}/`, delayMs: DELAY_MS, timeoutMs: 10_000 });
+    for (const server of sites.all) logs.set(server.origin, [...server.requests]);
+    rows = await exportRows(session, crawl.id);
+  });
+
+  after(async () => {
+    await session?.close();
+    await sites?.close();
+  });
+
+  it('lists every check in the Issues view with exactly the planted count', async () => {
+    assert.equal(crawl.state, 'finished', crawl.message ?? '');
+    const page = await session.openPage(`${RESULTS_PAGE_PATH}?crawl=${crawl.id}`);
+    await page.getByTestId('tab-issues').click();
+    await page.locator('[data-testid="issues"]:not([data-state="building"])').waitFor();
+    const state = await page.getByTestId('issues').getAttribute('data-state');
+    assert.equal(state, 'ready', await page.getByTestId('issues').innerText());
+    const shown: Record<string, number> = {};
+    for (const check of await page.getByTestId('issue-check').all()) {
+      shown[(await check.getAttribute('data-check')) ?? '?'] = Number(await check.getAttribute('data-count'));
+    }
+    assert.deepEqual(Object.keys(PLANTED).sort(), CHECKS.map((c) => c.id).sort(), 'the site plants (or says why not) every check');
+    const shownAll = Object.fromEntries(CHECKS.map((c) => [c.id, shown[c.id] ?? 0]));
+    assert.deepEqual(shownAll, { ...PLANTED });
+    await page.locator('[data-check="broken-link-external"] [data-testid="issue-toggle"]').click();
+    await screenshot(page, 'results-issues', { isReadmeImage: true });
+    await page.close();
+  });
+
+  it('answers crawl/issues with the same counts, by severity too', async () => {
+    const { checks, bySeverity } = await session.request('crawl/issues', { crawlId: crawl.id });
+    const counts = Object.fromEntries(checks.map((c) => [c.check, c.count]));
+    for (const [id, count] of Object.entries(PLANTED)) assert.equal(counts[id] ?? 0, count, id);
+    const severityOf = new Map(CHECKS.map((c) => [c.id, c.severity]));
+    const expected = { error: 0, warning: 0, notice: 0 };
+    for (const [id, count] of Object.entries(PLANTED)) expected[severityOf.get(id as (typeof CHECKS)[number]['id']) ?? 'notice'] += count;
+    assert.deepEqual(bySeverity, expected);
+  });
+
+  it('puts the ids on the rows that have the problem', () => {
+    const issuesOf = (path: string): string[] => rows.find((r) => r.url === `${sites.site.origin}${path}`)?.issues ?? [];
+    assert.ok(issuesOf('/missing').includes('broken-link-internal'));
+    assert.ok(issuesOf('/anchors').includes('missing-anchor'));
+    assert.ok(issuesOf('/chain1').includes('redirect-chain'));
+    assert.deepEqual(issuesOf('/about'), [], 'a good page has none');
+    assert.ok(rows.find((r) => r.url === `${sites.moving.origin}/end`)?.issues.includes('broken-link-external'));
+  });
+
+  it('asks every host for robots.txt first and once, each URL once per method, nothing disallowed, no gap under the delay', () => {
+    for (const [origin, log] of logs) {
+      assert.equal(log[0]?.url, '/robots.txt', `${origin}: robots.txt first`);
+      assert.equal(log.filter((r) => r.url === '/robots.txt').length, 1, `${origin}: robots.txt once`);
+      for (const [request, count] of requestCounts(log.map((r) => ({ ...r, url: `${r.method} ${r.url}` })))) assert.equal(count, 1, `${origin}: ${request} ×${count}`);
+      // A GET after a refused HEAD of the same URL goes back to back (politeness.md).
+      const gaps = serverGaps(log).filter((_, i) => !(log[i]?.method === 'HEAD' && log[i + 1]?.method === 'GET' && log[i]?.url === log[i + 1]?.url));
+      for (const gap of gaps) assert.ok(gap >= DELAY_MS, `${origin}: a gap of ${gap.toFixed(1)} ms under ${DELAY_MS} ms`);
+    }
+    assert.equal(logs.get(sites.site.origin)?.some((r) => r.url.startsWith('/blocked/')), false);
+    assert.equal(logs.get(sites.guarded.origin)?.some((r) => r.url.startsWith('/private/')), false);
+  });
+
+  it('finds every broken link linkinator finds, but those robots.txt kept it from asking for', async () => {
+    const compared = await compareWithLinkinator(`${sites.site.origin}/`, rows);
+    const unexplained = [...compared.onlyLinkinator].filter(([, why]) => why === null).map(([url]) => url);
+    assert.deepEqual(unexplained, [], `linkinator alone: ${[...compared.onlyLinkinator].map(([u, why]) => `${u} (${why ?? '?'})`).join(', ')}`);
+    console.log(`# linkinator found ${compared.linkinator.size} broken, Tabcrawl ${compared.tabcrawl.size}; linkinator alone: ${[...compared.onlyLinkinator].map(([u, why]) => `${u}: ${why ?? '?'}`).join('; ') || 'none'}; Tabcrawl alone: ${compared.onlyTabcrawl.join(', ') || 'none'}`);
+  });
+});
