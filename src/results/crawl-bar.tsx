@@ -85,9 +85,10 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, viewTot
       {!(state === 'failed' && counts.done === 0) && (
       <dl class="counters">
         <Counter label="done" value={counts.done} />
-        {/* Of those done: page resources and linked files, when the crawl has any. */}
+        {/* Of those done: page resources, linked files and checked links to other sites, when the crawl has any. */}
         {(counts.resources ?? 0) > 0 && <Counter label="resources" value={counts.resources} />}
         {(counts.files ?? 0) > 0 && <Counter label="files" value={counts.files} />}
+        {(counts.external ?? 0) > 0 && <Counter label="external links" value={counts.external} testId="results-counter-external" />}
         {!(state === 'finished') && <Counter label={state === 'failed' ? 'not fetched' : 'queued'} value={queued} testId="results-counter-queued" />}
         <Counter label="fetched" value={counts.fetched} />
         <Counter label="errors" value={counts.errors} />

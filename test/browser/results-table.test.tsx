@@ -36,18 +36,20 @@ describe('results table', () => {
     expect(mounted.byTestId('results-crawl').textContent).to.include('done10');
     expect(mounted.byTestId('results-total').textContent).to.equal('12 URLs');
     const headers = [...mounted.container.querySelectorAll('[role="columnheader"]')].map((header) => header.textContent?.trim());
-    expect(headers).to.deep.equal(['URL', 'Status', 'Type', 'Size', 'Time (ms)', 'Depth', 'Title', 'Inlinks']);
+    expect(headers).to.deep.equal(['URL', 'Status', 'Type', 'Size', 'Time (ms)', 'Depth', 'Title', 'Inlinks', 'Indexability']);
   });
 
-  it('counts the page resources and linked files among the rows done, when the crawl has any', async () => {
+  it('counts the page resources, linked files and checked links to other sites among the rows done, when the crawl has any', async () => {
     const plain = await mountOver(new FakePageQueries(manyListRows(3)), new FakeRowReader([]));
     await waitFor(() => expect(plain.byTestId('results-crawl').textContent).to.include('done10'));
     expect(plain.queryTestId('results-counter-resources')).to.equal(null);
+    expect(plain.queryTestId('results-counter-external')).to.equal(null);
     await view?.unmount();
-    const counts = { ...crawlRecord().counts, done: 25, resources: 11, files: 2 };
+    const counts = { ...crawlRecord().counts, done: 25, resources: 11, files: 2, external: 4 };
     const mounted = await mountOver(new FakePageQueries(manyListRows(3)), new FakeRowReader([], crawlRecord({ counts })));
     await waitFor(() => expect(mounted.byTestId('results-counter-resources').textContent).to.equal('resources11'));
     expect(mounted.byTestId('results-counter-files').textContent).to.equal('files2');
+    expect(mounted.byTestId('results-counter-external').textContent).to.equal('external links4');
   });
 
   /** Every column header shown: its text and sort arrow whole in its cell, its cell whole inside the grid's box. */
@@ -66,12 +68,12 @@ describe('results table', () => {
 
   it('shows every column header whole, with its sort arrow, at 1200 px', async () => {
     const mounted = await mountOver(new FakePageQueries(manyListRows(5)));
-    for (const column of ['url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks']) {
+    for (const column of ['url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks', 'indexability']) {
       // Twice: ascending, then descending (the arrows differ).
       for (let click2 = 0; click2 < 2; click2 += 1) {
         await click(mounted.byTestId(`sort-${column}`));
         await waitFor(() => expect(mounted.byTestId(`sort-${column}`).textContent).to.match(/[▲▼]$/));
-        expect(expectHeadersWhole(mounted, `sorted by ${column}`)).to.have.lengthOf(8);
+        expect(expectHeadersWhole(mounted, `sorted by ${column}`)).to.have.lengthOf(9);
       }
     }
   });
