@@ -4,9 +4,12 @@ import { startTestSite } from '../support/test-site.ts';
 import { progressText } from '../../src/ui/crawl-progress-text.ts';
 import { launch, sleep } from './helpers.ts';
 import { screenshot } from './screenshots.ts';
+import { checkInfo } from '../../src/audit/checks.ts';
+import { severityCountsText } from '../../src/audit/audit.ts';
+import type { CrawlSummary } from '../../src/messaging/protocol.ts';
 
 describe('the popup of the built extension', () => {
-  it('starts a crawl of a typed site, shows its progress and latest results, and can start the next one', async () => {
+  it('starts a crawl of a typed site, shows its progress, latest results and issues, opens them in the Issues view, and can start the next one', async () => {
     const session = await launch();
     const site = await startTestSite();
     try {
@@ -31,7 +34,29 @@ describe('the popup of the built extension', () => {
       assert.match(text, /blocked/);
       assert.match(text, /301/);
 
+      // The Issues summary: the background's counts by severity, and the checks with the most issues.
+      const issues = await session.request('crawl/issues', { crawlId: newestCrawl(await session.request('crawl/list', {})).id });
+      assert.ok(issues.checks.length > 0, 'the test site has issues (a 404, a redirect)');
+      const counts = popup.getByTestId('popup-issues-counts');
+      await counts.waitFor({ timeout: 30_000 });
+      assert.equal(await counts.innerText(), severityCountsText(issues.bySeverity).replaceAll(', ', ' · '));
+      // The three checks with the most issues, by title (ties in the registry's order, the reply's).
+      const top = await popup.getByTestId('popup-issues-top').locator('li').evaluateAll((items) =>
+        items.map((item) => [item.getAttribute('data-check'), item.querySelector('.issues-top-title')?.textContent]),
+      );
+      const expectedTop = [...issues.checks].sort((a, b) => b.count - a.count).slice(0, 3);
+      assert.deepEqual(top, expectedTop.map(({ check }) => [check, checkInfo(check).title]));
+
       await screenshot(popup, 'popup', { isReadmeImage: true });
+
+      // Open Issues: the results page of that crawl, on its Issues view, with the same counts.
+      const [resultsTab] = await Promise.all([session.context.waitForEvent('page'), popup.getByTestId('open-issues').click()]);
+      await resultsTab.waitForURL(/view=issues/);
+      assert.match(resultsTab.url(), /\/src\/shells\/results\/index\.html\?crawl=[^&]+&view=issues$/);
+      await resultsTab.getByTestId('issues').and(resultsTab.locator('[data-state="ready"]')).waitFor({ timeout: 30_000 });
+      assert.equal(await resultsTab.getByTestId('tab-issues').getAttribute('aria-pressed'), 'true');
+      assert.equal(await resultsTab.getByTestId('issues-summary').innerText(), severityCountsText(issues.bySeverity));
+      await resultsTab.close();
 
       // A bad value is refused where it was typed, and nothing is sent.
       await popup.getByTestId('delay').fill('-1');
@@ -135,4 +160,11 @@ async function shownAsStored<T>(stored: () => Promise<{ crawl: T; text: string }
     if (Date.now() > deadline) assert.fail(`the popup shows "${onScreen}", the crawl as stored reads "${text}"`);
     await sleep(200);
   }
+}
+
+/** The newest crawl of a `crawl/list` reply; fails the test when there is none. */
+function newestCrawl({ crawls }: { crawls: CrawlSummary[] }): CrawlSummary {
+  const [crawl] = crawls;
+  assert.ok(crawl !== undefined, 'no crawl stored');
+  return crawl;
 }
