@@ -2,24 +2,33 @@
  * The filters above the table: *Errors* (the rows the popup counts as
  * errors: 4xx, 5xx and failed), status classes as toggle buttons (with the
  * crawl's counts), kind (pages, page resources, linked files, sitemaps),
- * media type, depth, and a search box over URL and title.
+ * media type, depth, indexability (indexable, or one reason a page is not),
+ * and a search box over URL and title.
  * Controlled: the owner keeps the values (and debounces the search).
  */
+import type { ComponentChildren } from 'preact';
 import type { RowKind } from '../core/model.ts';
-import type { PageFacets, StatusClass } from '../storage/page-queries.ts';
+import { INDEXABILITY_VALUES, type IndexabilityValue, type PageFacets, type StatusClass } from '../storage/page-queries.ts';
 import { KINDS, STATUS_CLASSES } from './format.ts';
+import { REASON_TEXT } from './page-facts-detail.tsx';
 
-/** What the filters hold; `kind` / `mediaType` / `depth` null mean "all". */
+/** What the filters hold; `kind` / `mediaType` / `depth` / `indexability` null mean "all". */
 export interface FilterValues {
   statusClasses: StatusClass[];
   kind: RowKind | null;
   mediaType: string | null;
   depth: number | null;
+  indexability: IndexabilityValue | null;
   /** As typed (the query gets it after the debounce). */
   search: string;
 }
 
-export const NO_FILTERS: FilterValues = Object.freeze({ statusClasses: [], kind: null, mediaType: null, depth: null, search: '' }) as FilterValues;
+export const NO_FILTERS: FilterValues = Object.freeze({ statusClasses: [], kind: null, mediaType: null, depth: null, indexability: null, search: '' }) as FilterValues;
+
+/** An indexability value in words, as the filter lists it. */
+export function indexabilityLabel(value: IndexabilityValue): string {
+  return value === 'indexable' ? 'Indexable' : `Not indexable: ${REASON_TEXT[value]}`;
+}
 
 /**
  * The status classes of an error as the crawl counts it (`counts.errors`: an HTTP status of 400 or
@@ -29,7 +38,14 @@ export const ERROR_CLASSES: readonly StatusClass[] = Object.freeze(['4xx', '5xx'
 
 /** Whether the filters hold any condition (the search as typed included). */
 export function hasFilters(values: FilterValues): boolean {
-  return values.statusClasses.length > 0 || values.kind !== null || values.mediaType !== null || values.depth !== null || values.search.trim() !== '';
+  return (
+    values.statusClasses.length > 0 ||
+    values.kind !== null ||
+    values.mediaType !== null ||
+    values.depth !== null ||
+    values.indexability !== null ||
+    values.search.trim() !== ''
+  );
 }
 
 export interface ResultsFiltersProps {
@@ -38,14 +54,17 @@ export interface ResultsFiltersProps {
   facets: PageFacets | null;
   onChange: (values: FilterValues) => void;
   searchRef?: { current: HTMLInputElement | null };
+  /** Shown at the end of the bar (the column chooser). */
+  children?: ComponentChildren;
 }
 
 const ALL = 'all';
 const TYPE_PREFIX = 'type:';
 const KIND_PREFIX = 'kind:';
+const INDEXABILITY_PREFIX = 'indexability:';
 
 /** The filter bar; every change is reported whole through `onChange`. */
-export function ResultsFilters({ values, facets, onChange, searchRef }: ResultsFiltersProps) {
+export function ResultsFilters({ values, facets, onChange, searchRef, children }: ResultsFiltersProps) {
   const toggle = (statusClass: StatusClass): void => {
     const isOn = values.statusClasses.includes(statusClass);
     const statusClasses = isOn
@@ -145,6 +164,28 @@ export function ResultsFilters({ values, facets, onChange, searchRef }: ResultsF
           ))}
         </select>
       </label>
+      <label class="select-field">
+        <span>Indexability</span>
+        <select
+          data-testid="filter-indexability"
+          title="Pages and linked files a search engine may index, or why not"
+          value={values.indexability === null ? ALL : `${INDEXABILITY_PREFIX}${values.indexability}`}
+          onChange={(event) => {
+            const value = event.currentTarget.value;
+            const indexability = INDEXABILITY_VALUES.find((entry) => `${INDEXABILITY_PREFIX}${entry}` === value) ?? null;
+            onChange({ ...values, indexability });
+          }}
+        >
+          <option value={ALL}>All</option>
+          {/* The values the crawl has (and the one chosen, even when none is left). */}
+          {INDEXABILITY_VALUES.filter((value) => (facets?.indexability[value] ?? 0) > 0 || value === values.indexability).map((value) => (
+            <option key={value} value={`${INDEXABILITY_PREFIX}${value}`}>
+              {indexabilityLabel(value)}
+              {facets === null ? '' : ` (${facets.indexability[value].toLocaleString('en-US')})`}
+            </option>
+          ))}
+        </select>
+      </label>
       <label class="search-field">
         <span>Search</span>
         <input
@@ -156,6 +197,7 @@ export function ResultsFilters({ values, facets, onChange, searchRef }: ResultsF
           onInput={(event) => onChange({ ...values, search: event.currentTarget.value })}
         />
       </label>
+      {children}
     </div>
   );
 }

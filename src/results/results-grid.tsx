@@ -9,13 +9,21 @@
  * A row that is not a page (a page resource, a linked file, a sitemap) has its
  * kind tagged before its URL.
  *
+ * Columns: the ones chosen ({@link ResultsGridProps.columns}); a table too
+ * narrow for all of them (a small window, or the detail open beside it) drops
+ * whole columns, least needed first ({@link fittingColumns}), instead of
+ * cutting the last ones at its edge. URL and Status always stay.
+ *
  * Keyboard: the grid is one tab stop (`aria-activedescendant` names the
  * selected row); arrows, Page Up/Down, Home/End move the selection, Enter opens
  * its detail. Column headers are buttons: a click sorts, a second reverses.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { RESULT_COLUMNS, SORT_COLUMNS, type PageListRow, type SortColumn } from '../storage/page-queries.ts';
+import type { NonIndexableReason } from '../core/audit/indexability.ts';
+import { RESULT_COLUMNS, type PageListRow, type SortColumn } from '../storage/page-queries.ts';
+import { DEFAULT_COLUMNS, SHOWN_COLUMNS, type ShownColumn } from './column-prefs.ts';
 import { mediaType, msText, rowTone, shortUrl, sizeText, statusText } from './format.ts';
+import { REASON_TEXT } from './page-facts-detail.tsx';
 import type { RowWindows } from './row-windows.ts';
 
 /** Height of one row, in CSS px (the stylesheet's `.grid-row` agrees). */
@@ -26,34 +34,87 @@ export const OVERSCAN_ROWS = 10;
 const FALLBACK_VIEW_ROWS = 24;
 
 export interface GridColumn {
-  column: SortColumn;
+  column: ShownColumn;
   label: string;
   /** Text of the cell (always text: never HTML). */
   cell: (row: PageListRow, origin: string | null) => string;
   /** Tooltip of the cell. */
   title?: (row: PageListRow) => string | undefined;
   isNumeric?: boolean;
+  /** The column's grid track (`92px`, `minmax(200px, 3fr)`). */
+  track: string;
+  /** The least width the column needs, in CSS px: its header with the sort arrow ('Time (ms) ▼'). */
+  minPx: number;
+  /**
+   * In a table too narrow for every chosen column, columns are dropped whole, the highest rank
+   * first (least needed first); 0: never dropped (URL, Status).
+   */
+  dropRank: number;
 }
 
-/** What a shown column's cell says; its label, order and alignment come from {@link RESULT_COLUMNS}. */
-type ShownColumn = { [C in SortColumn]: (typeof RESULT_COLUMNS)[C]['isShown'] extends true ? C : never }[SortColumn];
-const CELLS: { readonly [C in ShownColumn]: Pick<GridColumn, 'cell'> & Partial<Pick<GridColumn, 'title'>> } = {
-  url: { cell: (row, origin) => shortUrl(row.url, origin), title: (row) => row.url },
+/** A count of the page facts; empty without facts. */
+const countCell = (count: number | null): string => (count === null ? '' : String(count));
+
+/** What a shown column's cell says, how wide it is and when it is dropped; its label, order and alignment come from {@link RESULT_COLUMNS}. */
+const CELLS: { readonly [C in ShownColumn]: Omit<GridColumn, 'column' | 'label' | 'isNumeric'> } = {
+  url: { cell: (row, origin) => shortUrl(row.url, origin), title: (row) => row.url, track: 'minmax(200px, 3fr)', minPx: 200, dropRank: 0 },
   status: {
     cell: (row) => statusText(row),
     title: (row) => (row.error !== null ? `${row.error.code}: ${row.error.message}` : row.location !== null ? `→ ${row.location}` : undefined),
+    track: '92px',
+    minPx: 92,
+    dropRank: 0,
   },
-  contentType: { cell: (row) => mediaType(row.contentType), title: (row) => row.contentType ?? undefined },
-  size: { cell: (row) => sizeText(row.contentLength) },
-  responseTime: { cell: (row) => msText(row.responseTimeMs) },
-  depth: { cell: (row) => String(row.depth) },
-  title: { cell: (row) => row.title ?? '', title: (row) => row.title ?? undefined },
-  inlinks: { cell: (row) => String(row.inlinks) },
+  contentType: { cell: (row) => mediaType(row.contentType), title: (row) => row.contentType ?? undefined, track: '130px', minPx: 130, dropRank: 1 },
+  size: { cell: (row) => sizeText(row.contentLength), track: '84px', minPx: 84, dropRank: 2 },
+  responseTime: { cell: (row) => msText(row.responseTimeMs), track: '96px', minPx: 96, dropRank: 3 },
+  depth: { cell: (row) => String(row.depth), track: '72px', minPx: 72, dropRank: 6 },
+  title: { cell: (row) => row.title ?? '', title: (row) => row.title ?? undefined, track: 'minmax(120px, 2fr)', minPx: 120, dropRank: 4 },
+  inlinks: { cell: (row) => String(row.inlinks), track: '80px', minPx: 80, dropRank: 7 },
+  indexability: {
+    cell: (row) => (row.indexability === null ? '' : row.indexability.indexable ? 'Indexable' : INDEXABILITY_CELL[row.indexability.reason]),
+    title: (row) => (row.indexability === null ? undefined : row.indexability.indexable ? 'Indexable' : `Not indexable: ${REASON_TEXT[row.indexability.reason]}`),
+    track: '116px',
+    minPx: 116,
+    dropRank: 5,
+  },
+  words: { cell: (row) => countCell(row.wordCount), track: '76px', minPx: 76, dropRank: 8 },
+  h1Count: { cell: (row) => countCell(row.h1Count), title: (row) => row.h1 ?? undefined, track: '56px', minPx: 56, dropRank: 9 },
+  internalLinks: { cell: (row) => countCell(row.internalLinks), title: () => 'Distinct links to URLs in the crawl\'s scope', track: '88px', minPx: 88, dropRank: 10 },
+  outboundLinks: { cell: (row) => countCell(row.outboundLinks), title: () => 'Distinct links to other sites', track: '96px', minPx: 96, dropRank: 11 },
 };
 
-export const GRID_COLUMNS: readonly GridColumn[] = SORT_COLUMNS.filter((column): column is ShownColumn => RESULT_COLUMNS[column].isShown).map(
+/** The indexability cell's short words for each reason (the tooltip says it whole). */
+const INDEXABILITY_CELL: Readonly<Record<NonIndexableReason, string>> = {
+  blocked: 'blocked',
+  redirected: 'redirected',
+  'not-200': 'not 200',
+  noindex: 'noindex',
+  canonicalised: 'canonicalised',
+};
+
+/** Every column the grid can show, in table order. */
+export const GRID_COLUMNS: readonly GridColumn[] = SHOWN_COLUMNS.map(
   (column): GridColumn => ({ column, label: RESULT_COLUMNS[column].label, isNumeric: RESULT_COLUMNS[column].isNumeric, ...CELLS[column] }),
 );
+
+/**
+ * The chosen columns that fit `widthPx` (the rows' width; 0 when not measured: every chosen
+ * column), dropping the highest {@link GridColumn.dropRank} first, and their grid template.
+ */
+export function fittingColumns(chosen: readonly ShownColumn[], widthPx: number): { columns: GridColumn[]; template: string } {
+  let columns = GRID_COLUMNS.filter((column) => chosen.includes(column.column));
+  const needed = (): number => columns.reduce((sum, column) => sum + column.minPx, 0);
+  while (widthPx > 0 && needed() > widthPx) {
+    const dropped = columns.reduce<GridColumn | null>((worst, column) => (column.dropRank > (worst?.dropRank ?? 0) ? column : worst), null);
+    if (dropped === null) break;
+    columns = columns.filter((column) => column !== dropped);
+  }
+  // Too narrow even for URL and Status: the URL gives way.
+  const squeezed = widthPx > 0 && needed() > widthPx;
+  const template = columns.map((column) => (column.column === 'url' && squeezed ? 'minmax(0, 1fr)' : column.track)).join(' ');
+  return { columns, template };
+}
 
 export interface ResultsGridProps {
   windows: RowWindows;
@@ -65,6 +126,8 @@ export interface ResultsGridProps {
   onSort: (column: SortColumn) => void;
   /** Crawl origin: URLs on it are shown by path. */
   origin: string | null;
+  /** The columns chosen, in table order (a narrow table shows fewer). @default {@link DEFAULT_COLUMNS} */
+  columns?: readonly ShownColumn[];
   selectedIndex: number;
   onSelect: (index: number) => void;
   /** Opens the detail of a row. */
@@ -80,6 +143,8 @@ export function ResultsGrid(props: ResultsGridProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewHeight, setViewHeight] = useState(0);
+  const [rowWidth, setRowWidth] = useState(0);
+  const { columns: gridColumns, template } = fittingColumns(props.columns ?? DEFAULT_COLUMNS, rowWidth);
   const total = windows.total ?? 0;
 
   const viewRows = viewHeight > 0 ? Math.ceil(viewHeight / ROW_HEIGHT_PX) : FALLBACK_VIEW_ROWS;
@@ -104,7 +169,11 @@ export function ResultsGrid(props: ResultsGridProps) {
     const scroller = scrollRef.current;
     if (scroller === null) return undefined;
     setViewHeight(scroller.clientHeight);
-    const observer = new ResizeObserver(() => setViewHeight(scroller.clientHeight));
+    setRowWidth(scroller.clientWidth);
+    const observer = new ResizeObserver(() => {
+      setViewHeight(scroller.clientHeight);
+      setRowWidth(scroller.clientWidth);
+    });
     observer.observe(scroller);
     return () => observer.disconnect();
   }, []);
@@ -182,7 +251,7 @@ export function ResultsGrid(props: ResultsGridProps) {
           onOpen(row.url);
         }}
       >
-        {GRID_COLUMNS.map((column) => (
+        {gridColumns.map((column) => (
           <div key={column.column} role="gridcell" class={`grid-cell cell-${column.column}${column.isNumeric === true ? ' is-numeric' : ''}`} title={column.title?.(row)}>
             {column.column === 'url' && row.kind !== 'page' && (
               <span class={`kind-tag kind-${row.kind}`} data-testid="kind-tag">
@@ -205,14 +274,15 @@ export function ResultsGrid(props: ResultsGridProps) {
       tabIndex={0}
       aria-label="Crawled URLs"
       aria-rowcount={total + 1}
-      aria-colcount={GRID_COLUMNS.length}
+      aria-colcount={gridColumns.length}
       aria-activedescendant={activeId}
       data-testid="results-grid"
+      style={{ '--grid-columns': template }}
       onKeyDown={onKeyDown}
     >
       <div role="rowgroup" class="grid-head">
         <div role="row" aria-rowindex={1} class="grid-row grid-head-row">
-          {GRID_COLUMNS.map((column) => {
+          {gridColumns.map((column) => {
             const isSorted = sort.column === column.column;
             const ariaSort = isSorted ? (sort.descending ? 'descending' : 'ascending') : 'none';
             return (

@@ -19,6 +19,7 @@ export function toPageFilter(values: Omit<FilterValues, 'search'>, search: strin
   if (values.kind !== null) filter.kind = values.kind;
   if (values.mediaType !== null) filter.mediaType = values.mediaType;
   if (values.depth !== null) filter.depth = values.depth;
+  if (values.indexability !== null) filter.indexability = values.indexability;
   const trimmed = search.trim();
   if (trimmed !== '') filter.search = trimmed;
   return filter;

@@ -34,6 +34,8 @@ import { checkInfo, type CheckId } from '../audit/checks.ts';
 import { urlListQueries } from './url-list-queries.ts';
 import type { PageQueries, SortColumn } from '../storage/page-queries.ts';
 import { CrawlBar } from './crawl-bar.tsx';
+import { ColumnChooser } from './column-chooser.tsx';
+import { loadShownColumns, saveShownColumns, type PrefsStorage, type ShownColumn } from './column-prefs.ts';
 import { filteredCsv } from './filtered-csv.ts';
 import { httpOrigin } from '../core/url/normalize-url.ts';
 import { ResultsCount } from './results-count.tsx';
@@ -77,6 +79,8 @@ export interface ResultsViewProps {
   openExport?: (crawlId: string, format: ExportFormat) => Promise<void>;
   /** The clock, for the run time. @default Date.now */
   now?: () => number;
+  /** Where the columns chosen are kept (the tab gives its `localStorage`); null: the default columns, not kept. @default null */
+  prefs?: PrefsStorage | null;
 }
 
 /** Every row of a crawl in finishing order, read a page at a time. */
@@ -119,6 +123,7 @@ function CrawlResults({
   send,
   openExport,
   now = Date.now,
+  prefs = null,
 }: ResultsViewProps & { crawlId: string }) {
   /** What the page shows under its header. */
   const [tab, setTabState] = useState<ResultsViewName>(initialView);
@@ -137,6 +142,11 @@ function CrawlResults({
   const [filters, setFilters] = useState<FilterValues>(NO_FILTERS);
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
+  const [columns, setColumns] = useState<ShownColumn[]>(() => loadShownColumns(prefs));
+  const chooseColumns = (chosen: ShownColumn[]): void => {
+    setColumns(chosen);
+    saveShownColumns(prefs, chosen);
+  };
   const [selectedIndex, setSelectedIndex] = useState(0);
   const [openUrl, setOpenUrl] = useState<string | null>(initialUrl);
   const [version, setVersion] = useState(0);
@@ -159,7 +169,7 @@ function CrawlResults({
 
   const base = useMemo(
     () => ({ crawlId, sort, filter: toPageFilter(filters, search) }),
-    [crawlId, sort, filters.statusClasses, filters.kind, filters.mediaType, filters.depth, search],
+    [crawlId, sort, filters.statusClasses, filters.kind, filters.mediaType, filters.depth, filters.indexability, search],
   );
   const key = queryKey(base);
   // Idempotent: a new key starts a new generation, the same key changes nothing.
@@ -297,7 +307,9 @@ function CrawlResults({
           </button>
         </p>
       )}
-      <ResultsFilters values={filters} facets={facets.state === 'done' ? facets.value : null} onChange={setFilters} searchRef={searchRef} />
+      <ResultsFilters values={filters} facets={facets.state === 'done' ? facets.value : null} onChange={setFilters} searchRef={searchRef}>
+        <ColumnChooser columns={columns} onChange={chooseColumns} />
+      </ResultsFilters>
       <ResultsCount total={windows.total} isFiltered={hasFilters(filters)} state={crawlRecord?.state} onClear={() => setFilters(NO_FILTERS)} />
       {windows.error !== null && (
         <p class="banner" role="alert" data-testid="results-error">
@@ -311,6 +323,7 @@ function CrawlResults({
           version={version}
           sort={sort}
           onSort={onSort}
+          columns={columns}
           origin={origin}
           selectedIndex={selectedIndex}
           onSelect={setSelectedIndex}

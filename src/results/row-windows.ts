@@ -40,6 +40,7 @@ export function queryKey(query: BaseQuery): string {
     filter.kind ?? null,
     filter.mediaType ?? null,
     filter.depth ?? null,
+    filter.indexability ?? null,
     filter.search ?? '',
   ]);
 }

@@ -4,7 +4,7 @@
  * once, searched and sorted in memory as the table asks (the list is one
  * check's findings, not the crawl). Facets come from the crawl's queries.
  */
-import { toPageListRow, type PageListRow, type PageQueries, type PageQuery, type PageQueryResult, type SortColumn } from '../storage/page-queries.ts';
+import { indexabilityCode, toPageListRow, type PageListRow, type PageQueries, type PageQuery, type PageQueryResult, type SortColumn } from '../storage/page-queries.ts';
 import type { RowReader } from './row-reader.ts';
 
 type Key = number | string | null;
@@ -29,6 +29,16 @@ function keyOf(row: PageListRow, column: SortColumn): Key {
       return row.title?.toLowerCase() ?? null;
     case 'inlinks':
       return row.inlinks;
+    case 'indexability':
+      return row.indexability === null ? null : indexabilityCode(row.indexability);
+    case 'words':
+      return row.wordCount;
+    case 'h1Count':
+      return row.h1Count;
+    case 'internalLinks':
+      return row.internalLinks;
+    case 'outboundLinks':
+      return row.outboundLinks;
   }
 }
 

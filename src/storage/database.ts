@@ -30,8 +30,14 @@
  * |                |                    | `[crawlId+depth+seq]`        | results by depth                               |
  * |                |                    | `[crawlId+titleKey+seq]`     | results by title                               |
  * |                |                    | `[crawlId+inlinks+seq]`      | results by inlinks                             |
+ * |                |                    | `[crawlId+indexKey+seq]`     | results by indexability (version 7)            |
+ * |                |                    | `[crawlId+wordsKey+seq]`     | results by words                               |
+ * |                |                    | `[crawlId+h1Key+seq]`        | results by number of h1                        |
+ * |                |                    | `[crawlId+internalKey+seq]`  | results by internal links                      |
+ * |                |                    | `[crawlId+outboundKey+seq]`  | results by outbound links                      |
  * | `bodies`       | `[crawlId+sha256]` | (key prefix `crawlId`)       | body by hash; delete by crawl                  |
- * | `resultChunks` | `[crawlId+chunk]`  | `[crawlId+rev]`              | every filter (status, kind, type, depth),      |
+ * | `resultChunks` | `[crawlId+chunk]`  | `[crawlId+rev]`              | every filter (status, kind, type, depth, index-|
+ * |                |                    |                              | ability),                                      |
  * |                |                    |                              | search and deep window: one read of all        |
  * |                |                    |                              | chunks, then only those written since          |
  * | `facetCounts`  | `crawlId`          |                              | facets, row count and revision: one `get`      |
@@ -54,7 +60,7 @@ import { Dexie, type Table, type Transaction } from 'dexie';
 import type { LinkTally, StoredBody } from '../core/crawl/ports.ts';
 import type { CrawlRecord, FrontierEntry, HostState, PageRecord } from '../core/model.ts';
 import { mediaTypeOf } from '../core/links/decode-html.ts';
-import type { PageKeys, PageRow } from './page-row.ts';
+import { indexKeyOf, type PageKeys, type PageRow } from './page-row.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
 
 /** Name of the extension's database. Tests pass their own, one per test. */
@@ -91,6 +97,11 @@ export function pageKeysOf(page: PageRecord): PageKeys {
     timeKey: page.responseTimeMs ?? -1,
     titleKey: (page.title ?? '').toLowerCase(),
     isDuplicate: page.duplicateOf === null ? 0 : 1,
+    indexKey: indexKeyOf(page),
+    wordsKey: page.facts?.wordCount ?? -1,
+    h1Key: page.facts?.h1Count ?? -1,
+    internalKey: page.facts?.internalLinks ?? -1,
+    outboundKey: page.facts?.outboundLinks ?? -1,
   };
 }
 
@@ -101,7 +112,7 @@ export function toPageRow(page: PageRecord): PageRow {
 
 /** The page a stored row stands for: the row without its storage-only keys. */
 export function fromPageRow(row: PageRow): PageRecord {
-  const { statusKey: _s, mediaKey: _m, sizeKey: _z, timeKey: _t, titleKey: _i, isDuplicate: _d, ...page } = row;
+  const { statusKey: _s, mediaKey: _m, sizeKey: _z, timeKey: _t, titleKey: _i, isDuplicate: _d, indexKey: _x, wordsKey: _w, h1Key: _h, internalKey: _n, outboundKey: _o, ...page } = row;
   // Rows stored before resources were archived have none.
   page.resources ??= [];
   return page;
@@ -127,6 +138,10 @@ const PAGES_V2 =
 const PAGES_V4 =
   '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
   '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq]';
+
+/** The pages schema of version 7: version 4's and the page facts' sort indexes (indexability, words, h1, internal and outbound links). */
+const PAGES_V7 =
+  `${PAGES_V4}, [crawlId+indexKey+seq], [crawlId+wordsKey+seq], [crawlId+h1Key+seq], [crawlId+internalKey+seq], [crawlId+outboundKey+seq]`;
 
 export class TabcrawlDatabase extends Dexie {
   declare readonly crawls: Table<CrawlRecord, string>;
@@ -221,18 +236,29 @@ export class TabcrawlDatabase extends Dexie {
      * Schema version 6, Tabcrawl 0.6.0: result chunks gain the kind column
      * (`kinds`: page, sitemap, resource, file) and facet counts the rows per
      * kind, so the results browser filters by kind like by status. No index
-     * changes; both are rebuilt here from every existing page row, in one pass.
+     * changes. Its upgrade (rebuilding both from the rows) is gone: version 7
+     * rebuilds them again, so an older database passes through version 6 as it is.
      */
-    this.version(6)
-      .stores({})
+    this.version(6).stores({});
+    /**
+     * Schema version 7, Tabcrawl 0.7.0: the page facts as results columns.
+     * Page rows gain the keys `indexKey`, `wordsKey`, `h1Key`, `internalKey`
+     * and `outboundKey` (see {@link PageKeys}) and a sort index each; result
+     * chunks gain their columns and facet counts the rows per indexability.
+     * The upgrade writes the keys on every page row and rebuilds the chunks
+     * and counts from them, in one pass.
+     */
+    this.version(7)
+      .stores({ pages: PAGES_V7 })
       .upgrade((trans) => rebuildResults(trans));
   }
 }
 
 /**
- * Builds every crawl's result chunks and facet counts again from its page
- * rows (row by row: not all rows in memory at once, they hold links and
- * headers), at a revision above the one they had.
+ * Writes every page row's derived keys again and builds every crawl's result
+ * chunks and facet counts from them, in one pass (row by row: not all rows in
+ * memory at once, they hold links and headers), at a revision above the one
+ * they had.
  */
 async function rebuildResults(trans: Transaction): Promise<void> {
   const chunks = new Map<string, ResultsChunk>();
@@ -240,8 +266,8 @@ async function rebuildResults(trans: Transaction): Promise<void> {
   await trans
     .table<PageRow, CrawlScopedKey>('pages')
     .toCollection()
-    .each((stored) => {
-      const row: PageRow = { ...stored, ...pageKeysOf(stored) };
+    .modify((row) => {
+      Object.assign(row, pageKeysOf(row));
       const chunkKey = JSON.stringify([row.crawlId, chunkOf(row.seq)]);
       let chunk = chunks.get(chunkKey);
       if (chunk === undefined) chunks.set(chunkKey, (chunk = emptyResultsChunk(row.crawlId, chunkOf(row.seq))));

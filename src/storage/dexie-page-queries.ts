@@ -1,5 +1,5 @@
 /**
- * {@link PageQueries} over IndexedDB (schema version 4, see `database.ts`).
+ * {@link PageQueries} over IndexedDB (schema version 7, see `database.ts`).
  *
  * Strategy:
  * - An unfiltered window near either end of any sort (within
@@ -30,10 +30,10 @@
  * parameters); title by its lower case.
  */
 import { Dexie, type IndexableType } from 'dexie';
-import { RESULT_COLUMNS, SORT_COLUMNS, toPageListRow, type PageFacets, type PageQueries, type PageQuery, type PageQueryResult, type SortColumn, type StatusClass } from './page-queries.ts';
+import { RESULT_COLUMNS, SORT_COLUMNS, toPageListRow, type PageFacets, type PageQueries, type PageQuery, type PageQueryResult, type SortColumn, type StatusClass, type IndexabilityValue } from './page-queries.ts';
 import { pageKeysOf, type CrawlScopedKey, type PageRow, type TabcrawlDatabase } from './database.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
-import { byFrequency, classOfStatusKey, emptyKindCounts, hasFilter, ResultsProjection } from './results-projection.ts';
+import { byFrequency, classOfStatusKey, emptyIndexabilityCounts, emptyKindCounts, hasFilter, ResultsProjection } from './results-projection.ts';
 import type { RowKind } from '../core/model.ts';
 
 /** Tuning of {@link DexieCrawlPageQueries}; tests set these to reach each path with few rows. */
@@ -73,8 +73,11 @@ function facetsOfCounts(counts: FacetCounts): PageFacets {
   for (const [key, count] of Object.entries(counts.statusKeys)) statusClasses[classOfStatusKey(Number(key))] += count;
   const kinds = emptyKindCounts();
   for (const [kind, count] of Object.entries(counts.kinds)) if (kind in kinds) kinds[kind as RowKind] += count;
+  const indexability = emptyIndexabilityCounts();
+  for (const [value, count] of Object.entries(counts.indexability)) if (value in indexability) indexability[value as IndexabilityValue] += count;
   return {
     kinds,
+    indexability,
     statusClasses,
     mediaTypes: Object.entries(counts.mediaKeys)
       .map(([mediaType, count]) => ({ mediaType, count }))

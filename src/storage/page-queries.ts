@@ -6,29 +6,43 @@
  *
  * This file is the contract: the Dexie implementation lives next to it.
  */
+import { indexabilityOf, type Indexability } from '../core/audit/indexability.ts';
 import type { FetchFailure, PageRecord, RowKind } from '../core/model.ts';
-import type { PageRow } from './page-row.ts';
+import type { IndexabilityValue, PageRow } from './page-row.ts';
+
+export type { IndexabilityValue } from './page-row.ts';
+export { INDEXABILITY_VALUES, indexabilityCode } from './page-row.ts';
 
 /**
  * The columns the results table sorts by, each declared once, in table
  * order: its label, whether it is shown as a column (`seq`, the order rows
- * were finished, is the default sort, not a column), whether it reads as a
+ * were finished, is the default sort, not a column), whether it is shown
+ * before the user chooses the columns (`isDefault`), whether it reads as a
  * number, and the field of the stored row it sorts by. The sort type, the
  * Dexie indexes the queries walk and the grid's headers all come from here;
- * a new column also needs its index in `database.ts` (a new schema version)
- * and its cell in the grid.
+ * a new column also needs its index in `database.ts` (a new schema version),
+ * its column in the result chunks and its cell in the grid.
+ *
+ * The page facts' columns (schema version 7) sort rows without facts first
+ * (key -1); indexability sorts by its code: rows not judged, indexable, then
+ * the reasons in the order of {@link INDEXABILITY_VALUES}.
  */
 export const RESULT_COLUMNS = Object.freeze({
-  seq: { label: 'Order', isShown: false, isNumeric: true, sortKey: 'seq' },
-  url: { label: 'URL', isShown: true, isNumeric: false, sortKey: 'url' },
-  status: { label: 'Status', isShown: true, isNumeric: false, sortKey: 'statusKey' },
-  contentType: { label: 'Type', isShown: true, isNumeric: false, sortKey: 'mediaKey' },
-  size: { label: 'Size', isShown: true, isNumeric: true, sortKey: 'sizeKey' },
-  responseTime: { label: 'Time (ms)', isShown: true, isNumeric: true, sortKey: 'timeKey' },
-  depth: { label: 'Depth', isShown: true, isNumeric: true, sortKey: 'depth' },
-  title: { label: 'Title', isShown: true, isNumeric: false, sortKey: 'titleKey' },
-  inlinks: { label: 'Inlinks', isShown: true, isNumeric: true, sortKey: 'inlinks' },
-} as const satisfies Record<string, { label: string; isShown: boolean; isNumeric: boolean; sortKey: keyof PageRow }>);
+  seq: { label: 'Order', isShown: false, isDefault: false, isNumeric: true, sortKey: 'seq' },
+  url: { label: 'URL', isShown: true, isDefault: true, isNumeric: false, sortKey: 'url' },
+  status: { label: 'Status', isShown: true, isDefault: true, isNumeric: false, sortKey: 'statusKey' },
+  contentType: { label: 'Type', isShown: true, isDefault: true, isNumeric: false, sortKey: 'mediaKey' },
+  size: { label: 'Size', isShown: true, isDefault: true, isNumeric: true, sortKey: 'sizeKey' },
+  responseTime: { label: 'Time (ms)', isShown: true, isDefault: true, isNumeric: true, sortKey: 'timeKey' },
+  depth: { label: 'Depth', isShown: true, isDefault: true, isNumeric: true, sortKey: 'depth' },
+  title: { label: 'Title', isShown: true, isDefault: true, isNumeric: false, sortKey: 'titleKey' },
+  inlinks: { label: 'Inlinks', isShown: true, isDefault: true, isNumeric: true, sortKey: 'inlinks' },
+  indexability: { label: 'Indexability', isShown: true, isDefault: true, isNumeric: false, sortKey: 'indexKey' },
+  words: { label: 'Words', isShown: true, isDefault: false, isNumeric: true, sortKey: 'wordsKey' },
+  h1Count: { label: 'H1', isShown: true, isDefault: false, isNumeric: true, sortKey: 'h1Key' },
+  internalLinks: { label: 'Internal', isShown: true, isDefault: false, isNumeric: true, sortKey: 'internalKey' },
+  outboundLinks: { label: 'Outbound', isShown: true, isDefault: false, isNumeric: true, sortKey: 'outboundKey' },
+} as const satisfies Record<string, { label: string; isShown: boolean; isDefault: boolean; isNumeric: boolean; sortKey: keyof PageRow }>);
 
 /** Columns the results table sorts by. `seq` is the order rows were finished. */
 export type SortColumn = keyof typeof RESULT_COLUMNS;
@@ -51,6 +65,11 @@ export interface PageFilter {
   mediaType?: string;
   /** Exact depth. */
   depth?: number;
+  /**
+   * Pages and linked files that are indexable (`indexable`) or not indexable for
+   * this reason (`noindex`, `canonicalised`…); other rows are never kept. Absent: every row.
+   */
+  indexability?: IndexabilityValue;
   /** Case-insensitive substring of the URL or the title. */
   search?: string;
 }
@@ -80,6 +99,15 @@ export interface PageListRow {
   blockedBy: 'robots' | null;
   error: FetchFailure | null;
   duplicateOf: string | null;
+  /** Null for rows an audit does not judge (not a page or a linked file). */
+  indexability: Indexability | null;
+  /** The page facts' counts; null without facts. */
+  wordCount: number | null;
+  h1Count: number | null;
+  /** Text of the first `<h1>`; null without one (or without facts). */
+  h1: string | null;
+  internalLinks: number | null;
+  outboundLinks: number | null;
 }
 
 /** What the results table shows of a full row. */
@@ -99,6 +127,12 @@ export function toPageListRow(row: PageRecord): PageListRow {
     blockedBy: row.blockedBy,
     error: row.error,
     duplicateOf: row.duplicateOf,
+    indexability: indexabilityOf(row),
+    wordCount: row.facts?.wordCount ?? null,
+    h1Count: row.facts?.h1Count ?? null,
+    h1: row.facts?.h1 ?? null,
+    internalLinks: row.facts?.internalLinks ?? null,
+    outboundLinks: row.facts?.outboundLinks ?? null,
   };
 }
 
@@ -118,6 +152,8 @@ export interface PageFacets {
   statusClasses: Record<StatusClass, number>;
   /** Rows per kind (every kind, 0 when absent). */
   kinds: Record<RowKind, number>;
+  /** Pages and linked files per indexability value (every value, 0 when absent). */
+  indexability: Record<IndexabilityValue, number>;
 }
 
 export interface PageQueries {

@@ -4,7 +4,36 @@
  * (`database.ts`) and the results index (`results-chunks.ts`), which both
  * need it, do not import each other.
  */
+import { indexabilityOf, type Indexability, type NonIndexableReason } from '../core/audit/indexability.ts';
 import type { PageRecord } from '../core/model.ts';
+
+/** What the indexability filter and column tell apart: indexable, or the reason a URL is not. */
+export type IndexabilityValue = 'indexable' | NonIndexableReason;
+
+/**
+ * The indexability values in the order of their codes ({@link PageKeys.indexKey}, schema version 7):
+ * a value's code is its index here. Indexable first, then the reasons in the order they are checked.
+ */
+export const INDEXABILITY_VALUES: readonly IndexabilityValue[] = Object.freeze(['indexable', 'blocked', 'redirected', 'not-200', 'noindex', 'canonicalised']);
+
+/** {@link PageKeys.indexKey} of rows an audit does not judge (resources, sitemaps, links to other sites). */
+export const NOT_JUDGED_KEY = -1;
+
+/** The code of an indexability: its value's index in {@link INDEXABILITY_VALUES}; {@link NOT_JUDGED_KEY} for null. */
+export function indexabilityCode(indexability: Indexability | null): number {
+  if (indexability === null) return NOT_JUDGED_KEY;
+  return INDEXABILITY_VALUES.indexOf(indexability.indexable ? 'indexable' : indexability.reason);
+}
+
+/** The indexability code of a row ({@link PageKeys.indexKey}). */
+export function indexKeyOf(row: Pick<PageRecord, 'url' | 'kind' | 'status' | 'blockedBy' | 'facts'>): number {
+  return indexabilityCode(indexabilityOf(row));
+}
+
+/** The indexability value of a code; null for {@link NOT_JUDGED_KEY} (or a code not known here). */
+export function indexabilityOfKey(code: number): IndexabilityValue | null {
+  return INDEXABILITY_VALUES[code] ?? null;
+}
 
 /**
  * Storage-only sort and filter keys of a page row (schema version 2). IndexedDB
@@ -24,6 +53,16 @@ export interface PageKeys {
   titleKey: string;
   /** 1 when `duplicateOf` is set, else 0 (booleans are not valid keys). */
   isDuplicate: 0 | 1;
+  /** Schema version 7: see {@link indexKeyOf}; -1 for rows not judged. */
+  indexKey: number;
+  /** Schema version 7: `facts.wordCount`; -1 without facts. */
+  wordsKey: number;
+  /** Schema version 7: `facts.h1Count`; -1 without facts. */
+  h1Key: number;
+  /** Schema version 7: `facts.internalLinks`; -1 without facts. */
+  internalKey: number;
+  /** Schema version 7: `facts.outboundLinks`; -1 without facts. */
+  outboundKey: number;
 }
 
 /** A page as stored: the record plus its {@link PageKeys}. */

@@ -1,6 +1,6 @@
 /**
  * The results index of a crawl as stored (schema version 4; the kind column
- * since version 6): compact columns
+ * since version 6, the page facts' columns since version 7): compact columns
  * of every page row's sort and filter keys, in chunks of
  * {@link RESULTS_CHUNK_ROWS} rows, plus per-crawl counts. Written by
  * `DexieCrawlStore.putPages` in the same transaction as the rows, so at every
@@ -21,7 +21,7 @@
  * Pure: no Dexie, no browser API; the store and the queries do the I/O.
  */
 import type { RowKind } from '../core/model.ts';
-import type { PageRow } from './page-row.ts';
+import { indexabilityOfKey, type PageRow } from './page-row.ts';
 
 /**
  * The kinds of rows, in the order of their codes in {@link ResultsChunk.kinds}
@@ -74,6 +74,16 @@ export interface ResultsChunk {
   duplicates: Uint8Array;
   /** The row's kind as its {@link kindCode} (schema version 6): page, sitemap, resource, file, external (a code appended later: no upgrade needed). */
   kinds: Uint8Array;
+  /** `PageKeys.indexKey` (schema version 7, as are the columns below): indexability code, -1 not judged. */
+  indexKeys: Int8Array;
+  /** `PageKeys.wordsKey`: words of the visible text, -1 without facts. */
+  words: Int32Array;
+  /** `PageKeys.h1Key`: number of `<h1>`, -1 without facts. */
+  h1Counts: Int32Array;
+  /** `PageKeys.internalKey`: internal links, -1 without facts. */
+  internalLinks: Int32Array;
+  /** `PageKeys.outboundKey`: links to other sites, -1 without facts. */
+  outboundLinks: Int32Array;
 }
 
 /**
@@ -95,6 +105,8 @@ export interface FacetCounts {
   duplicates: number;
   /** Rows per kind (`page`, `sitemap`, `resource`, `file`; schema version 6). */
   kinds: Record<string, number>;
+  /** Rows per indexability value (`indexable`, `noindex`…; schema version 7); rows not judged are not counted. */
+  indexability: Record<string, number>;
   /** Raised by one in every transaction that changes a chunk of the crawl; see {@link ResultsChunk.rev}. */
   rev: number;
 }
@@ -121,11 +133,16 @@ export function emptyResultsChunk(crawlId: string, chunk: number): ResultsChunk 
     timeKeys: new Float64Array(n),
     duplicates: new Uint8Array(n),
     kinds: new Uint8Array(n),
+    indexKeys: new Int8Array(n),
+    words: new Int32Array(n),
+    h1Counts: new Int32Array(n),
+    internalLinks: new Int32Array(n),
+    outboundLinks: new Int32Array(n),
   };
 }
 
 export function emptyFacetCounts(crawlId: string): FacetCounts {
-  return { crawlId, rows: 0, statusKeys: {}, mediaKeys: {}, depths: {}, duplicates: 0, kinds: {}, rev: 0 };
+  return { crawlId, rows: 0, statusKeys: {}, mediaKeys: {}, depths: {}, duplicates: 0, kinds: {}, indexability: {}, rev: 0 };
 }
 
 function bump(counts: Record<string, number>, key: string | number, by: number): void {
@@ -141,6 +158,8 @@ function countSlot(counts: FacetCounts, chunk: ResultsChunk, slot: number, by: 1
   bump(counts.depths, chunk.depths[slot] ?? 0, by);
   if (chunk.duplicates[slot] === 1) counts.duplicates += by;
   bump(counts.kinds, kindOfCode(chunk.kinds[slot] ?? 0), by);
+  const indexability = indexabilityOfKey(chunk.indexKeys[slot] ?? -1);
+  if (indexability !== null) bump(counts.indexability, indexability, by);
 }
 
 /**
@@ -164,7 +183,12 @@ export function recordRow(chunk: ResultsChunk, counts: FacetCounts, row: PageRow
     chunk.sizeKeys[slot] === row.sizeKey &&
     chunk.timeKeys[slot] === row.timeKey &&
     chunk.duplicates[slot] === row.isDuplicate &&
-    chunk.kinds[slot] === kind
+    chunk.kinds[slot] === kind &&
+    chunk.indexKeys[slot] === row.indexKey &&
+    chunk.words[slot] === row.wordsKey &&
+    chunk.h1Counts[slot] === row.h1Key &&
+    chunk.internalLinks[slot] === row.internalKey &&
+    chunk.outboundLinks[slot] === row.outboundKey
   ) {
     return false;
   }
@@ -180,6 +204,11 @@ export function recordRow(chunk: ResultsChunk, counts: FacetCounts, row: PageRow
   chunk.timeKeys[slot] = row.timeKey;
   chunk.duplicates[slot] = row.isDuplicate;
   chunk.kinds[slot] = kind;
+  chunk.indexKeys[slot] = row.indexKey;
+  chunk.words[slot] = row.wordsKey;
+  chunk.h1Counts[slot] = row.h1Key;
+  chunk.internalLinks[slot] = row.internalKey;
+  chunk.outboundLinks[slot] = row.outboundKey;
   countSlot(counts, chunk, slot, 1);
   return true;
 }

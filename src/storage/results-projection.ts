@@ -19,7 +19,8 @@
 import { FAILED_STATUS_KEY, BLOCKED_STATUS_KEY } from './database.ts';
 import type { RowKind } from '../core/model.ts';
 import { kindCode, kindOfCode, RESULTS_CHUNK_ROWS, type ResultsChunk } from './results-chunks.ts';
-import type { PageFacets, PageFilter, SortColumn, StatusClass } from './page-queries.ts';
+import type { IndexabilityValue, PageFacets, PageFilter, SortColumn, StatusClass } from './page-queries.ts';
+import { INDEXABILITY_VALUES, indexabilityOfKey } from './page-row.ts';
 
 type BaseClass = Exclude<StatusClass, 'duplicate'>;
 
@@ -46,6 +47,7 @@ export function hasFilter(filter: PageFilter): boolean {
     filter.kind !== undefined ||
     filter.mediaType !== undefined ||
     filter.depth !== undefined ||
+    filter.indexability !== undefined ||
     (filter.search ?? '') !== ''
   );
 }
@@ -53,6 +55,11 @@ export function hasFilter(filter: PageFilter): boolean {
 /** Rows per kind, every kind present (0 when none). */
 export function emptyKindCounts(): Record<RowKind, number> {
   return { page: 0, sitemap: 0, resource: 0, file: 0, external: 0 };
+}
+
+/** Rows per indexability value, every value present (0 when none). */
+export function emptyIndexabilityCounts(): Record<IndexabilityValue, number> {
+  return Object.fromEntries(INDEXABILITY_VALUES.map((value) => [value, 0])) as Record<IndexabilityValue, number>;
 }
 
 /** Every row's keys, one entry per row, in ascending `seq` order. */
@@ -70,6 +77,11 @@ interface Columns {
   duplicates: Uint8Array;
   /** {@link kindCode} of each row. */
   kinds: Uint8Array;
+  indexKeys: Int8Array;
+  words: Int32Array;
+  h1Counts: Int32Array;
+  internalLinks: Int32Array;
+  outboundLinks: Int32Array;
   /** Lower-case URLs, made on the first search. */
   urlKeys?: string[];
 }
@@ -168,9 +180,12 @@ export class ResultsProjection {
     const media = new Map<string, number>();
     const depths = new Set<number>();
     const kinds = emptyKindCounts();
+    const indexability = emptyIndexabilityCounts();
     for (let i = 0; i < columns.n; i += 1) {
       statusClasses[classOfStatusKey(columns.statusKeys[i] ?? 0)] += 1;
       kinds[kindOfCode(columns.kinds[i] ?? 0)] += 1;
+      const value = indexabilityOfKey(columns.indexKeys[i] ?? -1);
+      if (value !== null) indexability[value] += 1;
       if (columns.duplicates[i] === 1) statusClasses.duplicate += 1;
       const mediaKey = columns.mediaKeys[i] ?? '';
       media.set(mediaKey, (media.get(mediaKey) ?? 0) + 1);
@@ -181,6 +196,7 @@ export class ResultsProjection {
       mediaTypes: [...media].map(([mediaType, count]) => ({ mediaType, count })).sort(byFrequency),
       depths: [...depths].sort((a, b) => a - b),
       kinds,
+      indexability,
     };
   }
 
@@ -191,7 +207,7 @@ export class ResultsProjection {
    * sorted alone.
    */
   private view(filter: PageFilter, column: SortColumn): Uint32Array {
-    const key = JSON.stringify([column, filter.statusClasses ?? [], filter.kind ?? null, filter.mediaType ?? null, filter.depth ?? null, filter.search ?? '']);
+    const key = JSON.stringify([column, filter.statusClasses ?? [], filter.kind ?? null, filter.mediaType ?? null, filter.depth ?? null, filter.indexability ?? null, filter.search ?? '']);
     const kept = this.views.find((view) => view.key === key);
     if (kept !== undefined) return kept.indices;
     let indices: Uint32Array;
@@ -228,9 +244,10 @@ export class ResultsProjection {
     const mediaType = filter.mediaType?.toLowerCase();
     const kind = filter.kind === undefined ? undefined : kindCode(filter.kind);
     const { depth } = filter;
+    const indexKey = filter.indexability === undefined ? undefined : INDEXABILITY_VALUES.indexOf(filter.indexability);
     const needle = (filter.search ?? '').toLowerCase();
     const urlKeys = needle === '' ? [] : this.urlKeysOf(columns);
-    const { statusKeys, duplicates, mediaKeys, depths, titleKeys, kinds } = columns;
+    const { statusKeys, duplicates, mediaKeys, depths, titleKeys, kinds, indexKeys } = columns;
     return (i) => {
       if (classes.size > 0) {
         const statusKey = statusKeys[i] ?? 0;
@@ -240,6 +257,7 @@ export class ResultsProjection {
       if (kind !== undefined && kinds[i] !== kind) return false;
       if (mediaType !== undefined && mediaKeys[i] !== mediaType) return false;
       if (depth !== undefined && depths[i] !== depth) return false;
+      if (indexKey !== undefined && indexKeys[i] !== indexKey) return false;
       if (needle !== '' && !(urlKeys[i] ?? '').includes(needle) && !(titleKeys[i] ?? '').includes(needle)) return false;
       return true;
     };
@@ -281,6 +299,11 @@ export class ResultsProjection {
       timeKeys: new Float64Array(n),
       duplicates: new Uint8Array(n),
       kinds: new Uint8Array(n),
+      indexKeys: new Int8Array(n),
+      words: new Int32Array(n),
+      h1Counts: new Int32Array(n),
+      internalLinks: new Int32Array(n),
+      outboundLinks: new Int32Array(n),
     };
     let i = 0;
     for (const chunk of chunks) {
@@ -297,6 +320,11 @@ export class ResultsProjection {
         columns.timeKeys[i] = chunk.timeKeys[slot] ?? -1;
         columns.duplicates[i] = chunk.duplicates[slot] ?? 0;
         columns.kinds[i] = chunk.kinds[slot] ?? 0;
+        columns.indexKeys[i] = chunk.indexKeys[slot] ?? -1;
+        columns.words[i] = chunk.words[slot] ?? -1;
+        columns.h1Counts[i] = chunk.h1Counts[slot] ?? -1;
+        columns.internalLinks[i] = chunk.internalLinks[slot] ?? -1;
+        columns.outboundLinks[i] = chunk.outboundLinks[slot] ?? -1;
         i += 1;
       }
     }
@@ -345,6 +373,16 @@ function numericKeys(columns: Columns, column: SortColumn): ArrayLike<number> | 
       return columns.depths;
     case 'inlinks':
       return columns.inlinks;
+    case 'indexability':
+      return columns.indexKeys;
+    case 'words':
+      return columns.words;
+    case 'h1Count':
+      return columns.h1Counts;
+    case 'internalLinks':
+      return columns.internalLinks;
+    case 'outboundLinks':
+      return columns.outboundLinks;
     case 'url':
     case 'contentType':
     case 'title':

@@ -6,6 +6,7 @@ import { RESULTS_CHUNK_ROWS, type ResultsChunk } from '../../src/storage/results
 import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
 import { DexieCrawlPageQueries } from '../../src/storage/dexie-page-queries.ts';
 import { crawlFixture, entryFixture, hostFixture, pageFixture } from '../support/store-contract.ts';
+import { reference, variedPage } from '../support/results-reference.ts';
 
 /** The schema of version 1 as shipped in Tabcrawl 0.1.0, copied so that this test keeps testing it. */
 const V1_STORES = {
@@ -20,6 +21,12 @@ const V1_STORES = {
 const V4_PAGES =
   '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
   '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq]';
+
+/** Version 6's page row as Tabcrawl 0.6.0 stored it: the record and the keys of version 2, none of version 7's. */
+function v6Row(page: PageRecord): Record<string, unknown> {
+  const { indexKey: _x, wordsKey: _w, h1Key: _h, internalKey: _n, outboundKey: _o, ...row } = toPageRow(page);
+  return row;
+}
 
 /** The pages schema of version 2 as shipped in Tabcrawl 0.2.0. */
 const V2_PAGES =
@@ -65,7 +72,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(6);
+      expect(db.verno).to.equal(7);
       expect(await db.linkTallies.count()).to.equal(0);
       expect(await db.crawls.toArray()).to.deep.equal([crawl]);
       expect(await db.hosts.toArray()).to.deep.equal([hostFixture('c1', A)]);
@@ -110,7 +117,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(6);
+      expect(db.verno).to.equal(7);
       expect(await db.linkTallies.count()).to.equal(0);
       const chunks = await db.resultChunks.where('[crawlId+chunk]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).toArray();
       expect(chunks.map((chunk) => [chunk.chunk, seqsOf(chunk)])).to.deep.equal([
@@ -167,13 +174,13 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(6);
+      expect(db.verno).to.equal(7);
       expect(await db.linkTallies.count()).to.equal(0);
       expect(db.tables.map((table) => table.name)).to.not.include('searchChunks');
       expect(await db.pages.orderBy('[crawlId+seq]').toArray()).to.deep.equal(pages.map(toPageRow));
       const [chunk] = await db.resultChunks.toArray();
       expect(chunk === undefined ? [] : [...chunk.inlinks.slice(1, 4)]).to.deep.equal([9, 8, 7]);
-      // Built at revision 1 by version 4's upgrade, then again at 2 by version 6's.
+      // Built at revision 1 by version 4's upgrade, then again at 2 by version 7's.
       expect((await db.facetCounts.get('c1'))?.rev).to.equal(2);
       const queries = new DexieCrawlPageQueries(db);
       const byInlinks = await queries.query({ crawlId: 'c1', sort: { column: 'inlinks', descending: false }, filter: { statusClasses: ['2xx'] }, offset: 0, limit: 10 });
@@ -205,7 +212,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(6);
+      expect(db.verno).to.equal(7);
       expect(await db.pages.orderBy('[crawlId+seq]').toArray()).to.deep.equal(pages.map(toPageRow));
       const counts = await db.facetCounts.get('c1');
       expect(counts?.kinds).to.deep.equal({ page: 2, resource: 2, file: 1, sitemap: 1 });
@@ -216,7 +223,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
       expect(rebuilt === undefined ? [] : [...rebuilt.kinds.slice(1, 7)]).to.deep.equal([0, 2, 2, 3, 1, 0]);
 
       const queries = new DexieCrawlPageQueries(db);
-      expect((await queries.facets('c1')).kinds).to.deep.equal({ page: 2, sitemap: 1, resource: 2, file: 1 });
+      expect((await queries.facets('c1')).kinds).to.deep.equal({ page: 2, sitemap: 1, resource: 2, file: 1, external: 0 });
       const resources = await queries.query({ crawlId: 'c1', sort: { column: 'seq', descending: false }, filter: { kind: 'resource' }, offset: 0, limit: 10 });
       expect({ seqs: resources.rows.map((row) => row.seq), kinds: resources.rows.map((row) => row.kind), total: resources.total }).to.deep.equal({
         seqs: [2, 3],
@@ -231,6 +238,61 @@ describe('TabcrawlDatabase schema upgrade', () => {
       if (first === undefined) throw new Error('no fixture');
       await new DexieCrawlStore(db).transaction((tx) => tx.putPages([{ ...first, kind: 'file' }]));
       expect((await db.facetCounts.get('c1'))?.kinds).to.deep.equal({ page: 1, resource: 2, file: 2, sitemap: 1 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('gives the page rows, result chunks and facet counts of a version 6 database the page facts, so the table sorts and filters by them', async () => {
+    const name = `tabcrawl-upgrade-v6-${Date.now()}`;
+    names.push(name);
+    const old = new Dexie(name);
+    old.version(1).stores(V1_STORES);
+    old.version(2).stores({ pages: V2_PAGES });
+    old.version(3).stores({ searchChunks: '[crawlId+chunk]', facetCounts: 'crawlId' });
+    old.version(4).stores({ pages: V4_PAGES, searchChunks: null, resultChunks: '[crawlId+chunk], [crawlId+rev]' });
+    old.version(5).stores({ linkTallies: '[crawlId+batch]' });
+    old.version(6).stores({});
+    // Rows with and without facts, of every kind, over two chunks; and a row of another crawl.
+    const pages = [...Array.from({ length: 40 }, (_, i) => variedPage('c1', i + 1)), variedPage('c1', RESULTS_CHUNK_ROWS + 3)];
+    await old.table('crawls').put({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: pages.length, done: pages.length } });
+    await old.table('pages').bulkPut([...pages, variedPage('c2', 1)].map(v6Row));
+    // Version 6's records as Tabcrawl 0.6.0 wrote them: no facts columns, no counts per indexability.
+    const chunk = { crawlId: 'c1', chunk: 0, rev: 4, present: new Uint8Array(RESULTS_CHUNK_ROWS), urls: new Array<string>(RESULTS_CHUNK_ROWS).fill(''), kinds: new Uint8Array(RESULTS_CHUNK_ROWS) };
+    await old.table('resultChunks').put(chunk);
+    await old.table('facetCounts').put({ crawlId: 'c1', rows: 0, statusKeys: {}, mediaKeys: {}, depths: {}, duplicates: 0, kinds: {}, rev: 4 });
+    old.close();
+
+    const db = new TabcrawlDatabase(name);
+    try {
+      await db.open();
+      expect(db.verno).to.equal(7);
+      expect(await db.pages.where('[crawlId+seq]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).toArray()).to.deep.equal(pages.map(toPageRow));
+      expect(await new DexieCrawlStore(db).pagesAfter('c1', 0, 100)).to.deep.equal(pages);
+      const counts = await db.facetCounts.get('c1');
+      expect(counts?.rows).to.equal(pages.length);
+      expect(counts?.rev, 'above the revision a reader may hold').to.equal(5);
+
+      // Both ways a window is read: the new sort indexes, and the rebuilt chunks (a filter).
+      const queries = new DexieCrawlPageQueries(db, { preload: false });
+      for (const column of ['indexability', 'words', 'h1Count', 'internalLinks', 'outboundLinks'] as const) {
+        for (const descending of [false, true]) {
+          const sort = { column, descending };
+          const fromIndex = await queries.query({ crawlId: 'c1', sort, filter: {}, offset: 0, limit: 100 });
+          expect(fromIndex.rows.map((row) => row.seq), `${column} from its index`).to.deep.equal(reference(pages, {}, sort, 0, 100).rows.map((page) => page.seq));
+          const filter = { statusClasses: ['2xx' as const] };
+          const fromChunks = await queries.query({ crawlId: 'c1', sort, filter, offset: 0, limit: 100 });
+          expect(fromChunks.rows.map((row) => row.seq), `${column} from the chunks`).to.deep.equal(reference(pages, filter, sort, 0, 100).rows.map((page) => page.seq));
+        }
+      }
+      const facets = await queries.facets('c1');
+      for (const value of ['indexable', 'noindex', 'canonicalised', 'not-200', 'redirected', 'blocked'] as const) {
+        expect(facets.indexability[value], value).to.equal(reference(pages, { indexability: value }, { column: 'seq', descending: false }, 0, 100).total);
+        const found = await queries.query({ crawlId: 'c1', sort: { column: 'seq', descending: false }, filter: { indexability: value }, offset: 0, limit: 100 });
+        expect(found.rows.map((row) => row.seq), value).to.deep.equal(reference(pages, { indexability: value }, { column: 'seq', descending: false }, 0, 100).rows.map((page) => page.seq));
+      }
+      expect(facets.indexability.noindex).to.be.above(0);
+      expect(facets.indexability.canonicalised).to.be.above(0);
     } finally {
       db.close();
     }

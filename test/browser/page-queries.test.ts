@@ -4,8 +4,8 @@ import { emptyCounts, type PageRecord } from '../../src/core/model.ts';
 import { TabcrawlDatabase, mediaTypeOf, toPageRow } from '../../src/storage/database.ts';
 import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
 import { DexieCrawlPageQueries, type PageQueriesOptions } from '../../src/storage/dexie-page-queries.ts';
-import type { PageFilter, PageQuery, SortColumn, StatusClass } from '../../src/storage/page-queries.ts';
-import { classOf, COLUMNS, reference, variedPage } from '../support/results-reference.ts';
+import { INDEXABILITY_VALUES, type PageFilter, type PageQuery, type SortColumn, type StatusClass } from '../../src/storage/page-queries.ts';
+import { classOf, COLUMNS, reference, referenceIndexability, variedPage } from '../support/results-reference.ts';
 import { crawlFixture } from '../support/store-contract.ts';
 
 const opened: TabcrawlDatabase[] = [];
@@ -82,6 +82,10 @@ const FILTERS: PageFilter[] = [
   { kind: 'resource', statusClasses: ['4xx', '5xx', 'failed', 'blocked'] },
   { kind: 'file', mediaType: 'application/pdf' },
   { kind: 'page', depth: 1, search: 'a' },
+  ...INDEXABILITY_VALUES.map((indexability): PageFilter => ({ indexability })),
+  { indexability: 'indexable', kind: 'file' },
+  { indexability: 'not-200', statusClasses: ['4xx'], search: 'p1' },
+  { indexability: 'noindex', depth: 1 },
 ];
 
 describe('DexieCrawlPageQueries', () => {
@@ -204,7 +208,14 @@ describe('DexieCrawlPageQueries', () => {
       blockedBy: page?.blockedBy,
       error: page?.error,
       duplicateOf: page?.duplicateOf,
+      indexability: { indexable: false, reason: 'blocked' },
+      wordCount: page?.facts?.wordCount,
+      h1Count: page?.facts?.h1Count,
+      h1: page?.facts?.h1,
+      internalLinks: page?.facts?.internalLinks,
+      outboundLinks: page?.facts?.outboundLinks,
     });
+    expect(page?.facts?.wordCount, 'a row with facts').to.be.a('number');
   });
 
   it('finds rows written after a first search', async () => {
@@ -218,7 +229,7 @@ describe('DexieCrawlPageQueries', () => {
     expect((await queries.query(queryOf('seq', false, { search: 'FRESH' }))).rows.map((row) => row.seq)).to.deep.equal([ROWS + 1]);
   });
 
-  it('lists facets: rows per status class and per kind, media types by frequency, depths ascending', async () => {
+  it('lists facets: rows per status class, kind and indexability, media types by frequency, depths ascending', async () => {
     const { queries, pages } = await seeded();
     const facets = await queries.facets('c1');
     const classes: StatusClass[] = ['2xx', '3xx', '4xx', '5xx', 'failed', 'blocked'];
@@ -229,8 +240,10 @@ describe('DexieCrawlPageQueries', () => {
     const expectedMedia = [...mediaCounts]
       .map(([mediaType, count]) => ({ mediaType, count }))
       .sort((a, b) => b.count - a.count || (a.mediaType < b.mediaType ? -1 : 1));
-    const kinds = Object.fromEntries((['page', 'sitemap', 'resource', 'file'] as const).map((kind) => [kind, pages.filter((page) => page.kind === kind).length]));
-    expect(facets).to.deep.equal({ mediaTypes: expectedMedia, depths: [0, 1, 2, 3], statusClasses: expectedClasses, kinds });
+    const kinds = Object.fromEntries((['page', 'sitemap', 'resource', 'file', 'external'] as const).map((kind) => [kind, pages.filter((page) => page.kind === kind).length]));
+    const indexability = Object.fromEntries(INDEXABILITY_VALUES.map((value) => [value, pages.filter((page) => referenceIndexability(page) === value).length]));
+    expect(facets).to.deep.equal({ mediaTypes: expectedMedia, depths: [0, 1, 2, 3], statusClasses: expectedClasses, kinds, indexability });
+    for (const value of INDEXABILITY_VALUES) expect(indexability[value], `the fixture has ${value} rows`).to.be.above(0);
   });
 
   it('counts rows written after the first facets into the next facets', async () => {
@@ -273,11 +286,12 @@ describe('DexieCrawlPageQueries', () => {
     // Rewrites as the crawl does (inlinks and anchors merged), plus changed titles and statuses, some twice.
     const rewritten = pages.map((page) =>
       page.seq % 10 === 0 ? { ...page, inlinks: page.inlinks + 1, title: `Renamed ${page.seq}`, status: 404, blockedBy: null, depth: 5, kind: page.seq % 30 === 0 ? ('file' as const) : page.kind } : page,
-    );
+    ).map((page) => (page.seq % 8 === 4 && page.facts ? { ...page, status: 200, blockedBy: null, facts: { ...page.facts, robots: ['noindex'], wordCount: 999 } } : page));
     const store = new DexieCrawlStore(db);
     await store.transaction(async (tx) => {
       await tx.putPages(rewritten.filter((page) => page.seq % 10 === 0));
       await tx.putPages(rewritten.filter((page) => page.seq % 20 === 0));
+      await tx.putPages(rewritten.filter((page) => page.seq % 8 === 4));
     });
     const queries = new DexieCrawlPageQueries(db);
     const facets = await queries.facets('c1');
@@ -285,8 +299,10 @@ describe('DexieCrawlPageQueries', () => {
     expect(facets.statusClasses['4xx']).to.equal(rewritten.filter((page) => classOf(page) === '4xx').length);
     expect((await db.facetCounts.get('c1'))?.rows).to.equal(ROWS);
     expect(facets.kinds.file).to.equal(rewritten.filter((page) => page.kind === 'file').length);
-    for (const filter of [{ search: 'renamed' }, { statusClasses: ['4xx'], depth: 5 }, { mediaType: 'text/html', search: 'a' }, { kind: 'file' }, { kind: 'page', depth: 5 }] satisfies PageFilter[]) {
+    expect(facets.indexability.noindex).to.equal(rewritten.filter((page) => referenceIndexability(page) === 'noindex').length);
+    for (const filter of [{ search: 'renamed' }, { statusClasses: ['4xx'], depth: 5 }, { mediaType: 'text/html', search: 'a' }, { kind: 'file' }, { kind: 'page', depth: 5 }, { indexability: 'noindex' }, { indexability: 'indexable' }] satisfies PageFilter[]) {
       await expectSameAsReference(queries, rewritten, queryOf('seq', false, filter));
+      await expectSameAsReference(queries, rewritten, queryOf('words', true, filter));
     }
   });
 });

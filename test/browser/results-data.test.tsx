@@ -58,12 +58,13 @@ describe('results query helpers', () => {
   });
 
   it('leaves unset filters out of the query and trims the search', () => {
-    expect(toPageFilter({ statusClasses: [], kind: null, mediaType: null, depth: null }, '  ')).to.deep.equal({});
-    expect(toPageFilter({ statusClasses: ['blocked'], kind: 'resource', mediaType: '', depth: 0 }, ' a ')).to.deep.equal({
+    expect(toPageFilter({ statusClasses: [], kind: null, mediaType: null, depth: null, indexability: null }, '  ')).to.deep.equal({});
+    expect(toPageFilter({ statusClasses: ['blocked'], kind: 'resource', mediaType: '', depth: 0, indexability: 'noindex' }, ' a ')).to.deep.equal({
       statusClasses: ['blocked'],
       kind: 'resource',
       mediaType: '',
       depth: 0,
+      indexability: 'noindex',
       search: 'a',
     });
   });

@@ -6,8 +6,9 @@
  * Portable on purpose: no Node and no DOM APIs.
  */
 import type { PageRecord } from '../../src/core/model.ts';
+import type { PageFacts } from '../../src/core/audit/page-facts.ts';
 import { mediaTypeOf } from '../../src/storage/database.ts';
-import { SORT_COLUMNS, type PageFilter, type SortColumn, type StatusClass } from '../../src/storage/page-queries.ts';
+import { SORT_COLUMNS, type IndexabilityValue, type PageFilter, type SortColumn, type StatusClass } from '../../src/storage/page-queries.ts';
 import { pageFixture } from './store-contract.ts';
 
 export const COLUMNS: readonly SortColumn[] = SORT_COLUMNS;
@@ -35,8 +36,51 @@ export function variedPage(crawlId: string, i: number): PageRecord {
     blockedBy: blocked ? 'robots' : null,
     blockedRule: blocked ? 'Disallow: /' : null,
     error: failed ? { code: 'timeout', message: 'timed out' } : null,
+    // Facts on most pages and files, none on every 11th (a row stored before facts) nor on other kinds.
+    ...(i % 11 === 6 ? {} : { facts: i % 5 === 1 || i % 29 === 4 ? null : variedFacts(base.url, i) }),
   };
 }
+
+/** Page facts with ties and zeros; some say noindex, some name another canonical, some themselves. */
+function variedFacts(url: string, i: number): PageFacts {
+  return {
+    canonical: i % 8 === 0 ? 'https://a.example/elsewhere' : i % 8 === 1 ? url : null,
+    canonicalHeader: null,
+    robots: i % 9 === 5 ? ['noindex', 'nofollow'] : i % 19 === 7 ? ['none'] : [],
+    description: null,
+    h1: i % 4 === 0 ? null : `Heading ${i % 6}`,
+    h1Count: i % 4 === 0 ? 0 : (i % 3) + 1,
+    lang: 'en',
+    hreflang: [],
+    wordCount: (i * 53) % 400,
+    internalLinks: (i * 7) % 25,
+    outboundLinks: i % 6,
+    otherLinks: [],
+    imagesWithoutAlt: [],
+    mixedContent: [],
+    anchorIds: [],
+    fragmentLinks: [],
+  };
+}
+
+/**
+ * A row's indexability as documented, without `indexabilityOf`: pages and linked files only; blocked,
+ * redirected (3xx), not 200, noindex (or none), canonical to another URL, in that order; else indexable.
+ */
+export function referenceIndexability(page: PageRecord): IndexabilityValue | null {
+  if (page.kind !== 'page' && page.kind !== 'file') return null;
+  if (page.blockedBy !== null) return 'blocked';
+  if (page.status !== null && page.status >= 300 && page.status < 400) return 'redirected';
+  if (page.status !== 200) return 'not-200';
+  const facts = page.facts;
+  if (facts === null || facts === undefined) return 'indexable';
+  if (facts.robots.includes('noindex') || facts.robots.includes('none')) return 'noindex';
+  const canonical = facts.canonical ?? facts.canonicalHeader;
+  return canonical !== null && canonical !== page.url ? 'canonicalised' : 'indexable';
+}
+
+/** The documented sort order of indexability: rows not judged first, indexable, then the reasons in the order they are checked. */
+const INDEXABILITY_ORDER: readonly (IndexabilityValue | null)[] = [null, 'indexable', 'blocked', 'redirected', 'not-200', 'noindex', 'canonicalised'];
 
 /** The status class of a row (every row is in exactly one). */
 export function classOf(page: PageRecord): Exclude<StatusClass, 'duplicate'> {
@@ -48,7 +92,10 @@ export function classOf(page: PageRecord): Exclude<StatusClass, 'duplicate'> {
   return '5xx';
 }
 
-/** The documented order of a column: missing values first (-1, '', blocked -2), lower-case title and media type. */
+/**
+ * The documented order of a column: missing values first (-1, '', blocked -2; no page facts -1), lower-case
+ * title and media type; indexability in {@link INDEXABILITY_ORDER}.
+ */
 export function referenceKey(page: PageRecord, column: SortColumn): number | string {
   switch (column) {
     case 'seq':
@@ -69,6 +116,16 @@ export function referenceKey(page: PageRecord, column: SortColumn): number | str
       return (page.title ?? '').toLowerCase();
     case 'inlinks':
       return page.inlinks;
+    case 'indexability':
+      return INDEXABILITY_ORDER.indexOf(referenceIndexability(page));
+    case 'words':
+      return page.facts?.wordCount ?? -1;
+    case 'h1Count':
+      return page.facts?.h1Count ?? -1;
+    case 'internalLinks':
+      return page.facts?.internalLinks ?? -1;
+    case 'outboundLinks':
+      return page.facts?.outboundLinks ?? -1;
   }
 }
 
@@ -80,7 +137,7 @@ export function reference(
   offset: number,
   limit: number,
 ): { rows: PageRecord[]; total: number } {
-  const { statusClasses = [], kind, mediaType, depth, search = '' } = filter;
+  const { statusClasses = [], kind, mediaType, depth, indexability, search = '' } = filter;
   const needle = search.toLowerCase();
   const kept = pages.filter(
     (page) =>
@@ -88,6 +145,7 @@ export function reference(
       (kind === undefined || page.kind === kind) &&
       (mediaType === undefined || mediaTypeOf(page.contentType) === mediaType) &&
       (depth === undefined || page.depth === depth) &&
+      (indexability === undefined || referenceIndexability(page) === indexability) &&
       (needle === '' || page.url.toLowerCase().includes(needle) || (page.title ?? '').toLowerCase().includes(needle)),
   );
   const keys = new Map(kept.map((page) => [page, referenceKey(page, sort.column)]));

@@ -65,6 +65,7 @@ if (root !== null) {
       onEvent={onEvent}
       send={send}
       openExport={openExport}
+      prefs={window.localStorage}
     />,
     root,
   );

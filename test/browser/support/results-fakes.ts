@@ -17,7 +17,7 @@ import type {
   SortColumn,
   StatusClass,
 } from '../../../src/storage/page-queries.ts';
-import { toPageListRow } from '../../../src/storage/page-queries.ts';
+import { indexabilityCode, INDEXABILITY_VALUES, toPageListRow } from '../../../src/storage/page-queries.ts';
 
 export const SITE = 'https://site.example';
 export const CRAWL_ID = 'crawl-1';
@@ -97,6 +97,13 @@ export function manyListRows(count: number): PageListRow[] {
       blockedBy: null,
       error: null,
       duplicateOf: null,
+      // 200: indexable but every 7th (noindex); 301: redirected; 404, 500: not-200.
+      indexability: status === 200 ? (seq % 7 === 0 ? { indexable: false, reason: 'noindex' } : { indexable: true }) : { indexable: false, reason: status === 301 ? 'redirected' : 'not-200' },
+      wordCount: (seq * 37) % 500,
+      h1Count: seq % 3,
+      h1: seq % 3 === 0 ? null : `Heading ${seq}`,
+      internalLinks: (seq * 11) % 40,
+      outboundLinks: seq % 4,
     });
   }
   return rows;
@@ -121,6 +128,7 @@ function matches(row: PageListRow, query: PageQuery): boolean {
   }
   if (filter.mediaType !== undefined && mediaType(row.contentType) !== filter.mediaType) return false;
   if (filter.depth !== undefined && row.depth !== filter.depth) return false;
+  if (filter.indexability !== undefined && indexabilityCode(row.indexability) !== INDEXABILITY_VALUES.indexOf(filter.indexability)) return false;
   if (filter.search !== undefined && filter.search !== '') {
     const needle = filter.search.toLowerCase();
     if (!row.url.toLowerCase().includes(needle) && !(row.title ?? '').toLowerCase().includes(needle)) return false;
@@ -138,6 +146,11 @@ const SORT_VALUES: Record<SortColumn, (row: PageListRow) => string | number | nu
   depth: (row) => row.depth,
   title: (row) => row.title,
   inlinks: (row) => row.inlinks,
+  indexability: (row) => indexabilityCode(row.indexability),
+  words: (row) => row.wordCount,
+  h1Count: (row) => row.h1Count,
+  internalLinks: (row) => row.internalLinks,
+  outboundLinks: (row) => row.outboundLinks,
 };
 
 /** Compares two sort values; nulls first ascending. */
@@ -205,7 +218,10 @@ export function facetsOf(rows: readonly PageListRow[]): PageFacets {
   const types = new Map<string, number>();
   const depths = new Set<number>();
   const kinds: Record<RowKind, number> = { page: 0, sitemap: 0, resource: 0, file: 0, external: 0 };
+  const indexability = Object.fromEntries(INDEXABILITY_VALUES.map((value) => [value, 0])) as PageFacets['indexability'];
   for (const row of rows) {
+    const value = INDEXABILITY_VALUES[indexabilityCode(row.indexability)];
+    if (value !== undefined) indexability[value] += 1;
     statusClasses[statusClassOf(row)] += 1;
     kinds[row.kind] += 1;
     if (row.duplicateOf !== null) statusClasses.duplicate += 1;
@@ -218,6 +234,7 @@ export function facetsOf(rows: readonly PageListRow[]): PageFacets {
     mediaTypes: [...types].map(([type, count]) => ({ mediaType: type, count })).sort((a, b) => b.count - a.count),
     depths: [...depths].sort((a, b) => a - b),
     kinds,
+    indexability,
   };
 }
 
