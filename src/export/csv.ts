@@ -22,6 +22,7 @@
  */
 import { brokenUrlsOfSource } from './broken-resources.ts';
 import { issuesOfSource } from './issues-of-source.ts';
+import { redirectsOfSource } from './redirect-chains.ts';
 import type { FormatWriter } from './export-source.ts';
 import { toJsonlRow, type JsonlRow } from './jsonl.ts';
 
@@ -33,6 +34,9 @@ export const CSV_COLUMNS = Object.freeze([
   'contentType',
   'contentLength',
   'location',
+  'redirectChain',
+  'finalUrl',
+  'finalStatus',
   'depth',
   'referrer',
   'fetchedAt',
@@ -146,8 +150,9 @@ export const writeCsv: FormatWriter = async function* (source, context) {
   yield encoder.encode(`${CSV_BOM}${csvHeader()}`);
   const broken = await brokenUrlsOfSource(source);
   const issues = await issuesOfSource(source);
+  const redirects = await redirectsOfSource(source);
   for await (const row of source.rows()) {
-    yield encoder.encode(csvRecord(toJsonlRow(row, broken, issues)));
+    yield encoder.encode(csvRecord(toJsonlRow(row, broken, issues, redirects)));
     context.onRow();
   }
 };

@@ -10,6 +10,7 @@
 import { canonicalOf, indexabilityOf, isCanonicalSelf } from '../core/audit/indexability.ts';
 import type { CheckId } from '../audit/checks.ts';
 import type { PageRecord } from '../core/model.ts';
+import { NO_REDIRECTS, redirectsOfSource, type RedirectLookup } from './redirect-chains.ts';
 import { brokenUrlsOfSource, resourceCountsOf, type BrokenUrls } from './broken-resources.ts';
 import type { FormatWriter } from './export-source.ts';
 import { issuesOfSource, NO_ISSUES, type IssueLookup } from './issues-of-source.ts';
@@ -24,6 +25,12 @@ export interface JsonlRow {
   contentLength: number | null;
   /** Absolute redirect target of a 3xx answer. */
   location: string | null;
+  /** Of a 3xx row: the URLs its redirects lead through, hop by hop (each its own row), the final one last; null for other rows. */
+  redirectChain: string[] | null;
+  /** Of a 3xx row: where its redirects end (a row that is not a redirect, a URL not crawled, or where a loop comes back). */
+  finalUrl: string | null;
+  /** Of a 3xx row: the final URL's status; null when it has none (not crawled, blocked, failed, a loop). */
+  finalStatus: number | null;
   depth: number;
   referrer: string | null;
   /** ISO 8601 time the request started, or null when never requested. */
@@ -85,9 +92,11 @@ export interface JsonlRow {
  * The exported shape of a row.
  * @param broken the URLs of the crawl's broken rows (see `broken-resources.ts`), for `brokenResourceCount`.
  * @param issues the ids of the checks that failed on each URL (see `issues-of-source.ts`); without it, `issues` is [].
+ * @param redirects where each redirect row's chain ends (see `redirect-chains.ts`); without it, the chain fields are null.
  */
-export function toJsonlRow(page: PageRecord, broken: BrokenUrls, issues: IssueLookup = NO_ISSUES): JsonlRow {
+export function toJsonlRow(page: PageRecord, broken: BrokenUrls, issues: IssueLookup = NO_ISSUES, redirects: RedirectLookup = NO_REDIRECTS): JsonlRow {
   const { resourceCount, brokenResourceCount } = resourceCountsOf(page, broken);
+  const chain = redirects.chainOf(page.url);
   return {
     url: page.url,
     kind: page.kind,
@@ -95,6 +104,9 @@ export function toJsonlRow(page: PageRecord, broken: BrokenUrls, issues: IssueLo
     contentType: page.contentType,
     contentLength: page.contentLength,
     location: page.location,
+    redirectChain: chain?.hops ?? null,
+    finalUrl: chain?.finalUrl ?? null,
+    finalStatus: chain?.finalStatus ?? null,
     depth: page.depth,
     referrer: page.referrer,
     fetchedAt: page.fetchedAt === null ? null : new Date(page.fetchedAt).toISOString(),
@@ -163,8 +175,8 @@ type FactField =
  * @param broken the broken URLs among the rows' resources (see `broken-resources.ts`).
  * @param issues the checks that failed on each URL.
  */
-export function toJsonl(pages: PageRecord[], broken: BrokenUrls, issues: IssueLookup = NO_ISSUES): string {
-  return pages.map((p) => `${JSON.stringify(toJsonlRow(p, broken, issues))}\n`).join('');
+export function toJsonl(pages: PageRecord[], broken: BrokenUrls, issues: IssueLookup = NO_ISSUES, redirects: RedirectLookup = NO_REDIRECTS): string {
+  return pages.map((p) => `${JSON.stringify(toJsonlRow(p, broken, issues, redirects))}\n`).join('');
 }
 
 /** JSON Lines as a {@link FormatWriter}: UTF-8, one line per row (after a first pass for the broken URLs, when the crawl has resources). */
@@ -172,8 +184,9 @@ export const writeJsonl: FormatWriter = async function* (source, context) {
   const encoder = new TextEncoder();
   const broken = await brokenUrlsOfSource(source);
   const issues = await issuesOfSource(source);
+  const redirects = await redirectsOfSource(source);
   for await (const row of source.rows()) {
-    yield encoder.encode(`${JSON.stringify(toJsonlRow(row, broken, issues))}\n`);
+    yield encoder.encode(`${JSON.stringify(toJsonlRow(row, broken, issues, redirects))}\n`);
     context.onRow();
   }
 };

@@ -5,6 +5,7 @@
  * broken resources are counted from the rows of its resources, read by key
  * with each window.
  */
+import { redirectsByKey } from '../export/redirect-chains.ts';
 import { brokenUrlsIn } from '../export/broken-resources.ts';
 import { CSV_BOM, csvHeader, csvRecord } from '../export/csv.ts';
 import { NO_ISSUES, type IssueLookup } from '../export/issues-of-source.ts';
@@ -40,9 +41,13 @@ export async function filteredCsv(
     // The rows of this window's resources, read once for the window: its broken ones.
     const resources = [...new Set(full.flatMap((row) => row?.resources ?? []))];
     const broken = brokenUrlsIn((await reader.getRows(view.crawlId, resources)).filter((row) => row !== undefined));
+    const redirects = await redirectsByKey(
+      full.filter((row) => row !== undefined),
+      (urls) => reader.getRows(view.crawlId, urls),
+    );
     for (const row of full) {
       if (row === undefined || written.has(row.url)) continue;
-      parts.push(csvRecord(toJsonlRow(row, broken, issues)));
+      parts.push(csvRecord(toJsonlRow(row, broken, issues, redirects)));
       written.add(row.url);
     }
     if (page.rows.length < PAGE_ROWS) return { text: parts.join(''), rows: written.size };

@@ -119,6 +119,9 @@ describe('CSV export', () => {
       'text/html; charset=utf-8',
       '5120',
       '',
+      '',
+      '',
+      '',
       '2',
       'https://a.example/',
       new Date(first.fetchedAt ?? 0).toISOString(),
@@ -276,17 +279,17 @@ describe('kinds and resource counts in CSV and JSON Lines', () => {
     assert.deepEqual(CSV_COLUMNS.slice(CSV_COLUMNS.indexOf('links'), CSV_COLUMNS.indexOf('links') + 3), ['links', 'resourceCount', 'brokenResourceCount']);
   });
 
-  it('reads the rows for the broken URLs first when the crawl archived resources, not when it did not (and twice for the issues)', async () => {
+  it('reads the rows for the broken URLs first when the crawl archived resources, not when it did not (and twice for the issues, twice for the redirects)', async () => {
     const withResources = fixtureSource(fixtureRowsWithResources());
     await jsonlOf(withResources);
-    // The broken URLs, the two scans of the Issues checks, the rows written.
-    assert.equal(withResources.passes, 4);
+    // The broken URLs, the two scans of the Issues checks, the redirects and the statuses of their ends, the rows written.
+    assert.equal(withResources.passes, 6);
     const without = fixtureSource(fixtureRowsWithResources().map((row) => ({ ...row, resources: [] })), undefined, {
       ...FIXTURE_CRAWL,
       settings: { ...FIXTURE_CRAWL.settings, archiveResources: false },
     });
     const lines = await csvOf(without);
-    assert.equal(without.passes, 3);
+    assert.equal(without.passes, 5);
     assert.ok(lines.every((line) => line['resourceCount'] === '0' && line['brokenResourceCount'] === '0'));
   });
 

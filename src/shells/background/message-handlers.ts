@@ -3,6 +3,7 @@
  * {@link Requests}, so a request without a handler does not compile.
  * Handlers check their payloads; every error leaves as data.
  */
+import { redirectsByKey } from '../../export/redirect-chains.ts';
 import { systemClock } from '../../core/crawl/clock.ts';
 import { queuedCount } from '../../core/crawl/crawl-lifecycle.ts';
 import type { Clock, CrawlStore } from '../../core/crawl/ports.ts';
@@ -167,7 +168,8 @@ export function createHandlers(store: CrawlStore, manager: CrawlManager, clock: 
       const resources = [...new Set(pages.flatMap((page) => page.resources))];
       const resourceRows = resources.length === 0 ? [] : await store.transaction((tx) => tx.getPages(crawl.id, resources));
       const broken = brokenUrlsIn(resourceRows.filter((row) => row !== undefined));
-      return { text: toJsonl(pages, broken, await issuesOf(crawl)), lastSeq: pages.at(-1)?.seq ?? afterSeq, rows: pages.length, done: pages.length < rowLimit };
+      const redirects = await redirectsByKey(pages, (urls) => store.transaction((tx) => tx.getPages(crawl.id, urls)));
+      return { text: toJsonl(pages, broken, await issuesOf(crawl), redirects), lastSeq: pages.at(-1)?.seq ?? afterSeq, rows: pages.length, done: pages.length < rowLimit };
     },
   };
 }
