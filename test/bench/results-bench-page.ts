@@ -86,6 +86,27 @@ function benchPage(seq: number): PageRecord {
     blockedBy: blocked ? 'robots' : null,
     blockedRule: blocked ? 'Disallow: /private' : null,
     error: failed ? { code: 'timeout', message: 'no answer in 30 s' } : null,
+    // HTML pages carry their page facts (a few noindex or canonicalised elsewhere).
+    facts: isHtml
+      ? {
+          canonical: noise(seq, 19) < 0.05 ? `${origin}/` : noise(seq, 19) < 0.7 ? url : null,
+          canonicalHeader: null,
+          robots: noise(seq, 20) < 0.04 ? ['noindex'] : [],
+          description: null,
+          h1: `${word(seq, 21)} ${seq}`,
+          h1Count: Math.floor(noise(seq, 22) * 3),
+          lang: 'en',
+          hreflang: [],
+          wordCount: Math.floor(noise(seq, 23) * 3000),
+          internalLinks: links.length,
+          outboundLinks: Math.floor(noise(seq, 24) * 12),
+          otherLinks: [],
+          imagesWithoutAlt: [],
+          mixedContent: [],
+          anchorIds: [],
+          fragmentLinks: [],
+        }
+      : null,
   };
 }
 
@@ -194,6 +215,9 @@ async function measure(repeat: number): Promise<Timing[]> {
     ['filter resources', { kind: 'resource' }],
     ['filter resources + errors', { kind: 'resource', statusClasses: ['4xx', '5xx', 'failed', 'blocked'] }],
     ['filter files + depth 1', { kind: 'file', depth: 1 }],
+    ['filter indexable', { indexability: 'indexable' }],
+    ['filter noindex', { indexability: 'noindex' }],
+    ['filter canonicalised + depth 2', { indexability: 'canonicalised', depth: 2 }],
   ];
   // Each sort order is computed once per data revision: the first run of a column pays for it.
   for (const [name, filter] of filters) {
@@ -210,6 +234,9 @@ async function measure(repeat: number): Promise<Timing[]> {
   await time('deep window: offset 50,000 by title (the middle)', run(pageQuery('title', false, {}, 50_000)), shared);
   await time('deep window: offset 10,000 by size descending', run(pageQuery('size', true, {}, 10_000)), shared);
   await time('deep window: offset 50,000 by response time', run(pageQuery('responseTime', false, {}, 50_000)), shared);
+  await time('deep window: offset 50,000 by words descending', run(pageQuery('words', true, {}, 50_000)), shared);
+  await time('filter indexable, by words descending', run(pageQuery('words', true, { indexability: 'indexable' })), shared);
+  await time('filter 2xx, by outbound links descending', run(pageQuery('outboundLinks', true, { statusClasses: ['2xx'] })), shared);
   // Write path: one transaction per page through the store, as the crawl writes (a new row, then an inlinks update).
   await time('write path: 200 x putPages of 1 new row (µs per row in total)', async () => {
     const db = new TabcrawlDatabase(BENCH_DATABASE);

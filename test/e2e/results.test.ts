@@ -26,9 +26,25 @@ describe('the results browser of the built extension', () => {
       assert.deepEqual(broken.sort(), [`${site.origin}/broken`, `${site.origin}/missing`]);
       await screenshot(page, 'results-broken');
 
-      // Search finds the redirect; Enter opens its detail with the chain.
+      // Both are not indexable (not 200): the Indexability column says so.
+      assert.deepEqual(await page.getByTestId('results-row').locator('.cell-indexability').allInnerTexts(), ['not 200', 'not 200']);
       await page.getByTestId('filter-4xx').click();
       await page.getByTestId('filter-5xx').click();
+
+      // The Indexability filter keeps the indexable pages only; a Words column chosen stays after a reload.
+      await page.getByTestId('filter-indexability').selectOption('indexability:indexable');
+      await page.getByTestId('results-row').locator('.cell-indexability').first().filter({ hasText: 'Indexable' }).waitFor({ timeout: 5000 });
+      const indexable = await page.getByTestId('results-row').locator('.cell-indexability').allInnerTexts();
+      assert.ok(indexable.length > 0 && indexable.every((text) => text === 'Indexable'), indexable.join(', '));
+      await page.getByTestId('column-chooser-open').click();
+      await page.getByTestId('column-words').check();
+      await page.getByTestId('sort-words').waitFor({ timeout: 5000 });
+      await page.reload();
+      await total.filter({ hasText: `${crawl.counts.done} URLs` }).waitFor({ timeout: 10_000 });
+      await page.getByTestId('sort-words').waitFor({ timeout: 5000 });
+      assert.ok((await page.getByTestId('results-row').locator('.cell-words').allInnerTexts()).some((text) => Number(text) > 0));
+
+      // Search finds the redirect; Enter opens its detail with the chain.
       await page.getByTestId('results-search').fill('/old');
       await total.filter({ hasText: '1 URL' }).waitFor({ timeout: 5000 });
       await page.getByTestId('results-row').first().click();
