@@ -145,8 +145,9 @@ export interface FrontierEntry extends CrawlUrl {
 /** A network-level failure, as data. */
 export interface FetchFailure {
   /**
-   * `no-access`: Chrome no longer lets Tabcrawl reach the host (the user withdrew site access); the
-   * request was not sent, and the crawl pauses instead of recording it (never stored on a row).
+   * `no-access`: Chrome does not let Tabcrawl reach the host (site access restricted or withdrawn); the
+   * request was not sent. On one of the crawl's own sites the crawl pauses instead of recording it; on
+   * another host (a page resource, a checked link) the row records it and the crawl goes on.
    */
   code: 'timeout' | 'network' | 'aborted' | 'invalid-response' | 'no-access';
   message: string;

@@ -12,8 +12,8 @@ export interface FakeResponse {
   body?: string | Uint8Array;
   /** How long the response takes, in virtual ms. @default 10 */
   responseMs?: number;
-  /** Fail at the network level instead of answering. */
-  networkError?: 'network' | 'timeout';
+  /** Fail at the network level instead of answering (`no-access`: as the access guard refuses a host Chrome keeps Tabcrawl from). */
+  networkError?: 'network' | 'timeout' | 'no-access';
 }
 
 export interface LoggedRequest {
@@ -21,6 +21,8 @@ export interface LoggedRequest {
   method: 'GET' | 'HEAD';
   startedAt: number;
   endedAt: number;
+  /** The request asked to carry no credentials (a link to another site). */
+  withoutCredentials: boolean;
 }
 
 /** HTML for a page that links to `hrefs` (each as `<a href>` with its href as text). */
@@ -53,7 +55,7 @@ export class FakeSite implements Fetcher {
     const startedAt = this.clock.now();
     // Aborted before the call: no request is sent (as the browser fetcher does).
     if (request.signal?.aborted === true) return { ok: false, error: { code: 'aborted', message: 'aborted' }, startedAt, endedAt: startedAt };
-    const log: LoggedRequest = { url: request.url, method: request.method, startedAt, endedAt: startedAt };
+    const log: LoggedRequest = { url: request.url, method: request.method, startedAt, endedAt: startedAt, withoutCredentials: request.withoutCredentials === true };
     this.requests.push(log);
     if (this.hang.has(request.url)) return new Promise<FetchOutcome>(() => undefined);
     const attempt = this.attempts.get(request.url) ?? 0;

@@ -161,6 +161,30 @@ describe('crawl runner: links to other sites', () => {
     assert.equal(lastPageAt(on), lastPageAt(off), "the site's last page came as early as without the checks");
   });
 
+  it('checks links anonymously, even in a crawl that sends the user\'s cookies', async () => {
+    const w = world();
+    w.site.route(`${A}/`, page(['/p', `${X}/a`]));
+    w.site.route(`${A}/p`, page([]));
+    await crawl(w, { startUrl: `${A}/`, delayMs: 10, withCookies: true });
+    assert.ok(w.site.requests.filter((r) => r.url.startsWith(X)).every((r) => r.withoutCredentials || r.url.endsWith('/robots.txt')));
+    assert.equal(w.site.requestsFor(`${X}/a`)[0]?.withoutCredentials, true);
+    assert.equal(w.site.requestsFor(`${A}/p`)[0]?.withoutCredentials, false, "the site's own pages carry the session");
+  });
+
+  it('records the URLs of another site Chrome keeps Tabcrawl from as failed (no-access), and goes on', async () => {
+    const w = world();
+    w.site.route(`${A}/`, page(['/p', `${X}/a`], `<img src="${X}/logo.png">`));
+    w.site.route(`${A}/p`, page([]));
+    for (const path of ['/robots.txt', '/a', '/logo.png']) w.site.route(`${X}${path}`, { networkError: 'no-access' });
+    const { final, byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
+    assert.equal(final?.state, 'finished', final?.message ?? '');
+    assert.equal(row(byUrl, `${A}/p`).status, 200);
+    for (const url of [`${X}/a`, `${X}/logo.png`]) {
+      assert.equal(row(byUrl, url).error?.code, 'no-access', url);
+      assert.equal(row(byUrl, url).status, null);
+    }
+  });
+
   it('checks nothing in a crawl with the setting off, or one stored before it existed', async () => {
     const w = world();
     w.site.route(`${A}/`, page([`${X}/a`]));

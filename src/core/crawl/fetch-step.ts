@@ -15,6 +15,7 @@ import { MAX_EXTERNAL_REDIRECTS } from '../settings.ts';
 import { MAX_REDIRECT_HOPS } from '../url/traps.ts';
 import { type Candidate, type CrawlWrites, unfetchedRow } from './frontier.ts';
 import { markHandled, reclaim } from './frontier-queue.ts';
+import { isSiteHost } from './host-pools.ts';
 import { externalCandidates, headCallsForGet } from './kinds/external-kind.ts';
 import { workKindOf } from './kinds/registry.ts';
 import { NOTHING_FOUND, resourceBudgetLeft, type Found } from './kinds/work-kind.ts';
@@ -49,9 +50,11 @@ async function requestEntry(ctx: StepContext, crawl: CrawlRecord, entry: Frontie
   const { settings } = crawl;
   const kind = workKindOf(entry.kind);
   const bodyLimit = (status: number, contentType: string | null): number => kind.bodyLimit(crawl, status, contentType);
-  const get = (): Promise<FetchOutcome> => fetcher.fetch({ url: entry.url, method: 'GET', timeoutMs: settings.timeoutMs, bodyLimit, signal });
+  // A link to another site is checked anonymously, even in a crawl that sends the user's cookies.
+  const anonymous = entry.kind === 'external' ? { withoutCredentials: true } : {};
+  const get = (): Promise<FetchOutcome> => fetcher.fetch({ url: entry.url, method: 'GET', timeoutMs: settings.timeoutMs, bodyLimit, signal, ...anonymous });
   if (!kind.headFirst(settings)) return { outcome: await get(), methods: ['GET'] };
-  const head = await fetcher.fetch({ url: entry.url, method: 'HEAD', timeoutMs: settings.timeoutMs, bodyLimit: () => 0, signal });
+  const head = await fetcher.fetch({ url: entry.url, method: 'HEAD', timeoutMs: settings.timeoutMs, bodyLimit: () => 0, signal, ...anonymous });
   if (!head.ok) {
     // A link checker asks again with GET when HEAD got no proper answer; a stop or withdrawn access is final.
     if (entry.kind !== 'external' || !headCallsForGet(null, head.error.code)) return { outcome: head, methods: ['HEAD'] };
@@ -86,8 +89,10 @@ export async function fetchEntry(ctx: StepContext,
     await releaseEntry(ctx, crawl.id, entry);
     return null;
   }
-  if (!outcome.ok && outcome.error.code === 'no-access') {
-    // Site access withdrawn mid-crawl: pause rather than record every URL left as a network error.
+  if (!outcome.ok && outcome.error.code === 'no-access' && isSiteHost(ctx.rules.scopeOf(crawl), entry.origin)) {
+    // Site access withdrawn mid-crawl: pause rather than record every URL left as a network error. On
+    // another host (a resource, a checked link) Chrome may never have let Tabcrawl in: that URL is
+    // recorded as failed with `no-access` below, and the crawl goes on.
     await releaseEntry(ctx, crawl.id, entry, accessLostMessage(outcome.error.message));
     return null;
   }

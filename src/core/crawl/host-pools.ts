@@ -11,6 +11,16 @@ import type { Scope } from '../url/scope.ts';
 
 export type HostPool = 'site' | 'other';
 
+/**
+ * Whether a host (scheme, host and port) is one of the crawl's own sites: the scope takes its URLs in
+ * (some of them, at least: a path prefix or an exclude pattern leaves out some URLs of a host, not the
+ * host). Other hosts are only asked for page resources or to check a link.
+ */
+export function isSiteHost(scope: Scope, origin: string): boolean {
+  const verdict = scope.check(`${origin}/`);
+  return verdict.inScope || verdict.reason === 'prefix' || verdict.reason === 'excluded';
+}
+
 export class HostPools {
   private readonly pools = new Map<string, HostPool>();
 
@@ -20,9 +30,7 @@ export class HostPools {
   poolOf(origin: string): HostPool {
     let pool = this.pools.get(origin);
     if (pool === undefined) {
-      const verdict = this.scope.check(`${origin}/`);
-      // A path prefix or an exclude pattern leaves out some URLs of a host, not the host.
-      pool = verdict.inScope || verdict.reason === 'prefix' || verdict.reason === 'excluded' ? 'site' : 'other';
+      pool = isSiteHost(this.scope, origin) ? 'site' : 'other';
       this.pools.set(origin, pool);
     }
     return pool;

@@ -18,6 +18,8 @@ export interface FetchRequest {
    */
   bodyLimit: (status: number, contentType: string | null) => number;
   signal?: AbortSignal;
+  /** Send no cookies or other credentials, whatever the fetcher sends otherwise (a link to another site is checked anonymously). */
+  withoutCredentials?: boolean;
 }
 
 export type FetchOutcome =

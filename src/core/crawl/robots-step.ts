@@ -6,6 +6,7 @@
  * module sends it and records it.
  * @see RFC 9309 §2.3 (access method), §2.3.1 (access results)
  */
+import { isSiteHost } from './host-pools.ts';
 import type { RobotsState } from '../model.ts';
 import type { CrawlRecord } from '../model.ts';
 import { MAX_BACKOFF_MS, parseRetryAfterMs } from '../politeness/retry-after.ts';
@@ -59,6 +60,14 @@ export async function fetchRobots(ctx: StepContext, crawl: CrawlRecord, origin: 
         if (other.inFlight?.url === url) other.inFlight = null;
         const endedAt = signal.aborted ? clock.now() : outcome.endedAt;
         ctx.rules.requestEnded(current.settings, other, endedAt, outcome.endedAt - outcome.startedAt);
+      }
+      if (!signal.aborted && !outcome.ok && outcome.error.code === 'no-access' && !isSiteHost(ctx.rules.scopeOf(current), origin)) {
+        // Another host (a CDN, a linked site) Chrome does not let Tabcrawl reach (site access restricted): nothing
+        // can be asked of it, robots.txt included. Its URLs are recorded one by one as failed with `no-access`
+        // (no request leaves: the fetcher refuses before sending); the crawl goes on.
+        host.robots = { ...host.robots, phase: 'ready', status: null, body: null, fetchedAt: null, retryAt: 0 };
+        ctx.rules.requestEnded(current.settings, host, clock.now(), null);
+        return;
       }
       if (signal.aborted || (!outcome.ok && outcome.error.code === 'no-access')) {
         ctx.rules.requestEnded(current.settings, host, clock.now(), null);

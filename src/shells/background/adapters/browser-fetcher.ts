@@ -124,7 +124,7 @@ export function createBrowserFetcher(wire: WireObserver, now: () => number = Dat
           method: request.method,
           cache: 'no-store',
           redirect: 'manual',
-          credentials,
+          credentials: request.withoutCredentials === true ? 'omit' : credentials,
           referrerPolicy: 'no-referrer',
           signal: controller.signal,
         });
