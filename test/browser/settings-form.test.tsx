@@ -128,6 +128,9 @@ describe('settings form', () => {
       'download-files': true,
       'max-file-size': '50',
       'max-resources': '10000',
+      'check-external': true,
+      'max-external': '10000',
+      'max-external-per-host': '100',
       'with-cookies': false,
     });
     expect(FIELDS.map((field) => field.setting)).to.have.members(Object.keys(DEFAULT_SETTINGS));
