@@ -19,6 +19,11 @@ export interface BenchOptions {
   parallel: number;
   /** Rounds of parts 1, 2 and 5; figures are medians over them. */
   rounds: number;
+  /**
+   * Of part 1's rounds, how many (the first ones) also crawl at 1 request at once per host: those crawls
+   * take longest (about 2.5 minutes a round at 2,000 pages here). 0 leaves them out. Not above `rounds`.
+   */
+  oneAtOnceRounds: number;
   /** Hosts of part 2, each its own port. */
   hosts: number;
   /** Pages of each host of part 2. */
@@ -57,7 +62,8 @@ served on 127.0.0.1, against wget on the same site, and prints a table; the figu
 
   1. throughput at delay 0: a generated site whose pages use page resources (stylesheets, a font, a script, images)
      and link PDFs, crawled by Tabcrawl pages only and archiving resources and files, at --parallel and at 1
-     request at once per host, and by wget (pages only, and --page-requisites), alternating, --rounds rounds
+     request at once per host (--one-at-once-rounds of the rounds), and by wget (pages only, and
+     --page-requisites), alternating, --rounds rounds
   2. politeness: --hosts sites (ports) with Crawl-delay --crawl-delay, --host-pages pages each with their
      resources (same host, same Crawl-delay), all in scope
   3. cost per page: the worker's CPU and JS heap per 1,000 pages, heap slope, IndexedDB bytes per page
@@ -74,6 +80,9 @@ Options:
                        (delay 0, no Crawl-delay: the only case where more than 1 is used); 1 for one at a
                        time; part 2 always uses 1; part 5 runs its loops at 1 and at N (default: ${DEFAULT_PARALLEL})
   --rounds N           rounds of parts 1, 2 and 5, reported as medians (default: 3)
+  --one-at-once-rounds N
+                       of part 1's rounds, how many also crawl at 1 request at once per host (the slowest
+                       crawls); 0 for none (default: 1; 0 with --smoke)
   --hosts N            hosts of part 2 (default: 8)
   --host-pages N       pages of each host of part 2 (default: 100, about 210 requests a host with their
                        resources; 200 with --no-resources)
@@ -93,6 +102,7 @@ Options:
 const OPTIONS = {
   pages: { type: 'string' },
   rounds: { type: 'string' },
+  'one-at-once-rounds': { type: 'string' },
   parallel: { type: 'string' },
   hosts: { type: 'string' },
   'host-pages': { type: 'string' },
@@ -133,7 +143,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   const hosts = wholeNumber('hosts', values.hosts, 8, 1, 32);
   const resources = values['no-resources'] !== true;
   const hostPages = wholeNumber('host-pages', values['host-pages'], smoke ? 5 : resources ? 100 : 200, 2, 100_000);
-  for (const value of [pages, rounds, parallel, hosts, hostPages]) if (typeof value === 'string') return { kind: 'usage-error', message: value };
+  const oneAtOnceRounds = wholeNumber('one-at-once-rounds', values['one-at-once-rounds'], smoke ? 0 : 1, 0, 50);
+  for (const value of [pages, rounds, parallel, hosts, hostPages, oneAtOnceRounds]) if (typeof value === 'string') return { kind: 'usage-error', message: value };
 
   const delayText = values['crawl-delay'] ?? '0.25';
   const crawlDelaySeconds = Number(delayText);
@@ -156,6 +167,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       pages: pages as number,
       parallel: parallel as number,
       rounds: rounds as number,
+      oneAtOnceRounds: Math.min(oneAtOnceRounds as number, rounds as number),
       hosts: hosts as number,
       hostPages: hostPages as number,
       resources,

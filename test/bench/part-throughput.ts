@@ -2,8 +2,8 @@
  * Part 1 of `npm run bench`: throughput at delay 0. A generated site whose
  * pages use page resources and link PDFs (`bench-sites.ts`), crawled by
  * Tabcrawl in several ways ({@link throughputVariants}: pages only or
- * archiving resources and files, at `--parallel` and at 1 request at once per
- * host) and by wget (pages only, and with `--page-requisites`), in turn,
+ * archiving resources and files, at `--parallel` and, in the first
+ * `--one-at-once-rounds` rounds, at 1 request at once per host) and by wget (pages only, and with `--page-requisites`), in turn,
  * `--rounds` rounds, the order alternating. Pages and requests per second,
  * each Tabcrawl way's ratio to the wget run that fetches the same URLs,
  * within each round, peak memory and CPU. The crawls at `--parallel` also
@@ -110,7 +110,8 @@ async function throughputRounds({ options, distDir, chromePath }: BenchContext, 
       const tabcrawl: ThroughputRound['tabcrawl'] = new Map();
       const wget: ThroughputRound['wget'] = new Map();
       const runTabcrawl = async (): Promise<void> => {
-        for (const variant of variants) {
+        // The crawls at 1 request at once per host (the slowest) run in the first --one-at-once-rounds rounds only.
+        for (const variant of variants.filter((v) => v.requestsPerHost === options.parallel || round <= options.oneAtOnceRounds)) {
           log(`bench: part 1, round ${round}: Tabcrawl crawls ${options.pages} pages at delay 0, ${perHostText(variant.requestsPerHost)}, ${variant.archive ? 'archiving resources and files' : 'pages only'}`);
           const expectedRows = variant.archive ? expected.pages + expected.resources + expected.files + expected.disallowedResources : expected.pages + expected.files;
           const run = await crawlWithTabcrawl({
@@ -186,8 +187,7 @@ export async function throughput(context: BenchContext): Promise<{
   const isReported = options.parts.has(1);
   const withWget = isReported && hasWget();
   if (isReported && !withWget) log(`bench: ${WGET_INSTALL_HINT}`);
-  // --smoke only checks the script: at --parallel only, which is enough to go through every path.
-  const variants = throughputVariants(options.parallel, { resources: options.resources, oneAtOnce: isReported && !options.smoke });
+  const variants = throughputVariants(options.parallel, { resources: options.resources, oneAtOnce: isReported && options.oneAtOnceRounds > 0 });
   const rounds = await throughputRounds(context, variants, withWget);
   const runsOf = (variant: ThroughputVariant | undefined): TabcrawlRun[] => (variant === undefined ? [] : rounds.flatMap((r) => r.tabcrawl.get(variant.id)?.run ?? []));
   const atParallel = (archive: boolean): ThroughputVariant | undefined => variants.find((v) => v.archive === archive && v.requestsPerHost === options.parallel);
@@ -208,6 +208,8 @@ export async function throughput(context: BenchContext): Promise<{
       archiveResources: variant.archive,
       downloadFiles: variant.archive,
       requestsPerHost: variant.requestsPerHost,
+      // Rounds it ran in (at 1 request at once per host: the first --one-at-once-rounds).
+      crawls: runs.length,
       pagesPerSecond: rounded(median(runs.map(pagesPerSecond))),
       requestsPerSecond: rounded(median(runs.map(requestsPerSecond))),
       seconds: rounded(median(runs.map((t) => t.wallMs / 1000))),
@@ -289,6 +291,7 @@ export async function throughput(context: BenchContext): Promise<{
   const figures = {
     pages: options.pages,
     rounds: options.rounds,
+    oneAtOnceRounds: variants.some((v) => v.requestsPerHost !== options.parallel) ? options.oneAtOnceRounds : 0,
     site: {
       description: options.resources
         ? 'generated pages of ~8.5 KB with 12 links each, each using 7 shared resources (a stylesheet that @imports another and loads a font and a background image, a script, two images) and an image of its own; every 50th page links a PDF; all on one host'
@@ -338,7 +341,8 @@ export async function throughput(context: BenchContext): Promise<{
     })),
   };
 
-  say(`1. Throughput at delay 0: a generated site of ${options.pages.toLocaleString('en-US')} pages (~8.5 KB, 12 links each), ${options.rounds} round(s), order alternating; medians`);
+  const oneAtOnceText = variants.some((v) => v.requestsPerHost !== options.parallel) ? ` (at 1 request at once per host: the first ${options.oneAtOnceRounds})` : '';
+  say(`1. Throughput at delay 0: a generated site of ${options.pages.toLocaleString('en-US')} pages (~8.5 KB, 12 links each), ${options.rounds} round(s)${oneAtOnceText}, order alternating; medians`);
   if (options.resources) {
     say(`   each page uses 7 shared resources (2 stylesheets, a font, a script, 3 images) and an image of its own; every 50th page links a PDF: ${(expected.pages + expected.resources + expected.files).toLocaleString('en-US')} URLs in all`);
     say('   Tabcrawl at delay 0 (no Crawl-delay): pages only (--no-resources --no-files) or archiving resources and files (the defaults);');

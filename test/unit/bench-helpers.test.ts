@@ -226,6 +226,19 @@ describe('bench options', () => {
     });
   });
 
+  it('crawls at 1 request at once per host in the first round only unless told, never in more rounds than there are, and not with --smoke', () => {
+    const rounds = (args: string[]): number | string => {
+      const parsed = parseBenchArgs(args);
+      return parsed.kind === 'run' ? parsed.options.oneAtOnceRounds : parsed.kind;
+    };
+    assert.equal(rounds([]), 1);
+    assert.equal(rounds(['--one-at-once-rounds', '3']), 3);
+    assert.equal(rounds(['--one-at-once-rounds', '5', '--rounds', '2']), 2);
+    assert.equal(rounds(['--one-at-once-rounds', '0']), 0);
+    assert.equal(rounds(['--smoke']), 0);
+    assert.equal(rounds(['--one-at-once-rounds', '-1']), 'usage-error');
+  });
+
   it('runs pages only with --no-resources, part 2 then with 200 pages a host unless told', () => {
     const parsed = parseBenchArgs(['--no-resources']);
     assert.ok(parsed.kind === 'run' && !parsed.options.resources && parsed.options.hostPages === 200);
