@@ -68,7 +68,7 @@ export function costPerPage({ options, say }: BenchContext, runs: { pagesOnly: r
   const pagesOnly = costOf(runs.pagesOnly);
   const archive = runs.archive.length === 0 ? null : costOf(runs.archive);
   const figures = {
-    source: `the Tabcrawl crawls of part 1 at ${perHostText(options.parallel)} (${options.pages} pages, delay 0), pages only and archiving resources and files; medians`,
+    source: `the Tabcrawl crawls of part 1 at ${perHostText(options.parallel)} (${options.pages} pages, delay 0), pages only${archive === null ? '' : ' and archiving resources and files'}; medians`,
     requestsPerHost: options.parallel,
     pagesOnly,
     withResources: archive,
