@@ -5,13 +5,13 @@
  */
 import { expect } from 'chai';
 import { act } from 'preact/test-utils';
-import type { PageFacts } from '../../src/core/audit/page-facts.ts';
 import { COLUMNS_PREF_KEY, DEFAULT_COLUMNS, loadShownColumns, shownColumnsOf, type PrefsStorage, type ShownColumn } from '../../src/results/column-prefs.ts';
 import { fittingColumns } from '../../src/results/results-grid.tsx';
 import { urlListQueries } from '../../src/results/url-list-queries.ts';
 import { click, settle, waitFor } from './support/popup-harness.tsx';
 import { CRAWL_ID, FakePageQueries, FakeRowReader, listRowOf, manyListRows, pageRecord } from './support/results-fakes.ts';
 import { loadResultsStyles, mountResults, type MountedResults } from './support/results-harness.tsx';
+import { factsOf } from '../support/page-facts-fixture.ts';
 
 /** A `localStorage` stand-in. */
 class MemoryStorage implements PrefsStorage {
@@ -24,27 +24,7 @@ class MemoryStorage implements PrefsStorage {
   }
 }
 
-function facts(overrides: Partial<PageFacts> = {}): PageFacts {
-  return {
-    canonical: null,
-    canonicalHeader: null,
-    robots: [],
-    description: null,
-    h1: null,
-    h1Count: 0,
-    lang: null,
-    hreflang: [],
-    wordCount: 0,
-    internalLinks: 0,
-    outboundLinks: 0,
-    otherLinks: [],
-    imagesWithoutAlt: [],
-    mixedContent: [],
-    anchorIds: [],
-    fragmentLinks: [],
-    ...overrides,
-  };
-}
+const facts = factsOf;
 
 const ALL_COLUMNS: ShownColumn[] = ['url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks', 'indexability', 'words', 'h1Count', 'internalLinks', 'outboundLinks'];
 

@@ -6,6 +6,7 @@
 import type { PageFacts } from '../../src/core/audit/page-facts.ts';
 import type { PageRecord } from '../../src/core/model.ts';
 import type { CheckId } from '../../src/audit/checks.ts';
+import { factsOf } from './page-facts-fixture.ts';
 
 export const SITE = 'https://a.example';
 export const OTHER = 'https://other.example';
@@ -15,25 +16,7 @@ const at = (path: string): string => (path.startsWith('http') ? path : `${SITE}$
 
 /** Facts of a clean page: a description of its own, one `<h1>`, nothing wrong. */
 export function cleanFacts(path: string, overrides: Partial<PageFacts> = {}): PageFacts {
-  return {
-    canonical: null,
-    canonicalHeader: null,
-    robots: [],
-    description: `What ${path} is about, in one sentence.`,
-    h1: `Heading of ${path}`,
-    h1Count: 1,
-    lang: 'en',
-    hreflang: [],
-    wordCount: 300,
-    internalLinks: 0,
-    outboundLinks: 0,
-    otherLinks: [],
-    imagesWithoutAlt: [],
-    mixedContent: [],
-    anchorIds: [],
-    fragmentLinks: [],
-    ...overrides,
-  };
+  return factsOf({ description: `What ${path} is about, in one sentence.`, h1: `Heading of ${path}`, h1Count: 1, lang: 'en', wordCount: 300, ...overrides });
 }
 
 /** A clean HTML page at `path` (a title of a good length of its own), with `overrides`. */

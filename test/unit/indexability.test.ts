@@ -1,31 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type IndexabilityRow, indexabilityOf, indexabilityText, isCanonicalSelf } from '../../src/core/audit/indexability.ts';
-import type { PageFacts } from '../../src/core/audit/page-facts.ts';
+import { factsOf } from '../support/page-facts-fixture.ts';
 
 const URL_A = 'https://example.com/a';
 
-function facts(overrides: Partial<PageFacts> = {}): PageFacts {
-  return {
-    canonical: null,
-    canonicalHeader: null,
-    robots: [],
-    description: null,
-    h1: null,
-    h1Count: 0,
-    lang: null,
-    hreflang: [],
-    wordCount: 0,
-    internalLinks: 0,
-    outboundLinks: 0,
-    otherLinks: [],
-    imagesWithoutAlt: [],
-    mixedContent: [],
-    anchorIds: [],
-    fragmentLinks: [],
-    ...overrides,
-  };
-}
+const facts = factsOf;
 
 function row(overrides: Partial<IndexabilityRow> = {}): IndexabilityRow {
   return { url: URL_A, kind: 'page', status: 200, blockedBy: null, facts: facts(), ...overrides };
