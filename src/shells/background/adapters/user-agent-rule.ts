@@ -11,7 +11,11 @@ export function crawlerUserAgent(version: string, projectUrl: string): string {
   return `Mozilla/5.0 (compatible; tabcrawl/${version}; +${projectUrl})`;
 }
 
-/** Installs (or replaces) the rule. Session rules last until the browser closes; call on every worker start. */
+/**
+ * Installs (or replaces) the rule. Session rules last until the browser closes; call on every worker start.
+ * The rule's values are written as the strings the API takes, not through the enum objects, which
+ * Firefox does not have (`web-ext lint`: UNSUPPORTED_API; see docs/firefox.md).
+ */
 export async function installUserAgentRule(userAgent: string): Promise<void> {
   await chrome.declarativeNetRequest.updateSessionRules({
     removeRuleIds: [RULE_ID],
@@ -20,12 +24,12 @@ export async function installUserAgentRule(userAgent: string): Promise<void> {
         id: RULE_ID,
         priority: 1,
         action: {
-          type: chrome.declarativeNetRequest.RuleActionType.MODIFY_HEADERS,
-          requestHeaders: [{ header: 'user-agent', operation: chrome.declarativeNetRequest.HeaderOperation.SET, value: userAgent }],
+          type: 'modifyHeaders' as chrome.declarativeNetRequest.RuleActionType,
+          requestHeaders: [{ header: 'user-agent', operation: 'set' as chrome.declarativeNetRequest.HeaderOperation, value: userAgent }],
         },
         condition: {
           initiatorDomains: [chrome.runtime.id],
-          resourceTypes: [chrome.declarativeNetRequest.ResourceType.XMLHTTPREQUEST, chrome.declarativeNetRequest.ResourceType.OTHER],
+          resourceTypes: ['xmlhttprequest', 'other'] as chrome.declarativeNetRequest.ResourceType[],
         },
       },
     ],
