@@ -24,8 +24,6 @@ class MemoryStorage implements PrefsStorage {
   }
 }
 
-const facts = factsOf;
-
 const ALL_COLUMNS: ShownColumn[] = ['url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks', 'indexability', 'words', 'h1Count', 'internalLinks', 'outboundLinks'];
 
 describe('results table columns', () => {
@@ -95,9 +93,9 @@ describe('results table columns', () => {
 
   it('shows indexability, words, h1 count (the first h1 as its tooltip) and link counts, blank for rows without facts', async () => {
     const rows = [
-      pageRecord(1, { facts: facts({ wordCount: 321, h1: 'Welcome', h1Count: 1, internalLinks: 14, outboundLinks: 2 }) }),
-      pageRecord(2, { facts: facts({ robots: ['noindex'], h1Count: 3, h1: 'First' }) }),
-      pageRecord(3, { facts: facts({ canonical: 'https://site.example/p1' }) }),
+      pageRecord(1, { facts: factsOf({ wordCount: 321, h1: 'Welcome', h1Count: 1, internalLinks: 14, outboundLinks: 2 }) }),
+      pageRecord(2, { facts: factsOf({ robots: ['noindex'], h1Count: 3, h1: 'First' }) }),
+      pageRecord(3, { facts: factsOf({ canonical: 'https://site.example/p1' }) }),
       pageRecord(4, { status: 301, location: 'https://site.example/p1', facts: null }),
       pageRecord(5, { kind: 'resource', contentType: 'text/css', facts: null }),
     ];
@@ -186,7 +184,7 @@ describe('results table columns', () => {
   });
 
   it('sorts one issue\'s URLs by the new columns too', async () => {
-    const rows = [1, 2, 3, 4].map((seq) => pageRecord(seq, { facts: facts({ wordCount: [50, 10, 0, 30][seq - 1] ?? 0, outboundLinks: seq % 2 }) }));
+    const rows = [1, 2, 3, 4].map((seq) => pageRecord(seq, { facts: factsOf({ wordCount: [50, 10, 0, 30][seq - 1] ?? 0, outboundLinks: seq % 2 }) }));
     rows.push(pageRecord(5, { facts: null, status: 404 }));
     const base = new FakePageQueries([]);
     const queries = urlListQueries(base, new FakeRowReader(rows), CRAWL_ID, rows.map((row) => row.url));

@@ -6,19 +6,7 @@ import { RELATED_MAX, runChecks, type RowScan } from '../../src/audit/engine.ts'
 import { DEFAULT_THRESHOLDS } from '../../src/audit/thresholds.ts';
 import type { PageRecord } from '../../src/core/model.ts';
 import { OTHER, PLANTED, SITE, auditRows, cleanFacts, linking, other, page, redirect } from '../support/audit-fixture.ts';
-
-/** A scan over `rows` (numbered in order) that counts how often it was started. */
-function scanOf(rows: PageRecord[]): RowScan & { scans: number } {
-  const numbered = rows.map((row, index) => ({ ...row, seq: index + 1 }));
-  const scan = Object.assign(
-    async function* () {
-      scan.scans += 1;
-      yield* numbered;
-    },
-    { scans: 0 },
-  );
-  return scan;
-}
+import { scanOf } from '../support/row-scan.ts';
 
 async function urlsOf(rows: PageRecord[], check: CheckId): Promise<string[]> {
   const result = await runAudit(scanOf(rows));

@@ -5,10 +5,8 @@ import { factsOf } from '../support/page-facts-fixture.ts';
 
 const URL_A = 'https://example.com/a';
 
-const facts = factsOf;
-
 function row(overrides: Partial<IndexabilityRow> = {}): IndexabilityRow {
-  return { url: URL_A, kind: 'page', status: 200, blockedBy: null, facts: facts(), ...overrides };
+  return { url: URL_A, kind: 'page', status: 200, blockedBy: null, facts: factsOf(), ...overrides };
 }
 
 describe('indexabilityOf', () => {
@@ -16,7 +14,7 @@ describe('indexabilityOf', () => {
     assert.deepEqual(indexabilityOf(row()), { indexable: true });
   });
   test('a page whose canonical is itself is indexable', () => {
-    assert.deepEqual(indexabilityOf(row({ facts: facts({ canonical: URL_A }) })), { indexable: true });
+    assert.deepEqual(indexabilityOf(row({ facts: factsOf({ canonical: URL_A }) })), { indexable: true });
   });
   const cases: [name: string, overrides: Partial<IndexabilityRow>, reason: string][] = [
     ['blocked by robots.txt', { status: null, blockedBy: 'robots', facts: null }, 'blocked'],
@@ -24,11 +22,11 @@ describe('indexabilityOf', () => {
     ['a 404', { status: 404, facts: null }, 'not-200'],
     ['a 204', { status: 204 }, 'not-200'],
     ['a network failure', { status: null, facts: null }, 'not-200'],
-    ['meta or header noindex', { facts: facts({ robots: ['nofollow', 'noindex'] }) }, 'noindex'],
-    ['robots none', { facts: facts({ robots: ['none'] }) }, 'noindex'],
-    ['a canonical elsewhere', { facts: facts({ canonical: 'https://example.com/b' }) }, 'canonicalised'],
-    ['a Link header canonical elsewhere', { facts: facts({ canonicalHeader: 'https://example.com/b' }) }, 'canonicalised'],
-    ['noindex before canonicalised', { facts: facts({ robots: ['noindex'], canonical: 'https://example.com/b' }) }, 'noindex'],
+    ['meta or header noindex', { facts: factsOf({ robots: ['nofollow', 'noindex'] }) }, 'noindex'],
+    ['robots none', { facts: factsOf({ robots: ['none'] }) }, 'noindex'],
+    ['a canonical elsewhere', { facts: factsOf({ canonical: 'https://example.com/b' }) }, 'canonicalised'],
+    ['a Link header canonical elsewhere', { facts: factsOf({ canonicalHeader: 'https://example.com/b' }) }, 'canonicalised'],
+    ['noindex before canonicalised', { facts: factsOf({ robots: ['noindex'], canonical: 'https://example.com/b' }) }, 'noindex'],
   ];
   for (const [name, overrides, reason] of cases) {
     test(`${name}: not indexable (${reason})`, () => {
@@ -36,7 +34,7 @@ describe('indexabilityOf', () => {
     });
   }
   test('the markup canonical wins over the header one', () => {
-    assert.deepEqual(indexabilityOf(row({ facts: facts({ canonical: URL_A, canonicalHeader: 'https://example.com/b' }) })), { indexable: true });
+    assert.deepEqual(indexabilityOf(row({ facts: factsOf({ canonical: URL_A, canonicalHeader: 'https://example.com/b' }) })), { indexable: true });
   });
   test('a file or a row stored before facts is judged by its status', () => {
     assert.deepEqual(indexabilityOf(row({ kind: 'file', facts: null })), { indexable: true });
@@ -55,9 +53,9 @@ describe('indexabilityOf', () => {
 
 describe('isCanonicalSelf', () => {
   test('true, false or null (none)', () => {
-    assert.equal(isCanonicalSelf({ url: URL_A, facts: facts({ canonical: URL_A }) }), true);
-    assert.equal(isCanonicalSelf({ url: URL_A, facts: facts({ canonicalHeader: 'https://example.com/b' }) }), false);
-    assert.equal(isCanonicalSelf({ url: URL_A, facts: facts() }), null);
+    assert.equal(isCanonicalSelf({ url: URL_A, facts: factsOf({ canonical: URL_A }) }), true);
+    assert.equal(isCanonicalSelf({ url: URL_A, facts: factsOf({ canonicalHeader: 'https://example.com/b' }) }), false);
+    assert.equal(isCanonicalSelf({ url: URL_A, facts: factsOf() }), null);
     assert.equal(isCanonicalSelf({ url: URL_A, facts: null }), null);
   });
 });

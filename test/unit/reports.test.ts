@@ -14,11 +14,11 @@ import {
   buildReport,
   reportCount,
   resourceTypeOf,
-  type RowScan,
 } from '../../src/reports/build-reports.ts';
 import { REPORT_CSV_HEADERS, reportFileName, reportToCsv } from '../../src/reports/report-csv.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
 import { crawlFixture, pageFixture } from '../support/store-contract.ts';
+import { scanOf } from '../support/row-scan.ts';
 
 const A = 'https://a.example';
 
@@ -42,19 +42,6 @@ const resource = (path: string, overrides: Partial<PageRecord> = {}): PageRecord
 const using = (path: string, paths: string[], overrides: Partial<PageRecord> = {}): PageRecord => row(path, { resources: paths.map((p) => (p.startsWith('http') ? p : `${A}${p}`)), ...overrides });
 const linking = (path: string, targets: [string, string][]): PageRecord =>
   row(path, { links: targets.map(([target]) => `${A}${target}`), linkTexts: targets.map(([, text]) => text) });
-
-/** A scan over `rows` (numbered 1, 2, ... in order) that counts how often it was started. */
-function scanOf(rows: PageRecord[]): RowScan & { scans: number } {
-  const numbered = rows.map((r, index) => ({ ...r, seq: index + 1 }));
-  const scan = Object.assign(
-    async function* () {
-      scan.scans += 1;
-      yield* numbered;
-    },
-    { scans: 0 },
-  );
-  return scan;
-}
 
 /** The records of a CSV text (BOM stripped), header first. */
 function parseCsv(text: string): string[][] {
