@@ -48,7 +48,10 @@ export const checksExternal = (crawl: CrawlRecord): boolean => crawl.settings.ch
 export function externalCandidates(crawl: CrawlRecord, scope: Scope, entry: FrontierEntry, row: PageRecord): Candidate[] {
   if (!checksExternal(crawl) || row.kind !== 'page') return [];
   const candidates: Candidate[] = [];
+  const ownHost = `${entry.origin}/`;
   for (const [i, url] of row.links.entries()) {
+    // A link to the page's own host is never to another site: no need to parse it (most links of a page).
+    if (url.startsWith(ownHost)) continue;
     const verdict = scope.check(url);
     if (verdict.inScope || (verdict.reason !== 'host' && verdict.reason !== 'scheme')) continue;
     const text = row.linkTexts[i] ?? '';
