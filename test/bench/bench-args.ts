@@ -38,7 +38,7 @@ export interface BenchOptions {
   crawlDelaySeconds: number;
   /** Which parts run. */
   parts: ReadonlySet<BenchPart>;
-  /** The built extension to load; null: `dist/`, built first when stale (as `npm run crawl` does). */
+  /** The built extension to load; null: `dist/chrome/`, built first when stale (as `npm run crawl` does). */
   distDir: string | null;
   /** Where the JSON goes; null: `.tmp/bench/bench-<date>.json`. */
   outFile: string | null;
@@ -93,7 +93,7 @@ Options:
   --large              10,000 pages, and part 4
   --profile            also record a CPU profile of the worker during a zero-delay crawl:
                        .tmp/bench/worker.cpuprofile (open it in Chrome DevTools), top 15 functions printed
-  --dist DIR           the built extension to load (default: dist/, built first when older than the sources)
+  --dist DIR           the built extension to load (default: dist/chrome/, built first when older than the sources)
   --out FILE           where to write the JSON (default: .tmp/bench/bench-<date>.json)
   --smoke              a tiny run that only checks the script (parts 1, 2 and 5; part 1 at --parallel only,
                        5 pages per host in part 2)

@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureBuilt } from '../../src/shells/cli/build.ts';
+import { distDirOf, ensureBuilt } from '../../src/shells/cli/build.ts';
 import { findChromium } from '../../src/shells/cli/chromium.ts';
 import { launchExtension } from '../../src/shells/cli/extension-driver.ts';
 import { exportThroughPage } from '../../src/shells/cli/export-through-page.ts';
@@ -47,10 +47,10 @@ if (!Number.isInteger(pages) || pages < 1 || !Number.isInteger(parallel) || para
 const MiB = 1024 * 1024;
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
-// --dist: a separate build (as `npm run bench` passes its own); else dist/, built first when stale.
-if (values.dist === undefined) await ensureBuilt(ROOT, log);
+// --dist: a separate build (as `npm run bench` passes its own); else dist/chrome/, built first when stale.
+if (values.dist === undefined) await ensureBuilt(ROOT, 'chrome', log);
 const site = await startBenchSite(pages, { resources: true });
-const session = await launchExtension({ distDir: resolve(ROOT, values.dist ?? 'dist'), chromePath: findChromium(process.env), copyDist: true });
+const session = await launchExtension({ distDir: values.dist === undefined ? distDirOf(ROOT, 'chrome') : resolve(ROOT, values.dist), chromePath: findChromium(process.env), copyDist: true });
 const out = mkdtempSync(join(tmpdir(), 'tabcrawl-bench-'));
 try {
   log(`crawling ${pages} generated pages at ${site.origin} (delay 0, ${parallel} requests at once, ${resources ? 'archiving resources and files' : 'pages only'})`);

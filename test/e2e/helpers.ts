@@ -12,13 +12,14 @@ import type { JsonlRow } from '../../src/export/jsonl.ts';
 export const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * The built extension the tests load: `dist/`, or `TABCRAWL_DIST` when set (a
- * separate build, so that two test runs on one checkout do not share one).
+ * The built extension the tests load: the Chrome build, `dist/chrome/`, or
+ * `TABCRAWL_DIST` when set (a separate Chrome build, so that two test runs on
+ * one checkout do not share one).
  */
-export const DIST_DIR = resolve(ROOT, process.env.TABCRAWL_DIST ?? 'dist');
+export const DIST_DIR = resolve(ROOT, process.env.TABCRAWL_DIST ?? 'dist/chrome');
 
 export async function launch(): Promise<ExtensionSession> {
-  // A private copy: a rebuild of dist/ during the run must not break worker restarts.
+  // A private copy: a rebuild of dist/chrome/ during the run must not break worker restarts.
   return launchExtension({ distDir: DIST_DIR, chromePath: findChromium(process.env), copyDist: true });
 }
 

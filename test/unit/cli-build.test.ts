@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { ensureBuilt, isBuildStale } from '../../src/shells/cli/build.ts';
+import { BUILD_BROWSERS, distDirOf, ensureBuilt, isBuildStale, type BuildBrowser } from '../../src/shells/cli/build.ts';
+import { TARGET_BROWSERS } from '../../src/shells/build/manifest.ts';
 import { runCli } from '../../src/shells/cli/run-cli.ts';
 
 const roots: string[] = [];
@@ -24,44 +25,84 @@ function project(files: Record<string, number>): string {
   return root;
 }
 
+describe('the browsers built for', () => {
+  test('are the ones the build knows (src/shells/build/manifest.ts), each in dist/<browser>', () => {
+    assert.deepEqual(BUILD_BROWSERS, TARGET_BROWSERS);
+    assert.equal(distDirOf('/p', 'chrome'), join('/p', 'dist', 'chrome'));
+    assert.equal(distDirOf('/p', 'firefox'), join('/p', 'dist', 'firefox'));
+  });
+});
+
 describe('isBuildStale', () => {
-  test('is stale when dist/manifest.json is missing', () => {
-    assert.equal(isBuildStale(project({ 'src/a.ts': 100 })), true);
-  });
+  for (const browser of BUILD_BROWSERS) {
+    const built = `dist/${browser}/manifest.json`;
+    describe(browser, () => {
+      test(`is stale when ${built} is missing`, () => {
+        assert.equal(isBuildStale(project({ 'src/a.ts': 100 }), browser), true);
+        // A build of the other browser, or of the single dist/ of old, is not this one.
+        const other = BUILD_BROWSERS.find((name) => name !== browser) ?? assert.fail();
+        assert.equal(isBuildStale(project({ 'src/a.ts': 100, [`dist/${other}/manifest.json`]: 200, 'dist/manifest.json': 200 }), browser), true);
+      });
 
-  test('is fresh when the build is newer than every source', () => {
-    const root = project({ 'src/core/a.ts': 100, 'public/icons/i.png': 100, 'manifest.json': 100, 'vite.config.ts': 100, 'package.json': 100, 'dist/manifest.json': 200 });
-    assert.equal(isBuildStale(root), false);
-  });
+      test('is fresh when the build is newer than every source', () => {
+        const root = project({ 'src/core/a.ts': 100, 'public/icons/i.png': 100, 'manifest.json': 100, 'vite.config.ts': 100, 'package.json': 100, [built]: 200 });
+        assert.equal(isBuildStale(root, browser), false);
+      });
 
-  test('is stale when a nested source file is newer than the build', () => {
-    assert.equal(isBuildStale(project({ 'src/core/deep/a.ts': 300, 'dist/manifest.json': 200 })), true);
-  });
+      test('is stale when a nested source file is newer than the build', () => {
+        assert.equal(isBuildStale(project({ 'src/core/deep/a.ts': 300, [built]: 200 }), browser), true);
+      });
 
-  test('is stale when a public file, the manifest, the vite config or package.json changed', () => {
-    for (const path of ['public/icons/i.png', 'manifest.json', 'vite.config.ts', 'package.json']) {
-      assert.equal(isBuildStale(project({ [path]: 300, 'dist/manifest.json': 200 })), true, path);
-    }
-  });
+      test('is stale when a public file, the manifest, the vite config, the manifest generator or package.json changed', () => {
+        for (const path of ['public/icons/i.png', 'manifest.json', 'vite.config.ts', 'src/shells/build/manifest.ts', 'package.json']) {
+          assert.equal(isBuildStale(project({ [path]: 300, [built]: 200 }), browser), true, path);
+        }
+      });
 
-  test('ignores changes to the CLI and to files outside the inputs', () => {
-    assert.equal(isBuildStale(project({ 'src/shells/cli/main.ts': 300, 'test/unit/a.test.ts': 300, 'README.md': 300, 'dist/manifest.json': 200 })), false);
+      test('ignores changes to the CLI, the packaging script and files outside the inputs', () => {
+        const newer = { 'src/shells/cli/main.ts': 300, 'src/shells/build/package.ts': 300, 'test/unit/a.test.ts': 300, 'README.md': 300 };
+        assert.equal(isBuildStale(project({ ...newer, [built]: 200 }), browser), false);
+      });
+    });
+  }
+
+  test('judges each browser by its own build', () => {
+    const root = project({ 'src/a.ts': 200, 'dist/chrome/manifest.json': 300, 'dist/firefox/manifest.json': 100 });
+    assert.equal(isBuildStale(root, 'chrome'), false);
+    assert.equal(isBuildStale(root, 'firefox'), true);
   });
 });
 
 describe('ensureBuilt', () => {
-  test('says it builds in one line without a prefix, so the CLI prints "tabcrawl: " once', async () => {
-    const lines: string[] = [];
-    const builds: string[] = [];
-    const root = project({ 'src/a.ts': 300, 'dist/manifest.json': 200 });
-    assert.equal(await ensureBuilt(root, (line) => lines.push(line), async (r) => void builds.push(r)), true);
-    assert.deepEqual(builds, [root]);
-    assert.equal(lines.length, 1);
-    assert.match(lines[0] ?? '', /^building the extension into /);
-    assert.equal(await ensureBuilt(project({ 'src/a.ts': 100, 'dist/manifest.json': 200 }), (line) => lines.push(line), async () => assert.fail('no build')), false);
+  test('builds the stale browser only, and says where in one line without a prefix, so the CLI prints "tabcrawl: " once', async () => {
+    const root = project({ 'src/a.ts': 200, 'dist/chrome/manifest.json': 100, 'dist/firefox/manifest.json': 300 });
+    for (const browser of BUILD_BROWSERS) {
+      const lines: string[] = [];
+      const builds: [string, BuildBrowser][] = [];
+      const ran = await ensureBuilt(root, browser, (line) => lines.push(line), async (r, b) => void builds.push([r, b]));
+      if (browser === 'chrome') {
+        assert.equal(ran, true);
+        assert.deepEqual(builds, [[root, 'chrome']]);
+        assert.deepEqual(lines, [`building the extension into ${join(root, 'dist', 'chrome')}${sep}`]);
+      } else {
+        assert.equal(ran, false);
+        assert.deepEqual(builds, []);
+        assert.deepEqual(lines, []);
+      }
+    }
   });
 
-  test('the CLI prints one prefix on every line it says, the build line included', async () => {
+  test('builds firefox into dist/firefox when that build is missing', async () => {
+    const root = project({ 'src/a.ts': 100, 'dist/chrome/manifest.json': 200 });
+    const lines: string[] = [];
+    const builds: BuildBrowser[] = [];
+    assert.equal(await ensureBuilt(root, 'firefox', (line) => lines.push(line), async (_r, b) => void builds.push(b)), true);
+    assert.deepEqual(builds, ['firefox']);
+    assert.deepEqual(lines, [`building the extension into ${join(root, 'dist', 'firefox')}${sep}`]);
+    assert.equal(await ensureBuilt(root, 'chrome', (line) => lines.push(line), async () => assert.fail('no build')), false);
+  });
+
+  test('the CLI builds the Chrome build, and prints one prefix on every line it says, the build line included', async () => {
     // A root whose build is stale and cannot run: the CLI says it builds, then that the build failed.
     const root = project({ 'src/a.ts': 300 });
     let stderr = '';
@@ -74,7 +115,12 @@ describe('ensureBuilt', () => {
       cwd: root,
       signal: new AbortController().signal,
     });
-    assert.match(stderr, /^tabcrawl: building the extension into /m);
+    assert.match(stderr, new RegExp(`^tabcrawl: building the extension into ${escape(join(root, 'dist', 'chrome'))}`, 'm'));
     assert.doesNotMatch(stderr, /tabcrawl: tabcrawl:/);
   });
 });
+
+/** `text` as a regular expression that matches it literally. */
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

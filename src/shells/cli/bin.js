@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `tabcrawl` command (package.json "bin"): runs the TypeScript CLI (main.ts) through tsx, from
 // this package's own node_modules, whatever the current folder. Outputs are written relative to the
-// current folder; the extension is built into, and loaded from, this package's dist/.
+// current folder; the extension is built into, and loaded from, this package's dist/chrome/.
 //
 // The CLI needs packages that are dev dependencies (tsx to run it, vite to build the extension,
 // playwright-core to drive Chromium): it runs from a checkout after `npm install` (linked with

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { TabcrawlError, type CrawlSummary, type ReplyOf } from '../../messaging/protocol.ts';
 import { severityCountsText } from '../../audit/audit.ts';
 import { parseCliArgs, outputFormat, parallelNote, USAGE, type CliSettings } from './args.ts';
-import { ensureBuilt } from './build.ts';
+import { distDirOf, ensureBuilt } from './build.ts';
 import { findChromium } from './chromium.ts';
 import { chromiumLaunchProblem } from './launch-problem.ts';
 import { waitForCrawl, type RequestFn, type WaitResult } from './wait-for-crawl.ts';
@@ -88,7 +88,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let session: ExtensionSession | null = null;
   try {
     const chromePath = findChromium(io.env);
-    await ensureBuilt(io.root, say);
+    await ensureBuilt(io.root, 'chrome', say);
     if (io.signal.aborted) return EXIT.interrupted;
 
     let settings: CliSettings;
@@ -109,7 +109,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     // Never silent for long: Chromium may take a while to start, or never start (Playwright waits for it).
     const stopWatch = watchSilence({ lastWrittenAt: () => lastSaidAt, describe: starting, fallback: starting, write: say });
     try {
-      session = await launchExtension({ distDir: join(io.root, 'dist'), chromePath }).catch((error: unknown) => {
+      session = await launchExtension({ distDir: distDirOf(io.root, 'chrome'), chromePath }).catch((error: unknown) => {
         throw new Error(chromiumLaunchProblem(errorMessage(error), chromePath));
       });
     } finally {
