@@ -1,22 +1,28 @@
-import { crx } from '@crxjs/vite-plugin';
+import { crx, type ManifestV3Export } from '@crxjs/vite-plugin';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
-import manifest from './manifest.json' with { type: 'json' };
+import shared from './manifest.json' with { type: 'json' };
+import { manifestFor, targetBrowserOf, type SharedManifest } from './src/shells/build/manifest.ts';
 
-export default defineConfig({
-  plugins: [preact(), crx({ manifest })],
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    // Readable stack traces in the worker are worth more than a few KiB.
-    sourcemap: true,
-    minify: false,
-    rollupOptions: {
-      // Pages the manifest does not name: the export page and the results browser open in tabs of their own.
-      input: {
-        'export-page': 'src/shells/export/index.html',
-        'results-page': 'src/shells/results/index.html',
+// One source tree, one build per browser: `vite build --mode chrome` → dist/chrome/,
+// `vite build --mode firefox` → dist/firefox/ (`npm run build` runs both). Only the manifest differs.
+export default defineConfig(({ mode }) => {
+  const browser = targetBrowserOf(mode);
+  return {
+    plugins: [preact(), crx({ manifest: manifestFor(browser, shared as SharedManifest) as unknown as ManifestV3Export, browser })],
+    build: {
+      outDir: `dist/${browser}`,
+      emptyOutDir: true,
+      // Readable stack traces in the worker are worth more than a few KiB.
+      sourcemap: true,
+      minify: false,
+      rollupOptions: {
+        // Pages the manifest does not name: the export page and the results browser open in tabs of their own.
+        input: {
+          'export-page': 'src/shells/export/index.html',
+          'results-page': 'src/shells/results/index.html',
+        },
       },
     },
-  },
+  };
 });
