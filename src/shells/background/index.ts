@@ -1,5 +1,5 @@
 /**
- * The service worker: a flat list of registrations. Listeners are added
+ * The background (Chrome's service worker, Firefox's event page): a flat list of registrations. Listeners are added
  * synchronously at the top level, as MV3 requires for events that wake the
  * worker. Everything a crawl needs to continue is in IndexedDB; on every
  * start the worker resumes the crawls that were running.
@@ -10,6 +10,7 @@ import { isMessage, type RequestType } from '../../messaging/protocol.ts';
 import { TabcrawlDatabase } from '../../storage/database.ts';
 import { DexieCrawlStore } from '../../storage/dexie-crawl-store.ts';
 import { Badge, type BadgeAction } from './adapters/badge.ts';
+import { browserKindOf } from './adapters/browser-differences.ts';
 import { withAccessGuard } from './adapters/access-guard.ts';
 import { createBrowserFetcher } from './adapters/browser-fetcher.ts';
 import { isNewBrowserSession } from './adapters/browser-session.ts';
@@ -27,8 +28,10 @@ export const PROJECT_URL = 'https://github.com/tabcrawl/tabcrawl';
 /** Requests that change a crawl's state, after which the badge is refreshed. */
 const STATE_CHANGES: ReadonlySet<RequestType> = new Set<RequestType>(['crawl/start', 'crawl/stop', 'crawl/pause', 'crawl/resume', 'crawl/rerun', 'crawl/delete']);
 
+/** Chrome or Firefox: the adapters whose APIs differ ask (see docs/firefox.md). */
+const browserKind = browserKindOf(browser.runtime.getURL('/'));
 const wire = new WireObserver();
-wire.register();
+wire.register(browserKind);
 
 // Open pages are told when a crawl changes (the push channel): they read again only then.
 const events = new CrawlEvents((message) => browser.runtime.sendMessage(message));

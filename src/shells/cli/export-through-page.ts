@@ -10,7 +10,18 @@ import { dirname } from 'node:path';
 import type { ExportFormat } from '../../export/format-info.ts';
 import { SINK_NAME, type SinkEvent } from '../../export/page-sink.ts';
 import { exportPagePath } from '../../messaging/routes.ts';
-import type { ExtensionSession } from './extension-driver.ts';
+
+/** An extension page opened with a function exposed on it, as a driver opens it (Chromium or Firefox). */
+export interface SinkPage {
+  close(): Promise<void>;
+  /** Calls `listener` if the page's process crashes. */
+  onCrash(listener: () => void): void;
+}
+
+/** What a browser session offers for an export: an extension page opened with `sink` exposed as {@link SINK_NAME} before its scripts run. */
+export interface SinkPageOpener {
+  openSinkPage(path: string, sink: (event: SinkEvent) => Promise<void>): Promise<SinkPage>;
+}
 
 export interface PageExportResult {
   path: string;
@@ -24,7 +35,7 @@ export interface PageExportResult {
  * @throws Error with the page's message when the export fails; the partial file is removed.
  */
 export async function exportThroughPage(
-  session: Pick<ExtensionSession, 'context' | 'extensionId'>,
+  session: SinkPageOpener,
   crawlId: string,
   format: ExportFormat,
   path: string,
@@ -40,9 +51,9 @@ export async function exportThroughPage(
   let settle: (outcome: { ok: true; bytes: number } | { ok: false; message: string }) => void = () => undefined;
   const finished = new Promise<{ ok: true; bytes: number } | { ok: false; message: string }>((resolve) => (settle = resolve));
 
-  const page = await session.context.newPage();
+  let page: SinkPage | null = null;
   try {
-    await page.exposeFunction(SINK_NAME, async (event: SinkEvent): Promise<void> => {
+    page = await session.openSinkPage(exportPagePath(crawlId, format), async (event: SinkEvent): Promise<void> => {
       switch (event.kind) {
         case 'progress':
           rows = event.rows;
@@ -59,8 +70,7 @@ export async function exportThroughPage(
           return;
       }
     });
-    page.once('crash', () => settle({ ok: false, message: 'the export page crashed' }));
-    await page.goto(`chrome-extension://${session.extensionId}/${exportPagePath(crawlId, format)}`);
+    page.onCrash(() => settle({ ok: false, message: 'the export page crashed' }));
     const outcome = await Promise.race([finished, failedToWrite]);
     await Promise.race([new Promise<void>((resolve) => file.end(resolve)), failedToWrite]);
     if (!outcome.ok) throw new Error(outcome.message);
@@ -70,6 +80,6 @@ export async function exportThroughPage(
     await rm(path, { force: true });
     throw error;
   } finally {
-    await page.close().catch(() => undefined);
+    await page?.close().catch(() => undefined);
   }
 }

@@ -18,6 +18,8 @@ import {
   type RequestOf,
   type RequestType,
 } from '../../messaging/protocol.ts';
+import { SINK_NAME, type SinkEvent } from '../../export/page-sink.ts';
+import type { SinkPage } from './export-through-page.ts';
 import QUIET_FLAGS from './chromium-flags.json' with { type: 'json' };
 
 /**
@@ -81,6 +83,8 @@ export interface ExtensionSession {
   request<K extends RequestType>(type: K, payload: RequestOf<K>): Promise<ReplyOf<K>>;
   /** Opens an extension page (e.g. `src/shells/popup/index.html`) in a new tab. */
   openPage(path: string): Promise<Page>;
+  /** Opens an extension page with `sink` exposed on it as {@link SINK_NAME} before its scripts run (the export page's sink). */
+  openSinkPage(path: string, sink: (event: SinkEvent) => Promise<void>): Promise<SinkPage>;
   /** Stops the background service worker now, as Chrome does after 30 s idle; the next message or alarm wakes it. */
   stopServiceWorker(): Promise<void>;
   /** Closes the browser and removes the profile folder. Safe to call twice. */
@@ -229,6 +233,17 @@ function makeSession(
     context,
     request,
     openPage: (path) => openExtensionPage(context, parts.extensionId, path),
+    async openSinkPage(path, sink) {
+      const page = await context.newPage();
+      try {
+        await page.exposeFunction(SINK_NAME, sink);
+        await page.goto(`chrome-extension://${parts.extensionId}/${path.replace(/^\/+/, '')}`);
+      } catch (error) {
+        await page.close().catch(() => undefined);
+        throw error;
+      }
+      return { close: () => page.close(), onCrash: (listener) => void page.once('crash', listener) };
+    },
     stopServiceWorker,
     close,
   };

@@ -18,55 +18,64 @@ import { exportCrawl } from '../../export/export-crawl.ts';
 import { ExportView, type RunExport } from '../../export-view/export-view.tsx';
 import { saveDownload } from '../../export/save-download.ts';
 import { parseExportParams } from '../../messaging/routes.ts';
-import { findSink, sendToSink } from './sink-save.ts';
+import { SINK_WAIT_MS, SINK_WAIT_PARAM } from '../../export/page-sink.ts';
+import { findSink, sendToSink, waitForSink, type Sink } from './sink-save.ts';
 
 /** Read only: the worker owns the database. */
 const store: CrawlReader = new DexieCrawlStore(new TabcrawlDatabase());
-/** Set when a program (the command line) drives this page: the file goes to it instead of the downloads. */
-const sink = findSink(globalThis);
-/** Bytes handed to the sink; reported when done. */
-let sinkBytes = 0;
+/**
+ * The page's work, once it knows whether a program drives it.
+ * @param sink set when a program (the command line) drives this page: the file goes to it instead of the downloads.
+ */
+function mount(sink: Sink | null): void {
+  /** Bytes handed to the sink; reported when done. */
+  let sinkBytes = 0;
 
-const exportOnce: RunExport = async (onProgress) =>
-  exportCrawl(
-    {
-      // A bad address is an ExportPageError (bad-url, unknown-format), shown by the view like any failure.
-      request: parseExportParams(window.location.search),
-      store,
-      software: `Tabcrawl ${browser.runtime.getManifest().version}`,
-      now: () => new Date(),
-      save: async (blob, fileName) => {
-        if (sink === null) return saveDownload(browser.downloads, blob, fileName);
-        sinkBytes = await sendToSink(sink, blob);
-        return 0;
+  const exportOnce: RunExport = async (onProgress) =>
+    exportCrawl(
+      {
+        // A bad address is an ExportPageError (bad-url, unknown-format), shown by the view like any failure.
+        request: parseExportParams(window.location.search),
+        store,
+        software: `Tabcrawl ${browser.runtime.getManifest().version}`,
+        now: () => new Date(),
+        save: async (blob, fileName) => {
+          if (sink === null) return saveDownload(browser.downloads, blob, fileName);
+          sinkBytes = await sendToSink(sink, blob);
+          return 0;
+        },
       },
-    },
-    onProgress,
-  );
+      onProgress,
+    );
 
-const runExport: RunExport =
-  sink === null
-    ? exportOnce
-    : async (onProgress) => {
-        try {
-          const result = await exportOnce((progress) => {
-            onProgress(progress);
-            void sink({ kind: 'progress', rows: progress.rowsDone, totalRows: progress.rowsTotal });
-          });
-          await sink({ kind: 'done', fileName: result.fileName, bytes: sinkBytes });
-          return result;
-        } catch (error) {
-          await sink({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
-          throw error;
-        }
-      };
+  const runExport: RunExport =
+    sink === null
+      ? exportOnce
+      : async (onProgress) => {
+          try {
+            const result = await exportOnce((progress) => {
+              onProgress(progress);
+              void sink({ kind: 'progress', rows: progress.rowsDone, totalRows: progress.rowsTotal });
+            });
+            await sink({ kind: 'done', fileName: result.fileName, bytes: sinkBytes });
+            return result;
+          } catch (error) {
+            await sink({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+            throw error;
+          }
+        };
 
-const root = document.getElementById('app');
-/** Opens the folder of the saved file (not for a program's sink: there is no download). */
-const showFile = (downloadId: number): void => void browser.downloads.show(downloadId);
-/** An extension page opened by the extension may close itself. */
-const closeTab = (): void => window.close();
+  const root = document.getElementById('app');
+  /** Opens the folder of the saved file (not for a program's sink: there is no download). */
+  const showFile = (downloadId: number): void => void browser.downloads.show(downloadId);
+  /** An extension page opened by the extension may close itself. */
+  const closeTab = (): void => window.close();
 
-if (root !== null) {
-  render(sink === null ? <ExportView runExport={runExport} onShowFile={showFile} onClose={closeTab} /> : <ExportView runExport={runExport} />, root);
+  if (root !== null) {
+    render(sink === null ? <ExportView runExport={runExport} onShowFile={showFile} onClose={closeTab} /> : <ExportView runExport={runExport} />, root);
+  }
 }
+
+// A driver exposes its sink before the page's scripts run (Chromium), or says it will, with `sink=wait` (Firefox).
+if (new URLSearchParams(window.location.search).get(SINK_WAIT_PARAM) === 'wait') void waitForSink(globalThis, SINK_WAIT_MS).then(mount);
+else mount(findSink(globalThis));

@@ -14,6 +14,19 @@ export function findSink(scope: object): Sink | null {
   return typeof candidate === 'function' ? (event) => Promise.resolve(candidate(event)) : null;
 }
 
+/**
+ * The sink, once a driver has exposed it: polled every 50 ms, null after `timeoutMs` (the page then
+ * exports as a download, as when a person opens it).
+ */
+export async function waitForSink(scope: object, timeoutMs: number): Promise<Sink | null> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const sink = findSink(scope);
+    if (sink !== null || Date.now() >= deadline) return sink;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 function base64Of(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));

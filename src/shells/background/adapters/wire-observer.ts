@@ -1,7 +1,7 @@
 /**
- * Chrome-only: what `fetch` hides about the extension's own requests, read
- * from `webRequest` (the worker's requests have tabId -1 and the extension
- * as initiator):
+ * What `fetch` hides about the extension's own requests, read from
+ * `webRequest` (the background's requests have tabId -1 and come from the
+ * extension's origin):
  * - the status and `Location` of a redirect: with `redirect: 'manual'`, a 3xx
  *   comes back to `fetch` as an opaque response (status 0, no headers);
  * - the status line, the request headers as sent, the server's IP address,
@@ -11,7 +11,9 @@
  * one request at a time (however many are in flight to its host), and HEAD
  * and GET of a URL go in turn.
  */
+import browser, { type WebRequest } from 'webextension-polyfill';
 import type { WireDetails } from '../../../core/crawl/ports.ts';
+import { WEB_REQUEST_DIFFERENCES, type BrowserKind, type RequestOrigin } from './browser-differences.ts';
 
 export interface ObservedExchange extends WireDetails {
   /** Status of the last response seen, or null when none came (yet). */
@@ -33,7 +35,7 @@ interface Pending {
 const MAX_UNCLAIMED = 500;
 
 const keyOf = (method: string, url: string): string => `${method.toUpperCase()} ${url}`;
-const lowerHeaders = (headers: chrome.webRequest.HttpHeader[] | undefined): [string, string][] =>
+const lowerHeaders = (headers: WebRequest.HttpHeaders | undefined): [string, string][] =>
   (headers ?? []).map((h): [string, string] => [h.name.toLowerCase(), h.value ?? '']);
 
 export class WireObserver {
@@ -41,24 +43,26 @@ export class WireObserver {
   private readonly settledByKey = new Map<string, Pending>();
   private readonly waiting = new Map<string, () => void>();
 
-  /** Registers the listeners. Call once, synchronously, at the worker's top level. */
-  register(): void {
-    const extensionOrigin = new URL(chrome.runtime.getURL('')).origin;
-    // Only requests of no tab (the worker's fetches) of the types a fetch has: the user's own browsing
+  /** Registers the listeners. Call once, synchronously, at the background's top level. */
+  register(kind: BrowserKind): void {
+    const { extraHeaders, isFrom } = WEB_REQUEST_DIFFERENCES[kind];
+    // `runtime.getURL('')` ends with a slash: the origin is what comes before it.
+    const extensionOrigin = browser.runtime.getURL('').replace(/\/$/, '');
+    // Only requests of no tab (the background's fetches) of the types a fetch has: the user's own browsing
     // is never reported to Tabcrawl, and each crawl request costs fewer events.
-    const filter: chrome.webRequest.RequestFilter = { urls: ['http://*/*', 'https://*/*'], tabId: -1, types: ['xmlhttprequest', 'other'] };
-    const ours = (details: { tabId: number; initiator?: string }): boolean => details.tabId === -1 && details.initiator === extensionOrigin;
+    const filter: WebRequest.RequestFilter = { urls: ['http://*/*', 'https://*/*'], tabId: -1, types: ['xmlhttprequest', 'other'] };
+    const ours = (details: RequestOrigin): boolean => details.tabId === -1 && isFrom(details, extensionOrigin);
 
-    chrome.webRequest.onSendHeaders.addListener(
+    browser.webRequest.onSendHeaders.addListener(
       (details) => {
         if (!ours(details)) return;
         const pending = this.pendingFor(details);
         pending.exchange.requestHeaders = lowerHeaders(details.requestHeaders);
       },
       filter,
-      ['requestHeaders', 'extraHeaders'],
+      ['requestHeaders', ...extraHeaders],
     );
-    chrome.webRequest.onHeadersReceived.addListener(
+    browser.webRequest.onHeadersReceived.addListener(
       (details) => {
         if (!ours(details)) return undefined;
         const { exchange } = this.pendingFor(details);
@@ -68,9 +72,9 @@ export class WireObserver {
         return undefined;
       },
       filter,
-      ['responseHeaders', 'extraHeaders'],
+      ['responseHeaders', ...extraHeaders],
     );
-    const settle = (details: chrome.webRequest.WebRequestDetails & { ip?: string }): void => {
+    const settle = (details: RequestOrigin & { requestId: string; method: string; url: string; timeStamp: number; ip?: string }): void => {
       if (!ours(details)) return;
       const pending = this.pendingFor(details);
       if (details.ip !== undefined) pending.exchange.ipAddress = details.ip;
@@ -78,9 +82,9 @@ export class WireObserver {
     };
     // The last event with news: the response's start (status line and IP known), a redirect, or an error.
     // Not onCompleted: it repeats what onResponseStarted said, one more event per request.
-    chrome.webRequest.onResponseStarted.addListener(settle, filter);
-    chrome.webRequest.onBeforeRedirect.addListener(settle, filter);
-    chrome.webRequest.onErrorOccurred.addListener(settle, filter);
+    browser.webRequest.onResponseStarted.addListener(settle, filter);
+    browser.webRequest.onBeforeRedirect.addListener(settle, filter);
+    browser.webRequest.onErrorOccurred.addListener(settle, filter);
   }
 
   /**

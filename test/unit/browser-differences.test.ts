@@ -1,0 +1,60 @@
+/**
+ * The few places where Chrome's and Firefox's extension APIs differ, as the
+ * background's adapters read them (src/shells/background/adapters/browser-differences.ts),
+ * and the CLI's search for a Firefox.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { WEB_REQUEST_DIFFERENCES, browserKindOf } from '../../src/shells/background/adapters/browser-differences.ts';
+import { FIREFOX_CANDIDATES, FirefoxNotFoundError, findFirefox } from '../../src/shells/cli/firefox.ts';
+import { SINK_WAIT_PARAM, withSinkWait } from '../../src/export/page-sink.ts';
+
+describe('browser differences', () => {
+  it('tells the browser from the scheme of its own pages', () => {
+    assert.equal(browserKindOf('moz-extension://0f3c1d2e-aaaa-bbbb-cccc-123456789abc/'), 'firefox');
+    assert.equal(browserKindOf('chrome-extension://abcdefghijklmnopabcdefghijklmnop/'), 'chrome');
+  });
+
+  it('asks for extraHeaders in Chrome only (Firefox rejects the value and drops the listener)', () => {
+    assert.deepEqual(WEB_REQUEST_DIFFERENCES.chrome.extraHeaders, ['extraHeaders']);
+    assert.deepEqual(WEB_REQUEST_DIFFERENCES.firefox.extraHeaders, []);
+  });
+
+  it("claims a request as Tabcrawl's by the field each browser fills", () => {
+    const chromeOrigin = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
+    const { isFrom: fromChrome } = WEB_REQUEST_DIFFERENCES.chrome;
+    assert.equal(fromChrome({ tabId: -1, initiator: chromeOrigin }, chromeOrigin), true);
+    assert.equal(fromChrome({ tabId: -1, initiator: 'chrome-extension://otherextensionidotherextensionid' }, chromeOrigin), false);
+    assert.equal(fromChrome({ tabId: -1 }, chromeOrigin), false);
+
+    const firefoxOrigin = 'moz-extension://0f3c1d2e-aaaa-bbbb-cccc-123456789abc';
+    const { isFrom: fromFirefox } = WEB_REQUEST_DIFFERENCES.firefox;
+    assert.equal(fromFirefox({ tabId: -1, originUrl: `${firefoxOrigin}/_generated_background_page.html` }, firefoxOrigin), true);
+    assert.equal(fromFirefox({ tabId: -1, originUrl: 'moz-extension://0f3c1d2e-aaaa-bbbb-cccc-123456789abd/_generated_background_page.html' }, firefoxOrigin), false);
+    assert.equal(fromFirefox({ tabId: -1, originUrl: `${firefoxOrigin}x/page.html` }, firefoxOrigin), false, 'a longer host is another add-on');
+    assert.equal(fromFirefox({ tabId: -1 }, firefoxOrigin), false);
+  });
+});
+
+describe('findFirefox', () => {
+  it('takes FIREFOX_PATH when it names a file', () => {
+    assert.equal(findFirefox({ FIREFOX_PATH: '/opt/ff/firefox' }, (path) => path === '/opt/ff/firefox'), '/opt/ff/firefox');
+  });
+  it('says so when FIREFOX_PATH names nothing, without falling back', () => {
+    assert.throws(() => findFirefox({ FIREFOX_PATH: '/nowhere/firefox' }, () => false), (error: unknown) => error instanceof FirefoxNotFoundError && /FIREFOX_PATH is set to \/nowhere\/firefox/.test(error.message));
+  });
+  it("tries Debian's firefox-esr first, then the other usual places", () => {
+    assert.equal(FIREFOX_CANDIDATES[0], '/usr/bin/firefox-esr');
+    assert.equal(findFirefox({}, (path) => path === '/usr/bin/firefox'), '/usr/bin/firefox');
+  });
+  it('says how to install one when there is none', () => {
+    assert.throws(() => findFirefox({}, () => false), /apt-get install firefox-esr/);
+  });
+});
+
+describe('the export page told to wait for its sink', () => {
+  it('adds the parameter to an address with or without a query', () => {
+    assert.equal(withSinkWait('src/shells/export/index.html?crawl=a&format=wacz'), `src/shells/export/index.html?crawl=a&format=wacz&${SINK_WAIT_PARAM}=wait`);
+    assert.equal(withSinkWait('page.html'), `page.html?${SINK_WAIT_PARAM}=wait`);
+  });
+});
