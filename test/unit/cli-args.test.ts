@@ -15,7 +15,16 @@ describe('parseCliArgs', () => {
       kind: 'crawl',
       settings: { startUrl: 'https://example.com/' },
       outputs: [],
+      browser: 'chrome',
     });
+  });
+
+  test('--browser picks the browser the crawl runs in, for a crawl and for the demo', () => {
+    const crawl = parseCliArgs(['--browser', 'firefox', 'https://example.com/']);
+    assert.equal(crawl.kind === 'crawl' && crawl.browser, 'firefox');
+    assert.deepEqual(parseCliArgs(['--demo', '--browser=firefox']), { kind: 'demo', outDir: DEFAULT_DEMO_OUT_DIR, browser: 'firefox' });
+    assert.equal(usageMessage(['--browser', 'safari', 'https://example.com/']), "--browser must be chrome or firefox, got 'safari'");
+    assert.equal(usageMessage(['https://example.com/', '--browser']), '--browser needs a value');
   });
 
   test('the start URL is normalized (fragment dropped)', () => {
@@ -60,12 +69,13 @@ describe('parseCliArgs', () => {
         followNofollow: true,
       },
       outputs: ['a.jsonl'],
+      browser: 'chrome',
     });
   });
 
   test('options may come before the start URL and use --name=value', () => {
     const result = parseCliArgs(['--max-pages=7', 'http://127.0.0.1:8080/']);
-    assert.deepEqual(result, { kind: 'crawl', settings: { startUrl: 'http://127.0.0.1:8080/', maxPages: 7 }, outputs: [] });
+    assert.deepEqual(result, { kind: 'crawl', settings: { startUrl: 'http://127.0.0.1:8080/', maxPages: 7 }, outputs: [], browser: 'chrome' });
   });
 
   test('--out and --exclude can be repeated', () => {
@@ -114,7 +124,7 @@ describe('parseCliArgs', () => {
       const result = parseCliArgs(['https://example.com/', '--delay', '0', '--parallel', text]);
       assert.equal(result.kind === 'crawl' && result.settings.requestsPerHost, value, text);
     }
-    assert.deepEqual(parseCliArgs(['--parallel=2', 'http://127.0.0.1:8080/']), { kind: 'crawl', settings: { startUrl: 'http://127.0.0.1:8080/', requestsPerHost: 2 }, outputs: [] });
+    assert.deepEqual(parseCliArgs(['--parallel=2', 'http://127.0.0.1:8080/']), { kind: 'crawl', settings: { startUrl: 'http://127.0.0.1:8080/', requestsPerHost: 2 }, outputs: [], browser: 'chrome' });
     // Left to the default (1) when not given.
     const plain = parseCliArgs(['https://example.com/']);
     assert.equal(plain.kind === 'crawl' && 'requestsPerHost' in plain.settings, false);
@@ -225,12 +235,12 @@ describe('parseCliArgs', () => {
   });
 
   test('--demo writes into tabcrawl-output by default', () => {
-    assert.deepEqual(parseCliArgs(['--demo']), { kind: 'demo', outDir: DEFAULT_DEMO_OUT_DIR });
+    assert.deepEqual(parseCliArgs(['--demo']), { kind: 'demo', outDir: DEFAULT_DEMO_OUT_DIR, browser: 'chrome' });
     assert.equal(DEFAULT_DEMO_OUT_DIR, 'tabcrawl-output');
   });
 
   test('--demo takes --out-dir', () => {
-    assert.deepEqual(parseCliArgs(['--demo', '--out-dir', '/tmp/x']), { kind: 'demo', outDir: '/tmp/x' });
+    assert.deepEqual(parseCliArgs(['--demo', '--out-dir', '/tmp/x']), { kind: 'demo', outDir: '/tmp/x', browser: 'chrome' });
   });
 
   test('--demo takes no start URL and no crawl options', () => {

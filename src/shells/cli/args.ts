@@ -10,11 +10,15 @@ import { DEFAULT_SETTINGS, EXTRA_ORIGINS_LABEL, SETTINGS_LIMITS, validateSetting
 /** Settings given on the command line: only what the user set, plus the start URL. */
 export type CliSettings = Partial<CrawlSettings> & { startUrl: string };
 
+/** The browsers the command line can run Tabcrawl in (`--browser`). */
+export const CLI_BROWSERS = ['chrome', 'firefox'] as const;
+export type CliBrowser = (typeof CLI_BROWSERS)[number];
+
 export type CliCommand =
-  /** Crawl `settings.startUrl` and write each of `outputs` (format by file extension). */
-  | { kind: 'crawl'; settings: CliSettings; outputs: string[] }
-  /** Crawl the built-in demo site; write the export into `outDir`. */
-  | { kind: 'demo'; outDir: string }
+  /** Crawl `settings.startUrl` in `browser` and write each of `outputs` (format by file extension). */
+  | { kind: 'crawl'; settings: CliSettings; outputs: string[]; browser: CliBrowser }
+  /** Crawl the built-in demo site in `browser`; write the export into `outDir`. */
+  | { kind: 'demo'; outDir: string; browser: CliBrowser }
   | { kind: 'help' };
 
 export type ParseResult = CliCommand | { kind: 'usage-error'; message: string };
@@ -59,6 +63,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   demo: { type: 'boolean' },
   'out-dir': { type: 'string' },
+  browser: { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -122,7 +127,7 @@ const seconds = (ms: number): string => String(ms / 1000);
 
 /** The `--help` text: every option with its default. */
 export const USAGE = `Usage:
-  tabcrawl <start-url> [options]            crawl a site with the Tabcrawl extension in headless Chromium
+  tabcrawl <start-url> [options]            crawl a site with the Tabcrawl extension in headless Chromium (or Firefox)
   npm run crawl -- <start-url> [options]    the same, in the checkout
   npm start                                 crawl a local demo site (same as tabcrawl --demo)
 
@@ -156,12 +161,14 @@ Options:
   --max-external N        most URLs on other sites checked (default: ${DEFAULT_SETTINGS.maxExternal})
   --max-external-per-host N
                           most URLs checked on any one other site, redirects included (default: ${DEFAULT_SETTINGS.maxExternalPerHost})
+  --browser NAME          run the crawl in chrome (Chromium) or firefox (default: chrome)
   --demo                  crawl a built-in demo site served on 127.0.0.1
   --out-dir DIR           where --demo writes its export (default: ${DEFAULT_DEMO_OUT_DIR})
   -h, --help              show this help
 
 Environment:
   CHROME_PATH             the Chromium to use (default: the first one found in the usual places)
+  FIREFOX_PATH            the Firefox to use with --browser firefox (default: firefox-esr or firefox, found in the usual places)
 
 Exit codes: 0 finished, 1 failed or error, 2 usage error, 130 interrupted.`;
 
@@ -248,13 +255,18 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   const { values, positionals } = parsed;
   if (values.help === true) return { kind: 'help' };
 
+  const browser = values.browser ?? 'chrome';
+  if (!(CLI_BROWSERS as readonly string[]).includes(browser)) {
+    return usageError(`--browser must be ${CLI_BROWSERS.join(' or ')}, got '${browser}'`);
+  }
+
   if (values.demo === true) {
     if (positionals.length > 0) return usageError(`--demo crawls its own site and takes no start URL, got '${positionals[0] ?? ''}'`);
     const extra = CRAWL_OPTIONS.find((name) => values[name] !== undefined);
     if (extra !== undefined) return usageError(`--demo cannot be combined with --${extra}`);
     const outDir = values['out-dir'] ?? DEFAULT_DEMO_OUT_DIR;
     if (outDir === '') return usageError('--out-dir must not be empty');
-    return { kind: 'demo', outDir };
+    return { kind: 'demo', outDir, browser: browser as CliBrowser };
   }
   if (values['out-dir'] !== undefined) return usageError('--out-dir only applies to --demo; use --out FILE');
 
@@ -332,7 +344,7 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   if (problem !== null) return settingsUsageError(problem);
   settings.startUrl = checked.settings.startUrl;
   if (settings.extraOrigins !== undefined) settings.extraOrigins = [...checked.settings.extraOrigins];
-  return { kind: 'crawl', settings, outputs: [...outputs] };
+  return { kind: 'crawl', settings, outputs: [...outputs], browser: browser as CliBrowser };
 }
 
 /**

@@ -67,8 +67,8 @@ export const UNANSWERED_AFTER_MS = 3000;
  * A line about Chromium still starting: `starting Chromium with the extension, 12 s so far`.
  * @param elapsedMs time since the launch began, in ms.
  */
-export function startingLine(elapsedMs: number): string {
-  return `starting Chromium with the extension, ${formatDuration(elapsedMs)} so far`;
+export function startingLine(elapsedMs: number, browserName = 'Chromium'): string {
+  return `starting ${browserName} with the extension, ${formatDuration(elapsedMs)} so far`;
 }
 
 /**

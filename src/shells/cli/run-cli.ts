@@ -13,7 +13,11 @@ import { waitForCrawl, type RequestFn, type WaitResult } from './wait-for-crawl.
 import { exportThroughPage } from './export-through-page.ts';
 import type { ExportFormat } from '../../export/format-info.ts';
 import { startDemoSite, type DemoSite } from './demo-site.ts';
-import { launchExtension, type ExtensionSession } from './extension-driver.ts';
+import { launchExtension } from './extension-driver.ts';
+import { findFirefox } from './firefox.ts';
+import { launchFirefoxExtension } from './firefox-driver.ts';
+import type { SinkPageOpener } from './export-through-page.ts';
+import type { CliBrowser } from './args.ts';
 import { createProgressReporter, exportingLine, formatSummary, startingLine, unansweredNote, waitingNote, watchSilence } from './progress.ts';
 import { formatBytes } from '../../ui/format-bytes.ts';
 import { formatDuration } from '../../ui/format-time.ts';
@@ -85,10 +89,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 
   let site: DemoSite | null = null;
-  let session: ExtensionSession | null = null;
+  let session: BrowserSession | null = null;
   try {
-    const chromePath = findChromium(io.env);
-    await ensureBuilt(io.root, 'chrome', say);
+    const { browser } = command;
+    // Found before the build: a missing browser is said at once.
+    const browserPath = browser === 'firefox' ? findFirefox(io.env) : findChromium(io.env);
+    await ensureBuilt(io.root, browser, say);
     if (io.signal.aborted) return EXIT.interrupted;
 
     let settings: CliSettings;
@@ -105,13 +111,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
 
     const launchedAt = Date.now();
-    const starting = (): string => startingLine(Date.now() - launchedAt);
-    // Never silent for long: Chromium may take a while to start, or never start (Playwright waits for it).
+    const starting = (): string => startingLine(Date.now() - launchedAt, browser === 'firefox' ? 'Firefox' : 'Chromium');
+    // Never silent for long: the browser may take a while to start, or never start (its driver waits for it).
     const stopWatch = watchSilence({ lastWrittenAt: () => lastSaidAt, describe: starting, fallback: starting, write: say });
     try {
-      session = await launchExtension({ distDir: distDirOf(io.root, 'chrome'), chromePath }).catch((error: unknown) => {
-        throw new Error(chromiumLaunchProblem(errorMessage(error), chromePath));
-      });
+      session = await launchIn(browser, distDirOf(io.root, browser), browserPath);
     } finally {
       stopWatch();
     }
@@ -157,8 +161,23 @@ export interface CrawlPort {
   ) => Promise<{ rows: number; bytes: number }>;
 }
 
+/** What the CLI needs of a browser running the extension, Chromium's session or Firefox's. */
+type BrowserSession = Pick<CrawlPort, 'request'> & SinkPageOpener & { close(): Promise<void> };
+
+/** Starts `browser` (at `browserPath`) with the extension built into `distDir`; a failed start is one clear line. */
+async function launchIn(browser: CliBrowser, distDir: string, browserPath: string): Promise<BrowserSession> {
+  if (browser === 'firefox') {
+    return launchFirefoxExtension({ distDir, firefoxPath: browserPath }).catch((error: unknown) => {
+      throw new Error(`Firefox (${browserPath}) did not start: ${errorMessage(error).split('\n')[0] ?? ''}; set FIREFOX_PATH to a Firefox that runs`);
+    });
+  }
+  return launchExtension({ distDir, chromePath: browserPath }).catch((error: unknown) => {
+    throw new Error(chromiumLaunchProblem(errorMessage(error), browserPath));
+  });
+}
+
 /** The {@link CrawlPort} of a launched extension. */
-export function sessionPort(session: ExtensionSession): CrawlPort {
+export function sessionPort(session: Pick<CrawlPort, 'request'> & SinkPageOpener): CrawlPort {
   return {
     request: session.request,
     exportTo: (crawlId, format, path, onProgress) => exportThroughPage(session, crawlId, format, path, onProgress),
