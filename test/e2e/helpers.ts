@@ -27,7 +27,7 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 
 /** Starts a crawl and polls until it is no longer running; `during` runs between polls. */
 export async function crawlToEnd(
-  session: ExtensionSession,
+  session: Pick<ExtensionSession, 'request'>,
   settings: Partial<CrawlSettings> & { startUrl: string },
   during?: (crawl: CrawlSummary) => Promise<void>,
   timeoutMs = 120_000,
@@ -44,7 +44,7 @@ export async function crawlToEnd(
 }
 
 /** Every row of a crawl, through the export protocol. */
-export async function exportRows(session: ExtensionSession, crawlId: string): Promise<JsonlRow[]> {
+export async function exportRows(session: Pick<ExtensionSession, 'request'>, crawlId: string): Promise<JsonlRow[]> {
   const rows: JsonlRow[] = [];
   let afterSeq = 0;
   for (;;) {
