@@ -33,6 +33,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   popup: ['core', 'audit', 'export', 'messaging', 'settings', 'storage', 'ui'],
   'export-view': ['core', 'export', 'ui'],
   options: ['core', 'settings', 'ui'],
+  // The hand-off to other crawlers (a Browsertrix Crawler config): pure, from the core's settings and scope.
+  handoff: ['core'],
   // The shells: the only code that reaches the browser or the OS; each wires one feature to it.
   'shells/background': ['audit', 'core', 'export', 'messaging', 'storage'],
   'shells/popup': ['audit', 'core', 'export', 'messaging', 'popup', 'settings', 'storage', 'ui'],

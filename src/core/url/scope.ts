@@ -151,8 +151,11 @@ function compileWildcard(pattern: string): (url: string) => boolean {
   };
 }
 
-/** Percent-encodes a path prefix as URL paths are encoded; leaves it as given when it is not a plain path. */
-function encodePathPrefix(prefix: string): string {
+/**
+ * Percent-encodes a path prefix as URL paths are encoded; leaves it as given when it is not a plain path
+ * (what {@link createScope} compares paths with; the Browsertrix hand-off writes the same prefix).
+ */
+export function encodePathPrefix(prefix: string): string {
   if (prefix === '' || !prefix.startsWith('/') || /[?#]/.test(prefix)) return prefix;
   try {
     return new URL(`http://prefix.invalid${prefix}`).pathname;
