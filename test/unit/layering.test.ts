@@ -25,6 +25,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   storage: ['core'],
   audit: ['core'],
   export: ['core', 'audit'],
+  // Reading WARC and WACZ files into crawl rows (issue 18's import): the core's link extraction and row shape.
+  import: ['core'],
   messaging: ['core', 'export', 'audit'],
   ui: ['core'],
   settings: ['core', 'ui'],
