@@ -370,3 +370,26 @@ describe('the archive and link-check options', () => {
     for (const option of ['--no-check-external', '--check-external', '--max-external N', '--max-external-per-host N']) assert.ok(USAGE.includes(option), option);
   });
 });
+
+describe('--browsertrix-config', () => {
+  test('names the file the crawl is also written to as a Browsertrix Crawler config, beside any --out', () => {
+    assert.deepEqual(parseCliArgs(['https://example.com/', '--browsertrix-config', 'crawl-config.yaml', '--out', 'site.wacz']), {
+      kind: 'crawl',
+      settings: { startUrl: 'https://example.com/' },
+      outputs: ['site.wacz'],
+      browser: 'chrome',
+      browsertrixConfig: 'crawl-config.yaml',
+    });
+    const yml = parseCliArgs(['https://example.com/', '--browsertrix-config=out/Config.YML']);
+    assert.equal(yml.kind === 'crawl' && yml.browsertrixConfig, 'out/Config.YML');
+    const none = parseCliArgs(['https://example.com/']);
+    assert.equal(none.kind === 'crawl' && 'browsertrixConfig' in none, false);
+  });
+
+  test('takes a .yaml or .yml file name, one value, and not with --demo', () => {
+    assert.equal(usageMessage(['https://example.com/', '--browsertrix-config', 'config.json']), "--browsertrix-config 'config.json': the file name must end in .yaml or .yml");
+    assert.equal(usageMessage(['https://example.com/', '--browsertrix-config']), '--browsertrix-config needs a value');
+    assert.match(usageMessage(['--demo', '--browsertrix-config', 'c.yaml']), /--demo cannot be combined with --browsertrix-config/);
+    assert.match(USAGE, /--browsertrix-config FILE\.yaml/);
+  });
+});

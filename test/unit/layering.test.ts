@@ -43,7 +43,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'shells/results': ['audit', 'core', 'export', 'messaging', 'results', 'storage', 'ui'],
   'shells/export': ['core', 'export', 'export-view', 'messaging', 'storage', 'ui'],
   'shells/options': ['core', 'options', 'settings', 'ui'],
-  'shells/cli': ['audit', 'core', 'export', 'messaging', 'ui'],
+  'shells/cli': ['audit', 'core', 'export', 'handoff', 'messaging', 'ui'],
   // The build's shell: run by Vite and npm in Node (the manifest of each browser, the store zips), never in a browser.
   'shells/build': [],
 };

@@ -15,8 +15,11 @@ export const CLI_BROWSERS = ['chrome', 'firefox'] as const;
 export type CliBrowser = (typeof CLI_BROWSERS)[number];
 
 export type CliCommand =
-  /** Crawl `settings.startUrl` in `browser` and write each of `outputs` (format by file extension). */
-  | { kind: 'crawl'; settings: CliSettings; outputs: string[]; browser: CliBrowser }
+  /**
+   * Crawl `settings.startUrl` in `browser` and write each of `outputs` (format by file extension), and,
+   * when given, the crawl as a Browsertrix Crawler config to `browsertrixConfig` (docs/browsertrix.md).
+   */
+  | { kind: 'crawl'; settings: CliSettings; outputs: string[]; browser: CliBrowser; browsertrixConfig?: string }
   /** Crawl the built-in demo site in `browser`; write the export into `outDir`. */
   | { kind: 'demo'; outDir: string; browser: CliBrowser }
   | { kind: 'help' };
@@ -36,6 +39,7 @@ const EXTENSIONS = FORMATS.map((f) => f.extension).join(', ');
 
 const OPTIONS = {
   out: { type: 'string', multiple: true },
+  'browsertrix-config': { type: 'string' },
   'max-pages': { type: 'string' },
   'max-depth': { type: 'string' },
   delay: { type: 'string' },
@@ -74,6 +78,7 @@ const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(['--max-pages', '--max-dept
 /** Options that shape a crawl (not allowed with `--demo`). */
 const CRAWL_OPTIONS: readonly OptionName[] = [
   'out',
+  'browsertrix-config',
   'max-pages',
   'max-depth',
   'delay',
@@ -133,6 +138,9 @@ export const USAGE = `Usage:
 
 Options:
   --out FILE              write the crawl to FILE; format by extension (${EXTENSIONS}); repeatable (default: none, only a summary is printed)
+  --browsertrix-config FILE.yaml
+                          also write the crawl's settings as a Browsertrix Crawler config, for a crawl
+                          that outgrew the browser (see docs/browsertrix.md) (default: none)
   --max-pages N           most URLs recorded (default: ${DEFAULT_SETTINGS.maxPages})
   --max-depth N           most link hops from the start URL (default: ${DEFAULT_SETTINGS.maxDepth})
   --delay SECONDS         wait between two requests to one host, decimals allowed (default: ${seconds(DEFAULT_SETTINGS.delayMs)})
@@ -337,6 +345,11 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
     if (outputs.indexOf(out) !== i) return usageError(`--out '${out}' is given twice`);
   }
 
+  const browsertrixConfig = values['browsertrix-config'];
+  if (browsertrixConfig !== undefined) {
+    if (!/\.ya?ml$/i.test(browsertrixConfig)) return usageError(`--browsertrix-config '${browsertrixConfig}': the file name must end in .yaml or .yml`);
+  }
+
   // Checked here as the background would, so bad input is a usage error (exit 2) before a browser starts.
   const checked = validateSettings(settings);
   if (!checked.ok) return settingsUsageError(checked.errors[0]);
@@ -344,7 +357,7 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   if (problem !== null) return settingsUsageError(problem);
   settings.startUrl = checked.settings.startUrl;
   if (settings.extraOrigins !== undefined) settings.extraOrigins = [...checked.settings.extraOrigins];
-  return { kind: 'crawl', settings, outputs: [...outputs], browser: browser as CliBrowser };
+  return { kind: 'crawl', settings, outputs: [...outputs], browser: browser as CliBrowser, ...(browsertrixConfig === undefined ? {} : { browsertrixConfig }) };
 }
 
 /**

@@ -2,6 +2,8 @@
  * The CLI from arguments to exit code: parse, build, launch the extension,
  * crawl, export, summarise. `main.ts` only wires it to the process.
  */
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { TabcrawlError, type CrawlSummary, type ReplyOf } from '../../messaging/protocol.ts';
 import { severityCountsText } from '../../audit/audit.ts';
@@ -21,6 +23,7 @@ import type { CliBrowser } from './args.ts';
 import { createProgressReporter, exportingLine, formatSummary, startingLine, unansweredNote, waitingNote, watchSilence } from './progress.ts';
 import { formatBytes } from '../../ui/format-bytes.ts';
 import { formatDuration } from '../../ui/format-time.ts';
+import { browsertrixConfigYaml } from '../../handoff/browsertrix-config.ts';
 
 /** Exit codes of the CLI. */
 export const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, interrupted: 130 });
@@ -99,6 +102,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
     let settings: CliSettings;
     let outputs: string[];
+    let handoff: Handoff = {};
     if (command.kind === 'demo') {
       site = await startDemoSite();
       settings = { startUrl: site.startUrl, delayMs: 200, maxPages: 100 };
@@ -108,6 +112,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     } else {
       settings = command.settings;
       outputs = command.outputs;
+      if (command.browsertrixConfig !== undefined) handoff = { browsertrixConfig: command.browsertrixConfig, version: extensionVersion(io.root) };
     }
 
     const launchedAt = Date.now();
@@ -120,13 +125,31 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       stopWatch();
     }
     if (io.signal.aborted) return EXIT.interrupted;
-    return await crawlAndExport(sessionPort(session), settings, outputs, io, say, lastSaidAt);
+    return await crawlAndExport(sessionPort(session), settings, outputs, io, say, lastSaidAt, handoff);
   } catch (error) {
     say(error instanceof TabcrawlError ? `${error.code}: ${error.message}` : errorMessage(error));
     return EXIT.failed;
   } finally {
     await session?.close().catch(() => undefined);
     await site?.close().catch(() => undefined);
+  }
+}
+
+/** What else the crawl is written as, besides its exports: the hand-off to another crawler. */
+export interface Handoff {
+  /** Where to write the crawl's settings as a Browsertrix Crawler config (`--browsertrix-config`). */
+  browsertrixConfig?: string;
+  /** Tabcrawl's version, for the config's User-Agent. @default 'unknown' */
+  version?: string;
+}
+
+/** The extension's version, as its manifest says (the User-Agent of its crawls names it). */
+export function extensionVersion(root: string): string {
+  try {
+    const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as { version?: unknown };
+    return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+  } catch {
+    return 'unknown';
   }
 }
 
@@ -189,6 +212,7 @@ export function sessionPort(session: Pick<CrawlPort, 'request'> & SinkPageOpener
  * sums up. Returns the exit code.
  * @param sayLine writes one message line (the caller adds the `tabcrawl: ` prefix).
  * @param quietSince when the caller last wrote a line, ms since the epoch: the first silence counts from there.
+ * @param handoff the Browsertrix Crawler config to write too, from the crawl's settings as stored.
  */
 export async function crawlAndExport(
   port: CrawlPort,
@@ -197,6 +221,7 @@ export async function crawlAndExport(
   io: Pick<CliIo, 'stderr' | 'isStderrTTY' | 'cwd' | 'signal'>,
   sayLine: (line: string) => void,
   quietSince: number = Date.now(),
+  handoff: Handoff = {},
 ): Promise<number> {
   /** When a line of ours was last written, ms since the epoch. */
   let lastSaidAt = quietSince;
@@ -268,7 +293,18 @@ export async function crawlAndExport(
       stopWatch();
     }
   }
-  if (outputs.length === 0) say('no --out given: nothing written');
+  if (handoff.browsertrixConfig !== undefined) {
+    const path = resolve(io.cwd, handoff.browsertrixConfig);
+    try {
+      const text = browsertrixConfigYaml({ settings: crawl.settings, version: handoff.version ?? 'unknown', createdAt: crawl.createdAt });
+      await writeFile(path, text);
+      say(`wrote the Browsertrix Crawler config to ${path}`);
+    } catch (error) {
+      exportFailed = true;
+      say(`could not write ${path}: ${errorMessage(error)}`);
+    }
+  }
+  if (outputs.length === 0 && handoff.browsertrixConfig === undefined) say('no --out given: nothing written');
 
   // A crawl that failed before recording anything has nothing to sum up: its reason was said above.
   if (!(crawl.state === 'failed' && crawl.counts.done === 0)) {
