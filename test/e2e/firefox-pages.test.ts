@@ -1,7 +1,8 @@
 /**
  * The extension's pages in Firefox, unchanged from Chrome: the results browser (table, filters, a
- * redirect's detail, reports, Issues), the options page (a default saved and read back), and the export
- * page saving a WACZ through Firefox's downloads, as a person's click on Export does.
+ * redirect's detail, reports, Issues), the options page (a default saved and read back), the export
+ * page saving a WACZ through Firefox's downloads, as a person's click on Export does, and the toolbar
+ * badge (`action`), as badge.test.ts checks it in Chromium.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -102,5 +103,27 @@ describe('the extension pages in Firefox', () => {
     const wacz = await checkWacz(readFileSync(join(downloads, files[0] ?? '')));
     assert.equal(wacz.pages.length > 10, true, `${wacz.pages.length} pages in pages.jsonl`);
     await page.close();
+  });
+
+  it('the toolbar badge counts rows while crawling, marks a pause, and shows a check mark at the end', async () => {
+    const badge = (): Promise<string> => session.driverPage.evaluate('browser.action.getBadgeText({})') as Promise<string>;
+    const badgeWhen = async (accept: (text: string) => boolean, what: string, timeoutMs = 30_000): Promise<string> => {
+      const deadline = Date.now() + timeoutMs;
+      let text = '';
+      while (Date.now() < deadline) {
+        text = await badge();
+        if (accept(text)) return text;
+        await sleep(100);
+      }
+      throw new Error(`badge never showed ${what}; last "${text}"`);
+    };
+    // 0.4 s between requests: a crawl of about 20 URLs runs for several seconds.
+    const { crawl: second } = await session.request('crawl/start', { settings: { startUrl: `${site.origin}/`, delayMs: 400, maxPages: 50 } });
+    assert.ok(Number(await badgeWhen((text) => /^[1-9]\d*$/.test(text), 'a row count')) >= 1);
+    await session.request('crawl/pause', { crawlId: second.id });
+    await badgeWhen((text) => text === '‖', 'the pause mark');
+    await session.request('crawl/resume', { crawlId: second.id });
+    await badgeWhen((text) => /^\d+$/.test(text), 'the count again');
+    await badgeWhen((text) => text === '✓', 'the check mark', 60_000);
   });
 });
