@@ -5,6 +5,9 @@
  * - `indexes/index.cdxj`: one CDXJ line per `response`/`revisit` record, sorted;
  * - `pages/pages.jsonl`: the HTML pages answered with 2xx (rows of kind
  *   `page`: not page resources, linked files or sitemaps, whatever their type);
+ * - `tabcrawl/crawl.json`, `tabcrawl/rows.jsonl.gz`: the crawl and its rows as
+ *   stored, for an import to give the same crawl back (`tabcrawl-crawl-file.ts`;
+ *   other readers ignore them);
  * - `datapackage.json`: metadata and the size and SHA-256 of each file above;
  * - `datapackage-digest.json`: the SHA-256 of `datapackage.json`.
  *
@@ -23,6 +26,7 @@ import { type CdxjLine, cdxjLine, compareCdxj, formatCdxj } from './cdxj.ts';
 import type { ExportContext, ExportSource, FormatWriter } from './export-source.ts';
 import { type WarcIndexEntry, warcRecords } from './warc.ts';
 import { digestOf } from './warc-record.ts';
+import { TABCRAWL_WACZ_PATHS, crawlFileBytes, rowsJsonlGz } from './tabcrawl-crawl-file.ts';
 import { type StreamDigest, digesting } from './zip-digest.ts';
 
 /** The WACZ version written in `datapackage.json`. */
@@ -101,8 +105,12 @@ async function* waczEntries(source: ExportSource, context: ExportContext) {
   yield { name: WACZ_PATHS.warc, lastModified, input: listed(WACZ_PATHS.warc, archiveChunks(source, context, collected)) };
   yield { name: WACZ_PATHS.index, lastModified, input: listed(WACZ_PATHS.index, indexChunks(collected.lines)) };
   yield { name: WACZ_PATHS.pages, lastModified, input: listed(WACZ_PATHS.pages, pagesChunks(collected.pages)) };
+  let rowCount = 0;
+  yield { name: TABCRAWL_WACZ_PATHS.rows, lastModified, input: listed(TABCRAWL_WACZ_PATHS.rows, rowsJsonlGz(source, () => (rowCount += 1))) };
+  const crawlFile = crawlFileBytes(source.crawl, context, rowCount);
+  yield { name: TABCRAWL_WACZ_PATHS.crawl, lastModified, input: listed(TABCRAWL_WACZ_PATHS.crawl, once(crawlFile)) };
 
-  if (resources.length !== 3) throw new Error('WACZ: a file was not fully written before datapackage.json');
+  if (resources.length !== 5) throw new Error('WACZ: a file was not fully written before datapackage.json');
   const datapackage = encoder.encode(JSON.stringify(datapackageOf(source, context, collected.pages, resources), null, 2));
   yield { name: WACZ_PATHS.datapackage, lastModified, input: datapackage };
   const digest = { path: WACZ_PATHS.datapackage, hash: digestOf([datapackage]) };
@@ -126,6 +134,10 @@ async function* archiveChunks(source: ExportSource, context: ExportContext, coll
       if (record.row !== null && record.row.kind === 'page' && isPage(record.index)) collected.pages.push(pageOf(record.row, record.index));
     }
   }
+}
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
 }
 
 /** The index, sorted by key then timestamp. */

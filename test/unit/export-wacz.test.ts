@@ -95,7 +95,7 @@ describe('writeWacz', () => {
     const unzipped = await unzipWacz();
     assert.deepEqual(
       unzipped.entries.map((e) => e.name).sort(),
-      ['archive/data.warc.gz', 'datapackage-digest.json', 'datapackage.json', 'indexes/index.cdxj', 'pages/pages.jsonl'],
+      ['archive/data.warc.gz', 'datapackage-digest.json', 'datapackage.json', 'indexes/index.cdxj', 'pages/pages.jsonl', 'tabcrawl/crawl.json', 'tabcrawl/rows.jsonl.gz'],
     );
     for (const entry of unzipped.entries) assert.equal(entry.compressionMethod, 0, `${entry.name} is STORED`);
   });
@@ -111,7 +111,7 @@ describe('writeWacz', () => {
     assert.equal(datapackage['mainPageDate'], '2026-03-01T10:00:01.250Z');
     assert.equal(typeof datapackage['title'], 'string');
     const resources = datapackage['resources'] as { name: string; path: string; hash: string; bytes: number }[];
-    assert.deepEqual(resources.map((r) => r.path).sort(), ['archive/data.warc.gz', 'indexes/index.cdxj', 'pages/pages.jsonl']);
+    assert.deepEqual(resources.map((r) => r.path).sort(), ['archive/data.warc.gz', 'indexes/index.cdxj', 'pages/pages.jsonl', 'tabcrawl/crawl.json', 'tabcrawl/rows.jsonl.gz']);
     for (const resource of resources) {
       const entry = entryOf(unzipped, resource.path);
       assert.equal(resource.name, resource.path.split('/').at(-1));
@@ -208,6 +208,18 @@ describe('writeWacz', () => {
     }
     assert.equal(pages[1]?.['title'], 'Café');
     assert.equal('title' in (pages[6] ?? {}), false, 'no title when the page had none');
+  });
+
+  test("carries Tabcrawl's own files: the crawl record and every row as stored, in seq order, for an import", async () => {
+    const source = fixtureSource();
+    const unzipped = await unzipWacz(source);
+    const file = jsonOf(unzipped, 'tabcrawl/crawl.json');
+    assert.equal(file['format'], 'tabcrawl-crawl-1');
+    assert.equal(file['software'], 'Tabcrawl 0.1.0-test');
+    assert.deepEqual(file['crawl'], JSON.parse(JSON.stringify(source.crawl)));
+    assert.deepEqual(file['rows'], { path: 'tabcrawl/rows.jsonl.gz', count: fixtureRows().length });
+    const lines = gunzipSync(entryOf(unzipped, 'tabcrawl/rows.jsonl.gz').data).toString('utf8').trimEnd().split('\n');
+    assert.deepEqual(lines.map((line) => JSON.parse(line) as unknown), JSON.parse(JSON.stringify(fixtureRows())));
   });
 
   test('calls onRow once per row', async () => {
