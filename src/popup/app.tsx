@@ -14,6 +14,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { hostAccessPatterns, startUrlProblem } from '../core/crawl/crawl-lifecycle.ts';
 import { validateSettings, withSessionGuard, type CrawlSettings } from '../core/settings.ts';
+import { browsertrixConfigFileName, browsertrixConfigYaml } from '../handoff/browsertrix-config.ts';
 import { TabcrawlError, type CrawlSummary } from '../messaging/protocol.ts';
 import type { ResultsViewName } from '../messaging/routes.ts';
 import { fromSettings, toSettings } from '../settings/settings-values.ts';
@@ -316,6 +317,18 @@ export function App({ deps }: AppProps) {
     }
   };
 
+  const { saveConfig } = deps;
+  const onBrowsertrixConfig = async (picked: CrawlSummary): Promise<void> => {
+    if (saveConfig === undefined) return;
+    setBanner(null);
+    try {
+      const text = browsertrixConfigYaml({ settings: picked.settings, version: deps.tabcrawlVersion ?? 'unknown', createdAt: picked.createdAt });
+      await saveConfig(browsertrixConfigFileName(picked), text);
+    } catch (err) {
+      setBanner(`Could not save the Browsertrix config: ${describeError(err)}`);
+    }
+  };
+
   const { crawl } = view;
   const isRunning = crawl?.state === 'running';
   const errorText = banner ?? view.error;
@@ -351,6 +364,7 @@ export function App({ deps }: AppProps) {
           onOpenInTab={(picked) => void openInTab(picked.id)}
           onRerun={(picked) => void onRerun(picked)}
           onDelete={(picked) => void onDelete(picked)}
+          onBrowsertrixConfig={saveConfig === undefined ? undefined : (picked) => void onBrowsertrixConfig(picked)}
         />
       ) : (
         <>

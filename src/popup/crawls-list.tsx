@@ -2,7 +2,8 @@
  * The Crawls view: every stored crawl, newest first, each told apart by its
  * site, state, start time, URLs, size, run time and the settings that differ
  * from the defaults, with Open (in the popup), Open in tab (the full results
- * page), Re-run and Delete, all of one weight. Delete asks for confirmation
+ * page), Re-run, Delete and Browsertrix config (its settings as a Browsertrix
+ * Crawler config, downloaded), all of one weight. Delete asks for confirmation
  * in the row itself, naming the crawl as the row does; Escape or Cancel takes
  * it back.
  */
@@ -19,6 +20,8 @@ export interface CrawlsListProps {
   onOpenInTab: (crawl: CrawlSummary) => void;
   onRerun: (crawl: CrawlSummary) => void;
   onDelete: (crawl: CrawlSummary) => void;
+  /** Downloads the crawl's settings as a Browsertrix Crawler config; no such button without it. */
+  onBrowsertrixConfig?: (crawl: CrawlSummary) => void;
 }
 
 /** The crawls, newest first. */
@@ -26,7 +29,7 @@ export function newestFirst(crawls: readonly CrawlSummary[]): CrawlSummary[] {
   return [...crawls].sort((a, b) => b.createdAt - a.createdAt);
 }
 
-export function CrawlsList({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDelete }: CrawlsListProps) {
+export function CrawlsList({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDelete, onBrowsertrixConfig }: CrawlsListProps) {
   const [confirmingId, setConfirmingId] = useState<string | null>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
 
@@ -124,6 +127,16 @@ export function CrawlsList({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDel
                 <button type="button" data-testid="delete-crawl" disabled={isBusy} onClick={() => setConfirmingId(crawl.id)}>
                   Delete
                 </button>
+                {onBrowsertrixConfig !== undefined && (
+                  <button
+                    type="button"
+                    data-testid="browsertrix-config"
+                    title="This crawl's settings as a config for Browsertrix Crawler (YAML), to crawl the site at scale"
+                    onClick={() => onBrowsertrixConfig(crawl)}
+                  >
+                    Browsertrix config
+                  </button>
+                )}
               </div>
             )}
           </li>

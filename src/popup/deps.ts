@@ -37,6 +37,13 @@ export interface PopupDeps {
    * writes the same keys).
    */
   settingsStorage: SettingsStorage;
+  /**
+   * Saves a crawl as a Browsertrix Crawler config (YAML) through the downloads; without it the
+   * Crawls view has no *Browsertrix config* button.
+   */
+  saveConfig?: (fileName: string, text: string) => Promise<unknown>;
+  /** Tabcrawl's version, named in the config's User-Agent. @default 'unknown' */
+  tabcrawlVersion?: string;
   /** The current time, ms since the epoch, for the ETA. @default Date.now */
   now?: () => number;
   /**

@@ -4,7 +4,8 @@
  * progress bar (done of done + queued, the page limit as a cap; full once
  * finished), how long it has run, and what the tab can do: *Pause*,
  * *Resume* and *Stop* as the popup allows them, and *Export* (a format of
- * the whole crawl, or the rows of the current view as CSV).
+ * the whole crawl, or the rows of the current view as CSV), and *Browsertrix config*
+ * (its settings as a Browsertrix Crawler config, for a site that outgrew the browser).
  *
  * Platform-free: the actions come in as callbacks; without one, its buttons
  * are not shown.
@@ -31,12 +32,14 @@ export interface CrawlBarProps {
   onExport?: (format: ExportFormat) => Promise<void>;
   /** Downloads the rows of the table's current view as CSV. */
   onExportView?: () => Promise<void>;
+  /** Downloads the crawl's settings as a Browsertrix Crawler config (docs/browsertrix.md). No button without it. */
+  onBrowsertrixConfig?: () => Promise<void>;
   /** Rows in the table's current view (null while counted): an empty view is not exported. */
   viewTotal?: number | null;
 }
 
-export function CrawlBar({ crawl, now, onAction, onExport, onExportView, viewTotal = null }: CrawlBarProps) {
-  const [pending, setPending] = useState<CrawlBarAction | 'export' | 'export-view' | null>(null);
+export function CrawlBar({ crawl, now, onAction, onExport, onExportView, onBrowsertrixConfig, viewTotal = null }: CrawlBarProps) {
+  const [pending, setPending] = useState<CrawlBarAction | 'export' | 'export-view' | 'browsertrix-config' | null>(null);
   const [format, setFormat] = useState<ExportFormat>('wacz');
   const [error, setError] = useState<string | null>(null);
   const { state, counts } = crawl;
@@ -127,6 +130,17 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, viewTot
             onClick={() => void run('export-view', onExportView)}
           >
             {pending === 'export-view' ? 'Saving…' : 'Export this view (CSV)'}
+          </button>
+        )}
+        {onBrowsertrixConfig !== undefined && (
+          <button
+            type="button"
+            data-testid="results-browsertrix-config"
+            disabled={pending !== null}
+            title="This crawl's settings as a config for Browsertrix Crawler (YAML), to crawl the site at scale"
+            onClick={() => void run('browsertrix-config', onBrowsertrixConfig)}
+          >
+            {pending === 'browsertrix-config' ? 'Saving…' : 'Browsertrix config'}
           </button>
         )}
       </div>

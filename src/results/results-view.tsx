@@ -48,6 +48,7 @@ import { useAsync } from './use-async.ts';
 import { useCrawlActions } from './use-crawl-actions.ts';
 import { LIVE_POLL_MS, useLiveCrawl } from './use-live-crawl.ts';
 import { UrlDetail } from './url-detail.tsx';
+import { browsertrixConfigFileName, browsertrixConfigYaml } from '../handoff/browsertrix-config.ts';
 
 /** Wait after the last keystroke before the search runs, in ms. */
 export const SEARCH_DEBOUNCE_MS = 150;
@@ -77,6 +78,10 @@ export interface ResultsViewProps {
   send?: Send;
   /** Opens the export page for this crawl and format; no Export without it. */
   openExport?: (crawlId: string, format: ExportFormat) => Promise<void>;
+  /** Saves the crawl as a Browsertrix Crawler config (YAML; the tab hands it to the downloads). No such button without it. */
+  saveConfig?: (fileName: string, text: string) => Promise<unknown>;
+  /** Tabcrawl's version, named in the config's User-Agent. @default 'unknown' */
+  tabcrawlVersion?: string;
   /** The clock, for the run time. @default Date.now */
   now?: () => number;
   /** Where the columns chosen are kept (the tab gives its `localStorage`); null: the default columns, not kept. @default null */
@@ -122,6 +127,8 @@ function CrawlResults({
   onEvent,
   send,
   openExport,
+  saveConfig,
+  tabcrawlVersion = 'unknown',
   now = Date.now,
   prefs = null,
 }: ResultsViewProps & { crawlId: string }) {
@@ -245,6 +252,12 @@ function CrawlResults({
     const { text } = await filteredCsv(tableQueries, reader, base);
     await saveCsv(exportFileName(crawlRecord, 'csv').replace(/\.csv$/, '-view.csv'), text);
   };
+  const onBrowsertrixConfig =
+    saveConfig === undefined || crawlRecord === undefined
+      ? undefined
+      : async (): Promise<void> => {
+          await saveConfig(browsertrixConfigFileName(crawlRecord), browsertrixConfigYaml({ settings: crawlRecord.settings, version: tabcrawlVersion, createdAt: crawlRecord.createdAt }));
+        };
   /** A report row's URL: its detail, beside the table. */
   const openFromReport = (url: string): void => {
     setTab('table');
@@ -269,7 +282,7 @@ function CrawlResults({
             popup's Crawls list.
           </p>
         )}
-        {crawlRecord !== undefined && <CrawlBar crawl={crawlRecord} now={now()} onAction={onAction} onExport={onExport} onExportView={onExportView} viewTotal={windows.total} />}
+        {crawlRecord !== undefined && <CrawlBar crawl={crawlRecord} now={now()} onAction={onAction} onExport={onExport} onExportView={onExportView} onBrowsertrixConfig={onBrowsertrixConfig} viewTotal={windows.total} />}
         {!isMissing && (
         <nav class="results-tabs" aria-label="Views">
           <button type="button" aria-pressed={tab === 'table'} data-testid="tab-table" onClick={() => setTab('table')}>

@@ -31,8 +31,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   ui: ['core'],
   settings: ['core', 'ui'],
   reports: ['core', 'audit', 'export', 'storage', 'ui'],
-  results: ['core', 'audit', 'export', 'messaging', 'reports', 'storage', 'ui'],
-  popup: ['core', 'audit', 'export', 'messaging', 'settings', 'storage', 'ui'],
+  results: ['core', 'audit', 'export', 'handoff', 'messaging', 'reports', 'storage', 'ui'],
+  popup: ['core', 'audit', 'export', 'handoff', 'messaging', 'settings', 'storage', 'ui'],
   'export-view': ['core', 'export', 'ui'],
   options: ['core', 'settings', 'ui'],
   // The hand-off to other crawlers (a Browsertrix Crawler config): pure, from the core's settings and scope.

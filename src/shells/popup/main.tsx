@@ -9,6 +9,7 @@ import { exportPagePath, resultsPagePath, type ResultsViewName } from '../../mes
 import { onEvent, send } from '../../messaging/client.ts';
 import { storageAreaAdapter } from '../../settings/site-settings.ts';
 import { App } from '../../popup/app.tsx';
+import { saveDownload } from '../../export/save-download.ts';
 
 /** URL of the active tab of the current window (readable thanks to `activeTab`), or null. */
 async function currentTabUrl(): Promise<string | null> {
@@ -35,8 +36,16 @@ function requestHostAccess(patterns: string[]): Promise<boolean> {
   return browser.permissions.request({ origins: patterns });
 }
 
+/** Saves a crawl's Browsertrix Crawler config through the downloads (a small file: done before the popup can close). */
+function saveConfig(fileName: string, text: string): Promise<number> {
+  return saveDownload(browser.downloads, new Blob([text], { type: 'application/yaml;charset=utf-8' }), fileName);
+}
+
 /** Remembered settings, shared with the options page. */
 const settingsStorage = storageAreaAdapter(browser.storage.local);
 
 const root = document.getElementById('app');
-if (root !== null) render(<App deps={{ send, onEvent, requestHostAccess, currentTabUrl, openExportTab, openResultsTab, settingsStorage }} />, root);
+if (root !== null) {
+  const tabcrawlVersion = browser.runtime.getManifest().version;
+  render(<App deps={{ send, onEvent, requestHostAccess, currentTabUrl, openExportTab, openResultsTab, settingsStorage, saveConfig, tabcrawlVersion }} />, root);
+}

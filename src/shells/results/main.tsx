@@ -48,6 +48,8 @@ const root = document.getElementById('app');
 if (root !== null) {
   const saveCsv = (fileName: string, text: string): Promise<number> =>
     saveDownload(browser.downloads, new Blob([text], { type: 'text/csv;charset=utf-8' }), fileName);
+  const saveConfig = (fileName: string, text: string): Promise<number> =>
+    saveDownload(browser.downloads, new Blob([text], { type: 'application/yaml;charset=utf-8' }), fileName);
   /** Opens the export page in a tab of its own, beside this one. */
   const openExport = async (id: string, format: ExportFormat): Promise<void> => {
     await browser.tabs.create({ url: browser.runtime.getURL(exportPagePath(id, format)) });
@@ -65,6 +67,8 @@ if (root !== null) {
       onEvent={onEvent}
       send={send}
       openExport={openExport}
+      saveConfig={saveConfig}
+      tabcrawlVersion={browser.runtime.getManifest().version}
       prefs={window.localStorage}
     />,
     root,
