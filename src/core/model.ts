@@ -209,6 +209,12 @@ export interface PageRecord extends Omit<CrawlUrl, 'kind'> {
   /** The robots.txt rule that blocked the URL (e.g. `Disallow: /private`), when known. */
   blockedRule: string | null;
   error: FetchFailure | null;
+  /**
+   * Where the row came from: `"archive"` when it was read from a WARC or WACZ file (the import,
+   * `src/import/`): it has no politeness timings, and a response time only when the archive recorded
+   * one. Absent on the rows of Tabcrawl's own crawls.
+   */
+  source?: 'archive';
 }
 
 /** Where the robots.txt of one host stands. */
