@@ -4,20 +4,25 @@
  * an exclude pattern, and writes `--browsertrix-config`. The config passes Browsertrix 1.14.1's
  * option list, sends the User-Agent the sites saw, and its regexes judge every URL the crawl
  * recorded and every link its pages hold as Tabcrawl's scope did: pages in, links to other
- * sites and excluded URLs out, on the URLs as written and as Browsertrix normalizes them.
+ * sites and excluded URLs out, on the URLs as written and as Browsertrix normalizes them. And the
+ * *Browsertrix config* buttons of the built extension save that config through Chromium's downloads.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { validateSettings } from '../../src/core/settings.ts';
 import { createScope } from '../../src/core/url/scope.ts';
+import { browsertrixConfigYaml } from '../../src/handoff/browsertrix-config.ts';
+import { resultsPagePath } from '../../src/messaging/routes.ts';
+import { findChromium } from '../../src/shells/cli/chromium.ts';
+import { launchExtension, type ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
 import { startLocalSite, type LocalSite } from '../../src/shells/cli/local-site.ts';
 import { admits, browsertrixNormalized, configProblems, scopeOf } from '../support/browsertrix-options.ts';
-import { ROOT } from './helpers.ts';
+import { crawlToEnd, DIST_DIR, ROOT, sleep } from './helpers.ts';
 
 const page = (...links: string[]): { headers: Record<string, string>; body: string } => ({
   headers: { 'content-type': 'text/html; charset=utf-8' },
@@ -125,5 +130,54 @@ describe('a crawl handed to Browsertrix Crawler', () => {
     assert.equal(admits(scope, `${site.origin}/docs/skip-me`), false, 'excluded');
     assert.equal(admits(scope, `${site.origin}/blog/`), false, 'outside the path prefix');
     assert.equal(site.requests.some((request) => request.url === '/docs/skip-me' || request.url === '/blog/'), false, 'nor did Tabcrawl fetch them');
+  });
+});
+
+describe('the Browsertrix config buttons of the built extension', () => {
+  let session: ExtensionSession;
+  let site: LocalSite;
+  let downloads: string;
+
+  before(async () => {
+    downloads = mkdtempSync(join(tmpdir(), 'tabcrawl-handoff-downloads-'));
+    session = await launchExtension({ distDir: DIST_DIR, chromePath: findChromium(process.env), copyDist: true, downloadDir: downloads });
+    site = await startLocalSite({ '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' }, '/': page('/a'), '/a': page('/') });
+  });
+  after(async () => {
+    await session?.close();
+    await site?.close();
+    if (downloads !== undefined) rmSync(downloads, { recursive: true, force: true });
+  });
+
+  /** The files in the downloads folder once `count` are there and complete. */
+  async function downloaded(count: number): Promise<string[]> {
+    for (let waited = 0; waited < 10_000; waited += 100) {
+      const files = readdirSync(downloads).filter((name) => !name.endsWith('.crdownload'));
+      if (files.length >= count) return files.sort();
+      await sleep(100);
+    }
+    throw new Error(`fewer than ${count} downloads: ${readdirSync(downloads).join(', ')}`);
+  }
+
+  it('the results tab and the popup\'s Crawls view each save the crawl\'s config, as the command line writes it', async () => {
+    const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: 100, excludePatterns: ['*/never*'] });
+    assert.equal(crawl.state, 'finished');
+    const manifest = JSON.parse(readFileSync(join(DIST_DIR, 'manifest.json'), 'utf8')) as { version: string };
+    const expected = browsertrixConfigYaml({ settings: crawl.settings, version: manifest.version, createdAt: crawl.createdAt });
+
+    // Playwright keeps downloads under names of its own: the contents are checked here, the names in
+    // test/browser/browsertrix-config.test.tsx.
+    const results = await session.openPage(resultsPagePath(crawl.id));
+    await results.getByTestId('results-browsertrix-config').click();
+    const [first] = await downloaded(1);
+    assert.equal(readFileSync(join(downloads, first ?? ''), 'utf8'), expected);
+
+    const popup = await session.openPage('src/shells/popup/index.html');
+    await popup.setViewportSize({ width: 400, height: 700 });
+    await popup.getByTestId('view-crawls').click();
+    await popup.getByTestId('browsertrix-config').click();
+    const second = (await downloaded(2)).find((file) => file !== first) ?? '';
+    assert.equal(readFileSync(join(downloads, second), 'utf8'), expected);
+    assert.deepEqual(configProblems(parse(expected) as Record<string, unknown>), []);
   });
 });
