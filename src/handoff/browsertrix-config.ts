@@ -18,7 +18,7 @@ import { withSessionGuard, type CrawlSettings } from '../core/settings.ts';
 import { createScope } from '../core/url/scope.ts';
 import { browsertrixScope } from './browsertrix-scope.ts';
 
-/** The Browsertrix Crawler release the config is written for (its options: shared/browsertrix/crawler-options.json). */
+/** The Browsertrix Crawler release the config is written for (its options: test/fixtures/browsertrix/crawler-options.json). */
 export const BROWSERTRIX_CRAWLER_VERSION = '1.14.1';
 
 /** Tabcrawl's home page, named in its User-Agent. */

@@ -1,5 +1,5 @@
 /**
- * Browsertrix Crawler 1.14.1's own option list (`../shared/browsertrix/crawler-options.json`,
+ * Browsertrix Crawler 1.14.1's own option list (`test/fixtures/browsertrix/crawler-options.json`, a copy of the shared list,
  * from its argParser.ts) and checks of a config against it, for the hand-off's tests: only
  * known keys (names or aliases, each option once), values of the declared type, choices kept;
  * and how Browsertrix would judge a URL with a config's scope (`src/util/seeds.ts`: include
@@ -19,8 +19,8 @@ export interface BrowsertrixOption {
   default?: string;
 }
 
-/** Where the list is: beside the checkout, as `shared/` is laid out for the project. */
-export const OPTIONS_PATH = resolve(import.meta.dirname, '../../../shared/browsertrix/crawler-options.json');
+/** Where the list is: a copy in the repository (test/fixtures/browsertrix/, its README says where it comes from), so a clean clone tests alone. */
+export const OPTIONS_PATH = resolve(import.meta.dirname, '../fixtures/browsertrix/crawler-options.json');
 
 export function loadBrowsertrixOptions(path = OPTIONS_PATH): Record<string, BrowsertrixOption> {
   const parsed = JSON.parse(readFileSync(path, 'utf8')) as { options: Record<string, BrowsertrixOption> };
@@ -35,7 +35,7 @@ export const SEED_KEYS: ReadonlySet<string> = new Set(['url', 'scopeType', 'incl
 
 /**
  * Options typed `string` in the parser that a YAML config may give as a list
- * ("one or a list": shared/browsertrix/README.md; seeds.ts `parseRx` takes both).
+ * ("one or a list": test/fixtures/browsertrix/README.md; seeds.ts `parseRx` takes both).
  */
 const STRING_OR_LIST: ReadonlySet<string> = new Set(['scopeIncludeRx', 'scopeExcludeRx']);
 

@@ -1,13 +1,13 @@
 /**
- * The WARC files written by other tools in `../shared/fixtures/warc/` (its
+ * The WARC files written by other tools in `test/fixtures/warc/` (copied from the project's shared fixtures, with their README) (its
  * README says what each holds), and warcio.js as the reference reader the
  * archive reader is compared with.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** The fixtures folder, beside the repository (as CI lays it out too). */
-export const WARC_FIXTURES = resolve(import.meta.dirname, '../../../shared/fixtures/warc');
+/** The fixtures folder: copies in the repository, so that a clean clone tests alone. */
+export const WARC_FIXTURES = resolve(import.meta.dirname, '../fixtures/warc');
 
 /** Every fixture archive's file name (the README is not one). */
 export function warcFixtureNames(): string[] {

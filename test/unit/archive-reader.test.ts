@@ -1,6 +1,6 @@
 /**
  * The streaming WARC reader (src/import/warc-reader.ts) on the WARC files
- * other tools wrote (../shared/fixtures/warc/), compared with warcio.js read
+ * other tools wrote (test/fixtures/warc/, copies of the shared fixtures), compared with warcio.js read
  * independently as the reference: same records, types, target URIs (angle
  * brackets stripped), payload bytes and offsets. Then what warcio.js does not
  * do: a cut file ends with an error naming the file and the byte, after every
