@@ -100,6 +100,14 @@ export interface Requests {
     request: { crawlId: string; format: RowsFormat; afterSeq: number; limit: number };
     reply: { text: string; lastSeq: number; rows: number; done: boolean };
   };
+  /**
+   * Sent by the import page once it has stored a crawl read from an archive
+   * (the page writes the database itself: a File cannot travel through
+   * runtime messaging). The background tells open pages the crawl changed
+   * (`crawl/changed`), so the popup's Crawls list shows it. Fails with
+   * `not-found` when no such crawl is stored.
+   */
+  'crawl/imported': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
 }
 
 /**
@@ -196,6 +204,7 @@ const REQUEST_TYPE_LIST: Record<RequestType, true> = {
   'pages/latest': true,
   'crawl/issues': true,
   'export/chunk': true,
+  'crawl/imported': true,
 };
 const REQUEST_TYPES: ReadonlySet<string> = new Set(Object.keys(REQUEST_TYPE_LIST));
 

@@ -16,6 +16,8 @@ export const OPTIONS_PAGE_PATH = 'src/shells/options/index.html';
 export const RESULTS_PAGE_PATH = 'src/shells/results/index.html';
 /** The page that writes an export: `?crawl=<id>&format=<wacz|warc.gz|warc|csv|jsonl>`. */
 export const EXPORT_PAGE_PATH = 'src/shells/export/index.html';
+/** The page that opens a WARC or WACZ file as a crawl of its own (the popup's *Open an archive…*, the command line's `--import`). */
+export const IMPORT_PAGE_PATH = 'src/shells/import/index.html';
 
 /** What the export page is asked to export. */
 export interface ExportRequest {

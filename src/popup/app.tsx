@@ -285,6 +285,15 @@ export function App({ deps }: AppProps) {
     }
   };
 
+  const { openImportTab } = deps;
+  const openArchive = async (): Promise<void> => {
+    try {
+      await openImportTab?.();
+    } catch (err) {
+      setBanner(`Could not open the import page: ${describeError(err)}`);
+    }
+  };
+
   const onRerun = async (picked: CrawlSummary): Promise<void> => {
     setBusyId(picked.id);
     setBanner(null);
@@ -365,6 +374,7 @@ export function App({ deps }: AppProps) {
           onRerun={(picked) => void onRerun(picked)}
           onDelete={(picked) => void onDelete(picked)}
           onBrowsertrixConfig={saveConfig === undefined ? undefined : (picked) => void onBrowsertrixConfig(picked)}
+          onOpenArchive={openImportTab === undefined ? undefined : () => void openArchive()}
         />
       ) : (
         <>

@@ -3,7 +3,9 @@
  * site, state, start time, URLs, size, run time and the settings that differ
  * from the defaults, with Open (in the popup), Open in tab (the full results
  * page), Re-run, Delete and Browsertrix config (its settings as a Browsertrix
- * Crawler config, downloaded), all of one weight. Delete asks for confirmation
+ * Crawler config, downloaded), all of one weight. Above them, *Open an
+ * archive…* opens the import page in a tab (a WARC or WACZ file becomes a
+ * crawl of its own, listed here). Delete asks for confirmation
  * in the row itself, naming the crawl as the row does; Escape or Cancel takes
  * it back.
  */
@@ -22,6 +24,8 @@ export interface CrawlsListProps {
   onDelete: (crawl: CrawlSummary) => void;
   /** Downloads the crawl's settings as a Browsertrix Crawler config; no such button without it. */
   onBrowsertrixConfig?: (crawl: CrawlSummary) => void;
+  /** Opens the import page in a tab; no *Open an archive…* button without it. */
+  onOpenArchive?: () => void;
 }
 
 /** The crawls, newest first. */
@@ -29,7 +33,29 @@ export function newestFirst(crawls: readonly CrawlSummary[]): CrawlSummary[] {
   return [...crawls].sort((a, b) => b.createdAt - a.createdAt);
 }
 
-export function CrawlsList({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDelete, onBrowsertrixConfig }: CrawlsListProps) {
+/** The Crawls view: *Open an archive…* (when given), then the list. */
+export function CrawlsList(props: CrawlsListProps) {
+  const { onOpenArchive } = props;
+  return (
+    <>
+      {onOpenArchive !== undefined && (
+        <div class="crawls-toolbar">
+          <button
+            type="button"
+            data-testid="open-archive"
+            title="Open a WARC or WACZ file (.warc, .warc.gz, .wacz) as a crawl of its own, in a new tab"
+            onClick={onOpenArchive}
+          >
+            Open an archive…
+          </button>
+        </div>
+      )}
+      <CrawlRows {...props} />
+    </>
+  );
+}
+
+function CrawlRows({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDelete, onBrowsertrixConfig }: CrawlsListProps) {
   const [confirmingId, setConfirmingId] = useState<string | null>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
 

@@ -32,6 +32,11 @@ export interface PopupDeps {
    */
   openResultsTab: (crawlId: string, view?: ResultsViewName) => Promise<void>;
   /**
+   * Opens the import page (`IMPORT_PAGE_PATH`) in a new tab, where a WARC or WACZ file becomes a crawl;
+   * without it the Crawls view has no *Open an archive…* button.
+   */
+  openImportTab?: () => Promise<void>;
+  /**
    * Where crawl settings are remembered per site, and the user's defaults
    * (`browser.storage.local` through `storageAreaAdapter`; the options page
    * writes the same keys).

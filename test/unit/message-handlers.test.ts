@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CrawlManager } from '../../src/shells/background/crawl-manager.ts';
 import { createHandlers, dispatch } from '../../src/shells/background/message-handlers.ts';
+import { observeCrawlChanges } from '../../src/shells/background/crawl-events.ts';
 import type { MessageOf, RequestType } from '../../src/messaging/protocol.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
 import { FakeSite, page } from '../support/fake-site.ts';
@@ -61,6 +62,28 @@ describe('message handlers', () => {
     assert.equal(missing.ok ? null : missing.error.code, 'not-found');
     const bad = await bg.send({ type: 'pages/latest', payload: { crawlId: '', limit: 5 } });
     assert.equal(bad.ok ? null : bad.error.code, 'bad-request');
+  });
+
+  it('answers crawl/imported with the stored crawl and tells open pages it changed; not-found for a crawl not stored', async () => {
+    const bg = background();
+    bg.site.route(`${A}/`, page([]));
+    const started = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/` } } });
+    assert.ok(started.ok);
+    if (!started.ok) return;
+    await bg.settle(started.value.crawl.id);
+    // The import page writes through a connection of its own; the worker's observed store reports the rewrite.
+    const changed: [string, boolean][] = [];
+    const observed = observeCrawlChanges(bg.store, (crawlId, isDeleted) => changed.push([crawlId, isDeleted]));
+    const handlers = createHandlers(observed, bg.manager, bg.clock);
+    const reply = await dispatch(handlers, { type: 'crawl/imported', payload: { crawlId: started.value.crawl.id } });
+    assert.ok(reply.ok);
+    assert.equal(reply.ok ? reply.value.crawl.state : null, 'finished');
+    assert.deepEqual(changed, [[started.value.crawl.id, false]]);
+    const missing = await dispatch(handlers, { type: 'crawl/imported', payload: { crawlId: 'nope' } });
+    assert.equal(missing.ok ? null : missing.error.code, 'not-found');
+    const bad = await dispatch(handlers, { type: 'crawl/imported', payload: { crawlId: '' } });
+    assert.equal(bad.ok ? null : bad.error.code, 'bad-request');
+    assert.deepEqual(changed.length, 1, 'nothing reported for a crawl not stored');
   });
 
   it('runs a crawl to the end, lists it, pages through its export and deletes it', async () => {

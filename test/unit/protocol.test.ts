@@ -4,7 +4,7 @@ import { isMessage, TabcrawlError } from '../../src/messaging/protocol.ts';
 
 describe('message protocol', () => {
   it('accepts an envelope of every request type', () => {
-    for (const type of ['crawl/start', 'crawl/stop', 'crawl/pause', 'crawl/resume', 'crawl/rerun', 'crawl/hosts', 'crawl/get', 'crawl/list', 'crawl/delete', 'pages/latest', 'export/chunk']) {
+    for (const type of ['crawl/start', 'crawl/stop', 'crawl/pause', 'crawl/resume', 'crawl/rerun', 'crawl/hosts', 'crawl/get', 'crawl/list', 'crawl/delete', 'pages/latest', 'export/chunk', 'crawl/imported']) {
       assert.equal(isMessage({ type, payload: {} }), true, type);
     }
   });

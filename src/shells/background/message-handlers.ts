@@ -171,6 +171,18 @@ export function createHandlers(store: CrawlStore, manager: CrawlManager, clock: 
       const redirects = await redirectsByKey(pages, (urls) => store.transaction((tx) => tx.getPages(crawl.id, urls)));
       return { text: toJsonl(pages, broken, await issuesOf(crawl), redirects), lastSeq: pages.at(-1)?.seq ?? afterSeq, rows: pages.length, done: pages.length < rowLimit };
     },
+    'crawl/imported': async ({ crawlId }) => {
+      // The import page wrote the crawl through its own connection to the database, which the worker's
+      // observed store did not see: writing the record again through it tells open pages (`crawl/changed`).
+      const id = requireString(crawlId, 'crawlId');
+      const crawl = await store.transaction(async (tx) => {
+        const stored = await tx.getCrawl(id);
+        if (stored !== undefined) await tx.putCrawl(stored);
+        return stored;
+      });
+      if (crawl === undefined) throw new TabcrawlError({ code: 'not-found', message: `no crawl ${id}` });
+      return { crawl: summary(crawl) };
+    },
   };
 }
 
