@@ -179,20 +179,49 @@ export class DexieCrawlStore implements CrawlStore {
   /** Removes the crawl record and its hosts, frontier, pages, bodies and derived records, in one transaction. */
   async deleteCrawl(crawlId: string): Promise<void> {
     const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies } = this.db;
-    await this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies], async (trans) => {
-      const ofCrawl = <T, K>(table: Table<T, K>, keyPath: string): Promise<number> =>
-        bound(trans, table).where(keyPath).between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).delete();
-      await Promise.all([
-        bound(trans, crawls).delete(crawlId),
-        ofCrawl(hosts, '[crawlId+origin]'),
-        ofCrawl(frontier, '[crawlId+url]'),
-        ofCrawl(pages, '[crawlId+url]'),
-        ofCrawl(bodies, '[crawlId+sha256]'),
-        ofCrawl(resultChunks, '[crawlId+chunk]'),
-        ofCrawl(linkTallies, '[crawlId+batch]'),
-        bound(trans, facetCounts).delete(crawlId),
-      ]);
+    await this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies], (trans) => this.deleteParts(trans, crawlId));
+  }
+
+  /**
+   * Removes the parts stored under crawl ids that have no crawl record, in one transaction. Keys only: the
+   * distinct crawl ids of each table are found by skipping from one id to the next on its `[crawlId+…]`
+   * primary key (one lookup per crawl id, not one per row).
+   */
+  async deleteOrphans(): Promise<number> {
+    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies } = this.db;
+    return this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies], async (trans) => {
+      const known = new Set(await bound(trans, crawls).toCollection().primaryKeys());
+      const orphans = new Set<string>();
+      for (const table of [pages, bodies, hosts, frontier, linkTallies, resultChunks] as Table<unknown, [string, unknown]>[]) {
+        const scoped = bound(trans, table);
+        let next = await scoped.toCollection().limit(1).primaryKeys();
+        while (next[0] !== undefined) {
+          const crawlId = next[0][0];
+          if (!known.has(crawlId)) orphans.add(crawlId);
+          next = await scoped.where(':id').above([crawlId, Dexie.maxKey]).limit(1).primaryKeys();
+        }
+      }
+      for (const crawlId of await bound(trans, facetCounts).toCollection().primaryKeys()) if (!known.has(crawlId)) orphans.add(crawlId);
+      for (const crawlId of orphans) await this.deleteParts(trans, crawlId);
+      return orphans.size;
     });
+  }
+
+  /** Deletes the crawl record and every part of the crawl, in the transaction `trans`. */
+  private async deleteParts(trans: Transaction, crawlId: string): Promise<void> {
+    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies } = this.db;
+    const ofCrawl = <T, K>(table: Table<T, K>, keyPath: string): Promise<number> =>
+      bound(trans, table).where(keyPath).between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).delete();
+    await Promise.all([
+      bound(trans, crawls).delete(crawlId),
+      ofCrawl(hosts, '[crawlId+origin]'),
+      ofCrawl(frontier, '[crawlId+url]'),
+      ofCrawl(pages, '[crawlId+url]'),
+      ofCrawl(bodies, '[crawlId+sha256]'),
+      ofCrawl(resultChunks, '[crawlId+chunk]'),
+      ofCrawl(linkTallies, '[crawlId+batch]'),
+      bound(trans, facetCounts).delete(crawlId),
+    ]);
   }
 
   /**

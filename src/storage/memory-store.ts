@@ -23,6 +23,9 @@ function emptyTables(): Tables {
   return { crawls: new Map(), hosts: new Map(), entries: new Map(), pages: new Map(), bodies: new Map(), tallies: new Map() };
 }
 
+/** The tables holding a crawl's parts, by crawl id. */
+const CRAWL_PARTS = ['hosts', 'entries', 'pages', 'bodies', 'tallies'] as const;
+
 /** Deep copy through structured clone, as IndexedDB does: callers never share objects with the store. */
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -155,12 +158,26 @@ export class MemoryCrawlStore implements CrawlStore {
   }
 
   async deleteCrawl(crawlId: string): Promise<void> {
-    await this.exclusive(async () => {
-      this.tables.crawls.delete(crawlId);
-      for (const name of ['hosts', 'entries', 'pages', 'bodies', 'tallies'] as const) {
-        const map: Map<string, { crawlId: string }> = this.tables[name];
-        for (const [k, v] of map) if (v.crawlId === crawlId) map.delete(k);
+    await this.exclusive(async () => this.removeCrawls(new Set([crawlId])));
+  }
+
+  async deleteOrphans(): Promise<number> {
+    return this.exclusive(async () => {
+      const orphans = new Set<string>();
+      for (const name of CRAWL_PARTS) {
+        for (const { crawlId } of this.tables[name].values()) if (!this.tables.crawls.has(crawlId)) orphans.add(crawlId);
       }
+      this.removeCrawls(orphans);
+      return orphans.size;
     });
+  }
+
+  private removeCrawls(crawlIds: ReadonlySet<string>): void {
+    if (crawlIds.size === 0) return;
+    for (const crawlId of crawlIds) this.tables.crawls.delete(crawlId);
+    for (const name of CRAWL_PARTS) {
+      const map: Map<string, { crawlId: string }> = this.tables[name];
+      for (const [k, v] of map) if (crawlIds.has(v.crawlId)) map.delete(k);
+    }
   }
 }

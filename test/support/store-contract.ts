@@ -619,6 +619,61 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
 
         assertEqual(await store.listCrawls(), [crawlFixture('c1')]);
       });
+
+      it('removes the rows and bodies of a crawl id that has no crawl record (an import cut short)', async () => {
+        const store = await makeStore();
+        const sha = 'cd'.repeat(32);
+        await store.transaction(async (tx) => {
+          await tx.putPages([pageFixture('half', `${A}/p`, 1), pageFixture('half', `${A}/q`, 2)]);
+          await tx.putBody({ crawlId: 'half', sha256: sha, url: `${A}/p`, bytes: everyByte() });
+        });
+        await store.deleteCrawl('half');
+
+        assertEqual(await store.pagesAfter('half', 0, 10), []);
+        assertEqual(await store.getBody('half', sha), undefined);
+        assertEqual(await store.knownUrls('half'), []);
+      });
+    });
+
+    describe('deleteOrphans', () => {
+      it('removes everything stored under crawl ids without a crawl record, and nothing else', async () => {
+        const store = await makeStore();
+        const sha = 'ef'.repeat(32);
+        await store.transaction(async (tx) => {
+          await tx.putCrawl(crawlFixture('kept'));
+          for (const crawlId of ['kept', 'orphan-a', 'orphan-b']) {
+            await tx.putPages([pageFixture(crawlId, `${A}/p`, 1), pageFixture(crawlId, `${B}/q`, 2)]);
+            await tx.putBody({ crawlId, sha256: sha, url: `${A}/p`, bytes: everyByte() });
+          }
+          await tx.putHosts([hostFixture('orphan-b', A)]);
+          await tx.putEntries([entryFixture('orphan-c', A, '/q', 3)]);
+          await tx.putBody({ crawlId: 'orphan-d', sha256: sha, url: `${A}/p`, bytes: everyByte() });
+        });
+
+        assertEqual(await store.deleteOrphans(), 4);
+
+        for (const crawlId of ['orphan-a', 'orphan-b', 'orphan-c', 'orphan-d']) {
+          assertEqual(await store.pagesAfter(crawlId, 0, 10), []);
+          assertEqual(await store.getBody(crawlId, sha), undefined);
+          assertEqual(await store.knownUrls(crawlId), []);
+          assertEqual(await store.listHosts(crawlId), []);
+        }
+        assertEqual(await store.getCrawl('kept'), crawlFixture('kept'));
+        assertEqual(await store.pagesAfter('kept', 0, 10), [pageFixture('kept', `${A}/p`, 1), pageFixture('kept', `${B}/q`, 2)]);
+        assertEqual(await store.getBody('kept', sha), { crawlId: 'kept', sha256: sha, url: `${A}/p`, bytes: everyByte() });
+        assertEqual(await store.deleteOrphans(), 0);
+      });
+
+      it('finds nothing in an empty store or one whose crawls are whole', async () => {
+        const store = await makeStore();
+        assertEqual(await store.deleteOrphans(), 0);
+        await store.transaction(async (tx) => {
+          await tx.putCrawl(crawlFixture('c1'));
+          await tx.putPages([pageFixture('c1', `${A}/p`, 1)]);
+        });
+        assertEqual(await store.deleteOrphans(), 0);
+        assertEqual(await store.pagesAfter('c1', 0, 10), [pageFixture('c1', `${A}/p`, 1)]);
+      });
     });
   });
 }

@@ -156,8 +156,14 @@ export interface CrawlStore {
   /** The newest rows (highest `seq` first), at most `limit`. */
   latestPages(crawlId: string, limit: number): Promise<PageRecord[]>;
   getBody(crawlId: string, sha256: string): Promise<StoredBody | undefined>;
-  /** Removes the crawl and everything stored for it. */
+  /** Removes the crawl and everything stored for it (rows, bodies… even when no crawl record exists under that id). */
   deleteCrawl(crawlId: string): Promise<void>;
+  /**
+   * Removes everything stored under a crawl id that has no crawl record (an import stopped by a closed page
+   * writes its rows and bodies first and its crawl record last), in one transaction; returns how many such ids
+   * there were. Cheap: reads keys only, one lookup per crawl id.
+   */
+  deleteOrphans(): Promise<number>;
 }
 
 /**

@@ -89,7 +89,13 @@ void installUserAgentRule(crawlerUserAgent(browser.runtime.getManifest().version
   console.error('could not set the crawl User-Agent', error),
 );
 // On every worker start: resume running crawls, noting the interruption on each when the browser restarted.
+// At a browser's (or the extension's) start only, no import page can be running: sweep the rows and bodies an
+// import left without its crawl record when its page was closed mid-import (a later worker start, after the
+// worker idled, must not: an import may be writing in a page right then).
 void isNewBrowserSession()
   .catch(() => false)
-  .then((isNew) => (isNew ? manager.resumeAfterBrowserStart() : manager.resumeAll()));
+  .then(async (isNew) => {
+    if (isNew) await store.deleteOrphans().catch((error: unknown) => console.error('could not clear unfinished imports', error));
+    await (isNew ? manager.resumeAfterBrowserStart() : manager.resumeAll());
+  });
 void badge.refresh();

@@ -1,0 +1,105 @@
+/**
+ * Tabcrawl's own WACZ given back as the crawl that was exported: the crawl
+ * record of `tabcrawl/crawl.json` (settings, state, counts, dates, message:
+ * all as they were, under a new id) and the rows of `tabcrawl/rows.jsonl.gz`
+ * exactly as they were stored (their `crawlId` rewritten); the bodies are the
+ * payloads of the WARC's records whose SHA-256 a row names (the WARC export
+ * writes each stored body byte for byte). Other readers ignore these files;
+ * a WACZ without them is read as any archive (`import-crawl.ts`).
+ */
+import { sha256Hex } from '../core/hash.ts';
+import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import { ArchiveReadError } from './archive-error.ts';
+import { PROGRESS_EVERY, recordsWithProgress, type ImportRun } from './import-writes.ts';
+
+/** The layout of Tabcrawl's files this import reads (`src/export/tabcrawl-crawl-file.ts` writes it; a test checks both agree). */
+export const TABCRAWL_CRAWL_FORMAT = 'tabcrawl-crawl-1';
+const FORMAT_PATTERN = /^tabcrawl-crawl-(\d+)$/;
+
+/**
+ * Restores the crawl when the archive is Tabcrawl's WACZ; null when it is not (no `tabcrawl/crawl.json`, or one
+ * that names no Tabcrawl format: the archive is read as any other).
+ * @throws ArchiveReadError when `crawl.json` names a newer format, or its crawl or a row is not one.
+ */
+export async function restoreTabcrawlCrawl(run: ImportRun): Promise<CrawlRecord | null> {
+  const { wacz } = run.archive;
+  const file = wacz === null ? null : await wacz.tabcrawlCrawl();
+  if (wacz === null || file === null) return null;
+  const located = `${run.fileName} › tabcrawl/crawl.json`;
+  const json = file.json as { format?: unknown; crawl?: unknown; rows?: { count?: unknown } } | null;
+  const format = typeof json?.format === 'string' ? FORMAT_PATTERN.exec(json.format) : null;
+  if (json === null || format === null) {
+    run.warnings.add(`${located} names no Tabcrawl format: the archive is read as any other`);
+    return null;
+  }
+  if (json.format !== TABCRAWL_CRAWL_FORMAT) {
+    throw new ArchiveReadError(
+      'unsupported',
+      located,
+      0,
+      `the crawl is saved in format ${String(json.format)}, newer than this version of Tabcrawl reads (${TABCRAWL_CRAWL_FORMAT}): update Tabcrawl to import it`,
+    );
+  }
+  const original = json.crawl;
+  if (!isCrawl(original)) throw new ArchiveReadError('corrupt', located, 0, 'its "crawl" is not a crawl record');
+
+  // The rows, as stored; the first row naming each body is its owner (as the crawl stored it).
+  const owners = new Map<string, string>();
+  let line = 0;
+  for await (const raw of wacz.tabcrawlRows()) {
+    run.checkAborted();
+    line += 1;
+    if (!isRow(raw)) throw new ArchiveReadError('corrupt', `${run.fileName} › tabcrawl/rows.jsonl.gz`, 0, `line ${line} is not a row`);
+    const row: PageRecord = { ...raw, crawlId: run.crawlId };
+    if (row.sha256 !== null && !owners.has(row.sha256)) owners.set(row.sha256, row.url);
+    await run.writer.addRow(row);
+    if (run.writer.rows % PROGRESS_EVERY === 0) run.report();
+  }
+  const expected = json.rows?.count;
+  if (typeof expected === 'number' && expected !== line) run.warnings.add(`${located} counts ${expected} rows, tabcrawl/rows.jsonl.gz holds ${line}`);
+
+  // The bodies: the payloads of the WARC's responses (and revisits, should one carry one) that a row names.
+  for await (const record of recordsWithProgress(run, false)) {
+    run.checkAborted();
+    run.progress.records += 1;
+    if ((record.type === 'response' || record.type === 'revisit') && record.payload.byteLength > 0 && !record.blockCut) {
+      const sha256 = await sha256Hex(record.payload);
+      const url = owners.get(sha256);
+      if (url !== undefined) await run.writer.addBody(sha256, url, record.payload);
+    }
+    if (run.progress.records % PROGRESS_EVERY === 0) run.report();
+  }
+  const missing = [...owners.keys()].filter((sha256) => !run.writer.hasBody(sha256)).length;
+  if (missing > 0) run.warnings.add(`${missing} bodies named by the rows are not in the WARC: those rows have no stored body`);
+
+  const crawl: CrawlRecord = { ...original, id: run.crawlId };
+  run.checkAborted();
+  await run.writer.commit(crawl);
+  return crawl;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isCrawl(value: unknown): value is CrawlRecord {
+  return (
+    isObject(value) &&
+    isObject(value['settings']) &&
+    typeof value['settings']['startUrl'] === 'string' &&
+    isObject(value['counts']) &&
+    typeof value['state'] === 'string' &&
+    typeof value['createdAt'] === 'number'
+  );
+}
+
+function isRow(value: unknown): value is PageRecord {
+  return (
+    isObject(value) &&
+    typeof value['url'] === 'string' &&
+    typeof value['seq'] === 'number' &&
+    typeof value['kind'] === 'string' &&
+    (value['sha256'] === null || typeof value['sha256'] === 'string') &&
+    Array.isArray(value['links'])
+  );
+}
