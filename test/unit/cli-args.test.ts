@@ -393,3 +393,36 @@ describe('--browsertrix-config', () => {
     assert.match(USAGE, /--browsertrix-config FILE\.yaml/);
   });
 });
+
+describe('--import', () => {
+  test('opens an archive instead of crawling: no start URL, any --out, either browser', () => {
+    assert.deepEqual(parseCliArgs(['--import', 'site.wacz', '--out', 'rows.jsonl', '--out', 'table.csv']), {
+      kind: 'import',
+      file: 'site.wacz',
+      outputs: ['rows.jsonl', 'table.csv'],
+      browser: 'chrome',
+    });
+    assert.deepEqual(parseCliArgs(['--import=old/crawl.WARC.GZ', '--browser', 'firefox']), { kind: 'import', file: 'old/crawl.WARC.GZ', outputs: [], browser: 'firefox' });
+    assert.deepEqual(parseCliArgs(['--import', 'a.warc', '--out', 'again.wacz']), { kind: 'import', file: 'a.warc', outputs: ['again.wacz'], browser: 'chrome' });
+  });
+
+  test('says what is wrong: no file, a start URL too, not an archive, with --demo or crawl options, a bad --out', () => {
+    assert.equal(usageMessage(['--import']), '--import needs a value');
+    assert.equal(usageMessage(['--import', '']), '--import needs a file: a .wacz, .warc or .warc.gz');
+    assert.equal(usageMessage(['--import', 'a.wacz', 'https://example.com/']), "--import reads a file instead of crawling and takes no start URL, got 'https://example.com/'");
+    assert.equal(usageMessage(['--import', 'a.zip']), "--import 'a.zip': not an archive Tabcrawl reads; give a .wacz, .warc, .warc.gz file");
+    assert.equal(usageMessage(['--import', 'a.gz']), "--import 'a.gz': not an archive Tabcrawl reads; give a .wacz, .warc, .warc.gz file");
+    assert.equal(usageMessage(['--import', '.wacz']), "--import '.wacz': not an archive Tabcrawl reads; give a .wacz, .warc, .warc.gz file");
+    assert.equal(usageMessage(['--demo', '--import', 'a.wacz']), '--demo cannot be combined with --import');
+    assert.match(usageMessage(['--import', 'a.wacz', '--max-pages', '5']), /^--import cannot be combined with --max-pages/);
+    assert.match(usageMessage(['--import', 'a.wacz', '--browsertrix-config', 'c.yaml']), /^--import cannot be combined with --browsertrix-config/);
+    assert.match(usageMessage(['--import', 'a.wacz', '--out', 'x.txt']), /^--out 'x\.txt': unsupported format; supported extensions: /);
+    assert.equal(usageMessage(['--import', 'a.wacz', '--out', 'x.csv', '--out', 'x.csv']), "--out 'x.csv' is given twice");
+    assert.equal(usageMessage(['--import', 'a.wacz', '--out-dir', 'd']), '--out-dir only applies to --demo; use --out FILE');
+  });
+
+  test('is documented in --help', () => {
+    assert.match(USAGE, /--import FILE/);
+    assert.match(USAGE, /tabcrawl --import FILE/);
+  });
+});

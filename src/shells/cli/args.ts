@@ -20,6 +20,11 @@ export type CliCommand =
    * when given, the crawl as a Browsertrix Crawler config to `browsertrixConfig` (docs/browsertrix.md).
    */
   | { kind: 'crawl'; settings: CliSettings; outputs: string[]; browser: CliBrowser; browsertrixConfig?: string }
+  /**
+   * Open the archive `file` (a .wacz, .warc or .warc.gz) as a crawl in `browser`, through the extension's
+   * import page (docs/import.md), and write each of `outputs` from it.
+   */
+  | { kind: 'import'; file: string; outputs: string[]; browser: CliBrowser }
   /** Crawl the built-in demo site in `browser`; write the export into `outDir`. */
   | { kind: 'demo'; outDir: string; browser: CliBrowser }
   | { kind: 'help' };
@@ -39,6 +44,7 @@ const EXTENSIONS = FORMATS.map((f) => f.extension).join(', ');
 
 const OPTIONS = {
   out: { type: 'string', multiple: true },
+  import: { type: 'string' },
   'browsertrix-config': { type: 'string' },
   'max-pages': { type: 'string' },
   'max-depth': { type: 'string' },
@@ -78,6 +84,7 @@ const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(['--max-pages', '--max-dept
 /** Options that shape a crawl (not allowed with `--demo`). */
 const CRAWL_OPTIONS: readonly OptionName[] = [
   'out',
+  'import',
   'browsertrix-config',
   'max-pages',
   'max-depth',
@@ -104,6 +111,15 @@ const CRAWL_OPTIONS: readonly OptionName[] = [
   'max-external',
   'max-external-per-host',
 ];
+
+/** The archive files `--import` reads, by how their names end. */
+export const IMPORT_EXTENSIONS = ['.wacz', '.warc', '.warc.gz'] as const;
+
+/** Whether `path` names an archive `--import` reads (by its extension, any case). */
+export function isImportable(path: string): boolean {
+  const lower = path.toLowerCase();
+  return IMPORT_EXTENSIONS.some((extension) => lower.endsWith(extension) && lower.length > extension.length);
+}
 
 /** The command-line option for each setting, for messages. */
 const OPTION_OF_FIELD: Partial<Record<keyof CrawlSettings, string>> = {
@@ -134,6 +150,7 @@ const seconds = (ms: number): string => String(ms / 1000);
 export const USAGE = `Usage:
   tabcrawl <start-url> [options]            crawl a site with the Tabcrawl extension in headless Chromium (or Firefox)
   npm run crawl -- <start-url> [options]    the same, in the checkout
+  tabcrawl --import FILE [--out FILE]...    open a .wacz, .warc or .warc.gz as a crawl and write it out
   npm start                                 crawl a local demo site (same as tabcrawl --demo)
 
 Options:
@@ -141,6 +158,8 @@ Options:
   --browsertrix-config FILE.yaml
                           also write the crawl's settings as a Browsertrix Crawler config, for a crawl
                           that outgrew the browser (see docs/browsertrix.md) (default: none)
+  --import FILE           read the archive FILE (.wacz, .warc, .warc.gz) into a crawl instead of crawling:
+                          no start URL; with --out, write it in any format (see docs/import.md) (default: none)
   --max-pages N           most URLs recorded (default: ${DEFAULT_SETTINGS.maxPages})
   --max-depth N           most link hops from the start URL (default: ${DEFAULT_SETTINGS.maxDepth})
   --delay SECONDS         wait between two requests to one host, decimals allowed (default: ${seconds(DEFAULT_SETTINGS.delayMs)})
@@ -278,6 +297,8 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   }
   if (values['out-dir'] !== undefined) return usageError('--out-dir only applies to --demo; use --out FILE');
 
+  if (values.import !== undefined) return parseImport(values, positionals, browser as CliBrowser);
+
   if (positionals.length === 0) return usageError('missing the start URL, e.g. https://example.com/');
   if (positionals.length > 1) return usageError(`expected one start URL, got ${positionals.length}: ${positionals.join(' ')}`);
   const startUrl = positionals[0] ?? '';
@@ -338,12 +359,8 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   }
 
   const outputs = values.out ?? [];
-  for (const [i, out] of outputs.entries()) {
-    if (outputFormat(out) === null) {
-      return usageError(`--out '${out}': unsupported format; supported extensions: ${EXTENSIONS}`);
-    }
-    if (outputs.indexOf(out) !== i) return usageError(`--out '${out}' is given twice`);
-  }
+  const outputProblem = outputsProblem(outputs);
+  if (outputProblem !== null) return usageError(outputProblem);
 
   const browsertrixConfig = values['browsertrix-config'];
   if (browsertrixConfig !== undefined) {
@@ -358,6 +375,29 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   settings.startUrl = checked.settings.startUrl;
   if (settings.extraOrigins !== undefined) settings.extraOrigins = [...checked.settings.extraOrigins];
   return { kind: 'crawl', settings, outputs: [...outputs], browser: browser as CliBrowser, ...(browsertrixConfig === undefined ? {} : { browsertrixConfig }) };
+}
+
+/** What is wrong with the `--out` files, or null. */
+function outputsProblem(outputs: readonly string[]): string | null {
+  for (const [i, out] of outputs.entries()) {
+    if (outputFormat(out) === null) return `--out '${out}': unsupported format; supported extensions: ${EXTENSIONS}`;
+    if (outputs.indexOf(out) !== i) return `--out '${out}' is given twice`;
+  }
+  return null;
+}
+
+/** `--import FILE`: the file and the outputs; no start URL, no crawl option. (Whether the file exists is checked by the CLI.) */
+function parseImport(values: Parsed['values'], positionals: readonly string[], browser: CliBrowser): ParseResult {
+  const file = values.import ?? '';
+  if (file === '') return usageError('--import needs a file: a .wacz, .warc or .warc.gz');
+  if (positionals.length > 0) return usageError(`--import reads a file instead of crawling and takes no start URL, got '${positionals[0] ?? ''}'`);
+  const extra = CRAWL_OPTIONS.find((name) => name !== 'out' && name !== 'import' && values[name] !== undefined);
+  if (extra !== undefined) return usageError(`--import cannot be combined with --${extra}: the archive's crawl is written as it was captured`);
+  if (!isImportable(file)) return usageError(`--import '${file}': not an archive Tabcrawl reads; give a ${IMPORT_EXTENSIONS.join(', ')} file`);
+  const outputs = values.out ?? [];
+  const outputProblem = outputsProblem(outputs);
+  if (outputProblem !== null) return usageError(outputProblem);
+  return { kind: 'import', file, outputs: [...outputs], browser };
 }
 
 /**

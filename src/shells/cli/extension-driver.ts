@@ -20,6 +20,7 @@ import {
 } from '../../messaging/protocol.ts';
 import { SINK_NAME, type SinkEvent } from '../../export/page-sink.ts';
 import type { SinkPage } from './export-through-page.ts';
+import type { FilePage } from './import-through-page.ts';
 import QUIET_FLAGS from './chromium-flags.json' with { type: 'json' };
 
 /**
@@ -85,6 +86,8 @@ export interface ExtensionSession {
   openPage(path: string): Promise<Page>;
   /** Opens an extension page with `sink` exposed on it as {@link SINK_NAME} before its scripts run (the export page's sink). */
   openSinkPage(path: string, sink: (event: SinkEvent) => Promise<void>): Promise<SinkPage>;
+  /** Opens an extension page and puts the file at `filePath` into its file input `selector` (the import page's picker). */
+  openFilePage(path: string, selector: string, filePath: string): Promise<FilePage>;
   /** Stops the background service worker now, as Chrome does after 30 s idle; the next message or alarm wakes it. */
   stopServiceWorker(): Promise<void>;
   /** Closes the browser and removes the profile folder. Safe to call twice. */
@@ -243,6 +246,16 @@ function makeSession(
         throw error;
       }
       return { close: () => page.close(), onCrash: (listener) => void page.once('crash', listener) };
+    },
+    async openFilePage(path, selector, filePath) {
+      const page = await openExtensionPage(context, parts.extensionId, path);
+      try {
+        await page.setInputFiles(selector, filePath);
+      } catch (error) {
+        await page.close().catch(() => undefined);
+        throw error;
+      }
+      return { evaluate: (expression) => page.evaluate(expression), close: () => page.close() };
     },
     stopServiceWorker,
     close,

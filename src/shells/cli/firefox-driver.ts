@@ -11,10 +11,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { TabcrawlError, type Reply, type ReplyOf, type RequestOf, type RequestType } from '../../messaging/protocol.ts';
 import { SINK_NAME, withSinkWait, type SinkEvent } from '../../export/page-sink.ts';
 import type { SinkPage } from './export-through-page.ts';
+import type { FilePage } from './import-through-page.ts';
 import { DRIVER_PAGE_PATH } from './extension-driver.ts';
 import { RDP_PREFS, RdpClient } from './firefox-rdp.ts';
 
@@ -51,6 +52,8 @@ export interface FirefoxSession {
   openPage(path: string): Promise<Page>;
   /** Opens an extension page with `sink` exposed on it as {@link SINK_NAME} before its scripts run (the export page's sink). */
   openSinkPage(path: string, sink: (event: SinkEvent) => Promise<void>): Promise<SinkPage>;
+  /** Opens an extension page and puts the file at `filePath` into its file input `selector` (the import page's picker). */
+  openFilePage(path: string, selector: string, filePath: string): Promise<FilePage>;
   /**
    * Stops the background page now, as Firefox does to an idle event page; the next message or alarm starts it again.
    * Resolves once Firefox says it is `STOPPED`: Firefox cancels a suspension when an event reaches the page while it
@@ -221,6 +224,19 @@ function makeSession(
       const page = await openPage(withSinkWait(path));
       await page.exposeFunction(SINK_NAME, sink);
       return { close: () => page.close(), onCrash: (listener) => void page.once('error', listener) };
+    },
+    async openFilePage(path, selector, filePath) {
+      const page = await openPage(path);
+      try {
+        const input = await page.waitForSelector(selector, { timeout: parts.timeoutMs });
+        if (input === null) throw new Error(`no ${selector} on ${path}`);
+        await (input as ElementHandle<HTMLInputElement>).uploadFile(filePath);
+      } catch (error) {
+        await page.close().catch(() => undefined);
+        throw error;
+      }
+      // A string expression: under tsx a function would be rewritten with helpers the page lacks.
+      return { evaluate: (expression) => page.evaluate(expression), close: () => page.close() };
     },
     stopBackground,
     backgroundStatus,

@@ -2,7 +2,7 @@
  * The CLI from arguments to exit code: parse, build, launch the extension,
  * crawl, export, summarise. `main.ts` only wires it to the process.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { TabcrawlError, type CrawlSummary, type ReplyOf } from '../../messaging/protocol.ts';
@@ -19,6 +19,7 @@ import { launchExtension } from './extension-driver.ts';
 import { findFirefox } from './firefox.ts';
 import { launchFirefoxExtension } from './firefox-driver.ts';
 import type { SinkPageOpener } from './export-through-page.ts';
+import { importThroughPage, type FilePageOpener, type ImportedArchive, type ImportPageProgress } from './import-through-page.ts';
 import type { CliBrowser } from './args.ts';
 import { createProgressReporter, exportingLine, formatSummary, startingLine, unansweredNote, waitingNote, watchSilence } from './progress.ts';
 import { formatBytes } from '../../ui/format-bytes.ts';
@@ -91,6 +92,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT.ok;
   }
 
+  // A file that is not there is bad input like a bad option: said before a browser starts.
+  if (command.kind === 'import') {
+    const problem = importFileProblem(resolve(io.cwd, command.file), command.file);
+    if (problem !== null) {
+      say(problem);
+      io.stderr('run with --help for the options\n');
+      return EXIT.usage;
+    }
+  }
+
   let site: DemoSite | null = null;
   let session: BrowserSession | null = null;
   try {
@@ -100,10 +111,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await ensureBuilt(io.root, browser, say);
     if (io.signal.aborted) return EXIT.interrupted;
 
-    let settings: CliSettings;
+    let settings: CliSettings | null = null;
     let outputs: string[];
     let handoff: Handoff = {};
-    if (command.kind === 'demo') {
+    if (command.kind === 'import') {
+      outputs = command.outputs;
+    } else if (command.kind === 'demo') {
       site = await startDemoSite();
       settings = { startUrl: site.startUrl, delayMs: 200, maxPages: 100 };
       const now = new Date();
@@ -125,6 +138,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       stopWatch();
     }
     if (io.signal.aborted) return EXIT.interrupted;
+    if (command.kind === 'import') return await importAndExport(sessionPort(session), command.file, outputs, io, say, lastSaidAt);
+    if (settings === null) throw new Error('no crawl settings');
     return await crawlAndExport(sessionPort(session), settings, outputs, io, say, lastSaidAt, handoff);
   } catch (error) {
     say(error instanceof TabcrawlError ? `${error.code}: ${error.message}` : errorMessage(error));
@@ -184,8 +199,17 @@ export interface CrawlPort {
   ) => Promise<{ rows: number; bytes: number }>;
 }
 
+/** What an import and its exports need of the running extension: a {@link CrawlPort} that can also import a file. */
+export interface ImportPort extends CrawlPort {
+  /**
+   * Imports the archive at `path` (absolute) as a new crawl, through the extension's import page.
+   * @throws Error with the reader's message when it fails (nothing stored); an `AbortError` once `signal` aborted it.
+   */
+  importFile: (path: string, options: { signal: AbortSignal; onProgress: (progress: ImportPageProgress) => void }) => Promise<ImportedArchive>;
+}
+
 /** What the CLI needs of a browser running the extension, Chromium's session or Firefox's. */
-type BrowserSession = Pick<CrawlPort, 'request'> & SinkPageOpener & { close(): Promise<void> };
+type BrowserSession = Pick<CrawlPort, 'request'> & SinkPageOpener & FilePageOpener & { close(): Promise<void> };
 
 /** Starts `browser` (at `browserPath`) with the extension built into `distDir`; a failed start is one clear line. */
 async function launchIn(browser: CliBrowser, distDir: string, browserPath: string): Promise<BrowserSession> {
@@ -199,12 +223,23 @@ async function launchIn(browser: CliBrowser, distDir: string, browserPath: strin
   });
 }
 
-/** The {@link CrawlPort} of a launched extension. */
-export function sessionPort(session: Pick<CrawlPort, 'request'> & SinkPageOpener): CrawlPort {
+/** The {@link ImportPort} of a launched extension. */
+export function sessionPort(session: Pick<CrawlPort, 'request'> & SinkPageOpener & FilePageOpener): ImportPort {
   return {
     request: session.request,
     exportTo: (crawlId, format, path, onProgress) => exportThroughPage(session, crawlId, format, path, onProgress),
+    importFile: (path, options) => importThroughPage(session, path, options),
   };
+}
+
+/** Why `--import` cannot read `path` (as the user wrote it: `given`), or null when it is a file. */
+export function importFileProblem(path: string, given: string): string | null {
+  try {
+    if (!statSync(path).isFile()) return `--import '${given}': not a file`;
+    return null;
+  } catch {
+    return `--import '${given}': no such file`;
+  }
 }
 
 /**
@@ -271,28 +306,7 @@ export async function crawlAndExport(
   // The reason first: a failed crawl's counters say little, and nothing said after it may read as a result.
   if (crawl.state === 'failed') say(`the crawl failed: ${crawl.message ?? 'no reason given'}`);
 
-  let exportFailed = false;
-  for (const output of outputs) {
-    const path = resolve(io.cwd, output);
-    const format = outputFormat(output) ?? 'jsonl';
-    const startedAt = Date.now();
-    let done: { done: number; total: number } | null = null;
-    const line = (): string => exportingLine(output, done, Date.now() - startedAt);
-    // Never silent for long: a large export says how far it is at least every QUIET_MAX_MS.
-    const stopWatch = watchSilence({ lastWrittenAt: () => lastSaidAt, describe: line, fallback: line, write: say });
-    try {
-      const { rows, bytes } = await port.exportTo(crawl.id, format, path, (rowsDone, total) => {
-        done = { done: rowsDone, total };
-        if (Date.now() - lastSaidAt >= 1000) say(line());
-      });
-      say(`wrote ${rows} ${rows === 1 ? 'URL' : 'URLs'} (${formatBytes(bytes)}) to ${path}`);
-    } catch (error) {
-      exportFailed = true;
-      say(`could not write ${path}: ${errorMessage(error)}`);
-    } finally {
-      stopWatch();
-    }
-  }
+  let exportFailed = !(await writeOutputs(port, crawl.id, outputs, io.cwd, say, () => lastSaidAt));
   if (handoff.browsertrixConfig !== undefined) {
     const path = resolve(io.cwd, handoff.browsertrixConfig);
     try {
@@ -322,4 +336,122 @@ export async function crawlAndExport(
   }
   if (crawl.message !== null) say(crawl.message);
   return exportFailed ? EXIT.failed : EXIT.ok;
+}
+
+/**
+ * Writes crawl `crawlId` to each of `outputs` (format by extension), saying how far a long export is
+ * and what was written. Returns whether every one was written.
+ * @param lastSaidAt when a line was last written, ms since the epoch (the silence counts from there).
+ */
+async function writeOutputs(
+  port: CrawlPort,
+  crawlId: string,
+  outputs: readonly string[],
+  cwd: string,
+  say: (line: string) => void,
+  lastSaidAt: () => number,
+): Promise<boolean> {
+  let isAllWritten = true;
+  for (const output of outputs) {
+    const path = resolve(cwd, output);
+    const format = outputFormat(output) ?? 'jsonl';
+    const startedAt = Date.now();
+    let done: { done: number; total: number } | null = null;
+    const line = (): string => exportingLine(output, done, Date.now() - startedAt);
+    // Never silent for long: a large export says how far it is at least every QUIET_MAX_MS.
+    const stopWatch = watchSilence({ lastWrittenAt: lastSaidAt, describe: line, fallback: line, write: say });
+    try {
+      const { rows, bytes } = await port.exportTo(crawlId, format, path, (rowsDone, total) => {
+        done = { done: rowsDone, total };
+        if (Date.now() - lastSaidAt() >= 1000) say(line());
+      });
+      say(`wrote ${rows} ${rows === 1 ? 'URL' : 'URLs'} (${formatBytes(bytes)}) to ${path}`);
+    } catch (error) {
+      isAllWritten = false;
+      say(`could not write ${path}: ${errorMessage(error)}`);
+    } finally {
+      stopWatch();
+    }
+  }
+  return isAllWritten;
+}
+
+/** Least time between two progress lines of an import, ms (a line also comes whenever QUIET_MAX_MS would pass). */
+export const IMPORT_PROGRESS_EVERY_MS = 2000;
+/** Warnings listed after an import; the rest are counted. */
+const WARNINGS_LISTED = 5;
+
+/** `importing site.wacz: 12 MB of 40 MB (30%), 1,200 records, 800 rows, about 10 s left`. */
+export function importingLine(fileName: string, progress: ImportPageProgress | null, elapsedMs: number): string {
+  if (progress === null) return `importing ${fileName}: opening it, ${formatDuration(elapsedMs)} so far`;
+  const percent = progress.totalBytes > 0 ? ` (${Math.floor((100 * progress.bytesRead) / progress.totalBytes)}%)` : '';
+  const left = progress.bytesRead > 0 && progress.totalBytes > progress.bytesRead && elapsedMs >= 1000
+    ? `, about ${formatDuration((elapsedMs * (progress.totalBytes - progress.bytesRead)) / progress.bytesRead)} left`
+    : '';
+  const plural = (n: number, word: string): string => `${n} ${n === 1 ? word : `${word}s`}`;
+  return `importing ${fileName}: ${formatBytes(progress.bytesRead)} of ${formatBytes(progress.totalBytes)}${percent}, ${plural(progress.records, 'record')}, ${plural(progress.rows, 'row')}${left}`;
+}
+
+/**
+ * Imports the archive `file` as a crawl through the extension's import page, reports on it until it is
+ * stored, writes each of `outputs` and sums up (`imported N URLs from FILE`). Returns the exit code:
+ * 0, 1 when the archive could not be read (nothing stored) or an output not written, 130 when interrupted
+ * (the import is cancelled: nothing stored).
+ */
+export async function importAndExport(
+  port: ImportPort,
+  file: string,
+  outputs: readonly string[],
+  io: Pick<CliIo, 'cwd' | 'signal'>,
+  sayLine: (line: string) => void,
+  quietSince: number = Date.now(),
+): Promise<number> {
+  let lastSaidAt = quietSince;
+  const say = (line: string): void => {
+    lastSaidAt = Date.now();
+    sayLine(line);
+  };
+  const path = resolve(io.cwd, file);
+  const size = statSync(path).size;
+  say(`importing ${path} (${formatBytes(size)})`);
+  const startedAt = Date.now();
+  let latest: ImportPageProgress | null = null;
+  const line = (): string => importingLine(file, latest, Date.now() - startedAt);
+  const stopWatch = watchSilence({ lastWrittenAt: () => lastSaidAt, describe: line, fallback: line, write: say });
+  let imported: ImportedArchive;
+  try {
+    imported = await port.importFile(path, {
+      signal: io.signal,
+      onProgress: (progress) => {
+        latest = progress;
+        if (Date.now() - lastSaidAt >= IMPORT_PROGRESS_EVERY_MS) say(line());
+      },
+    });
+  } catch (error) {
+    if (io.signal.aborted) {
+      say(`interrupted: ${errorMessage(error)}`);
+      return EXIT.interrupted;
+    }
+    say(`could not import ${path}: ${errorMessage(error)}`);
+    say('nothing was stored');
+    return EXIT.failed;
+  } finally {
+    stopWatch();
+  }
+  const { warnings } = imported;
+  if (warnings.length > 0) {
+    say(`${warnings.length} ${warnings.length === 1 ? 'warning' : 'warnings'} while reading ${file}:`);
+    for (const warning of warnings.slice(0, WARNINGS_LISTED)) say(`  ${warning}`);
+    if (warnings.length > WARNINGS_LISTED) say(`  … and ${warnings.length - WARNINGS_LISTED} more (the import page lists them all)`);
+  }
+
+  const isAllWritten = await writeOutputs(port, imported.crawlId, outputs, io.cwd, say, () => lastSaidAt);
+  if (outputs.length === 0) say('no --out given: nothing written (the crawl is stored in this run\'s browser profile only)');
+  say(`imported ${imported.rows} ${imported.rows === 1 ? 'URL' : 'URLs'} from ${file}`);
+  await port
+    .request('crawl/issues', { crawlId: imported.crawlId })
+    .then((issues) => say(issuesLine(issues, outputs.some((output) => outputFormat(output) === 'issues.csv'))))
+    .catch((error: unknown) => say(`could not count the issues: ${errorMessage(error)}`));
+  if (io.signal.aborted) return EXIT.interrupted;
+  return isAllWritten ? EXIT.ok : EXIT.failed;
 }
