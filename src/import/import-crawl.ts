@@ -125,7 +125,7 @@ async function importRecords(run: ImportRun): Promise<CrawlRecord> {
     nextSeq: writer.rows + 1,
   };
   run.checkAborted();
-  await writer.commit(crawl);
+  await writer.commit(crawl, run.checkAborted);
   return crawl;
 }
 

@@ -74,7 +74,7 @@ export async function restoreTabcrawlCrawl(run: ImportRun): Promise<CrawlRecord 
 
   const crawl: CrawlRecord = { ...original, id: run.crawlId };
   run.checkAborted();
-  await run.writer.commit(crawl);
+  await run.writer.commit(crawl, run.checkAborted);
   return crawl;
 }
 

@@ -109,8 +109,9 @@ export class ImportWriter {
    * Writes the crawl record, last, in a transaction that first checks the rows are still there (a sweep of
    * orphans, `CrawlStore.deleteOrphans`, run by another page meanwhile would have removed them).
    */
-  async commit(crawl: CrawlRecord): Promise<void> {
+  async commit(crawl: CrawlRecord, checkAborted: () => void): Promise<void> {
     await this.flush();
+    checkAborted();
     const firstUrl = this.firstUrl;
     await this.store.transaction(async (tx) => {
       if (firstUrl !== null && (await tx.getPages(crawl.id, [firstUrl]))[0] === undefined) {

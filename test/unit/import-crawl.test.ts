@@ -307,4 +307,55 @@ describe('importArchive: the round trip of a Tabcrawl WACZ', () => {
     });
     await assertEmpty(store, 'future');
   });
+
+  it('stores nothing when a Tabcrawl WACZ import is aborted at any point, or the WACZ is cut', TIMEOUT, async () => {
+    const { store, crawl } = await originalStore();
+    const wacz = await exported(store, crawl, writeWacz);
+    let transactions = 0;
+    const progress: ImportProgress[] = [];
+    await importArchive(counting(new MemoryCrawlStore(), () => (transactions += 1)), blobOf(wacz), 'crawl.wacz', { onProgress: (p) => progress.push(p) });
+    assert.deepEqual(progress.at(-1), { bytesRead: wacz.length, totalBytes: wacz.length, records: progress.at(-1)?.records, rows: fixtureRowsWithResources().length });
+    for (let k = 0; k < transactions; k += 1) {
+      const target = new MemoryCrawlStore();
+      const controller = new AbortController();
+      let seen = 0;
+      if (k === 0) controller.abort();
+      const watched = counting(target, () => {
+        seen += 1;
+        if (seen === k) controller.abort();
+      });
+      await assert.rejects(importArchive(watched, blobOf(wacz), 'crawl.wacz', { signal: controller.signal, newId: () => 'cut' }), { name: 'AbortError' });
+      await assertEmpty(target, 'cut');
+    }
+    const target = new MemoryCrawlStore();
+    await assert.rejects(importArchive(target, blobOf(wacz.subarray(0, wacz.length - 100)), 'crawl.wacz', { newId: () => 'cut' }), /^ArchiveReadError: crawl\.wacz: .*\(at byte \d+\)$/);
+    await assertEmpty(target, 'cut');
+  });
+});
+
+describe('importArchive: a WACZ of another tool', () => {
+  const encoder = new TextEncoder();
+  async function waczOf(datapackage: object, pages: object[] | null): Promise<Blob> {
+    const files: { name: string; input: Uint8Array }[] = [{ name: 'archive/data.warc.gz', input: warcFixture('example-iana.warc') }];
+    if (pages !== null) files.push({ name: 'pages/pages.jsonl', input: encoder.encode([{ format: 'json-pages-1.0', id: 'pages' }, ...pages].map((line) => JSON.stringify(line)).join('\n')) });
+    files.push({ name: 'datapackage.json', input: encoder.encode(JSON.stringify(datapackage)) });
+    return new Blob([await new Response(makeZip(files)).arrayBuffer()]);
+  }
+
+  it('starts the link walk at mainPageUrl, else at the seeds of pages.jsonl', TIMEOUT, async () => {
+    const warc = warcFixture('example-iana.warc');
+    const start = 'https://www.iana.org/about';
+    for (const [datapackage, pages] of [
+      [{ profile: 'data-package', mainPageURL: start }, null],
+      [{ profile: 'data-package' }, [{ url: 'https://www.iana.org/', ts: '2020' }, { url: start, ts: '2020', seed: true }]],
+    ] as const) {
+      const store = new MemoryCrawlStore();
+      const { crawl } = await importArchive(store, await waczOf(datapackage, pages === null ? null : [...pages]), 'iana.wacz', { newId: ids() });
+      assert.equal(crawl.settings.startUrl, start);
+      assert.match(crawl.message ?? '', /^Imported from iana\.wacz \(WACZ\)$/);
+      const rows = await allRows(store, crawl.id);
+      assert.deepEqual(rows, (await readerRows(warc, crawl)).map(({ row }) => row));
+      assert.equal(rows.find((row) => row.url === start)?.depth, 0);
+    }
+  });
 });
