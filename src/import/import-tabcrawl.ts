@@ -62,7 +62,7 @@ export async function restoreTabcrawlCrawl(run: ImportRun): Promise<CrawlRecord 
   for await (const record of recordsWithProgress(run, false)) {
     run.checkAborted();
     run.progress.records += 1;
-    if ((record.type === 'response' || record.type === 'revisit') && record.payload.byteLength > 0 && !record.blockCut) {
+    if ((record.type === 'response' || record.type === 'revisit') && !record.blockCut) {
       const sha256 = await sha256Hex(record.payload);
       const url = owners.get(sha256);
       if (url !== undefined) await run.writer.addBody(sha256, url, record.payload);
