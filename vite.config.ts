@@ -17,10 +17,12 @@ export default defineConfig(({ mode }) => {
       sourcemap: true,
       minify: false,
       rollupOptions: {
-        // Pages the manifest does not name: the export page and the results browser open in tabs of their own.
+        // Pages the manifest does not name: the export page, the results browser and the import page open in tabs of their own.
         input: {
           'export-page': 'src/shells/export/index.html',
           'results-page': 'src/shells/results/index.html',
+          // Opening a WARC or WACZ as a crawl: a file picker needs a page that stays open (the popup closes).
+          'import-page': 'src/shells/import/index.html',
         },
       },
     },

@@ -5,7 +5,7 @@
 import { render } from 'preact';
 import browser from 'webextension-polyfill';
 import type { ExportFormat } from '../../export/format-info.ts';
-import { exportPagePath, resultsPagePath, type ResultsViewName } from '../../messaging/routes.ts';
+import { exportPagePath, IMPORT_PAGE_PATH, resultsPagePath, type ResultsViewName } from '../../messaging/routes.ts';
 import { onEvent, send } from '../../messaging/client.ts';
 import { storageAreaAdapter } from '../../settings/site-settings.ts';
 import { App } from '../../popup/app.tsx';
@@ -25,6 +25,11 @@ async function openExportTab(crawlId: string, format: ExportFormat): Promise<voi
 /** Opens the full results page of a crawl in a new tab, on one of its views. */
 async function openResultsTab(crawlId: string, view: ResultsViewName = 'table'): Promise<void> {
   await browser.tabs.create({ url: browser.runtime.getURL(resultsPagePath(crawlId, null, view)) });
+}
+
+/** Opens the import page in a new tab: a file picker needs a page that stays open (the popup closes when it loses focus). */
+async function openImportTab(): Promise<void> {
+  await browser.tabs.create({ url: browser.runtime.getURL(IMPORT_PAGE_PATH) });
 }
 
 /**
@@ -47,5 +52,5 @@ const settingsStorage = storageAreaAdapter(browser.storage.local);
 const root = document.getElementById('app');
 if (root !== null) {
   const tabcrawlVersion = browser.runtime.getManifest().version;
-  render(<App deps={{ send, onEvent, requestHostAccess, currentTabUrl, openExportTab, openResultsTab, settingsStorage, saveConfig, tabcrawlVersion }} />, root);
+  render(<App deps={{ send, onEvent, requestHostAccess, currentTabUrl, openExportTab, openResultsTab, openImportTab, settingsStorage, saveConfig, tabcrawlVersion }} />, root);
 }
