@@ -22,7 +22,7 @@
  *
  * docs/import.md says more.
  */
-import type { CrawlStore } from '../core/crawl/ports.ts';
+import { IMPORT_LOCK, type CrawlStore } from '../core/crawl/ports.ts';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
 import { validateSettings, type CrawlSettings } from '../core/settings.ts';
 import { normalizeUrl } from '../core/url/normalize-url.ts';
@@ -50,6 +50,13 @@ export interface ImportResult {
  *   every case nothing of the import stays stored.
  */
 export async function importArchive(store: CrawlStore, file: Blob, fileName: string, options: ImportOptions = {}): Promise<ImportResult> {
+  // Where the platform has Web Locks (the extension's pages), hold the import lock: no sweep of orphans meanwhile.
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  const work = (): Promise<ImportResult> => runImport(store, file, fileName, options);
+  return locks === undefined ? work() : locks.request(IMPORT_LOCK, { mode: 'shared' }, work);
+}
+
+async function runImport(store: CrawlStore, file: Blob, fileName: string, options: ImportOptions): Promise<ImportResult> {
   const crawlId = (options.newId ?? (() => crypto.randomUUID()))();
   const progress: ImportProgress = { bytesRead: 0, totalBytes: file.size, records: 0, rows: 0 };
   const writer = new ImportWriter(store, crawlId);

@@ -9,6 +9,7 @@ import { Dexie } from 'dexie';
 import { TabcrawlDatabase } from '../../src/storage/database.ts';
 import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
 import { importArchive } from '../../src/import/import-crawl.ts';
+import { IMPORT_LOCK } from '../../src/core/crawl/ports.ts';
 import { writeWacz } from '../../src/export/wacz.ts';
 import { storeExportSource } from '../../src/export/export-source.ts';
 
@@ -51,6 +52,21 @@ describe('importArchive on DexieCrawlStore', () => {
     const a = await store.pagesAfter('one', 0, 10000);
     const b = await store.pagesAfter('back', 0, 10000);
     expect(b.map((r) => ({ ...r, crawlId: 'one' }))).to.deep.equal(a);
+    db.close();
+    await Dexie.delete(db.name);
+  });
+
+  it('holds the import lock while it runs: a sweep asking for it then gets none', async () => {
+    const db = new TabcrawlDatabase(`tmp-import-lock-${Date.now()}`);
+    const store = new DexieCrawlStore(db);
+    const sweeps: Promise<boolean>[] = [];
+    await importArchive(store, new Blob([syntheticWarc(600)]), 'many.warc', {
+      onProgress: () => void sweeps.push(navigator.locks.request(IMPORT_LOCK, { ifAvailable: true }, (lock) => lock !== null)),
+    });
+    expect(sweeps.length > 1).to.equal(true);
+    const got = await Promise.all(sweeps);
+    expect(got).to.deep.equal(got.map(() => false));
+    expect(await navigator.locks.request(IMPORT_LOCK, { ifAvailable: true }, (lock) => lock !== null)).to.equal(true);
     db.close();
     await Dexie.delete(db.name);
   });

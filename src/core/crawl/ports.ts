@@ -137,6 +137,14 @@ export class StorageFullError extends Error {
   override readonly name = 'StorageFullError';
 }
 
+/**
+ * The Web Lock (`navigator.locks`, shared by the extension's pages and worker) an import holds, in `shared`
+ * mode, from before its first write to its end; the sweep of orphans ({@link CrawlStore.deleteOrphans}) runs
+ * only while it can take it exclusively, so that it never removes the rows of an import under way. A page
+ * closed mid-import releases it.
+ */
+export const IMPORT_LOCK = 'tabcrawl-import';
+
 /** Storage of crawls. The crawl core needs nothing else to run and to resume. */
 export interface CrawlStore {
   /**

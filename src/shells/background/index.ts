@@ -6,6 +6,7 @@
  */
 import browser from 'webextension-polyfill';
 import { systemClock } from '../../core/crawl/clock.ts';
+import { IMPORT_LOCK } from '../../core/crawl/ports.ts';
 import { isMessage, type RequestType } from '../../messaging/protocol.ts';
 import { TabcrawlDatabase } from '../../storage/database.ts';
 import { DexieCrawlStore } from '../../storage/dexie-crawl-store.ts';
@@ -88,14 +89,28 @@ browser.runtime.onStartup.addListener(() => undefined);
 void installUserAgentRule(crawlerUserAgent(browser.runtime.getManifest().version, PROJECT_URL)).catch((error: unknown) =>
   console.error('could not set the crawl User-Agent', error),
 );
-// On every worker start: resume running crawls, noting the interruption on each when the browser restarted.
-// At a browser's (or the extension's) start only, no import page can be running: sweep the rows and bodies an
-// import left without its crawl record when its page was closed mid-import (a later worker start, after the
-// worker idled, must not: an import may be writing in a page right then).
+// On every worker start: resume running crawls, noting the interruption on each when the browser restarted;
+// first sweep the rows and bodies an import left without its crawl record when its page was closed mid-import.
 void isNewBrowserSession()
   .catch(() => false)
   .then(async (isNew) => {
-    if (isNew) await store.deleteOrphans().catch((error: unknown) => console.error('could not clear unfinished imports', error));
+    await sweepUnfinishedImports(isNew).catch((error: unknown) => console.error('could not clear unfinished imports', error));
     await (isNew ? manager.resumeAfterBrowserStart() : manager.resumeAll());
   });
+
+/**
+ * Removes what imports cut short left (`deleteOrphans`), never the rows of an import under way: only while no
+ * import page holds the import lock (Web Locks); without Web Locks, only at a browser's (or the extension's)
+ * start, when no import can be running yet.
+ */
+async function sweepUnfinishedImports(isNewSession: boolean): Promise<void> {
+  const locks = (navigator as Navigator & { locks?: LockManager }).locks;
+  if (locks === undefined) {
+    if (isNewSession) await store.deleteOrphans();
+    return;
+  }
+  await locks.request(IMPORT_LOCK, { ifAvailable: true }, async (lock) => {
+    if (lock !== null) await store.deleteOrphans();
+  });
+}
 void badge.refresh();
