@@ -27,7 +27,7 @@ import { isTrustedSender, pageOriginOf } from './trusted-sender.ts';
 export const PROJECT_URL = 'https://github.com/tabcrawl/tabcrawl';
 
 /** Requests that change a crawl's state, after which the badge is refreshed. */
-const STATE_CHANGES: ReadonlySet<RequestType> = new Set<RequestType>(['crawl/start', 'crawl/stop', 'crawl/pause', 'crawl/resume', 'crawl/rerun', 'crawl/delete']);
+const STATE_CHANGES: ReadonlySet<RequestType> = new Set<RequestType>(['crawl/start', 'crawl/stop', 'crawl/pause', 'crawl/resume', 'crawl/rerun', 'crawl/delete', 'crawl/imported']);
 
 /** Chrome or Firefox: the adapters whose APIs differ ask (see docs/firefox.md). */
 const browserKind = browserKindOf(browser.runtime.getURL('/'));
