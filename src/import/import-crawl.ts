@@ -115,7 +115,13 @@ async function importRecords(run: ImportRun): Promise<CrawlRecord> {
 
   // What only the whole archive tells: depth, referrer, kind, inlinks and anchors from the link walk.
   const fields = graph.fields(starts);
+  /** When the archive's captures were made (ms since the epoch): the crawl is dated by them, not by the import. */
+  const captured = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
   const counts = await rewriteRows(run.store, run.crawlId, (row) => {
+    if (row.fetchedAt !== null) {
+      captured.first = Math.min(captured.first, row.fetchedAt);
+      captured.last = Math.max(captured.last, row.fetchedAt);
+    }
     const walked = fields.get(row.url);
     if (walked === undefined || sameFields(row, walked)) return null;
     return { ...row, ...walked };
@@ -125,8 +131,9 @@ async function importRecords(run: ImportRun): Promise<CrawlRecord> {
     id: run.crawlId,
     settings,
     state: 'finished',
-    createdAt,
-    endedAt: now(),
+    // Dated by its captures, so lists say when the site was crawled and how long it took ("took 3 min"),
+    // not when it was imported; an archive without dates is dated by the import.
+    ...(Number.isFinite(captured.first) ? { createdAt: captured.first, endedAt: captured.last } : { createdAt, endedAt: now() }),
     counts,
     message: `Imported from ${run.fileName} (${archive.format === 'wacz' ? 'WACZ' : 'WARC'})`,
     nextSeq: writer.rows + 1,
