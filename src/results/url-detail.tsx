@@ -133,9 +133,12 @@ function Fields({ row, crawlId, onOpen }: UrlDetailProps & { row: PageRecord }) 
     ['Status', row.statusLine ?? statusText(row)],
     ['Content type', row.contentType ?? '—'],
     ['Content length', row.contentLength === null ? '—' : `${sizeText(row.contentLength)} (${row.contentLength} bytes)`],
-    ['Response time', row.responseTimeMs === null ? '—' : `${msText(row.responseTimeMs)} ms`],
     [
-      'Fetched at',
+      'Response time',
+      row.responseTimeMs !== null ? `${msText(row.responseTimeMs)} ms` : row.source === 'archive' ? '— (not recorded in the archive)' : '—',
+    ],
+    [
+      row.source === 'archive' ? 'Captured at' : 'Fetched at',
       row.fetchedAt === null ? '—' : (
         <time dateTime={isoText(row.fetchedAt)} title={isoText(row.fetchedAt)} data-testid="detail-fetched-at">
           {localTimeText(row.fetchedAt)}
@@ -144,6 +147,8 @@ function Fields({ row, crawlId, onOpen }: UrlDetailProps & { row: PageRecord }) 
     ],
     ['Depth', String(row.depth)],
     ['Kind', row.kind],
+    // An imported row: Tabcrawl did not fetch it, so there are no politeness timings (see docs/import.md).
+    ...(row.source === 'archive' ? [['Source', <span data-testid="detail-source">from an archive (imported, not fetched by Tabcrawl)</span>] as [string, ComponentChildren]] : []),
     ['Referrer', row.referrer === null ? '— (start URL)' : <DetailLink crawlId={crawlId} url={row.referrer} onOpen={onOpen} />],
     ['Location', row.location === null ? '—' : <DetailLink crawlId={crawlId} url={row.location} onOpen={onOpen} />],
     ['Methods', row.methods.length === 0 ? '—' : row.methods.join(', ')],

@@ -65,6 +65,16 @@ describe('results URL detail', () => {
     expect(mounted.byTestId('detail-robots').textContent).to.include('Allowed');
   });
 
+  it('says a row came from an imported archive: captured, not fetched, and no response time unless the archive had one', async () => {
+    const row = pageRecord(4, { url: `${SITE}/old-page`, source: 'archive', responseTimeMs: null, fetchedAt: Date.UTC(2019, 5, 1) });
+    const mounted = await openDetail([row], row.url);
+    const fields = mounted.byTestId('detail-fields').textContent ?? '';
+    expect(mounted.byTestId('detail-source').textContent).to.include('from an archive');
+    expect(fields).to.include('Captured at');
+    expect(fields).not.to.include('Fetched at');
+    expect(fields).to.include('— (not recorded in the archive)');
+  });
+
   it('shows the robots rule of a blocked URL', async () => {
     const row = pageRecord(3, { url: `${SITE}/private/x`, status: null, blockedBy: 'robots', blockedRule: 'Disallow: /private', methods: [] });
     const mounted = await openDetail([row], row.url);
