@@ -17,7 +17,6 @@ import type { ExportFormat } from '../../export/format-info.ts';
 import { startDemoSite, type DemoSite } from './demo-site.ts';
 import { launchExtension } from './extension-driver.ts';
 import { findFirefox } from './firefox.ts';
-import { launchFirefoxExtension } from './firefox-driver.ts';
 import type { SinkPageOpener } from './export-through-page.ts';
 import { importThroughPage, type FilePageOpener, type ImportedArchive, type ImportPageProgress } from './import-through-page.ts';
 import type { CliBrowser } from './args.ts';
@@ -44,6 +43,12 @@ export interface CliIo {
   cwd: string;
   /** Aborts on Ctrl-C: the crawl is stopped, what was stored is still written. */
   signal: AbortSignal;
+  /**
+   * When the command started, ms since the epoch: the first silence counts from there, not from when
+   * the code was loaded (loading the browser drivers takes a second or two, more on a busy machine).
+   * @default the call's own start
+   */
+  startedAt?: number;
 }
 
 /** What the demo writes: the archive for replay, and the two tables. */
@@ -75,7 +80,7 @@ export function prefixed(text: string): string {
 /** Runs the CLI with `argv` (the arguments after the script) and returns the exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   /** When a message line was last written, ms since the epoch (the silence before the first counts from here). */
-  let lastSaidAt = Date.now();
+  let lastSaidAt = Math.min(Date.now(), io.startedAt ?? Number.POSITIVE_INFINITY);
   const say = (text: string): void => {
     lastSaidAt = Date.now();
     io.stderr(prefixed(text));
@@ -214,6 +219,8 @@ type BrowserSession = Pick<CrawlPort, 'request'> & SinkPageOpener & FilePageOpen
 /** Starts `browser` (at `browserPath`) with the extension built into `distDir`; a failed start is one clear line. */
 async function launchIn(browser: CliBrowser, distDir: string, browserPath: string): Promise<BrowserSession> {
   if (browser === 'firefox') {
+    // Loaded only for Firefox: puppeteer-core takes a while to load, and a Chromium run never needs it.
+    const { launchFirefoxExtension } = await import('./firefox-driver.ts');
     return launchFirefoxExtension({ distDir, firefoxPath: browserPath }).catch((error: unknown) => {
       throw new Error(`Firefox (${browserPath}) did not start: ${errorMessage(error).split('\n')[0] ?? ''}; set FIREFOX_PATH to a Firefox that runs`);
     });
