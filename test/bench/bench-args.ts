@@ -67,7 +67,8 @@ served on 127.0.0.1, against wget on the same site, and prints a table; the figu
   2. politeness: --hosts sites (ports) with Crawl-delay --crawl-delay, --host-pages pages each with their
      resources (same host, same Crawl-delay), all in scope
   3. cost per page: the worker's CPU and JS heap per 1,000 pages, heap slope, IndexedDB bytes per page
-  4. results and export: npm run bench:results (100,000 rows) and bench:export (10,000 pages, WACZ)
+  4. results, export and import: npm run bench:results (100,000 rows) and bench:export (10,000 pages, WACZ,
+     then that WACZ imported in a fresh browser)
   5. platform ceiling: a loop that only fetches part 1's pages and reads their bodies, in the service worker of a
      bare extension, of one with Tabcrawl's User-Agent rule, of one with that and its webRequest listeners, and
      of Tabcrawl itself; and a minimal storing crawler in the third one (the same fetches, links found, pages

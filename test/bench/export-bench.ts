@@ -2,7 +2,7 @@
  * Benchmark: crawl a generated site with the built extension, then export it,
  * and print the times and the browser's peak memory. Not a test: it asserts
  * nothing, it measures.
- * `npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl] [--parallel N] [--no-resources] [--dist DIR]`
+ * `npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl] [--parallel N] [--no-resources] [--no-import] [--dist DIR] [--out FILE]`
  *
  * The site is part 1's (`bench-sites.ts`): its pages use page resources (seven
  * shared, an image of their own) and every 50th links a PDF, and the crawl
@@ -10,11 +10,14 @@
  * page besides the page, each with its body (~12 KiB per page image, 100 KiB
  * per PDF). `--no-resources`: pages only (the crawl archives none). The crawl
  * is only the setup: it runs at `--parallel` requests at once per host (8) to
- * be quick; the export is what is measured.
+ * be quick; the export is what is measured. Then, unless `--no-import` (or the
+ * format is not an archive: CSV, JSONL), the exported file is imported in a
+ * fresh browser profile through the import page and that is measured too
+ * (`import-bench.ts`): the browser that crawled is closed first.
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { distDirOf, ensureBuilt } from '../../src/shells/cli/build.ts';
 import { findChromium } from '../../src/shells/cli/chromium.ts';
@@ -23,6 +26,7 @@ import { exportThroughPage } from '../../src/shells/cli/export-through-page.ts';
 import { formatOfPath, type ExportFormat } from '../../src/export/format-info.ts';
 import { startBenchSite } from './bench-sites.ts';
 import { exportFiguresName } from './bench-report.ts';
+import { measureImport, type ImportFigures } from './import-bench.ts';
 import { browserRssBytes, samplePeakRss } from './process-memory.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -32,15 +36,18 @@ const { values } = parseArgs({
     format: { type: 'string', default: 'wacz' },
     parallel: { type: 'string', default: '8' },
     'no-resources': { type: 'boolean' },
+    'no-import': { type: 'boolean' },
     dist: { type: 'string' },
+    out: { type: 'string' },
   },
 });
 const pages = Number(values.pages);
 const parallel = Number(values.parallel);
 const resources = values['no-resources'] !== true;
 const format: ExportFormat | null = formatOfPath(`x.${values.format}`);
+const importsToo = values['no-import'] !== true && (format === 'wacz' || format === 'warc.gz' || format === 'warc');
 if (!Number.isInteger(pages) || pages < 1 || !Number.isInteger(parallel) || parallel < 1 || parallel > 16 || format === null) {
-  process.stderr.write('usage: npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl] [--parallel N] [--no-resources] [--dist DIR]\n');
+  process.stderr.write('usage: npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl] [--parallel N] [--no-resources] [--no-import] [--dist DIR] [--out FILE]\n');
   process.exit(2);
 }
 
@@ -50,7 +57,10 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`);
 // --dist: a separate build (as `npm run bench` passes its own); else dist/chrome/, built first when stale.
 if (values.dist === undefined) await ensureBuilt(ROOT, 'chrome', log);
 const site = await startBenchSite(pages, { resources: true });
-const session = await launchExtension({ distDir: values.dist === undefined ? distDirOf(ROOT, 'chrome') : resolve(ROOT, values.dist), chromePath: findChromium(process.env), copyDist: true });
+const distDir = values.dist === undefined ? distDirOf(ROOT, 'chrome') : resolve(ROOT, values.dist);
+const chromePath = findChromium(process.env);
+const session = await launchExtension({ distDir, chromePath, copyDist: true });
+let isSessionOpen = true;
 const out = mkdtempSync(join(tmpdir(), 'tabcrawl-bench-'));
 try {
   log(`crawling ${pages} generated pages at ${site.origin} (delay 0, ${parallel} requests at once, ${resources ? 'archiving resources and files' : 'pages only'})`);
@@ -109,11 +119,29 @@ try {
     browserPssBeforeExportMiB: Number((rssBefore / MiB).toFixed(0)),
     browserPeakPssDuringExportMiB: Number((peakRss / MiB).toFixed(0)),
   };
-  console.table(figures);
-  mkdirSync(resolve(ROOT, '.tmp/bench'), { recursive: true });
-  writeFileSync(resolve(ROOT, `.tmp/bench/${exportFiguresName(format, pages, resources)}`), `${JSON.stringify(figures, null, 2)}\n`);
-} finally {
+  // The import, in a fresh browser: the crawling one closed first, so the two never share the cores or memory.
   await session.close();
+  isSessionOpen = false;
+  let imported: Omit<ImportFigures, 'importRecordTypes' | 'importCpuSecondsByProcess'> | { importError: string } | null = null;
+  let importDetails: Pick<ImportFigures, 'importRecordTypes' | 'importCpuSecondsByProcess'> | null = null;
+  if (importsToo) {
+    log(`importing the ${figures.fileMiB} MiB ${format} in a fresh browser profile through the import page`);
+    try {
+      const { importRecordTypes, importCpuSecondsByProcess, ...flat } = await measureImport({ distDir, chromePath, file, log });
+      imported = flat;
+      importDetails = { importRecordTypes, importCpuSecondsByProcess };
+    } catch (error) {
+      imported = { importError: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  console.table({ ...figures, ...imported });
+  if (importDetails !== null) log(`import: records by type ${JSON.stringify(importDetails.importRecordTypes)}; browser CPU s by process ${JSON.stringify(importDetails.importCpuSecondsByProcess)}`);
+  // --out: the JSON elsewhere (the smoke test's temporary folder); else where part 4 reads it.
+  const jsonFile = values.out === undefined ? resolve(ROOT, `.tmp/bench/${exportFiguresName(format, pages, resources)}`) : resolve(values.out);
+  mkdirSync(dirname(jsonFile), { recursive: true });
+  writeFileSync(jsonFile, `${JSON.stringify({ ...figures, ...imported, ...importDetails }, null, 2)}\n`);
+} finally {
+  if (isSessionOpen) await session.close();
   await site.close();
   rmSync(out, { recursive: true, force: true });
 }

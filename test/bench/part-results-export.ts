@@ -1,7 +1,8 @@
 /**
  * Part 4 of `npm run bench`: the results and export benches, run as
- * sub-steps (`npm run bench:results`, `npm run bench:export`), their main
- * figures reported.
+ * sub-steps (`npm run bench:results`, `npm run bench:export`, which also
+ * imports the WACZ it exported in a fresh browser: `import-bench.ts`), their
+ * main figures reported.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -52,7 +53,7 @@ async function resultsAndExport(distDir: string, resources: boolean): Promise<Re
 export async function resultsAndExportPart({ options, distDir, say }: BenchContext): Promise<ResultsAndExport> {
   const part4 = await resultsAndExport(distDir, options.resources);
   say('');
-  say('4. Results and export (npm run bench:results, npm run bench:export)');
+  say('4. Results, export and import (npm run bench:results, npm run bench:export)');
   const rows: string[][] = [];
   if ('error' in part4.results) rows.push(['results: time to first rows', `failed: ${part4.results.error}`]);
   else rows.push(['results, 100,000 rows: open + first 50 rows', `${num(part4.results.firstRowsFirstMs ?? Number.NaN, 0)} ms first, ${num(part4.results.firstRowsMedianMs ?? Number.NaN, 0)} ms median`]);
@@ -63,6 +64,14 @@ export async function resultsAndExportPart({ options, distDir, say }: BenchConte
     rows.push([`export: crawl of ${what}, first`, `${String(e['crawlSeconds'])} s (${String(e['crawlPagesPerSecond'])} pages/s at ${String(e['requestsPerHost'])} requests at once per host)`]);
     rows.push(['export: WACZ of it', `${String(e['exportSeconds'])} s (${String(e['exportRowsPerSecond'])} rows/s), ${String(e['fileMiB'])} MiB`]);
     rows.push(['export: browser memory before → peak', `${String(e['browserPssBeforeExportMiB'])} → ${String(e['browserPeakPssDuringExportMiB'])} MiB PSS`]);
+    if ('importError' in e) rows.push(['import of that WACZ, fresh browser', `failed: ${String(e['importError'])}`]);
+    else if ('importSeconds' in e) {
+      rows.push([
+        'import of that WACZ, fresh browser, through the import page',
+        `${String(e['importSeconds'])} s: ${String(e['importRecordsPerSecond'])} WARC records/s (${num(Number(e['importRecords']), 0)}), ${String(e['importRowsPerSecond'])} rows/s (${num(Number(e['importRows']), 0)}), ${String(e['importMiBPerSecond'])} MiB/s`,
+      ]);
+      rows.push(['import: browser memory before → peak; IndexedDB growth', `${String(e['browserPssBeforeImportMiB'])} → ${String(e['browserPeakPssDuringImportMiB'])} MiB PSS; +${String(e['importIndexedDbGrowthMiB'])} MiB on disk`]);
+    }
   }
   say(table(rows));
   return part4;

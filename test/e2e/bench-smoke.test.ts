@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DIST_DIR, ROOT } from './helpers.ts';
 
-/** Runs `npm run bench`'s script with `args`; resolves with its exit code and output. */
-function runBench(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs `npm run bench`'s script (or another bench `script`) with `args`; resolves with its exit code and output. */
+function runBench(args: readonly string[], script = 'test/bench/bench.ts'): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'test/bench/bench.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -102,6 +102,34 @@ describe('npm run bench (smoke run on tiny sites; speed figures are not checked)
       // Parts 3 and 4 are skipped by --smoke.
       assert.equal(figures['costPerPage'], null);
       assert.equal(figures['resultsAndExport'], null);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("part 4's export bench: crawls, exports a WACZ and imports it in a fresh browser, every row back", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tabcrawl-bench-smoke-'));
+    try {
+      const out = join(dir, 'export.json');
+      const { code, stdout, stderr } = await runBench(['--pages', '50', '--dist', DIST_DIR, '--out', out], 'test/bench/export-bench.ts');
+      assert.equal(code, 0, stderr.slice(-2000));
+      assert.match(stdout, /importRowsPerSecond/);
+      const figures = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
+      assert.ok(!('importError' in figures), String(figures['importError']));
+      // 50 pages, /private/49 (blocked), 58 resources (one blocked), 1 PDF: every row back from the WACZ.
+      assert.equal(figures['rows'], 110);
+      assert.equal(figures['importRows'], figures['rows']);
+      assert.equal(figures['importWarnings'], 0);
+      // warcinfo, a request and a response per fetched URL, metadata records.
+      const types = figures['importRecordTypes'] as Record<string, number>;
+      assert.equal(types['warcinfo'], 1);
+      assert.ok((types['response'] ?? 0) >= 100 && types['request'] === types['response'], JSON.stringify(types));
+      assert.equal(figures['importRecords'], Object.values(types).reduce((a, b) => a + b, 0));
+      for (const key of ['importSeconds', 'importRecordsPerSecond', 'importRowsPerSecond', 'importMiBPerSecond', 'browserPssBeforeImportMiB', 'browserPeakPssDuringImportMiB']) {
+        assert.ok(typeof figures[key] === 'number' && (figures[key] as number) > 0, `${key}: ${String(figures[key])}`);
+      }
+      assert.ok((figures['browserPeakPssDuringImportMiB'] as number) >= (figures['browserPssBeforeImportMiB'] as number));
+      assert.ok(typeof figures['importIndexedDbGrowthMiB'] === 'number');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

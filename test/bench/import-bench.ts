@@ -1,0 +1,164 @@
+/**
+ * Benchmark of the import: an archive (WACZ, WARC, WARC.gz) opened in a
+ * fresh browser profile through the extension's import page, as
+ * `tabcrawl --import` opens it (`importThroughPage`: the file put into the
+ * page's input, the page's figures polled). Measures the import's wall time,
+ * WARC records, rows and MiB of the file per second, the browser's memory
+ * (PSS, all its processes) before and at its peak during the import, its CPU
+ * and the IndexedDB folder's growth. Not a test: it measures.
+ *
+ * `npm run bench:export` runs it on the WACZ it exported (a fresh browser,
+ * not the one that crawled); `npm run bench:import -- --file ARCHIVE [--dist DIR]`
+ * runs it on any archive (another tool's WACZ too).
+ */
+import { existsSync, mkdirSync, openAsBlob, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { distDirOf, ensureBuilt } from '../../src/shells/cli/build.ts';
+import { findChromium } from '../../src/shells/cli/chromium.ts';
+import { launchExtension } from '../../src/shells/cli/extension-driver.ts';
+import { importThroughPage } from '../../src/shells/cli/import-through-page.ts';
+import { openArchive } from '../../src/import/open-archive.ts';
+import { browserRssBytes, samplePeakRss } from './process-memory.ts';
+import { browserCpuMs, cpuDelta, machineCpuMs } from './process-stats.ts';
+
+const MiB = 1024 * 1024;
+
+/** What one import measured (sizes in MiB, times in s). */
+export interface ImportFigures {
+  importFile: string;
+  importFileMiB: number;
+  /** WARC records in the file (counted afterwards, in Node, by the same reader), by type. */
+  importRecords: number;
+  importRecordTypes: Record<string, number>;
+  /** Rows the import stored. */
+  importRows: number;
+  importWarnings: number;
+  /** From the file put into the page's input to the page saying done (polled every 100 ms). */
+  importSeconds: number;
+  importRecordsPerSecond: number;
+  importRowsPerSecond: number;
+  importMiBPerSecond: number;
+  /** The fresh browser's PSS (all processes) before the import page opens, and its peak during the import (read every 250 ms). */
+  browserPssBeforeImportMiB: number;
+  browserPeakPssDuringImportMiB: number;
+  /** CPU of the browser's processes during the import, all kinds summed, and by kind. */
+  importBrowserCpuSeconds: number;
+  importCpuSecondsByProcess: Record<string, number>;
+  /** Share of the machine's CPU that other processes used during the import (0 to 1): the noise. */
+  importOtherCpuShare: number;
+  /** The profile's IndexedDB folder on disk: growth during the import (LevelDB may not have compacted yet). */
+  importIndexedDbGrowthMiB: number;
+}
+
+/** Bytes of the files under `dir` (0 when it does not exist). */
+function folderBytes(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
+  }
+  return total;
+}
+
+/** WARC records of the archive at `path`, by type, read in Node with the import's own reader. */
+async function countRecords(path: string): Promise<Record<string, number>> {
+  const archive = await openArchive(await openAsBlob(path), basename(path));
+  const types: Record<string, number> = {};
+  for await (const record of archive.records()) types[record.type] = (types[record.type] ?? 0) + 1;
+  return types;
+}
+
+const fixed = (value: number, digits: number): number => Number(value.toFixed(digits));
+
+/** Imports `file` in a fresh browser profile with the extension at `distDir`, and measures it. */
+export async function measureImport(options: { distDir: string; chromePath: string; file: string; log?: (line: string) => void }): Promise<ImportFigures> {
+  const log = options.log ?? ((): void => undefined);
+  const session = await launchExtension({ distDir: options.distDir, chromePath: options.chromePath, copyDist: true });
+  let imported;
+  let seconds: number;
+  let pssBefore: number;
+  let peakPss: number;
+  let cpuMs: Record<string, number>;
+  let otherShare: number;
+  let idbGrowth: number;
+  try {
+    // Let the fresh browser settle (its first-run work) before the idle figure.
+    await new Promise((r) => setTimeout(r, 1000));
+    const idbDir = join(session.profileDir, 'user-data', 'Default', 'IndexedDB');
+    const idbBefore = folderBytes(idbDir);
+    pssBefore = browserRssBytes(session.profileDir);
+    const cpuBefore = browserCpuMs(session.profileDir);
+    const machineBefore = machineCpuMs();
+    const benchBefore = process.cpuUsage();
+    // PSS costs ~25 ms a read here (every process's page tables): 4 times a second is enough and cheap.
+    const sampler = samplePeakRss(session.profileDir, 250);
+    const start = performance.now();
+    let lastLog = start;
+    imported = await importThroughPage(session, options.file, {
+      pollMs: 100,
+      startTimeoutMs: 60_000,
+      onProgress: (p) => {
+        if (performance.now() - lastLog < 10_000) return;
+        lastLog = performance.now();
+        log(`  importing: ${(p.bytesRead / MiB).toFixed(0)} of ${(p.totalBytes / MiB).toFixed(0)} MiB, ${p.records} records, ${p.rows} rows`);
+      },
+    });
+    seconds = (performance.now() - start) / 1000;
+    peakPss = sampler.stop();
+    cpuMs = cpuDelta(cpuBefore, browserCpuMs(session.profileDir));
+    const machine = machineCpuMs();
+    const benchCpu = process.cpuUsage(benchBefore);
+    const browserTotal = Object.entries(cpuMs).reduce((sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms), 0);
+    const otherMs = machine.busyMs - machineBefore.busyMs - browserTotal - (benchCpu.user + benchCpu.system) / 1000;
+    otherShare = Math.max(0, otherMs / (machine.totalMs - machineBefore.totalMs));
+    idbGrowth = folderBytes(idbDir) - idbBefore;
+  } finally {
+    await session.close();
+  }
+  const recordTypes = await countRecords(options.file);
+  const records = Object.values(recordTypes).reduce((a, b) => a + b, 0);
+  const fileBytes = statSync(options.file).size;
+  const browserCpuTotal = Object.entries(cpuMs).reduce((sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms), 0);
+  return {
+    importFile: basename(options.file),
+    importFileMiB: fixed(fileBytes / MiB, 1),
+    importRecords: records,
+    importRecordTypes: recordTypes,
+    importRows: imported.rows,
+    importWarnings: imported.warnings.length,
+    importSeconds: fixed(seconds, 1),
+    importRecordsPerSecond: fixed(records / seconds, 0),
+    importRowsPerSecond: fixed(imported.rows / seconds, 0),
+    importMiBPerSecond: fixed(fileBytes / MiB / seconds, 2),
+    browserPssBeforeImportMiB: fixed(pssBefore / MiB, 0),
+    browserPeakPssDuringImportMiB: fixed(peakPss / MiB, 0),
+    importBrowserCpuSeconds: fixed(browserCpuTotal / 1000, 1),
+    importCpuSecondsByProcess: Object.fromEntries(Object.entries(cpuMs).map(([kind, ms]) => [kind, fixed(ms / 1000, 1)])),
+    importOtherCpuShare: fixed(otherShare, 2),
+    importIndexedDbGrowthMiB: fixed(idbGrowth / MiB, 1),
+  };
+}
+
+// `npm run bench:import -- --file ARCHIVE [--dist DIR]`: an archive of any tool, imported and measured.
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const ROOT = resolve(import.meta.dirname, '../..');
+  const { values } = parseArgs({ options: { file: { type: 'string' }, dist: { type: 'string' } } });
+  if (values.file === undefined || !existsSync(values.file)) {
+    process.stderr.write('usage: npm run bench:import -- --file ARCHIVE.wacz|.warc|.warc.gz [--dist DIR]   (npm run bench:export imports the WACZ it exports)\n');
+    process.exit(2);
+  }
+  const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  if (values.dist === undefined) await ensureBuilt(ROOT, 'chrome', log);
+  const distDir = values.dist === undefined ? distDirOf(ROOT, 'chrome') : resolve(ROOT, values.dist);
+  log(`importing ${values.file} in a fresh browser profile through the import page`);
+  const figures = await measureImport({ distDir, chromePath: findChromium(process.env), file: resolve(values.file), log });
+  const { importRecordTypes, importCpuSecondsByProcess, ...flat } = figures;
+  console.table(flat);
+  log(`records by type: ${JSON.stringify(importRecordTypes)}; CPU s by process: ${JSON.stringify(importCpuSecondsByProcess)}`);
+  mkdirSync(resolve(ROOT, '.tmp/bench'), { recursive: true });
+  const out = resolve(ROOT, `.tmp/bench/import-${basename(values.file).replace(/[^\w.-]/g, '_')}.json`);
+  writeFileSync(out, `${JSON.stringify({ machine: `${process.platform} ${process.arch}, node ${process.version}`, ...figures }, null, 2)}\n`);
+  log(`figures written to ${out}`);
+}
