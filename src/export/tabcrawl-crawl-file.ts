@@ -14,6 +14,7 @@
  */
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
 import type { ExportContext, ExportSource } from './export-source.ts';
+import { readStream } from './read-stream.ts';
 
 /** Paths of Tabcrawl's files in its WACZ. */
 export const TABCRAWL_WACZ_PATHS = Object.freeze({
@@ -59,19 +60,7 @@ export function crawlFileBytes(crawl: CrawlRecord, context: Pick<ExportContext, 
  * flat), one JSON line each, gzipped as they stream. `onRow` is called once per row, for the count.
  */
 export async function* rowsJsonlGz(source: Pick<ExportSource, 'rows'>, onRow: (row: PageRecord) => void): AsyncGenerator<Uint8Array> {
-  const reader = streamOf(jsonLines(source.rows(), onRow)).pipeThrough(new CompressionStream('gzip')).getReader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      yield value;
-    }
-    finished = true;
-  } finally {
-    if (!finished) await reader.cancel();
-    reader.releaseLock();
-  }
+  yield* readStream(streamOf(jsonLines(source.rows(), onRow)).pipeThrough(new CompressionStream('gzip')));
 }
 
 async function* jsonLines(rows: AsyncIterable<PageRecord>, onRow: (row: PageRecord) => void): AsyncGenerator<Uint8Array> {

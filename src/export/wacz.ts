@@ -21,6 +21,7 @@
  * @see https://specs.webrecorder.net/wacz/1.1.1/
  */
 import { makeZip } from 'client-zip';
+import { readStream } from './read-stream.ts';
 import type { PageRecord } from '../core/model.ts';
 import { type CdxjLine, cdxjLine, compareCdxj, formatCdxj } from './cdxj.ts';
 import type { ExportContext, ExportSource, FormatWriter } from './export-source.ts';
@@ -185,22 +186,4 @@ function datapackageOf(source: ExportSource, context: ExportContext, pages: read
     ...(main === undefined ? {} : { mainPageDate: main.ts }),
     resources,
   };
-}
-
-/** A ReadableStream as an async iterable (`for await` over a ReadableStream is not in every browser this runs in). */
-async function* readStream(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      yield value;
-    }
-    finished = true;
-  } finally {
-    // Stopped early (the consumer returned or failed): stop the zip and the WARC behind it.
-    if (!finished) await reader.cancel();
-    reader.releaseLock();
-  }
 }
