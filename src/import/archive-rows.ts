@@ -16,6 +16,7 @@
  *
  * What each record becomes is in docs/import.md.
  */
+import { unfetchedRow } from '../core/crawl/frontier.ts';
 import { pageKind } from '../core/crawl/kinds/page-kind.ts';
 import { resourceKind, isStylesheet } from '../core/crawl/kinds/resource-kind.ts';
 import { sha256Hex } from '../core/hash.ts';
@@ -57,42 +58,10 @@ export interface ImportedRow {
   warnings: string[];
 }
 
-/** An empty row of the import: every field at the value a crawl gives a URL not fetched yet. */
+/** An empty row of the import: every field at the value a crawl gives a URL not fetched yet, marked as from an archive. */
 function emptyRow(url: string, context: ImportContext): PageRecord {
-  return {
-    crawlId: context.crawlId,
-    url,
-    origin: originOf(url),
-    kind: 'page',
-    depth: 0,
-    referrer: null,
-    anchors: [],
-    inlinks: 0,
-    seq: 0,
-    status: null,
-    contentType: null,
-    contentLength: null,
-    location: null,
-    methods: [],
-    fetchedAt: null,
-    responseTimeMs: null,
-    headers: [],
-    statusLine: null,
-    requestHeaders: null,
-    ipAddress: null,
-    sha256: null,
-    duplicateOf: null,
-    truncated: false,
-    title: null,
-    links: [],
-    linkTexts: [],
-    resources: [],
-    facts: null,
-    blockedBy: null,
-    blockedRule: null,
-    error: null,
-    source: 'archive',
-  };
+  const captured = { crawlId: context.crawlId, url, origin: originOf(url), kind: 'page' as const, depth: 0, referrer: null, anchors: [], inlinks: 0 };
+  return { ...unfetchedRow(captured), facts: null, source: 'archive' };
 }
 
 /** The fields of an `application/warc-fields` block (`name: value` lines), in order. */

@@ -5,7 +5,7 @@
  * inside an IndexedDB transaction.
  */
 import { robotsUrlFor } from '../robots/robots-policy.ts';
-import type { CrawlCounts, CrawlRecord, EntryKind, FrontierEntry, HostState, PageRecord } from '../model.ts';
+import type { CrawlCounts, CrawlRecord, CrawlUrl, EntryKind, FrontierEntry, HostState, PageRecord } from '../model.ts';
 import type { KnownUrls } from './known-urls.ts';
 import type { LinkTally, StoreTx } from './ports.ts';
 
@@ -391,8 +391,11 @@ export function countRow(counts: CrawlCounts, page: PageRecord): void {
   if (page.error !== null || (page.status !== null && page.status >= 400)) counts.errors += 1;
 }
 
-/** The fields of a row that only a fetch fills in, at their "never fetched" values. */
-export function unfetchedRow(entry: FrontierEntry): PageRecord {
+/**
+ * The fields of a row that only a fetch fills in, at their "never fetched" values (also the import's
+ * starting point for a captured URL).
+ */
+export function unfetchedRow(entry: CrawlUrl | FrontierEntry): PageRecord {
   return {
     crawlId: entry.crawlId,
     url: entry.url,
