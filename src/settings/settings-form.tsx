@@ -119,7 +119,7 @@ function SettingField({ idPrefix, field, value, onChange, error }: SettingFieldP
 
   if (field.kind === 'flag') {
     return (
-      <div class="settings-field settings-flag">
+      <div class={field.narrow === true ? 'settings-field settings-flag is-narrow' : 'settings-field settings-flag'}>
         <input
           id={inputId}
           type="checkbox"

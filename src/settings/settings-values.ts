@@ -92,6 +92,12 @@ interface LinesField {
 
 interface FlagField {
   kind: 'flag';
+  /**
+   * A short label and no warning: in the compact form (the popup) the box takes one column of the
+   * grid instead of a whole row, so Scope's two boxes sit beside the path prefix and the group fits
+   * the popup's 600 px with room for other fonts' metrics.
+   */
+  narrow?: true;
   setting: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles' | 'checkExternal';
   name: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles' | 'checkExternal';
 }
@@ -146,6 +152,8 @@ export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze([
     title: 'Scope',
     fields: [
       { kind: 'text', setting: 'pathPrefix', name: 'pathPrefix', label: 'Path prefix', testId: 'path-prefix', help: 'Only crawl paths starting with this, e.g. /docs/. Empty: the whole site.' },
+      { kind: 'flag', setting: 'includeSubdomains', name: 'includeSubdomains', label: 'Include subdomains', testId: 'include-subdomains', narrow: true, help: 'Also crawl subdomains of the start host, over http and https.' },
+      { kind: 'flag', setting: 'followNofollow', name: 'followNofollow', label: 'Follow nofollow links', testId: 'follow-nofollow', narrow: true, help: 'Also follow rel="nofollow" links and nofollow pages.' },
       { kind: 'lines', setting: 'excludePatterns', name: 'excludePatterns', placeholder: '*?sessionid=*\nhttp*://*/cgi-bin/*', label: 'Exclude patterns', testId: 'exclude-patterns', help: 'One per line; * matches any characters of the whole URL.' },
       {
         kind: 'lines',
@@ -156,8 +164,6 @@ export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze([
         testId: 'extra-origins',
         help: `One site per line (scheme://host:port, no path), crawled whole with the start site; each reads its own robots.txt and gets its own delay. At most ${MAX_EXTRA_ORIGINS}.`,
       },
-      { kind: 'flag', setting: 'includeSubdomains', name: 'includeSubdomains', label: 'Include subdomains', testId: 'include-subdomains', help: 'Also crawl subdomains of the start host, over http and https.' },
-      { kind: 'flag', setting: 'followNofollow', name: 'followNofollow', label: 'Follow nofollow links', testId: 'follow-nofollow', help: 'Also follow rel="nofollow" links and nofollow pages.' },
     ],
   },
   {
