@@ -2,7 +2,9 @@
  * Benchmark: crawl a generated site with the built extension, then export it,
  * and print the times and the browser's peak memory. Not a test: it asserts
  * nothing, it measures.
- * `npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl] [--parallel N] [--no-resources] [--no-import] [--dist DIR] [--out FILE]`
+ * `npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl] [--parallel N] [--no-resources] [--no-import] [--dist DIR] [--out FILE] [--keep FILE]`
+ * (`--out`: where the figures' JSON goes; `--keep`: where the exported file is copied, to import it again with
+ * `npm run bench:import -- --file FILE`)
  *
  * The site is part 1's (`bench-sites.ts`): its pages use page resources (seven
  * shared, an image of their own) and every 50th links a PDF, and the crawl
@@ -15,7 +17,7 @@
  * fresh browser profile through the import page and that is measured too
  * (`import-bench.ts`): the browser that crawled is closed first.
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     'no-import': { type: 'boolean' },
     dist: { type: 'string' },
     out: { type: 'string' },
+    keep: { type: 'string' },
   },
 });
 const pages = Number(values.pages);
@@ -47,7 +50,7 @@ const resources = values['no-resources'] !== true;
 const format: ExportFormat | null = formatOfPath(`x.${values.format}`);
 const importsToo = values['no-import'] !== true && (format === 'wacz' || format === 'warc.gz' || format === 'warc');
 if (!Number.isInteger(pages) || pages < 1 || !Number.isInteger(parallel) || parallel < 1 || parallel > 16 || format === null) {
-  process.stderr.write('usage: npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl] [--parallel N] [--no-resources] [--no-import] [--dist DIR] [--out FILE]\n');
+  process.stderr.write('usage: npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl] [--parallel N] [--no-resources] [--no-import] [--dist DIR] [--out FILE] [--keep FILE]\n');
   process.exit(2);
 }
 
@@ -119,6 +122,7 @@ try {
     browserPssBeforeExportMiB: Number((rssBefore / MiB).toFixed(0)),
     browserPeakPssDuringExportMiB: Number((peakRss / MiB).toFixed(0)),
   };
+  if (values.keep !== undefined) copyFileSync(file, resolve(values.keep));
   // The import, in a fresh browser: the crawling one closed first, so the two never share the cores or memory.
   await session.close();
   isSessionOpen = false;

@@ -19,7 +19,7 @@ import { findChromium } from '../../src/shells/cli/chromium.ts';
 import { launchExtension } from '../../src/shells/cli/extension-driver.ts';
 import { importThroughPage } from '../../src/shells/cli/import-through-page.ts';
 import { openArchive } from '../../src/import/open-archive.ts';
-import { browserRssBytes, samplePeakRss } from './process-memory.ts';
+import { browserPssByKind, browserRssBytes } from './process-memory.ts';
 import { browserCpuMs, cpuDelta, machineCpuMs } from './process-stats.ts';
 
 const MiB = 1024 * 1024;
@@ -42,6 +42,13 @@ export interface ImportFigures {
   /** The fresh browser's PSS (all processes) before the import page opens, and its peak during the import (read every 250 ms). */
   browserPssBeforeImportMiB: number;
   browserPeakPssDuringImportMiB: number;
+  /**
+   * The peak in each quarter of the file read ("q1 / q2 / q3 / q4", MiB): memory that grew with the archive
+   * would rise quarter after quarter; memory held by one batch or by the browser's caches levels off.
+   */
+  browserPeakPssByQuarterMiB: string;
+  /** At the peak, by process kind (MiB): which process holds it (the extension's page, or the browser's IndexedDB). */
+  browserPssAtPeakByKindMiB: Record<string, number>;
   /** CPU of the browser's processes during the import, all kinds summed, and by kind. */
   importBrowserCpuSeconds: number;
   importCpuSecondsByProcess: Record<string, number>;
@@ -72,6 +79,35 @@ async function countRecords(path: string): Promise<Record<string, number>> {
 
 const fixed = (value: number, digits: number): number => Number(value.toFixed(digits));
 
+/**
+ * Samples the browser's PSS by process kind every `everyMs`, keeping the peak of the total in each quarter of
+ * the import (`fraction()`: the share of the file read, 0 to 1) and the kinds' figures at the overall peak.
+ */
+function samplePssByQuarter(profileDir: string, fraction: () => number, everyMs: number): { stop: () => { peakPss: number; quarters: number[]; atPeak: Record<string, number> } } {
+  const quarters = [0, 0, 0, 0];
+  let peakPss = 0;
+  let atPeak: Record<string, number> = {};
+  const sample = (): void => {
+    const byKind = browserPssByKind(profileDir);
+    const total = Object.values(byKind).reduce((a, b) => a + b, 0);
+    const quarter = Math.min(3, Math.floor(fraction() * 4));
+    quarters[quarter] = Math.max(quarters[quarter] ?? 0, total);
+    if (total > peakPss) {
+      peakPss = total;
+      atPeak = byKind;
+    }
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return { peakPss, quarters, atPeak };
+    },
+  };
+}
+
 /** Imports `file` in a fresh browser profile with the extension at `distDir`, and measures it. */
 export async function measureImport(options: { distDir: string; chromePath: string; file: string; log?: (line: string) => void }): Promise<ImportFigures> {
   const log = options.log ?? ((): void => undefined);
@@ -80,6 +116,8 @@ export async function measureImport(options: { distDir: string; chromePath: stri
   let seconds: number;
   let pssBefore: number;
   let peakPss: number;
+  let quarters: number[];
+  let atPeak: Record<string, number>;
   let cpuMs: Record<string, number>;
   let otherShare: number;
   let idbGrowth: number;
@@ -93,20 +131,22 @@ export async function measureImport(options: { distDir: string; chromePath: stri
     const machineBefore = machineCpuMs();
     const benchBefore = process.cpuUsage();
     // PSS costs ~25 ms a read here (every process's page tables): 4 times a second is enough and cheap.
-    const sampler = samplePeakRss(session.profileDir, 250);
+    let fraction = 0;
+    const sampler = samplePssByQuarter(session.profileDir, () => fraction, 250);
     const start = performance.now();
     let lastLog = start;
     imported = await importThroughPage(session, options.file, {
       pollMs: 100,
       startTimeoutMs: 60_000,
       onProgress: (p) => {
+        if (p.totalBytes > 0) fraction = p.bytesRead / p.totalBytes;
         if (performance.now() - lastLog < 10_000) return;
         lastLog = performance.now();
         log(`  importing: ${(p.bytesRead / MiB).toFixed(0)} of ${(p.totalBytes / MiB).toFixed(0)} MiB, ${p.records} records, ${p.rows} rows`);
       },
     });
     seconds = (performance.now() - start) / 1000;
-    peakPss = sampler.stop();
+    ({ peakPss, quarters, atPeak } = sampler.stop());
     cpuMs = cpuDelta(cpuBefore, browserCpuMs(session.profileDir));
     const machine = machineCpuMs();
     const benchCpu = process.cpuUsage(benchBefore);
@@ -134,6 +174,9 @@ export async function measureImport(options: { distDir: string; chromePath: stri
     importMiBPerSecond: fixed(fileBytes / MiB / seconds, 2),
     browserPssBeforeImportMiB: fixed(pssBefore / MiB, 0),
     browserPeakPssDuringImportMiB: fixed(peakPss / MiB, 0),
+    // A quarter read between two samples (a fast import) has none: '–'.
+    browserPeakPssByQuarterMiB: quarters.map((bytes) => (bytes === 0 ? '–' : String(fixed(bytes / MiB, 0)))).join(' / '),
+    browserPssAtPeakByKindMiB: Object.fromEntries(Object.entries(atPeak).filter(([, bytes]) => bytes >= MiB).map(([kind, bytes]) => [kind, fixed(bytes / MiB, 0)])),
     importBrowserCpuSeconds: fixed(browserCpuTotal / 1000, 1),
     importCpuSecondsByProcess: Object.fromEntries(Object.entries(cpuMs).map(([kind, ms]) => [kind, fixed(ms / 1000, 1)])),
     importOtherCpuShare: fixed(otherShare, 2),

@@ -4,6 +4,7 @@
  * its descendants (renderers, the extension's worker, utilities).
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { browserProcesses, processKind } from './process-stats.ts';
 
 function readOr(path: string): string {
   try {
@@ -59,4 +60,14 @@ export function samplePeakRss(profileDir: string, everyMs = 100): { stop: () => 
       return Math.max(peak, browserRssBytes(profileDir));
     },
   };
+}
+
+/** Memory (PSS), in bytes, of the browser whose command line mentions `profileDir`, by process kind (`processKind`). */
+export function browserPssByKind(profileDir: string): Record<string, number> {
+  const totals: Record<string, number> = {};
+  for (const pid of browserProcesses(profileDir)) {
+    const kind = processKind(readOr(`/proc/${pid}/cmdline`).replace(/\0/g, ' '));
+    totals[kind] = (totals[kind] ?? 0) + pssKiB(pid) * 1024;
+  }
+  return totals;
 }

@@ -2,19 +2,22 @@
  * The extension's pages in Firefox, unchanged from Chrome: the results browser (table, filters, a
  * redirect's detail, reports, Issues), the options page (a default saved and read back), the export
  * page saving a WACZ through Firefox's downloads, as a person's click on Export does, and the toolbar
- * badge (`action`), as badge.test.ts checks it in Chromium.
+ * badge (`action`), as badge.test.ts checks it in Chromium, and the import page opening an archive picked
+ * in its file input (as import.test.ts checks it in Chromium).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'puppeteer-core';
-import { exportPagePath, OPTIONS_PAGE_PATH, resultsPagePath } from '../../src/messaging/routes.ts';
+import type { ElementHandle, Page } from 'puppeteer-core';
+import { exportPagePath, IMPORT_PAGE_PATH, OPTIONS_PAGE_PATH, resultsPagePath } from '../../src/messaging/routes.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
 import { findFirefox } from '../../src/shells/cli/firefox.ts';
 import { launchFirefoxExtension, type FirefoxSession } from '../../src/shells/cli/firefox-driver.ts';
+import { IMPORT_INPUT_SELECTOR } from '../../src/shells/cli/import-through-page.ts';
 import { checkWacz } from '../support/archive-checks.ts';
+import { WARC_FIXTURES } from '../support/warc-fixtures.ts';
 import { startTestSite, type TestSite } from '../support/test-site.ts';
 import { FIREFOX_DIST_DIR, waitInPage } from './firefox-helpers.ts';
 import { crawlToEnd, sleep } from './helpers.ts';
@@ -125,5 +128,38 @@ describe('the extension pages in Firefox', () => {
     await session.request('crawl/resume', { crawlId: second.id });
     await badgeWhen((text) => /^\d+$/.test(text), 'the count again');
     await badgeWhen((text) => text === '✓', 'the check mark', 60_000);
+  });
+
+  it('the import page opens a picked WARC as a crawl with a link to its results, and refuses a cut one, storing nothing', async () => {
+    const before = (await session.request('crawl/list', {})).crawls.length;
+    const page = await session.openPage(IMPORT_PAGE_PATH);
+    const input = (await page.waitForSelector(IMPORT_INPUT_SELECTOR)) as ElementHandle<HTMLInputElement> | null;
+    assert.ok(input !== null, 'the file input');
+    await input.uploadFile(join(WARC_FIXTURES, 'example-iana.warc'));
+    const status = await waitInPage<string>(page, `document.querySelector('main')?.dataset.state === 'done' && ${textOf('[data-testid="import-status"]')}`, 'the import done', 60_000);
+    assert.match(status, /^Imported \d+ URLs from example-iana\.warc$/);
+    const crawlId = (await page.evaluate(`document.querySelector('main').dataset.crawlId`)) as string;
+    const href = await page.evaluate(`document.querySelector('[data-testid="open-results"]').getAttribute('href')`);
+    assert.equal(href, `${session.pagesOrigin}/src/shells/results/index.html?crawl=${crawlId}`);
+    assert.equal((await session.request('crawl/list', {})).crawls.length, before + 1);
+    // The link opens the results of the imported crawl, its rows marked as from an archive.
+    const { crawl: imported } = await session.request('crawl/get', { crawlId });
+    const results = await session.openPage(resultsPagePath(crawlId));
+    await waitInPage(results, `${textOf('[data-testid="results-total"]')}.includes('${imported.counts.done} URL')`, 'the imported crawl in the results');
+    await results.close();
+
+    const cut = mkdtempSync(join(tmpdir(), 'tabcrawl-firefox-import-cut-'));
+    try {
+      const file = join(cut, 'cut.warc.gz');
+      writeFileSync(file, readFileSync(join(WARC_FIXTURES, 'example.warc.gz')).subarray(0, 2000));
+      await input.uploadFile(file);
+      const refused = await waitInPage<string>(page, `document.querySelector('main')?.dataset.state === 'failed' && ${textOf('[data-testid="import-status"]')}`, 'the import refused', 60_000);
+      assert.match(refused, /^cut\.warc\.gz: .*byte \d+/);
+      assert.match((await page.evaluate(textOf('[data-testid="import-nothing-stored"]'))) as string, /^Nothing was stored\./);
+      assert.equal((await session.request('crawl/list', {})).crawls.length, before + 1, 'no crawl for the cut file');
+    } finally {
+      rmSync(cut, { recursive: true, force: true });
+      await page.close();
+    }
   });
 });
