@@ -9,9 +9,11 @@
  *
  * `npm run bench:export` runs it on the WACZ it exported (a fresh browser,
  * not the one that crawled); `npm run bench:import -- --file ARCHIVE [--dist DIR]`
- * runs it on any archive (another tool's WACZ too).
+ * runs it on any archive (another tool's WACZ too), `--synthetic MIB` on a
+ * plain WARC of that size written first (`synthetic-warc.ts`).
  */
-import { existsSync, mkdirSync, openAsBlob, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openAsBlob, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { distDirOf, ensureBuilt } from '../../src/shells/cli/build.ts';
@@ -19,6 +21,7 @@ import { findChromium } from '../../src/shells/cli/chromium.ts';
 import { launchExtension } from '../../src/shells/cli/extension-driver.ts';
 import { importThroughPage } from '../../src/shells/cli/import-through-page.ts';
 import { openArchive } from '../../src/import/open-archive.ts';
+import { writeSyntheticWarc } from './synthetic-warc.ts';
 import { browserPssByKind, browserRssBytes } from './process-memory.ts';
 import { browserCpuMs, cpuDelta, machineCpuMs } from './process-stats.ts';
 
@@ -184,15 +187,26 @@ export async function measureImport(options: { distDir: string; chromePath: stri
   };
 }
 
-// `npm run bench:import -- --file ARCHIVE [--dist DIR]`: an archive of any tool, imported and measured.
+// `npm run bench:import -- --file ARCHIVE [--dist DIR]`: an archive of any tool, imported and measured;
+// `--synthetic MIB`: a plain WARC of that size written first (`synthetic-warc.ts`), deleted after.
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const ROOT = resolve(import.meta.dirname, '../..');
-  const { values } = parseArgs({ options: { file: { type: 'string' }, dist: { type: 'string' } } });
-  if (values.file === undefined || !existsSync(values.file)) {
-    process.stderr.write('usage: npm run bench:import -- --file ARCHIVE.wacz|.warc|.warc.gz [--dist DIR]   (npm run bench:export imports the WACZ it exports)\n');
+  const { values } = parseArgs({ options: { file: { type: 'string' }, synthetic: { type: 'string' }, dist: { type: 'string' } } });
+  const syntheticMiB = values.synthetic === undefined ? null : Number(values.synthetic);
+  const usable = syntheticMiB === null ? values.file !== undefined && existsSync(values.file) : values.file === undefined && Number.isInteger(syntheticMiB) && syntheticMiB > 0;
+  if (!usable) {
+    process.stderr.write('usage: npm run bench:import -- --file ARCHIVE.wacz|.warc|.warc.gz | --synthetic MIB [--dist DIR]   (npm run bench:export imports the WACZ it exports)\n');
     process.exit(2);
   }
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  const scratch = syntheticMiB === null ? null : mkdtempSync(join(tmpdir(), 'tabcrawl-bench-import-'));
+  if (scratch !== null && syntheticMiB !== null) {
+    values.file = join(scratch, `synthetic-${syntheticMiB}-mib.warc`);
+    log(`writing a ${syntheticMiB} MiB WARC of 100 KiB pages to ${values.file}`);
+    log(`  ${await writeSyntheticWarc(values.file, syntheticMiB)} records`);
+  }
+  process.on('exit', () => scratch !== null && rmSync(scratch, { recursive: true, force: true }));
+  if (values.file === undefined) throw new Error('no file');
   if (values.dist === undefined) await ensureBuilt(ROOT, 'chrome', log);
   const distDir = values.dist === undefined ? distDirOf(ROOT, 'chrome') : resolve(ROOT, values.dist);
   log(`importing ${values.file} in a fresh browser profile through the import page`);
