@@ -320,8 +320,9 @@ describe('settings form values', () => {
     assert.deepEqual(describeSettings({ maxPages: 500, delayMs: 2000, includeSubdomains: true, excludePatterns: ['*?a=*', '/x'], maxBodyBytes: BYTES_PER_MIB }), [
       'Max body size (MiB): 1',
       'Delay (s): 2',
-      'Exclude patterns: *?a=*, /x',
+      // In the form's order: Scope's boxes come right after the path prefix.
       'Include subdomains: on',
+      'Exclude patterns: *?a=*, /x',
     ]);
     assert.deepEqual(describeSettings({ ...BUILT_IN }), []);
     assert.deepEqual(describeSettings({ delayMs: 0, requestsPerHost: 8 }), ['Delay (s): 0', 'Requests at once per host: 8']);
