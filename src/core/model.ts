@@ -61,6 +61,39 @@ export interface CrawlCounts {
    * counter existed; bodies stored before then are not counted.
    */
   bytesStored: number;
+  /**
+   * URLs the crawl found and left unvisited, by why (see {@link NotCrawledUrl}): set when the crawl
+   * finishes, from the URLs recorded while it ran that it never got to in the end. Absent while it runs,
+   * when it ends otherwise, and in crawls stored before it was counted.
+   */
+  notCrawled?: NotCrawledCounts;
+}
+
+/**
+ * Why a URL a page linked to (or a redirect led to) was left unvisited by a rule of the crawl: the depth
+ * limit (`maxDepth`), the page limit (`maxPages`), the path prefix, an exclude pattern, or the trap rules
+ * (a URL that repeats itself, or one query variant too many of one path). Links to other sites are not
+ * counted here: they are outside the crawl by definition (the audit checks them).
+ */
+export type NotCrawledReason = 'depth' | 'page-limit' | 'prefix' | 'excluded' | 'trap';
+
+/** URLs left unvisited, by reason; a reason with none is absent. */
+export type NotCrawledCounts = Partial<Record<NotCrawledReason, number>>;
+
+/**
+ * A URL the crawl found and did not visit, as first refused: stored while the crawl runs (once per URL),
+ * and, when it finishes, kept only if the URL was not visited after all (found again nearer the start,
+ * or a slot freed). The results browser lists them.
+ */
+export interface NotCrawledUrl {
+  crawlId: string;
+  /** Normalized absolute URL. */
+  url: string;
+  reason: NotCrawledReason;
+  /** The depth it would have had (link hops from the start URL). */
+  depth: number;
+  /** The page that linked to it (or redirected to it). */
+  referrer: string | null;
 }
 
 export interface CrawlRecord {

@@ -55,7 +55,7 @@ export function parseExportParams(search: string): ExportRequest {
 }
 
 /** The views of the results page: the table of every URL, the Reports, the Issues. */
-export const RESULTS_VIEWS = Object.freeze(['table', 'reports', 'issues'] as const);
+export const RESULTS_VIEWS = Object.freeze(['table', 'reports', 'issues', 'not-crawled'] as const);
 export type ResultsViewName = (typeof RESULTS_VIEWS)[number];
 
 function isResultsViewName(value: string | null): value is ResultsViewName {

@@ -415,6 +415,7 @@ export function App({ deps }: AppProps) {
                 onAction={(action) => void onCrawlAction(action)}
                 onNewCrawl={onNewCrawl}
                 onOpenInTab={() => void openInTab(crawl.id)}
+                onOpenNotCrawled={() => void openInTab(crawl.id, 'not-crawled')}
               >
                 <ExportMenu crawlId={crawl.id} rowCount={crawl.counts.done} onExport={deps.openExportTab} />
               </CrawlProgress>

@@ -11,6 +11,7 @@ import { etaMs, pagesPerMinute } from '../core/crawl/progress.ts';
 import type { CrawlSummary, HostProgress } from '../messaging/protocol.ts';
 import { etaText, hostLine, httpOrigin, progressParts, progressPercent, progressText, rateText, runTimeText } from './format.ts';
 import { ProgressBar } from '../ui/progress-bar.tsx';
+import { notCrawledText } from '../ui/not-crawled-text.ts';
 import type { CrawlAction } from './use-crawl.ts';
 
 /** Host lines shown at most; the rest are summed up in one line. */
@@ -30,11 +31,13 @@ export interface CrawlProgressProps {
   onNewCrawl: () => void;
   /** Opens the full results page of this crawl in a tab. */
   onOpenInTab: () => void;
+  /** Opens the results page's list of the URLs the crawl left unvisited; no link without it. */
+  onOpenNotCrawled?: () => void;
   /** More actions on the crawl (the export menu), shown above the buttons. */
   children?: ComponentChildren;
 }
 
-export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, onAction, onNewCrawl, onOpenInTab, children }: CrawlProgressProps) {
+export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, onAction, onNewCrawl, onOpenInTab, onOpenNotCrawled, children }: CrawlProgressProps) {
   const { state, counts, settings } = crawl;
   const isRunning = state === 'running';
   const isPaused = state === 'paused';
@@ -54,6 +57,8 @@ export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, 
   const shownHosts = hosts.slice(0, MAX_HOST_LINES);
   const hiddenHosts = hosts.slice(MAX_HOST_LINES);
   const busy = pendingAction !== null;
+  // Counted when the crawl finishes: what its depth limit, page limit, scope and trap rules left out.
+  const leftOut = notCrawledText(counts.notCrawled, settings);
   return (
     <section class="crawl-progress" aria-label="Crawl of this site">
       <div class="crawl-head">
@@ -109,6 +114,19 @@ export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, 
           <dd data-testid="count-blocked">{counts.blocked}</dd>
         </div>
       </dl>
+      {leftOut !== null && (
+        <p class="not-crawled" data-testid="not-crawled">
+          {leftOut}
+          {onOpenNotCrawled !== undefined && (
+            <>
+              {' · '}
+              <button type="button" class="link" data-testid="open-not-crawled" onClick={onOpenNotCrawled}>
+                List them
+              </button>
+            </>
+          )}
+        </p>
+      )}
       </>
       )}
       {shownHosts.length > 0 && (

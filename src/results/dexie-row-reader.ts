@@ -2,7 +2,7 @@
  * The {@link RowReader} of the results tab: reads the worker's database
  * directly (extension pages share its origin). Read-only: nothing here writes.
  */
-import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import type { CrawlRecord, NotCrawledReason, NotCrawledUrl, PageRecord } from '../core/model.ts';
 import type { TabcrawlDatabase } from '../storage/database.ts';
 import { DexieCrawlStore } from '../storage/dexie-crawl-store.ts';
 import type { RowReader } from './row-reader.ts';
@@ -29,5 +29,9 @@ export class DexieRowReader implements RowReader {
 
   getCrawl(crawlId: string): Promise<CrawlRecord | undefined> {
     return this.store.getCrawl(crawlId);
+  }
+
+  notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null): Promise<NotCrawledUrl[]> {
+    return this.store.notCrawledAfter(crawlId, afterUrl, limit, reason);
   }
 }

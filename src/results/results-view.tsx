@@ -29,6 +29,8 @@ import type { Send } from '../messaging/client.ts';
 import type { OnEvent } from '../messaging/protocol.ts';
 import type { ResultsViewName } from '../messaging/routes.ts';
 import { ReportsView, type SaveCsv } from '../reports/reports-view.tsx';
+import { NotCrawledView, type NotCrawledSource } from '../reports/not-crawled-view.tsx';
+import { notCrawledTotal } from '../core/crawl/not-crawled.ts';
 import { IssuesView } from '../reports/issues-view.tsx';
 import { checkInfo, type CheckId } from '../audit/checks.ts';
 import { urlListQueries } from './url-list-queries.ts';
@@ -142,6 +144,7 @@ function CrawlResults({
     [onViewChange],
   );
   const loadRows = useCallback(() => allRows(reader, crawlId), [reader, crawlId]);
+  const loadNotCrawled = useCallback<NotCrawledSource>((id, afterUrl, limit, reason) => reader.notCrawledAfter(id, afterUrl, limit, reason), [reader]);
   const crawl = useLiveCrawl(reader, crawlId, pollMs, onEvent);
   /** Bumped when the crawl has more rows than when the facets and the table were last read. */
   const [rowsVersion, setRowsVersion] = useState(0);
@@ -294,6 +297,9 @@ function CrawlResults({
           <button type="button" aria-pressed={tab === 'issues'} data-testid="tab-issues" onClick={() => setTab('issues')}>
             Issues
           </button>
+          <button type="button" aria-pressed={tab === 'not-crawled'} data-testid="tab-not-crawled" onClick={() => setTab('not-crawled')}>
+            Not crawled{crawlRecord?.counts.notCrawled === undefined ? '' : ` (${notCrawledTotal(crawlRecord.counts.notCrawled)})`}
+          </button>
         </nav>
         )}
       </header>
@@ -309,6 +315,9 @@ function CrawlResults({
             setTab('table');
           }}
         />
+      )}
+      {tab === 'not-crawled' && crawlRecord !== undefined && (
+        <NotCrawledView crawl={crawlRecord} load={loadNotCrawled} saveCsv={saveCsv} onOpenUrl={openFromReport} />
       )}
       {tab === 'table' && !isMissing && (
         <>

@@ -4,7 +4,7 @@
  * runs against an in-memory fake in tests and against IndexedDB in the tab
  * (`dexie-row-reader.ts`).
  */
-import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import type { CrawlRecord, NotCrawledReason, NotCrawledUrl, PageRecord } from '../core/model.ts';
 
 export interface RowReader {
   /** The full row of `url` in the crawl table, or undefined when the URL has no row. */
@@ -15,4 +15,6 @@ export interface RowReader {
   rowsAfter(crawlId: string, afterSeq: number, limit: number): Promise<PageRecord[]>;
   /** The crawl record, or undefined when there is no such crawl. */
   getCrawl(crawlId: string): Promise<CrawlRecord | undefined>;
+  /** URLs the crawl left unvisited after `afterUrl` (null: from the first), in URL order, at most `limit`; of one reason when given. */
+  notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null): Promise<NotCrawledUrl[]>;
 }

@@ -42,6 +42,8 @@
  * |                |                    |                              | chunks, then only those written since          |
  * | `facetCounts`  | `crawlId`          |                              | facets, row count and revision: one `get`      |
  * | `linkTallies`  | `[crawlId+batch]`  | (key prefix `crawlId`)       | links not yet added to inlinks, in batch order |
+ * | `notCrawled`   | `[crawlId+url]`    | `[crawlId+reason+url]`       | URLs left unvisited, all or of one reason,     |
+ * |                |                    |                              | in URL order (version 8)                       |
  *
  * The sort indexes answer an unfiltered window near either end of any sort at
  * once, while the results page is still reading the crawl's result chunks;
@@ -58,7 +60,7 @@
  */
 import { Dexie, type Table, type Transaction } from 'dexie';
 import type { LinkTally, StoredBody } from '../core/crawl/ports.ts';
-import type { CrawlRecord, FrontierEntry, HostState, PageRecord } from '../core/model.ts';
+import type { CrawlRecord, FrontierEntry, HostState, NotCrawledUrl, PageRecord } from '../core/model.ts';
 import { mediaTypeOf } from '../core/links/decode-html.ts';
 import { indexKeyOf, type PageKeys, type PageRow } from './page-row.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
@@ -152,6 +154,7 @@ export class TabcrawlDatabase extends Dexie {
   declare readonly resultChunks: Table<ResultsChunk, [crawlId: string, chunk: number]>;
   declare readonly facetCounts: Table<FacetCounts, string>;
   declare readonly linkTallies: Table<LinkTally, [crawlId: string, batch: number]>;
+  declare readonly notCrawled: Table<NotCrawledUrl, CrawlScopedKey>;
 
   /** @param name IndexedDB database name. @default "tabcrawl" */
   constructor(name: string = DEFAULT_DATABASE_NAME) {
@@ -251,6 +254,12 @@ export class TabcrawlDatabase extends Dexie {
     this.version(7)
       .stores({ pages: PAGES_V7 })
       .upgrade((trans) => rebuildResults(trans));
+    /**
+     * Schema version 8, Tabcrawl 0.8.0: the URLs a crawl found and left unvisited (`NotCrawledUrl`: the
+     * depth limit, the page limit, a scope or trap rule), by URL and by reason. A new, empty table:
+     * crawls stored before have none (their `counts.notCrawled` is absent), nothing to upgrade.
+     */
+    this.version(8).stores({ notCrawled: '[crawlId+url], [crawlId+reason+url]' });
   }
 }
 

@@ -25,7 +25,7 @@
  */
 import { Dexie, type Collection, type Table, type Transaction } from 'dexie';
 import { StorageFullError, type CrawlStore, type StoredBody, type StoreTx } from '../core/crawl/ports.ts';
-import type { CrawlRecord, HostState, PageRecord } from '../core/model.ts';
+import type { CrawlRecord, HostState, NotCrawledReason, NotCrawledUrl, PageRecord } from '../core/model.ts';
 import { fromFrontierRow, fromPageRow, toFrontierRow, toPageRow, type CrawlScopedKey, type FrontierRow, type PageRow, type TabcrawlDatabase } from './database.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRows, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
 
@@ -48,10 +48,15 @@ function bound<T, K>(trans: Transaction, table: Table<T, K>): Table<T, K> {
 export class DexieCrawlStore implements CrawlStore {
   constructor(private readonly db: TabcrawlDatabase) {}
 
+  /** Every table a crawl writes: a read-write transaction spans them all. */
+  private get crawlTables(): Table[] {
+    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies, notCrawled } = this.db;
+    return [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies, notCrawled];
+  }
+
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
-    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies } = this.db;
     return this.db
-      .transaction('rw', [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies], (trans) => work(this.txOver(trans)))
+      .transaction('rw', this.crawlTables, (trans) => work(this.txOver(trans)))
       .catch((error: unknown) => {
         throw isQuotaError(error) ? new StorageFullError(`IndexedDB refused the write: ${error instanceof Error ? error.message : String(error)}`) : error;
       });
@@ -66,6 +71,7 @@ export class DexieCrawlStore implements CrawlStore {
     const resultChunks = bound(trans, this.db.resultChunks);
     const facetCounts = bound(trans, this.db.facetCounts);
     const linkTallies = bound(trans, this.db.linkTallies);
+    const notCrawled = bound(trans, this.db.notCrawled);
     return {
       getCrawl: (crawlId) => crawls.get(crawlId),
       putCrawl: async (crawl) => void (await crawls.put(crawl)),
@@ -122,6 +128,9 @@ export class DexieCrawlStore implements CrawlStore {
         void (await linkTallies.where('[crawlId+batch]').between([crawlId, Dexie.minKey], [crawlId, throughBatch], true, true).delete()),
       bodyOwner: async (crawlId, sha256) => (await bodies.get([crawlId, sha256]))?.url,
       putBody: async (body) => void (await bodies.put(body)),
+      putNotCrawled: async (urls) => void (await notCrawled.bulkPut(urls)),
+      notCrawledAfter: (crawlId, afterUrl, limit) => notCrawledAfter(notCrawled, crawlId, afterUrl, limit, null),
+      deleteNotCrawled: async (crawlId, urls) => void (await notCrawled.bulkDelete(urls.map((url): CrawlScopedKey => [crawlId, url]))),
     };
   }
 
@@ -176,10 +185,13 @@ export class DexieCrawlStore implements CrawlStore {
     return this.read(this.db.bodies, (bodies) => bodies.get([crawlId, sha256]));
   }
 
+  notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null = null): Promise<NotCrawledUrl[]> {
+    return this.read(this.db.notCrawled, (table) => notCrawledAfter(table, crawlId, afterUrl, limit, reason));
+  }
+
   /** Removes the crawl record and its hosts, frontier, pages, bodies and derived records, in one transaction. */
   async deleteCrawl(crawlId: string): Promise<void> {
-    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies } = this.db;
-    await this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies], (trans) => this.deleteParts(trans, crawlId));
+    await this.db.transaction('rw', this.crawlTables, (trans) => this.deleteParts(trans, crawlId));
   }
 
   /**
@@ -188,11 +200,11 @@ export class DexieCrawlStore implements CrawlStore {
    * primary key (one lookup per crawl id, not one per row).
    */
   async deleteOrphans(): Promise<number> {
-    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies } = this.db;
-    return this.db.transaction('rw', [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies], async (trans) => {
+    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies, notCrawled } = this.db;
+    return this.db.transaction('rw', this.crawlTables, async (trans) => {
       const known = new Set(await bound(trans, crawls).toCollection().primaryKeys());
       const orphans = new Set<string>();
-      for (const table of [pages, bodies, hosts, frontier, linkTallies, resultChunks] as Table<unknown, [string, unknown]>[]) {
+      for (const table of [pages, bodies, hosts, frontier, linkTallies, resultChunks, notCrawled] as Table<unknown, [string, unknown]>[]) {
         const scoped = bound(trans, table);
         let next = await scoped.toCollection().limit(1).primaryKeys();
         while (next[0] !== undefined) {
@@ -209,7 +221,7 @@ export class DexieCrawlStore implements CrawlStore {
 
   /** Deletes the crawl record and every part of the crawl, in the transaction `trans`. */
   private async deleteParts(trans: Transaction, crawlId: string): Promise<void> {
-    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies } = this.db;
+    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies, notCrawled } = this.db;
     const ofCrawl = <T, K>(table: Table<T, K>, keyPath: string): Promise<number> =>
       bound(trans, table).where(keyPath).between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).delete();
     await Promise.all([
@@ -220,6 +232,7 @@ export class DexieCrawlStore implements CrawlStore {
       ofCrawl(bodies, '[crawlId+sha256]'),
       ofCrawl(resultChunks, '[crawlId+chunk]'),
       ofCrawl(linkTallies, '[crawlId+batch]'),
+      ofCrawl(notCrawled, '[crawlId+url]'),
       bound(trans, facetCounts).delete(crawlId),
     ]);
   }
@@ -289,4 +302,18 @@ function answers<T>(requests: IDBRequest<T>[]): Promise<T[]> {
 /** Queued entries of one host in `seq` order: a range of the queued-only index. */
 function queuedOfHost(frontier: Table<FrontierRow, CrawlScopedKey>, crawlId: string, origin: string): Collection<FrontierRow, CrawlScopedKey> {
   return frontier.where('[crawlId+origin+queuedSeq]').between([crawlId, origin, Dexie.minKey], [crawlId, origin, Dexie.maxKey]);
+}
+
+/**
+ * URLs left unvisited of one crawl, after `afterUrl` (null: from the first) in URL order, at most `limit`;
+ * of one reason only when `reason` is given (its own index).
+ */
+function notCrawledAfter(table: Table<NotCrawledUrl, CrawlScopedKey>, crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null): Promise<NotCrawledUrl[]> {
+  if (limit <= 0) return Promise.resolve([]);
+  const after = afterUrl ?? Dexie.minKey;
+  const range =
+    reason === null
+      ? table.where('[crawlId+url]').between([crawlId, after], [crawlId, Dexie.maxKey], afterUrl === null, true)
+      : table.where('[crawlId+reason+url]').between([crawlId, reason, after], [crawlId, reason, Dexie.maxKey], afterUrl === null, true);
+  return range.limit(limit).toArray();
 }

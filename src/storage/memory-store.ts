@@ -5,7 +5,7 @@
  * applied only when the work function returns).
  */
 import { StorageFullError, type CrawlStore, type LinkTally, type StoredBody, type StoreTx } from '../core/crawl/ports.ts';
-import type { CrawlRecord, FrontierEntry, HostState, PageRecord } from '../core/model.ts';
+import type { CrawlRecord, FrontierEntry, HostState, NotCrawledReason, NotCrawledUrl, PageRecord } from '../core/model.ts';
 
 const key = (crawlId: string, id: string): string => `${crawlId}\u0000${id}`;
 
@@ -17,14 +17,15 @@ interface Tables {
   bodies: Map<string, StoredBody>;
   /** By crawl and batch number. */
   tallies: Map<string, LinkTally>;
+  notCrawled: Map<string, NotCrawledUrl>;
 }
 
 function emptyTables(): Tables {
-  return { crawls: new Map(), hosts: new Map(), entries: new Map(), pages: new Map(), bodies: new Map(), tallies: new Map() };
+  return { crawls: new Map(), hosts: new Map(), entries: new Map(), pages: new Map(), bodies: new Map(), tallies: new Map(), notCrawled: new Map() };
 }
 
 /** The tables holding a crawl's parts, by crawl id. */
-const CRAWL_PARTS = ['hosts', 'entries', 'pages', 'bodies', 'tallies'] as const;
+const CRAWL_PARTS = ['hosts', 'entries', 'pages', 'bodies', 'tallies', 'notCrawled'] as const;
 
 /** Deep copy through structured clone, as IndexedDB does: callers never share objects with the store. */
 const copy = <T>(value: T): T => structuredClone(value);
@@ -65,6 +66,7 @@ export class MemoryCrawlStore implements CrawlStore {
         pages: new Map(this.tables.pages),
         bodies: new Map(this.tables.bodies),
         tallies: new Map(this.tables.tallies),
+        notCrawled: new Map(this.tables.notCrawled),
       };
       const result = await work(this.txOver(staged));
       if (this.bodyBytesLimit !== Infinity) {
@@ -117,6 +119,9 @@ export class MemoryCrawlStore implements CrawlStore {
       },
       bodyOwner: async (crawlId, sha256) => t.bodies.get(key(crawlId, sha256))?.url,
       putBody: async (body) => void t.bodies.set(key(body.crawlId, body.sha256), copy(body)),
+      putNotCrawled: async (urls) => urls.forEach((u) => t.notCrawled.set(key(u.crawlId, u.url), copy(u))),
+      notCrawledAfter: async (crawlId, afterUrl, limit) => copy(notCrawledAfter(t, crawlId, afterUrl, limit, null)),
+      deleteNotCrawled: async (crawlId, urls) => urls.forEach((u) => t.notCrawled.delete(key(crawlId, u))),
     };
   }
 
@@ -145,6 +150,11 @@ export class MemoryCrawlStore implements CrawlStore {
   async getBody(crawlId: string, sha256: string): Promise<StoredBody | undefined> {
     await this.queue;
     return copy(this.tables.bodies.get(key(crawlId, sha256)));
+  }
+
+  async notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null = null): Promise<NotCrawledUrl[]> {
+    await this.queue;
+    return copy(notCrawledAfter(this.tables, crawlId, afterUrl, limit, reason));
   }
 
   async knownUrls(crawlId: string): Promise<string[]> {
@@ -180,4 +190,12 @@ export class MemoryCrawlStore implements CrawlStore {
       for (const [k, v] of map) if (crawlIds.has(v.crawlId)) map.delete(k);
     }
   }
+}
+
+/** As the Dexie store orders them: by URL (code units, as IndexedDB compares strings), after `afterUrl`. */
+function notCrawledAfter(t: Tables, crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null): NotCrawledUrl[] {
+  return [...t.notCrawled.values()]
+    .filter((u) => u.crawlId === crawlId && (reason === null || u.reason === reason) && (afterUrl === null || u.url > afterUrl))
+    .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
+    .slice(0, Math.max(0, limit));
 }

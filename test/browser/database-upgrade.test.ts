@@ -33,6 +33,12 @@ const V2_PAGES =
   '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
   '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq], [crawlId+isDuplicate+seq]';
 
+/** The version `TabcrawlDatabase` opens at: every test upgrades to it. */
+const LATEST_VERSION = 8;
+
+/** The pages schema of version 7 as shipped in Tabcrawl 0.7.0. */
+const V7_PAGES = `${V4_PAGES}, [crawlId+indexKey+seq], [crawlId+wordsKey+seq], [crawlId+h1Key+seq], [crawlId+internalKey+seq], [crawlId+outboundKey+seq]`;
+
 const A = 'https://a.example';
 const names: string[] = [];
 
@@ -72,7 +78,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(7);
+      expect(db.verno).to.equal(LATEST_VERSION);
       expect(await db.linkTallies.count()).to.equal(0);
       expect(await db.crawls.toArray()).to.deep.equal([crawl]);
       expect(await db.hosts.toArray()).to.deep.equal([hostFixture('c1', A)]);
@@ -117,7 +123,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(7);
+      expect(db.verno).to.equal(LATEST_VERSION);
       expect(await db.linkTallies.count()).to.equal(0);
       const chunks = await db.resultChunks.where('[crawlId+chunk]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).toArray();
       expect(chunks.map((chunk) => [chunk.chunk, seqsOf(chunk)])).to.deep.equal([
@@ -174,7 +180,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(7);
+      expect(db.verno).to.equal(LATEST_VERSION);
       expect(await db.linkTallies.count()).to.equal(0);
       expect(db.tables.map((table) => table.name)).to.not.include('searchChunks');
       expect(await db.pages.orderBy('[crawlId+seq]').toArray()).to.deep.equal(pages.map(toPageRow));
@@ -212,7 +218,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(7);
+      expect(db.verno).to.equal(LATEST_VERSION);
       expect(await db.pages.orderBy('[crawlId+seq]').toArray()).to.deep.equal(pages.map(toPageRow));
       const counts = await db.facetCounts.get('c1');
       expect(counts?.kinds).to.deep.equal({ page: 2, resource: 2, file: 1, sitemap: 1 });
@@ -266,7 +272,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
-      expect(db.verno).to.equal(7);
+      expect(db.verno).to.equal(LATEST_VERSION);
       expect(await db.pages.where('[crawlId+seq]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).toArray()).to.deep.equal(pages.map(toPageRow));
       expect(await new DexieCrawlStore(db).pagesAfter('c1', 0, 100)).to.deep.equal(pages);
       const counts = await db.facetCounts.get('c1');
@@ -293,6 +299,41 @@ describe('TabcrawlDatabase schema upgrade', () => {
       }
       expect(facets.indexability.noindex).to.be.above(0);
       expect(facets.indexability.canonicalised).to.be.above(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('opens a version 7 database with its crawls and rows as they were and an empty list of URLs not crawled, which a crawl then fills', async () => {
+    const name = `tabcrawl-upgrade-v7-${Date.now()}`;
+    names.push(name);
+    const old = new Dexie(name);
+    old.version(1).stores(V1_STORES);
+    old.version(2).stores({ pages: V2_PAGES });
+    old.version(3).stores({ searchChunks: '[crawlId+chunk]', facetCounts: 'crawlId' });
+    old.version(4).stores({ pages: V4_PAGES, searchChunks: null, resultChunks: '[crawlId+chunk], [crawlId+rev]' });
+    old.version(5).stores({ linkTallies: '[crawlId+batch]' });
+    old.version(6).stores({});
+    old.version(7).stores({ pages: V7_PAGES });
+    const crawl = { ...crawlFixture('c1'), state: 'finished' as const, counts: { ...emptyCounts(), admitted: 2, done: 2 } };
+    const pages = [pageFixture('c1', `${A}/a`, 1), pageFixture('c1', `${A}/b`, 2)];
+    await old.table('crawls').put(crawl);
+    await old.table('pages').bulkPut(pages.map(toPageRow));
+    old.close();
+
+    const db = new TabcrawlDatabase(name);
+    try {
+      await db.open();
+      expect(db.verno).to.equal(LATEST_VERSION);
+      const store = new DexieCrawlStore(db);
+      expect(await store.getCrawl('c1'), 'no count of URLs not crawled: it was not kept then').to.deep.equal(crawl);
+      expect(await store.pagesAfter('c1', 0, 10)).to.deep.equal(pages);
+      expect(await store.notCrawledAfter('c1', null, 10)).to.deep.equal([]);
+      const left = { crawlId: 'c1', url: `${A}/deep`, reason: 'depth' as const, depth: 21, referrer: `${A}/b` };
+      await store.transaction((tx) => tx.putNotCrawled([left]));
+      expect(await store.notCrawledAfter('c1', null, 10, 'depth')).to.deep.equal([left]);
+      await store.deleteCrawl('c1');
+      expect(await store.notCrawledAfter('c1', null, 10)).to.deep.equal([]);
     } finally {
       db.close();
     }

@@ -96,6 +96,16 @@ describe('the command line', () => {
     assert.equal(rows[0]?.url, `${site.origin}/`);
     assert.equal(rows.some((r) => r.url === `${site.origin}/p/3`), false, '--exclude honoured');
     assert.equal(site.requests.some((r) => r.url === '/p/3'), false);
+    // The summary says what the limit and the pattern left out: every link of the site's own pages without a row.
+    const crawled = new Set(rows.map((r) => r.url));
+    const leftOut = new Set(rows.flatMap((r) => (r.links as string[]).filter((url) => url.startsWith(`${site.origin}/`) && !crawled.has(url))));
+    assert.ok(leftOut.has(`${site.origin}/p/3`));
+    const pastLimit = leftOut.size - 1;
+    assert.ok(pastLimit > 0);
+    assert.ok(
+      run.stderr.includes(`tabcrawl: ${leftOut.size} URLs not crawled: ${pastLimit} past the page limit (12), 1 excluded by a pattern (the results page lists them)\n`),
+      run.stderr,
+    );
   });
 
   it('exits 1 when the start URL cannot be reached, the reason first and no summary of nothing', async () => {

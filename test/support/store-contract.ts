@@ -8,7 +8,7 @@
  * Portable on purpose: no Node and no DOM APIs, only the language and the store.
  */
 import type { CrawlStore, LinkTally, StoredBody, StoreTx } from '../../src/core/crawl/ports.ts';
-import { emptyCounts, type CrawlRecord, type FrontierEntry, type HostState, type PageRecord } from '../../src/core/model.ts';
+import { emptyCounts, type CrawlRecord, type FrontierEntry, type HostState, type NotCrawledUrl, type PageRecord } from '../../src/core/model.ts';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 
 /** What the suite needs from a test framework. */
@@ -396,6 +396,31 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
       });
     });
 
+    describe('URLs not crawled', () => {
+      const left = (crawlId: string, path: string, reason: NotCrawledUrl['reason']): NotCrawledUrl => ({ crawlId, url: `${A}${path}`, reason, depth: 3, referrer: `${A}/` });
+
+      it('lists them in URL order, after a URL, at most limit, of one reason or all, of that crawl only; replaces and deletes', async () => {
+        const store = await makeStore();
+        await store.transaction((tx) => tx.putNotCrawled([left('c1', '/c', 'depth'), left('c1', '/a', 'page-limit'), left('c1', '/b', 'depth'), left('c2', '/a', 'trap')]));
+        const urls = (list: NotCrawledUrl[]): string[] => list.map((u) => u.url.slice(A.length));
+        assertEqual(urls(await store.notCrawledAfter('c1', null, 10)), ['/a', '/b', '/c']);
+        assertEqual(await store.notCrawledAfter('c1', null, 1), [left('c1', '/a', 'page-limit')]);
+        assertEqual(urls(await store.notCrawledAfter('c1', `${A}/a`, 10)), ['/b', '/c']);
+        assertEqual(urls(await store.notCrawledAfter('c1', null, 10, 'depth')), ['/b', '/c']);
+        assertEqual(urls(await store.notCrawledAfter('c1', `${A}/b`, 10, 'depth')), ['/c']);
+        assertEqual(urls(await store.transaction((tx) => tx.notCrawledAfter('c1', `${A}/a`, 1))), ['/b']);
+        // Written again: replaced, not doubled.
+        await store.transaction((tx) => tx.putNotCrawled([left('c1', '/b', 'prefix')]));
+        assertEqual(urls(await store.notCrawledAfter('c1', null, 10, 'prefix')), ['/b']);
+        assertEqual(urls(await store.notCrawledAfter('c1', null, 10)), ['/a', '/b', '/c']);
+        await store.transaction((tx) => tx.deleteNotCrawled('c1', [`${A}/a`, `${A}/absent`]));
+        assertEqual(urls(await store.notCrawledAfter('c1', null, 10)), ['/b', '/c']);
+        await store.deleteCrawl('c1');
+        assertEqual(await store.notCrawledAfter('c1', null, 10), []);
+        assertEqual(urls(await store.notCrawledAfter('c2', null, 10)), ['/a']);
+      });
+    });
+
     describe('pages and bodies', () => {
       it('reads pages back exactly, headers as ordered pairs, in the order asked', async () => {
         const store = await makeStore();
@@ -648,11 +673,13 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
           await tx.putHosts([hostFixture('orphan-b', A)]);
           await tx.putEntries([entryFixture('orphan-c', A, '/q', 3)]);
           await tx.putBody({ crawlId: 'orphan-d', sha256: sha, url: `${A}/p`, bytes: everyByte() });
+          await tx.putNotCrawled([{ crawlId: 'orphan-e', url: `${A}/deep`, reason: 'depth', depth: 21, referrer: null }]);
         });
 
-        assertEqual(await store.deleteOrphans(), 4);
+        assertEqual(await store.deleteOrphans(), 5);
 
-        for (const crawlId of ['orphan-a', 'orphan-b', 'orphan-c', 'orphan-d']) {
+        for (const crawlId of ['orphan-a', 'orphan-b', 'orphan-c', 'orphan-d', 'orphan-e']) {
+          assertEqual(await store.notCrawledAfter(crawlId, null, 10), []);
           assertEqual(await store.pagesAfter(crawlId, 0, 10), []);
           assertEqual(await store.getBody(crawlId, sha), undefined);
           assertEqual(await store.knownUrls(crawlId), []);

@@ -40,13 +40,14 @@ import type { CrawlRecord, HostState } from '../model.ts';
 import { nextRequestAt } from '../politeness/spacing.ts';
 import { robotsUrlFor } from '../robots/robots-policy.ts';
 import { originOf } from '../url/normalize-url.ts';
-import { QueryVariantCounter, queryVariantsCap, urlTrapReason } from '../url/traps.ts';
 import { CommitQueue, type Committed } from './commit-queue.ts';
-import { admit, type Candidate, CrawlWrites, foldLinkTallies } from './frontier.ts';
+import { CrawlWrites, foldLinkTallies } from './frontier.ts';
 import { nextReady } from './frontier-queue.ts';
 import { type HostPool, HostPools } from './host-pools.ts';
 import { HostRules } from './host-rules.ts';
 import { KnownUrls } from './known-urls.ts';
+import { Admission } from './admission.ts';
+import { RecordedUrls } from './not-crawled.ts';
 import { fetchEntry } from './fetch-step.ts';
 import { StorageFullError } from './ports.ts';
 import { adoptRobots, fetchRobots } from './robots-step.ts';
@@ -99,17 +100,15 @@ interface CrawlView {
   poke: () => void;
   /** URLs this run knows the crawl holds (dropped with the run, so a failed transaction's are never trusted). */
   known: KnownUrls;
+  /** URLs this run recorded as not crawled (dropped with the run likewise). */
+  notCrawled: RecordedUrls;
 }
 
 export class CrawlRunner {
   /** Robots policies, scopes and gaps of the hosts (caches of what is stored). */
   private readonly rules: HostRules;
-  /**
-   * Query variants admitted per path, per crawl (the trap rule of `url/traps.ts`).
-   * Rebuilt from the store at the start of every {@link CrawlRunner.run}, so a
-   * new worker counts on from where the last one stopped.
-   */
-  private readonly queryVariants = new Map<string, QueryVariantCounter>();
+  /** Which found URLs join the crawl, and the record of those left out (see `admission.ts`). */
+  private readonly admission: Admission;
   /** Per crawl being run: the loop's view of it (see {@link CrawlRunner.openView}). */
   private readonly views = new Map<string, CrawlView>();
   /** Each crawl's pools of hosts at once (see `host-pools.ts`), derived from its scope: safe to lose. */
@@ -121,6 +120,7 @@ export class CrawlRunner {
 
   constructor(private readonly deps: RunnerDeps) {
     this.rules = new HostRules(deps.random ?? Math.random);
+    this.admission = new Admission(this.rules, (crawlId) => this.views.get(crawlId)?.notCrawled ?? null);
     this.commits = new CommitQueue(
       deps.store,
       (committed) => this.committed(committed),
@@ -133,13 +133,8 @@ export class CrawlRunner {
       runId: deps.runId,
       commits: this.commits,
       rules: this.rules,
-      admitFollowed: (writes, candidates) => this.admitFollowed(writes, candidates),
-      admitAnyHost: async (writes, candidates) => {
-        await admit(
-          writes,
-          candidates.filter((c) => urlTrapReason(c.url) === null),
-        );
-      },
+      admitFollowed: (writes, candidates) => this.admission.admitFollowed(writes, candidates),
+      admitAnyHost: (writes, candidates) => this.admission.admitAnyHost(writes, candidates),
     };
   }
 
@@ -155,7 +150,7 @@ export class CrawlRunner {
     let view: CrawlView;
     try {
       await recoverLeases(this.ctx, crawlId);
-      await this.loadQueryVariants(crawlId);
+      await this.admission.loadQueryVariants(store, crawlId);
       view = await this.openView(crawlId);
     } catch (error) {
       // Recorded on the crawl, as in the loop: a crawl left `running` with no loop would look stalled.
@@ -305,35 +300,6 @@ export class CrawlRunner {
     this.views.get(crawlId)?.wake();
   }
 
-  /** Counts the query variants of every URL the crawl holds (rows and frontier); see {@link CrawlRunner.queryVariants}. */
-  private async loadQueryVariants(crawlId: string): Promise<void> {
-    const { store } = this.deps;
-    const crawl = await store.getCrawl(crawlId);
-    if (!crawl) return;
-    const counter = new QueryVariantCounter(queryVariantsCap(crawl.settings.maxPages));
-    for (const url of await store.knownUrls(crawlId)) counter.add(url);
-    this.queryVariants.set(crawlId, counter);
-  }
-
-  /**
-   * Admits candidates that pass the trap rules (`url/traps.ts`): those a URL
-   * breaks on its own here, the query-variant share of its path in `admit`,
-   * when the URL is new and the page budget has room.
-   */
-  private async admitFollowed(writes: CrawlWrites, candidates: Candidate[]): Promise<void> {
-    let counter = this.queryVariants.get(writes.crawl.id);
-    if (!counter) {
-      counter = new QueryVariantCounter(queryVariantsCap(writes.crawl.settings.maxPages));
-      this.queryVariants.set(writes.crawl.id, counter);
-    }
-    const variants = counter;
-    await admit(
-      writes,
-      candidates.filter((c) => urlTrapReason(c.url) === null),
-      (c) => variants.admit(c.url),
-    );
-  }
-
   /**
    * One step for one host, in one of its request slots: a claim, its request,
    * its record; and the host's next request too when it is due at once (delay
@@ -428,7 +394,7 @@ export class CrawlRunner {
     const { store, clock } = this.deps;
     const hosts = new Map<string, HostState>();
     for (const host of await store.listHosts(crawlId)) hosts.set(host.origin, host);
-    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, requestsOut: new Map(), unfolded: 0, wake: () => undefined, poke: () => undefined, known: new KnownUrls() };
+    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, requestsOut: new Map(), unfolded: 0, wake: () => undefined, poke: () => undefined, known: new KnownUrls(), notCrawled: new RecordedUrls() };
     this.views.set(crawlId, view);
     return view;
   }

@@ -136,7 +136,6 @@ export async function fetchEntry(ctx: StepContext,
   }
 
   const scope = ctx.rules.scopeOf(crawl);
-  const inScope = (c: Candidate): boolean => c.depth <= settings.maxDepth && scope.check(c.url).inScope;
   const external = externalCandidates(crawl, scope, entry, page);
   const redirectLimit = entry.kind === 'external' ? MAX_EXTERNAL_REDIRECTS : MAX_REDIRECT_HOPS;
 
@@ -177,7 +176,8 @@ export async function fetchEntry(ctx: StepContext,
         if (entry.kind === 'resource' || (entry.kind === 'external' && !scope.check(redirect.url).inScope)) anyHost.push(redirect);
         else followed.push(entry.kind === 'external' ? { ...redirect, kind: 'page' } : redirect);
       }
-      await ctx.admitFollowed(writes, followed.filter(inScope));
+      // The scope, the depth limit, the trap rules and the page budget decide (`admission.ts`).
+      await ctx.admitFollowed(writes, followed);
       await ctx.admitAnyHost(writes, anyHost);
       if (host.inFlight?.url === entry.url) host.inFlight = null;
       ctx.rules.requestEnded(current.settings, host, endedAt, page.responseTimeMs ?? 0);

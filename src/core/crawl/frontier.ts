@@ -230,9 +230,15 @@ export class CrawlWrites {
  * `writes`; the caller flushes them.
  * @param accept asked about each new URL (once, and only while the budget has room), just
  *   before it is queued; false leaves it out. Must not await: it runs inside the transaction.
+ * @param overBudget told of each new URL left out because its kind's budget is spent.
  * @returns how many URLs were newly queued.
  */
-export async function admit(writes: CrawlWrites, candidates: Candidate[], accept?: (candidate: Candidate) => boolean): Promise<number> {
+export async function admit(
+  writes: CrawlWrites,
+  candidates: Candidate[],
+  accept?: (candidate: Candidate) => boolean,
+  overBudget?: (candidate: Candidate) => void,
+): Promise<number> {
   if (candidates.length === 0) return 0;
   const { tx, crawl } = writes;
   // Candidates come from one page (or one redirect, sitemap, start): a URL linked twice counts once.
@@ -248,7 +254,7 @@ export async function admit(writes: CrawlWrites, candidates: Candidate[], accept
   const entryUpdates: FrontierEntry[] = [];
   let admitted = 0;
   const queue = async (candidate: Candidate & { anchors: string[] }): Promise<void> => {
-    const entry = await newEntry(writes, candidate, accept);
+    const entry = await newEntry(writes, candidate, accept, overBudget);
     if (!entry) return;
     writes.queued(entry.url);
     entryUpdates.push(entry);
@@ -290,14 +296,25 @@ export async function admit(writes: CrawlWrites, candidates: Candidate[], accept
  * A frontier entry for a URL the crawl does not hold yet, counted in the
  * crawl and its host; null when its kind's budget is spent or `accept` says no.
  */
-async function newEntry(writes: CrawlWrites, candidate: Candidate & { anchors: string[] }, accept?: (candidate: Candidate) => boolean): Promise<FrontierEntry | null> {
+async function newEntry(
+  writes: CrawlWrites,
+  candidate: Candidate & { anchors: string[] },
+  accept?: (candidate: Candidate) => boolean,
+  overBudget?: (candidate: Candidate) => void,
+): Promise<FrontierEntry | null> {
   const { crawl } = writes;
   const { counts, settings } = crawl;
   const isResource = candidate.kind === 'resource';
   const isExternal = candidate.kind === 'external';
-  if (isExternal) {
-    if ((counts.externalAdmitted ?? 0) >= (settings.maxExternal ?? 0)) return null;
-  } else if (isResource ? (counts.resourcesAdmitted ?? 0) + (counts.files ?? 0) >= (settings.maxResources ?? 0) : counts.admitted >= settings.maxPages) return null;
+  const spent = isExternal
+    ? (counts.externalAdmitted ?? 0) >= (settings.maxExternal ?? 0)
+    : isResource
+      ? (counts.resourcesAdmitted ?? 0) + (counts.files ?? 0) >= (settings.maxResources ?? 0)
+      : counts.admitted >= settings.maxPages;
+  if (spent) {
+    overBudget?.(candidate);
+    return null;
+  }
   if (accept && !accept(candidate)) return null;
   const host = await writes.host(candidate.origin);
   if (isExternal && (host.externalAdmitted ?? 0) >= (settings.maxExternalPerHost ?? 0)) return null;

@@ -3,7 +3,7 @@
  * The extension plugs in `fetch`, `Date.now`/`setTimeout` and Dexie; the tests
  * plug in a fake site, a virtual clock and an in-memory store.
  */
-import type { CrawlRecord, FetchFailure, FrontierEntry, HostState, PageRecord } from '../model.ts';
+import type { CrawlRecord, FetchFailure, FrontierEntry, HostState, NotCrawledReason, NotCrawledUrl, PageRecord } from '../model.ts';
 
 /** One HTTP request, never following redirects. */
 export interface FetchRequest {
@@ -125,6 +125,12 @@ export interface StoreTx {
   /** The first URL stored with this body hash, if any. */
   bodyOwner(crawlId: string, sha256: string): Promise<string | undefined>;
   putBody(body: StoredBody): Promise<void>;
+
+  /** Records URLs left unvisited (a URL already recorded is replaced). */
+  putNotCrawled(urls: NotCrawledUrl[]): Promise<void>;
+  /** The crawl's URLs left unvisited after `afterUrl` (null: from the first), in URL order, at most `limit`. */
+  notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number): Promise<NotCrawledUrl[]>;
+  deleteNotCrawled(crawlId: string, urls: string[]): Promise<void>;
 }
 
 /**
@@ -164,6 +170,11 @@ export interface CrawlStore {
   /** The newest rows (highest `seq` first), at most `limit`. */
   latestPages(crawlId: string, limit: number): Promise<PageRecord[]>;
   getBody(crawlId: string, sha256: string): Promise<StoredBody | undefined>;
+  /**
+   * URLs the crawl left unvisited (see `NotCrawledUrl`) after `afterUrl` (null: from the first), in URL
+   * order, at most `limit`; of one reason only when `reason` is given.
+   */
+  notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number, reason?: NotCrawledReason | null): Promise<NotCrawledUrl[]>;
   /** Removes the crawl and everything stored for it (rows, bodies… even when no crawl record exists under that id). */
   deleteCrawl(crawlId: string): Promise<void>;
   /**
@@ -179,4 +190,4 @@ export interface CrawlStore {
  * exports a crawl gets (the export page, the results tab), so that it cannot
  * write the database the worker owns.
  */
-export type CrawlReader = Pick<CrawlStore, 'listCrawls' | 'getCrawl' | 'listHosts' | 'knownUrls' | 'pagesAfter' | 'latestPages' | 'getBody'>;
+export type CrawlReader = Pick<CrawlStore, 'listCrawls' | 'getCrawl' | 'listHosts' | 'knownUrls' | 'pagesAfter' | 'latestPages' | 'getBody' | 'notCrawledAfter'>;

@@ -27,7 +27,10 @@ export interface StepContext extends Required<Omit<RunnerDeps, 'random'>> {
   /** Every write of a step goes through here, grouped into as few transactions as the store allows. */
   commits: CommitQueue;
   rules: HostRules;
-  /** Admits the URLs a step found, in its transaction, when the trap rules and the page budget let them in. */
+  /**
+   * Admits the URLs a step followed, in its transaction, when the scope, the depth limit, the trap rules
+   * and the page budget let them in; records those they leave out (`admission.ts`).
+   */
   admitFollowed(writes: CrawlWrites, candidates: Candidate[]): Promise<void>;
   /**
    * Admits URLs a step found that are fetched on any host, outside the scope (page resources, links to

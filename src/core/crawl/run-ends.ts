@@ -6,6 +6,7 @@
  */
 import { normalizeUrl } from '../url/normalize-url.ts';
 import { foldLinkTallies } from './frontier.ts';
+import { settleNotCrawled } from './not-crawled.ts';
 import { isFinished } from './frontier-queue.ts';
 import type { StoreTx } from './ports.ts';
 import { pauseWithMessage, STORAGE_FULL_MESSAGE, type StepContext } from './run-context.ts';
@@ -82,6 +83,8 @@ export async function finishIfDone(ctx: StepContext, crawlId: string): Promise<b
       if (!(await isFinished(writes))) return false;
       // Every link counted in the rows before the crawl says it is finished.
       await foldLinkTallies(writes);
+      // What it left unvisited, now that nothing more can be visited.
+      crawl.counts.notCrawled = await settleNotCrawled(writes);
       const startUrl = normalizeUrl(crawl.settings.startUrl);
       const [start] = startUrl === null ? [undefined] : await writes.getPages([startUrl]);
       crawl.endedAt = clock.now();

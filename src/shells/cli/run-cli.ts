@@ -20,6 +20,7 @@ import { findFirefox } from './firefox.ts';
 import type { SinkPageOpener } from './export-through-page.ts';
 import { importThroughPage, type FilePageOpener, type ImportedArchive, type ImportPageProgress } from './import-through-page.ts';
 import type { CliBrowser } from './args.ts';
+import { notCrawledText } from '../../ui/not-crawled-text.ts';
 import { createProgressReporter, exportingLine, formatSummary, startingLine, unansweredNote, waitingNote, watchSilence } from './progress.ts';
 import { formatBytes } from '../../ui/format-bytes.ts';
 import { formatDuration } from '../../ui/format-time.ts';
@@ -330,6 +331,8 @@ export async function crawlAndExport(
   // A crawl that failed before recording anything has nothing to sum up: its reason was said above.
   if (!(crawl.state === 'failed' && crawl.counts.done === 0)) {
     say(formatSummary(crawl, Date.now()));
+    const leftOut = notCrawledText(crawl.counts.notCrawled, crawl.settings);
+    if (leftOut !== null) say(`${leftOut} (the results page lists them)`);
     await port
       .request('crawl/issues', { crawlId: crawl.id })
       .then((issues) => say(issuesLine(issues, outputs.some((output) => outputFormat(output) === 'issues.csv'))))

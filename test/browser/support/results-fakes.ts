@@ -3,7 +3,7 @@
  * that implements the contract simply (filter, sort, slice) and records every
  * query, and a {@link RowReader} over a list of rows. Plus row builders.
  */
-import { emptyCounts, type CrawlRecord, type PageRecord, type RowKind } from '../../../src/core/model.ts';
+import { emptyCounts, type CrawlRecord, type NotCrawledReason, type NotCrawledUrl, type PageRecord, type RowKind } from '../../../src/core/model.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/settings.ts';
 import { mediaType } from '../../../src/results/format.ts';
 import type { RowReader } from '../../../src/results/row-reader.ts';
@@ -247,6 +247,8 @@ export class FakeRowReader implements RowReader {
   constructor(
     rows: readonly PageRecord[],
     private readonly crawl: CrawlRecord | undefined = crawlRecord(),
+    /** URLs left unvisited, as the store holds them. */
+    private readonly notCrawled: readonly NotCrawledUrl[] = [],
   ) {
     this.byUrl = new Map(rows.map((row) => [row.url, row]));
     this.bySeq = [...rows].sort((a, b) => a.seq - b.seq);
@@ -268,5 +270,12 @@ export class FakeRowReader implements RowReader {
 
   getCrawl(crawlId: string): Promise<CrawlRecord | undefined> {
     return Promise.resolve(crawlId === CRAWL_ID ? this.crawl : undefined);
+  }
+
+  notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null): Promise<NotCrawledUrl[]> {
+    const urls = this.notCrawled
+      .filter((u) => u.crawlId === crawlId && (reason === null || u.reason === reason) && (afterUrl === null || u.url > afterUrl))
+      .sort((a, b) => (a.url < b.url ? -1 : 1));
+    return Promise.resolve(urls.slice(0, limit));
   }
 }

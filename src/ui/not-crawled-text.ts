@@ -1,0 +1,40 @@
+/**
+ * What a finished crawl left unvisited by its own rules, in words, as the
+ * popup, the results page and the command line say it:
+ * `13,242 URLs not crawled: deeper than 20`, or with several reasons
+ * `13,250 URLs not crawled: 13,242 deeper than 20, 8 past the page limit (500)`.
+ */
+import type { NotCrawledCounts, NotCrawledReason } from '../core/model.ts';
+import type { CrawlSettings } from '../core/settings.ts';
+
+/** The reasons in the order they are told (the usual first). */
+export const NOT_CRAWLED_REASONS: readonly NotCrawledReason[] = Object.freeze(['depth', 'page-limit', 'prefix', 'excluded', 'trap']);
+
+const grouped = new Intl.NumberFormat('en-US');
+
+/** Why, in words: `deeper than 20`, `past the page limit (500)`, `outside /docs/`, `excluded by a pattern`, `likely traps`. */
+export function notCrawledReasonText(reason: NotCrawledReason, settings: Pick<CrawlSettings, 'maxDepth' | 'maxPages' | 'pathPrefix'>): string {
+  switch (reason) {
+    case 'depth':
+      return `deeper than ${settings.maxDepth}`;
+    case 'page-limit':
+      return `past the page limit (${grouped.format(settings.maxPages)})`;
+    case 'prefix':
+      return settings.pathPrefix === '' ? 'outside the path prefix' : `outside ${settings.pathPrefix}`;
+    case 'excluded':
+      return 'excluded by a pattern';
+    case 'trap':
+      return 'likely traps (repeating paths, endless query variants)';
+  }
+}
+
+/** The line for a crawl's {@link NotCrawledCounts}; null when nothing was left out (or it was not counted). */
+export function notCrawledText(counts: NotCrawledCounts | undefined, settings: Pick<CrawlSettings, 'maxDepth' | 'maxPages' | 'pathPrefix'>): string | null {
+  const present = NOT_CRAWLED_REASONS.filter((reason) => (counts?.[reason] ?? 0) > 0);
+  if (counts === undefined || present.length === 0) return null;
+  const total = present.reduce((sum, reason) => sum + (counts[reason] ?? 0), 0);
+  const head = `${grouped.format(total)} ${total === 1 ? 'URL' : 'URLs'} not crawled`;
+  const only = present.length === 1 ? present[0] : undefined;
+  if (only !== undefined) return `${head}: ${notCrawledReasonText(only, settings)}`;
+  return `${head}: ${present.map((reason) => `${grouped.format(counts[reason] ?? 0)} ${notCrawledReasonText(reason, settings)}`).join(', ')}`;
+}
