@@ -96,9 +96,11 @@ describe('the command line', () => {
     assert.equal(rows[0]?.url, `${site.origin}/`);
     assert.equal(rows.some((r) => r.url === `${site.origin}/p/3`), false, '--exclude honoured');
     assert.equal(site.requests.some((r) => r.url === '/p/3'), false);
-    // The summary says what the limit and the pattern left out: every link of the site's own pages without a row.
+    // The summary says what the limit and the pattern left out: every link (and redirect target) of the site's
+    // own pages without a row.
     const crawled = new Set(rows.map((r) => r.url));
-    const leftOut = new Set(rows.flatMap((r) => (r.links as string[]).filter((url) => url.startsWith(`${site.origin}/`) && !crawled.has(url))));
+    const found = rows.flatMap((r) => [...(r.links as string[]), ...(typeof r.location === 'string' ? [r.location] : [])]);
+    const leftOut = new Set(found.filter((url) => url.startsWith(`${site.origin}/`) && !crawled.has(url)));
     assert.ok(leftOut.has(`${site.origin}/p/3`));
     const pastLimit = leftOut.size - 1;
     assert.ok(pastLimit > 0);

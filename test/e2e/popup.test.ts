@@ -122,6 +122,42 @@ describe('the popup of the built extension', () => {
     }
   });
 
+  it('says how many URLs a finished crawl left unvisited and why, and lists them in the results page', async () => {
+    const session = await launch();
+    const site = await startTestSite();
+    try {
+      const popup = await session.openPage('src/shells/popup/index.html');
+      await popup.setViewportSize({ width: 400, height: 640 });
+      await popup.getByTestId('start-url').fill(`${site.origin}/`);
+      await popup.getByTestId('delay').fill('0');
+      // The test site has about 25 URLs: 8 leave the rest past the page limit.
+      await popup.getByTestId('max-pages').fill('8');
+      await popup.getByTestId('start').click();
+      await popup.getByTestId('crawl-state').filter({ hasText: 'finished' }).waitFor({ timeout: 60_000 });
+      const { crawl } = await session.request('crawl/get', { crawlId: newestCrawl(await session.request('crawl/list', {})).id });
+      const left = crawl.counts.notCrawled?.['page-limit'] ?? 0;
+      assert.ok(left > 0, JSON.stringify(crawl.counts));
+      assert.deepEqual(crawl.counts.notCrawled, { 'page-limit': left });
+      await popup.getByTestId('not-crawled').filter({ hasText: `${left} URLs not crawled: past the page limit (8) · List them` }).waitFor({ timeout: 5000 });
+
+      const [resultsTab] = await Promise.all([session.context.waitForEvent('page'), popup.getByTestId('open-not-crawled').click()]);
+      await resultsTab.waitForURL(/view=not-crawled/);
+      await resultsTab.getByTestId('not-crawled').and(resultsTab.locator('[data-state="ready"]')).waitFor({ timeout: 30_000 });
+      assert.equal(await resultsTab.getByTestId('not-crawled-summary').innerText(), `${left} URLs not crawled: past the page limit (8)`);
+      assert.equal(await resultsTab.getByTestId('tab-not-crawled').innerText(), `Not crawled (${left})`);
+      const listed = await resultsTab.getByTestId('not-crawled-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-url') ?? ''));
+      assert.equal(listed.length, left);
+      // None of them was requested, and each is a link of a page the crawl holds.
+      const requested = new Set(site.requests.map((request) => `${site.origin}${request.url}`));
+      for (const url of listed) assert.equal(requested.has(url), false, `${url} was requested`);
+      await screenshot(resultsTab, 'results-not-crawled');
+      await resultsTab.close();
+    } finally {
+      await session.close();
+      await site.close();
+    }
+  });
+
   it('fits More settings in the 600 px Chrome gives a popup, whichever of its folded groups is open', async () => {
     const session = await launch();
     try {
