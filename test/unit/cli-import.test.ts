@@ -12,7 +12,8 @@ import { after, afterEach, before, beforeEach, describe, mock, test } from 'node
 import type { ReplyOf, RequestOf, RequestType } from '../../src/messaging/protocol.ts';
 import type { ImportedArchive, ImportPageProgress } from '../../src/shells/cli/import-through-page.ts';
 import { QUIET_MAX_MS } from '../../src/shells/cli/progress.ts';
-import { EXIT, importAndExport, importFileProblem, importingLine, runCli, type CliIo, type ImportPort } from '../../src/shells/cli/run-cli.ts';
+import { EXIT, importAndExport, importFileProblem, importingLine, runCli, type ImportPort } from '../../src/shells/cli/run-cli.ts';
+import { fakeCliIo } from '../support/cli-io.ts';
 
 const T0 = 1_700_000_000_000;
 
@@ -23,21 +24,8 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function io(env: Record<string, string> = {}): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    isStderrTTY: false,
-    env,
-    root: '/nonexistent-tabcrawl-root',
-    cwd: dir,
-    signal: new AbortController().signal,
-  };
-}
+/** The CLI's I/O, relative paths resolving in the test's folder (where site.wacz is). */
+const io = (env: Record<string, string> = {}) => fakeCliIo(env, dir);
 
 describe('--import: the file', () => {
   test('a missing file, or a folder, exits 2 with its one-line reason before anything is built or launched', async () => {

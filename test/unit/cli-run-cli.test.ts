@@ -1,22 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { demoOutputPath, EXIT, prefixed, runCli, type CliIo } from '../../src/shells/cli/run-cli.ts';
+import { demoOutputPath, EXIT, prefixed, runCli } from '../../src/shells/cli/run-cli.ts';
+import { fakeCliIo } from '../support/cli-io.ts';
 
-function io(env: Record<string, string> = {}): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    isStderrTTY: false,
-    env,
-    root: '/nonexistent-tabcrawl-root',
-    cwd: '/tmp',
-    signal: new AbortController().signal,
-  };
-}
+const io = (env: Record<string, string> = {}) => fakeCliIo(env);
 
 describe('runCli', () => {
   test('a usage error prints the message and a hint on stderr and exits 2', async () => {
