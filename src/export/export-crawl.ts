@@ -109,6 +109,7 @@ function storageError(error: unknown): ExportPageError {
  * the rows sees the same rows. Storage failures become `storage` errors.
  */
 export function snapshotSource(source: ExportSource, lastSeq: number): ExportSource {
+  const { bodies } = source;
   return {
     crawl: source.crawl,
     async *rows(): AsyncGenerator<PageRecord> {
@@ -125,6 +126,7 @@ export function snapshotSource(source: ExportSource, lastSeq: number): ExportSou
       }
     },
     body: (sha256) => fromStorage(() => source.body(sha256)),
+    ...(bodies === undefined ? {} : { bodies: (sha256s: readonly string[]) => fromStorage(() => bodies.call(source, sha256s)) }),
   };
 }
 

@@ -12,6 +12,11 @@ export interface ExportSource {
   rows(): AsyncIterable<PageRecord>;
   /** The stored body with this SHA-256 (hex), or undefined. */
   body(sha256: string): Promise<Uint8Array | undefined>;
+  /**
+   * Several stored bodies at once, in the order asked (undefined where none is stored): one storage
+   * transaction instead of one per body. Optional: without it, writers read them one `body` at a time.
+   */
+  bodies?(sha256s: readonly string[]): Promise<(Uint8Array | undefined)[]>;
 }
 
 /** What a format writer is told besides the data. */
@@ -43,6 +48,9 @@ export function storeExportSource(store: CrawlReader, crawl: CrawlRecord, pageSi
     },
     async body(sha256) {
       return (await store.getBody(crawl.id, sha256))?.bytes;
+    },
+    async bodies(sha256s) {
+      return (await store.getBodies(crawl.id, sha256s)).map((body) => body?.bytes);
     },
   };
 }

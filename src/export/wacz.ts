@@ -129,8 +129,8 @@ async function* archiveChunks(source: ExportSource, context: ExportContext, coll
       yield out.bytes;
       continue;
     }
-    const { record } = out;
-    if (record.index !== null) {
+    for (const record of out.records) {
+      if (record.index === null) continue;
       collected.lines.push(cdxjLine(record.index, record, WARC_NAME));
       if (record.row !== null && record.row.kind === 'page' && isPage(record.index)) collected.pages.push(pageOf(record.row, record.index));
     }

@@ -2,7 +2,7 @@
  * WARC 1.1 record framing: named fields, digests, dates, record ids, and the
  * per-record gzip member. Knows nothing of crawl rows (see `warc.ts`).
  *
- * Web APIs only (TextEncoder, crypto.randomUUID, CompressionStream) plus
+ * Web APIs only (TextEncoder, crypto.randomUUID, crypto.subtle) plus
  * `@noble/hashes`, so it runs in a page, a service worker and Node 20.
  *
  * @see ISO 28500:2017 (WARC 1.1), https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/
@@ -21,6 +21,7 @@ export type WarcField = readonly [name: string, value: string];
 
 const encoder = new TextEncoder();
 const CRLF = encoder.encode('\r\n');
+const VERSION_LINE = encoder.encode(`${WARC_VERSION}\r\n`);
 /** Two newlines end every record. @see WARC 1.1 §4 */
 const RECORD_END = encoder.encode('\r\n\r\n');
 
@@ -78,6 +79,17 @@ export function encodeFields(fields: readonly WarcField[]): Uint8Array {
   return encoder.encode(fields.map(([name, value]) => `${name}: ${fieldValue(value)}\r\n`).join(''));
 }
 
+/** A record whose fields are known but not yet its block's digest (see {@link blockDigests}). */
+export interface RecordDraft {
+  type: WarcType;
+  /** The `WARC-Record-ID` it carries. */
+  id: string;
+  /** The named fields after `WARC-Type` and `WARC-Record-ID`, before `WARC-Block-Digest`. */
+  fields: readonly WarcField[];
+  /** The record block as parts; they are not copied. */
+  block: readonly Uint8Array[];
+}
+
 /** A record ready to be written: its bytes in order (not yet compressed). */
 export interface BuiltRecord {
   type: WarcType;
@@ -88,49 +100,54 @@ export interface BuiltRecord {
 }
 
 /**
- * Frames one record: `WARC/1.1`, `fields` (which must start with `WARC-Type`
- * and `WARC-Record-ID`), then the `WARC-Block-Digest` and `Content-Length`
- * of `block`, a blank line, the block, and CRLF CRLF.
- * @param block the record block as parts; they are not copied.
+ * Frames one record: `WARC/1.1`, `WARC-Type`, `WARC-Record-ID`, the draft's
+ * fields, then the `WARC-Block-Digest` (the {@link sha256Label} of the block,
+ * given) and `Content-Length` of the block, a blank line, the block, and CRLF CRLF.
  */
-export function buildRecord(type: WarcType, id: string, fields: readonly WarcField[], block: readonly Uint8Array[]): BuiltRecord {
-  const length = block.reduce((sum, part) => sum + part.byteLength, 0);
+export function buildRecord(draft: RecordDraft, blockDigest: string): BuiltRecord {
+  const { type, id, block } = draft;
   const header = encodeFields([
     ['WARC-Type', type],
     ['WARC-Record-ID', id],
-    ...fields,
-    ['WARC-Block-Digest', digestOf(block)],
-    ['Content-Length', String(length)],
+    ...draft.fields,
+    ['WARC-Block-Digest', blockDigest],
+    ['Content-Length', String(byteLength(block))],
   ]);
-  return { type, id, parts: [encoder.encode(`${WARC_VERSION}\r\n`), header, CRLF, ...block, RECORD_END] };
+  return { type, id, parts: [VERSION_LINE, header, CRLF, ...block, RECORD_END] };
 }
+
+/** Blocks up to this size are hashed by the platform (`crypto.subtle`, one copy of a block in parts); larger ones incrementally. */
+const NATIVE_DIGEST_BYTES = 16 * 1024 * 1024;
 
 /**
- * The parts compressed as one gzip member, so that a reader can start
- * decompressing at the record's offset, yielded chunk by chunk as the
- * compressor gives them: a 50 MiB body is never held twice (once as itself,
- * once compressed). @see WARC 1.1 Annex D.2 (record-at-a-time compression)
+ * The {@link sha256Label} of each draft's block, in order. `crypto.subtle`
+ * hashes natively, several times faster than JavaScript, off the page's
+ * thread in Chromium; the digests of a batch are asked for at once, so their
+ * round trips overlap. A block past {@link NATIVE_DIGEST_BYTES} is hashed
+ * incrementally instead (joining its parts would copy it).
  */
-export async function* gzipMember(parts: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
-  const input = new ReadableStream<Uint8Array<ArrayBuffer>>({
-    start(controller) {
-      for (const part of parts) controller.enqueue(arrayBufferView(part));
-      controller.close();
-    },
-  });
-  const reader = input.pipeThrough(new CompressionStream('gzip')).getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
+export async function blockDigests(drafts: readonly RecordDraft[]): Promise<string[]> {
+  return Promise.all(
+    drafts.map(async ({ block }) => {
+      const length = byteLength(block);
+      if (length > NATIVE_DIGEST_BYTES) return digestOf(block);
+      const bytes = block.length === 1 && block[0] !== undefined ? block[0] : joinParts(block, length);
+      return sha256Label(bytesToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', arrayBufferView(bytes)))));
+    }),
+  );
 }
 
-/** The same bytes as a view on a plain ArrayBuffer (streams refuse SharedArrayBuffer views); copies only a shared one. */
+function joinParts(parts: readonly Uint8Array[], length: number): Uint8Array {
+  const joined = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.byteLength;
+  }
+  return joined;
+}
+
+/** The same bytes as a view on a plain ArrayBuffer (`crypto.subtle` refuses SharedArrayBuffer views); copies only a shared one. */
 function arrayBufferView(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   return bytes.buffer instanceof ArrayBuffer ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes.slice();
 }

@@ -23,16 +23,20 @@ import type { CrawlRecord, PageRecord } from '../core/model.ts';
 import type { ExportContext, ExportSource, FormatWriter } from './export-source.ts';
 import { archivedResponseHeaders, encodeHttpHead, headerValue, requestHead, statusLineOf } from './warc-http.ts';
 import {
-  type BuiltRecord,
+  type RecordDraft,
   type WarcField,
   type WarcType,
+  blockDigests,
   buildRecord,
   digestOf,
   encodeFields,
-  gzipMember,
   newRecordId,
+  sha256Label,
   warcDate,
 } from './warc-record.ts';
+import { gzipMember } from './gzip-member.ts';
+import { ChunkJoiner } from './chunk-joiner.ts';
+import { type RowGroup, mayCarryBody, readingAhead, rowGroups } from './warc-groups.ts';
 
 /** `WARC-Profile` of a revisit whose payload equals an earlier one. @see WARC 1.1 §6.7.2 */
 export const REVISIT_PROFILE = 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest';
@@ -44,6 +48,8 @@ const HTTP_REQUEST_TYPE = 'application/http;msgtype=request';
 const HTTP_RESPONSE_TYPE = 'application/http;msgtype=response';
 const WARC_FIELDS_TYPE = 'application/warc-fields';
 const EMPTY = new Uint8Array(0);
+/** The payload digest of a response without a stored body. */
+const EMPTY_DIGEST = digestOf([EMPTY]);
 
 /** What a CDXJ index line needs to know of a `response` or `revisit` record. */
 export interface WarcIndexEntry {
@@ -77,11 +83,12 @@ export interface WarcRecordOut {
 }
 
 /**
- * What {@link warcRecords} yields, in file order: the bytes of a record as they are written (one gzip member
- * when compressing, else the plain record), then, once they are all out, the record itself with where it
- * landed. Bytes come as they are made so that a large body's compressed copy is never held whole.
+ * What {@link warcRecords} yields: the file's bytes, in order, in chunks of about a MiB (see
+ * `chunk-joiner.ts`; a large body's compressed copy is never held whole), and the records with where they
+ * landed, in order, a group at a time, once the bytes of those records have been made (not necessarily
+ * yielded yet: the last ones may wait in a chunk still filling).
  */
-export type WarcOutput = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'placed'; record: WarcRecordOut };
+export type WarcOutput = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'placed'; records: WarcRecordOut[] };
 
 /** How {@link warcRecords} writes. */
 export interface WarcOptions {
@@ -119,38 +126,65 @@ interface Exchange {
   answerId: string;
 }
 
-/** A record built for a row, with its index entry when it has one. */
+/** A record drafted for a row, with its index entry when it has one. */
 interface RowRecord {
-  record: BuiltRecord;
+  record: RecordDraft;
   index: WarcIndexEntry | null;
 }
 
 /**
- * Every record of the export, in file order, as its bytes and then where it
+ * Every record of the export, in file order, as its bytes and where each
  * landed (see {@link WarcOutput}). The building block of {@link writeWarc},
  * {@link writeWarcGz} and WACZ (which needs each record's offset and length
  * for its index). Calls `context.onRow()` once per row, after the row's records.
+ *
+ * Rows come in groups with their bodies (`warc-groups.ts`, the next group read
+ * while this one is written); a group's records are drafted, their block
+ * digests computed together, then each is framed and compressed, all without
+ * waiting on anything but the digests.
  */
 export async function* warcRecords(source: ExportSource, context: ExportContext, options: WarcOptions): AsyncGenerator<WarcOutput> {
+  const joiner = new ChunkJoiner();
   let offset = 0;
-  async function* place(built: BuiltRecord, row: PageRecord | null, index: WarcIndexEntry | null): AsyncGenerator<WarcOutput> {
-    let length = 0;
-    for await (const bytes of options.gzip ? gzipMember(built.parts) : built.parts) {
-      length += bytes.byteLength;
-      yield { kind: 'bytes', bytes };
+  /** Frames and writes drafts; returns where they landed and the chunks now complete. */
+  const place = async (drafts: readonly RowRecord[], rows: readonly (PageRecord | null)[]): Promise<{ records: WarcRecordOut[]; chunks: Uint8Array[] }> => {
+    const digests = await blockDigests(drafts.map(({ record }) => record));
+    const records: WarcRecordOut[] = [];
+    const chunks: Uint8Array[] = [];
+    for (const [i, { record: draft, index }] of drafts.entries()) {
+      const built = buildRecord(draft, digests[i] ?? '');
+      let length = 0;
+      for (const bytes of options.gzip ? gzipMember(built.parts) : built.parts) {
+        length += bytes.byteLength;
+        chunks.push(...joiner.push(bytes));
+      }
+      records.push({ type: built.type, id: built.id, offset, length, row: rows[i] ?? null, index });
+      offset += length;
     }
-    yield { kind: 'placed', record: { type: built.type, id: built.id, offset, length, row, index } };
-    offset += length;
-  }
+    return { records, chunks };
+  };
+  const emit = function* ({ records, chunks }: { records: WarcRecordOut[]; chunks: Uint8Array[] }): Generator<WarcOutput> {
+    for (const bytes of chunks) yield { kind: 'bytes', bytes };
+    yield { kind: 'placed', records };
+  };
 
   const warcinfoId = newRecordId();
-  yield* place(warcinfoRecord(source.crawl, context, warcinfoId), null, null);
+  yield* emit(await place([{ record: warcinfoRecord(source.crawl, context, warcinfoId), index: null }], [null]));
 
   const state: WarcState = { source, context, warcinfoId, firstCaptures: new Map() };
-  for await (const row of source.rows()) {
-    for (const { record, index } of await rowRecords(row, state)) yield* place(record, row, index);
-    context.onRow();
+  for await (const group of readingAhead(rowGroups(source))) {
+    const drafts: RowRecord[] = [];
+    const rows: PageRecord[] = [];
+    for (const row of group.rows) {
+      for (const drafted of await rowRecords(row, state, group)) {
+        drafts.push(drafted);
+        rows.push(row);
+      }
+    }
+    yield* emit(await place(drafts, rows));
+    for (let i = 0; i < group.rows.length; i += 1) context.onRow();
   }
+  for (const bytes of joiner.flush()) yield { kind: 'bytes', bytes };
 }
 
 /** The bytes of {@link warcRecords}, without the records' places. */
@@ -171,7 +205,7 @@ export const writeWarcGz: FormatWriter = (source, context) => warcBytes(source, 
  * suggests; the settings keep their names from `CrawlSettings`
  * (`excludePattern` once per pattern, `extraOrigin` once per extra site).
  */
-function warcinfoRecord(crawl: CrawlRecord, context: ExportContext, id: string): BuiltRecord {
+function warcinfoRecord(crawl: CrawlRecord, context: ExportContext, id: string): RecordDraft {
   const settings = crawl.settings;
   const info: WarcField[] = [
     ['software', context.software],
@@ -203,11 +237,16 @@ function warcinfoRecord(crawl: CrawlRecord, context: ExportContext, id: string):
     ['WARC-Date', warcDate(context.now.getTime())],
     ['Content-Type', WARC_FIELDS_TYPE],
   ];
-  return buildRecord('warcinfo', id, fields, [encodeFields(info)]);
+  return draft('warcinfo', id, fields, [encodeFields(info)]);
+}
+
+/** A record to be framed once its block's digest is known. */
+function draft(type: WarcType, id: string, fields: readonly WarcField[], block: readonly Uint8Array[]): RecordDraft {
+  return { type, id, fields, block };
 }
 
 /** The records of one row: metadata when never answered, else request + response (or revisit). */
-async function rowRecords(row: PageRecord, state: WarcState): Promise<RowRecord[]> {
+async function rowRecords(row: PageRecord, state: WarcState, group: RowGroup): Promise<RowRecord[]> {
   if (row.status === null) return [{ record: metadataRecord(row, state), index: null }];
   const method = row.methods.at(-1) ?? 'GET';
   const exchange: Exchange = {
@@ -219,7 +258,7 @@ async function rowRecords(row: PageRecord, state: WarcState): Promise<RowRecord[
     answerId: newRecordId(),
   };
   const first = row.duplicateOf !== null && row.sha256 !== null && method === 'GET' ? state.firstCaptures.get(row.sha256) : undefined;
-  const answer = first === undefined ? await responseRecord(exchange, state) : revisitRecord(exchange, first, state);
+  const answer = first === undefined ? responseRecord(exchange, state, await bodyOf(row, state, group)) : revisitRecord(exchange, first, state);
   return [{ record: requestRecord(exchange, state), index: null }, answer];
 }
 
@@ -243,7 +282,7 @@ function ipFields(row: PageRecord): WarcField[] {
  * software (the crawl's own header is set by the browser extension and not
  * stored with the row). @see WARC 1.1 §6.4
  */
-function requestRecord(exchange: Exchange, state: WarcState): BuiltRecord {
+function requestRecord(exchange: Exchange, state: WarcState): RecordDraft {
   const { row, method, date, requestId, answerId } = exchange;
   const userAgent = `Mozilla/5.0 (compatible; ${state.context.software})`;
   const fields: WarcField[] = [
@@ -252,20 +291,26 @@ function requestRecord(exchange: Exchange, state: WarcState): BuiltRecord {
     ['WARC-Concurrent-To', answerId],
     ['Content-Type', HTTP_REQUEST_TYPE],
   ];
-  return buildRecord('request', requestId, fields, [requestHead(row, method, userAgent)]);
+  return draft('request', requestId, fields, [requestHead(row, method, userAgent)]);
+}
+
+/** The stored body a response to this row carries: read with its group, or alone when the group lacks it (rare: see `warc-groups.ts`). */
+async function bodyOf(row: PageRecord, state: WarcState, group: RowGroup): Promise<Uint8Array | undefined> {
+  if (row.sha256 === null || !mayCarryBody(row)) return undefined;
+  return group.bodies.has(row.sha256) ? group.bodies.get(row.sha256) : state.source.body(row.sha256);
 }
 
 /**
  * The `response` record: status line, archived headers, and the stored body
- * byte for byte (empty when none was stored). @see WARC 1.1 §6.3
+ * byte for byte (empty when none was stored). The payload digest of a stored
+ * body is its key: bodies are stored under their SHA-256. @see WARC 1.1 §6.3
  */
-async function responseRecord(exchange: Exchange, state: WarcState): Promise<RowRecord> {
+function responseRecord(exchange: Exchange, state: WarcState, body: Uint8Array | undefined): RowRecord {
   const { row, status, method, date, requestId, answerId } = exchange;
-  const body = method === 'HEAD' || row.sha256 === null ? undefined : await state.source.body(row.sha256);
   const payload = body ?? EMPTY;
   const headers = archivedResponseHeaders(row.headers, method === 'HEAD' ? null : payload.byteLength);
   const head = encodeHttpHead(statusLineOf(status, row.statusLine), headers);
-  const digest = digestOf([payload]);
+  const digest = body === undefined || row.sha256 === null ? EMPTY_DIGEST : sha256Label(row.sha256);
   const truncated = truncationOf(row, status, method, body !== undefined);
   const fields: WarcField[] = [
     ...targetFields(row, date, state),
@@ -278,7 +323,7 @@ async function responseRecord(exchange: Exchange, state: WarcState): Promise<Row
   if (body !== undefined && row.sha256 !== null && !state.firstCaptures.has(row.sha256)) {
     state.firstCaptures.set(row.sha256, { url: row.url, date, id: answerId, digest, length: payload.byteLength });
   }
-  const record = buildRecord('response', answerId, fields, [head, payload]);
+  const record = draft('response', answerId, fields, [head, payload]);
   return { record, index: { url: row.url, date, status, mime: indexMediaType(row), digest, recordType: 'response', method } };
 }
 
@@ -303,7 +348,7 @@ function revisitRecord(exchange: Exchange, first: FirstCapture, state: WarcState
     ['WARC-Refers-To-Date', first.date],
     ['WARC-Payload-Digest', first.digest],
   ];
-  const record = buildRecord('revisit', answerId, fields, [head]);
+  const record = draft('revisit', answerId, fields, [head]);
   return { record, index: { url: row.url, date, status, mime: indexMediaType(row), digest: first.digest, recordType: 'revisit', method } };
 }
 
@@ -314,7 +359,7 @@ function revisitRecord(exchange: Exchange, first: FirstCapture, state: WarcState
  * suggests. Its date is the request's start, or the export's time for a
  * URL never requested.
  */
-function metadataRecord(row: PageRecord, state: WarcState): BuiltRecord {
+function metadataRecord(row: PageRecord, state: WarcState): RecordDraft {
   const info: WarcField[] = [];
   if (row.referrer !== null) info.push(['via', row.referrer]);
   if (row.blockedBy !== null) {
@@ -328,7 +373,7 @@ function metadataRecord(row: PageRecord, state: WarcState): BuiltRecord {
     ...targetFields(row, warcDate(row.fetchedAt ?? state.context.now.getTime()), state),
     ['Content-Type', WARC_FIELDS_TYPE],
   ];
-  return buildRecord('metadata', newRecordId(), fields, [encodeFields(info)]);
+  return draft('metadata', newRecordId(), fields, [encodeFields(info)]);
 }
 
 /**

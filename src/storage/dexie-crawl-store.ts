@@ -185,6 +185,11 @@ export class DexieCrawlStore implements CrawlStore {
     return this.read(this.db.bodies, (bodies) => bodies.get([crawlId, sha256]));
   }
 
+  getBodies(crawlId: string, sha256s: readonly string[]): Promise<(StoredBody | undefined)[]> {
+    if (sha256s.length === 0) return Promise.resolve([]);
+    return this.read(this.db.bodies, (bodies) => bodies.bulkGet(sha256s.map((sha256): CrawlScopedKey => [crawlId, sha256])));
+  }
+
   notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null = null): Promise<NotCrawledUrl[]> {
     return this.read(this.db.notCrawled, (table) => notCrawledAfter(table, crawlId, afterUrl, limit, reason));
   }

@@ -152,6 +152,11 @@ export class MemoryCrawlStore implements CrawlStore {
     return copy(this.tables.bodies.get(key(crawlId, sha256)));
   }
 
+  async getBodies(crawlId: string, sha256s: readonly string[]): Promise<(StoredBody | undefined)[]> {
+    await this.queue;
+    return sha256s.map((sha256) => copy(this.tables.bodies.get(key(crawlId, sha256))));
+  }
+
   async notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null = null): Promise<NotCrawledUrl[]> {
     await this.queue;
     return copy(notCrawledAfter(this.tables, crawlId, afterUrl, limit, reason));

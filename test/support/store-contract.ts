@@ -467,6 +467,19 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
         assertEqual(await store.getBody('c1', body.sha256), body);
       });
 
+      it('getBodies reads several bodies of one crawl in the order asked, undefined where none is stored', async () => {
+        const store = await makeStore();
+        const first: StoredBody = { crawlId: 'c1', sha256: 'a1'.repeat(32), url: `${A}/a`, bytes: everyByte() };
+        const second: StoredBody = { crawlId: 'c1', sha256: 'b2'.repeat(32), url: `${A}/b`, bytes: new Uint8Array([1, 2, 3]) };
+        const elsewhere: StoredBody = { crawlId: 'c2', sha256: 'c3'.repeat(32), url: `${A}/c`, bytes: new Uint8Array([4]) };
+        await store.transaction(async (tx) => {
+          for (const body of [first, second, elsewhere]) await tx.putBody(body);
+        });
+
+        assertEqual(await store.getBodies('c1', [second.sha256, 'ff'.repeat(32), first.sha256, elsewhere.sha256]), [second, undefined, first, undefined]);
+        assertEqual(await store.getBodies('c1', []), []);
+      });
+
       it('pagesAfter returns the rows after a seq in seq order, at most limit, of that crawl only', async () => {
         const store = await makeStore();
         const rows = [4, 1, 5, 3, 2].map((seq) => pageFixture('c1', `${A}/p${seq}`, seq));

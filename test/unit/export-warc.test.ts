@@ -6,7 +6,7 @@ import type { PageRecord } from '../../src/core/model.ts';
 import { checkWarc, checkRowsArchived } from '../support/archive-checks.ts';
 import { archivedResponseHeaders, httpText, statusLineOf } from '../../src/export/warc-http.ts';
 import { REVISIT_PROFILE, warcRecords, writeWarc, writeWarcGz } from '../../src/export/warc.ts';
-import { gzipMember } from '../../src/export/warc-record.ts';
+import { gzipMember } from '../../src/export/gzip-member.ts';
 import {
   BIG_BODY,
   CDN_ORIGIN,
@@ -420,7 +420,7 @@ describe('writeWarcGz compression', () => {
     const chunks: Uint8Array[] = [];
     for await (const out of warcRecords(fixtureSource(), context, { gzip: true })) {
       if (out.kind === 'bytes') chunks.push(out.bytes);
-      else placed.push({ type: out.record.type, offset: out.record.offset, length: out.record.length });
+      else placed.push(...out.records.map((record) => ({ type: record.type, offset: record.offset, length: record.length })));
     }
     const records = await readWarcRecords(Buffer.concat(chunks));
     assert.deepEqual(placed, records.map((r) => ({ type: r.type, offset: r.offset, length: r.length })));

@@ -170,6 +170,8 @@ export interface CrawlStore {
   /** The newest rows (highest `seq` first), at most `limit`. */
   latestPages(crawlId: string, limit: number): Promise<PageRecord[]>;
   getBody(crawlId: string, sha256: string): Promise<StoredBody | undefined>;
+  /** Several bodies in one read (an export reads a few hundred at a time), in the order asked: undefined where none is stored. */
+  getBodies(crawlId: string, sha256s: readonly string[]): Promise<(StoredBody | undefined)[]>;
   /**
    * URLs the crawl left unvisited (see `NotCrawledUrl`) after `afterUrl` (null: from the first), in URL
    * order, at most `limit`; of one reason only when `reason` is given.
@@ -190,4 +192,4 @@ export interface CrawlStore {
  * exports a crawl gets (the export page, the results tab), so that it cannot
  * write the database the worker owns.
  */
-export type CrawlReader = Pick<CrawlStore, 'listCrawls' | 'getCrawl' | 'listHosts' | 'knownUrls' | 'pagesAfter' | 'latestPages' | 'getBody' | 'notCrawledAfter'>;
+export type CrawlReader = Pick<CrawlStore, 'listCrawls' | 'getCrawl' | 'listHosts' | 'knownUrls' | 'pagesAfter' | 'latestPages' | 'getBody' | 'getBodies' | 'notCrawledAfter'>;
