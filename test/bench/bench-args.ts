@@ -63,10 +63,14 @@ served on 127.0.0.1, against wget on the same site, and prints a table; the figu
   1. throughput at delay 0: a generated site whose pages use page resources (stylesheets, a font, a script, images)
      and link PDFs, crawled by Tabcrawl pages only and archiving resources and files, at --parallel and at 1
      request at once per host (--one-at-once-rounds of the rounds), and by wget (pages only, and
-     --page-requisites), alternating, --rounds rounds
+     --page-requisites), alternating, --rounds rounds; and how each Tabcrawl crawl's rate holds up as it
+     grows: pages/s over its first and its last segment of pages (5,000 pages, or a tenth of the site below
+     50,000 pages), from each page request's arrival in the site's log, and last ÷ first
   2. politeness: --hosts sites (ports) with Crawl-delay --crawl-delay, --host-pages pages each with their
      resources (same host, same Crawl-delay), all in scope
-  3. cost per page: the worker's CPU and JS heap per 1,000 pages, heap slope, IndexedDB bytes per page
+  3. cost per page, from part 1's crawls at each setting: the worker's CPU per 1,000 pages; its JS heap
+     after a GC every tenth of the crawl (first and last sample, slope); IndexedDB bytes per page over the
+     whole crawl and over its first and last tenth (the profile's IndexedDB folder, walked at each tenth)
   4. results, export and import: npm run bench:results (100,000 rows) and bench:export (10,000 pages, WACZ,
      then that WACZ imported in a fresh browser)
   5. platform ceiling: a loop that only fetches part 1's pages and reads their bodies, in the service worker of a
@@ -98,7 +102,14 @@ Options:
   --out FILE           where to write the JSON (default: .tmp/bench/bench-<date>.json)
   --smoke              a tiny run that only checks the script (parts 1, 2 and 5; part 1 at --parallel only,
                        5 pages per host in part 2)
-  -h, --help           this help`;
+  -h, --help           this help
+
+How the crawl rate, the heap and IndexedDB hold up as a crawl grows, on a site of 50,000 pages (issue:
+rate over the last 5,000 pages at least 0.9 of the first 5,000's, at 1 and at 8 requests at once; heap and
+IndexedDB bytes per page flat): parts 1 and 3 in one round, four crawls (pages only and archiving, at 8
+and at 1 request at once per host) and two wget runs; hours on two cores, about 0.4 GiB of profile per
+crawl in /tmp, removed after it:
+  npm run bench -- --pages 50000 --parts 1,3 --rounds 1`;
 
 const OPTIONS = {
   pages: { type: 'string' },

@@ -18,7 +18,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startLocalSite, type LocalSite, type Route } from '../../src/shells/cli/local-site.ts';
-import { servedCounts, type LoggedRequest, type ServedCounts } from './bench-stats.ts';
+import { firstArrivals, servedCounts, type LoggedRequest, type ServedCounts } from './bench-stats.ts';
 import { linksOf } from './generated-site.ts';
 
 const FILLER = 'Tabcrawl benchmark page, generated text for weight. '.repeat(145); // ~7.5 KB
@@ -134,6 +134,11 @@ export function countServed(logs: readonly (readonly LoggedRequest[])[]): Served
     for (const kind of SERVED_KINDS) total.distinct[kind] += one.distinct[kind];
   }
   return total;
+}
+
+/** When each page of bench sites was first requested, in ms, sorted: every site's log apart (`/` on two sites is two pages), merged. */
+export function pageArrivals(logs: readonly (readonly LoggedRequest[])[]): number[] {
+  return logs.flatMap((log) => firstArrivals(log, (path) => requestKind(path) === 'page')).sort((a, b) => a - b);
 }
 
 export interface PageHtmlOptions {

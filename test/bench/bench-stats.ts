@@ -31,6 +31,76 @@ export function slope(points: readonly { x: number; y: number }[]): number {
   return variance === 0 ? Number.NaN : covariance / variance;
 }
 
+/** Pages in a segment of the rate-holds-up figure on a site of 50,000 pages or more (issue: "the rate over the last 5,000 pages ≥ 0.9 of the rate over the first 5,000"). */
+export const SEGMENT_PAGES = 5000;
+
+/** Pages in a segment of a crawl of a site of `sitePages` pages: {@link SEGMENT_PAGES}, or a tenth of the pages below 10 times that (at least 1). */
+export function segmentPagesFor(sitePages: number): number {
+  return sitePages >= 10 * SEGMENT_PAGES ? SEGMENT_PAGES : Math.max(1, Math.floor(sitePages / 10));
+}
+
+/** How a crawl's rate held up: pages per second over its first and its last segment, and their ratio. */
+export interface SegmentRates {
+  /** Pages in each segment. */
+  segmentPages: number;
+  /** Pages fetched in all (arrival times given). */
+  pages: number;
+  firstPagesPerSecond: number;
+  lastPagesPerSecond: number;
+  /** Last ÷ first: 1 when the rate holds, below 1 when the crawl slows down as it grows. */
+  lastOverFirst: number;
+}
+
+/**
+ * Pages per second over the first and the last `segmentPages` pages of a crawl, from the times its page
+ * requests arrived at the server (in ms, any order), and last ÷ first. A segment of S pages is S intervals
+ * between arrivals: from the 1st page's arrival to the (S+1)-th's, and from the (N−S)-th's to the N-th's
+ * (N pages in all), so the crawl's start (the browser, robots.txt) and its end (the resources of the last
+ * pages, the final writes) are left out alike. NaN figures when there are not S + 1 pages; Infinity when a
+ * segment's pages all arrived in the same ms.
+ */
+export function segmentRates(arrivalsMs: readonly number[], segmentPages: number): SegmentRates {
+  const sorted = [...arrivalsMs].sort((a, b) => a - b);
+  const n = sorted.length;
+  const rate = (from: number, to: number): number => {
+    const start = sorted[from];
+    const end = sorted[to];
+    return n <= segmentPages || segmentPages < 1 || start === undefined || end === undefined ? Number.NaN : segmentPages / ((end - start) / 1000);
+  };
+  const first = rate(0, segmentPages);
+  const last = rate(n - 1 - segmentPages, n - 1);
+  return { segmentPages, pages: n, firstPagesPerSecond: first, lastPagesPerSecond: last, lastOverFirst: last / first };
+}
+
+/**
+ * The first and the last step of a series sampled as a crawl grows (`x` pages, `y` bytes): `y`'s increment
+ * per unit of `x` from the first point to the next one at least `minSpan` further, and from the last point
+ * back to the latest one at least `minSpan` before it (in `x` order; the other end of the series when none
+ * is that far). Used for IndexedDB's bytes per page over the first and the last tenth of a crawl: flat
+ * storage gives two equal steps; `minSpan` keeps a sample taken just before the end from making a step of a
+ * few pages. NaN for fewer than two points or a step of no `x`.
+ */
+export function firstAndLastSteps(points: readonly { x: number; y: number }[], minSpan = 0): { first: Step; last: Step } {
+  const sorted = [...points].sort((a, b) => a.x - b.x);
+  const step = (from: { x: number; y: number } | undefined, to: { x: number; y: number } | undefined): Step =>
+    from === undefined || to === undefined || sorted.length < 2
+      ? { fromX: Number.NaN, toX: Number.NaN, perX: Number.NaN }
+      : { fromX: from.x, toX: to.x, perX: to.x === from.x ? Number.NaN : (to.y - from.y) / (to.x - from.x) };
+  const start = sorted[0];
+  const end = sorted.at(-1);
+  if (start === undefined || end === undefined) return { first: step(undefined, undefined), last: step(undefined, undefined) };
+  const afterStart = sorted.find((p, i) => i > 0 && p.x - start.x >= minSpan) ?? end;
+  const beforeEnd = sorted.findLast((p, i) => i < sorted.length - 1 && end.x - p.x >= minSpan) ?? start;
+  return { first: step(start, afterStart), last: step(beforeEnd, end) };
+}
+
+/** One step of a sampled series: from `fromX` to `toX`, `perX` of `y` per unit of `x`. */
+export interface Step {
+  fromX: number;
+  toX: number;
+  perX: number;
+}
+
 /** One request as a bench server logged it (the fields of `RequestLogEntry` used here). */
 export interface LoggedRequest {
   url: string;
@@ -103,6 +173,21 @@ export function pagesRequested(requests: readonly LoggedRequest[]): Set<string> 
   const paths = new Set<string>();
   for (const request of requests) if (request.url !== '/robots.txt') paths.add(request.url);
   return paths;
+}
+
+/**
+ * When each distinct path that `isWanted` accepts was first requested, in ms, in arrival order: the page
+ * requests of a crawl (repeats left out) for {@link segmentRates}.
+ */
+export function firstArrivals(requests: readonly LoggedRequest[], isWanted: (path: string) => boolean): number[] {
+  const seen = new Set<string>();
+  const times: number[] = [];
+  for (const request of requests) {
+    if (seen.has(request.url) || !isWanted(request.url)) continue;
+    seen.add(request.url);
+    times.push(request.startedAt);
+  }
+  return times.sort((a, b) => a - b);
 }
 
 /** Whether robots.txt was the first request to the site and was asked for once. */

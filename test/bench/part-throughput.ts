@@ -6,14 +6,19 @@
  * `--one-at-once-rounds` rounds, at 1 request at once per host) and by wget (pages only, and with `--page-requisites`), in turn,
  * `--rounds` rounds, the order alternating. Pages and requests per second,
  * each Tabcrawl way's ratio to the wget run that fetches the same URLs,
- * within each round, peak memory and CPU. The crawls at `--parallel` also
- * give part 3 its figures (`part-cost.ts`).
+ * within each round, peak memory and CPU; and how each Tabcrawl way's rate
+ * holds up as the crawl grows: pages/s over its first and its last segment
+ * of pages (5,000 pages, or a tenth of the site's below 50,000), from the
+ * arrival of each page request in the site's log, and last ÷ first
+ * ({@link segmentRates}; the issue's goal: ≥ 0.9 on a 50,000-page site,
+ * `--pages 50000 --parts 1,3 --rounds 1`). The same crawls give part 3 its
+ * figures (`part-cost.ts`).
  */
 import os from 'node:os';
 import type { LocalSite } from '../../src/shells/cli/local-site.ts';
 import type { CrawlSettings } from '../../src/core/settings.ts';
 import { countServed, resourceSiteCounts, SHARED_RESOURCES, startBenchSite, type Served } from './bench-sites.ts';
-import { median, robotsFirstAndOnce, rounded } from './bench-stats.ts';
+import { median, robotsFirstAndOnce, rounded, segmentPagesFor, segmentRates, type SegmentRates } from './bench-stats.ts';
 import { log, MiB, num, perHostText, table, type BenchContext } from './bench-report.ts';
 import { crawlWithTabcrawl, pageTimeLimitMs, type TabcrawlRun } from './tabcrawl-crawl.ts';
 import { hasWget, runWget, WGET_INSTALL_HINT, WGET_PAGE_REQUISITES, WGET_PAGES_ONLY, type WgetRun } from './wget-crawl.ts';
@@ -119,8 +124,8 @@ async function throughputRounds({ options, distDir, chromePath }: BenchContext, 
             chromePath,
             settings: throughputSettings(startUrl, options.pages, variant),
             sites: [site],
-            // Part 3's figures come from the crawls at --parallel.
-            measureCost: options.parts.has(3) && variant.requestsPerHost === options.parallel,
+            // Part 3's figures: the worker's heap and the IndexedDB folder every tenth of the crawl, at each setting.
+            measureCost: options.parts.has(3),
             profile: false,
             sampleMemory: true,
             expectedRows,
@@ -173,13 +178,22 @@ function ratiosToWget(rounds: readonly ThroughputRound[], variant: ThroughputVar
   });
 }
 
+/** The Tabcrawl crawls of one way of part 1, for part 3 (which measured their cost when it was asked for). */
+export interface VariantRuns {
+  variant: ThroughputVariant;
+  runs: TabcrawlRun[];
+}
+
+/** How a run's rate held up: pages/s over its first and last segment of pages (see {@link segmentPagesFor}) and their ratio. */
+export const rateHoldsUp = (run: TabcrawlRun, sitePages: number): SegmentRates => segmentRates(run.pageArrivalsMs, segmentPagesFor(sitePages));
+
 /**
  * Runs part 1's crawls (also when only part 3 asks for them) and, when part 1 is asked for, reports it.
- * @returns the rounds, the Tabcrawl runs part 3 sums up (pages only and archiving, at `--parallel`), part 1's
- *   figures for the JSON and its medians (null when part 1 is not asked for).
+ * @returns the Tabcrawl runs of each way that ran, in the order of {@link throughputVariants} (part 3 sums
+ *   them up), part 1's figures for the JSON and its medians (null when part 1 is not asked for).
  */
 export async function throughput(context: BenchContext): Promise<{
-  costRuns: { pagesOnly: TabcrawlRun[]; archive: TabcrawlRun[] };
+  costRuns: VariantRuns[];
   figures: Record<string, unknown> | null;
   rates: ThroughputRates | null;
 }> {
@@ -191,8 +205,10 @@ export async function throughput(context: BenchContext): Promise<{
   const rounds = await throughputRounds(context, variants, withWget);
   const runsOf = (variant: ThroughputVariant | undefined): TabcrawlRun[] => (variant === undefined ? [] : rounds.flatMap((r) => r.tabcrawl.get(variant.id)?.run ?? []));
   const atParallel = (archive: boolean): ThroughputVariant | undefined => variants.find((v) => v.archive === archive && v.requestsPerHost === options.parallel);
-  const costRuns = { pagesOnly: runsOf(atParallel(false)), archive: runsOf(atParallel(true)) };
+  const costRuns = variants.map((variant) => ({ variant, runs: runsOf(variant) })).filter((v) => v.runs.length > 0);
   if (!isReported) return { costRuns, figures: null, rates: null };
+  const segmentPages = segmentPagesFor(options.pages);
+  const holdsUp = (run: TabcrawlRun): SegmentRates => rateHoldsUp(run, options.pages);
 
   const expected = resourceSiteCounts(options.pages);
   const wgetVariants = [...new Set(variants.map(wgetPeerOf))];
@@ -228,6 +244,13 @@ export async function throughput(context: BenchContext): Promise<{
       cpuMsPer1000Pages: rounded(median(runs.map((t) => (browserCpuMsOf(t) / t.served.distinct.page) * 1000)), 0),
       cpuMsPer1000Requests: rounded(median(runs.map((t) => (browserCpuMsOf(t) / t.served.requests) * 1000)), 0),
       otherProcessesCpuShare: rounded(median(runs.map((t) => t.otherCpuShare)), 2),
+      // Pages/s over the crawl's first and last segment of pages, from their arrivals in the site's log; the ratio's median is of each crawl's ratio.
+      rateHoldsUp: {
+        segmentPages,
+        firstSegmentPagesPerSecond: rounded(median(runs.map((t) => holdsUp(t).firstPagesPerSecond))),
+        lastSegmentPagesPerSecond: rounded(median(runs.map((t) => holdsUp(t).lastPagesPerSecond))),
+        lastOverFirst: rounded(median(runs.map((t) => holdsUp(t).lastOverFirst)), 3),
+      },
       wgetPeer: wgetPeerOf(variant),
       ratioToWget: ratios.length === 0 ? null : rounded(median(ratios), 3),
     };
@@ -286,7 +309,7 @@ export async function throughput(context: BenchContext): Promise<{
   const pagesOnlyWget = wgetRuns('pagesOnly');
   const rates: ThroughputRates = {
     wget: pagesOnlyWget.length === 0 ? null : median(pagesOnlyWget.map(pagesPerSecond)),
-    tabcrawl: median(costRuns.pagesOnly.map(pagesPerSecond)),
+    tabcrawl: median(runsOf(pagesOnlyAtParallel).map(pagesPerSecond)),
   };
   const figures = {
     pages: options.pages,
@@ -319,6 +342,11 @@ export async function throughput(context: BenchContext): Promise<{
             state: run.state,
             pagesPerSecond: rounded(pagesPerSecond(run)),
             requestsPerSecond: rounded(requestsPerSecond(run)),
+            rateHoldsUp: {
+              firstSegmentPagesPerSecond: rounded(holdsUp(run).firstPagesPerSecond),
+              lastSegmentPagesPerSecond: rounded(holdsUp(run).lastPagesPerSecond),
+              lastOverFirst: rounded(holdsUp(run).lastOverFirst, 3),
+            },
             served: run.served,
             rowsStored: run.rowsStored,
             resourceRows: run.resourceRows,
@@ -386,6 +414,19 @@ export async function throughput(context: BenchContext): Promise<{
     ]);
   }
   say(table(rows));
+  const segment = segmentPages.toLocaleString('en-US');
+  say(`  how the rate holds up as the crawl grows: pages/s over the first and the last ${segment} pages (${segmentPages === options.pages / 10 ? 'a tenth of the site' : 'segments of 5,000 pages'}), from each page request's arrival in the site's log; goal on 50,000 pages: last ÷ first ≥ 0.9`);
+  say(
+    table([
+      ['', `first ${segment} pages, pages/s`, `last ${segment} pages, pages/s`, `rate over the last ${segment} pages ÷ first ${segment}`],
+      ...tabcrawlFigures.map((f) => [
+        `Tabcrawl, ${f.label}`,
+        num(f.rateHoldsUp.firstSegmentPagesPerSecond ?? Number.NaN),
+        num(f.rateHoldsUp.lastSegmentPagesPerSecond ?? Number.NaN),
+        num(f.rateHoldsUp.lastOverFirst ?? Number.NaN, 3),
+      ]),
+    ]),
+  );
   const idle = median(rounds.flatMap((r) => [...r.tabcrawl.values()].map((t) => t.run.idlePssBytes / MiB)));
   const other = median(rounds.flatMap((r) => [...r.tabcrawl.values()].map((t) => t.run.otherCpuShare * 100)));
   say(`  browser idle before each crawl: ${num(idle, 0)} MiB PSS; CPU used by other processes during Tabcrawl's crawls: ${num(other, 0)} % of ${os.cpus().length} cores`);

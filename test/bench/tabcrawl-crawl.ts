@@ -2,17 +2,21 @@
  * One Tabcrawl crawl as `npm run bench` measures it: the built extension in
  * headless Chromium (`launchExtension`), `crawl/start` through the driver
  * page, `waitForCrawl` polling every 500 ms, as `npm run crawl` goes; around
- * it, the browser's memory and CPU, the worker's heap and the storage when
- * asked. Pages are counted from the sites' own request logs.
+ * it, the browser's memory and CPU and, when asked, the worker's heap and the
+ * profile's IndexedDB folder, sampled before the crawl, every tenth of it and
+ * after it (how they grow with the crawl, part 3). Pages are counted from the
+ * sites' own request logs, and each page's arrival there is kept (how the
+ * rate holds up as the crawl grows, part 1).
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { launchExtension, type ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
 import type { LocalSite } from '../../src/shells/cli/local-site.ts';
 import { waitForCrawl } from '../../src/shells/cli/wait-for-crawl.ts';
 import type { CrawlSettings } from '../../src/core/settings.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
-import { countServed, type Served } from './bench-sites.ts';
+import { countServed, pageArrivals, requestKind, type Served } from './bench-sites.ts';
 import type { CpuProfile, CrawlerTimes } from './bench-stats.ts';
 import { browserRssBytes, samplePeakRss } from './process-memory.ts';
 import { browserCpuMs, cpuDelta, machineCpuMs } from './process-stats.ts';
@@ -43,10 +47,13 @@ export interface TabcrawlRun {
    */
   otherCpuShare: number;
   /**
-   * Worker's live heap (after a full GC) against rows stored, only when cost is measured: one sample
-   * `before` the crawl, every tenth of it `during`, one `after` it ended (its state released).
+   * The worker's live heap (after a full GC) and the profile's IndexedDB folder against rows stored and
+   * pages fetched, only when cost is measured: one sample `before` the crawl, one every tenth of it
+   * `during` (of the rows expected), one `after` it ended (its state released).
    */
-  heapSamples: HeapSample[];
+  samples: CrawlSample[];
+  /** When each page was first requested, from the sites' logs, in ms since the epoch, sorted: for the rate over the crawl's first and last pages. */
+  pageArrivalsMs: number[];
   /** IndexedDB folder of the profile on disk, and `navigator.storage.estimate()` of the extension, before and after. */
   idbDiskBytes: { before: number; after: number } | null;
   storageEstimateBytes: { before: number; after: number } | null;
@@ -56,10 +63,17 @@ export interface TabcrawlRun {
   profile: CpuProfile | null;
 }
 
-export interface HeapSample {
+/** What one sample of a crawl found (see {@link TabcrawlRun.samples}). */
+export interface CrawlSample {
   phase: 'before' | 'during' | 'after';
+  /** Rows stored so far (the crawl's `counts.done`: pages, resources, files, blocked and failed URLs). */
+  rows: number;
+  /** Pages requested so far, from the sites' logs (distinct page paths). */
   pages: number;
-  bytes: number;
+  /** The worker's live JS heap after a forced full GC, in bytes. */
+  heapBytes: number;
+  /** The profile's IndexedDB folder on disk (every file under it), in bytes; NaN when it could not be read. */
+  idbDiskBytes: number;
 }
 
 export interface CrawlOptions {
@@ -67,7 +81,7 @@ export interface CrawlOptions {
   chromePath: string;
   settings: Partial<CrawlSettings> & { startUrl: string };
   sites: readonly LocalSite[];
-  /** Sample the worker's heap and the storage (part 3). */
+  /** Sample the worker's heap and the IndexedDB folder every tenth of the crawl, and the storage before and after (part 3). */
   measureCost: boolean;
   /** Record a CPU profile of the worker. */
   profile: boolean;
@@ -85,15 +99,37 @@ export interface CrawlOptions {
   readTimes?: boolean;
 }
 
-/** Bytes of the files under `dir` (0 when it does not exist). */
-function folderBytes(dir: string): number {
+/**
+ * Bytes of the files under `dir` (0 when it does not exist). Asynchronous, so that the sites this process
+ * serves keep answering while it walks (a crawl that archives holds a file per large body). A file that
+ * LevelDB removes during the walk (a compaction) counts 0.
+ */
+async function folderBytes(dir: string): Promise<number> {
   if (!existsSync(dir)) return 0;
   let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
     const path = join(dir, entry.name);
-    total += entry.isDirectory() ? folderBytes(path) : statSync(path).size;
+    total += entry.isDirectory() ? await folderBytes(path) : await stat(path).then((s) => s.size, () => 0);
   }
   return total;
+}
+
+/** Counts the distinct pages the sites' logs hold so far, reading each log on from where it stopped last time. */
+function pageCounter(sites: readonly LocalSite[]): () => number {
+  const seen = sites.map(() => new Set<string>());
+  const read = sites.map(() => 0);
+  return () => {
+    sites.forEach((site, i) => {
+      const paths = seen[i];
+      if (paths === undefined) return;
+      for (let k = read[i] ?? 0; k < site.requests.length; k++) {
+        const url = site.requests[k]?.url;
+        if (url !== undefined && requestKind(url) === 'page') paths.add(url);
+      }
+      read[i] = site.requests.length;
+    });
+    return seen.reduce((sum, paths) => sum + paths.size, 0);
+  };
 }
 
 /** What the extension's origin stores, as Chrome's quota manager counts it (`usageDetails.indexedDB` when given). */
@@ -132,14 +168,15 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
     await new Promise((r) => setTimeout(r, 1000));
     const idlePssBytes = browserRssBytes(session.profileDir);
     const idbDir = join(session.profileDir, 'user-data', 'Default', 'IndexedDB');
-    const heapSamples: HeapSample[] = [];
+    const samples: CrawlSample[] = [];
     let idbBefore = 0;
     let estimateBefore = 0;
     if (options.measureCost || options.profile) worker = await attachToWorker(session);
     if (options.measureCost && worker !== null) {
-      idbBefore = folderBytes(idbDir);
+      const heapBytes = await liveHeapBytes(worker);
+      idbBefore = await folderBytes(idbDir);
       estimateBefore = await storageEstimate(session);
-      heapSamples.push({ phase: 'before', pages: 0, bytes: await liveHeapBytes(worker) });
+      samples.push({ phase: 'before', rows: 0, pages: 0, heapBytes, idbDiskBytes: idbBefore });
     }
     if (options.profile && worker !== null) {
       await worker.send('Profiler.enable');
@@ -148,6 +185,7 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
     }
 
     for (const site of options.sites) site.requests.length = 0;
+    const pagesSoFar = pageCounter(options.sites);
     const cpuBefore = browserCpuMs(session.profileDir);
     const machineBefore = machineCpuMs();
     const benchBefore = process.cpuUsage();
@@ -168,10 +206,12 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
         if (!options.measureCost || worker === null || isSampling || now.counts.done < nextSample || now.state !== 'running') return;
         isSampling = true;
         nextSample = now.counts.done + step;
-        const pages = now.counts.done;
+        const rows = now.counts.done;
+        const pages = pagesSoFar();
         const cdp = worker;
+        // The heap first (its forced GC is the heavier), then the folder: a few ms apart, a few pages apart.
         sampling = liveHeapBytes(cdp)
-          .then((bytes) => void heapSamples.push({ phase: 'during', pages, bytes }))
+          .then(async (heapBytes) => void samples.push({ phase: 'during', rows, pages, heapBytes, idbDiskBytes: await folderBytes(idbDir).catch(() => Number.NaN) }))
           .catch(() => undefined)
           .finally(() => {
             isSampling = false;
@@ -193,9 +233,10 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
     let idbDiskBytes: TabcrawlRun['idbDiskBytes'] = null;
     let storageEstimateBytes: TabcrawlRun['storageEstimateBytes'] = null;
     if (options.measureCost && worker !== null) {
-      heapSamples.push({ phase: 'after', pages: crawl.counts.done, bytes: await liveHeapBytes(worker) });
+      const heapBytes = await liveHeapBytes(worker);
       storageEstimateBytes = { before: estimateBefore, after: await storageEstimate(session) };
-      idbDiskBytes = { before: idbBefore, after: folderBytes(idbDir) };
+      idbDiskBytes = { before: idbBefore, after: await folderBytes(idbDir) };
+      samples.push({ phase: 'after', rows: crawl.counts.done, pages: pagesSoFar(), heapBytes, idbDiskBytes: idbDiskBytes.after });
     }
     const served = countServed(options.sites.map((site) => site.requests));
     const rowTimes = options.readTimes === true ? await crawlerTimes(session, crawl.id) : null;
@@ -211,7 +252,8 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
       peakPssBytes,
       cpuMs,
       otherCpuShare,
-      heapSamples,
+      samples,
+      pageArrivalsMs: pageArrivals(options.sites.map((site) => site.requests)),
       idbDiskBytes,
       storageEstimateBytes,
       rowTimes,
@@ -223,7 +265,12 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
   }
 }
 
-/** The time limit of a zero-delay crawl of `pages` pages: 2 minutes and half a second a page (10 times slower than today). */
+/**
+ * The time limit of a zero-delay crawl of `pages` pages (or rows: callers pass the rows they expect), against
+ * a crawl that stops making progress: 2 minutes and half a second each, 30 times the time a row takes in the
+ * slowest crawl here (archiving at 1 request at once: about 15 ms a row). A 50,000-page site archived, 102,007
+ * rows: 14 hours, room enough for a crawl that slows down as it grows.
+ */
 export function pageTimeLimitMs(pages: number): number {
   return 120_000 + pages * 500;
 }
