@@ -80,6 +80,13 @@ export interface ExportDeps {
    * id once it is saved; rejects with an {@link ExportPageError} `download`.
    */
   save: (blob: Blob, fileName: string) => Promise<number>;
+  /**
+   * Takes the file's bytes as they are made, instead of a Blob handed to `save` once complete: the
+   * command line's sink, whose program removes what it got when the export then fails. No Blob is built
+   * (the browser would hold the whole file) and `save` is not called. `write` resolves once it may be
+   * given the next chunk; `end` once all are taken. @default undefined (a Blob, then `save`)
+   */
+  stream?: { write: (chunk: Uint8Array) => Promise<void>; end: () => Promise<unknown> };
   /** Writes the rows in a format. @default exportBytes (tests pass a writer that fails) */
   write?: typeof exportBytes;
   /** Least time between two progress reports while rows are written, in ms. @default 100 */
@@ -178,16 +185,29 @@ export async function exportCrawl(deps: ExportDeps, onProgress: (progress: Expor
   };
 
   const source = snapshotSource(storeExportSource(deps.store, crawl), rowsTotal);
-  let blob: Blob;
+  const result = (downloadId: number): ExportResult => ({
+    fileName,
+    downloadId,
+    rows: rowsDone,
+    site: siteOf(crawl),
+    formatName,
+    archivedResources: crawl.settings.archiveResources === true,
+  });
+  let blob: Blob | null = null;
   try {
     // A writer may throw on the call itself, before its first chunk.
     const write = deps.write ?? exportBytes;
     const chunks = write(source, format, { software: deps.software, now: deps.now(), onRow });
-    blob = await blobOf(chunks, formatInfo(format).mediaType);
+    if (deps.stream === undefined) blob = await blobOf(chunks, formatInfo(format).mediaType);
+    else {
+      for await (const chunk of chunks) await deps.stream.write(chunk);
+      await deps.stream.end();
+    }
   } catch (error) {
     if (error instanceof ExportPageError) throw error;
     throw new ExportPageError('export', `Could not write the ${formatName} file: ${errorMessage(error)}`, { cause: error });
   }
+  if (blob === null) return result(0);
 
   onProgress(progress('saving'));
   let downloadId: number;
@@ -197,5 +217,5 @@ export async function exportCrawl(deps: ExportDeps, onProgress: (progress: Expor
     if (error instanceof ExportPageError) throw error;
     throw new ExportPageError('download', `The browser did not save the file: ${errorMessage(error)}`, { cause: error });
   }
-  return { fileName, downloadId, rows: rowsDone, site: siteOf(crawl), formatName, archivedResources: crawl.settings.archiveResources === true };
+  return result(downloadId);
 }

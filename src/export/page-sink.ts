@@ -30,4 +30,4 @@ export function withSinkWait(path: string): string {
 }
 
 /** Most bytes sent in one chunk event: big enough to keep round trips few, small enough to keep memory flat. */
-export const SINK_CHUNK_BYTES = 1024 * 1024;
+export const SINK_CHUNK_BYTES = 4 * 1024 * 1024;

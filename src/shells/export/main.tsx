@@ -19,7 +19,7 @@ import { ExportView, type RunExport } from '../../export-view/export-view.tsx';
 import { saveDownload } from '../../export/save-download.ts';
 import { parseExportParams } from '../../messaging/routes.ts';
 import { SINK_WAIT_MS, SINK_WAIT_PARAM } from '../../export/page-sink.ts';
-import { findSink, sendToSink, waitForSink, type Sink } from './sink-save.ts';
+import { findSink, sinkStream, waitForSink, type Sink, type SinkStream } from './sink-save.ts';
 
 /** Read only: the worker owns the database. */
 const store: CrawlReader = new DexieCrawlStore(new TabcrawlDatabase());
@@ -31,6 +31,12 @@ function mount(sink: Sink | null): void {
   /** Bytes handed to the sink; reported when done. */
   let sinkBytes = 0;
 
+  /** The export's stream into the sink, noting the bytes sent for the `done` event. */
+  const streamTo = (stream: SinkStream) => ({
+    write: (chunk: Uint8Array) => stream.write(chunk),
+    end: async () => void (sinkBytes = await stream.end()),
+  });
+
   const exportOnce: RunExport = async (onProgress) =>
     exportCrawl(
       {
@@ -39,11 +45,9 @@ function mount(sink: Sink | null): void {
         store,
         software: `Tabcrawl ${browser.runtime.getManifest().version}`,
         now: () => new Date(),
-        save: async (blob, fileName) => {
-          if (sink === null) return saveDownload(browser.downloads, blob, fileName);
-          sinkBytes = await sendToSink(sink, blob);
-          return 0;
-        },
+        save: (blob, fileName) => saveDownload(browser.downloads, blob, fileName),
+        // A program's sink takes the bytes as they are made: no Blob of the whole file, and its writing overlaps ours.
+        ...(sink === null ? {} : { stream: streamTo(sinkStream(sink)) }),
       },
       onProgress,
     );
