@@ -73,31 +73,32 @@ export function segmentRates(arrivalsMs: readonly number[], segmentPages: number
 }
 
 /**
- * The first and the last step of a series sampled as a crawl grows (`x` pages, `y` bytes): `y`'s increment
- * per unit of `x` from the first point to the next one at least `minSpan` further, and from the last point
- * back to the latest one at least `minSpan` before it (in `x` order; the other end of the series when none
- * is that far). Used for IndexedDB's bytes per page over the first and the last tenth of a crawl: flat
- * storage gives two equal steps; `minSpan` keeps a sample taken just before the end from making a step of a
- * few pages. NaN for fewer than two points or a step of no `x`.
+ * How fast a series sampled as a crawl grows (`x` pages, `y` bytes) rose over its first and its last
+ * `share` of `x`'s range: the least-squares {@link slope} of the points from the smallest `x` to `share` of
+ * the range above it, and of those from `share` below the largest `x` to it. Used for IndexedDB's bytes per
+ * page over the first and last tenth of a crawl, where the folder's size at any moment moves by MiBs
+ * (LevelDB's log filling, compactions dropping rewritten rows): a slope over a tenth's dozen samples is
+ * steadier than the difference of two. Flat storage gives two equal slopes. NaN for an edge of fewer than
+ * two distinct `x`.
  */
-export function firstAndLastSteps(points: readonly { x: number; y: number }[], minSpan = 0): { first: Step; last: Step } {
-  const sorted = [...points].sort((a, b) => a.x - b.x);
-  const step = (from: { x: number; y: number } | undefined, to: { x: number; y: number } | undefined): Step =>
-    from === undefined || to === undefined || sorted.length < 2
-      ? { fromX: Number.NaN, toX: Number.NaN, perX: Number.NaN }
-      : { fromX: from.x, toX: to.x, perX: to.x === from.x ? Number.NaN : (to.y - from.y) / (to.x - from.x) };
-  const start = sorted[0];
-  const end = sorted.at(-1);
-  if (start === undefined || end === undefined) return { first: step(undefined, undefined), last: step(undefined, undefined) };
-  const afterStart = sorted.find((p, i) => i > 0 && p.x - start.x >= minSpan) ?? end;
-  const beforeEnd = sorted.findLast((p, i) => i < sorted.length - 1 && end.x - p.x >= minSpan) ?? start;
-  return { first: step(start, afterStart), last: step(beforeEnd, end) };
+export function edgeSlopes(points: readonly { x: number; y: number }[], share: number): { first: EdgeSlope; last: EdgeSlope } {
+  const xs = points.map((p) => p.x);
+  const low = Math.min(...xs);
+  const high = Math.max(...xs);
+  const width = (high - low) * share;
+  const edge = (from: number, to: number): EdgeSlope => {
+    const inside = points.filter((p) => p.x >= from && p.x <= to);
+    return { fromX: from, toX: to, points: inside.length, perX: slope(inside) };
+  };
+  if (points.length === 0) return { first: edge(Number.NaN, Number.NaN), last: edge(Number.NaN, Number.NaN) };
+  return { first: edge(low, low + width), last: edge(high - width, high) };
 }
 
-/** One step of a sampled series: from `fromX` to `toX`, `perX` of `y` per unit of `x`. */
-export interface Step {
+/** The slope of a series over an edge of its range: from `fromX` to `toX`, `perX` of `y` per unit of `x`, from `points` points. */
+export interface EdgeSlope {
   fromX: number;
   toX: number;
+  points: number;
   perX: number;
 }
 

@@ -6,19 +6,20 @@
  * process; the worker's JS heap after a forced GC every tenth of the crawl,
  * its first and last sample while crawling, and its slope; the IndexedDB bytes
  * per page and per stored row over the whole crawl, and per page over its
- * first and its last tenth (the profile's IndexedDB folder, walked at each
- * tenth), so that "the heap stays flat, IndexedDB bytes per page stay flat"
+ * first and its last tenth (the profile's IndexedDB folder, walked every
+ * hundredth of the crawl: the slope over each tenth's samples), so that "the heap stays flat, IndexedDB bytes per page stay flat"
  * can be judged as a crawl grows (`--pages 50000 --parts 1,3 --rounds 1`).
  */
-import { firstAndLastSteps, median, rounded, slope, type Step } from './bench-stats.ts';
+import { edgeSlopes, median, rounded, slope, type EdgeSlope } from './bench-stats.ts';
 import { MiB, num, perHostText, table, type BenchContext } from './bench-report.ts';
 import { variantLabel, type VariantRuns } from './part-throughput.ts';
 import type { CrawlSample, TabcrawlRun } from './tabcrawl-crawl.ts';
 
-/** A stretch of a crawl, in pages fetched (from the site's log), and the IndexedDB folder's growth over it per page. */
+/** A stretch of a crawl, in pages fetched (from the site's log), and the IndexedDB folder's growth over it per page (a least-squares slope over its samples). */
 interface IdbStep {
   fromPages: number | null;
   toPages: number | null;
+  samples: number | null;
   bytesPerPage: number | null;
 }
 
@@ -40,9 +41,10 @@ interface Cost {
   /** The same per page fetched: with resources, a page's share of them (their rows and bodies) included. */
   indexedDbBytesPerPageOnDisk: number | null;
   /**
-   * The IndexedDB folder's growth per page fetched over the crawl's first tenth (from before the crawl to the
-   * first sample) and its last (from the sample a tenth before the end to after the crawl), and last ÷ first
-   * (target: about 1, bytes per page flat). The spans are the median crawl's, in pages.
+   * The IndexedDB folder's growth per page fetched over the crawl's first tenth (from before the crawl) and its
+   * last (to the last sample while it ran: what the crawl's end writes is in the whole crawl's figure only), the
+   * slope over the folder's samples in each, and last ÷ first (target: about 1, bytes per page flat). The
+   * spans are the median crawl's, in pages.
    */
   indexedDbBytesPerPageFirstTenth: IdbStep;
   indexedDbBytesPerPageLastTenth: IdbStep;
@@ -54,13 +56,13 @@ interface Cost {
 }
 
 /**
- * The IndexedDB folder's first and last tenth of a crawl (see {@link firstAndLastSteps}): samples at least
- * a twentieth of the crawl's pages apart, so a sample taken just before the end does not make the last step.
+ * The IndexedDB folder's growth per page over the first and the last tenth of a crawl (see {@link edgeSlopes}),
+ * from the samples before and while it ran: the one after it holds what the crawl's end writes (the last
+ * fold of the link tallies, the URLs not crawled), which is no page's.
  */
-export function idbSteps(samples: readonly CrawlSample[]): { first: Step; last: Step } {
-  const points = samples.filter((s) => Number.isFinite(s.idbDiskBytes)).map((s) => ({ x: s.pages, y: s.idbDiskBytes }));
-  const pages = Math.max(0, ...points.map((p) => p.x));
-  return firstAndLastSteps(points, pages / 20);
+export function idbSteps(samples: readonly CrawlSample[]): { first: EdgeSlope; last: EdgeSlope } {
+  const points = samples.filter((s) => s.phase !== 'after' && Number.isFinite(s.idbDiskBytes)).map((s) => ({ x: s.pages, y: s.idbDiskBytes }));
+  return edgeSlopes(points, 0.1);
 }
 
 function costOf(tab: readonly TabcrawlRun[]): Cost {
@@ -70,16 +72,17 @@ function costOf(tab: readonly TabcrawlRun[]): Cost {
   const browserMs = (x: TabcrawlRun): number => Object.entries(x.cpuMs).reduce((sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms), 0);
   // The slope is taken while the crawl runs: the first sample after the start already holds what any crawl
   // loads once (modules' state, Dexie's schema), and the one after the end has the crawl's state released.
-  const during = (x: TabcrawlRun): CrawlSample[] => x.samples.filter((h) => h.phase === 'during');
+  const heapSamples = (x: TabcrawlRun): (CrawlSample & { heapBytes: number })[] => x.samples.filter((h): h is CrawlSample & { heapBytes: number } => h.heapBytes !== null);
+  const during = (x: TabcrawlRun): (CrawlSample & { heapBytes: number })[] => heapSamples(x).filter((h) => h.phase === 'during');
   const slopes = tab.map((x) => slope(during(x).map((h) => ({ x: h.rows, y: h.heapBytes }))) * 1000);
   const heapLevel = (pick: (x: TabcrawlRun) => CrawlSample | undefined): number => median(tab.map((x) => pick(x)?.heapBytes ?? Number.NaN));
   const mib = (bytes: number): number | null => rounded(bytes / MiB, 2);
   const steps = tab.map((x) => idbSteps(x.samples));
-  const idbStep = (pick: (s: { first: Step; last: Step }) => Step): IdbStep => {
-    // The spans of the crawl whose step is the median (of an even count, the lower one's).
+  const idbStep = (pick: (s: { first: EdgeSlope; last: EdgeSlope }) => EdgeSlope): IdbStep => {
+    // The span of the crawl whose slope is the median (of an even count, the lower one's).
     const sorted = steps.map(pick).filter((s) => Number.isFinite(s.perX)).sort((a, b) => a.perX - b.perX);
     const middle = sorted[Math.floor((sorted.length - 1) / 2)];
-    return { fromPages: middle?.fromX ?? null, toPages: middle?.toX ?? null, bytesPerPage: rounded(median(sorted.map((s) => s.perX)), 0) };
+    return { fromPages: rounded(middle?.fromX ?? Number.NaN, 0), toPages: rounded(middle?.toX ?? Number.NaN, 0), samples: middle?.points ?? null, bytesPerPage: rounded(median(sorted.map((s) => s.perX)), 0) };
   };
   return {
     crawls: tab.length,
@@ -89,11 +92,11 @@ function costOf(tab: readonly TabcrawlRun[]): Cost {
     browserCpuMsPer1000Pages: rounded(median(tab.map((x) => per1000(browserMs(x), x.pages))), 0),
     browserCpuMsPer1000Requests: rounded(median(tab.map((x) => per1000(browserMs(x), x.served.requests))), 0),
     workerHeapAfterGcMiB: {
-      beforeCrawl: mib(heapLevel((x) => x.samples.find((h) => h.phase === 'before'))),
+      beforeCrawl: mib(heapLevel((x) => heapSamples(x).find((h) => h.phase === 'before'))),
       firstSampleDuring: mib(heapLevel((x) => during(x)[0])),
       lastSampleDuring: mib(heapLevel((x) => during(x).at(-1))),
       lastMinusFirstDuring: mib(median(tab.map((x) => (during(x).at(-1)?.heapBytes ?? Number.NaN) - (during(x)[0]?.heapBytes ?? Number.NaN)))),
-      afterCrawl: mib(heapLevel((x) => x.samples.find((h) => h.phase === 'after'))),
+      afterCrawl: mib(heapLevel((x) => heapSamples(x).find((h) => h.phase === 'after'))),
     },
     workerHeapSlopeMiBPer1000Rows: rounded(median(slopes) / MiB, 3),
     indexedDbBytesPerRowOnDisk: rounded(median(tab.map((x) => (x.idbDiskBytes === null ? Number.NaN : (x.idbDiskBytes.after - x.idbDiskBytes.before) / x.rowsStored))), 0),
@@ -134,7 +137,7 @@ export function costPerPage({ options, say }: BenchContext, runs: readonly Varia
     return `${num(h.beforeCrawl ?? Number.NaN, 2)}, ${num(h.firstSampleDuring ?? Number.NaN, 2)} → ${num(h.lastSampleDuring ?? Number.NaN, 2)}, ${num(h.afterCrawl ?? Number.NaN, 2)}`;
   };
   const kib = (bytes: number | null, digits = 1): string => num((bytes ?? Number.NaN) / 1024, digits);
-  const span = (s: IdbStep): string => (s.fromPages === null || s.toPages === null ? '' : ` (pages ${num(s.fromPages, 0)}–${num(s.toPages, 0)})`);
+  const span = (s: IdbStep): string => (s.fromPages === null || s.toPages === null ? '' : ` (pages ${num(s.fromPages, 0)}–${num(s.toPages, 0)}, ${s.samples ?? 0} samples)`);
   say('');
   say(`3. Cost per page: the Tabcrawl crawls of part 1 (${options.pages.toLocaleString('en-US')} pages, delay 0), medians of ${costs.map((c) => c.crawls).join(', ')} crawls`);
   say(
@@ -156,6 +159,7 @@ export function costPerPage({ options, say }: BenchContext, runs: readonly Varia
       ['IndexedDB (storage.estimate), KiB per row stored', ...cell((c) => kib(c.indexedDbBytesPerRowEstimate))],
     ]),
   );
-  say(`  ${perHostText(options.parallel)} and, when part 1 crawled at it, 1; the IndexedDB folder walked at each tenth of the rows expected, with the heap; a tenth's KiB per page is the folder's growth over it ÷ its pages (LevelDB's log and compactions make it move by a few MiB at a time)`);
+  say(`  the heap sampled every tenth of the rows expected, the IndexedDB folder every hundredth: a tenth's KiB per page is the slope of the folder's size over pages fetched in it, the crawl's end left out;`);
+  say('  the folder moves by MiBs at a time (LevelDB\'s log filling, compactions): a tenth grows by less than that below ~20,000 pages, and its figure is noise there');
   return figures;
 }

@@ -2,9 +2,10 @@
  * One Tabcrawl crawl as `npm run bench` measures it: the built extension in
  * headless Chromium (`launchExtension`), `crawl/start` through the driver
  * page, `waitForCrawl` polling every 500 ms, as `npm run crawl` goes; around
- * it, the browser's memory and CPU and, when asked, the worker's heap and the
- * profile's IndexedDB folder, sampled before the crawl, every tenth of it and
- * after it (how they grow with the crawl, part 3). Pages are counted from the
+ * it, the browser's memory and CPU and, when asked, the worker's heap (before
+ * the crawl, every tenth of it, after it) and the profile's IndexedDB folder
+ * (the same, and every hundredth in between): how they grow with the crawl,
+ * part 3. Pages are counted from the
  * sites' own request logs, and each page's arrival there is kept (how the
  * rate holds up as the crawl grows, part 1).
  */
@@ -47,9 +48,9 @@ export interface TabcrawlRun {
    */
   otherCpuShare: number;
   /**
-   * The worker's live heap (after a full GC) and the profile's IndexedDB folder against rows stored and
-   * pages fetched, only when cost is measured: one sample `before` the crawl, one every tenth of it
-   * `during` (of the rows expected), one `after` it ended (its state released).
+   * The profile's IndexedDB folder and the worker's live heap (after a full GC) against rows stored and
+   * pages fetched, only when cost is measured: one sample `before` the crawl, one every hundredth of it
+   * `during` (of the rows expected; the heap every tenth only), one `after` it ended (its state released).
    */
   samples: CrawlSample[];
   /** When each page was first requested, from the sites' logs, in ms since the epoch, sorted: for the rate over the crawl's first and last pages. */
@@ -70,8 +71,8 @@ export interface CrawlSample {
   rows: number;
   /** Pages requested so far, from the sites' logs (distinct page paths). */
   pages: number;
-  /** The worker's live JS heap after a forced full GC, in bytes. */
-  heapBytes: number;
+  /** The worker's live JS heap after a forced full GC, in bytes; null in the samples of the folder only (between the tenths). */
+  heapBytes: number | null;
   /** The profile's IndexedDB folder on disk (every file under it), in bytes; NaN when it could not be read. */
   idbDiskBytes: number;
 }
@@ -81,7 +82,7 @@ export interface CrawlOptions {
   chromePath: string;
   settings: Partial<CrawlSettings> & { startUrl: string };
   sites: readonly LocalSite[];
-  /** Sample the worker's heap and the IndexedDB folder every tenth of the crawl, and the storage before and after (part 3). */
+  /** Sample the worker's heap every tenth of the crawl and the IndexedDB folder every hundredth, and the storage before and after (part 3). */
   measureCost: boolean;
   /** Record a CPU profile of the worker. */
   profile: boolean;
@@ -91,7 +92,7 @@ export interface CrawlOptions {
    * the measurement must not disturb the gaps it measures.
    */
   sampleMemory: boolean;
-  /** Rows the crawl should store, for the heap sampling step (every tenth of them). */
+  /** Rows the crawl should store, for the sampling steps (every tenth of them, every hundredth). */
   expectedRows: number;
   /** A crawl still running after this long is stopped, so a stuck crawl cannot hang the bench, in ms. */
   timeLimitMs: number;
@@ -192,8 +193,13 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
     // PSS is costly to read (~25 ms a time here, walking every process's page tables): once a second keeps the
     // bench's own load on the 2 cores small, and memory does not move faster than that.
     const memory = options.sampleMemory ? samplePeakRss(session.profileDir, 1000) : { stop: () => Number.NaN };
-    const step = Math.max(50, Math.round(options.expectedRows / 10));
-    let nextSample = step;
+    // The heap every tenth of the crawl (its forced GC costs the worker a few ms), the folder every hundredth (a
+    // walk of a few hundred files here, asynchronous: LevelDB's log and compactions move its size by MiBs, and
+    // the bytes per page of a tenth are a least-squares slope over its samples; see part-cost.ts).
+    const heapStep = Math.max(50, Math.round(options.expectedRows / 10));
+    const folderStep = Math.max(5, Math.round(options.expectedRows / 100));
+    let nextHeap = heapStep;
+    let nextFolder = folderStep;
     let sampling: Promise<void> = Promise.resolve();
     let isSampling = false;
     const startedAt = Date.now();
@@ -203,14 +209,16 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
     const { crawl } = await waitForCrawl(session.request, started.id, {
       signal: limit,
       onProgress: (now: CrawlSummary) => {
-        if (!options.measureCost || worker === null || isSampling || now.counts.done < nextSample || now.state !== 'running') return;
+        if (!options.measureCost || worker === null || isSampling || now.counts.done < nextFolder || now.state !== 'running') return;
         isSampling = true;
-        nextSample = now.counts.done + step;
         const rows = now.counts.done;
+        nextFolder = rows + folderStep;
+        const withHeap = rows >= nextHeap;
+        if (withHeap) nextHeap = rows + heapStep;
         const pages = pagesSoFar();
         const cdp = worker;
         // The heap first (its forced GC is the heavier), then the folder: a few ms apart, a few pages apart.
-        sampling = liveHeapBytes(cdp)
+        sampling = (withHeap ? liveHeapBytes(cdp) : Promise.resolve(null))
           .then(async (heapBytes) => void samples.push({ phase: 'during', rows, pages, heapBytes, idbDiskBytes: await folderBytes(idbDir).catch(() => Number.NaN) }))
           .catch(() => undefined)
           .finally(() => {

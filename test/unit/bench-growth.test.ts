@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pageArrivals, resourceSiteCounts } from '../bench/bench-sites.ts';
-import { firstAndLastSteps, firstArrivals, segmentPagesFor, segmentRates, type LoggedRequest } from '../bench/bench-stats.ts';
+import { edgeSlopes, firstArrivals, segmentPagesFor, segmentRates, type LoggedRequest } from '../bench/bench-stats.ts';
 import { linksOf } from '../bench/generated-site.ts';
 import { idbSteps } from '../bench/part-cost.ts';
 import { pageTimeLimitMs, type CrawlSample } from '../bench/tabcrawl-crawl.ts';
@@ -60,38 +60,35 @@ describe('bench: how the rate holds up as a crawl grows', () => {
 });
 
 describe('bench: IndexedDB bytes per page over the first and the last tenth of a crawl', () => {
-  it('gives equal steps to storage that grows by the same bytes per page', () => {
-    const points = [0, 100, 200, 300].map((x) => ({ x, y: 5000 + x * 20 }));
-    const { first, last } = firstAndLastSteps(points);
+  it('gives equal slopes to storage that grows by the same bytes per page', () => {
+    const points = Array.from({ length: 101 }, (_, i) => ({ x: i * 10, y: 5000 + i * 10 * 20 }));
+    const { first, last } = edgeSlopes(points, 0.1);
     assert.deepEqual([first, last], [
-      { fromX: 0, toX: 100, perX: 20 },
-      { fromX: 200, toX: 300, perX: 20 },
+      { fromX: 0, toX: 100, points: 11, perX: 20 },
+      { fromX: 900, toX: 1000, points: 11, perX: 20 },
     ]);
   });
 
-  it('steps over a sample taken just before the end, so the last step is not a few pages', () => {
-    const points = [
-      { x: 0, y: 0 },
-      { x: 100, y: 1000 },
-      { x: 900, y: 9000 },
-      { x: 995, y: 9900 },
-      { x: 1000, y: 10_100 },
-    ];
-    assert.deepEqual(firstAndLastSteps(points, 50).last, { fromX: 900, toX: 1000, perX: 11 });
-    assert.deepEqual(firstAndLastSteps(points).last, { fromX: 995, toX: 1000, perX: 40 });
+  it('fits a slope through the jumps of a folder that fills a log and compacts it, where two samples would not', () => {
+    // 20 bytes a page, plus a saw-tooth of ±300 bytes (a log filling, then compacted) every 4 samples.
+    const points = Array.from({ length: 101 }, (_, i) => ({ x: i * 10, y: i * 10 * 20 + ([0, 300, -300, 0][i % 4] ?? 0) }));
+    const { first, last } = edgeSlopes(points, 0.1);
+    assert.ok(Math.abs(first.perX - 20) < 2 && Math.abs(last.perX - 20) < 2, `${first.perX} ${last.perX}`);
+    const twoSamples = ((points[10]?.y ?? 0) - (points[9]?.y ?? 0)) / 10;
+    assert.ok(Math.abs(twoSamples - 20) > 20, String(twoSamples));
   });
 
-  it('has no step for a single point', () => {
-    assert.ok(Number.isNaN(firstAndLastSteps([{ x: 0, y: 1 }]).first.perX));
+  it('has no slope for an edge of one sample', () => {
+    assert.ok(Number.isNaN(edgeSlopes([{ x: 0, y: 1 }, { x: 100, y: 5 }], 0.1).first.perX));
+    assert.ok(Number.isNaN(edgeSlopes([], 0.1).last.perX));
   });
 
-  it("reads the folder's samples against pages, a twentieth of the crawl apart at least, leaving out a folder it could not read", () => {
-    const sample = (phase: CrawlSample['phase'], pages: number, idbDiskBytes: number): CrawlSample => ({ phase, rows: pages * 2, pages, heapBytes: 1, idbDiskBytes });
-    const steps = idbSteps([sample('before', 0, 1000), sample('during', 200, 5000), sample('during', 400, Number.NaN), sample('during', 1800, 40_000), sample('during', 1990, 42_000), sample('after', 2000, 45_000)]);
-    assert.deepEqual([steps.first, steps.last], [
-      { fromX: 0, toX: 200, perX: 20 },
-      { fromX: 1800, toX: 2000, perX: 25 },
-    ]);
+  it("reads the folder's samples against pages before and while the crawl ran, leaving out its end and a folder it could not read", () => {
+    const sample = (phase: CrawlSample['phase'], pages: number, idbDiskBytes: number): CrawlSample => ({ phase, rows: pages * 2, pages, heapBytes: null, idbDiskBytes });
+    const during = Array.from({ length: 99 }, (_, i) => sample('during', (i + 1) * 20, 1000 + (i + 1) * 20 * (i < 50 ? 20 : 25)));
+    const steps = idbSteps([sample('before', 0, 1000), ...during, sample('during', 30, Number.NaN), sample('after', 2000, 10_000_000)]);
+    assert.deepEqual([steps.first.perX, steps.first.points], [20, 10]);
+    assert.deepEqual([steps.last.fromX, steps.last.toX, steps.last.perX, steps.last.points], [1782, 1980, 25, 10]);
   });
 });
 
