@@ -104,11 +104,13 @@ Options:
                        5 pages per host in part 2)
   -h, --help           this help
 
-How the crawl rate, the heap and IndexedDB hold up as a crawl grows, on a site of 50,000 pages (issue:
-rate over the last 5,000 pages at least 0.9 of the first 5,000's, at 1 and at 8 requests at once; heap and
-IndexedDB bytes per page flat): parts 1 and 3 in one round, four crawls (pages only and archiving, at 8
-and at 1 request at once per host) and two wget runs; hours on two cores, about 0.4 GiB of profile per
-crawl in /tmp, removed after it:
+How the crawl rate, the heap and IndexedDB hold up as a crawl grows, on a site of 50,000 pages (the goal:
+pages/s over the last 5,000 pages at least 0.9 of the first 5,000's, at 1 and at 8 requests at once per
+host; the worker's heap and IndexedDB's bytes per page flat): parts 1 and 3, one round, that is four
+Tabcrawl crawls (pages only and archiving, at 8 and at 1 request at once per host) and two wget runs.
+Estimated from a 2,000-page run: 1 to 2 hours on two cores (longer if the crawls slow down as they grow),
+and in the temporary folder up to about 1.5 GiB of browser profile (archiving) or 2 GiB of wget's files
+and WARC (--page-requisites), each removed after its crawl:
   npm run bench -- --pages 50000 --parts 1,3 --rounds 1`;
 
 const OPTIONS = {

@@ -15,6 +15,13 @@
  * `--rounds` rounds, and a ratio is taken within a round (Tabcrawl and wget
  * back to back, their order alternating) before its median.
  *
+ * How a crawl holds up as it grows (a 50,000-page site: `--pages 50000
+ * --parts 1,3 --rounds 1`): part 1 gives each Tabcrawl crawl's pages/s over
+ * its first and its last segment of pages (5,000, or a tenth of a smaller
+ * site) from the site's log, and their ratio; part 3 the worker's heap every
+ * tenth of the crawl and IndexedDB's bytes per page over its first and last
+ * tenth, at each setting (1 and `--parallel` requests at once per host).
+ *
  * One module per part: `part-throughput.ts` (1), `part-politeness.ts` (2),
  * `part-cost.ts` (3), `part-results-export.ts` (4), `part-ceiling.ts` (5),
  * `part-profile.ts` (`--profile`); a crawl as they all run it:

@@ -160,6 +160,6 @@ export function costPerPage({ options, say }: BenchContext, runs: readonly Varia
     ]),
   );
   say(`  the heap sampled every tenth of the rows expected, the IndexedDB folder every hundredth: a tenth's KiB per page is the slope of the folder's size over pages fetched in it, the crawl's end left out;`);
-  say('  the folder moves by MiBs at a time (LevelDB\'s log filling, compactions): a tenth grows by less than that below ~20,000 pages, and its figure is noise there');
+  say("  the folder moves by up to ~17 MiB at a time (LevelDB's log filling, compactions): a tenth of a small site grows by less (2,000 pages: 1 to 6 MiB), and its figure is noise there");
   return figures;
 }
