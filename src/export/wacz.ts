@@ -29,6 +29,7 @@ import { type WarcIndexEntry, warcRecords } from './warc.ts';
 import { digestOf } from './warc-record.ts';
 import { TABCRAWL_WACZ_PATHS, crawlFileBytes, rowsJsonlGz } from './tabcrawl-crawl-file.ts';
 import { type StreamDigest, digesting } from './zip-digest.ts';
+import { type StreamHash, startStreamHash } from './stream-hash.ts';
 
 /** The WACZ version written in `datapackage.json`. */
 export const WACZ_VERSION = '1.1.1';
@@ -100,10 +101,11 @@ async function* waczEntries(source: ExportSource, context: ExportContext) {
   const lastModified = context.now;
   const collected: Collected = { lines: [], pages: [] };
   const resources: WaczResource[] = [];
-  const listed = (path: string, chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> =>
-    digesting(chunks, (digest) => resources.push(resourceOf(path, digest)));
+  const listed = (path: string, chunks: AsyncIterable<Uint8Array>, hash?: StreamHash): AsyncIterable<Uint8Array> =>
+    digesting(chunks, (digest) => resources.push(resourceOf(path, digest)), hash);
 
-  yield { name: WACZ_PATHS.warc, lastModified, input: listed(WACZ_PATHS.warc, archiveChunks(source, context, collected)) };
+  // The WARC is nearly all of the file: hashed in a worker, on another core, where there is one.
+  yield { name: WACZ_PATHS.warc, lastModified, input: listed(WACZ_PATHS.warc, archiveChunks(source, context, collected), await startStreamHash()) };
   yield { name: WACZ_PATHS.index, lastModified, input: listed(WACZ_PATHS.index, indexChunks(collected.lines)) };
   yield { name: WACZ_PATHS.pages, lastModified, input: listed(WACZ_PATHS.pages, pagesChunks(collected.pages)) };
   let rowCount = 0;

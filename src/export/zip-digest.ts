@@ -1,11 +1,9 @@
 /**
  * Size and SHA-256 of a byte stream, computed while it streams into a zip
  * entry, so `datapackage.json` can list them without reading the entry
- * again. `crypto.subtle.digest` takes one whole buffer, so the hash is
- * `@noble/hashes`' incremental SHA-256.
+ * again (the hash: `stream-hash.ts`).
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
+import { inlineHash, type StreamHash } from './stream-hash.ts';
 import { sha256Label } from './warc-record.ts';
 
 /** What passed through: byte count and `sha256:<hex>`. */
@@ -17,15 +15,15 @@ export interface StreamDigest {
 /**
  * Yields the chunks of `source` unchanged; when `source` ends, calls
  * `onEnd` with their total size and digest (not called if the stream is
- * abandoned or fails).
+ * abandoned or fails), before it ends itself.
+ * @param hash the running hash to feed (a worker's for a large entry). @default inlineHash()
  */
-export async function* digesting(source: AsyncIterable<Uint8Array>, onEnd: (digest: StreamDigest) => void): AsyncGenerator<Uint8Array> {
-  const hasher = sha256.create();
+export async function* digesting(source: AsyncIterable<Uint8Array>, onEnd: (digest: StreamDigest) => void, hash: StreamHash = inlineHash()): AsyncGenerator<Uint8Array> {
   let bytes = 0;
   for await (const chunk of source) {
-    hasher.update(chunk);
+    await hash.update(chunk);
     bytes += chunk.byteLength;
     yield chunk;
   }
-  onEnd({ bytes, hash: sha256Label(bytesToHex(hasher.digest())) });
+  onEnd({ bytes, hash: sha256Label(await hash.end()) });
 }

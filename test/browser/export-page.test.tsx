@@ -298,6 +298,23 @@ describe('exportCrawl', () => {
     expect(reports.at(-1)).to.include({ phase: 'saving', rowsDone: 3, fileName: 'c1.example-2026-11-21.csv' });
   });
 
+  it('hands the bytes to a stream as they are made, the same file as the Blob, without saving a Blob', async () => {
+    const store = await storeWith(crawlFixture('c1', Date.UTC(2026, 10, 21, 12)), [page(1), page(2), page(3)]);
+    const { deps, saved } = depsFor(store, 'csv');
+    const { deps: blobDeps, saved: blobSaved } = depsFor(store, 'csv');
+    const streamed: Uint8Array[] = [];
+    let ended = 0;
+    const stream = { write: async (chunk: Uint8Array) => void streamed.push(chunk), end: async () => void (ended += 1) };
+
+    const result = await exportCrawl({ ...deps, stream }, () => undefined);
+    await exportCrawl(blobDeps, () => undefined);
+
+    expect(result).to.include({ fileName: 'c1.example-2026-11-21.csv', downloadId: 0, rows: 3 });
+    expect(saved).to.have.lengthOf(0);
+    expect(ended).to.equal(1);
+    expect(new TextDecoder().decode(new Uint8Array(streamed.flatMap((chunk) => [...chunk])))).to.equal(await blobSaved[0]?.blob.text());
+  });
+
   it('reads the crawl from IndexedDB through Dexie and saves it as JSON Lines', async () => {
     const name = `tabcrawl-export-test-${Date.now()}`;
     const db = new TabcrawlDatabase(name);
