@@ -75,7 +75,10 @@ export interface CrawlCounts {
  * (a URL that repeats itself, or one query variant too many of one path). Links to other sites are not
  * counted here: they are outside the crawl by definition (the audit checks them).
  */
-export type NotCrawledReason = 'depth' | 'page-limit' | 'prefix' | 'excluded' | 'trap';
+export type NotCrawledReason = (typeof NOT_CRAWLED_REASONS)[number];
+
+/** Every {@link NotCrawledReason}, in the order they are told (the usual first). */
+export const NOT_CRAWLED_REASONS = Object.freeze(['depth', 'page-limit', 'prefix', 'excluded', 'trap'] as const);
 
 /** URLs left unvisited, by reason; a reason with none is absent. */
 export type NotCrawledCounts = Partial<Record<NotCrawledReason, number>>;

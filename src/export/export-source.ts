@@ -4,7 +4,7 @@
  * the crawl in memory.
  */
 import type { CrawlReader } from '../core/crawl/ports.ts';
-import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import type { CrawlRecord, NotCrawledUrl, PageRecord } from '../core/model.ts';
 
 export interface ExportSource {
   readonly crawl: CrawlRecord;
@@ -17,6 +17,8 @@ export interface ExportSource {
    * transaction instead of one per body. Optional: without it, writers read them one `body` at a time.
    */
   bodies?(sha256s: readonly string[]): Promise<(Uint8Array | undefined)[]>;
+  /** The URLs the crawl left unvisited by its rules, in URL order. Optional: without it, none. */
+  notCrawled?(): AsyncIterable<NotCrawledUrl>;
 }
 
 /** What a format writer is told besides the data. */
@@ -51,6 +53,15 @@ export function storeExportSource(store: CrawlReader, crawl: CrawlRecord, pageSi
     },
     async bodies(sha256s) {
       return (await store.getBodies(crawl.id, sha256s)).map((body) => body?.bytes);
+    },
+    async *notCrawled() {
+      for (let after: string | null = null; ; ) {
+        const urls = await store.notCrawledAfter(crawl.id, after, pageSize);
+        yield* urls;
+        const last = urls.at(-1);
+        if (last === undefined || urls.length < pageSize) return;
+        after = last.url;
+      }
     },
   };
 }

@@ -6,13 +6,17 @@
  *
  * - `tabcrawl/crawl.json`: the crawl record ({@link TabcrawlCrawlFile});
  * - `tabcrawl/rows.jsonl.gz`: every row in `seq` order, one JSON object per
- *   line, gzipped (rows repeat much: a tenth of the size or less).
+ *   line, gzipped (rows repeat much: a tenth of the size or less);
+ * - `tabcrawl/not-crawled.jsonl.gz`: the URLs the crawl left unvisited by its
+ *   rules (`NotCrawledUrl`), in URL order, likewise (empty when none). Added
+ *   within format 1: an import that predates it ignores it, and an archive
+ *   without it gives back a crawl without that list.
  *
  * Bodies are not repeated here: a row's `sha256` names the payload of its
  * `response` record in the WARC. Both files are listed in `datapackage.json`
  * with their sizes and hashes, like the others.
  */
-import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import type { CrawlRecord, NotCrawledUrl, PageRecord } from '../core/model.ts';
 import type { ExportContext, ExportSource } from './export-source.ts';
 import { readStream } from './read-stream.ts';
 
@@ -20,6 +24,7 @@ import { readStream } from './read-stream.ts';
 export const TABCRAWL_WACZ_PATHS = Object.freeze({
   crawl: 'tabcrawl/crawl.json',
   rows: 'tabcrawl/rows.jsonl.gz',
+  notCrawled: 'tabcrawl/not-crawled.jsonl.gz',
 });
 
 /** The version of these files' layout; an import refuses a newer one. */
@@ -36,6 +41,8 @@ export interface TabcrawlCrawlFile {
   crawl: CrawlRecord;
   /** Where its rows are, and how many. */
   rows: { path: string; count: number };
+  /** Where the URLs it left unvisited are, and how many (absent in WACZ files written before they were kept). */
+  notCrawled?: { path: string; count: number };
 }
 
 const encoder = new TextEncoder();
@@ -44,13 +51,14 @@ const encoder = new TextEncoder();
 const CHUNK_CHARS = 64 * 1024;
 
 /** `tabcrawl/crawl.json`'s bytes, once the rows have been written and counted. */
-export function crawlFileBytes(crawl: CrawlRecord, context: Pick<ExportContext, 'software' | 'now'>, rowCount: number): Uint8Array {
+export function crawlFileBytes(crawl: CrawlRecord, context: Pick<ExportContext, 'software' | 'now'>, rowCount: number, notCrawledCount: number): Uint8Array {
   const file: TabcrawlCrawlFile = {
     format: TABCRAWL_CRAWL_FORMAT,
     software: context.software,
     exportedAt: context.now.toISOString(),
     crawl,
     rows: { path: TABCRAWL_WACZ_PATHS.rows, count: rowCount },
+    notCrawled: { path: TABCRAWL_WACZ_PATHS.notCrawled, count: notCrawledCount },
   };
   return encoder.encode(JSON.stringify(file, null, 2));
 }
@@ -63,7 +71,14 @@ export async function* rowsJsonlGz(source: Pick<ExportSource, 'rows'>, onRow: (r
   yield* readStream(streamOf(jsonLines(source.rows(), onRow)).pipeThrough(new CompressionStream('gzip')));
 }
 
-async function* jsonLines(rows: AsyncIterable<PageRecord>, onRow: (row: PageRecord) => void): AsyncGenerator<Uint8Array> {
+/** `tabcrawl/not-crawled.jsonl.gz`: the URLs left unvisited, likewise; a source that has none gives an empty file. */
+export async function* notCrawledJsonlGz(source: Pick<ExportSource, 'notCrawled'>, onUrl: () => void): AsyncGenerator<Uint8Array> {
+  yield* readStream(streamOf(jsonLines(source.notCrawled?.() ?? none<NotCrawledUrl>(), onUrl)).pipeThrough(new CompressionStream('gzip')));
+}
+
+async function* none<T>(): AsyncGenerator<T> {}
+
+async function* jsonLines<T>(rows: AsyncIterable<T>, onRow: (row: T) => void): AsyncGenerator<Uint8Array> {
   let text = '';
   for await (const row of rows) {
     onRow(row);

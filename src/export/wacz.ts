@@ -5,9 +5,9 @@
  * - `indexes/index.cdxj`: one CDXJ line per `response`/`revisit` record, sorted;
  * - `pages/pages.jsonl`: the HTML pages answered with 2xx (rows of kind
  *   `page`: not page resources, linked files or sitemaps, whatever their type);
- * - `tabcrawl/crawl.json`, `tabcrawl/rows.jsonl.gz`: the crawl and its rows as
- *   stored, for an import to give the same crawl back (`tabcrawl-crawl-file.ts`;
- *   other readers ignore them);
+ * - `tabcrawl/crawl.json`, `tabcrawl/rows.jsonl.gz`, `tabcrawl/not-crawled.jsonl.gz`:
+ *   the crawl, its rows and the URLs it left unvisited as stored, for an import
+ *   to give the same crawl back (`tabcrawl-crawl-file.ts`; other readers ignore them);
  * - `datapackage.json`: metadata and the size and SHA-256 of each file above;
  * - `datapackage-digest.json`: the SHA-256 of `datapackage.json`.
  *
@@ -27,7 +27,7 @@ import { type CdxjLine, cdxjLine, compareCdxj, formatCdxj } from './cdxj.ts';
 import type { ExportContext, ExportSource, FormatWriter } from './export-source.ts';
 import { type WarcIndexEntry, warcRecords } from './warc.ts';
 import { digestOf } from './warc-record.ts';
-import { TABCRAWL_WACZ_PATHS, crawlFileBytes, rowsJsonlGz } from './tabcrawl-crawl-file.ts';
+import { TABCRAWL_WACZ_PATHS, crawlFileBytes, notCrawledJsonlGz, rowsJsonlGz } from './tabcrawl-crawl-file.ts';
 import { type StreamDigest, digesting } from './zip-digest.ts';
 import { type StreamHash, startStreamHash } from './stream-hash.ts';
 
@@ -110,10 +110,12 @@ async function* waczEntries(source: ExportSource, context: ExportContext) {
   yield { name: WACZ_PATHS.pages, lastModified, input: listed(WACZ_PATHS.pages, pagesChunks(collected.pages)) };
   let rowCount = 0;
   yield { name: TABCRAWL_WACZ_PATHS.rows, lastModified, input: listed(TABCRAWL_WACZ_PATHS.rows, rowsJsonlGz(source, () => (rowCount += 1))) };
-  const crawlFile = crawlFileBytes(source.crawl, context, rowCount);
+  let notCrawledCount = 0;
+  yield { name: TABCRAWL_WACZ_PATHS.notCrawled, lastModified, input: listed(TABCRAWL_WACZ_PATHS.notCrawled, notCrawledJsonlGz(source, () => (notCrawledCount += 1))) };
+  const crawlFile = crawlFileBytes(source.crawl, context, rowCount, notCrawledCount);
   yield { name: TABCRAWL_WACZ_PATHS.crawl, lastModified, input: listed(TABCRAWL_WACZ_PATHS.crawl, once(crawlFile)) };
 
-  if (resources.length !== 5) throw new Error('WACZ: a file was not fully written before datapackage.json');
+  if (resources.length !== 6) throw new Error('WACZ: a file was not fully written before datapackage.json');
   const datapackage = encoder.encode(JSON.stringify(datapackageOf(source, context, collected.pages, resources), null, 2));
   yield { name: WACZ_PATHS.datapackage, lastModified, input: datapackage };
   const digest = { path: WACZ_PATHS.datapackage, hash: digestOf([datapackage]) };

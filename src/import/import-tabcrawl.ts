@@ -8,7 +8,7 @@
  * a WACZ without them is read as any archive (`import-crawl.ts`).
  */
 import { sha256Hex } from '../core/hash.ts';
-import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import { NOT_CRAWLED_REASONS, type CrawlRecord, type NotCrawledUrl, type PageRecord } from '../core/model.ts';
 import { ArchiveReadError } from './archive-error.ts';
 import { PROGRESS_EVERY, recordsWithProgress, type ImportRun } from './import-writes.ts';
 
@@ -26,7 +26,7 @@ export async function restoreTabcrawlCrawl(run: ImportRun): Promise<CrawlRecord 
   const file = wacz === null ? null : await wacz.tabcrawlCrawl();
   if (wacz === null || file === null) return null;
   const located = `${run.fileName} › tabcrawl/crawl.json`;
-  const json = file.json as { format?: unknown; crawl?: unknown; rows?: { count?: unknown } } | null;
+  const json = file.json as { format?: unknown; crawl?: unknown; rows?: { count?: unknown }; notCrawled?: { count?: unknown } } | null;
   const format = typeof json?.format === 'string' ? FORMAT_PATTERN.exec(json.format) : null;
   if (json === null || format === null) {
     run.warnings.add(`${located} names no Tabcrawl format: the archive is read as any other`);
@@ -57,6 +57,17 @@ export async function restoreTabcrawlCrawl(run: ImportRun): Promise<CrawlRecord 
   }
   const expected = json.rows?.count;
   if (typeof expected === 'number' && expected !== line) run.warnings.add(`${located} counts ${expected} rows, tabcrawl/rows.jsonl.gz holds ${line}`);
+
+  // The URLs it left unvisited, when the WACZ carries them (written since format 1 gained the file).
+  let left = 0;
+  for await (const raw of wacz.tabcrawlNotCrawled()) {
+    run.checkAborted();
+    left += 1;
+    if (!isNotCrawled(raw)) throw new ArchiveReadError('corrupt', `${run.fileName} › tabcrawl/not-crawled.jsonl.gz`, 0, `line ${left} is not a URL left unvisited`);
+    await run.writer.addNotCrawled({ ...raw, crawlId: run.crawlId });
+  }
+  const expectedLeft = json.notCrawled?.count;
+  if (typeof expectedLeft === 'number' && expectedLeft !== left) run.warnings.add(`${located} counts ${expectedLeft} URLs not crawled, tabcrawl/not-crawled.jsonl.gz holds ${left}`);
 
   // The bodies: the payloads of the WARC's responses (and revisits, should one carry one) that a row names.
   for await (const record of recordsWithProgress(run, false)) {
@@ -102,4 +113,11 @@ function isRow(value: unknown): value is PageRecord {
     (value['sha256'] === null || typeof value['sha256'] === 'string') &&
     Array.isArray(value['links'])
   );
+}
+
+/** Whether a parsed line is a URL left unvisited as Tabcrawl stores it. */
+function isNotCrawled(value: unknown): value is NotCrawledUrl {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.url === 'string' && NOT_CRAWLED_REASONS.some((reason) => reason === v.reason) && typeof v.depth === 'number' && (v.referrer === null || typeof v.referrer === 'string');
 }

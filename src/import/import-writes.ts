@@ -5,7 +5,7 @@
  */
 import type { CrawlStore, StoredBody } from '../core/crawl/ports.ts';
 import { countRow } from '../core/crawl/frontier.ts';
-import { emptyCounts, type CrawlCounts, type CrawlRecord, type PageRecord } from '../core/model.ts';
+import { emptyCounts, type CrawlCounts, type CrawlRecord, type NotCrawledUrl, type PageRecord } from '../core/model.ts';
 import type { ArchiveRecord, OpenedArchive } from './open-archive.ts';
 
 /** Rows per transaction. */
@@ -54,6 +54,7 @@ export class ImportWriter {
   /** URL of the first row written: the final transaction checks it is still there. */
   firstUrl: string | null = null;
   private pendingRows: PageRecord[] = [];
+  private pendingNotCrawled: NotCrawledUrl[] = [];
   private pendingBodies: StoredBody[] = [];
   private pendingBytes = 0;
   private readonly storedBodies = new Set<string>();
@@ -75,6 +76,12 @@ export class ImportWriter {
     if (this.pendingRows.length >= ROWS_PER_TRANSACTION) await this.flush();
   }
 
+  /** A URL the crawl left unvisited (Tabcrawl's own WACZ), written with the rows. */
+  async addNotCrawled(url: NotCrawledUrl): Promise<void> {
+    this.pendingNotCrawled.push(url);
+    if (this.pendingNotCrawled.length >= ROWS_PER_TRANSACTION) await this.flush();
+  }
+
   /** Stores a body once: a second body with the same hash is dropped. */
   async addBody(sha256: string, url: string, bytes: Uint8Array): Promise<void> {
     if (this.storedBodies.has(sha256)) return;
@@ -86,15 +93,18 @@ export class ImportWriter {
 
   /** Writes what is waiting, in one transaction. */
   async flush(): Promise<void> {
-    if (this.pendingRows.length === 0 && this.pendingBodies.length === 0) return;
+    if (this.pendingRows.length === 0 && this.pendingBodies.length === 0 && this.pendingNotCrawled.length === 0) return;
     const rows = this.pendingRows;
     const bodies = this.pendingBodies;
+    const notCrawled = this.pendingNotCrawled;
     this.pendingRows = [];
     this.pendingBodies = [];
+    this.pendingNotCrawled = [];
     this.pendingBytes = 0;
     const added = await this.store.transaction(async (tx) => {
       let bytes = 0;
       if (rows.length > 0) await tx.putPages(rows);
+      if (notCrawled.length > 0) await tx.putNotCrawled(notCrawled);
       for (const body of bodies) {
         if ((await tx.bodyOwner(body.crawlId, body.sha256)) !== undefined) continue;
         await tx.putBody(body);

@@ -17,6 +17,7 @@ import { blobFile, entryBytes, entryDataOffset, type RandomAccessFile, readZipDi
  */
 export const TABCRAWL_CRAWL_PATH = 'tabcrawl/crawl.json';
 export const TABCRAWL_ROWS_PATH = 'tabcrawl/rows.jsonl.gz';
+export const TABCRAWL_NOT_CRAWLED_PATH = 'tabcrawl/not-crawled.jsonl.gz';
 
 /** Most bytes of a small entry read whole as text (`datapackage.json`, `tabcrawl/crawl.json`). */
 export const MAX_TEXT_ENTRY_BYTES = 256 * 1024 * 1024;
@@ -64,6 +65,8 @@ export interface WaczArchive {
    * @throws ArchiveReadError when the gzip data is corrupt or cut, or a line is not JSON (naming the line).
    */
   tabcrawlRows(): AsyncGenerator<unknown>;
+  /** The lines of `tabcrawl/not-crawled.jsonl.gz`, parsed (unchecked); none when the WACZ has no such file. */
+  tabcrawlNotCrawled(): AsyncGenerator<unknown>;
   /** The records of one WARC of the WACZ. */
   warcRecords(path: string, options?: Omit<WarcReadOptions, 'fileName'>): AsyncGenerator<WaczRecord>;
   /** The records of every WARC, one WARC after the other. */
@@ -166,9 +169,10 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
     }
   }
 
-  async function* tabcrawlRows(): AsyncGenerator<unknown> {
-    if (entry(TABCRAWL_ROWS_PATH) === null) return;
-    const located = `${fileName} › ${TABCRAWL_ROWS_PATH}`;
+  /** The JSON values of a gzipped JSON Lines entry, one per line; none when the entry is absent. */
+  async function* gzippedJsonLines(path: string): AsyncGenerator<unknown> {
+    if (entry(path) === null) return;
+    const located = `${fileName} › ${path}`;
     const gunzip = new Gunzip();
     const out: Uint8Array[] = [];
     gunzip.ondata = (data) => {
@@ -202,7 +206,7 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
       }
       if (final && (rest + decoder.decode()).trim() !== '') yield parse(rest);
     }
-    for await (const chunk of bytes(TABCRAWL_ROWS_PATH)) {
+    for await (const chunk of bytes(path)) {
       push(chunk, false);
       read += chunk.length;
       yield* lines(false);
@@ -210,6 +214,9 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
     push(new Uint8Array(0), true);
     yield* lines(true);
   }
+
+  const tabcrawlRows = (): AsyncGenerator<unknown> => gzippedJsonLines(TABCRAWL_ROWS_PATH);
+  const tabcrawlNotCrawled = (): AsyncGenerator<unknown> => gzippedJsonLines(TABCRAWL_NOT_CRAWLED_PATH);
 
   async function* warcRecords(path: string, options: Omit<WarcReadOptions, 'fileName'> = {}): AsyncGenerator<WaczRecord> {
     const found = entry(path);
@@ -223,5 +230,5 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
     for (const path of warcPaths) yield* warcRecords(path, options);
   }
 
-  return { fileName, entries, warcPaths, datapackage, pageLists, entry, bytes, text, pages, tabcrawlCrawl, tabcrawlRows, warcRecords, records };
+  return { fileName, entries, warcPaths, datapackage, pageLists, entry, bytes, text, pages, tabcrawlCrawl, tabcrawlRows, tabcrawlNotCrawled, warcRecords, records };
 }

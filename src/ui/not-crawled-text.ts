@@ -4,11 +4,10 @@
  * `13,242 URLs not crawled: deeper than 20`, or with several reasons
  * `13,250 URLs not crawled: 13,242 deeper than 20, 8 past the page limit (500)`.
  */
-import type { NotCrawledCounts, NotCrawledReason } from '../core/model.ts';
+import { NOT_CRAWLED_REASONS, type NotCrawledCounts, type NotCrawledReason } from '../core/model.ts';
 import type { CrawlSettings } from '../core/settings.ts';
 
-/** The reasons in the order they are told (the usual first). */
-export const NOT_CRAWLED_REASONS: readonly NotCrawledReason[] = Object.freeze(['depth', 'page-limit', 'prefix', 'excluded', 'trap']);
+export { NOT_CRAWLED_REASONS };
 
 const grouped = new Intl.NumberFormat('en-US');
 

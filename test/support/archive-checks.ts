@@ -51,7 +51,7 @@ export async function checkWacz(zip: Buffer): Promise<CheckedWacz> {
   const datapackage = JSON.parse(entry('datapackage.json').toString('utf8')) as { wacz_version: string; profile: string; resources: { path: string; hash: string; bytes: number }[] };
   assert.equal(datapackage.wacz_version, '1.1.1');
   assert.equal(datapackage.profile, 'data-package');
-  assert.deepEqual(datapackage.resources.map((r) => r.path).sort(), ['archive/data.warc.gz', 'indexes/index.cdxj', 'pages/pages.jsonl', 'tabcrawl/crawl.json', 'tabcrawl/rows.jsonl.gz']);
+  assert.deepEqual(datapackage.resources.map((r) => r.path).sort(), ['archive/data.warc.gz', 'indexes/index.cdxj', 'pages/pages.jsonl', 'tabcrawl/crawl.json', 'tabcrawl/not-crawled.jsonl.gz', 'tabcrawl/rows.jsonl.gz']);
   for (const resource of datapackage.resources) {
     assert.equal(resource.hash, sha256(entry(resource.path)), `hash of ${resource.path}`);
     assert.equal(resource.bytes, entry(resource.path).byteLength, `size of ${resource.path}`);

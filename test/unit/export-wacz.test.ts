@@ -5,9 +5,11 @@ import { describe, test } from 'node:test';
 import { type Entry, fromBufferPromise } from 'yauzl';
 import { surt } from '../../src/export/surt.ts';
 import { writeWacz } from '../../src/export/wacz.ts';
+import type { NotCrawledUrl } from '../../src/core/model.ts';
 import { checkRowsArchived, checkWacz } from '../support/archive-checks.ts';
 import {
   CDN_ORIGIN,
+  FIXTURE_CRAWL,
   FIXTURE_ORIGIN,
   FIXTURE_START,
   fixtureRowsWithResources,
@@ -95,7 +97,7 @@ describe('writeWacz', () => {
     const unzipped = await unzipWacz();
     assert.deepEqual(
       unzipped.entries.map((e) => e.name).sort(),
-      ['archive/data.warc.gz', 'datapackage-digest.json', 'datapackage.json', 'indexes/index.cdxj', 'pages/pages.jsonl', 'tabcrawl/crawl.json', 'tabcrawl/rows.jsonl.gz'],
+      ['archive/data.warc.gz', 'datapackage-digest.json', 'datapackage.json', 'indexes/index.cdxj', 'pages/pages.jsonl', 'tabcrawl/crawl.json', 'tabcrawl/not-crawled.jsonl.gz', 'tabcrawl/rows.jsonl.gz'],
     );
     for (const entry of unzipped.entries) assert.equal(entry.compressionMethod, 0, `${entry.name} is STORED`);
   });
@@ -111,7 +113,7 @@ describe('writeWacz', () => {
     assert.equal(datapackage['mainPageDate'], '2026-03-01T10:00:01.250Z');
     assert.equal(typeof datapackage['title'], 'string');
     const resources = datapackage['resources'] as { name: string; path: string; hash: string; bytes: number }[];
-    assert.deepEqual(resources.map((r) => r.path).sort(), ['archive/data.warc.gz', 'indexes/index.cdxj', 'pages/pages.jsonl', 'tabcrawl/crawl.json', 'tabcrawl/rows.jsonl.gz']);
+    assert.deepEqual(resources.map((r) => r.path).sort(), ['archive/data.warc.gz', 'indexes/index.cdxj', 'pages/pages.jsonl', 'tabcrawl/crawl.json', 'tabcrawl/not-crawled.jsonl.gz', 'tabcrawl/rows.jsonl.gz']);
     for (const resource of resources) {
       const entry = entryOf(unzipped, resource.path);
       assert.equal(resource.name, resource.path.split('/').at(-1));
@@ -220,6 +222,27 @@ describe('writeWacz', () => {
     assert.deepEqual(file['rows'], { path: 'tabcrawl/rows.jsonl.gz', count: fixtureRows().length });
     const lines = gunzipSync(entryOf(unzipped, 'tabcrawl/rows.jsonl.gz').data).toString('utf8').trimEnd().split('\n');
     assert.deepEqual(lines.map((line) => JSON.parse(line) as unknown), JSON.parse(JSON.stringify(fixtureRows())));
+  });
+
+  test('carries the URLs the crawl left unvisited, in the order given, and an empty file when there are none', async () => {
+    const left: NotCrawledUrl[] = [
+      { crawlId: FIXTURE_CRAWL.id, url: `${FIXTURE_START}deep`, reason: 'depth', depth: 21, referrer: FIXTURE_START },
+      { crawlId: FIXTURE_CRAWL.id, url: `${FIXTURE_START}more`, reason: 'page-limit', depth: 1, referrer: null },
+    ];
+    const source = {
+      ...fixtureSource(),
+      async *notCrawled() {
+        yield* left;
+      },
+    };
+    const unzipped = await unzipWacz(source);
+    assert.deepEqual(jsonOf(unzipped, 'tabcrawl/crawl.json')['notCrawled'], { path: 'tabcrawl/not-crawled.jsonl.gz', count: 2 });
+    const lines = gunzipSync(entryOf(unzipped, 'tabcrawl/not-crawled.jsonl.gz').data).toString('utf8').trimEnd().split('\n');
+    assert.deepEqual(lines.map((line) => JSON.parse(line) as unknown), left);
+
+    const none = await unzipWacz(fixtureSource());
+    assert.deepEqual(jsonOf(none, 'tabcrawl/crawl.json')['notCrawled'], { path: 'tabcrawl/not-crawled.jsonl.gz', count: 0 });
+    assert.equal(gunzipSync(entryOf(none, 'tabcrawl/not-crawled.jsonl.gz').data).byteLength, 0);
   });
 
   test('calls onRow once per row', async () => {

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { makeZip } from 'client-zip';
 import type { CrawlStore } from '../../src/core/crawl/ports.ts';
 import { countRow } from '../../src/core/crawl/frontier.ts';
-import { emptyCounts, type CrawlRecord, type PageRecord } from '../../src/core/model.ts';
+import { emptyCounts, type CrawlRecord, type NotCrawledUrl, type PageRecord } from '../../src/core/model.ts';
 import { writeCsv } from '../../src/export/csv.ts';
 import { storeExportSource, type ExportContext, type FormatWriter } from '../../src/export/export-source.ts';
 import { writeJsonl } from '../../src/export/jsonl.ts';
@@ -248,10 +248,21 @@ describe('importArchive: the round trip of a Tabcrawl WACZ', () => {
     const bodies = fixtureBodies();
     let bytesStored = 0;
     for (const body of bodies.values()) bytesStored += body.byteLength;
-    const crawl: CrawlRecord = { ...FIXTURE_CRAWL, counts: { ...FIXTURE_CRAWL.counts, bytesStored }, message: 'Stopped by the user', pausedMs: 1234, linkBatch: 3 };
+    const left: NotCrawledUrl[] = [
+      { crawlId: FIXTURE_CRAWL.id, url: 'https://a.example/deep/1', reason: 'depth', depth: 21, referrer: 'https://a.example/' },
+      { crawlId: FIXTURE_CRAWL.id, url: 'https://a.example/more', reason: 'page-limit', depth: 2, referrer: null },
+    ];
+    const crawl: CrawlRecord = {
+      ...FIXTURE_CRAWL,
+      counts: { ...FIXTURE_CRAWL.counts, bytesStored, notCrawled: { depth: 1, 'page-limit': 1 } },
+      message: 'Stopped by the user',
+      pausedMs: 1234,
+      linkBatch: 3,
+    };
     await store.transaction(async (tx) => {
       await tx.putCrawl(crawl);
       await tx.putPages(rows);
+      await tx.putNotCrawled(left);
       for (const row of rows) {
         const bytes = row.sha256 === null ? undefined : bodies.get(row.sha256);
         if (bytes !== undefined && row.sha256 !== null && (await tx.bodyOwner(crawl.id, row.sha256)) === undefined) {
@@ -279,13 +290,14 @@ describe('importArchive: the round trip of a Tabcrawl WACZ', () => {
     w.site.route(`${A}/`, page(['/a', '/b', '/private/x', '/old', '/missing', '/copy', 'https://other.example/'], '<link rel="stylesheet" href="/s.css"><img src="/logo.png"><h1>Home</h1><meta name="description" content="d">'));
     w.site.route(`${A}/a`, page(['/', '/b']));
     w.site.route(`${A}/copy`, page(['/', '/b']));
-    w.site.route(`${A}/b`, page(['/a'], '<title>B</title>'));
+    w.site.route(`${A}/b`, page(['/a', '/b/deeper'], '<title>B</title>'));
     w.site.route(`${A}/old`, { status: 301, headers: { location: '/a' } });
     w.site.route(`${A}/s.css`, { headers: { 'content-type': 'text/css' }, body: 'body { background: url(/bg.png) }' });
     w.site.route(`${A}/logo.png`, png);
     w.site.route(`${A}/bg.png`, png);
-    const { final, rows } = await crawl(w, { startUrl: `${A}/` });
+    const { final, rows } = await crawl(w, { startUrl: `${A}/`, maxDepth: 1 });
     assert.equal(final?.state, 'finished');
+    assert.deepEqual(final?.counts.notCrawled, { depth: 1 }, '/b/deeper, past the depth limit');
     assert.ok(rows.some((row) => row.blockedBy !== null) && rows.some((row) => row.duplicateOf !== null) && rows.some((row) => row.kind === 'resource'));
     const crawled = await w.store.getCrawl('c1');
     assert.ok(crawled);
@@ -303,6 +315,9 @@ describe('importArchive: the round trip of a Tabcrawl WACZ', () => {
 
     const rows = await allRows(store, crawl.id);
     assert.deepEqual(await allRows(fresh, 'back'), rows.map((row) => ({ ...row, crawlId: 'back' })));
+    const left = await store.notCrawledAfter(crawl.id, null, 1000);
+    assert.ok(left.length > 0, 'the crawl left URLs unvisited');
+    assert.deepEqual(await fresh.notCrawledAfter('back', null, 1000), left.map((url) => ({ ...url, crawlId: 'back' })));
     const hashes = new Set(rows.flatMap((row) => (row.sha256 === null ? [] : [row.sha256])));
     assert.ok(hashes.size > 3);
     for (const sha256 of hashes) {
