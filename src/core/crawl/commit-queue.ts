@@ -26,7 +26,7 @@ export type CommitWork<T> = (writes: CrawlWrites) => Promise<T>;
 export interface Committed {
   crawl: CrawlRecord;
   hosts: HostState[];
-  /** Links the batch tallied instead of counting them at once (see `CrawlWrites.defersLinks`). */
+  /** Links the batch tallied instead of counting them at once (see `CrawlWrites`'s tallies). */
   talliedLinks: number;
 }
 

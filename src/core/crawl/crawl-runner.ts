@@ -66,7 +66,7 @@ export type { RunnerDeps } from './run-context.ts';
 export const CLAIM_AHEAD_MS = 40;
 
 /**
- * Tallied links (see `CrawlWrites.defersLinks`) after which they are added to
+ * Tallied links (see `CrawlWrites`'s tallies) after which they are added to
  * the linked rows, in one transaction: the inlink counts a results view shows
  * during a fast crawl lag by at most this many links (about 1,400 pages of a
  * dozen links). Also folded when the loop ends and before the crawl is marked
