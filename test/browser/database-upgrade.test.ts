@@ -42,6 +42,27 @@ const V7_PAGES = `${V4_PAGES}, [crawlId+indexKey+seq], [crawlId+wordsKey+seq], [
 const A = 'https://a.example';
 const names: string[] = [];
 
+/** Each shipped schema version's changed tables, as Tabcrawl declared them, copied so these tests keep testing them. */
+const SHIPPED_SCHEMAS: readonly Record<string, string | null>[] = [
+  V1_STORES,
+  { pages: V2_PAGES },
+  { searchChunks: '[crawlId+chunk]', facetCounts: 'crawlId' },
+  { pages: V4_PAGES, searchChunks: null, resultChunks: '[crawlId+chunk], [crawlId+rev]' },
+  { linkTallies: '[crawlId+batch]' },
+  {},
+  { pages: V7_PAGES },
+];
+
+/** A database named `name` (removed after the test) with the schema Tabcrawl shipped as `version`, not opened yet. */
+function shippedDatabase(name: string, version: number): Dexie {
+  names.push(name);
+  const old = new Dexie(name);
+  SHIPPED_SCHEMAS.slice(0, version).forEach((stores, i) => old.version(i + 1).stores(stores));
+  return old;
+}
+
+
+
 afterEach(async () => {
   for (const name of names.splice(0)) await Dexie.delete(name);
 });
@@ -62,9 +83,7 @@ function seqsOf(chunk: ResultsChunk): number[] {
 describe('TabcrawlDatabase schema upgrade', () => {
   it('keeps every row of a version 1 database and answers results queries over the upgraded pages', async () => {
     const name = `tabcrawl-upgrade-${Date.now()}`;
-    names.push(name);
-    const old = new Dexie(name);
-    old.version(1).stores(V1_STORES);
+    const old = shippedDatabase(name, 1);
     const crawl = { ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: 4, done: 3, fetched: 2, errors: 1, blocked: 1 } };
     const queued = { ...entryFixture('c1', A, '/q', 4), queuedSeq: 4 };
     const body = { crawlId: 'c1', sha256: 'cd'.repeat(32), url: `${A}/b`, bytes: new Uint8Array([1, 2, 3]) };
@@ -103,10 +122,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
 
   it('builds the result chunks and facet counts of a version 2 database from its rows', async () => {
     const name = `tabcrawl-upgrade-v2-${Date.now()}`;
-    names.push(name);
-    const old = new Dexie(name);
-    old.version(1).stores(V1_STORES);
-    old.version(2).stores({ pages: V2_PAGES });
+    const old = shippedDatabase(name, 2);
     // Rows spread over three chunks of c1, and one row of another crawl.
     const seqs = [1, 2, 3, RESULTS_CHUNK_ROWS + 5, 2 * RESULTS_CHUNK_ROWS];
     const pages = seqs.map((seq, i) => ({
@@ -164,11 +180,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
 
   it('replaces the search chunks of a version 3 database by result chunks, keeping every row', async () => {
     const name = `tabcrawl-upgrade-v3-${Date.now()}`;
-    names.push(name);
-    const old = new Dexie(name);
-    old.version(1).stores(V1_STORES);
-    old.version(2).stores({ pages: V2_PAGES });
-    old.version(3).stores({ searchChunks: '[crawlId+chunk]', facetCounts: 'crawlId' });
+    const old = shippedDatabase(name, 3);
     const pages = [1, 2, 3].map((seq) => ({ ...pageFixture('c1', `${A}/p${seq}`, seq), inlinks: 10 - seq, status: seq === 2 ? 404 : 200 }));
     await old.table('crawls').put({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: 3, done: 3 } });
     await old.table('pages').bulkPut(pages.map(toPageRow));
@@ -198,13 +210,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
 
   it('gives the result chunks and facet counts of a version 5 database the kind of every row', async () => {
     const name = `tabcrawl-upgrade-v5-${Date.now()}`;
-    names.push(name);
-    const old = new Dexie(name);
-    old.version(1).stores(V1_STORES);
-    old.version(2).stores({ pages: V2_PAGES });
-    old.version(3).stores({ searchChunks: '[crawlId+chunk]', facetCounts: 'crawlId' });
-    old.version(4).stores({ pages: V4_PAGES, searchChunks: null, resultChunks: '[crawlId+chunk], [crawlId+rev]' });
-    old.version(5).stores({ linkTallies: '[crawlId+batch]' });
+    const old = shippedDatabase(name, 5);
     const kinds = ['page', 'resource', 'resource', 'file', 'sitemap', 'page'] as const;
     const pages = kinds.map((kind, i) => ({ ...pageFixture('c1', `${A}/k${i + 1}`, i + 1), kind, status: i === 2 ? 404 : 200 }));
     await old.table('crawls').put({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: 6, done: 6 } });
@@ -251,14 +257,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
 
   it('gives the page rows, result chunks and facet counts of a version 6 database the page facts, so the table sorts and filters by them', async () => {
     const name = `tabcrawl-upgrade-v6-${Date.now()}`;
-    names.push(name);
-    const old = new Dexie(name);
-    old.version(1).stores(V1_STORES);
-    old.version(2).stores({ pages: V2_PAGES });
-    old.version(3).stores({ searchChunks: '[crawlId+chunk]', facetCounts: 'crawlId' });
-    old.version(4).stores({ pages: V4_PAGES, searchChunks: null, resultChunks: '[crawlId+chunk], [crawlId+rev]' });
-    old.version(5).stores({ linkTallies: '[crawlId+batch]' });
-    old.version(6).stores({});
+    const old = shippedDatabase(name, 6);
     // Rows with and without facts, of every kind, over two chunks; and a row of another crawl.
     const pages = [...Array.from({ length: 40 }, (_, i) => variedPage('c1', i + 1)), variedPage('c1', RESULTS_CHUNK_ROWS + 3)];
     await old.table('crawls').put({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: pages.length, done: pages.length } });
@@ -306,15 +305,7 @@ describe('TabcrawlDatabase schema upgrade', () => {
 
   it('opens a version 7 database with its crawls and rows as they were and an empty list of URLs not crawled, which a crawl then fills', async () => {
     const name = `tabcrawl-upgrade-v7-${Date.now()}`;
-    names.push(name);
-    const old = new Dexie(name);
-    old.version(1).stores(V1_STORES);
-    old.version(2).stores({ pages: V2_PAGES });
-    old.version(3).stores({ searchChunks: '[crawlId+chunk]', facetCounts: 'crawlId' });
-    old.version(4).stores({ pages: V4_PAGES, searchChunks: null, resultChunks: '[crawlId+chunk], [crawlId+rev]' });
-    old.version(5).stores({ linkTallies: '[crawlId+batch]' });
-    old.version(6).stores({});
-    old.version(7).stores({ pages: V7_PAGES });
+    const old = shippedDatabase(name, 7);
     const crawl = { ...crawlFixture('c1'), state: 'finished' as const, counts: { ...emptyCounts(), admitted: 2, done: 2 } };
     const pages = [pageFixture('c1', `${A}/a`, 1), pageFixture('c1', `${A}/b`, 2)];
     await old.table('crawls').put(crawl);
