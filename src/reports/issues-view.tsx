@@ -9,6 +9,7 @@
  * files go out through {@link SaveCsv}. Row data is only rendered as text.
  * The host page loads `reports-view.css` and `issues-view.css`.
  */
+import { UrlLink } from './url-link.tsx';
 import { useEffect, useState } from 'preact/hooks';
 import { countsBySeverity, runAudit, severityCountsText, type AuditResult } from '../audit/audit.ts';
 import { CHECKS, SEVERITIES, type CheckId, type CheckInfo } from '../audit/checks.ts';
@@ -212,19 +213,5 @@ function CheckRow({ info, findings, isOpen, onToggle, onSave, onOpenUrl, onShowI
 }
 
 function IssueUrl({ url, onOpenUrl }: { url: string; onOpenUrl: ((url: string) => void) | undefined }) {
-  if (onOpenUrl === undefined) return <span class="reports-url">{url}</span>;
-  return (
-    <a
-      href={`#${encodeURIComponent(url)}`}
-      class="reports-url reports-link"
-      data-testid="issue-url"
-      title={`Open the detail of ${url}`}
-      onClick={(event) => {
-        event.preventDefault();
-        onOpenUrl(url);
-      }}
-    >
-      {url}
-    </a>
-  );
+  return <UrlLink url={url} onOpen={onOpenUrl} testId="issue-url" />;
 }

@@ -11,6 +11,7 @@
  * says so. Platform-free: the URLs come in through {@link NotCrawledSource}.
  * Uses the reports panel's styles (`reports-view.css`).
  */
+import { UrlLink } from './url-link.tsx';
 import { useEffect, useState } from 'preact/hooks';
 import type { CrawlRecord, NotCrawledReason, NotCrawledUrl } from '../core/model.ts';
 import { CSV_BOM, csvLine } from '../export/csv.ts';
@@ -97,22 +98,6 @@ export function NotCrawledView({ crawl, load, saveCsv, onOpenUrl }: NotCrawledVi
 
   const summary = notCrawledText(counts, crawl.settings);
   const reasons = NOT_CRAWLED_REASONS.filter((r) => (counts?.[r] ?? 0) > 0);
-  const link = (url: string) =>
-    onOpenUrl === undefined ? (
-      <span class="reports-url">{url}</span>
-    ) : (
-      <a
-        href={`#${encodeURIComponent(url)}`}
-        class="reports-url reports-link"
-        title={`Open the detail of ${url}`}
-        onClick={(event) => {
-          event.preventDefault();
-          onOpenUrl(url);
-        }}
-      >
-        {url}
-      </a>
-    );
 
   return (
     <section class="reports" data-testid="not-crawled" data-state={listing.state} aria-busy={listing.state === 'loading'}>
@@ -168,7 +153,7 @@ export function NotCrawledView({ crawl, load, saveCsv, onOpenUrl }: NotCrawledVi
                     <td class="reports-url">{u.url}</td>
                     <td>{notCrawledReasonText(u.reason, crawl.settings)}</td>
                     <td>{u.depth}</td>
-                    <td>{u.referrer === null ? <span class="reports-muted">none</span> : link(u.referrer)}</td>
+                    <td>{u.referrer === null ? <span class="reports-muted">none</span> : <UrlLink url={u.referrer} onOpen={onOpenUrl} testId="not-crawled-found-on" />}</td>
                   </tr>
                 ))}
               </tbody>

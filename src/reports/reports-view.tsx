@@ -15,6 +15,7 @@
  * The host page loads `reports-view.css` (next to this file) for the layout;
  * the colours come from `src/ui/theme.css`.
  */
+import { UrlLink } from './url-link.tsx';
 import { createContext } from 'preact';
 import { useContext, useEffect, useId, useState } from 'preact/hooks';
 import {
@@ -56,22 +57,7 @@ const OpenUrl = createContext<((url: string) => void) | undefined>(undefined);
 
 /** A URL of a report: a link to its detail when the panel can open one, else text. */
 function ReportUrl({ url }: { url: string }) {
-  const open = useContext(OpenUrl);
-  if (open === undefined) return <span class="reports-url">{url}</span>;
-  return (
-    <a
-      href={`#${encodeURIComponent(url)}`}
-      class="reports-url reports-link"
-      data-testid="report-url"
-      title={`Open the detail of ${url}`}
-      onClick={(event) => {
-        event.preventDefault();
-        open(url);
-      }}
-    >
-      {url}
-    </a>
-  );
+  return <UrlLink url={url} onOpen={useContext(OpenUrl)} testId="report-url" />;
 }
 
 /** What the panel shows. */
