@@ -13,6 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { parse } from 'yaml';
 import { validateSettings } from '../../src/core/settings.ts';
 import { createScope } from '../../src/core/url/scope.ts';
@@ -149,14 +150,21 @@ describe('the Browsertrix config buttons of the built extension', () => {
     if (downloads !== undefined) rmSync(downloads, { recursive: true, force: true });
   });
 
-  /** The files in the downloads folder once `count` are there and complete. */
-  async function downloaded(count: number): Promise<string[]> {
+  /**
+   * The files in the downloads folder once Chromium reports `count` downloads complete. The file can be
+   * on disk, empty, before the download has finished writing it, so its name alone is not enough.
+   */
+  async function downloaded(page: Page, count: number): Promise<string[]> {
     for (let waited = 0; waited < 10_000; waited += 100) {
+      const complete = await page.evaluate(async () => {
+        const api = (globalThis as unknown as { chrome: { downloads: { search(query: { state: string }): Promise<unknown[]> } } }).chrome;
+        return (await api.downloads.search({ state: 'complete' })).length;
+      });
       const files = readdirSync(downloads).filter((name) => !name.endsWith('.crdownload'));
-      if (files.length >= count) return files.sort();
+      if (complete >= count && files.length >= count) return files.sort();
       await sleep(100);
     }
-    throw new Error(`fewer than ${count} downloads: ${readdirSync(downloads).join(', ')}`);
+    throw new Error(`fewer than ${count} complete downloads: ${readdirSync(downloads).join(', ')}`);
   }
 
   it('the results tab and the popup\'s Crawls view each save the crawl\'s config, as the command line writes it', async () => {
@@ -169,14 +177,14 @@ describe('the Browsertrix config buttons of the built extension', () => {
     // test/browser/browsertrix-config.test.tsx.
     const results = await session.openPage(resultsPagePath(crawl.id));
     await results.getByTestId('results-browsertrix-config').click();
-    const [first] = await downloaded(1);
+    const [first] = await downloaded(results, 1);
     assert.equal(readFileSync(join(downloads, first ?? ''), 'utf8'), expected);
 
     const popup = await session.openPage('src/shells/popup/index.html');
     await popup.setViewportSize({ width: 400, height: 700 });
     await popup.getByTestId('view-crawls').click();
     await popup.getByTestId('browsertrix-config').click();
-    const second = (await downloaded(2)).find((file) => file !== first) ?? '';
+    const second = (await downloaded(popup, 2)).find((file) => file !== first) ?? '';
     assert.equal(readFileSync(join(downloads, second), 'utf8'), expected);
     assert.deepEqual(configProblems(parse(expected) as Record<string, unknown>), []);
   });
