@@ -56,13 +56,22 @@ export class DexieCrawlStore implements CrawlStore {
 
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
     return this.db
-      .transaction('rw', this.crawlTables, (trans) => work(this.txOver(trans)))
+      .transaction('rw', this.crawlTables, async (trans) => {
+        const writes = new PipelinedWrites(trans.idbtrans);
+        const result = await work(this.txOver(trans, writes));
+        await writes.settled();
+        return result;
+      })
       .catch((error: unknown) => {
         throw isQuotaError(error) ? new StorageFullError(`IndexedDB refused the write: ${error instanceof Error ? error.message : String(error)}`) : error;
       });
   }
 
-  private txOver(trans: Transaction): StoreTx {
+  /**
+   * @param writes where the transaction's writes are sent: they are not awaited one by one (see
+   *   {@link PipelinedWrites}), so a step's transaction waits for the store only where it reads.
+   */
+  private txOver(trans: Transaction, writes: PipelinedWrites): StoreTx {
     const crawls = bound(trans, this.db.crawls);
     const hosts = bound(trans, this.db.hosts);
     const frontier = bound(trans, this.db.frontier);
@@ -74,18 +83,18 @@ export class DexieCrawlStore implements CrawlStore {
     const notCrawled = bound(trans, this.db.notCrawled);
     return {
       getCrawl: (crawlId) => crawls.get(crawlId),
-      putCrawl: async (crawl) => void (await crawls.put(crawl)),
+      putCrawl: (crawl) => writes.put(crawls.name, [crawl]),
 
       getHost: (crawlId, origin) => hosts.get([crawlId, origin]),
-      putHosts: async (rows) => void (await hosts.bulkPut(rows)),
+      putHosts: (rows) => writes.put(hosts.name, rows),
       listHosts: (crawlId) => hosts.where('[crawlId+origin]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray(),
 
       getEntries: async (crawlId, urls) => {
         const rows = await frontier.bulkGet(urls.map((url) => [crawlId, url]));
         return rows.map((row) => (row === undefined ? undefined : fromFrontierRow(row)));
       },
-      putEntries: async (entries) => void (await frontier.bulkPut(entries.map(toFrontierRow))),
-      deleteEntries: (crawlId, urls) => frontier.bulkDelete(urls.map((url) => [crawlId, url])),
+      putEntries: (entries) => writes.put(frontier.name, entries.map(toFrontierRow)),
+      deleteEntries: (crawlId, urls) => writes.delete(frontier.name, urls.map((url) => [crawlId, url])),
       nextEntry: async (crawlId, origin) => {
         const row = await queuedOfHost(frontier, crawlId, origin).first();
         return row === undefined ? undefined : fromFrontierRow(row);
@@ -107,9 +116,11 @@ export class DexieCrawlStore implements CrawlStore {
         const rows = await pages.bulkGet(urls.map((url) => [crawlId, url]));
         return rows.map((row) => (row === undefined ? undefined : fromPageRow(row)));
       },
-      putPages: async (records) => {
+      putPages: (records) => {
         const rows = records.map(toPageRow);
-        await Promise.all([pages.bulkPut(rows), recordDerived(resultChunks, facetCounts, rows)]);
+        // The derived records are read, then written: one change after the other, in the order of the calls.
+        writes.then(() => recordDerived(resultChunks, facetCounts, rows));
+        return writes.put(pages.name, rows);
       },
 
       knownOf: async (crawlId, urls) => {
@@ -122,13 +133,13 @@ export class DexieCrawlStore implements CrawlStore {
         const found = await answers([...lookups(this.db.pages.name), ...lookups(this.db.frontier.name)]);
         return urls.map((_, i) => found[i] !== undefined || found[urls.length + i] !== undefined);
       },
-      putLinkTally: async (tally) => void (await linkTallies.put(tally)),
+      putLinkTally: (tally) => writes.put(linkTallies.name, [tally]),
       linkTallies: (crawlId) => linkTallies.where('[crawlId+batch]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray(),
       deleteLinkTallies: async (crawlId, throughBatch) =>
         void (await linkTallies.where('[crawlId+batch]').between([crawlId, Dexie.minKey], [crawlId, throughBatch], true, true).delete()),
       bodyOwner: async (crawlId, sha256) => (await bodies.get([crawlId, sha256]))?.url,
-      putBody: async (body) => void (await bodies.put(body)),
-      putNotCrawled: async (urls) => void (await notCrawled.bulkPut(urls)),
+      putBody: (body) => writes.put(bodies.name, [body]),
+      putNotCrawled: (urls) => writes.put(notCrawled.name, urls),
       notCrawledAfter: (crawlId, afterUrl, limit) => notCrawledAfter(notCrawled, crawlId, afterUrl, limit, null),
       deleteNotCrawled: async (crawlId, urls) => void (await notCrawled.bulkDelete(urls.map((url): CrawlScopedKey => [crawlId, url]))),
     };
@@ -282,6 +293,64 @@ async function recordDerived(
   );
   if (changed.chunks.length === 0) return;
   await Promise.all([resultChunks.bulkPut(changed.chunks), facetCounts.bulkPut(changed.counts)]);
+}
+
+/**
+ * The writes of one read-write transaction, sent to IndexedDB as they come
+ * and not awaited one by one: IndexedDB runs a transaction's requests in the
+ * order they were made, so a read made after a write sees it, and the
+ * transaction waits for the store only where its work reads. A step's
+ * transaction at one request per host made about fifteen round trips to the
+ * browser's IndexedDB backend one after the other, ten of them writes (issue 19).
+ *
+ * Each call resolves at once. {@link settled} resolves when every write has
+ * succeeded and rejects with the first failure; a failed request also aborts
+ * the transaction (IndexedDB's default), so nothing of it is stored, as when
+ * each write was awaited. Values are cloned when the call is made: changing
+ * an object after writing it does not change what is stored.
+ */
+class PipelinedWrites {
+  private readonly pending: Promise<unknown>[] = [];
+  /** The last of the chained works (see {@link then}). */
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly trans: IDBTransaction) {}
+
+  put(store: string, values: readonly unknown[]): Promise<void> {
+    if (values.length > 0) {
+      const target = this.trans.objectStore(store);
+      this.track(answers(values.map((value) => target.put(value))));
+    }
+    return Promise.resolve();
+  }
+
+  delete(store: string, keys: readonly IDBValidKey[]): Promise<void> {
+    if (keys.length > 0) {
+      const target = this.trans.objectStore(store);
+      this.track(answers(keys.map((key) => target.delete(key))));
+    }
+    return Promise.resolve();
+  }
+
+  /**
+   * Runs `work` (which awaits only requests of this transaction) after the works chained before it, for a
+   * read-then-write that must not interleave with another of its kind.
+   */
+  then(work: () => Promise<unknown>): void {
+    this.chain = this.chain.then(work);
+    this.track(this.chain);
+  }
+
+  /** Every write sent so far has succeeded (or the first failure). */
+  async settled(): Promise<void> {
+    await Promise.all(this.pending);
+  }
+
+  private track(write: Promise<unknown>): void {
+    // Handled here so that a failure is not reported as unhandled before `settled` is awaited.
+    write.catch(() => undefined);
+    this.pending.push(write);
+  }
 }
 
 /**

@@ -3,6 +3,8 @@ import { Dexie } from 'dexie';
 import type { FrontierEntry } from '../../src/core/model.ts';
 import { TabcrawlDatabase } from '../../src/storage/database.ts';
 import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
+import { DexieCrawlPageQueries } from '../../src/storage/dexie-page-queries.ts';
+import { variedPage } from '../support/results-reference.ts';
 import { crawlFixture, entryFixture, hostFixture, pageFixture, storeContract } from '../support/store-contract.ts';
 
 const A = 'https://a.example';
@@ -128,7 +130,57 @@ describe('DexieCrawlStore on IndexedDB', () => {
       error = caught;
     }
 
-    expect(error).to.be.instanceOf(Dexie.TransactionInactiveError);
+    // Dexie's TransactionInactiveError for a read; IndexedDB's InvalidStateError (the transaction has finished) for a write.
+    expect(['TransactionInactiveError', 'InvalidStateError']).to.include((error as Error).name);
     expect((await store.listCrawls()).map((crawl) => crawl.id)).to.deep.equal(['before']);
+  });
+
+  it('sends writes without waiting for each, in order: rows written by many calls at once leave the same results chunks and facets as one call', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => variedPage('c1', i + 1));
+    const rewritten = rows.filter((_, i) => i % 6 === 0).map((row) => ({ ...row, status: 404, contentType: 'text/plain' }));
+    const pipelined = openDatabase();
+    await new DexieCrawlStore(pipelined).transaction(async (tx) => {
+      await tx.putCrawl(crawlFixture('c1'));
+      // Not awaited one by one: each call's chunk and facet update must still follow the one before.
+      await Promise.all([...rows.map((row) => tx.putPages([row])), ...rewritten.map((row) => tx.putPages([row]))]);
+      // A read made after the writes sees them.
+      expect((await tx.getPages('c1', [rows[0]?.url ?? ''])).map((row) => row?.status)).to.deep.equal([404]);
+    });
+    const reference = openDatabase();
+    const final = rows.map((row) => rewritten.find((again) => again.url === row.url) ?? row);
+    await new DexieCrawlStore(reference).transaction(async (tx) => {
+      await tx.putCrawl(crawlFixture('c1'));
+      await tx.putPages(final);
+    });
+
+    const facets = await new DexieCrawlPageQueries(pipelined).facets('c1');
+    expect(facets.statusClasses['4xx']).to.be.at.least(rewritten.length);
+    expect(facets).to.deep.equal(await new DexieCrawlPageQueries(reference).facets('c1'));
+    // `rev` counts the chunk's writes: one per call in the first database, one in all in the second.
+    const withoutRev = (chunks: { rev: number }[]): unknown[] => chunks.map(({ rev: _rev, ...chunk }) => chunk);
+    expect(withoutRev(await pipelined.resultChunks.toArray())).to.deep.equal(withoutRev(await reference.resultChunks.toArray()));
+  });
+
+  it('a write the browser refuses fails the whole transaction, though the work did not wait for it: nothing of it is stored', async () => {
+    const store = new DexieCrawlStore(openDatabase());
+    await store.transaction((tx) => tx.putCrawl(crawlFixture('c1')));
+    let error: unknown;
+    try {
+      await store.transaction(async (tx) => {
+        await tx.putHosts([hostFixture('c1', A)]);
+        await tx.putPages([pageFixture('c1', `${A}/1`, 1)]);
+        await tx.putEntries([entryFixture('c1', A, '/2', 2)]);
+        // A value IndexedDB cannot store (a function) is refused.
+        await tx.putCrawl({ ...crawlFixture('c1'), state: 'paused', settings: { ...crawlFixture('c1').settings, startUrl: (() => 'x') as unknown as string } });
+      });
+    } catch (caught: unknown) {
+      error = caught;
+    }
+
+    expect((error as Error | undefined)?.name).to.equal('DataCloneError');
+    expect((await store.getCrawl('c1'))?.state).to.equal('running');
+    expect(await store.listHosts('c1')).to.deep.equal([]);
+    expect(await store.latestPages('c1', 10)).to.deep.equal([]);
+    expect(await store.transaction((tx) => tx.nextEntry('c1', A))).to.equal(undefined);
   });
 });

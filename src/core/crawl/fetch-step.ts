@@ -143,9 +143,13 @@ export async function fetchEntry(ctx: StepContext,
     crawl.id,
     async (writes) => {
       const { tx, crawl: current } = writes;
-      const host = await writes.host(entry.origin);
+      // Three reads at once: the store answers them in one round trip instead of three.
+      const [host, [stored], owner] = await Promise.all([
+        writes.host(entry.origin),
+        tx.getEntries(crawl.id, [entry.url]),
+        page.sha256 === null ? undefined : tx.bodyOwner(crawl.id, page.sha256),
+      ]);
       // Links found while it was in flight added to its inlinks and anchors: take them from the stored entry.
-      const [stored] = await tx.getEntries(crawl.id, [entry.url]);
       if (stored) {
         page.inlinks = stored.inlinks;
         page.anchors = stored.anchors;
@@ -155,7 +159,6 @@ export async function fetchEntry(ctx: StepContext,
         page.sha256 = null;
       }
       if (page.sha256 !== null) {
-        const owner = await tx.bodyOwner(crawl.id, page.sha256);
         if (owner !== undefined && owner !== page.url) {
           // Stored once; its links are still followed: relative ones resolve against this URL, and may
           // lead elsewhere than the first copy's (the same page served at /a/ and /b/).
