@@ -123,6 +123,8 @@ describe('DexieCrawlStore on IndexedDB', () => {
     try {
       await store.transaction(async (tx) => {
         await tx.putCrawl(crawlFixture('before'));
+        // Writes are not awaited one by one (PipelinedWrites): a read made after it answers once it is done.
+        await tx.getCrawl('before');
         await new Promise((resolve) => setTimeout(resolve, 10));
         await tx.putCrawl(crawlFixture('after'));
       });
