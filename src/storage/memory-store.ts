@@ -117,6 +117,7 @@ export class MemoryCrawlStore implements CrawlStore {
       deleteLinkTallies: async (crawlId, throughBatch) => {
         for (const [k, tally] of t.tallies) if (tally.crawlId === crawlId && tally.batch <= throughBatch) t.tallies.delete(k);
       },
+      deleteLinkTallyBatches: async (crawlId, batches) => batches.forEach((batch) => t.tallies.delete(key(crawlId, String(batch)))),
       bodyOwner: async (crawlId, sha256) => t.bodies.get(key(crawlId, sha256))?.url,
       putBody: async (body) => void t.bodies.set(key(body.crawlId, body.sha256), copy(body)),
       putNotCrawled: async (urls) => urls.forEach((u) => t.notCrawled.set(key(u.crawlId, u.url), copy(u))),

@@ -394,6 +394,19 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
         assertEqual(await store.transaction((tx) => tx.linkTallies('c1')), []);
         assertEqual(await store.transaction((tx) => tx.linkTallies('c2')), [tallyFixture('c2', 1)]);
       });
+
+      it('deletes named tallies of one crawl, by batch, and keeps the flag of those kept for the full fold', async () => {
+        const store = await makeStore();
+        const kept = { ...tallyFixture('c1', 2), rowsOnly: true as const };
+        await store.transaction(async (tx) => {
+          for (const batch of [1, 3, 4]) await tx.putLinkTally(tallyFixture('c1', batch));
+          await tx.putLinkTally(kept);
+          await tx.putLinkTally(tallyFixture('c2', 1));
+        });
+        await store.transaction((tx) => tx.deleteLinkTallyBatches('c1', [1, 4, 9]));
+        assertEqual(await store.transaction((tx) => tx.linkTallies('c1')), [kept, tallyFixture('c1', 3)]);
+        assertEqual(await store.transaction((tx) => tx.linkTallies('c2')), [tallyFixture('c2', 1)]);
+      });
     });
 
     describe('URLs not crawled', () => {

@@ -125,6 +125,35 @@ describe('deferred link counting', () => {
     assert.deepEqual((results[2] as { seen: unknown }).seen, { folded: 5, homeInlinks: 12 });
   });
 
+  it('a fold while the crawl runs adds the tallies to entries only, and keeps those of fetched rows, once, for the full fold', async () => {
+    const { store, queue } = await setUp(4);
+    // Three pages link to / (a row), /q and /new (entries), over two transactions.
+    for (const page of ['/p1', '/p2', '/p3']) {
+      await queue.run('c1', async (writes) => void (await admit(writes, [link('/', `Home${page}`, `${A}${page}`), link('/q', `Q${page}`, `${A}${page}`), link('/new', null, `${A}${page}`)])), undefined);
+    }
+    const homeBefore = await linksOf(store, `${A}/`);
+    assert.equal(await queue.run('c1', (writes) => foldLinkTallies(writes, 1024, true), 0), 2, '/q and /new updated');
+    assert.deepEqual(await linksOf(store, `${A}/`), homeBefore, 'the row is not rewritten');
+    assert.deepEqual(await linksOf(store, `${A}/q`), { inlinks: 4, anchors: ['Q', 'Q/p1', 'Q/p2', 'Q/p3'], as: 'entry' });
+    assert.deepEqual(await linksOf(store, `${A}/new`), { inlinks: 3, anchors: [], as: 'entry' });
+    const kept = await store.transaction((tx) => tx.linkTallies('c1'));
+    assert.deepEqual(
+      kept.map(({ urls, inlinks, anchors, rowsOnly }) => ({ urls, inlinks, anchors, rowsOnly })),
+      [{ urls: [`${A}/`], inlinks: [3], anchors: [['Home/p1', 'Home/p2', 'Home/p3']], rowsOnly: true }],
+    );
+
+    // More links, another fold while running: the kept tally is neither read again nor counted twice.
+    await queue.run('c1', async (writes) => void (await admit(writes, [link('/', 'Home/p4', `${A}/p4`), link('/q', null, `${A}/p4`)])), undefined);
+    assert.equal(await queue.run('c1', (writes) => foldLinkTallies(writes, 1024, true), 0), 1);
+    assert.deepEqual(await linksOf(store, `${A}/q`), { inlinks: 5, anchors: ['Q', 'Q/p1', 'Q/p2', 'Q/p3'], as: 'entry' });
+    assert.equal((await store.transaction((tx) => tx.linkTallies('c1'))).filter((tally) => tally.rowsOnly === true).length, 2);
+
+    // The fold at the loop's end adds every kept tally to the row, once.
+    await queue.run('c1', (writes) => foldLinkTallies(writes), 0);
+    assert.deepEqual(await linksOf(store, `${A}/`), { inlinks: (homeBefore?.inlinks ?? 0) + 4, anchors: [...(homeBefore?.anchors ?? []), 'Home/p1', 'Home/p2', 'Home/p3', 'Home/p4'], as: 'row' });
+    assert.deepEqual(await store.transaction((tx) => tx.linkTallies('c1')), [], 'no tally left');
+  });
+
   it('tallies at one request per host too, and the fold counts the link', async () => {
     const { store, queue } = await setUp(1);
     await queue.run('c1', async (writes) => void (await admit(writes, [link('/', 'Home')])), undefined);

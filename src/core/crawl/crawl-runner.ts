@@ -67,14 +67,14 @@ export const CLAIM_AHEAD_MS = 40;
 
 /**
  * Tallied links (see `CrawlWrites`'s tallies) after which they are added to
- * the linked rows, in one transaction: the inlink counts a results view shows
- * during a fast crawl lag by at most this many links (about 1,400 pages of a
- * dozen links). Also folded when the loop ends and before the crawl is marked
- * finished. A fold rewrites each linked row once however many links it got,
- * so the fewer folds the fewer rewrites: at 4,096 a 2,000-page site of a dozen
- * random links a page had each row rewritten about five times, now under two.
- * Its memory is bounded by the slices it works in (`FOLD_SLICE_URLS`) and the
- * tallies themselves (one URL each: a few MB).
+ * the linked frontier entries, in one transaction, so that a page's row
+ * starts with the links found before it was fetched. The links to pages
+ * already fetched are kept, and added to their rows when the loop ends
+ * (a pause, a stop, the end of the crawl): a results view shows a fetched
+ * page's inlinks as they were when it was fetched until then. Rewriting
+ * those rows at every fold made a crawl slow down as it grew (see
+ * `foldLinkTallies`). Its memory is bounded by the slices it works in
+ * (`FOLD_SLICE_URLS`) and the tallies themselves (one URL each: a few MB).
  */
 export const FOLD_LINKS_AT = 16_384;
 
@@ -248,7 +248,7 @@ export class CrawlRunner {
 
         if (view.unfolded >= FOLD_LINKS_AT) {
           view.unfolded = 0;
-          const fold: Promise<void> = this.foldLinks(crawlId)
+          const fold: Promise<void> = this.foldLinks(crawlId, true)
             .then(() => undefined)
             .catch((error: unknown) => {
               failure ??= error;
@@ -419,9 +419,12 @@ export class CrawlRunner {
     view.unfolded += talliedLinks;
   }
 
-  /** Adds the crawl's tallied links to the rows they link to (see {@link FOLD_LINKS_AT}). */
-  private foldLinks(crawlId: string): Promise<number> {
-    return this.commits.run(crawlId, (writes) => foldLinkTallies(writes), 0);
+  /**
+   * Adds the crawl's tallied links to the rows and entries they link to (see {@link FOLD_LINKS_AT}).
+   * @param entriesOnly to the frontier entries only, those of fetched rows kept for the fold at the loop's end.
+   */
+  private foldLinks(crawlId: string, entriesOnly = false): Promise<number> {
+    return this.commits.run(crawlId, (writes) => foldLinkTallies(writes, undefined, entriesOnly), 0);
   }
 
   /**

@@ -85,6 +85,11 @@ export interface LinkTally {
   inlinks: number[];
   /** New anchor texts per URL, in the order found. */
   anchors: string[][];
+  /**
+   * Links to fetched rows only, kept by a fold of the running crawl for the fold at its end (see
+   * `foldLinkTallies`'s `entriesOnly`); absent on the tallies steps write.
+   */
+  rowsOnly?: true;
 }
 
 /**
@@ -121,6 +126,8 @@ export interface StoreTx {
   linkTallies(crawlId: string): Promise<LinkTally[]>;
   /** Removes the crawl's tallies up to this batch (included). */
   deleteLinkTallies(crawlId: string, throughBatch: number): Promise<void>;
+  /** Removes these tallies of the crawl, by batch. */
+  deleteLinkTallyBatches(crawlId: string, batches: number[]): Promise<void>;
 
   /** The first URL stored with this body hash, if any. */
   bodyOwner(crawlId: string, sha256: string): Promise<string | undefined>;
