@@ -15,6 +15,9 @@
  * own (`/img/<n>.png`); every 50th page links to a PDF (`/files/report-<n>.pdf`),
  * and the pages that link into `/private/` also use an image there (a
  * resource robots.txt disallows: it must never be requested either).
+ *
+ * Part 1's pages also link to another host ({@link startOutboundSite}): one of
+ * 100 URLs each, which Tabcrawl checks in the same crawl as it does by default.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startLocalSite, type LocalSite, type Route } from '../../src/shells/cli/local-site.ts';
@@ -42,6 +45,20 @@ export function linkedFilePath(n: number): string | null {
 export function privateResourcePath(n: number): string | null {
   return n % 50 === 49 ? `/private/pixel-${n}.gif` : null;
 }
+
+/**
+ * Distinct links to another host (part 1's outbound site, see {@link startOutboundSite}): the default
+ * `maxExternalPerHost`, so that a crawl checks every one of them.
+ */
+export const OUTBOUND_URLS = 100;
+
+/** The path on the outbound site that page `n` links to: `/out/<n mod 100>`. */
+export function outboundPath(n: number): string {
+  return `/out/${n % OUTBOUND_URLS}`;
+}
+
+/** Whether an outbound path is a broken link (a 404): one in ten. */
+const isBrokenOutbound = (k: number): boolean => k % 10 === 9;
 
 /** Bytes of page `n`'s own image, and of each linked PDF. */
 export const PAGE_IMAGE_BYTES = 12 * 1024;
@@ -208,10 +225,11 @@ function send(req: IncomingMessage, res: ServerResponse, contentType: string, bo
  * @param options.rootLinks absolute URLs `/` links to as well, read on each request (so they may name sites started later).
  * @param options.name shown in every page's title and heading, so that two sites never serve the same bytes.
  * @param options.resources pages use page resources and link PDFs (see the module's comment), all served here.
+ * @param options.outboundOrigin each page also links to one URL of this other site ({@link outboundPath}).
  */
 export function startBenchSite(
   pages: number,
-  options: { crawlDelaySeconds?: number | null; rootLinks?: () => readonly string[]; name?: string; resources?: boolean } = {},
+  options: { crawlDelaySeconds?: number | null; rootLinks?: () => readonly string[]; name?: string; resources?: boolean; outboundOrigin?: string } = {},
 ): Promise<LocalSite> {
   const robots = robotsTxt(options.crawlDelaySeconds ?? null);
   const resources = options.resources === true;
@@ -221,7 +239,7 @@ export function startBenchSite(
       (path: string) => pageNumber(path, pages) !== null,
       (req, res) => {
         const n = pageNumber(req.url ?? '', pages) ?? 0;
-        const extraLinks = n === 0 ? (options.rootLinks?.() ?? []) : [];
+        const extraLinks = [...(n === 0 ? (options.rootLinks?.() ?? []) : []), ...(options.outboundOrigin === undefined ? [] : [`${options.outboundOrigin}${outboundPath(n)}`])];
         send(req, res, 'text/html; charset=utf-8', pageHtml(n, pages, { extraLinks, site: options.name === undefined ? '' : `${options.name}, `, resources }));
       },
     ],
@@ -243,6 +261,38 @@ export function startBenchSite(
   }
   return startLocalSite(routes);
 }
+
+/**
+ * Part 1's other host: the site its pages link out to, {@link OUTBOUND_URLS} URLs `/out/<k>`, small
+ * HTML pages, one in ten a 404 (a broken link to find). Its robots.txt is the bench sites' own.
+ */
+export function startOutboundSite(): Promise<LocalSite> {
+  const path = /^\/out\/(\d+)$/;
+  return startLocalSite([
+    ['/robots.txt', { headers: { 'content-type': 'text/plain; charset=utf-8' }, body: robotsTxt(null) }],
+    [
+      (p) => path.test(p),
+      (req, res) => {
+        const k = Number(path.exec(req.url ?? '')?.[1]);
+        if (!(k < OUTBOUND_URLS) || isBrokenOutbound(k)) {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end(req.method === 'HEAD' ? undefined : 'not found');
+          return;
+        }
+        send(req, res, 'text/html; charset=utf-8', `<!doctype html><title>Elsewhere ${k}</title><p>A page of another site.</p>`);
+      },
+    ],
+  ]);
+}
+
+/** What part 1's outbound site was asked: distinct `/out/` URLs, every request, and robots.txt first and once. */
+export function outboundServed(site: LocalSite): { checked: number; requests: number; robotsFirst: boolean; robotsCount: number } {
+  const paths = new Set(site.requests.map((r) => r.url).filter((url) => url.startsWith('/out/')));
+  const ordered = [...site.requests].sort((a, b) => a.startedAt - b.startedAt);
+  return { checked: paths.size, requests: site.requests.length, robotsFirst: ordered.length === 0 || ordered[0]?.url === '/robots.txt', robotsCount: site.requests.filter((r) => r.url === '/robots.txt').length };
+}
+
+/** How many distinct outbound links a site of `pages` pages has. */
+export const outboundLinksOf = (pages: number): number => Math.min(pages, OUTBOUND_URLS);
 
 /**
  * What a site with resources of `pages` pages holds: the URLs a crawl that archives everything requests

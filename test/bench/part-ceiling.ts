@@ -45,6 +45,11 @@ async function platformCeiling({ options, distDir, chromePath }: BenchContext, p
       // Part 1's crawl over (d) and over (e), both at --parallel at once: of its worker's fetch-only ceiling, and of a minimal storing crawler.
       tabcrawlCrawlShareOfItsWorkerCeiling: part1 === null || own === null ? null : rounded(part1.tabcrawl / own, 3),
       tabcrawlCrawlShareOfMinimalStore: part1 === null || minimalStore === null ? null : rounded(part1.tabcrawl / minimalStore, 3),
+      // Part 1's pages-only crawl at 1 request at once per host over (e) at 1 at once (the issue's goal: 0.8).
+      tabcrawlOneAtOnceShareOfMinimalStore: ((one, store) => (one === null || store === null ? null : rounded(one / store, 3)))(
+        part1?.tabcrawlOneAtOnce ?? null,
+        variants.minimalStore.runs.find((f) => f.concurrency === 1)?.pagesPerSecond ?? null,
+      ),
       // (e) over (c) at each concurrency: what storing leaves of the fetch-only loop in the same extension.
       minimalStoreShareOfFetchOnly: concurrencies.map((concurrency) => {
         const stored = variants.minimalStore.runs.find((f) => f.concurrency === concurrency)?.pagesPerSecond ?? null;
@@ -83,6 +88,10 @@ export async function ceilingPart(context: BenchContext, part1Rates: ThroughputR
   if (tabcrawlRate !== null && own !== null) {
     const ofStore = minimalStore === null ? '' : `, ${num(tabcrawlRate / minimalStore, 3)} of (e)`;
     say(`  Tabcrawl's crawl of part 1 (${perHostText(options.parallel)}): ${num(tabcrawlRate)} pages/s, ${num(tabcrawlRate / own, 3)} of (d)${ofStore} at ${options.parallel} at once`);
+  }
+  const oneShare = ceiling['tabcrawlOneAtOnceShareOfMinimalStore'] as number | null;
+  if (options.parallel !== 1 && oneShare !== null && part1Rates?.tabcrawlOneAtOnce != null) {
+    say(`  Tabcrawl's crawl of part 1 at 1 request at once per host: ${num(part1Rates.tabcrawlOneAtOnce)} pages/s, ${num(oneShare, 3)} of (e) at 1 at once`);
   }
   const shares = ceiling['minimalStoreShareOfFetchOnly'] as { concurrency: number; share: number | null }[];
   const stored = variants.minimalStore.runs.map((f) => {

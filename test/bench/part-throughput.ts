@@ -17,7 +17,7 @@
 import os from 'node:os';
 import type { LocalSite } from '../../src/shells/cli/local-site.ts';
 import type { CrawlSettings } from '../../src/core/settings.ts';
-import { countServed, resourceSiteCounts, SHARED_RESOURCES, startBenchSite, type Served } from './bench-sites.ts';
+import { countServed, outboundLinksOf, outboundServed, resourceSiteCounts, SHARED_RESOURCES, startBenchSite, startOutboundSite, type Served } from './bench-sites.ts';
 import { median, robotsFirstAndOnce, rounded, segmentPagesFor, segmentRates, type SegmentRates } from './bench-stats.ts';
 import { log, MiB, num, perHostText, table, type BenchContext } from './bench-report.ts';
 import { crawlWithTabcrawl, pageTimeLimitMs, type TabcrawlRun } from './tabcrawl-crawl.ts';
@@ -69,13 +69,15 @@ interface WgetOutcome extends WgetRun {
   /** Distinct paths it requested (robots.txt left out), to compare with Tabcrawl's. */
   paths: Set<string>;
   robots: string;
+  /** What it asked the outbound site (wget follows a link to another port of the same host name). */
+  outbound: ReturnType<typeof outboundServed>;
 }
 
 export interface ThroughputRound {
   round: number;
   order: string;
   /** By variant id. */
-  tabcrawl: Map<string, { run: TabcrawlRun; paths: Set<string>; robots: string }>;
+  tabcrawl: Map<string, { run: TabcrawlRun; paths: Set<string>; robots: string; outbound: ReturnType<typeof outboundServed> }>;
   wget: Map<WgetVariant, WgetOutcome>;
 }
 
@@ -104,9 +106,16 @@ export function throughputSettings(startUrl: string, pages: number, variant: Thr
 }
 
 async function throughputRounds({ options, distDir, chromePath }: BenchContext, variants: readonly ThroughputVariant[], withWget: boolean): Promise<ThroughputRound[]> {
-  const site = await startBenchSite(options.pages, { resources: true });
+  // Every page also links to another host, whose links Tabcrawl checks (HEAD, robots.txt first) as a crawl does by default.
+  // Named `localhost`: wget, recursive, would follow links to another port of 127.0.0.1 (the same host name to it).
+  const outbound = await startOutboundSite();
+  const outboundOrigin = `http://localhost:${new URL(outbound.origin).port}`;
+  const site = await startBenchSite(options.pages, { resources: true, outboundOrigin }).catch(async (error: unknown) => {
+    await outbound.close();
+    throw error;
+  });
   const startUrl = `${site.origin}/`;
-  const expected = resourceSiteCounts(options.pages);
+  const expected = { ...resourceSiteCounts(options.pages), outbound: outboundLinksOf(options.pages) };
   const wgetVariants = [...new Set(variants.map(wgetPeerOf))];
   const rounds: ThroughputRound[] = [];
   try {
@@ -118,7 +127,8 @@ async function throughputRounds({ options, distDir, chromePath }: BenchContext, 
         // The crawls at 1 request at once per host (the slowest) run in the first --one-at-once-rounds rounds only.
         for (const variant of variants.filter((v) => v.requestsPerHost === options.parallel || round <= options.oneAtOnceRounds)) {
           log(`bench: part 1, round ${round}: Tabcrawl crawls ${options.pages} pages at delay 0, ${perHostText(variant.requestsPerHost)}, ${variant.archive ? 'archiving resources and files' : 'pages only'}`);
-          const expectedRows = variant.archive ? expected.pages + expected.resources + expected.files + expected.disallowedResources : expected.pages + expected.files;
+          const expectedRows = (variant.archive ? expected.pages + expected.resources + expected.files + expected.disallowedResources : expected.pages + expected.files) + expected.outbound;
+          outbound.requests.length = 0;
           const run = await crawlWithTabcrawl({
             distDir,
             chromePath,
@@ -131,7 +141,7 @@ async function throughputRounds({ options, distDir, chromePath }: BenchContext, 
             expectedRows,
             timeLimitMs: pageTimeLimitMs(expectedRows),
           });
-          tabcrawl.set(variant.id, { run, paths: pathsOf(site), robots: robotsVerdict(site) });
+          tabcrawl.set(variant.id, { run, paths: pathsOf(site), robots: robotsVerdict(site), outbound: outboundServed(outbound) });
         }
       };
       const runWgets = async (): Promise<void> => {
@@ -139,8 +149,9 @@ async function throughputRounds({ options, distDir, chromePath }: BenchContext, 
         for (const variant of wgetVariants) {
           log(`bench: part 1, round ${round}: wget crawls the same site, ${variant === 'pagesOnly' ? 'pages only' : '--page-requisites'}`);
           site.requests.length = 0;
+          outbound.requests.length = 0;
           const run = await runWget(startUrl, variant === 'pagesOnly' ? WGET_PAGES_ONLY : WGET_PAGE_REQUISITES);
-          wget.set(variant, { ...run, served: countServed([site.requests]), paths: pathsOf(site), robots: robotsVerdict(site) });
+          wget.set(variant, { ...run, served: countServed([site.requests]), paths: pathsOf(site), robots: robotsVerdict(site), outbound: outboundServed(outbound) });
         }
       };
       if (wgetFirst) {
@@ -154,6 +165,7 @@ async function throughputRounds({ options, distDir, chromePath }: BenchContext, 
     }
   } finally {
     await site.close();
+    await outbound.close();
   }
   return rounds;
 }
@@ -162,6 +174,8 @@ async function throughputRounds({ options, distDir, chromePath }: BenchContext, 
 export interface ThroughputRates {
   wget: number | null;
   tabcrawl: number;
+  /** Tabcrawl's pages only at 1 request at once per host (null when that way did not run). */
+  tabcrawlOneAtOnce: number | null;
 }
 
 const sameUrls = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((path) => b.has(path));
@@ -210,7 +224,7 @@ export async function throughput(context: BenchContext): Promise<{
   const segmentPages = segmentPagesFor(options.pages);
   const holdsUp = (run: TabcrawlRun): SegmentRates => rateHoldsUp(run, options.pages);
 
-  const expected = resourceSiteCounts(options.pages);
+  const expected = { ...resourceSiteCounts(options.pages), outbound: outboundLinksOf(options.pages) };
   const wgetVariants = [...new Set(variants.map(wgetPeerOf))];
   const wgetRuns = (variant: WgetVariant): WgetOutcome[] => rounds.flatMap((r) => r.wget.get(variant) ?? []);
   const served = (runs: readonly Rate[], pick: (s: Served) => number): number => median(runs.map((run) => pick(run.served)));
@@ -235,6 +249,12 @@ export async function throughput(context: BenchContext): Promise<{
       requests: served(runs, (s) => s.requests),
       repeatedRequests: served(runs, (s) => s.repeated),
       disallowedRequested: served(runs, (s) => s.distinct.disallowed),
+      // Links to the other host checked (of expected.outbound), and that host's robots.txt first and once in every crawl.
+      outboundChecked: median(rounds.flatMap((r) => r.tabcrawl.get(variant.id)?.outbound.checked ?? [])),
+      outboundRobotsFirstAndOnce: rounds.every((r) => {
+        const o = r.tabcrawl.get(variant.id)?.outbound;
+        return o === undefined || (o.robotsFirst && o.robotsCount === 1);
+      }),
       rowsStored: median(runs.map((t) => t.rowsStored)),
       resourceRows: median(runs.map((t) => t.resourceRows)),
       fileRows: median(runs.map((t) => t.fileRows)),
@@ -279,6 +299,7 @@ export async function throughput(context: BenchContext): Promise<{
               filesFetched: served(runs, (s) => s.distinct.file),
               requests: served(runs, (s) => s.requests),
               disallowedRequested: served(runs, (s) => s.distinct.disallowed),
+              outboundRequested: median(runs.map((w) => w.outbound.checked)),
               peakMemoryMiB: rounded(median(runs.map((w) => w.peakRssBytes / MiB)), 1),
               memoryKind: 'peak RSS (VmHWM)',
               cpuMsPer1000Pages: rounded(median(runs.map((w) => (w.cpuMs / w.served.distinct.page) * 1000)), 0),
@@ -310,6 +331,7 @@ export async function throughput(context: BenchContext): Promise<{
   const rates: ThroughputRates = {
     wget: pagesOnlyWget.length === 0 ? null : median(pagesOnlyWget.map(pagesPerSecond)),
     tabcrawl: median(runsOf(pagesOnlyAtParallel).map(pagesPerSecond)),
+    tabcrawlOneAtOnce: ((runs) => (runs.length === 0 ? null : median(runs.map(pagesPerSecond))))(runsOf(variants.find((v) => !v.archive && v.requestsPerHost === 1))),
   };
   const figures = {
     pages: options.pages,
@@ -317,8 +339,8 @@ export async function throughput(context: BenchContext): Promise<{
     oneAtOnceRounds: variants.some((v) => v.requestsPerHost !== options.parallel) ? options.oneAtOnceRounds : 0,
     site: {
       description: options.resources
-        ? 'generated pages of ~8.5 KB with 12 links each, each using 7 shared resources (a stylesheet that @imports another and loads a font and a background image, a script, two images) and an image of its own; every 50th page links a PDF; all on one host'
-        : 'the same site, crawled pages only (--no-resources)',
+        ? 'generated pages of ~8.5 KB with 12 links each, each using 7 shared resources (a stylesheet that @imports another and loads a font and a background image, a script, two images) and an image of its own; every 50th page links a PDF; all on one host; and each page links to one of 100 URLs of another host (one in ten a 404)'
+        : 'the same site, crawled pages only (--no-resources), with its links to 100 URLs of another host',
       sharedResources: Object.keys(SHARED_RESOURCES),
       expected,
     },
@@ -414,6 +436,10 @@ export async function throughput(context: BenchContext): Promise<{
     ]);
   }
   say(table(rows));
+  const outboundText = tabcrawlFigures
+    .map((f) => `${f.label}: ${num(f.outboundChecked, 0)} of ${expected.outbound}${f.outboundRobotsFirstAndOnce ? '' : ' (its robots.txt NOT first and once)'}`)
+    .join('; ');
+  say(`  links to another host checked by each Tabcrawl crawl (HEAD, that host's robots.txt first and once), in the same crawl: ${outboundText}`);
   const segment = segmentPages.toLocaleString('en-US');
   say(`  how the rate holds up as the crawl grows: pages/s over the first and the last ${segment} pages (${segmentPages === options.pages / 10 ? 'a tenth of the site' : 'segments of 5,000 pages'}), from each page request's arrival in the site's log; goal on 50,000 pages: last ÷ first ≥ 0.9`);
   say(

@@ -35,8 +35,8 @@ describe('npm run bench (smoke run on tiny sites; speed figures are not checked)
       const figures = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
       assert.deepEqual(Object.keys(figures).sort(), ['ceiling', 'costPerPage', 'date', 'machine', 'options', 'politeness', 'profile', 'resultsAndExport', 'throughput']);
       const throughput = figures['throughput'] as {
-        variants: { id: string; requestsPerHost: number; pagesPerSecond: number | null; requestsPerSecond: number | null; pagesFetched: number; resourcesFetched: number; filesFetched: number; repeatedRequests: number; disallowedRequested: number; resourceRows: number }[];
-        wget: Record<string, { pagesFetched: number; resourcesFetched: number; disallowedRequested: number; sameUrlsAsTabcrawl: boolean } | null> | null;
+        variants: { id: string; requestsPerHost: number; pagesPerSecond: number | null; requestsPerSecond: number | null; pagesFetched: number; resourcesFetched: number; filesFetched: number; repeatedRequests: number; disallowedRequested: number; resourceRows: number; outboundChecked: number; outboundRobotsFirstAndOnce: boolean }[];
+        wget: Record<string, { pagesFetched: number; resourcesFetched: number; disallowedRequested: number; sameUrlsAsTabcrawl: boolean; outboundRequested: number } | null> | null;
       };
       assert.equal((figures['options'] as Record<string, unknown>)['parallel'], 8);
       // Pages only and archiving resources and files, at 8 requests at once per host.
@@ -49,6 +49,9 @@ describe('npm run bench (smoke run on tiny sites; speed figures are not checked)
         // Each URL once, and nothing robots.txt disallows: not /private/49, not the image page 49 uses there.
         assert.equal(v.repeatedRequests, 0, v.id);
         assert.equal(v.disallowedRequested, 0, v.id);
+        // Each of the 50 pages links to another host's /out/<n>: every link checked, that host's robots.txt first and once.
+        assert.equal(v.outboundChecked, 50, v.id);
+        assert.equal(v.outboundRobotsFirstAndOnce, true, v.id);
         if (v.id.startsWith('archive')) {
           // Every resource fetched: the 7 shared ones (the stylesheet's @import, font and background image among
           // them) and the 50 pages' own images; the disallowed image is a row, blocked, not a request.
@@ -63,7 +66,7 @@ describe('npm run bench (smoke run on tiny sites; speed figures are not checked)
       if (throughput.wget !== null) {
         assert.equal(throughput.wget['pageRequisites']?.resourcesFetched, 57);
         assert.equal(throughput.wget['pagesOnly']?.resourcesFetched, 0);
-        for (const w of Object.values(throughput.wget)) assert.ok(w !== null && w.sameUrlsAsTabcrawl && w.pagesFetched === 50 && w.disallowedRequested === 0, JSON.stringify(w));
+        for (const w of Object.values(throughput.wget)) assert.ok(w !== null && w.sameUrlsAsTabcrawl && w.pagesFetched === 50 && w.disallowedRequested === 0 && w.outboundRequested === 0, JSON.stringify(w));
       }
       const politeness = figures['politeness'] as Record<string, unknown>;
       for (const key of ['pagesPerSecond', 'fetchedPerSecond', 'idealPerSecond', 'ratioToIdeal', 'smallestGapMsPerHost', 'violations']) assert.ok(key in politeness, key);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { BENCH_USAGE, parseBenchArgs } from '../bench/bench-args.ts';
 import { cssUrls } from '../../src/core/links/css-urls.ts';
 import { extractLinks } from '../../src/core/links/extract-links.ts';
-import { linkedFilePath, noiseBytes, pageHtml, requestKind, resourceSiteCounts, robotsTxt, SHARED_RESOURCES } from '../bench/bench-sites.ts';
+import { linkedFilePath, noiseBytes, OUTBOUND_URLS, outboundLinksOf, outboundPath, outboundServed, pageHtml, requestKind, resourceSiteCounts, robotsTxt, SHARED_RESOURCES, startBenchSite, startOutboundSite } from '../bench/bench-sites.ts';
 import { busyMs, gapParts, median, pagesRequested, robotsFirstAndOnce, selfTimes, servedCounts, serverGaps, slope, totalTimes, type CpuProfile } from '../bench/bench-stats.ts';
 import { processKind } from '../bench/process-stats.ts';
 import { throughputSettings, throughputVariants, wgetPeerOf } from '../bench/part-throughput.ts';
@@ -145,6 +145,25 @@ describe('bench sites and peers', () => {
     const counts = new Map<number, number>();
     for (const byte of noiseBytes(12 * 1024, 1000)) counts.set(byte, (counts.get(byte) ?? 0) + 1);
     assert.ok(Math.max(...counts.values()) < 120, String(Math.max(...counts.values())));
+  });
+
+  it('links every page to one of 100 URLs of another host, one in ten of them broken, and counts what that host was asked', async () => {
+    assert.deepEqual([0, 1, 99, 100, 250].map(outboundPath), ['/out/0', '/out/1', '/out/99', '/out/0', '/out/50']);
+    assert.deepEqual([30, 2000, 50_000].map(outboundLinksOf), [30, OUTBOUND_URLS, OUTBOUND_URLS]);
+    const outbound = await startOutboundSite();
+    const site = await startBenchSite(3, { outboundOrigin: outbound.origin });
+    try {
+      const page = await (await fetch(`${site.origin}/page/2`)).text();
+      const linked = extractLinks(page, `${site.origin}/page/2`).links.map((link) => link.url);
+      assert.ok(linked.includes(`${outbound.origin}/out/2`), linked.join(' '));
+      assert.equal((await fetch(`${outbound.origin}/robots.txt`)).status, 200);
+      const statuses = await Promise.all(['/out/0', '/out/9', '/out/100'].map(async (path) => (await fetch(`${outbound.origin}${path}`, { method: 'HEAD' })).status));
+      assert.deepEqual(statuses, [200, 404, 404]);
+      assert.deepEqual(outboundServed(outbound), { checked: 3, requests: 4, robotsFirst: true, robotsCount: 1 });
+    } finally {
+      await site.close();
+      await outbound.close();
+    }
   });
 
   it('counts what a site served by kind of path, each path once, and the repeats apart', () => {
