@@ -139,8 +139,6 @@ export class DexieCrawlStore implements CrawlStore {
       },
       putLinkTally: (tally) => writes.put(linkTallies.name, [tally]),
       linkTallies: (crawlId) => linkTallies.where('[crawlId+batch]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray(),
-      deleteLinkTallies: async (crawlId, throughBatch) =>
-        void (await linkTallies.where('[crawlId+batch]').between([crawlId, Dexie.minKey], [crawlId, throughBatch], true, true).delete()),
       deleteLinkTallyBatches: (crawlId, batches) => writes.delete(linkTallies.name, batches.map((batch) => [crawlId, batch])),
       bodyOwner: async (crawlId, sha256) => (await reads.get<StoredBody>(bodies.name, [crawlId, sha256]))?.url,
       putBody: (body) => writes.put(bodies.name, [body]),

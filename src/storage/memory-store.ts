@@ -114,9 +114,6 @@ export class MemoryCrawlStore implements CrawlStore {
       knownOf: async (crawlId, urls) => urls.map((u) => t.pages.has(key(crawlId, u)) || t.entries.has(key(crawlId, u))),
       putLinkTally: async (tally) => void t.tallies.set(key(tally.crawlId, String(tally.batch)), copy(tally)),
       linkTallies: async (crawlId) => copy(ofCrawl(t.tallies, crawlId).sort((a, b) => a.batch - b.batch)),
-      deleteLinkTallies: async (crawlId, throughBatch) => {
-        for (const [k, tally] of t.tallies) if (tally.crawlId === crawlId && tally.batch <= throughBatch) t.tallies.delete(k);
-      },
       deleteLinkTallyBatches: async (crawlId, batches) => batches.forEach((batch) => t.tallies.delete(key(crawlId, String(batch)))),
       bodyOwner: async (crawlId, sha256) => t.bodies.get(key(crawlId, sha256))?.url,
       putBody: async (body) => void t.bodies.set(key(body.crawlId, body.sha256), copy(body)),

@@ -167,6 +167,39 @@ describe('crawl runner: several requests per host at delay 0', () => {
     assert.deepEqual(inlinks(rows), inlinks(one.rows));
   });
 
+  it('with folds while it runs (every 20 links), counts every link once: rows keep their fetch-time inlinks until the loop ends, and a stopped and resumed crawl ends exact', async () => {
+    const w = world();
+    buildSite(w, A);
+    const settings = settingsFor({ startUrl: `${A}/`, delayMs: 0, requestsPerHost: 4 });
+    const record = await createCrawl(w.store, settings, { id: 'c1', now: w.clock.now() });
+    const controller = new AbortController();
+    const first = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'r1', random: () => 0, foldLinksAt: 20 });
+    let sawKept = false;
+    const running = first.run(record.id, controller.signal);
+    // The loop looks at its tallies when it turns (at least every VIEW_REFRESH_MS): stopped once a fold kept some.
+    const stopper = (async () => {
+      while (!sawKept && (await w.store.getCrawl(record.id))?.state === 'running') {
+        const tallies = await w.store.transaction((tx) => tx.linkTallies(record.id));
+        sawKept = tallies.some((tally) => tally.rowsOnly === true);
+        await w.clock.sleep(5);
+      }
+      controller.abort();
+    })();
+    await w.clock.run(Promise.all([running, stopper]));
+    assert.ok(sawKept, 'a fold while running kept the links to fetched rows');
+    assert.ok((await w.store.pagesAfter(record.id, 0, 1000)).length < PAGES + 1, 'stopped midway');
+    assert.deepEqual(await w.store.transaction((tx) => tx.linkTallies(record.id)), [], 'the loop folded them all as it ended');
+    const second = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'r2', random: () => 0, foldLinksAt: 20 });
+    const final = await w.clock.run(second.run(record.id, new AbortController().signal));
+    assert.equal(final?.state, 'finished');
+    const rows = await w.store.pagesAfter(record.id, 0, 1000);
+    const serial = world();
+    buildSite(serial, A);
+    const one = await crawl(serial, { startUrl: `${A}/`, delayMs: 0, requestsPerHost: 1 });
+    const inlinks = (list: typeof rows): string[] => list.map((r) => `${r.url} ${r.inlinks} ${[...r.anchors].sort().join('|')}`).sort();
+    assert.deepEqual(inlinks(rows), inlinks(one.rows));
+  });
+
   it('counts every link found so far in the rows and entries of a crawl stopped midway', async () => {
     const w = world();
     buildSite(w, A);

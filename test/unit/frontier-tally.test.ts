@@ -83,7 +83,7 @@ describe('deferred link counting', () => {
       'c1',
       async (writes) => {
         await admit(writes, [link('/', 'Last', `${A}/last`)]);
-        return foldLinkTallies(writes);
+        return (await foldLinkTallies(writes)).updated;
       },
       0,
     );
@@ -93,7 +93,7 @@ describe('deferred link counting', () => {
     const qAnchors = ['Q', ...Array.from({ length: 12 }, (_, i) => Array.from({ length: 5 }, (_, k) => `Q${i}.${k}`)).flat()].slice(0, MAX_ANCHORS_PER_URL);
     assert.deepEqual(await linksOf(deferred.store, `${A}/q`), { inlinks: 13, anchors: qAnchors, as: 'entry' });
     assert.deepEqual(await deferred.store.transaction((tx) => tx.linkTallies('c1')), [], 'no tally left');
-    assert.equal(await deferred.queue.run('c1', (writes) => foldLinkTallies(writes), 0), 0, 'a second fold finds nothing');
+    assert.deepEqual(await deferred.queue.run('c1', (writes) => foldLinkTallies(writes), null), { updated: 0, more: false }, 'a second fold finds nothing');
   });
 
   it('folds in slices of any size to the same counts, and the rest of the transaction sees the folded rows', async () => {
@@ -109,7 +109,7 @@ describe('deferred link counting', () => {
       const seen = await queue.run(
         'c1',
         async (writes) => {
-          const folded = await foldLinkTallies(writes, slice);
+          const { updated: folded } = await foldLinkTallies(writes, { sliceUrls: slice });
           // A row written by the fold is read back from the store, with the fold's counts.
           const [home] = await writes.getPages([`${A}/`]);
           return { folded, homeInlinks: home?.inlinks };
@@ -132,7 +132,7 @@ describe('deferred link counting', () => {
       await queue.run('c1', async (writes) => void (await admit(writes, [link('/', `Home${page}`, `${A}${page}`), link('/q', `Q${page}`, `${A}${page}`), link('/new', null, `${A}${page}`)])), undefined);
     }
     const homeBefore = await linksOf(store, `${A}/`);
-    assert.equal(await queue.run('c1', (writes) => foldLinkTallies(writes, 1024, true), 0), 2, '/q and /new updated');
+    assert.deepEqual(await queue.run('c1', (writes) => foldLinkTallies(writes, { entriesOnly: true }), null), { updated: 2, more: false }, '/q and /new updated');
     assert.deepEqual(await linksOf(store, `${A}/`), homeBefore, 'the row is not rewritten');
     assert.deepEqual(await linksOf(store, `${A}/q`), { inlinks: 4, anchors: ['Q', 'Q/p1', 'Q/p2', 'Q/p3'], as: 'entry' });
     assert.deepEqual(await linksOf(store, `${A}/new`), { inlinks: 3, anchors: [], as: 'entry' });
@@ -144,14 +144,38 @@ describe('deferred link counting', () => {
 
     // More links, another fold while running: the kept tally is neither read again nor counted twice.
     await queue.run('c1', async (writes) => void (await admit(writes, [link('/', 'Home/p4', `${A}/p4`), link('/q', null, `${A}/p4`)])), undefined);
-    assert.equal(await queue.run('c1', (writes) => foldLinkTallies(writes, 1024, true), 0), 1);
+    assert.deepEqual(await queue.run('c1', (writes) => foldLinkTallies(writes, { entriesOnly: true }), null), { updated: 1, more: false });
     assert.deepEqual(await linksOf(store, `${A}/q`), { inlinks: 5, anchors: ['Q', 'Q/p1', 'Q/p2', 'Q/p3'], as: 'entry' });
     assert.equal((await store.transaction((tx) => tx.linkTallies('c1'))).filter((tally) => tally.rowsOnly === true).length, 2);
 
     // The fold at the loop's end adds every kept tally to the row, once.
-    await queue.run('c1', (writes) => foldLinkTallies(writes), 0);
+    await queue.run('c1', (writes) => foldLinkTallies(writes), null);
     assert.deepEqual(await linksOf(store, `${A}/`), { inlinks: (homeBefore?.inlinks ?? 0) + 4, anchors: [...(homeBefore?.anchors ?? []), 'Home/p1', 'Home/p2', 'Home/p3', 'Home/p4'], as: 'row' });
     assert.deepEqual(await store.transaction((tx) => tx.linkTallies('c1')), [], 'no tally left');
+  });
+
+  it('a full fold with maxUrls takes whole tallies in order, says when more are left, and ends with the same counts as one fold', async () => {
+    const linkers = Array.from({ length: 6 }, (_, i) => [link('/', `Home ${i}`, `${A}/p${i}`), link('/q', null, `${A}/p${i}`), link(`/n${i}`, null, `${A}/p${i}`)]);
+    const held: unknown[] = [];
+    for (const maxUrls of [1, 3, Number.POSITIVE_INFINITY]) {
+      const { store, queue } = await setUp(4);
+      // Six tallies of two known URLs each (/ and /q); the /n URLs are new.
+      for (const candidates of linkers) await queue.run('c1', async (writes) => void (await admit(writes, candidates)), undefined);
+      const parts: { updated: number; more: boolean }[] = [];
+      for (let more = true; more; ) {
+        const part = await queue.run('c1', (writes) => foldLinkTallies(writes, { maxUrls }), null);
+        if (part === null) throw new Error('the crawl is gone');
+        parts.push(part);
+        more = part.more;
+      }
+      // At most about maxUrls a part, at least one tally: six parts of one tally (2 URLs) when maxUrls is 1 or 3.
+      assert.equal(parts.length, Number.isFinite(maxUrls) ? 6 : 1, `maxUrls ${maxUrls}`);
+      assert.deepEqual(await store.transaction((tx) => tx.linkTallies('c1')), [], `maxUrls ${maxUrls}: no tally left`);
+      held.push(await Promise.all(['/', '/q', '/n0'].map((path) => linksOf(store, `${A}${path}`))));
+    }
+    assert.deepEqual(held[0], held[2]);
+    assert.deepEqual(held[1], held[2]);
+    assert.deepEqual((held[2] as { inlinks: number }[]).map((l) => l.inlinks), [6, 7, 1]);
   });
 
   it('tallies at one request per host too, and the fold counts the link', async () => {
@@ -159,7 +183,7 @@ describe('deferred link counting', () => {
     await queue.run('c1', async (writes) => void (await admit(writes, [link('/', 'Home')])), undefined);
     assert.deepEqual(await linksOf(store, `${A}/`), { inlinks: 0, anchors: [], as: 'row' });
     assert.equal((await store.transaction((tx) => tx.linkTallies('c1'))).length, 1);
-    await queue.run('c1', (writes) => foldLinkTallies(writes), 0);
+    await queue.run('c1', (writes) => foldLinkTallies(writes), null);
     assert.deepEqual(await linksOf(store, `${A}/`), { inlinks: 1, anchors: ['Home'], as: 'row' });
   });
 });

@@ -78,6 +78,13 @@ export const CLAIM_AHEAD_MS = 40;
  */
 export const FOLD_LINKS_AT = 16_384;
 
+/**
+ * About how many linked URLs one transaction of the fold at the loop's end (or before the crawl is
+ * marked finished) adds up, so that the pages reading the database are not held up for long however
+ * many links a large crawl kept (a tally kept by a fold while running, up to a fold's URLs, goes whole).
+ */
+export const FOLD_TRANSACTION_URLS = 4096;
+
 /** How often, in ms, the loop reads the crawl's record again while its steps run (pauses also wake it at once). */
 export const VIEW_REFRESH_MS = 250;
 
@@ -246,7 +253,7 @@ export class CrawlRunner {
           }
         }
 
-        if (view.unfolded >= FOLD_LINKS_AT) {
+        if (view.unfolded >= (this.deps.foldLinksAt ?? FOLD_LINKS_AT)) {
           view.unfolded = 0;
           const fold: Promise<void> = this.foldLinks(crawlId, true)
             .then(() => undefined)
@@ -258,6 +265,8 @@ export class CrawlRunner {
         }
 
         if (!hasWork && tasks.size === 0) {
+          // The links kept while it ran, in short transactions, before the one that marks the crawl finished.
+          await this.foldLinks(crawlId);
           if (await finishIfDone(this.ctx, crawlId)) break;
           wakeAt = Math.min(wakeAt, now + 250);
         }
@@ -420,11 +429,19 @@ export class CrawlRunner {
   }
 
   /**
-   * Adds the crawl's tallied links to the rows and entries they link to (see {@link FOLD_LINKS_AT}).
+   * Adds the crawl's tallied links to the rows and entries they link to (see {@link FOLD_LINKS_AT}), in
+   * transactions of about {@link FOLD_TRANSACTION_URLS} URLs each.
    * @param entriesOnly to the frontier entries only, those of fetched rows kept for the fold at the loop's end.
    */
-  private foldLinks(crawlId: string, entriesOnly = false): Promise<number> {
-    return this.commits.run(crawlId, (writes) => foldLinkTallies(writes, undefined, entriesOnly), 0);
+  private async foldLinks(crawlId: string, entriesOnly = false): Promise<void> {
+    for (;;) {
+      const { more } = await this.commits.run(
+        crawlId,
+        (writes) => foldLinkTallies(writes, entriesOnly ? { entriesOnly } : { maxUrls: FOLD_TRANSACTION_URLS }),
+        { updated: 0, more: false },
+      );
+      if (!more) return;
+    }
   }
 
   /**

@@ -323,26 +323,54 @@ async function newEntry(
 /** URLs a fold reads and writes at a time (see {@link foldLinkTallies}): a few MB of rows at most. */
 export const FOLD_SLICE_URLS = 1024;
 
+/** How {@link foldLinkTallies} folds. */
+export interface FoldOptions {
+  /**
+   * URLs read and written at a time: the rows of a slice are written before the next is read, so a fold
+   * holds at most this many rows in memory, however many URLs it updates.
+   */
+  sliceUrls?: number;
+  /**
+   * Adds the tallies to frontier entries only, and keeps those of fetched rows (in one tally of their own,
+   * `rowsOnly`, not read again until a full fold) for a later fold: the crawl's folds while it runs. A row
+   * is a page's every field (its links, headers, facts) and its place in the results index, an entry a few
+   * hundred bytes; rewriting the rows linked since the last fold, every 16,384 links, made a crawl slow
+   * down as it grew (issue 19: on a 10,000-page site at 8 at once, pages/s over the last tenth ÷ the
+   * first, 0.61 with them, 0.95 without).
+   */
+  entriesOnly?: boolean;
+  /**
+   * A full fold takes the stored tallies in batch order up to about this many URLs (at least one
+   * tally), so that one transaction stays short however many links a large crawl kept; `more` then says
+   * whether some are left for the next. This transaction's own tallies go with the last part.
+   */
+  maxUrls?: number;
+}
+
 /**
  * Adds the crawl's link tallies (and those of this transaction not written
  * yet) to the inlinks and anchor texts of the URLs they name, row or entry,
  * and removes them: one read (two for a URL not fetched yet) and one write
  * per linked URL, however many pages linked to it since the last fold.
  * Awaits only calls of `writes`.
- * @param sliceUrls URLs read and written at a time: the rows of a slice are written before the next is
- *   read, so a fold holds at most this many rows in memory, however many URLs it updates.
- * @param entriesOnly adds the tallies to frontier entries only, and keeps those of fetched rows (in one
- *   tally of their own) for a later fold: the crawl's folds while it runs. A row is a page's every field
- *   (its links, headers, facts) and its place in the results index, an entry a few hundred bytes; rewriting
- *   the rows linked since the last fold, every 16,384 links, made a crawl slow down as it grew (issue 19:
- *   on a 10,000-page site, pages/s over the last tenth ÷ the first, 0.61 with them, 0.83 without).
- * @returns how many URLs were updated.
+ * @returns how many URLs were updated, and whether tallies are left for another fold (see `maxUrls`).
  */
-export async function foldLinkTallies(writes: CrawlWrites, sliceUrls = FOLD_SLICE_URLS, entriesOnly = false): Promise<number> {
+export async function foldLinkTallies(writes: CrawlWrites, options: FoldOptions = {}): Promise<{ updated: number; more: boolean }> {
+  const { sliceUrls = FOLD_SLICE_URLS, entriesOnly = false, maxUrls = Number.POSITIVE_INFINITY } = options;
   const { tx, crawl } = writes;
   const stored = await tx.linkTallies(crawl.id);
   // The tallies kept for the full fold are not read again until then: their URLs are rows.
-  const folded = entriesOnly ? stored.filter((tally) => tally.rowsOnly !== true) : stored;
+  let folded = entriesOnly ? stored.filter((tally) => tally.rowsOnly !== true) : stored;
+  if (!entriesOnly && Number.isFinite(maxUrls)) {
+    let urlsTaken = 0;
+    let taken = 0;
+    while (taken < folded.length && (taken === 0 || urlsTaken + (folded[taken]?.urls.length ?? 0) <= maxUrls)) {
+      urlsTaken += folded[taken]?.urls.length ?? 0;
+      taken += 1;
+    }
+    folded = folded.slice(0, taken);
+  }
+  const more = folded.length < (entriesOnly ? stored.filter((tally) => tally.rowsOnly !== true).length : stored.length);
   const merged = new Map<string, { inlinks: number; anchors: string[] }>();
   const add = (url: string, inlinks: number, anchors: readonly string[]): void => {
     let slot = merged.get(url);
@@ -351,8 +379,12 @@ export async function foldLinkTallies(writes: CrawlWrites, sliceUrls = FOLD_SLIC
     for (const anchor of anchors) addAnchor(slot.anchors, anchor);
   };
   for (const tally of folded) tally.urls.forEach((url, i) => add(url, tally.inlinks[i] ?? 0, tally.anchors[i] ?? []));
-  for (const [url, slot] of writes.takeTally()) add(url, slot.inlinks, slot.anchors);
-  if (merged.size === 0) return 0;
+  // This transaction's own tallies go with the last part (else they are written as a tally of their own).
+  if (!more) for (const [url, slot] of writes.takeTally()) add(url, slot.inlinks, slot.anchors);
+  if (merged.size === 0) {
+    if (folded.length > 0) await tx.deleteLinkTallyBatches(crawl.id, folded.map((tally) => tally.batch));
+    return { updated: 0, more };
+  }
   const addTo = <T extends FrontierEntry | PageRecord>(existing: T | undefined, updates: T[]): void => {
     const slot = existing && merged.get(existing.url);
     if (!existing || !slot) return;
@@ -389,7 +421,7 @@ export async function foldLinkTallies(writes: CrawlWrites, sliceUrls = FOLD_SLIC
         rowsOnly: true,
       });
     }
-    return updated;
+    return { updated, more };
   }
   for (let start = 0; start < urls.length; start += Math.max(1, sliceUrls)) {
     const slice = urls.slice(start, start + Math.max(1, sliceUrls));
@@ -408,9 +440,8 @@ export async function foldLinkTallies(writes: CrawlWrites, sliceUrls = FOLD_SLIC
     await writes.writePages(pageUpdates);
     updated += entryUpdates.length + pageUpdates.length;
   }
-  const last = stored.at(-1);
-  if (last) await tx.deleteLinkTallies(crawl.id, last.batch);
-  return updated;
+  await tx.deleteLinkTallyBatches(crawl.id, folded.map((tally) => tally.batch));
+  return { updated, more };
 }
 
 /** How one finished row moves the crawl's counters. */

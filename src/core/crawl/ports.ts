@@ -124,8 +124,6 @@ export interface StoreTx {
   putLinkTally(tally: LinkTally): Promise<void>;
   /** Every tally of the crawl not folded yet, in batch order. */
   linkTallies(crawlId: string): Promise<LinkTally[]>;
-  /** Removes the crawl's tallies up to this batch (included). */
-  deleteLinkTallies(crawlId: string, throughBatch: number): Promise<void>;
   /** Removes these tallies of the crawl, by batch. */
   deleteLinkTallyBatches(crawlId: string, batches: number[]): Promise<void>;
 

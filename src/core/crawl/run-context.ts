@@ -20,10 +20,12 @@ export interface RunnerDeps {
   runId: string;
   /** Uniform random in [0, 1) for jitter. @default Math.random */
   random?: () => number;
+  /** Tallied links after which a fold adds them to the frontier's entries (tests make it small). @default FOLD_LINKS_AT */
+  foldLinksAt?: number;
 }
 
 /** What every step of a run reaches. */
-export interface StepContext extends Required<Omit<RunnerDeps, 'random'>> {
+export interface StepContext extends Required<Omit<RunnerDeps, 'random' | 'foldLinksAt'>> {
   /** Every write of a step goes through here, grouped into as few transactions as the store allows. */
   commits: CommitQueue;
   rules: HostRules;
