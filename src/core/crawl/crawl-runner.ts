@@ -41,7 +41,7 @@ import { nextRequestAt } from '../politeness/spacing.ts';
 import { robotsUrlFor } from '../robots/robots-policy.ts';
 import { originOf } from '../url/normalize-url.ts';
 import { CommitQueue, type Committed } from './commit-queue.ts';
-import { CrawlWrites, foldLinkTallies } from './frontier.ts';
+import { CrawlWrites, FOLD_SLICE_URLS, foldLinkTallies } from './frontier.ts';
 import { nextReady } from './frontier-queue.ts';
 import { type HostPool, HostPools } from './host-pools.ts';
 import { HostRules } from './host-rules.ts';
@@ -83,7 +83,7 @@ export const FOLD_LINKS_AT = 16_384;
  * marked finished) adds up, so that the pages reading the database are not held up for long however
  * many links a large crawl kept (a tally kept by a fold while running, up to a fold's URLs, goes whole).
  */
-export const FOLD_TRANSACTION_URLS = 4096;
+export const FOLD_TRANSACTION_URLS = FOLD_SLICE_URLS;
 
 /** How often, in ms, the loop reads the crawl's record again while its steps run (pauses also wake it at once). */
 export const VIEW_REFRESH_MS = 250;
@@ -437,7 +437,8 @@ export class CrawlRunner {
     for (;;) {
       const { more } = await this.commits.run(
         crawlId,
-        (writes) => foldLinkTallies(writes, entriesOnly ? { entriesOnly } : { maxUrls: FOLD_TRANSACTION_URLS }),
+        // One slice a transaction: the rows it updates are written together, each result chunk once.
+        (writes) => foldLinkTallies(writes, entriesOnly ? { entriesOnly } : { maxUrls: FOLD_TRANSACTION_URLS, sliceUrls: FOLD_TRANSACTION_URLS }),
         { updated: 0, more: false },
       );
       if (!more) return;
