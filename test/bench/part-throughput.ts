@@ -243,6 +243,8 @@ export async function throughput(context: BenchContext): Promise<{
       pagesPerSecond: rounded(median(runs.map(pagesPerSecond))),
       requestsPerSecond: rounded(median(runs.map(requestsPerSecond))),
       seconds: rounded(median(runs.map((t) => t.wallMs / 1000))),
+      // From the last response to the crawl's end: its own end (the kept links added to their rows).
+      endSeconds: rounded(median(runs.map((t) => t.endAfterLastResponseMs / 1000)), 1),
       pagesFetched: served(runs, (s) => s.distinct.page),
       resourcesFetched: served(runs, (s) => s.distinct.resource),
       filesFetched: served(runs, (s) => s.distinct.file),
@@ -439,6 +441,7 @@ export async function throughput(context: BenchContext): Promise<{
   const outboundText = tabcrawlFigures
     .map((f) => `${f.label}: ${num(f.outboundChecked, 0)} of ${expected.outbound}${f.outboundRobotsFirstAndOnce ? '' : ' (its robots.txt NOT first and once)'}`)
     .join('; ');
+  say(`  the crawl's own end, from its last response to its end (the links it kept added to their rows): ${tabcrawlFigures.map((f) => `${f.label}: ${num(f.endSeconds ?? Number.NaN, 1)} s`).join('; ')}`);
   say(`  links to another host checked by each Tabcrawl crawl (HEAD, that host's robots.txt first and once), in the same crawl: ${outboundText}`);
   const segment = segmentPages.toLocaleString('en-US');
   say(`  how the rate holds up as the crawl grows: pages/s over the first and the last ${segment} pages (${segmentPages === options.pages / 10 ? 'a tenth of the site' : 'segments of 5,000 pages'}), from each page request's arrival in the site's log; goal on 50,000 pages: last ÷ first ≥ 0.9`);

@@ -55,6 +55,11 @@ export interface TabcrawlRun {
   samples: CrawlSample[];
   /** When each page was first requested, from the sites' logs, in ms since the epoch, sorted: for the rate over the crawl's first and last pages. */
   pageArrivalsMs: number[];
+  /**
+   * From the end of the last response any site logged to the crawl's `endedAt`: the crawl's own end
+   * (adding up the links kept while it ran, counting what it left unvisited).
+   */
+  endAfterLastResponseMs: number;
   /** IndexedDB folder of the profile on disk, and `navigator.storage.estimate()` of the extension, before and after. */
   idbDiskBytes: { before: number; after: number } | null;
   storageEstimateBytes: { before: number; after: number } | null;
@@ -262,6 +267,7 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
       otherCpuShare,
       samples,
       pageArrivalsMs: pageArrivals(options.sites.map((site) => site.requests)),
+      endAfterLastResponseMs: endedAt - Math.max(startedAt, ...options.sites.flatMap((site) => site.requests.flatMap((r) => (r.endedAt === null ? [] : [r.endedAt])))),
       idbDiskBytes,
       storageEstimateBytes,
       rowTimes,
