@@ -79,6 +79,16 @@ export async function untilEnded(session: Pick<FirefoxSession, 'request'>, crawl
 }
 
 /**
+ * When the keep-alive's watchdog alarm (`tabcrawl-watchdog`, every 30 s: adapters/keep-alive.ts) is due within
+ * `withinMs`, waits until it has fired: it starts a stopped event page, as it should, so a stop made just
+ * before it would not stay a stop for the test to look at.
+ */
+export async function clearOfWatchdog(session: FirefoxSession, withinMs = 2000): Promise<void> {
+  const due = (await evaluate(session.driverPage, `browser.alarms.get('tabcrawl-watchdog').then((alarm) => (alarm ? alarm.scheduledTime : null))`)) as number | null;
+  if (due !== null && due - Date.now() < withinMs) await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now()) + 500));
+}
+
+/**
  * Reads the mark left on the add-on's background page window (null when there is none: a page started since) and,
  * given `mark`, leaves that one. Starts a stopped background page, as any message would.
  */

@@ -26,7 +26,7 @@ import { checkRowsArchived, checkWacz, responsePayload } from '../support/archiv
 import { openReplay, serveReplay } from '../support/replay-web-page.ts';
 import { requestCounts, serverGaps } from '../support/server-log.ts';
 import { EXACT_BODIES, startTestSite, type TestSite } from '../support/test-site.ts';
-import { launchFirefox, markBackground, untilEnded } from './firefox-helpers.ts';
+import { clearOfWatchdog, launchFirefox, markBackground, untilEnded } from './firefox-helpers.ts';
 import { crawlToEnd, exportRows, sleep } from './helpers.ts';
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
@@ -190,6 +190,8 @@ describe('Firefox: a crawl survives its event page being stopped', () => {
     const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: DELAY_MS, timeoutMs: 1000 }, async (now) => {
       const next = STOP_AT_DONE[stopsSeen.length];
       if (next === undefined || now.counts.done < next) return;
+      // Not just before the watchdog alarm, which would start the page again within the 300 ms looked at below.
+      await clearOfWatchdog(session);
       await markBackground(session, stopsSeen.length + 1);
       const before = await session.backgroundStatus();
       await session.stopBackground();
