@@ -364,7 +364,8 @@ export async function foldLinkTallies(writes: CrawlWrites, options: FoldOptions 
   const { tx, crawl } = writes;
   const stored = await tx.linkTallies(crawl.id);
   // The tallies kept for the full fold are not read again until then: their URLs are rows.
-  let folded = entriesOnly ? stored.filter((tally) => tally.rowsOnly !== true) : stored;
+  const foldable = entriesOnly ? stored.filter((tally) => tally.rowsOnly !== true) : stored;
+  let folded = foldable;
   if (!entriesOnly && Number.isFinite(maxUrls)) {
     let urlsTaken = 0;
     let taken = 0;
@@ -374,7 +375,7 @@ export async function foldLinkTallies(writes: CrawlWrites, options: FoldOptions 
     }
     folded = folded.slice(0, taken);
   }
-  const more = folded.length < (entriesOnly ? stored.filter((tally) => tally.rowsOnly !== true).length : stored.length);
+  const more = folded.length < foldable.length;
   const merged = new Map<string, { inlinks: number; anchors: string[] }>();
   const add = (url: string, inlinks: number, anchors: readonly string[]): void => {
     let slot = merged.get(url);
