@@ -32,6 +32,9 @@ interface PolitenessRound {
   hosts: { origin: string; pages: number; fetched: number; minGapMs: number; meanGapMs: number; violations: number[]; robots: string; fetchedPerSecond: number }[];
   /** The mean server gap split (over every host's consecutive pages), in ms: see `gapParts`. */
   gapSplit: { crawlerGapMs: number; requestWayMs: number; responseWayMs: number };
+  /** From `crawl/start` to the first request, and from the last response to the crawl's end, in ms. */
+  startMs: number;
+  endMs: number;
 }
 
 /** Distinct URLs fetched, robots.txt left out (a disallowed one counts: it must be 0). */
@@ -114,6 +117,8 @@ async function politenessRounds({ options, distDir, chromePath }: BenchContext):
         disallowedRequested: run.served.distinct.disallowed,
         hosts,
         gapSplit,
+        startMs: run.startToFirstRequestMs,
+        endMs: run.endAfterLastResponseMs,
       });
     }
   } finally {
@@ -152,6 +157,9 @@ export async function politeness(context: BenchContext): Promise<Record<string, 
       requestWay: rounded(median(rounds.map((r) => r.gapSplit.requestWayMs)), 2),
       responseWay: rounded(median(rounds.map((r) => r.gapSplit.responseWayMs)), 2),
     },
+    // The crawl's own start (crawl/start to its first request) and end (its last response to its end), medians, in s.
+    startSeconds: rounded(median(rounds.map((r) => r.startMs / 1000)), 2),
+    endSeconds: rounded(median(rounds.map((r) => r.endMs / 1000)), 2),
     violations,
     perRound: rounds.map((r) => ({
       round: r.round,
@@ -175,6 +183,8 @@ export async function politeness(context: BenchContext): Promise<Record<string, 
         robots: h.robots,
         fetchedPerSecond: rounded(h.fetchedPerSecond, 2),
       })),
+      startSeconds: rounded(r.startMs / 1000, 2),
+      endSeconds: rounded(r.endMs / 1000, 2),
       gapSplitMs: { crawler: rounded(r.gapSplit.crawlerGapMs, 2), requestWay: rounded(r.gapSplit.requestWayMs, 2), responseWay: rounded(r.gapSplit.responseWayMs, 2) },
     })),
   };
@@ -197,6 +207,10 @@ export async function politeness(context: BenchContext): Promise<Record<string, 
       [
         '  = worker waits + request to server + response to worker, ms',
         [r2(rounds.map((r) => r.gapSplit.crawlerGapMs)), r2(rounds.map((r) => r.gapSplit.requestWayMs)), r2(rounds.map((r) => r.gapSplit.responseWayMs))].join(' + '),
+      ],
+      [
+        "the crawl's own start (to its first request) and end (from its last response), s",
+        `${num(median(rounds.map((r) => r.startMs / 1000)), 2)}; ${num(median(rounds.map((r) => r.endMs / 1000)), 2)}`,
       ],
       ['robots.txt per host (round 1)', [...new Set(rounds[0]?.hosts.map((h) => h.robots) ?? [])].join('; ')],
     ]),

@@ -12,6 +12,7 @@ import { validateSettings } from '../../src/core/settings.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
 import { FakeSite, page } from '../support/fake-site.ts';
 import { VirtualClock } from '../support/virtual-clock.ts';
+import { crawl, row, world } from '../support/crawl-world.ts';
 
 const A = 'http://a.test';
 const TRANSACTION_MS = 15;
@@ -71,5 +72,28 @@ describe('one transaction per page at delay 0', () => {
     assert.ok(used <= 31 + 10, `${used} transactions for 31 pages`);
     // And the spacing rule still holds: each request after the previous response ended.
     for (const [i, request] of pages.slice(1).entries()) assert.ok(request.startedAt >= (pages[i]?.endedAt ?? Infinity));
+  });
+});
+
+describe('the end of a crawl', () => {
+  it('ends with its last response when the last URLs found are disallowed, not a Crawl-delay later', async () => {
+    const w = world();
+    w.site.route(`${A}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nCrawl-delay: 0.25\nDisallow: /private/\n' });
+    w.site.route(`${A}/`, page(['/p0']));
+    w.site.route(`${A}/p0`, page(['/p1', '/private/a']));
+    w.site.route(`${A}/p1`, page(['/private/b']));
+    const { final, byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 0, jitterMs: 0 });
+    assert.equal(final?.state, 'finished');
+    assert.deepEqual(
+      w.site.requests.map((request) => request.url),
+      [`${A}/robots.txt`, `${A}/`, `${A}/p0`, `${A}/p1`],
+    );
+    for (const url of [`${A}/private/a`, `${A}/private/b`]) {
+      assert.equal(row(byUrl, url).blockedBy, 'robots');
+      assert.equal(row(byUrl, url).blockedRule, 'Disallow: /private/');
+    }
+    // The store takes no time on this clock: the crawl ends the moment its last response is recorded
+    // (it ended 250 ms later, less the claim's lead, when a disallowed URL waited for the host's turn).
+    assert.equal((final?.endedAt ?? 0) - (w.site.requests.at(-1)?.endedAt ?? 0), 0);
   });
 });

@@ -7,7 +7,9 @@
  * leave out is recorded with the reason (`not-crawled.ts`); links to other
  * sites are not (they are outside the crawl, not left out of it).
  */
+import type { FrontierEntry } from '../model.ts';
 import type { CrawlStore } from './ports.ts';
+import { blockDisallowed } from './frontier-queue.ts';
 import { QueryVariantCounter, queryVariantsCap, urlTrapReason } from '../url/traps.ts';
 import { admit, type Candidate, type CrawlWrites } from './frontier.ts';
 import type { HostRules } from './host-rules.ts';
@@ -59,21 +61,29 @@ export class Admission {
       else return true;
       return false;
     });
-    await admit(
+    const queued = await admit(
       writes,
       kept,
       (candidate) => variants.admit(candidate.url) || (refused.push({ candidate, reason: 'trap' }), false),
       (candidate) => refused.push({ candidate, reason: 'page-limit' }),
     );
+    await this.blockDisallowed(writes, queued);
     await recordNotCrawled(writes, refused, this.recordedOf(crawl.id));
   }
 
   /** Admits URLs fetched on any host, outside the scope (page resources, links to other sites to check). */
   async admitAnyHost(writes: CrawlWrites, candidates: Candidate[]): Promise<void> {
-    await admit(
+    const queued = await admit(
       writes,
       candidates.filter((c) => urlTrapReason(c.url) === null),
     );
+    await this.blockDisallowed(writes, queued);
+  }
+
+  /** Records the URLs just queued that a robots.txt already read disallows, blocked (see `blockDisallowed`). */
+  private blockDisallowed(writes: CrawlWrites, queued: FrontierEntry[]): Promise<void> {
+    const { productToken } = writes.crawl.settings;
+    return blockDisallowed(writes, queued, (host) => (host.robots.phase === 'ready' ? this.rules.policyFor(productToken, host) : null));
   }
 
   private variantsOf(writes: CrawlWrites): QueryVariantCounter {

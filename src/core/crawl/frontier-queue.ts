@@ -1,5 +1,5 @@
 /**
- * The frontier's contract, the four things a step asks of the queue of URLs
+ * The frontier's contract, the five things a step asks of the queue of URLs
  * (a request queue such as crawlee's is the model), each inside one store
  * transaction (`CrawlWrites`):
  *
@@ -9,12 +9,13 @@
  * | {@link markHandled} | its row written, the entry gone, the counts moved                                 | the fetch step, the claim (blocked rows) |
  * | {@link reclaim}     | a leased entry back in the queue (cut short, to retry later, or left by a dead worker) | the fetch step, the run's start |
  * | {@link isFinished}  | no host has a URL queued or in flight                                             | the end of a run |
+ * | {@link blockDisallowed} | URLs just queued that a robots.txt already read disallows, recorded as blocked | admission |
  *
  * Admission (a URL found becomes an entry, once per crawl, within its
  * kind's budget) is `admit` in `frontier.ts`. Order: a host's queue is
  * served by `seq` (breadth first; its resources first, see `RESOURCE_SEQ_BIAS`).
  */
-import type { FrontierEntry, PageRecord } from '../model.ts';
+import type { FrontierEntry, HostState, PageRecord } from '../model.ts';
 import type { RobotsPolicy } from '../robots/robots-policy.ts';
 import { type CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
 
@@ -48,10 +49,7 @@ export async function nextReady(writes: CrawlWrites, origin: string, policy: Rob
     }
     const decision = policy.isAllowed(entry.url);
     if (!decision.allowed) {
-      const row = unfetchedRow(entry);
-      row.blockedBy = 'robots';
-      row.blockedRule = decision.rule;
-      await markHandled(writes, row);
+      await recordBlocked(writes, entry, decision.rule);
       blocked += 1;
       continue;
     }
@@ -60,6 +58,31 @@ export async function nextReady(writes: CrawlWrites, origin: string, policy: Rob
     return { kind: 'entry', entry };
   }
   return { kind: 'blocked' };
+}
+
+/**
+ * Records at once, as blocked, the entries just queued whose host's robots.txt
+ * is known (`policyOf` gives its policy, null while it is not) and disallows
+ * them: the crawl never requests them anyway, and recording them when they are
+ * found, not when the host's turn comes, lets a host whose last URLs are
+ * disallowed end with its last request instead of a gap later. A URL found
+ * before its host's robots.txt was read is decided by {@link nextReady}.
+ */
+export async function blockDisallowed(writes: CrawlWrites, entries: FrontierEntry[], policyOf: (host: HostState) => RobotsPolicy | null): Promise<void> {
+  for (const entry of entries) {
+    const policy = policyOf(await writes.host(entry.origin));
+    if (policy === null) continue;
+    const decision = policy.isAllowed(entry.url);
+    if (!decision.allowed) await recordBlocked(writes, entry, decision.rule);
+  }
+}
+
+/** The entry's row, blocked by robots.txt (`rule`, the line that disallows it), final (see {@link markHandled}). */
+function recordBlocked(writes: CrawlWrites, entry: FrontierEntry, rule: string | null): Promise<void> {
+  const row = unfetchedRow(entry);
+  row.blockedBy = 'robots';
+  row.blockedRule = rule;
+  return markHandled(writes, row);
 }
 
 /** The entry's row is final: written, counted, the entry removed (see `finishEntry`). */

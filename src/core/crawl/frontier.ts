@@ -230,15 +230,15 @@ export class CrawlWrites {
  * @param accept asked about each new URL (once, and only while the budget has room), just
  *   before it is queued; false leaves it out. Must not await: it runs inside the transaction.
  * @param overBudget told of each new URL left out because its kind's budget is spent.
- * @returns how many URLs were newly queued.
+ * @returns the entries newly queued (written in this transaction).
  */
 export async function admit(
   writes: CrawlWrites,
   candidates: Candidate[],
   accept?: (candidate: Candidate) => boolean,
   overBudget?: (candidate: Candidate) => void,
-): Promise<number> {
-  if (candidates.length === 0) return 0;
+): Promise<FrontierEntry[]> {
+  if (candidates.length === 0) return [];
   const { tx, crawl } = writes;
   // Candidates come from one page (or one redirect, sitemap, start): a URL linked twice counts once.
   const byUrl = new Map<string, Candidate & { anchors: string[] }>();
@@ -251,13 +251,11 @@ export async function admit(
   }
   const urls = [...byUrl.keys()];
   const entryUpdates: FrontierEntry[] = [];
-  let admitted = 0;
   const queue = async (candidate: Candidate & { anchors: string[] }): Promise<void> => {
     const entry = await newEntry(writes, candidate, accept, overBudget);
     if (!entry) return;
     writes.queued(entry.url);
     entryUpdates.push(entry);
-    admitted += 1;
   };
 
   // Keys only: a known URL is tallied, not read and rewritten.
@@ -269,7 +267,7 @@ export async function admit(
     else await queue(candidate);
   }
   if (entryUpdates.length > 0) await tx.putEntries(entryUpdates);
-  return admitted;
+  return entryUpdates;
 }
 
 /**
