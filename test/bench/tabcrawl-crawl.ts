@@ -179,7 +179,7 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
     const samples: CrawlSample[] = [];
     let idbBefore = 0;
     let estimateBefore = 0;
-    if (options.measureCost || options.profile || process.env.TC_DEBUG) worker = await attachToWorker(session);
+    if (options.measureCost || options.profile) worker = await attachToWorker(session);
     if (options.measureCost && worker !== null) {
       const heapBytes = await liveHeapBytes(worker);
       idbBefore = await folderBytes(idbDir);
@@ -252,12 +252,6 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
       storageEstimateBytes = { before: estimateBefore, after: await storageEstimate(session) };
       idbDiskBytes = { before: idbBefore, after: await folderBytes(idbDir) };
       samples.push({ phase: 'after', rows: crawl.counts.done, pages: pagesSoFar(), heapBytes, idbDiskBytes: idbDiskBytes.after });
-    }
-    if (process.env.TC_DEBUG && worker) {
-      const r = await worker.send<{ result: { value: string } }>('Runtime.evaluate', { expression: 'JSON.stringify(globalThis.__t)', returnByValue: true });
-      const t = JSON.parse(r.result.value) as [string, number, number?][];
-      const lastResp = Math.max(...options.sites.flatMap((site) => site.requests.flatMap((q) => (q.endedAt === null ? [] : [q.endedAt]))));
-      console.log('endedAt', endedAt - lastResp, t.filter((e) => e[1] >= lastResp - 300).map((e) => `${e[0]}@${e[1] - lastResp}${e[2] === undefined ? '' : `/${e[2]}`}`).join(' '));
     }
     const served = countServed(options.sites.map((site) => site.requests));
     const rowTimes = options.readTimes === true ? await crawlerTimes(session, crawl.id) : null;
