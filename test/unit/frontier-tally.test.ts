@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CommitQueue } from '../../src/core/crawl/commit-queue.ts';
 import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
-import { admit, type Candidate, finishEntry, foldLinkTallies, MAX_ANCHORS_PER_URL, unfetchedRow } from '../../src/core/crawl/frontier.ts';
+import { admit, type Candidate, finishEntry, MAX_ANCHORS_PER_URL, unfetchedRow } from '../../src/core/crawl/frontier.ts';
+import { foldLinkTallies } from '../../src/core/crawl/link-tallies.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
 import { settingsFor } from '../support/crawl-world.ts';
 

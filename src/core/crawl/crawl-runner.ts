@@ -41,7 +41,8 @@ import { nextRequestAt } from '../politeness/spacing.ts';
 import { robotsUrlFor } from '../robots/robots-policy.ts';
 import { originOf } from '../url/normalize-url.ts';
 import { CommitQueue, type Committed } from './commit-queue.ts';
-import { CrawlWrites, FOLD_SLICE_URLS, foldLinkTallies } from './frontier.ts';
+import { CrawlWrites } from './frontier.ts';
+import { FOLD_SLICE_URLS, foldLinkTallies, IDLE_FOLD_URLS, mayFoldWhileIdle } from './link-tallies.ts';
 import { nextReady } from './frontier-queue.ts';
 import { type HostPool, HostPools } from './host-pools.ts';
 import { HostRules } from './host-rules.ts';
@@ -101,6 +102,12 @@ interface CrawlView {
   requestsOut: Map<string, number>;
   /** Links tallied since the last fold was queued (see {@link FOLD_LINKS_AT}). */
   unfolded: number;
+  /**
+   * Whether tallies may be stored that a fold while idle could take (see `mayFoldWhileIdle`): set by
+   * every batch that tallied links (and at the start of a run), cleared by a fold that left none;
+   * `stuck` when the oldest is too large for one, until a fold while running splits it.
+   */
+  idleFold: 'none' | 'some' | 'stuck';
   /** Cuts the loop's current wait short and has it read the crawl again (see {@link CrawlRunner.wake}). */
   wake: () => void;
   /** Cuts the loop's current wait short (a request slot came free). */
@@ -198,6 +205,8 @@ export class CrawlRunner {
         const now = clock.now();
         const pools = this.poolsOf(crawl);
         let wakeAt = Number.POSITIVE_INFINITY;
+        /** A host is due but for a free slot of its pool: due as soon as a step ends. */
+        let waitsForSlot = false;
         let hasWork = false;
 
         for (const host of view.hosts.values()) {
@@ -211,7 +220,10 @@ export class CrawlRunner {
             continue;
           }
           const pool = pools.poolOf(host.origin);
-          if (running === 0 && pools.busy(stepsOf, pool) >= crawl.settings.hostConcurrency) continue;
+          if (running === 0 && pools.busy(stepsOf, pool) >= crawl.settings.hostConcurrency) {
+            waitsForSlot = true;
+            continue;
+          }
           // One step per free slot, and no more than the URLs of the host no step has yet (robots.txt first: one step).
           const slots = this.rules.slotsOf(crawl.settings, host, now);
           const more = host.robots.phase === 'ready' ? Math.min(slots - holding, host.pending - running) : 1 - running;
@@ -256,12 +268,22 @@ export class CrawlRunner {
         if (view.unfolded >= (this.deps.foldLinksAt ?? FOLD_LINKS_AT)) {
           view.unfolded = 0;
           const fold: Promise<void> = this.foldLinks(crawlId, true)
-            .then(() => undefined)
+            // It splits the tallies it keeps into small ones, which a fold while idle can take.
+            .then(() => void (view.idleFold = 'some'))
             .catch((error: unknown) => {
               failure ??= error;
             })
             .finally(() => tasks.delete(fold));
           tasks.add(fold);
+        }
+
+        const runningGaps = (): number[] => [...stepsOf.keys()].map((origin) => {
+          const host = view.hosts.get(origin);
+          return host === undefined ? 0 : this.rules.leastGapMs(crawl.settings, host);
+        });
+        if (view.idleFold === 'some' && mayFoldWhileIdle(clock.now(), waitsForSlot ? now : wakeAt, runningGaps())) {
+          await this.foldWhileIdle(view);
+          continue;
         }
 
         if (!hasWork && tasks.size === 0) {
@@ -403,7 +425,7 @@ export class CrawlRunner {
     const { store, clock } = this.deps;
     const hosts = new Map<string, HostState>();
     for (const host of await store.listHosts(crawlId)) hosts.set(host.origin, host);
-    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, requestsOut: new Map(), unfolded: 0, wake: () => undefined, poke: () => undefined, known: new KnownUrls(), notCrawled: new RecordedUrls() };
+    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, requestsOut: new Map(), unfolded: 0, idleFold: 'some', wake: () => undefined, poke: () => undefined, known: new KnownUrls(), notCrawled: new RecordedUrls() };
     this.views.set(crawlId, view);
     return view;
   }
@@ -426,6 +448,18 @@ export class CrawlRunner {
     view.crawl = crawl;
     for (const host of hosts) view.hosts.set(host.origin, host);
     view.unfolded += talliedLinks;
+    if (talliedLinks > 0 && view.idleFold === 'none') view.idleFold = 'some';
+  }
+
+  /** Folds the oldest kept links, up to {@link IDLE_FOLD_URLS}, into their rows and entries (see `mayFoldWhileIdle`). */
+  private async foldWhileIdle(view: CrawlView): Promise<void> {
+    const { updated, more } = await this.commits.run(
+      view.crawlId,
+      (writes) => foldLinkTallies(writes, { maxUrls: IDLE_FOLD_URLS, sliceUrls: IDLE_FOLD_URLS, fitting: true }),
+      { updated: 0, more: false },
+    );
+    if (!more) view.idleFold = 'none';
+    else if (updated === 0) view.idleFold = 'stuck';
   }
 
   /**

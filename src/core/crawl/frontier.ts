@@ -54,7 +54,7 @@ export function newHostState(crawlId: string, origin: string): HostState {
 }
 
 /** Adds `anchor` to `anchors` when new and there is room; returns whether it changed. */
-function addAnchor(anchors: string[], anchor: string | null): boolean {
+export function addAnchor(anchors: string[], anchor: string | null): boolean {
   if (anchor === null || anchor === '' || anchors.length >= MAX_ANCHORS_PER_URL || anchors.includes(anchor)) return false;
   anchors.push(anchor);
   return true;
@@ -72,7 +72,7 @@ export class CrawlWrites {
   /**
    * Links to URLs the crawl already knows are tallied (written as one small
    * {@link LinkTally} per transaction) instead of rewriting each linked row or
-   * entry at once, and added to them later by {@link foldLinkTallies}: a crawl
+   * entry at once, and added to them later by `foldLinkTallies` (`link-tallies.ts`): a crawl
    * would otherwise rewrite about a dozen rows per page, and a row linked from
    * every page once per page. Since issue 19 at one request per host too (it
    * was at several only): 54 → 79 pages/s there, the worker busy 4.9 ms a page
@@ -129,7 +129,7 @@ export class CrawlWrites {
     this.talliedLinks += 1;
   }
 
-  /** Takes what this transaction tallied and has not written yet (see {@link foldLinkTallies}). */
+  /** Takes what this transaction tallied and has not written yet (see `foldLinkTallies` (`link-tallies.ts`)). */
   takeTally(): [string, { inlinks: number; anchors: string[] }][] {
     const taken = [...this.tally];
     this.tally.clear();
@@ -223,7 +223,7 @@ export class CrawlWrites {
 /**
  * Admits candidates: a URL already in the frontier or the crawl table only
  * gains the inlink and the anchor text, tallied (added to it by
- * {@link foldLinkTallies}); a new one is queued while the crawl's budget for
+ * `foldLinkTallies` (`link-tallies.ts`)); a new one is queued while the crawl's budget for
  * its kind lasts (`maxPages` for pages and sitemaps, `maxResources` for
  * resources) and `accept` agrees. Changes the crawl and hosts in
  * `writes`; the caller flushes them.
@@ -316,137 +316,6 @@ async function newEntry(
     attempts: 0,
     leaseRunId: null,
   };
-}
-
-/**
- * URLs a fold reads and writes at a time (see {@link foldLinkTallies}): about 12 MB of rows at most (a
- * page's row is a few KB), and the result chunks a slice's rows fall in, written once a slice (a crawl's
- * rows spread over all of them: at 50,000 rows, 196 chunks of 256 rows).
- */
-export const FOLD_SLICE_URLS = 4096;
-
-/** How {@link foldLinkTallies} folds. */
-export interface FoldOptions {
-  /**
-   * URLs read and written at a time: the rows of a slice are written before the next is read, so a fold
-   * holds at most this many rows in memory, however many URLs it updates.
-   */
-  sliceUrls?: number;
-  /**
-   * Adds the tallies to frontier entries only, and keeps those of fetched rows (in one tally of their own,
-   * `rowsOnly`, not read again until a full fold) for a later fold: the crawl's folds while it runs. A row
-   * is a page's every field (its links, headers, facts) and its place in the results index, an entry a few
-   * hundred bytes; rewriting the rows linked since the last fold, every 16,384 links, made a crawl slow
-   * down as it grew (issue 19: on a 10,000-page site at 8 at once, pages/s over the last tenth ÷ the
-   * first, 0.61 with them, 0.95 without).
-   */
-  entriesOnly?: boolean;
-  /**
-   * A full fold takes the stored tallies in batch order up to about this many URLs (at least one
-   * tally), so that one transaction stays short however many links a large crawl kept; `more` then says
-   * whether some are left for the next. This transaction's own tallies go with the last part.
-   */
-  maxUrls?: number;
-}
-
-/**
- * Adds the crawl's link tallies (and those of this transaction not written
- * yet) to the inlinks and anchor texts of the URLs they name, row or entry,
- * and removes them: one read (two for a URL not fetched yet) and one write
- * per linked URL, however many pages linked to it since the last fold.
- * Awaits only calls of `writes`.
- * @returns how many URLs were updated, and whether tallies are left for another fold (see `maxUrls`).
- */
-export async function foldLinkTallies(writes: CrawlWrites, options: FoldOptions = {}): Promise<{ updated: number; more: boolean }> {
-  const { sliceUrls = FOLD_SLICE_URLS, entriesOnly = false, maxUrls = Number.POSITIVE_INFINITY } = options;
-  const { tx, crawl } = writes;
-  const stored = await tx.linkTallies(crawl.id);
-  // The tallies kept for the full fold are not read again until then: their URLs are rows.
-  const foldable = entriesOnly ? stored.filter((tally) => tally.rowsOnly !== true) : stored;
-  let folded = foldable;
-  if (!entriesOnly && Number.isFinite(maxUrls)) {
-    let urlsTaken = 0;
-    let taken = 0;
-    while (taken < folded.length && (taken === 0 || urlsTaken + (folded[taken]?.urls.length ?? 0) <= maxUrls)) {
-      urlsTaken += folded[taken]?.urls.length ?? 0;
-      taken += 1;
-    }
-    folded = folded.slice(0, taken);
-  }
-  const more = folded.length < foldable.length;
-  const merged = new Map<string, { inlinks: number; anchors: string[] }>();
-  const add = (url: string, inlinks: number, anchors: readonly string[]): void => {
-    let slot = merged.get(url);
-    if (!slot) merged.set(url, (slot = { inlinks: 0, anchors: [] }));
-    slot.inlinks += inlinks;
-    for (const anchor of anchors) addAnchor(slot.anchors, anchor);
-  };
-  for (const tally of folded) tally.urls.forEach((url, i) => add(url, tally.inlinks[i] ?? 0, tally.anchors[i] ?? []));
-  // This transaction's own tallies go with the last part (else they are written as a tally of their own).
-  if (!more) for (const [url, slot] of writes.takeTally()) add(url, slot.inlinks, slot.anchors);
-  if (merged.size === 0) {
-    if (folded.length > 0) await tx.deleteLinkTallyBatches(crawl.id, folded.map((tally) => tally.batch));
-    return { updated: 0, more };
-  }
-  const addTo = <T extends FrontierEntry | PageRecord>(existing: T | undefined, updates: T[]): void => {
-    const slot = existing && merged.get(existing.url);
-    if (!existing || !slot) return;
-    existing.inlinks += slot.inlinks;
-    for (const anchor of slot.anchors) addAnchor(existing.anchors, anchor);
-    updates.push(existing);
-  };
-  const urls = [...merged.keys()];
-  let updated = 0;
-  if (entriesOnly) {
-    /** Tallies of URLs without an entry (fetched rows; rows never become entries again): kept for the full fold. */
-    const kept: [string, { inlinks: number; anchors: string[] }][] = [];
-    for (let start = 0; start < urls.length; start += Math.max(1, sliceUrls)) {
-      const slice = urls.slice(start, start + Math.max(1, sliceUrls));
-      const entries = await tx.getEntries(crawl.id, slice);
-      const entryUpdates: FrontierEntry[] = [];
-      slice.forEach((url, i) => {
-        const entry = entries[i];
-        if (entry) addTo(entry, entryUpdates);
-        else kept.push([url, merged.get(url) ?? { inlinks: 0, anchors: [] }]);
-      });
-      if (entryUpdates.length > 0) await tx.putEntries(entryUpdates);
-      updated += entryUpdates.length;
-    }
-    await tx.deleteLinkTallyBatches(crawl.id, folded.map((tally) => tally.batch));
-    // In tallies of at most a slice each: a bounded full fold takes a tally whole.
-    for (let start = 0; start < kept.length; start += Math.max(1, sliceUrls)) {
-      const part = kept.slice(start, start + Math.max(1, sliceUrls));
-      crawl.linkBatch = (crawl.linkBatch ?? 0) + 1;
-      await tx.putLinkTally({
-        crawlId: crawl.id,
-        batch: crawl.linkBatch,
-        urls: part.map(([url]) => url),
-        inlinks: part.map(([, slot]) => slot.inlinks),
-        anchors: part.map(([, slot]) => slot.anchors),
-        rowsOnly: true,
-      });
-    }
-    return { updated, more };
-  }
-  for (let start = 0; start < urls.length; start += Math.max(1, sliceUrls)) {
-    const slice = urls.slice(start, start + Math.max(1, sliceUrls));
-    // A URL is a row or an entry, never both (a row replaces its entry in one transaction): rows first (most
-    // linked URLs have been fetched by the time of a fold), entries only for the rest.
-    const pages = await writes.getPages(slice);
-    const entries = await tx.getEntries(
-      crawl.id,
-      slice.filter((_, i) => pages[i] === undefined),
-    );
-    const entryUpdates: FrontierEntry[] = [];
-    const pageUpdates: PageRecord[] = [];
-    for (const page of pages) addTo(page, pageUpdates);
-    for (const entry of entries) addTo(entry, entryUpdates);
-    if (entryUpdates.length > 0) await tx.putEntries(entryUpdates);
-    await writes.writePages(pageUpdates);
-    updated += entryUpdates.length + pageUpdates.length;
-  }
-  await tx.deleteLinkTallyBatches(crawl.id, folded.map((tally) => tally.batch));
-  return { updated, more };
 }
 
 /** How one finished row moves the crawl's counters. */

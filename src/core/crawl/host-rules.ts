@@ -49,6 +49,11 @@ export class HostRules {
     return gapMs({ delayMs: settings.delayMs, crawlDelayMs, lastResponseMs: host.lastResponseMs, jitterMs: settings.jitterMs, random: this.random });
   }
 
+  /** The host's gap, in ms, without its random part: the least it waits between two requests now. */
+  leastGapMs(settings: CrawlSettings, host: HostState): number {
+    return this.hostGapMs({ ...settings, jitterMs: 0 }, host);
+  }
+
   /**
    * The host's clock, kept here alone: a request to the host ended at
    * `endedAt` (ms), answered in `responseMs` (null when it was cut or not

@@ -5,7 +5,7 @@
  * could not be fetched), and an unexpected error is recorded on the crawl.
  */
 import { normalizeUrl } from '../url/normalize-url.ts';
-import { foldLinkTallies } from './frontier.ts';
+import { foldLinkTallies } from './link-tallies.ts';
 import { settleNotCrawled } from './not-crawled.ts';
 import { isFinished } from './frontier-queue.ts';
 import type { StoreTx } from './ports.ts';
