@@ -28,8 +28,10 @@
  * host's next allowed time to `now + gap`, since its response ended no later
  * than now.
  *
- * This module is the loop: which host steps when, claims, waking and
- * folding. The steps' own work lives beside it, each behind the ports:
+ * This module is the loop: which host steps when, waking and folding. The
+ * steps' own work lives beside it, each behind the ports: `claim.ts` (what a
+ * host requests next, leased in a transaction), `link-tallies.ts` (links to
+ * known URLs, added to their rows later: the folds),
  * `robots-step.ts` (a robots.txt request and its answer), `fetch-step.ts` (a
  * request of any kind of work, its row, what it leads to; the kinds in `kinds/`), `run-ends.ts` (recovering leases, a full
  * store, the end of a crawl); the rules per host (robots policy, scope, gap,
@@ -37,13 +39,10 @@
  * of work is a new step module, not more of this one.
  */
 import type { CrawlRecord, HostState } from '../model.ts';
-import { nextRequestAt } from '../politeness/spacing.ts';
-import { robotsUrlFor } from '../robots/robots-policy.ts';
-import { originOf } from '../url/normalize-url.ts';
+import { CLAIM_AHEAD_MS, claimNext } from './claim.ts';
 import { CommitQueue, type Committed } from './commit-queue.ts';
 import { CrawlWrites } from './frontier.ts';
 import { FOLD_SLICE_URLS, foldLinkTallies, IDLE_FOLD_URLS, mayFoldWhileIdle } from './link-tallies.ts';
-import { nextReady } from './frontier-queue.ts';
 import { type HostPool, HostPools } from './host-pools.ts';
 import { HostRules } from './host-rules.ts';
 import { KnownUrls } from './known-urls.ts';
@@ -51,20 +50,13 @@ import { Admission } from './admission.ts';
 import { RecordedUrls } from './not-crawled.ts';
 import { fetchEntry } from './fetch-step.ts';
 import { StorageFullError } from './ports.ts';
-import { adoptRobots, fetchRobots } from './robots-step.ts';
+import { fetchRobots } from './robots-step.ts';
 import { failCrawl, finishIfDone, pauseForStorage, recoverLeases } from './run-ends.ts';
 import type { Claim, RunnerDeps, StepContext } from './run-context.ts';
 
 export type { RunnerDeps } from './run-context.ts';
 
-/**
- * How early, in ms, a host's next request is claimed before its gap ends: the
- * claim's transaction then runs during the wait instead of after it, and the
- * request starts when the gap ends (never before: the step waits for
- * `notBefore`). It is what keeps a host with a Crawl-delay close to its ideal
- * rate when several hosts share the database.
- */
-export const CLAIM_AHEAD_MS = 40;
+export { CLAIM_AHEAD_MS } from './claim.ts';
 
 /**
  * Tallied links (see `CrawlWrites`'s tallies) after which they are added to
@@ -375,7 +367,7 @@ export class CrawlRunner {
           goesOn
             ? async (writes: CrawlWrites): Promise<Claim> => {
                 uncount();
-                const following = await this.claimIn(writes, view, origin);
+                const following = await claimNext(this.ctx, writes, view.requestsOut, origin);
                 counted = following.kind === 'fetch' || following.kind === 'robots';
                 return following;
               }
@@ -492,58 +484,6 @@ export class CrawlRunner {
   }
 
   private async claim(view: CrawlView, origin: string): Promise<Claim> {
-    return this.commits.run<Claim>(view.crawlId, (writes) => this.claimIn(writes, view, origin), { kind: 'none' });
-  }
-
-  /**
-   * Claims the host's next request in the transaction of `writes`, when the
-   * host may have one now (or within {@link CLAIM_AHEAD_MS}): robots.txt
-   * first, URLs robots.txt disallows recorded as blocked on the way.
-   */
-  private async claimIn(writes: CrawlWrites, view: CrawlView, origin: string): Promise<Claim> {
-    const { clock, runId } = this.deps;
-    const { crawlId } = view;
-    const { crawl, tx } = writes;
-    if (crawl.state !== 'running') return { kind: 'none' };
-    const host = await writes.host(origin);
-    const now = clock.now();
-    const readyAt = this.rules.readyAt(host);
-    const slots = this.rules.slotsOf(crawl.settings, host, now);
-    const out = view.requestsOut.get(origin) ?? 0;
-    if ((slots === 1 && host.inFlight !== null) || out >= slots || now < readyAt - CLAIM_AHEAD_MS) return { kind: 'none' };
-    /** When the claimed request may start: the end of the host's gap, or now. */
-    const notBefore = Math.max(now, readyAt);
-    const claimed = (url: string): void => {
-      host.inFlight = { url, startedAt: notBefore, runId };
-      view.requestsOut.set(origin, out + 1);
-    };
-
-    const { robots } = host;
-    if (robots.phase === 'pending' || robots.phase === 'unavailable') {
-      const hopOrigin = originOf(robots.nextUrl);
-      if (hopOrigin === origin) {
-        claimed(robots.nextUrl);
-        return { kind: 'robots', url: robots.nextUrl, notBefore, hopOrigin: null };
-      }
-      // A robots.txt redirect to another site (http://example.com's to https://www.example.com's): the hop is
-      // a request to that site, so it waits for that site's gap too, and that site waits for it.
-      const other = await writes.host(hopOrigin);
-      if (robots.nextUrl === robotsUrlFor(hopOrigin) && other.robots.phase === 'ready' && other.robots.redirects === 0) {
-        // To that site's own robots.txt, which this crawl has read: its answer, without asking again.
-        host.robots = adoptRobots(robots, other.robots);
-        return { kind: 'progress' };
-      }
-      if (other.inFlight !== null || (view.requestsOut.get(hopOrigin) ?? 0) > 0) return { kind: 'none' };
-      const startAt = Math.max(notBefore, nextRequestAt(other));
-      claimed(robots.nextUrl);
-      other.inFlight = { url: robots.nextUrl, startedAt: startAt, runId };
-      view.requestsOut.set(hopOrigin, 1);
-      return { kind: 'robots', url: robots.nextUrl, notBefore: startAt, hopOrigin };
-    }
-
-    const next = await nextReady(writes, origin, this.rules.policyFor(crawl.settings.productToken, host), runId);
-    if (next.kind !== 'entry') return { kind: next.kind === 'blocked' ? 'progress' : 'none' };
-    claimed(next.entry.url);
-    return { kind: 'fetch', entry: next.entry, notBefore, slots };
+    return this.commits.run<Claim>(view.crawlId, (writes) => claimNext(this.ctx, writes, view.requestsOut, origin), { kind: 'none' });
   }
 }

@@ -1,0 +1,76 @@
+/**
+ * The claim: which request a host makes next, decided and written in one
+ * transaction (a lease on the frontier entry, the host marked in flight with
+ * this run's id), so that a worker killed after it finds the claim and puts
+ * it back (`run-ends.ts`). robots.txt first (following its redirects, each
+ * hop a request to its own host), then the host's next URL robots.txt allows,
+ * the disallowed ones recorded as blocked on the way (`frontier-queue.ts`).
+ */
+import { nextRequestAt } from '../politeness/spacing.ts';
+import { robotsUrlFor } from '../robots/robots-policy.ts';
+import { originOf } from '../url/normalize-url.ts';
+import type { CrawlWrites } from './frontier.ts';
+import { nextReady } from './frontier-queue.ts';
+import { adoptRobots } from './robots-step.ts';
+import type { Claim, StepContext } from './run-context.ts';
+
+/**
+ * How early, in ms, a host's next request is claimed before its gap ends: the
+ * claim's transaction then runs during the wait instead of after it, and the
+ * request starts when the gap ends (never before: the step waits for
+ * `notBefore`). It is what keeps a host with a Crawl-delay close to its ideal
+ * rate when several hosts share the database.
+ */
+export const CLAIM_AHEAD_MS = 40;
+
+/**
+ * Claims the host's next request in the transaction of `writes`, when the
+ * host may have one now (or within {@link CLAIM_AHEAD_MS}): robots.txt
+ * first, URLs robots.txt disallows recorded as blocked on the way.
+ * @param requestsOut this run's requests in flight per host (claimed, not yet recorded): counted here.
+ */
+export async function claimNext(ctx: StepContext, writes: CrawlWrites, requestsOut: Map<string, number>, origin: string): Promise<Claim> {
+  const { clock, runId, rules } = ctx;
+  const { crawl } = writes;
+  if (crawl.state !== 'running') return { kind: 'none' };
+  const host = await writes.host(origin);
+  const now = clock.now();
+  const readyAt = rules.readyAt(host);
+  const slots = rules.slotsOf(crawl.settings, host, now);
+  const out = requestsOut.get(origin) ?? 0;
+  if ((slots === 1 && host.inFlight !== null) || out >= slots || now < readyAt - CLAIM_AHEAD_MS) return { kind: 'none' };
+  /** When the claimed request may start: the end of the host's gap, or now. */
+  const notBefore = Math.max(now, readyAt);
+  const claimed = (url: string): void => {
+    host.inFlight = { url, startedAt: notBefore, runId };
+    requestsOut.set(origin, out + 1);
+  };
+
+  const { robots } = host;
+  if (robots.phase === 'pending' || robots.phase === 'unavailable') {
+    const hopOrigin = originOf(robots.nextUrl);
+    if (hopOrigin === origin) {
+      claimed(robots.nextUrl);
+      return { kind: 'robots', url: robots.nextUrl, notBefore, hopOrigin: null };
+    }
+    // A robots.txt redirect to another site (http://example.com's to https://www.example.com's): the hop is
+    // a request to that site, so it waits for that site's gap too, and that site waits for it.
+    const other = await writes.host(hopOrigin);
+    if (robots.nextUrl === robotsUrlFor(hopOrigin) && other.robots.phase === 'ready' && other.robots.redirects === 0) {
+      // To that site's own robots.txt, which this crawl has read: its answer, without asking again.
+      host.robots = adoptRobots(robots, other.robots);
+      return { kind: 'progress' };
+    }
+    if (other.inFlight !== null || (requestsOut.get(hopOrigin) ?? 0) > 0) return { kind: 'none' };
+    const startAt = Math.max(notBefore, nextRequestAt(other));
+    claimed(robots.nextUrl);
+    other.inFlight = { url: robots.nextUrl, startedAt: startAt, runId };
+    requestsOut.set(hopOrigin, 1);
+    return { kind: 'robots', url: robots.nextUrl, notBefore: startAt, hopOrigin };
+  }
+
+  const next = await nextReady(writes, origin, rules.policyFor(crawl.settings.productToken, host), runId);
+  if (next.kind !== 'entry') return { kind: next.kind === 'blocked' ? 'progress' : 'none' };
+  claimed(next.entry.url);
+  return { kind: 'fetch', entry: next.entry, notBefore, slots };
+}
