@@ -36,7 +36,7 @@ export function adoptRobots(robots: RobotsState, answer: RobotsState): RobotsSta
 
 /**
  * Requests the host's robots.txt (or the next hop of its redirects) and records the answer.
- * @param hopOrigin the other site a redirect hop goes to (see `claimIn`): its in-flight mark is cleared
+ * @param hopOrigin the other site a redirect hop goes to (see `claimNext`): its in-flight mark is cleared
  *   and its gap counts from this answer too; when the hop is that site's own robots.txt and it has not
  *   read it yet, the answer is its robots.txt as well (requested once).
  */
