@@ -269,10 +269,14 @@ export class CrawlRunner {
           tasks.add(fold);
         }
 
-        const runningGaps = (): number[] => [...stepsOf.keys()].map((origin) => {
-          const host = view.hosts.get(origin);
-          return host === undefined ? 0 : this.rules.leastGapMs(crawl.settings, host);
-        });
+        // Lazy: the gaps are worked out only when the next claim is far enough (never at delay 0).
+        const rules = this.rules;
+        const runningGaps = function* (): Generator<number> {
+          for (const origin of stepsOf.keys()) {
+            const host = view.hosts.get(origin);
+            yield host === undefined ? 0 : rules.leastGapMs(crawl.settings, host);
+          }
+        };
         if (view.idleFold === 'some' && mayFoldWhileIdle(clock.now(), waitsForSlot ? now : wakeAt, runningGaps())) {
           await this.foldWhileIdle(view);
           continue;
