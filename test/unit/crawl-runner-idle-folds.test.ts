@@ -33,14 +33,19 @@ interface Sample {
   urls: number;
 }
 
-/** Crawls the site with slow transactions, sampling the URLs in stored tallies every 5 ms while it runs. */
-async function crawlSampling(w: World, delayMs: number): Promise<{ state: string | undefined; samples: Sample[] }> {
+/**
+ * Builds the site with `robots` and crawls it at delay 0 on a store with slow transactions, sampling the
+ * URLs in stored tallies every 5 ms while it runs.
+ */
+async function crawlSampling(robots: string): Promise<{ w: World; state: string | undefined; samples: Sample[] }> {
+  const w = world();
+  buildSite(w, robots);
   const transaction = w.store.transaction.bind(w.store);
   w.store.transaction = async (work) => {
     await w.clock.sleep(TRANSACTION_MS);
     return transaction(work);
   };
-  const record = await w.clock.run(createCrawl(w.store, settingsFor({ startUrl: `${A}/`, delayMs, jitterMs: 0 }), { id: 'c1', now: w.clock.now() }));
+  const record = await w.clock.run(createCrawl(w.store, settingsFor({ startUrl: `${A}/`, delayMs: 0, jitterMs: 0 }), { id: 'c1', now: w.clock.now() }));
   const runner = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'r1', random: () => 0 });
   const running = runner.run(record.id, new AbortController().signal);
   const samples: Sample[] = [];
@@ -53,7 +58,7 @@ async function crawlSampling(w: World, delayMs: number): Promise<{ state: string
     }
   })();
   const [final] = await w.clock.run(Promise.all([running, sampler]));
-  return { state: final?.state, samples };
+  return { w, state: final?.state, samples };
 }
 
 /** Every stored row's inlinks and anchors, against a serial crawl of the same site at delay 0. */
@@ -83,9 +88,7 @@ describe('mayFoldWhileIdle', () => {
 describe('folds while idle', () => {
   it('with a Crawl-delay, the links kept go into their rows while the crawl waits, and no gap grows', async () => {
     const robots = 'User-agent: *\nCrawl-delay: 0.25\n';
-    const w = world();
-    buildSite(w, robots);
-    const { state, samples } = await crawlSampling(w, 0);
+    const { w, state, samples } = await crawlSampling(robots);
     assert.equal(state, 'finished');
     // Links to fetched pages are tallied at every page; folded while idle, the stored tallies keep coming back to nothing.
     const lastResponse = Math.max(...w.site.requests.map((request) => request.endedAt));
@@ -104,9 +107,7 @@ describe('folds while idle', () => {
 
   it('at delay 0 the loop is never idle: the links kept wait for its end, and no request waits for a fold', async () => {
     const robots = 'User-agent: *\nAllow: /\n';
-    const w = world();
-    buildSite(w, robots);
-    const { state, samples } = await crawlSampling(w, 0);
+    const { w, state, samples } = await crawlSampling(robots);
     assert.equal(state, 'finished');
     // They shrink only once the last response is in (the fold at the loop's end, before the crawl is marked finished).
     const lastResponse = Math.max(...w.site.requests.map((request) => request.endedAt));
