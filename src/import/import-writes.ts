@@ -105,8 +105,8 @@ export class ImportWriter {
       let bytes = 0;
       if (rows.length > 0) await tx.putPages(rows);
       if (notCrawled.length > 0) await tx.putNotCrawled(notCrawled);
+      // No look-up of what is stored: the crawl id is new, and `addBody` lets each hash through once.
       for (const body of bodies) {
-        if ((await tx.bodyOwner(body.crawlId, body.sha256)) !== undefined) continue;
         await tx.putBody(body);
         bytes += body.bytes.byteLength;
       }
