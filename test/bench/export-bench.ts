@@ -30,6 +30,8 @@ import { startBenchSite } from './bench-sites.ts';
 import { exportFiguresName } from './bench-report.ts';
 import { measureImport, type ImportFigures } from './import-bench.ts';
 import { browserRssBytes, samplePeakRss } from './process-memory.ts';
+import { browserCpuMs, cpuDelta } from './process-stats.ts';
+import { availableParallelism } from 'node:os';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -93,11 +95,23 @@ try {
   const rssBefore = browserRssBytes(session.profileDir);
 
   const file = join(out, `bench.${format}`);
-  const sampler = samplePeakRss(session.profileDir);
+  // Every 250 ms, as the import's: a read of every process's PSS costs ~25 ms of this process, whose event loop
+  // also answers the page's chunks; every 100 ms it held the export back by about a fifth.
+  const sampler = samplePeakRss(session.profileDir, 250);
+  const cpuBefore = browserCpuMs(session.profileDir);
+  const nodeBefore = process.cpuUsage();
   const exportStart = performance.now();
   const result = await exportThroughPage(session, crawl.id, format, file);
   const exportSeconds = (performance.now() - exportStart) / 1000;
   const peakRss = sampler.stop();
+  const nodeCpu = process.cpuUsage(nodeBefore);
+  const cpuMs = cpuDelta(cpuBefore, browserCpuMs(session.profileDir));
+  // The worker's thread is counted in the extension's process already.
+  delete cpuMs.serviceWorker;
+  // The command line's side (decoding the chunks, writing the file) runs in this process, with the sampler.
+  cpuMs.commandLine = Math.max(0, (nodeCpu.user + nodeCpu.system) / 1000 - sampler.spentMs());
+  const cpuTotalMs = Object.values(cpuMs).reduce((sum, ms) => sum + ms, 0);
+  const cores = availableParallelism();
 
   const resourceRows = state.counts.resources ?? 0;
   const fileRows = state.counts.files ?? 0;
@@ -119,6 +133,10 @@ try {
     exportSeconds: Number(exportSeconds.toFixed(1)),
     exportRowsPerSecond: Number((result.rows / exportSeconds).toFixed(0)),
     fileMiB: Number((statSync(file).size / MiB).toFixed(1)),
+    // CPU of every process the export keeps busy, per row; and the rate it would reach if it kept every core
+    // busy all the time (the bound this machine puts on it, whatever the overlap).
+    exportCpuMsPerRow: Number((cpuTotalMs / result.rows).toFixed(3)),
+    exportRowsPerSecondIfEveryCoreBusy: Number(((cores * 1000 * result.rows) / cpuTotalMs).toFixed(0)),
     browserPssBeforeExportMiB: Number((rssBefore / MiB).toFixed(0)),
     browserPeakPssDuringExportMiB: Number((peakRss / MiB).toFixed(0)),
   };
@@ -139,6 +157,7 @@ try {
     }
   }
   console.table({ ...figures, ...imported });
+  log(`export: CPU s by process ${JSON.stringify(Object.fromEntries(Object.entries(cpuMs).filter(([, ms]) => ms >= 10).map(([kind, ms]) => [kind, Number((ms / 1000).toFixed(2))])))} on ${cores} cores`);
   if (importDetails !== null) log(`import: records by type ${JSON.stringify(importDetails.importRecordTypes)}; browser CPU s by process ${JSON.stringify(importDetails.importCpuSecondsByProcess)}`);
   // --out: the JSON elsewhere (the smoke test's temporary folder); else where part 4 reads it.
   const jsonFile = values.out === undefined ? resolve(ROOT, `.tmp/bench/${exportFiguresName(format, pages, resources)}`) : resolve(values.out);

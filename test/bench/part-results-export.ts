@@ -63,6 +63,9 @@ export async function resultsAndExportPart({ options, distDir, say }: BenchConte
     const what = e['resources'] === true ? `10,000 pages with their resources and files: ${num(Number(e['rows']), 0)} rows, ${num(Number(e['resourceRows']), 0)} resources, ${num(Number(e['fileRows']), 0)} files, ${String(e['bodiesStoredMiB'])} MiB of bodies` : '10,000 pages, pages only';
     rows.push([`export: crawl of ${what}, first`, `${String(e['crawlSeconds'])} s (${String(e['crawlPagesPerSecond'])} pages/s at ${String(e['requestsPerHost'])} requests at once per host)`]);
     rows.push(['export: WACZ of it', `${String(e['exportSeconds'])} s (${String(e['exportRowsPerSecond'])} rows/s), ${String(e['fileMiB'])} MiB`]);
+    if ('exportCpuMsPerRow' in e) {
+      rows.push(['export: CPU per row, all processes; rows/s were every core busy', `${String(e['exportCpuMsPerRow'])} ms; ${String(e['exportRowsPerSecondIfEveryCoreBusy'])} rows/s`]);
+    }
     rows.push(['export: browser memory before → peak', `${String(e['browserPssBeforeExportMiB'])} → ${String(e['browserPeakPssDuringExportMiB'])} MiB PSS`]);
     if ('importError' in e) rows.push(['import of that WACZ, fresh browser', `failed: ${String(e['importError'])}`]);
     else if ('importSeconds' in e) {

@@ -199,7 +199,7 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
     const benchBefore = process.cpuUsage();
     // PSS is costly to read (~25 ms a time here, walking every process's page tables): once a second keeps the
     // bench's own load on the 2 cores small, and memory does not move faster than that.
-    const memory = options.sampleMemory ? samplePeakRss(session.profileDir, 1000) : { stop: () => Number.NaN };
+    const memory = options.sampleMemory ? samplePeakRss(session.profileDir, 1000) : { stop: () => Number.NaN, spentMs: () => 0 };
     // The heap every tenth of the crawl (its forced GC costs the worker a few ms), the folder every hundredth (a
     // walk of a few hundred files here, asynchronous: LevelDB's log and compactions move its size by MiBs, and
     // the bytes per page of a tenth are a least-squares slope over its samples; see part-cost.ts).

@@ -133,6 +133,9 @@ describe('npm run bench (smoke run on tiny sites; speed figures are not checked)
       }
       assert.ok((figures['browserPeakPssDuringImportMiB'] as number) >= (figures['browserPssBeforeImportMiB'] as number));
       assert.ok(typeof figures['importIndexedDbGrowthMiB'] === 'number');
+      // The export's CPU over every process, and the rate that bounds on this machine's cores.
+      assert.ok((figures['exportCpuMsPerRow'] as number) > 0, String(figures['exportCpuMsPerRow']));
+      assert.ok((figures['exportRowsPerSecondIfEveryCoreBusy'] as number) > 0, String(figures['exportRowsPerSecondIfEveryCoreBusy']));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
