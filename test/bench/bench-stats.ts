@@ -314,3 +314,24 @@ export function servedCounts<K extends string>(requests: readonly LoggedRequest[
   }
   return { requests: requests.length, distinct, repeated };
 }
+
+/** What a crawler's CPU per page allows on this machine, against a reference rate (see {@link cpuBound}). */
+export interface CpuBound {
+  /** Pages per second were every core busy with it all the time: the most that CPU per page allows. */
+  pagesPerSecond: number;
+  /** That over the reference rate. */
+  share: number;
+  /** The most CPU per page, in ms, that still allows `goal` of the reference rate. */
+  cpuMsPerPageForGoal: number;
+}
+
+/**
+ * The bound that CPU puts on a rate: a crawler spending `cpuMsPerPage` of CPU (all its processes) on each
+ * page fetches at most `cores × 1000 / cpuMsPerPage` pages a second, however well its work overlaps. Pure.
+ * @param referencePagesPerSecond the rate to compare with (the minimal storing crawler's).
+ * @param goal the share of the reference aimed at (0.8).
+ */
+export function cpuBound(cpuMsPerPage: number, cores: number, referencePagesPerSecond: number, goal: number): CpuBound {
+  const pagesPerSecond = (cores * 1000) / cpuMsPerPage;
+  return { pagesPerSecond, share: pagesPerSecond / referencePagesPerSecond, cpuMsPerPageForGoal: (cores * 1000) / (goal * referencePagesPerSecond) };
+}

@@ -36,6 +36,7 @@ import { chromiumArgs } from '../../src/shells/cli/extension-driver.ts';
 import type { LocalSite } from '../../src/shells/cli/local-site.ts';
 import { median, pagesRequested, rounded } from './bench-stats.ts';
 import { pagePath } from './bench-sites.ts';
+import { browserCpuMs, cpuDelta } from './process-stats.ts';
 
 /** The variants measured: four extensions running the fetch-only loop, and (e), (c)'s running the storing one. */
 export type CeilingVariantId = 'bare' | 'userAgentRule' | 'webRequest' | 'tabcrawl' | 'minimalStore';
@@ -267,7 +268,7 @@ export function fetchLoopExpression(urls: readonly string[], concurrency: number
   await Promise.all(Array.from({ length: ${concurrency} }, lane));
   const ms = performance.now() - started;
   const wireEvents = typeof eventsBefore === 'number' ? globalThis.ceilingWireEvents - eventsBefore : null;
-  return { ms, fetched: urls.length, failures, bytes, wireEvents, links: null, urlsAdded: null };
+  return { ms, fetched: urls.length, failures, bytes, wireEvents, links: null, urlsAdded: null, cpuMs: null };
 })()`;
 }
 
@@ -439,6 +440,8 @@ export interface CeilingRun {
   /** The storing loop's links found and URLs added to its frontier (null for the fetch-only loop). */
   links: number | null;
   urlsAdded: number | null;
+  /** CPU of all the browser's processes during the loop, in ms (null when not measured). */
+  cpuMs: number | null;
 }
 
 export interface CeilingOptions {
@@ -524,7 +527,10 @@ export async function measureCeiling(options: CeilingOptions): Promise<CeilingRu
             try {
               await withTimeout(worker.evaluate(readyExpression(site.origin)), 30_000, 'the warm-up');
               site.requests.length = 0;
+              const cpuBefore = browserCpuMs(profileDir);
               const result = (await withTimeout(worker.evaluate(loopExpression(variant, urls, concurrency)), loopLimitMs, 'the loop')) as LoopResult;
+              // The worker's thread is counted in its process already.
+              const cpuMs = Object.entries(cpuDelta(cpuBefore, browserCpuMs(profileDir))).reduce((sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms), 0);
               const seen = site.requests.filter((r) => r.url !== '/robots.txt');
               const distinct = pagesRequested(seen);
               run = {
@@ -541,11 +547,12 @@ export async function measureCeiling(options: CeilingOptions): Promise<CeilingRu
                 wireEvents: result.wireEvents,
                 links: result.links,
                 urlsAdded: result.urlsAdded,
+                cpuMs,
               };
             } catch (error) {
               const message = error instanceof Error ? error.message.split('\n')[0] ?? error.message : String(error);
               options.log(`bench: part 5: ${variant.label} at ${concurrency} at once failed: ${message}`);
-              run = { variant: variant.id, round, concurrency, error: message, ms: Number.NaN, pagesPerSecond: Number.NaN, failures: Number.NaN, pagesFetched: 0, eachPageOnce: false, userAgent: null, wireEvents: null, links: null, urlsAdded: null };
+              run = { variant: variant.id, round, concurrency, error: message, ms: Number.NaN, pagesPerSecond: Number.NaN, failures: Number.NaN, pagesFetched: 0, eachPageOnce: false, userAgent: null, wireEvents: null, links: null, urlsAdded: null, cpuMs: null };
             }
             runs.push(run);
           }
@@ -554,7 +561,7 @@ export async function measureCeiling(options: CeilingOptions): Promise<CeilingRu
           options.log(`bench: part 5: ${variant.label} could not be started: ${message}`);
           for (const concurrency of concurrencies) {
             if (runs.some((r) => r.variant === variant.id && r.round === round && r.concurrency === concurrency)) continue;
-            runs.push({ variant: variant.id, round, concurrency, error: message, ms: Number.NaN, pagesPerSecond: Number.NaN, failures: Number.NaN, pagesFetched: 0, eachPageOnce: false, userAgent: null, wireEvents: null, links: null, urlsAdded: null });
+            runs.push({ variant: variant.id, round, concurrency, error: message, ms: Number.NaN, pagesPerSecond: Number.NaN, failures: Number.NaN, pagesFetched: 0, eachPageOnce: false, userAgent: null, wireEvents: null, links: null, urlsAdded: null, cpuMs: null });
           }
         } finally {
           await context?.close().catch(() => undefined);
@@ -580,6 +587,8 @@ export interface CeilingFigure {
   /** The storing loop's links found and URLs added (medians), null for the fetch-only loop. */
   links: number | null;
   urlsAdded: number | null;
+  /** CPU of all the browser's processes per page fetched, in ms (median), null when not measured. */
+  cpuMsPerPage: number | null;
   /** Each round's run, its figures rounded (null where it could not be measured). */
   perRound: (Pick<CeilingRun, 'round' | 'pagesFetched' | 'eachPageOnce' | 'userAgent' | 'wireEvents' | 'links' | 'urlsAdded' | 'error'> & {
     pagesPerSecond: number | null;
@@ -620,6 +629,7 @@ export function summariseCeiling(
         eachPageOnce: mine.length > 0 && mine.every((r) => r.eachPageOnce),
         links: counted((r) => r.links),
         urlsAdded: counted((r) => r.urlsAdded),
+        cpuMsPerPage: ((perPage) => (perPage === null ? null : rounded(perPage, 2)))(counted((r) => (r.cpuMs === null || r.pagesFetched === 0 ? null : r.cpuMs / r.pagesFetched))),
         perRound: mine.map((r) => ({
           round: r.round,
           pagesPerSecond: rounded(r.pagesPerSecond),

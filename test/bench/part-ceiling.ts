@@ -4,7 +4,8 @@
  * second: part 1's median when part 1 ran with wget, else one wget run here.
  */
 import { countServed, startBenchSite } from './bench-sites.ts';
-import { rounded } from './bench-stats.ts';
+import { availableParallelism } from 'node:os';
+import { cpuBound, rounded } from './bench-stats.ts';
 import { log, num, perHostText, table, type BenchContext } from './bench-report.ts';
 import { CEILING_EXPLANATION, CEILING_FETCH_OPTIONS, CEILING_LOOPS, CEILING_VARIANTS, measureCeiling, summariseCeiling } from './ceiling.ts';
 import type { ThroughputRates } from './part-throughput.ts';
@@ -50,6 +51,9 @@ async function platformCeiling({ options, distDir, chromePath }: BenchContext, p
         part1?.tabcrawlOneAtOnce ?? null,
         variants.minimalStore.runs.find((f) => f.concurrency === 1)?.pagesPerSecond ?? null,
       ),
+      // Tabcrawl's CPU per page (part 1, pages only) against (e)'s at each concurrency: the rate that CPU allows
+      // were every core busy, its share of (e), and the CPU per page 0.8 of (e) would allow.
+      cpuBounds: part1 === null ? null : cpuBoundsOf(part1, variants, concurrencies, options.parallel),
       // (e) over (c) at each concurrency: what storing leaves of the fetch-only loop in the same extension.
       minimalStoreShareOfFetchOnly: concurrencies.map((concurrency) => {
         const stored = variants.minimalStore.runs.find((f) => f.concurrency === concurrency)?.pagesPerSecond ?? null;
@@ -61,6 +65,37 @@ async function platformCeiling({ options, distDir, chromePath }: BenchContext, p
   } finally {
     await site.close();
   }
+}
+
+/** The issue's goal for Tabcrawl's rate: this share of (e)'s. */
+const GOAL_OF_MINIMAL_STORE = 0.8;
+
+interface CpuBoundFigure {
+  concurrency: number;
+  minimalStoreCpuMsPerPage: number | null;
+  tabcrawlCpuMsPerPage: number;
+  tabcrawlPagesPerSecondIfEveryCoreBusy: number | null;
+  shareOfMinimalStore: number | null;
+  cpuMsPerPageForGoal: number | null;
+}
+
+/** Tabcrawl's CPU per page (part 1, pages only) against (e)'s and the bound it puts on the rate, at 1 and at `parallel`. */
+function cpuBoundsOf(part1: ThroughputRates, variants: ReturnType<typeof summariseCeiling>, concurrencies: readonly number[], parallel: number): CpuBoundFigure[] {
+  const cores = availableParallelism();
+  return concurrencies.flatMap((concurrency) => {
+    const tabcrawl = concurrency === parallel ? part1.tabcrawlCpuMsPerPage : concurrency === 1 ? part1.tabcrawlOneAtOnceCpuMsPerPage : null;
+    const store = variants.minimalStore.runs.find((f) => f.concurrency === concurrency);
+    if (tabcrawl === null || !Number.isFinite(tabcrawl) || store?.pagesPerSecond == null) return [];
+    const bound = cpuBound(tabcrawl, cores, store.pagesPerSecond, GOAL_OF_MINIMAL_STORE);
+    return [{
+      concurrency,
+      minimalStoreCpuMsPerPage: store.cpuMsPerPage,
+      tabcrawlCpuMsPerPage: rounded(tabcrawl, 2) ?? tabcrawl,
+      tabcrawlPagesPerSecondIfEveryCoreBusy: rounded(bound.pagesPerSecond),
+      shareOfMinimalStore: rounded(bound.share, 3),
+      cpuMsPerPageForGoal: rounded(bound.cpuMsPerPageForGoal, 2),
+    }];
+  });
 }
 
 /** Runs part 5 and reports it; its figures for the JSON. */
@@ -92,6 +127,11 @@ export async function ceilingPart(context: BenchContext, part1Rates: ThroughputR
   const oneShare = ceiling['tabcrawlOneAtOnceShareOfMinimalStore'] as number | null;
   if (options.parallel !== 1 && oneShare !== null && part1Rates?.tabcrawlOneAtOnce != null) {
     say(`  Tabcrawl's crawl of part 1 at 1 request at once per host: ${num(part1Rates.tabcrawlOneAtOnce)} pages/s, ${num(oneShare, 3)} of (e) at 1 at once`);
+  }
+  const bounds = ceiling['cpuBounds'] as CpuBoundFigure[] | null;
+  if (bounds !== null && bounds.length > 0) {
+    const each = bounds.map((b) => `at ${b.concurrency} at once, Tabcrawl ${num(b.tabcrawlCpuMsPerPage, 2)} ms a page, (e) ${num(b.minimalStoreCpuMsPerPage ?? Number.NaN, 2)}: at most ${num(b.tabcrawlPagesPerSecondIfEveryCoreBusy ?? Number.NaN)} pages/s were every core busy, ${num(b.shareOfMinimalStore ?? Number.NaN, 3)} of (e); ${GOAL_OF_MINIMAL_STORE} of (e) allows ${num(b.cpuMsPerPageForGoal ?? Number.NaN, 2)} ms`);
+    say(`  CPU per page, all the browser's processes (Tabcrawl's from part 1, pages only), on ${availableParallelism()} cores: ${each.join('; ')}`);
   }
   const shares = ceiling['minimalStoreShareOfFetchOnly'] as { concurrency: number; share: number | null }[];
   const stored = variants.minimalStore.runs.map((f) => {

@@ -176,12 +176,16 @@ export interface ThroughputRates {
   tabcrawl: number;
   /** Tabcrawl's pages only at 1 request at once per host (null when that way did not run). */
   tabcrawlOneAtOnce: number | null;
+  /** CPU of all the browser's processes per page fetched, in ms (medians), pages only at `--parallel`; at 1 at once. */
+  tabcrawlCpuMsPerPage: number;
+  tabcrawlOneAtOnceCpuMsPerPage: number | null;
 }
 
 const sameUrls = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((path) => b.has(path));
 
 /** CPU time of all the browser's processes (the worker's thread is inside one of them), in ms. */
 const browserCpuMsOf = (run: TabcrawlRun): number => Object.entries(run.cpuMs).reduce((sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms), 0);
+const cpuMsPerPage = (run: TabcrawlRun): number => browserCpuMsOf(run) / run.served.distinct.page;
 
 /** The ratio of a Tabcrawl way's pages/s to its wget peer's in each round that ran both. */
 function ratiosToWget(rounds: readonly ThroughputRound[], variant: ThroughputVariant): number[] {
@@ -334,6 +338,8 @@ export async function throughput(context: BenchContext): Promise<{
     wget: pagesOnlyWget.length === 0 ? null : median(pagesOnlyWget.map(pagesPerSecond)),
     tabcrawl: median(runsOf(pagesOnlyAtParallel).map(pagesPerSecond)),
     tabcrawlOneAtOnce: ((runs) => (runs.length === 0 ? null : median(runs.map(pagesPerSecond))))(runsOf(variants.find((v) => !v.archive && v.requestsPerHost === 1))),
+    tabcrawlCpuMsPerPage: median(runsOf(pagesOnlyAtParallel).map(cpuMsPerPage)),
+    tabcrawlOneAtOnceCpuMsPerPage: ((runs) => (runs.length === 0 ? null : median(runs.map(cpuMsPerPage))))(runsOf(variants.find((v) => !v.archive && v.requestsPerHost === 1))),
   };
   const figures = {
     pages: options.pages,

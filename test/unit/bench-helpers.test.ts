@@ -4,7 +4,7 @@ import { BENCH_USAGE, parseBenchArgs } from '../bench/bench-args.ts';
 import { cssUrls } from '../../src/core/links/css-urls.ts';
 import { extractLinks } from '../../src/core/links/extract-links.ts';
 import { linkedFilePath, noiseBytes, OUTBOUND_URLS, outboundLinksOf, outboundPath, outboundServed, pageHtml, requestKind, resourceSiteCounts, robotsTxt, SHARED_RESOURCES, startBenchSite, startOutboundSite } from '../bench/bench-sites.ts';
-import { busyMs, gapParts, median, pagesRequested, robotsFirstAndOnce, selfTimes, servedCounts, serverGaps, slope, totalTimes, type CpuProfile } from '../bench/bench-stats.ts';
+import { busyMs, cpuBound, gapParts, median, pagesRequested, robotsFirstAndOnce, selfTimes, servedCounts, serverGaps, slope, totalTimes, type CpuProfile } from '../bench/bench-stats.ts';
 import { processKind } from '../bench/process-stats.ts';
 import { throughputSettings, throughputVariants, wgetPeerOf } from '../bench/part-throughput.ts';
 import { WGET_PAGE_REQUISITES, WGET_PAGES_ONLY, wgetArgs } from '../bench/wget-crawl.ts';
@@ -395,7 +395,7 @@ describe('bench part 5: the platform ceiling', () => {
 
   it('sums the runs up per variant and concurrency as medians, with their ratio to wget', () => {
     const run = (variant: CeilingRun['variant'], round: number, concurrency: number, pagesPerSecond: number): CeilingRun => ({
-      variant, round, concurrency, error: null, ms: (100 / pagesPerSecond) * 1000, pagesPerSecond, failures: 0, pagesFetched: 100, eachPageOnce: true, userAgent: null, wireEvents: null, links: null, urlsAdded: null,
+      variant, round, concurrency, error: null, ms: (100 / pagesPerSecond) * 1000, pagesPerSecond, failures: 0, pagesFetched: 100, eachPageOnce: true, userAgent: null, wireEvents: null, links: null, urlsAdded: null, cpuMs: null,
     });
     const runs = CEILING_VARIANTS.flatMap((v, i) => [run(v.id, 1, 1, 100 - i), run(v.id, 2, 1, 300), run(v.id, 3, 1, 200), run(v.id, 1, 8, 400), run(v.id, 2, 8, 600)]);
     runs.push({ ...run('bare', 4, 8, 1), error: 'crashed', pagesPerSecond: Number.NaN, ms: Number.NaN, eachPageOnce: false });
@@ -416,5 +416,17 @@ describe('bench part 5: the platform ceiling', () => {
     assert.deepEqual(storedSummary.minimalStore.runs.map((f) => [f.links, f.urlsAdded]), [[1202, 104], [1201.5, 103.5]]);
     assert.equal(storedSummary.minimalStore.runs[0]?.perRound[0]?.urlsAdded, 103);
     assert.deepEqual(storedSummary.webRequest.runs.map((f) => [f.links, f.urlsAdded]), [[null, null], [null, null]]);
+    // CPU per page: the median over the rounds measured of each run's CPU over its pages fetched; null when none was.
+    assert.deepEqual(summary.bare.runs.map((f) => f.cpuMsPerPage), [null, null]);
+    const timed = runs.map((r) => (r.variant === 'minimalStore' ? { ...r, cpuMs: 100 * r.round } : r));
+    assert.deepEqual(summariseCeiling(timed, [1, 8], 800).minimalStore.runs.map((f) => f.cpuMsPerPage), [2, 1.5]);
+  });
+});
+
+describe('the bound CPU puts on a rate', () => {
+  it('is the cores over the CPU per page, compared with the reference and the goal', () => {
+    // 10 ms a page on 2 cores: at most 200 pages/s, 0.5 of a reference of 400; 0.8 of 400 (320/s) allows 6.25 ms.
+    assert.deepEqual(cpuBound(10, 2, 400, 0.8), { pagesPerSecond: 200, share: 0.5, cpuMsPerPageForGoal: 6.25 });
+    assert.equal(cpuBound(5, 4, 400, 0.8).pagesPerSecond, 800);
   });
 });
