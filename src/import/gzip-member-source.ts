@@ -18,7 +18,6 @@
  * always has.
  */
 import { inflateSync } from 'fflate';
-import { concat } from './bytes.ts';
 import { type DataSource, type Member, MemberList } from './data-source.ts';
 import { StreamingGzipSource } from './gzip-stream-source.ts';
 
@@ -49,7 +48,7 @@ export class MemberGzipSource implements DataSource {
   /** Compressed bytes read from the input. */
   private bytesRead = 0;
   /** The input from {@link start} on, not inflated yet. */
-  private buffer: Uint8Array;
+  private readonly pending: PendingInput;
   /** The file offset of `buffer[0]`: a member's start. */
   private start = 0;
   /** Where in `buffer` the search for the next member's start goes on (the bytes before were tried). */
@@ -71,7 +70,7 @@ export class MemberGzipSource implements DataSource {
     private readonly fileName: string,
     private readonly onProgress?: (fileBytesRead: number) => void,
   ) {
-    this.buffer = first;
+    this.pending = new PendingInput(first);
     this.bytesRead = first.length;
   }
 
@@ -89,16 +88,16 @@ export class MemberGzipSource implements DataSource {
       const piece = this.out.shift();
       if (piece !== undefined) return piece;
       if (this.rest !== null) return this.rest.source.next();
-      if (this.buffer.length === 0 && this.inputEnded) return null;
+      if (this.pending.length === 0 && this.inputEnded) return null;
       const attempt = this.inflateMember();
       if (attempt.kind === 'inflated') {
         this.members.add({ fileOffset: this.start, dataOffset: this.inflated });
         this.inflated += attempt.data.length;
         this.out.push(attempt.data);
-        this.buffer = this.buffer.subarray(attempt.end);
+        this.pending.drop(attempt.end);
         this.start += attempt.end;
         this.searchFrom = 0;
-      } else if (attempt.kind === 'odd' || this.inputEnded || this.buffer.length > MAX_MEMBER_BYTES + TRAILER) {
+      } else if (attempt.kind === 'odd' || this.inputEnded || this.pending.length > MAX_MEMBER_BYTES + TRAILER) {
         this.handOver();
       } else {
         await this.read();
@@ -124,7 +123,7 @@ export class MemberGzipSource implements DataSource {
       return;
     }
     const chunk = result.value;
-    this.buffer = this.buffer.length === 0 ? chunk : concat([this.buffer, chunk]);
+    this.pending.push(chunk);
     this.bytesRead += chunk.length;
     this.report(this.bytesRead);
   }
@@ -138,14 +137,14 @@ export class MemberGzipSource implements DataSource {
   /** The rest of the file, from the member at the buffer's start, read by the streaming reader. */
   private handOver(): void {
     const from = { fileOffset: this.start, dataOffset: this.inflated };
-    const source = new StreamingGzipSource(this.buffer, this.chunks, this.fileName, (read) => this.report(read), from);
+    const source = new StreamingGzipSource(this.pending.bytes.slice(), this.chunks, this.fileName, (read) => this.report(read), from);
     this.rest = { source, from };
-    this.buffer = new Uint8Array(0);
+    this.pending.drop(this.pending.length);
   }
 
   /** Inflates the member at the buffer's start if its end is in the buffer. */
   private inflateMember(): Attempt {
-    const bytes = this.buffer;
+    const bytes = this.pending.bytes;
     const header = gzipHeaderLength(bytes);
     if (header === 'more') return { kind: 'more' };
     if (header === 'odd') return { kind: 'odd' };
@@ -171,6 +170,66 @@ export class MemberGzipSource implements DataSource {
       if (attempt.kind === 'short') continue;
       return attempt;
     }
+  }
+}
+
+/**
+ * Input bytes not inflated yet, in one buffer: a chunk that arrives with nothing left over is used as it is;
+ * else it is copied after what is left, into a buffer of this module's own that doubles when what is left
+ * and the chunk do not fit, and is compacted (what is left moved to its start) when they fit but not after
+ * it. So a member read over many chunks costs about one copy of its bytes, not one per chunk.
+ */
+class PendingInput {
+  private store: Uint8Array;
+  /** Whether `store` is this module's (else it is a chunk of the input, never written to). */
+  private owned = false;
+  private from = 0;
+  private to: number;
+
+  constructor(first: Uint8Array) {
+    this.store = first;
+    this.to = first.length;
+  }
+
+  get length(): number {
+    return this.to - this.from;
+  }
+
+  /** The bytes left, as a view (valid until the next push or drop). */
+  get bytes(): Uint8Array {
+    return this.store.subarray(this.from, this.to);
+  }
+
+  push(chunk: Uint8Array): void {
+    const left = this.length;
+    if (left === 0) {
+      this.store = chunk;
+      this.owned = false;
+      this.from = 0;
+      this.to = chunk.length;
+      return;
+    }
+    const needed = left + chunk.length;
+    if (!this.owned || needed > this.store.length) {
+      const grown = new Uint8Array(Math.max(needed, this.owned ? this.store.length * 2 : needed * 2));
+      grown.set(this.store.subarray(this.from, this.to));
+      this.store = grown;
+      this.owned = true;
+    } else if (this.to + chunk.length > this.store.length) {
+      this.store.copyWithin(0, this.from, this.to);
+    } else {
+      this.store.set(chunk, this.to);
+      this.to += chunk.length;
+      return;
+    }
+    this.from = 0;
+    this.to = left;
+    this.store.set(chunk, this.to);
+    this.to += chunk.length;
+  }
+
+  drop(count: number): void {
+    this.from += count;
   }
 }
 
