@@ -40,7 +40,7 @@ const TRAILER = 8;
 /** fflate's error code for data that ends before the deflate stream does. */
 const UNEXPECTED_EOF = 0;
 
-/** How one attempt at the member at the buffer's start went. */
+/** How one attempt at the member at the pending input's start went. */
 type Attempt = { kind: 'inflated'; data: Uint8Array; end: number } | { kind: 'more' } | { kind: 'odd' };
 
 export class MemberGzipSource implements DataSource {
@@ -49,9 +49,9 @@ export class MemberGzipSource implements DataSource {
   private bytesRead = 0;
   /** The input from {@link start} on, not inflated yet. */
   private readonly pending: PendingInput;
-  /** The file offset of `buffer[0]`: a member's start. */
+  /** The file offset of the pending input's first byte: a member's start. */
   private start = 0;
-  /** Where in `buffer` the search for the next member's start goes on (the bytes before were tried). */
+  /** Where in the pending input the search for the next member's start goes on (the bytes before were tried). */
   private searchFrom = 0;
   /** Uncompressed bytes inflated so far. */
   private inflated = 0;
@@ -134,7 +134,7 @@ export class MemberGzipSource implements DataSource {
     this.onProgress?.(fileBytesRead);
   }
 
-  /** The rest of the file, from the member at the buffer's start, read by the streaming reader. */
+  /** The rest of the file, from the member at the pending input's start, read by the streaming reader. */
   private handOver(): void {
     const from = { fileOffset: this.start, dataOffset: this.inflated };
     const source = new StreamingGzipSource(this.pending.bytes.slice(), this.chunks, this.fileName, (read) => this.report(read), from);
@@ -142,7 +142,7 @@ export class MemberGzipSource implements DataSource {
     this.pending.drop(this.pending.length);
   }
 
-  /** Inflates the member at the buffer's start if its end is in the buffer. */
+  /** Inflates the member at the pending input's start if its end has been read. */
   private inflateMember(): Attempt {
     const bytes = this.pending.bytes;
     const header = gzipHeaderLength(bytes);
