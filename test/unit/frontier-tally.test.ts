@@ -10,7 +10,8 @@ import { describe, it } from 'node:test';
 import { CommitQueue } from '../../src/core/crawl/commit-queue.ts';
 import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
 import { admit, type Candidate, finishEntry, MAX_ANCHORS_PER_URL, unfetchedRow } from '../../src/core/crawl/frontier.ts';
-import { foldLinkTallies } from '../../src/core/crawl/link-tallies.ts';
+import { foldLinkTallies, mergeLinkTallies } from '../../src/core/crawl/link-tallies.ts';
+import type { StoreTx } from '../../src/core/crawl/ports.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
 import { settingsFor } from '../support/crawl-world.ts';
 
@@ -25,8 +26,24 @@ const link = (path: string, anchor: string | null, referrer = `${A}/`): Candidat
   isLink: true,
 });
 
-async function setUp(requestsPerHost: number) {
-  const store = new MemoryCrawlStore();
+/** A memory store that counts the writes of each row (by URL). */
+class RowWriteCounter extends MemoryCrawlStore {
+  readonly rowWrites = new Map<string, number>();
+
+  override transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
+    return super.transaction((tx) =>
+      work({
+        ...tx,
+        putPages: async (pages) => {
+          for (const page of pages) this.rowWrites.set(page.url, (this.rowWrites.get(page.url) ?? 0) + 1);
+          await tx.putPages(pages);
+        },
+      }),
+    );
+  }
+}
+
+async function setUp(requestsPerHost: number, store = new MemoryCrawlStore()) {
   await createCrawl(store, settingsFor({ startUrl: `${A}/`, delayMs: 0, requestsPerHost }), { id: 'c1', now: 0 });
   const queue = new CommitQueue(store);
   // The start URL becomes a row; /q stays queued.
@@ -177,6 +194,38 @@ describe('deferred link counting', () => {
     assert.deepEqual(held[0], held[2]);
     assert.deepEqual(held[1], held[2]);
     assert.deepEqual((held[2] as { inlinks: number }[]).map((l) => l.inlinks), [6, 7, 1]);
+  });
+
+  it('merged first, a fold in bounded transactions rewrites each linked row once, to the same counts and anchors', async () => {
+    const linkers = Array.from({ length: 6 }, (_, i) => [link('/', `Home ${i}`, `${A}/p${i}`), link('/q', null, `${A}/p${i}`), link(`/n${i}`, null, `${A}/p${i}`)]);
+    const held: unknown[] = [];
+    for (const merge of [false, true]) {
+      const store = new RowWriteCounter();
+      const { queue } = await setUp(4, store);
+      // Six tallies of two known URLs each (/ and /q): 12 slots, 2 URLs.
+      for (const candidates of linkers) await queue.run('c1', async (writes) => void (await admit(writes, candidates)), undefined);
+      store.rowWrites.clear();
+      if (merge) assert.equal(await queue.run('c1', (writes) => mergeLinkTallies(writes, 3), null), true);
+      if (merge) assert.deepEqual((await store.transaction((tx) => tx.linkTallies('c1'))).map((tally) => tally.urls), [[`${A}/`, `${A}/q`]], 'one tally of the distinct URLs');
+      for (let more = true; more; ) {
+        const part = await queue.run('c1', (writes) => foldLinkTallies(writes, { maxUrls: 3 }), null);
+        more = part?.more ?? false;
+      }
+      // The start page's row: rewritten by each of six transactions unmerged, once merged.
+      assert.equal(store.rowWrites.get(`${A}/`), merge ? 1 : 6, merge ? 'merged' : 'not merged');
+      held.push(await Promise.all(['/', '/q', '/n0'].map((path) => linksOf(store, `${A}${path}`))));
+    }
+    assert.deepEqual(held[1], held[0]);
+    assert.deepEqual((held[1] as { inlinks: number; anchors: string[] }[]).map((l) => l.inlinks), [6, 7, 1]);
+    assert.deepEqual((held[1] as { anchors: string[] }[])[0]?.anchors.slice(0, 2), ['Home 0', 'Home 1'], 'anchor texts in the order found');
+  });
+
+  it('leaves tallies that fit in one fold as they are', async () => {
+    const { store, queue } = await setUp(4);
+    await queue.run('c1', async (writes) => void (await admit(writes, [link('/', 'Home'), link('/q', 'Q')])), undefined);
+    const before = await store.transaction((tx) => tx.linkTallies('c1'));
+    assert.equal(await queue.run('c1', (writes) => mergeLinkTallies(writes, 2), null), false);
+    assert.deepEqual(await store.transaction((tx) => tx.linkTallies('c1')), before);
   });
 
   it('tallies at one request per host too, and the fold counts the link', async () => {

@@ -42,7 +42,7 @@ import type { CrawlRecord, HostState } from '../model.ts';
 import { CLAIM_AHEAD_MS, claimNext } from './claim.ts';
 import { CommitQueue, type Committed } from './commit-queue.ts';
 import { CrawlWrites } from './frontier.ts';
-import { FOLD_SLICE_URLS, foldLinkTallies, IDLE_FOLD_URLS, mayFoldWhileIdle } from './link-tallies.ts';
+import { FOLD_SLICE_URLS, foldLinkTallies, IDLE_FOLD_URLS, mayFoldWhileIdle, mergeLinkTallies } from './link-tallies.ts';
 import { type HostPool, HostPools } from './host-pools.ts';
 import { HostRules } from './host-rules.ts';
 import { KnownUrls } from './known-urls.ts';
@@ -75,6 +75,8 @@ export const FOLD_LINKS_AT = 16_384;
  * About how many linked URLs one transaction of the fold at the loop's end (or before the crawl is
  * marked finished) adds up, so that the pages reading the database are not held up for long however
  * many links a large crawl kept (a tally kept by a fold while running, up to a fold's URLs, goes whole).
+ * The tallies are first rewritten as tallies of distinct URLs of this size (`mergeLinkTallies`), so that
+ * each row is rewritten once, not once per transaction that its tallies fall in.
  */
 export const FOLD_TRANSACTION_URLS = FOLD_SLICE_URLS;
 
@@ -464,6 +466,8 @@ export class CrawlRunner {
    * @param entriesOnly to the frontier entries only, those of fetched rows kept for the fold at the loop's end.
    */
   private async foldLinks(crawlId: string, entriesOnly = false): Promise<void> {
+    // A full fold first adds up each URL's tallies, so that it rewrites each row once, not once per transaction.
+    if (!entriesOnly) await this.commits.run(crawlId, (writes) => mergeLinkTallies(writes, FOLD_TRANSACTION_URLS), false);
     for (;;) {
       const { more } = await this.commits.run(
         crawlId,

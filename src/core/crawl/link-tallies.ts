@@ -8,6 +8,7 @@
  */
 import type { FrontierEntry, PageRecord } from '../model.ts';
 import { addAnchor, type CrawlWrites } from './frontier.ts';
+import type { LinkTally } from './ports.ts';
 
 /**
  * URLs a fold reads and writes at a time (see {@link foldLinkTallies}): about 12 MB of rows at most (a
@@ -109,16 +110,8 @@ export async function foldLinkTallies(writes: CrawlWrites, options: FoldOptions 
     folded = folded.slice(0, taken);
   }
   const more = folded.length < foldable.length;
-  const merged = new Map<string, { inlinks: number; anchors: string[] }>();
-  const add = (url: string, inlinks: number, anchors: readonly string[]): void => {
-    let slot = merged.get(url);
-    if (!slot) merged.set(url, (slot = { inlinks: 0, anchors: [] }));
-    slot.inlinks += inlinks;
-    for (const anchor of anchors) addAnchor(slot.anchors, anchor);
-  };
-  for (const tally of folded) tally.urls.forEach((url, i) => add(url, tally.inlinks[i] ?? 0, tally.anchors[i] ?? []));
   // This transaction's own tallies go with the last part (else they are written as a tally of their own).
-  if (!more) for (const [url, slot] of writes.takeTally()) add(url, slot.inlinks, slot.anchors);
+  const merged = mergedSlots(folded, more ? [] : writes.takeTally());
   if (merged.size === 0) {
     if (folded.length > 0) await tx.deleteLinkTallyBatches(crawl.id, folded.map((tally) => tally.batch));
     return { updated: 0, more };
@@ -149,18 +142,7 @@ export async function foldLinkTallies(writes: CrawlWrites, options: FoldOptions 
     }
     await tx.deleteLinkTallyBatches(crawl.id, folded.map((tally) => tally.batch));
     // In small tallies: a bounded fold takes a tally whole, and a fold while idle takes only small ones.
-    for (let start = 0; start < kept.length; start += KEPT_TALLY_URLS) {
-      const part = kept.slice(start, start + KEPT_TALLY_URLS);
-      crawl.linkBatch = (crawl.linkBatch ?? 0) + 1;
-      await tx.putLinkTally({
-        crawlId: crawl.id,
-        batch: crawl.linkBatch,
-        urls: part.map(([url]) => url),
-        inlinks: part.map(([, slot]) => slot.inlinks),
-        anchors: part.map(([, slot]) => slot.anchors),
-        rowsOnly: true,
-      });
-    }
+    await putTallyParts(writes, kept, KEPT_TALLY_URLS, true);
     return { updated, more };
   }
   for (let start = 0; start < urls.length; start += Math.max(1, sliceUrls)) {
@@ -182,4 +164,56 @@ export async function foldLinkTallies(writes: CrawlWrites, options: FoldOptions 
   }
   await tx.deleteLinkTallyBatches(crawl.id, folded.map((tally) => tally.batch));
   return { updated, more };
+}
+
+/**
+ * Rewrites the crawl's stored tallies (and this transaction's) as tallies of distinct URLs, at most
+ * `partUrls` each, when they name more than `partUrls` URLs in all: a URL linked in many tallies then has
+ * one slot, so that a fold in bounded transactions ({@link FoldOptions.maxUrls}) rewrites its row once, not
+ * once per transaction its tallies fall in. At the end of a crawl at delay 0 most rows are linked from many
+ * tallies. One read of the tallies and their rewrite, all small; the same counts and anchor texts, in the
+ * same order. Awaits only calls of `writes`.
+ * @returns whether it rewrote them (false: they fit in one fold of `partUrls` URLs).
+ */
+export async function mergeLinkTallies(writes: CrawlWrites, partUrls: number): Promise<boolean> {
+  const { tx, crawl } = writes;
+  const stored = await tx.linkTallies(crawl.id);
+  let slots = 0;
+  for (const tally of stored) slots += tally.urls.length;
+  if (slots <= partUrls) return false;
+  const merged = mergedSlots(stored, writes.takeTally());
+  await tx.deleteLinkTallyBatches(crawl.id, stored.map((tally) => tally.batch));
+  await putTallyParts(writes, [...merged], partUrls, false);
+  return true;
+}
+
+/** The tallies' links added up per URL (the first URL named first), then `extra`'s (this transaction's, not stored yet). */
+function mergedSlots(tallies: readonly LinkTally[], extra: Iterable<[string, { inlinks: number; anchors: string[] }]>): Map<string, { inlinks: number; anchors: string[] }> {
+  const merged = new Map<string, { inlinks: number; anchors: string[] }>();
+  const add = (url: string, inlinks: number, anchors: readonly string[]): void => {
+    let slot = merged.get(url);
+    if (!slot) merged.set(url, (slot = { inlinks: 0, anchors: [] }));
+    slot.inlinks += inlinks;
+    for (const anchor of anchors) addAnchor(slot.anchors, anchor);
+  };
+  for (const tally of tallies) tally.urls.forEach((url, i) => add(url, tally.inlinks[i] ?? 0, tally.anchors[i] ?? []));
+  for (const [url, slot] of extra) add(url, slot.inlinks, slot.anchors);
+  return merged;
+}
+
+/** Stores `slots` as new tallies of at most `partUrls` URLs each, in order (`rowsOnly`: see {@link LinkTally.rowsOnly}). */
+async function putTallyParts(writes: CrawlWrites, slots: readonly [string, { inlinks: number; anchors: string[] }][], partUrls: number, rowsOnly: boolean): Promise<void> {
+  const { tx, crawl } = writes;
+  for (let start = 0; start < slots.length; start += partUrls) {
+    const part = slots.slice(start, start + partUrls);
+    crawl.linkBatch = (crawl.linkBatch ?? 0) + 1;
+    await tx.putLinkTally({
+      crawlId: crawl.id,
+      batch: crawl.linkBatch,
+      urls: part.map(([url]) => url),
+      inlinks: part.map(([, slot]) => slot.inlinks),
+      anchors: part.map(([, slot]) => slot.anchors),
+      ...(rowsOnly ? { rowsOnly: true as const } : {}),
+    });
+  }
 }
