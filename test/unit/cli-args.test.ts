@@ -248,6 +248,14 @@ describe('parseCliArgs', () => {
     assert.match(usageMessage(['--demo', '--max-pages', '3']), /--demo cannot be combined with --max-pages/);
   });
 
+  test('--verbose (the build shows its own output) goes with a crawl, --demo and --import, and is absent otherwise', () => {
+    assert.deepEqual(parseCliArgs(['https://example.com/', '--verbose']), { kind: 'crawl', settings: { startUrl: 'https://example.com/' }, outputs: [], browser: 'chrome', verbose: true });
+    assert.deepEqual(parseCliArgs(['--demo', '--verbose']), { kind: 'demo', outDir: DEFAULT_DEMO_OUT_DIR, browser: 'chrome', verbose: true });
+    assert.deepEqual(parseCliArgs(['--verbose', '--import', 'a.warc']), { kind: 'import', file: 'a.warc', outputs: [], browser: 'chrome', verbose: true });
+    assert.equal('verbose' in parseCliArgs(['https://example.com/']), false);
+    assert.equal(usageMessage(['https://example.com/', '--verbose=yes']), '--verbose takes no value');
+  });
+
   test('--out-dir without --demo is a usage error', () => {
     assert.match(usageMessage(['https://example.com/', '--out-dir', 'x']), /only applies to --demo/);
   });

@@ -19,16 +19,20 @@ export type CliCommand =
    * Crawl `settings.startUrl` in `browser` and write each of `outputs` (format by file extension), and,
    * when given, the crawl as a Browsertrix Crawler config to `browsertrixConfig` (docs/browsertrix.md).
    */
-  | { kind: 'crawl'; settings: CliSettings; outputs: string[]; browser: CliBrowser; browsertrixConfig?: string }
+  | { kind: 'crawl'; settings: CliSettings; outputs: string[]; browser: CliBrowser; browsertrixConfig?: string; verbose?: true }
   /**
    * Open the archive `file` (a .wacz, .warc or .warc.gz) as a crawl in `browser`, through the extension's
    * import page (docs/import.md), and write each of `outputs` from it.
    */
-  | { kind: 'import'; file: string; outputs: string[]; browser: CliBrowser }
+  | { kind: 'import'; file: string; outputs: string[]; browser: CliBrowser; verbose?: true }
   /** Crawl the built-in demo site in `browser`; write the export into `outDir`. */
-  | { kind: 'demo'; outDir: string; browser: CliBrowser }
+  | { kind: 'demo'; outDir: string; browser: CliBrowser; verbose?: true }
   | { kind: 'help' };
 
+/**
+ * `verbose`, present only with `--verbose`: the extension's build (when one runs) shows its own output as it
+ * runs; without it, the build is one line and its output is shown only when it fails.
+ */
 export type ParseResult = CliCommand | { kind: 'usage-error'; message: string };
 
 /** Where `--demo` writes when `--out-dir` is not given. */
@@ -74,6 +78,7 @@ const OPTIONS = {
   demo: { type: 'boolean' },
   'out-dir': { type: 'string' },
   browser: { type: 'string' },
+  verbose: { type: 'boolean' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -191,6 +196,8 @@ Options:
   --browser NAME          run the crawl in chrome (Chromium) or firefox (default: chrome)
   --demo                  crawl a built-in demo site served on 127.0.0.1
   --out-dir DIR           where --demo writes its export (default: ${DEFAULT_DEMO_OUT_DIR})
+  --verbose               show the extension build's own output when it builds (default: off: one line,
+                          the output only when the build fails)
   -h, --help              show this help
 
 Environment:
@@ -282,6 +289,7 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   const { values, positionals } = parsed;
   if (values.help === true) return { kind: 'help' };
 
+  const verbose = values.verbose === true ? { verbose: true as const } : {};
   const browser = values.browser ?? 'chrome';
   if (!(CLI_BROWSERS as readonly string[]).includes(browser)) {
     return usageError(`--browser must be ${CLI_BROWSERS.join(' or ')}, got '${browser}'`);
@@ -293,11 +301,11 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
     if (extra !== undefined) return usageError(`--demo cannot be combined with --${extra}`);
     const outDir = values['out-dir'] ?? DEFAULT_DEMO_OUT_DIR;
     if (outDir === '') return usageError('--out-dir must not be empty');
-    return { kind: 'demo', outDir, browser: browser as CliBrowser };
+    return { kind: 'demo', outDir, browser: browser as CliBrowser, ...verbose };
   }
   if (values['out-dir'] !== undefined) return usageError('--out-dir only applies to --demo; use --out FILE');
 
-  if (values.import !== undefined) return parseImport(values, positionals, browser as CliBrowser);
+  if (values.import !== undefined) return parseImport(values, positionals, browser as CliBrowser, verbose);
 
   if (positionals.length === 0) return usageError('missing the start URL, e.g. https://example.com/');
   if (positionals.length > 1) return usageError(`expected one start URL, got ${positionals.length}: ${positionals.join(' ')}`);
@@ -374,7 +382,7 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   if (problem !== null) return settingsUsageError(problem);
   settings.startUrl = checked.settings.startUrl;
   if (settings.extraOrigins !== undefined) settings.extraOrigins = [...checked.settings.extraOrigins];
-  return { kind: 'crawl', settings, outputs: [...outputs], browser: browser as CliBrowser, ...(browsertrixConfig === undefined ? {} : { browsertrixConfig }) };
+  return { kind: 'crawl', settings, outputs: [...outputs], browser: browser as CliBrowser, ...(browsertrixConfig === undefined ? {} : { browsertrixConfig }), ...verbose };
 }
 
 /** What is wrong with the `--out` files, or null. */
@@ -387,7 +395,7 @@ function outputsProblem(outputs: readonly string[]): string | null {
 }
 
 /** `--import FILE`: the file and the outputs; no start URL, no crawl option. (Whether the file exists is checked by the CLI.) */
-function parseImport(values: Parsed['values'], positionals: readonly string[], browser: CliBrowser): ParseResult {
+function parseImport(values: Parsed['values'], positionals: readonly string[], browser: CliBrowser, verbose: { verbose?: true }): ParseResult {
   const file = values.import ?? '';
   if (file === '') return usageError('--import needs a file: a .wacz, .warc or .warc.gz');
   if (positionals.length > 0) return usageError(`--import reads a file instead of crawling and takes no start URL, got '${positionals[0] ?? ''}'`);
@@ -397,7 +405,7 @@ function parseImport(values: Parsed['values'], positionals: readonly string[], b
   const outputs = values.out ?? [];
   const outputProblem = outputsProblem(outputs);
   if (outputProblem !== null) return usageError(outputProblem);
-  return { kind: 'import', file, outputs: [...outputs], browser };
+  return { kind: 'import', file, outputs: [...outputs], browser, ...verbose };
 }
 
 /**
