@@ -273,10 +273,10 @@ describe('parseCliArgs', () => {
   });
 
   test('the usage text lists every option', () => {
-    for (const option of ['--out', '--max-pages', '--max-depth', '--delay', '--parallel', '--agent', '--include-subdomains', '--prefix', '--exclude', '--also', '--head', '--timeout', '--follow-nofollow', '--demo', '--out-dir', '--help']) {
+    for (const option of ['--out', '--max-pages', '--max-depth', '--delay', '--parallel', '--agent', '--include-subdomains', '--prefix', '--exclude', '--also', '--head', '--timeout', '--follow-nofollow', '--demo', '--out-dir', '--verbose', '--help']) {
       assert.ok(USAGE.includes(option), `${option} missing from the usage text`);
     }
-    assert.match(USAGE, /--max-pages N .*default: 500/);
+    assert.match(USAGE, /--max-pages N {11}most pages: [^]*?\(default: 500\)\n/);
     assert.match(USAGE, /--parallel N .*1 to 16; more than 1 only with --delay 0,\n.*no Crawl-delay.*\n.*\(default: 1\)/);
   });
 });

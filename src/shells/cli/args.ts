@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { FORMATS, formatOfPath, type ExportFormat } from '../../export/format-info.ts';
 import { startUrlProblem } from '../../core/crawl/crawl-lifecycle.ts';
-import { DEFAULT_SETTINGS, EXTRA_ORIGINS_LABEL, SETTINGS_LIMITS, validateSettings, type CrawlSettings, type SettingsError } from '../../core/settings.ts';
+import { DEFAULT_SETTINGS, EXTRA_ORIGINS_LABEL, MAX_PAGES_COUNTS, SETTINGS_LIMITS, validateSettings, type CrawlSettings, type SettingsError } from '../../core/settings.ts';
 
 /** Settings given on the command line: only what the user set, plus the start URL. */
 export type CliSettings = Partial<CrawlSettings> & { startUrl: string };
@@ -151,6 +151,25 @@ const OPTION_OF_FIELD: Partial<Record<keyof CrawlSettings, string>> = {
 
 const seconds = (ms: number): string => String(ms / 1000);
 
+/** Where an option's description starts in {@link USAGE}, in characters. */
+const USAGE_INDENT = 26;
+/** Longest line of {@link USAGE} that {@link wrapped} writes, in characters. */
+const USAGE_WIDTH = 112;
+
+/** `text` wrapped at spaces into lines of at most {@link USAGE_WIDTH}, each after the first indented to the descriptions. */
+function wrapped(text: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && USAGE_INDENT + line.length + 1 + word.length > USAGE_WIDTH) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.join(`\n${' '.repeat(USAGE_INDENT)}`);
+}
+
 /** The `--help` text: every option with its default. */
 export const USAGE = `Usage:
   tabcrawl <start-url> [options]            crawl a site with the Tabcrawl extension in headless Chromium (or Firefox)
@@ -165,7 +184,7 @@ Options:
                           that outgrew the browser (see docs/browsertrix.md) (default: none)
   --import FILE           read the archive FILE (.wacz, .warc, .warc.gz) into a crawl instead of crawling:
                           no start URL; with --out, write it in any format (see docs/import.md) (default: none)
-  --max-pages N           most URLs recorded (default: ${DEFAULT_SETTINGS.maxPages})
+  --max-pages N           ${wrapped(`most pages: ${MAX_PAGES_COUNTS} (default: ${DEFAULT_SETTINGS.maxPages})`)}
   --max-depth N           most link hops from the start URL (default: ${DEFAULT_SETTINGS.maxDepth})
   --delay SECONDS         wait between two requests to one host, decimals allowed (default: ${seconds(DEFAULT_SETTINGS.delayMs)})
   --parallel N            most requests in flight to one host at once, ${SETTINGS_LIMITS.requestsPerHost.min} to ${SETTINGS_LIMITS.requestsPerHost.max}; more than 1 only with --delay 0,
