@@ -291,6 +291,12 @@ export interface HostState {
   nextAllowedAt: number;
   /** Response time of the last answer from this host, in ms (the adaptive term of the gap); 0 before any. */
   lastResponseMs: number;
+  /**
+   * Response times of the host's most recent answers (at most `RECENT_RESPONSES` of `core/crawl/progress.ts`),
+   * oldest first, in ms: the time left is estimated from their median, so one slow answer does not make it jump.
+   * Absent before the first answer, and on hosts stored before it existed.
+   */
+  recentResponseMs?: number[];
   /** Until when the host asked us to back off (429/503, Retry-After); 0 when not backing off. */
   backoffUntil: number;
   /** The request in flight to this host, or null. At most one at a time. */

@@ -11,8 +11,8 @@ export interface CrawlSettings {
   /** Absolute http(s) URL the crawl starts from. Its origin is the default scope. */
   startUrl: string;
   /**
-   * Most URLs recorded in the crawl table (fetched, failed, or blocked by robots.txt).
-   * robots.txt fetches do not count. @default 500
+   * Most pages, as {@link MAX_PAGES_COUNTS} says (the crawl's `counts.admitted` is spent against it).
+   * @default 500
    */
   maxPages: number;
   /** Most link hops from the start URL (start URL = depth 0). Redirect targets keep their source's depth. @default 20 */
@@ -108,6 +108,13 @@ export interface CrawlSettings {
    */
   withCookies: boolean;
 }
+
+/**
+ * What `maxPages` counts, in the words every place that names the setting uses after "Most pages: " (`--help`,
+ * the options page and the popup's More settings, docs/cli.md).
+ */
+export const MAX_PAGES_COUNTS =
+  'every URL of the crawled sites queued as a page counts (the start URL, links, redirect targets and sitemaps; HTML or a linked file; fetched, failed or blocked by robots.txt), but not page resources, links to other sites or robots.txt';
 
 export const DEFAULT_SETTINGS: Readonly<Omit<CrawlSettings, 'startUrl'>> = Object.freeze({
   maxPages: 500,

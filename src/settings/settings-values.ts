@@ -13,6 +13,7 @@ import {
   DEFAULT_SETTINGS,
   EXTRA_ORIGINS_LABEL,
   MAX_EXTRA_ORIGINS,
+  MAX_PAGES_COUNTS,
   SETTINGS_LIMITS,
   validateSettings,
   type CrawlSettings,
@@ -124,7 +125,7 @@ export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze([
   {
     title: 'Limits',
     fields: [
-      { kind: 'number', setting: 'maxPages', name: 'maxPages', scale: 1, unit: null, label: SETTINGS_LIMITS.maxPages.label, testId: 'max-pages', help: 'Most URLs recorded: fetched, failed or blocked by robots.txt.' },
+      { kind: 'number', setting: 'maxPages', name: 'maxPages', scale: 1, unit: null, label: SETTINGS_LIMITS.maxPages.label, testId: 'max-pages', help: `Most pages: ${MAX_PAGES_COUNTS}.` },
       { kind: 'number', setting: 'maxDepth', name: 'maxDepth', scale: 1, unit: null, label: SETTINGS_LIMITS.maxDepth.label, testId: 'max-depth', help: 'Most link hops from the start URL (start = 0).' },
       { kind: 'number', setting: 'maxBodyBytes', name: 'maxBodyMiB', scale: BYTES_PER_MIB, unit: 'MiB', label: SETTINGS_LIMITS.maxBodyBytes.label, testId: 'max-body-size', help: 'A longer page is cut and marked truncated.' },
     ],

@@ -31,7 +31,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { distDirOf, ensureBuilt } from '../../src/shells/cli/build.ts';
+import { distDirOf, ensureBuilt, STDERR_BUILD_IO } from '../../src/shells/cli/build.ts';
 import { findChromium } from '../../src/shells/cli/chromium.ts';
 import { BENCH_USAGE, parseBenchArgs, type BenchOptions } from './bench-args.ts';
 import { rounded } from './bench-stats.ts';
@@ -61,7 +61,7 @@ async function main(options: BenchOptions): Promise<void> {
   const startedAt = new Date();
   const chromePath = findChromium(process.env);
   let distDir = options.distDir === null ? distDirOf(ROOT, 'chrome') : resolve(options.distDir);
-  if (options.distDir === null) await ensureBuilt(ROOT, 'chrome', log);
+  if (options.distDir === null) await ensureBuilt(ROOT, 'chrome', STDERR_BUILD_IO);
   if (!existsSync(join(distDir, 'manifest.json'))) throw new Error(`${distDir} holds no built extension (no manifest.json)`);
   distDir = resolve(distDir);
   const cpus = os.cpus();

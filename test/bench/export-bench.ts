@@ -21,7 +21,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { distDirOf, ensureBuilt } from '../../src/shells/cli/build.ts';
+import { distDirOf, ensureBuilt, STDERR_BUILD_IO } from '../../src/shells/cli/build.ts';
 import { findChromium } from '../../src/shells/cli/chromium.ts';
 import { launchExtension } from '../../src/shells/cli/extension-driver.ts';
 import { exportThroughPage } from '../../src/shells/cli/export-through-page.ts';
@@ -60,7 +60,7 @@ const MiB = 1024 * 1024;
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 // --dist: a separate build (as `npm run bench` passes its own); else dist/chrome/, built first when stale.
-if (values.dist === undefined) await ensureBuilt(ROOT, 'chrome', log);
+if (values.dist === undefined) await ensureBuilt(ROOT, 'chrome', STDERR_BUILD_IO);
 const site = await startBenchSite(pages, { resources: true });
 const distDir = values.dist === undefined ? distDirOf(ROOT, 'chrome') : resolve(ROOT, values.dist);
 const chromePath = findChromium(process.env);

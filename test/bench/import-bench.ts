@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, openAsBlob, readdirSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { distDirOf, ensureBuilt } from '../../src/shells/cli/build.ts';
+import { distDirOf, ensureBuilt, STDERR_BUILD_IO } from '../../src/shells/cli/build.ts';
 import { findChromium } from '../../src/shells/cli/chromium.ts';
 import { launchExtension } from '../../src/shells/cli/extension-driver.ts';
 import { importThroughPage } from '../../src/shells/cli/import-through-page.ts';
@@ -207,7 +207,7 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import
   }
   process.on('exit', () => scratch !== null && rmSync(scratch, { recursive: true, force: true }));
   if (values.file === undefined) throw new Error('no file');
-  if (values.dist === undefined) await ensureBuilt(ROOT, 'chrome', log);
+  if (values.dist === undefined) await ensureBuilt(ROOT, 'chrome', STDERR_BUILD_IO);
   const distDir = values.dist === undefined ? distDirOf(ROOT, 'chrome') : resolve(ROOT, values.dist);
   log(`importing ${values.file} in a fresh browser profile through the import page`);
   const figures = await measureImport({ distDir, chromePath: findChromium(process.env), file: resolve(values.file), log });

@@ -16,8 +16,11 @@ const NOW = 1_700_000_100_000;
 
 const counts = (admitted: number, done: number, bytesStored = 0) => ({ admitted, done, fetched: done, errors: 0, blocked: 0, bytesStored });
 
+/** A host whose answers all take about as long as its last (its typical response time and gap are its last). */
 function hostProgress(overrides: Partial<HostProgress> = {}): HostProgress {
-  return { origin: 'http://127.0.0.1:8080', pending: 12, gapMs: 2000, responseMs: 0, readyAt: NOW + 1000, wait: { kind: 'ready' }, ...overrides };
+  const gapMs = overrides.gapMs ?? 2000;
+  const responseMs = overrides.responseMs ?? 0;
+  return { origin: 'http://127.0.0.1:8080', pending: 12, gapMs, responseMs, typicalResponseMs: responseMs, typicalGapMs: gapMs, readyAt: NOW + 1000, wait: { kind: 'ready' }, ...overrides };
 }
 
 /** A push channel the test fires by hand, as the background's `crawl/changed` events. */

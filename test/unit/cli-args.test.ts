@@ -248,6 +248,14 @@ describe('parseCliArgs', () => {
     assert.match(usageMessage(['--demo', '--max-pages', '3']), /--demo cannot be combined with --max-pages/);
   });
 
+  test('--verbose (the build shows its own output) goes with a crawl, --demo and --import, and is absent otherwise', () => {
+    assert.deepEqual(parseCliArgs(['https://example.com/', '--verbose']), { kind: 'crawl', settings: { startUrl: 'https://example.com/' }, outputs: [], browser: 'chrome', verbose: true });
+    assert.deepEqual(parseCliArgs(['--demo', '--verbose']), { kind: 'demo', outDir: DEFAULT_DEMO_OUT_DIR, browser: 'chrome', verbose: true });
+    assert.deepEqual(parseCliArgs(['--verbose', '--import', 'a.warc']), { kind: 'import', file: 'a.warc', outputs: [], browser: 'chrome', verbose: true });
+    assert.equal('verbose' in parseCliArgs(['https://example.com/']), false);
+    assert.equal(usageMessage(['https://example.com/', '--verbose=yes']), '--verbose takes no value');
+  });
+
   test('--out-dir without --demo is a usage error', () => {
     assert.match(usageMessage(['https://example.com/', '--out-dir', 'x']), /only applies to --demo/);
   });
@@ -265,10 +273,10 @@ describe('parseCliArgs', () => {
   });
 
   test('the usage text lists every option', () => {
-    for (const option of ['--out', '--max-pages', '--max-depth', '--delay', '--parallel', '--agent', '--include-subdomains', '--prefix', '--exclude', '--also', '--head', '--timeout', '--follow-nofollow', '--demo', '--out-dir', '--help']) {
+    for (const option of ['--out', '--max-pages', '--max-depth', '--delay', '--parallel', '--agent', '--include-subdomains', '--prefix', '--exclude', '--also', '--head', '--timeout', '--follow-nofollow', '--demo', '--out-dir', '--verbose', '--help']) {
       assert.ok(USAGE.includes(option), `${option} missing from the usage text`);
     }
-    assert.match(USAGE, /--max-pages N .*default: 500/);
+    assert.match(USAGE, /--max-pages N {11}most pages: [^]*?\(default: 500\)\n/);
     assert.match(USAGE, /--parallel N .*1 to 16; more than 1 only with --delay 0,\n.*no Crawl-delay.*\n.*\(default: 1\)/);
   });
 });

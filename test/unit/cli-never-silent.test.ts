@@ -31,6 +31,8 @@ const host = (): HostProgress => ({
   pending: 1,
   gapMs: 30_000,
   responseMs: 5,
+  typicalResponseMs: 5,
+  typicalGapMs: 30_000,
   readyAt: T0 + 60_000,
   wait: { kind: 'gap', until: T0 + 60_000, rule: 'crawl-delay', gapMs: 30_000 },
 });

@@ -98,7 +98,17 @@ describe('never silent while it waits', () => {
 
 describe('waitingNote', () => {
   const NOW = 1_700_000_000_000;
-  const host = (overrides: Partial<HostProgress>): HostProgress => ({ origin: 'http://127.0.0.1:8080', pending: 64, gapMs: 9000, responseMs: 3000, readyAt: NOW + 9000, wait: { kind: 'ready' }, ...overrides });
+  const host = (overrides: Partial<HostProgress>): HostProgress => ({
+    origin: 'http://127.0.0.1:8080',
+    pending: 64,
+    gapMs: 9000,
+    responseMs: 3000,
+    typicalResponseMs: 3000,
+    typicalGapMs: 9000,
+    readyAt: NOW + 9000,
+    wait: { kind: 'ready' },
+    ...overrides,
+  });
 
   test('names how long the crawl ran and what its busiest host waits for, and the rule behind it', () => {
     const hosts = [

@@ -11,7 +11,12 @@ import {
   hostWait,
   MIN_RATE_WINDOW_MS,
   pagesPerMinute,
+  RECENT_RESPONSES,
+  typicalResponseMs,
+  withRecentResponse,
 } from '../../src/core/crawl/progress.ts';
+import { HostRules } from '../../src/core/crawl/host-rules.ts';
+import { etaText } from '../../src/ui/crawl-progress-text.ts';
 import { emptyCounts, type CrawlRecord, type CrawlState, type HostState } from '../../src/core/model.ts';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 
@@ -120,26 +125,73 @@ describe('progress: what a host waits for', () => {
 describe('progress: time left', () => {
   it('is 0 when nothing is pending', () => {
     assert.equal(etaMs([], NOW, 8), 0);
-    assert.equal(etaMs([{ pending: 0, gapMs: 2000, readyAt: NOW + 500, responseMs: 100 }], NOW, 8), 0);
+    assert.equal(etaMs([{ pending: 0, typicalGapMs: 2000, readyAt: NOW + 500, typicalResponseMs: 100 }], NOW, 8), 0);
   });
   it('waits the gap between each two requests of one host, after its next allowed time, and each response', () => {
-    assert.equal(etaMs([{ pending: 4, gapMs: 2000, readyAt: NOW + 500, responseMs: 0 }], NOW, 8), 500 + 3 * 2000);
-    assert.equal(etaMs([{ pending: 4, gapMs: 2000, readyAt: NOW + 500, responseMs: 100 }], NOW, 8), 500 + 4 * 100 + 3 * 2000);
+    assert.equal(etaMs([{ pending: 4, typicalGapMs: 2000, readyAt: NOW + 500, typicalResponseMs: 0 }], NOW, 8), 500 + 3 * 2000);
+    assert.equal(etaMs([{ pending: 4, typicalGapMs: 2000, readyAt: NOW + 500, typicalResponseMs: 100 }], NOW, 8), 500 + 4 * 100 + 3 * 2000);
   });
-  it('counts a slow host at delay 0 by its response time and the gap that rule sets', () => {
-    // 64 URLs of 3 s pages at delay 0: each takes 3 s and waits 9 s after it.
-    assert.equal(etaMs([{ pending: 64, gapMs: 9000, readyAt: NOW + 9000, responseMs: 3000 }], NOW, 8), 9000 + 64 * 3000 + 63 * 9000);
+  it('counts a slow host at delay 0 by its typical response time and the gap that rule sets', () => {
+    // 64 URLs of 3 s pages at delay 0 (every answer 3 s): each takes 3 s and waits 9 s after it.
+    assert.equal(etaMs([{ pending: 64, typicalGapMs: 9000, readyAt: NOW + 9000, typicalResponseMs: 3000 }], NOW, 8), 9000 + 64 * 3000 + 63 * 9000);
   });
   it('is bound by the slowest host when hosts run in parallel', () => {
     const hosts = [
-      { pending: 3, gapMs: 1000, readyAt: 0, responseMs: 0 },
-      { pending: 11, gapMs: 1000, readyAt: 0, responseMs: 0 },
+      { pending: 3, typicalGapMs: 1000, readyAt: 0, typicalResponseMs: 0 },
+      { pending: 11, typicalGapMs: 1000, readyAt: 0, typicalResponseMs: 0 },
     ];
     assert.equal(etaMs(hosts, NOW, 8), 10_000);
   });
   it('is bound by the host limit when more hosts wait than run at once', () => {
-    const hosts = Array.from({ length: 4 }, () => ({ pending: 6, gapMs: 1000, readyAt: 0, responseMs: 0 }));
+    const hosts = Array.from({ length: 4 }, () => ({ pending: 6, typicalGapMs: 1000, readyAt: 0, typicalResponseMs: 0 }));
     assert.equal(etaMs(hosts, NOW, 2), (4 * 5000) / 2);
+  });
+  it('after one slow answer among fast ones, waits out the gap it set, then counts the typical answer and gap, not the slow one', () => {
+    // A 1 s delay, answers of 0.1 s, then one of 3 s: the response-time rule asks 9 s after it, once.
+    const rules = new HostRules(() => 0);
+    const settings = { ...DEFAULT_SETTINGS, startUrl: `${A}/`, excludePatterns: [], delayMs: 1000 };
+    const state = host({ pending: 30 });
+    let at = NOW - 60_000;
+    for (let i = 0; i < 6; i += 1) {
+      at += 1100;
+      rules.requestEnded(settings, state, at, 100);
+    }
+    rules.requestEnded(settings, state, NOW, 3000);
+    assert.equal(state.nextAllowedAt, NOW + 9000, 'the next request waits the 9 s the slow answer asks');
+    const [listed] = hostsProgress([state], NOW, settings.delayMs, () => null);
+    assert.ok(listed);
+    assert.equal(listed.responseMs, 3000, 'the host line still says what the last answer took');
+    assert.equal(listed.gapMs, 9000);
+    assert.equal(listed.typicalResponseMs, 100);
+    assert.equal(listed.typicalGapMs, 1000);
+    // 9 s, then 30 answers of 0.1 s and 29 gaps of 1 s: 41 s, not 9 s + 30 × 3 s + 29 × 9 s (about 6 min).
+    assert.equal(etaMs([listed], NOW, 8), 9000 + 30 * 100 + 29 * 1000);
+    assert.equal(etaText(30, etaMs([listed], NOW, 8)), 'about 41 s left');
+  });
+});
+
+describe('progress: a host\'s typical response time', () => {
+  it('is the median of its recent answers (the lower middle one for an even count), its last for a host stored without them, 0 before any', () => {
+    const cases: [number[] | undefined, number, number][] = [
+      [undefined, 0, 0],
+      [undefined, 700, 700],
+      [[], 0, 0],
+      [[3000], 3000, 3000],
+      [[100, 3000], 3000, 100],
+      [[100, 120, 3000], 3000, 120],
+      [[3000, 3000, 100], 100, 3000],
+      [[5, 1, 4, 2, 3], 3, 3],
+    ];
+    for (const [recentResponseMs, lastResponseMs, expected] of cases) {
+      const label = JSON.stringify({ recentResponseMs, lastResponseMs });
+      assert.equal(typicalResponseMs(recentResponseMs === undefined ? { lastResponseMs } : { lastResponseMs, recentResponseMs }), expected, label);
+    }
+  });
+
+  it(`keeps the last ${RECENT_RESPONSES} response times, oldest first`, () => {
+    let recent: number[] | undefined;
+    for (let ms = 1; ms <= RECENT_RESPONSES + 3; ms += 1) recent = withRecentResponse(recent, ms);
+    assert.deepEqual(recent, Array.from({ length: RECENT_RESPONSES }, (_, i) => i + 4));
   });
 });
 

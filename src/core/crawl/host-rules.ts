@@ -6,6 +6,7 @@
  */
 import type { CrawlRecord, HostState } from '../model.ts';
 import { gapMs, nextRequestAt, requestSlots } from '../politeness/spacing.ts';
+import { withRecentResponse } from './progress.ts';
 import { allowAllPolicy, disallowAllPolicy, parseRobots, robotsUrlFor, type RobotsPolicy } from '../robots/robots-policy.ts';
 import type { CrawlSettings } from '../settings.ts';
 import { createScope, type Scope } from '../url/scope.ts';
@@ -62,7 +63,10 @@ export class HostRules {
    * @returns the gap applied, in ms.
    */
   requestEnded(settings: CrawlSettings, host: HostState, endedAt: number, responseMs: number | null): number {
-    if (responseMs !== null) host.lastResponseMs = responseMs;
+    if (responseMs !== null) {
+      host.lastResponseMs = responseMs;
+      host.recentResponseMs = withRecentResponse(host.recentResponseMs, responseMs);
+    }
     const gap = this.hostGapMs(settings, host);
     host.nextAllowedAt = Math.max(host.nextAllowedAt, endedAt + gap);
     return gap;

@@ -72,9 +72,36 @@ export interface HostProgress {
   gapMs: number;
   /** Response time of its last answer, in ms; 0 before any. */
   responseMs: number;
+  /** The median response time of its recent answers ({@link typicalResponseMs}), in ms; 0 before any. */
+  typicalResponseMs: number;
+  /** The gap a typical answer gets, in ms: as {@link HostProgress.gapMs}, with {@link HostProgress.typicalResponseMs} for the last answer's time. */
+  typicalGapMs: number;
   /** Earliest start of its next request (spacing, back-off and robots retry clocks), ms since the epoch; may be past. */
   readyAt: number;
   wait: HostWait;
+}
+
+/** How many of a host's latest response times {@link typicalResponseMs} takes the median of. */
+export const RECENT_RESPONSES = 9;
+
+/**
+ * `recent` (a host's latest response times, oldest first, in ms; absent before any) with `responseMs` added,
+ * and the oldest dropped past {@link RECENT_RESPONSES}. A new array.
+ */
+export function withRecentResponse(recent: readonly number[] | undefined, responseMs: number): number[] {
+  return [...(recent ?? []), responseMs].slice(-RECENT_RESPONSES);
+}
+
+/**
+ * How long a host usually takes to answer, in ms: the median of its recent response times (the lower of the
+ * two middle ones for an even count), so that one slow answer among fast ones changes nothing; its last
+ * response time for a host stored before they were kept; 0 before any answer.
+ */
+export function typicalResponseMs(host: Pick<HostState, 'lastResponseMs' | 'recentResponseMs'>): number {
+  const recent = host.recentResponseMs ?? (host.lastResponseMs > 0 ? [host.lastResponseMs] : []);
+  if (recent.length === 0) return 0;
+  const sorted = [...recent].sort((a, b) => a - b);
+  return sorted[(sorted.length - 1) >> 1] ?? 0;
 }
 
 /**
@@ -122,11 +149,14 @@ export function hostsProgress(
     .map((host): HostProgress => {
       const crawlDelayMs = crawlDelayOf(host);
       const robotsRetry = host.robots.phase === 'unavailable' ? host.robots.retryAt : 0;
+      const typical = typicalResponseMs(host);
       return {
         origin: host.origin,
         pending: host.pending,
         gapMs: currentGap(delayMs, crawlDelayMs, host.lastResponseMs).gapMs,
         responseMs: host.lastResponseMs,
+        typicalResponseMs: typical,
+        typicalGapMs: currentGap(delayMs, crawlDelayMs, typical).gapMs,
         readyAt: Math.max(host.nextAllowedAt, host.backoffUntil, robotsRetry),
         wait: hostWait(host, now, delayMs, crawlDelayMs),
       };
@@ -135,10 +165,13 @@ export function hostsProgress(
 }
 
 /**
- * An estimate of the time left, in ms, from each host's pace as it stands:
- * a host with `pending` URLs needs `pending` more requests, one at a time,
- * each taking about its last response time and each after the gap it gets
- * now: `max(0, readyAt − now) + pending × responseMs + (pending − 1) × gapMs`.
+ * An estimate of the time left, in ms, from each host's pace: a host with
+ * `pending` URLs waits until it is ready (the gap after its last answer, as
+ * it stands), then needs `pending` more requests, one at a time, each taking
+ * about its typical response time (the median of its recent answers, not the
+ * last one: one slow answer would otherwise multiply the estimate, through the
+ * response-time rule's gap too) and each after the gap a typical answer gets:
+ * `max(0, readyAt − now) + pending × typicalResponseMs + (pending − 1) × typicalGapMs`.
  * The crawl ends no sooner than its slowest host, and, as at most
  * `hostConcurrency` hosts run at once, no sooner than the sum of those
  * per-host times divided by `hostConcurrency`; the estimate is the larger of
@@ -147,12 +180,16 @@ export function hostsProgress(
  * @param now the current time, ms since the epoch.
  * @param hostConcurrency most hosts crawled at once (≥ 1).
  */
-export function etaMs(hosts: readonly Pick<HostProgress, 'pending' | 'gapMs' | 'readyAt' | 'responseMs'>[], now: number, hostConcurrency: number): number {
+export function etaMs(
+  hosts: readonly Pick<HostProgress, 'pending' | 'typicalGapMs' | 'readyAt' | 'typicalResponseMs'>[],
+  now: number,
+  hostConcurrency: number,
+): number {
   let slowest = 0;
   let total = 0;
   for (const host of hosts) {
     if (host.pending <= 0) continue;
-    const time = Math.max(0, host.readyAt - now) + host.pending * host.responseMs + (host.pending - 1) * host.gapMs;
+    const time = Math.max(0, host.readyAt - now) + host.pending * host.typicalResponseMs + (host.pending - 1) * host.typicalGapMs;
     slowest = Math.max(slowest, time);
     total += time;
   }

@@ -112,6 +112,22 @@ export class CrawlManager {
   }
 
   /**
+   * What a worker does when it starts: `prepare` (which says whether the browser, or Tabcrawl, has just
+   * started), then {@link CrawlManager.resumeAfterBrowserStart} when it has, else {@link CrawlManager.resumeAll}.
+   * It takes its turn in the start/resume queue, so call it before any message is handled (at the top level
+   * of the background script): a crawl started or resumed while `prepare` runs (the command line starts one
+   * as soon as the extension is up, while the first start opens the database) is queued behind it, and so is
+   * never noted as interrupted by a restart it did not live through.
+   * @param prepare resolves to whether this is the first worker start of a browser session; a failure counts as no.
+   */
+  workerStarted(prepare: () => Promise<boolean>): Promise<void> {
+    return this.exclusive(async () => {
+      const isNewSession = await prepare().catch(() => false);
+      await (isNewSession ? this.resumeAfterBrowserStart() : this.resumeAll());
+    });
+  }
+
+  /**
    * The browser (or the extension) just started again, so a crawl still
    * running was interrupted when it closed: notes that on each, then resumes them.
    */

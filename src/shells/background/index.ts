@@ -91,12 +91,12 @@ void installUserAgentRule(crawlerUserAgent(browser.runtime.getManifest().version
 );
 // On every worker start: resume running crawls, noting the interruption on each when the browser restarted;
 // first sweep the rows and bodies an import left without its crawl record when its page was closed mid-import.
-void isNewBrowserSession()
-  .catch(() => false)
-  .then(async (isNew) => {
-    await sweepUnfinishedImports(isNew).catch((error: unknown) => console.error('could not clear unfinished imports', error));
-    await (isNew ? manager.resumeAfterBrowserStart() : manager.resumeAll());
-  });
+// Queued before any message is handled: a crawl started meanwhile waits, and is not taken for an interrupted one.
+void manager.workerStarted(async () => {
+  const isNew = await isNewBrowserSession().catch(() => false);
+  await sweepUnfinishedImports(isNew).catch((error: unknown) => console.error('could not clear unfinished imports', error));
+  return isNew;
+});
 
 /**
  * Removes what imports cut short left (`deleteOrphans`), never the rows of an import under way: only while no

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { FORMATS, formatOfPath, type ExportFormat } from '../../export/format-info.ts';
 import { startUrlProblem } from '../../core/crawl/crawl-lifecycle.ts';
-import { DEFAULT_SETTINGS, EXTRA_ORIGINS_LABEL, SETTINGS_LIMITS, validateSettings, type CrawlSettings, type SettingsError } from '../../core/settings.ts';
+import { DEFAULT_SETTINGS, EXTRA_ORIGINS_LABEL, MAX_PAGES_COUNTS, SETTINGS_LIMITS, validateSettings, type CrawlSettings, type SettingsError } from '../../core/settings.ts';
 
 /** Settings given on the command line: only what the user set, plus the start URL. */
 export type CliSettings = Partial<CrawlSettings> & { startUrl: string };
@@ -19,16 +19,20 @@ export type CliCommand =
    * Crawl `settings.startUrl` in `browser` and write each of `outputs` (format by file extension), and,
    * when given, the crawl as a Browsertrix Crawler config to `browsertrixConfig` (docs/browsertrix.md).
    */
-  | { kind: 'crawl'; settings: CliSettings; outputs: string[]; browser: CliBrowser; browsertrixConfig?: string }
+  | { kind: 'crawl'; settings: CliSettings; outputs: string[]; browser: CliBrowser; browsertrixConfig?: string; verbose?: true }
   /**
    * Open the archive `file` (a .wacz, .warc or .warc.gz) as a crawl in `browser`, through the extension's
    * import page (docs/import.md), and write each of `outputs` from it.
    */
-  | { kind: 'import'; file: string; outputs: string[]; browser: CliBrowser }
+  | { kind: 'import'; file: string; outputs: string[]; browser: CliBrowser; verbose?: true }
   /** Crawl the built-in demo site in `browser`; write the export into `outDir`. */
-  | { kind: 'demo'; outDir: string; browser: CliBrowser }
+  | { kind: 'demo'; outDir: string; browser: CliBrowser; verbose?: true }
   | { kind: 'help' };
 
+/**
+ * `verbose`, present only with `--verbose`: the extension's build (when one runs) shows its own output as it
+ * runs; without it, the build is one line and its output is shown only when it fails.
+ */
 export type ParseResult = CliCommand | { kind: 'usage-error'; message: string };
 
 /** Where `--demo` writes when `--out-dir` is not given. */
@@ -74,6 +78,7 @@ const OPTIONS = {
   demo: { type: 'boolean' },
   'out-dir': { type: 'string' },
   browser: { type: 'string' },
+  verbose: { type: 'boolean' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -146,6 +151,25 @@ const OPTION_OF_FIELD: Partial<Record<keyof CrawlSettings, string>> = {
 
 const seconds = (ms: number): string => String(ms / 1000);
 
+/** Where an option's description starts in {@link USAGE}, in characters. */
+const USAGE_INDENT = 26;
+/** Longest line of {@link USAGE} that {@link wrapped} writes, in characters. */
+const USAGE_WIDTH = 112;
+
+/** `text` wrapped at spaces into lines of at most {@link USAGE_WIDTH}, each after the first indented to the descriptions. */
+function wrapped(text: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && USAGE_INDENT + line.length + 1 + word.length > USAGE_WIDTH) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.join(`\n${' '.repeat(USAGE_INDENT)}`);
+}
+
 /** The `--help` text: every option with its default. */
 export const USAGE = `Usage:
   tabcrawl <start-url> [options]            crawl a site with the Tabcrawl extension in headless Chromium (or Firefox)
@@ -160,7 +184,7 @@ Options:
                           that outgrew the browser (see docs/browsertrix.md) (default: none)
   --import FILE           read the archive FILE (.wacz, .warc, .warc.gz) into a crawl instead of crawling:
                           no start URL; with --out, write it in any format (see docs/import.md) (default: none)
-  --max-pages N           most URLs recorded (default: ${DEFAULT_SETTINGS.maxPages})
+  --max-pages N           ${wrapped(`most pages: ${MAX_PAGES_COUNTS} (default: ${DEFAULT_SETTINGS.maxPages})`)}
   --max-depth N           most link hops from the start URL (default: ${DEFAULT_SETTINGS.maxDepth})
   --delay SECONDS         wait between two requests to one host, decimals allowed (default: ${seconds(DEFAULT_SETTINGS.delayMs)})
   --parallel N            most requests in flight to one host at once, ${SETTINGS_LIMITS.requestsPerHost.min} to ${SETTINGS_LIMITS.requestsPerHost.max}; more than 1 only with --delay 0,
@@ -191,6 +215,8 @@ Options:
   --browser NAME          run the crawl in chrome (Chromium) or firefox (default: chrome)
   --demo                  crawl a built-in demo site served on 127.0.0.1
   --out-dir DIR           where --demo writes its export (default: ${DEFAULT_DEMO_OUT_DIR})
+  --verbose               show the extension build's own output when it builds (default: off: one line,
+                          the output only when the build fails)
   -h, --help              show this help
 
 Environment:
@@ -282,6 +308,7 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   const { values, positionals } = parsed;
   if (values.help === true) return { kind: 'help' };
 
+  const verbose = values.verbose === true ? { verbose: true as const } : {};
   const browser = values.browser ?? 'chrome';
   if (!(CLI_BROWSERS as readonly string[]).includes(browser)) {
     return usageError(`--browser must be ${CLI_BROWSERS.join(' or ')}, got '${browser}'`);
@@ -293,11 +320,11 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
     if (extra !== undefined) return usageError(`--demo cannot be combined with --${extra}`);
     const outDir = values['out-dir'] ?? DEFAULT_DEMO_OUT_DIR;
     if (outDir === '') return usageError('--out-dir must not be empty');
-    return { kind: 'demo', outDir, browser: browser as CliBrowser };
+    return { kind: 'demo', outDir, browser: browser as CliBrowser, ...verbose };
   }
   if (values['out-dir'] !== undefined) return usageError('--out-dir only applies to --demo; use --out FILE');
 
-  if (values.import !== undefined) return parseImport(values, positionals, browser as CliBrowser);
+  if (values.import !== undefined) return parseImport(values, positionals, browser as CliBrowser, verbose);
 
   if (positionals.length === 0) return usageError('missing the start URL, e.g. https://example.com/');
   if (positionals.length > 1) return usageError(`expected one start URL, got ${positionals.length}: ${positionals.join(' ')}`);
@@ -374,7 +401,7 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   if (problem !== null) return settingsUsageError(problem);
   settings.startUrl = checked.settings.startUrl;
   if (settings.extraOrigins !== undefined) settings.extraOrigins = [...checked.settings.extraOrigins];
-  return { kind: 'crawl', settings, outputs: [...outputs], browser: browser as CliBrowser, ...(browsertrixConfig === undefined ? {} : { browsertrixConfig }) };
+  return { kind: 'crawl', settings, outputs: [...outputs], browser: browser as CliBrowser, ...(browsertrixConfig === undefined ? {} : { browsertrixConfig }), ...verbose };
 }
 
 /** What is wrong with the `--out` files, or null. */
@@ -387,7 +414,7 @@ function outputsProblem(outputs: readonly string[]): string | null {
 }
 
 /** `--import FILE`: the file and the outputs; no start URL, no crawl option. (Whether the file exists is checked by the CLI.) */
-function parseImport(values: Parsed['values'], positionals: readonly string[], browser: CliBrowser): ParseResult {
+function parseImport(values: Parsed['values'], positionals: readonly string[], browser: CliBrowser, verbose: { verbose?: true }): ParseResult {
   const file = values.import ?? '';
   if (file === '') return usageError('--import needs a file: a .wacz, .warc or .warc.gz');
   if (positionals.length > 0) return usageError(`--import reads a file instead of crawling and takes no start URL, got '${positionals[0] ?? ''}'`);
@@ -397,7 +424,7 @@ function parseImport(values: Parsed['values'], positionals: readonly string[], b
   const outputs = values.out ?? [];
   const outputProblem = outputsProblem(outputs);
   if (outputProblem !== null) return usageError(outputProblem);
-  return { kind: 'import', file, outputs: [...outputs], browser };
+  return { kind: 'import', file, outputs: [...outputs], browser, ...verbose };
 }
 
 /**

@@ -114,7 +114,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const { browser } = command;
     // Found before the build: a missing browser is said at once.
     const browserPath = browser === 'firefox' ? findFirefox(io.env) : findChromium(io.env);
-    await ensureBuilt(io.root, browser, say);
+    await ensureBuilt(io.root, browser, {
+      say,
+      begin: (text) => {
+        lastSaidAt = Date.now();
+        io.stderr(`tabcrawl: ${text}`);
+      },
+      write: (text) => {
+        lastSaidAt = Date.now();
+        io.stderr(text);
+      },
+      verbose: command.verbose === true,
+    });
     if (io.signal.aborted) return EXIT.interrupted;
 
     let settings: CliSettings | null = null;
