@@ -176,6 +176,12 @@ export interface FrontierEntry extends CrawlUrl {
    * A lease from another run is stale: that worker died mid-request.
    */
   leaseRunId: string | null;
+  /**
+   * Set when a HEAD was sent for this URL and its answer called for a GET (a page or file to read, a
+   * link checker's HEAD refused): the GET is a request of its own, claimed after the host's gap like
+   * any other, and the next claim sends it alone. Absent otherwise.
+   */
+  awaitsGet?: true;
 }
 
 /** A network-level failure, as data. */

@@ -45,7 +45,7 @@ export interface AuditSites {
   readonly site: LocalSite;
   /** robots.txt disallows `/private/`; `/docs` is fine. */
   readonly guarded: LocalSite;
-  /** Answers 405 to HEAD of `/fine` (200 to GET); `/gone` is 404. */
+  /** Answers 405 to HEAD of `/fine` (200 to GET); `/gone` is 404; robots.txt asks for {@link HEADLESS_CRAWL_DELAY_S}. */
   readonly headless: LocalSite;
   /** `/start` 301 → `/middle` 302 → `/end` 404. */
   readonly moving: LocalSite;
@@ -97,6 +97,12 @@ function refusesHead(req: IncomingMessage, res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(body)) }).end(body);
 }
 
+/**
+ * The Crawl-delay of the host that refuses HEAD, in seconds (issue 26, item 1): the GET that follows a
+ * refused HEAD waits for it like any request, which its server's log shows.
+ */
+export const HEADLESS_CRAWL_DELAY_S = 1;
+
 /** Starts the three other sites, then the audited one (whose pages name them). */
 export async function startAuditSites(): Promise<AuditSites> {
   const guarded = await startLocalSite({
@@ -105,6 +111,7 @@ export async function startAuditSites(): Promise<AuditSites> {
     '/private/report': { status: 404, ...text('would be a 404, if anyone asked') },
   });
   const headless = await startLocalSite([
+    ['/robots.txt', text(`User-agent: *\nCrawl-delay: ${HEADLESS_CRAWL_DELAY_S}\n`)],
     ['/fine', refusesHead],
     ['/gone', { status: 404, ...text('gone') }],
   ]);

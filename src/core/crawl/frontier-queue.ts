@@ -7,7 +7,7 @@
  * | ------------- | ------------------------------------------------------------------------------------- | ------- |
  * | {@link nextReady}   | the host's next queued URL robots.txt allows, leased to this run (disallowed ones recorded as blocked on the way) | the runner's claim |
  * | {@link markHandled} | its row written, the entry gone, the counts moved                                 | the fetch step, the claim (blocked rows) |
- * | {@link reclaim}     | a leased entry back in the queue (cut short, to retry later, or left by a dead worker) | the fetch step, the run's start |
+ * | {@link reclaim}     | a leased entry back in the queue (cut short, to retry later, its GET after a HEAD, or left by a dead worker) | the fetch step, the run's start |
  * | {@link isFinished}  | no host has a URL queued or in flight                                             | the end of a run |
  * | {@link blockDisallowed} | URLs just queued that a robots.txt already read disallows, recorded as blocked | admission |
  *
@@ -93,14 +93,16 @@ export function markHandled(writes: CrawlWrites, row: PageRecord): Promise<void>
 /**
  * Puts a leased entry back in the queue: the stored copy (with the inlinks
  * and anchors links added while it was out), its lease cleared, one more
- * attempt when `countAttempt`. The host's in-flight mark and clock are the
- * caller's (see `HostRules.requestEnded`).
+ * attempt when `countAttempt`, marked {@link FrontierEntry.awaitsGet} when
+ * `awaitsGet` (its HEAD sent, its GET to come). The host's in-flight mark
+ * and clock are the caller's (see `HostRules.requestEnded`).
  */
-export async function reclaim(writes: CrawlWrites, entry: FrontierEntry, countAttempt: boolean): Promise<void> {
+export async function reclaim(writes: CrawlWrites, entry: FrontierEntry, countAttempt: boolean, awaitsGet = false): Promise<void> {
   const { tx, crawl } = writes;
   const [stored = entry] = await tx.getEntries(crawl.id, [entry.url]);
   stored.leaseRunId = null;
   if (countAttempt) stored.attempts = entry.attempts + 1;
+  if (awaitsGet) stored.awaitsGet = true;
   await tx.putEntries([stored]);
 }
 
