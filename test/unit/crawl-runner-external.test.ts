@@ -111,6 +111,26 @@ describe('crawl runner: links to other sites', () => {
     }
   });
 
+  it('records the links to a host that does not resolve or refuses connections as failed, with the reason, asking it nothing more', async () => {
+    const w = world();
+    w.site.route(`${A}/`, page([`${X}/a`, `${X}/b`, `${Y}/c`, `${Z}/d`]));
+    w.site.route(`${X}/robots.txt`, { networkError: 'dns' });
+    w.site.route(`${Y}/robots.txt`, { networkError: 'refused' });
+    w.site.route(`${Z}/robots.txt`, { status: 503 });
+    const { final, byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
+    assert.equal(final?.state, 'finished');
+    for (const [url, code] of [[`${X}/a`, 'dns'], [`${X}/b`, 'dns'], [`${Y}/c`, 'refused']] as const) {
+      assert.equal(row(byUrl, url).blockedBy, null, `${url}: not a polite refusal`);
+      assert.equal(row(byUrl, url).error?.code, code, url);
+      assert.equal(row(byUrl, url).kind, 'external');
+    }
+    assert.deepEqual(w.site.requests.filter((r) => r.url.startsWith(X) || r.url.startsWith(Y)).map((r) => r.url), [`${X}/robots.txt`, `${Y}/robots.txt`].sort(), 'robots.txt once each, not retried; nothing else asked');
+    // A robots.txt answering 5xx still means "crawl nothing" (RFC 9309 §2.3.1.4): blocked, not broken.
+    assert.equal(row(byUrl, `${Z}/d`).blockedBy, 'robots');
+    assert.equal(row(byUrl, `${Z}/d`).error, null);
+    assert.match(row(byUrl, `${Z}/d`).blockedRule ?? '', /robots\.txt unavailable \(HTTP 503\)/);
+  });
+
   it('follows a redirect chain hop by hop, each hop on its own host, to its end, and stops after 5 hops', async () => {
     const w = world();
     w.site.route(`${A}/`, page([`${X}/moved`, `${X}/loop/0`]));

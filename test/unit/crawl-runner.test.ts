@@ -446,12 +446,14 @@ describe('crawl runner: stopping and resuming', () => {
 
 describe('crawl runner: the start URL', () => {
   it('fails the crawl at once when the site cannot be reached at all', async () => {
-    const w = world();
-    w.site.route(`${A}/robots.txt`, { networkError: 'network' });
-    const { final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
-    assert.equal(final?.state, 'failed');
-    assert.match(final?.message ?? '', /could not reach http:\/\/a\.test/);
-    assert.equal(w.site.requests.length, 1, 'one request, no retries of an unreachable site');
+    for (const networkError of ['network', 'dns', 'refused'] as const) {
+      const w = world();
+      w.site.route(`${A}/robots.txt`, { networkError });
+      const { final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
+      assert.equal(final?.state, 'failed', networkError);
+      assert.match(final?.message ?? '', /could not reach http:\/\/a\.test/);
+      assert.equal(w.site.requests.length, 1, 'one request, no retries of an unreachable site');
+    }
   });
 
   it('finishes with a message when robots.txt disallows the start URL', async () => {

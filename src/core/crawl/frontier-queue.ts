@@ -1,5 +1,5 @@
 /**
- * The frontier's contract, the five things a step asks of the queue of URLs
+ * The frontier's contract, the six things a step asks of the queue of URLs
  * (a request queue such as crawlee's is the model), each inside one store
  * transaction (`CrawlWrites`):
  *
@@ -10,12 +10,13 @@
  * | {@link reclaim}     | a leased entry back in the queue (cut short, to retry later, its GET after a HEAD, or left by a dead worker) | the fetch step, the run's start |
  * | {@link isFinished}  | no host has a URL queued or in flight                                             | the end of a run |
  * | {@link blockDisallowed} | URLs just queued that a robots.txt already read disallows, recorded as blocked | admission |
+ * | {@link failUnreachable} | the host's queued URLs recorded as failed, without a request: the host cannot be reached | the runner's claim |
  *
  * Admission (a URL found becomes an entry, once per crawl, within its
  * kind's budget) is `admit` in `frontier.ts`. Order: a host's queue is
  * served by `seq` (breadth first; its resources first, see `RESOURCE_SEQ_BIAS`).
  */
-import type { FrontierEntry, HostState, PageRecord } from '../model.ts';
+import type { FetchFailure, FrontierEntry, HostState, PageRecord } from '../model.ts';
 import type { RobotsPolicy } from '../robots/robots-policy.ts';
 import { type CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
 
@@ -75,6 +76,31 @@ export async function blockDisallowed(writes: CrawlWrites, entries: FrontierEntr
     const decision = policy.isAllowed(entry.url);
     if (!decision.allowed) await recordBlocked(writes, entry, decision.rule);
   }
+}
+
+/**
+ * Records the host's queued entries (at most {@link BLOCKED_BATCH}) as failed
+ * with `failure`, without a request: the host cannot be reached (asking for
+ * its robots.txt found that its name does not resolve, or that it refuses
+ * connections), so each of its URLs is as broken as its robots.txt. When none
+ * is queued, the host's `pending` is set as {@link nextReady} sets it.
+ * @returns `'failed'` when it recorded some (ask again), `'none'` when none was queued.
+ */
+export async function failUnreachable(writes: CrawlWrites, origin: string, failure: FetchFailure): Promise<'failed' | 'none'> {
+  const { tx, crawl } = writes;
+  const error: FetchFailure = { code: failure.code, message: `${origin} could not be reached when its robots.txt was asked for: ${failure.message}` };
+  for (let failed = 0; failed < BLOCKED_BATCH; failed++) {
+    const entry = await tx.nextEntry(crawl.id, origin);
+    if (!entry) {
+      const host = await writes.host(origin);
+      host.pending = (await tx.leasedEntries(crawl.id)).filter((e) => e.origin === origin).length;
+      return failed > 0 ? 'failed' : 'none';
+    }
+    const row = unfetchedRow(entry);
+    row.error = error;
+    await markHandled(writes, row);
+  }
+  return 'failed';
 }
 
 /** The entry's row, blocked by robots.txt (`rule`, the line that disallows it), final (see {@link markHandled}). */
