@@ -60,6 +60,7 @@ describe('a failed request, as each browser names it', () => {
     assert.equal(failureOf(failed, undefined, 'net::ERR_NAME_NOT_RESOLVED').code, 'dns');
     assert.equal(failureOf(failed, undefined, 'NS_ERROR_CONNECTION_REFUSED').code, 'refused');
     assert.deepEqual(failureOf(failed, undefined, 'net::ERR_CONNECTION_RESET'), { code: 'network', message: 'network error (net::ERR_CONNECTION_RESET)' });
+    assert.deepEqual(failureOf(new TypeError('NetworkError when attempting to fetch resource.'), undefined, 'NS_ERROR_NET_RESET'), { code: 'network', message: 'network error (NS_ERROR_NET_RESET)' });
     assert.equal(failureOf(failed, undefined).code, 'network');
     assert.match(failureOf(failed, undefined, 'net::ERR_NAME_NOT_RESOLVED').message, /does not resolve \(net::ERR_NAME_NOT_RESOLVED\)/);
   });

@@ -2,8 +2,8 @@
  * The robots.txt step of a crawl: request a host's robots.txt (or the next
  * hop of its redirects) and record what the answer means for the host:
  * rules, an unavailable file retried later, a site that cannot be reached
- * (its URLs recorded as failed, not as blocked), and the sitemaps it lists. The crawl runner claims the request; this
- * module sends it and records it.
+ * (its URLs recorded as failed, not as blocked), and the sitemaps it lists.
+ * The crawl runner claims the request; this module sends it and records it.
  * @see RFC 9309 §2.3 (access method), §2.3.1 (access results)
  */
 import { isSiteHost } from './host-pools.ts';

@@ -26,7 +26,8 @@ export function failureOf(error: unknown, signal: AbortSignal | undefined, obser
   const unreachable = unreachableKindOf(observedError);
   if (unreachable === 'dns') return { code: 'dns', message: `the host name does not resolve (${observedError})` };
   if (unreachable === 'refused') return { code: 'refused', message: `the connection was refused (${observedError})` };
+  // Chrome says "Failed to fetch", Firefox "NetworkError when attempting to fetch resource.": the browser's name says more.
+  if (observedError !== null) return { code: 'network', message: `network error (${observedError})` };
   const message = error instanceof Error ? error.message : String(error);
-  if (message !== 'Failed to fetch') return { code: 'network', message };
-  return { code: 'network', message: observedError === null ? 'network error (connection refused, reset, DNS or TLS failure)' : `network error (${observedError})` };
+  return { code: 'network', message: message === 'Failed to fetch' ? 'network error (connection refused, reset, DNS or TLS failure)' : message };
 }
