@@ -7,17 +7,20 @@
  * pages linking to them and the rows using the broken resources. Memory: one
  * entry per such row, never one per row of the crawl.
  */
-import type { PageRecord } from '../core/model.ts';
+import type { FetchFailure, PageRecord } from '../core/model.ts';
 import type { CollectorFactory, RelatedUrls } from './engine.ts';
 import { RelatedIndex } from './engine.ts';
 import { PendingFindings, plural } from './pending.ts';
 import { isBrokenResource, isBrokenRow, isExternalRow, isRedirectStatus, isSiteUrlRow } from './row-health.ts';
 
-/** What a broken row answered: `404`, `failed (timeout)`. */
+/** Failure codes said in words a reader knows (the others are words already: `timeout`, `network`…). */
+const FAILURE_WORDS: Partial<Record<FetchFailure['code'], string>> = { dns: 'DNS failure', refused: 'connection refused' };
+
+/** What a broken row answered: `404`, `failed (timeout)`, `failed (DNS failure)`. */
 export function statusDetail(row: Pick<PageRecord, 'status' | 'error' | 'blockedBy' | 'blockedRule'>): string {
   if (row.blockedBy !== null) return row.blockedRule === null ? 'blocked by robots.txt' : `blocked by robots.txt (${row.blockedRule})`;
   if (row.status !== null) return String(row.status);
-  return row.error === null ? 'no answer' : `failed (${row.error.code})`;
+  return row.error === null ? 'no answer' : `failed (${FAILURE_WORDS[row.error.code] ?? row.error.code})`;
 }
 
 interface Redirect {

@@ -176,6 +176,12 @@ export interface FrontierEntry extends CrawlUrl {
    * A lease from another run is stale: that worker died mid-request.
    */
   leaseRunId: string | null;
+  /**
+   * Set when a HEAD was sent for this URL and its answer called for a GET (a page or file to read, a
+   * link checker's HEAD refused): the GET is a request of its own, claimed after the host's gap like
+   * any other, and the next claim sends it alone. Absent otherwise.
+   */
+  awaitsGet?: true;
 }
 
 /** A network-level failure, as data. */
@@ -184,9 +190,20 @@ export interface FetchFailure {
    * `no-access`: Chrome does not let Tabcrawl reach the host (site access restricted or withdrawn); the
    * request was not sent. On one of the crawl's own sites the crawl pauses instead of recording it; on
    * another host (a page resource, a checked link) the row records it and the crawl goes on.
+   * `dns`: the host name does not resolve; `refused`: the host refused the connection (nothing listens
+   * on its port). Either makes a host unreachable (see {@link isUnreachableFailure}). `network`: any other
+   * failure before an answer (reset, TLS, or one the browser did not name).
    */
-  code: 'timeout' | 'network' | 'aborted' | 'invalid-response' | 'no-access';
+  code: 'timeout' | 'network' | 'dns' | 'refused' | 'aborted' | 'invalid-response' | 'no-access';
   message: string;
+}
+
+/**
+ * Whether a failure says the host cannot be reached at all (its name does not resolve, or it refuses
+ * connections), as opposed to a server that took the request and did not answer properly.
+ */
+export function isUnreachableFailure(failure: FetchFailure): boolean {
+  return failure.code === 'dns' || failure.code === 'refused';
 }
 
 /** One row of the crawl table: one attempted URL. */
@@ -262,7 +279,12 @@ export type RobotsPhase =
   /** 5xx, 429 or network failure: disallow all until `retryAt`. */
   | 'unavailable'
   /** Unavailable too often: every queued URL of the host is recorded as blocked. */
-  | 'failed';
+  | 'failed'
+  /**
+   * The host cannot be reached (its name does not resolve, or it refuses connections: `failure`): every
+   * queued URL of the host is recorded as failed with that reason, without a request. Not retried.
+   */
+  | 'unreachable';
 
 export interface RobotsState {
   phase: RobotsPhase;
@@ -280,6 +302,8 @@ export interface RobotsState {
   body: string | null;
   /** When the final answer arrived; null before. */
   fetchedAt: number | null;
+  /** Why the host is `unreachable` (a `dns` or `refused` failure of its robots.txt); absent in other phases. */
+  failure?: FetchFailure;
 }
 
 /** Politeness and robots state of one host (scheme, host and port) within one crawl. */

@@ -158,7 +158,7 @@ export function browsertrixConfig(source: HandoffSource): BrowsertrixConfig {
     '<meta name="robots" content="nofollow"> on a page: Browsertrix follows its links anyway.',
     `Timeout ${seconds(settings.timeoutMs)} per request: not carried over; Browsertrix's pageLoadTimeout (90 s by default) is for a whole page and all it loads.`,
     'Browsertrix matches the regexes on URLs with their query parameters sorted, utm_ parameters removed and the path\'s percent-escapes decoded: a URL that differs only there may be judged otherwise (an exclude pattern such as *?print=* depends on the order of parameters; /%64ocs/ reads as /docs/).',
-    'Browsertrix fetches each page URL directly first and, when the answer is HTML, loads it again in its browser: two requests back to back, as Tabcrawl\'s HEAD then GET.',
+    'Browsertrix fetches each page URL directly first and, when the answer is HTML, loads it again in its browser: two requests back to back, where Tabcrawl\'s HEAD then GET wait for the host\'s gap between them.',
   ];
 
   return { options, commentedOut: { sitemap: `${start.origin}/robots.txt` }, mapped, notCarried };

@@ -208,7 +208,7 @@ export function rowOfFailure(record: WarcRecord, context: ImportContext): Import
     row.blockedBy = 'robots';
     row.blockedRule = field('rule');
   } else if (error !== null) {
-    const codes: readonly FetchFailure['code'][] = ['timeout', 'network', 'aborted', 'invalid-response', 'no-access'];
+    const codes: readonly FetchFailure['code'][] = ['timeout', 'network', 'dns', 'refused', 'aborted', 'invalid-response', 'no-access'];
     const code = codes.find((c) => c === error) ?? 'network';
     row.error = { code, message: field('message') ?? error };
     row.methods = ['GET'];

@@ -17,7 +17,7 @@ import type { JsonlRow } from '../../src/export/jsonl.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
 import { RESULTS_PAGE_PATH } from '../../src/messaging/routes.ts';
 import { CHECKS } from '../../src/audit/checks.ts';
-import { PLANTED, startAuditSites, type AuditSites } from '../support/audit-site.ts';
+import { AUDIT_CHROMIUM_ARGS, HEADLESS_CRAWL_DELAY_S, PLANTED, startAuditSites, type AuditSites } from '../support/audit-site.ts';
 import { compareWithLinkinator } from '../support/linkinator-compare.ts';
 import { requestCounts, serverGaps } from '../support/server-log.ts';
 import { crawlToEnd, exportRows, launch } from './helpers.ts';
@@ -34,9 +34,9 @@ describe('an audit finds every planted issue, politely', () => {
 
   before(async () => {
     sites = await startAuditSites();
-    session = await launch();
+    session = await launch([...AUDIT_CHROMIUM_ARGS]);
     crawl = await crawlToEnd(session, { startUrl: `${sites.site.origin}/`, delayMs: DELAY_MS, timeoutMs: 10_000 });
-    for (const server of sites.all) logs.set(server.origin, [...server.requests]);
+    for (const server of [...sites.all, sites.robotsDown]) logs.set(server.origin, [...server.requests]);
     rows = await exportRows(session, crawl.id);
   });
 
@@ -83,17 +83,48 @@ describe('an audit finds every planted issue, politely', () => {
     assert.ok(rows.find((r) => r.url === `${sites.moving.origin}/end`)?.issues.includes('broken-link-external'));
   });
 
-  it('asks every host for robots.txt first and once, each URL once per method, nothing disallowed, no gap under the delay', () => {
+  it('asks every host for robots.txt first and once, each URL once per method, nothing disallowed, no gap under the delay or the Crawl-delay', () => {
     for (const [origin, log] of logs) {
+      if (origin === sites.robotsDown.origin) continue; // its robots.txt is retried: see the next test
       assert.equal(log[0]?.url, '/robots.txt', `${origin}: robots.txt first`);
       assert.equal(log.filter((r) => r.url === '/robots.txt').length, 1, `${origin}: robots.txt once`);
       for (const [request, count] of requestCounts(log.map((r) => ({ ...r, url: `${r.method} ${r.url}` })))) assert.equal(count, 1, `${origin}: ${request} ×${count}`);
-      // A GET after a refused HEAD of the same URL goes back to back (politeness.md).
-      const gaps = serverGaps(log).filter((_, i) => !(log[i]?.method === 'HEAD' && log[i + 1]?.method === 'GET' && log[i]?.url === log[i + 1]?.url));
-      for (const gap of gaps) assert.ok(gap >= DELAY_MS, `${origin}: a gap of ${gap.toFixed(1)} ms under ${DELAY_MS} ms`);
+      // A GET after a refused HEAD of the same URL waits for the host's gap like any request (politeness.md).
+      const least = origin === sites.headless.origin ? HEADLESS_CRAWL_DELAY_S * 1000 : DELAY_MS;
+      for (const [i, gap] of serverGaps(log).entries()) assert.ok(gap >= least, `${origin}: ${log[i + 1]?.method} ${log[i + 1]?.url} after a gap of ${gap.toFixed(1)} ms, under ${least} ms`);
     }
     assert.equal(logs.get(sites.site.origin)?.some((r) => r.url.startsWith('/blocked/')), false);
     assert.equal(logs.get(sites.guarded.origin)?.some((r) => r.url.startsWith('/private/')), false);
+  });
+
+  // Issue 26, item 2.
+  it('reports links to a host that does not resolve or refuses connections as broken, with the reason', async () => {
+    const rowOf = (url: string): JsonlRow | undefined => rows.find((r) => r.url === url);
+    for (const [url, code] of [[`${sites.unresolvedOrigin}/gone`, 'dns'], [`${sites.refusingOrigin}/closed`, 'refused']] as const) {
+      assert.equal(rowOf(url)?.blockedBy, null, `${url}: not a polite refusal`);
+      assert.equal(rowOf(url)?.errorCode, code, url);
+      assert.ok(rowOf(url)?.issues.includes('broken-link-external'), url);
+    }
+    const page = await session.openPage(`${RESULTS_PAGE_PATH}?crawl=${crawl.id}`);
+    await page.getByTestId('tab-issues').click();
+    await page.locator('[data-testid="issues"][data-state="ready"]').waitFor();
+    const check = page.locator('[data-check="broken-link-external"]');
+    await check.getByTestId('issue-toggle').click();
+    const details = await check.locator('[data-testid="issue-url-row"] td:nth-child(2)').allInnerTexts();
+    await page.close();
+    for (const reason of ['failed (DNS failure)', 'failed (connection refused)']) assert.ok(details.includes(reason), `${reason} in ${details.join(', ')}`);
+  });
+
+  // Issue 26, item 2: RFC 9309 §2.3.1.4.
+  it('leaves the links to a host whose robots.txt answers 503 unchecked, not broken, saying why, and asks that host for nothing else', () => {
+    const link = rows.find((r) => r.url === `${sites.robotsDown.origin}/page`);
+    assert.equal(link?.blockedBy, 'robots');
+    assert.equal(link?.errorCode, null);
+    assert.match(link?.blockedRule ?? '', /robots\.txt unavailable \(HTTP 503\)/);
+    assert.equal(link?.issues.includes('broken-link-external'), false);
+    const log = logs.get(sites.robotsDown.origin) ?? [];
+    assert.deepEqual(log.map((r) => r.url), ['/robots.txt', '/robots.txt', '/robots.txt'], 'robots.txt, retried twice; nothing else');
+    for (const gap of serverGaps(log)) assert.ok(gap >= 5000, `robots.txt retried after ${gap.toFixed(0)} ms`);
   });
 
   it('finds every broken link linkinator finds, but those robots.txt kept it from asking for', async () => {

@@ -18,9 +18,10 @@ export const ROOT = resolve(import.meta.dirname, '../..');
  */
 export const DIST_DIR = resolve(ROOT, process.env.TABCRAWL_DIST ?? 'dist/chrome');
 
-export async function launch(): Promise<ExtensionSession> {
+/** @param extraArgs more Chromium flags (see `LaunchOptions.extraArgs`). */
+export async function launch(extraArgs: string[] = []): Promise<ExtensionSession> {
   // A private copy: a rebuild of dist/chrome/ during the run must not break worker restarts.
-  return launchExtension({ distDir: DIST_DIR, chromePath: findChromium(process.env), copyDist: true });
+  return launchExtension({ distDir: DIST_DIR, chromePath: findChromium(process.env), copyDist: true, extraArgs });
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

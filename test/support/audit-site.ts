@@ -7,13 +7,14 @@
  * `alt`), so each count below comes from what was planted for it alone.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:net';
 import { startLocalSite, type LocalSite, type Route } from '../../src/shells/cli/local-site.ts';
 import { solidPng } from './resource-site.ts';
 
 /** How many URLs each Issues check must flag on this site, by check id, with why. */
 export const PLANTED: Readonly<Record<string, number>> = {
   'broken-link-internal': 2, // /missing (404), /server-error (500)
-  'broken-link-external': 2, // another site's /gone (404), and the end of the other chain (404)
+  'broken-link-external': 4, // another site's /gone (404), the end of the other chain (404); a host that does not resolve, one refusing connections (issue 26, item 2)
   'broken-resource': 1, // /img/missing.png
   'missing-anchor': 1, // /anchors links to #absent
   'link-to-redirect': 3, // /old, /chain1, /loop-a
@@ -45,10 +46,19 @@ export interface AuditSites {
   readonly site: LocalSite;
   /** robots.txt disallows `/private/`; `/docs` is fine. */
   readonly guarded: LocalSite;
-  /** Answers 405 to HEAD of `/fine` (200 to GET); `/gone` is 404. */
+  /** Answers 405 to HEAD of `/fine` (200 to GET); `/gone` is 404; robots.txt asks for {@link HEADLESS_CRAWL_DELAY_S}. */
   readonly headless: LocalSite;
   /** `/start` 301 → `/middle` 302 → `/end` 404. */
   readonly moving: LocalSite;
+  /**
+   * Issue 26, item 2: hosts `/unreachable` links to. A host name that does not resolve (launch Chromium with
+   * {@link AUDIT_CHROMIUM_ARGS}), a port nothing listens on: broken links, with the reason. And a host whose
+   * robots.txt answers 503 (so, RFC 9309 §2.3.1.4, nothing else may be asked of it): links not checked, not
+   * broken. Not in {@link AuditSites.all}: its robots.txt is asked for again (a retry), and it gets nothing else.
+   */
+  readonly unresolvedOrigin: string;
+  readonly refusingOrigin: string;
+  readonly robotsDown: LocalSite;
   readonly all: readonly LocalSite[];
   close(): Promise<void>;
 }
@@ -97,6 +107,28 @@ function refusesHead(req: IncomingMessage, res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(body)) }).end(body);
 }
 
+/**
+ * The Crawl-delay of the host that refuses HEAD, in seconds (issue 26, item 1): the GET that follows a
+ * refused HEAD waits for it like any request, which its server's log shows.
+ */
+export const HEADLESS_CRAWL_DELAY_S = 1;
+
+/** The host name of {@link AuditSites.unresolvedOrigin}. */
+const UNRESOLVED_HOST = 'tabcrawl-audit-dead.invalid';
+
+/** Chromium flags for the audit: the host that does not resolve fails at once, whatever this machine's DNS does. */
+export const AUDIT_CHROMIUM_ARGS: readonly string[] = [`--host-resolver-rules=MAP ${UNRESOLVED_HOST} ~NOTFOUND`];
+
+/** A port on 127.0.0.1 nothing listens on: bound once, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const address = server.address();
+  await new Promise<void>((ok) => server.close(() => ok()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
 /** Starts the three other sites, then the audited one (whose pages name them). */
 export async function startAuditSites(): Promise<AuditSites> {
   const guarded = await startLocalSite({
@@ -105,6 +137,7 @@ export async function startAuditSites(): Promise<AuditSites> {
     '/private/report': { status: 404, ...text('would be a 404, if anyone asked') },
   });
   const headless = await startLocalSite([
+    ['/robots.txt', text(`User-agent: *\nCrawl-delay: ${HEADLESS_CRAWL_DELAY_S}\n`)],
     ['/fine', refusesHead],
     ['/gone', { status: 404, ...text('gone') }],
   ]);
@@ -112,6 +145,13 @@ export async function startAuditSites(): Promise<AuditSites> {
     '/robots.txt': text('User-agent: *\nAllow: /\n'),
     '/start': { status: 301, headers: { location: '/middle' } },
     '/middle': { status: 302, headers: { location: '/end' } },
+  });
+  // Issue 26, item 2: a host that does not resolve, one refusing connections, one whose robots.txt answers 503.
+  const unresolvedOrigin = `http://${UNRESOLVED_HOST}`;
+  const refusingOrigin = `http://127.0.0.1:${await closedPort()}`;
+  const robotsDown = await startLocalSite({
+    '/robots.txt': { status: 503, ...text('down for maintenance') },
+    '/page': html('<!doctype html><title>up</title><p>fine, if anyone may ask</p>'),
   });
   const links = [
     '/about', '/missing', '/server-error', '/old', '/chain1', '/loop-a', '/blocked/secret',
@@ -132,7 +172,11 @@ export async function startAuditSites(): Promise<AuditSites> {
       },
     ],
     ['/', html(page('home', { body: `<img src="/img/ok.png" alt="a square"><img src="/img/missing.png" alt="a missing square"><ul>${anchorList}</ul>` }))],
-    ['/about', html(page('about', { body: '<h2 id="team">Team</h2><a href="/">Home</a>' }))],
+    ['/about', html(page('about', { body: '<h2 id="team">Team</h2><a href="/">Home</a> <a href="/unreachable">Elsewhere</a>' }))],
+    [
+      '/unreachable',
+      html(page('unreachable', { body: `<a href="${unresolvedOrigin}/gone">dead</a> <a href="${refusingOrigin}/closed">refusing</a> <a href="${robotsDown.origin}/page">robots.txt down</a>` })),
+    ],
     ['/orphan', html(page('orphan'))],
     ['/missing', { status: 404, ...html('<!doctype html><title>Not found</title><h1>404</h1>') }],
     ['/server-error', { status: 500, ...html('<!doctype html><title>Server error</title><h1>500</h1>') }],
@@ -175,9 +219,12 @@ export async function startAuditSites(): Promise<AuditSites> {
     guarded,
     headless,
     moving,
+    unresolvedOrigin,
+    refusingOrigin,
+    robotsDown,
     all,
     close: async () => {
-      await Promise.all(all.map((s) => s.close()));
+      await Promise.all([...all, robotsDown].map((s) => s.close()));
     },
   };
 }

@@ -12,8 +12,12 @@ export interface FakeResponse {
   body?: string | Uint8Array;
   /** How long the response takes, in virtual ms. @default 10 */
   responseMs?: number;
-  /** Fail at the network level instead of answering (`no-access`: as the access guard refuses a host Chrome keeps Tabcrawl from). */
-  networkError?: 'network' | 'timeout' | 'no-access';
+  /**
+   * Fail at the network level instead of answering (`no-access`: as the access guard refuses a host Chrome
+   * keeps Tabcrawl from; `dns`, `refused`: as the browser fetcher reports a host name that does not resolve
+   * and a connection refused).
+   */
+  networkError?: 'network' | 'timeout' | 'no-access' | 'dns' | 'refused';
 }
 
 export interface LoggedRequest {

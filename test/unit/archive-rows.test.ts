@@ -166,6 +166,14 @@ describe('rows from records written here', () => {
     assert.equal(imported.summary.otherMetadata, 0);
   });
 
+  it('keeps the failure code of a host that does not resolve or refuses connections', TIMEOUT, async () => {
+    const failed = (url: string, code: string) => warcRecord('metadata', url, `error: ${code}\r\nmessage: ${code} it was\r\n`, ['Content-Type: application/warc-fields']);
+    const archive = join(failed('http://dead.invalid/x', 'dns'), failed('http://127.0.0.1:9/y', 'refused'));
+    const imported = await importRows(archive);
+    assert.deepEqual(rowOf(imported, 'http://dead.invalid/x').error, { code: 'dns', message: 'dns it was' });
+    assert.deepEqual(rowOf(imported, 'http://127.0.0.1:9/y').error, { code: 'refused', message: 'refused it was' });
+  });
+
   it('makes a byte-identical body under a second URL a duplicate, its body stored once', TIMEOUT, async () => {
     const archive = join(warcRecord('response', 'https://example.com/', page('Same', '')), warcRecord('response', 'https://example.com/copy', page('Same', '')));
     const imported = await importRows(archive);

@@ -5,7 +5,7 @@ import { CHECKS, CHECK_IDS, checkInfo, isCheckId, type CheckId } from '../../src
 import { RELATED_MAX, runChecks, type RowScan } from '../../src/audit/engine.ts';
 import { DEFAULT_THRESHOLDS } from '../../src/audit/thresholds.ts';
 import type { PageRecord } from '../../src/core/model.ts';
-import { OTHER, PLANTED, SITE, auditRows, cleanFacts, linking, other, page, redirect } from '../support/audit-fixture.ts';
+import { OTHER, PLANTED, SITE, auditRows, cleanFacts, external, linking, other, page, redirect } from '../support/audit-fixture.ts';
 import { scanOf } from '../support/row-scan.ts';
 
 async function urlsOf(rows: PageRecord[], check: CheckId): Promise<string[]> {
@@ -112,6 +112,18 @@ describe('links and redirects', () => {
   it('counts a network failure as broken, with its code', async () => {
     const result = await runAudit(scanOf([linking('/', ['/t']), other('/t', { status: null, error: { code: 'timeout', message: 'no answer in 30 s' } })]));
     assert.equal(result.findings.get('broken-link-internal')?.[0]?.detail, 'failed (timeout)');
+  });
+
+  it('counts a link to a host that does not resolve or refuses connections as broken, saying which', async () => {
+    const dead = 'http://dead.invalid';
+    const rows = [
+      linking('/', [`${dead}/x`, 'http://127.0.0.1:9/y']),
+      external(`${dead}/x`, { status: null, error: { code: 'dns', message: 'the host name does not resolve' } }),
+      external('http://127.0.0.1:9/y', { status: null, error: { code: 'refused', message: 'the connection was refused' } }),
+    ];
+    const result = await runAudit(scanOf(rows));
+    const details = (result.findings.get('broken-link-external') ?? []).map((f) => [f.url, f.detail]);
+    assert.deepEqual(details, [[`${dead}/x`, 'failed (DNS failure)'], ['http://127.0.0.1:9/y', 'failed (connection refused)']]);
   });
 
   it('lists a broken resource once with the rows using it; a broken resource a page also links to is a broken link too', async () => {

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { WEB_REQUEST_DIFFERENCES, browserKindOf } from '../../src/shells/background/adapters/browser-differences.ts';
+import { WEB_REQUEST_DIFFERENCES, browserKindOf, unreachableKindOf } from '../../src/shells/background/adapters/browser-differences.ts';
+import { failureOf } from '../../src/shells/background/adapters/fetch-failure.ts';
 import { FIREFOX_CANDIDATES, FirefoxNotFoundError, findFirefox } from '../../src/shells/cli/firefox.ts';
 import { SINK_WAIT_PARAM, withSinkWait } from '../../src/export/page-sink.ts';
 
@@ -33,6 +34,35 @@ describe('browser differences', () => {
     assert.equal(fromFirefox({ tabId: -1, originUrl: 'moz-extension://0f3c1d2e-aaaa-bbbb-cccc-123456789abd/_generated_background_page.html' }, firefoxOrigin), false);
     assert.equal(fromFirefox({ tabId: -1, originUrl: `${firefoxOrigin}x/page.html` }, firefoxOrigin), false, 'a longer host is another add-on');
     assert.equal(fromFirefox({ tabId: -1 }, firefoxOrigin), false);
+  });
+});
+
+describe('a failed request, as each browser names it', () => {
+  it("tells a host name that does not resolve and a refused connection from other failures, by each browser's names", () => {
+    // As webRequest.onErrorOccurred reported them for a .invalid host and a closed port on this machine (Chromium 156, Firefox ESR).
+    const cases: [error: string | null, kind: 'dns' | 'refused' | null][] = [
+      ['net::ERR_NAME_NOT_RESOLVED', 'dns'],
+      ['net::ERR_NAME_RESOLUTION_FAILED', 'dns'],
+      ['net::ERR_CONNECTION_REFUSED', 'refused'],
+      ['NS_ERROR_UNKNOWN_HOST', 'dns'],
+      ['NS_ERROR_CONNECTION_REFUSED', 'refused'],
+      ['net::ERR_CONNECTION_RESET', null],
+      ['net::ERR_CERT_AUTHORITY_INVALID', null],
+      ['NS_ERROR_NET_RESET', null],
+      ['toString', null],
+      [null, null],
+    ];
+    for (const [error, kind] of cases) assert.equal(unreachableKindOf(error), kind, String(error));
+  });
+
+  it('records a failed fetch with the code the browser\'s error name gives, and the name in its message', () => {
+    const failed = new TypeError('Failed to fetch');
+    assert.equal(failureOf(failed, undefined, 'net::ERR_NAME_NOT_RESOLVED').code, 'dns');
+    assert.equal(failureOf(failed, undefined, 'NS_ERROR_CONNECTION_REFUSED').code, 'refused');
+    assert.deepEqual(failureOf(failed, undefined, 'net::ERR_CONNECTION_RESET'), { code: 'network', message: 'network error (net::ERR_CONNECTION_RESET)' });
+    assert.deepEqual(failureOf(new TypeError('NetworkError when attempting to fetch resource.'), undefined, 'NS_ERROR_NET_RESET'), { code: 'network', message: 'network error (NS_ERROR_NET_RESET)' });
+    assert.equal(failureOf(failed, undefined).code, 'network');
+    assert.match(failureOf(failed, undefined, 'net::ERR_NAME_NOT_RESOLVED').message, /does not resolve \(net::ERR_NAME_NOT_RESOLVED\)/);
   });
 });
 

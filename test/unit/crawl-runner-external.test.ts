@@ -87,6 +87,50 @@ describe('crawl runner: links to other sites', () => {
     assert.deepEqual(row(byUrl, `${X}/404`).methods, ['HEAD'], 'a 404 to HEAD is the answer');
   });
 
+  it("waits for the host's gap before the GET that follows a refused HEAD, as before any request", async () => {
+    const w = world();
+    const paths = ['/405', '/501', '/reset', '/ok'];
+    w.site.route(`${A}/`, page(paths.map((p) => `${X}${p}`)));
+    w.site.route(`${X}/robots.txt`, robots('User-agent: *\nCrawl-delay: 2\n'));
+    const headThenGet = (headAnswer: { status?: number; networkError?: 'network' }) => (attempt: number) => (attempt === 0 ? headAnswer : { status: 200 });
+    w.site.route(`${X}/405`, headThenGet({ status: 405 }));
+    w.site.route(`${X}/501`, headThenGet({ status: 501 }));
+    w.site.route(`${X}/reset`, headThenGet({ networkError: 'network' }));
+    w.site.route(`${X}/ok`, { status: 200 });
+    const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
+    const requests = w.site.requests.filter((r) => r.url.startsWith(X));
+    assert.equal(requests.length, 1 + 3 * 2 + 1, 'robots.txt, HEAD and GET of three URLs, HEAD of one');
+    for (let i = 1; i < requests.length; i++) {
+      const gap = (requests[i]?.startedAt ?? 0) - (requests[i - 1]?.endedAt ?? 0);
+      assert.ok(gap >= 2000, `${requests[i]?.method} ${requests[i]?.url}: a gap of ${gap} ms under the Crawl-delay`);
+    }
+    for (const path of ['/405', '/501', '/reset']) {
+      assert.deepEqual(w.site.requestsFor(`${X}${path}`).map((r) => r.method), ['HEAD', 'GET'], path);
+      assert.deepEqual(row(byUrl, `${X}${path}`).methods, ['HEAD', 'GET'], path);
+      assert.equal(row(byUrl, `${X}${path}`).status, 200, path);
+    }
+  });
+
+  it('records the links to a host that does not resolve or refuses connections as failed, with the reason, asking it nothing more', async () => {
+    const w = world();
+    w.site.route(`${A}/`, page([`${X}/a`, `${X}/b`, `${Y}/c`, `${Z}/d`]));
+    w.site.route(`${X}/robots.txt`, { networkError: 'dns' });
+    w.site.route(`${Y}/robots.txt`, { networkError: 'refused' });
+    w.site.route(`${Z}/robots.txt`, { status: 503 });
+    const { final, byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
+    assert.equal(final?.state, 'finished');
+    for (const [url, code] of [[`${X}/a`, 'dns'], [`${X}/b`, 'dns'], [`${Y}/c`, 'refused']] as const) {
+      assert.equal(row(byUrl, url).blockedBy, null, `${url}: not a polite refusal`);
+      assert.equal(row(byUrl, url).error?.code, code, url);
+      assert.equal(row(byUrl, url).kind, 'external');
+    }
+    assert.deepEqual(w.site.requests.filter((r) => r.url.startsWith(X) || r.url.startsWith(Y)).map((r) => r.url), [`${X}/robots.txt`, `${Y}/robots.txt`].sort(), 'robots.txt once each, not retried; nothing else asked');
+    // A robots.txt answering 5xx still means "crawl nothing" (RFC 9309 §2.3.1.4): blocked, not broken.
+    assert.equal(row(byUrl, `${Z}/d`).blockedBy, 'robots');
+    assert.equal(row(byUrl, `${Z}/d`).error, null);
+    assert.match(row(byUrl, `${Z}/d`).blockedRule ?? '', /robots\.txt unavailable \(HTTP 503\)/);
+  });
+
   it('follows a redirect chain hop by hop, each hop on its own host, to its end, and stops after 5 hops', async () => {
     const w = world();
     w.site.route(`${A}/`, page([`${X}/moved`, `${X}/loop/0`]));

@@ -366,6 +366,21 @@ describe('crawl runner: pages, links and redirects', () => {
     );
   });
 
+  it("waits for the host's gap between a HEAD and the GET that follows it when headBeforeGet is on", async () => {
+    const w = world();
+    w.site.route(`${A}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nCrawl-delay: 1\n' });
+    w.site.route(`${A}/`, page(['/a', '/b']));
+    w.site.route(`${A}/a`, page([]));
+    w.site.route(`${A}/b`, page([]));
+    const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, headBeforeGet: true, checkExternal: false });
+    assert.deepEqual(row(byUrl, `${A}/a`).methods, ['HEAD', 'GET']);
+    assert.equal(w.site.requests.length, 1 + 3 * 2, 'robots.txt, then HEAD and GET of three pages');
+    for (let i = 1; i < w.site.requests.length; i++) {
+      const gap = (w.site.requests[i]?.startedAt ?? 0) - (w.site.requests[i - 1]?.endedAt ?? 0);
+      assert.ok(gap >= 1000, `${w.site.requests[i]?.method} ${w.site.requests[i]?.url}: a gap of ${gap} ms under the Crawl-delay`);
+    }
+  });
+
   it('requests a link with the query a browser would: encoded in the page\'s legacy encoding', async () => {
     const w = world();
     // ASCII bytes with a character reference: é, whatever the encoding.
@@ -431,12 +446,14 @@ describe('crawl runner: stopping and resuming', () => {
 
 describe('crawl runner: the start URL', () => {
   it('fails the crawl at once when the site cannot be reached at all', async () => {
-    const w = world();
-    w.site.route(`${A}/robots.txt`, { networkError: 'network' });
-    const { final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
-    assert.equal(final?.state, 'failed');
-    assert.match(final?.message ?? '', /could not reach http:\/\/a\.test/);
-    assert.equal(w.site.requests.length, 1, 'one request, no retries of an unreachable site');
+    for (const networkError of ['network', 'dns', 'refused'] as const) {
+      const w = world();
+      w.site.route(`${A}/robots.txt`, { networkError });
+      const { final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
+      assert.equal(final?.state, 'failed', networkError);
+      assert.match(final?.message ?? '', /could not reach http:\/\/a\.test/);
+      assert.equal(w.site.requests.length, 1, 'one request, no retries of an unreachable site');
+    }
   });
 
   it('finishes with a message when robots.txt disallows the start URL', async () => {

@@ -383,16 +383,17 @@ function agentAllows(body: string, agent: string, path: string): boolean {
 }
 
 describe('parseRobots: a Crawl-delay line does not split a group (RFC 9309 §2.2.4)', () => {
-  it('keeps a run of User-agent lines one group across a Crawl-delay line, for rules and delay alike', () => {
+  it('keeps a run of User-agent lines one group across a Crawl-delay line for its rules, and gives a delay to the agents above it', () => {
     // [body, agent, /private/x allowed, crawlDelayMs]
     const shape1 = 'User-agent: FooBot\nCrawl-delay: 5\nUser-agent: BarBot\nDisallow: /private\n';
     const cases: [body: string, agent: string, isAllowed: boolean, delayMs: number | null][] = [
       [shape1, 'FooBot', false, 5000],
+      // No Crawl-delay right under BarBot: the largest of its group's.
       [shape1, 'BarBot', false, 5000],
       [shape1, 'BazBot', true, null],
-      // Several agents, a delay between each of them: one group; the largest delay of the group.
-      ['User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 2\nDisallow: /private\n', 'a', false, 3000],
-      ['User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 2\nDisallow: /private\n', 'c', false, 3000],
+      // Several agents, a delay under each of them: one group for the rules; each agent its own delay.
+      ['User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 2\nDisallow: /private\n', 'a', false, 1000],
+      ['User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 2\nDisallow: /private\n', 'c', false, 2000],
       // Blank lines and comments inside the run change nothing.
       ['User-agent: FooBot\n\nCrawl-delay: 5 # be gentle\n\nUser-agent: BarBot\n\nDisallow: /private\n', 'FooBot', false, 5000],
       // The * group takes our rules when the run names both, and we obey it.
@@ -428,6 +429,31 @@ describe('parseRobots: a Crawl-delay line does not split a group (RFC 9309 §2.2
     assert.equal(bar.crawlDelayMs, null);
     assert.deepEqual([agentAllows(body, 'FooBot', '/a'), agentAllows(body, 'FooBot', '/b')], [false, true]);
     assert.deepEqual([agentAllows(body, 'BarBot', '/a'), agentAllows(body, 'BarBot', '/b')], [true, false]);
+  });
+
+  it('attributes each Crawl-delay to the User-agent lines directly above it, not to the whole run', () => {
+    // [body, agent, /private/x allowed, crawlDelayMs]
+    const cases: [body: string, agent: string, isAllowed: boolean, delayMs: number | null][] = [
+      // Another bot's delay before ours, in one run: ours is 1 s, not 5 s.
+      ['User-agent: OtherBot\nCrawl-delay: 5\nUser-agent: *\nCrawl-delay: 1\nDisallow: /private\n', 'tabcrawl', false, 1000],
+      ['User-agent: OtherBot\nCrawl-delay: 5\nUser-agent: *\nCrawl-delay: 1\nDisallow: /private\n', 'OtherBot', false, 5000],
+      // The delay for every bot, then ours: ours is 2 s, not 10 s.
+      ['User-agent: *\nCrawl-delay: 10\nUser-agent: tabcrawl\nCrawl-delay: 2\nDisallow: /private\n', 'tabcrawl', false, 2000],
+      ['User-agent: *\nCrawl-delay: 10\nUser-agent: tabcrawl\nCrawl-delay: 2\nDisallow: /private\n', 'OtherBot', false, 10_000],
+      // Consecutive User-agent lines share the delay under them; blank lines and comments do not end them.
+      ['User-agent: a\nUser-agent: tabcrawl\n\n# slow\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 1\nDisallow: /private\n', 'tabcrawl', false, 3000],
+      ['User-agent: a\nUser-agent: tabcrawl\n\n# slow\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 1\nDisallow: /private\n', 'a', false, 3000],
+      // A delay after the rules is the record's, as before them.
+      ['User-agent: tabcrawl\nDisallow: /private\nCrawl-delay: 4\nUser-agent: *\nCrawl-delay: 9\nDisallow: /\n', 'tabcrawl', false, 4000],
+      // None under our agent: the largest of our group's, as when Crawl-delay lines were not attributed.
+      ['User-agent: OtherBot\nCrawl-delay: 5\nUser-agent: tabcrawl\nDisallow: /private\n', 'tabcrawl', false, 5000],
+      ['User-agent: *\nCrawl-delay: 10\nUser-agent: tabcrawl\nDisallow: /private\n', 'tabcrawl', false, 10_000],
+    ];
+    for (const [body, agent, isAllowed, delayMs] of cases) {
+      const robots = parseRobots(ROBOTS_URL, body, agent);
+      assert.equal(robots.isAllowed('http://example.test/private/x').allowed, isAllowed, `${agent} under:\n${body}`);
+      assert.equal(robots.crawlDelayMs, delayMs, `${agent} under:\n${body}`);
+    }
   });
 
   it('applies a Crawl-delay before the rules and one after them alike, the largest when a group says two', () => {

@@ -4,13 +4,14 @@
  * this run's id), so that a worker killed after it finds the claim and puts
  * it back (`run-ends.ts`). robots.txt first (following its redirects, each
  * hop a request to its own host), then the host's next URL robots.txt allows,
- * the disallowed ones recorded as blocked on the way (`frontier-queue.ts`).
+ * the disallowed ones recorded as blocked on the way (`frontier-queue.ts`);
+ * on a host that cannot be reached, its URLs recorded as failed instead.
  */
 import { nextRequestAt } from '../politeness/spacing.ts';
 import { robotsUrlFor } from '../robots/robots-policy.ts';
 import { originOf } from '../url/normalize-url.ts';
 import type { CrawlWrites } from './frontier.ts';
-import { nextReady } from './frontier-queue.ts';
+import { failUnreachable, nextReady } from './frontier-queue.ts';
 import { adoptRobots } from './robots-step.ts';
 import type { Claim, StepContext } from './run-context.ts';
 
@@ -69,6 +70,11 @@ export async function claimNext(ctx: StepContext, writes: CrawlWrites, requestsO
     return { kind: 'robots', url: robots.nextUrl, notBefore: startAt, hopOrigin };
   }
 
+  if (robots.phase === 'unreachable') {
+    // Nothing to ask a host whose name does not resolve or that refuses connections: its URLs fail as its robots.txt did.
+    const failure = robots.failure ?? { code: 'network', message: 'unreachable' };
+    return { kind: (await failUnreachable(writes, origin, failure)) === 'failed' ? 'progress' : 'none' };
+  }
   const next = await nextReady(writes, origin, rules.policyFor(crawl.settings.productToken, host), runId);
   if (next.kind !== 'entry') return { kind: next.kind === 'blocked' ? 'progress' : 'none' };
   claimed(next.entry.url);

@@ -44,8 +44,17 @@ async function redirectsBefore(writes: CrawlWrites, entry: FrontierEntry, limit:
   return hops;
 }
 
-/** Fetches one frontier entry (HEAD first when its kind asks) and returns the final outcome and the methods sent. */
-async function requestEntry(ctx: StepContext, crawl: CrawlRecord, entry: FrontierEntry, signal: AbortSignal): Promise<{ outcome: FetchOutcome; methods: ('GET' | 'HEAD')[] }> {
+/**
+ * What {@link requestEntry} did: the final answer and the methods sent for the URL, or a HEAD whose answer
+ * calls for a GET, which is a request of its own (sent in a later claim, after the host's gap).
+ */
+type Requested = { kind: 'answer'; outcome: FetchOutcome; methods: ('GET' | 'HEAD')[] } | { kind: 'get-later'; head: FetchOutcome };
+
+/**
+ * Fetches one frontier entry: HEAD first when its kind asks, and never the GET right after it (see
+ * {@link Requested}); only the GET when the entry's HEAD was sent by an earlier claim.
+ */
+async function requestEntry(ctx: StepContext, crawl: CrawlRecord, entry: FrontierEntry, signal: AbortSignal): Promise<Requested> {
   const { fetcher } = ctx;
   const { settings } = crawl;
   const kind = workKindOf(entry.kind);
@@ -53,18 +62,18 @@ async function requestEntry(ctx: StepContext, crawl: CrawlRecord, entry: Frontie
   // A link to another site is checked anonymously, even in a crawl that sends the user's cookies.
   const anonymous = entry.kind === 'external' ? { withoutCredentials: true } : {};
   const get = (): Promise<FetchOutcome> => fetcher.fetch({ url: entry.url, method: 'GET', timeoutMs: settings.timeoutMs, bodyLimit, signal, ...anonymous });
-  if (!kind.headFirst(settings)) return { outcome: await get(), methods: ['GET'] };
+  const answer = (outcome: FetchOutcome, methods: ('GET' | 'HEAD')[]): Requested => ({ kind: 'answer', outcome, methods });
+  if (entry.awaitsGet === true) return answer(await get(), ['HEAD', 'GET']);
+  if (!kind.headFirst(settings)) return answer(await get(), ['GET']);
   const head = await fetcher.fetch({ url: entry.url, method: 'HEAD', timeoutMs: settings.timeoutMs, bodyLimit: () => 0, signal, ...anonymous });
   if (!head.ok) {
     // A link checker asks again with GET when HEAD got no proper answer; a stop or withdrawn access is final.
-    if (entry.kind !== 'external' || !headCallsForGet(null, head.error.code)) return { outcome: head, methods: ['HEAD'] };
-    return { outcome: await get(), methods: ['HEAD', 'GET'] };
+    if (entry.kind !== 'external' || !headCallsForGet(null, head.error.code)) return answer(head, ['HEAD']);
+    return { kind: 'get-later', head };
   }
   const contentType = head.headers.find(([name]) => name === 'content-type')?.[1] ?? null;
   const wantsGet = (isSuccess(head.status) && bodyLimit(head.status, contentType) > 0) || head.status === 405 || head.status === 501;
-  if (!wantsGet) return { outcome: head, methods: ['HEAD'] };
-  // HEAD then GET of the same URL may go back to back.
-  return { outcome: await get(), methods: ['HEAD', 'GET'] };
+  return wantsGet ? { kind: 'get-later', head } : answer(head, ['HEAD']);
 }
 
 /**
@@ -81,8 +90,16 @@ export async function fetchEntry(ctx: StepContext,
   next: ((writes: CrawlWrites) => Promise<Claim>) | null,
 ): Promise<Claim | null> {
   const { settings } = crawl;
-  const { outcome, methods } = await requestEntry(ctx, crawl, entry, signal);
+  const requested = await requestEntry(ctx, crawl, entry, signal);
   responseEnded();
+  if (requested.kind === 'get-later') {
+    if (signal.aborted) {
+      await releaseEntry(ctx, crawl.id, entry);
+      return null;
+    }
+    return getLater(ctx, crawl.id, entry, requested.head, next);
+  }
+  const { outcome, methods } = requested;
   const endedAt = outcome.endedAt;
 
   if (signal.aborted || (!outcome.ok && outcome.error.code === 'aborted')) {
@@ -211,6 +228,28 @@ async function releaseEntry(ctx: StepContext, crawlId: string, entry: FrontierEn
       if (pauseWith !== null) pauseWithMessage(crawl, pauseWith, clock.now());
     },
     undefined,
+  );
+}
+
+/**
+ * A HEAD whose answer calls for a GET: the entry goes back in the queue marked
+ * {@link FrontierEntry.awaitsGet}, and the host's clock runs from the HEAD's
+ * end, so the GET waits for the host's gap (the delay, its Crawl-delay, the
+ * response-time rule) like any request: never two requests to one host closer
+ * than its gap. Nothing is recorded until the GET's answer.
+ * @param next as in {@link fetchEntry}: claims the host's next request (the GET itself when the gap is 0).
+ */
+async function getLater(ctx: StepContext, crawlId: string, entry: FrontierEntry, head: FetchOutcome, next: ((writes: CrawlWrites) => Promise<Claim>) | null): Promise<Claim | null> {
+  return ctx.commits.run<Claim | null>(
+    crawlId,
+    async (writes) => {
+      const host = await writes.host(entry.origin);
+      await reclaim(writes, entry, false, true);
+      if (host.inFlight?.url === entry.url) host.inFlight = null;
+      ctx.rules.requestEnded(writes.crawl.settings, host, head.endedAt, head.endedAt - head.startedAt);
+      return next === null ? null : next(writes);
+    },
+    null,
   );
 }
 

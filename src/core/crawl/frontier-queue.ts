@@ -1,5 +1,5 @@
 /**
- * The frontier's contract, the five things a step asks of the queue of URLs
+ * The frontier's contract, the six things a step asks of the queue of URLs
  * (a request queue such as crawlee's is the model), each inside one store
  * transaction (`CrawlWrites`):
  *
@@ -7,15 +7,16 @@
  * | ------------- | ------------------------------------------------------------------------------------- | ------- |
  * | {@link nextReady}   | the host's next queued URL robots.txt allows, leased to this run (disallowed ones recorded as blocked on the way) | the runner's claim |
  * | {@link markHandled} | its row written, the entry gone, the counts moved                                 | the fetch step, the claim (blocked rows) |
- * | {@link reclaim}     | a leased entry back in the queue (cut short, to retry later, or left by a dead worker) | the fetch step, the run's start |
+ * | {@link reclaim}     | a leased entry back in the queue (cut short, to retry later, its GET after a HEAD, or left by a dead worker) | the fetch step, the run's start |
  * | {@link isFinished}  | no host has a URL queued or in flight                                             | the end of a run |
  * | {@link blockDisallowed} | URLs just queued that a robots.txt already read disallows, recorded as blocked | admission |
+ * | {@link failUnreachable} | the host's queued URLs recorded as failed, without a request: the host cannot be reached | the runner's claim |
  *
  * Admission (a URL found becomes an entry, once per crawl, within its
  * kind's budget) is `admit` in `frontier.ts`. Order: a host's queue is
  * served by `seq` (breadth first; its resources first, see `RESOURCE_SEQ_BIAS`).
  */
-import type { FrontierEntry, HostState, PageRecord } from '../model.ts';
+import type { FetchFailure, FrontierEntry, HostState, PageRecord } from '../model.ts';
 import type { RobotsPolicy } from '../robots/robots-policy.ts';
 import { type CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
 
@@ -77,6 +78,31 @@ export async function blockDisallowed(writes: CrawlWrites, entries: FrontierEntr
   }
 }
 
+/**
+ * Records the host's queued entries (at most {@link BLOCKED_BATCH}) as failed
+ * with `failure`, without a request: the host cannot be reached (asking for
+ * its robots.txt found that its name does not resolve, or that it refuses
+ * connections), so each of its URLs is as broken as its robots.txt. When none
+ * is queued, the host's `pending` is set as {@link nextReady} sets it.
+ * @returns `'failed'` when it recorded some (ask again), `'none'` when none was queued.
+ */
+export async function failUnreachable(writes: CrawlWrites, origin: string, failure: FetchFailure): Promise<'failed' | 'none'> {
+  const { tx, crawl } = writes;
+  const error: FetchFailure = { code: failure.code, message: `${origin} could not be reached when its robots.txt was asked for: ${failure.message}` };
+  for (let failed = 0; failed < BLOCKED_BATCH; failed++) {
+    const entry = await tx.nextEntry(crawl.id, origin);
+    if (!entry) {
+      const host = await writes.host(origin);
+      host.pending = (await tx.leasedEntries(crawl.id)).filter((e) => e.origin === origin).length;
+      return failed > 0 ? 'failed' : 'none';
+    }
+    const row = unfetchedRow(entry);
+    row.error = error;
+    await markHandled(writes, row);
+  }
+  return 'failed';
+}
+
 /** The entry's row, blocked by robots.txt (`rule`, the line that disallows it), final (see {@link markHandled}). */
 function recordBlocked(writes: CrawlWrites, entry: FrontierEntry, rule: string | null): Promise<void> {
   const row = unfetchedRow(entry);
@@ -93,14 +119,16 @@ export function markHandled(writes: CrawlWrites, row: PageRecord): Promise<void>
 /**
  * Puts a leased entry back in the queue: the stored copy (with the inlinks
  * and anchors links added while it was out), its lease cleared, one more
- * attempt when `countAttempt`. The host's in-flight mark and clock are the
- * caller's (see `HostRules.requestEnded`).
+ * attempt when `countAttempt`, marked {@link FrontierEntry.awaitsGet} when
+ * `awaitsGet` (its HEAD sent, its GET to come). The host's in-flight mark
+ * and clock are the caller's (see `HostRules.requestEnded`).
  */
-export async function reclaim(writes: CrawlWrites, entry: FrontierEntry, countAttempt: boolean): Promise<void> {
+export async function reclaim(writes: CrawlWrites, entry: FrontierEntry, countAttempt: boolean, awaitsGet = false): Promise<void> {
   const { tx, crawl } = writes;
   const [stored = entry] = await tx.getEntries(crawl.id, [entry.url]);
   stored.leaseRunId = null;
   if (countAttempt) stored.attempts = entry.attempts + 1;
+  if (awaitsGet) stored.awaitsGet = true;
   await tx.putEntries([stored]);
 }
 

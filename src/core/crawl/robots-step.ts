@@ -1,13 +1,13 @@
 /**
  * The robots.txt step of a crawl: request a host's robots.txt (or the next
  * hop of its redirects) and record what the answer means for the host:
- * rules, an unavailable file retried later, a site that cannot be reached,
- * and the sitemaps it lists. The crawl runner claims the request; this
- * module sends it and records it.
+ * rules, an unavailable file retried later, a site that cannot be reached
+ * (its URLs recorded as failed, not as blocked), and the sitemaps it lists.
+ * The crawl runner claims the request; this module sends it and records it.
  * @see RFC 9309 §2.3 (access method), §2.3.1 (access results)
  */
 import { isSiteHost } from './host-pools.ts';
-import type { RobotsState } from '../model.ts';
+import { isUnreachableFailure, type RobotsState } from '../model.ts';
 import type { CrawlRecord } from '../model.ts';
 import { MAX_BACKOFF_MS, parseRetryAfterMs } from '../politeness/retry-after.ts';
 import { classifyRobotsStatus, decodeRobotsBody, ROBOTS_MAX_BYTES, ROBOTS_MAX_REDIRECTS, robotsUrlFor } from '../robots/robots-policy.ts';
@@ -78,7 +78,8 @@ export async function fetchRobots(ctx: StepContext, crawl: CrawlRecord, origin: 
       const robots = host.robots;
       const responseMs = outcome.endedAt - outcome.startedAt;
       host.lastResponseMs = responseMs;
-      if (!outcome.ok && outcome.error.code === 'network' && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {
+      const isNetworkFailure = !outcome.ok && (outcome.error.code === 'network' || isUnreachableFailure(outcome.error));
+      if (isNetworkFailure && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {
         // The very first request of the crawl failed at the network level: the site is unreachable
         // (refused, DNS, TLS). Say so now instead of retrying robots.txt for half a minute. A timeout
         // is not that: the server took the request, and a slow robots.txt is retried like a 5xx.
@@ -86,6 +87,15 @@ export async function fetchRobots(ctx: StepContext, crawl: CrawlRecord, origin: 
         current.endedAt = outcome.endedAt;
         current.message = `could not reach ${origin}: ${outcome.error.message}`;
         robots.status = null;
+        return;
+      }
+      if (!outcome.ok && isUnreachableFailure(outcome.error) && originOf(url) === origin) {
+        // The host's name does not resolve, or it refuses connections: there is no server to ask, now or in a
+        // minute. Its URLs are recorded as failed with this reason (broken links, not polite refusals: no
+        // robots.txt said anything), and nothing more is asked of it. A robots.txt that answers 5xx, or a
+        // connection that fails after it was made, still means "crawl nothing" and is retried (below).
+        host.robots = { ...robots, phase: 'unreachable', status: null, body: null, fetchedAt: outcome.endedAt, retryAt: 0, failure: outcome.error };
+        ctx.rules.requestEnded(current.settings, host, outcome.endedAt, responseMs);
         return;
       }
       const verdict = outcome.ok ? classifyRobotsStatus(outcome.status) : 'unavailable';

@@ -8,7 +8,8 @@
  * - it ends a run of User-agent lines at ANY other line (Sitemap, Host,
  *   Crawl-delay, unknown records), so "User-agent: a / Crawl-delay: 5 /
  *   User-agent: b" makes two groups: we drop every line but User-agent, Allow
- *   and Disallow, and read Crawl-delay per group ourselves;
+ *   and Disallow, and read Crawl-delay ourselves (each one is for the
+ *   User-agent lines right above it: see {@link CleanedRobots.agentDelaysMs});
  * - it reads only `name: value` lines: we also take a line whose colon was
  *   forgotten (`disallow /private`), as Google's reference parser does;
  * - it keys groups by the User-agent value cut at "/" only, so "Tabcrawl 1.0"
@@ -173,7 +174,7 @@ export function parseRobots(robotsUrl: string, body: string, productToken: strin
       const rule = cleaned.rules.get(line);
       return rule ? { allowed: rule.allow, rule: rule.text } : { allowed: true, rule: null };
     },
-    crawlDelayMs: group === null ? null : groupCrawlDelayMs(cleaned.groups, group),
+    crawlDelayMs: group === null ? null : (cleaned.agentDelaysMs.get(group) ?? groupCrawlDelayMs(cleaned.groups, group)),
     sitemaps: cleaned.sitemaps,
     group,
   };
@@ -185,9 +186,10 @@ const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
 const DECIMAL_SECONDS = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /**
- * The Crawl-delay that applies to an agent: the largest valid one of every
- * group that names it (robots-parser would keep the last one read; the
- * largest is the stricter reading of a file that says two things), or null.
+ * The Crawl-delay of every group that names an agent: the largest valid one
+ * (robots-parser would keep the last one read; the largest is the stricter
+ * reading of a file that says two things), or null. What applies when no
+ * Crawl-delay is attributed to the agent itself ({@link CleanedRobots.agentDelaysMs}).
  * @param agent a product token in lower case, or `'*'`.
  */
 function groupCrawlDelayMs(groups: readonly RobotsGroup[], agent: string): number | null {
@@ -251,6 +253,17 @@ interface CleanedRobots {
   agents: Set<string>;
   /** The groups in file order, for Crawl-delay, which robots-parser never sees. */
   groups: RobotsGroup[];
+  /**
+   * The Crawl-delay of each agent (product token in lower case, or `*`), in
+   * ms: the largest valid one written under its own User-agent lines, those
+   * directly above the Crawl-delay since the previous record (Allow,
+   * Disallow, Crawl-delay, Sitemap), as the engines that honour Crawl-delay
+   * read it. `User-agent: OtherBot / Crawl-delay: 5 / User-agent: * /
+   * Crawl-delay: 1` gives OtherBot 5 s and `*` 1 s, though both are one
+   * group for the rules (RFC 9309 §2.2). An agent without one here takes the
+   * largest of its groups' ({@link groupCrawlDelayMs}).
+   */
+  agentDelaysMs: Map<string, number>;
   sitemaps: string[];
 }
 
@@ -273,6 +286,11 @@ function clean(body: string, robotsUrl: string): CleanedRobots {
   let isGroupOpen = false;
   // The group the lines belong to; null before the first User-agent line.
   let group: RobotsGroup | null = null;
+  const agentDelaysMs = new Map<string, number>();
+  // The agents of the User-agent lines since the last other record: a Crawl-delay is theirs.
+  let delayAgents: string[] = [];
+  // The last record read was a User-agent line: the next one adds to `delayAgents`.
+  let isAfterUserAgent = false;
 
   for (const [index, line] of lines.entries()) {
     const record = splitRecord(line);
@@ -284,9 +302,11 @@ function clean(body: string, robotsUrl: string): CleanedRobots {
           groups.push(group);
         }
         const agent = agentToken(record.value);
+        if (!isAfterUserAgent) delayAgents = [];
         if (agent !== null) {
           agents.add(agent);
           group.agents.add(agent);
+          delayAgents.push(agent);
         }
         cleanedLine = `User-agent: ${agent ?? ''}`;
         isGroupOpen = true;
@@ -305,6 +325,7 @@ function clean(body: string, robotsUrl: string): CleanedRobots {
         // ignored and, like a valid one, leaves the run open.
         const delayMs = crawlDelayValueMs(record.value);
         if (group !== null && delayMs !== null) group.crawlDelaysMs.push(delayMs);
+        if (delayMs !== null) for (const agent of delayAgents) agentDelaysMs.set(agent, Math.max(agentDelaysMs.get(agent) ?? 0, delayMs));
         break;
       }
       case 'sitemap': {
@@ -315,11 +336,13 @@ function clean(body: string, robotsUrl: string): CleanedRobots {
       case undefined:
         break;
     }
+    // Blank, comment-only and unknown lines leave a run of User-agent lines going on.
+    if (record !== null) isAfterUserAgent = record.directive === 'user-agent';
     out.push(cleanedLine);
   }
   // A group with no member lines still applies (and allows everything). @see RFC 9309 §2.2.1
   if (isGroupOpen) out.push('Disallow:');
-  return { text: out.join('\n'), rules, agents, groups, sitemaps: [...sitemaps] };
+  return { text: out.join('\n'), rules, agents, groups, agentDelaysMs, sitemaps: [...sitemaps] };
 }
 
 /** One record of a robots.txt line. */

@@ -65,6 +65,11 @@ export interface LaunchOptions {
    * id) is the same browser profile started again, IndexedDB included.
    */
   profileDir?: string;
+  /**
+   * More Chromium flags, after the verified ones (tests: `--host-resolver-rules` to make a host name fail
+   * to resolve whatever the machine's DNS does). @default []
+   */
+  extraArgs?: string[];
 }
 
 /** A running browser with the extension loaded. */
@@ -161,7 +166,7 @@ export async function launchExtension(options: LaunchOptions): Promise<Extension
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: options.chromePath,
       headless,
-      args: chromiumArgs(distDir, { headless, isRoot }),
+      args: [...chromiumArgs(distDir, { headless, isRoot }), ...(options.extraArgs ?? [])],
       env: { ...process.env, TMPDIR: tmp, HOME: home },
       ...(options.downloadDir === undefined ? {} : { downloadsPath: options.downloadDir }),
       // Ctrl-C is the caller's to handle (the CLI stops the crawl, then still exports): Playwright must not close the browser.

@@ -34,3 +34,22 @@ export const WEB_REQUEST_DIFFERENCES: Readonly<Record<BrowserKind, { extraHeader
   chrome: { extraHeaders: ['extraHeaders'], isFrom: (details, origin) => details.initiator === origin },
   firefox: { extraHeaders: [], isFrom: (details, origin) => details.originUrl?.startsWith(`${origin}/`) === true },
 };
+
+/**
+ * The names `webRequest.onErrorOccurred` gives a host that cannot be reached, in each browser: Chrome's net
+ * errors, Firefox's nsresult names. A host name that does not resolve (or whose resolution failed) is `dns`;
+ * a connection refused (nothing listens on the port) is `refused`. Any other error is a plain network failure.
+ */
+export const UNREACHABLE_ERRORS: Readonly<Record<string, 'dns' | 'refused'>> = {
+  'net::ERR_NAME_NOT_RESOLVED': 'dns',
+  'net::ERR_NAME_RESOLUTION_FAILED': 'dns',
+  'net::ERR_CONNECTION_REFUSED': 'refused',
+  NS_ERROR_UNKNOWN_HOST: 'dns',
+  NS_ERROR_CONNECTION_REFUSED: 'refused',
+};
+
+/** Which kind of unreachable host a browser's error name says (see {@link UNREACHABLE_ERRORS}), or null for any other failure. */
+export function unreachableKindOf(error: string | null): 'dns' | 'refused' | null {
+  if (error === null || !Object.hasOwn(UNREACHABLE_ERRORS, error)) return null;
+  return UNREACHABLE_ERRORS[error] ?? null;
+}

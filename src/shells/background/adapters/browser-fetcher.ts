@@ -4,15 +4,8 @@
  * stops at a timeout, and reads a body only when asked and only up to a cap.
  */
 import type { FetchOutcome, FetchRequest, Fetcher } from '../../../core/crawl/ports.ts';
-import type { FetchFailure } from '../../../core/model.ts';
+import { failureOf, TimeoutError } from './fetch-failure.ts';
 import type { ObservedExchange, WireObserver } from './wire-observer.ts';
-
-class TimeoutError extends Error {
-  constructor(ms: number) {
-    super(`no complete answer within ${ms} ms`);
-    this.name = 'TimeoutError';
-  }
-}
 
 /** Reads at most `maxBytes` of a body; cancels the rest. */
 async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, declaredBytes: number | null): Promise<{ bytes: Uint8Array; truncated: boolean }> {
@@ -55,13 +48,6 @@ async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, de
     offset += chunk.byteLength;
   }
   return { bytes, truncated };
-}
-
-function failureOf(error: unknown, signal: AbortSignal | undefined): FetchFailure {
-  if (error instanceof TimeoutError) return { code: 'timeout', message: error.message };
-  if (signal?.aborted) return { code: 'aborted', message: 'the crawl was stopped' };
-  const message = error instanceof Error ? error.message : String(error);
-  return { code: 'network', message: message === 'Failed to fetch' ? 'network error (connection refused, reset, DNS or TLS failure)' : message };
 }
 
 /** A `Location` resolved against the request URL, or null when absent or not a URL (`http://[`): a bad header is data, not a failed fetch. */
@@ -170,6 +156,8 @@ export function createBrowserFetcher(wire: WireObserver, now: () => number = Dat
         };
       } catch (error) {
         const endedAt = endNow();
+        /** The browser's name for the failure, when webRequest reported one. */
+        let observedError: string | null = null;
         if (!controller.signal.aborted) {
           // Chromium fails the fetch of a redirect it will not follow (a Location that is not a URL, or
           // javascript:), even in 'manual' mode; webRequest still saw the status and headers: that is the answer.
@@ -177,9 +165,10 @@ export function createBrowserFetcher(wire: WireObserver, now: () => number = Dat
           if (observed !== undefined && observed.statusCode !== null && observed.statusCode >= 300 && observed.statusCode < 400) {
             return observedAnswer(observed, observed.statusCode, request.url, startedAt, endedAt);
           }
+          observedError = observed?.error ?? null;
         }
         const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
-        return { ok: false, error: failureOf(reason, request.signal), startedAt, endedAt };
+        return { ok: false, error: failureOf(reason, request.signal, observedError), startedAt, endedAt };
       } finally {
         clearTimeout(timer);
         request.signal?.removeEventListener('abort', onAbort);

@@ -5,7 +5,10 @@
  * - the status and `Location` of a redirect: with `redirect: 'manual'`, a 3xx
  *   comes back to `fetch` as an opaque response (status 0, no headers);
  * - the status line, the request headers as sent, the server's IP address,
- *   which an archive (WARC) records.
+ *   which an archive (WARC) records;
+ * - why a request failed (`fetch` only says "Failed to fetch"): the browser's
+ *   name for the error, so a host name that does not resolve and a refused
+ *   connection can be told from other failures.
  *
  * Exchanges are matched to `fetch` calls by method and URL: a URL is leased to
  * one request at a time (however many are in flight to its host), and HEAD
@@ -20,6 +23,11 @@ export interface ObservedExchange extends WireDetails {
   statusCode: number | null;
   /** Response headers of that response, lower-cased names, in the order received. */
   responseHeaders: [string, string][];
+  /**
+   * The browser's name for the failure, from `webRequest.onErrorOccurred` (Chrome: `net::ERR_NAME_NOT_RESOLVED`,
+   * Firefox: `NS_ERROR_UNKNOWN_HOST`; see `UNREACHABLE_ERRORS`), or null when none was reported.
+   */
+  error: string | null;
 }
 
 interface Pending {
@@ -74,10 +82,11 @@ export class WireObserver {
       filter,
       ['responseHeaders', ...extraHeaders],
     );
-    const settle = (details: RequestOrigin & { requestId: string; method: string; url: string; timeStamp: number; ip?: string }): void => {
+    const settle = (details: RequestOrigin & { requestId: string; method: string; url: string; timeStamp: number; ip?: string; error?: string }): void => {
       if (!ours(details)) return;
       const pending = this.pendingFor(details);
       if (details.ip !== undefined) pending.exchange.ipAddress = details.ip;
+      if (details.error !== undefined) pending.exchange.error = details.error;
       this.settle(details.requestId, pending);
     };
     // The last event with news: the response's start (status line and IP known), a redirect, or an error.
@@ -140,7 +149,7 @@ export class WireObserver {
       pending = {
         key: keyOf(details.method, details.url),
         seenAt: details.timeStamp,
-        exchange: { statusCode: null, statusLine: null, requestHeaders: null, responseHeaders: [], ipAddress: null },
+        exchange: { statusCode: null, statusLine: null, requestHeaders: null, responseHeaders: [], ipAddress: null, error: null },
         isSettled: false,
       };
       this.byRequestId.set(details.requestId, pending);
