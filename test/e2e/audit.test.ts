@@ -83,6 +83,13 @@ describe('an audit finds every planted issue, politely', () => {
     assert.ok(rows.find((r) => r.url === `${sites.moving.origin}/end`)?.issues.includes('broken-link-external'));
   });
 
+  it('follows a page linked only by <link rel="search">, and not an OpenSearch description (issue 26, item 7)', () => {
+    const search = rows.find((r) => r.url === `${sites.site.origin}/search-page`);
+    assert.equal(search?.status, 200, 'the search page is crawled');
+    assert.equal(search?.referrer, `${sites.site.origin}/with-search-link`);
+    assert.equal(logs.get(sites.site.origin)?.some((r) => r.url === '/opensearch.xml'), false, 'an OpenSearch description is not a page');
+  });
+
   it('asks every host for robots.txt first and once, each URL once per method, nothing disallowed, no gap under the delay', () => {
     for (const [origin, log] of logs) {
       assert.equal(log[0]?.url, '/robots.txt', `${origin}: robots.txt first`);

@@ -118,6 +118,7 @@ export async function startAuditSites(): Promise<AuditSites> {
     '/dup-title-1', '/dup-title-2', '/long-title', '/short-title', '/no-title', '/no-desc', '/dup-desc-1', '/dup-desc-2',
     '/no-h1', '/two-h1', '/noindex', '/noindex-header', '/canon-elsewhere', '/canon-to-redirect', '/slow', '/large', '/d1',
     '/alt', '/copy-a', '/copy-b', '/anchors',
+    '/with-search-link', // issue 26, item 7: its <link rel="search"> is the only way to /search-page
     `${guarded.origin}/docs`, `${guarded.origin}/private/report`, `${headless.origin}/fine`, `${headless.origin}/gone`, `${moving.origin}/start`,
   ];
   const anchorList = links.map((href) => `<li><a href="${href}">${href.replace(/^https?:\/\/[^/]+/, 'another site ')}</a></li>`).join('');
@@ -166,6 +167,9 @@ export async function startAuditSites(): Promise<AuditSites> {
     ['/copy-a', html(copy)],
     ['/copy-b', html(copy)],
     ['/anchors', html(page('anchors', { body: '<h2 id="present">Here</h2><a href="#present">here</a> <a href="#absent">nowhere</a> <a href="/about#team">the team</a>' }))],
+    // Issue 26, item 7: a good page reached only by a document <link> (as Django's docs link their search page).
+    ['/with-search-link', html(page('with-search-link', { head: '<link rel="search" title="Search" href="/search-page"><link rel="search" type="application/opensearchdescription+xml" href="/opensearch.xml">' }))],
+    ['/search-page', html(page('search-page'))],
     ['/img/ok.png', { headers: { 'content-type': 'image/png' }, body: solidPng(8, 8, [40, 120, 200]) }],
   ];
   const site = await startLocalSite(routes);
