@@ -3,7 +3,7 @@ import { CHECK_IDS, CHECKS } from '../../src/audit/checks.ts';
 import { click, waitFor } from './support/popup-harness.tsx';
 import { CRAWL_ID, FakePageQueries, FakeRowReader, listRowOf } from './support/results-fakes.ts';
 import { mountResults, type MountedResults } from './support/results-harness.tsx';
-import { PLANTED, SITE, auditRows } from '../support/audit-fixture.ts';
+import { PLANTED, SITE, auditRows, cleanFacts, page } from '../support/audit-fixture.ts';
 
 /** The element with `testId` inside `parent`; fails the test when there is none. */
 function inside(parent: HTMLElement | null, testId: string): HTMLElement {
@@ -87,6 +87,22 @@ describe('results page: issues', () => {
     });
     await click(page.byTestId('issue-filter-clear'));
     await waitFor(() => expect(page.container.querySelectorAll('[data-testid="results-row"]').length).to.equal(auditRows().length));
+  });
+
+  it('says beside a check the URLs it could not judge, and does not grey its 0 as a pass (issue 26, item 4)', async () => {
+    const base = auditRows();
+    const unjudged = page('/canon-unfetched', { seq: base.length + 1, facts: cleanFacts('/canon-unfetched', { canonical: `${SITE}/never-fetched` }) });
+    const rows = [...base, unjudged].map((row) => ({ ...row, crawlId: CRAWL_ID }));
+    view = await mountResults({ queries: new FakePageQueries(rows.map(listRowOf)), reader: new FakeRowReader(rows), crawlId: CRAWL_ID, initialView: 'issues' });
+    const current = view;
+    await waitFor(() => expect(current.byTestId('issues').dataset['state']).to.equal('ready'));
+    const canonicals = current.container.querySelector<HTMLElement>('[data-check="canonical-to-non-200"]');
+    expect(canonicals?.dataset['count']).to.equal(String(PLANTED['canonical-to-non-200'].length));
+    expect(canonicals?.dataset['notJudged']).to.equal('1');
+    expect(inside(canonicals, 'issue-not-judged').textContent).to.include('1 not judged');
+    expect(inside(canonicals, 'issue-not-judged-why').textContent).to.match(/^1 canonical not judged: the crawl did not fetch its target/);
+    const titles = current.container.querySelector<HTMLElement>('[data-check="title-too-long"]');
+    expect(titles?.querySelector('[data-testid="issue-not-judged"]')).to.equal(null, 'a check that judged everything says nothing more');
   });
 
   it('opens on the Issues view when the address names it, and tells which view is shown as it changes', async () => {

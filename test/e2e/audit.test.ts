@@ -90,6 +90,14 @@ describe('an audit finds every planted issue, politely', () => {
     assert.equal(logs.get(sites.site.origin)?.some((r) => r.url === '/opensearch.xml'), false, 'an OpenSearch description is not a page');
   });
 
+  it('fetches a canonical target no link leads to, and judges it (issue 26, item 4)', () => {
+    const gone = rows.find((r) => r.url === `${sites.site.origin}/canon-gone`);
+    assert.equal(gone?.status, 404);
+    assert.ok(rows.find((r) => r.url === `${sites.site.origin}/canon-to-404`)?.issues.includes('canonical-to-non-200'));
+    const print = rows.find((r) => r.url === `${sites.site.origin}/canon-print`)?.issues ?? [];
+    for (const id of ['duplicate-content', 'title-duplicate', 'description-duplicate'] as const) assert.ok(!print.includes(id), `${id} on a copy whose canonical names its original`);
+  });
+
   it('asks every host for robots.txt first and once, each URL once per method, nothing disallowed, no gap under the delay', () => {
     for (const [origin, log] of logs) {
       assert.equal(log[0]?.url, '/robots.txt', `${origin}: robots.txt first`);

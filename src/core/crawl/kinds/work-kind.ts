@@ -8,7 +8,7 @@
  *
  * | kind       | module             | body read                      | leads to                                   |
  * | ---------- | ------------------ | ------------------------------ | ------------------------------------------ |
- * | `page`     | `page-kind.ts`     | HTML; a linked file when asked | its links (followed), its resources        |
+ * | `page`     | `page-kind.ts`     | HTML; a linked file when asked | its links, its canonical (followed), its resources |
  * | `sitemap`  | `sitemap-kind.ts`  | 2xx                            | the URLs it lists (followed), its children |
  * | `resource` | `resource-kind.ts` | 2xx                            | a stylesheet's imports, fonts and images   |
  * | `external` | `external-kind.ts` | none (HEAD; GET if refused)    | its redirect's next hop, nothing else      |
