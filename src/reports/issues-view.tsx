@@ -14,7 +14,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { countsBySeverity, runAudit, severityCountsText, type AuditResult } from '../audit/audit.ts';
 import { CHECKS, SEVERITIES, type CheckId, type CheckInfo } from '../audit/checks.ts';
 import type { Finding, RowScan } from '../audit/engine.ts';
-import { notJudgedNotes, type NotJudgedNote } from '../audit/not-judged.ts';
+import { notJudgedNotes, type NotJudgedCrawl, type NotJudgedNote } from '../audit/not-judged.ts';
 import { issuesToCsv } from '../export/issues-csv.ts';
 import type { ReportCrawl } from './report-csv.ts';
 import type { SaveCsv } from './reports-view.tsx';
@@ -22,7 +22,8 @@ import type { SaveCsv } from './reports-view.tsx';
 export interface IssuesViewProps {
   /** Starts a scan of the crawl's rows in `seq` order (called up to three times). */
   loadRows: RowScan;
-  crawl: ReportCrawl;
+  /** The crawl: its start URL and date name the files; its settings and counts say what was not checked. */
+  crawl: ReportCrawl & NotJudgedCrawl;
   saveCsv: SaveCsv;
   /** Opens a URL's detail; without it, URLs are plain text. */
   onOpenUrl?: (url: string) => void;
@@ -75,7 +76,7 @@ export function IssuesView({ loadRows, crawl, saveCsv, onOpenUrl, onShowInTable,
     }
   };
 
-  const notJudged = view.state === 'ready' ? notJudgedNotes(view.result) : null;
+  const notJudged = view.state === 'ready' ? notJudgedNotes(view.result, crawl) : null;
 
   return (
     <section class="reports issues" data-testid="issues" data-state={view.state} aria-busy={view.state === 'building'}>
@@ -151,9 +152,9 @@ function CheckRow({ info, findings, notJudged, isOpen, onToggle, onSave, onOpenU
         <button type="button" class="issues-toggle" aria-expanded={isOpen} data-testid="issue-toggle" disabled={count === 0} onClick={onToggle}>
           <span class={`issues-badge issues-${info.severity}`}>{info.severity}</span> {info.title}{' '}
           <span class="issues-count" data-testid="issue-count">
-            {count}
+            {notJudged?.isOff === true && count === 0 ? 'not checked' : count}
           </span>
-          {notJudged !== null && (
+          {notJudged !== null && !(notJudged.isOff && count === 0) && (
             <span class="issues-not-judged" data-testid="issue-not-judged">
               {' '}
               · {notJudged.label}

@@ -98,6 +98,20 @@ describe('an audit finds every planted issue, politely', () => {
     for (const id of ['duplicate-content', 'title-duplicate', 'description-duplicate'] as const) assert.ok(!print.includes(id), `${id} on a copy whose canonical names its original`);
   });
 
+  it('counts the link robots.txt kept from being checked beside Broken links to other sites, and lists it in Not crawled with why (issue 26, item 3)', async () => {
+    const page = await session.openPage(`${RESULTS_PAGE_PATH}?crawl=${crawl.id}`);
+    await page.getByTestId('tab-issues').click();
+    const external = page.locator('[data-check="broken-link-external"]');
+    await external.getByTestId('issue-not-judged').waitFor();
+    assert.ok(Number(await external.getAttribute('data-not-judged')) >= 1, await external.innerText());
+    assert.match(await external.getByTestId('issue-not-judged-why').innerText(), /kept out by their robots\.txt/);
+    await page.getByTestId('tab-not-crawled').click();
+    const row = page.locator(`[data-testid="not-crawled-row"][data-url="${sites.guarded.origin}/private/report"]`);
+    await row.waitFor({ timeout: 10_000 });
+    assert.match(await row.innerText(), /on other sites whose robots\.txt refused the check/);
+    await page.close();
+  });
+
   it('asks every host for robots.txt first and once, each URL once per method, nothing disallowed, no gap under the delay', () => {
     for (const [origin, log] of logs) {
       assert.equal(log[0]?.url, '/robots.txt', `${origin}: robots.txt first`);

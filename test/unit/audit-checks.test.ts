@@ -5,7 +5,7 @@ import { CHECKS, CHECK_IDS, checkInfo, isCheckId, type CheckId } from '../../src
 import { RELATED_MAX, runChecks, type RowScan } from '../../src/audit/engine.ts';
 import { DEFAULT_THRESHOLDS } from '../../src/audit/thresholds.ts';
 import type { PageRecord } from '../../src/core/model.ts';
-import { OTHER, PLANTED, SITE, auditRows, cleanFacts, linking, other, page, redirect } from '../support/audit-fixture.ts';
+import { OTHER, PLANTED, SITE, auditRows, cleanFacts, external, linking, other, page, redirect } from '../support/audit-fixture.ts';
 import { scanOf } from '../support/row-scan.ts';
 
 async function urlsOf(rows: PageRecord[], check: CheckId): Promise<string[]> {
@@ -107,6 +107,12 @@ describe('links and redirects', () => {
     const urls = await urlsOf(auditRows(), 'broken-link-external');
     assert.ok(!urls.includes(`${OTHER}/private`));
     assert.ok(!urls.includes(`${OTHER}/ok`));
+  });
+
+  it('counts the links to other sites their robots.txt kept from being checked as not judged, neither broken nor fine (issue 26, item 3)', async () => {
+    const result = await runAudit(scanOf(auditRows()));
+    assert.equal(result.notJudged.get('broken-link-external'), 1, `${OTHER}/private`);
+    assert.equal((await runAudit(scanOf([linking('/', [`${OTHER}/ok`]), external(`${OTHER}/ok`, { status: 200 })]))).notJudged.has('broken-link-external'), false);
   });
 
   it('counts a network failure as broken, with its code', async () => {
