@@ -74,7 +74,7 @@ function externalNote(result: Pick<AuditResult, 'notJudged'>, crawl: NotJudgedCr
   const isOff = crawl !== undefined && crawl.settings.checkExternal !== true;
   if (isOff) {
     const listed = count > 0 ? ` ${counted(count, 'link')} to other sites, listed in Not crawled.` : '';
-    return { count, isOff, label: 'not checked', text: `Links to other sites were not checked in this crawl (Check links to other sites was off): this 0 is no pass.${listed}` };
+    return { count, isOff, label: 'not checked', text: `Links to other sites were not checked in this crawl (Check links to other sites was off), so this check passed none of them.${listed}` };
   }
   if (count === 0) return null;
   const why = present.map(([n, reason]) => `${grouped.format(n)} ${reason}`).join(', ');

@@ -30,7 +30,7 @@ describe('what a check could not judge', () => {
     assert.equal(off?.isOff, true);
     assert.equal(off?.label, 'not checked');
     assert.equal(off?.count, 7);
-    assert.match(off?.text ?? '', /not checked in this crawl .*no pass\. 7 links to other sites, listed in Not crawled\.$/);
+    assert.match(off?.text ?? '', /not checked in this crawl .*passed none of them\. 7 links to other sites, listed in Not crawled\.$/);
     assert.equal(notJudgedNotes(result(), { settings: {} }).get('broken-link-external')?.isOff, true, 'no setting: none were checked');
   });
 

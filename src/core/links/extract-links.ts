@@ -10,7 +10,7 @@
  * in a service worker. Forgiving: garbage and unterminated markup never throw.
  */
 import { type Handler, Parser } from 'htmlparser2';
-import { normalizeUrl } from '../url/normalize-url.ts';
+import { httpOrigin, normalizeUrl } from '../url/normalize-url.ts';
 import { cssUrls } from './css-urls.ts';
 import { isResourceLinkRel, resourceRefsOf } from './resource-refs.ts';
 import { encodeQueryFor } from './query-encoding.ts';
@@ -138,7 +138,7 @@ export function extractLinks(html: string, pageUrl: string, encoding = 'utf-8', 
   const baseUrl = resolveBase(reader.baseHref === null ? null : encodeQueryFor(reader.baseHref, encoding), pageUrl);
   const resources = resolveResources(reader.resources, baseUrl, encoding);
   return {
-    links: mergeLinks(reader.links, baseUrl, encoding, originOfUrl(pageUrl)),
+    links: mergeLinks(reader.links, baseUrl, encoding, httpOrigin(pageUrl)),
     resources,
     title: reader.title?.toString() ?? null,
     metaNofollow: reader.metaNofollow,
@@ -343,15 +343,6 @@ function isDocumentLink(rel: string | undefined, type: string | undefined): bool
   return mediaType === '' || mediaType === 'text/html' || mediaType === 'application/xhtml+xml';
 }
 
-/** The origin of an absolute URL; null when it is not one. */
-function originOfUrl(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
-}
-
 /** Whether a robots `content` (comma-separated directives, any case) forbids following: `nofollow` or `none`. */
 function hasRobotsNofollow(content: string): boolean {
   return content
@@ -394,7 +385,7 @@ function mergeLinks(raw: RawLink[], baseUrl: string, encoding: string, pageOrigi
   for (const link of raw) {
     const url = normalizeUrl(encodeQueryFor(link.href, encoding), base);
     if (url === null || url.length > MAX_URL_LENGTH) continue;
-    if (link.isSameOriginOnly === true && originOfUrl(url) !== pageOrigin) continue;
+    if (link.isSameOriginOnly === true && httpOrigin(url) !== pageOrigin) continue;
     const seen = byUrl.get(url);
     if (seen === undefined) {
       byUrl.set(url, { url, text: link.text, texts: link.text === '' ? [] : [link.text], nofollow: link.nofollow });
