@@ -2,9 +2,10 @@
  * A page found by a link (or a redirect, a sitemap, a canonical, the start
  * URL). An HTML answer is read: its title, its links and its canonical
  * (followed within the scope) and, when the crawl archives them, its
- * resources. A successful answer that is not HTML is a linked file (a PDF, an image, an archive…): its body is stored
- * when the crawl downloads files and the resource budget has room, up to
- * `maxFileBytes`; nothing is followed from it.
+ * resources. A successful answer that is not HTML is a linked file (a PDF,
+ * an image, an archive…): its body is stored when the crawl downloads files
+ * and the resource budget has room, up to `maxFileBytes`; nothing is
+ * followed from it.
  */
 import { canonicalOf } from '../../audit/indexability.ts';
 import { pageFactsOf } from '../../audit/response-facts.ts';
