@@ -7,14 +7,15 @@
  * facts were recorded are not judged on them).
  *
  * Duplicates take two scans: the first counts each title and description,
- * the second names the pages of those seen more than once. Memory: one entry
- * per distinct title and description.
+ * the second names the pages of those seen more than once; a page whose
+ * canonical names another page of its group is not a duplicate. Memory: one
+ * entry per distinct title and description, and one per page of a repeated one.
  */
 import type { CheckId } from './checks.ts';
 import type { CollectorFactory } from './engine.ts';
-import { RelatedIndex } from './engine.ts';
+import { RELATED_MAX } from './engine.ts';
 import { PendingFindings, plural } from './pending.ts';
-import { isHtmlPage } from './row-health.ts';
+import { canonicalOf, isHtmlPage } from './row-health.ts';
 
 /** White space collapsed and trimmed: how a browser shows a title. */
 export function collapseSpace(text: string): string {
@@ -28,12 +29,15 @@ function charCount(text: string): number {
   return count;
 }
 
-/** Pages sharing one text: counted in scan 1, named in scan 2. */
+/**
+ * Pages sharing one text: counted in scan 1, named in scan 2. A page whose canonical names another page
+ * of its group is left out (it says already which one search engines should take), and a group left
+ * with one page is no duplicate.
+ */
 class Duplicates {
   private readonly counts = new Map<string, number>();
-  private readonly pages = new RelatedIndex();
-  /** Pages of a repeated text, in `seq` order, with that text. */
-  private readonly members: { url: string; text: string }[] = [];
+  /** Pages of a repeated text, in `seq` order, with that text and the canonical they name (null: none, or themselves). */
+  private readonly members: { url: string; text: string; canonical: string | null }[] = [];
 
   constructor(private readonly check: CheckId) {}
 
@@ -46,18 +50,30 @@ class Duplicates {
     return false;
   }
 
-  name(text: string, url: string): void {
+  name(text: string, url: string, canonical: string | null): void {
     if ((this.counts.get(text) ?? 0) < 2) return;
-    this.pages.track(text);
-    this.pages.add(text, url);
-    this.members.push({ url, text });
+    this.members.push({ url, text, canonical: canonical === url ? null : canonical });
   }
 
   addTo(pending: PendingFindings): void {
+    const groups = new Map<string, { urls: Set<string>; kept: string[] }>();
     for (const { url, text } of this.members) {
-      const group = this.pages.get(text);
-      const others = group.urls.filter((other) => other !== url);
-      pending.add(this.check, url, `“${text.length > 80 ? `${text.slice(0, 80)}…` : text}” on ${plural(group.count, 'page')}`, { urls: others, count: group.count - 1 });
+      let group = groups.get(text);
+      if (group === undefined) groups.set(text, (group = { urls: new Set(), kept: [] }));
+      group.urls.add(url);
+    }
+    const isKept = new Set<string>();
+    for (const { url, text, canonical } of this.members) {
+      const group = groups.get(text);
+      if (group === undefined || (canonical !== null && group.urls.has(canonical))) continue;
+      group.kept.push(url);
+      isKept.add(url);
+    }
+    for (const { url, text } of this.members) {
+      const group = groups.get(text);
+      if (group === undefined || !isKept.has(url) || group.kept.length < 2) continue;
+      const others = group.kept.slice(0, RELATED_MAX + 1).filter((other) => other !== url).slice(0, RELATED_MAX);
+      pending.add(this.check, url, `“${text.length > 80 ? `${text.slice(0, 80)}…` : text}” on ${plural(group.kept.length, 'page')}`, { urls: others, count: group.kept.length - 1 });
     }
   }
 }
@@ -74,8 +90,9 @@ export const contentChecks: CollectorFactory = (thresholds) => {
       const facts = row.facts ?? null;
       const description = facts?.description === null || facts?.description === undefined ? '' : collapseSpace(facts.description);
       if (pass === 2) {
-        if (title !== '') titles.name(title, row.url);
-        if (description !== '') descriptions.name(description, row.url);
+        const canonical = canonicalOf(row);
+        if (title !== '') titles.name(title, row.url, canonical);
+        if (description !== '') descriptions.name(description, row.url, canonical);
         return;
       }
       if (title === '') {

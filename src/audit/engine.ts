@@ -37,6 +37,13 @@ export interface Finding {
 /** Where a check puts what it finds; a second finding of one check on one URL is dropped. */
 export type Emit = (check: CheckId, url: string, detail: string, related?: RelatedUrls) => void;
 
+/**
+ * Where a check counts the URLs it could not judge from the rows (a canonical whose target the crawl
+ * never fetched, a link to another site its robots.txt kept from being checked): they are neither
+ * issues nor passes, and the Issues view says so beside the check's count.
+ */
+export type CountNotJudged = (check: CheckId, count: number) => void;
+
 /** Related URLs as a collector keeps them: the first few and their count. */
 export interface RelatedUrls {
   urls: string[];
@@ -49,8 +56,8 @@ export interface CheckCollector {
   wants(pass: number): boolean;
   /** One row of scan `pass`. */
   see(row: PageRecord, pass: number): void;
-  /** Emits its findings, once every scan is over. */
-  finish(emit: Emit): void;
+  /** Emits its findings, and counts what it could not judge, once every scan is over. */
+  finish(emit: Emit, notJudged: CountNotJudged): void;
 }
 
 /** Makes the collector of one group of checks. */
@@ -59,6 +66,8 @@ export type CollectorFactory = (thresholds: AuditThresholds) => CheckCollector;
 /** What the checks found, by check, each check's findings in the order of their URLs' rows (or as the check orders them). */
 export interface AuditResult {
   findings: ReadonlyMap<CheckId, readonly Finding[]>;
+  /** URLs each check could not judge from the rows (see {@link CountNotJudged}); a check with none is absent. */
+  notJudged: ReadonlyMap<CheckId, number>;
   /** Scans of the rows made. */
   scans: number;
 }
@@ -126,10 +135,14 @@ export async function runChecks(scan: RowScan, factories: readonly CollectorFact
     if (list === undefined) found.set(check, (list = []));
     list.push({ check, url, detail, related: related?.urls.slice(0, RELATED_MAX) ?? [], relatedCount: related?.count ?? 0 });
   };
-  for (const collector of collectors) collector.finish(emit);
+  const notJudged = new Map<CheckId, number>();
+  const countNotJudged: CountNotJudged = (check, count) => {
+    if (count > 0) notJudged.set(check, (notJudged.get(check) ?? 0) + count);
+  };
+  for (const collector of collectors) collector.finish(emit, countNotJudged);
   // Every check present, in registry order (none found: an empty list).
   const findings = new Map<CheckId, readonly Finding[]>(CHECK_IDS.map((id) => [id, found.get(id) ?? []]));
-  return { findings, scans };
+  return { findings, notJudged, scans };
 }
 
 /** The ids of the checks that failed on each URL, each URL's in registry order. */

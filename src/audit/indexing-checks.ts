@@ -86,16 +86,22 @@ export const indexingChecks: CollectorFactory = () => {
         else if (row.status !== 200) targetProblems.set(row.url, statusDetail(row));
       }
     },
-    finish(emit) {
+    finish(emit, notJudged) {
       for (const [url, directive] of noindex) {
         const linked = linkers.get(url);
         if (linked.count > 0) pending.add('noindex-linked', url, `${directive}, linked from ${linked.count === 1 ? '1 page' : `${linked.count} pages`}`, linked);
       }
+      /** Canonicals to a URL of the site the crawl never fetched (past a limit, excluded…): not judged. */
+      let unknownTargets = 0;
       for (const [page, canonical] of canonicals) {
         let problem = targetProblems.get(canonical);
-        if (problem === undefined && !targetsWithRow.has(canonical) && originOf(canonical) !== originOf(page)) problem = 'on another site, not crawled';
+        if (problem === undefined && !targetsWithRow.has(canonical)) {
+          if (originOf(canonical) !== originOf(page)) problem = 'on another site, not crawled';
+          else unknownTargets += 1;
+        }
         if (problem !== undefined) pending.add('canonical-to-non-200', page, `canonical ${canonical}: ${problem}`, { urls: [canonical], count: 1 });
       }
+      notJudged('canonical-to-non-200', unknownTargets);
       for (const [url, { reason, isStart }] of listedRows) {
         const sitemaps = listed.get(url);
         if (!isStart && linkers.get(url).count === 0) pending.add('sitemap-orphan', url, 'listed in a sitemap, linked from no crawled page', sitemaps);

@@ -42,12 +42,15 @@ export const linkChecks: CollectorFactory = (thresholds) => {
   const linkers = new RelatedIndex();
   /** Rows using each broken resource. */
   const users = new RelatedIndex();
+  /** Links to other sites their robots.txt kept from being checked (blocked `external` rows). */
+  let externalBlocked = 0;
 
   return {
     wants: (pass) => pass <= 2,
     see(row, pass) {
       if (pass === 1) {
         const isExternal = isExternalRow(row);
+        if (isExternal && row.blockedBy !== null) externalBlocked += 1;
         if (isBrokenRow(row)) {
           broken.set(row.url, { detail: statusDetail(row), isExternal, isResource: row.kind === 'resource', referrer: row.referrer });
           linkers.track(row.url);
@@ -69,7 +72,8 @@ export const linkChecks: CollectorFactory = (thresholds) => {
       if (row.kind === 'page') for (const link of row.links) if (link !== row.url) linkers.add(link, row.url);
       for (const url of row.resources ?? []) users.add(url, row.url);
     },
-    finish(emit) {
+    finish(emit, notJudged) {
+      notJudged('broken-link-external', externalBlocked);
       const pending = new PendingFindings();
       /** Where each redirect target is redirected from (the first source in `seq` order). */
       const redirectedFrom = new Map<string, string>();

@@ -72,13 +72,16 @@ export interface CrawlCounts {
 /**
  * Why a URL a page linked to (or a redirect led to) was left unvisited by a rule of the crawl: the depth
  * limit (`maxDepth`), the page limit (`maxPages`), the path prefix, an exclude pattern, or the trap rules
- * (a URL that repeats itself, or one query variant too many of one path). Links to other sites are not
- * counted here: they are outside the crawl by definition (the audit checks them).
+ * (a URL that repeats itself, or one query variant too many of one path). A link to another site is
+ * outside the crawl by definition, and checked (a row of kind `external`); it is listed here only when
+ * it was not checked: past the crawl's limit of checks per other site (`external-host-limit`,
+ * `maxExternalPerHost`) or of them all (`external-limit`, `maxExternal`), with checks turned off (`external-off`), or
+ * kept from it by that site's robots.txt (`external-robots`: it also has its blocked row).
  */
 export type NotCrawledReason = (typeof NOT_CRAWLED_REASONS)[number];
 
 /** Every {@link NotCrawledReason}, in the order they are told (the usual first). */
-export const NOT_CRAWLED_REASONS = Object.freeze(['depth', 'page-limit', 'prefix', 'excluded', 'trap'] as const);
+export const NOT_CRAWLED_REASONS = Object.freeze(['depth', 'page-limit', 'prefix', 'excluded', 'trap', 'external-host-limit', 'external-limit', 'external-off', 'external-robots'] as const);
 
 /** URLs left unvisited, by reason; a reason with none is absent. */
 export type NotCrawledCounts = Partial<Record<NotCrawledReason, number>>;

@@ -6,21 +6,22 @@
  * to it) and anchor texts. An archive does not say; its pages' links do.
  *
  * Walked breadth first from the start URLs, as the crawl admits URLs: a
- * page's links one hop deeper, its resources and its redirect's target at its
- * own depth. Rows the walk does not reach (captured by a browser for a script,
+ * page's links (then its canonical) one hop deeper, its resources and its
+ * redirect's target at its own depth. Rows the walk does not reach (captured by a browser for a script,
  * or outside the links) are depth 0, with the referrer the archive gave them
  * when that is a row, and their kind as the mapping set it.
  *
  * Memory: one small entry per URL seen (rows and link targets), and each
  * row's links as numbers with their texts; not the rows.
  */
+import { canonicalOf } from '../core/audit/indexability.ts';
 import { isHtmlType, parseContentType } from '../core/links/decode-html.ts';
 import type { PageRecord, RowKind } from '../core/model.ts';
 import { MAX_TEXTS_PER_LINK } from '../core/links/extract-links.ts';
 import { normalizeUrl } from '../core/url/normalize-url.ts';
 
 /** What the walk reads of a row. */
-export type GraphRow = Pick<PageRecord, 'url' | 'kind' | 'status' | 'contentType' | 'location' | 'links' | 'linkTexts' | 'resources' | 'referrer'>;
+export type GraphRow = Pick<PageRecord, 'url' | 'kind' | 'status' | 'contentType' | 'location' | 'links' | 'linkTexts' | 'resources' | 'referrer' | 'facts'>;
 
 /** The fields the walk sets on a row. */
 export type GraphFields = Pick<PageRecord, 'depth' | 'referrer' | 'kind' | 'inlinks' | 'anchors'>;
@@ -36,6 +37,8 @@ interface Node {
     texts: string[];
     resources: Int32Array;
     redirect: number;
+    /** The canonical it names when another URL (the crawl fetches it as a page); -1 when none. */
+    canonical: number;
     referrer: number;
     /** An HTML page: its links count as inlinks. */
     isPage: boolean;
@@ -63,6 +66,7 @@ export class LinkGraph {
     const success = row.status !== null && row.status >= 200 && row.status < 300;
     const linkedKind = success && mediaType !== null && !isHtmlType(mediaType) ? 'file' : 'page';
     const target = row.location === null || row.status === null || row.status < 300 || row.status >= 400 ? null : normalizeUrl(row.location);
+    const canonical = row.facts === undefined || row.facts === null ? null : canonicalOf(row.facts);
     const node = this.nodes[id];
     if (node === undefined || node.row !== null) return;
     node.row = {
@@ -72,6 +76,7 @@ export class LinkGraph {
       texts: row.linkTexts.slice(),
       resources: Int32Array.from(row.resources, (url) => this.idOf(url)),
       redirect: target === null ? -1 : this.idOf(target),
+      canonical: canonical === null || canonical === row.url ? -1 : this.idOf(canonical),
       referrer: row.referrer === null ? -1 : this.idOf(row.referrer),
       isPage: row.kind === 'page' && success && (mediaType === null || isHtmlType(mediaType)),
     };
@@ -137,6 +142,7 @@ export class LinkGraph {
         }
         for (const target of row.resources) reach(target, 'resource', level, round);
         if (row.isPage) for (const target of row.links) reach(target, this.nodes[target]?.row?.linkedKind ?? 'page', level + 1, next);
+        if (row.isPage && row.canonical >= 0) reach(row.canonical, this.nodes[row.canonical]?.row?.linkedKind ?? 'page', level + 1, next);
       }
       round = next;
     }

@@ -14,6 +14,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { countsBySeverity, runAudit, severityCountsText, type AuditResult } from '../audit/audit.ts';
 import { CHECKS, SEVERITIES, type CheckId, type CheckInfo } from '../audit/checks.ts';
 import type { Finding, RowScan } from '../audit/engine.ts';
+import { notJudgedNotes, type NotJudgedCrawl, type NotJudgedNote } from '../audit/not-judged.ts';
 import { issuesToCsv } from '../export/issues-csv.ts';
 import type { ReportCrawl } from './report-csv.ts';
 import type { SaveCsv } from './reports-view.tsx';
@@ -21,7 +22,8 @@ import type { SaveCsv } from './reports-view.tsx';
 export interface IssuesViewProps {
   /** Starts a scan of the crawl's rows in `seq` order (called up to three times). */
   loadRows: RowScan;
-  crawl: ReportCrawl;
+  /** The crawl: its start URL and date name the files; its settings and counts say what was not checked. */
+  crawl: ReportCrawl & NotJudgedCrawl;
   saveCsv: SaveCsv;
   /** Opens a URL's detail; without it, URLs are plain text. */
   onOpenUrl?: (url: string) => void;
@@ -74,6 +76,8 @@ export function IssuesView({ loadRows, crawl, saveCsv, onOpenUrl, onShowInTable,
     }
   };
 
+  const notJudged = view.state === 'ready' ? notJudgedNotes(view.result, crawl) : null;
+
   return (
     <section class="reports issues" data-testid="issues" data-state={view.state} aria-busy={view.state === 'building'}>
       <div class="reports-bar">
@@ -111,6 +115,7 @@ export function IssuesView({ loadRows, crawl, saveCsv, onOpenUrl, onShowInTable,
                   key={info.id}
                   info={info}
                   findings={view.result.findings.get(info.id) ?? []}
+                  notJudged={notJudged?.get(info.id) ?? null}
                   isOpen={open === info.id}
                   onToggle={() => setOpen(open === info.id ? null : info.id)}
                   onSave={() => save(info.id)}
@@ -129,6 +134,8 @@ export function IssuesView({ loadRows, crawl, saveCsv, onOpenUrl, onShowInTable,
 interface CheckRowProps {
   info: CheckInfo;
   findings: readonly Finding[];
+  /** The URLs the check could not judge; null when it judged all it looks at. */
+  notJudged: NotJudgedNote | null;
   isOpen: boolean;
   onToggle: () => void;
   onSave: () => void;
@@ -137,16 +144,22 @@ interface CheckRowProps {
   maxUrls: number;
 }
 
-function CheckRow({ info, findings, isOpen, onToggle, onSave, onOpenUrl, onShowInTable, maxUrls }: CheckRowProps) {
+function CheckRow({ info, findings, notJudged, isOpen, onToggle, onSave, onOpenUrl, onShowInTable, maxUrls }: CheckRowProps) {
   const count = findings.length;
   return (
-    <li class="issues-check" data-testid="issue-check" data-check={info.id} data-count={count} data-severity={info.severity}>
+    <li class="issues-check" data-testid="issue-check" data-check={info.id} data-count={count} data-severity={info.severity} data-not-judged={notJudged?.count}>
       <div class="issues-check-head">
         <button type="button" class="issues-toggle" aria-expanded={isOpen} data-testid="issue-toggle" disabled={count === 0} onClick={onToggle}>
           <span class={`issues-badge issues-${info.severity}`}>{info.severity}</span> {info.title}{' '}
           <span class="issues-count" data-testid="issue-count">
-            {count}
+            {notJudged?.isOff === true && count === 0 ? 'not checked' : count}
           </span>
+          {notJudged !== null && !(notJudged.isOff && count === 0) && (
+            <span class="issues-not-judged" data-testid="issue-not-judged">
+              {' '}
+              · {notJudged.label}
+            </span>
+          )}
         </button>
         <code class="issues-id">{info.id}</code>
       </div>
@@ -154,6 +167,11 @@ function CheckRow({ info, findings, isOpen, onToggle, onSave, onOpenUrl, onShowI
         {info.why}
         {info.threshold !== null && <span class="reports-muted"> Threshold: {info.threshold}.</span>}
       </p>
+      {notJudged !== null && (
+        <p class="issues-not-judged-why" data-testid="issue-not-judged-why">
+          {notJudged.text}
+        </p>
+      )}
       {isOpen && count > 0 && (
         <div class="issues-urls">
           <div class="reports-bar">

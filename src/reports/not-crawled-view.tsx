@@ -1,8 +1,9 @@
 /**
  * The *Not crawled* view of the results page: the URLs the crawl found and
  * left unvisited by its own rules (the depth limit, the page limit, the path
- * prefix, an exclude pattern, the trap rules; see `core/crawl/not-crawled.ts`),
- * with why, the depth each would have had and the page that linked it. One
+ * prefix, an exclude pattern, the trap rules; see `core/crawl/not-crawled.ts`)
+ * and the links to other sites it did not check (past a limit, refused by
+ * their robots.txt, checks off), with why, the depth each would have had and the page that linked it. One
  * reason at a time or all; a page of {@link PAGE_SIZE} at a time; every one of
  * them as CSV.
  *

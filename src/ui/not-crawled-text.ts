@@ -11,8 +11,14 @@ export { NOT_CRAWLED_REASONS };
 
 const grouped = new Intl.NumberFormat('en-US');
 
-/** Why, in words: `deeper than 20`, `past the page limit (500)`, `outside /docs/`, `excluded by a pattern`, `likely traps`. */
-export function notCrawledReasonText(reason: NotCrawledReason, settings: Pick<CrawlSettings, 'maxDepth' | 'maxPages' | 'pathPrefix'>): string {
+/** The settings the words name. */
+export type NotCrawledSettings = Pick<CrawlSettings, 'maxDepth' | 'maxPages' | 'pathPrefix'> & Partial<Pick<CrawlSettings, 'maxExternal' | 'maxExternalPerHost'>>;
+
+/**
+ * Why, in words: `deeper than 20`, `past the page limit (500)`, `outside /docs/`, `excluded by a pattern`,
+ * `likely traps`, and for links to other sites not checked `past the limit of checks per other site (100)`…
+ */
+export function notCrawledReasonText(reason: NotCrawledReason, settings: NotCrawledSettings): string {
   switch (reason) {
     case 'depth':
       return `deeper than ${settings.maxDepth}`;
@@ -24,11 +30,19 @@ export function notCrawledReasonText(reason: NotCrawledReason, settings: Pick<Cr
       return 'excluded by a pattern';
     case 'trap':
       return 'likely traps (repeating paths, endless query variants)';
+    case 'external-host-limit':
+      return `past the limit of checks per other site (${grouped.format(settings.maxExternalPerHost ?? 0)})`;
+    case 'external-limit':
+      return `past the limit of links to other sites to check (${grouped.format(settings.maxExternal ?? 0)})`;
+    case 'external-off':
+      return 'on other sites, not checked (checks turned off)';
+    case 'external-robots':
+      return 'on other sites whose robots.txt refused the check';
   }
 }
 
 /** The line for a crawl's {@link NotCrawledCounts}; null when nothing was left out (or it was not counted). */
-export function notCrawledText(counts: NotCrawledCounts | undefined, settings: Pick<CrawlSettings, 'maxDepth' | 'maxPages' | 'pathPrefix'>): string | null {
+export function notCrawledText(counts: NotCrawledCounts | undefined, settings: NotCrawledSettings): string | null {
   const present = NOT_CRAWLED_REASONS.filter((reason) => (counts?.[reason] ?? 0) > 0);
   if (counts === undefined || present.length === 0) return null;
   const total = present.reduce((sum, reason) => sum + (counts[reason] ?? 0), 0);

@@ -69,6 +69,24 @@ describe('the Not crawled view of the results page', () => {
     await waitFor(() => rows().length === PAGE_SIZE);
   });
 
+  it('lists the links to other sites it did not check, each with why, one reason at a time (issue 26, item 3)', async () => {
+    const X = 'https://x.example';
+    const other = (path: string, reason: NotCrawledReason): NotCrawledUrl => ({ crawlId: 'c1', url: `${X}${path}`, reason, depth: 1, referrer: `${S}/` });
+    const urls = [other('/a', 'external-host-limit'), other('/b', 'external-host-limit'), other('/c', 'external-limit'), other('/private', 'external-robots')];
+    const crawl = finished({ 'external-host-limit': 2, 'external-limit': 1, 'external-robots': 1 });
+    crawl.settings = { ...crawl.settings, maxExternal: 3, maxExternalPerHost: 2 };
+    await act(() => render(<NotCrawledView crawl={crawl} load={sourceOf(urls)} saveCsv={() => undefined} />, root));
+    await waitFor(() => rows().length === 4);
+    expect(byTestId('not-crawled-summary').textContent).to.equal(
+      '4 URLs not crawled: 2 past the limit of checks per other site (2), 1 past the limit of links to other sites to check (3), 1 on other sites whose robots.txt refused the check',
+    );
+    const why = [...root.querySelectorAll('[data-testid="not-crawled-row"]')].map((row) => row.querySelectorAll('td')[1]?.textContent);
+    expect(why).to.deep.equal(['past the limit of checks per other site (2)', 'past the limit of checks per other site (2)', 'past the limit of links to other sites to check (3)', 'on other sites whose robots.txt refused the check']);
+    await click(byTestId('not-crawled-external-robots'));
+    await waitFor(() => rows().length === 1);
+    expect(rows()).to.deep.equal([`${X}/private`]);
+  });
+
   it('downloads them all as CSV, each URL with its reason in words, depth and the page that linked it', async () => {
     const saved: { name: string; text: string }[] = [];
     const urls = [left('/a', 'excluded', 2), left('/b', 'prefix', 1), left('/c', 'trap', 5)];

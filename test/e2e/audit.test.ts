@@ -83,6 +83,35 @@ describe('an audit finds every planted issue, politely', () => {
     assert.ok(rows.find((r) => r.url === `${sites.moving.origin}/end`)?.issues.includes('broken-link-external'));
   });
 
+  it('follows a page linked only by <link rel="search">, and not an OpenSearch description (issue 26, item 7)', () => {
+    const search = rows.find((r) => r.url === `${sites.site.origin}/search-page`);
+    assert.equal(search?.status, 200, 'the search page is crawled');
+    assert.equal(search?.referrer, `${sites.site.origin}/with-search-link`);
+    assert.equal(logs.get(sites.site.origin)?.some((r) => r.url === '/opensearch.xml'), false, 'an OpenSearch description is not a page');
+  });
+
+  it('fetches a canonical target no link leads to, and judges it (issue 26, item 4)', () => {
+    const gone = rows.find((r) => r.url === `${sites.site.origin}/canon-gone`);
+    assert.equal(gone?.status, 404);
+    assert.ok(rows.find((r) => r.url === `${sites.site.origin}/canon-to-404`)?.issues.includes('canonical-to-non-200'));
+    const print = rows.find((r) => r.url === `${sites.site.origin}/canon-print`)?.issues ?? [];
+    for (const id of ['duplicate-content', 'title-duplicate', 'description-duplicate'] as const) assert.ok(!print.includes(id), `${id} on a copy whose canonical names its original`);
+  });
+
+  it('counts the link robots.txt kept from being checked beside Broken links to other sites, and lists it in Not crawled with why (issue 26, item 3)', async () => {
+    const page = await session.openPage(`${RESULTS_PAGE_PATH}?crawl=${crawl.id}`);
+    await page.getByTestId('tab-issues').click();
+    const external = page.locator('[data-check="broken-link-external"]');
+    await external.getByTestId('issue-not-judged').waitFor();
+    assert.ok(Number(await external.getAttribute('data-not-judged')) >= 1, await external.innerText());
+    assert.match(await external.getByTestId('issue-not-judged-why').innerText(), /kept out by their robots\.txt/);
+    await page.getByTestId('tab-not-crawled').click();
+    const row = page.locator(`[data-testid="not-crawled-row"][data-url="${sites.guarded.origin}/private/report"]`);
+    await row.waitFor({ timeout: 10_000 });
+    assert.match(await row.innerText(), /on other sites whose robots\.txt refused the check/);
+    await page.close();
+  });
+
   it('asks every host for robots.txt first and once, each URL once per method, nothing disallowed, no gap under the delay or the Crawl-delay', () => {
     for (const [origin, log] of logs) {
       if (origin === sites.robotsDown.origin) continue; // its robots.txt is retried: see the next test

@@ -13,7 +13,7 @@ import { solidPng } from './resource-site.ts';
 
 /** How many URLs each Issues check must flag on this site, by check id, with why. */
 export const PLANTED: Readonly<Record<string, number>> = {
-  'broken-link-internal': 2, // /missing (404), /server-error (500)
+  'broken-link-internal': 2 + 1, // /missing (404), /server-error (500); issue 26, item 4: /canon-gone (404), fetched as a canonical
   'broken-link-external': 4, // another site's /gone (404), the end of the other chain (404); a host that does not resolve, one refusing connections (issue 26, item 2)
   'broken-resource': 1, // /img/missing.png
   'missing-anchor': 1, // /anchors links to #absent
@@ -30,8 +30,8 @@ export const PLANTED: Readonly<Record<string, number>> = {
   'h1-missing': 1, // /no-h1
   'h1-multiple': 1, // /two-h1
   'noindex-linked': 2, // /noindex (meta robots), /noindex-header (X-Robots-Tag)
-  'canonical-to-non-200': 1, // /canon-to-redirect names /old
-  'canonical-elsewhere': 2, // /canon-elsewhere names /about, /canon-to-redirect names /old
+  'canonical-to-non-200': 1 + 1, // /canon-to-redirect names /old; issue 26, item 4: /canon-to-404 names /canon-gone (404, linked from nowhere)
+  'canonical-elsewhere': 2 + 2, // /canon-elsewhere names /about, /canon-to-redirect names /old; issue 26, item 4: /canon-to-404, /canon-print
   'sitemap-orphan': 1, // /orphan: listed, linked from nowhere
   'sitemap-non-indexable': 1, // /noindex, listed
   'slow-response': 1, // /slow answers after 1.2 s
@@ -158,10 +158,13 @@ export async function startAuditSites(): Promise<AuditSites> {
     '/dup-title-1', '/dup-title-2', '/long-title', '/short-title', '/no-title', '/no-desc', '/dup-desc-1', '/dup-desc-2',
     '/no-h1', '/two-h1', '/noindex', '/noindex-header', '/canon-elsewhere', '/canon-to-redirect', '/slow', '/large', '/d1',
     '/alt', '/copy-a', '/copy-b', '/anchors',
+    '/with-search-link', // issue 26, item 7: its <link rel="search"> is the only way to /search-page
+    '/canon-to-404', '/canon-original', '/canon-print', // issue 26, item 4
     `${guarded.origin}/docs`, `${guarded.origin}/private/report`, `${headless.origin}/fine`, `${headless.origin}/gone`, `${moving.origin}/start`,
   ];
   const anchorList = links.map((href) => `<li><a href="${href}">${href.replace(/^https?:\/\/[^/]+/, 'another site ')}</a></li>`).join('');
   const copy = page('copy', {});
+  const canonicalised = page('canon-original', { head: '<link rel="canonical" href="/canon-original">' });
   const routes = (origin: string): [string, Route][] => [
     ['/robots.txt', text(`User-agent: *\nDisallow: /blocked/\nSitemap: ${origin}/sitemap.xml\n`)],
     [
@@ -210,6 +213,15 @@ export async function startAuditSites(): Promise<AuditSites> {
     ['/copy-a', html(copy)],
     ['/copy-b', html(copy)],
     ['/anchors', html(page('anchors', { body: '<h2 id="present">Here</h2><a href="#present">here</a> <a href="#absent">nowhere</a> <a href="/about#team">the team</a>' }))],
+    // Issue 26, item 7: a good page reached only by a document <link> (as Django's docs link their search page).
+    ['/with-search-link', html(page('with-search-link', { head: '<link rel="search" title="Search" href="/search-page"><link rel="search" type="application/opensearchdescription+xml" href="/opensearch.xml">' }))],
+    ['/search-page', html(page('search-page'))],
+    // Issue 26, item 4: a canonical to a 404 no link leads to (fetched as the canonical's target, so judged),
+    // and a copy whose canonical names its original: no duplicate title, description or content.
+    ['/canon-to-404', html(page('canon-to-404', { head: '<link rel="canonical" href="/canon-gone">' }))],
+    ['/canon-gone', { status: 404, ...html('<!doctype html><title>Not found</title><h1>404</h1>') }],
+    ['/canon-original', html(canonicalised)],
+    ['/canon-print', html(canonicalised)],
     ['/img/ok.png', { headers: { 'content-type': 'image/png' }, body: solidPng(8, 8, [40, 120, 200]) }],
   ];
   const site = await startLocalSite(routes);

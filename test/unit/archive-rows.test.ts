@@ -13,6 +13,7 @@ import { DEFAULT_SETTINGS, type CrawlSettings } from '../../src/core/settings.ts
 import { writeWarcGz } from '../../src/export/warc.ts';
 import { ArchiveRowBuilder, type ImportedRow, type ImportSummary } from '../../src/import/archive-rows.ts';
 import { LinkGraph } from '../../src/import/link-graph.ts';
+import { factsOf } from '../support/page-facts-fixture.ts';
 import { readWarc, type WarcReadOptions } from '../../src/import/warc-reader.ts';
 import { CSS_BODY, collectBytes, countingContext, FIXTURE_START, fixtureBodies, fixtureRowsWithResources, fixtureSource, HOME_BODY, sha256Hex } from '../support/export-fixtures.ts';
 import { warcFixture } from '../support/warc-fixtures.ts';
@@ -297,6 +298,15 @@ describe('the link walk: depth, referrer, kind, inlinks and anchors', () => {
     assert.deepEqual(of('/img.png'), { depth: 1, referrer: 'https://example.com/new', kind: 'resource', inlinks: 0, anchors: [] });
     assert.deepEqual(of('/doc.pdf'), { depth: 1, referrer: 'https://example.com/', kind: 'file', inlinks: 1, anchors: ['Doc'] });
     assert.deepEqual(of('/lonely'), { depth: 0, referrer: null, kind: 'page', inlinks: 0, anchors: [] }, 'not reached: depth 0');
+  });
+
+  it('reaches a canonical target one hop deeper, as the crawl fetches it, with no inlink (issue 26, item 4)', () => {
+    const base = { kind: 'page' as const, status: 200, contentType: 'text/html', location: null, linkTexts: [], resources: [], referrer: null, facts: null };
+    const graph = new LinkGraph();
+    graph.add({ ...base, url: 'https://example.com/', links: ['https://example.com/print'] });
+    graph.add({ ...base, url: 'https://example.com/print', links: [], facts: { ...factsOf({}), canonical: 'https://example.com/original' } });
+    graph.add({ ...base, url: 'https://example.com/original', links: [] });
+    assert.deepEqual(graph.fields(['https://example.com/']).get('https://example.com/original'), { depth: 2, referrer: 'https://example.com/print', kind: 'page', inlinks: 0, anchors: [] });
   });
 
   it('starts from the first HTML page when no start URL is a row', TIMEOUT, async () => {

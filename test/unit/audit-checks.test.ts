@@ -109,6 +109,12 @@ describe('links and redirects', () => {
     assert.ok(!urls.includes(`${OTHER}/ok`));
   });
 
+  it('counts the links to other sites their robots.txt kept from being checked as not judged, neither broken nor fine (issue 26, item 3)', async () => {
+    const result = await runAudit(scanOf(auditRows()));
+    assert.equal(result.notJudged.get('broken-link-external'), 1, `${OTHER}/private`);
+    assert.equal((await runAudit(scanOf([linking('/', [`${OTHER}/ok`]), external(`${OTHER}/ok`, { status: 200 })]))).notJudged.has('broken-link-external'), false);
+  });
+
   it('counts a network failure as broken, with its code', async () => {
     const result = await runAudit(scanOf([linking('/', ['/t']), other('/t', { status: null, error: { code: 'timeout', message: 'no answer in 30 s' } })]));
     assert.equal(result.findings.get('broken-link-internal')?.[0]?.detail, 'failed (timeout)');
@@ -274,6 +280,15 @@ describe('indexing', () => {
     assert.deepEqual(result.findings.get('canonical-elsewhere')?.map((f) => f.url), ['/1', '/2', '/3', '/4', '/5'].map(at));
   });
 
+  it('counts a canonical to a URL of the site the crawl never fetched as not judged, neither an issue nor a pass (issue 26, item 4)', async () => {
+    const canon = (path: string, target: string): PageRecord => page(path, { facts: cleanFacts(path, { canonical: target }) });
+    const rows = [canon('/1', at('/never-fetched')), canon('/2', at('/never-fetched')), canon('/3', at('/fine')), canon('/4', `${OTHER}/x`), page('/fine')];
+    const result = await runAudit(scanOf(rows));
+    assert.deepEqual(result.findings.get('canonical-to-non-200')?.map((f) => f.url), [at('/4')]);
+    assert.equal(result.notJudged.get('canonical-to-non-200'), 2);
+    assert.equal((await runAudit(scanOf([canon('/3', at('/fine')), page('/fine')]))).notJudged.has('canonical-to-non-200'), false, 'every canonical judged');
+  });
+
   it('says why a URL a sitemap lists is not indexable, in the words of the exports’ indexability column', async () => {
     const listed = ['/ok', '/moved', '/gone', '/timeout', '/blocked', '/noindex', '/canon', '/file.pdf', '/style.css'];
     const rows = [
@@ -337,6 +352,29 @@ describe('performance and page content', () => {
       [at('/c1'), 2],
       [at('/c2'), 2],
     ]);
+  });
+
+  it('leaves out of the duplicate checks a page whose canonical names another page of its group (issue 26, item 4)', async () => {
+    const body = { sha256: 'd'.repeat(64) };
+    const shared = { title: 'One title for the original and its print view', facts: cleanFacts('/same', { description: 'One description.', canonical: at('/original') }) };
+    const rows = [
+      page('/original', { ...body, ...shared }),
+      page('/print', { ...body, ...shared, duplicateOf: at('/original') }),
+      // Three pages with one title: the one naming another of them is left out, the two others are duplicates.
+      page('/t1', { title: 'A title three pages share, one canonicalised' }),
+      page('/t2', { title: 'A title three pages share, one canonicalised', facts: cleanFacts('/t2', { canonical: at('/t1') }) }),
+      page('/t3', { title: 'A title three pages share, one canonicalised' }),
+      // A canonical to a page outside the group does not take a page out of it.
+      page('/u1', { title: 'A title two pages share, neither canonicalised' }),
+      page('/u2', { title: 'A title two pages share, neither canonicalised', facts: cleanFacts('/u2', { canonical: at('/elsewhere') }) }),
+    ];
+    const result = await runAudit(scanOf(rows));
+    const urls = (check: CheckId): string[] => (result.findings.get(check) ?? []).map((f) => f.url);
+    assert.deepEqual(urls('duplicate-content'), []);
+    assert.deepEqual(urls('description-duplicate'), []);
+    assert.deepEqual(urls('title-duplicate'), ['/t1', '/t3', '/u1', '/u2'].map(at));
+    assert.deepEqual(result.findings.get('title-duplicate')?.[0]?.related, [at('/t3')]);
+    assert.match(result.findings.get('title-duplicate')?.[0]?.detail ?? '', /on 2 pages$/);
   });
 
   it('keeps at most RELATED_MAX related URLs and counts them all', async () => {

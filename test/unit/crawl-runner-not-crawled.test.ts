@@ -43,13 +43,44 @@ describe('URLs a crawl leaves unvisited', () => {
     assert.equal((await listed(w.store)).length, 16);
   });
 
-  it('counts the links outside the path prefix and those excluded, not the links to other sites', async () => {
+  it('counts the links outside the path prefix and those excluded, and not a link to another site it checked', async () => {
     const w = world();
     w.site.route(`${A}/docs/`, page(['/docs/a', '/blog/x', '/docs/cgi-bin/run', 'http://elsewhere.test/', 'mailto:x@a.test']));
     w.site.route(`${A}/docs/a`, page(['/blog/x', '/blog/y']));
-    const { final } = await crawl(w, { startUrl: `${A}/docs/`, delayMs: 10, pathPrefix: '/docs/', excludePatterns: ['*/cgi-bin/*'], checkExternal: false });
+    const { final } = await crawl(w, { startUrl: `${A}/docs/`, delayMs: 10, pathPrefix: '/docs/', excludePatterns: ['*/cgi-bin/*'] });
     assert.deepEqual(final?.counts.notCrawled, { prefix: 2, excluded: 1 });
     assert.deepEqual(await listed(w.store), [`${A}/blog/x prefix 1 ${A}/docs/`, `${A}/blog/y prefix 2 ${A}/docs/a`, `${A}/docs/cgi-bin/run excluded 1 ${A}/docs/`]);
+  });
+
+  it('lists the links to other sites it did not check: past the limit per site, past the crawl\'s limit, kept out by robots.txt (issue 26, item 3)', async () => {
+    const X = 'http://x.test';
+    const Y = 'http://y.test';
+    const w = world();
+    w.site.route(`${A}/`, page([`${X}/1`, `${X}/2`, `${X}/3`, `${X}/private/4`, `${Y}/1`, `${Y}/2`, 'http://z.test/1']));
+    w.site.route(`${X}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private/\n' });
+    const { final, byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, maxExternal: 5, maxExternalPerHost: 3 });
+    // x.test: /1, /2, /3 admitted (its 3), /private/4 past them; y.test: /1, /2 (5 in all); z.test past the crawl's 5.
+    assert.deepEqual(final?.counts.notCrawled, { 'external-host-limit': 1, 'external-limit': 1 });
+    assert.deepEqual(await listed(w.store), [`${X}/private/4 external-host-limit 1 ${A}/`, `http://z.test/1 external-limit 1 ${A}/`]);
+
+    const robotsWorld = world();
+    robotsWorld.site.route(`${A}/`, page([`${X}/ok`, `${X}/private/b`]));
+    robotsWorld.site.route(`${X}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private/\n' });
+    const blocked = await crawl(robotsWorld, { startUrl: `${A}/`, delayMs: 10 });
+    assert.equal(blocked.byUrl.get(`${X}/private/b`)?.blockedBy, 'robots', 'its blocked row stays');
+    assert.deepEqual(blocked.final?.counts.notCrawled, { 'external-robots': 1 });
+    assert.deepEqual(await listed(robotsWorld.store), [`${X}/private/b external-robots 1 ${A}/`]);
+    assert.equal(byUrl.has(`${X}/private/4`), false);
+  });
+
+  it('lists every link to another site as not checked in a crawl that does not check them (issue 26, item 3)', async () => {
+    const w = world();
+    w.site.route(`${A}/`, page(['/a', 'http://x.test/1', 'http://y.test/2']));
+    w.site.route(`${A}/a`, page(['http://x.test/1', '/']));
+    const { final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, checkExternal: false });
+    assert.equal(w.site.requests.some((r) => !r.url.startsWith(A)), false, 'nothing asked of another site');
+    assert.deepEqual(final?.counts.notCrawled, { 'external-off': 2 });
+    assert.deepEqual(await listed(w.store), [`http://x.test/1 external-off 1 ${A}/`, `http://y.test/2 external-off 1 ${A}/`]);
   });
 
   it('counts the links the trap rules refuse', async () => {

@@ -482,6 +482,34 @@ describe('crawl runner: inlinks', () => {
   });
 });
 
+describe('crawl runner: canonical targets (issue 26, item 4)', () => {
+  it('fetches a canonical target in scope as a page that no link leads to, without counting an inlink', async () => {
+    const w = world();
+    w.site.route(`${A}/`, page(['/copy', '/header']));
+    w.site.route(`${A}/copy`, page([], '<link rel="canonical" href="/gone">'));
+    w.site.route(`${A}/header`, { headers: { 'content-type': 'text/html', link: '</from-header>; rel="canonical"' }, body: '<title>t</title>' });
+    w.site.route(`${A}/from-header`, page([]));
+    const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
+    const gone = row(byUrl, `${A}/gone`);
+    assert.equal(gone.status, 404);
+    assert.equal(gone.referrer, `${A}/copy`);
+    assert.equal(gone.depth, 2);
+    assert.equal(gone.inlinks, 0, 'a canonical is not a link');
+    assert.equal(row(byUrl, `${A}/from-header`).status, 200, 'the Link header canonical too');
+  });
+
+  it('leaves a canonical on another site, or deeper than the depth limit, unfetched; a self canonical is the page itself', async () => {
+    const w = world();
+    w.site.route(`${A}/`, page(['/a', '/self'], '<link rel="canonical" href="http://b.test/x">'));
+    w.site.route(`${A}/a`, page([], '<link rel="canonical" href="/deep">'));
+    w.site.route(`${A}/self`, page([], '<link rel="canonical" href="/self">'));
+    const { byUrl, final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, maxDepth: 1, checkExternal: false });
+    assert.deepEqual([...byUrl.keys()].sort(), [`${A}/`, `${A}/a`, `${A}/self`]);
+    assert.equal(w.site.requests.some((r) => r.url.startsWith('http://b.test/')), false);
+    assert.equal(final?.counts.notCrawled?.depth, 1, '/deep, left out by the depth limit');
+  });
+});
+
 describe('crawl runner: size on disk', () => {
   it('counts the bytes of each distinct stored body once in bytesStored', async () => {
     const w = world();

@@ -90,6 +90,37 @@ describe('extractLinks: base href', () => {
   });
 });
 
+describe('extractLinks: document <link>s (issue 26, item 7)', () => {
+  const cases: [name: string, html: string, expected: string[]][] = [
+    ['follows a search page linked only by <link rel="search">', '<link rel="search" title="Search" href="/search/">', ['https://example.com/search/']],
+    ['follows rel="search" with an HTML type', '<link rel="search" type="text/html" href="/search/">', ['https://example.com/search/']],
+    ['leaves an OpenSearch description alone', '<link rel="search" type="application/opensearchdescription+xml" href="/opensearch.xml">', []],
+    ['follows an alternate language version', '<link rel="alternate" hreflang="de" href="/de/page.html">', ['https://example.com/de/page.html']],
+    ['leaves a feed alone', '<link rel="alternate" type="application/rss+xml" href="/feed.xml">', []],
+    ['leaves an alternate stylesheet to the resources', '<link rel="alternate stylesheet" href="/dark.css">', []],
+    ['follows next, prev, previous, help and license', '<link rel="next" href="p3.html"><link rel="prev" href="p1.html"><link rel="previous" href="p0.html"><link rel="help" href="/help"><link rel="license" href="/license">', ['https://example.com/dir/p3.html', 'https://example.com/dir/p1.html', 'https://example.com/dir/p0.html', 'https://example.com/help', 'https://example.com/license']],
+    ['reads rel tokens in any case, among others', '<LINK REL="Next Prefetch" HREF="/n">', ['https://example.com/n']],
+    ['resolves against <base href>', '<base href="https://example.com/docs/"><link rel="next" href="two.html">', ['https://example.com/docs/two.html']],
+    ['follows only targets on the page\'s own origin', '<link rel="next" href="https://other.example/n"><link rel="license" href="http://example.com/license"><link rel="help" href="https://example.com:8443/help">', []],
+    ['leaves other rels alone', '<link rel="canonical" href="/c"><link rel="author" href="/me"><link rel="dns-prefetch" href="//cdn.example.com"><link rel="stylesheet" href="/s.css">', []],
+    ['ignores a document <link> without href', '<link rel="next"><link rel="next" href="  ">', []],
+  ];
+  for (const [name, html, expected] of cases) {
+    test(name, () => {
+      assert.deepEqual(urls(html), expected);
+    });
+  }
+
+  test('takes the title as the link\'s text, and rel="nofollow" as a nofollow link', () => {
+    const link = only('<link rel="search nofollow" title="Search the docs" href="/search/">');
+    assert.deepEqual({ text: link.text, nofollow: link.nofollow }, { text: 'Search the docs', nofollow: true });
+  });
+
+  test('merges a document <link> with an <a> to the same URL', () => {
+    assert.deepEqual(urls('<link rel="next" href="/n"><a href="/n">next</a>'), ['https://example.com/n']);
+  });
+});
+
 describe('extractLinks: nofollow', () => {
   const relCases: [rel: string, nofollow: boolean][] = [
     ['nofollow', true],

@@ -14,6 +14,15 @@ describe('the line on URLs a crawl left unvisited', () => {
     );
   });
 
+  it('names the links to other sites left unchecked, with the limits in force (issue 26, item 3)', () => {
+    const limits = { ...settings, maxExternal: 10_000, maxExternalPerHost: 100 };
+    assert.equal(
+      notCrawledText({ 'external-host-limit': 2888, depth: 3, 'external-robots': 12, 'external-limit': 1 }, limits),
+      '2,904 URLs not crawled: 3 deeper than 20, 2,888 past the limit of checks per other site (100), 1 past the limit of links to other sites to check (10,000), 12 on other sites whose robots.txt refused the check',
+    );
+    assert.equal(notCrawledText({ 'external-off': 7 }, limits), '7 URLs not crawled: on other sites, not checked (checks turned off)');
+  });
+
   it('says nothing when nothing was left out or it was not counted', () => {
     assert.equal(notCrawledText({}, settings), null);
     assert.equal(notCrawledText({ depth: 0 }, settings), null);

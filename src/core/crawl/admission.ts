@@ -4,8 +4,10 @@
  * (`url/traps.ts`) and the page budget has room; a URL fetched on any host (a
  * page resource, a link to another site to check) when it passes the trap
  * rules and its kind's budget has room. A followed URL the crawl's own rules
- * leave out is recorded with the reason (`not-crawled.ts`); links to other
- * sites are not (they are outside the crawl, not left out of it).
+ * leave out is recorded with the reason (`not-crawled.ts`), and so is a link
+ * to another site left unchecked (checks off, past a budget); a link to
+ * another site is not recorded when it is checked (it is outside the crawl,
+ * not left out of it).
  */
 import type { FrontierEntry } from '../model.ts';
 import type { CrawlStore } from './ports.ts';
@@ -13,6 +15,7 @@ import { blockDisallowed } from './frontier-queue.ts';
 import { QueryVariantCounter, queryVariantsCap, urlTrapReason } from '../url/traps.ts';
 import { admit, type Candidate, type CrawlWrites } from './frontier.ts';
 import type { HostRules } from './host-rules.ts';
+import { checksExternal } from './kinds/external-kind.ts';
 import { recordNotCrawled, type RecordedUrls, type Refusal } from './not-crawled.ts';
 
 export class Admission {
@@ -43,7 +46,8 @@ export class Admission {
 
   /**
    * Admits the followed candidates the crawl's rules let in (scope, depth, traps, page budget) and
-   * records the ones they leave out, with the reason; links to other sites are dropped unrecorded.
+   * records the ones they leave out, with the reason; links to other sites are dropped here (they come
+   * to {@link admitAnyHost} as links to check).
    */
   async admitFollowed(writes: CrawlWrites, candidates: Candidate[]): Promise<void> {
     const { crawl } = writes;
@@ -71,13 +75,26 @@ export class Admission {
     await recordNotCrawled(writes, refused, this.recordedOf(crawl.id));
   }
 
-  /** Admits URLs fetched on any host, outside the scope (page resources, links to other sites to check). */
+  /**
+   * Admits URLs fetched on any host, outside the scope (page resources, links to other sites to check),
+   * and records the links to other sites left unchecked: all of them when the crawl does not check them,
+   * else those past the crawl's or their host's budget.
+   */
   async admitAnyHost(writes: CrawlWrites, candidates: Candidate[]): Promise<void> {
-    const queued = await admit(
-      writes,
-      candidates.filter((c) => urlTrapReason(c.url) === null),
-    );
+    const { crawl } = writes;
+    const isChecking = checksExternal(crawl);
+    const refused: Refusal[] = [];
+    const kept = candidates.filter((candidate) => {
+      if (urlTrapReason(candidate.url) !== null) return false;
+      if (candidate.kind !== 'external' || isChecking) return true;
+      refused.push({ candidate, reason: 'external-off' });
+      return false;
+    });
+    const queued = await admit(writes, kept, undefined, (candidate, budget) => {
+      if (candidate.kind === 'external') refused.push({ candidate, reason: budget === 'host' ? 'external-host-limit' : 'external-limit' });
+    });
     await this.blockDisallowed(writes, queued);
+    await recordNotCrawled(writes, refused, this.recordedOf(crawl.id));
   }
 
   /** Records the URLs just queued that a robots.txt already read disallows, blocked (see `blockDisallowed`). */

@@ -153,7 +153,7 @@ export async function fetchEntry(ctx: StepContext,
   }
 
   const scope = ctx.rules.scopeOf(crawl);
-  const external = externalCandidates(crawl, scope, entry, page);
+  const external = externalCandidates(scope, entry, page);
   const redirectLimit = entry.kind === 'external' ? MAX_EXTERNAL_REDIRECTS : MAX_REDIRECT_HOPS;
 
   return ctx.commits.run<Claim | null>(

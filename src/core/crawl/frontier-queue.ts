@@ -103,11 +103,18 @@ export async function failUnreachable(writes: CrawlWrites, origin: string, failu
   return 'failed';
 }
 
-/** The entry's row, blocked by robots.txt (`rule`, the line that disallows it), final (see {@link markHandled}). */
-function recordBlocked(writes: CrawlWrites, entry: FrontierEntry, rule: string | null): Promise<void> {
+/**
+ * The entry's row, blocked by robots.txt (`rule`, the line that disallows it), final (see {@link markHandled}).
+ * A link to another site blocked so is also listed as not checked (`external-robots`), for the
+ * results' *Not crawled* view.
+ */
+async function recordBlocked(writes: CrawlWrites, entry: FrontierEntry, rule: string | null): Promise<void> {
   const row = unfetchedRow(entry);
   row.blockedBy = 'robots';
   row.blockedRule = rule;
+  if (entry.kind === 'external') {
+    await writes.tx.putNotCrawled([{ crawlId: entry.crawlId, url: entry.url, reason: 'external-robots', depth: entry.depth, referrer: entry.referrer }]);
+  }
   return markHandled(writes, row);
 }
 

@@ -220,6 +220,9 @@ export class CrawlWrites {
   }
 }
 
+/** Told of a new URL left out because a budget is spent: the crawl's for its kind, or its host's (links to other sites). */
+export type OverBudget = (candidate: Candidate, budget: 'crawl' | 'host') => void;
+
 /**
  * Admits candidates: a URL already in the frontier or the crawl table only
  * gains the inlink and the anchor text, tallied (added to it by
@@ -229,14 +232,15 @@ export class CrawlWrites {
  * `writes`; the caller flushes them.
  * @param accept asked about each new URL (once, and only while the budget has room), just
  *   before it is queued; false leaves it out. Must not await: it runs inside the transaction.
- * @param overBudget told of each new URL left out because its kind's budget is spent.
+ * @param overBudget told of each new URL left out because its kind's budget is spent (`crawl`), or, for a
+ *   link to another site, its host's (`host`, `maxExternalPerHost`).
  * @returns the entries newly queued (written in this transaction).
  */
 export async function admit(
   writes: CrawlWrites,
   candidates: Candidate[],
   accept?: (candidate: Candidate) => boolean,
-  overBudget?: (candidate: Candidate) => void,
+  overBudget?: OverBudget,
 ): Promise<FrontierEntry[]> {
   if (candidates.length === 0) return [];
   const { tx, crawl } = writes;
@@ -278,7 +282,7 @@ async function newEntry(
   writes: CrawlWrites,
   candidate: Candidate & { anchors: string[] },
   accept?: (candidate: Candidate) => boolean,
-  overBudget?: (candidate: Candidate) => void,
+  overBudget?: OverBudget,
 ): Promise<FrontierEntry | null> {
   const { crawl } = writes;
   const { counts, settings } = crawl;
@@ -290,12 +294,15 @@ async function newEntry(
       ? (counts.resourcesAdmitted ?? 0) + (counts.files ?? 0) >= (settings.maxResources ?? 0)
       : counts.admitted >= settings.maxPages;
   if (spent) {
-    overBudget?.(candidate);
+    overBudget?.(candidate, 'crawl');
     return null;
   }
   if (accept && !accept(candidate)) return null;
   const host = await writes.host(candidate.origin);
-  if (isExternal && (host.externalAdmitted ?? 0) >= (settings.maxExternalPerHost ?? 0)) return null;
+  if (isExternal && (host.externalAdmitted ?? 0) >= (settings.maxExternalPerHost ?? 0)) {
+    overBudget?.(candidate, 'host');
+    return null;
+  }
   host.pending += 1;
   if (isExternal) {
     counts.externalAdmitted = (counts.externalAdmitted ?? 0) + 1;

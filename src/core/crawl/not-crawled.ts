@@ -1,7 +1,8 @@
 /**
  * The URLs a crawl found and left unvisited by one of its rules: deeper than
  * the depth limit, past the page limit, outside the path prefix, matched by an
- * exclude pattern, or refused by the trap rules (see `NotCrawledReason`).
+ * exclude pattern, or refused by the trap rules; and the links to other sites
+ * it did not check (see `NotCrawledReason`).
  *
  * Each is stored as it is refused (in the transaction of the page that found
  * it), once per URL and run: a link on every page is written once, since the
@@ -64,7 +65,8 @@ export async function recordNotCrawled(writes: CrawlWrites, refusals: readonly R
 
 /**
  * When the crawl finishes: removes the stored URLs it holds after all (admitted later by another link)
- * and counts the rest by reason.
+ * and counts the rest by reason. A link to another site its robots.txt kept from being checked stays:
+ * the crawl holds it only as a blocked row.
  */
 export async function settleNotCrawled(writes: CrawlWrites): Promise<NotCrawledCounts> {
   const { tx, crawl } = writes;
@@ -73,7 +75,8 @@ export async function settleNotCrawled(writes: CrawlWrites): Promise<NotCrawledC
   for (;;) {
     const slice = await tx.notCrawledAfter(crawl.id, after, SETTLE_SLICE);
     if (slice.length === 0) break;
-    const known = await writes.knownOf(slice.map((item) => item.url));
+    // A link to another site blocked by its robots.txt has its (blocked) row: held, never visited.
+    const known = (await writes.knownOf(slice.map((item) => item.url))).map((isKnown, i) => isKnown && slice[i]?.reason !== 'external-robots');
     const visited = slice.filter((_, i) => known[i]).map((item) => item.url);
     if (visited.length > 0) await tx.deleteNotCrawled(crawl.id, visited);
     slice.forEach((item, i) => {

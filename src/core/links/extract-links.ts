@@ -1,6 +1,7 @@
 /**
- * Link extraction from one HTML page: the `<a href>` and `<area href>` links
- * and the frames (`<iframe src>`, `<frame src>`: pages too), the page
+ * Link extraction from one HTML page: the `<a href>` and `<area href>` links,
+ * the frames (`<iframe src>`, `<frame src>`: pages too) and the document
+ * `<link href>`s to the page's own site (see {@link DOCUMENT_LINK_RELS}), the page
  * resources a browser loads to show it (see `resource-refs.ts`; `<style>`
  * blocks through `css-urls.ts`), the `<title>`, and the page-wide `nofollow`
  * of `<meta name="robots">`.
@@ -9,9 +10,9 @@
  * in a service worker. Forgiving: garbage and unterminated markup never throw.
  */
 import { type Handler, Parser } from 'htmlparser2';
-import { normalizeUrl } from '../url/normalize-url.ts';
+import { httpOrigin, normalizeUrl } from '../url/normalize-url.ts';
 import { cssUrls } from './css-urls.ts';
-import { resourceRefsOf } from './resource-refs.ts';
+import { isResourceLinkRel, resourceRefsOf } from './resource-refs.ts';
 import { encodeQueryFor } from './query-encoding.ts';
 import { MAX_URL_LENGTH } from '../url/traps.ts';
 import { type MarkupFacts, PageFactsReader } from '../audit/page-facts-reader.ts';
@@ -26,6 +27,22 @@ const MAX_TITLE = 500;
 export const MAX_RESOURCES_PER_PAGE = 2000;
 /** Most characters of `<style>` blocks read per page for their URLs. */
 const MAX_STYLE_TEXT = 2 * 1024 * 1024;
+
+/**
+ * `<link rel>` tokens whose `href` names another document of the site that a
+ * reader may go to: the site's search page, the next and previous pages of a
+ * series, a help page, the licence, an alternate version (another language, a
+ * print view). Followed as links when the target is on the page's own origin
+ * (scheme, host and port) and, for `search` and `alternate`, is HTML: no
+ * `type`, or an HTML one (an OpenSearch description or a feed is not a page).
+ * A `<link>` that is also a stylesheet or an icon is a page resource
+ * (`resource-refs.ts`), never a link. Django's docs, for one, link their
+ * search page only by `<link rel="search">` (and a form).
+ */
+export const DOCUMENT_LINK_RELS: ReadonlySet<string> = new Set(['search', 'alternate', 'next', 'prev', 'previous', 'help', 'license']);
+
+/** `<link rel>` tokens whose target is followed only when it is HTML. */
+const HTML_ONLY_RELS: ReadonlySet<string> = new Set(['search', 'alternate']);
 
 /** One distinct outgoing link of a page. */
 export interface ExtractedLink {
@@ -73,6 +90,8 @@ interface RawLink {
   href: string;
   text: string;
   nofollow: boolean;
+  /** A document `<link>`: kept only when it resolves to the page's own origin. */
+  isSameOriginOnly?: boolean;
 }
 
 /** The `<a>` being read: its text arrives in pieces. */
@@ -89,7 +108,9 @@ interface OpenAnchor {
 /**
  * Extracts the links of an HTML page.
  *
- * - `<a href>` and `<area href>`, any case and quoting; entities in `href`
+ * - `<a href>` and `<area href>`, any case and quoting, and the document
+ *   `<link href>`s of {@link DOCUMENT_LINK_RELS} on the page's own origin
+ *   (their text is their `title`); entities in `href`
  *   decoded; URLs resolved against the first `<base href>` (itself resolved
  *   against the page URL; applied to all links, as browsers do) and
  *   normalized; links that are not http(s) (`javascript:`, `data:`...), not
@@ -117,7 +138,7 @@ export function extractLinks(html: string, pageUrl: string, encoding = 'utf-8', 
   const baseUrl = resolveBase(reader.baseHref === null ? null : encodeQueryFor(reader.baseHref, encoding), pageUrl);
   const resources = resolveResources(reader.resources, baseUrl, encoding);
   return {
-    links: mergeLinks(reader.links, baseUrl, encoding),
+    links: mergeLinks(reader.links, baseUrl, encoding, httpOrigin(pageUrl)),
     resources,
     title: reader.title?.toString() ?? null,
     metaNofollow: reader.metaNofollow,
@@ -176,6 +197,11 @@ class PageReader implements Partial<Handler> {
         if (attributes['href'] !== undefined) {
           const text = collapse(attributes['alt'] ?? '') || collapse(attributes['title'] ?? '');
           this.links.push({ href: attributes['href'], text: cap(text, MAX_ANCHOR_TEXT), nofollow: hasNofollow(attributes['rel']) });
+        }
+        break;
+      case 'link':
+        if (attributes['href'] !== undefined && attributes['href'].trim() !== '' && isDocumentLink(attributes['rel'], attributes['type'])) {
+          this.links.push({ href: attributes['href'], text: cap(collapse(attributes['title'] ?? ''), MAX_ANCHOR_TEXT), nofollow: hasNofollow(attributes['rel']), isSameOriginOnly: true });
         }
         break;
       case 'img':
@@ -306,6 +332,17 @@ function hasNofollow(rel: string | undefined): boolean {
   return rel !== undefined && rel.toLowerCase().split(/[\t\n\f\r ]+/).includes('nofollow');
 }
 
+/** Whether a `<link>` with this `rel` and `type` names a document to follow (see {@link DOCUMENT_LINK_RELS}). */
+function isDocumentLink(rel: string | undefined, type: string | undefined): boolean {
+  if (isResourceLinkRel(rel)) return false;
+  const tokens = (rel ?? '').toLowerCase().split(/[\t\n\f\r ]+/);
+  const documentRels = tokens.filter((token) => DOCUMENT_LINK_RELS.has(token));
+  if (documentRels.length === 0) return false;
+  if (!documentRels.every((token) => HTML_ONLY_RELS.has(token))) return true;
+  const mediaType = (type ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return mediaType === '' || mediaType === 'text/html' || mediaType === 'application/xhtml+xml';
+}
+
 /** Whether a robots `content` (comma-separated directives, any case) forbids following: `nofollow` or `none`. */
 function hasRobotsNofollow(content: string): boolean {
   return content
@@ -342,12 +379,13 @@ function resolveResources(raw: string[], baseUrl: string, encoding: string): str
  * text and every distinct one, nofollow only if always nofollow. With a base that is not a URL
  * (a caller bug), absolute links are still kept.
  */
-function mergeLinks(raw: RawLink[], baseUrl: string, encoding: string): ExtractedLink[] {
+function mergeLinks(raw: RawLink[], baseUrl: string, encoding: string, pageOrigin: string | null): ExtractedLink[] {
   const base = normalizeUrl(baseUrl) === null ? undefined : baseUrl;
   const byUrl = new Map<string, ExtractedLink>();
   for (const link of raw) {
     const url = normalizeUrl(encodeQueryFor(link.href, encoding), base);
     if (url === null || url.length > MAX_URL_LENGTH) continue;
+    if (link.isSameOriginOnly === true && httpOrigin(url) !== pageOrigin) continue;
     const seen = byUrl.get(url);
     if (seen === undefined) {
       byUrl.set(url, { url, text: link.text, texts: link.text === '' ? [] : [link.text], nofollow: link.nofollow });

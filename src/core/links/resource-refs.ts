@@ -22,6 +22,11 @@ const RESOURCE_RELS: ReadonlySet<string> = new Set([
   'preload',
 ]);
 
+/** Whether a `<link>` with this `rel` is a page resource (one of {@link RESOURCE_RELS} among its tokens). */
+export function isResourceLinkRel(rel: string | undefined): boolean {
+  return (rel ?? '').toLowerCase().split(/[\t\n\f\r ]+/).some((token) => RESOURCE_RELS.has(token));
+}
+
 /** Elements whose `background` attribute (HTML 3.2, still rendered) is an image. */
 const BACKGROUND_TAGS: ReadonlySet<string> = new Set(['body', 'table', 'td', 'th']);
 
@@ -40,8 +45,7 @@ export function resourceRefsOf(name: string, attributes: Record<string, string>,
   };
   switch (name) {
     case 'link': {
-      const rels = (attributes['rel'] ?? '').toLowerCase().split(/[\t\n\f\r ]+/);
-      if (rels.some((rel) => RESOURCE_RELS.has(rel))) {
+      if (isResourceLinkRel(attributes['rel'])) {
         add(attributes['href']);
         addSrcset(attributes['imagesrcset']);
       }

@@ -43,10 +43,11 @@ export const checksExternal = (crawl: CrawlRecord): boolean => crawl.settings.ch
  * distinct link (followable or `nofollow`: a link checker checks both) whose
  * host is outside the crawl's scope. A link excluded by a pattern or a path
  * prefix is on the crawl's own site and left alone: the user chose not to
- * crawl it.
+ * crawl it. Given even when the crawl does not check them: admission records
+ * them as not checked (`admission.ts`).
  */
-export function externalCandidates(crawl: CrawlRecord, scope: Scope, entry: FrontierEntry, row: PageRecord): Candidate[] {
-  if (!checksExternal(crawl) || row.kind !== 'page') return [];
+export function externalCandidates(scope: Scope, entry: FrontierEntry, row: PageRecord): Candidate[] {
+  if (row.kind !== 'page') return [];
   const candidates: Candidate[] = [];
   const ownHost = `${entry.origin}/`;
   for (const [i, url] of row.links.entries()) {

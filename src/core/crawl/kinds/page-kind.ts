@@ -1,11 +1,13 @@
 /**
- * A page found by a link (or a redirect, a sitemap, the start URL). An HTML
- * answer is read: its title, its links (followed within the scope) and, when
- * the crawl archives them, its resources. A successful answer that is not
- * HTML is a linked file (a PDF, an image, an archive…): its body is stored
- * when the crawl downloads files and the resource budget has room, up to
- * `maxFileBytes`; nothing is followed from it.
+ * A page found by a link (or a redirect, a sitemap, a canonical, the start
+ * URL). An HTML answer is read: its title, its links and its canonical
+ * (followed within the scope) and, when the crawl archives them, its
+ * resources. A successful answer that is not HTML is a linked file (a PDF,
+ * an image, an archive…): its body is stored when the crawl downloads files
+ * and the resource budget has room, up to `maxFileBytes`; nothing is
+ * followed from it.
  */
+import { canonicalOf } from '../../audit/indexability.ts';
 import { pageFactsOf } from '../../audit/response-facts.ts';
 import { decodeHtml, isHtmlType, looksBinary, parseContentType } from '../../links/decode-html.ts';
 import { extractLinks } from '../../links/extract-links.ts';
@@ -64,9 +66,23 @@ export const pageKind: WorkKind = {
     const follow = kept
       .filter((link) => settings.followNofollow || !link.nofollow)
       .flatMap((link) => (link.texts.length === 0 ? [null] : link.texts).map((anchor): Candidate => ({ url: link.url, origin: originOf(link.url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor, isLink: true })));
+    const canonical = canonicalCandidate(row, entry.url, entry.depth);
+    if (canonical !== null) follow.push(canonical);
     return { follow, resources: resourceCandidates };
   },
 };
+
+/**
+ * The page's canonical (its `<link rel="canonical">`, else its `Link` header's) when it names another
+ * URL, as a page to fetch, as Screaming Frog does by default: whether the canonical answers 200 is an
+ * audit check (`canonical-to-non-200`), which can only judge a target the crawl fetched. Admitted like a
+ * link (the scope, the depth limit, the traps, the page budget), but not one: no inlink, no anchor text.
+ */
+function canonicalCandidate(row: PageRecord, pageUrl: string, depth: number): Candidate | null {
+  const canonical = row.facts === undefined || row.facts === null ? null : canonicalOf(row.facts);
+  if (canonical === null || canonical === pageUrl) return null;
+  return { url: canonical, origin: originOf(canonical), kind: 'page', depth: depth + 1, referrer: pageUrl, anchor: null, isLink: false };
+}
 
 /** Whether a row is a page whose body is HTML (or was: its kind was settled when it was read). */
 export const isHtmlPageRow = (row: Pick<PageRecord, 'kind' | 'contentType'>): boolean => row.kind === 'page' && readsAsHtml(row.contentType);

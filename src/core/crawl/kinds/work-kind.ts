@@ -6,12 +6,12 @@
  * it leads to (links followed within the scope and the page budget, and
  * resources fetched on any host within the resource budget).
  *
- * | kind       | module             | body read                      | leads to                                   |
- * | ---------- | ------------------ | ------------------------------ | ------------------------------------------ |
- * | `page`     | `page-kind.ts`     | HTML; a linked file when asked | its links (followed), its resources        |
- * | `sitemap`  | `sitemap-kind.ts`  | 2xx                            | the URLs it lists (followed), its children |
- * | `resource` | `resource-kind.ts` | 2xx                            | a stylesheet's imports, fonts and images   |
- * | `external` | `external-kind.ts` | none (HEAD; GET if refused)    | its redirect's next hop, nothing else      |
+ * | kind       | module             | body read                      | leads to                                           |
+ * | ---------- | ------------------ | ------------------------------ | -------------------------------------------------- |
+ * | `page`     | `page-kind.ts`     | HTML; a linked file when asked | its links, its canonical (followed), its resources |
+ * | `sitemap`  | `sitemap-kind.ts`  | 2xx                            | the URLs it lists (followed), its children         |
+ * | `resource` | `resource-kind.ts` | 2xx                            | a stylesheet's imports, fonts and images           |
+ * | `external` | `external-kind.ts` | none (HEAD; GET if refused)    | its redirect's next hop, nothing else              |
  *
  * The fetch step (`fetch-step.ts`) runs one entry of any kind: it asks the
  * kind (`registry.ts`), requests, records, and admits what the kind found.
