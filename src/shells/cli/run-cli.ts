@@ -6,6 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { TabcrawlError, type CrawlSummary, type ReplyOf } from '../../messaging/protocol.ts';
+import type { CrawlCounts } from '../../core/model.ts';
 import { severityCountsText } from '../../audit/audit.ts';
 import { parseCliArgs, outputFormat, parallelNote, USAGE, type CliSettings } from './args.ts';
 import { distDirOf, ensureBuilt } from './build.ts';
@@ -189,6 +190,17 @@ export function issuesLine(issues: ReplyOf<'crawl/issues'>, isWritten: boolean):
   return `issues: ${severityCountsText(issues.bySeverity)}${named}${hint}`;
 }
 
+/**
+ * The line for what the crawl's rules left unvisited, e.g.
+ * `13 URLs not crawled: deeper than 2; every one: --out NAME.not-crawled.csv`; null when none.
+ * @param isWritten an `--out NAME.not-crawled.csv` lists them; otherwise the line says how to.
+ */
+export function notCrawledLine(crawl: { counts: Pick<CrawlCounts, 'notCrawled'>; settings: Parameters<typeof notCrawledText>[1] }, isWritten: boolean): string | null {
+  const text = notCrawledText(crawl.counts.notCrawled, crawl.settings);
+  if (text === null) return null;
+  return isWritten ? text : `${text}; every one: --out NAME.not-crawled.csv`;
+}
+
 /** What a crawl and its exports need of the running extension: an {@link ExtensionSession}, or a fake in tests. */
 export interface CrawlPort {
   /** Sends one protocol request to the background. */
@@ -331,8 +343,8 @@ export async function crawlAndExport(
   // A crawl that failed before recording anything has nothing to sum up: its reason was said above.
   if (!(crawl.state === 'failed' && crawl.counts.done === 0)) {
     say(formatSummary(crawl, Date.now()));
-    const leftOut = notCrawledText(crawl.counts.notCrawled, crawl.settings);
-    if (leftOut !== null) say(`${leftOut} (the results page lists them)`);
+    const leftOut = notCrawledLine(crawl, outputs.some((output) => outputFormat(output) === 'not-crawled.csv'));
+    if (leftOut !== null) say(leftOut);
     await port
       .request('crawl/issues', { crawlId: crawl.id })
       .then((issues) => say(issuesLine(issues, outputs.some((output) => outputFormat(output) === 'issues.csv'))))
