@@ -22,6 +22,10 @@ import {
   FIXTURE_ORIGIN,
   FIXTURE_START,
   GZ_BODY,
+  OTHER_GET,
+  OTHER_HEAD,
+  OTHER_MOVED,
+  externalFixtureRows,
   HOME_BODY,
   LIST_BODY,
   NOT_FOUND_BODY,
@@ -394,6 +398,39 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
     });
 
     test('holds one capture per fetched row, of every kind, as an independent reader checks it', async () => {
+      const { bytes } = await writtenRecords(writer, rows);
+      checkRowsArchived({ records: await checkWarc(bytes) }, rows);
+    });
+  });
+
+  describe(`${name}: links to other sites, checked`, () => {
+    const rows = [...fixtureRows(), ...externalFixtureRows()];
+
+    test('a link checked with GET after a refused HEAD is a metadata record of the answer, never a response with an empty body', async () => {
+      const { records } = await writtenRecords(writer, rows);
+      assert.deepEqual(records.filter((r) => r.field('WARC-Target-URI') === OTHER_GET).map((r) => r.type), ['metadata']);
+      const record = recordOf(records, 'metadata', OTHER_GET);
+      assert.equal(record.field('Content-Type'), 'application/warc-fields');
+      assert.equal(record.field('WARC-Date'), '2026-03-01T10:00:52.500Z');
+      assert.deepEqual(warcFields(record.block), [
+        ['via', FIXTURE_START],
+        ['method', 'HEAD'],
+        ['method', 'GET'],
+        ['status', '200'],
+        ['contentType', 'text/html; charset=utf-8'],
+        ['fetchTimeMs', '61'],
+        ['body', 'not read'],
+      ]);
+      assert.deepEqual(warcFields(recordOf(records, 'metadata', OTHER_MOVED).block).slice(3, 5), [['status', '301'], ['location', 'https://other.example/new']]);
+    });
+
+    test('a link checked with HEAD keeps its request and its HEAD answer', async () => {
+      const { records } = await writtenRecords(writer, rows);
+      assert.deepEqual(records.filter((r) => r.field('WARC-Target-URI') === OTHER_HEAD).map((r) => r.type), ['request', 'response']);
+      assert.match(recordOf(records, 'request', OTHER_HEAD).startLine ?? '', /^HEAD /);
+    });
+
+    test('holds every row as an independent reader checks it', async () => {
       const { bytes } = await writtenRecords(writer, rows);
       checkRowsArchived({ records: await checkWarc(bytes) }, rows);
     });
