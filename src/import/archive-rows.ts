@@ -327,7 +327,8 @@ export class ArchiveRowBuilder {
       case 'metadata':
         if (!this.attachMetadata(record)) {
           const failure = rowOfFailure(record, this.context) ?? rowOfCheck(record, this.context);
-          if (failure !== null && !this.urls.has(failure.row.url)) {
+          // Not for a URL with a row, or whose capture waits for its request: one row per URL (the capture's).
+          if (failure !== null && !this.urls.has(failure.row.url) && !this.pending.some((item) => item.url === failure.row.url)) {
             // Rows in file order: the captures before it first (a failure has no request to wait for).
             const before = await this.flush(true);
             this.urls.add(failure.row.url);

@@ -180,6 +180,18 @@ describe('rows from records written here', () => {
     assert.equal(imported.summary.otherMetadata, 0);
   });
 
+  it('gives a URL one row when a record of its failure comes while its capture waits for its request', TIMEOUT, async () => {
+    const archive = join(
+      warcRecord('response', 'https://example.com/', page('Home', ''), ['WARC-Record-ID: <urn:uuid:1>']),
+      warcRecord('metadata', 'https://example.com/', 'error: timeout\r\nmessage: an earlier try\r\n', ['Content-Type: application/warc-fields']),
+      warcRecord('request', 'https://example.com/', 'GET / HTTP/1.1\r\nHost: example.com\r\n\r\n', ['WARC-Concurrent-To: <urn:uuid:1>']),
+    );
+    const imported = await importRows(archive);
+    assert.deepEqual(imported.rows.map((r) => [r.row.url, r.row.status]), [['https://example.com/', 200]]);
+    assert.equal(imported.summary.rows, 1, 'as many rows counted as made');
+    assert.equal(imported.summary.otherMetadata, 1);
+  });
+
   it('makes a byte-identical body under a second URL a duplicate, its body stored once', TIMEOUT, async () => {
     const archive = join(warcRecord('response', 'https://example.com/', page('Same', '')), warcRecord('response', 'https://example.com/copy', page('Same', '')));
     const imported = await importRows(archive);

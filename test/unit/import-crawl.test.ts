@@ -287,10 +287,13 @@ describe('importArchive: the round trip of a Tabcrawl WACZ', () => {
     const finished: CrawlRecord = { ...crawl, message: null };
     await store.transaction((tx) => tx.putCrawl(finished));
     const fresh = new MemoryCrawlStore();
-    const { crawl: imported } = await importArchive(fresh, blobOf(await exported(store, finished, writeWacz)), 'site-2026.wacz', { newId: () => 'back' });
+    const progress: ImportProgress[] = [];
+    const { crawl: imported } = await importArchive(fresh, blobOf(await exported(store, finished, writeWacz)), 'site-2026.wacz', { newId: () => 'back', onProgress: (p) => progress.push(p) });
     assert.equal(imported.message, 'Imported from site-2026.wacz (Tabcrawl WACZ)');
     const rows = await allRows(fresh, 'back');
+    assert.notEqual(crawl.counts.done, rows.length, 'the fixture crawl counts fewer rows than it holds');
     assert.equal(imported.counts.done, rows.length, 'the import says as many URLs as it holds');
+    assert.equal(progress.at(-1)?.rows, rows.length, 'and its progress as many');
     assert.ok(rows.every((row) => row.source === 'archive'));
   });
 

@@ -403,7 +403,7 @@ export const IMPORT_PROGRESS_EVERY_MS = 2000;
 /** Warnings listed after an import; the rest are counted. */
 const WARNINGS_LISTED = 5;
 
-/** `importing site.wacz: 12 MB of 40 MB (30%), 1,200 records, 800 rows, about 10 s left`. */
+/** `importing site.wacz: 12 MB of 40 MB (30%), 1,200 records, 800 URLs, about 10 s left` (the URLs: rows stored so far, as `imported N URLs` counts them). */
 export function importingLine(fileName: string, progress: ImportPageProgress | null, elapsedMs: number): string {
   if (progress === null) return `importing ${fileName}: opening it, ${formatDuration(elapsedMs)} so far`;
   const percent = progress.totalBytes > 0 ? ` (${Math.floor((100 * progress.bytesRead) / progress.totalBytes)}%)` : '';
@@ -411,7 +411,7 @@ export function importingLine(fileName: string, progress: ImportPageProgress | n
     ? `, about ${formatDuration((elapsedMs * (progress.totalBytes - progress.bytesRead)) / progress.bytesRead)} left`
     : '';
   const plural = (n: number, word: string): string => `${n} ${n === 1 ? word : `${word}s`}`;
-  return `importing ${fileName}: ${formatBytes(progress.bytesRead)} of ${formatBytes(progress.totalBytes)}${percent}, ${plural(progress.records, 'record')}, ${plural(progress.rows, 'row')}${left}`;
+  return `importing ${fileName}: ${formatBytes(progress.bytesRead)} of ${formatBytes(progress.totalBytes)}${percent}, ${plural(progress.records, 'record')}, ${plural(progress.rows, 'URL')}${left}`;
 }
 
 /**
