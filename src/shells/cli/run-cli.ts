@@ -4,7 +4,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { TabcrawlError, type CrawlSummary, type ReplyOf } from '../../messaging/protocol.ts';
 import type { CrawlCounts } from '../../core/model.ts';
 import { severityCountsText } from '../../audit/audit.ts';
@@ -330,7 +330,7 @@ export async function crawlAndExport(
   if (handoff.browsertrixConfig !== undefined) {
     const path = resolve(io.cwd, handoff.browsertrixConfig);
     try {
-      const text = browsertrixConfigYaml({ settings: crawl.settings, version: handoff.version ?? 'unknown', createdAt: crawl.createdAt });
+      const text = browsertrixConfigYaml({ settings: crawl.settings, version: handoff.version ?? 'unknown', createdAt: crawl.createdAt, fileName: basename(path) });
       await writeFile(path, text);
       say(`wrote the Browsertrix Crawler config to ${path}`);
     } catch (error) {
