@@ -382,9 +382,12 @@ function metadataRecord(row: PageRecord, state: WarcState): RecordDraft {
   return draft('metadata', newRecordId(), fields, [encodeFields(info)]);
 }
 
-/** A link to another site checked with GET: its body is cancelled unread by design (`external-kind.ts`), never stored. */
+/**
+ * A link to another site checked with GET: its body is cancelled unread by design (`external-kind.ts`), never
+ * stored. (A row of another site imported from an archive with its body, a page `wget -H` captured, is a capture.)
+ */
 function isUnreadCheck(row: PageRecord, method: 'GET' | 'HEAD'): boolean {
-  return row.kind === 'external' && method === 'GET';
+  return row.kind === 'external' && method === 'GET' && row.sha256 === null;
 }
 
 /**

@@ -101,7 +101,7 @@ export interface ArchivedRow {
 }
 
 /** A link to another site checked with GET: its body is never read, so the archive holds no response for it. */
-const isUnreadCheck = (row: ArchivedRow): boolean => row.kind === 'external' && row.methods.at(-1) === 'GET';
+const isUnreadCheck = (row: ArchivedRow): boolean => row.kind === 'external' && row.methods.at(-1) === 'GET' && row.sha256 === null;
 
 const isHtml = (contentType: string | null): boolean => /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i.test(contentType ?? '');
 

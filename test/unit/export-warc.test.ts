@@ -35,6 +35,7 @@ import {
   fixtureRows,
   fixtureSource,
   readWarcRecords,
+  sha256Hex,
 } from '../support/export-fixtures.ts';
 
 const sha256Label = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
@@ -422,6 +423,17 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
         ['body', 'not read'],
       ]);
       assert.deepEqual(warcFields(recordOf(records, 'metadata', OTHER_MOVED).block).slice(3, 5), [['status', '301'], ['location', 'https://other.example/new']]);
+    });
+
+    test('a page of another site with a stored body (imported from a spanning crawler\'s archive) stays a capture', async () => {
+      const [checked] = externalFixtureRows().filter((row) => row.url === OTHER_GET);
+      assert.ok(checked);
+      const captured = { ...checked, sha256: sha256Hex(LIST_BODY), contentLength: LIST_BODY.byteLength, truncated: false, source: 'archive' as const };
+      const bodies = new Map([[sha256Hex(LIST_BODY), LIST_BODY]]);
+      const { context } = countingContext();
+      const records = await readWarcRecords(await collectBytes(writer(fixtureSource([...fixtureRows().slice(0, 1), captured], bodies), context)));
+      assert.deepEqual(records.filter((r) => r.field('WARC-Target-URI') === OTHER_GET).map((r) => r.type), ['request', 'response']);
+      assert.deepEqual(Buffer.from(payloadOf(recordOf(records, 'response', OTHER_GET))), Buffer.from(LIST_BODY));
     });
 
     test('a link checked with HEAD keeps its request and its HEAD answer', async () => {
