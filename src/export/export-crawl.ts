@@ -15,6 +15,7 @@
  * leaves nothing to download.
  */
 import type { CrawlReader } from '../core/crawl/ports.ts';
+import { notCrawledTotal } from '../core/crawl/not-crawled.ts';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
 import { storeExportSource, type ExportSource } from './export-source.ts';
 import { exportFileName, formatInfo } from './format-info.ts';
@@ -31,6 +32,7 @@ export const FORMAT_NAMES: Readonly<Record<ExportFormat, string>> = Object.freez
   csv: 'CSV',
   jsonl: 'JSON Lines',
   'issues.csv': 'Issues CSV',
+  'not-crawled.csv': 'Not crawled CSV',
 });
 
 /** Where an export stands, as the page shows it. */
@@ -43,9 +45,9 @@ export interface ExportProgress {
   formatName: string;
   /** The file name asked for (the browser may add ` (1)` when it exists). */
   fileName: string;
-  /** Rows written so far. */
+  /** Rows written so far (for `not-crawled.csv`, URLs left unvisited). */
   rowsDone: number;
-  /** Rows the export will hold: those stored when it started. */
+  /** Rows the export will hold: those stored when it started (for `not-crawled.csv`, the URLs left unvisited). */
   rowsTotal: number;
   /** The crawl was still running when the export started: rows crawled later are not in the file. */
   isCrawlRunning: boolean;
@@ -110,13 +112,28 @@ function storageError(error: unknown): ExportPageError {
   return new ExportPageError('storage', `Could not read the crawl from the browser's storage: ${errorMessage(error)}`, { cause: error });
 }
 
+/** Every item of `items`, a storage failure on the way an {@link ExportPageError} `storage`. */
+async function* fromStorageAll<T>(items: AsyncIterable<T>): AsyncGenerator<T> {
+  const iterator = items[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await fromStorage(() => iterator.next());
+      if (next.done === true) return;
+      yield next.value;
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}
+
 /**
  * `source` cut at `lastSeq`: rows finished after the export started are left
  * out, so the file matches the count shown, and every pass a writer makes over
- * the rows sees the same rows. Storage failures become `storage` errors.
+ * the rows sees the same rows. The URLs left unvisited pass through as stored.
+ * Storage failures become `storage` errors.
  */
 export function snapshotSource(source: ExportSource, lastSeq: number): ExportSource {
-  const { bodies } = source;
+  const { bodies, notCrawled } = source;
   return {
     crawl: source.crawl,
     async *rows(): AsyncGenerator<PageRecord> {
@@ -134,7 +151,27 @@ export function snapshotSource(source: ExportSource, lastSeq: number): ExportSou
     },
     body: (sha256) => fromStorage(() => source.body(sha256)),
     ...(bodies === undefined ? {} : { bodies: (sha256s: readonly string[]) => fromStorage(() => bodies.call(source, sha256s)) }),
+    ...(notCrawled === undefined ? {} : { notCrawled: () => fromStorageAll(notCrawled.call(source)) }),
   };
+}
+
+/** URLs read at a time when {@link notCrawledCount} counts them. */
+const COUNT_SLICE = 1000;
+
+/**
+ * How many URLs the crawl left unvisited: as counted when it finished, or (running, stopped, or stored
+ * before they were counted) the URLs stored so far, counted a slice at a time.
+ */
+async function notCrawledCount(store: CrawlReader, crawl: CrawlRecord): Promise<number> {
+  if (crawl.counts.notCrawled !== undefined) return notCrawledTotal(crawl.counts.notCrawled);
+  let count = 0;
+  for (let after: string | null = null; ; ) {
+    const slice = await fromStorage(() => store.notCrawledAfter(crawl.id, after, COUNT_SLICE));
+    count += slice.length;
+    const last = slice.at(-1);
+    if (last === undefined || slice.length < COUNT_SLICE) return count;
+    after = last.url;
+  }
 }
 
 /** Host of the crawl's start URL, or the URL itself when it does not parse. */
@@ -158,7 +195,8 @@ export async function exportCrawl(deps: ExportDeps, onProgress: (progress: Expor
     throw new ExportPageError('not-found', `No crawl with id "${crawlId}" is stored in this browser: it may have been deleted.`);
   }
   const [newest] = await fromStorage(() => deps.store.latestPages(crawlId, 1));
-  const rowsTotal = newest?.seq ?? 0;
+  const lastSeq = newest?.seq ?? 0;
+  const rowsTotal = format === 'not-crawled.csv' ? await notCrawledCount(deps.store, crawl) : lastSeq;
   const formatName = FORMAT_NAMES[format];
   const fileName = exportFileName(crawl, format);
   let rowsDone = 0;
@@ -184,7 +222,7 @@ export async function exportCrawl(deps: ExportDeps, onProgress: (progress: Expor
     }
   };
 
-  const source = snapshotSource(storeExportSource(deps.store, crawl), rowsTotal);
+  const source = snapshotSource(storeExportSource(deps.store, crawl), lastSeq);
   const result = (downloadId: number): ExportResult => ({
     fileName,
     downloadId,

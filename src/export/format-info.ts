@@ -5,8 +5,11 @@
  */
 import type { CrawlRecord } from '../core/model.ts';
 
-/** `issues.csv`: the Issues view (one line per check and URL: `issues-csv.ts`), not the rows. */
-export type ExportFormat = 'wacz' | 'warc.gz' | 'warc' | 'csv' | 'jsonl' | 'issues.csv';
+/**
+ * `issues.csv`: the Issues view (one line per check and URL: `issues-csv.ts`), not the rows;
+ * `not-crawled.csv`: the URLs left unvisited by the crawl's rules (`not-crawled-csv.ts`), not the rows.
+ */
+export type ExportFormat = 'wacz' | 'warc.gz' | 'warc' | 'csv' | 'jsonl' | 'issues.csv' | 'not-crawled.csv';
 
 export interface FormatInfo {
   format: ExportFormat;
@@ -24,6 +27,7 @@ export const FORMATS: readonly FormatInfo[] = Object.freeze([
   { format: 'csv', extension: '.csv', mediaType: 'text/csv', label: 'CSV (spreadsheets)' },
   { format: 'jsonl', extension: '.jsonl', mediaType: 'application/x-ndjson', label: 'JSON Lines' },
   { format: 'issues.csv', extension: '.issues.csv', mediaType: 'text/csv', label: 'Issues (CSV)' },
+  { format: 'not-crawled.csv', extension: '.not-crawled.csv', mediaType: 'text/csv', label: 'Not crawled (CSV)' },
 ]);
 
 export function formatInfo(format: ExportFormat): FormatInfo {

@@ -11,7 +11,12 @@
  *   `request` and a `revisit` record (identical-payload-digest profile) that
  *   points at the first capture;
  * - never answered (blocked by robots.txt, network failure): one `metadata`
- *   record saying why; no invented response.
+ *   record saying why; no invented response;
+ * - a link to another site checked with `GET` (its `HEAD` refused), whose
+ *   body was never read: one `metadata` record of the answer (methods,
+ *   status, type, redirect target), no `response` (an empty one would replay
+ *   as an archived blank page; a `HEAD` check's response has no payload by
+ *   definition and is indexed as a `HEAD`, which replay does not show).
  *
  * Streams: one row and its body are in memory at a time, plus one short
  * entry per distinct stored body (to point revisits at their first capture).
@@ -249,6 +254,7 @@ function draft(type: WarcType, id: string, fields: readonly WarcField[], block: 
 async function rowRecords(row: PageRecord, state: WarcState, group: RowGroup): Promise<RowRecord[]> {
   if (row.status === null) return [{ record: metadataRecord(row, state), index: null }];
   const method = row.methods.at(-1) ?? 'GET';
+  if (isUnreadCheck(row, method)) return [{ record: checkedRecord(row, row.status, state), index: null }];
   const exchange: Exchange = {
     row,
     status: row.status,
@@ -371,6 +377,37 @@ function metadataRecord(row: PageRecord, state: WarcState): RecordDraft {
   if (row.responseTimeMs !== null) info.push(['fetchTimeMs', String(row.responseTimeMs)]);
   const fields: WarcField[] = [
     ...targetFields(row, warcDate(row.fetchedAt ?? state.context.now.getTime()), state),
+    ['Content-Type', WARC_FIELDS_TYPE],
+  ];
+  return draft('metadata', newRecordId(), fields, [encodeFields(info)]);
+}
+
+/**
+ * A link to another site checked with GET: its body is cancelled unread by design (`external-kind.ts`), never
+ * stored. (A row of another site imported from an archive with its body, a page `wget -H` captured, is a capture.)
+ */
+function isUnreadCheck(row: PageRecord, method: 'GET' | 'HEAD'): boolean {
+  return row.kind === 'external' && method === 'GET' && row.sha256 === null;
+}
+
+/**
+ * The `metadata` record of a link to another site checked with `GET`: what the check learned, as
+ * `application/warc-fields`: `via` (the linking page), `method` once per request sent (`HEAD`, then
+ * `GET`), `status`, `contentType`, `location` (a redirect's target), `fetchTimeMs`, and `body: not read`.
+ * Not a `response`: there is no body to replay, and an empty one would replay as the page.
+ */
+function checkedRecord(row: PageRecord, status: number, state: WarcState): RecordDraft {
+  const info: WarcField[] = [];
+  if (row.referrer !== null) info.push(['via', row.referrer]);
+  for (const method of row.methods) info.push(['method', method]);
+  info.push(['status', String(status)]);
+  if (row.contentType !== null) info.push(['contentType', row.contentType]);
+  if (row.location !== null) info.push(['location', row.location]);
+  if (row.responseTimeMs !== null) info.push(['fetchTimeMs', String(row.responseTimeMs)]);
+  info.push(['body', 'not read']);
+  const fields: WarcField[] = [
+    ...targetFields(row, warcDate(row.fetchedAt ?? state.context.now.getTime()), state),
+    ...ipFields(row),
     ['Content-Type', WARC_FIELDS_TYPE],
   ];
   return draft('metadata', newRecordId(), fields, [encodeFields(info)]);

@@ -57,6 +57,12 @@ export interface HandoffSource {
   version: string;
   /** When the crawl started, ms since the epoch, for the header; none: not said. */
   createdAt?: number;
+  /**
+   * The name the config is saved under, which its `docker run` line mounts (a name, not a path: the line runs
+   * from the folder that holds the file). @default the pages' name, {@link browsertrixConfigFileName}, when
+   * `createdAt` is given; else `crawl-config.yaml`
+   */
+  fileName?: string;
 }
 
 /** A value of the config: what the YAML holds. */
@@ -221,9 +227,9 @@ export function browsertrixConfigYaml(source: HandoffSource): string {
   const lines = [
     `# Browsertrix Crawler ${BROWSERTRIX_CRAWLER_VERSION} config, written by Tabcrawl ${oneLine(source.version)} from its crawl of`,
     `# ${oneLine(source.settings.startUrl)}${started}.`,
-    '# Run it (crawls/ receives the WARCs and the WACZ):',
-    '#   docker run -v $PWD/crawl-config.yaml:/app/crawl-config.yaml -v $PWD/crawls:/crawls/ \\',
-    '#     webrecorder/browsertrix-crawler crawl --config /app/crawl-config.yaml',
+    '# Run it from the folder that holds this file (crawls/ receives the WARCs and the WACZ):',
+    `#   docker run -v ${shellWord(`$PWD/${oneLine(savedAs(source))}`)}:/app/crawl-config.yaml \\`,
+    '#     -v $PWD/crawls:/crawls/ webrecorder/browsertrix-crawler crawl --config /app/crawl-config.yaml',
     '# More in Tabcrawl\'s docs/browsertrix.md.',
     '#',
     '# What each Tabcrawl setting became:',
@@ -251,6 +257,24 @@ export function browsertrixConfigYaml(source: HandoffSource): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The name the config is saved under: {@link HandoffSource.fileName}, or its default. */
+function savedAs(source: HandoffSource): string {
+  if (source.fileName !== undefined) return source.fileName;
+  return source.createdAt === undefined ? 'crawl-config.yaml' : browsertrixConfigFileName({ settings: source.settings, createdAt: source.createdAt });
+}
+
+/**
+ * A word for a POSIX shell: as it is when it holds only characters no shell reads specially (and `$PWD` at
+ * its start, which is meant to expand), else in double quotes with `"`, `\`, `` ` `` and any `$` but the
+ * leading `$PWD`'s escaped.
+ */
+function shellWord(text: string): string {
+  if (/^(\$PWD)?[A-Za-z0-9._/-]*$/.test(text)) return text;
+  const rest = text.startsWith('$PWD') ? text.slice('$PWD'.length) : text;
+  const head = text.startsWith('$PWD') ? '$PWD' : '';
+  return `"${head}${rest.replace(/["\\`$]/g, (c) => `\\${c}`)}"`;
 }
 
 /** `<host>-<yyyy-mm-dd>.browsertrix.yaml`, named as the crawl's exports are (`exportFileName`). */

@@ -40,11 +40,14 @@ export function timeLeftText(progress: ImportProgress, elapsedMs: number): strin
   return `about ${formatDuration((elapsedMs * left) / progress.bytesRead)} left`;
 }
 
-/** `Read 3.2 MB of 10 MB (32%): 120 records, 80 rows`, or the opening words before the first report. */
+/**
+ * `Read 3.2 MB of 10 MB (32%): 120 records, 80 URLs`, or the opening words before the first report. The URLs are
+ * the rows stored so far, in the unit the summary counts them in (`Imported 80 URLs`: one row per URL).
+ */
 export function importProgressText(fileName: string, progress: ImportProgress | null): string {
   if (progress === null) return `Opening ${fileName}…`;
   const percent = progress.totalBytes > 0 ? ` (${Math.floor((100 * progress.bytesRead) / progress.totalBytes)}%)` : '';
-  return `Read ${formatBytes(progress.bytesRead)} of ${formatBytes(progress.totalBytes)}${percent}: ${plural(progress.records, 'record')}, ${plural(progress.rows, 'row')}`;
+  return `Read ${formatBytes(progress.bytesRead)} of ${formatBytes(progress.totalBytes)}${percent}: ${plural(progress.records, 'record')}, ${plural(progress.rows, 'URL')}`;
 }
 
 /** `Imported 42 URLs from site.wacz`. */

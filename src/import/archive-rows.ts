@@ -221,6 +221,35 @@ export function rowOfFailure(record: WarcRecord, context: ImportContext): Import
   return { row, body: null, warnings: [...record.warnings] };
 }
 
+/**
+ * A row for a link to another site that Tabcrawl checked with `GET` and whose body it never read: the
+ * `metadata` record its WARC export writes for it instead of a response (`method` once per request sent,
+ * `status`, `contentType`, `location`, `via`, `fetchTimeMs`, `body: not read`). Null for any other record.
+ */
+export function rowOfCheck(record: WarcRecord, context: ImportContext): ImportedRow | null {
+  if (record.type !== 'metadata' || record.targetUri === null) return null;
+  const url = normalizeUrl(record.targetUri);
+  if (url === null) return null;
+  const fields = warcFields(record.block);
+  const field = (name: string): string | null => warcField(fields, name);
+  const status = field('status');
+  if (field('body') !== 'not read' || status === null || !/^[1-5]\d\d$/.test(status)) return null;
+  const row = emptyRow(url, context);
+  row.kind = 'external';
+  row.status = Number(status);
+  row.methods = fields.filter(([name, value]) => name.toLowerCase() === 'method' && (value === 'GET' || value === 'HEAD')).map(([, value]) => value as 'GET' | 'HEAD');
+  if (row.methods.length === 0) row.methods = ['GET'];
+  row.contentType = field('contentType');
+  const location = field('location');
+  if (location !== null && row.status >= 300 && row.status < 400) row.location = resolve(location, url);
+  row.referrer = normalizeUrl(field('via') ?? '') ?? null;
+  row.fetchedAt = record.dateMs;
+  row.ipAddress = record.ipAddress;
+  const time = field('fetchTimeMs');
+  row.responseTimeMs = time !== null && /^\d{1,9}$/.test(time) ? Number(time) : null;
+  return { row, body: null, warnings: [...record.warnings] };
+}
+
 /** What {@link ArchiveRowBuilder} did with the records it was given. */
 export interface ImportSummary {
   /** Records read, by `WARC-Type`. */
@@ -235,7 +264,7 @@ export interface ImportSummary {
   revisitsWithoutOriginal: number;
   /** `request` records that matched no capture. */
   unpairedRequests: number;
-  /** `metadata` records that were neither about a capture nor a failure Tabcrawl recorded. */
+  /** `metadata` records that were neither about a capture nor a failure or a checked link Tabcrawl recorded. */
   otherMetadata: number;
   /** Bodies not stored because their content coding cannot be decoded here (see docs/import.md). */
   bodiesNotDecoded: number;
@@ -297,8 +326,9 @@ export class ArchiveRowBuilder {
         break;
       case 'metadata':
         if (!this.attachMetadata(record)) {
-          const failure = rowOfFailure(record, this.context);
-          if (failure !== null && !this.urls.has(failure.row.url)) {
+          const failure = rowOfFailure(record, this.context) ?? rowOfCheck(record, this.context);
+          // Not for a URL with a row, or whose capture waits for its request: one row per URL (the capture's).
+          if (failure !== null && !this.urls.has(failure.row.url) && !this.pending.some((item) => item.url === failure.row.url)) {
             // Rows in file order: the captures before it first (a failure has no request to wait for).
             const before = await this.flush(true);
             this.urls.add(failure.row.url);

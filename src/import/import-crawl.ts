@@ -24,13 +24,13 @@
  */
 import { IMPORT_LOCK, type CrawlStore } from '../core/crawl/ports.ts';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
-import { validateSettings, type CrawlSettings } from '../core/settings.ts';
+import { MAX_EXTRA_ORIGINS, validateSettings, type CrawlSettings } from '../core/settings.ts';
 import { normalizeUrl } from '../core/url/normalize-url.ts';
 import { ArchiveReadError } from './archive-error.ts';
 import { ArchiveRowBuilder, type ImportedRow, type ImportSummary } from './archive-rows.ts';
 import { restoreTabcrawlCrawl } from './import-tabcrawl.ts';
 import { ImportWriter, PROGRESS_EVERY, WarningLog, abortError, checkAbort, recordsWithProgress, rewriteRows, type ImportOptions, type ImportProgress, type ImportRun } from './import-writes.ts';
-import { LinkGraph } from './link-graph.ts';
+import { LinkGraph, otherSiteTest } from './link-graph.ts';
 import { openArchive, type ArchiveRecord, type OpenedArchive } from './open-archive.ts';
 
 export type { ImportOptions, ImportProgress } from './import-writes.ts';
@@ -94,7 +94,7 @@ async function importRecords(run: ImportRun): Promise<CrawlRecord> {
   const starts = await startUrlsOf(archive, run);
   const settings = settingsOf(starts, archive.fileName);
   const builder = new ArchiveRowBuilder({ crawlId: run.crawlId, settings });
-  const graph = new LinkGraph();
+  const graph = new LinkGraph(otherSiteTest(settings));
   const store = async (made: ImportedRow[]): Promise<void> => {
     for (const { row, body, warnings } of made) {
       for (const warning of warnings) run.warnings.add(`${row.url}: ${warning}`);
@@ -203,8 +203,9 @@ function isHttp(url: string): boolean {
 }
 
 /**
- * The crawl's settings: the defaults, with the start URL (its origin is the scope internal links are told by); a
- * start URL with a user name (`http://user@host/`, which a crawl cannot start from) without it.
+ * The crawl's settings: the defaults, with the start URL (its origin is the scope internal links are told by,
+ * and the origins of the other start URLs, a WACZ's seeds on other sites, are extra sites of it); a start URL
+ * with a user name (`http://user@host/`, which a crawl cannot start from) without it.
  */
 function settingsOf(starts: readonly string[], fileName: string): CrawlSettings {
   for (const start of starts) {
@@ -212,8 +213,12 @@ function settingsOf(starts: readonly string[], fileName: string): CrawlSettings 
     bare.username = '';
     bare.password = '';
     for (const startUrl of [start, bare.href]) {
-      const result = validateSettings({ startUrl });
+      const own = new URL(startUrl).origin;
+      const extraOrigins = [...new Set(starts.map((url) => new URL(url).origin))].filter((origin) => origin !== own).slice(0, MAX_EXTRA_ORIGINS);
+      const result = validateSettings({ startUrl, extraOrigins });
       if (result.ok) return result.settings;
+      const alone = validateSettings({ startUrl });
+      if (alone.ok) return alone.settings;
     }
   }
   throw new ArchiveReadError('not-archive', fileName, 0, `its start URL ${starts[0] ?? ''} cannot start a crawl`);

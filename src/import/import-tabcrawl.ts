@@ -1,14 +1,19 @@
 /**
- * Tabcrawl's own WACZ given back as the crawl that was exported: the crawl
- * record of `tabcrawl/crawl.json` (settings, state, counts, dates, message:
- * all as they were, under a new id) and the rows of `tabcrawl/rows.jsonl.gz`
- * exactly as they were stored (their `crawlId` rewritten); the bodies are the
+ * Tabcrawl's own WACZ given back as the crawl that was exported, told apart
+ * from the original: the crawl record of `tabcrawl/crawl.json` (settings,
+ * counts, dates as they were, under a new id) with a message naming the file
+ * it was imported from (and the original's message after it), and its row
+ * counts as the rows it holds (what the import page and the command line
+ * say it imported); the rows of
+ * `tabcrawl/rows.jsonl.gz` as they were stored, their `crawlId` rewritten and
+ * marked `source: 'archive'` (the results page says so); the bodies are the
  * payloads of the WARC's records whose SHA-256 a row names (the WARC export
  * writes each stored body byte for byte). Other readers ignore these files;
  * a WACZ without them is read as any archive (`import-crawl.ts`).
  */
 import { sha256Hex } from '../core/hash.ts';
-import { NOT_CRAWLED_REASONS, type CrawlRecord, type NotCrawledUrl, type PageRecord } from '../core/model.ts';
+import { countRow } from '../core/crawl/frontier.ts';
+import { emptyCounts, NOT_CRAWLED_REASONS, type CrawlRecord, type NotCrawledUrl, type PageRecord } from '../core/model.ts';
 import { ArchiveReadError } from './archive-error.ts';
 import { PROGRESS_EVERY, recordsWithProgress, type ImportRun } from './import-writes.ts';
 
@@ -45,13 +50,16 @@ export async function restoreTabcrawlCrawl(run: ImportRun): Promise<CrawlRecord 
 
   // The rows, as stored; the first row naming each body is its owner (as the crawl stored it).
   const owners = new Map<string, string>();
+  /** The rows' own counts (done, fetched, errors, blocked, by kind): the import says as many URLs as it holds. */
+  const rowCounts = emptyCounts();
   let line = 0;
   for await (const raw of wacz.tabcrawlRows()) {
     run.checkAborted();
     line += 1;
     if (!isRow(raw)) throw new ArchiveReadError('corrupt', `${run.fileName} › tabcrawl/rows.jsonl.gz`, 0, `line ${line} is not a row`);
-    const row: PageRecord = { ...raw, crawlId: run.crawlId };
+    const row: PageRecord = { ...raw, crawlId: run.crawlId, source: 'archive' };
     if (row.sha256 !== null && !owners.has(row.sha256)) owners.set(row.sha256, row.url);
+    countRow(rowCounts, row);
     await run.writer.addRow(row);
     if (run.writer.rows % PROGRESS_EVERY === 0) run.report();
   }
@@ -83,7 +91,13 @@ export async function restoreTabcrawlCrawl(run: ImportRun): Promise<CrawlRecord 
   const missing = [...owners.keys()].filter((sha256) => !run.writer.hasBody(sha256)).length;
   if (missing > 0) run.warnings.add(`${missing} bodies named by the rows are not in the WARC: those rows have no stored body`);
 
-  const crawl: CrawlRecord = { ...original, id: run.crawlId };
+  const { done, fetched, errors, blocked, resources, files, external } = rowCounts;
+  const crawl: CrawlRecord = {
+    ...original,
+    id: run.crawlId,
+    counts: { ...original.counts, done, fetched, errors, blocked, resources, files, external },
+    message: `Imported from ${run.fileName} (Tabcrawl WACZ)${original.message === null ? '' : `; when crawled: ${original.message}`}`,
+  };
   run.checkAborted();
   await run.writer.commit(crawl, run.checkAborted);
   return crawl;

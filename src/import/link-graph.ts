@@ -6,10 +6,16 @@
  * to it) and anchor texts. An archive does not say; its pages' links do.
  *
  * Walked breadth first from the start URLs, as the crawl admits URLs: a
- * page's links (then its canonical) one hop deeper, its resources and its
- * redirect's target at its own depth. Rows the walk does not reach (captured by a browser for a script,
- * or outside the links) are depth 0, with the referrer the archive gave them
- * when that is a row, and their kind as the mapping set it.
+ * page's links (then its canonical) one hop deeper, its resources and its redirect's target at its
+ * own depth. A row on another site than the crawl's scope allows (a page a
+ * spanning crawler such as `wget -H` captured) is what the crawl makes of a
+ * link to another site: `external`, its own links not followed nor counted as
+ * inlinks (its redirect is followed, a hop back into the scope being a page
+ * again); a page resource stays a `resource` whatever its host. Rows the walk
+ * does not reach (captured by a browser for a script, or outside the links)
+ * are depth 0, with the referrer the archive gave them when that is a row,
+ * and their kind as the mapping set it (`external` for a page or file on
+ * another site).
  *
  * Memory: one small entry per URL seen (rows and link targets), and each
  * row's links as numbers with their texts; not the rows.
@@ -19,12 +25,26 @@ import { isHtmlType, parseContentType } from '../core/links/decode-html.ts';
 import type { PageRecord, RowKind } from '../core/model.ts';
 import { MAX_TEXTS_PER_LINK } from '../core/links/extract-links.ts';
 import { normalizeUrl } from '../core/url/normalize-url.ts';
+import { createScope } from '../core/url/scope.ts';
 
 /** What the walk reads of a row. */
 export type GraphRow = Pick<PageRecord, 'url' | 'kind' | 'status' | 'contentType' | 'location' | 'links' | 'linkTexts' | 'resources' | 'referrer' | 'facts'>;
 
 /** The fields the walk sets on a row. */
 export type GraphFields = Pick<PageRecord, 'depth' | 'referrer' | 'kind' | 'inlinks' | 'anchors'>;
+
+/**
+ * Whether a URL is on another site than the crawl's scope allows: another host (or port) or scheme, as
+ * the crawl tells a link to another site (`createScope`'s `host` and `scheme` reasons; a URL of the site
+ * left out by a path prefix or a pattern is not another site).
+ */
+export function otherSiteTest(settings: Parameters<typeof createScope>[0]): (url: string) => boolean {
+  const scope = createScope(settings);
+  return (url) => {
+    const verdict = scope.check(url);
+    return !verdict.inScope && (verdict.reason === 'host' || verdict.reason === 'scheme');
+  };
+}
 
 interface Node {
   url: string;
@@ -40,14 +60,22 @@ interface Node {
     /** The canonical it names when another URL (the crawl fetches it as a page); -1 when none. */
     canonical: number;
     referrer: number;
-    /** An HTML page: its links count as inlinks. */
+    /** An HTML page of the site: its links count as inlinks. */
     isPage: boolean;
+    /** On another site than the scope allows. */
+    isOtherSite: boolean;
   } | null;
 }
 
 export class LinkGraph {
   private readonly ids = new Map<string, number>();
   private readonly nodes: Node[] = [];
+
+  /**
+   * @param isOtherSite whether a URL is on another site than the crawl's scope allows ({@link otherSiteTest}).
+   *   @default none is
+   */
+  constructor(private readonly isOtherSite: (url: string) => boolean = () => false) {}
 
   private idOf(url: string): number {
     let id = this.ids.get(url);
@@ -69,6 +97,7 @@ export class LinkGraph {
     const canonical = row.facts === undefined || row.facts === null ? null : canonicalOf(row.facts);
     const node = this.nodes[id];
     if (node === undefined || node.row !== null) return;
+    const isOtherSite = this.isOtherSite(row.url);
     node.row = {
       kind: row.kind,
       linkedKind,
@@ -78,7 +107,8 @@ export class LinkGraph {
       redirect: target === null ? -1 : this.idOf(target),
       canonical: canonical === null || canonical === row.url ? -1 : this.idOf(canonical),
       referrer: row.referrer === null ? -1 : this.idOf(row.referrer),
-      isPage: row.kind === 'page' && success && (mediaType === null || isHtmlType(mediaType)),
+      isPage: !isOtherSite && row.kind === 'page' && success && (mediaType === null || isHtmlType(mediaType)),
+      isOtherSite,
     };
   }
 
@@ -122,6 +152,11 @@ export class LinkGraph {
       kinds[id] = this.nodes[id]?.row?.linkedKind ?? 'page';
       round.push(id);
     }
+    /** What a link or a redirect to a row makes it: `external` on another site, else by its answer. */
+    const linkedKindOf = (target: number): RowKind => {
+      const targetRow = this.nodes[target]?.row;
+      return targetRow?.isOtherSite === true ? 'external' : (targetRow?.linkedKind ?? 'page');
+    };
     for (let level = 0; round.length > 0; level += 1) {
       const next: number[] = [];
       for (let i = 0; i < round.length; i += 1) {
@@ -136,13 +171,12 @@ export class LinkGraph {
           kinds[target] = kind;
           queue.push(target);
         };
-        if (row.redirect >= 0) {
-          const targetRow = this.nodes[row.redirect]?.row;
-          reach(row.redirect, kinds[id] === 'resource' ? 'resource' : (targetRow?.linkedKind ?? 'page'), level, round);
-        }
+        if (row.redirect >= 0) reach(row.redirect, kinds[id] === 'resource' ? 'resource' : linkedKindOf(row.redirect), level, round);
+        // A row of another site is checked, never read: only its redirect is followed.
+        if (kinds[id] === 'external') continue;
         for (const target of row.resources) reach(target, 'resource', level, round);
-        if (row.isPage) for (const target of row.links) reach(target, this.nodes[target]?.row?.linkedKind ?? 'page', level + 1, next);
-        if (row.isPage && row.canonical >= 0) reach(row.canonical, this.nodes[row.canonical]?.row?.linkedKind ?? 'page', level + 1, next);
+        if (row.isPage) for (const target of row.links) reach(target, linkedKindOf(target), level + 1, next);
+        if (row.isPage && row.canonical >= 0) reach(row.canonical, linkedKindOf(row.canonical), level + 1, next);
       }
       round = next;
     }
@@ -155,7 +189,7 @@ export class LinkGraph {
       out.set(node.url, {
         depth: reached ? (depth[id] ?? 0) : 0,
         referrer: referrer >= 0 ? (this.nodes[referrer]?.url ?? null) : null,
-        kind: reached ? (kinds[id] ?? node.row.kind) : node.row.kind,
+        kind: reached ? (kinds[id] ?? node.row.kind) : node.row.isOtherSite && (node.row.kind === 'page' || node.row.kind === 'file') ? 'external' : node.row.kind,
         inlinks: inlinks[id] ?? 0,
         anchors: anchors[id] ?? [],
       });

@@ -15,7 +15,7 @@
 import { UrlLink } from './url-link.tsx';
 import { useEffect, useState } from 'preact/hooks';
 import type { CrawlRecord, NotCrawledReason, NotCrawledUrl } from '../core/model.ts';
-import { CSV_BOM, csvLine } from '../export/csv.ts';
+import { notCrawledCsv } from '../export/not-crawled-csv.ts';
 import { NOT_CRAWLED_REASONS, notCrawledReasonText, notCrawledText } from '../ui/not-crawled-text.ts';
 import type { SaveCsv } from './reports-view.tsx';
 
@@ -42,12 +42,6 @@ export function notCrawledFileName(crawl: Pick<CrawlRecord, 'createdAt' | 'setti
   const host = new URL(crawl.settings.startUrl).host.replace(/[^A-Za-z0-9.-]+/g, '_');
   const date = new Date(crawl.createdAt).toISOString().slice(0, 10);
   return `${host}-${date}-not-crawled${reason === null ? '' : `-${reason}`}.csv`;
-}
-
-/** The CSV of these URLs: `url`, `reason` (its id), `why` (in words), `depth`, `found_on`. */
-export function notCrawledCsv(urls: readonly NotCrawledUrl[], settings: NotCrawledViewProps['crawl']['settings']): string {
-  const lines = urls.map((u) => csvLine([u.url, u.reason, notCrawledReasonText(u.reason, settings), u.depth, u.referrer]));
-  return [CSV_BOM, csvLine(['url', 'reason', 'why', 'depth', 'found_on']), ...lines].join('');
 }
 
 export function NotCrawledView({ crawl, load, saveCsv, onOpenUrl }: NotCrawledViewProps) {

@@ -147,8 +147,8 @@ function Fields({ row, crawlId, onOpen }: UrlDetailProps & { row: PageRecord }) 
     ],
     ['Depth', String(row.depth)],
     ['Kind', row.kind],
-    // An imported row: Tabcrawl did not fetch it, so there are no politeness timings (see docs/import.md).
-    ...(row.source === 'archive' ? [['Source', <span data-testid="detail-source">from an archive (imported, not fetched by Tabcrawl)</span>] as [string, ComponentChildren]] : []),
+    // An imported row (of any tool's archive, Tabcrawl's own WACZ too): not fetched here, so no politeness timings (see docs/import.md).
+    ...(row.source === 'archive' ? [['Source', <span data-testid="detail-source">from an archive (imported, not fetched in this browser)</span>] as [string, ComponentChildren]] : []),
     ['Referrer', row.referrer === null ? '— (start URL)' : <DetailLink crawlId={crawlId} url={row.referrer} onOpen={onOpen} />],
     ['Location', row.location === null ? '—' : <DetailLink crawlId={crawlId} url={row.location} onOpen={onOpen} />],
     ['Methods', row.methods.length === 0 ? '—' : row.methods.join(', ')],

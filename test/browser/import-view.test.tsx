@@ -99,7 +99,7 @@ describe('Import page', () => {
 
     clock += 4000;
     await act(() => call.onProgress({ bytesRead: 500_000, totalBytes: 2_000_000, records: 30, rows: 12 }));
-    expect(view.by('import-status').textContent).to.match(/^Read .+ of .+ \(25%\): 30 records, 12 rows$/);
+    expect(view.by('import-status').textContent).to.match(/^Read .+ of .+ \(25%\): 30 records, 12 URLs$/);
     expect(view.by('import-time-left').textContent, '4 s for a quarter: 12 s for the rest').to.equal('about 12 s left');
     expect(view.by<HTMLProgressElement>('import-progress').value).to.equal(500_000);
     expect(view.root().dataset.bytesRead).to.equal('500000');

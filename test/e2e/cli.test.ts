@@ -83,9 +83,10 @@ describe('the command line', () => {
     });
   }
 
-  it('crawls a local site, prints progress on stderr and writes JSON Lines, exit 0', async () => {
+  it('crawls a local site, prints progress on stderr and writes JSON Lines and the URLs it left out, exit 0', async () => {
     const file = join(out, 'nested', 'site.jsonl');
-    const run = await crawlCli([`${site.origin}/`, '--out', file, '--delay', '0.05', '--max-pages', '12', '--exclude', '*/p/3', '--timeout', '5']);
+    const leftOutFile = join(out, 'nested', 'site.not-crawled.csv');
+    const run = await crawlCli([`${site.origin}/`, '--out', file, '--out', leftOutFile, '--delay', '0.05', '--max-pages', '12', '--exclude', '*/p/3', '--timeout', '5']);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /fetched \d+ · queued \d+ · errors \d+ · blocked \d+/);
     const rows = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -104,10 +105,16 @@ describe('the command line', () => {
     assert.ok(leftOut.has(`${site.origin}/p/3`));
     const pastLimit = leftOut.size - 1;
     assert.ok(pastLimit > 0);
-    assert.ok(
-      run.stderr.includes(`tabcrawl: ${leftOut.size} URLs not crawled: ${pastLimit} past the page limit (12), 1 excluded by a pattern (the results page lists them)\n`),
-      run.stderr,
-    );
+    assert.ok(run.stderr.includes(`tabcrawl: ${leftOut.size} URLs not crawled: ${pastLimit} past the page limit (12), 1 excluded by a pattern\n`), run.stderr);
+    assert.ok(run.stderr.includes(`tabcrawl: wrote ${leftOut.size} URLs (`), run.stderr);
+    // --out NAME.not-crawled.csv lists every one: the URL, why, the page that linked it.
+    const lines = readFileSync(leftOutFile, 'utf8').replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    assert.equal(lines[0], 'url,reason,why,depth,found_on');
+    const listed = lines.slice(1).map((line) => line.split(','));
+    assert.deepEqual(new Set(listed.map(([url]) => url)), leftOut);
+    const excluded = listed.find(([url]) => url === `${site.origin}/p/3`);
+    assert.equal(excluded?.[1], 'excluded');
+    assert.ok(rows.some((r) => r.url === excluded?.[4] && (r.links as string[]).includes(`${site.origin}/p/3`)), 'found_on names a page that links it');
   });
 
   it('exits 1 when the start URL cannot be reached, the reason first and no summary of nothing', async () => {

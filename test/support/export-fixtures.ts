@@ -141,6 +141,43 @@ export function fixtureRows(): PageRecord[] {
   ];
 }
 
+export const OTHER_HEAD = 'https://other.example/docs';
+export const OTHER_GET = 'https://other.example/no-head';
+export const OTHER_MOVED = 'https://other.example/old';
+
+/**
+ * Links of the home page to another site, checked (seq 20 to 22, after {@link fixtureRows}): with HEAD;
+ * with GET after HEAD was refused (its body cancelled unread); a redirect likewise.
+ */
+export function externalFixtureRows(): PageRecord[] {
+  const external = (seq: number, target: string, extra: Partial<PageRecord>): PageRecord => {
+    return {
+      ...baseRow(seq, '/'),
+      url: target,
+      origin: 'https://other.example',
+      kind: 'external',
+      seq,
+      referrer: FIXTURE_START,
+      status: 200,
+      statusLine: 'HTTP/1.1 200 OK',
+      headers: [['content-type', 'text/html; charset=utf-8'], ['content-length', '5120']],
+      contentType: 'text/html; charset=utf-8',
+      contentLength: 5120,
+      fetchedAt: FIXTURE_T0 + seq * 2500,
+      responseTimeMs: 40 + seq,
+      sha256: null,
+      title: null,
+      links: [],
+      ...extra,
+    };
+  };
+  return [
+    external(20, OTHER_HEAD, { methods: ['HEAD'] }),
+    external(21, OTHER_GET, { methods: ['HEAD', 'GET'], truncated: true }),
+    external(22, OTHER_MOVED, { methods: ['HEAD', 'GET'], status: 301, statusLine: 'HTTP/1.1 301 Moved Permanently', location: 'https://other.example/new', headers: [['location', 'https://other.example/new']], contentType: null, contentLength: null }),
+  ];
+}
+
 /**
  * A page with its resources, linked files and a sitemap, after {@link fixtureRows} (seq 14 to 24): the
  * page comes first, its resources after it, as a crawl records them.

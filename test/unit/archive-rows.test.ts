@@ -15,7 +15,21 @@ import { ArchiveRowBuilder, type ImportedRow, type ImportSummary } from '../../s
 import { LinkGraph } from '../../src/import/link-graph.ts';
 import { factsOf } from '../support/page-facts-fixture.ts';
 import { readWarc, type WarcReadOptions } from '../../src/import/warc-reader.ts';
-import { CSS_BODY, collectBytes, countingContext, FIXTURE_START, fixtureBodies, fixtureRowsWithResources, fixtureSource, HOME_BODY, sha256Hex } from '../support/export-fixtures.ts';
+import {
+  CSS_BODY,
+  collectBytes,
+  countingContext,
+  externalFixtureRows,
+  FIXTURE_START,
+  fixtureBodies,
+  fixtureRows,
+  fixtureRowsWithResources,
+  fixtureSource,
+  HOME_BODY,
+  OTHER_GET,
+  OTHER_MOVED,
+  sha256Hex,
+} from '../support/export-fixtures.ts';
 import { warcFixture } from '../support/warc-fixtures.ts';
 
 const TIMEOUT = { timeout: 30_000 };
@@ -175,6 +189,18 @@ describe('rows from records written here', () => {
     assert.deepEqual(rowOf(imported, 'http://127.0.0.1:9/y').error, { code: 'refused', message: 'refused it was' });
   });
 
+  it('gives a URL one row when a record of its failure comes while its capture waits for its request', TIMEOUT, async () => {
+    const archive = join(
+      warcRecord('response', 'https://example.com/', page('Home', ''), ['WARC-Record-ID: <urn:uuid:1>']),
+      warcRecord('metadata', 'https://example.com/', 'error: timeout\r\nmessage: an earlier try\r\n', ['Content-Type: application/warc-fields']),
+      warcRecord('request', 'https://example.com/', 'GET / HTTP/1.1\r\nHost: example.com\r\n\r\n', ['WARC-Concurrent-To: <urn:uuid:1>']),
+    );
+    const imported = await importRows(archive);
+    assert.deepEqual(imported.rows.map((r) => [r.row.url, r.row.status]), [['https://example.com/', 200]]);
+    assert.equal(imported.summary.rows, 1, 'as many rows counted as made');
+    assert.equal(imported.summary.otherMetadata, 1);
+  });
+
   it('makes a byte-identical body under a second URL a duplicate, its body stored once', TIMEOUT, async () => {
     const archive = join(warcRecord('response', 'https://example.com/', page('Same', '')), warcRecord('response', 'https://example.com/copy', page('Same', '')));
     const imported = await importRows(archive);
@@ -265,6 +291,25 @@ describe("Tabcrawl's own WARC read back into rows", () => {
     assert.deepEqual(rowOf(imported, 'https://example.com/s/site.css').resources, ['https://cdn.example/font.woff2']);
     assert.equal(sha256Hex(HOME_BODY), rowOf(imported, 'https://example.com/copy').sha256);
     assert.equal(sha256Hex(CSS_BODY), rowOf(imported, 'https://example.com/s/site.css').sha256);
+  });
+});
+
+describe("Tabcrawl's own WARC: links to other sites, checked", () => {
+  it('reads a link checked with GET, written as metadata (its body never read), back as the checked link it was', TIMEOUT, async () => {
+    const original = [...fixtureRows(), ...externalFixtureRows()];
+    const { context } = countingContext();
+    const warc = new Uint8Array(await collectBytes(writeWarcGz(fixtureSource(original), context)));
+    const imported = await importRows(warc, FIXTURE_START);
+    assert.deepEqual(imported.rows.map((r) => r.row.url), original.map((row) => row.url), 'one row per URL, in the same order');
+    for (const url of [OTHER_GET, OTHER_MOVED]) {
+      const before = original.find((row) => row.url === url) ?? assert.fail();
+      const row = rowOf(imported, url);
+      for (const key of ['kind', 'status', 'methods', 'contentType', 'location', 'referrer', 'fetchedAt', 'responseTimeMs', 'sha256'] as const) {
+        assert.deepEqual(row[key], before[key], `${url}: ${key}`);
+      }
+    }
+    assert.equal(imported.summary.otherMetadata, 0);
+    assert.equal(imported.summary.unpairedRequests, 0);
   });
 });
 

@@ -19,6 +19,9 @@ import { LinkGraph } from '../../src/import/link-graph.ts';
 import { openArchive } from '../../src/import/open-archive.ts';
 import { readWarc, type WarcRecord } from '../../src/import/warc-reader.ts';
 import { EXACT_BODIES, startTestSite, type TestSite } from '../support/test-site.ts';
+import { startLocalSite, type LocalSite } from '../../src/shells/cli/local-site.ts';
+import { importArchive } from '../../src/import/import-crawl.ts';
+import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
 import { readWithWarcio } from '../support/warc-fixtures.ts';
 
 const run = promisify(execFile);
@@ -106,5 +109,43 @@ describe('a WARC written by wget --warc-file', () => {
     assert.deepEqual(fromWacz.map(shape), direct.map(shape));
     const pages = await collect(archive.wacz?.pages() ?? []);
     assert.ok(pages.some((page) => page.url === `${site.origin}/`));
+  });
+});
+
+describe('a WARC written by wget spanning hosts (--span-hosts)', () => {
+  const html = (body: string) => ({ headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<!doctype html><title>A page</title>${body}` });
+  let start: LocalSite;
+  let other: LocalSite;
+  let spanning: Uint8Array<ArrayBuffer>;
+
+  before(async () => {
+    other = await startLocalSite({ '/': html('<a href="/x">x</a>'), '/x': html('<a href="/y">y</a>'), '/y': html('the end') });
+    start = await startLocalSite({ '/': html(`<a href="/a">a</a> <a href="${other.origin}/">other</a> <a href="${other.origin}/x">x</a>`), '/a': html('<a href="/">home</a>') });
+    const args = ['--warc-file', join(work, 'spanning'), '--recursive', '--span-hosts', '--level=2', '--no-verbose', '--tries=1', '--timeout=20', '--directory-prefix', join(work, 'spanning-files'), `${start.origin}/`];
+    await run('wget', args).catch((error: { code?: number; stderr?: string }) => {
+      if (error.code !== 8) throw new Error(`wget failed (${error.code}): ${error.stderr ?? ''}`);
+    });
+    spanning = new Uint8Array(readFileSync(join(work, 'spanning.warc.gz')));
+  });
+
+  after(async () => {
+    await start?.close();
+    await other?.close();
+  });
+
+  it("counts the other host's pages as links to other sites, as the start URL's scope says, not as pages of the crawl", TIMEOUT, async () => {
+    const store = new MemoryCrawlStore();
+    const { crawl } = await importArchive(store, new Blob([spanning]), 'spanning.warc.gz');
+    const rows = await store.pagesAfter(crawl.id, 0, 1000);
+    const kind = (url: string): string | undefined => rows.find((row) => row.url === url)?.kind;
+    assert.ok(other.requests.some((request) => request.url === '/y'), 'wget went on into the other host');
+    assert.equal(kind(`${start.origin}/`), 'page');
+    assert.equal(kind(`${start.origin}/a`), 'page');
+    for (const path of ['/', '/x', '/y']) assert.equal(kind(`${other.origin}${path}`), 'external', `${other.origin}${path}`);
+    const onOtherHost = rows.filter((row) => row.origin === other.origin).length;
+    assert.equal(crawl.counts.external, onOtherHost);
+    assert.equal(crawl.counts.done, rows.length);
+    // The other host's own links are not the crawl's: /y, linked only from there, is no page of the crawl and has no inlinks.
+    assert.equal(rows.find((row) => row.url === `${other.origin}/y`)?.inlinks, 0);
   });
 });

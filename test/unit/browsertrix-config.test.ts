@@ -311,6 +311,20 @@ describe('the Browsertrix config', () => {
     assert.equal((parse(text) as Record<string, unknown>)['evil'], undefined, 'a line break in a pattern cannot end a comment');
   });
 
+  test('its docker run line mounts the file under the name it is saved as', () => {
+    const settings = settingsOf({ startUrl: 'http://127.0.0.1:8090/' });
+    const dockerLine = (text: string): string => text.split('\n').find((line) => line.includes('docker run')) ?? '';
+    // The pages save HOST-DATE.browsertrix.yaml; the command line, the name given to --browsertrix-config.
+    const saved = browsertrixConfigFileName({ settings, createdAt: Date.UTC(2026, 10, 21) });
+    assert.equal(saved, '127.0.0.1_8090-2026-11-21.browsertrix.yaml');
+    assert.match(dockerLine(yamlOf(settings)), /docker run -v \$PWD\/127\.0\.0\.1_8090-2026-11-21\.browsertrix\.yaml:\/app\/crawl-config\.yaml /);
+    const named = (fileName: string): string => dockerLine(browsertrixConfigYaml({ settings, version: '0.1.0', createdAt: Date.UTC(2026, 10, 21), fileName }));
+    assert.match(named('handoff.yaml'), /-v \$PWD\/handoff\.yaml:\/app\/crawl-config\.yaml /);
+    // A name a shell would split or expand is quoted, $PWD still expanding.
+    assert.match(named('my $crawl "1".yaml'), /-v "\$PWD\/my \\\$crawl \\"1\\"\.yaml":\/app\/crawl-config\.yaml /);
+    assert.match(dockerLine(browsertrixConfigYaml({ settings, version: '0.1.0' })), /-v \$PWD\/crawl-config\.yaml:/, 'no date, no name: the generic one');
+  });
+
   test('the User-Agent is the one the extension sends (a copy of the adapter\'s format)', () => {
     const adapter = readFileSync(resolve(ROOT, 'src/shells/background/adapters/user-agent-rule.ts'), 'utf8');
     const template = /return `(Mozilla[^`]*)`;/.exec(adapter)?.[1];

@@ -3,7 +3,7 @@
  * stored them, written as a Browsertrix Crawler config beside the other outputs (a fake extension).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -62,6 +62,20 @@ describe('--browsertrix-config', () => {
       assert.deepEqual(config['exclude'], ['^.*/private/.*$']);
       assert.equal(config['pageExtraDelay'], 2);
       assert.match(String(config['userAgent']), /tabcrawl\/0\.1\.0/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the config\'s docker run line mounts the file the command line wrote, by its name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tabcrawl-handoff-'));
+    try {
+      mkdirSync(join(dir, 'handoff'));
+      const { code, lines } = await run(dir, 'handoff/site.yaml');
+      assert.equal(code, EXIT.ok, lines.join('\n'));
+      const text = readFileSync(join(dir, 'handoff', 'site.yaml'), 'utf8');
+      assert.match(text, /^# Run it from the folder that holds this file/m);
+      assert.match(text, /^#   docker run -v \$PWD\/site\.yaml:\/app\/crawl-config\.yaml \\$/m);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

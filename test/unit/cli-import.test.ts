@@ -53,9 +53,9 @@ describe('importingLine', () => {
     assert.equal(importingLine('a.wacz', null, 3000), 'importing a.wacz: opening it, 3 s so far');
     assert.equal(
       importingLine('a.wacz', { bytesRead: 1024 * 1024, totalBytes: 4 * 1024 * 1024, records: 1, rows: 12 }, 5000),
-      'importing a.wacz: 1.0 MiB of 4.0 MiB (25%), 1 record, 12 rows, about 15 s left',
+      'importing a.wacz: 1.0 MiB of 4.0 MiB (25%), 1 record, 12 URLs, about 15 s left',
     );
-    assert.match(importingLine('a.wacz', { bytesRead: 10, totalBytes: 10, records: 3, rows: 2 }, 5000), /\(100%\), 3 records, 2 rows$/);
+    assert.match(importingLine('a.wacz', { bytesRead: 10, totalBytes: 10, records: 3, rows: 2 }, 5000), /\(100%\), 3 records, 2 URLs$/);
   });
 });
 
@@ -154,7 +154,7 @@ describe('importAndExport', () => {
     assert.equal(code, EXIT.ok);
     const lines = said.map((s) => s.text);
     assert.equal(lines[0], `importing ${join(dir, 'site.wacz')} (4.0 KiB)`);
-    assert.ok(lines.some((line) => /^importing site\.wacz: .+ of .+ \(\d+%\), \d+ records?, \d+ rows?/.test(line)), lines.join('\n'));
+    assert.ok(lines.some((line) => /^importing site\.wacz: .+ of .+ \(\d+%\), \d+ records?, \d+ URLs?/.test(line)), lines.join('\n'));
     assert.deepEqual(port.exported, [
       { crawlId: 'imported-1', path: join(dir, 'rows.jsonl') },
       { crawlId: 'imported-1', path: join(dir, 'table.csv') },

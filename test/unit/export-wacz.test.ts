@@ -13,6 +13,10 @@ import {
   FIXTURE_ORIGIN,
   FIXTURE_START,
   fixtureRowsWithResources,
+  externalFixtureRows,
+  OTHER_GET,
+  OTHER_HEAD,
+  OTHER_MOVED,
   collectBytes,
   countingContext,
   fixtureRows,
@@ -280,5 +284,16 @@ describe('writeWacz', () => {
     // The same, as independent readers check it.
     const checked = await checkWacz(unzipped.zip);
     checkRowsArchived(checked, rows);
+  });
+
+  test('indexes no capture of a link to another site checked with GET (its body never read): replay finds it not archived, as a HEAD check', async () => {
+    const rows = [...fixtureRows(), ...externalFixtureRows()];
+    const unzipped = await unzipWacz(fixtureSource(rows));
+    const lines = indexLines(unzipped);
+    assert.deepEqual(lines.filter((l) => l.fields['url'] === OTHER_GET || l.fields['url'] === OTHER_MOVED), []);
+    const head = lines.filter((l) => l.fields['url'] === OTHER_HEAD);
+    assert.deepEqual(head.map((l) => [l.key.endsWith('__wb_method=head'), l.fields['method']]), [[true, 'HEAD']]);
+    assert.equal(pageLines(unzipped).some((p) => p['url'] === OTHER_GET), false);
+    checkRowsArchived(await checkWacz(unzipped.zip), rows);
   });
 });

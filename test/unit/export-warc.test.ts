@@ -22,6 +22,10 @@ import {
   FIXTURE_ORIGIN,
   FIXTURE_START,
   GZ_BODY,
+  OTHER_GET,
+  OTHER_HEAD,
+  OTHER_MOVED,
+  externalFixtureRows,
   HOME_BODY,
   LIST_BODY,
   NOT_FOUND_BODY,
@@ -31,6 +35,7 @@ import {
   fixtureRows,
   fixtureSource,
   readWarcRecords,
+  sha256Hex,
 } from '../support/export-fixtures.ts';
 
 const sha256Label = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
@@ -394,6 +399,50 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
     });
 
     test('holds one capture per fetched row, of every kind, as an independent reader checks it', async () => {
+      const { bytes } = await writtenRecords(writer, rows);
+      checkRowsArchived({ records: await checkWarc(bytes) }, rows);
+    });
+  });
+
+  describe(`${name}: links to other sites, checked`, () => {
+    const rows = [...fixtureRows(), ...externalFixtureRows()];
+
+    test('a link checked with GET after a refused HEAD is a metadata record of the answer, never a response with an empty body', async () => {
+      const { records } = await writtenRecords(writer, rows);
+      assert.deepEqual(records.filter((r) => r.field('WARC-Target-URI') === OTHER_GET).map((r) => r.type), ['metadata']);
+      const record = recordOf(records, 'metadata', OTHER_GET);
+      assert.equal(record.field('Content-Type'), 'application/warc-fields');
+      assert.equal(record.field('WARC-Date'), '2026-03-01T10:00:52.500Z');
+      assert.deepEqual(warcFields(record.block), [
+        ['via', FIXTURE_START],
+        ['method', 'HEAD'],
+        ['method', 'GET'],
+        ['status', '200'],
+        ['contentType', 'text/html; charset=utf-8'],
+        ['fetchTimeMs', '61'],
+        ['body', 'not read'],
+      ]);
+      assert.deepEqual(warcFields(recordOf(records, 'metadata', OTHER_MOVED).block).slice(3, 5), [['status', '301'], ['location', 'https://other.example/new']]);
+    });
+
+    test('a page of another site with a stored body (imported from a spanning crawler\'s archive) stays a capture', async () => {
+      const [checked] = externalFixtureRows().filter((row) => row.url === OTHER_GET);
+      assert.ok(checked);
+      const captured = { ...checked, sha256: sha256Hex(LIST_BODY), contentLength: LIST_BODY.byteLength, truncated: false, source: 'archive' as const };
+      const bodies = new Map([[sha256Hex(LIST_BODY), LIST_BODY]]);
+      const { context } = countingContext();
+      const records = await readWarcRecords(await collectBytes(writer(fixtureSource([...fixtureRows().slice(0, 1), captured], bodies), context)));
+      assert.deepEqual(records.filter((r) => r.field('WARC-Target-URI') === OTHER_GET).map((r) => r.type), ['request', 'response']);
+      assert.deepEqual(Buffer.from(payloadOf(recordOf(records, 'response', OTHER_GET))), Buffer.from(LIST_BODY));
+    });
+
+    test('a link checked with HEAD keeps its request and its HEAD answer', async () => {
+      const { records } = await writtenRecords(writer, rows);
+      assert.deepEqual(records.filter((r) => r.field('WARC-Target-URI') === OTHER_HEAD).map((r) => r.type), ['request', 'response']);
+      assert.match(recordOf(records, 'request', OTHER_HEAD).startLine ?? '', /^HEAD /);
+    });
+
+    test('holds every row as an independent reader checks it', async () => {
       const { bytes } = await writtenRecords(writer, rows);
       checkRowsArchived({ records: await checkWarc(bytes) }, rows);
     });

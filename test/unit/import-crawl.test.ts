@@ -22,7 +22,7 @@ import { ArchiveReadError } from '../../src/import/archive-error.ts';
 import { ArchiveRowBuilder, type ImportedRow } from '../../src/import/archive-rows.ts';
 import { importArchive, type ImportProgress } from '../../src/import/import-crawl.ts';
 import { TABCRAWL_CRAWL_FORMAT } from '../../src/import/import-tabcrawl.ts';
-import { LinkGraph } from '../../src/import/link-graph.ts';
+import { LinkGraph, otherSiteTest } from '../../src/import/link-graph.ts';
 import { readWarc } from '../../src/import/warc-reader.ts';
 import { normalizeUrl } from '../../src/core/url/normalize-url.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
@@ -58,7 +58,7 @@ async function readerRows(bytes: Uint8Array, crawl: CrawlRecord, start = crawl.s
   const made: ImportedRow[] = [];
   for await (const record of readWarc(bytes, { fileName: 'x.warc' })) made.push(...(await builder.add(record)));
   made.push(...(await builder.finish()));
-  const graph = new LinkGraph();
+  const graph = new LinkGraph(otherSiteTest(crawl.settings));
   for (const { row } of made) graph.add(row);
   const fields = graph.fields([start]);
   return made.map((item) => ({ ...item, row: { ...item.row, ...fields.get(item.row.url) } }));
@@ -119,7 +119,7 @@ describe('importArchive: the fixture archives', () => {
       }
       const counts = emptyCounts();
       for (const row of rows) countRow(counts, row);
-      assert.deepEqual(crawl.counts, { ...counts, admitted: counts.done, resourcesAdmitted: counts.resources, externalAdmitted: 0, bytesStored });
+      assert.deepEqual(crawl.counts, { ...counts, admitted: counts.done, resourcesAdmitted: counts.resources, externalAdmitted: counts.external, bytesStored });
       assert.equal(crawl.nextSeq, rows.length + 1);
 
       // warcio.js, the reference reader: every row is a URL it reads a capture of.
@@ -282,6 +282,21 @@ describe('importArchive: the round trip of a Tabcrawl WACZ', () => {
     await assertRoundTrip(store, crawl);
   });
 
+  it('tells the twin from the original: imported from the file, its rows from an archive, as many URLs as it holds', TIMEOUT, async () => {
+    const { store, crawl } = await originalStore();
+    const finished: CrawlRecord = { ...crawl, message: null };
+    await store.transaction((tx) => tx.putCrawl(finished));
+    const fresh = new MemoryCrawlStore();
+    const progress: ImportProgress[] = [];
+    const { crawl: imported } = await importArchive(fresh, blobOf(await exported(store, finished, writeWacz)), 'site-2026.wacz', { newId: () => 'back', onProgress: (p) => progress.push(p) });
+    assert.equal(imported.message, 'Imported from site-2026.wacz (Tabcrawl WACZ)');
+    const rows = await allRows(fresh, 'back');
+    assert.notEqual(crawl.counts.done, rows.length, 'the fixture crawl counts fewer rows than it holds');
+    assert.equal(imported.counts.done, rows.length, 'the import says as many URLs as it holds');
+    assert.equal(progress.at(-1)?.rows, rows.length, 'and its progress as many');
+    assert.ok(rows.every((row) => row.source === 'archive'));
+  });
+
   it('gives back a crawl the crawl core made of a fake site (resources, robots.txt, a redirect, a duplicate, a 404, a link out)', TIMEOUT, async () => {
     const w = world();
     const A = 'https://site.example';
@@ -310,11 +325,21 @@ describe('importArchive: the round trip of a Tabcrawl WACZ', () => {
     const fresh = new MemoryCrawlStore();
     const { crawl: imported, warnings } = await importArchive(fresh, blobOf(wacz), 'crawl.wacz', { newId: () => 'back' });
     assert.deepEqual(warnings, []);
-    assert.deepEqual(imported, { ...crawl, id: 'back' });
+    const rows = await allRows(store, crawl.id);
+    // The same crawl, but that it says where it came from, and counts the rows it holds.
+    const counted = emptyCounts();
+    for (const row of rows) countRow(counted, row);
+    const { done, fetched, errors, blocked, resources, files, external } = counted;
+    assert.deepEqual(imported, {
+      ...crawl,
+      id: 'back',
+      message: `Imported from crawl.wacz (Tabcrawl WACZ)${crawl.message === null ? '' : `; when crawled: ${crawl.message}`}`,
+      counts: { ...crawl.counts, done, fetched, errors, blocked, resources, files, external },
+    });
     assert.deepEqual(await fresh.listCrawls(), [imported]);
 
-    const rows = await allRows(store, crawl.id);
-    assert.deepEqual(await allRows(fresh, 'back'), rows.map((row) => ({ ...row, crawlId: 'back' })));
+    // The same rows, marked as imported from an archive.
+    assert.deepEqual(await allRows(fresh, 'back'), rows.map((row) => ({ ...row, crawlId: 'back', source: 'archive' })));
     const left = await store.notCrawledAfter(crawl.id, null, 1000);
     assert.ok(left.length > 0, 'the crawl left URLs unvisited');
     assert.deepEqual(await fresh.notCrawledAfter('back', null, 1000), left.map((url) => ({ ...url, crawlId: 'back' })));
@@ -405,5 +430,18 @@ describe('importArchive: a WACZ of another tool', () => {
       assert.deepEqual(rows, (await readerRows(warc, crawl)).map(({ row }) => row));
       assert.equal(rows.find((row) => row.url === start)?.depth, 0);
     }
+  });
+
+  it('takes every seed of pages.jsonl as a site of the crawl: the pages of a second seed\'s host are pages, not links to another site', TIMEOUT, async () => {
+    const seeds = [{ url: 'https://example.com/', ts: '2020', seed: true }, { url: 'https://www.iana.org/about', ts: '2020', seed: true }];
+    const store = new MemoryCrawlStore();
+    const { crawl } = await importArchive(store, await waczOf({ profile: 'data-package' }, seeds), 'two.wacz', { newId: ids() });
+    assert.equal(crawl.settings.startUrl, 'https://example.com/');
+    assert.deepEqual(crawl.settings.extraOrigins, ['https://www.iana.org']);
+    const rows = await allRows(store, crawl.id);
+    assert.equal(rows.find((row) => row.url === 'https://www.iana.org/about')?.kind, 'page');
+    assert.equal(rows.find((row) => row.url === 'https://www.iana.org/domains')?.kind, 'page');
+    // Only a URL of neither site is another site's: http://www.iana.org/… (another scheme, so another origin).
+    assert.deepEqual(rows.filter((row) => row.kind === 'external').map((row) => row.url), ['http://www.iana.org/domains/reserved']);
   });
 });

@@ -4,8 +4,9 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { TabcrawlError, type CrawlSummary, type ReplyOf } from '../../messaging/protocol.ts';
+import type { CrawlCounts } from '../../core/model.ts';
 import { severityCountsText } from '../../audit/audit.ts';
 import { parseCliArgs, outputFormat, parallelNote, USAGE, type CliSettings } from './args.ts';
 import { distDirOf, ensureBuilt } from './build.ts';
@@ -200,6 +201,17 @@ export function issuesLine(issues: ReplyOf<'crawl/issues'>, isWritten: boolean):
   return `issues: ${severityCountsText(issues.bySeverity)}${named}${hint}`;
 }
 
+/**
+ * The line for what the crawl's rules left unvisited, e.g.
+ * `13 URLs not crawled: deeper than 2; every one: --out NAME.not-crawled.csv`; null when none.
+ * @param isWritten an `--out NAME.not-crawled.csv` lists them; otherwise the line says how to.
+ */
+export function notCrawledLine(crawl: { counts: Pick<CrawlCounts, 'notCrawled'>; settings: Parameters<typeof notCrawledText>[1] }, isWritten: boolean): string | null {
+  const text = notCrawledText(crawl.counts.notCrawled, crawl.settings);
+  if (text === null) return null;
+  return isWritten ? text : `${text}; every one: --out NAME.not-crawled.csv`;
+}
+
 /** What a crawl and its exports need of the running extension: an {@link ExtensionSession}, or a fake in tests. */
 export interface CrawlPort {
   /** Sends one protocol request to the background. */
@@ -329,7 +341,7 @@ export async function crawlAndExport(
   if (handoff.browsertrixConfig !== undefined) {
     const path = resolve(io.cwd, handoff.browsertrixConfig);
     try {
-      const text = browsertrixConfigYaml({ settings: crawl.settings, version: handoff.version ?? 'unknown', createdAt: crawl.createdAt });
+      const text = browsertrixConfigYaml({ settings: crawl.settings, version: handoff.version ?? 'unknown', createdAt: crawl.createdAt, fileName: basename(path) });
       await writeFile(path, text);
       say(`wrote the Browsertrix Crawler config to ${path}`);
     } catch (error) {
@@ -342,8 +354,8 @@ export async function crawlAndExport(
   // A crawl that failed before recording anything has nothing to sum up: its reason was said above.
   if (!(crawl.state === 'failed' && crawl.counts.done === 0)) {
     say(formatSummary(crawl, Date.now()));
-    const leftOut = notCrawledText(crawl.counts.notCrawled, crawl.settings);
-    if (leftOut !== null) say(`${leftOut} (the results page lists them)`);
+    const leftOut = notCrawledLine(crawl, outputs.some((output) => outputFormat(output) === 'not-crawled.csv'));
+    if (leftOut !== null) say(leftOut);
     await port
       .request('crawl/issues', { crawlId: crawl.id })
       .then((issues) => say(issuesLine(issues, outputs.some((output) => outputFormat(output) === 'issues.csv'))))
@@ -402,7 +414,7 @@ export const IMPORT_PROGRESS_EVERY_MS = 2000;
 /** Warnings listed after an import; the rest are counted. */
 const WARNINGS_LISTED = 5;
 
-/** `importing site.wacz: 12 MB of 40 MB (30%), 1,200 records, 800 rows, about 10 s left`. */
+/** `importing site.wacz: 12 MB of 40 MB (30%), 1,200 records, 800 URLs, about 10 s left` (the URLs: rows stored so far, as `imported N URLs` counts them). */
 export function importingLine(fileName: string, progress: ImportPageProgress | null, elapsedMs: number): string {
   if (progress === null) return `importing ${fileName}: opening it, ${formatDuration(elapsedMs)} so far`;
   const percent = progress.totalBytes > 0 ? ` (${Math.floor((100 * progress.bytesRead) / progress.totalBytes)}%)` : '';
@@ -410,7 +422,7 @@ export function importingLine(fileName: string, progress: ImportPageProgress | n
     ? `, about ${formatDuration((elapsedMs * (progress.totalBytes - progress.bytesRead)) / progress.bytesRead)} left`
     : '';
   const plural = (n: number, word: string): string => `${n} ${n === 1 ? word : `${word}s`}`;
-  return `importing ${fileName}: ${formatBytes(progress.bytesRead)} of ${formatBytes(progress.totalBytes)}${percent}, ${plural(progress.records, 'record')}, ${plural(progress.rows, 'row')}${left}`;
+  return `importing ${fileName}: ${formatBytes(progress.bytesRead)} of ${formatBytes(progress.totalBytes)}${percent}, ${plural(progress.records, 'record')}, ${plural(progress.rows, 'URL')}${left}`;
 }
 
 /**
