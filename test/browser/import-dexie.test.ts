@@ -48,7 +48,9 @@ describe('importArchive on DexieCrawlStore', () => {
     const parts: Uint8Array<ArrayBuffer>[] = [];
     for await (const chunk of writeWacz(storeExportSource(store, crawl), { software: 'T', now: new Date(0), onRow: () => undefined })) parts.push(chunk.slice());
     const { crawl: back } = await importArchive(store, new Blob(parts), 'one.wacz', { newId: () => 'back' });
-    expect({ ...back, id: 'one' }).to.deep.equal(crawl);
+    // The same crawl but for its message, which names the archive it came from and keeps the original's.
+    expect(back.message).to.equal('Imported from one.wacz (Tabcrawl WACZ); when crawled: Imported from many.warc (WARC)');
+    expect({ ...back, id: 'one', message: crawl.message }).to.deep.equal(crawl);
     const a = await store.pagesAfter('one', 0, 10000);
     const b = await store.pagesAfter('back', 0, 10000);
     expect(b.map((r) => ({ ...r, crawlId: 'one' }))).to.deep.equal(a);
