@@ -50,6 +50,8 @@ export interface ReportsViewProps {
   maxTableRows?: number;
   /** Opens a URL's detail (the results tab's); without it, URLs are plain text. */
   onOpenUrl?: (url: string) => void;
+  /** Told once the reports are shown (the owner may scroll to where the user was then). */
+  onReady?: () => void;
 }
 
 /** How a report's URLs open their detail, for every row component below the panel. */
@@ -98,7 +100,7 @@ function errorMessage(error: unknown): string {
 }
 
 /** The reports panel: builds all five reports on mount, then shows the chosen one. */
-export function ReportsView({ loadRows, crawl, saveCsv, initialKind = 'broken-links', maxTableRows = 500, onOpenUrl }: ReportsViewProps) {
+export function ReportsView({ loadRows, crawl, saveCsv, initialKind = 'broken-links', maxTableRows = 500, onOpenUrl, onReady }: ReportsViewProps) {
   const [view, setView] = useState<ViewState>({ state: 'building' });
   const [kind, setKind] = useState<ReportKind>(initialKind);
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -119,6 +121,12 @@ export function ReportsView({ loadRows, crawl, saveCsv, initialKind = 'broken-li
       isCancelled = true;
     };
   }, [loadRows]);
+
+  const isReady = view.state === 'ready';
+  useEffect(() => {
+    if (isReady) onReady?.();
+    // Once per build: a new `onReady` from a re-render is not a new build.
+  }, [isReady]);
 
   const report = view.state === 'ready' ? view.reports[kind] : null;
 

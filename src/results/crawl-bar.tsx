@@ -30,15 +30,17 @@ export interface CrawlBarProps {
   onAction?: (action: CrawlBarAction) => Promise<void>;
   /** Opens the export page for the crawl in this format. No export without it. */
   onExport?: (format: ExportFormat) => Promise<void>;
-  /** Downloads the rows of the table's current view as CSV. */
+  /** Downloads what the current view shows as CSV (the table's rows, or the issues shown). No button without it. */
   onExportView?: () => Promise<void>;
+  /** What *Export this view* saves, in words (its tooltip). @default the table's rows */
+  exportViewTitle?: string;
   /** Downloads the crawl's settings as a Browsertrix Crawler config (docs/browsertrix.md). No button without it. */
   onBrowsertrixConfig?: () => Promise<void>;
   /** Rows in the table's current view (null while counted): an empty view is not exported. */
   viewTotal?: number | null;
 }
 
-export function CrawlBar({ crawl, now, onAction, onExport, onExportView, onBrowsertrixConfig, viewTotal = null }: CrawlBarProps) {
+export function CrawlBar({ crawl, now, onAction, onExport, onExportView, exportViewTitle = 'The rows of the table as filtered and sorted now, as CSV', onBrowsertrixConfig, viewTotal = null }: CrawlBarProps) {
   const [pending, setPending] = useState<CrawlBarAction | 'export' | 'export-view' | 'browsertrix-config' | null>(null);
   const [format, setFormat] = useState<ExportFormat>('wacz');
   const [error, setError] = useState<string | null>(null);
@@ -126,7 +128,7 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, onBrows
             type="button"
             data-testid="results-export-view"
             disabled={pending !== null || viewTotal === 0}
-            title={viewTotal === 0 ? 'No URL in this view to export' : 'The rows of the table as filtered and sorted now, as CSV'}
+            title={viewTotal === 0 ? 'No URL in this view to export' : exportViewTitle}
             onClick={() => void run('export-view', onExportView)}
           >
             {pending === 'export-view' ? 'Saving…' : 'Export this view (CSV)'}

@@ -22,7 +22,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { NonIndexableReason } from '../core/audit/indexability.ts';
 import { RESULT_COLUMNS, type PageListRow, type SortColumn } from '../storage/page-queries.ts';
 import { DEFAULT_COLUMNS, SHOWN_COLUMNS, type ShownColumn } from './column-prefs.ts';
-import { mediaType, msText, rowTone, shortUrl, sizeText, statusText } from './format.ts';
+import { mediaType, msText, rowTone, shortUrl, sizeText, statusText, urlParts } from './format.ts';
 import { REASON_TEXT } from './page-facts-detail.tsx';
 import type { RowWindows } from './row-windows.ts';
 
@@ -258,7 +258,7 @@ export function ResultsGrid(props: ResultsGridProps) {
                 {row.kind}
               </span>
             )}
-            {column.cell(row, origin)}
+            {column.column === 'url' ? <UrlText url={row.url} origin={origin} /> : column.cell(row, origin)}
           </div>
         ))}
       </div>,
@@ -310,5 +310,19 @@ export function ResultsGrid(props: ResultsGridProps) {
         </div>
       </div>
     </div>
+  );
+}
+
+/**
+ * A URL cell's text, cut in the middle when too long: the origin of another site gives way
+ * first, the path and query stay (see `urlParts`); a URL of the crawl's site is its path.
+ */
+function UrlText({ url, origin }: { url: string; origin: string | null }) {
+  const { head, tail } = urlParts(url, origin);
+  return (
+    <span class="url-text">
+      {head !== '' && <span class="url-head">{head}</span>}
+      {tail !== '' && <span class="url-tail">{tail}</span>}
+    </span>
   );
 }

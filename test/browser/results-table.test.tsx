@@ -100,6 +100,27 @@ describe('results table', () => {
     }
   });
 
+  it('cuts a long URL of another site in the middle at 900 px, keeping its path, so two such URLs read apart', async () => {
+    const host = 'https://assets-of-a-very-long-named-content-delivery-network.other-site.example';
+    const rows = [`${host}/styles/main.css`, `${host}/scripts/app.js`].map((url, i) => listRowOf(pageRecord(i + 1, { url, kind: 'resource' })));
+    const mounted = await mountOver(new FakePageQueries(rows));
+    mounted.container.style.width = '900px';
+    await settle(20);
+    await waitFor(() => expect(renderedRows(mounted)).to.have.lengthOf(2));
+    for (const [i, path] of ['/styles/main.css', '/scripts/app.js'].entries()) {
+      const cell = renderedRows(mounted)[i]?.querySelector<HTMLElement>('.cell-url');
+      expect(cell?.textContent).to.include(`${host}${path}`);
+      const tail = cell?.querySelector<HTMLElement>('.url-tail');
+      expect(tail?.textContent, 'the path is a part of its own').to.equal(path);
+      // The path shows whole, inside the cell; the origin before it is what gives way.
+      expect(tail?.scrollWidth, `${path} in a cell of ${cell?.clientWidth} px`).to.be.at.most(tail?.clientWidth ?? 0);
+      const cellBox = cell?.getBoundingClientRect();
+      expect(tail?.getBoundingClientRect().right, path).to.be.at.most((cellBox?.right ?? 0) + 0.5);
+      const head = cell?.querySelector<HTMLElement>('.url-head');
+      expect(head?.scrollWidth, 'the origin is cut').to.be.greaterThan(head?.clientWidth ?? 0);
+    }
+  });
+
   it('asks for seq order first, sorts by a clicked column ascending and reverses on a second click', async () => {
     const queries = new FakePageQueries(manyListRows(30));
     const mounted = await mountOver(queries);
