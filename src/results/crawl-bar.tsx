@@ -96,7 +96,8 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, exportV
         {(counts.external ?? 0) > 0 && <Counter label="external links" value={counts.external} testId="results-counter-external" />}
         {!(state === 'finished') && <Counter label={state === 'failed' ? 'not fetched' : 'queued'} value={queued} testId="results-counter-queued" />}
         <Counter label="fetched" value={counts.fetched} />
-        <Counter label="errors" value={counts.errors} />
+        {/* URLs, not issues: the Issues view counts issues by severity ("14 errors"), several of them on one URL. */}
+        <Counter label="URLs with errors" value={counts.errors} testId="results-counter-errors" />
         <Counter label="blocked" value={counts.blocked} />
         <Counter label="stored" text={bytesText(counts.bytesStored ?? 0)} testId="results-bytes-stored" />
       </dl>
