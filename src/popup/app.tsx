@@ -28,6 +28,7 @@ import { IssuesSummary } from './issues-summary.tsx';
 import {
   defaultStartForm,
   describeError,
+  errorSentence,
   httpOrigin,
   parseStartForm,
   pickCrawlFor,
@@ -202,13 +203,13 @@ export function App({ deps }: AppProps) {
       await remember(result.settings.startUrl);
     } catch (err) {
       if (err instanceof TabcrawlError && err.code === 'already-running' && err.crawlId !== null) {
-        setRefusal({ message: err.message, crawl: null, crawlId: err.crawlId });
+        setRefusal({ message: errorSentence(err), crawl: null, crawlId: err.crawlId });
       } else if (err instanceof TabcrawlError && err.fields.length > 0) {
         const { fields, other } = splitErrors(err.fields);
         showFieldErrors(fields);
         setBanner(other.length > 0 ? other.join('; ') : Object.keys(fields).length > 0 ? null : err.message);
       } else {
-        setBanner(describeError(err));
+        setBanner(errorSentence(err));
       }
     } finally {
       setStarting(false);
@@ -367,7 +368,7 @@ export function App({ deps }: AppProps) {
       setScreen('site');
       await show(reply.crawl);
     } catch (err) {
-      setBanner(describeError(err));
+      setBanner(errorSentence(err));
     } finally {
       setBusyId(null);
     }

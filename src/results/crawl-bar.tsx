@@ -17,6 +17,7 @@ import type { CrawlRecord } from '../core/model.ts';
 import { FORMATS, type ExportFormat } from '../export/format-info.ts';
 import { progressPercent, runTimeText } from '../ui/crawl-progress-text.ts';
 import { ProgressBar } from '../ui/progress-bar.tsx';
+import { asSentence } from '../ui/sentence.ts';
 import { bytesText, isoText, localTimeText } from './format.ts';
 
 /** What the tab can ask of a crawl; each is the request of the same name. */
@@ -57,7 +58,7 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, exportV
     try {
       await work();
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(asSentence(err instanceof Error ? err.message : String(err)));
     } finally {
       setPending(null);
     }
