@@ -92,9 +92,9 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, exportV
       <dl class="counters">
         <Counter label="done" value={counts.done} />
         {/* Of those done: page resources, linked files and checked links to other sites, when the crawl has any. */}
-        {(counts.resources ?? 0) > 0 && <Counter label="resources" value={counts.resources} />}
-        {(counts.files ?? 0) > 0 && <Counter label="files" value={counts.files} />}
-        {(counts.external ?? 0) > 0 && <Counter label="external links" value={counts.external} testId="results-counter-external" />}
+        {(counts.resources ?? 0) > 0 && <Counter label={counts.resources === 1 ? 'resource' : 'resources'} value={counts.resources} testId="results-counter-resources" />}
+        {(counts.files ?? 0) > 0 && <Counter label={counts.files === 1 ? 'file' : 'files'} value={counts.files} testId="results-counter-files" />}
+        {(counts.external ?? 0) > 0 && <Counter label={counts.external === 1 ? 'external link' : 'external links'} value={counts.external} testId="results-counter-external" />}
         {!(state === 'finished') && <Counter label={state === 'failed' ? 'not fetched' : 'queued'} value={queued} testId="results-counter-queued" />}
         <Counter label="fetched" value={counts.fetched} />
         {/* URLs, not issues: the Issues view counts issues by severity ("14 errors"), several of them on one URL. */}

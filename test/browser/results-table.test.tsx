@@ -50,6 +50,12 @@ describe('results table', () => {
     await waitFor(() => expect(mounted.byTestId('results-counter-resources').textContent).to.equal('resources11'));
     expect(mounted.byTestId('results-counter-files').textContent).to.equal('files2');
     expect(mounted.byTestId('results-counter-external').textContent).to.equal('external links4');
+    await view?.unmount();
+    const one = { ...crawlRecord().counts, done: 13, resources: 1, files: 1, external: 1 };
+    const single = await mountOver(new FakePageQueries(manyListRows(3)), new FakeRowReader([], crawlRecord({ counts: one })));
+    await waitFor(() => expect(single.byTestId('results-counter-files').textContent).to.equal('file1', 'one file, not "1 files"'));
+    expect(single.byTestId('results-counter-resources').textContent).to.equal('resource1');
+    expect(single.byTestId('results-counter-external').textContent).to.equal('external link1');
   });
 
   /** Every column header shown: its text and sort arrow whole in its cell, its cell whole inside the grid's box. */
