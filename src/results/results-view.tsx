@@ -436,7 +436,7 @@ function CrawlResults({
       {tab === 'table' && !isMissing && (
         <>
       {issueFilter !== null && (
-        <p class="banner" role="status" data-testid="issue-filter">
+        <p class="filter-note" role="status" data-testid="issue-filter">
           Only the {issueFilter.urls.length} URLs of the issue “{checkInfo(issueFilter.check).title}” ({issueFilter.check}).{' '}
           <button type="button" data-testid="issue-filter-clear" onClick={() => setIssueFilter(null)}>
             Show every URL

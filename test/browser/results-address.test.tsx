@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { parseResultsParams } from '../../src/messaging/routes.ts';
 import { click, waitFor } from './support/popup-harness.tsx';
 import { CRAWL_ID, FakePageQueries, FakeRowReader, listRowOf } from './support/results-fakes.ts';
-import { fakeLocation, mountResults, type FakeLocation, type MountedResults } from './support/results-harness.tsx';
+import { fakeLocation, loadResultsStyles, mountResults, type FakeLocation, type MountedResults } from './support/results-harness.tsx';
 import { PLANTED, SITE, auditRows } from '../support/audit-fixture.ts';
 
 function inside(parent: HTMLElement | null, testId: string): HTMLElement {
@@ -106,5 +106,21 @@ describe('results page: the address', () => {
     const lines = saved[0]?.[1].trim().split('\r\n') ?? [];
     expect(lines).to.have.length(1 + PLANTED['title-missing'].length);
     for (const url of PLANTED['title-missing']) expect(saved[0]?.[1]).to.include(url);
+  });
+
+  it('says the table shows one issue\'s URLs as a note, not styled as an error', async () => {
+    await loadResultsStyles();
+    const page = await mountAt(fakeLocation(`?crawl=${CRAWL_ID}&view=issues&check=title-missing`));
+    await waitFor(() => expect(page.byTestId('issues').dataset['state']).to.equal('ready'));
+    await click(inside(check(page, 'title-missing'), 'issue-show-in-table'));
+    await waitFor(() => page.byTestId('issue-filter'));
+    const note = getComputedStyle(page.byTestId('issue-filter'));
+    const error = document.createElement('p');
+    error.className = 'banner';
+    page.container.append(error);
+    const errorStyle = getComputedStyle(error);
+    expect(note.borderLeftColor).to.not.equal(errorStyle.borderLeftColor);
+    expect(note.backgroundColor).to.not.equal(errorStyle.backgroundColor);
+    error.remove();
   });
 });
