@@ -29,8 +29,11 @@ export interface CrawlBarProps {
   now: number;
   /** Sends `crawl/<action>`; resolves when the background answered. No buttons without it. */
   onAction?: (action: CrawlBarAction) => Promise<void>;
-  /** Opens the export page for the crawl in this format. No export without it. */
-  onExport?: (format: ExportFormat) => Promise<void>;
+  /**
+   * Exports the crawl in this format into the downloads; resolves with what to say once it is saved
+   * (`Saved example.com-….wacz`), shown beside the bar. No export without it.
+   */
+  onExport?: (format: ExportFormat) => Promise<string | void>;
   /** Downloads what the current view shows as CSV (the table's rows, or the issues shown). No button without it. */
   onExportView?: () => Promise<void>;
   /** What *Export this view* saves, in words (its tooltip). @default the table's rows */
@@ -45,6 +48,8 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, exportV
   const [pending, setPending] = useState<CrawlBarAction | 'export' | 'export-view' | 'browsertrix-config' | null>(null);
   const [format, setFormat] = useState<ExportFormat>('wacz');
   const [error, setError] = useState<string | null>(null);
+  /** What the last export saved; cleared by the next action. */
+  const [saved, setSaved] = useState<string | null>(null);
   const { state, counts } = crawl;
   const queued = queuedCount(crawl);
   const isRunning = state === 'running';
@@ -55,6 +60,7 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, exportV
   const run = async (what: NonNullable<typeof pending>, work: () => Promise<void>): Promise<void> => {
     setPending(what);
     setError(null);
+    setSaved(null);
     try {
       await work();
     } catch (err) {
@@ -120,8 +126,18 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, exportV
                 </option>
               ))}
             </select>
-            <button type="button" data-testid="results-export" disabled={pending !== null || counts.done === 0} onClick={() => void run('export', () => onExport(format))}>
-              Export
+            <button
+              type="button"
+              data-testid="results-export"
+              disabled={pending !== null || counts.done === 0}
+              onClick={() =>
+                void run('export', async () => {
+                  const said = await onExport(format);
+                  if (typeof said === 'string') setSaved(said);
+                })
+              }
+            >
+              {pending === 'export' ? 'Exporting…' : 'Export'}
             </button>
           </span>
         )}
@@ -148,6 +164,11 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, exportV
           </button>
         )}
       </div>
+      {saved !== null && (
+        <p class="crawl-saved" role="status" data-testid="results-export-saved">
+          {saved}
+        </p>
+      )}
       {error !== null && (
         <p class="banner" role="alert" data-testid="results-action-error">
           {error}

@@ -97,8 +97,11 @@ export interface ResultsViewProps {
   onEvent?: OnEvent;
   /** Sends requests to the background (pause, resume, stop); no such buttons without it. */
   send?: Send;
-  /** Opens the export page for this crawl and format; no Export without it. */
-  openExport?: (crawlId: string, format: ExportFormat) => Promise<void>;
+  /**
+   * Exports this crawl in this format into the downloads, from this tab (no tab is opened); resolves with
+   * what to say once saved. No Export without it.
+   */
+  openExport?: (crawlId: string, format: ExportFormat) => Promise<string | void>;
   /** Saves the crawl as a Browsertrix Crawler config (YAML; the tab hands it to the downloads). No such button without it. */
   saveConfig?: (fileName: string, text: string) => Promise<unknown>;
   /** Tabcrawl's version, named in the config's User-Agent. @default 'unknown' */

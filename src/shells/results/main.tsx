@@ -17,7 +17,8 @@
 import { render } from 'preact';
 import browser from 'webextension-polyfill';
 import type { ExportFormat } from '../../export/format-info.ts';
-import { exportPagePath } from '../../messaging/routes.ts';
+import { exportCrawl } from '../../export/export-crawl.ts';
+import { DexieCrawlStore } from '../../storage/dexie-crawl-store.ts';
 import { saveDownload } from '../../export/save-download.ts';
 import { onEvent, send } from '../../messaging/client.ts';
 import { TabcrawlDatabase } from '../../storage/database.ts';
@@ -30,6 +31,8 @@ import { ResultsView } from '../../results/results-view.tsx';
 const db = new TabcrawlDatabase();
 const queries = new DexieCrawlPageQueries(db);
 const reader = new DexieRowReader(db);
+/** The export's view of the same database, read only. */
+const exportStore = new DexieCrawlStore(db);
 const { crawlId } = parseResultsParams(window.location.search);
 
 // The view puts the scroll back itself, once the content it scrolls over is there again.
@@ -59,9 +62,19 @@ if (root !== null) {
     saveDownload(browser.downloads, new Blob([text], { type: 'text/csv;charset=utf-8' }), fileName);
   const saveConfig = (fileName: string, text: string): Promise<number> =>
     saveDownload(browser.downloads, new Blob([text], { type: 'application/yaml;charset=utf-8' }), fileName);
-  /** Opens the export page in a tab of its own, beside this one. */
-  const openExport = async (id: string, format: ExportFormat): Promise<void> => {
-    await browser.tabs.create({ url: browser.runtime.getURL(exportPagePath(id, format)) });
+  /** Exports here, into the downloads: this tab stays open (the popup, which closes, opens the export page instead). */
+  const openExport = async (id: string, format: ExportFormat): Promise<string> => {
+    const result = await exportCrawl(
+      {
+        request: { crawlId: id, format },
+        store: exportStore,
+        software: `Tabcrawl ${browser.runtime.getManifest().version}`,
+        now: () => new Date(),
+        save: (blob, fileName) => saveDownload(browser.downloads, blob, fileName),
+      },
+      () => undefined,
+    );
+    return `Saved ${result.fileName} (${result.rows.toLocaleString('en-US')} ${result.rows === 1 ? 'URL' : 'URLs'}) into the downloads`;
   };
   render(
     <ResultsView
