@@ -99,7 +99,7 @@ export interface ResultsParams {
   view: ResultsViewName;
   /** `check=a,b`: the Issues checks open, by id as written (the Issues view ignores an id it does not know). */
   checks: string[];
-  /** `scroll=`: how far the page was scrolled down, in CSS pixels; 0 when absent or not a number. */
+  /** `scroll=`: how far the view was scrolled down (the page, or the table's rows), in CSS pixels; 0 when absent or not a number. */
   scrollY: number;
   /** The table's filters and order. */
   table: TableParams;

@@ -135,6 +135,14 @@ export interface ResultsGridProps {
   /** The URL whose detail is open, marked in the table. */
   openUrl: string | null;
   gridRef?: { current: HTMLDivElement | null };
+  /**
+   * Where to scroll the rows to once there are that many (from the address, after Back or a reload),
+   * in CSS px from the top; null: nothing to restore. {@link ResultsGridProps.onScrollRestored} says when done.
+   */
+  restoreScrollTop?: number | null;
+  onScrollRestored?: () => void;
+  /** Told the rows' scroll, in CSS px from the top, as the user scrolls (the owner keeps it in the address). */
+  onScrollTopChange?: (scrollTop: number) => void;
 }
 
 /** The table: sortable headers above a virtualized, keyboard-driven list of rows. */
@@ -164,6 +172,16 @@ export function ResultsGrid(props: ResultsGridProps) {
     if (scroller !== null) scroller.scrollTop = 0;
     setScrollTop(0);
   }, [props.queryKey]);
+
+  // Back to where the user was, once the rows are counted (the spacer is then tall enough to scroll to it).
+  const { restoreScrollTop = null, onScrollRestored } = props;
+  useLayoutEffect(() => {
+    const scroller = scrollRef.current;
+    if (restoreScrollTop === null || scroller === null || windows.total === null) return;
+    scroller.scrollTop = restoreScrollTop;
+    setScrollTop(scroller.scrollTop);
+    onScrollRestored?.();
+  }, [restoreScrollTop, windows.total, props.queryKey, onScrollRestored]);
 
   useLayoutEffect(() => {
     const scroller = scrollRef.current;
@@ -303,7 +321,10 @@ export function ResultsGrid(props: ResultsGridProps) {
         role="rowgroup"
         class="grid-body"
         data-testid="results-scroll"
-        onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
+        onScroll={(event) => {
+          setScrollTop(event.currentTarget.scrollTop);
+          props.onScrollTopChange?.(event.currentTarget.scrollTop);
+        }}
       >
         <div class="grid-spacer" style={{ height: `${total * ROW_HEIGHT_PX}px` }}>
           {rows}

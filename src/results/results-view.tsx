@@ -166,6 +166,10 @@ function CrawlResults({
   const isNewEntry = useRef(false);
   /** Writes the current entry again with the scroll as it is now (before a move leaves it). */
   const saveScroll = useRef<() => void>(() => undefined);
+  /** The table's rows' scroll, in CSS px (the table scrolls its rows, not the page). */
+  const gridScrollTop = useRef(0);
+  /** Where the table's rows are to be scrolled to, from the address; null when nothing is to be done. */
+  const [gridRestore, setGridRestore] = useState<number | null>(null);
   /** What the page shows under its header. */
   const [tab, setTabState] = useState<ResultsViewName>(start?.view ?? initialView);
   const setTab = useCallback(
@@ -231,29 +235,45 @@ function CrawlResults({
   const address = addressOf(0);
   const addressOfRef = useRef(addressOf);
   addressOfRef.current = addressOf;
+  /** The scroll of the view shown: the table's rows, or the page. */
+  const scrollNow = (): number => (location === undefined ? 0 : tab === 'table' ? gridScrollTop.current : location.scrollY());
+  const scrollNowRef = useRef(scrollNow);
+  scrollNowRef.current = scrollNow;
   saveScroll.current = () => {
-    if (location !== undefined && pendingScroll.current === null) location.write(addressOfRef.current(location.scrollY()), false);
+    if (location !== undefined && pendingScroll.current === null) location.write(addressOfRef.current(scrollNowRef.current()), false);
   };
   useEffect(() => {
     if (location === undefined) return;
-    const next = addressOfRef.current(pendingScroll.current ?? location.scrollY());
+    const next = addressOfRef.current(pendingScroll.current ?? scrollNowRef.current());
     const isNew = isNewEntry.current;
     isNewEntry.current = false;
     if (next !== location.search()) location.write(next, isNew);
   }, [address, location]);
   // The scroll is kept in the current entry as the user scrolls (a moment after the last scroll event).
+  const scrollTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const onScrolled = useCallback(() => {
+    clearTimeout(scrollTimer.current);
+    scrollTimer.current = setTimeout(() => saveScroll.current(), SCROLL_SAVE_MS);
+  }, []);
   useEffect(() => {
     if (location === undefined) return undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stop = location.onScroll(() => {
-      clearTimeout(timer);
-      timer = setTimeout(() => saveScroll.current(), SCROLL_SAVE_MS);
-    });
+    const stop = location.onScroll(onScrolled);
     return () => {
-      clearTimeout(timer);
+      clearTimeout(scrollTimer.current);
       stop();
     };
-  }, [location]);
+  }, [location, onScrolled]);
+  const onGridScroll = useCallback(
+    (scrollTop: number) => {
+      gridScrollTop.current = scrollTop;
+      onScrolled();
+    },
+    [onScrolled],
+  );
+  const onGridScrollRestored = useCallback(() => {
+    pendingScroll.current = null;
+    setGridRestore(null);
+  }, []);
   /** Scrolls to where the address said the user was, once the view shown has its content. */
   const restoreScroll = useCallback(() => {
     const target = pendingScroll.current;
@@ -279,9 +299,14 @@ function CrawlResults({
       setPopCount((count) => count + 1);
     });
   }, [location]);
-  // The table and the Not crawled view have their frame at once: scroll there after the render.
+  // The table scrolls its rows once they are counted; the Not crawled view has its frame at once.
   useEffect(() => {
-    if (tab === 'table' || tab === 'not-crawled') restoreScroll();
+    if (tab === 'table') {
+      gridScrollTop.current = 0;
+      setGridRestore(pendingScroll.current);
+    } else if (tab === 'not-crawled') {
+      restoreScroll();
+    }
   }, [tab, popCount, restoreScroll]);
 
   const openDetail = useCallback(
@@ -469,6 +494,9 @@ function CrawlResults({
           onOpen={openDetail}
           openUrl={openUrl}
           gridRef={gridRef}
+          restoreScrollTop={gridRestore}
+          onScrollRestored={onGridScrollRestored}
+          onScrollTopChange={onGridScroll}
         />
         {openUrl !== null && (
           <UrlDetail reader={reader} crawlId={crawlId} crawl={crawlRecord} url={openUrl} origin={origin} onOpen={openDetail} onClose={closeDetail} />

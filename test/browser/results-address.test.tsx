@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { parseResultsParams } from '../../src/messaging/routes.ts';
 import { click, waitFor } from './support/popup-harness.tsx';
-import { CRAWL_ID, FakePageQueries, FakeRowReader, listRowOf } from './support/results-fakes.ts';
+import { CRAWL_ID, FakePageQueries, FakeRowReader, listRowOf, manyListRows } from './support/results-fakes.ts';
 import { fakeLocation, loadResultsStyles, mountResults, type FakeLocation, type MountedResults } from './support/results-harness.tsx';
 import { PLANTED, SITE, auditRows } from '../support/audit-fixture.ts';
 
@@ -122,5 +122,32 @@ describe('results page: the address', () => {
     expect(note.borderLeftColor).to.not.equal(errorStyle.borderLeftColor);
     expect(note.backgroundColor).to.not.equal(errorStyle.backgroundColor);
     error.remove();
+  });
+
+  it('comes Back to the table scrolled where it was, and a reload of its address too', async () => {
+    await loadResultsStyles();
+    const rows = manyListRows(400);
+    const location = fakeLocation(`?crawl=${CRAWL_ID}`);
+    view = await mountResults({ queries: new FakePageQueries(rows), reader: new FakeRowReader([]), crawlId: CRAWL_ID, location });
+    const page = view;
+    await waitFor(() => expect(page.byTestId('results-total').textContent).to.equal('400 URLs'));
+    const body = (): HTMLElement => {
+      const found = page.container.querySelector<HTMLElement>('.grid-body');
+      if (found === null) throw new Error('no grid body');
+      return found;
+    };
+    body().scrollTop = 2400;
+    body().dispatchEvent(new Event('scroll'));
+    await waitFor(() => expect(parseResultsParams(location.search()).scrollY).to.equal(2400));
+
+    await click(page.byTestId('tab-reports'));
+    await waitFor(() => expect(page.queryTestId('results-grid')).to.equal(null));
+    location.back();
+
+    await waitFor(() => expect(body().scrollTop).to.equal(2400));
+    await view.unmount();
+    view = await mountResults({ queries: new FakePageQueries(rows), reader: new FakeRowReader([]), crawlId: CRAWL_ID, location: fakeLocation(location.search()) });
+    const reloaded = view;
+    await waitFor(() => expect(reloaded.container.querySelector<HTMLElement>('.grid-body')?.scrollTop).to.equal(2400));
   });
 });
