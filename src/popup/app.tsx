@@ -161,8 +161,9 @@ export function App({ deps }: AppProps) {
   const onChange = (next: StartFormValues): void => {
     if (next.startUrl !== values.startUrl) {
       hasEditedUrl.current = true;
-      // The note is about the tab; once a URL is typed it no longer applies.
+      // The note is about the tab, a refusal about the URL refused: once a URL is typed they no longer apply.
       setNote(null);
+      setRefusal(null);
     }
     if (next.settings !== values.settings) hasEditedSettings.current = true;
     setValues(next);

@@ -8,6 +8,7 @@ import {
   mountPopup,
   payloadsOf,
   tabAt,
+  typeInto,
   waitFor,
   type MountedPopup,
 } from './support/popup-harness.tsx';
@@ -322,6 +323,27 @@ describe('popup controls', () => {
     await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')).to.equal(null));
     expect(mounted.queryTestId('stop-blocker-and-start')).to.equal(null);
     expect(mounted.byTestId<HTMLButtonElement>('start').disabled).to.equal(false);
+  });
+
+  it('takes away the refusal of a Start once another URL is typed', async () => {
+    const blocker = crawlSummary({ id: 'b-1', state: 'running', settings: { ...crawlSummary().settings, startUrl: 'https://other.example/', extraOrigins: ['https://example.com'] } });
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [] }),
+      'crawl/get': () => ({ crawl: blocker }),
+      'crawl/start': () => {
+        throw new TabcrawlError({ code: 'already-running', message: 'https://example.com is already being crawled (by the crawl of https://other.example/); stop that crawl first', crawlId: 'b-1' });
+      },
+    });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000, now: () => NOW });
+    const mounted = popup;
+    await waitFor(() => expect(mounted.byTestId<HTMLInputElement>('start-url').value).to.equal('https://example.com/'));
+    await click(mounted.byTestId('start'));
+    await waitFor(() => mounted.byTestId('stop-blocker-and-start'));
+
+    await typeInto(mounted.byTestId<HTMLInputElement>('start-url'), 'https://third.example/');
+
+    await waitFor(() => expect(mounted.queryTestId('stop-blocker-and-start')).to.equal(null));
+    expect(mounted.container.querySelector('[role="alert"]')).to.equal(null);
   });
 
   it('still shows the crawl when its host details cannot be had', async () => {
