@@ -342,8 +342,9 @@ describe('popup controls', () => {
 
     await typeInto(mounted.byTestId<HTMLInputElement>('start-url'), 'https://third.example/');
 
-    await waitFor(() => expect(mounted.queryTestId('stop-blocker-and-start')).to.equal(null));
-    expect(mounted.container.querySelector('[role="alert"]')).to.equal(null);
+    // Booleans: a failing comparison of an element would be reported with the element itself.
+    await waitFor(() => expect(mounted.queryTestId('stop-blocker-and-start') === null, 'the choice is gone').to.equal(true));
+    expect(mounted.container.querySelector('[role="alert"]') === null, 'the refusal is gone').to.equal(true);
   });
 
   it('still shows the crawl when its host details cannot be had', async () => {
