@@ -36,6 +36,15 @@ export function severityCountsText(counts: SeverityCounts): string {
   return SEVERITIES.map((severity) => `${counts[severity]} ${counts[severity] === 1 ? severity : `${severity}s`}`).join(', ');
 }
 
+/**
+ * Failed checks as a summary names them: the most severe first (errors, then warnings, then notices),
+ * then the most issues; ties keep their order (the registry's). So a notice never hides an error.
+ */
+export function worstChecksFirst<T extends { check: CheckId; count: number }>(checks: readonly T[]): T[] {
+  const rank = (check: CheckId): number => SEVERITIES.indexOf(checkInfo(check).severity);
+  return [...checks].sort((a, b) => rank(a.check) - rank(b.check) || b.count - a.count);
+}
+
 /** Checks with at least one issue and their counts, in registry order. */
 export function failedChecks(result: AuditResult): { check: CheckId; count: number }[] {
   return [...result.findings].filter(([, findings]) => findings.length > 0).map(([check, findings]) => ({ check, count: findings.length }));

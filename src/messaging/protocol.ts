@@ -174,6 +174,11 @@ export interface ProtocolError {
   message: string;
   /** Per-field problems for `invalid-settings`. */
   fields?: SettingsError[];
+  /**
+   * For `already-running`: the id of the running or paused crawl in the way,
+   * so that a page can follow it (the refusal no longer holds once it ends) or stop it.
+   */
+  crawlId?: string;
 }
 
 export type Reply<K extends RequestType> = { ok: true; value: ReplyOf<K> } | { ok: false; error: ProtocolError };
@@ -182,11 +187,14 @@ export type Reply<K extends RequestType> = { ok: true; value: ReplyOf<K> } | { o
 export class TabcrawlError extends Error {
   readonly code: ErrorCode;
   readonly fields: SettingsError[];
+  /** See {@link ProtocolError.crawlId}; null when the error names no crawl. */
+  readonly crawlId: string | null;
   constructor(error: ProtocolError) {
     super(error.message);
     this.name = 'TabcrawlError';
     this.code = error.code;
     this.fields = error.fields ?? [];
+    this.crawlId = error.crawlId ?? null;
   }
 }
 

@@ -12,7 +12,10 @@ import { FORMATS, type ExportFormat } from '../export/format-info.ts';
 export const POPUP_PATH = 'src/shells/popup/index.html';
 /** The options page: default settings, remembered sites. */
 export const OPTIONS_PAGE_PATH = 'src/shells/options/index.html';
-/** The full-tab results browser; `?crawl=<id>` opens a crawl, `&view=<view>` one of its views, `&url=<url>` a row's detail. */
+/**
+ * The full-tab results browser; `?crawl=<id>` opens a crawl, `&view=<view>` one of its views, `&url=<url>` a row's detail;
+ * the open Issues checks, the table's filters and order and the scroll follow ({@link ResultsParams}).
+ */
 export const RESULTS_PAGE_PATH = 'src/shells/results/index.html';
 /** The page that writes an export: `?crawl=<id>&format=<wacz|warc.gz|warc|csv|jsonl>`. */
 export const EXPORT_PAGE_PATH = 'src/shells/export/index.html';
@@ -62,6 +65,30 @@ function isResultsViewName(value: string | null): value is ResultsViewName {
   return RESULTS_VIEWS.some((view) => view === value);
 }
 
+/**
+ * The table's filters and order as the results address holds them, as written: the results page
+ * checks each (an unknown value counts as absent), so a shared or edited address never breaks it.
+ */
+export interface TableParams {
+  /** `status=4xx,5xx`: the status classes shown; empty: all. */
+  status: string[];
+  /** `kind=`: the row kind shown; null: all. */
+  kind: string | null;
+  /** `media=`: the media type shown; null: all. */
+  media: string | null;
+  /** `depth=`: the depth shown; null: all. */
+  depth: string | null;
+  /** `index=`: the indexability shown; null: all. */
+  index: string | null;
+  /** `q=`: the search over URL and title; empty: none. */
+  search: string;
+  /** `sort=<column>`, or `sort=-<column>` descending; null: the order rows were finished. */
+  sort: string | null;
+}
+
+/** No filter and the finishing order: what an address without table parameters means. */
+export const NO_TABLE_PARAMS: TableParams = Object.freeze({ status: [], kind: null, media: null, depth: null, index: null, search: '', sort: null }) as TableParams;
+
 /** What the results tab's address asks for. */
 export interface ResultsParams {
   /** Crawl to show; null when the address names none. */
@@ -70,26 +97,61 @@ export interface ResultsParams {
   url: string | null;
   /** The view shown first; `table` when the address names none, or one that is not a view. */
   view: ResultsViewName;
+  /** `check=a,b`: the Issues checks open, by id as written (the Issues view ignores an id it does not know). */
+  checks: string[];
+  /** `scroll=`: how far the view was scrolled down (the page, or the table's rows), in CSS pixels; 0 when absent or not a number. */
+  scrollY: number;
+  /** The table's filters and order. */
+  table: TableParams;
 }
 
-/** Reads `?crawl=`, `&view=` and `&url=` from a results address's `location.search`; empty values count as absent. */
+/** What {@link resultsSearch} writes beyond the crawl, the URL and the view; absent parts are left out. */
+export type MoreResultsParams = Partial<Pick<ResultsParams, 'checks' | 'scrollY' | 'table'>>;
+
+const listParam = (value: string | null): string[] => (value === null || value === '' ? [] : value.split(',').filter((part) => part !== ''));
+const textParam = (value: string | null): string | null => (value === null || value === '' ? null : value);
+
+/** Reads a results address's `location.search`; empty values count as absent. */
 export function parseResultsParams(search: string): ResultsParams {
   const params = new URLSearchParams(search);
-  const crawlId = params.get('crawl');
-  const url = params.get('url');
   const view = params.get('view');
+  const scrollY = Number(params.get('scroll') ?? '0');
   return {
-    crawlId: crawlId === null || crawlId === '' ? null : crawlId,
-    url: url === null || url === '' ? null : url,
+    crawlId: textParam(params.get('crawl')),
+    url: textParam(params.get('url')),
     view: isResultsViewName(view) ? view : 'table',
+    checks: listParam(params.get('check')),
+    scrollY: Number.isFinite(scrollY) && scrollY > 0 ? Math.round(scrollY) : 0,
+    table: {
+      status: listParam(params.get('status')),
+      kind: textParam(params.get('kind')),
+      media: textParam(params.get('media')),
+      depth: textParam(params.get('depth')),
+      index: textParam(params.get('index')),
+      search: params.get('q') ?? '',
+      sort: textParam(params.get('sort')),
+    },
   };
 }
 
-/** The `?crawl=...&view=...&url=...` search string of a results address (no `view` for the table, no `url` when null). */
-export function resultsSearch(crawlId: string, url: string | null, view: ResultsViewName = 'table'): string {
+/**
+ * The `?crawl=...&view=...&url=...` search string of a results address (no `view` for the table, no `url`
+ * when null), with the open checks, the table's filters and order and the scroll when given and not empty.
+ */
+export function resultsSearch(crawlId: string, url: string | null, view: ResultsViewName = 'table', more: MoreResultsParams = {}): string {
   const params = new URLSearchParams({ crawl: crawlId });
   if (view !== 'table') params.set('view', view);
   if (url !== null) params.set('url', url);
+  if (more.checks !== undefined && more.checks.length > 0) params.set('check', more.checks.join(','));
+  const table = more.table ?? NO_TABLE_PARAMS;
+  if (table.status.length > 0) params.set('status', table.status.join(','));
+  if (table.kind !== null) params.set('kind', table.kind);
+  if (table.media !== null) params.set('media', table.media);
+  if (table.depth !== null) params.set('depth', table.depth);
+  if (table.index !== null) params.set('index', table.index);
+  if (table.search !== '') params.set('q', table.search);
+  if (table.sort !== null) params.set('sort', table.sort);
+  if (more.scrollY !== undefined && more.scrollY > 0) params.set('scroll', String(Math.round(more.scrollY)));
   return `?${params.toString()}`;
 }
 

@@ -13,6 +13,7 @@
  *    └────Save, valid────► saving ──► saved | error
  * ```
  */
+import { dateTime } from '../ui/format-time.ts';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { SettingsForm } from '../settings/settings-form.tsx';
 import { checkForm, describeSettings, fromSettings, toSettings, type FieldErrors, type FormValues } from '../settings/settings-values.ts';
@@ -172,9 +173,10 @@ export function OptionsView({ storage }: OptionsViewProps) {
         <h2 id="defaults-heading" class="panel-title">
           Default crawl settings
         </h2>
-        <p class="panel-intro">
-          Every crawl starts with these, unless its site has remembered settings. A field left empty uses the built-in
-          default shown under it.
+        {/* The fields show the saved defaults, all filled: the intro says how the built-in ones come back. */}
+        <p class="panel-intro" data-testid="defaults-intro">
+          Every crawl starts with these, unless its site has remembered settings. Each field's built-in default is shown
+          under it; <em>Built-in defaults</em> puts every field back to it, and a field you empty takes it too.
         </p>
         {loadError !== null && (
           <p class="banner" role="alert" data-testid="load-error">
@@ -258,7 +260,8 @@ function SitesList({ sites, onForget }: { sites: SitesState; onForget: (origin: 
               </p>
               <p class="site-summary" data-testid="site-summary">
                 {changes.length === 0 ? 'Same as the built-in defaults' : changes.join(' · ')}
-                {site.savedAt > 0 && <span class="site-saved"> · saved {new Date(site.savedAt).toLocaleString()}</span>}
+                {/* As the popup's Crawls list writes times: `2026-01-31 12:03`, local time. */}
+                {site.savedAt > 0 && <span class="site-saved"> · saved {dateTime(site.savedAt)}</span>}
               </p>
             </div>
             <button type="button" data-testid="forget-site" aria-label={`Forget ${site.origin}`} onClick={() => onForget(site.origin)}>

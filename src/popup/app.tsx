@@ -28,6 +28,7 @@ import { IssuesSummary } from './issues-summary.tsx';
 import {
   defaultStartForm,
   describeError,
+  errorSentence,
   httpOrigin,
   parseStartForm,
   pickCrawlFor,
@@ -45,6 +46,16 @@ export const NOT_A_SITE_NOTE = 'This tab is not a web site; type a URL to crawl'
 export function accessRefusedMessage(settings: Pick<CrawlSettings, 'startUrl' | 'includeSubdomains'>): string {
   const sites = hostAccessPatterns(settings).map((pattern) => pattern.replace(/\/\*$/, ''));
   return `Tabcrawl needs access to ${sites.join(', ')} to crawl it, and did not get it. Nothing was started.`;
+}
+
+/** A Start the background refused because another crawl (running or paused) may request the same site. */
+interface StartRefusal {
+  /** The background's words, naming the site and the crawl in the way. */
+  message: string;
+  /** The id of the crawl in the way. */
+  crawlId: string;
+  /** That crawl as last read; null until read. */
+  crawl: CrawlSummary | null;
 }
 
 /** What the popup shows: the tab's site (form and crawl) or the list of every crawl. */
@@ -84,7 +95,7 @@ export function hasIssuesSummary(crawl: CrawlSummary): boolean {
 }
 
 export function App({ deps }: AppProps) {
-  const { send, currentTabUrl, settingsStorage } = deps;
+  const { send, currentTabUrl, settingsStorage, onEvent } = deps;
   const now = deps.now ?? Date.now;
   const view = useCrawl(send, deps.pollMs ?? DEFAULT_POLL_MS, deps.onEvent, now);
   const { show } = view;
@@ -110,6 +121,8 @@ export function App({ deps }: AppProps) {
   const [busyId, setBusyId] = useState<string | null>(null);
   /** The user opened the Start form while a crawl runs (it is folded away then). */
   const [isFormWanted, setFormWanted] = useState(false);
+  /** The background's refusal of the last Start because another crawl is in the way; null when none holds. */
+  const [refusal, setRefusal] = useState<StartRefusal | null>(null);
 
   // On open: the tab's site fills the form with its remembered settings, and the newest crawl of that site is shown.
   useEffect(() => {
@@ -148,8 +161,9 @@ export function App({ deps }: AppProps) {
   const onChange = (next: StartFormValues): void => {
     if (next.startUrl !== values.startUrl) {
       hasEditedUrl.current = true;
-      // The note is about the tab; once a URL is typed it no longer applies.
+      // The note is about the tab, a refusal about the URL refused: once a URL is typed they no longer apply.
       setNote(null);
+      setRefusal(null);
     }
     if (next.settings !== values.settings) hasEditedSettings.current = true;
     setValues(next);
@@ -175,6 +189,7 @@ export function App({ deps }: AppProps) {
     }
     setFieldErrors({});
     setBanner(null);
+    setRefusal(null);
     setStarting(true);
     try {
       // Asked first, while the click still counts as a user gesture: Chrome shows its prompt only then.
@@ -188,12 +203,14 @@ export function App({ deps }: AppProps) {
       await show(reply.crawl);
       await remember(result.settings.startUrl);
     } catch (err) {
-      if (err instanceof TabcrawlError && err.fields.length > 0) {
+      if (err instanceof TabcrawlError && err.code === 'already-running' && err.crawlId !== null) {
+        setRefusal({ message: errorSentence(err), crawl: null, crawlId: err.crawlId });
+      } else if (err instanceof TabcrawlError && err.fields.length > 0) {
         const { fields, other } = splitErrors(err.fields);
         showFieldErrors(fields);
         setBanner(other.length > 0 ? other.join('; ') : Object.keys(fields).length > 0 ? null : err.message);
       } else {
-        setBanner(describeError(err));
+        setBanner(errorSentence(err));
       }
     } finally {
       setStarting(false);
@@ -245,6 +262,53 @@ export function App({ deps }: AppProps) {
     await onSubmit();
   };
 
+  /** Stops the crawl in the way of the last Start, then starts the form's crawl again. */
+  const onStopBlockerAndStart = async (crawlId: string): Promise<void> => {
+    try {
+      await send('crawl/stop', { crawlId });
+    } catch (err) {
+      setBanner(`Could not stop that crawl: ${describeError(err)}`);
+      return;
+    }
+    await onSubmit();
+  };
+
+  // While a Start is refused because of another crawl, that crawl is followed (its events, else a poll):
+  // once it is over (or deleted) the refusal no longer holds and its banner goes.
+  const refusedBy = refusal?.crawlId ?? null;
+  const pollMs = deps.pollMs ?? DEFAULT_POLL_MS;
+  useEffect(() => {
+    if (refusedBy === null) return undefined;
+    let isCancelled = false;
+    const check = async (): Promise<void> => {
+      let blocker: CrawlSummary | null;
+      try {
+        blocker = (await send('crawl/get', { crawlId: refusedBy })).crawl;
+      } catch (err) {
+        if (!(err instanceof TabcrawlError && err.code === 'not-found')) return;
+        blocker = null;
+      }
+      if (isCancelled) return;
+      const isInTheWay = blocker !== null && (blocker.state === 'running' || blocker.state === 'paused');
+      setRefusal((current) => (current?.crawlId !== refusedBy ? current : isInTheWay ? { ...current, crawl: blocker } : null));
+    };
+    void check();
+    if (onEvent === undefined) {
+      const timer = setInterval(() => void check(), pollMs);
+      return () => {
+        isCancelled = true;
+        clearInterval(timer);
+      };
+    }
+    const stopListening = onEvent('crawl/changed', (event) => {
+      if (event.crawlId === refusedBy) void check();
+    });
+    return () => {
+      isCancelled = true;
+      stopListening();
+    };
+  }, [refusedBy, send, onEvent, pollMs]);
+
   const loadCrawls = useCallback(async (): Promise<void> => {
     try {
       setCrawls((await send('crawl/list', {})).crawls);
@@ -271,7 +335,6 @@ export function App({ deps }: AppProps) {
   };
 
   // The Crawls view follows the background's events too: a crawl that ends or is deleted elsewhere shows so.
-  const { onEvent } = deps;
   useEffect(() => {
     if (screen !== 'crawls' || onEvent === undefined) return undefined;
     return onEvent('crawl/changed', () => void loadCrawls());
@@ -306,7 +369,7 @@ export function App({ deps }: AppProps) {
       setScreen('site');
       await show(reply.crawl);
     } catch (err) {
-      setBanner(describeError(err));
+      setBanner(errorSentence(err));
     } finally {
       setBusyId(null);
     }
@@ -340,7 +403,7 @@ export function App({ deps }: AppProps) {
 
   const { crawl } = view;
   const isRunning = crawl?.state === 'running';
-  const errorText = banner ?? view.error;
+  const errorText = banner ?? refusal?.message ?? view.error;
   const shownAt = useTick(now, isRunning);
   const blockedReason = startBlockedReason(crawl, values.startUrl);
   // While a crawl of the site runs or is paused, it comes first and the Start form folds away.
@@ -402,6 +465,24 @@ export function App({ deps }: AppProps) {
           {errorText !== null && (
             <p class="banner" role="alert">
               {errorText}
+            </p>
+          )}
+          {banner === null && refusal !== null && (
+            <p class="refusal-choices">
+              <button
+                type="button"
+                class="link"
+                data-testid="stop-blocker-and-start"
+                disabled={isStarting}
+                onClick={() => void onStopBlockerAndStart(refusal.crawlId)}
+              >
+                {refusal.crawl?.state === 'paused' ? 'Stop that paused crawl and start anew' : 'Stop that crawl and start anew'}
+              </button>
+              {refusal.crawl !== null && refusal.crawl.id !== crawl?.id && (
+                <button type="button" class="link" data-testid="show-blocker" onClick={() => refusal.crawl !== null && onOpenCrawl(refusal.crawl)}>
+                  Show that crawl
+                </button>
+              )}
             </p>
           )}
           {crawl !== null ? (

@@ -106,7 +106,8 @@ export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, 
           <dd data-testid="count-queued">{crawl.queued}</dd>
         </div>
         <div>
-          <dt>Errors</dt>
+          {/* URLs, not issues: the Issues summary below counts issues by severity. */}
+          <dt>URLs with errors</dt>
           <dd data-testid="count-errors">{counts.errors}</dd>
         </div>
         <div>

@@ -2,6 +2,7 @@
  * Pure helpers of the popup: form parsing, error routing and how a crawl
  * table row reads. No Preact, no browser APIs.
  */
+import { asSentence } from '../ui/sentence.ts';
 import type { CrawlSummary, PageSummary } from '../messaging/protocol.ts';
 import { TabcrawlError } from '../messaging/protocol.ts';
 import { DEFAULT_SETTINGS, type CrawlSettings, type SettingsError } from '../core/settings.ts';
@@ -80,10 +81,15 @@ export function splitErrors(errors: readonly SettingsError[]): { fields: StartFo
   return { fields, other };
 }
 
-/** A sentence for the banner from anything a request may throw. */
+/** The message of anything a request may throw, to embed after a colon (`Could not …: no crawl x`). */
 export function describeError(error: unknown): string {
   if (error instanceof TabcrawlError || error instanceof Error) return error.message;
   return String(error);
+}
+
+/** A banner on its own from anything a request may throw: {@link describeError} as a sentence (upper-case first letter). */
+export function errorSentence(error: unknown): string {
+  return asSentence(describeError(error));
 }
 
 /** The newest crawl whose start URL has this origin, or null. */

@@ -1,6 +1,6 @@
 /**
  * The popup's *Issues* summary of a crawl that is not running: the issues by
- * severity and the checks with the most issues, from one `crawl/issues`
+ * severity and the worst checks (the most severe first, then the most issues), from one `crawl/issues`
  * request (the checks of `src/audit/` over the stored rows), and a button
  * that opens the results page on its Issues view, which lists every one.
  *
@@ -9,12 +9,13 @@
  * failed request shows one line saying so; the rest of the popup is untouched.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { worstChecksFirst } from '../audit/audit.ts';
 import { SEVERITIES, checkInfo, type Severity } from '../audit/checks.ts';
 import type { Send } from '../messaging/client.ts';
 import type { CrawlSummary, ReplyOf } from '../messaging/protocol.ts';
 import { describeError } from './format.ts';
 
-/** Checks named at most, those with the most issues first. */
+/** Checks named at most, the most severe first, then those with the most issues. */
 export const TOP_CHECKS = 3;
 
 type IssuesReply = ReplyOf<'crawl/issues'>;
@@ -26,9 +27,9 @@ export function severityCountText(severity: Severity, count: number): string {
   return `${count} ${count === 1 ? severity : `${severity}s`}`;
 }
 
-/** The checks with the most issues, at most `limit`; ties keep the registry's order (the reply's). */
+/** The checks to name, at most `limit`: the most severe first, then the most issues (see `worstChecksFirst`). */
 export function topChecks(checks: IssuesReply['checks'], limit: number = TOP_CHECKS): IssuesReply['checks'] {
-  return [...checks].sort((a, b) => b.count - a.count).slice(0, limit);
+  return worstChecksFirst(checks).slice(0, limit);
 }
 
 export interface IssuesSummaryProps {
@@ -90,7 +91,7 @@ export function IssuesSummary({ crawl, send, onOpenIssues }: IssuesSummaryProps)
       )}
       {summary.state === 'done' && summary.value.checks.length === 0 && <p class="muted">No issue found.</p>}
       {summary.state === 'done' && summary.value.checks.length > 0 && (
-        <ul class="issues-top" data-testid="popup-issues-top" aria-label="Checks with the most issues">
+        <ul class="issues-top" data-testid="popup-issues-top" aria-label="The worst checks: the most severe, then the most issues">
           {topChecks(summary.value.checks).map(({ check, count }) => {
             const info = checkInfo(check);
             return (

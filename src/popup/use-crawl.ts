@@ -19,7 +19,7 @@ import type { Send } from '../messaging/client.ts';
 import type { CrawlSummary, HostProgress, OnEvent, PageSummary } from '../messaging/protocol.ts';
 import { TabcrawlError } from '../messaging/protocol.ts';
 import { LATEST_PAGES_LIMIT } from './deps.ts';
-import { describeError } from './format.ts';
+import { errorSentence } from './format.ts';
 
 /** What the user can do to the crawl shown; each is one request of the same name. */
 export type CrawlAction = 'pause' | 'resume' | 'stop';
@@ -89,7 +89,7 @@ export function useCrawl(send: Send, pollMs: number, onEvent?: OnEvent, now: () 
         setPages(reply.pages);
         setError(null);
       } catch (err) {
-        if (generation.current === gen) setError(describeError(err));
+        if (generation.current === gen) setError(errorSentence(err));
       }
     },
     [send],
@@ -139,7 +139,7 @@ export function useCrawl(send: Send, pollMs: number, onEvent?: OnEvent, now: () 
         setError(null);
         await Promise.all([loadPages(crawlId, gen), loadHosts(reply.crawl, gen)]);
       } catch (err) {
-        if (generation.current === gen) setError(describeError(err));
+        if (generation.current === gen) setError(errorSentence(err));
       } finally {
         if (generation.current !== -1) setPendingAction(null);
       }
@@ -184,7 +184,7 @@ export function useCrawl(send: Send, pollMs: number, onEvent?: OnEvent, now: () 
           setCrawl(null);
           setPages([]);
         }
-        setError(describeError(err));
+        setError(errorSentence(err));
       }
       isRefreshing = false;
       if (isCancelled) return;

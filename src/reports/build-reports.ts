@@ -15,9 +15,10 @@
  *   followed through the rows, with loops and chains of more than one hop
  *   flagged. A resource that redirects is not a chain a visitor follows:
  *   the table shows them (kind *Resources*, *3xx*).
- * - **Blocked by robots.txt**: pages, files and sitemaps never requested,
- *   with the rule and the page that led there (blocked resources are broken
- *   resources).
+ * - **Blocked by robots.txt**: the site's pages, files and sitemaps never
+ *   requested, with the rule and the page that led there (blocked resources
+ *   are broken resources; a link to another site that its robots.txt
+ *   disallows is not the site's to fix, as in the Issues).
  * - **Duplicate content**: groups of byte-identical pages that answered 2xx (identical error pages
  *   are not duplicate content: they are in the broken links). Pages only: one image served under two
  *   URLs, or one PDF, is not duplicate content.
@@ -32,6 +33,7 @@
  */
 import { parseContentType } from '../core/links/decode-html.ts';
 import type { PageRecord, RowKind } from '../core/model.ts';
+import { isSiteUrlRow } from '../audit/row-health.ts';
 import { isBrokenResource } from '../export/broken-resources.ts';
 
 /** Starts a scan of one crawl's rows in `seq` order; each call starts over from the first row. */
@@ -413,7 +415,9 @@ function blockedCollector(): Collector<BlockedReport> {
   const rows: BlockedRow[] = [];
   return {
     first(row) {
-      if (row.blockedBy === 'robots' && row.kind !== 'resource') rows.push({ url: row.url, rule: row.blockedRule, referrer: row.referrer });
+      // The site's own URLs, as the Issues check `link-to-blocked` counts them: not resources (broken
+      // resources), not links to other sites (their robots.txt is not the site's to fix).
+      if (row.blockedBy === 'robots' && isSiteUrlRow(row)) rows.push({ url: row.url, rule: row.blockedRule, referrer: row.referrer });
     },
     finish() {
       return { kind: 'blocked', rows };

@@ -29,8 +29,16 @@ export interface IssuesViewProps {
   onOpenUrl?: (url: string) => void;
   /** Filters the results table to these URLs (one check's); no *Show in table* without it. */
   onShowInTable?: (check: CheckId, urls: string[]) => void;
-  /** The check open at first. */
+  /** The check open at first (without `openChecks`). */
   initialCheck?: CheckId | null;
+  /** The checks open, when the owner keeps them (the results tab keeps them in its address); else the view does. */
+  openChecks?: readonly CheckId[];
+  /** Told the checks open after each toggle. */
+  onOpenChecksChange?: (checks: CheckId[]) => void;
+  /** Told once the checks are shown (the owner may scroll to where the user was then). */
+  onReady?: () => void;
+  /** Told the audit's result once it is built (the results tab exports the issues shown from it). */
+  onResult?: (result: AuditResult) => void;
   /** Most URLs listed per check; the CSV has them all. @default 500 */
   maxUrls?: number;
 }
@@ -48,22 +56,50 @@ export function issuesFileName(crawl: ReportCrawl, check: CheckId | null): strin
   return `${host}-${date}-issues${check === null ? '' : `-${check}`}.csv`;
 }
 
-export function IssuesView({ loadRows, crawl, saveCsv, onOpenUrl, onShowInTable, initialCheck = null, maxUrls = 500 }: IssuesViewProps) {
+export function IssuesView({
+  loadRows,
+  crawl,
+  saveCsv,
+  onOpenUrl,
+  onShowInTable,
+  initialCheck = null,
+  openChecks,
+  onOpenChecksChange,
+  onReady,
+  onResult,
+  maxUrls = 500,
+}: IssuesViewProps) {
   const [view, setView] = useState<ViewState>({ state: 'building' });
-  const [open, setOpen] = useState<CheckId | null>(initialCheck);
+  const [ownOpen, setOwnOpen] = useState<readonly CheckId[]>(initialCheck === null ? [] : [initialCheck]);
+  const open = openChecks ?? ownOpen;
+  const toggle = (check: CheckId): void => {
+    const next = open.includes(check) ? open.filter((id) => id !== check) : [...open, check];
+    setOwnOpen(next);
+    onOpenChecksChange?.(next);
+  };
   const [saveError, setSaveError] = useState<string | null>(null);
 
   useEffect(() => {
     let isCancelled = false;
     setView({ state: 'building' });
     runAudit(loadRows).then(
-      (result) => !isCancelled && setView({ state: 'ready', result }),
+      (result) => {
+        if (isCancelled) return;
+        setView({ state: 'ready', result });
+        onResult?.(result);
+      },
       (error: unknown) => !isCancelled && setView({ state: 'failed', message: errorMessage(error) }),
     );
     return () => {
       isCancelled = true;
     };
   }, [loadRows]);
+
+  const isReady = view.state === 'ready';
+  useEffect(() => {
+    if (isReady) onReady?.();
+    // Once per build: a new `onReady` from a re-render is not a new build.
+  }, [isReady]);
 
   const save = (check: CheckId | null): void => {
     if (view.state !== 'ready') return;
@@ -116,8 +152,8 @@ export function IssuesView({ loadRows, crawl, saveCsv, onOpenUrl, onShowInTable,
                   info={info}
                   findings={view.result.findings.get(info.id) ?? []}
                   notJudged={notJudged?.get(info.id) ?? null}
-                  isOpen={open === info.id}
-                  onToggle={() => setOpen(open === info.id ? null : info.id)}
+                  isOpen={open.includes(info.id)}
+                  onToggle={() => toggle(info.id)}
                   onSave={() => save(info.id)}
                   onOpenUrl={onOpenUrl}
                   onShowInTable={onShowInTable}

@@ -50,6 +50,8 @@ export interface ReportsViewProps {
   maxTableRows?: number;
   /** Opens a URL's detail (the results tab's); without it, URLs are plain text. */
   onOpenUrl?: (url: string) => void;
+  /** Told once the reports are shown (the owner may scroll to where the user was then). */
+  onReady?: () => void;
 }
 
 /** How a report's URLs open their detail, for every row component below the panel. */
@@ -82,9 +84,16 @@ export function countText(report: Report): string {
     case 'broken-resources':
       return plural(count, 'broken resource', 'broken resources');
     case 'redirects': {
-      const loops = plural(report.chains.filter((c) => c.isLoop).length, 'loop', 'loops');
-      const long = report.chains.filter((c) => c.isLong).length;
-      return `${plural(count, 'redirect chain', 'redirect chains')} (${loops}, ${long} longer than one hop)`;
+      // The Issues' words: a loop is a loop, not also a chain; a chain has more than one hop.
+      const loops = report.chains.filter((c) => c.isLoop).length;
+      const long = report.chains.filter((c) => !c.isLoop && c.isLong).length;
+      const single = count - loops - long;
+      const parts = [
+        loops > 0 ? plural(loops, 'redirect loop', 'redirect loops') : '',
+        long > 0 ? plural(long, 'redirect chain of more than one hop', 'redirect chains of more than one hop') : '',
+        single > 0 ? plural(single, 'single redirect', 'single redirects') : '',
+      ].filter((part) => part !== '');
+      return parts.length === 0 ? 'No redirect' : parts.join(', ');
     }
     case 'blocked':
       return plural(count, 'URL blocked by robots.txt', 'URLs blocked by robots.txt');
@@ -98,7 +107,7 @@ function errorMessage(error: unknown): string {
 }
 
 /** The reports panel: builds all five reports on mount, then shows the chosen one. */
-export function ReportsView({ loadRows, crawl, saveCsv, initialKind = 'broken-links', maxTableRows = 500, onOpenUrl }: ReportsViewProps) {
+export function ReportsView({ loadRows, crawl, saveCsv, initialKind = 'broken-links', maxTableRows = 500, onOpenUrl, onReady }: ReportsViewProps) {
   const [view, setView] = useState<ViewState>({ state: 'building' });
   const [kind, setKind] = useState<ReportKind>(initialKind);
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -119,6 +128,12 @@ export function ReportsView({ loadRows, crawl, saveCsv, initialKind = 'broken-li
       isCancelled = true;
     };
   }, [loadRows]);
+
+  const isReady = view.state === 'ready';
+  useEffect(() => {
+    if (isReady) onReady?.();
+    // Once per build: a new `onReady` from a re-render is not a new build.
+  }, [isReady]);
 
   const report = view.state === 'ready' ? view.reports[kind] : null;
 
@@ -358,7 +373,7 @@ function RedirectRows({ report, maxRows }: { report: RedirectsReport; maxRows: n
             <td class="reports-url">
               <ChainEndText end={chain.end} />
             </td>
-            <td>{[chain.isLoop ? 'loop' : '', chain.isLong ? 'long chain' : ''].filter((flag) => flag !== '').join(', ')}</td>
+            <td>{chain.isLoop ? 'loop' : chain.isLong ? 'chain' : ''}</td>
           </tr>
         ))}
       </tbody>

@@ -17,6 +17,7 @@ import type { CrawlRecord } from '../core/model.ts';
 import { FORMATS, type ExportFormat } from '../export/format-info.ts';
 import { progressPercent, runTimeText } from '../ui/crawl-progress-text.ts';
 import { ProgressBar } from '../ui/progress-bar.tsx';
+import { asSentence } from '../ui/sentence.ts';
 import { bytesText, isoText, localTimeText } from './format.ts';
 
 /** What the tab can ask of a crawl; each is the request of the same name. */
@@ -28,20 +29,27 @@ export interface CrawlBarProps {
   now: number;
   /** Sends `crawl/<action>`; resolves when the background answered. No buttons without it. */
   onAction?: (action: CrawlBarAction) => Promise<void>;
-  /** Opens the export page for the crawl in this format. No export without it. */
-  onExport?: (format: ExportFormat) => Promise<void>;
-  /** Downloads the rows of the table's current view as CSV. */
+  /**
+   * Exports the crawl in this format into the downloads; resolves with what to say once it is saved
+   * (`Saved example.com-….wacz`), shown beside the bar. No export without it.
+   */
+  onExport?: (format: ExportFormat) => Promise<string | void>;
+  /** Downloads what the current view shows as CSV (the table's rows, or the issues shown). No button without it. */
   onExportView?: () => Promise<void>;
+  /** What *Export this view* saves, in words (its tooltip). @default the table's rows */
+  exportViewTitle?: string;
   /** Downloads the crawl's settings as a Browsertrix Crawler config (docs/browsertrix.md). No button without it. */
   onBrowsertrixConfig?: () => Promise<void>;
   /** Rows in the table's current view (null while counted): an empty view is not exported. */
   viewTotal?: number | null;
 }
 
-export function CrawlBar({ crawl, now, onAction, onExport, onExportView, onBrowsertrixConfig, viewTotal = null }: CrawlBarProps) {
+export function CrawlBar({ crawl, now, onAction, onExport, onExportView, exportViewTitle = 'The rows of the table as filtered and sorted now, as CSV', onBrowsertrixConfig, viewTotal = null }: CrawlBarProps) {
   const [pending, setPending] = useState<CrawlBarAction | 'export' | 'export-view' | 'browsertrix-config' | null>(null);
   const [format, setFormat] = useState<ExportFormat>('wacz');
   const [error, setError] = useState<string | null>(null);
+  /** What the last export saved; cleared by the next action. */
+  const [saved, setSaved] = useState<string | null>(null);
   const { state, counts } = crawl;
   const queued = queuedCount(crawl);
   const isRunning = state === 'running';
@@ -52,10 +60,11 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, onBrows
   const run = async (what: NonNullable<typeof pending>, work: () => Promise<void>): Promise<void> => {
     setPending(what);
     setError(null);
+    setSaved(null);
     try {
       await work();
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(asSentence(err instanceof Error ? err.message : String(err)));
     } finally {
       setPending(null);
     }
@@ -89,12 +98,13 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, onBrows
       <dl class="counters">
         <Counter label="done" value={counts.done} />
         {/* Of those done: page resources, linked files and checked links to other sites, when the crawl has any. */}
-        {(counts.resources ?? 0) > 0 && <Counter label="resources" value={counts.resources} />}
-        {(counts.files ?? 0) > 0 && <Counter label="files" value={counts.files} />}
-        {(counts.external ?? 0) > 0 && <Counter label="external links" value={counts.external} testId="results-counter-external" />}
+        {(counts.resources ?? 0) > 0 && <Counter label={counts.resources === 1 ? 'resource' : 'resources'} value={counts.resources} testId="results-counter-resources" />}
+        {(counts.files ?? 0) > 0 && <Counter label={counts.files === 1 ? 'file' : 'files'} value={counts.files} testId="results-counter-files" />}
+        {(counts.external ?? 0) > 0 && <Counter label={counts.external === 1 ? 'external link' : 'external links'} value={counts.external} testId="results-counter-external" />}
         {!(state === 'finished') && <Counter label={state === 'failed' ? 'not fetched' : 'queued'} value={queued} testId="results-counter-queued" />}
         <Counter label="fetched" value={counts.fetched} />
-        <Counter label="errors" value={counts.errors} />
+        {/* URLs, not issues: the Issues view counts issues by severity ("14 errors"), several of them on one URL. */}
+        <Counter label="URLs with errors" value={counts.errors} testId="results-counter-errors" />
         <Counter label="blocked" value={counts.blocked} />
         <Counter label="stored" text={bytesText(counts.bytesStored ?? 0)} testId="results-bytes-stored" />
       </dl>
@@ -116,8 +126,18 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, onBrows
                 </option>
               ))}
             </select>
-            <button type="button" data-testid="results-export" disabled={pending !== null || counts.done === 0} onClick={() => void run('export', () => onExport(format))}>
-              Export
+            <button
+              type="button"
+              data-testid="results-export"
+              disabled={pending !== null || counts.done === 0}
+              onClick={() =>
+                void run('export', async () => {
+                  const said = await onExport(format);
+                  if (typeof said === 'string') setSaved(said);
+                })
+              }
+            >
+              {pending === 'export' ? 'Exporting…' : 'Export'}
             </button>
           </span>
         )}
@@ -126,7 +146,7 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, onBrows
             type="button"
             data-testid="results-export-view"
             disabled={pending !== null || viewTotal === 0}
-            title={viewTotal === 0 ? 'No URL in this view to export' : 'The rows of the table as filtered and sorted now, as CSV'}
+            title={viewTotal === 0 ? 'No URL in this view to export' : exportViewTitle}
             onClick={() => void run('export-view', onExportView)}
           >
             {pending === 'export-view' ? 'Saving…' : 'Export this view (CSV)'}
@@ -144,6 +164,11 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, onBrows
           </button>
         )}
       </div>
+      {saved !== null && (
+        <p class="crawl-saved" role="status" data-testid="results-export-saved">
+          {saved}
+        </p>
+      )}
       {error !== null && (
         <p class="banner" role="alert" data-testid="results-action-error">
           {error}

@@ -7,7 +7,7 @@ import type { PageListRow, StatusClass } from '../storage/page-queries.ts';
 import { formatBytes } from '../ui/format-bytes.ts';
 import { dateTime } from '../ui/format-time.ts';
 export { formatBytes as bytesText } from '../ui/format-bytes.ts';
-export { mediaType, rowTone, shortUrl } from '../ui/row-format.ts';
+export { mediaType, rowTone, shortUrl, urlParts } from '../ui/row-format.ts';
 
 /** Status classes in the order the filters show them, with their labels. */
 export const STATUS_CLASSES: readonly { statusClass: StatusClass; label: string }[] = [

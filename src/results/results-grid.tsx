@@ -22,7 +22,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { NonIndexableReason } from '../core/audit/indexability.ts';
 import { RESULT_COLUMNS, type PageListRow, type SortColumn } from '../storage/page-queries.ts';
 import { DEFAULT_COLUMNS, SHOWN_COLUMNS, type ShownColumn } from './column-prefs.ts';
-import { mediaType, msText, rowTone, shortUrl, sizeText, statusText } from './format.ts';
+import { mediaType, msText, rowTone, shortUrl, sizeText, statusText, urlParts } from './format.ts';
 import { REASON_TEXT } from './page-facts-detail.tsx';
 import type { RowWindows } from './row-windows.ts';
 
@@ -135,6 +135,14 @@ export interface ResultsGridProps {
   /** The URL whose detail is open, marked in the table. */
   openUrl: string | null;
   gridRef?: { current: HTMLDivElement | null };
+  /**
+   * Where to scroll the rows to once there are that many (from the address, after Back or a reload),
+   * in CSS px from the top; null: nothing to restore. {@link ResultsGridProps.onScrollRestored} says when done.
+   */
+  restoreScrollTop?: number | null;
+  onScrollRestored?: () => void;
+  /** Told the rows' scroll, in CSS px from the top, as the user scrolls (the owner keeps it in the address). */
+  onScrollTopChange?: (scrollTop: number) => void;
 }
 
 /** The table: sortable headers above a virtualized, keyboard-driven list of rows. */
@@ -164,6 +172,16 @@ export function ResultsGrid(props: ResultsGridProps) {
     if (scroller !== null) scroller.scrollTop = 0;
     setScrollTop(0);
   }, [props.queryKey]);
+
+  // Back to where the user was, once the rows are counted (the spacer is then tall enough to scroll to it).
+  const { restoreScrollTop = null, onScrollRestored } = props;
+  useLayoutEffect(() => {
+    const scroller = scrollRef.current;
+    if (restoreScrollTop === null || scroller === null || windows.total === null) return;
+    scroller.scrollTop = restoreScrollTop;
+    setScrollTop(scroller.scrollTop);
+    onScrollRestored?.();
+  }, [restoreScrollTop, windows.total, props.queryKey, onScrollRestored]);
 
   useLayoutEffect(() => {
     const scroller = scrollRef.current;
@@ -258,7 +276,7 @@ export function ResultsGrid(props: ResultsGridProps) {
                 {row.kind}
               </span>
             )}
-            {column.cell(row, origin)}
+            {column.column === 'url' ? <UrlText url={row.url} origin={origin} /> : column.cell(row, origin)}
           </div>
         ))}
       </div>,
@@ -303,12 +321,29 @@ export function ResultsGrid(props: ResultsGridProps) {
         role="rowgroup"
         class="grid-body"
         data-testid="results-scroll"
-        onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
+        onScroll={(event) => {
+          setScrollTop(event.currentTarget.scrollTop);
+          props.onScrollTopChange?.(event.currentTarget.scrollTop);
+        }}
       >
         <div class="grid-spacer" style={{ height: `${total * ROW_HEIGHT_PX}px` }}>
           {rows}
         </div>
       </div>
     </div>
+  );
+}
+
+/**
+ * A URL cell's text, cut in the middle when too long: the origin of another site gives way
+ * first, the path and query stay (see `urlParts`); a URL of the crawl's site is its path.
+ */
+function UrlText({ url, origin }: { url: string; origin: string | null }) {
+  const { head, tail } = urlParts(url, origin);
+  return (
+    <span class="url-text">
+      {head !== '' && <span class="url-head">{head}</span>}
+      {tail !== '' && <span class="url-tail">{tail}</span>}
+    </span>
   );
 }

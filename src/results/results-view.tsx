@@ -19,6 +19,13 @@
  * The state a Pause / Resume / Stop reply gives is shown at once, until a
  * newer read of the crawl comes (see `use-crawl-actions.ts`).
  *
+ * Address: given a {@link ResultsViewProps.location}, the view, the open
+ * detail, the open Issues checks, the table's filters and order and the
+ * scroll live in the tab's address (`results-address.ts`): a move to another
+ * view, or to a URL from a report or an issue, is a new history entry, so
+ * Back returns to where the user was (scroll included); smaller changes
+ * rewrite the current entry, so a reload or a shared address shows the same.
+ *
  * Keys: `/` focuses the search, Esc closes the detail (focus returns to the
  * table); in the table, arrows move the selection and Enter opens it.
  */
@@ -27,7 +34,11 @@ import type { PageRecord } from '../core/model.ts';
 import { exportFileName, type ExportFormat } from '../export/format-info.ts';
 import type { Send } from '../messaging/client.ts';
 import type { OnEvent } from '../messaging/protocol.ts';
-import type { ResultsViewName } from '../messaging/routes.ts';
+import { parseResultsParams, resultsSearch, type ResultsViewName } from '../messaging/routes.ts';
+import type { AuditResult } from '../audit/audit.ts';
+import { issuesToCsv } from '../export/issues-csv.ts';
+import { issuesFileName } from '../reports/issues-view.tsx';
+import { checksFromParams, tableFromParams, tableToParams, type PageLocation } from './results-address.ts';
 import { ReportsView, type SaveCsv } from '../reports/reports-view.tsx';
 import { NotCrawledView, type NotCrawledSource } from '../reports/not-crawled-view.tsx';
 import { notCrawledTotal } from '../core/crawl/not-crawled.ts';
@@ -52,6 +63,9 @@ import { LIVE_POLL_MS, useLiveCrawl } from './use-live-crawl.ts';
 import { UrlDetail } from './url-detail.tsx';
 import { browsertrixConfigFileName, browsertrixConfigYaml } from '../handoff/browsertrix-config.ts';
 
+/** Wait after the last scroll event before the scroll is written to the address, in ms. */
+const SCROLL_SAVE_MS = 200;
+
 /** Wait after the last keystroke before the search runs, in ms. */
 export const SEARCH_DEBOUNCE_MS = 150;
 
@@ -68,6 +82,11 @@ export interface ResultsViewProps {
   onViewChange?: (view: ResultsViewName) => void;
   /** Told whenever the open detail changes (the tab keeps it in its address). */
   onDetailChange?: (url: string | null) => void;
+  /**
+   * The tab's address and history: what is shown is read from it at first and after Back or
+   * Forward, and written to it (`initialUrl` and `initialView` are then not read).
+   */
+  location?: PageLocation;
   /** @default {@link SEARCH_DEBOUNCE_MS} */
   searchDebounceMs?: number;
   /** Saves a report as a CSV file (the tab hands it to the downloads). */
@@ -78,8 +97,11 @@ export interface ResultsViewProps {
   onEvent?: OnEvent;
   /** Sends requests to the background (pause, resume, stop); no such buttons without it. */
   send?: Send;
-  /** Opens the export page for this crawl and format; no Export without it. */
-  openExport?: (crawlId: string, format: ExportFormat) => Promise<void>;
+  /**
+   * Exports this crawl in this format into the downloads, from this tab (no tab is opened); resolves with
+   * what to say once saved. No Export without it.
+   */
+  openExport?: (crawlId: string, format: ExportFormat) => Promise<string | void>;
   /** Saves the crawl as a Browsertrix Crawler config (YAML; the tab hands it to the downloads). No such button without it. */
   saveConfig?: (fileName: string, text: string) => Promise<unknown>;
   /** Tabcrawl's version, named in the config's User-Agent. @default 'unknown' */
@@ -123,6 +145,7 @@ function CrawlResults({
   initialView = 'table',
   onViewChange,
   onDetailChange,
+  location,
   searchDebounceMs = SEARCH_DEBOUNCE_MS,
   saveCsv,
   pollMs = LIVE_POLL_MS,
@@ -134,31 +157,50 @@ function CrawlResults({
   now = Date.now,
   prefs = null,
 }: ResultsViewProps & { crawlId: string }) {
+  /** What the address asked for when the page opened (null without an address). */
+  const [start] = useState(() => (location === undefined ? null : parseResultsParams(location.search())));
+  const [startTable] = useState(() => (start === null ? null : tableFromParams(start.table)));
+  /** Where to scroll once the view shown is ready (from the address); null when nothing is to be done. */
+  const pendingScroll = useRef<number | null>(start === null || start.scrollY === 0 ? null : start.scrollY);
+  /** The next write of the address starts a new history entry (a move the user may want Back from). */
+  const isNewEntry = useRef(false);
+  /** Writes the current entry again with the scroll as it is now (before a move leaves it). */
+  const saveScroll = useRef<() => void>(() => undefined);
+  /** The table's rows' scroll, in CSS px (the table scrolls its rows, not the page). */
+  const gridScrollTop = useRef(0);
+  /** Where the table's rows are to be scrolled to, from the address; null when nothing is to be done. */
+  const [gridRestore, setGridRestore] = useState<number | null>(null);
   /** What the page shows under its header. */
-  const [tab, setTabState] = useState<ResultsViewName>(initialView);
+  const [tab, setTabState] = useState<ResultsViewName>(start?.view ?? initialView);
   const setTab = useCallback(
     (next: ResultsViewName) => {
+      saveScroll.current();
+      isNewEntry.current = true;
       setTabState(next);
       onViewChange?.(next);
     },
     [onViewChange],
   );
+  /** The Issues checks open. */
+  const [openChecks, setOpenChecks] = useState<CheckId[]>(() => (start === null ? [] : checksFromParams(start.checks)));
+  /** The audit the Issues view built last: *Export this view* on that view saves its issues. */
+  const issuesResult = useRef<AuditResult | null>(null);
   const loadRows = useCallback(() => allRows(reader, crawlId), [reader, crawlId]);
   const loadNotCrawled = useCallback<NotCrawledSource>((id, afterUrl, limit, reason) => reader.notCrawledAfter(id, afterUrl, limit, reason), [reader]);
   const crawl = useLiveCrawl(reader, crawlId, pollMs, onEvent);
   /** Bumped when the crawl has more rows than when the facets and the table were last read. */
   const [rowsVersion, setRowsVersion] = useState(0);
   const facets = useAsync(() => queries.facets(crawlId), [queries, crawlId], rowsVersion);
-  const [filters, setFilters] = useState<FilterValues>(NO_FILTERS);
-  const [search, setSearch] = useState('');
-  const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
+  const [filters, setFilters] = useState<FilterValues>(startTable?.filters ?? NO_FILTERS);
+  const [search, setSearch] = useState(startTable?.filters.search ?? '');
+  const [sort, setSort] = useState<SortState>(startTable?.sort ?? DEFAULT_SORT);
   const [columns, setColumns] = useState<ShownColumn[]>(() => loadShownColumns(prefs));
   const chooseColumns = (chosen: ShownColumn[]): void => {
     setColumns(chosen);
     saveShownColumns(prefs, chosen);
   };
   const [selectedIndex, setSelectedIndex] = useState(0);
-  const [openUrl, setOpenUrl] = useState<string | null>(initialUrl);
+  const [openUrl, setOpenUrl] = useState<string | null>(start === null ? initialUrl : start.url);
   const [version, setVersion] = useState(0);
   const searchRef = useRef<HTMLInputElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
@@ -186,6 +228,86 @@ function CrawlResults({
   windows.setQuery(base);
 
   useEffect(() => setSelectedIndex(0), [key]);
+
+  // The address follows what is shown: a new entry after a move, else the current one rewritten.
+  const tableParams = tableToParams(filters, search, sort);
+  const addressOf = (scrollY: number): string => resultsSearch(crawlId, openUrl, tab, { checks: openChecks, table: tableParams, scrollY });
+  const address = addressOf(0);
+  const addressOfRef = useRef(addressOf);
+  addressOfRef.current = addressOf;
+  /** The scroll of the view shown: the table's rows, or the page. */
+  const scrollNow = (): number => (location === undefined ? 0 : tab === 'table' ? gridScrollTop.current : location.scrollY());
+  const scrollNowRef = useRef(scrollNow);
+  scrollNowRef.current = scrollNow;
+  saveScroll.current = () => {
+    if (location !== undefined && pendingScroll.current === null) location.write(addressOfRef.current(scrollNowRef.current()), false);
+  };
+  useEffect(() => {
+    if (location === undefined) return;
+    const next = addressOfRef.current(pendingScroll.current ?? scrollNowRef.current());
+    const isNew = isNewEntry.current;
+    isNewEntry.current = false;
+    if (next !== location.search()) location.write(next, isNew);
+  }, [address, location]);
+  // The scroll is kept in the current entry as the user scrolls (a moment after the last scroll event).
+  const scrollTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const onScrolled = useCallback(() => {
+    clearTimeout(scrollTimer.current);
+    scrollTimer.current = setTimeout(() => saveScroll.current(), SCROLL_SAVE_MS);
+  }, []);
+  useEffect(() => {
+    if (location === undefined) return undefined;
+    const stop = location.onScroll(onScrolled);
+    return () => {
+      clearTimeout(scrollTimer.current);
+      stop();
+    };
+  }, [location, onScrolled]);
+  const onGridScroll = useCallback(
+    (scrollTop: number) => {
+      gridScrollTop.current = scrollTop;
+      onScrolled();
+    },
+    [onScrolled],
+  );
+  const onGridScrollRestored = useCallback(() => {
+    pendingScroll.current = null;
+    setGridRestore(null);
+  }, []);
+  /** Scrolls to where the address said the user was, once the view shown has its content. */
+  const restoreScroll = useCallback(() => {
+    const target = pendingScroll.current;
+    if (location === undefined || target === null) return;
+    pendingScroll.current = null;
+    location.scrollTo(target);
+  }, [location]);
+  /** Bumped by each Back or Forward. */
+  const [popCount, setPopCount] = useState(0);
+  // Back or Forward: show what the address says now, without a new entry.
+  useEffect(() => {
+    if (location === undefined) return undefined;
+    return location.onPop(() => {
+      const params = parseResultsParams(location.search());
+      const table = tableFromParams(params.table);
+      pendingScroll.current = params.scrollY;
+      setTabState(params.view);
+      setOpenUrl(params.url);
+      setOpenChecks(checksFromParams(params.checks));
+      setFilters(table.filters);
+      setSearch(table.filters.search);
+      setSort(table.sort);
+      setPopCount((count) => count + 1);
+    });
+  }, [location]);
+  // The table scrolls its rows once they are counted; the Not crawled view has its frame at once.
+  useEffect(() => {
+    if (tab === 'table') {
+      gridScrollTop.current = 0;
+      setGridRestore(pendingScroll.current);
+    } else if (tab === 'not-crawled') {
+      restoreScroll();
+    }
+  }, [tab, popCount, restoreScroll]);
 
   const openDetail = useCallback(
     (url: string | null) => {
@@ -250,11 +372,21 @@ function CrawlResults({
   const onSort = (column: SortColumn): void => setSort((current) => nextSort(current, column));
 
   const onExport = openExport === undefined ? undefined : (format: ExportFormat) => openExport(crawlId, format);
-  const onExportView = async (): Promise<void> => {
+  const onExportTable = async (): Promise<void> => {
     if (crawlRecord === undefined) return;
     const { text } = await filteredCsv(tableQueries, reader, base);
     await saveCsv(exportFileName(crawlRecord, 'csv').replace(/\.csv$/, '-view.csv'), text);
   };
+  /** The issues shown: those of the checks open, or every issue when none is. */
+  const onExportIssues = async (): Promise<void> => {
+    const result = issuesResult.current;
+    if (crawlRecord === undefined) return;
+    if (result === null) throw new Error('the issues are still being checked');
+    const only = openChecks.length > 0 ? openChecks : undefined;
+    await saveCsv(issuesFileName(crawlRecord, openChecks.length === 1 ? (openChecks[0] ?? null) : null), issuesToCsv(result, only));
+  };
+  // The Reports and Not crawled views download their own lists (each has its Download CSV).
+  const onExportView = tab === 'table' ? onExportTable : tab === 'issues' ? onExportIssues : undefined;
   const onBrowsertrixConfig =
     saveConfig === undefined || crawlRecord === undefined
       ? undefined
@@ -265,6 +397,10 @@ function CrawlResults({
   const openFromReport = (url: string): void => {
     setTab('table');
     openDetail(url);
+  };
+  const onOpenChecksChange = (checks: CheckId[]): void => {
+    saveScroll.current();
+    setOpenChecks(checks);
   };
   /** The crawl cannot be shown: no such crawl, or it could not be read. Only that is said, with a way on. */
   const isMissing = (crawl.state === 'done' && crawlRecord === undefined) || crawl.state === 'failed';
@@ -285,7 +421,7 @@ function CrawlResults({
             popup's Crawls list.
           </p>
         )}
-        {crawlRecord !== undefined && <CrawlBar crawl={crawlRecord} now={now()} onAction={onAction} onExport={onExport} onExportView={onExportView} onBrowsertrixConfig={onBrowsertrixConfig} viewTotal={windows.total} />}
+        {crawlRecord !== undefined && <CrawlBar crawl={crawlRecord} now={now()} onAction={onAction} onExport={onExport} onExportView={onExportView} exportViewTitle={tab === 'issues' ? 'The issues shown (of the checks open, or all of them), as CSV' : undefined} onBrowsertrixConfig={onBrowsertrixConfig} viewTotal={tab === 'table' ? windows.total : null} />}
         {!isMissing && (
         <nav class="results-tabs" aria-label="Views">
           <button type="button" aria-pressed={tab === 'table'} data-testid="tab-table" onClick={() => setTab('table')}>
@@ -303,13 +439,19 @@ function CrawlResults({
         </nav>
         )}
       </header>
-      {tab === 'reports' && crawlRecord !== undefined && <ReportsView loadRows={loadRows} crawl={crawlRecord} saveCsv={saveCsv} onOpenUrl={openFromReport} />}
+      {tab === 'reports' && crawlRecord !== undefined && <ReportsView loadRows={loadRows} crawl={crawlRecord} saveCsv={saveCsv} onOpenUrl={openFromReport} onReady={restoreScroll} />}
       {tab === 'issues' && crawlRecord !== undefined && (
         <IssuesView
           loadRows={loadRows}
           crawl={crawlRecord}
           saveCsv={saveCsv}
           onOpenUrl={openFromReport}
+          openChecks={openChecks}
+          onOpenChecksChange={onOpenChecksChange}
+          onReady={restoreScroll}
+          onResult={(result) => {
+            issuesResult.current = result;
+          }}
           onShowInTable={(check, urls) => {
             setIssueFilter({ check, urls });
             setTab('table');
@@ -322,7 +464,7 @@ function CrawlResults({
       {tab === 'table' && !isMissing && (
         <>
       {issueFilter !== null && (
-        <p class="banner" role="status" data-testid="issue-filter">
+        <p class="filter-note" role="status" data-testid="issue-filter">
           Only the {issueFilter.urls.length} URLs of the issue “{checkInfo(issueFilter.check).title}” ({issueFilter.check}).{' '}
           <button type="button" data-testid="issue-filter-clear" onClick={() => setIssueFilter(null)}>
             Show every URL
@@ -352,6 +494,9 @@ function CrawlResults({
           onOpen={openDetail}
           openUrl={openUrl}
           gridRef={gridRef}
+          restoreScrollTop={gridRestore}
+          onScrollRestored={onGridScrollRestored}
+          onScrollTopChange={onGridScroll}
         />
         {openUrl !== null && (
           <UrlDetail reader={reader} crawlId={crawlId} crawl={crawlRecord} url={openUrl} origin={origin} onOpen={openDetail} onClose={closeDetail} />

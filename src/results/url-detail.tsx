@@ -1,9 +1,11 @@
 /**
- * The detail of one URL: every recorded field, headers, the redirect chain
- * through it, robots decision, outgoing links with their status, its page
- * resources with theirs (broken ones marked), the pages linking to it and the
- * rows using it as a resource. All values render as text: the crawled HTML is
- * never shown.
+ * The detail of one URL, what an auditor looks for first: its status, title,
+ * redirect target and error, then its page facts (indexability, canonical,
+ * h1…), the robots decision and the redirect chain through it, then how it
+ * was fetched (size, times, methods, IP, SHA-256), headers, outgoing links
+ * with their status, its page resources with theirs (broken ones marked), the
+ * pages linking to it and the rows using it as a resource. All values render
+ * as text: the crawled HTML is never shown.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
@@ -72,9 +74,12 @@ export function UrlDetail(props: UrlDetailProps) {
 function RowDetail(props: UrlDetailProps & { row: PageRecord }) {
   const { row } = props;
   const references = useReferences(props);
+  // What an auditor looks for first (status, title, where it leads, indexability, canonical, h1), then
+  // robots.txt and the redirects, then how the URL was fetched (timings, method, IP, digest), then the lists.
   return (
     <>
       <Fields {...props} />
+      <PageFactsSection row={row} link={(url) => <DetailLink crawlId={props.crawlId} url={url} onOpen={props.onOpen} />} />
       <Section title="Robots" testId="detail-robots">
         {row.blockedBy === 'robots' ? (
           <p>
@@ -84,8 +89,8 @@ function RowDetail(props: UrlDetailProps & { row: PageRecord }) {
           <p>Allowed by robots.txt.</p>
         )}
       </Section>
-      <PageFactsSection row={row} link={(url) => <DetailLink crawlId={props.crawlId} url={url} onOpen={props.onOpen} />} />
       <Chain {...props} />
+      <FetchFields {...props} />
       <Section title="Response headers" testId="detail-response-headers">
         <HeaderTable headers={row.headers} />
       </Section>
@@ -128,10 +133,30 @@ function DetailLink({ crawlId, url, label, onOpen, testId }: { crawlId: string; 
   );
 }
 
+/** The first fields: what the row says to an auditor (its status, title, where it leads, its errors, how it is linked). */
 function Fields({ row, crawlId, onOpen }: UrlDetailProps & { row: PageRecord }) {
   const entries: [string, ComponentChildren][] = [
     ['Status', row.statusLine ?? statusText(row)],
+    ['Title', row.title ?? '—'],
     ['Content type', row.contentType ?? '—'],
+    ['Location', row.location === null ? '—' : <DetailLink crawlId={crawlId} url={row.location} onOpen={onOpen} />],
+    ['Error', failureText(row.error)],
+    [
+      'Duplicate of',
+      row.duplicateOf === null ? '—' : <DetailLink crawlId={crawlId} url={row.duplicateOf} onOpen={onOpen} testId="detail-duplicate-of" />,
+    ],
+    ['Depth', String(row.depth)],
+    ['Kind', row.kind],
+    ['Inlinks (counted)', String(row.inlinks)],
+    ['Anchor texts', row.anchors.length === 0 ? '—' : row.anchors.join(' · ')],
+    ['Referrer', row.referrer === null ? '— (start URL)' : <DetailLink crawlId={crawlId} url={row.referrer} onOpen={onOpen} />],
+  ];
+  return <FieldList entries={entries} testId="detail-fields" />;
+}
+
+/** The fields of the fetch itself, after what an auditor reads first: size, timings, source, methods, IP, digest. */
+function FetchFields({ row }: UrlDetailProps & { row: PageRecord }) {
+  const entries: [string, ComponentChildren][] = [
     ['Content length', row.contentLength === null ? '—' : `${sizeText(row.contentLength)} (${row.contentLength} bytes)`],
     [
       'Response time',
@@ -145,27 +170,23 @@ function Fields({ row, crawlId, onOpen }: UrlDetailProps & { row: PageRecord }) 
         </time>
       ),
     ],
-    ['Depth', String(row.depth)],
-    ['Kind', row.kind],
     // An imported row (of any tool's archive, Tabcrawl's own WACZ too): not fetched here, so no politeness timings (see docs/import.md).
     ...(row.source === 'archive' ? [['Source', <span data-testid="detail-source">from an archive (imported, not fetched in this browser)</span>] as [string, ComponentChildren]] : []),
-    ['Referrer', row.referrer === null ? '— (start URL)' : <DetailLink crawlId={crawlId} url={row.referrer} onOpen={onOpen} />],
-    ['Location', row.location === null ? '—' : <DetailLink crawlId={crawlId} url={row.location} onOpen={onOpen} />],
     ['Methods', row.methods.length === 0 ? '—' : row.methods.join(', ')],
-    ['Title', row.title ?? '—'],
     ['IP address', row.ipAddress ?? '—'],
     ['SHA-256', row.sha256 ?? '—'],
-    [
-      'Duplicate of',
-      row.duplicateOf === null ? '—' : <DetailLink crawlId={crawlId} url={row.duplicateOf} onOpen={onOpen} testId="detail-duplicate-of" />,
-    ],
     ['Truncated', row.truncated ? 'yes (body cut at the size limit)' : 'no'],
-    ['Error', failureText(row.error)],
-    ['Inlinks (counted)', String(row.inlinks)],
-    ['Anchor texts', row.anchors.length === 0 ? '—' : row.anchors.join(' · ')],
   ];
   return (
-    <dl class="fields" data-testid="detail-fields">
+    <Section title="Fetch" testId="detail-fetch">
+      <FieldList entries={entries} testId="detail-fetch-fields" />
+    </Section>
+  );
+}
+
+function FieldList({ entries, testId }: { entries: [string, ComponentChildren][]; testId: string }) {
+  return (
+    <dl class="fields" data-testid={testId}>
       {entries.map(([label, value]) => (
         <div key={label} class="field-row">
           <dt>{label}</dt>

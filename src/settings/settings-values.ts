@@ -249,7 +249,7 @@ export function defaultText(field: FieldSpec): string {
 export function rangeText(field: FieldSpec): string | null {
   if (field.kind !== 'number') return null;
   const { min, max } = SETTINGS_LIMITS[field.setting];
-  if (field.unit === 'MiB') return `${bytesText(min)} to ${bytesText(max)}`;
+  if (field.unit === 'MiB') return `${mibNumber(min)} to ${mibNumber(max)}`;
   return `${toFormNumber(min, field.scale)} to ${toFormNumber(max, field.scale)}`;
 }
 
@@ -360,15 +360,23 @@ function withoutStartUrl(settings: CrawlSettings): SiteSettings {
   return { ...rest, excludePatterns: [...rest.excludePatterns], extraOrigins: [...rest.extraOrigins] };
 }
 
-/** `1073741824` → `1024 MiB`, `1024` → `1 KiB`: a byte count as the size fields read it. */
+/**
+ * A byte count in MiB, the size fields' unit, as a form number: `1073741824` → `1024`, `1024` → `0.001`
+ * (three decimals; one significant digit below 0.001, so a tiny size never reads 0).
+ */
+export function mibNumber(bytes: number): number {
+  const mib = bytes / BYTES_PER_MIB;
+  return mib !== 0 && Math.abs(mib) < 0.001 ? Number(mib.toPrecision(1)) : Number(mib.toFixed(3));
+}
+
+/** A byte count as the size fields read it, in their unit: `1024 MiB`, `0.001 MiB`. */
 export function bytesText(bytes: number): string {
-  if (Math.abs(bytes) < BYTES_PER_MIB && bytes % 1024 === 0 && bytes !== 0) return `${bytes / 1024} KiB`;
-  return `${bytes / BYTES_PER_MIB} MiB`;
+  return `${mibNumber(bytes)} MiB`;
 }
 
 /**
  * The validator's messages by field, the first per field. A message in
- * bytes is rewritten in KiB/MiB, the unit of the size field; times are
+ * bytes is rewritten in MiB, the unit of the size fields; times are
  * already in seconds.
  */
 export function fieldErrors(errors: readonly SettingsError[]): FieldErrors {

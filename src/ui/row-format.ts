@@ -46,3 +46,20 @@ export function shortUrl(url: string, origin: string | null): string {
     return url;
   }
 }
+
+/**
+ * A URL in two parts for a cell that cuts it in the middle: `head` gives way first (cut at its end),
+ * `tail` is kept. On `origin`, the path and query alone (head empty); on another site, the origin
+ * and the path with its query, so two URLs of one long host name still read apart by their paths.
+ */
+export function urlParts(url: string, origin: string | null): { head: string; tail: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { head: url, tail: '' };
+  }
+  if (origin !== null && parsed.origin === origin) return { head: '', tail: `${parsed.pathname}${parsed.search}` };
+  // Cut where the origin ends as written; a URL that does not start with it (a user name) is not cut.
+  return url.startsWith(parsed.origin) ? { head: parsed.origin, tail: url.slice(parsed.origin.length) } : { head: url, tail: '' };
+}

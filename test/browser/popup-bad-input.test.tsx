@@ -143,6 +143,19 @@ describe('popup bad input', () => {
     await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal('Tabcrawl has no access to https://example.com'));
   });
 
+  it('shows a background message that starts in lower case as a sentence', async () => {
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [] }),
+      'crawl/start': () => {
+        throw new TabcrawlError({ code: 'invalid-settings', message: 'this Tabcrawl cannot crawl with cookies' });
+      },
+    });
+    const { mounted } = await mountAt('https://example.com/', { send: background.send });
+    await waitFor(() => expect(mounted.byTestId<HTMLInputElement>('start-url').value).to.equal('https://example.com/'));
+    await click(mounted.byTestId('start'));
+    await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal('This Tabcrawl cannot crawl with cookies'));
+  });
+
   it('asks for access again before re-running a crawl, and re-runs nothing when it is refused', async () => {
     const earlier = crawlSummary({ id: 'old', state: 'finished', settings: { ...crawlSummary().settings, startUrl: 'https://docs.test/', includeSubdomains: true } });
     const background = fakeBackground({ 'crawl/list': () => ({ crawls: [earlier] }) });

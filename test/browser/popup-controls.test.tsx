@@ -8,6 +8,7 @@ import {
   mountPopup,
   payloadsOf,
   tabAt,
+  typeInto,
   waitFor,
   type MountedPopup,
 } from './support/popup-harness.tsx';
@@ -260,6 +261,93 @@ describe('popup controls', () => {
     expect(payloadsOf(background.sent, 'crawl/stop')).to.deep.equal([{ crawlId: 'p-1' }]);
     const order = background.sent.map((request) => request.type).filter((type) => type === 'crawl/stop' || type === 'crawl/start');
     expect(order).to.deep.equal(['crawl/stop', 'crawl/start']);
+  });
+
+  it('when a Start is refused because another crawl runs on the site, offers to stop that crawl and start anew', async () => {
+    const stopped = crawlSummary({ id: 'old-1', state: 'stopped', endedAt: NOW - 60_000 });
+    let blocker = crawlSummary({ id: 'b-1', state: 'running', settings: { ...crawlSummary().settings, startUrl: 'https://other.example/', extraOrigins: ['https://example.com'] } });
+    const started = crawlSummary({ id: 'new-1', state: 'running' });
+    let isBlocked = true;
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [stopped, blocker] }),
+      'pages/latest': () => ({ pages: [] }),
+      'crawl/hosts': () => ({ hosts: [] }),
+      'crawl/get': ({ crawlId }) => ({ crawl: crawlId === blocker.id ? blocker : stopped }),
+      'crawl/stop': ({ crawlId }) => {
+        isBlocked = false;
+        blocker = { ...blocker, id: crawlId, state: 'stopped' };
+        return { crawl: blocker };
+      },
+      'crawl/start': () => {
+        if (isBlocked) {
+          const message = 'https://example.com is already being crawled (by the crawl of https://other.example/); stop that crawl first';
+          throw new TabcrawlError({ code: 'already-running', message, crawlId: 'b-1' });
+        }
+        return { crawl: started };
+      },
+    });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000, now: () => NOW });
+    const mounted = popup;
+    await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('stopped'));
+    await click(mounted.byTestId('start'));
+    await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.include('already being crawled'));
+    await waitFor(() => expect(mounted.byTestId('stop-blocker-and-start').textContent).to.equal('Stop that crawl and start anew'));
+    expect(mounted.byTestId('show-blocker').textContent).to.equal('Show that crawl');
+
+    await click(mounted.byTestId('stop-blocker-and-start'));
+
+    await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('running'));
+    expect(payloadsOf(background.sent, 'crawl/stop')).to.deep.equal([{ crawlId: 'b-1' }]);
+    const order = background.sent.map((request) => request.type).filter((type) => type === 'crawl/stop' || type === 'crawl/start');
+    expect(order).to.deep.equal(['crawl/start', 'crawl/stop', 'crawl/start']);
+    expect(mounted.container.querySelector('[role="alert"]')).to.equal(null);
+    expect(mounted.queryTestId('stop-blocker-and-start')).to.equal(null);
+  });
+
+  it('takes away the refusal of a Start once the crawl in the way ends', async () => {
+    let blocker = crawlSummary({ id: 'b-1', state: 'running', settings: { ...crawlSummary().settings, startUrl: 'https://other.example/', extraOrigins: ['https://example.com'] } });
+    const events = fakeEvents();
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [] }),
+      'crawl/get': () => ({ crawl: blocker }),
+      'crawl/start': () => {
+        throw new TabcrawlError({ code: 'already-running', message: 'https://example.com is already being crawled (by the crawl of https://other.example/); stop that crawl first', crawlId: 'b-1' });
+      },
+    });
+    popup = await mountPopup({ send: background.send, onEvent: events.onEvent, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000, now: () => NOW });
+    const mounted = popup;
+    await waitFor(() => expect(mounted.byTestId<HTMLInputElement>('start-url').value).to.equal('https://example.com/'));
+    await click(mounted.byTestId('start'));
+    await waitFor(() => mounted.byTestId('stop-blocker-and-start'));
+
+    blocker = { ...blocker, state: 'finished' };
+    events.fire('b-1');
+
+    await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')).to.equal(null));
+    expect(mounted.queryTestId('stop-blocker-and-start')).to.equal(null);
+    expect(mounted.byTestId<HTMLButtonElement>('start').disabled).to.equal(false);
+  });
+
+  it('takes away the refusal of a Start once another URL is typed', async () => {
+    const blocker = crawlSummary({ id: 'b-1', state: 'running', settings: { ...crawlSummary().settings, startUrl: 'https://other.example/', extraOrigins: ['https://example.com'] } });
+    const background = fakeBackground({
+      'crawl/list': () => ({ crawls: [] }),
+      'crawl/get': () => ({ crawl: blocker }),
+      'crawl/start': () => {
+        throw new TabcrawlError({ code: 'already-running', message: 'https://example.com is already being crawled (by the crawl of https://other.example/); stop that crawl first', crawlId: 'b-1' });
+      },
+    });
+    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), pollMs: 60_000, now: () => NOW });
+    const mounted = popup;
+    await waitFor(() => expect(mounted.byTestId<HTMLInputElement>('start-url').value).to.equal('https://example.com/'));
+    await click(mounted.byTestId('start'));
+    await waitFor(() => mounted.byTestId('stop-blocker-and-start'));
+
+    await typeInto(mounted.byTestId<HTMLInputElement>('start-url'), 'https://third.example/');
+
+    // Booleans: a failing comparison of an element would be reported with the element itself.
+    await waitFor(() => expect(mounted.queryTestId('stop-blocker-and-start') === null, 'the choice is gone').to.equal(true));
+    expect(mounted.container.querySelector('[role="alert"]') === null, 'the refusal is gone').to.equal(true);
   });
 
   it('still shows the crawl when its host details cannot be had', async () => {

@@ -44,7 +44,7 @@ describe('popup crawl', () => {
     expect(mounted.byTestId('count-blocked').textContent).to.equal('2');
     const labels = [...mounted.container.querySelectorAll('.counters dt')].map((dt) => dt.textContent);
     // A failed crawl queues nothing more: what was left is "Not fetched".
-    expect(labels).to.deep.equal(['Fetched', 'Not fetched', 'Errors', 'Blocked by robots']);
+    expect(labels).to.deep.equal(['Fetched', 'Not fetched', 'URLs with errors', 'Blocked by robots']);
     expect(payloadsOf(background.sent, 'pages/latest')).to.deep.equal([{ crawlId: 'newest', limit: 20 }]);
     expect(mounted.queryTestId('stop')).to.equal(null);
     await waitFor(() => expect(mounted.byTestId('results').querySelectorAll('tbody tr')).to.have.lengthOf(1));

@@ -142,7 +142,7 @@ describe('popup form', () => {
 
     await click(mounted.byTestId('start'));
 
-    await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal('another crawl is running'));
+    await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal('Another crawl is running', 'a message shown on its own reads as a sentence'));
     expect(mounted.byTestId<HTMLInputElement>('start-url').value).to.equal('https://example.com/');
   });
 });

@@ -53,7 +53,7 @@ describe('popup issues summary', () => {
     popup = undefined;
   });
 
-  it('counts a finished crawl’s issues by severity and names the three checks with the most, by title', async () => {
+  it('counts a finished crawl’s issues by severity and names the three worst checks, by title: errors first, then the most issues', async () => {
     const fake = background('finished', () => ISSUES);
     popup = await mountPopup({ send: fake.send, currentTabUrl: tabAt('https://example.com/') });
     const mounted = popup;
@@ -62,11 +62,11 @@ describe('popup issues summary', () => {
     expect(mounted.byTestId('popup-issues-counts').textContent).to.equal('3 errors · 9 warnings · 1 notice');
     const top = [...mounted.byTestId('popup-issues-top').querySelectorAll('li')];
     expect(top.map((item) => [item.dataset['check'], item.textContent])).to.deep.equal([
-      ['title-duplicate', 'Duplicate titles4'],
-      ['slow-response', 'Slow responses3'],
       ['broken-link-internal', 'Broken internal links2'],
+      ['redirect-loop', 'Redirect loops1'],
+      ['title-duplicate', 'Duplicate titles4'],
     ]);
-    expect(top.map((item) => item.dataset['severity'])).to.deep.equal(['warning', 'warning', 'error']);
+    expect(top.map((item) => item.dataset['severity'])).to.deep.equal(['error', 'error', 'warning']);
     expect(payloadsOf(fake.sent, 'crawl/issues')).to.deep.equal([{ crawlId: 'c-1' }]);
   });
 

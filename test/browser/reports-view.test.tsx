@@ -145,8 +145,9 @@ describe('ReportsView', () => {
 
     await pick(view, 'redirects');
     expect(view.byTestId('report-table').dataset['kind']).to.equal('redirects');
-    expect(view.byTestId('report-count').textContent).to.equal('1 redirect chain (1 loop, 1 longer than one hop)');
-    expect(tableCells(view)[0]?.[3]).to.equal('loop, long chain');
+    // A loop is named a loop, as the Issues name it, not also a chain.
+    expect(view.byTestId('report-count').textContent).to.equal('1 redirect loop');
+    expect(tableCells(view)[0]?.[3]).to.equal('loop');
 
     await pick(view, 'blocked');
     expect(tableCells(view)).to.deep.equal([[`${A}/private`, 'Disallow: /private', 'https://a.example/']]);
@@ -154,6 +155,22 @@ describe('ReportsView', () => {
     await pick(view, 'duplicates');
     expect(tableCells(view)[0]?.[0]).to.equal('3');
     expect(tableCells(view)[0]?.[2]).to.include(`${A}/a · 200 (first capture)`);
+  });
+
+  it('counts redirect loops, chains of more than one hop and single redirects apart, in the Issues\' words', async () => {
+    const rows = [
+      row('/old', { status: 301, location: `${A}/loop` }),
+      row('/loop', { status: 302, location: `${A}/old` }),
+      row('/a', { status: 301, location: `${A}/b` }),
+      row('/b', { status: 301, location: `${A}/c` }),
+      row('/c'),
+      row('/d', { status: 308, location: `${A}/c` }),
+    ];
+    const view = await mount(scanOf(rows));
+    await waitFor(() => view.container.querySelector('[data-state="ready"]') !== null);
+    await pick(view, 'redirects');
+    expect(view.byTestId('report-count').textContent).to.equal('1 redirect loop, 1 redirect chain of more than one hop, 1 single redirect');
+    expect(tableCells(view).map((cells) => cells[3])).to.deep.equal(['loop', 'chain', '']);
   });
 
   it('opens the detail of every URL a redirect chain names, where it ends included', async () => {

@@ -186,6 +186,13 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
     expect(mounted.byTestId('results-pause').textContent).to.equal('Pause');
   });
 
+  it('says what an export from the tab saved, beside the bar', async () => {
+    const { mounted } = await mount('finished', { openExport: async () => 'Saved site.example-2026-01-31.wacz (10 URLs) into the downloads' });
+    await click(mounted.byTestId('results-export'));
+    await waitFor(() => expect(mounted.byTestId('results-export-saved').textContent).to.equal('Saved site.example-2026-01-31.wacz (10 URLs) into the downloads'));
+    expect(mounted.byTestId('results-export').textContent).to.equal('Export');
+  });
+
   it('exports the crawl in the chosen format, and the current view as CSV of exactly its rows', async () => {
     const exports: [string, ExportFormat][] = [];
     const saved: { name: string; text: string }[] = [];

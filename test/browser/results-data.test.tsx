@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Dexie } from 'dexie';
 import { DexieRowReader } from '../../src/results/dexie-row-reader.ts';
-import { parseResultsParams, resultsPagePath, resultsSearch } from '../../src/messaging/routes.ts';
+import { NO_TABLE_PARAMS, parseResultsParams, resultsPagePath, resultsSearch } from '../../src/messaging/routes.ts';
 import { nextSort, toPageFilter } from '../../src/results/results-query.ts';
 import { RowWindows } from '../../src/results/row-windows.ts';
 import { redirectChain } from '../../src/results/url-detail-queries.ts';
@@ -112,15 +112,28 @@ describe('DexieRowReader on IndexedDB', () => {
 describe('results page address', () => {
   it('reads the crawl and the URL from the address and writes them back the same', () => {
     const url = `${SITE}/a?b=c&d=e#f`;
-    expect(parseResultsParams(resultsSearch(CRAWL_ID, url))).to.deep.equal({ crawlId: CRAWL_ID, url, view: 'table' });
-    expect(parseResultsParams('?crawl=&url=')).to.deep.equal({ crawlId: null, url: null, view: 'table' });
+    const nothingMore = { checks: [], scrollY: 0, table: NO_TABLE_PARAMS };
+    expect(parseResultsParams(resultsSearch(CRAWL_ID, url))).to.deep.equal({ crawlId: CRAWL_ID, url, view: 'table', ...nothingMore });
+    expect(parseResultsParams('?crawl=&url=')).to.deep.equal({ crawlId: null, url: null, view: 'table', ...nothingMore });
     expect(resultsPagePath(CRAWL_ID)).to.equal(`src/shells/results/index.html?crawl=${CRAWL_ID}`);
   });
 
   it('reads the view from the address and writes it back the same; the table when it names none or no view', () => {
-    expect(parseResultsParams(resultsSearch(CRAWL_ID, null, 'issues'))).to.deep.equal({ crawlId: CRAWL_ID, url: null, view: 'issues' });
+    expect(parseResultsParams(resultsSearch(CRAWL_ID, null, 'issues'))).to.deep.include({ crawlId: CRAWL_ID, url: null, view: 'issues' });
     expect(resultsPagePath(CRAWL_ID, null, 'issues')).to.equal(`src/shells/results/index.html?crawl=${CRAWL_ID}&view=issues`);
     expect(parseResultsParams(`?crawl=${CRAWL_ID}&view=reports`).view).to.equal('reports');
     expect(parseResultsParams(`?crawl=${CRAWL_ID}&view=nope`).view).to.equal('table');
+  });
+
+  it('reads the open checks, the table\'s filters and order and the scroll from the address and writes them back the same', () => {
+    const more = {
+      checks: ['title-missing', 'broken-link-internal'],
+      scrollY: 480,
+      table: { status: ['4xx', '5xx'], kind: 'page', media: 'text/html', depth: '2', index: 'indexable', search: 'a b&c', sort: '-status' },
+    };
+    const search = resultsSearch(CRAWL_ID, `${SITE}/x`, 'issues', more);
+    expect(parseResultsParams(search)).to.deep.equal({ crawlId: CRAWL_ID, url: `${SITE}/x`, view: 'issues', ...more });
+    expect(parseResultsParams(`?crawl=${CRAWL_ID}&scroll=-3`).scrollY).to.equal(0);
+    expect(parseResultsParams(`?crawl=${CRAWL_ID}&scroll=abc`).scrollY).to.equal(0);
   });
 });

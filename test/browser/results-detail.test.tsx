@@ -49,7 +49,7 @@ describe('results URL detail', () => {
       requestHeaders: [['user-agent', 'tabcrawl/0.1.0']],
     });
     const mounted = await openDetail([row], row.url);
-    const fields = mounted.byTestId('detail-fields').textContent ?? '';
+    const fields = `${mounted.byTestId('detail-fields').textContent ?? ''}${mounted.byTestId('detail-fetch-fields').textContent ?? ''}`;
     for (const expected of ['HTTP/1.1 200 OK', 'text/html; charset=utf-8', '5.0 KiB (5120 bytes)', '37 ms', 'HEAD, GET', 'The doc', 'ab'.repeat(32), 'yes']) {
       expect(fields).to.include(expected);
     }
@@ -68,7 +68,7 @@ describe('results URL detail', () => {
   it('says a row came from an imported archive: captured, not fetched, and no response time unless the archive had one', async () => {
     const row = pageRecord(4, { url: `${SITE}/old-page`, source: 'archive', responseTimeMs: null, fetchedAt: Date.UTC(2019, 5, 1) });
     const mounted = await openDetail([row], row.url);
-    const fields = mounted.byTestId('detail-fields').textContent ?? '';
+    const fields = mounted.byTestId('detail-fetch-fields').textContent ?? '';
     expect(mounted.byTestId('detail-source').textContent).to.include('from an archive');
     expect(fields).to.include('Captured at');
     expect(fields).not.to.include('Fetched at');

@@ -84,7 +84,7 @@ describe('results browser over IndexedDB', () => {
     });
     view = await mountResults({ queries: new DexieCrawlPageQueries(db), reader: new DexieRowReader(db), crawlId: CRAWL_ID });
     const mounted = view;
-    await waitFor(() => expect(mounted.byTestId('results-counter-errors').textContent).to.equal(`errors${counts.errors}`));
+    await waitFor(() => expect(mounted.byTestId('results-counter-errors').textContent).to.equal(`URLs with errors${counts.errors}`));
     await waitFor(() => expect(mounted.byTestId('filter-errors').textContent).to.equal(`Errors${counts.errors}`));
     await click(mounted.byTestId('filter-errors'));
     await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal(`${counts.errors} URLs`));

@@ -54,6 +54,24 @@ describe('results URL detail: page facts', () => {
     await waitFor(() => mounted.byTestId('detail').dataset['url'] === `${SITE}/other`);
   });
 
+  it('shows what an auditor looks for (status, title, indexability, canonical, h1) before how the URL was fetched (method, IP, SHA-256)', async () => {
+    const url = `${SITE}/doc`;
+    const html = '<html><head><title>Doc</title><link rel="canonical" href="/doc"></head><body><h1>Heading</h1></body></html>';
+    const page = pageRecord(2, { url, facts: factsOf(html, url), title: 'Doc', methods: ['GET'], ipAddress: '127.0.0.1', sha256: 'cd'.repeat(32) });
+    const mounted = await openDetail([page], url);
+    await waitFor(() => mounted.byTestId('detail-facts'));
+    const labels = [...mounted.byTestId('detail').querySelectorAll('dt')].map((dt) => dt.textContent ?? '');
+    const at = (label: string): number => {
+      const index = labels.indexOf(label);
+      expect(index, label).to.be.at.least(0);
+      return index;
+    };
+    const first = ['Status', 'Title', 'Indexability', 'Canonical', 'First h1'].map(at);
+    const later = ['Methods', 'IP address', 'SHA-256', 'Response time', 'Content length'].map(at);
+    expect(Math.max(...first)).to.be.below(Math.min(...later));
+    expect(first).to.deep.equal([...first].sort((a, b) => a - b), 'in that order');
+  });
+
   it('says why a page has no facts, and judges it by its status', async () => {
     const moved = pageRecord(2, { url: `${SITE}/moved`, status: 301, location: `${SITE}/` });
     const mounted = await openDetail([moved], moved.url);

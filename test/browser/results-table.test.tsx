@@ -50,6 +50,12 @@ describe('results table', () => {
     await waitFor(() => expect(mounted.byTestId('results-counter-resources').textContent).to.equal('resources11'));
     expect(mounted.byTestId('results-counter-files').textContent).to.equal('files2');
     expect(mounted.byTestId('results-counter-external').textContent).to.equal('external links4');
+    await view?.unmount();
+    const one = { ...crawlRecord().counts, done: 13, resources: 1, files: 1, external: 1 };
+    const single = await mountOver(new FakePageQueries(manyListRows(3)), new FakeRowReader([], crawlRecord({ counts: one })));
+    await waitFor(() => expect(single.byTestId('results-counter-files').textContent).to.equal('file1', 'one file, not "1 files"'));
+    expect(single.byTestId('results-counter-resources').textContent).to.equal('resource1');
+    expect(single.byTestId('results-counter-external').textContent).to.equal('external link1');
   });
 
   /** Every column header shown: its text and sort arrow whole in its cell, its cell whole inside the grid's box. */
@@ -97,6 +103,27 @@ describe('results table', () => {
       expect(cells.length, when).to.equal(shown.length);
       const grid = mounted.byTestId('results-grid').getBoundingClientRect();
       for (const cell of cells) expect(cell.getBoundingClientRect().right, `${when}: ${cell.className}`).to.be.at.most(grid.right);
+    }
+  });
+
+  it('cuts a long URL of another site in the middle at 900 px, keeping its path, so two such URLs read apart', async () => {
+    const host = 'https://assets-of-a-very-long-named-content-delivery-network.other-site.example';
+    const rows = [`${host}/styles/main.css`, `${host}/scripts/app.js`].map((url, i) => listRowOf(pageRecord(i + 1, { url, kind: 'resource' })));
+    const mounted = await mountOver(new FakePageQueries(rows));
+    mounted.container.style.width = '900px';
+    await settle(20);
+    await waitFor(() => expect(renderedRows(mounted)).to.have.lengthOf(2));
+    for (const [i, path] of ['/styles/main.css', '/scripts/app.js'].entries()) {
+      const cell = renderedRows(mounted)[i]?.querySelector<HTMLElement>('.cell-url');
+      expect(cell?.textContent).to.include(`${host}${path}`);
+      const tail = cell?.querySelector<HTMLElement>('.url-tail');
+      expect(tail?.textContent, 'the path is a part of its own').to.equal(path);
+      // The path shows whole, inside the cell; the origin before it is what gives way.
+      expect(tail?.scrollWidth, `${path} in a cell of ${cell?.clientWidth} px`).to.be.at.most(tail?.clientWidth ?? 0);
+      const cellBox = cell?.getBoundingClientRect();
+      expect(tail?.getBoundingClientRect().right, path).to.be.at.most((cellBox?.right ?? 0) + 0.5);
+      const head = cell?.querySelector<HTMLElement>('.url-head');
+      expect(head?.scrollWidth, 'the origin is cut').to.be.above(head?.clientWidth ?? 0);
     }
   });
 

@@ -151,7 +151,8 @@ describe('settings form', () => {
     expect(descriptionOf(maxPages)).to.include('Default: 500.').and.include('1 to 1000000');
     expect(form.byTestId<HTMLInputElement>('delay').placeholder).to.equal('1');
     expect(descriptionOf(form.byTestId('delay'))).to.include('0 to 3600');
-    expect(descriptionOf(form.byTestId('max-body-size'))).to.include('1 KiB to 1024 MiB. Default: 10.');
+    // In the field's own unit, MiB, as the label says: no KiB in a MiB field.
+    expect(descriptionOf(form.byTestId('max-body-size'))).to.include('0.001 to 1024. Default: 10.');
     expect(descriptionOf(form.byTestId('head-before-get'))).to.include('Default: off.');
   });
 
@@ -294,7 +295,7 @@ describe('settings form', () => {
     const form = await mountForm({ initial: values, errors: result.ok ? {} : result.errors });
     const validator = validateSettings({ startUrl: 'https://a.test/', maxBodyBytes: 2048 * BYTES_PER_MIB });
     expect(form.byTestId('max-body-size-error').textContent).to.equal(fieldErrors(validator.ok ? [] : validator.errors).maxBodyBytes);
-    expect(form.byTestId('max-body-size-error').textContent).to.equal('Max body size must be from 1 KiB to 1024 MiB, not 2048 MiB');
+    expect(form.byTestId('max-body-size-error').textContent).to.equal('Max body size must be from 0.001 MiB to 1024 MiB, not 2048 MiB');
   });
 
   it('fits 380 px without sideways scrolling, two number fields a row', async () => {

@@ -88,6 +88,16 @@ describe('options page', () => {
     container.remove();
   });
 
+  it('says how the built-in defaults come back, beside fields that are all filled (none left empty)', async () => {
+    const page = await mountPage(memorySettingsStorage());
+    await waitFor(() => page.byTestId('delay'));
+    const empty = [...page.container.querySelectorAll<HTMLInputElement>('input[type="text"], input:not([type])')].filter((input) => input.value === '' && input.dataset['testid'] !== 'path-prefix');
+    expect(empty.map((input) => input.dataset['testid'])).to.deep.equal([]);
+    const intro = page.byTestId('defaults-intro').textContent ?? '';
+    expect(intro).to.not.include('left empty');
+    expect(intro).to.include('Built-in defaults puts every field back');
+  });
+
   it('shows the saved defaults in the form when it opens', async () => {
     const storage = memorySettingsStorage();
     await saveDefaultSettings(storage, { delayMs: 2500, maxBodyBytes: 2 * 1024 * 1024, headBeforeGet: true });
@@ -253,6 +263,15 @@ describe('options page', () => {
     expect(rows.map((row) => row.dataset['origin'])).to.deep.equal(['https://a.example', 'https://b.example']);
     expect(rows[0]?.querySelector('[data-testid="site-summary"]')?.textContent).to.match(/^Same as the built-in defaults/);
     expect(rows[1]?.querySelector('[data-testid="site-summary"]')?.textContent).to.match(/^Delay \(s\): 2 · Include subdomains: on/);
+  });
+
+  it('writes when a site was remembered as the popup writes a crawl\'s start: 2026-01-31 12:03, local time', async () => {
+    const storage = memorySettingsStorage();
+    const savedAt = new Date(2026, 0, 31, 12, 3, 45).getTime();
+    await saveSiteSettings(storage, 'https://a.example', { maxPages: 5 }, savedAt);
+    const page = await mountPage(storage);
+    await waitFor(() => page.byTestId('site-summary'));
+    expect(page.byTestId('site-summary').textContent).to.equal('Max pages: 5 · saved 2026-01-31 12:03');
   });
 
   it('forgets a site when its Forget button is pressed', async () => {

@@ -5,7 +5,7 @@ import { progressText } from '../../src/ui/crawl-progress-text.ts';
 import { launch, sleep } from './helpers.ts';
 import { screenshot } from './screenshots.ts';
 import { checkInfo } from '../../src/audit/checks.ts';
-import { severityCountsText } from '../../src/audit/audit.ts';
+import { severityCountsText, worstChecksFirst } from '../../src/audit/audit.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
 
 describe('the popup of the built extension', () => {
@@ -40,11 +40,12 @@ describe('the popup of the built extension', () => {
       const counts = popup.getByTestId('popup-issues-counts');
       await counts.waitFor({ timeout: 30_000 });
       assert.equal(await counts.innerText(), severityCountsText(issues.bySeverity).replaceAll(', ', ' · '));
-      // The three checks with the most issues, by title (ties in the registry's order, the reply's).
+      // The three worst checks, by title: errors first, then the most issues (ties in the registry's order, the reply's).
       const top = await popup.getByTestId('popup-issues-top').locator('li').evaluateAll((items) =>
         items.map((item) => [item.getAttribute('data-check'), item.querySelector('.issues-top-title')?.textContent]),
       );
-      const expectedTop = [...issues.checks].sort((a, b) => b.count - a.count).slice(0, 3);
+      const expectedTop = worstChecksFirst(issues.checks).slice(0, 3);
+      assert.equal(checkInfo(top[0]?.[0] as Parameters<typeof checkInfo>[0]).severity, 'error', 'the test site has a broken link: an error comes first');
       assert.deepEqual(top, expectedTop.map(({ check }) => [check, checkInfo(check).title]));
 
       await screenshot(popup, 'popup', { isReadmeImage: true });

@@ -39,9 +39,12 @@ describe('the results browser of the built extension', () => {
       await page.getByTestId('column-chooser-open').click();
       await page.getByTestId('column-words').check();
       await page.getByTestId('sort-words').waitFor({ timeout: 5000 });
+      // A reload keeps the filter too (it is in the address); All shows every URL again.
       await page.reload();
+      await page.getByTestId('sort-words').waitFor({ timeout: 10_000 });
+      assert.equal(await page.getByTestId('filter-indexability').inputValue(), 'indexability:indexable');
+      await page.getByTestId('filter-indexability').selectOption('all');
       await total.filter({ hasText: `${crawl.counts.done} URLs` }).waitFor({ timeout: 10_000 });
-      await page.getByTestId('sort-words').waitFor({ timeout: 5000 });
       assert.ok((await page.getByTestId('results-row').locator('.cell-words').allInnerTexts()).some((text) => Number(text) > 0));
 
       // Search finds the redirect; Enter opens its detail with the chain.
@@ -68,6 +71,44 @@ describe('the results browser of the built extension', () => {
       await table.filter({ hasText: '/missing' }).waitFor({ timeout: 10_000 });
       assert.match(await table.innerText(), /link \/missing/);
       await screenshot(page, 'results-reports', { isReadmeImage: true });
+    } finally {
+      await session.close();
+      await site.close();
+    }
+  });
+
+  it('exports from the results tab without opening a tab, and comes Back from a URL opened in the Issues view to that view', async () => {
+    const session = await launch();
+    const site = await startTestSite();
+    try {
+      const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: 20, timeoutMs: 1000 });
+      const page = await session.openPage(`${RESULTS_PAGE_PATH}?crawl=${crawl.id}`);
+      await page.getByTestId('results-total').filter({ hasText: `${crawl.counts.done} URLs` }).waitFor({ timeout: 10_000 });
+
+      // Four exports: four files in the downloads, no export tab left behind.
+      const tabsBefore = session.context.pages().length;
+      await page.getByTestId('results-export-format').selectOption('jsonl');
+      for (let i = 0; i < 4; i += 1) {
+        await page.getByTestId('results-export').click();
+        await page.getByTestId('results-export-saved').filter({ hasText: /^Saved .+\.jsonl/ }).waitFor({ timeout: 20_000 });
+      }
+      assert.equal(session.context.pages().length, tabsBefore, 'no tab opened for an export from the results tab');
+
+      // Issues: open the broken links check, then one of its URLs; Back returns to the Issues view, the check open.
+      await page.getByTestId('tab-issues').click();
+      const check = page.locator('[data-testid="issue-check"][data-check="broken-link-internal"]');
+      await check.getByTestId('issue-toggle').click();
+      await check.getByTestId('issue-url').first().click();
+      await page.getByTestId('detail').waitFor({ timeout: 10_000 });
+      assert.match(page.url(), /[?&]url=/);
+      await page.goBack();
+      await check.getByTestId('issue-url').first().waitFor({ timeout: 10_000 });
+      assert.equal(await page.getByTestId('tab-issues').getAttribute('aria-pressed'), 'true');
+      assert.match(page.url(), /[?&]view=issues(&|$)/);
+      assert.match(page.url(), /[?&]check=broken-link-internal(&|$)/);
+      // A reload shows the same.
+      await page.reload();
+      await check.getByTestId('issue-url').first().waitFor({ timeout: 10_000 });
     } finally {
       await session.close();
       await site.close();

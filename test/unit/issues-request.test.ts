@@ -47,4 +47,17 @@ describe('the command line’s issues line', () => {
     assert.equal(issuesLine({ bySeverity: { error: 2, warning: 0, notice: 1 }, checks }, true), 'issues: 2 errors, 0 warnings, 1 notice (broken-link-internal 2, title-too-short 1)');
     assert.equal(issuesLine({ bySeverity: { error: 0, warning: 0, notice: 0 }, checks: [] }, false), 'issues: 0 errors, 0 warnings, 0 notices');
   });
+
+  it('names the errors before the warnings and notices, however many of those there are', () => {
+    const checks = [
+      { check: 'broken-link-internal' as const, count: 1 },
+      { check: 'title-duplicate' as const, count: 4 },
+      { check: 'deep-page' as const, count: 40 },
+      { check: 'broken-resource' as const, count: 3 },
+    ];
+    assert.equal(
+      issuesLine({ bySeverity: { error: 4, warning: 4, notice: 40 }, checks }, true),
+      'issues: 4 errors, 4 warnings, 40 notices (broken-resource 3, broken-link-internal 1, title-duplicate 4, deep-page 40)',
+    );
+  });
 });

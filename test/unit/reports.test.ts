@@ -456,6 +456,18 @@ describe('reports about pages, not resources', () => {
     );
   });
 
+  it('blocked: the site\'s own URLs, as the Issues count them; a link to another site its robots.txt disallows is not listed', async () => {
+    const rows = [
+      row('/private', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /private' }),
+      // A checked link to another site: a row of kind `external` (see `isExternalRow`).
+      { ...row('/x', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /members' }), url: 'https://other.test/members', kind: 'external' as PageRecord['kind'] },
+    ];
+    assert.deepEqual(
+      (await buildBlocked(scanOf(rows))).rows.map((r) => r.url),
+      [`${A}/private`],
+    );
+  });
+
   it('duplicates: identical pages only, not identical images or files', async () => {
     const hash = (c: string): string => c.repeat(64);
     const report = await buildDuplicates(

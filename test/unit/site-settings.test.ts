@@ -305,9 +305,9 @@ describe('settings form values', () => {
     }
   });
 
-  it('says a size out of range in KiB and MiB, as the size field reads', () => {
+  it('says a size out of range in MiB, the unit the size field reads, never in KiB', () => {
     const result = checkForm({ ...fromSettings({}), maxBodyMiB: '0' });
-    assert.deepEqual(result.ok ? {} : result.errors, { maxBodyBytes: 'Max body size must be from 1 KiB to 1024 MiB, not 0 MiB' });
+    assert.deepEqual(result.ok ? {} : result.errors, { maxBodyBytes: 'Max body size must be from 0.001 MiB to 1024 MiB, not 0 MiB' });
   });
 
   it('has one field for every crawl option but the start URL', () => {

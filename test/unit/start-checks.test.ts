@@ -110,6 +110,7 @@ describe('start checks', () => {
     const first = await bg.start({ startUrl: `${A}/` });
     const second = await bg.start({ startUrl: `${A}/docs/` });
     assert.equal(second.ok ? null : second.error.message, 'http://a.test is already being crawled; stop that crawl first');
+    assert.equal(second.ok ? null : second.error.crawlId, first.ok ? first.value.crawl.id : 'none');
     assert.equal((await bg.store.listCrawls()).length, 1);
     if (first.ok) await bg.settle(first.value.crawl.id);
   });
@@ -121,6 +122,7 @@ describe('start checks', () => {
     const second = await bg.start({ startUrl: 'http://b.test/' });
     assert.equal(second.ok ? null : second.error.code, 'already-running');
     assert.equal(second.ok ? null : second.error.message, 'http://b.test is already being crawled (by the crawl of http://a.test/); stop that crawl first');
+    assert.equal(second.ok ? null : second.error.crawlId, first.ok ? first.value.crawl.id : 'none', 'the refusal names the crawl in the way, for the popup to follow or stop');
     const third = await bg.start({ startUrl: 'http://www.a.test/', includeSubdomains: true });
     assert.equal(third.ok ? null : third.error.message, 'http://a.test is already being crawled (by the crawl of http://a.test/); stop that crawl first');
     const apart = await bg.start({ startUrl: 'http://c.test/' });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatBytes } from '../../src/ui/format-bytes.ts';
+import { asSentence } from '../../src/ui/sentence.ts';
 import { mediaType, rowTone, statusText, statusWithLocation } from '../../src/ui/row-format.ts';
 import { mediaTypeOf } from '../../src/storage/database.ts';
 import { httpOrigin } from '../../src/core/url/normalize-url.ts';
@@ -8,6 +9,12 @@ import { statusText as popupStatusText } from '../../src/popup/format.ts';
 import { sizeText } from '../../src/results/format.ts';
 
 describe('shared formatting', () => {
+  it('writes a message shown on its own as a sentence, but never changes a URL it starts with', () => {
+    assert.equal(asSentence('no crawl c-1'), 'No crawl c-1');
+    assert.equal(asSentence('Already a sentence.'), 'Already a sentence.');
+    assert.equal(asSentence('http://a.test is already being crawled; stop that crawl first'), 'http://a.test is already being crawled; stop that crawl first');
+    assert.equal(asSentence(''), '');
+  });
   it('writes sizes in binary units with one decimal', () => {
     assert.deepEqual([0, 512, 1024, 1536, 1_468_006, 5 * 1024 ** 3].map(formatBytes), ['0 B', '512 B', '1.0 KiB', '1.5 KiB', '1.4 MiB', '5.0 GiB']);
   });

@@ -216,7 +216,7 @@ export class CrawlManager {
   }
 
   /**
-   * @throws TabcrawlError `already-running` when a running or paused crawl (other than `exceptId`) may request a
+   * @throws TabcrawlError `already-running`, naming that crawl, when a running or paused crawl (other than `exceptId`) may request a
    *   site this one may (its start site, an extra site, a subdomain): each crawl keeps its own clocks, so two of
    *   them on one site could request it closer than the delay; and a paused one could not be resumed while the
    *   new one runs, so it would be stranded.
@@ -233,7 +233,7 @@ export class CrawlManager {
       const message = isPaused
         ? `${site} has a paused crawl${by}; resume it, or stop it to start anew`
         : `${site} is already being crawled${by}; stop that crawl first`;
-      throw new TabcrawlError({ code: 'already-running', message });
+      throw new TabcrawlError({ code: 'already-running', message, crawlId: crawl.id });
     }
   }
 

@@ -194,7 +194,9 @@ export async function dispatch<K extends RequestType>(handlers: Handlers, messag
     return { ok: true, value: await handler(message.payload) };
   } catch (error) {
     if (error instanceof TabcrawlError) {
-      return { ok: false, error: { code: error.code, message: error.message, ...(error.fields.length > 0 ? { fields: error.fields } : {}) } };
+      const fields = error.fields.length > 0 ? { fields: error.fields } : {};
+      const crawl = error.crawlId === null ? {} : { crawlId: error.crawlId };
+      return { ok: false, error: { code: error.code, message: error.message, ...fields, ...crawl } };
     }
     console.error(`request ${message.type} failed`, error);
     return { ok: false, error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };

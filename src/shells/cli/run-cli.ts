@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { TabcrawlError, type CrawlSummary, type ReplyOf } from '../../messaging/protocol.ts';
 import type { CrawlCounts } from '../../core/model.ts';
-import { severityCountsText } from '../../audit/audit.ts';
+import { severityCountsText, worstChecksFirst } from '../../audit/audit.ts';
 import { parseCliArgs, outputFormat, parallelNote, USAGE, type CliSettings } from './args.ts';
 import { distDirOf, ensureBuilt } from './build.ts';
 import { findChromium } from './chromium.ts';
@@ -190,12 +190,12 @@ export function extensionVersion(root: string): string {
 const ISSUES_NAMED = 5;
 
 /**
- * The summary's last line: the issues by severity, then the checks that failed
- * most, e.g. `issues: 2 errors, 1 warning, 0 notices (broken-link-internal 2, slow-response 1)`.
+ * The summary's last line: the issues by severity, then the worst checks (the
+ * most severe first, then the most issues), e.g. `issues: 2 errors, 1 warning, 0 notices (broken-link-internal 2, slow-response 1)`.
  * @param isWritten an `--out NAME.issues.csv` lists them; otherwise the line says how to.
  */
 export function issuesLine(issues: ReplyOf<'crawl/issues'>, isWritten: boolean): string {
-  const top = [...issues.checks].sort((a, b) => b.count - a.count).slice(0, ISSUES_NAMED);
+  const top = worstChecksFirst(issues.checks).slice(0, ISSUES_NAMED);
   const named = top.length === 0 ? '' : ` (${top.map(({ check, count }) => `${check} ${count}`).join(', ')}${issues.checks.length > top.length ? ', …' : ''})`;
   const hint = isWritten || issues.checks.length === 0 ? '' : '; every one: --out NAME.issues.csv';
   return `issues: ${severityCountsText(issues.bySeverity)}${named}${hint}`;

@@ -7,42 +7,54 @@
  *
  * Address: `src/shells/results/index.html?crawl=<id>` shows a crawl;
  * `&view=reports` or `&view=issues` opens on that view, `&url=<url>` opens
- * that row's detail. Changing the view or opening and closing a detail
- * rewrites them in place (`history.replaceState`), so a reload or a shared
- * address comes back to the same view and row.
+ * that row's detail; the open Issues checks, the table's filters and order
+ * and the scroll follow (`messaging/routes.ts`). The view writes them
+ * (`results/results-address.ts`): a move to another view or to a URL from a
+ * report is a new history entry (`history.pushState`), so Back returns to it;
+ * other changes rewrite the entry in place, so a reload or a shared address
+ * comes back to the same view.
  */
 import { render } from 'preact';
 import browser from 'webextension-polyfill';
 import type { ExportFormat } from '../../export/format-info.ts';
-import { exportPagePath } from '../../messaging/routes.ts';
+import { exportCrawl } from '../../export/export-crawl.ts';
+import { DexieCrawlStore } from '../../storage/dexie-crawl-store.ts';
 import { saveDownload } from '../../export/save-download.ts';
 import { onEvent, send } from '../../messaging/client.ts';
 import { TabcrawlDatabase } from '../../storage/database.ts';
 import { DexieCrawlPageQueries } from '../../storage/dexie-page-queries.ts';
 import { DexieRowReader } from '../../results/dexie-row-reader.ts';
-import { parseResultsParams, resultsSearch, type ResultsViewName } from '../../messaging/routes.ts';
+import { parseResultsParams } from '../../messaging/routes.ts';
+import type { PageLocation } from '../../results/results-address.ts';
 import { ResultsView } from '../../results/results-view.tsx';
 
 const db = new TabcrawlDatabase();
 const queries = new DexieCrawlPageQueries(db);
 const reader = new DexieRowReader(db);
-const { crawlId, url, view } = parseResultsParams(window.location.search);
-/** What the address says now: the view shown and the open detail. */
-const shown: { view: ResultsViewName; url: string | null } = { view, url };
+/** The export's view of the same database, read only. */
+const exportStore = new DexieCrawlStore(db);
+const { crawlId } = parseResultsParams(window.location.search);
 
-/** Keeps the view and the open detail in the address without adding history entries. */
-function rememberShown(): void {
-  if (crawlId === null) return;
-  window.history.replaceState(null, '', `${window.location.pathname}${resultsSearch(crawlId, shown.url, shown.view)}`);
-}
-function rememberDetail(detailUrl: string | null): void {
-  shown.url = detailUrl;
-  rememberShown();
-}
-function rememberView(next: ResultsViewName): void {
-  shown.view = next;
-  rememberShown();
-}
+// The view puts the scroll back itself, once the content it scrolls over is there again.
+window.history.scrollRestoration = 'manual';
+const location: PageLocation = {
+  search: () => window.location.search,
+  write: (search, isNewEntry) => {
+    const address = `${window.location.pathname}${search}`;
+    if (isNewEntry) window.history.pushState(null, '', address);
+    else window.history.replaceState(null, '', address);
+  },
+  onPop: (listener) => {
+    window.addEventListener('popstate', listener);
+    return () => window.removeEventListener('popstate', listener);
+  },
+  scrollY: () => window.scrollY,
+  scrollTo: (y) => window.scrollTo(0, y),
+  onScroll: (listener) => {
+    window.addEventListener('scroll', listener, { passive: true });
+    return () => window.removeEventListener('scroll', listener);
+  },
+};
 
 const root = document.getElementById('app');
 if (root !== null) {
@@ -50,19 +62,26 @@ if (root !== null) {
     saveDownload(browser.downloads, new Blob([text], { type: 'text/csv;charset=utf-8' }), fileName);
   const saveConfig = (fileName: string, text: string): Promise<number> =>
     saveDownload(browser.downloads, new Blob([text], { type: 'application/yaml;charset=utf-8' }), fileName);
-  /** Opens the export page in a tab of its own, beside this one. */
-  const openExport = async (id: string, format: ExportFormat): Promise<void> => {
-    await browser.tabs.create({ url: browser.runtime.getURL(exportPagePath(id, format)) });
+  /** Exports here, into the downloads: this tab stays open (the popup, which closes, opens the export page instead). */
+  const openExport = async (id: string, format: ExportFormat): Promise<string> => {
+    const result = await exportCrawl(
+      {
+        request: { crawlId: id, format },
+        store: exportStore,
+        software: `Tabcrawl ${browser.runtime.getManifest().version}`,
+        now: () => new Date(),
+        save: (blob, fileName) => saveDownload(browser.downloads, blob, fileName),
+      },
+      () => undefined,
+    );
+    return `Saved ${result.fileName} (${result.rows.toLocaleString('en-US')} ${result.rows === 1 ? 'URL' : 'URLs'}) into the downloads`;
   };
   render(
     <ResultsView
       queries={queries}
       reader={reader}
       crawlId={crawlId}
-      initialUrl={url}
-      initialView={view}
-      onViewChange={rememberView}
-      onDetailChange={rememberDetail}
+      location={location}
       saveCsv={saveCsv}
       onEvent={onEvent}
       send={send}

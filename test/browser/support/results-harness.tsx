@@ -1,6 +1,7 @@
 /** Renders the results browser in a plain page with fakes, and helpers to act on it. */
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
+import type { PageLocation } from '../../../src/results/results-address.ts';
 import { ResultsView, type ResultsViewProps } from '../../../src/results/results-view.tsx';
 
 export interface MountedResults {
@@ -62,4 +63,62 @@ export async function press(target: EventTarget, key: string): Promise<void> {
   await act(() => {
     target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
   });
+}
+
+/** A {@link PageLocation} in memory: a history of searches, Back and Forward by hand, a scroll the test sets. */
+export interface FakeLocation extends PageLocation {
+  /** The searches of the history, oldest first. */
+  entries: string[];
+  /** The index of the entry shown. */
+  index: number;
+  /** Goes one entry back, as the browser's Back button (then tells the page). */
+  back: () => void;
+  /** Sets the page's scroll as if the user scrolled, and tells the page. */
+  scrollBy: (y: number) => void;
+  /** Every `scrollTo` the page asked for, in order. */
+  scrolledTo: number[];
+}
+
+export function fakeLocation(search: string): FakeLocation {
+  const popListeners = new Set<() => void>();
+  const scrollListeners = new Set<() => void>();
+  let scrollY = 0;
+  const fake: FakeLocation = {
+    entries: [search],
+    index: 0,
+    scrolledTo: [],
+    search: () => fake.entries[fake.index] ?? '',
+    write: (next, isNewEntry) => {
+      if (isNewEntry) {
+        fake.entries = [...fake.entries.slice(0, fake.index + 1), next];
+        fake.index += 1;
+        scrollY = 0;
+      } else {
+        fake.entries[fake.index] = next;
+      }
+    },
+    onPop: (listener) => {
+      popListeners.add(listener);
+      return () => popListeners.delete(listener);
+    },
+    scrollY: () => scrollY,
+    scrollTo: (y) => {
+      scrollY = y;
+      fake.scrolledTo.push(y);
+    },
+    onScroll: (listener) => {
+      scrollListeners.add(listener);
+      return () => scrollListeners.delete(listener);
+    },
+    back: () => {
+      fake.index = Math.max(0, fake.index - 1);
+      scrollY = 0;
+      popListeners.forEach((listener) => listener());
+    },
+    scrollBy: (y) => {
+      scrollY = y;
+      scrollListeners.forEach((listener) => listener());
+    },
+  };
+  return fake;
 }
