@@ -25,6 +25,7 @@ import { CrawlsList } from './crawls-list.tsx';
 import { DEFAULT_POLL_MS, type PopupDeps } from './deps.ts';
 import { ExportMenu } from './export-menu.tsx';
 import { IssuesSummary } from './issues-summary.tsx';
+import { useStartRefusal } from './use-start-refusal.ts';
 import {
   defaultStartForm,
   describeError,
@@ -46,16 +47,6 @@ export const NOT_A_SITE_NOTE = 'This tab is not a web site; type a URL to crawl'
 export function accessRefusedMessage(settings: Pick<CrawlSettings, 'startUrl' | 'includeSubdomains'>): string {
   const sites = hostAccessPatterns(settings).map((pattern) => pattern.replace(/\/\*$/, ''));
   return `Tabcrawl needs access to ${sites.join(', ')} to crawl it, and did not get it. Nothing was started.`;
-}
-
-/** A Start the background refused because another crawl (running or paused) may request the same site. */
-interface StartRefusal {
-  /** The background's words, naming the site and the crawl in the way. */
-  message: string;
-  /** The id of the crawl in the way. */
-  crawlId: string;
-  /** That crawl as last read; null until read. */
-  crawl: CrawlSummary | null;
 }
 
 /** What the popup shows: the tab's site (form and crawl) or the list of every crawl. */
@@ -122,7 +113,7 @@ export function App({ deps }: AppProps) {
   /** The user opened the Start form while a crawl runs (it is folded away then). */
   const [isFormWanted, setFormWanted] = useState(false);
   /** The background's refusal of the last Start because another crawl is in the way; null when none holds. */
-  const [refusal, setRefusal] = useState<StartRefusal | null>(null);
+  const [refusal, setRefusal] = useStartRefusal(send, deps.pollMs ?? DEFAULT_POLL_MS, onEvent);
 
   // On open: the tab's site fills the form with its remembered settings, and the newest crawl of that site is shown.
   useEffect(() => {
@@ -272,42 +263,6 @@ export function App({ deps }: AppProps) {
     }
     await onSubmit();
   };
-
-  // While a Start is refused because of another crawl, that crawl is followed (its events, else a poll):
-  // once it is over (or deleted) the refusal no longer holds and its banner goes.
-  const refusedBy = refusal?.crawlId ?? null;
-  const pollMs = deps.pollMs ?? DEFAULT_POLL_MS;
-  useEffect(() => {
-    if (refusedBy === null) return undefined;
-    let isCancelled = false;
-    const check = async (): Promise<void> => {
-      let blocker: CrawlSummary | null;
-      try {
-        blocker = (await send('crawl/get', { crawlId: refusedBy })).crawl;
-      } catch (err) {
-        if (!(err instanceof TabcrawlError && err.code === 'not-found')) return;
-        blocker = null;
-      }
-      if (isCancelled) return;
-      const isInTheWay = blocker !== null && (blocker.state === 'running' || blocker.state === 'paused');
-      setRefusal((current) => (current?.crawlId !== refusedBy ? current : isInTheWay ? { ...current, crawl: blocker } : null));
-    };
-    void check();
-    if (onEvent === undefined) {
-      const timer = setInterval(() => void check(), pollMs);
-      return () => {
-        isCancelled = true;
-        clearInterval(timer);
-      };
-    }
-    const stopListening = onEvent('crawl/changed', (event) => {
-      if (event.crawlId === refusedBy) void check();
-    });
-    return () => {
-      isCancelled = true;
-      stopListening();
-    };
-  }, [refusedBy, send, onEvent, pollMs]);
 
   const loadCrawls = useCallback(async (): Promise<void> => {
     try {

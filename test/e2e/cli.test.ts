@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startLocalSite } from '../../src/shells/cli/local-site.ts';
 import { startTestSite, type TestSite } from '../support/test-site.ts';
 import { ROOT } from './helpers.ts';
+import { closedPort } from '../support/closed-port.ts';
 
 interface Run {
   code: number | null;
@@ -39,16 +39,6 @@ function crawlCli(args: string[], env: Record<string, string> = {}): Promise<Run
       done({ code, stdout, stderr, longestSilenceMs: Math.max(longestSilenceMs, Date.now() - (lastOutputAt ?? Date.now())), firstOutputAt: firstOutputAt ?? Date.now() }),
     );
   });
-}
-
-/** A port nothing listens on: bound once, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const address = server.address();
-  await new Promise<void>((ok) => server.close(() => ok()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 describe('the command line', () => {

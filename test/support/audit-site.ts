@@ -7,9 +7,9 @@
  * `alt`), so each count below comes from what was planted for it alone.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer } from 'node:net';
 import { startLocalSite, type LocalSite, type Route } from '../../src/shells/cli/local-site.ts';
 import { solidPng } from './resource-site.ts';
+import { closedPort } from './closed-port.ts';
 
 /** How many URLs each Issues check must flag on this site, by check id, with why. */
 export const PLANTED: Readonly<Record<string, number>> = {
@@ -118,16 +118,6 @@ const UNRESOLVED_HOST = 'tabcrawl-audit-dead.invalid';
 
 /** Chromium flags for the audit: the host that does not resolve fails at once, whatever this machine's DNS does. */
 export const AUDIT_CHROMIUM_ARGS: readonly string[] = [`--host-resolver-rules=MAP ${UNRESOLVED_HOST} ~NOTFOUND`];
-
-/** A port on 127.0.0.1 nothing listens on: bound once, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const address = server.address();
-  await new Promise<void>((ok) => server.close(() => ok()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** Starts the three other sites, then the audited one (whose pages name them). */
 export async function startAuditSites(): Promise<AuditSites> {
