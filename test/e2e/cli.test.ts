@@ -78,7 +78,7 @@ describe('the command line', () => {
     const leftOutFile = join(out, 'nested', 'site.not-crawled.csv');
     const run = await crawlCli([`${site.origin}/`, '--out', file, '--out', leftOutFile, '--delay', '0.05', '--max-pages', '12', '--exclude', '*/p/3', '--timeout', '5']);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /fetched \d+ · queued \d+ · errors \d+ · blocked \d+/);
+    assert.match(run.stderr, /fetched \d+ · queued \d+ · with errors \d+ · blocked \d+/);
     const rows = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.equal(rows.length, 12);
     for (const key of ['url', 'status', 'contentType', 'contentLength', 'location', 'depth', 'referrer', 'fetchedAt', 'responseTimeMs', 'sha256', 'duplicateOf', 'anchors', 'links', 'blockedBy', 'error']) {

@@ -7,14 +7,14 @@ const counts = (fetched: number, errors = 0, blocked = 0) => ({ admitted: fetche
 
 describe('formatProgress', () => {
   test('shows fetched, queued, errors and blocked', () => {
-    assert.equal(formatProgress({ counts: counts(12, 2, 1), queued: 30 }), 'fetched 12 · queued 30 · errors 2 · blocked 1');
+    assert.equal(formatProgress({ counts: counts(12, 2, 1), queued: 30 }), 'fetched 12 · queued 30 · with errors 2 · blocked 1');
   });
 });
 
 describe('formatSummary', () => {
   test('says how the crawl ended, how long it took and what it recorded', () => {
     const summary = formatSummary({ state: 'finished', counts: counts(15, 2, 1), createdAt: 1000, endedAt: 5200 }, 99_999);
-    assert.equal(summary, 'crawl finished in 4.2 s: 16 URLs (15 fetched, 2 errors, 1 blocked)');
+    assert.equal(summary, 'crawl finished in 4.2 s: 16 URLs (15 fetched, 2 with errors, 1 blocked)');
   });
 
   test('measures to now while the crawl has no end time', () => {
@@ -33,7 +33,7 @@ describe('createProgressReporter', () => {
     now = 1000;
     reporter.update({ counts: counts(3), queued: 5 });
     reporter.finish();
-    assert.deepEqual(out, ['fetched 1 · queued 5 · errors 0 · blocked 0\n', 'fetched 3 · queued 5 · errors 0 · blocked 0\n']);
+    assert.deepEqual(out, ['fetched 1 · queued 5 · with errors 0 · blocked 0\n', 'fetched 3 · queued 5 · with errors 0 · blocked 0\n']);
   });
 
   test('does not repeat an unchanged line when not a terminal', () => {
@@ -52,7 +52,7 @@ describe('createProgressReporter', () => {
     reporter.update({ counts: counts(1), queued: 5 });
     reporter.update({ counts: counts(2), queued: 4 });
     reporter.finish();
-    assert.deepEqual(out, ['\rfetched 1 · queued 5 · errors 0 · blocked 0\x1b[K', '\rfetched 2 · queued 4 · errors 0 · blocked 0\x1b[K', '\n']);
+    assert.deepEqual(out, ['\rfetched 1 · queued 5 · with errors 0 · blocked 0\x1b[K', '\rfetched 2 · queued 4 · with errors 0 · blocked 0\x1b[K', '\n']);
   });
 });
 
@@ -92,7 +92,7 @@ describe('never silent while it waits', () => {
     const reporter = createProgressReporter({ write: (t) => out.push(t), isTTY: true, now: () => 0 });
     reporter.update({ counts: counts(1), queued: 5 });
     reporter.note('still crawling, 20 s in: finishing');
-    assert.deepEqual(out.slice(1), ['\rstill crawling, 20 s in: finishing\x1b[K\n', '\rfetched 1 · queued 5 · errors 0 · blocked 0\x1b[K']);
+    assert.deepEqual(out.slice(1), ['\rstill crawling, 20 s in: finishing\x1b[K\n', '\rfetched 1 · queued 5 · with errors 0 · blocked 0\x1b[K']);
   });
 });
 
@@ -157,10 +157,10 @@ describe('exportingLine', () => {
 describe('progress and summary with page resources and files', () => {
   const counts = { admitted: 20, done: 26, fetched: 25, errors: 2, blocked: 1, bytesStored: 0, resourcesAdmitted: 6, resources: 5, files: 1 };
   test('counts pages, resources and files apart', () => {
-    assert.equal(formatProgress({ counts, queued: 0 }), 'fetched 25 · queued 0 · errors 2 · blocked 1 · 20 pages, 5 resources, 1 file');
-    assert.equal(formatSummary({ state: 'finished', counts, createdAt: 0, endedAt: 5200 }, 0), 'crawl finished in 5.2 s: 26 URLs (20 pages, 5 resources, 1 file) (25 fetched, 2 errors, 1 blocked)');
+    assert.equal(formatProgress({ counts, queued: 0 }), 'fetched 25 · queued 0 · with errors 2 · blocked 1 · 20 pages, 5 resources, 1 file');
+    assert.equal(formatSummary({ state: 'finished', counts, createdAt: 0, endedAt: 5200 }, 0), 'crawl finished in 5.2 s: 26 URLs (20 pages, 5 resources, 1 file) (25 fetched, 2 with errors, 1 blocked)');
   });
   test('says nothing of kinds for a crawl of pages only', () => {
-    assert.equal(formatProgress({ counts: { ...counts, resources: 0, files: 0 }, queued: 3 }), 'fetched 25 · queued 3 · errors 2 · blocked 1');
+    assert.equal(formatProgress({ counts: { ...counts, resources: 0, files: 0 }, queued: 3 }), 'fetched 25 · queued 3 · with errors 2 · blocked 1');
   });
 });

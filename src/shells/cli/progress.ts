@@ -12,20 +12,27 @@ import { kindsText } from '../../ui/crawl-progress-text.ts';
 /** Longest silence while the CLI waits, in ms: after it, a line says what it waits for. */
 export const QUIET_MAX_MS = 10_000;
 
-/** `fetched N · queued N · errors N · blocked N`, then the rows by kind (`kindsText`) when there are resources or files. */
+/**
+ * `fetched N · queued N · with errors N · blocked N` (URLs, as the popup's and the results' counters
+ * count them; the issues line counts issues), then the rows by kind (`kindsText`) when there are
+ * resources or files.
+ */
 export function formatProgress(crawl: Pick<CrawlSummary, 'counts' | 'queued'>): string {
   const { fetched, errors, blocked } = crawl.counts;
   const kinds = kindsText(crawl.counts);
-  return `fetched ${fetched} · queued ${crawl.queued} · errors ${errors} · blocked ${blocked}${kinds === null ? '' : ` · ${kinds}`}`;
+  return `fetched ${fetched} · queued ${crawl.queued} · with errors ${errors} · blocked ${blocked}${kinds === null ? '' : ` · ${kinds}`}`;
 }
 
-/** One line about a crawl that has ended, e.g. `crawl finished in 4.2 s: 17 URLs (15 fetched, 2 errors, 1 blocked)`. */
+/**
+ * One line about a crawl that has ended, e.g. `crawl finished in 4.2 s: 17 URLs (15 fetched, 2 with errors,
+ * 1 blocked)`: URLs, where the issues line counts issues.
+ */
 export function formatSummary(crawl: Pick<CrawlSummary, 'state' | 'counts' | 'createdAt' | 'endedAt'>, nowMs: number): string {
   const elapsedS = ((crawl.endedAt ?? nowMs) - crawl.createdAt) / 1000;
   const { done, fetched, errors, blocked } = crawl.counts;
   const urls = done === 1 ? '1 URL' : `${done} URLs`;
   const kinds = kindsText(crawl.counts);
-  return `crawl ${crawl.state} in ${elapsedS.toFixed(1)} s: ${urls}${kinds === null ? '' : ` (${kinds})`} (${fetched} fetched, ${errors} ${errors === 1 ? 'error' : 'errors'}, ${blocked} blocked)`;
+  return `crawl ${crawl.state} in ${elapsedS.toFixed(1)} s: ${urls}${kinds === null ? '' : ` (${kinds})`} (${fetched} fetched, ${errors} with errors, ${blocked} blocked)`;
 }
 
 /**
