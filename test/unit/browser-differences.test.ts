@@ -44,6 +44,8 @@ describe('a failed request, as each browser names it', () => {
       ['net::ERR_NAME_NOT_RESOLVED', 'dns'],
       ['net::ERR_NAME_RESOLUTION_FAILED', 'dns'],
       ['net::ERR_CONNECTION_REFUSED', 'refused'],
+      ['net::ERR_UNSAFE_PORT', 'refused'],
+      ['NS_ERROR_PORT_ACCESS_NOT_ALLOWED', 'refused'],
       ['NS_ERROR_UNKNOWN_HOST', 'dns'],
       ['NS_ERROR_CONNECTION_REFUSED', 'refused'],
       ['net::ERR_CONNECTION_RESET', null],
@@ -62,6 +64,11 @@ describe('a failed request, as each browser names it', () => {
     assert.deepEqual(failureOf(failed, undefined, 'net::ERR_CONNECTION_RESET'), { code: 'network', message: 'network error (net::ERR_CONNECTION_RESET)' });
     assert.deepEqual(failureOf(new TypeError('NetworkError when attempting to fetch resource.'), undefined, 'NS_ERROR_NET_RESET'), { code: 'network', message: 'network error (NS_ERROR_NET_RESET)' });
     assert.equal(failureOf(failed, undefined).code, 'network');
+    // A bad port of the Fetch standard: Chromium names it (net::ERR_UNSAFE_PORT), Firefox reports no name at all.
+    assert.deepEqual(failureOf(failed, undefined, null, 'http://127.0.0.1:1/x'), { code: 'refused', message: 'the browser never connects to port 1 (a bad port of the Fetch standard)' });
+    assert.equal(failureOf(failed, undefined, 'net::ERR_UNSAFE_PORT', 'http://example.org:6667/').code, 'refused');
+    assert.equal(failureOf(failed, undefined, null, 'http://127.0.0.1:8080/').code, 'network');
+    assert.equal(failureOf(failed, undefined, null, 'http://example.org/').code, 'network');
     assert.match(failureOf(failed, undefined, 'net::ERR_NAME_NOT_RESOLVED').message, /does not resolve \(net::ERR_NAME_NOT_RESOLVED\)/);
   });
 });

@@ -38,14 +38,18 @@ export const WEB_REQUEST_DIFFERENCES: Readonly<Record<BrowserKind, { extraHeader
 /**
  * The names `webRequest.onErrorOccurred` gives a host that cannot be reached, in each browser: Chrome's net
  * errors, Firefox's nsresult names. A host name that does not resolve (or whose resolution failed) is `dns`;
- * a connection refused (nothing listens on the port) is `refused`. Any other error is a plain network failure.
+ * a connection refused (nothing listens on the port) is `refused`, and so is a port the browser itself never
+ * connects to (Chromium's list of unsafe ports, such as 1 or 25; Firefox's banned ports): no browser reaches it, so
+ * a link there is as broken as one to a closed port. Any other error is a plain network failure.
  */
 export const UNREACHABLE_ERRORS: Readonly<Record<string, 'dns' | 'refused'>> = {
   'net::ERR_NAME_NOT_RESOLVED': 'dns',
   'net::ERR_NAME_RESOLUTION_FAILED': 'dns',
   'net::ERR_CONNECTION_REFUSED': 'refused',
+  'net::ERR_UNSAFE_PORT': 'refused',
   NS_ERROR_UNKNOWN_HOST: 'dns',
   NS_ERROR_CONNECTION_REFUSED: 'refused',
+  NS_ERROR_PORT_ACCESS_NOT_ALLOWED: 'refused',
 };
 
 /** Which kind of unreachable host a browser's error name says (see {@link UNREACHABLE_ERRORS}), or null for any other failure. */

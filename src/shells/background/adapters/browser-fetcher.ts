@@ -168,7 +168,7 @@ export function createBrowserFetcher(wire: WireObserver, now: () => number = Dat
           observedError = observed?.error ?? null;
         }
         const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
-        return { ok: false, error: failureOf(reason, request.signal, observedError), startedAt, endedAt };
+        return { ok: false, error: failureOf(reason, request.signal, observedError, request.url), startedAt, endedAt };
       } finally {
         clearTimeout(timer);
         request.signal?.removeEventListener('abort', onAbort);
