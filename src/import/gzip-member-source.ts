@@ -3,8 +3,9 @@
  * a `.warc.gz`) is found whole in the input, then inflated in one call into
  * a buffer of the size its trailer gives. fflate's streaming `Gunzip` does
  * the same work with a copy of the 32 KiB window and of the input left at
- * every member and push (`gzip-stream-source.ts`); read whole, a WACZ's
- * 10,215 members inflate in about 0.6 of the time (`docs/benchmarks.md#import`).
+ * every member and push (`gzip-stream-source.ts`); read whole, they took
+ * the import of a 2,500-page WACZ from 8.6 s to 6.3 s (`docs/benchmarks.md`,
+ * "Tried, kept or not").
  *
  * Where a member ends is not written anywhere before it: the next member
  * starts with gzip's magic bytes (1f 8b 08, flags with no reserved bit), so
