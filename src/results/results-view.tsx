@@ -21,10 +21,11 @@
  *
  * Address: given a {@link ResultsViewProps.location}, the view, the open
  * detail, the open Issues checks, the table's filters and order and the
- * scroll live in the tab's address (`results-address.ts`): a move to another
- * view, or to a URL from a report or an issue, is a new history entry, so
- * Back returns to where the user was (scroll included); smaller changes
- * rewrite the current entry, so a reload or a shared address shows the same.
+ * scroll live in the tab's address (`results-address.ts`, kept in step by
+ * `use-results-address.ts`): a move to another view, or to a URL from a
+ * report or an issue, is a new history entry, so Back returns to where the
+ * user was (scroll included); smaller changes rewrite the current entry, so a
+ * reload or a shared address shows the same.
  *
  * Keys: `/` focuses the search, Esc closes the detail (focus returns to the
  * table); in the table, arrows move the selection and Enter opens it.
@@ -34,11 +35,11 @@ import type { PageRecord } from '../core/model.ts';
 import { exportFileName, type ExportFormat } from '../export/format-info.ts';
 import type { Send } from '../messaging/client.ts';
 import type { OnEvent } from '../messaging/protocol.ts';
-import { parseResultsParams, resultsSearch, type ResultsViewName } from '../messaging/routes.ts';
+import type { ResultsViewName } from '../messaging/routes.ts';
 import type { AuditResult } from '../audit/audit.ts';
 import { issuesToCsv } from '../export/issues-csv.ts';
 import { issuesFileName } from '../reports/issues-view.tsx';
-import { checksFromParams, tableFromParams, tableToParams, type PageLocation } from './results-address.ts';
+import type { PageLocation } from './results-address.ts';
 import { ReportsView, type SaveCsv } from '../reports/reports-view.tsx';
 import { NotCrawledView, type NotCrawledSource } from '../reports/not-crawled-view.tsx';
 import { notCrawledTotal } from '../core/crawl/not-crawled.ts';
@@ -54,17 +55,15 @@ import { httpOrigin } from '../core/url/normalize-url.ts';
 import { ResultsCount } from './results-count.tsx';
 import { ResultsFilters, NO_FILTERS, hasFilters, type FilterValues } from './results-filters.tsx';
 import { ResultsGrid } from './results-grid.tsx';
-import { DEFAULT_SORT, nextSort, toPageFilter, type SortState } from './results-query.ts';
+import { nextSort, toPageFilter, type SortState } from './results-query.ts';
 import type { RowReader } from './row-reader.ts';
 import { RowWindows, queryKey } from './row-windows.ts';
 import { useAsync } from './use-async.ts';
 import { useCrawlActions } from './use-crawl-actions.ts';
 import { LIVE_POLL_MS, useLiveCrawl } from './use-live-crawl.ts';
 import { UrlDetail } from './url-detail.tsx';
+import { useResultsAddress, useResultsStart } from './use-results-address.ts';
 import { browsertrixConfigFileName, browsertrixConfigYaml } from '../handoff/browsertrix-config.ts';
-
-/** Wait after the last scroll event before the scroll is written to the address, in ms. */
-const SCROLL_SAVE_MS = 200;
 
 /** Wait after the last keystroke before the search runs, in ms. */
 export const SEARCH_DEBOUNCE_MS = 150;
@@ -157,32 +156,12 @@ function CrawlResults({
   now = Date.now,
   prefs = null,
 }: ResultsViewProps & { crawlId: string }) {
-  /** What the address asked for when the page opened (null without an address). */
-  const [start] = useState(() => (location === undefined ? null : parseResultsParams(location.search())));
-  const [startTable] = useState(() => (start === null ? null : tableFromParams(start.table)));
-  /** Where to scroll once the view shown is ready (from the address); null when nothing is to be done. */
-  const pendingScroll = useRef<number | null>(start === null || start.scrollY === 0 ? null : start.scrollY);
-  /** The next write of the address starts a new history entry (a move the user may want Back from). */
-  const isNewEntry = useRef(false);
-  /** Writes the current entry again with the scroll as it is now (before a move leaves it). */
-  const saveScroll = useRef<() => void>(() => undefined);
-  /** The table's rows' scroll, in CSS px (the table scrolls its rows, not the page). */
-  const gridScrollTop = useRef(0);
-  /** Where the table's rows are to be scrolled to, from the address; null when nothing is to be done. */
-  const [gridRestore, setGridRestore] = useState<number | null>(null);
+  /** What the address asked for when the page opened (or `initialView` and `initialUrl` without an address). */
+  const start = useResultsStart(location, initialView, initialUrl);
   /** What the page shows under its header. */
-  const [tab, setTabState] = useState<ResultsViewName>(start?.view ?? initialView);
-  const setTab = useCallback(
-    (next: ResultsViewName) => {
-      saveScroll.current();
-      isNewEntry.current = true;
-      setTabState(next);
-      onViewChange?.(next);
-    },
-    [onViewChange],
-  );
+  const [tab, setTabState] = useState<ResultsViewName>(start.view);
   /** The Issues checks open. */
-  const [openChecks, setOpenChecks] = useState<CheckId[]>(() => (start === null ? [] : checksFromParams(start.checks)));
+  const [openChecks, setOpenChecks] = useState<CheckId[]>(start.checks);
   /** The audit the Issues view built last: *Export this view* on that view saves its issues. */
   const issuesResult = useRef<AuditResult | null>(null);
   const loadRows = useCallback(() => allRows(reader, crawlId), [reader, crawlId]);
@@ -191,16 +170,16 @@ function CrawlResults({
   /** Bumped when the crawl has more rows than when the facets and the table were last read. */
   const [rowsVersion, setRowsVersion] = useState(0);
   const facets = useAsync(() => queries.facets(crawlId), [queries, crawlId], rowsVersion);
-  const [filters, setFilters] = useState<FilterValues>(startTable?.filters ?? NO_FILTERS);
-  const [search, setSearch] = useState(startTable?.filters.search ?? '');
-  const [sort, setSort] = useState<SortState>(startTable?.sort ?? DEFAULT_SORT);
+  const [filters, setFilters] = useState<FilterValues>(start.filters);
+  const [search, setSearch] = useState(start.search);
+  const [sort, setSort] = useState<SortState>(start.sort);
   const [columns, setColumns] = useState<ShownColumn[]>(() => loadShownColumns(prefs));
   const chooseColumns = (chosen: ShownColumn[]): void => {
     setColumns(chosen);
     saveShownColumns(prefs, chosen);
   };
   const [selectedIndex, setSelectedIndex] = useState(0);
-  const [openUrl, setOpenUrl] = useState<string | null>(start === null ? initialUrl : start.url);
+  const [openUrl, setOpenUrl] = useState<string | null>(start.url);
   const [version, setVersion] = useState(0);
   const searchRef = useRef<HTMLInputElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
@@ -229,85 +208,30 @@ function CrawlResults({
 
   useEffect(() => setSelectedIndex(0), [key]);
 
-  // The address follows what is shown: a new entry after a move, else the current one rewritten.
-  const tableParams = tableToParams(filters, search, sort);
-  const addressOf = (scrollY: number): string => resultsSearch(crawlId, openUrl, tab, { checks: openChecks, table: tableParams, scrollY });
-  const address = addressOf(0);
-  const addressOfRef = useRef(addressOf);
-  addressOfRef.current = addressOf;
-  /** The scroll of the view shown: the table's rows, or the page. */
-  const scrollNow = (): number => (location === undefined ? 0 : tab === 'table' ? gridScrollTop.current : location.scrollY());
-  const scrollNowRef = useRef(scrollNow);
-  scrollNowRef.current = scrollNow;
-  saveScroll.current = () => {
-    if (location !== undefined && pendingScroll.current === null) location.write(addressOfRef.current(scrollNowRef.current()), false);
-  };
-  useEffect(() => {
-    if (location === undefined) return;
-    const next = addressOfRef.current(pendingScroll.current ?? scrollNowRef.current());
-    const isNew = isNewEntry.current;
-    isNewEntry.current = false;
-    if (next !== location.search()) location.write(next, isNew);
-  }, [address, location]);
-  // The scroll is kept in the current entry as the user scrolls (a moment after the last scroll event).
-  const scrollTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const onScrolled = useCallback(() => {
-    clearTimeout(scrollTimer.current);
-    scrollTimer.current = setTimeout(() => saveScroll.current(), SCROLL_SAVE_MS);
-  }, []);
-  useEffect(() => {
-    if (location === undefined) return undefined;
-    const stop = location.onScroll(onScrolled);
-    return () => {
-      clearTimeout(scrollTimer.current);
-      stop();
-    };
-  }, [location, onScrolled]);
-  const onGridScroll = useCallback(
-    (scrollTop: number) => {
-      gridScrollTop.current = scrollTop;
-      onScrolled();
+  // The address follows what is shown (and Back or Forward show what it says).
+  const { beginMove, saveScroll, onGridScroll, gridRestore, onGridScrollRestored, restoreScroll } = useResultsAddress({
+    location,
+    crawlId,
+    start,
+    shown: { view: tab, url: openUrl, checks: openChecks, filters, search, sort },
+    show: (shown) => {
+      setTabState(shown.view);
+      setOpenUrl(shown.url);
+      setOpenChecks(shown.checks);
+      setFilters(shown.filters);
+      setSearch(shown.search);
+      setSort(shown.sort);
     },
-    [onScrolled],
+  });
+  /** A move to another view: a new history entry, the scroll of the one left kept in it. */
+  const setTab = useCallback(
+    (next: ResultsViewName) => {
+      beginMove();
+      setTabState(next);
+      onViewChange?.(next);
+    },
+    [beginMove, onViewChange],
   );
-  const onGridScrollRestored = useCallback(() => {
-    pendingScroll.current = null;
-    setGridRestore(null);
-  }, []);
-  /** Scrolls to where the address said the user was, once the view shown has its content. */
-  const restoreScroll = useCallback(() => {
-    const target = pendingScroll.current;
-    if (location === undefined || target === null) return;
-    pendingScroll.current = null;
-    location.scrollTo(target);
-  }, [location]);
-  /** Bumped by each Back or Forward. */
-  const [popCount, setPopCount] = useState(0);
-  // Back or Forward: show what the address says now, without a new entry.
-  useEffect(() => {
-    if (location === undefined) return undefined;
-    return location.onPop(() => {
-      const params = parseResultsParams(location.search());
-      const table = tableFromParams(params.table);
-      pendingScroll.current = params.scrollY;
-      setTabState(params.view);
-      setOpenUrl(params.url);
-      setOpenChecks(checksFromParams(params.checks));
-      setFilters(table.filters);
-      setSearch(table.filters.search);
-      setSort(table.sort);
-      setPopCount((count) => count + 1);
-    });
-  }, [location]);
-  // The table scrolls its rows once they are counted; the Not crawled view has its frame at once.
-  useEffect(() => {
-    if (tab === 'table') {
-      gridScrollTop.current = 0;
-      setGridRestore(pendingScroll.current);
-    } else if (tab === 'not-crawled') {
-      restoreScroll();
-    }
-  }, [tab, popCount, restoreScroll]);
 
   const openDetail = useCallback(
     (url: string | null) => {
@@ -399,7 +323,7 @@ function CrawlResults({
     openDetail(url);
   };
   const onOpenChecksChange = (checks: CheckId[]): void => {
-    saveScroll.current();
+    saveScroll();
     setOpenChecks(checks);
   };
   /** The crawl cannot be shown: no such crawl, or it could not be read. Only that is said, with a way on. */
