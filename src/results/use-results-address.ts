@@ -49,6 +49,14 @@ export interface ResultsStart extends ResultsShown {
   scrollY: number | null;
 }
 
+/** What an address (`location.search()`) says is shown, and its scroll in CSS px (0 at the top). */
+function shownAt(search: string): ResultsShown & { scrollY: number } {
+  const params = parseResultsParams(search);
+  const table = tableFromParams(params.table);
+  const { view, url, scrollY } = params;
+  return { view, url, checks: checksFromParams(params.checks), filters: table.filters, search: table.filters.search, sort: table.sort, scrollY };
+}
+
 /**
  * What the page shows when it opens: what the address says when there is a `location` (read once, on
  * the first render), else the view's own initial values.
@@ -60,17 +68,8 @@ export function useResultsStart(location: PageLocation | undefined, initialView:
     if (location === undefined) {
       return { view: initialView, url: initialUrl, checks: [], filters: NO_FILTERS, search: '', sort: DEFAULT_SORT, scrollY: null };
     }
-    const params = parseResultsParams(location.search());
-    const table = tableFromParams(params.table);
-    return {
-      view: params.view,
-      url: params.url,
-      checks: checksFromParams(params.checks),
-      filters: table.filters,
-      search: table.filters.search,
-      sort: table.sort,
-      scrollY: params.scrollY === 0 ? null : params.scrollY,
-    };
+    const { scrollY, ...shown } = shownAt(location.search());
+    return { ...shown, scrollY: scrollY === 0 ? null : scrollY };
   });
   return start;
 }
@@ -186,17 +185,9 @@ export function useResultsAddress({ location, crawlId, start, shown, show }: Res
   useEffect(() => {
     if (location === undefined) return undefined;
     return location.onPop(() => {
-      const params = parseResultsParams(location.search());
-      const table = tableFromParams(params.table);
-      pendingScroll.current = params.scrollY;
-      showRef.current({
-        view: params.view,
-        url: params.url,
-        checks: checksFromParams(params.checks),
-        filters: table.filters,
-        search: table.filters.search,
-        sort: table.sort,
-      });
+      const { scrollY, ...shown } = shownAt(location.search());
+      pendingScroll.current = scrollY;
+      showRef.current(shown);
       setPopCount((count) => count + 1);
     });
   }, [location]);
