@@ -14,6 +14,8 @@ const BIDI = '\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069';
 const ALL = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F${BIDI}]`, 'gu');
 /** The C0 controls but tab, line feed and carriage return, DEL and the C1 controls. */
 const DATA = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/gu;
+/** {@link DATA} and the bidirectional controls. */
+const TEXT = new RegExp(`[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F${BIDI}]`, 'gu');
 
 function escape(char: string): string {
   const code = char.charCodeAt(0);
@@ -27,6 +29,14 @@ function escape(char: string): string {
  */
 export function visibleControls(text: string): string {
   return text.replace(ALL, escape);
+}
+
+/**
+ * `text` as a page shows crawled text: every control written out (`\x00`, `\x1B`, `\u202E`) but tab,
+ * line feed and carriage return, which HTML lays out as white space (and a `<pre>` as its lines).
+ */
+export function visibleTextControls(text: string): string {
+  return text.replace(TEXT, escape);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { visibleControls, visibleDataControls } from '../../src/ui/visible-controls.ts';
+import { visibleControls, visibleDataControls, visibleTextControls } from '../../src/ui/visible-controls.ts';
 
 /** Any C0 control, DEL, C1 control or bidirectional control. */
 const RAW_CONTROL = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
@@ -45,5 +45,13 @@ describe('visibleDataControls', () => {
     assert.equal(visibleDataControls('a\u0000b\u001Bc\u007Fd\u0085e'), 'a\\x00b\\x1Bc\\x7Fd\\x85e');
     assert.equal(visibleDataControls('a\tb\nc\rd'), 'a\tb\nc\rd');
     assert.equal(visibleDataControls('\u200Fשלום'), '\u200Fשלום');
+  });
+});
+
+describe('visibleTextControls', () => {
+  test('writes out what a page would hide or obey (NUL, ESC, C1, RLO) but keeps tab and line breaks, which a page lays out', () => {
+    assert.equal(visibleTextControls('\u202Egnp.exe'), '\\u202Egnp.exe');
+    assert.equal(visibleTextControls('a\u0000b\u001Bc\u009Bd'), 'a\\x00b\\x1Bc\\x9Bd');
+    assert.equal(visibleTextControls('line\nnext\tcol\r'), 'line\nnext\tcol\r');
   });
 });
