@@ -12,7 +12,8 @@ import { after, afterEach, before, beforeEach, describe, mock, test } from 'node
 import type { CrawlSummary, HostProgress, ReplyOf, RequestOf, RequestType } from '../../src/messaging/protocol.ts';
 import { emptyCounts } from '../../src/core/model.ts';
 import { validateSettings } from '../../src/core/settings.ts';
-import { crawlAndExport, EXIT, importAndExport, messageWriter, type ImportPort } from '../../src/shells/cli/run-cli.ts';
+import { crawlAndExport, EXIT, importAndExport, type ImportPort } from '../../src/shells/cli/run-cli.ts';
+import { messageWriter } from '../../src/shells/cli/message-lines.ts';
 import { createProgressReporter } from '../../src/shells/cli/progress.ts';
 
 const T0 = 1_700_000_000_000;

@@ -25,6 +25,7 @@ import { notCrawledText } from '../../ui/not-crawled-text.ts';
 import { createProgressReporter, exportingLine, formatSummary, startingLine, unansweredNote, waitingNote, watchSilence } from './progress.ts';
 import { formatBytes } from '../../ui/format-bytes.ts';
 import { visibleControls } from '../../ui/visible-controls.ts';
+import { messageWriter, visibleLines } from './message-lines.ts';
 import { formatDuration } from '../../ui/format-time.ts';
 import { browsertrixConfigYaml } from '../../handoff/browsertrix-config.ts';
 
@@ -69,29 +70,6 @@ export function demoOutputPath(outDir: string, date: Date, extension: string = '
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * `text` as the CLI's message lines: `tabcrawl: ` before each of its lines (an error's message may have
- * several), every control character in them written out (`\x1B`): what a site or an archive says is
- * never a command to the terminal.
- */
-export function prefixed(text: string): string {
-  return text
-    .trimEnd()
-    .split('\n')
-    .map((line) => `tabcrawl: ${visibleControls(line)}\n`)
-    .join('');
-}
-
-/** `text` written as it is but for its control characters, line feeds kept (the build's own output). */
-function visibleLines(text: string): string {
-  return text.split('\n').map(visibleControls).join('\n');
-}
-
-/** Writes each line given through `write` as the CLI's message lines ({@link prefixed}): the `say` of {@link runCli}. */
-export function messageWriter(write: (text: string) => void): (text: string) => void {
-  return (text) => write(prefixed(text));
 }
 
 /** Runs the CLI with `argv` (the arguments after the script) and returns the exit code. Never throws. */
