@@ -30,14 +30,17 @@ describe('crawled text on the pages', () => {
     view = undefined;
   });
 
-  it('shows a title\'s RLO in the results table as \\u202E, in a cell whose direction is isolated', async () => {
-    const row = pageRecord(1, { url: `${SITE}/download`, title: '\u202Egnp.exe' });
+  it('shows a title\'s RLO in the results table as \\u202E, in a cell whose direction is isolated, as the URL\'s parts are', async () => {
+    const row = pageRecord(1, { url: `https://other.example/download`, title: '\u202Egnp.exe' });
     view = await mountResults({ queries: new FakePageQueries([listRowOf(row)]), reader: new FakeRowReader([row]), crawlId: CRAWL_ID });
     const mounted = view;
     await waitFor(() => expect(mounted.container.querySelector('[data-testid="results-row"] .cell-title')?.textContent).to.equal('\\u202Egnp.exe'));
     const cell = mounted.container.querySelector<HTMLElement>('[data-testid="results-row"] .cell-title');
     expect(cell?.getAttribute('title')).to.equal('\\u202Egnp.exe');
     expect(getComputedStyle(cell as HTMLElement).unicodeBidi).to.equal('isolate');
+    const urlParts = [...mounted.container.querySelectorAll<HTMLElement>('[data-testid="results-row"] .url-head, [data-testid="results-row"] .url-tail')];
+    expect(urlParts.length).to.equal(2, 'a URL of another site: its origin and its path');
+    for (const part of urlParts) expect(getComputedStyle(part).unicodeBidi).to.equal('isolate');
     expect(mounted.byTestId('results-grid').textContent).not.to.match(RAW);
   });
 
