@@ -14,6 +14,8 @@
  *   separate them. An anchor text that itself contains ` | ` cannot be told
  *   apart; JSON Lines is the lossless export.
  * - `null` is an empty cell; `true`/`false` and numbers are written as is.
+ * - A control character in a text cell (NUL, ESC, DEL, a C1 control; not tab, CR or LF, which
+ *   are quoted) is written out as `\xHH` (`\x00`): none reaches a cell raw.
  * - Text cells that a spreadsheet would run as a formula (starting with `=`,
  *   `+`, `-`, `@`, TAB or CR) get a leading `'` ({@link defuseFormula}).
  *
@@ -25,6 +27,7 @@ import { issuesOfSource } from './issues-of-source.ts';
 import { redirectsOfSource } from './redirect-chains.ts';
 import type { FormatWriter } from './export-source.ts';
 import { toJsonlRow, type JsonlRow } from './jsonl.ts';
+import { visibleDataControls } from '../ui/visible-controls.ts';
 
 /** The columns, named and ordered as the JSON Lines fields. */
 export const CSV_COLUMNS = Object.freeze([
@@ -111,13 +114,14 @@ export type CsvCell = string | number | boolean | null | readonly string[];
 
 /**
  * The text of one cell, before quoting. Only text is defused: numbers and
- * booleans are data a spreadsheet must see as such (a `-1` stays a number).
+ * booleans are data a spreadsheet must see as such (a `-1` stays a number). Its control
+ * characters but tab, CR and LF are written out (`\x00`, see {@link visibleDataControls}).
  */
 export function cellText(value: CsvCell): string {
   if (value === null) return '';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (typeof value === 'string') return defuseFormula(value);
-  return defuseFormula(value.join(CSV_LIST_SEPARATOR));
+  if (typeof value === 'string') return defuseFormula(visibleDataControls(value));
+  return defuseFormula(visibleDataControls(value.join(CSV_LIST_SEPARATOR)));
 }
 
 /** One record: the fields of `row`, separated by commas, ending in CRLF. */

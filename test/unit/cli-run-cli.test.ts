@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { demoOutputPath, EXIT, prefixed, runCli } from '../../src/shells/cli/run-cli.ts';
+import { demoOutputPath, EXIT, runCli } from '../../src/shells/cli/run-cli.ts';
+import { prefixed } from '../../src/shells/cli/message-lines.ts';
 import { fakeCliIo } from '../support/cli-io.ts';
 
 const io = (env: Record<string, string> = {}) => fakeCliIo(env);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import type { PageFacts } from '../../src/core/audit/page-facts.ts';
 import type { PageRecord } from '../../src/core/model.ts';
-import { CSV_COLUMNS, writeCsv } from '../../src/export/csv.ts';
+import { CSV_COLUMNS, csvLine, writeCsv } from '../../src/export/csv.ts';
 import type { ExportSource } from '../../src/export/export-source.ts';
 import { exportBytes } from '../../src/export/formats.ts';
 import { NO_BROKEN_URLS } from '../../src/export/broken-resources.ts';
@@ -182,6 +182,26 @@ describe('CSV export', () => {
     assert.equal(record?.[CSV_COLUMNS.indexOf('title')], title);
     assert.equal(record?.[CSV_COLUMNS.indexOf('anchors')], anchors.join(' | '));
     assert.match(text, /"Say ""hi"", then\nleave\r\nnow"/);
+  });
+
+  it('writes a NUL, an ESC or another control of an anchor text or title out as \\x00, never raw in a cell; tab and line breaks stay', async () => {
+    const { text } = await writeAll([page(1, { title: 'bell\u0007 del\u007F c1\u0085 tab\tend', anchors: ['a\u0000b', '\u001B[2Jc'] })]);
+
+    assert.doesNotMatch(text, /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u);
+    const [, record] = parseCsv(text);
+    assert.equal(record?.[CSV_COLUMNS.indexOf('title')], 'bell\\x07 del\\x7F c1\\x85 tab\tend');
+    assert.equal(record?.[CSV_COLUMNS.indexOf('anchors')], 'a\\x00b | \\x1B[2Jc');
+  });
+
+  it('writes the same controls out in every table written as the crawl export is (Issues, Not crawled, reports)', () => {
+    assert.equal(csvLine(['a\u0000b', 1, ['\u001Bx', 'y']]), 'a\\x00b,1,\\x1Bx | y\r\n');
+  });
+
+  it('leaves JSON Lines to escape controls itself: a NUL in an anchor text is \\u0000 there, and reads back as NUL', () => {
+    const line = toJsonl([page(1, { anchors: ['a\u0000b'] })], NO_BROKEN_URLS).trimEnd();
+    assert.doesNotMatch(line, /[\u0000-\u001F]/u);
+    assert.match(line, /"a\\u0000b"/);
+    assert.deepEqual((JSON.parse(line) as { anchors: string[] }).anchors, ['a\u0000b']);
   });
 
   it('quotes only the fields that need it', async () => {

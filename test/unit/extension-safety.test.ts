@@ -71,6 +71,16 @@ describe('extension safety', () => {
     assert.deepEqual(linesMatching(/dangerouslySetInnerHTML|\.innerHTML\b|\.outerHTML\s*=|insertAdjacentHTML|document\.write|\bsrcdoc\b|createContextualFragment/), []);
   });
 
+  it('shows the control characters of crawled text on every page: each page\'s shell installs showControlsVisibly before it renders', () => {
+    const shells = filesUnder(join(ROOT, 'src/shells'), ['main.tsx']).filter((file) => /\brender\(/.test(readFileSync(file, 'utf8')));
+    assert.ok(shells.length >= 5, shells.join(', '));
+    for (const file of shells) {
+      const text = readFileSync(file, 'utf8');
+      const installed = text.search(/^showControlsVisibly\(\);$/m);
+      assert.ok(installed >= 0 && installed < text.search(/\brender\(/), `${relative(ROOT, file)} calls showControlsVisibly() at its top, before render`);
+    }
+  });
+
   it('runs no generated code: no eval, new Function or string timers in src/', () => {
     assert.deepEqual(linesMatching(/(^|[^\w$.])eval\s*\(|\bnew\s+Function\b|(^|[^\w$.])Function\s*\(|set(Timeout|Interval)\s*\(\s*['"`]/), []);
   });

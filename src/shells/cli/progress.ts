@@ -8,6 +8,7 @@ import type { CrawlSummary, HostProgress } from '../../messaging/protocol.ts';
 import { formatDuration } from '../../ui/format-time.ts';
 import { hostLine } from '../../ui/host-wait-text.ts';
 import { kindsText } from '../../ui/crawl-progress-text.ts';
+import { visibleControls } from '../../ui/visible-controls.ts';
 
 /** Longest silence while the CLI waits, in ms: after it, a line says what it waits for. */
 export const QUIET_MAX_MS = 10_000;
@@ -179,7 +180,10 @@ export interface ProgressReporter {
   finish(): void;
 }
 
-/** Prints progress lines: in place on a terminal, else at most one per `minIntervalMs` and only when they change. */
+/**
+ * Prints progress lines: in place on a terminal, else at most one per `minIntervalMs` and only when they change.
+ * Its lines and notes have their control characters written out (`\x1B`); the only raw ones it writes are its own.
+ */
 export function createProgressReporter(options: ProgressReporterOptions): ProgressReporter {
   const now = options.now ?? Date.now;
   const minIntervalMs = options.minIntervalMs ?? 1000;
@@ -191,7 +195,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
   let hasOpenLine = false;
   return {
     update(crawl) {
-      const line = formatProgress(crawl);
+      const line = visibleControls(formatProgress(crawl));
       const at = now();
       lastWrittenAt ??= at;
       if (options.isTTY) {
@@ -215,8 +219,10 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
     lastWrittenAt() {
       return lastWrittenAt;
     },
-    note(text) {
+    note(note) {
       lastWrittenAt = now();
+      // Its one line, controls written out: a note may name a host; the reporter's own \r and \x1b[K are added after.
+      const text = visibleControls(note);
       if (options.isTTY && hasOpenLine) {
         options.write(`\r${text}\x1b[K\n`);
         if (lastLine !== null) options.write(`\r${lastLine}\x1b[K`);

@@ -24,6 +24,8 @@ import type { CliBrowser } from './args.ts';
 import { notCrawledText } from '../../ui/not-crawled-text.ts';
 import { createProgressReporter, exportingLine, formatSummary, startingLine, unansweredNote, waitingNote, watchSilence } from './progress.ts';
 import { formatBytes } from '../../ui/format-bytes.ts';
+import { visibleControls } from '../../ui/visible-controls.ts';
+import { messageWriter, visibleLines } from './message-lines.ts';
 import { formatDuration } from '../../ui/format-time.ts';
 import { browsertrixConfigYaml } from '../../handoff/browsertrix-config.ts';
 
@@ -70,22 +72,14 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** `text` as the CLI's message lines: `tabcrawl: ` before each of its lines (an error's message may have several). */
-export function prefixed(text: string): string {
-  return text
-    .trimEnd()
-    .split('\n')
-    .map((line) => `tabcrawl: ${line}\n`)
-    .join('');
-}
-
 /** Runs the CLI with `argv` (the arguments after the script) and returns the exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   /** When a message line was last written, ms since the epoch (the silence before the first counts from here). */
   let lastSaidAt = Math.min(Date.now(), io.startedAt ?? Number.POSITIVE_INFINITY);
+  const sayLine = messageWriter(io.stderr);
   const say = (text: string): void => {
     lastSaidAt = Date.now();
-    io.stderr(prefixed(text));
+    sayLine(text);
   };
 
   const command = parseCliArgs(argv);
@@ -119,11 +113,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       say,
       begin: (text) => {
         lastSaidAt = Date.now();
-        io.stderr(`tabcrawl: ${text}`);
+        io.stderr(`tabcrawl: ${visibleControls(text)}`);
       },
       write: (text) => {
         lastSaidAt = Date.now();
-        io.stderr(text);
+        io.stderr(visibleLines(text));
       },
       verbose: command.verbose === true,
     });

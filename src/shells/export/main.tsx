@@ -10,6 +10,7 @@
  * same export, handed to the program instead of the downloads.
  */
 import { render } from 'preact';
+import { showControlsVisibly } from '../../ui/show-controls.ts';
 import browser from 'webextension-polyfill';
 import type { CrawlReader } from '../../core/crawl/ports.ts';
 import { TabcrawlDatabase } from '../../storage/database.ts';
@@ -20,6 +21,9 @@ import { saveDownload } from '../../export/save-download.ts';
 import { parseExportParams } from '../../messaging/routes.ts';
 import { SINK_WAIT_MS, SINK_WAIT_PARAM } from '../../export/page-sink.ts';
 import { findSink, sinkStream, waitForSink, type Sink, type SinkStream } from './sink-save.ts';
+
+// Before anything renders: crawled text shows its control characters written out (an RLO, a NUL, an ESC).
+showControlsVisibly();
 
 /** Read only: the worker owns the database. */
 const store: CrawlReader = new DexieCrawlStore(new TabcrawlDatabase());

@@ -17,6 +17,7 @@
  * file into its file input (`src/shells/cli/import-through-page.ts`).
  */
 import { render } from 'preact';
+import { showControlsVisibly } from '../../ui/show-controls.ts';
 import browser from 'webextension-polyfill';
 import { importArchive } from '../../import/import-crawl.ts';
 import { ImportView, type RunImport } from '../../import-view/import-view.tsx';
@@ -24,6 +25,9 @@ import { send } from '../../messaging/client.ts';
 import { resultsPagePath } from '../../messaging/routes.ts';
 import { TabcrawlDatabase } from '../../storage/database.ts';
 import { DexieCrawlStore } from '../../storage/dexie-crawl-store.ts';
+
+// Before anything renders: crawled text shows its control characters written out (an RLO, a NUL, an ESC).
+showControlsVisibly();
 
 /** The full store: this page writes (see the comment above). */
 const store = new DexieCrawlStore(new TabcrawlDatabase());

@@ -5,9 +5,13 @@
  * `options_ui`, in a tab of its own).
  */
 import { render } from 'preact';
+import { showControlsVisibly } from '../../ui/show-controls.ts';
 import browser from 'webextension-polyfill';
 import { storageAreaAdapter } from '../../settings/site-settings.ts';
 import { OptionsView } from '../../options/options-view.tsx';
+
+// Before anything renders: crawled text shows its control characters written out (an RLO, a NUL, an ESC).
+showControlsVisibly();
 
 const storage = storageAreaAdapter(browser.storage.local);
 

@@ -3,6 +3,7 @@
  * APIs. Everything else gets them through {@link App}'s `deps`.
  */
 import { render } from 'preact';
+import { showControlsVisibly } from '../../ui/show-controls.ts';
 import browser from 'webextension-polyfill';
 import type { ExportFormat } from '../../export/format-info.ts';
 import { exportPagePath, IMPORT_PAGE_PATH, resultsPagePath, type ResultsViewName } from '../../messaging/routes.ts';
@@ -10,6 +11,9 @@ import { onEvent, send } from '../../messaging/client.ts';
 import { storageAreaAdapter } from '../../settings/site-settings.ts';
 import { App } from '../../popup/app.tsx';
 import { saveDownload } from '../../export/save-download.ts';
+
+// Before anything renders: crawled text shows its control characters written out (an RLO, a NUL, an ESC).
+showControlsVisibly();
 
 /** URL of the active tab of the current window (readable thanks to `activeTab`), or null. */
 async function currentTabUrl(): Promise<string | null> {

@@ -15,6 +15,7 @@
  * comes back to the same view.
  */
 import { render } from 'preact';
+import { showControlsVisibly } from '../../ui/show-controls.ts';
 import browser from 'webextension-polyfill';
 import type { ExportFormat } from '../../export/format-info.ts';
 import { exportCrawl } from '../../export/export-crawl.ts';
@@ -27,6 +28,9 @@ import { DexieRowReader } from '../../results/dexie-row-reader.ts';
 import { parseResultsParams } from '../../messaging/routes.ts';
 import type { PageLocation } from '../../results/results-address.ts';
 import { ResultsView } from '../../results/results-view.tsx';
+
+// Before anything renders: crawled text shows its control characters written out (an RLO, a NUL, an ESC).
+showControlsVisibly();
 
 const db = new TabcrawlDatabase();
 const queries = new DexieCrawlPageQueries(db);
