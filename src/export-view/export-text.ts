@@ -1,7 +1,7 @@
 /** How the export page words its progress, result and title. Pure functions, no Preact. */
-import { REDACTED_VALUE } from '../core/redact-headers.ts';
 import type { ExportProgress, ExportResult } from '../export/export-crawl.ts';
 export type { ExportProgress, ExportResult } from '../export/export-crawl.ts';
+export { credentialsNote } from '../ui/credentials-text.ts';
 
 const COUNT_FORMAT = new Intl.NumberFormat('en-US');
 
@@ -48,18 +48,6 @@ export function openingHint(result: Pick<ExportResult, 'fileName' | 'archivedRes
     ? 'It holds each page with its stylesheets, scripts, images and fonts, and the files it links to; what scripts request only when they run is not in it.'
     : "It holds each page's HTML as fetched, without its stylesheets, scripts and images (the crawl did not archive page resources), so pages show unstyled.";
   return `To browse it, open it in ${tool}. ${holds}`;
-}
-
-/**
- * What the file holds of credentials, for a format with HTTP headers (WARC, WACZ); null for the others.
- * The marker is `core/redact-headers.ts`'s.
- */
-export function credentialsNote(result: Pick<ExportResult, 'setCookies'>): string | null {
-  if (result.setCookies === null) return null;
-  const request = `The values of Cookie and Authorization request headers are not in it (Tabcrawl never stores them): each reads "${REDACTED_VALUE}".`;
-  return result.setCookies === 'kept'
-    ? `${request} The cookies the site set (Set-Cookie) are in it, as you asked: share it only with whom you would give your session.`
-    : `${request} The values of the cookies the site set (Set-Cookie) are removed too.`;
 }
 
 /** The tab's title in each state, e.g. `Tabcrawl export: working, 12%`. */

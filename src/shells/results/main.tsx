@@ -27,6 +27,7 @@ import { DexieRowReader } from '../../results/dexie-row-reader.ts';
 import { parseResultsParams } from '../../messaging/routes.ts';
 import type { PageLocation } from '../../results/results-address.ts';
 import { ResultsView } from '../../results/results-view.tsx';
+import { credentialsNote } from '../../ui/credentials-text.ts';
 
 const db = new TabcrawlDatabase();
 const queries = new DexieCrawlPageQueries(db);
@@ -74,7 +75,10 @@ if (root !== null) {
       },
       () => undefined,
     );
-    return `Saved ${result.fileName} (${result.rows.toLocaleString('en-US')} ${result.rows === 1 ? 'URL' : 'URLs'}) into the downloads`;
+    const saved = `Saved ${result.fileName} (${result.rows.toLocaleString('en-US')} ${result.rows === 1 ? 'URL' : 'URLs'}) into the downloads`;
+    // A WARC or WACZ says what it holds of credentials, as the export page does.
+    const note = credentialsNote(result);
+    return note === null ? saved : `${saved}. ${note}`;
   };
   render(
     <ResultsView
