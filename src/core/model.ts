@@ -131,6 +131,11 @@ export interface CrawlRecord {
   nextSeq: number;
   /** Number of the last link tally written (see `LinkTally`); absent before the first. */
   linkBatch?: number;
+  /**
+   * The name of the archive the crawl was imported from; absent for a crawl Tabcrawl made (and in crawls
+   * imported before it was recorded). A re-run of an imported crawl shows its settings before it starts.
+   */
+  importedFrom?: string;
 }
 
 /**

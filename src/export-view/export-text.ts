@@ -1,6 +1,7 @@
 /** How the export page words its progress, result and title. Pure functions, no Preact. */
 import type { ExportProgress, ExportResult } from '../export/export-crawl.ts';
 export type { ExportProgress, ExportResult } from '../export/export-crawl.ts';
+export { credentialsNote } from '../ui/credentials-text.ts';
 
 const COUNT_FORMAT = new Intl.NumberFormat('en-US');
 

@@ -15,6 +15,7 @@
 import { useEffect, useId, useLayoutEffect, useState } from 'preact/hooks';
 import { errorMessage } from '../export/export-errors.ts';
 import {
+  credentialsNote,
   openingHint,
   pageTitle,
   progressText,
@@ -35,6 +36,8 @@ export interface ExportViewProps {
   onShowFile?: (downloadId: number) => void;
   /** Closes this tab (`window.close`); no button without it. */
   onClose?: () => void;
+  /** The address of this export keeping `Set-Cookie` values, offered when they were removed; no link without it. */
+  keepSetCookiesHref?: string;
 }
 
 /** What the view shows; `progress` is the last report, null before the first. */
@@ -44,7 +47,7 @@ type ViewState =
   | { state: 'failed'; progress: ExportProgress | null; message: string };
 
 /** The whole export page: starts the export on mount and shows where it stands. */
-export function ExportView({ runExport, onShowFile, onClose }: ExportViewProps) {
+export function ExportView({ runExport, onShowFile, onClose, keepSetCookiesHref }: ExportViewProps) {
   const [view, setView] = useState<ViewState>({ state: 'working', progress: null });
   const statusId = useId();
 
@@ -94,6 +97,19 @@ export function ExportView({ runExport, onShowFile, onClose }: ExportViewProps) 
           {openingHint(view.result) !== null && (
             <p class="detail" data-testid="export-open-hint">
               {openingHint(view.result)}
+            </p>
+          )}
+          {credentialsNote(view.result) !== null && (
+            <p class="detail" data-testid="export-credentials">
+              {credentialsNote(view.result)}
+              {view.result.setCookies === 'removed' && keepSetCookiesHref !== undefined && (
+                <>
+                  {' '}
+                  <a href={keepSetCookiesHref} data-testid="export-keep-set-cookies">
+                    Export again with the Set-Cookie values
+                  </a>
+                </>
+              )}
             </p>
           )}
           <div class="actions">

@@ -17,6 +17,7 @@
 import type { CrawlReader } from '../core/crawl/ports.ts';
 import { notCrawledTotal } from '../core/crawl/not-crawled.ts';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import { redactRow } from '../core/redact-headers.ts';
 import { storeExportSource, type ExportSource } from './export-source.ts';
 import { exportFileName, formatInfo } from './format-info.ts';
 import { exportBytes } from './formats.ts';
@@ -65,12 +66,14 @@ export interface ExportResult {
   formatName: string;
   /** The crawl archived page resources (stylesheets, scripts, images, fonts): pages replay styled. */
   archivedResources: boolean;
+  /** What became of `Set-Cookie` values; null for a format without headers (CSV, JSON Lines). */
+  setCookies: 'removed' | 'kept' | null;
 }
 
 /** What an export needs from the outside world. */
 export interface ExportDeps {
   /** The crawl and the format asked for (the export page reads them from its address, `messaging/routes.ts`). */
-  request: { crawlId: string; format: ExportFormat };
+  request: { crawlId: string; format: ExportFormat; keepSetCookies?: boolean };
   /** The crawl database, read only (the worker owns it). */
   store: CrawlReader;
   /** Names the writing software in archives, e.g. `Tabcrawl 0.1.0`. */
@@ -155,6 +158,21 @@ export function snapshotSource(source: ExportSource, lastSeq: number): ExportSou
   };
 }
 
+/**
+ * `source` with its rows' credentials removed: the values of `Cookie` and `Authorization` request headers
+ * always (a row stored before they were removed at capture, or imported, may hold them), of `Set-Cookie`
+ * unless `keepSetCookies` (`core/redact-headers.ts`).
+ */
+export function redactedSource(source: ExportSource, keepSetCookies: boolean): ExportSource {
+  return {
+    ...source,
+    crawl: source.crawl,
+    async *rows(): AsyncGenerator<PageRecord> {
+      for await (const row of source.rows()) yield redactRow(row, { keepSetCookies });
+    },
+  };
+}
+
 /** URLs read at a time when {@link notCrawledCount} counts them. */
 const COUNT_SLICE = 1000;
 
@@ -222,7 +240,8 @@ export async function exportCrawl(deps: ExportDeps, onProgress: (progress: Expor
     }
   };
 
-  const source = snapshotSource(storeExportSource(deps.store, crawl), lastSeq);
+  const keepSetCookies = deps.request.keepSetCookies === true;
+  const source = redactedSource(snapshotSource(storeExportSource(deps.store, crawl), lastSeq), keepSetCookies);
   const result = (downloadId: number): ExportResult => ({
     fileName,
     downloadId,
@@ -230,6 +249,7 @@ export async function exportCrawl(deps: ExportDeps, onProgress: (progress: Expor
     site: siteOf(crawl),
     formatName,
     archivedResources: crawl.settings.archiveResources === true,
+    setCookies: !formatInfo(format).holdsHeaders ? null : keepSetCookies ? 'kept' : 'removed',
   });
   let blob: Blob | null = null;
   try {

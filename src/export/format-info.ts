@@ -18,16 +18,18 @@ export interface FormatInfo {
   mediaType: string;
   /** What a user picks from at popup width, e.g. "WACZ (web archive)". */
   label: string;
+  /** The file holds the HTTP headers (WARC, WACZ): `Set-Cookie` values are removed unless asked for. */
+  holdsHeaders: boolean;
 }
 
 export const FORMATS: readonly FormatInfo[] = Object.freeze([
-  { format: 'wacz', extension: '.wacz', mediaType: 'application/wacz', label: 'WACZ (web archive)' },
-  { format: 'warc.gz', extension: '.warc.gz', mediaType: 'application/warc', label: 'WARC (.warc.gz)' },
-  { format: 'warc', extension: '.warc', mediaType: 'application/warc', label: 'WARC (.warc)' },
-  { format: 'csv', extension: '.csv', mediaType: 'text/csv', label: 'CSV (spreadsheets)' },
-  { format: 'jsonl', extension: '.jsonl', mediaType: 'application/x-ndjson', label: 'JSON Lines' },
-  { format: 'issues.csv', extension: '.issues.csv', mediaType: 'text/csv', label: 'Issues (CSV)' },
-  { format: 'not-crawled.csv', extension: '.not-crawled.csv', mediaType: 'text/csv', label: 'Not crawled (CSV)' },
+  { format: 'wacz', extension: '.wacz', mediaType: 'application/wacz', label: 'WACZ (web archive)', holdsHeaders: true },
+  { format: 'warc.gz', extension: '.warc.gz', mediaType: 'application/warc', label: 'WARC (.warc.gz)', holdsHeaders: true },
+  { format: 'warc', extension: '.warc', mediaType: 'application/warc', label: 'WARC (.warc)', holdsHeaders: true },
+  { format: 'csv', extension: '.csv', mediaType: 'text/csv', label: 'CSV (spreadsheets)', holdsHeaders: false },
+  { format: 'jsonl', extension: '.jsonl', mediaType: 'application/x-ndjson', label: 'JSON Lines', holdsHeaders: false },
+  { format: 'issues.csv', extension: '.issues.csv', mediaType: 'text/csv', label: 'Issues (CSV)', holdsHeaders: false },
+  { format: 'not-crawled.csv', extension: '.not-crawled.csv', mediaType: 'text/csv', label: 'Not crawled (CSV)', holdsHeaders: false },
 ]);
 
 export function formatInfo(format: ExportFormat): FormatInfo {

@@ -136,6 +136,7 @@ async function importRecords(run: ImportRun): Promise<CrawlRecord> {
     ...(Number.isFinite(captured.first) ? { createdAt: captured.first, endedAt: captured.last } : { createdAt, endedAt: now() }),
     counts,
     message: `Imported from ${run.fileName} (${archive.format === 'wacz' ? 'WACZ' : 'WARC'})`,
+    importedFrom: run.fileName,
     nextSeq: writer.rows + 1,
   };
   run.checkAborted();

@@ -15,6 +15,7 @@ import { sha256Hex } from '../core/hash.ts';
 import { countRow } from '../core/crawl/frontier.ts';
 import { emptyCounts, NOT_CRAWLED_REASONS, type CrawlRecord, type NotCrawledUrl, type PageRecord } from '../core/model.ts';
 import { ArchiveReadError } from './archive-error.ts';
+import { sanitiseImportedCrawl } from './imported-settings.ts';
 import { PROGRESS_EVERY, recordsWithProgress, type ImportRun } from './import-writes.ts';
 
 /** The layout of Tabcrawl's files this import reads (`src/export/tabcrawl-crawl-file.ts` writes it; a test checks both agree). */
@@ -47,6 +48,13 @@ export async function restoreTabcrawlCrawl(run: ImportRun): Promise<CrawlRecord 
   }
   const original = json.crawl;
   if (!isCrawl(original)) throw new ArchiveReadError('corrupt', located, 0, 'its "crawl" is not a crawl record');
+  // Its settings, dates and counts as a start and the lists would accept them; never with the user's cookies.
+  const safe = sanitiseImportedCrawl(original, (run.options.now ?? Date.now)());
+  if (!safe.ok) {
+    run.warnings.add(`${located}: ${safe.problem}: the archive is read as any other`);
+    return null;
+  }
+  for (const warning of safe.warnings) run.warnings.add(`${located}: ${warning}`);
 
   // The rows, as stored; the first row naming each body is its owner (as the crawl stored it).
   const owners = new Map<string, string>();
@@ -93,10 +101,11 @@ export async function restoreTabcrawlCrawl(run: ImportRun): Promise<CrawlRecord 
 
   const { done, fetched, errors, blocked, resources, files, external } = rowCounts;
   const crawl: CrawlRecord = {
-    ...original,
+    ...safe.crawl,
     id: run.crawlId,
-    counts: { ...original.counts, done, fetched, errors, blocked, resources, files, external },
-    message: `Imported from ${run.fileName} (Tabcrawl WACZ)${original.message === null ? '' : `; when crawled: ${original.message}`}`,
+    counts: { ...safe.crawl.counts, done, fetched, errors, blocked, resources, files, external },
+    message: `Imported from ${run.fileName} (Tabcrawl WACZ)${safe.crawl.message === null ? '' : `; when crawled: ${safe.crawl.message}`}`,
+    importedFrom: run.fileName,
   };
   run.checkAborted();
   await run.writer.commit(crawl, run.checkAborted);

@@ -32,6 +32,8 @@ export interface CrawlSummary {
    * when the sender did not compute it.
    */
   activeMs?: number;
+  /** The archive the crawl was imported from (`CrawlRecord.importedFrom`); absent for a crawl Tabcrawl made. */
+  importedFrom?: string;
 }
 
 /** One row of the crawl table as the popup lists it. */

@@ -26,11 +26,17 @@ export const IMPORT_PAGE_PATH = 'src/shells/import/index.html';
 export interface ExportRequest {
   crawlId: string;
   format: ExportFormat;
+  /** Keep the values of `Set-Cookie` response headers (`&setcookie=keep`); else they are removed (`core/redact-headers.ts`). */
+  keepSetCookies?: boolean;
 }
 
-/** The extension-relative URL of the page that exports `crawlId` in `format`. */
-export function exportPagePath(crawlId: string, format: ExportFormat): string {
+/** The export page's parameter that keeps `Set-Cookie` values: `setcookie=keep`. */
+const KEEP_SET_COOKIES_PARAM = 'setcookie';
+
+/** The extension-relative URL of the page that exports `crawlId` in `format` (keeping `Set-Cookie` values when asked). */
+export function exportPagePath(crawlId: string, format: ExportFormat, options: { keepSetCookies?: boolean } = {}): string {
   const query = new URLSearchParams({ crawl: crawlId, format });
+  if (options.keepSetCookies === true) query.set(KEEP_SET_COOKIES_PARAM, 'keep');
   return `${EXPORT_PAGE_PATH}?${query.toString()}`;
 }
 
@@ -54,7 +60,7 @@ export function parseExportParams(search: string): ExportRequest {
     const known = FORMATS.map((info) => info.format).join(', ');
     throw new ExportPageError('unknown-format', `Unknown export format "${format}": the formats are ${known}.`);
   }
-  return { crawlId, format };
+  return { crawlId, format, keepSetCookies: params.get(KEEP_SET_COOKIES_PARAM) === 'keep' };
 }
 
 /** The views of the results page: the table of every URL, the Reports, the Issues. */

@@ -6,9 +6,12 @@
  * Crawler config, downloaded), all of one weight. Above them, *Open an
  * archive…* opens the import page in a tab (a WARC or WACZ file becomes a
  * crawl of its own, listed here). Delete asks for confirmation
- * in the row itself, naming the crawl as the row does; Escape or Cancel takes
- * it back.
+ * in the row itself, naming the crawl as the row does; so does Re-run of an
+ * imported crawl, whose settings came from a file: it shows the start URL and
+ * the settings the new crawl would run with before anything is sent. Escape or
+ * Cancel takes it back.
  */
+import type { Ref } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CrawlSummary } from '../messaging/protocol.ts';
 import { dateTime, formatBytes, httpOrigin, runTimeText, settingsDigest } from './format.ts';
@@ -56,13 +59,16 @@ export function CrawlsList(props: CrawlsListProps) {
 }
 
 function CrawlRows({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDelete, onBrowsertrixConfig }: CrawlsListProps) {
-  const [confirmingId, setConfirmingId] = useState<string | null>(null);
+  /** The row asking for confirmation, and of what. */
+  const [confirming, setConfirming] = useState<{ id: string; action: 'delete' | 'rerun' } | null>(null);
+  const confirmingId = confirming?.id ?? null;
+  const setConfirmingId = (id: string | null): void => setConfirming(id === null ? null : { id, action: 'delete' });
   const confirmRef = useRef<HTMLButtonElement>(null);
 
   // Focus moves to the confirmation, so a keyboard user lands on it.
   useEffect(() => {
-    if (confirmingId !== null) confirmRef.current?.focus();
-  }, [confirmingId]);
+    if (confirming !== null) confirmRef.current?.focus();
+  }, [confirming]);
 
   if (crawls === null) {
     return (
@@ -83,7 +89,8 @@ function CrawlRows({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDelete, onB
       {newestFirst(crawls).map((crawl) => {
         const site = httpOrigin(crawl.settings.startUrl) ?? crawl.settings.startUrl;
         const isBusy = busyId === crawl.id;
-        const isConfirming = confirmingId === crawl.id;
+        const isConfirming = confirmingId === crawl.id && confirming?.action === 'delete';
+        const isConfirmingRerun = confirmingId === crawl.id && confirming?.action === 'rerun';
         const urls = `${crawl.counts.done} ${crawl.counts.done === 1 ? 'URL' : 'URLs'}`;
         const size = formatBytes(crawl.counts.bytesStored ?? 0);
         const digest = settingsDigest(crawl.settings);
@@ -110,7 +117,12 @@ function CrawlRows({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDelete, onB
                 {digest}
               </div>
             )}
-            {isConfirming ? (
+            {isConfirmingRerun ? (
+              <RerunConfirm crawl={crawl} isBusy={isBusy} confirmRef={confirmRef} onCancel={() => setConfirming(null)} onStart={() => {
+                setConfirming(null);
+                onRerun(crawl);
+              }} />
+            ) : isConfirming ? (
               <div
                 class="crawl-row-confirm"
                 role="group"
@@ -147,7 +159,12 @@ function CrawlRows({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDelete, onB
                 <button type="button" data-testid="open-in-tab" onClick={() => onOpenInTab(crawl)}>
                   Open in tab
                 </button>
-                <button type="button" data-testid="rerun-crawl" disabled={isBusy} onClick={() => onRerun(crawl)}>
+                <button
+                  type="button"
+                  data-testid="rerun-crawl"
+                  disabled={isBusy}
+                  onClick={() => (crawl.importedFrom === undefined ? onRerun(crawl) : setConfirming({ id: crawl.id, action: 'rerun' }))}
+                >
                   Re-run
                 </button>
                 <button type="button" data-testid="delete-crawl" disabled={isBusy} onClick={() => setConfirmingId(crawl.id)}>
@@ -169,5 +186,36 @@ function CrawlRows({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDelete, onB
         );
       })}
     </ul>
+  );
+}
+
+/**
+ * Re-run of an imported crawl: where it would start and with what, before anything is sent. The settings came
+ * from a file (the import checked them and turned cookies off); the user reads them and starts, or cancels.
+ */
+function RerunConfirm({ crawl, isBusy, confirmRef, onStart, onCancel }: { crawl: CrawlSummary; isBusy: boolean; confirmRef: Ref<HTMLButtonElement>; onStart: () => void; onCancel: () => void }) {
+  const digest = settingsDigest(crawl.settings);
+  return (
+    <div
+      class="crawl-row-confirm"
+      role="group"
+      aria-label={`Re-run the crawl imported from ${crawl.importedFrom ?? 'an archive'}?`}
+      data-testid="confirm-rerun-group"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onCancel();
+      }}
+    >
+      <span data-testid="confirm-rerun-text">
+        Re-run the crawl imported from {crawl.importedFrom}? Its settings came from that file. It would start at{' '}
+        <code data-testid="confirm-rerun-start">{crawl.settings.startUrl}</code> with{' '}
+        <span data-testid="confirm-rerun-settings">{digest === '' ? 'the default settings' : digest}</span>, without your cookies.
+      </span>
+      <button type="button" class="primary" ref={confirmRef} data-testid="confirm-rerun" disabled={isBusy} onClick={onStart}>
+        Start
+      </button>
+      <button type="button" data-testid="cancel-rerun" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
   );
 }

@@ -10,6 +10,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
+import { redactRequestHeaders, redactSetCookies } from '../core/redact-headers.ts';
 import { countText, failureText, isoText, localTimeText, mediaType, msText, shortUrl, sizeText, statusText } from './format.ts';
 import type { RowReader } from './row-reader.ts';
 import { resultsSearch } from '../messaging/routes.ts';
@@ -91,11 +92,12 @@ function RowDetail(props: UrlDetailProps & { row: PageRecord }) {
       </Section>
       <Chain {...props} />
       <FetchFields {...props} />
+      {/* Cookie values are credentials: shown as removed, as exports write them (`core/redact-headers.ts`). */}
       <Section title="Response headers" testId="detail-response-headers">
-        <HeaderTable headers={row.headers} />
+        <HeaderTable headers={redactSetCookies(row.headers)} />
       </Section>
       <Section title="Request headers" testId="detail-request-headers">
-        {row.requestHeaders === null ? <p class="muted">Not reported by the browser.</p> : <HeaderTable headers={row.requestHeaders} />}
+        {row.requestHeaders === null ? <p class="muted">Not reported by the browser.</p> : <HeaderTable headers={redactRequestHeaders(row.requestHeaders) ?? []} />}
       </Section>
       <Outlinks {...props} />
       {(row.kind === 'page' || row.resources.length > 0) && <Resources {...props} />}

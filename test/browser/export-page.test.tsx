@@ -106,7 +106,7 @@ describe('export page view', () => {
     ...overrides,
   });
 
-  const result: ExportResult = { fileName: 'example.com-2026-11-21.csv', downloadId: 42, rows: 3, site: 'example.com', formatName: 'CSV', archivedResources: true };
+  const result: ExportResult = { fileName: 'example.com-2026-11-21.csv', downloadId: 42, rows: 3, site: 'example.com', formatName: 'CSV', archivedResources: true, setCookies: null };
 
   it('shows the site, the format and the rows written while the export runs', async () => {
     const element = await mountView((onProgress) => {
@@ -147,6 +147,32 @@ describe('export page view', () => {
     expect(document.title).to.include('done');
     expect(element.textContent).to.include("browser's downloads folder");
     expect(element.querySelector('[data-testid="export-open-hint"]'), 'a CSV needs no hint').to.equal(null);
+  });
+
+  it('says a WACZ holds no Cookie or Authorization value nor Set-Cookie value, and offers to export again with the Set-Cookie values', async () => {
+    const element = document.createElement('div');
+    document.body.append(element);
+    container = element;
+    const wacz: ExportResult = { ...result, fileName: 'example.com-2026-11-21.wacz', formatName: 'WACZ', setCookies: 'removed' };
+    await act(() => {
+      render(<ExportView runExport={() => Promise.resolve(wacz)} keepSetCookiesHref="chrome-extension://x/export?setcookie=keep" />, element);
+    });
+    await waitFor(() => expect(stateOf(element)).to.equal('done'));
+    const note = element.querySelector('[data-testid="export-credentials"]')?.textContent ?? '';
+    expect(note).to.include('Cookie and Authorization').and.include('[removed by Tabcrawl]').and.include('Set-Cookie) are removed');
+    expect(element.querySelector('[data-testid="export-keep-set-cookies"]')?.getAttribute('href')).to.equal('chrome-extension://x/export?setcookie=keep');
+  });
+
+  it('says a WACZ exported with the Set-Cookie values holds them, and says nothing of credentials for a CSV', async () => {
+    const kept = await mountView(() => Promise.resolve({ ...result, fileName: 'example.com-2026-11-21.wacz', formatName: 'WACZ', setCookies: 'kept' }));
+    await waitFor(() => expect(stateOf(kept)).to.equal('done'));
+    expect(kept.querySelector('[data-testid="export-credentials"]')?.textContent).to.include('Set-Cookie) are in it');
+    expect(kept.querySelector('[data-testid="export-keep-set-cookies"]')).to.equal(null);
+    render(null, kept);
+    kept.remove();
+    const csv = await mountView(() => Promise.resolve(result));
+    await waitFor(() => expect(stateOf(csv)).to.equal('done'));
+    expect(csv.querySelector('[data-testid="export-credentials"]')).to.equal(null);
   });
 
   it('says how to open a WACZ of a crawl without resources and that its pages show unstyled', async () => {
@@ -192,7 +218,9 @@ describe('export page URL', () => {
   it('reads back the crawl id and format it was built with', () => {
     const path = exportPagePath('id with spaces&more', 'warc.gz');
     expect(path.startsWith('src/shells/export/index.html?')).to.equal(true);
-    expect(parseExportParams(new URL(path, 'chrome-extension://x/').search)).to.deep.equal({ crawlId: 'id with spaces&more', format: 'warc.gz' });
+    expect(parseExportParams(new URL(path, 'chrome-extension://x/').search)).to.deep.equal({ crawlId: 'id with spaces&more', format: 'warc.gz', keepSetCookies: false });
+    const keeping = exportPagePath('c1', 'wacz', { keepSetCookies: true });
+    expect(parseExportParams(new URL(keeping, 'chrome-extension://x/').search)).to.deep.equal({ crawlId: 'c1', format: 'wacz', keepSetCookies: true });
   });
 
   it('refuses a URL without a crawl id', () => {
@@ -288,7 +316,7 @@ describe('exportCrawl', () => {
 
     const result = await exportCrawl(deps, (progress) => reports.push(progress));
 
-    expect(result).to.deep.equal({ fileName: 'c1.example-2026-11-21.csv', downloadId: 7, rows: 3, site: 'c1.example', formatName: 'CSV', archivedResources: true });
+    expect(result).to.deep.equal({ fileName: 'c1.example-2026-11-21.csv', downloadId: 7, rows: 3, site: 'c1.example', formatName: 'CSV', archivedResources: true, setCookies: null });
     expect(saved).to.have.lengthOf(1);
     expect(saved[0]?.fileName).to.equal('c1.example-2026-11-21.csv');
     const records = ((await saved[0]?.blob.text()) ?? '').split('\r\n');

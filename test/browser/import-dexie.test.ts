@@ -48,9 +48,10 @@ describe('importArchive on DexieCrawlStore', () => {
     const parts: Uint8Array<ArrayBuffer>[] = [];
     for await (const chunk of writeWacz(storeExportSource(store, crawl), { software: 'T', now: new Date(0), onRow: () => undefined })) parts.push(chunk.slice());
     const { crawl: back } = await importArchive(store, new Blob(parts), 'one.wacz', { newId: () => 'back' });
-    // The same crawl but for its message, which names the archive it came from and keeps the original's.
+    // The same crawl but for its message, which names the archive it came from and keeps the original's, and that archive.
     expect(back.message).to.equal('Imported from one.wacz (Tabcrawl WACZ); when crawled: Imported from many.warc (WARC)');
-    expect({ ...back, id: 'one', message: crawl.message }).to.deep.equal(crawl);
+    expect([crawl.importedFrom, back.importedFrom]).to.deep.equal(['many.warc', 'one.wacz']);
+    expect({ ...back, id: 'one', message: crawl.message, importedFrom: crawl.importedFrom }).to.deep.equal(crawl);
     const a = await store.pagesAfter('one', 0, 10000);
     const b = await store.pagesAfter('back', 0, 10000);
     expect(b.map((r) => ({ ...r, crawlId: 'one' }))).to.deep.equal(a);

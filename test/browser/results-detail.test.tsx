@@ -60,9 +60,24 @@ describe('results URL detail', () => {
     expect(fetchedAt.textContent).to.equal(`${local.getFullYear()}-${two(local.getMonth() + 1)}-${two(local.getDate())} ${two(local.getHours())}:${two(local.getMinutes())}:${two(local.getSeconds())}`);
     expect(fetchedAt.getAttribute('title')).to.equal('2024-01-02T03:04:05.000Z');
     const responseRows = [...mounted.byTestId('detail-response-headers').querySelectorAll('tbody tr')].map((tr) => tr.textContent);
-    expect(responseRows).to.deep.equal(['content-typetext/html', 'set-cookiea=1']);
+    expect(responseRows).to.deep.equal(['content-typetext/html', 'set-cookie[removed by Tabcrawl]']);
     expect(mounted.byTestId('detail-request-headers').querySelector('tbody tr')?.textContent).to.equal('user-agenttabcrawl/0.1.0');
     expect(mounted.byTestId('detail-robots').textContent).to.include('Allowed');
+  });
+
+  it('shows the names of Cookie, Authorization and Set-Cookie headers but never their values, even when a stored row holds them', async () => {
+    const row = pageRecord(8, {
+      url: `${SITE}/account`,
+      headers: [['set-cookie', 'login=s3cr3t-set']],
+      requestHeaders: [
+        ['cookie', 'session=s3cr3t-cookie'],
+        ['Authorization', 'Bearer s3cr3t-token'],
+      ],
+    });
+    const mounted = await openDetail([row], row.url);
+    const shown = `${mounted.byTestId('detail-response-headers').textContent ?? ''}${mounted.byTestId('detail-request-headers').textContent ?? ''}`;
+    expect(shown).to.include('set-cookie').and.include('cookie').and.include('Authorization').and.include('[removed by Tabcrawl]');
+    expect(shown).not.to.match(/s3cr3t/);
   });
 
   it('says a row came from an imported archive: captured, not fetched, and no response time unless the archive had one', async () => {

@@ -5,13 +5,16 @@
  * withheld, and crawled markup shown as text.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startLocalSite, type LocalSite, type Route } from '../../src/shells/cli/local-site.ts';
 import type { ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
 import { TabcrawlError } from '../../src/messaging/protocol.ts';
 import { RESULTS_PAGE_PATH } from '../../src/messaging/routes.ts';
+import { exportThroughPage } from '../../src/shells/cli/export-through-page.ts';
+import { archiveTexts } from '../support/archive-text.ts';
 import { crawlToEnd, DIST_DIR, exportRows, launch, ROOT, sleep } from './helpers.ts';
 
 interface BuiltManifest {
@@ -242,6 +245,42 @@ describe('security and privacy of the built extension', () => {
       assert.equal(rows.some((row) => row.url.endsWith('/logout') || row.url.endsWith('/delete')), false);
     } finally {
       await site.close();
+    }
+  });
+
+  it('with "Crawl with my cookies", writes no cookie value into the WARC, any file of the WACZ or the URL detail', async () => {
+    const site = await startCookieSite();
+    const out = mkdtempSync(join(tmpdir(), 'tabcrawl-cookies-'));
+    try {
+      await logIn(session);
+      const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: 0, withCookies: true });
+      assert.equal(crawl.state, 'finished');
+      assert.ok(site.seen.some((request) => /strict-session=strict-token/.test(request.cookie ?? '')), 'the crawl sent the Strict cookie');
+      const secrets = ['secret-token', 'strict-token', 'from-response'];
+      for (const format of ['warc', 'warc.gz', 'wacz'] as const) {
+        const path = join(out, `site.${format}`);
+        await exportThroughPage(session, crawl.id, format, path);
+        const texts = await archiveTexts(readFileSync(path));
+        if (format === 'wacz') assert.ok(texts.has('archive/data.warc.gz') && texts.has('tabcrawl/rows.jsonl.gz'), [...texts.keys()].join(', '));
+        for (const [entry, text] of texts) {
+          for (const secret of secrets) assert.equal(text.includes(secret), false, `${format} ${entry} holds ${secret}`);
+        }
+        const warc = texts.get(format === 'wacz' ? 'archive/data.warc.gz' : '') ?? '';
+        assert.match(warc, /\r\ncookie: \[removed by Tabcrawl\]\r\n/, `${format}: the request says it carried a Cookie`);
+      }
+
+      const page = await session.openPage(`${RESULTS_PAGE_PATH}?${new URLSearchParams({ crawl: crawl.id, url: `${site.origin}/account` }).toString()}`);
+      try {
+        const request = page.getByTestId('detail-request-headers');
+        await request.filter({ hasText: '[removed by Tabcrawl]' }).waitFor({ timeout: 10_000 });
+        const shown = `${await request.innerText()}${await page.getByTestId('detail-response-headers').innerText()}`;
+        for (const secret of secrets) assert.equal(shown.includes(secret), false, `the URL detail shows ${secret}`);
+      } finally {
+        await page.close();
+      }
+    } finally {
+      await site.close();
+      rmSync(out, { recursive: true, force: true });
     }
   });
 

@@ -18,6 +18,8 @@ export interface FakeResponse {
    * and a connection refused).
    */
   networkError?: 'network' | 'timeout' | 'no-access' | 'dns' | 'refused';
+  /** The request headers the browser reports having sent (as the wire observer does). @default { 'user-agent': 'fake' } */
+  requestHeaders?: Record<string, string>;
 }
 
 export interface LoggedRequest {
@@ -89,7 +91,7 @@ export class FakeSite implements Fetcher {
       body = body.slice(0, limit);
       truncated = true;
     }
-    const wire = { statusLine: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Status'}`, requestHeaders: [['user-agent', 'fake']] as [string, string][], ipAddress: '192.0.2.1' };
+    const wire = { statusLine: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Status'}`, requestHeaders: Object.entries(response.requestHeaders ?? { 'user-agent': 'fake' }), ipAddress: '192.0.2.1' };
     return { ok: true, status, headers, location, body, truncated, wire, startedAt, endedAt: log.endedAt };
   }
 }

@@ -335,6 +335,7 @@ describe('importArchive: the round trip of a Tabcrawl WACZ', () => {
       id: 'back',
       message: `Imported from crawl.wacz (Tabcrawl WACZ)${crawl.message === null ? '' : `; when crawled: ${crawl.message}`}`,
       counts: { ...crawl.counts, done, fetched, errors, blocked, resources, files, external },
+      importedFrom: 'crawl.wacz',
     });
     assert.deepEqual(await fresh.listCrawls(), [imported]);
 

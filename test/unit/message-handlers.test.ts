@@ -5,6 +5,8 @@ import { createHandlers, dispatch } from '../../src/shells/background/message-ha
 import { observeCrawlChanges } from '../../src/shells/background/crawl-events.ts';
 import type { MessageOf, RequestType } from '../../src/messaging/protocol.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
+import { emptyCounts } from '../../src/core/model.ts';
+import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 import { FakeSite, page } from '../support/fake-site.ts';
 import { VirtualClock } from '../support/virtual-clock.ts';
 
@@ -318,6 +320,21 @@ describe('message handlers', () => {
     assert.equal(rerun.value.crawl.counts.done, 0);
     await bg.settle(rerun.value.crawl.id);
     assert.equal((await bg.send({ type: 'crawl/rerun', payload: { crawlId: 'nope' } })).ok, false);
+  });
+
+  it('re-runs a crawl imported from an archive never with the user\'s cookies, whatever its record says, and lists where it came from', async () => {
+    const bg = background();
+    bg.site.route(`${A}/`, page([]));
+    const settings = { ...DEFAULT_SETTINGS, startUrl: `${A}/`, excludePatterns: [], withCookies: true };
+    const importedFrom = 'old.wacz';
+    await bg.store.transaction((tx) => tx.putCrawl({ id: 'imported', settings, state: 'finished', createdAt: 1, endedAt: 2, counts: emptyCounts(), message: null, nextSeq: 1, importedFrom }));
+    const listed = await bg.send({ type: 'crawl/list', payload: {} });
+    assert.equal(listed.ok ? listed.value.crawls[0]?.importedFrom : null, importedFrom);
+    const rerun = await bg.send({ type: 'crawl/rerun', payload: { crawlId: 'imported' } });
+    assert.ok(rerun.ok, rerun.ok ? '' : rerun.error.message);
+    assert.equal(rerun.value.crawl.settings.withCookies, false);
+    assert.equal(rerun.value.crawl.importedFrom, undefined, 'the re-run is a crawl Tabcrawl made');
+    await bg.settle(rerun.value.crawl.id);
   });
 
   it('lists the hosts with URLs left and what each waits for: Crawl-delay, back-off, robots retry', async () => {

@@ -21,6 +21,7 @@ import { workKindOf } from './kinds/registry.ts';
 import { NOTHING_FOUND, resourceBudgetLeft, type Found } from './kinds/work-kind.ts';
 import type { FetchOutcome } from './ports.ts';
 import { accessLostMessage, headerOf, isSuccess, pauseWithMessage, type Claim, type StepContext } from './run-context.ts';
+import { redactRequestHeaders } from '../redact-headers.ts';
 
 export { MAX_LINKS_PER_PAGE } from './kinds/page-kind.ts';
 
@@ -136,7 +137,8 @@ export async function fetchEntry(ctx: StepContext,
     page.status = outcome.status;
     page.headers = outcome.headers;
     page.statusLine = outcome.wire?.statusLine ?? null;
-    page.requestHeaders = outcome.wire?.requestHeaders ?? null;
+    // Cookie and Authorization values are credentials: never stored (`core/redact-headers.ts`).
+    page.requestHeaders = redactRequestHeaders(outcome.wire?.requestHeaders);
     page.ipAddress = outcome.wire?.ipAddress ?? null;
     page.contentType = header('content-type');
     const declared = Number.parseInt(header('content-length') ?? '', 10);

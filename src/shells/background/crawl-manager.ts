@@ -151,7 +151,9 @@ export class CrawlManager {
   async rerun(crawlId: string): Promise<CrawlRecord> {
     const earlier = await this.deps.store.getCrawl(crawlId);
     if (!earlier) throw new TabcrawlError({ code: 'not-found', message: `no crawl ${crawlId}` });
-    return this.start({ ...earlier.settings, excludePatterns: [...earlier.settings.excludePatterns] });
+    // An imported crawl's settings came from a file: never with the user's cookies (the import turned them off too).
+    const cookies = earlier.importedFrom === undefined ? {} : { withCookies: false };
+    return this.start({ ...earlier.settings, excludePatterns: [...earlier.settings.excludePatterns], ...cookies });
   }
 
   /** Pauses a running crawl: no new request starts, the ones in flight are recorded. Other states: unchanged. */

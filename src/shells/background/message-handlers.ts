@@ -43,6 +43,7 @@ export function toCrawlSummary(crawl: CrawlRecord, now?: number): CrawlSummary {
     queued: queuedCount(crawl),
     message: crawl.message,
     settings: crawl.settings,
+    ...(crawl.importedFrom === undefined ? {} : { importedFrom: crawl.importedFrom }),
     ...(now === undefined ? {} : { activeMs: activeMs(crawl, now) }),
   };
 }

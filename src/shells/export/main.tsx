@@ -18,12 +18,22 @@ import { DexieCrawlStore } from '../../storage/dexie-crawl-store.ts';
 import { exportCrawl } from '../../export/export-crawl.ts';
 import { ExportView, type RunExport } from '../../export-view/export-view.tsx';
 import { saveDownload } from '../../export/save-download.ts';
-import { parseExportParams } from '../../messaging/routes.ts';
+import { exportPagePath, parseExportParams } from '../../messaging/routes.ts';
 import { SINK_WAIT_MS, SINK_WAIT_PARAM } from '../../export/page-sink.ts';
 import { findSink, sinkStream, waitForSink, type Sink, type SinkStream } from './sink-save.ts';
 
 // Before anything renders: crawled text shows its control characters written out (an RLO, a NUL, an ESC).
 showControlsVisibly();
+
+/** This export's address keeping `Set-Cookie` values; undefined when the address names no export. */
+function keepSetCookiesHref(): string | undefined {
+  try {
+    const { crawlId, format } = parseExportParams(window.location.search);
+    return browser.runtime.getURL(exportPagePath(crawlId, format, { keepSetCookies: true }));
+  } catch {
+    return undefined;
+  }
+}
 
 /** Read only: the worker owns the database. */
 const store: CrawlReader = new DexieCrawlStore(new TabcrawlDatabase());
@@ -80,7 +90,10 @@ function mount(sink: Sink | null): void {
   const closeTab = (): void => window.close();
 
   if (root !== null) {
-    render(sink === null ? <ExportView runExport={runExport} onShowFile={showFile} onClose={closeTab} /> : <ExportView runExport={runExport} />, root);
+    render(
+      sink === null ? <ExportView runExport={runExport} onShowFile={showFile} onClose={closeTab} keepSetCookiesHref={keepSetCookiesHref()} /> : <ExportView runExport={runExport} />,
+      root,
+    );
   }
 }
 

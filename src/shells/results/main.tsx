@@ -28,6 +28,7 @@ import { DexieRowReader } from '../../results/dexie-row-reader.ts';
 import { parseResultsParams } from '../../messaging/routes.ts';
 import type { PageLocation } from '../../results/results-address.ts';
 import { ResultsView } from '../../results/results-view.tsx';
+import { credentialsNote } from '../../ui/credentials-text.ts';
 
 // Before anything renders: crawled text shows its control characters written out (an RLO, a NUL, an ESC).
 showControlsVisibly();
@@ -78,7 +79,10 @@ if (root !== null) {
       },
       () => undefined,
     );
-    return `Saved ${result.fileName} (${result.rows.toLocaleString('en-US')} ${result.rows === 1 ? 'URL' : 'URLs'}) into the downloads`;
+    const saved = `Saved ${result.fileName} (${result.rows.toLocaleString('en-US')} ${result.rows === 1 ? 'URL' : 'URLs'}) into the downloads`;
+    // A WARC or WACZ says what it holds of credentials, as the export page does.
+    const note = credentialsNote(result);
+    return note === null ? saved : `${saved}. ${note}`;
   };
   render(
     <ResultsView
