@@ -132,8 +132,8 @@ export interface CrawlRecord {
   /** Number of the last link tally written (see `LinkTally`); absent before the first. */
   linkBatch?: number;
   /**
-   * The name of the archive the crawl was imported from; absent for a crawl Tabcrawl made (and in crawls
-   * imported before it was recorded). A re-run of an imported crawl shows its settings before it starts.
+   * The name of the archive the crawl was imported from; absent for a crawl Tabcrawl made (crawls
+   * imported before it was recorded gain it in the upgrade to schema version 9). A re-run of an imported crawl shows its settings before it starts.
    */
   importedFrom?: string;
 }

@@ -260,7 +260,38 @@ export class TabcrawlDatabase extends Dexie {
      * crawls stored before have none (their `counts.notCrawled` is absent), nothing to upgrade.
      */
     this.version(8).stores({ notCrawled: '[crawlId+url], [crawlId+reason+url]' });
+    /**
+     * Schema version 9, Tabcrawl 0.9.0: no index changes. Crawls imported before
+     * {@link CrawlRecord.importedFrom} was recorded are marked imported (by the
+     * message every import wrote, `Imported from NAME (…)`) and lose *with my cookies*,
+     * so an archive imported before cannot re-run with the user's cookies or without
+     * its settings shown first.
+     */
+    this.version(9)
+      .stores({})
+      .upgrade((trans) =>
+        trans
+          .table<CrawlRecord, string>('crawls')
+          .toCollection()
+          .modify((crawl) => {
+            const importedFrom = importedFromMessage(crawl);
+            if (importedFrom === undefined) return;
+            crawl.importedFrom = importedFrom;
+            crawl.settings = { ...crawl.settings, withCookies: false };
+          }),
+      );
   }
+}
+
+/**
+ * The archive a crawl stored before schema version 9 was imported from, read from the message each import
+ * wrote (`Imported from NAME (WACZ)`, `(WARC)` or `(Tabcrawl WACZ)…`); undefined for a crawl Tabcrawl made
+ * or one already marked.
+ */
+export function importedFromMessage(crawl: Pick<CrawlRecord, 'message' | 'importedFrom'>): string | undefined {
+  if (crawl.importedFrom !== undefined || typeof crawl.message !== 'string') return undefined;
+  const match = /^Imported from (.+?) \((?:WACZ|WARC|Tabcrawl WACZ)\)/su.exec(crawl.message);
+  return match?.[1];
 }
 
 /**

@@ -34,7 +34,7 @@ const V2_PAGES =
   '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq], [crawlId+isDuplicate+seq]';
 
 /** The version `TabcrawlDatabase` opens at: every test upgrades to it. */
-const LATEST_VERSION = 8;
+const LATEST_VERSION = 9;
 
 /** The pages schema of version 7 as shipped in Tabcrawl 0.7.0. */
 const V7_PAGES = `${V4_PAGES}, [crawlId+indexKey+seq], [crawlId+wordsKey+seq], [crawlId+h1Key+seq], [crawlId+internalKey+seq], [crawlId+outboundKey+seq]`;
@@ -51,6 +51,7 @@ const SHIPPED_SCHEMAS: readonly Record<string, string | null>[] = [
   { linkTallies: '[crawlId+batch]' },
   {},
   { pages: V7_PAGES },
+  { notCrawled: '[crawlId+url], [crawlId+reason+url]' },
 ];
 
 /** A database named `name` (removed after the test) with the schema Tabcrawl shipped as `version`, not opened yet. */
@@ -325,6 +326,30 @@ describe('TabcrawlDatabase schema upgrade', () => {
       expect(await store.notCrawledAfter('c1', null, 10, 'depth')).to.deep.equal([left]);
       await store.deleteCrawl('c1');
       expect(await store.notCrawledAfter('c1', null, 10)).to.deep.equal([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('marks a crawl a version 8 database holds as imported by its message, turns its cookies off, and leaves a crawl Tabcrawl made as it was', async () => {
+    const name = `tabcrawl-upgrade-v8-${Date.now()}`;
+    const old = shippedDatabase(name, 8);
+    const base = crawlFixture('c1');
+    const withCookies = { ...base.settings, withCookies: true };
+    const imported = { ...base, id: 'imp', settings: withCookies, message: 'Imported from evil.wacz (Tabcrawl WACZ); when crawled: Finished' };
+    const importedWarc = { ...base, id: 'warc', message: 'Imported from site (1).warc.gz (WARC)' };
+    const own = { ...base, id: 'own', settings: withCookies, message: 'Imported from nowhere, says a crawl Tabcrawl made' };
+    await old.table('crawls').bulkPut([imported, importedWarc, own]);
+    old.close();
+
+    const db = new TabcrawlDatabase(name);
+    try {
+      await db.open();
+      expect(db.verno).to.equal(LATEST_VERSION);
+      const store = new DexieCrawlStore(db);
+      expect(await store.getCrawl('imp')).to.deep.equal({ ...imported, importedFrom: 'evil.wacz', settings: { ...withCookies, withCookies: false } });
+      expect(await store.getCrawl('warc')).to.deep.equal({ ...importedWarc, importedFrom: 'site (1).warc.gz' });
+      expect(await store.getCrawl('own')).to.deep.equal(own);
     } finally {
       db.close();
     }
