@@ -18,6 +18,8 @@ export interface FakeResponse {
    * and a connection refused).
    */
   networkError?: 'network' | 'timeout' | 'no-access' | 'dns' | 'refused';
+  /** The server's IP address, as the browser's `webRequest` reports it. @default "192.0.2.1" */
+  ipAddress?: string;
 }
 
 export interface LoggedRequest {
@@ -89,7 +91,7 @@ export class FakeSite implements Fetcher {
       body = body.slice(0, limit);
       truncated = true;
     }
-    const wire = { statusLine: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Status'}`, requestHeaders: [['user-agent', 'fake']] as [string, string][], ipAddress: '192.0.2.1' };
+    const wire = { statusLine: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Status'}`, requestHeaders: [['user-agent', 'fake']] as [string, string][], ipAddress: response.ipAddress ?? '192.0.2.1' };
     return { ok: true, status, headers, location, body, truncated, wire, startedAt, endedAt: log.endedAt };
   }
 }

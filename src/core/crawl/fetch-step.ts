@@ -7,6 +7,7 @@
  * request cut short goes back in the queue; a 429/503 with retries left is
  * retried later. The crawl runner claims the entry; this module does the rest.
  */
+import { noteAnswerAddress } from './network-guard.ts';
 import type { CrawlRecord, FrontierEntry } from '../model.ts';
 import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, parseRetryAfterMs } from '../politeness/retry-after.ts';
 import { sha256Hex } from '../hash.ts';
@@ -166,6 +167,7 @@ export async function fetchEntry(ctx: StepContext,
         tx.getEntries(crawl.id, [entry.url]),
         page.sha256 === null ? undefined : tx.bodyOwner(crawl.id, page.sha256),
       ]);
+      noteAnswerAddress(ctx.rules.guardOf(current), host, page.ipAddress);
       // Links found while it was in flight added to its inlinks and anchors: take them from the stored entry.
       if (stored) {
         page.inlinks = stored.inlinks;
