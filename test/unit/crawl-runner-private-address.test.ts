@@ -95,6 +95,26 @@ describe('a crawl cannot be aimed at the user\'s network', () => {
     assert.equal(final?.state, 'finished');
   });
 
+  it('keeps crawling the user\'s own site when its public name answers from a private address (an intranet), and stops at other such hosts', async () => {
+    const WIKI = 'http://wiki.test';
+    const inside = { ipAddress: '10.0.0.5' };
+    const w = world();
+    w.site.route(`${WIKI}/robots.txt`, { status: 404, ...inside });
+    w.site.route(`${WIKI}/`, { ...page(['/a', 'http://docs.wiki.test/', 'http://jira.test/x'], '<img src="https://wiki.test/logo.png">'), ...inside });
+    w.site.route(`${WIKI}/a`, { ...page(['/']), ...inside });
+    w.site.route('https://wiki.test/robots.txt', { status: 404, ...inside });
+    w.site.route('https://wiki.test/logo.png', { headers: { 'content-type': 'image/png' }, body: 'png', ...inside });
+    w.site.route('http://docs.wiki.test/robots.txt', { status: 404, ...inside });
+    w.site.route('http://docs.wiki.test/', { ...page(['/']), ...inside });
+    w.site.route('http://jira.test/robots.txt', { status: 404, ipAddress: '10.0.0.9' });
+    const { byUrl } = await crawl(w, { startUrl: `${WIKI}/`, delayMs: 10, includeSubdomains: true });
+    assert.equal(byUrl.get(`${WIKI}/a`)?.status, 200);
+    assert.equal(byUrl.get('https://wiki.test/logo.png')?.status, 200, 'its own host over https');
+    assert.equal(byUrl.get('http://docs.wiki.test/')?.status, 200, 'a subdomain the scope takes in');
+    assert.deepEqual(w.site.requests.filter((r) => r.url.startsWith('http://jira.test')).map((r) => r.url), ['http://jira.test/robots.txt']);
+    assert.deepEqual(await listed(w.store), ['http://jira.test/x private-address']);
+  });
+
   it('lets a crawl that starts on a loopback host reach its own network, as a local build needs', async () => {
     const L = 'http://127.0.0.1:8080';
     const w = world();

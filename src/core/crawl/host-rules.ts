@@ -11,6 +11,7 @@ import { withRecentResponse } from './progress.ts';
 import { allowAllPolicy, disallowAllPolicy, parseRobots, robotsUrlFor, type RobotsPolicy } from '../robots/robots-policy.ts';
 import type { CrawlSettings } from '../settings.ts';
 import { createScope, type Scope } from '../url/scope.ts';
+import { isSiteHost } from './host-pools.ts';
 import { networkGuardFor, type NetworkGuard } from './network-guard.ts';
 
 export class HostRules {
@@ -50,7 +51,8 @@ export class HostRules {
   guardOf(crawl: CrawlRecord): NetworkGuard {
     let guard = this.guards.get(crawl.id);
     if (!guard) {
-      guard = networkGuardFor(crawl.settings);
+      const scope = this.scopeOf(crawl);
+      guard = networkGuardFor(crawl.settings, (origin) => isSiteHost(scope, origin));
       this.guards.set(crawl.id, guard);
     }
     return guard;

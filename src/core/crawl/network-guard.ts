@@ -19,8 +19,11 @@
  *
  * Exempt: a crawl that starts on a private host (an intranet, a local build:
  * it reaches its own network as before), one with
- * {@link CrawlSettings.allowPrivateAddresses}, and the sites the user named
- * (the start URL's and the extra sites).
+ * {@link CrawlSettings.allowPrivateAddresses}, and the crawl's own sites: the
+ * hosts the user named (the start URL's and the extra sites', on any scheme
+ * or port) and every host the scope takes in (its subdomains, when asked).
+ * An intranet under a public-looking name is crawled as the user asked; only
+ * the other hosts its pages name are held to the rule.
  */
 import type { FrontierEntry, HostState } from '../model.ts';
 import type { CrawlSettings } from '../settings.ts';
@@ -42,11 +45,17 @@ export interface NetworkGuard {
   barsAt(origin: string, ipAddress: string | null | undefined): boolean;
 }
 
-/** The rule for a crawl of these settings. Pure. */
-export function networkGuardFor(settings: Pick<CrawlSettings, 'startUrl' | 'extraOrigins' | 'allowPrivateAddresses'>): NetworkGuard {
+/**
+ * The rule for a crawl of these settings. Pure.
+ * @param isOwnSite whether the crawl's scope takes in URLs of this origin (see `isSiteHost`): exempt.
+ */
+export function networkGuardFor(
+  settings: Pick<CrawlSettings, 'startUrl' | 'extraOrigins' | 'allowPrivateAddresses'>,
+  isOwnSite: (origin: string) => boolean = () => false,
+): NetworkGuard {
   const isOn = settings.allowPrivateAddresses !== true && addressClassOfUrl(settings.startUrl) === 'public';
-  const named = new Set([originOrNull(settings.startUrl), ...(settings.extraOrigins ?? [])]);
-  const isExempt = (origin: string): boolean => !isOn || named.has(origin);
+  const named = new Set([settings.startUrl, ...(settings.extraOrigins ?? [])].map(hostnameOrNull));
+  const isExempt = (origin: string): boolean => !isOn || named.has(hostnameOrNull(origin)) || isOwnSite(origin);
   /** Hosts whose name reads public found to answer from a private address: a cache of their stored marks, safe to lose. */
   const found = new Set<string>();
   const isBarred = (url: string): boolean => {
@@ -64,6 +73,15 @@ export function networkGuardFor(settings: Pick<CrawlSettings, 'startUrl' | 'extr
     },
     barsAt: (origin, ipAddress) => !isExempt(origin) && typeof ipAddress === 'string' && ipAddress !== '' && isPrivateHost(ipAddress),
   };
+}
+
+/** The host name of a URL, or null when it is not one. */
+function hostnameOrNull(url: string): string | null {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return null;
+  }
 }
 
 /** The origin of a URL, or null when it is not one. */
