@@ -6,8 +6,9 @@
  * rules and its kind's budget has room. A followed URL the crawl's own rules
  * leave out is recorded with the reason (`not-crawled.ts`), and so is a link
  * to another site left unchecked (checks off, past a budget), and so is a
- * URL on the user's network that a crawl of a public site never asks for
- * (`network-guard.ts`); a link to
+ * URL on any host on the user's network that a crawl of a public site never
+ * asks for (`network-guard.ts`; a followed URL is on one of the crawl's own
+ * sites, which the rule exempts); a link to
  * another site is not recorded when it is checked (it is outside the crawl,
  * not left out of it).
  */
@@ -54,7 +55,6 @@ export class Admission {
   async admitFollowed(writes: CrawlWrites, candidates: Candidate[]): Promise<void> {
     const { crawl } = writes;
     const scope = this.rules.scopeOf(crawl);
-    const guard = this.rules.guardOf(crawl);
     const variants = this.variantsOf(writes);
     const refused: Refusal[] = [];
     const kept = candidates.filter((candidate) => {
@@ -63,8 +63,7 @@ export class Admission {
         if (verdict.reason === 'prefix' || verdict.reason === 'excluded') refused.push({ candidate, reason: verdict.reason });
         return false;
       }
-      if (guard.isBarred(candidate.url)) refused.push({ candidate, reason: 'private-address' });
-      else if (candidate.depth > crawl.settings.maxDepth) refused.push({ candidate, reason: 'depth' });
+      if (candidate.depth > crawl.settings.maxDepth) refused.push({ candidate, reason: 'depth' });
       else if (urlTrapReason(candidate.url) !== null) refused.push({ candidate, reason: 'trap' });
       else return true;
       return false;
