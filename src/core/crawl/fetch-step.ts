@@ -7,7 +7,6 @@
  * request cut short goes back in the queue; a 429/503 with retries left is
  * retried later. The crawl runner claims the entry; this module does the rest.
  */
-import { noteAnswerAddress } from './network-guard.ts';
 import type { CrawlRecord, FrontierEntry } from '../model.ts';
 import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, parseRetryAfterMs } from '../politeness/retry-after.ts';
 import { sha256Hex } from '../hash.ts';
@@ -20,6 +19,7 @@ import { isSiteHost } from './host-pools.ts';
 import { externalCandidates, headCallsForGet } from './kinds/external-kind.ts';
 import { workKindOf } from './kinds/registry.ts';
 import { NOTHING_FOUND, resourceBudgetLeft, type Found } from './kinds/work-kind.ts';
+import { noteAnswerAddress } from './network-guard.ts';
 import type { FetchOutcome } from './ports.ts';
 import { accessLostMessage, headerOf, isSuccess, pauseWithMessage, type Claim, type StepContext } from './run-context.ts';
 
