@@ -10,7 +10,10 @@
  * rule of the scheduler, not of one kind of work: admission refuses the URLs
  * whose host is private as written (`admission.ts`), and the claim, which
  * every request passes (`claim.ts`), asks nothing of a private host, not
- * even a robots.txt redirect hop.
+ * even a robots.txt redirect hop. Pages rendered in a browser (not yet) will
+ * ask for what their scripts name: a renderer must put each of those requests
+ * to {@link NetworkGuard.isBarred} too (a blocking rule on the tab), not a
+ * rule of its own.
  *
  * A name is read as written; a host whose name reads public but whose
  * answer came from a private address (the IP the browser reports, when it
