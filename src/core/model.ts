@@ -76,12 +76,14 @@ export interface CrawlCounts {
  * outside the crawl by definition, and checked (a row of kind `external`); it is listed here only when
  * it was not checked: past the crawl's limit of checks per other site (`external-host-limit`,
  * `maxExternalPerHost`) or of them all (`external-limit`, `maxExternal`), with checks turned off (`external-off`), or
- * kept from it by that site's robots.txt (`external-robots`: it also has its blocked row).
+ * kept from it by that site's robots.txt (`external-robots`: it also has its blocked row). A URL on the user's
+ * own network (a private, loopback, link-local or metadata address) that a crawl of a public site never asks
+ * for, whatever kind of work it was (`private-address`, see `crawl/network-guard.ts`).
  */
 export type NotCrawledReason = (typeof NOT_CRAWLED_REASONS)[number];
 
 /** Every {@link NotCrawledReason}, in the order they are told (the usual first). */
-export const NOT_CRAWLED_REASONS = Object.freeze(['depth', 'page-limit', 'prefix', 'excluded', 'trap', 'external-host-limit', 'external-limit', 'external-off', 'external-robots'] as const);
+export const NOT_CRAWLED_REASONS = Object.freeze(['depth', 'page-limit', 'prefix', 'excluded', 'trap', 'external-host-limit', 'external-limit', 'external-off', 'external-robots', 'private-address'] as const);
 
 /** URLs left unvisited, by reason; a reason with none is absent. */
 export type NotCrawledCounts = Partial<Record<NotCrawledReason, number>>;
@@ -337,6 +339,13 @@ export interface HostState {
   pending: number;
   /** URLs of this host ever admitted to be checked as links from the crawl's site (the `maxExternalPerHost` budget). Absent: 0. */
   externalAdmitted?: number;
+  /**
+   * The private address (loopback, local network, link-local, metadata) a host whose name reads as public
+   * was found to answer from (the IP the browser reports for its robots.txt or a later answer), in a crawl
+   * that must not reach the user's network (`crawl/network-guard.ts`): nothing more is asked of it. Absent:
+   * none seen.
+   */
+  privateAddress?: string;
 }
 
 export function emptyCounts(): CrawlCounts {

@@ -107,6 +107,15 @@ export interface CrawlSettings {
    * @default false
    */
   withCookies: boolean;
+  /**
+   * Let a crawl that starts on a public host reach private addresses: loopback, the local network,
+   * link-local and cloud metadata addresses (`core/url/address-class.ts`). Off: such URLs a public site
+   * names (resources, linked files, links to check, redirects) are never requested, not even their
+   * robots.txt, and are listed as not crawled (`private-address`; see `crawl/network-guard.ts`). A crawl
+   * that starts on a private host reaches its own network either way. For a mixed intranet. Read as false
+   * in crawls stored before this setting existed. @default false
+   */
+  allowPrivateAddresses: boolean;
 }
 
 /**
@@ -141,6 +150,7 @@ export const DEFAULT_SETTINGS: Readonly<Omit<CrawlSettings, 'startUrl'>> = Objec
   maxExternal: 10_000,
   maxExternalPerHost: 100,
   withCookies: false,
+  allowPrivateAddresses: false,
 });
 
 /** Most redirects followed from a link to another site before its chain is recorded as too long. */
@@ -201,7 +211,7 @@ export const MAX_START_URL_LENGTH = 8192;
 const SETTING_NAMES: ReadonlySet<string> = new Set<string>(['startUrl', ...Object.keys(DEFAULT_SETTINGS)]);
 
 /** The boolean settings. */
-const FLAGS = ['includeSubdomains', 'headBeforeGet', 'followNofollow', 'withCookies', 'archiveResources', 'downloadFiles', 'checkExternal'] as const;
+const FLAGS = ['includeSubdomains', 'headBeforeGet', 'followNofollow', 'withCookies', 'archiveResources', 'downloadFiles', 'checkExternal', 'allowPrivateAddresses'] as const;
 
 /**
  * Fills defaults and checks every field. Never throws, whatever it is given

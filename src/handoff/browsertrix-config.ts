@@ -159,6 +159,9 @@ export function browsertrixConfig(source: HandoffSource): BrowsertrixConfig {
     settings.withCookies
       ? 'Cookies: this crawl sent your cookies; Browsertrix starts a browser of its own without them (to crawl logged in, give it a browser profile: profile). The logout and delete guards stay in exclude.'
       : 'Cookies: none sent, as in Tabcrawl (Browsertrix starts a browser of its own).',
+    settings.allowPrivateAddresses
+      ? 'Your network: this crawl was allowed to reach private addresses, and so is Browsertrix, whose browser loads whatever the pages name.'
+      : 'Your network: Tabcrawl asks nothing of a private address (loopback, 10.x, 192.168.x, link-local, metadata) that a public site names; this config sets no such rule, and Browsertrix\'s browser loads whatever the pages name: run it where nothing private is reachable.',
     'Sitemaps: Tabcrawl reads those that each robots.txt lists. Browsertrix fetches up to 5 sitemaps at once without a gap, so sitemap is left commented out under the first seed; uncomment it to read the sitemaps the start site\'s robots.txt lists.',
     'A robots.txt that fails (5xx, timeout, no connection): Browsertrix reads it as allowing everything, Tabcrawl as disallowing everything until it answers.',
     '<meta name="robots" content="nofollow"> on a page: Browsertrix follows its links anyway.',

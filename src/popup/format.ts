@@ -157,5 +157,6 @@ export function settingsDigest(settings: CrawlSettings): string {
   if ((settings.maxFileBytes ?? d.maxFileBytes) !== d.maxFileBytes) parts.push(`files up to ${formatBytes(settings.maxFileBytes)}`);
   if ((settings.maxResources ?? d.maxResources) !== d.maxResources) parts.push(`${settings.maxResources} resources at most`);
   if (settings.withCookies) parts.push('with cookies');
+  if (settings.allowPrivateAddresses === true) parts.push('private addresses allowed');
   return parts.join(' · ');
 }

@@ -57,6 +57,7 @@ export interface FormValues {
   maxExternal: string;
   maxExternalPerHost: string;
   withCookies: boolean;
+  allowPrivateAddresses: boolean;
 }
 
 /** Bytes in one MiB. */
@@ -99,8 +100,8 @@ interface FlagField {
    * the popup's 600 px with room for other fonts' metrics.
    */
   narrow?: true;
-  setting: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles' | 'checkExternal';
-  name: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles' | 'checkExternal';
+  setting: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles' | 'checkExternal' | 'allowPrivateAddresses';
+  name: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles' | 'checkExternal' | 'allowPrivateAddresses';
 }
 
 /** How one setting is shown in the form: its label, a sentence of help, and its `data-testid`. */
@@ -180,6 +181,14 @@ export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze([
         label: 'Crawl with my cookies',
         testId: 'with-cookies',
         help: 'Send your cookies for the site, so the crawl sees it as you do, logged in. Off: requests carry no cookies.',
+      },
+      {
+        kind: 'flag',
+        setting: 'allowPrivateAddresses',
+        name: 'allowPrivateAddresses',
+        label: 'Allow private addresses',
+        testId: 'allow-private-addresses',
+        help: 'Let a crawl of a public site reach your own network (localhost, 10.x, 192.168.x, .local…), for a mixed intranet. Off: such URLs are listed as not checked. A crawl that starts on your network reaches it either way.',
       },
     ],
   },
@@ -287,6 +296,7 @@ export function fromSettings(settings: Partial<CrawlSettings>): FormValues {
     maxExternal: String(all.maxExternal),
     maxExternalPerHost: String(all.maxExternalPerHost),
     withCookies: all.withCookies,
+    allowPrivateAddresses: all.allowPrivateAddresses,
   };
 }
 
@@ -327,6 +337,7 @@ export function toSettings(values: FormValues): Partial<CrawlSettings> {
     downloadFiles: values.downloadFiles,
     checkExternal: values.checkExternal,
     withCookies: values.withCookies,
+    allowPrivateAddresses: values.allowPrivateAddresses,
   };
   const productToken = values.productToken.trim();
   if (productToken !== '') settings.productToken = productToken;

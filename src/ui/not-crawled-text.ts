@@ -38,6 +38,8 @@ export function notCrawledReasonText(reason: NotCrawledReason, settings: NotCraw
       return 'on other sites, not checked (checks turned off)';
     case 'external-robots':
       return 'on other sites whose robots.txt refused the check';
+    case 'private-address':
+      return 'not checked: private address (on your own network or computer)';
   }
 }
 

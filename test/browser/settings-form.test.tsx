@@ -132,6 +132,7 @@ describe('settings form', () => {
       'max-external': '10000',
       'max-external-per-host': '100',
       'with-cookies': false,
+      'allow-private-addresses': false,
     });
     expect(FIELDS.map((field) => field.setting)).to.have.members(Object.keys(DEFAULT_SETTINGS));
   });

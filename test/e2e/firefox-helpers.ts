@@ -26,12 +26,13 @@ export const FIREFOX_DIST_DIR = resolve(ROOT, process.env.TABCRAWL_FIREFOX_DIST 
  * temporary add-on by reference to its folder and reads its files from there while it runs (the
  * event page's at each start), so a rebuild of dist/firefox/ during the run must not reach it.
  * Closing the session removes the copy.
+ * @param prefs more preferences for the new profile (e.g. `network.dns.localDomains` to map a name to loopback).
  */
-export async function launchFirefox(): Promise<FirefoxSession> {
+export async function launchFirefox(prefs?: Record<string, string | number | boolean>): Promise<FirefoxSession> {
   const copy = mkdtempSync(join(tmpdir(), 'tabcrawl-firefox-dist-'));
   try {
     cpSync(FIREFOX_DIST_DIR, copy, { recursive: true });
-    const session = await launchFirefoxExtension({ distDir: copy, firefoxPath: findFirefox(process.env) });
+    const session = await launchFirefoxExtension({ distDir: copy, firefoxPath: findFirefox(process.env), ...(prefs === undefined ? {} : { prefs }) });
     const close = session.close.bind(session);
     return Object.assign(session, {
       close: async () => {

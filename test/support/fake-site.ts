@@ -20,6 +20,8 @@ export interface FakeResponse {
   networkError?: 'network' | 'timeout' | 'no-access' | 'dns' | 'refused';
   /** The request headers the browser reports having sent (as the wire observer does). @default { 'user-agent': 'fake' } */
   requestHeaders?: Record<string, string>;
+  /** The server's IP address, as the browser's `webRequest` reports it. @default "192.0.2.1" */
+  ipAddress?: string;
 }
 
 export interface LoggedRequest {
@@ -91,7 +93,7 @@ export class FakeSite implements Fetcher {
       body = body.slice(0, limit);
       truncated = true;
     }
-    const wire = { statusLine: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Status'}`, requestHeaders: Object.entries(response.requestHeaders ?? { 'user-agent': 'fake' }), ipAddress: '192.0.2.1' };
+    const wire = { statusLine: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Status'}`, requestHeaders: Object.entries(response.requestHeaders ?? { 'user-agent': 'fake' }), ipAddress: response.ipAddress ?? '192.0.2.1' };
     return { ok: true, status, headers, location, body, truncated, wire, startedAt, endedAt: log.endedAt };
   }
 }

@@ -305,7 +305,7 @@ describe('the Browsertrix config', () => {
     const header = text.slice(0, text.indexOf('\nseeds:'));
     for (const line of header.split('\n')) assert.match(line, /^(#.*)?$/, 'every header line is a comment');
     for (const line of text.split('\n').filter((l) => l.startsWith('#'))) assert.ok(line.length <= 100 || !line.slice(2).includes(' '), `wrapped: ${line}`);
-    for (const words of ['per-host gap', 'Crawl-delay', 'response-time rule', 'Back-off', 'Page resources', 'Links to other sites', 'Cookies', 'Sitemaps', 'pageExtraDelay 4', 'docker run']) {
+    for (const words of ['per-host gap', 'Crawl-delay', 'response-time rule', 'Back-off', 'Page resources', 'Links to other sites', 'Cookies', 'Your network', 'Sitemaps', 'pageExtraDelay 4', 'docker run']) {
       assert.ok(header.includes(words), `the header names ${words}`);
     }
     assert.equal((parse(text) as Record<string, unknown>)['evil'], undefined, 'a line break in a pattern cannot end a comment');

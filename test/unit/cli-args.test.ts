@@ -73,6 +73,15 @@ describe('parseCliArgs', () => {
     });
   });
 
+  test('--allow-private-addresses lets a crawl of a public site reach the user\'s network (issue 27, item 8)', () => {
+    const result = parseCliArgs(['https://example.com/', '--allow-private-addresses']);
+    assert.equal(result.kind === 'crawl' && result.settings.allowPrivateAddresses, true);
+    const plain = parseCliArgs(['https://example.com/']);
+    assert.equal(plain.kind === 'crawl' && plain.settings.allowPrivateAddresses, undefined, 'off unless given');
+    assert.match(USAGE, /--allow-private-addresses/);
+    assert.match(usageMessage(['--demo', '--allow-private-addresses']), /--demo cannot be combined with --allow-private-addresses/);
+  });
+
   test('options may come before the start URL and use --name=value', () => {
     const result = parseCliArgs(['--max-pages=7', 'http://127.0.0.1:8080/']);
     assert.deepEqual(result, { kind: 'crawl', settings: { startUrl: 'http://127.0.0.1:8080/', maxPages: 7 }, outputs: [], browser: 'chrome' });

@@ -319,6 +319,20 @@ describe('importArchive: the round trip of a Tabcrawl WACZ', () => {
     await assertRoundTrip(w.store, crawled);
   });
 
+  it('gives back the URLs on the user\'s network a crawl of a public site never asked for, with their reason (issue 27, item 8)', TIMEOUT, async () => {
+    const w = world();
+    const A = 'https://site.example';
+    w.site.route(`${A}/`, page(['/a', '/b', 'http://192.168.1.1/admin'], '<img src="http://127.0.0.1/cgi-bin/reboot.cgi"><link rel="stylesheet" href="/s.css">'));
+    w.site.route(`${A}/a`, page(['/'], '<title>A</title>'));
+    w.site.route(`${A}/b`, page(['/a'], '<title>B</title>'));
+    w.site.route(`${A}/s.css`, { headers: { 'content-type': 'text/css' }, body: 'body { color: red }' });
+    const { final } = await crawl(w, { startUrl: `${A}/` });
+    assert.deepEqual(final?.counts.notCrawled, { 'private-address': 2 });
+    const crawled = await w.store.getCrawl('c1');
+    assert.ok(crawled);
+    await assertRoundTrip(w.store, crawled);
+  });
+
   async function assertRoundTrip(store: MemoryCrawlStore, crawl: CrawlRecord): Promise<void> {
     const wacz = await exported(store, crawl, writeWacz);
 

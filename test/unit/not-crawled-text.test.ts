@@ -23,6 +23,10 @@ describe('the line on URLs a crawl left unvisited', () => {
     assert.equal(notCrawledText({ 'external-off': 7 }, limits), '7 URLs not crawled: on other sites, not checked (checks turned off)');
   });
 
+  it('names the URLs on the user\'s network a crawl of a public site did not ask for (issue 27, item 8)', () => {
+    assert.equal(notCrawledText({ 'private-address': 3 }, settings), '3 URLs not crawled: not checked: private address (on your own network or computer)');
+  });
+
   it('says nothing when nothing was left out or it was not counted', () => {
     assert.equal(notCrawledText({}, settings), null);
     assert.equal(notCrawledText({ depth: 0 }, settings), null);

@@ -66,4 +66,8 @@ describe('popup format: settings digest', () => {
       'limit 100 · delay 0.5 s · depth 3 · 4 at once per host · path /docs/ · 2 excludes · 1 more site · subdomains · agent mybot · with cookies',
     );
   });
+
+  it('says when a crawl was allowed to reach private addresses (issue 27, item 8)', () => {
+    assert.equal(settingsDigest({ ...settings, allowPrivateAddresses: true }), 'private addresses allowed');
+  });
 });

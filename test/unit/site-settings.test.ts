@@ -207,6 +207,7 @@ describe('settings form values', () => {
       maxExternal: '10000',
       maxExternalPerHost: '100',
       withCookies: false,
+      allowPrivateAddresses: false,
     });
   });
 

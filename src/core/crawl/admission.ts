@@ -5,7 +5,10 @@
  * page resource, a link to another site to check) when it passes the trap
  * rules and its kind's budget has room. A followed URL the crawl's own rules
  * leave out is recorded with the reason (`not-crawled.ts`), and so is a link
- * to another site left unchecked (checks off, past a budget); a link to
+ * to another site left unchecked (checks off, past a budget), and so is a
+ * URL on any host on the user's network that a crawl of a public site never
+ * asks for (`network-guard.ts`; a followed URL is on one of the crawl's own
+ * sites, which the rule exempts); a link to
  * another site is not recorded when it is checked (it is outside the crawl,
  * not left out of it).
  */
@@ -83,9 +86,14 @@ export class Admission {
   async admitAnyHost(writes: CrawlWrites, candidates: Candidate[]): Promise<void> {
     const { crawl } = writes;
     const isChecking = checksExternal(crawl);
+    const guard = this.rules.guardOf(crawl);
     const refused: Refusal[] = [];
     const kept = candidates.filter((candidate) => {
       if (urlTrapReason(candidate.url) !== null) return false;
+      if (guard.isBarred(candidate.url)) {
+        refused.push({ candidate, reason: 'private-address' });
+        return false;
+      }
       if (candidate.kind !== 'external' || isChecking) return true;
       refused.push({ candidate, reason: 'external-off' });
       return false;

@@ -5,13 +5,16 @@
  * it back (`run-ends.ts`). robots.txt first (following its redirects, each
  * hop a request to its own host), then the host's next URL robots.txt allows,
  * the disallowed ones recorded as blocked on the way (`frontier-queue.ts`);
- * on a host that cannot be reached, its URLs recorded as failed instead.
+ * on a host that cannot be reached, its URLs recorded as failed instead; on
+ * the user's network in a crawl of a public site, nothing: its URLs are
+ * listed as not crawled (`network-guard.ts`).
  */
 import { nextRequestAt } from '../politeness/spacing.ts';
 import { robotsUrlFor } from '../robots/robots-policy.ts';
 import { originOf } from '../url/normalize-url.ts';
 import type { CrawlWrites } from './frontier.ts';
 import { failUnreachable, nextReady } from './frontier-queue.ts';
+import { dropBarredEntries } from './network-guard.ts';
 import { adoptRobots } from './robots-step.ts';
 import type { Claim, StepContext } from './run-context.ts';
 
@@ -35,6 +38,10 @@ export async function claimNext(ctx: StepContext, writes: CrawlWrites, requestsO
   const { crawl } = writes;
   if (crawl.state !== 'running') return { kind: 'none' };
   const host = await writes.host(origin);
+  const guard = rules.guardOf(crawl);
+  // The user's network, from a crawl of a public site (`network-guard.ts`): nothing is asked of it, whatever
+  // the kind of work; its URLs are listed as not crawled.
+  if (guard.isBarredHost(host)) return { kind: (await dropBarredEntries(writes, origin)) === 'dropped' ? 'progress' : 'none' };
   const now = clock.now();
   const readyAt = rules.readyAt(host);
   const slots = rules.slotsOf(crawl.settings, host, now);
@@ -50,6 +57,11 @@ export async function claimNext(ctx: StepContext, writes: CrawlWrites, requestsO
   const { robots } = host;
   if (robots.phase === 'pending' || robots.phase === 'unavailable') {
     const hopOrigin = originOf(robots.nextUrl);
+    if (guard.isBarred(robots.nextUrl)) {
+      // A robots.txt redirect into the user's network leads nowhere, like a Location that is not http(s): no robots.txt, allow all.
+      host.robots = { ...robots, phase: 'ready', retryAt: 0, body: null, fetchedAt: now };
+      return { kind: 'progress' };
+    }
     if (hopOrigin === origin) {
       claimed(robots.nextUrl);
       return { kind: 'robots', url: robots.nextUrl, notBefore, hopOrigin: null };

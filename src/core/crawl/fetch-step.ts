@@ -19,6 +19,7 @@ import { isSiteHost } from './host-pools.ts';
 import { externalCandidates, headCallsForGet } from './kinds/external-kind.ts';
 import { workKindOf } from './kinds/registry.ts';
 import { NOTHING_FOUND, resourceBudgetLeft, type Found } from './kinds/work-kind.ts';
+import { noteAnswerAddress } from './network-guard.ts';
 import type { FetchOutcome } from './ports.ts';
 import { accessLostMessage, headerOf, isSuccess, pauseWithMessage, type Claim, type StepContext } from './run-context.ts';
 import { redactRequestHeaders } from '../redact-headers.ts';
@@ -168,6 +169,7 @@ export async function fetchEntry(ctx: StepContext,
         tx.getEntries(crawl.id, [entry.url]),
         page.sha256 === null ? undefined : tx.bodyOwner(crawl.id, page.sha256),
       ]);
+      noteAnswerAddress(ctx.rules.guardOf(current), host, page.ipAddress);
       // Links found while it was in flight added to its inlinks and anchors: take them from the stored entry.
       if (stored) {
         page.inlinks = stored.inlinks;

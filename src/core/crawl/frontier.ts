@@ -119,6 +119,11 @@ export class CrawlWrites {
     this.known?.add(url);
   }
 
+  /** Forgets a URL this transaction took out of the crawl (see `dropBarredEntries`). */
+  forget(url: string): void {
+    this.known?.forget(url);
+  }
+
   /** Tallies one page's link to a known URL: an inlink when `isLink`, and its anchor texts. */
   tallyLink(url: string, isLink: boolean, anchors: readonly string[]): void {
     if (!isLink && anchors.length === 0) return;

@@ -1,7 +1,8 @@
 /**
  * The rules a run applies to a host, derived from what is stored and kept
  * only as caches (safe to lose with the worker): its robots.txt policy,
- * parsed once per answer; the crawl's scope; the gap before its next request;
+ * parsed once per answer; the crawl's scope and the hosts it must not reach
+ * (`network-guard.ts`); the gap before its next request;
  * when it may be stepped again; and how many requests it may have at once.
  */
 import type { CrawlRecord, HostState } from '../model.ts';
@@ -10,11 +11,14 @@ import { withRecentResponse } from './progress.ts';
 import { allowAllPolicy, disallowAllPolicy, parseRobots, robotsUrlFor, type RobotsPolicy } from '../robots/robots-policy.ts';
 import type { CrawlSettings } from '../settings.ts';
 import { createScope, type Scope } from '../url/scope.ts';
+import { isSiteHost } from './host-pools.ts';
+import { networkGuardFor, type NetworkGuard } from './network-guard.ts';
 
 export class HostRules {
   /** Parsed robots.txt per crawl and host: derived from the stored body, safe to lose. */
   private readonly policies = new Map<string, { fetchedAt: number | null; policy: RobotsPolicy }>();
   private readonly scopes = new Map<string, Scope>();
+  private readonly guards = new Map<string, NetworkGuard>();
 
   /** @param random uniform random in [0, 1), for jitter. */
   constructor(private readonly random: () => number) {}
@@ -41,6 +45,17 @@ export class HostRules {
       this.scopes.set(crawl.id, scope);
     }
     return scope;
+  }
+
+  /** Which hosts the crawl must not reach: the user's network, from a public start (see `network-guard.ts`). */
+  guardOf(crawl: CrawlRecord): NetworkGuard {
+    let guard = this.guards.get(crawl.id);
+    if (!guard) {
+      const scope = this.scopeOf(crawl);
+      guard = networkGuardFor(crawl.settings, (origin) => isSiteHost(scope, origin));
+      this.guards.set(crawl.id, guard);
+    }
+    return guard;
   }
 
   /** The host's gap, in ms, with its current robots Crawl-delay and last response time. */

@@ -2,7 +2,8 @@
  * URLs a running crawl is known to hold, remembered by the runner so that a
  * link to one of them costs no storage lookup. Exact, because a crawl only
  * ever gains URLs (an entry becomes a row; nothing is removed but the whole
- * crawl), and safe to forget: a URL not remembered is looked up. Bounded, so
+ * crawl, and the entries of a host found on the user's network, which are
+ * forgotten here as they go: `network-guard.ts`), and safe to forget: a URL not remembered is looked up. Bounded, so
  * the worker's memory stays flat however large the crawl: the URLs used least
  * recently are forgotten first (the pages every page links to stay).
  *
@@ -25,6 +26,11 @@ export class KnownUrls {
     this.urls.delete(url);
     this.urls.set(url, true);
     return true;
+  }
+
+  /** Forgets the URL (the crawl no longer holds it). */
+  forget(url: string): void {
+    this.urls.delete(url);
   }
 
   add(url: string): void {

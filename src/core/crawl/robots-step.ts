@@ -13,6 +13,7 @@ import { MAX_BACKOFF_MS, parseRetryAfterMs } from '../politeness/retry-after.ts'
 import { classifyRobotsStatus, decodeRobotsBody, ROBOTS_MAX_BYTES, ROBOTS_MAX_REDIRECTS, robotsUrlFor } from '../robots/robots-policy.ts';
 import { normalizeUrl, originOf } from '../url/normalize-url.ts';
 import type { Candidate } from './frontier.ts';
+import { noteAnswerAddress } from './network-guard.ts';
 import { accessLostMessage, headerOf, pauseWithMessage, type StepContext } from './run-context.ts';
 
 /** Failed robots.txt fetches (5xx, 429, network) before the host's URLs are all recorded as blocked. */
@@ -56,6 +57,8 @@ export async function fetchRobots(ctx: StepContext, crawl: CrawlRecord, origin: 
       const host = await writes.host(origin);
       host.inFlight = null;
       const other = hopOrigin === null ? null : await writes.host(hopOrigin);
+      // A name that reads public but answered from the user's network: nothing more is asked of it (`network-guard.ts`).
+      noteAnswerAddress(ctx.rules.guardOf(current), other ?? host, outcome.ok ? outcome.wire?.ipAddress : null);
       if (other !== null) {
         if (other.inFlight?.url === url) other.inFlight = null;
         const endedAt = signal.aborted ? clock.now() : outcome.endedAt;

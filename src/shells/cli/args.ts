@@ -74,6 +74,7 @@ const OPTIONS = {
   'no-check-external': { type: 'boolean' },
   'max-external': { type: 'string' },
   'max-external-per-host': { type: 'string' },
+  'allow-private-addresses': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   demo: { type: 'boolean' },
   'out-dir': { type: 'string' },
@@ -115,6 +116,7 @@ const CRAWL_OPTIONS: readonly OptionName[] = [
   'no-check-external',
   'max-external',
   'max-external-per-host',
+  'allow-private-addresses',
 ];
 
 /** The archive files `--import` reads, by how their names end. */
@@ -147,6 +149,7 @@ const OPTION_OF_FIELD: Partial<Record<keyof CrawlSettings, string>> = {
   checkExternal: '--no-check-external',
   maxExternal: '--max-external',
   maxExternalPerHost: '--max-external-per-host',
+  allowPrivateAddresses: '--allow-private-addresses',
 };
 
 const seconds = (ms: number): string => String(ms / 1000);
@@ -212,6 +215,10 @@ Options:
   --max-external N        most URLs on other sites checked (default: ${DEFAULT_SETTINGS.maxExternal})
   --max-external-per-host N
                           most URLs checked on any one other site, redirects included (default: ${DEFAULT_SETTINGS.maxExternalPerHost})
+  --allow-private-addresses
+                          let a crawl of a public site reach your own network (localhost, 10.x, 192.168.x,
+                          .local…), for a mixed intranet; off, such URLs are listed as not checked: private
+                          address. A crawl that starts on your network reaches it either way (default: off)
   --browser NAME          run the crawl in chrome (Chromium) or firefox (default: chrome)
   --demo                  crawl a built-in demo site served on 127.0.0.1
   --out-dir DIR           where --demo writes its export (default: ${DEFAULT_DEMO_OUT_DIR})
@@ -375,6 +382,7 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
     if (typeof value === 'string') return usageError(value);
     settings.maxResources = value;
   }
+  if (values['allow-private-addresses'] === true) settings.allowPrivateAddresses = true;
   if (values['check-external'] === true && values['no-check-external'] === true) return usageError('--check-external and --no-check-external contradict each other: give one');
   if (values['check-external'] === true || values['no-check-external'] === true) settings.checkExternal = values['check-external'] === true;
   for (const [option, field] of [['max-external', 'maxExternal'], ['max-external-per-host', 'maxExternalPerHost']] as const) {
