@@ -138,6 +138,12 @@ export interface CrawlRecord {
    * imported before it was recorded gain it in the upgrade to schema version 9). A re-run of an imported crawl shows its settings before it starts.
    */
   importedFrom?: string;
+  /**
+   * Private addresses the crawl's own sites answered from (at most `MAX_OWN_SITE_ADDRESSES`), in a crawl that
+   * must not reach the user's network (`crawl/network-guard.ts`): a proxy or gateway of the user's, or an
+   * intranet under a public name. Another host answering from one of them is not taken for private. Absent: none.
+   */
+  ownSiteAddresses?: string[];
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
  * A crawl cannot be aimed at the user's network (issue 27, item 8), in the Firefox build: as
- * `private-address.test.ts` in Chromium, with Firefox's `network.dns.localDomains` resolving the
- * public-looking names to loopback. The loopback server is never asked; the name that resolves to
- * loopback is asked its robots.txt only (Firefox's `webRequest` reports the address it answered from).
+ * `private-address.test.ts` in Chromium. Firefox's `network.dns.localDomains` resolves `public.example`
+ * to loopback (127.0.0.1) and `network.dns.forceResolve` every other name to 127.0.0.2 (checked here:
+ * the local domains win), so `sneaky.example` answers from a private address that is not the start
+ * site's. The loopback server is never asked; the name that resolves to 127.0.0.2 is asked its
+ * robots.txt only (Firefox's `webRequest` reports the address it answered from).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -21,12 +23,12 @@ describe('a crawl cannot be aimed at the user\'s network, in Firefox', () => {
 
   before(async () => {
     secret = await startLocalSite({ '/secret': html('the router'), '/secret.png': { headers: { 'content-type': 'image/png' }, body: 'png' } });
-    sneaky = await startLocalSite({ '/admin': html('admin') });
+    sneaky = await startLocalSite({ '/admin': html('admin') }, { host: '127.0.0.2' });
     site = await startLocalSite({
       '/': html(`<img src="${secret.origin}/secret.png"><a href="${secret.origin}/secret">router</a><a href="http://sneaky.example:${new URL(sneaky.origin).port}/admin">admin</a><a href="/two">two</a>`),
       '/two': html('<a href="/">home</a>'),
     });
-    session = await launchFirefox({ 'network.dns.localDomains': 'public.example,sneaky.example' });
+    session = await launchFirefox({ 'network.dns.localDomains': 'public.example', 'network.dns.forceResolve': '127.0.0.2' });
   });
 
   after(async () => {

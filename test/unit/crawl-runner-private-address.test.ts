@@ -115,6 +115,21 @@ describe('a crawl cannot be aimed at the user\'s network', () => {
     assert.deepEqual(await listed(w.store), ['http://jira.test/x private-address']);
   });
 
+  it('behind a proxy on the user\'s network (every answer from its address), checks other sites as usual, and still stops at a host answering from another private address', async () => {
+    const PROXY = { ipAddress: '10.0.0.3' };
+    const w = world();
+    w.site.route(`${P}/robots.txt`, { status: 404, ...PROXY });
+    w.site.route(`${P}/`, { ...page(['http://cdn.test/doc.html', 'http://sneaky.test/admin']), ...PROXY });
+    w.site.route('http://cdn.test/robots.txt', { status: 404, ...PROXY });
+    w.site.route('http://cdn.test/doc.html', { ...page([]), ...PROXY });
+    w.site.route('http://sneaky.test/robots.txt', { status: 404, ipAddress: '192.168.1.1' });
+    const { final, byUrl } = await crawl(w, { startUrl: `${P}/`, delayMs: 10 });
+    assert.equal(byUrl.get('http://cdn.test/doc.html')?.status, 200, 'answered from the proxy\'s address, as the crawl\'s own site did');
+    assert.deepEqual(w.site.requests.filter((r) => r.url.startsWith('http://sneaky.test')).map((r) => r.url), ['http://sneaky.test/robots.txt']);
+    assert.deepEqual(await listed(w.store), ['http://sneaky.test/admin private-address']);
+    assert.deepEqual(final?.ownSiteAddresses, ['10.0.0.3']);
+  });
+
   it('lets a crawl that starts on a loopback host reach its own network, as a local build needs', async () => {
     const L = 'http://127.0.0.1:8080';
     const w = world();

@@ -169,7 +169,7 @@ export async function fetchEntry(ctx: StepContext,
         tx.getEntries(crawl.id, [entry.url]),
         page.sha256 === null ? undefined : tx.bodyOwner(crawl.id, page.sha256),
       ]);
-      noteAnswerAddress(ctx.rules.guardOf(current), host, page.ipAddress);
+      noteAnswerAddress(ctx.rules.guardOf(current), current, host, page.ipAddress);
       // Links found while it was in flight added to its inlinks and anchors: take them from the stored entry.
       if (stored) {
         page.inlinks = stored.inlinks;

@@ -18,7 +18,10 @@
  * A name is read as written; a host whose name reads public but whose
  * answer came from a private address (the IP the browser reports, when it
  * does) is marked so ({@link HostState.privateAddress}): its first request
- * (its robots.txt) has left, nothing more does.
+ * (its robots.txt) has left, nothing more does. Unless the crawl's own site
+ * answered from that very address ({@link CrawlRecord.ownSiteAddresses}):
+ * then it is the user's proxy or gateway, which the browser reports for
+ * every host behind it, and says nothing of where the host is.
  *
  * Exempt: a crawl that starts on a private host (an intranet, a local build:
  * it reaches its own network as before), one with
@@ -28,7 +31,7 @@
  * An intranet under a public-looking name is crawled as the user asked; only
  * the other hosts its pages name are held to the rule.
  */
-import type { FrontierEntry, HostState } from '../model.ts';
+import type { CrawlRecord, FrontierEntry, HostState } from '../model.ts';
 import type { CrawlSettings } from '../settings.ts';
 import { addressClassOfUrl, isPrivateHost } from '../url/address-class.ts';
 import type { CrawlWrites } from './frontier.ts';
@@ -46,6 +49,8 @@ export interface NetworkGuard {
   isBarredHost(host: HostState): boolean;
   /** Whether an answer from the host at `ipAddress` bars it (a private address, on a host not exempt). */
   barsAt(origin: string, ipAddress: string | null | undefined): boolean;
+  /** Whether the origin is one of the crawl's own sites (or the rule is off): never barred. */
+  isExempt(origin: string): boolean;
 }
 
 /**
@@ -75,6 +80,7 @@ export function networkGuardFor(
       return isBarred(host.origin);
     },
     barsAt: (origin, ipAddress) => !isExempt(origin) && typeof ipAddress === 'string' && ipAddress !== '' && isPrivateHost(ipAddress),
+    isExempt,
   };
 }
 
@@ -96,15 +102,26 @@ function originOrNull(url: string): string | null {
   }
 }
 
+/** Most addresses of the crawl's own sites kept ({@link CrawlRecord.ownSiteAddresses}): a proxy or two, not a list to grow. */
+export const MAX_OWN_SITE_ADDRESSES = 4;
+
 /**
- * Marks the host as answering from a private address when `ipAddress` (of an answer it just gave) is one
- * and the rule bars it: nothing more is asked of it.
+ * Notes where an answer came from. A host not exempt that answered from a private address is marked
+ * ({@link HostState.privateAddress}): nothing more is asked of it. One of the crawl's own sites that answered
+ * from a private address has it kept on the crawl ({@link CrawlRecord.ownSiteAddresses}): another host
+ * answering from that same address is behind the same proxy or gateway (the browser reports the proxy's
+ * address for every host behind it), which tells nothing of where the host is, so it is not marked.
  */
-export function noteAnswerAddress(guard: NetworkGuard, host: HostState, ipAddress: string | null | undefined): void {
-  if (host.privateAddress === undefined && guard.barsAt(host.origin, ipAddress) && typeof ipAddress === 'string') {
-    host.privateAddress = ipAddress;
-    guard.isBarredHost(host);
+export function noteAnswerAddress(guard: NetworkGuard, crawl: CrawlRecord, host: HostState, ipAddress: string | null | undefined): void {
+  if (!guard.isOn || typeof ipAddress !== 'string' || ipAddress === '' || !isPrivateHost(ipAddress)) return;
+  if (guard.isExempt(host.origin)) {
+    const own = crawl.ownSiteAddresses ?? [];
+    if (!own.includes(ipAddress) && own.length < MAX_OWN_SITE_ADDRESSES) crawl.ownSiteAddresses = [...own, ipAddress];
+    return;
   }
+  if (host.privateAddress !== undefined || crawl.ownSiteAddresses?.includes(ipAddress) === true) return;
+  host.privateAddress = ipAddress;
+  guard.isBarredHost(host);
 }
 
 /**

@@ -58,7 +58,7 @@ export async function fetchRobots(ctx: StepContext, crawl: CrawlRecord, origin: 
       host.inFlight = null;
       const other = hopOrigin === null ? null : await writes.host(hopOrigin);
       // A name that reads public but answered from the user's network: nothing more is asked of it (`network-guard.ts`).
-      noteAnswerAddress(ctx.rules.guardOf(current), other ?? host, outcome.ok ? outcome.wire?.ipAddress : null);
+      noteAnswerAddress(ctx.rules.guardOf(current), current, other ?? host, outcome.ok ? outcome.wire?.ipAddress : null);
       if (other !== null) {
         if (other.inFlight?.url === url) other.inFlight = null;
         const endedAt = signal.aborted ? clock.now() : outcome.endedAt;

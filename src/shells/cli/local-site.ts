@@ -38,6 +38,8 @@ export type Routes = Readonly<Record<string, Route>> | Iterable<readonly [PathMa
 export interface LocalSiteOptions {
   /** Port to listen on; 0 picks a free one. @default 0 */
   port?: number;
+  /** Loopback address to listen on (any of `127.0.0.0/8` on Linux), for tests that tell two hosts apart by address. @default "127.0.0.1" */
+  host?: string;
 }
 
 /** One request as the site saw it. */
@@ -102,7 +104,7 @@ async function sendStatic(req: IncomingMessage, res: ServerResponse, response: S
 }
 
 /**
- * Starts a site on 127.0.0.1.
+ * Starts a site on 127.0.0.1 (or `options.host`).
  * @param routes what to answer; anything else is a 404. A function receives the
  *   site's origin (known once listening), for bodies that name it (sitemaps, absolute links).
  */
@@ -147,13 +149,13 @@ export async function startLocalSite(routes: Routes | ((origin: string) => Route
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });
   });
   const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
   matchers = toMatchers(typeof routes === 'function' ? routes(origin) : routes);
 
   let closing: Promise<void> | null = null;
