@@ -7,16 +7,22 @@
  * the import of a 2,500-page WACZ from 8.6 s to 6.3 s (`docs/benchmarks.md`,
  * "Tried, kept or not").
  *
- * Where a member ends is not written anywhere before it: the next member
- * starts with gzip's magic bytes (1f 8b 08, flags with no reserved bit), so
- * every such place after the header is tried in order. At the real end the
- * data inflates to exactly the trailer's size; at the same bytes met inside
- * compressed data it stops short ("unexpected EOF") and the next place is
- * tried. Anything else (a member longer than {@link MAX_MEMBER_BYTES}, a size
- * past {@link MAX_MEMBER_SIZE}, corrupt data, a trailer that does not match,
- * a file cut short, bytes that are not gzip) hands the file over, from that
- * member on, to the streaming reader, which reads and reports it as it
- * always has.
+ * Where a member ends is not written anywhere before it, and gzip's magic
+ * bytes may appear inside compressed data (a hostile file puts them there by
+ * the thousand, each after a plausible trailer). So the member is inflated
+ * once, from its header on, over all the input read: the deflate stream says
+ * where it ends (fflate stops at its last block), and its trailer is found
+ * after it as the eight bytes of the data's CRC-32 and size, followed by the
+ * next member's magic bytes or the end of the file. An attempt that runs out
+ * of input is tried again only once the input read has doubled, so a member
+ * costs a bounded number of inflates (about log2 of 1 MiB), and the
+ * output is held in a buffer of this reader's that grows to at most
+ * {@link MAX_MEMBER_SIZE}; between attempts the reader yields to the event
+ * loop (a page's *Cancel* can run). Anything else (a member longer than
+ * {@link MAX_MEMBER_BYTES} or inflating past {@link MAX_MEMBER_SIZE},
+ * corrupt data, a trailer that does not match, a file cut short, bytes that
+ * are not gzip) hands the file over, from that member on, to the streaming
+ * reader, which reads and reports it as it always has.
  */
 import { inflateSync } from 'fflate';
 import { type DataSource, type Member, MemberList } from './data-source.ts';
@@ -32,8 +38,12 @@ export const MAX_MEMBER_BYTES = 1024 * 1024;
 /** Most uncompressed bytes of one member inflated at once (64 MiB, what the streaming reader's pieces may reach too). */
 export const MAX_MEMBER_SIZE = 64 * 1024 * 1024;
 
-/** What deflate can expand to at most, per compressed byte (RFC 1951: 258 bytes from 2 bits, about 1,032×). */
-const MAX_RATIO = 1032;
+/** The output buffer first tried for a member; kept between members up to {@link KEPT_OUTPUT}, grown eightfold when a member fills it. */
+const FIRST_OUTPUT = 1024 * 1024;
+const KEPT_OUTPUT = 8 * 1024 * 1024;
+
+/** How long the reader works before it yields to the event loop (ms): a page's clicks and timers run meanwhile. */
+const YIELD_EVERY_MS = 30;
 
 /** Bytes of a gzip trailer: CRC-32 and ISIZE (RFC 1952 §2.3). */
 const TRAILER = 8;
@@ -44,6 +54,9 @@ const UNEXPECTED_EOF = 0;
 /** How one attempt at the member at the pending input's start went. */
 type Attempt = { kind: 'inflated'; data: Uint8Array; end: number } | { kind: 'more' } | { kind: 'odd' };
 
+/** Lets the event loop run (timers, a page's clicks): a macrotask, not a microtask. */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
 export class MemberGzipSource implements DataSource {
   readonly compression = 'gzip';
   /** Compressed bytes read from the input. */
@@ -52,8 +65,12 @@ export class MemberGzipSource implements DataSource {
   private readonly pending: PendingInput;
   /** The file offset of the pending input's first byte: a member's start. */
   private start = 0;
-  /** Where in the pending input the search for the next member's start goes on (the bytes before were tried). */
-  private searchFrom = 0;
+  /** The pending input's length the next attempt waits for (an attempt that ran out of input waits for twice as much). */
+  private retryAt = 0;
+  /** The buffer members are inflated into (see {@link FIRST_OUTPUT}). */
+  private output: Uint8Array | null = null;
+  /** When the reader last yielded to the event loop. */
+  private yieldedAt = Date.now();
   /** Uncompressed bytes inflated so far. */
   private inflated = 0;
   private readonly members = new MemberList(null);
@@ -90,6 +107,10 @@ export class MemberGzipSource implements DataSource {
       if (piece !== undefined) return piece;
       if (this.rest !== null) return this.rest.source.next();
       if (this.pending.length === 0 && this.inputEnded) return null;
+      if (Date.now() - this.yieldedAt >= YIELD_EVERY_MS) {
+        await yieldToEventLoop();
+        this.yieldedAt = Date.now();
+      }
       const attempt = this.inflateMember();
       if (attempt.kind === 'inflated') {
         this.members.add({ fileOffset: this.start, dataOffset: this.inflated });
@@ -97,7 +118,7 @@ export class MemberGzipSource implements DataSource {
         this.out.push(attempt.data);
         this.pending.drop(attempt.end);
         this.start += attempt.end;
-        this.searchFrom = 0;
+        this.retryAt = 0;
       } else if (attempt.kind === 'odd' || this.inputEnded || this.pending.length > MAX_MEMBER_BYTES + TRAILER) {
         this.handOver();
       } else {
@@ -149,28 +170,60 @@ export class MemberGzipSource implements DataSource {
     const header = gzipHeaderLength(bytes);
     if (header === 'more') return { kind: 'more' };
     if (header === 'odd') return { kind: 'odd' };
-    // The shortest deflate stream is 2 bytes (an empty fixed block).
-    const first = header + 2 + TRAILER;
-    for (let at = bytes.indexOf(0x1f, Math.max(first, this.searchFrom)); ; at = bytes.indexOf(0x1f, at + 1)) {
-      if (at === -1) {
-        // No next member in what was read: the member ends the file, or more input is needed.
-        if (!this.inputEnded) {
-          this.searchFrom = Math.max(first, bytes.length);
-          return { kind: 'more' };
-        }
-        const last = inflateWhole(bytes, header, bytes.length);
-        return last.kind === 'inflated' ? last : { kind: 'odd' };
+    // The shortest deflate stream is 2 bytes (an empty fixed block), then the trailer (fflate returns its whole buffer for no input).
+    if (bytes.length < header + 2 + TRAILER) return this.inputEnded ? { kind: 'odd' } : { kind: 'more' };
+    if (!this.inputEnded && bytes.length < this.retryAt) return { kind: 'more' };
+    const attempt = this.inflateFrom(bytes, header);
+    // Ran out of input: tried again once twice as much has been read, so a member costs a few attempts at most.
+    if (attempt.kind === 'more') this.retryAt = 2 * bytes.length;
+    return attempt;
+  }
+
+  /** One inflate of the deflate stream after the header, then its trailer looked for where the stream ended. */
+  private inflateFrom(bytes: Uint8Array, header: number): Attempt {
+    for (let size = this.output?.length ?? FIRST_OUTPUT; ; size = Math.min(MAX_MEMBER_SIZE + 1, size * 8)) {
+      if (this.output === null || this.output.length < size) this.output = new Uint8Array(size);
+      const out = this.output;
+      let data: Uint8Array;
+      try {
+        data = inflateSync(bytes.subarray(header), { out });
+      } catch (error) {
+        // fflate writes a stored block with `set`, which throws a RangeError when the buffer is too small.
+        if (error instanceof RangeError) data = out;
+        // Data cut short may fail in any way (fflate reads zeros past its end): only the whole input tells.
+        else return (error as { code?: unknown }).code === UNEXPECTED_EOF || !this.inputEnded ? { kind: 'more' } : { kind: 'odd' };
       }
-      if (at + 4 > bytes.length && !this.inputEnded) {
-        // Too few bytes after it to tell a member's start.
-        this.searchFrom = at;
-        return { kind: 'more' };
+      if (data.length < out.length) {
+        const inflated = data.slice();
+        if (out.length > KEPT_OUTPUT) this.output = null;
+        return this.trailerAfter(bytes, header, inflated);
       }
-      if (!isMemberStart(bytes, at)) continue;
-      const attempt = inflateWhole(bytes, header, at);
-      if (attempt.kind === 'short') continue;
-      return attempt;
+      // The buffer is full: the member may inflate to more. Past the bound it is the streaming reader's.
+      if (out.length > MAX_MEMBER_SIZE) {
+        this.output = null;
+        return { kind: 'odd' };
+      }
     }
+  }
+
+  /**
+   * Where the member whose data inflated to `data` ends: its trailer (the data's CRC-32 and size) followed by the
+   * next member's magic bytes or the end of the file; `more` when not read yet, `odd` when it is not there.
+   */
+  private trailerAfter(bytes: Uint8Array, header: number, data: Uint8Array): Attempt {
+    const trailer = new Uint8Array(TRAILER);
+    const view = new DataView(trailer.buffer);
+    view.setUint32(0, crc32(data), true);
+    view.setUint32(4, data.length >>> 0, true);
+    for (let at = bytes.indexOf(trailer[0] ?? 0, header + 2); at !== -1; at = bytes.indexOf(trailer[0] ?? 0, at + 1)) {
+      if (at + TRAILER > bytes.length) break;
+      if (!trailer.every((byte, i) => bytes[at + i] === byte)) continue;
+      const end = at + TRAILER;
+      if (end === bytes.length && this.inputEnded) return { kind: 'inflated', data, end };
+      if (end + 4 > bytes.length) break;
+      if (isMemberStart(bytes, end)) return { kind: 'inflated', data, end };
+    }
+    return this.inputEnded ? { kind: 'odd' } : { kind: 'more' };
   }
 }
 
@@ -263,23 +316,19 @@ function isMemberStart(bytes: Uint8Array, at: number): boolean {
   return bytes[at] === 0x1f && bytes[at + 1] === 0x8b && bytes[at + 2] === 0x08 && ((bytes[at + 3] ?? 0xff) & 0xe0) === 0;
 }
 
-/**
- * Inflates the member whose header is `header` bytes long, supposing it ends at `end`: `short` when its
- * deflate data goes on past `end - 8` (the magic bytes were inside it, or its size says it is not this
- * member's end), `odd` when the data is corrupt or does not inflate to the trailer's size.
- */
-function inflateWhole(bytes: Uint8Array, header: number, end: number): Attempt | { kind: 'short' } {
-  const compressed = end - TRAILER - header;
-  if (compressed < 2) return { kind: 'short' };
-  const size = new DataView(bytes.buffer, bytes.byteOffset + end - 4, 4).getUint32(0, true);
-  // A size no member of these bytes can have: these are not its last bytes (or it is too large to read whole).
-  if (size > MAX_MEMBER_SIZE || size > compressed * MAX_RATIO) return { kind: 'short' };
-  // One byte more than the trailer says: data that inflates past it fills it, and is told apart.
-  const out = new Uint8Array(size + 1);
-  try {
-    const data = inflateSync(bytes.subarray(header, end - TRAILER), { out });
-    return data.length === size ? { kind: 'inflated', data: data.subarray(0, size), end } : { kind: 'odd' };
-  } catch (error) {
-    return (error as { code?: unknown }).code === UNEXPECTED_EOF ? { kind: 'short' } : { kind: 'odd' };
+/** CRC-32 (ISO 3309, as gzip's trailer has it), by a table of 256 entries. */
+const CRC_TABLE = ((): Uint32Array => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n += 1) {
+    let c = n;
+    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
   }
+  return table;
+})();
+
+export function crc32(data: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (let i = 0; i < data.length; i += 1) crc = (CRC_TABLE[(crc ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
 }
