@@ -10,19 +10,21 @@
  * Where a member ends is not written anywhere before it, and gzip's magic
  * bytes may appear inside compressed data (a hostile file puts them there by
  * the thousand, each after a plausible trailer). So the member is inflated
- * once, from its header on, over all the input read: the deflate stream says
- * where it ends (fflate stops at its last block), and its trailer is found
- * after it as the eight bytes of the data's CRC-32 and size, followed by the
+ * once, from its header on, over the input read (at most
+ * {@link MAX_MEMBER_BYTES}), into a buffer one byte larger than the largest
+ * size the trailers that may end it give (a size at most
+ * {@link MAX_MEMBER_SIZE}, and at most 1,032 times the data before it): the
+ * deflate stream says where it ends (fflate stops at its last block), and
+ * its trailer is found there as the data's CRC-32 and size, followed by the
  * next member's magic bytes or the end of the file. An attempt that runs out
  * of input is tried again only once the input read has doubled, so a member
- * costs a bounded number of inflates (about log2 of 1 MiB), and the
- * output is held in a buffer of this reader's that grows to at most
- * {@link MAX_MEMBER_SIZE}; between attempts the reader yields to the event
- * loop (a page's *Cancel* can run). Anything else (a member longer than
- * {@link MAX_MEMBER_BYTES} or inflating past {@link MAX_MEMBER_SIZE},
- * corrupt data, a trailer that does not match, a file cut short, bytes that
- * are not gzip) hands the file over, from that member on, to the streaming
- * reader, which reads and reports it as it always has.
+ * costs a few inflates at most, each of a bounded output; between attempts
+ * the reader yields to the event loop (a page's *Cancel* can run). Anything
+ * else (a member longer than {@link MAX_MEMBER_BYTES} or inflating to more
+ * than its trailers allow, corrupt data, a trailer that does not match, a
+ * file cut short, bytes that are not gzip) hands the file over, from that
+ * member on, to the streaming reader, which reads and reports it as it
+ * always has.
  */
 import { inflateSync } from 'fflate';
 import { type DataSource, type Member, MemberList } from './data-source.ts';
@@ -38,9 +40,11 @@ export const MAX_MEMBER_BYTES = 1024 * 1024;
 /** Most uncompressed bytes of one member inflated at once (64 MiB, what the streaming reader's pieces may reach too). */
 export const MAX_MEMBER_SIZE = 64 * 1024 * 1024;
 
-/** The output buffer first tried for a member; kept between members up to {@link KEPT_OUTPUT}, grown eightfold when a member fills it. */
-const FIRST_OUTPUT = 1024 * 1024;
-const KEPT_OUTPUT = 8 * 1024 * 1024;
+/** Most input added to the pending bytes at once: a large chunk (a WACZ entry's inflated piece) is taken in parts. */
+const MAX_READ = 256 * 1024;
+
+/** What deflate can expand to at most, per compressed byte (RFC 1951: 258 bytes from 2 bits, about 1,032×). */
+const MAX_RATIO = 1032;
 
 /** How long the reader works before it yields to the event loop (ms): a page's clicks and timers run meanwhile. */
 const YIELD_EVERY_MS = 30;
@@ -67,8 +71,6 @@ export class MemberGzipSource implements DataSource {
   private start = 0;
   /** The pending input's length the next attempt waits for (an attempt that ran out of input waits for twice as much). */
   private retryAt = 0;
-  /** The buffer members are inflated into (see {@link FIRST_OUTPUT}). */
-  private output: Uint8Array | null = null;
   /** When the reader last yielded to the event loop. */
   private yieldedAt = Date.now();
   /** Uncompressed bytes inflated so far. */
@@ -77,6 +79,8 @@ export class MemberGzipSource implements DataSource {
   /** Inflated members not handed out yet. */
   private readonly out: Uint8Array[] = [];
   private inputEnded = false;
+  /** The rest of an input chunk larger than {@link MAX_READ}, read next. */
+  private carry: Uint8Array | null = null;
   /** The streaming reader this file was handed over to, and where. */
   private rest: { source: StreamingGzipSource; from: Member } | null = null;
   /** The highest progress reported: the streaming reader counts again from the member handed over. */
@@ -138,13 +142,22 @@ export class MemberGzipSource implements DataSource {
     else await this.chunks.return(undefined);
   }
 
+  /** Adds input to the pending bytes, at most {@link MAX_READ} at once (the rest of a large chunk is carried). */
   private async read(): Promise<void> {
-    const result = await this.chunks.next();
-    if (result.done === true) {
-      this.inputEnded = true;
-      return;
+    let chunk = this.carry;
+    this.carry = null;
+    if (chunk === null) {
+      const result = await this.chunks.next();
+      if (result.done === true) {
+        this.inputEnded = true;
+        return;
+      }
+      chunk = result.value;
     }
-    const chunk = result.value;
+    if (chunk.length > MAX_READ) {
+      this.carry = chunk.subarray(MAX_READ);
+      chunk = chunk.subarray(0, MAX_READ);
+    }
     this.pending.push(chunk);
     this.bytesRead += chunk.length;
     this.report(this.bytesRead);
@@ -159,7 +172,14 @@ export class MemberGzipSource implements DataSource {
   /** The rest of the file, from the member at the pending input's start, read by the streaming reader. */
   private handOver(): void {
     const from = { fileOffset: this.start, dataOffset: this.inflated };
-    const source = new StreamingGzipSource(this.pending.bytes.slice(), this.chunks, this.fileName, (read) => this.report(read), from);
+    // No copy: the pending bytes are never written again. The rest of a chunk carried comes before the input's next.
+    const { carry, chunks } = this;
+    const rest = carry === null ? chunks : (async function* (): AsyncGenerator<Uint8Array> {
+      yield carry;
+      yield* chunks;
+    })();
+    const source = new StreamingGzipSource(this.pending.bytes, rest, this.fileName, (read) => this.report(read), from);
+    this.carry = null;
     this.rest = { source, from };
     this.pending.drop(this.pending.length);
   }
@@ -179,31 +199,38 @@ export class MemberGzipSource implements DataSource {
     return attempt;
   }
 
-  /** One inflate of the deflate stream after the header, then its trailer looked for where the stream ended. */
+  /**
+   * One inflate of the deflate stream after the header, into a buffer one byte larger than the largest size a
+   * trailer after it may give (a member's end is 8 bytes of trailer followed by the next member's magic bytes or
+   * the end of the file; its size is at most {@link MAX_MEMBER_SIZE}, and at most 1,032 times its deflate data);
+   * then its trailer looked for where the stream ended. No such trailer read yet: `more`, or `odd` at the end.
+   */
   private inflateFrom(bytes: Uint8Array, header: number): Attempt {
-    for (let size = this.output?.length ?? FIRST_OUTPUT; ; size = Math.min(MAX_MEMBER_SIZE + 1, size * 8)) {
-      if (this.output === null || this.output.length < size) this.output = new Uint8Array(size);
-      const out = this.output;
-      let data: Uint8Array;
-      try {
-        data = inflateSync(bytes.subarray(header), { out });
-      } catch (error) {
-        // fflate writes a stored block with `set`, which throws a RangeError when the buffer is too small.
-        if (error instanceof RangeError) data = out;
-        // Data cut short may fail in any way (fflate reads zeros past its end): only the whole input tells.
-        else return (error as { code?: unknown }).code === UNEXPECTED_EOF || !this.inputEnded ? { kind: 'more' } : { kind: 'odd' };
+    let largest = -1;
+    for (let at = bytes.indexOf(0x1f, header + 2 + TRAILER); ; at = bytes.indexOf(0x1f, at + 1)) {
+      const atEnd = at === -1;
+      const end = atEnd ? bytes.length : at;
+      if (atEnd ? this.inputEnded : isMemberStart(bytes, at)) {
+        const size = new DataView(bytes.buffer, bytes.byteOffset + end - 4, 4).getUint32(0, true);
+        if (size <= MAX_MEMBER_SIZE && size <= (end - TRAILER - header) * MAX_RATIO) largest = Math.max(largest, size);
       }
-      if (data.length < out.length) {
-        const inflated = data.slice();
-        if (out.length > KEPT_OUTPUT) this.output = null;
-        return this.trailerAfter(bytes, header, inflated);
-      }
-      // The buffer is full: the member may inflate to more. Past the bound it is the streaming reader's.
-      if (out.length > MAX_MEMBER_SIZE) {
-        this.output = null;
-        return { kind: 'odd' };
-      }
+      if (atEnd) break;
     }
+    if (largest === -1) return this.inputEnded ? { kind: 'odd' } : { kind: 'more' };
+    const out = new Uint8Array(largest + 1);
+    let data: Uint8Array;
+    try {
+      // No more input than a member read whole may have: fflate goes on inflating past a full buffer (dropping it).
+      data = inflateSync(bytes.subarray(header, header + MAX_MEMBER_BYTES + TRAILER), { out });
+    } catch (error) {
+      // fflate writes a stored block with `set`, which throws a RangeError when the buffer is too small.
+      if (error instanceof RangeError) return this.inputEnded ? { kind: 'odd' } : { kind: 'more' };
+      // Data cut short may fail in any way (fflate reads zeros past its end): only the whole input tells.
+      return (error as { code?: unknown }).code === UNEXPECTED_EOF || !this.inputEnded ? { kind: 'more' } : { kind: 'odd' };
+    }
+    // A full buffer: the member inflates to more than any trailer read so far says (its own may come later).
+    if (data.length === out.length) return this.inputEnded ? { kind: 'odd' } : { kind: 'more' };
+    return this.trailerAfter(bytes, header, data);
   }
 
   /**

@@ -65,6 +65,9 @@ const MAX_EOCD_SEARCH = 22 + 0xffff;
 /** Most bytes of central directory read: a WACZ lists a handful of files; a million entries stay under it. */
 const MAX_DIRECTORY_BYTES = 256 * 1024 * 1024;
 
+/** Most compressed bytes inflated at once. */
+const MAX_PUSH = 16 * 1024;
+
 const u16 = (view: DataView, at: number): number => view.getUint16(at, true);
 const u32 = (view: DataView, at: number): number => view.getUint32(at, true);
 /** A 64-bit size or offset as a number: exact up to 2^53 (8 PiB), far past any file a browser opens. */
@@ -223,8 +226,9 @@ export async function* entryBytes(file: RandomAccessFile, entry: ZipEntry, fileN
     }
   };
   for await (const chunk of chunks) {
-    for (let at = 0; at < chunk.length; at += 64 * 1024) {
-      const piece = chunk.subarray(at, Math.min(chunk.length, at + 64 * 1024));
+    // What one piece inflates to (at most 1,032 times its bytes, 16 MiB) is handed on before the next is inflated.
+    for (let at = 0; at < chunk.length; at += MAX_PUSH) {
+      const piece = chunk.subarray(at, Math.min(chunk.length, at + MAX_PUSH));
       push(piece, false);
       read += piece.length;
       yield* out.splice(0);
