@@ -224,7 +224,7 @@ function tabcrawlCrawl(): unknown {
 /** A stored row of `https://example.com/` as Tabcrawl's WACZ carries it, with `fields` changed. */
 export function tabcrawlRow(fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    crawlId: 'x', url: 'https://example.com/', depth: 0, referrer: null, kind: 'page', seq: 1, status: 200, contentType: 'text/html', contentLength: 10,
+    crawlId: 'x', url: 'https://example.com/', origin: 'https://example.com', depth: 0, referrer: null, kind: 'page', seq: 1, status: 200, contentType: 'text/html', contentLength: 10,
     location: null, methods: ['GET'], fetchedAt: 0, responseTimeMs: 5, headers: [['content-type', 'text/html']], statusLine: 'HTTP/1.1 200 OK', requestHeaders: null,
     ipAddress: null, sha256: null, duplicateOf: null, truncated: false, title: 'Home', links: [], linkTexts: [], resources: [], inlinks: 0, anchors: [],
     blockedBy: null, blockedRule: null, error: null, ...fields,
