@@ -28,7 +28,9 @@
  */
 import { inflateSync } from 'fflate';
 import { type DataSource, type Member, MemberList } from './data-source.ts';
+import { crc32 } from './crc32.ts';
 import { StreamingGzipSource } from './gzip-stream-source.ts';
+import { PendingInput } from './pending-input.ts';
 
 /**
  * Most compressed bytes of one member read whole (1 MiB): a longer member
@@ -200,37 +202,57 @@ export class MemberGzipSource implements DataSource {
   }
 
   /**
-   * One inflate of the deflate stream after the header, into a buffer one byte larger than the largest size a
-   * trailer after it may give (a member's end is 8 bytes of trailer followed by the next member's magic bytes or
-   * the end of the file; its size is at most {@link MAX_MEMBER_SIZE}, and at most 1,032 times its deflate data);
-   * then its trailer looked for where the stream ended. No such trailer read yet: `more`, or `odd` at the end.
+   * The deflate stream after the header inflated into a buffer one byte larger than the size the first trailer
+   * that may end it gives (a member's end is 8 bytes of trailer followed by the next member's magic bytes or the
+   * end of the file; its size is at most {@link MAX_MEMBER_SIZE}, and at most 1,032 times its deflate data), or,
+   * when that is too small (a lookalike inside the data), the largest such size: two inflates at most. Then its
+   * trailer is looked for where the stream ended. No such trailer read yet: `more`, or `odd` at the end.
    */
   private inflateFrom(bytes: Uint8Array, header: number): Attempt {
-    let largest = -1;
+    const first = this.plausibleSize(bytes, header, false);
+    if (first === -1) return this.inputEnded ? { kind: 'odd' } : { kind: 'more' };
+    let result = this.inflateInto(bytes, header, first + 1);
+    if (result === 'full') {
+      const largest = this.plausibleSize(bytes, header, true);
+      if (largest > first) result = this.inflateInto(bytes, header, largest + 1);
+    }
+    // Still full: the member inflates to more than any trailer read so far says (its own may come later).
+    if (result === 'full') return this.inputEnded ? { kind: 'odd' } : { kind: 'more' };
+    if (!(result instanceof Uint8Array)) return result;
+    return this.trailerAfter(bytes, header, result);
+  }
+
+  /** The size the first (or the largest) plausible trailer after the header gives; -1 when there is none. */
+  private plausibleSize(bytes: Uint8Array, header: number, largest: boolean): number {
+    let found = -1;
     for (let at = bytes.indexOf(0x1f, header + 2 + TRAILER); ; at = bytes.indexOf(0x1f, at + 1)) {
       const atEnd = at === -1;
       const end = atEnd ? bytes.length : at;
       if (atEnd ? this.inputEnded : isMemberStart(bytes, at)) {
         const size = new DataView(bytes.buffer, bytes.byteOffset + end - 4, 4).getUint32(0, true);
-        if (size <= MAX_MEMBER_SIZE && size <= (end - TRAILER - header) * MAX_RATIO) largest = Math.max(largest, size);
+        if (size <= MAX_MEMBER_SIZE && size <= (end - TRAILER - header) * MAX_RATIO) {
+          if (!largest) return size;
+          found = Math.max(found, size);
+        }
       }
-      if (atEnd) break;
+      if (atEnd) return found;
     }
-    if (largest === -1) return this.inputEnded ? { kind: 'odd' } : { kind: 'more' };
-    const out = new Uint8Array(largest + 1);
+  }
+
+  /** The inflated data, `full` when it fills a buffer of `length` bytes, or how the attempt failed. */
+  private inflateInto(bytes: Uint8Array, header: number, length: number): Uint8Array | 'full' | Attempt {
+    const out = new Uint8Array(length);
     let data: Uint8Array;
     try {
       // No more input than a member read whole may have: fflate goes on inflating past a full buffer (dropping it).
       data = inflateSync(bytes.subarray(header, header + MAX_MEMBER_BYTES + TRAILER), { out });
     } catch (error) {
       // fflate writes a stored block with `set`, which throws a RangeError when the buffer is too small.
-      if (error instanceof RangeError) return this.inputEnded ? { kind: 'odd' } : { kind: 'more' };
+      if (error instanceof RangeError) return 'full';
       // Data cut short may fail in any way (fflate reads zeros past its end): only the whole input tells.
       return (error as { code?: unknown }).code === UNEXPECTED_EOF || !this.inputEnded ? { kind: 'more' } : { kind: 'odd' };
     }
-    // A full buffer: the member inflates to more than any trailer read so far says (its own may come later).
-    if (data.length === out.length) return this.inputEnded ? { kind: 'odd' } : { kind: 'more' };
-    return this.trailerAfter(bytes, header, data);
+    return data.length === out.length ? 'full' : data;
   }
 
   /**
@@ -251,66 +273,6 @@ export class MemberGzipSource implements DataSource {
       if (isMemberStart(bytes, end)) return { kind: 'inflated', data, end };
     }
     return this.inputEnded ? { kind: 'odd' } : { kind: 'more' };
-  }
-}
-
-/**
- * Input bytes not inflated yet, in one buffer: a chunk that arrives with nothing left over is used as it is;
- * else it is copied after what is left, into a buffer of this module's own that doubles when what is left
- * and the chunk do not fit, and is compacted (what is left moved to its start) when they fit but not after
- * it. So a member read over many chunks costs about one copy of its bytes, not one per chunk.
- */
-class PendingInput {
-  private store: Uint8Array;
-  /** Whether `store` is this module's (else it is a chunk of the input, never written to). */
-  private owned = false;
-  private from = 0;
-  private to: number;
-
-  constructor(first: Uint8Array) {
-    this.store = first;
-    this.to = first.length;
-  }
-
-  get length(): number {
-    return this.to - this.from;
-  }
-
-  /** The bytes left, as a view (valid until the next push or drop). */
-  get bytes(): Uint8Array {
-    return this.store.subarray(this.from, this.to);
-  }
-
-  push(chunk: Uint8Array): void {
-    const left = this.length;
-    if (left === 0) {
-      this.store = chunk;
-      this.owned = false;
-      this.from = 0;
-      this.to = chunk.length;
-      return;
-    }
-    const needed = left + chunk.length;
-    if (!this.owned || needed > this.store.length) {
-      const grown = new Uint8Array(Math.max(needed, this.owned ? this.store.length * 2 : needed * 2));
-      grown.set(this.store.subarray(this.from, this.to));
-      this.store = grown;
-      this.owned = true;
-    } else if (this.to + chunk.length > this.store.length) {
-      this.store.copyWithin(0, this.from, this.to);
-    } else {
-      this.store.set(chunk, this.to);
-      this.to += chunk.length;
-      return;
-    }
-    this.from = 0;
-    this.to = left;
-    this.store.set(chunk, this.to);
-    this.to += chunk.length;
-  }
-
-  drop(count: number): void {
-    this.from += count;
   }
 }
 
@@ -341,21 +303,4 @@ export function gzipHeaderLength(bytes: Uint8Array): number | 'more' | 'odd' {
 /** Whether a gzip member of deflated data may start at `at`: 1f 8b 08, then flags with none of the reserved bits. */
 function isMemberStart(bytes: Uint8Array, at: number): boolean {
   return bytes[at] === 0x1f && bytes[at + 1] === 0x8b && bytes[at + 2] === 0x08 && ((bytes[at + 3] ?? 0xff) & 0xe0) === 0;
-}
-
-/** CRC-32 (ISO 3309, as gzip's trailer has it), by a table of 256 entries. */
-const CRC_TABLE = ((): Uint32Array => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n += 1) {
-    let c = n;
-    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-export function crc32(data: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (let i = 0; i < data.length; i += 1) crc = (CRC_TABLE[(crc ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
 }
