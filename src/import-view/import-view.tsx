@@ -70,9 +70,15 @@ export function ImportView({ runImport, resultsHref, now = Date.now }: ImportVie
   }, [view.state, progress]);
 
   const start = (file: File): void => {
+    const fileName = file.name;
+    // Nothing to read: said plainly, not as "0 B of 0 B, 0 records" (the reader would say the same).
+    if (file.size === 0) {
+      abortRef.current = null;
+      setView({ state: 'failed', fileName, progress: null, message: `${fileName}: the file is empty: not a WARC or WACZ` });
+      return;
+    }
     const controller = new AbortController();
     abortRef.current = controller;
-    const fileName = file.name;
     setView({ state: 'working', fileName, progress: null, startedAt: now() });
     runImport(file, {
       signal: controller.signal,

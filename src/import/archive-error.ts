@@ -33,3 +33,11 @@ export class ArchiveReadError extends Error {
     super(`${fileName}: ${detail} (at byte ${offset}${recordsRead > 0 ? `; ${recordsRead} record${recordsRead === 1 ? '' : 's'} read before it` : ''})`);
   }
 }
+
+/** Most characters of a value (a URL, a name, a field) shown in a message: the rest is cut and counted. */
+export const MAX_SHOWN = 200;
+
+/** A value for a message: as it is up to {@link MAX_SHOWN} characters, else its start and how many more it has. */
+export function shown(value: string, max = MAX_SHOWN): string {
+  return value.length <= max ? value : `${value.slice(0, max)}… (${value.length - max} more characters)`;
+}

@@ -3,8 +3,9 @@
  * concatenated members (one per record, as `.warc.gz` files are written) as
  * well as one member over the whole file, and tells where each member starts:
  * the browser's `DecompressionStream` cannot say where a member ends, and
- * rejects data after the first member in Chrome. It holds one input piece of
- * at most {@link MAX_PUSH} bytes and what it inflates to, whatever the
+ * rejects data after the first member in Chrome. It inflates one input piece
+ * of at most {@link MAX_PUSH} bytes at a time and hands out what it inflates
+ * to (at most about 64 MiB) before the next, whatever the chunks' and the
  * members' sizes; but it copies a lot (fflate grows its output from the
  * 32 KiB window at every push, and copies the input left after each member),
  * so files of small members are read by `gzip-member-source.ts`, which hands
@@ -14,7 +15,7 @@ import { Gunzip } from 'fflate';
 import { type DataSource, GzipDataError, type Member, MemberList } from './data-source.ts';
 
 /** Most compressed bytes pushed to the inflater at once: bounds what one push inflates to (deflate expands at most ~1,032×). */
-const MAX_PUSH = 64 * 1024;
+const MAX_PUSH = 16 * 1024;
 
 export class StreamingGzipSource implements DataSource {
   readonly compression = 'gzip';
@@ -73,7 +74,11 @@ export class StreamingGzipSource implements DataSource {
     return null;
   }
 
-  /** Reads one input chunk and inflates it, in pieces of at most {@link MAX_PUSH} bytes. */
+  /**
+   * Inflates the next piece of input, at most {@link MAX_PUSH} bytes: what it inflates to (at most about
+   * 64 MiB, deflate's ratio being 1,032 at most) is handed out before the next piece is inflated, the rest of
+   * the chunk kept pending. A chunk is never inflated whole: a 4 MB chunk of a bomb would be 4 GiB at once.
+   */
   private async pull(): Promise<void> {
     let chunk = this.pending;
     this.pending = null;
@@ -89,12 +94,11 @@ export class StreamingGzipSource implements DataSource {
         this.checkLastTrailer();
         return;
       }
-      for (let start = 0; start < chunk.length; start += MAX_PUSH) {
-        const piece = chunk.subarray(start, Math.min(chunk.length, start + MAX_PUSH));
-        this.push(piece, false);
-        this.fileBytesRead += piece.length;
-      }
-      this.keepTail(chunk);
+      const piece = chunk.length > MAX_PUSH ? chunk.subarray(0, MAX_PUSH) : chunk;
+      if (chunk.length > MAX_PUSH) this.pending = chunk.subarray(MAX_PUSH);
+      this.push(piece, false);
+      this.fileBytesRead += piece.length;
+      this.keepTail(piece);
       this.onProgress?.(this.fileBytesRead);
     } catch (error) {
       if (!(error instanceof GzipDataError)) throw error;

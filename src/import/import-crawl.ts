@@ -26,7 +26,7 @@ import { IMPORT_LOCK, type CrawlStore } from '../core/crawl/ports.ts';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
 import { MAX_EXTRA_ORIGINS, validateSettings, type CrawlSettings } from '../core/settings.ts';
 import { normalizeUrl } from '../core/url/normalize-url.ts';
-import { ArchiveReadError } from './archive-error.ts';
+import { ArchiveReadError, shown } from './archive-error.ts';
 import { ArchiveRowBuilder, type ImportedRow, type ImportSummary } from './archive-rows.ts';
 import { restoreTabcrawlCrawl } from './import-tabcrawl.ts';
 import { ImportWriter, PROGRESS_EVERY, WarningLog, abortError, checkAbort, recordsWithProgress, rewriteRows, type ImportOptions, type ImportProgress, type ImportRun } from './import-writes.ts';
@@ -165,12 +165,13 @@ async function startUrlsOf(archive: OpenedArchive, run: Omit<ImportRun, 'archive
   if (wacz !== null) {
     const main = wacz.datapackage?.['mainPageUrl'] ?? wacz.datapackage?.['mainPageURL'];
     const mainUrl = typeof main === 'string' ? normalizeUrl(main) : null;
-    if (mainUrl !== null && isHttp(mainUrl)) return [mainUrl];
+    if (mainUrl !== null && canStart(mainUrl)) return [mainUrl];
+    // Seeds a crawl cannot start from (a 100 KB URL) are passed over: the next seed, or the first capture, starts it.
     const seeds: string[] = [];
     if (wacz.pageLists.length > 0) {
       for await (const page of wacz.pages()) {
         const url = page['seed'] === true ? normalizeUrl(page.url) : null;
-        if (url !== null && isHttp(url) && !seeds.includes(url)) seeds.push(url);
+        if (url !== null && canStart(url) && !seeds.includes(url)) seeds.push(url);
       }
     }
     if (seeds.length > 0) return seeds;
@@ -182,7 +183,7 @@ async function startUrlsOf(archive: OpenedArchive, run: Omit<ImportRun, 'archive
     seen += 1;
     if ((record.type === 'response' || record.type === 'resource' || record.type === 'revisit') && record.targetUri !== null) {
       const url = normalizeUrl(record.targetUri);
-      if (url !== null && isHttp(url)) {
+      if (url !== null && canStart(url)) {
         const status = record.http?.status ?? (record.type === 'resource' ? 200 : null);
         const type = (record.http === null ? record.contentType : headerValue(record, 'content-type')) ?? '';
         if (status !== null && status >= 200 && status < 300 && /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(type)) return [url];
@@ -192,7 +193,7 @@ async function startUrlsOf(archive: OpenedArchive, run: Omit<ImportRun, 'archive
     if (fallback !== null && seen >= 1000) break;
   }
   if (fallback !== null) return [fallback];
-  throw new ArchiveReadError('not-archive', archive.fileName, 0, 'it holds no capture of an http(s) URL: there is nothing to import');
+  throw new ArchiveReadError('not-archive', archive.fileName, 0, 'it holds no capture of an http(s) URL a crawl can start from: there is nothing to import');
 }
 
 function headerValue(record: ArchiveRecord, name: string): string | null {
@@ -201,6 +202,15 @@ function headerValue(record: ArchiveRecord, name: string): string | null {
 
 function isHttp(url: string): boolean {
   return url.startsWith('http://') || url.startsWith('https://');
+}
+
+/** Whether a crawl can start from `url` (an http(s) URL the settings accept, with its user name or without). */
+function canStart(url: string): boolean {
+  if (!isHttp(url)) return false;
+  const bare = new URL(url);
+  bare.username = '';
+  bare.password = '';
+  return validateSettings({ startUrl: url }).ok || validateSettings({ startUrl: bare.href }).ok;
 }
 
 /**
@@ -222,7 +232,7 @@ function settingsOf(starts: readonly string[], fileName: string): CrawlSettings 
       if (alone.ok) return alone.settings;
     }
   }
-  throw new ArchiveReadError('not-archive', fileName, 0, `its start URL ${starts[0] ?? ''} cannot start a crawl`);
+  throw new ArchiveReadError('not-archive', fileName, 0, `its start URL ${shown(starts[0] ?? '')} cannot start a crawl`);
 }
 
 /** The builder's counts of what it skipped, as warnings. */

@@ -17,6 +17,7 @@ import { emptyCounts, NOT_CRAWLED_REASONS, type CrawlRecord, type NotCrawledUrl,
 import { ArchiveReadError } from './archive-error.ts';
 import { sanitiseImportedCrawl } from './imported-settings.ts';
 import { PROGRESS_EVERY, recordsWithProgress, type ImportRun } from './import-writes.ts';
+import { isStoredRow, rowProblem } from './row-check.ts';
 
 /** The layout of Tabcrawl's files this import reads (`src/export/tabcrawl-crawl-file.ts` writes it; a test checks both agree). */
 export const TABCRAWL_CRAWL_FORMAT = 'tabcrawl-crawl-1';
@@ -64,7 +65,8 @@ export async function restoreTabcrawlCrawl(run: ImportRun): Promise<CrawlRecord 
   for await (const raw of wacz.tabcrawlRows()) {
     run.checkAborted();
     line += 1;
-    if (!isRow(raw)) throw new ArchiveReadError('corrupt', `${run.fileName} › tabcrawl/rows.jsonl.gz`, 0, `line ${line} is not a row`);
+    const problem = rowProblem(raw);
+    if (problem !== null || !isStoredRow(raw)) throw new ArchiveReadError('corrupt', `${run.fileName} › tabcrawl/rows.jsonl.gz`, 0, `line ${line} is not a row: ${problem ?? ''}`);
     const row: PageRecord = { ...raw, crawlId: run.crawlId, source: 'archive' };
     if (row.sha256 !== null && !owners.has(row.sha256)) owners.set(row.sha256, row.url);
     countRow(rowCounts, row);
@@ -124,17 +126,6 @@ function isCrawl(value: unknown): value is CrawlRecord {
     isObject(value['counts']) &&
     typeof value['state'] === 'string' &&
     typeof value['createdAt'] === 'number'
-  );
-}
-
-function isRow(value: unknown): value is PageRecord {
-  return (
-    isObject(value) &&
-    typeof value['url'] === 'string' &&
-    typeof value['seq'] === 'number' &&
-    typeof value['kind'] === 'string' &&
-    (value['sha256'] === null || typeof value['sha256'] === 'string') &&
-    Array.isArray(value['links'])
   );
 }
 

@@ -204,12 +204,13 @@ export async function* recordsWithProgress(run: ImportRun, decodeBodies = true):
   const { archive, progress } = run;
   const { wacz } = archive;
   if (wacz === null) {
-    yield* archive.records({ decodeBodies, onProgress: (bytes) => (progress.bytesRead = bytes) });
+    // Checked as the bytes come too: a record that takes long to read (a large or hostile one) can be cancelled.
+    yield* archive.records({ decodeBodies, onProgress: (bytes) => ((progress.bytesRead = bytes), run.checkAborted()) });
     return;
   }
   for (const path of wacz.warcPaths) {
     const base = wacz.entry(path)?.localHeaderOffset ?? 0;
-    for await (const record of wacz.warcRecords(path, { decodeBodies, onProgress: (bytes) => (progress.bytesRead = base + bytes) })) yield record;
+    for await (const record of wacz.warcRecords(path, { decodeBodies, onProgress: (bytes) => ((progress.bytesRead = base + bytes), run.checkAborted()) })) yield record;
   }
 }
 

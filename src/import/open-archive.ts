@@ -56,7 +56,7 @@ export async function openArchive(input: Blob | RandomAccessFile, fileName: stri
     const wacz = await openWacz(file, fileName);
     return { format: 'wacz', fileName, size: file.size, wacz, records: (options = {}) => wacz.records(options) };
   }
-  if (file.size === 0) throw new ArchiveReadError('not-archive', fileName, 0, 'the file is empty');
+  if (file.size === 0) throw new ArchiveReadError('not-archive', fileName, 0, 'the file is empty: not a WARC or WACZ');
   return {
     format: 'warc',
     fileName,

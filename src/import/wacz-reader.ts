@@ -8,6 +8,7 @@
  */
 import { Gunzip } from 'fflate';
 import { ArchiveReadError } from './archive-error.ts';
+import { LineSplitter } from './text-lines.ts';
 import { readWarc, type WarcReadOptions, type WarcRecord } from './warc-reader.ts';
 import { blobFile, entryBytes, entryDataOffset, type RandomAccessFile, readZipDirectory, type ZipEntry } from './zip-reader.ts';
 
@@ -98,10 +99,19 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
     if (found.size > MAX_TEXT_ENTRY_BYTES) {
       throw new ArchiveReadError('unsupported', fileName, found.localHeaderOffset, `${path} is ${found.size} bytes: more than the ${MAX_TEXT_ENTRY_BYTES} read as text`);
     }
+    // Counted as it inflates too: the size the zip declares may be a lie (the entry's reader stops past it as well).
     const decoder = new TextDecoder('utf-8');
-    let out = '';
-    for await (const chunk of bytes(path)) out += decoder.decode(chunk, { stream: true });
-    return out + decoder.decode();
+    const parts: string[] = [];
+    let read = 0;
+    for await (const chunk of bytes(path)) {
+      read += chunk.length;
+      if (read > MAX_TEXT_ENTRY_BYTES) {
+        throw new ArchiveReadError('unsupported', located(path), MAX_TEXT_ENTRY_BYTES, `it inflates to more than the ${MAX_TEXT_ENTRY_BYTES} bytes read as text`);
+      }
+      parts.push(decoder.decode(chunk, { stream: true }));
+    }
+    parts.push(decoder.decode());
+    return parts.join('');
   }
 
   const datapackage = await readDatapackage();
@@ -135,8 +145,8 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
 
   async function* pages(path = 'pages/pages.jsonl'): AsyncGenerator<WaczPage> {
     if (entry(path) === null) return;
-    const decoder = new TextDecoder('utf-8');
-    let rest = '';
+    let read = 0;
+    const lines = new LineSplitter(located(path), () => read);
     const parse = (line: string): WaczPage | null => {
       if (line.trim() === '') return null;
       try {
@@ -148,15 +158,16 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
       }
     };
     for await (const chunk of bytes(path)) {
-      const lines = (rest + decoder.decode(chunk, { stream: true })).split('\n');
-      rest = lines.pop() ?? '';
-      for (const line of lines) {
+      read += chunk.length;
+      for (const line of lines.push(chunk)) {
         const page = parse(line);
         if (page !== null) yield page;
       }
     }
-    const page = parse(rest + decoder.decode());
-    if (page !== null) yield page;
+    for (const line of lines.end()) {
+      const page = parse(line);
+      if (page !== null) yield page;
+    }
   }
 
   async function tabcrawlCrawl(): Promise<{ text: string; json: unknown } | null> {
@@ -178,12 +189,10 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
     gunzip.ondata = (data) => {
       if (data.length > 0) out.push(data);
     };
-    const decoder = new TextDecoder('utf-8');
-    let rest = '';
     let lineNumber = 0;
     let read = 0;
+    const splitter = new LineSplitter(located, () => read);
     const parse = (line: string): unknown => {
-      lineNumber += 1;
       try {
         return JSON.parse(line) as unknown;
       } catch {
@@ -199,17 +208,21 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
       }
     };
     async function* lines(final: boolean): AsyncGenerator<unknown> {
-      for (const data of out.splice(0)) {
-        const parts = (rest + decoder.decode(data, { stream: true })).split('\n');
-        rest = parts.pop() ?? '';
-        for (const line of parts) if (line.trim() !== '') yield parse(line);
+      const found = out.splice(0).flatMap((data) => splitter.push(data));
+      if (final) found.push(...splitter.end());
+      for (const line of found) {
+        lineNumber += 1;
+        if (line.trim() !== '') yield parse(line);
       }
-      if (final && (rest + decoder.decode()).trim() !== '') yield parse(rest);
     }
     for await (const chunk of bytes(path)) {
-      push(chunk, false);
-      read += chunk.length;
-      yield* lines(false);
+      // 16 KiB at a time: what a piece inflates to (at most 16 MiB) is split into lines before the next.
+      for (let at = 0; at < chunk.length; at += 16 * 1024) {
+        const piece = chunk.subarray(at, at + 16 * 1024);
+        push(piece, false);
+        read += piece.length;
+        yield* lines(false);
+      }
     }
     push(new Uint8Array(0), true);
     yield* lines(true);

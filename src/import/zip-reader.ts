@@ -15,7 +15,7 @@
  *   central directory header, §4.3.14–16 ZIP64 end of central directory, §4.5.3 ZIP64 extra field
  */
 import { Inflate } from 'fflate';
-import { ArchiveReadError } from './archive-error.ts';
+import { ArchiveReadError, shown } from './archive-error.ts';
 import { chunksOf } from './byte-source.ts';
 
 /** A file read by random access: a Blob (a File) or anything that can hand out a range of its bytes. */
@@ -64,6 +64,9 @@ const LOCAL_HEADER = 0x04034b50;
 const MAX_EOCD_SEARCH = 22 + 0xffff;
 /** Most bytes of central directory read: a WACZ lists a handful of files; a million entries stay under it. */
 const MAX_DIRECTORY_BYTES = 256 * 1024 * 1024;
+
+/** Most compressed bytes inflated at once. */
+const MAX_PUSH = 16 * 1024;
 
 const u16 = (view: DataView, at: number): number => view.getUint16(at, true);
 const u32 = (view: DataView, at: number): number => view.getUint32(at, true);
@@ -148,7 +151,32 @@ export async function readZipDirectory(file: RandomAccessFile, fileName: string)
     entries.push({ name, method: u16(view, at + 10), flags, compressedSize, size, crc32: u32(view, at + 16), localHeaderOffset, isDirectory: name.endsWith('/') });
     at += 46 + nameLength + extraLength + commentLength;
   }
+  refuseOverlaps(entries, fileName);
   return entries;
+}
+
+/**
+ * A zip's entries never share bytes; a hostile one lists thousands of entries over the bytes of one large
+ * WARC, each read in full (a 380 KB file made 320 GiB of inflating). Each entry's bytes run from its local
+ * header (30 bytes at least, then its name) to the end of its data: none may start inside the one before it.
+ * @throws ArchiveReadError naming two entries that overlap.
+ */
+function refuseOverlaps(entries: readonly ZipEntry[], fileName: string): void {
+  const byOffset = [...entries].sort((a, b) => a.localHeaderOffset - b.localHeaderOffset);
+  for (let i = 1; i < byOffset.length; i += 1) {
+    const before = byOffset[i - 1];
+    const entry = byOffset[i];
+    if (before === undefined || entry === undefined) continue;
+    const end = before.localHeaderOffset + 30 + before.compressedSize;
+    if (entry.localHeaderOffset < end) {
+      throw new ArchiveReadError(
+        'corrupt',
+        fileName,
+        entry.localHeaderOffset,
+        `the zip's entries ${shown(before.name)} and ${shown(entry.name)} overlap (the second starts inside the first, which runs from byte ${before.localHeaderOffset} to ${end}): a zip's entries never share bytes`,
+      );
+    }
+  }
 }
 
 /** The 64-bit values of a ZIP64 extended information extra field (0x0001) for the 32-bit fields set to 0xFFFFFFFF. */
@@ -210,21 +238,29 @@ export async function* entryBytes(file: RandomAccessFile, entry: ZipEntry, fileN
     return;
   }
   const out: Uint8Array[] = [];
+  // Counted as it inflates: an entry that declares a few bytes and inflates to gigabytes stops at its declared size.
   const inflate = new Inflate((data) => {
+    inflated += data.length;
+    if (inflated > entry.size) {
+      throw new ArchiveReadError('corrupt', fileName, start + read, `${shown(entry.name)} inflates to more than the ${entry.size} bytes the zip's directory declares for it`);
+    }
     if (data.length > 0) out.push(data);
   });
   let read = 0;
+  let inflated = 0;
   const push = (chunk: Uint8Array, final: boolean): void => {
     try {
       inflate.push(chunk, final);
     } catch (error) {
+      if (error instanceof ArchiveReadError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       throw new ArchiveReadError('corrupt', fileName, start + read, `the deflated data of ${entry.name} is corrupt (${reason})`);
     }
   };
   for await (const chunk of chunks) {
-    for (let at = 0; at < chunk.length; at += 64 * 1024) {
-      const piece = chunk.subarray(at, Math.min(chunk.length, at + 64 * 1024));
+    // What one piece inflates to (at most 1,032 times its bytes, 16 MiB) is handed on before the next is inflated.
+    for (let at = 0; at < chunk.length; at += MAX_PUSH) {
+      const piece = chunk.subarray(at, Math.min(chunk.length, at + MAX_PUSH));
       push(piece, false);
       read += piece.length;
       yield* out.splice(0);

@@ -173,6 +173,17 @@ describe('Import page', () => {
     expect(view.root().dataset.state).to.equal('working');
   });
 
+  it('says at once that an empty file is not a WARC or WACZ, starting no import', async () => {
+    const fake = fakeImport();
+    const view = await mountView(fake.runImport);
+    unmount = view.unmount;
+    await view.pick(archive('empty.warc', 0));
+    await waitFor(() => expect(view.root().dataset.state).to.equal('failed'));
+    expect(fake.calls).to.have.lengthOf(0);
+    expect(view.by('import-status').textContent).to.equal('empty.warc: the file is empty: not a WARC or WACZ');
+    expect(view.by('import-nothing-stored').textContent).to.match(/^Nothing was stored\./);
+  });
+
   it('aborts a running import when the page goes away', async () => {
     const fake = fakeImport();
     const view = await mountView(fake.runImport);

@@ -41,6 +41,13 @@ describe('--import: the file', () => {
     assert.equal(importFileProblem(join(dir, 'site.wacz'), 'site.wacz'), null);
   });
 
+  test('an empty file exits 2 saying it is empty, not a WARC or WACZ, before a browser is launched', async () => {
+    writeFileSync(join(dir, 'empty.warc'), '');
+    const streams = io({ CHROME_PATH: '/nonexistent/chrome' });
+    assert.equal(await runCli(['--import', join(dir, 'empty.warc')], streams), EXIT.usage);
+    assert.deepEqual(streams.err, [`tabcrawl: --import '${join(dir, 'empty.warc')}': the file is empty: not a WARC or WACZ\n`, 'run with --help for the options\n']);
+  });
+
   test('a file that is there goes on to the browser (here: a missing Chromium, exit 1)', async () => {
     const streams = io({ CHROME_PATH: '/nonexistent/chrome' });
     assert.equal(await runCli(['--import', 'site.wacz'], streams), EXIT.failed);

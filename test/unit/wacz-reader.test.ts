@@ -233,6 +233,6 @@ describe('a WACZ cut short, or no WACZ at all', () => {
 
     const empty = await openArchive(blobOf(new Uint8Array(0)), 'empty.warc').then(() => null, (e: unknown) => e);
     assert.ok(empty instanceof ArchiveReadError);
-    assert.equal(empty.message, 'empty.warc: the file is empty (at byte 0)');
+    assert.equal(empty.message, 'empty.warc: the file is empty: not a WARC or WACZ (at byte 0)');
   });
 });

@@ -260,7 +260,10 @@ export function sessionPort(session: Pick<CrawlPort, 'request'> & SinkPageOpener
 /** Why `--import` cannot read `path` (as the user wrote it: `given`), or null when it is a file. */
 export function importFileProblem(path: string, given: string): string | null {
   try {
-    if (!statSync(path).isFile()) return `--import '${given}': not a file`;
+    const stat = statSync(path);
+    if (!stat.isFile()) return `--import '${given}': not a file`;
+    // The import page would read nothing and say so less plainly ("0 B of 0 B, 0 records").
+    if (stat.size === 0) return `--import '${given}': the file is empty: not a WARC or WACZ`;
     return null;
   } catch {
     return `--import '${given}': no such file`;
