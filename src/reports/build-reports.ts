@@ -33,7 +33,7 @@
  */
 import { parseContentType } from '../core/links/decode-html.ts';
 import type { PageRecord, RowKind } from '../core/model.ts';
-import { isSiteUrlRow } from '../audit/row-health.ts';
+import { isRedirectStatus, isSiteUrlRow } from '../audit/row-health.ts';
 import { isBrokenResource } from '../export/broken-resources.ts';
 
 /** Starts a scan of one crawl's rows in `seq` order; each call starts over from the first row. */
@@ -233,10 +233,6 @@ export function reportCount(report: Report): number {
   }
 }
 
-/** A 3xx status: the row is a redirect. */
-export function isRedirectStatus(status: number | null): status is number {
-  return status !== null && status >= 300 && status < 400;
-}
 
 /** The row answered 4xx or 5xx, or failed at the network level (a blocked row is not broken: it was never asked). */
 export function isBrokenRow(row: PageRecord): boolean {

@@ -33,10 +33,6 @@ export const KINDS: readonly { kind: RowKind; label: string; title: string }[] =
 export type StatusFields = Pick<PageListRow, 'status' | 'blockedBy' | 'error'>;
 export { statusText } from '../ui/row-format.ts';
 
-/** Whether an HTTP status is a redirect. */
-export function isRedirectStatus(status: number | null): boolean {
-  return status !== null && status >= 300 && status < 400;
-}
 
 /** Bytes in the binary units every page uses (`512 B`, `5.0 KiB`, `1.2 MiB`); empty when unknown. */
 export function sizeText(bytes: number | null): string {

@@ -7,7 +7,8 @@
 import type { CrawlRecord, PageRecord, RowKind } from '../core/model.ts';
 import { isBrokenResource } from '../export/broken-resources.ts';
 import { createScope } from '../core/url/scope.ts';
-import { isRedirectStatus } from './format.ts';
+import { isRedirectStatus } from '../audit/row-health.ts';
+import { MAX_REDIRECT_HOPS } from '../core/url/traps.ts';
 import type { RowReader } from './row-reader.ts';
 
 /** One URL of a redirect chain. */
@@ -30,8 +31,6 @@ export interface RedirectChain {
   isCut: boolean;
 }
 
-/** Most redirect hops followed each way. */
-export const MAX_REDIRECT_HOPS = 20;
 
 /** Whether `row` is a 3xx answer redirecting to `target`. */
 function redirectsTo(row: PageRecord, target: string): boolean {
