@@ -17,22 +17,10 @@
 import { withSessionGuard, type CrawlSettings } from '../core/settings.ts';
 import { createScope } from '../core/url/scope.ts';
 import { browsertrixScope } from './browsertrix-scope.ts';
+import { crawlerUserAgent } from '../core/user-agent.ts';
 
 /** The Browsertrix Crawler release the config is written for (its options: test/fixtures/browsertrix/crawler-options.json). */
 export const BROWSERTRIX_CRAWLER_VERSION = '1.14.1';
-
-/** Tabcrawl's home page, named in its User-Agent. */
-export const TABCRAWL_PROJECT_URL = 'https://github.com/tabcrawl/tabcrawl';
-
-/**
- * The User-Agent a Tabcrawl crawl sends. A copy of the format of
- * `crawlerUserAgent` in `shells/background/adapters/user-agent-rule.ts`
- * (a shell's adapter, which this pure module cannot import); a unit test
- * holds the two to the same text.
- */
-export function tabcrawlUserAgent(version: string): string {
-  return `Mozilla/5.0 (compatible; tabcrawl/${version}; +${TABCRAWL_PROJECT_URL})`;
-}
 
 /**
  * The links Browsertrix follows (`selectLinks`: a CSS selector, `->`, the
@@ -98,7 +86,7 @@ export function browsertrixConfig(source: HandoffSource): BrowsertrixConfig {
   const extraSeeds = settings.extraOrigins.map((origin) => `${origin}/`).filter((url) => inScope.check(url).inScope);
   const delayMs = settings.delayMs + (settings.jitterMs ?? 0);
   const pageExtraDelay = Math.ceil(delayMs / 1000);
-  const userAgent = tabcrawlUserAgent(source.version);
+  const userAgent = crawlerUserAgent(source.version);
   const maxRetries = settings.maxRetries ?? 2;
 
   const options: Record<string, ConfigValue> = {

@@ -96,7 +96,7 @@ export const CEILING_FETCH_OPTIONS = { cache: 'no-store', credentials: 'omit', r
 /** The one-line explanation printed under the section's title. */
 export const CEILING_EXPLANATION = "what a fetch-only loop in an extension's service worker reaches here: the most any extension crawler could do on this machine";
 
-/** Where Tabcrawl's User-Agent points (`PROJECT_URL` of `src/shells/background/index.ts`). */
+/** Where Tabcrawl's User-Agent points (`TABCRAWL_PROJECT_URL` of `src/core/user-agent.ts`). */
 const PROJECT_URL = 'https://github.com/tabcrawl/tabcrawl';
 
 /** The User-Agent rule, as `installUserAgentRule` adds it, in plain JS. */

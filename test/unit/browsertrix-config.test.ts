@@ -17,12 +17,11 @@ import {
   browsertrixConfigFileName,
   browsertrixConfigYaml,
   linkSelectors,
-  tabcrawlUserAgent,
-  TABCRAWL_PROJECT_URL,
   yamlString,
 } from '../../src/handoff/browsertrix-config.ts';
 import { escapeRegex, wildcardToRegex } from '../../src/handoff/browsertrix-scope.ts';
 import { admits, browsertrixNormalized, configProblems, loadBrowsertrixOptions, scopeOf } from '../support/browsertrix-options.ts';
+import { crawlerUserAgent, TABCRAWL_PROJECT_URL } from '../../src/core/user-agent.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const OPTIONS = loadBrowsertrixOptions();
@@ -325,13 +324,13 @@ describe('the Browsertrix config', () => {
     assert.match(dockerLine(browsertrixConfigYaml({ settings, version: '0.1.0' })), /-v \$PWD\/crawl-config\.yaml:/, 'no date, no name: the generic one');
   });
 
-  test('the User-Agent is the one the extension sends (a copy of the adapter\'s format)', () => {
-    const adapter = readFileSync(resolve(ROOT, 'src/shells/background/adapters/user-agent-rule.ts'), 'utf8');
-    const template = /return `(Mozilla[^`]*)`;/.exec(adapter)?.[1];
-    assert.equal(template, 'Mozilla/5.0 (compatible; tabcrawl/${version}; +${projectUrl})');
+  test('the User-Agent is the one the extension sends: the background\'s rule and the config both take it from core/user-agent.ts', () => {
+    assert.equal(crawlerUserAgent('1.2.3'), 'Mozilla/5.0 (compatible; tabcrawl/1.2.3; +https://github.com/tabcrawl/tabcrawl)');
     const background = readFileSync(resolve(ROOT, 'src/shells/background/index.ts'), 'utf8');
-    assert.ok(background.includes(`PROJECT_URL = '${TABCRAWL_PROJECT_URL}'`));
-    assert.equal(tabcrawlUserAgent('1.2.3'), template?.replace('${version}', '1.2.3').replace('${projectUrl}', TABCRAWL_PROJECT_URL));
+    assert.match(background, /import \{ crawlerUserAgent \} from '\.\.\/\.\.\/core\/user-agent\.ts';/);
+    assert.match(background, /installUserAgentRule\(crawlerUserAgent\(browser\.runtime\.getManifest\(\)\.version\)\)/);
+    const { options } = browsertrixConfig({ settings: { ...DEFAULT_SETTINGS, startUrl: 'https://example.com/' }, version: '1.2.3' });
+    assert.equal(options['userAgent'], crawlerUserAgent('1.2.3'));
   });
 
   test('the link selectors parse as Browsertrix parses them, with no comma (it splits on commas)', () => {

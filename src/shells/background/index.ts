@@ -17,14 +17,12 @@ import { createBrowserFetcher } from './adapters/browser-fetcher.ts';
 import { isNewBrowserSession } from './adapters/browser-session.ts';
 import { KeepAlive, WATCHDOG_ALARM } from './adapters/keep-alive.ts';
 import { WireObserver } from './adapters/wire-observer.ts';
-import { crawlerUserAgent, installUserAgentRule } from './adapters/user-agent-rule.ts';
+import { installUserAgentRule } from './adapters/user-agent-rule.ts';
+import { crawlerUserAgent } from '../../core/user-agent.ts';
 import { CrawlEvents, observeCrawlChanges } from './crawl-events.ts';
 import { CrawlManager } from './crawl-manager.ts';
 import { createHandlers, dispatch } from './message-handlers.ts';
 import { isTrustedSender, pageOriginOf } from './trusted-sender.ts';
-
-/** Where the User-Agent points site owners who want to know who is crawling them. */
-export const PROJECT_URL = 'https://github.com/tabcrawl/tabcrawl';
 
 /** Requests that change a crawl's state, after which the badge is refreshed. */
 const STATE_CHANGES: ReadonlySet<RequestType> = new Set<RequestType>(['crawl/start', 'crawl/stop', 'crawl/pause', 'crawl/resume', 'crawl/rerun', 'crawl/delete', 'crawl/imported']);
@@ -86,7 +84,7 @@ browser.alarms.onAlarm.addListener((alarm) => {
 // (the work itself is done below, at every worker start).
 browser.runtime.onStartup.addListener(() => undefined);
 
-void installUserAgentRule(crawlerUserAgent(browser.runtime.getManifest().version, PROJECT_URL)).catch((error: unknown) =>
+void installUserAgentRule(crawlerUserAgent(browser.runtime.getManifest().version)).catch((error: unknown) =>
   console.error('could not set the crawl User-Agent', error),
 );
 // On every worker start: resume running crawls, noting the interruption on each when the browser restarted;

@@ -7,11 +7,6 @@ import browser, { type DeclarativeNetRequest } from 'webextension-polyfill';
 
 const RULE_ID = 1;
 
-/** The User-Agent every crawl request carries. */
-export function crawlerUserAgent(version: string, projectUrl: string): string {
-  return `Mozilla/5.0 (compatible; tabcrawl/${version}; +${projectUrl})`;
-}
-
 /** Resource types a `fetch` of the background has. */
 const FETCH_TYPES: DeclarativeNetRequest.ResourceType[] = ['xmlhttprequest', 'other'];
 
