@@ -63,13 +63,25 @@ export function networkGuardFor(
 ): NetworkGuard {
   const isOn = settings.allowPrivateAddresses !== true && addressClassOfUrl(settings.startUrl) === 'public';
   const named = new Set([settings.startUrl, ...(settings.extraOrigins ?? [])].map(hostnameOrNull));
-  const isExempt = (origin: string): boolean => !isOn || named.has(hostnameOrNull(origin)) || isOwnSite(origin);
+  /** Each origin's verdict by name (exempt, or private as written), read once: admission asks for every link. */
+  const byName = new Map<string, 'exempt' | 'private' | 'public'>();
+  const verdictOf = (origin: string): 'exempt' | 'private' | 'public' => {
+    let verdict = byName.get(origin);
+    if (verdict === undefined) {
+      verdict = named.has(hostnameOrNull(origin)) || isOwnSite(origin) ? 'exempt' : addressClassOfUrl(origin) !== 'public' ? 'private' : 'public';
+      byName.set(origin, verdict);
+    }
+    return verdict;
+  };
+  const isExempt = (origin: string): boolean => !isOn || verdictOf(origin) === 'exempt';
   /** Hosts whose name reads public found to answer from a private address: a cache of their stored marks, safe to lose. */
   const found = new Set<string>();
   const isBarred = (url: string): boolean => {
     if (!isOn) return false;
     const origin = originOrNull(url);
-    return origin !== null && !isExempt(origin) && (found.has(origin) || addressClassOfUrl(origin) !== 'public');
+    if (origin === null) return false;
+    const verdict = verdictOf(origin);
+    return verdict === 'private' || (verdict === 'public' && found.has(origin));
   };
   return {
     isOn,
