@@ -19,9 +19,6 @@ export { type Compression, type DataSource, GzipDataError } from './data-source.
 /** What the readers read: a stream, a Blob (a File), an iterable of chunks, or the bytes themselves. */
 export type ByteInput = ReadableStream<Uint8Array> | Blob | AsyncIterable<Uint8Array> | Iterable<Uint8Array> | Uint8Array;
 
-/** Most compressed bytes pushed to the inflater at once: bounds what one push inflates to (deflate expands at most ~1,032×). */
-const MAX_PUSH = 64 * 1024;
-
 /** The chunks of an input, in order. Stopping early (return) cancels a stream. */
 export async function* chunksOf(input: ByteInput): AsyncGenerator<Uint8Array> {
   if (input instanceof Uint8Array) {

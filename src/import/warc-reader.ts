@@ -369,6 +369,5 @@ async function buildRecord(head: WarcHead, block: Uint8Array, blockCut: boolean,
 /** A line of the file as a message shows it: at most 60 characters, control characters escaped. */
 function quote(text: string): string {
   const shown = text.length > 60 ? `${text.slice(0, 60)}…` : text;
-  // eslint-disable-next-line no-control-regex
   return JSON.stringify(shown.replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, (c) => (c === '\ufffd' ? '?' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)));
 }

@@ -35,7 +35,7 @@ import { distDirOf, ensureBuilt, STDERR_BUILD_IO } from '../../src/shells/cli/bu
 import { findChromium } from '../../src/shells/cli/chromium.ts';
 import { BENCH_USAGE, parseBenchArgs, type BenchOptions } from './bench-args.ts';
 import { rounded } from './bench-stats.ts';
-import { log, ROOT, type BenchContext } from './bench-report.ts';
+import { ROOT, type BenchContext } from './bench-report.ts';
 import { ceilingPart } from './part-ceiling.ts';
 import { costPerPage as costPart } from './part-cost.ts';
 import { politeness as politenessPart } from './part-politeness.ts';

@@ -11,7 +11,7 @@
  * can be judged as a crawl grows (`--pages 50000 --parts 1,3 --rounds 1`).
  */
 import { edgeSlopes, median, rounded, slope, type EdgeSlope } from './bench-stats.ts';
-import { MiB, num, perHostText, table, type BenchContext } from './bench-report.ts';
+import { MiB, num, table, type BenchContext } from './bench-report.ts';
 import { variantLabel, type VariantRuns } from './part-throughput.ts';
 import type { CrawlSample, TabcrawlRun } from './tabcrawl-crawl.ts';
 

@@ -83,7 +83,7 @@ export function browserCpuMs(profileDir: string): Record<string, number> {
     const kind = processKind(readOr(`/proc/${pid}/cmdline`).replace(/\0/g, ' '));
     totals[kind] = (totals[kind] ?? 0) + cpuMsOf(`/proc/${pid}/stat`);
     if (kind !== 'extension') continue;
-    let tids: string[] = [];
+    let tids: string[];
     try {
       tids = readdirSync(`/proc/${pid}/task`);
     } catch {

@@ -59,7 +59,7 @@ describe('the command line prints what an archive says with its control characte
     );
     const run = await crawlCli(['--import', file, '--out', join(out, 'revisit.jsonl')]);
     assert.equal(run.code, 0, run.output);
-    assert.match(run.output, /^tabcrawl:   .*a revisit of http:\/\/evil\.test\/\\x1B\]0;owned\\x07\\x1B\]52;c;ZWNobyBoaQ==\\x07\\x1B\[2J\\u202Egnp\.exe that is not in the archive/m);
+    assert.match(run.output, /^tabcrawl: {3}.*a revisit of http:\/\/evil\.test\/\\x1B\]0;owned\\x07\\x1B\]52;c;ZWNobyBoaQ==\\x07\\x1B\[2J\\u202Egnp\.exe that is not in the archive/m);
     assert.doesNotMatch(run.output, RAW, JSON.stringify(run.output));
   });
 

@@ -181,7 +181,7 @@ describe('security and privacy of the built extension', () => {
       await page.goto(`${site.origin}/`);
       const probe = await page.evaluate(async (id) => {
         const runtime = (globalThis as unknown as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime;
-        let fetched = 'no';
+        let fetched: string;
         try {
           await fetch(`chrome-extension://${id}/src/shells/popup/index.html`);
           fetched = 'yes';
@@ -192,7 +192,7 @@ describe('security and privacy of the built extension', () => {
         frame.src = `chrome-extension://${id}/src/shells/popup/index.html`;
         document.body.append(frame);
         await new Promise((resolve) => setTimeout(resolve, 500));
-        let framedScripts = -1;
+        let framedScripts: number;
         try {
           framedScripts = frame.contentDocument?.querySelectorAll('script').length ?? -1;
         } catch {

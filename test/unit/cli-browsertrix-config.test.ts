@@ -75,7 +75,7 @@ describe('--browsertrix-config', () => {
       assert.equal(code, EXIT.ok, lines.join('\n'));
       const text = readFileSync(join(dir, 'handoff', 'site.yaml'), 'utf8');
       assert.match(text, /^# Run it from the folder that holds this file/m);
-      assert.match(text, /^#   docker run -v \$PWD\/site\.yaml:\/app\/crawl-config\.yaml \\$/m);
+      assert.match(text, /^# {3}docker run -v \$PWD\/site\.yaml:\/app\/crawl-config\.yaml \\$/m);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

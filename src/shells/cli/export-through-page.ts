@@ -8,7 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ExportFormat } from '../../export/format-info.ts';
-import { SINK_NAME, type SinkEvent } from '../../export/page-sink.ts';
+import type { SinkEvent } from '../../export/page-sink.ts';
 import { exportPagePath } from '../../messaging/routes.ts';
 
 /** An extension page opened with a function exposed on it, as a driver opens it (Chromium or Firefox). */
@@ -18,7 +18,7 @@ export interface SinkPage {
   onCrash(listener: () => void): void;
 }
 
-/** What a browser session offers for an export: an extension page opened with `sink` exposed as {@link SINK_NAME} before its scripts run. */
+/** What a browser session offers for an export: an extension page opened with `sink` exposed as `SINK_NAME` (`export/page-sink.ts`) before its scripts run. */
 export interface SinkPageOpener {
   openSinkPage(path: string, sink: (event: SinkEvent) => Promise<void>): Promise<SinkPage>;
 }

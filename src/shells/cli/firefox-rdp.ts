@@ -78,7 +78,7 @@ export class RdpClient {
         });
         return client;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`could not reach Firefox's debugger on port ${port}: ${String(error)}`);
+        if (Date.now() > deadline) throw new Error(`could not reach Firefox's debugger on port ${port}: ${String(error)}`, { cause: error });
         await new Promise((r) => setTimeout(r, 100));
       }
     }

@@ -109,7 +109,9 @@ export async function importThroughPage(session: FilePageOpener, filePath: strin
       try {
         read = (await page.evaluate(READ_STATE)) as PageState;
       } catch (error) {
-        throw new Error(`the import page stopped answering: ${error instanceof Error ? error.message : String(error)}`);
+        throw new Error(`the import page stopped answering: ${error instanceof Error ? error.message : String(error)}`, {
+          cause: error,
+        });
       }
       switch (read.state) {
         case 'done':
