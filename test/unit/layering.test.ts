@@ -6,109 +6,20 @@
  * `chrome.*` is checked by `tsconfig.core.json`, in `npm run typecheck`.)
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, normalize, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const SRC = join(ROOT, 'src');
-
-/**
- * What each top-level folder of `src/` may import besides itself. The core
- * imports nothing of ours; features build on the core, storage and formats;
- * the shells (the background, each page, the command line) sit on top; and
- * nothing imports a shell but the shell itself.
- */
-const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  // The core and what builds on it, platform-free.
-  core: [],
-  storage: ['core'],
-  audit: ['core'],
-  // The words of `ui/` too: the Not crawled CSV says why in the words the pages use.
-  export: ['core', 'audit', 'ui'],
-  // Reading WARC and WACZ files into crawl rows (issue 18's import): the core's link extraction and row shape.
-  import: ['core'],
-  messaging: ['core', 'export', 'audit'],
-  ui: ['core'],
-  settings: ['core', 'ui'],
-  reports: ['core', 'audit', 'export', 'storage', 'ui'],
-  results: ['core', 'audit', 'export', 'handoff', 'messaging', 'reports', 'storage', 'ui'],
-  popup: ['core', 'audit', 'export', 'handoff', 'messaging', 'settings', 'storage', 'ui'],
-  'export-view': ['core', 'export', 'ui'],
-  // The import page's view (issue 18): the import itself comes in as a function, so only the shared formatting.
-  'import-view': ['core', 'ui'],
-  options: ['core', 'settings', 'ui'],
-  // The hand-off to other crawlers (a Browsertrix Crawler config): pure, from the core's settings and scope.
-  handoff: ['core'],
-  // The shells: the only code that reaches the browser or the OS; each wires one feature to it.
-  'shells/background': ['audit', 'core', 'export', 'messaging', 'storage'],
-  'shells/popup': ['audit', 'core', 'export', 'messaging', 'popup', 'settings', 'storage', 'ui'],
-  'shells/results': ['audit', 'core', 'export', 'messaging', 'results', 'storage', 'ui'],
-  'shells/export': ['core', 'export', 'export-view', 'messaging', 'storage', 'ui'],
-  'shells/options': ['core', 'options', 'settings', 'ui'],
-  // The one page that writes the database besides the worker: a picked File cannot be sent to it.
-  'shells/import': ['core', 'import', 'import-view', 'messaging', 'storage', 'ui'],
-  'shells/cli': ['audit', 'core', 'export', 'handoff', 'messaging', 'ui'],
-  // The build's shell: run by Vite and npm in Node (the manifest of each browser, the store zips), never in a browser.
-  'shells/build': [],
-};
-
-/** Packages that reach the browser: only the shells may import them. */
-const BROWSER_PACKAGES = new Set(['webextension-polyfill']);
-/** Packages the core may use: pure parsers. */
-const CORE_PACKAGES = new Set(['htmlparser2', 'robots-parser']);
-
-interface SourceFile {
-  /** Path from `src/`, with `/`. */
-  path: string;
-  /** Its layer: a top-level folder of `src/`, or `shells/<name>` for a shell. */
-  folder: string;
-  /** Files of ours it imports (paths from `src/`) and packages (bare names). */
-  files: string[];
-  packages: string[];
-}
-
-function sourceFiles(dir = SRC): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.(ts|tsx)$/.test(entry.name) ? [path] : [];
-  });
-}
-
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
-
-function parse(path: string): SourceFile {
-  const text = readFileSync(path, 'utf8');
-  const rel = relative(SRC, path).split('\\').join('/');
-  const files: string[] = [];
-  const packages: string[] = [];
-  for (const match of text.matchAll(IMPORT)) {
-    const spec = match[1] ?? match[2] ?? match[3] ?? '';
-    if (spec.startsWith('.')) {
-      files.push(relative(SRC, normalize(join(dirname(path), spec))).split('\\').join('/'));
-    } else if (!spec.startsWith('node:')) {
-      const parts = spec.split('/');
-      packages.push(spec.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? spec));
-    }
-  }
-  return { path: rel, folder: layerOf(rel), files, packages };
-}
-
-/** The layer of a path from `src/`: its top-level folder, or `shells/<name>` inside `shells/`. */
-function layerOf(path: string): string {
-  const [top = '', next = ''] = path.split('/');
-  return top === 'shells' ? `shells/${next}` : top;
-}
-
-const FILES = sourceFiles().map(parse);
-
-/** Shells that run in Node only, never in the browser. */
-const NODE_SHELLS = new Set(['shells/build']);
-
-/** A file that may touch the browser: a shell's (but the build's), or the messaging client the shells hand to the pages. */
-const isBrowserShell = (file: SourceFile): boolean =>
-  (file.folder.startsWith('shells/') && !NODE_SHELLS.has(file.folder)) || file.path === 'messaging/client.ts';
+import {
+  ALLOWED,
+  ARCHITECTURE_DOC,
+  BROWSER_PACKAGES,
+  CORE_PACKAGES,
+  FILES,
+  isBrowserShell,
+  layerBlockOf,
+  layerOf,
+  layerTable,
+  usedArrows,
+} from '../support/layers.ts';
 
 describe('layering of src/', () => {
   it('has a rule for every top-level folder and every shell', () => {
@@ -166,5 +77,16 @@ describe('layering of src/', () => {
     };
     for (const path of byPath.keys()) visit(path, []);
     assert.deepEqual(circles, []);
+  });
+
+  it('allows no arrow that no file uses, so the table is the map of the house', () => {
+    const used = new Set(usedArrows());
+    const unused = Object.entries(ALLOWED).flatMap(([from, tos]) => tos.map((to) => `${from} → ${to}`).filter((arrow) => !used.has(arrow as `${string} → ${string}`)));
+    assert.deepEqual(unused, [], 'take these arrows out of ALLOWED in test/support/layers.ts (then: npx tsx test/support/layers.ts --write)');
+  });
+
+  it("draws docs/architecture.md's layer table from ALLOWED", () => {
+    const block = layerBlockOf(readFileSync(ARCHITECTURE_DOC, 'utf8'));
+    assert.equal(block, layerTable(), 'run: npx tsx test/support/layers.ts --write');
   });
 });
