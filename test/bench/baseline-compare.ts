@@ -23,7 +23,10 @@ export function buildOrderOfRound(round: number): readonly [Build, Build] {
 }
 
 /** `this build, baseline` or `baseline, this build`: a round's order as the report prints it. */
-export const buildOrderText = (round: number): string => buildOrderOfRound(round).map((build) => (build === 'this' ? 'this build' : 'baseline')).join(', ');
+export const buildOrderText = (round: number): string =>
+  buildOrderOfRound(round)
+    .map((build) => (build === 'this' ? 'this build' : 'baseline'))
+    .join(', ');
 
 /** One way of part 1 (its id and label, as `part-throughput.ts` names them) measured in one round by both builds, in pages/s. */
 export interface RoundPair {
@@ -55,7 +58,10 @@ export function ratiosToBaseline(rounds: readonly RoundPair[], variantId: string
 }
 
 /** Each way's pages/s for each build (medians over the rounds) and this ÷ baseline (the median of the within-round ratios). */
-export function compareToBaseline(variants: readonly { id: string; label: string }[], rounds: readonly RoundPair[]): BaselineVariantFigures[] {
+export function compareToBaseline(
+  variants: readonly { id: string; label: string }[],
+  rounds: readonly RoundPair[],
+): BaselineVariantFigures[] {
   return variants.map(({ id, label }) => {
     const pairs = rounds.flatMap((r) => r.pagesPerSecond.get(id) ?? []);
     const ratios = ratiosToBaseline(rounds, id);
@@ -71,10 +77,19 @@ export function compareToBaseline(variants: readonly { id: string; label: string
 }
 
 /** The rows of the report's table: a header, then one row per way (`format` prints a number with so many decimals). */
-export function baselineTableRows(figures: readonly BaselineVariantFigures[], format: (value: number, digits: number) => string): string[][] {
+export function baselineTableRows(
+  figures: readonly BaselineVariantFigures[],
+  format: (value: number, digits: number) => string,
+): string[][] {
   const cell = (value: number | null, digits: number): string => (value === null ? 'n/a' : format(value, digits));
   return [
     ['', 'this build, pages/s', 'baseline, pages/s', 'this ÷ baseline', 'rounds'],
-    ...figures.map((f) => [`Tabcrawl, ${f.label}`, cell(f.pagesPerSecond, 1), cell(f.baselinePagesPerSecond, 1), cell(f.ratioToBaseline, 3), String(f.rounds)]),
+    ...figures.map((f) => [
+      `Tabcrawl, ${f.label}`,
+      cell(f.pagesPerSecond, 1),
+      cell(f.baselinePagesPerSecond, 1),
+      cell(f.ratioToBaseline, 3),
+      String(f.rounds),
+    ]),
   ];
 }

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BENCH_USAGE, parseBenchArgs } from '../bench/bench-args.ts';
-import { baselineTableRows, buildOrderOfRound, buildOrderText, compareToBaseline, ratiosToBaseline, type RoundPair } from '../bench/baseline-compare.ts';
+import {
+  baselineTableRows,
+  buildOrderOfRound,
+  buildOrderText,
+  compareToBaseline,
+  ratiosToBaseline,
+  type RoundPair,
+} from '../bench/baseline-compare.ts';
 
 const pair = (thisRate: number, baselineRate: number) => ({ this: thisRate, baseline: baselineRate });
 
@@ -35,14 +42,23 @@ describe('bench --baseline-dist: the option', () => {
 
   it('refuses a baseline when part 1, the part it compares, does not run', () => {
     const parsed = parseBenchArgs(['--parts', '2,5', '--baseline-dist', '/tmp/base/dist/chrome'], builtHere);
-    assert.deepEqual(parsed, { kind: 'usage-error', message: "--baseline-dist compares part 1's crawls: --parts must include 1, got '2,5'" });
+    assert.deepEqual(parsed, {
+      kind: 'usage-error',
+      message: "--baseline-dist compares part 1's crawls: --parts must include 1, got '2,5'",
+    });
     assert.equal(parseBenchArgs(['--smoke', '--baseline-dist', '/tmp/base/dist/chrome'], builtHere).kind, 'run');
   });
 
   it('says in its usage how to compare a change with main', () => {
     assert.match(BENCH_USAGE, /--baseline-dist DIR/);
-    assert.ok(BENCH_USAGE.includes('git worktree add /tmp/base main && (cd /tmp/base && npm ci && npm run build:chrome)'));
-    assert.ok(BENCH_USAGE.includes('npm run bench -- --parts 1 --one-at-once-rounds 3 --rounds 3 --baseline-dist /tmp/base/dist/chrome'));
+    assert.ok(
+      BENCH_USAGE.includes('git worktree add /tmp/base main && (cd /tmp/base && npm ci && npm run build:chrome)'),
+    );
+    assert.ok(
+      BENCH_USAGE.includes(
+        'npm run bench -- --parts 1 --one-at-once-rounds 3 --rounds 3 --baseline-dist /tmp/base/dist/chrome',
+      ),
+    );
   });
 });
 
@@ -60,7 +76,13 @@ describe('bench --baseline-dist: the two builds in each round', () => {
 
   it('takes each round its own ratio, this ÷ baseline, for the rounds where both builds crawled that way', () => {
     const rounds: RoundPair[] = [
-      { round: 1, pagesPerSecond: new Map([['pages-8', pair(100, 50)], ['pages-1', pair(30, 30)]]) },
+      {
+        round: 1,
+        pagesPerSecond: new Map([
+          ['pages-8', pair(100, 50)],
+          ['pages-1', pair(30, 30)],
+        ]),
+      },
       { round: 2, pagesPerSecond: new Map([['pages-8', pair(60, 60)]]) },
     ];
     assert.deepEqual(ratiosToBaseline(rounds, 'pages-8'), [2, 1]);
@@ -76,12 +98,29 @@ describe('bench --baseline-dist: the two builds in each round', () => {
       { round: 3, pagesPerSecond: new Map([['pages-8', pair(90, 100)]]) },
     ];
     const [figures] = compareToBaseline([{ id: 'pages-8', label: 'pages only, 8 at once' }], rounds);
-    assert.deepEqual(figures, { id: 'pages-8', label: 'pages only, 8 at once', rounds: 3, pagesPerSecond: 90, baselinePagesPerSecond: 100, ratioToBaseline: 1.1 });
+    assert.deepEqual(figures, {
+      id: 'pages-8',
+      label: 'pages only, 8 at once',
+      rounds: 3,
+      pagesPerSecond: 90,
+      baselinePagesPerSecond: 100,
+      ratioToBaseline: 1.1,
+    });
   });
 
   it('gives null figures for a way no round crawled with both builds', () => {
-    const [figures] = compareToBaseline([{ id: 'archive-1', label: 'with resources and files, 1 at once' }], [{ round: 1, pagesPerSecond: new Map() }]);
-    assert.deepEqual(figures, { id: 'archive-1', label: 'with resources and files, 1 at once', rounds: 0, pagesPerSecond: null, baselinePagesPerSecond: null, ratioToBaseline: null });
+    const [figures] = compareToBaseline(
+      [{ id: 'archive-1', label: 'with resources and files, 1 at once' }],
+      [{ round: 1, pagesPerSecond: new Map() }],
+    );
+    assert.deepEqual(figures, {
+      id: 'archive-1',
+      label: 'with resources and files, 1 at once',
+      rounds: 0,
+      pagesPerSecond: null,
+      baselinePagesPerSecond: null,
+      ratioToBaseline: null,
+    });
   });
 
   it("prints a row per way with both builds' pages/s and the ratio, n/a where there is none", () => {
