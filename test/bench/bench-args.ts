@@ -1,7 +1,10 @@
 /**
  * The options of `npm run bench`, parsed into data or a one-line usage error.
- * Pure: no I/O.
+ * No I/O but one question, whether a folder holds a built extension, asked of
+ * a function the caller may replace (the tests do).
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SETTINGS_LIMITS } from '../../src/core/settings.ts';
 
@@ -40,6 +43,13 @@ export interface BenchOptions {
   parts: ReadonlySet<BenchPart>;
   /** The built extension to load; null: `dist/chrome/`, built first when stale (as `npm run crawl` does). */
   distDir: string | null;
+  /**
+   * Another built extension (`--baseline-dist`, e.g. main's `dist/chrome/` in a second worktree) that crawls
+   * part 1's site right next to each Tabcrawl crawl of `distDir`, in the same round, the two builds' order
+   * alternating from round to round; part 1 then reports each build's pages/s and this ÷ baseline (the median
+   * of the within-round ratios). Null: no baseline, part 1 as without the option. Never built by the bench.
+   */
+  baselineDistDir: string | null;
   /** Where the JSON goes; null: `.tmp/bench/bench-<date>.json`. */
   outFile: string | null;
   /** Keep a CPU profile of the worker during an extra zero-delay crawl, and print its top functions. */
@@ -99,6 +109,13 @@ Options:
   --profile            also record a CPU profile of the worker during a zero-delay crawl:
                        .tmp/bench/worker.cpuprofile (open it in Chrome DevTools), top 15 functions printed
   --dist DIR           the built extension to load (default: dist/chrome/, built first when older than the sources)
+  --baseline-dist DIR  another built extension (a folder with its manifest.json, not built by the bench) that
+                       also runs every Tabcrawl crawl of part 1, on the same site, in the same round, right
+                       next to this build's, the order of the two alternating (round 1: this build first;
+                       round 2: the baseline first…); part 1 then gives each build's pages/s and this ÷
+                       baseline, the median of the ratios within each round. To compare a change with main:
+                         git worktree add /tmp/base main && (cd /tmp/base && npm ci && npm run build:chrome)
+                         npm run bench -- --parts 1 --one-at-once-rounds 3 --rounds 3 --baseline-dist /tmp/base/dist/chrome
   --out FILE           where to write the JSON (default: .tmp/bench/bench-<date>.json)
   --smoke              a tiny run that only checks the script (parts 1, 2 and 5; part 1 at --parallel only,
                        5 pages per host in part 2)
@@ -125,6 +142,7 @@ const OPTIONS = {
   large: { type: 'boolean' },
   profile: { type: 'boolean' },
   dist: { type: 'string' },
+  'baseline-dist': { type: 'string' },
   out: { type: 'string' },
   smoke: { type: 'boolean' },
   'no-resources': { type: 'boolean' },
@@ -138,8 +156,14 @@ function wholeNumber(option: string, text: string | undefined, fallback: number,
   return Number(text);
 }
 
-/** Parses `process.argv.slice(2)`. Never throws. */
-export function parseBenchArgs(argv: readonly string[]): BenchArgs {
+/** Whether `dir` (relative to the working directory, as `--dist` is) holds a built extension: its manifest.json. */
+export const holdsBuiltExtension = (dir: string): boolean => existsSync(join(dir, 'manifest.json'));
+
+/**
+ * Parses `process.argv.slice(2)`. Never throws.
+ * @param isBuiltExtension asked of `--baseline-dist` only (the bench never builds that one): the file system by default.
+ */
+export function parseBenchArgs(argv: readonly string[], isBuiltExtension: (dir: string) => boolean = holdsBuiltExtension): BenchArgs {
   let values: ReturnType<typeof parse>['values'];
   try {
     values = parse(argv).values;
@@ -174,6 +198,13 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     parts.add(part);
   }
   if (values.dist === '' || values.out === '') return { kind: 'usage-error', message: '--dist and --out must not be empty' };
+  const baselineDistDir = values['baseline-dist'] ?? null;
+  if (baselineDistDir !== null) {
+    if (!parts.has(1)) return { kind: 'usage-error', message: `--baseline-dist compares part 1's crawls: --parts must include 1, got '${partsText}'` };
+    if (baselineDistDir === '' || !isBuiltExtension(baselineDistDir)) {
+      return { kind: 'usage-error', message: `--baseline-dist must be a built extension's folder (one with a manifest.json, e.g. dist/chrome of another checkout after npm run build:chrome), got '${baselineDistDir}'` };
+    }
+  }
 
   return {
     kind: 'run',
@@ -188,6 +219,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       crawlDelaySeconds,
       parts,
       distDir: values.dist ?? null,
+      baselineDistDir,
       outFile: values.out ?? null,
       profile: values.profile === true,
       large,

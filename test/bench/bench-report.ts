@@ -19,6 +19,8 @@ export interface BenchContext {
   options: BenchOptions;
   /** The built extension (absolute path). */
   distDir: string;
+  /** The `--baseline-dist` build part 1 also crawls with (absolute path), or null. */
+  baselineDistDir: string | null;
   chromePath: string;
   /** Adds a line to the report printed at the end. */
   say: (line: string) => void;

@@ -22,6 +22,10 @@
  * tenth of the crawl and IndexedDB's bytes per page over its first and last
  * tenth, at each setting (1 and `--parallel` requests at once per host).
  *
+ * To compare a change with another build (main's), `--baseline-dist DIR`:
+ * part 1's Tabcrawl crawls each run with both builds, side by side in each
+ * round (`baseline-compare.ts`).
+ *
  * One module per part: `part-throughput.ts` (1), `part-politeness.ts` (2),
  * `part-cost.ts` (3), `part-results-export.ts` (4), `part-ceiling.ts` (5),
  * `part-profile.ts` (`--profile`); a crawl as they all run it:
@@ -57,6 +61,12 @@ function dateStamp(date: Date): string {
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}-${two(date.getHours())}${two(date.getMinutes())}${two(date.getSeconds())}`;
 }
 
+/** The options for the JSON, `baselineDistDir` left out when it is not given. */
+function withoutNullBaseline(options: BenchOptions): Omit<BenchOptions, 'baselineDistDir'> & { baselineDistDir?: string } {
+  const { baselineDistDir, ...rest } = options;
+  return baselineDistDir === null ? rest : { ...rest, baselineDistDir };
+}
+
 async function main(options: BenchOptions): Promise<void> {
   const startedAt = new Date();
   const chromePath = findChromium(process.env);
@@ -79,7 +89,8 @@ async function main(options: BenchOptions): Promise<void> {
   const say = (text: string): void => {
     out.push(text);
   };
-  const context: BenchContext = { options, distDir, chromePath, say };
+  const baselineDistDir = options.baselineDistDir === null ? null : resolve(options.baselineDistDir);
+  const context: BenchContext = { options, distDir, baselineDistDir, chromePath, say };
 
   // Parts 1 and 3.
   let throughput: Record<string, unknown> | null = null;
@@ -116,7 +127,8 @@ async function main(options: BenchOptions): Promise<void> {
   const figures = {
     date: startedAt.toISOString(),
     machine,
-    options: { ...options, parts: [...options.parts].sort() },
+    // Without --baseline-dist, the options as before it existed.
+    options: { ...withoutNullBaseline(options), parts: [...options.parts].sort() },
     throughput,
     politeness,
     costPerPage,

@@ -12,7 +12,10 @@
  * arrival of each page request in the site's log, and last ÷ first
  * ({@link segmentRates}; the issue's goal: ≥ 0.9 on a 50,000-page site,
  * `--pages 50000 --parts 1,3 --rounds 1`). The same crawls give part 3 its
- * figures (`part-cost.ts`).
+ * figures (`part-cost.ts`). With `--baseline-dist`, each Tabcrawl crawl also
+ * runs with that other build, right next to it in the same round, the order
+ * alternating ({@link buildOrderOfRound}), and part 1 adds each build's
+ * pages/s and this ÷ baseline (`baseline-compare.ts`).
  */
 import os from 'node:os';
 import type { LocalSite } from '../../src/shells/cli/local-site.ts';
@@ -20,6 +23,7 @@ import type { CrawlSettings } from '../../src/core/settings.ts';
 import { countServed, outboundLinksOf, outboundServed, resourceSiteCounts, SHARED_RESOURCES, startBenchSite, startOutboundSite, type Served } from './bench-sites.ts';
 import { median, robotsFirstAndOnce, rounded, segmentPagesFor, segmentRates, type SegmentRates } from './bench-stats.ts';
 import { log, MiB, num, perHostText, table, type BenchContext } from './bench-report.ts';
+import { baselineTableRows, buildOrderOfRound, buildOrderText, compareToBaseline, type Build, type RoundPair } from './baseline-compare.ts';
 import { crawlWithTabcrawl, pageTimeLimitMs, type TabcrawlRun } from './tabcrawl-crawl.ts';
 import { hasWget, runWget, WGET_INSTALL_HINT, WGET_PAGE_REQUISITES, WGET_PAGES_ONLY, type WgetRun } from './wget-crawl.ts';
 
@@ -79,6 +83,8 @@ export interface ThroughputRound {
   /** By variant id. */
   tabcrawl: Map<string, { run: TabcrawlRun; paths: Set<string>; robots: string; outbound: ReturnType<typeof outboundServed> }>;
   wget: Map<WgetVariant, WgetOutcome>;
+  /** The `--baseline-dist` build's crawls, by variant id (empty without that option). */
+  baseline: Map<string, TabcrawlRun>;
 }
 
 /** robots.txt first and once, and how many disallowed URLs were requested. */
@@ -105,7 +111,7 @@ export function throughputSettings(startUrl: string, pages: number, variant: Thr
   };
 }
 
-async function throughputRounds({ options, distDir, chromePath }: BenchContext, variants: readonly ThroughputVariant[], withWget: boolean): Promise<ThroughputRound[]> {
+async function throughputRounds({ options, distDir, baselineDistDir, chromePath }: BenchContext, variants: readonly ThroughputVariant[], withWget: boolean): Promise<ThroughputRound[]> {
   // Every page also links to another host, whose links Tabcrawl checks (HEAD, robots.txt first) as a crawl does by default.
   // Named `localhost`: wget, recursive, would follow links to another port of 127.0.0.1 (the same host name to it).
   const outbound = await startOutboundSite();
@@ -118,30 +124,38 @@ async function throughputRounds({ options, distDir, chromePath }: BenchContext, 
   const expected = { ...resourceSiteCounts(options.pages), outbound: outboundLinksOf(options.pages) };
   const wgetVariants = [...new Set(variants.map(wgetPeerOf))];
   const rounds: ThroughputRound[] = [];
+  const distDirOf = (build: Build): string => (build === 'baseline' && baselineDistDir !== null ? baselineDistDir : distDir);
   try {
     for (let round = 1; round <= options.rounds; round++) {
       const wgetFirst = round % 2 === 0;
       const tabcrawl: ThroughputRound['tabcrawl'] = new Map();
       const wget: ThroughputRound['wget'] = new Map();
+      const baseline: ThroughputRound['baseline'] = new Map();
+      // With a baseline, each crawl runs with both builds back to back, this build first in odd rounds.
+      const builds: readonly Build[] = baselineDistDir === null ? ['this'] : buildOrderOfRound(round);
       const runTabcrawl = async (): Promise<void> => {
         // The crawls at 1 request at once per host (the slowest) run in the first --one-at-once-rounds rounds only.
         for (const variant of variants.filter((v) => v.requestsPerHost === options.parallel || round <= options.oneAtOnceRounds)) {
-          log(`bench: part 1, round ${round}: Tabcrawl crawls ${options.pages} pages at delay 0, ${perHostText(variant.requestsPerHost)}, ${variant.archive ? 'archiving resources and files' : 'pages only'}`);
           const expectedRows = (variant.archive ? expected.pages + expected.resources + expected.files + expected.disallowedResources : expected.pages + expected.files) + expected.outbound;
-          outbound.requests.length = 0;
-          const run = await crawlWithTabcrawl({
-            distDir,
-            chromePath,
-            settings: throughputSettings(startUrl, options.pages, variant),
-            sites: [site],
-            // Part 3's figures: the worker's heap and the IndexedDB folder every tenth of the crawl, at each setting.
-            measureCost: options.parts.has(3),
-            profile: false,
-            sampleMemory: true,
-            expectedRows,
-            timeLimitMs: pageTimeLimitMs(expectedRows),
-          });
-          tabcrawl.set(variant.id, { run, paths: pathsOf(site), robots: robotsVerdict(site), outbound: outboundServed(outbound) });
+          for (const build of builds) {
+            log(`bench: part 1, round ${round}: Tabcrawl${build === 'baseline' ? ' (the baseline build)' : ''} crawls ${options.pages} pages at delay 0, ${perHostText(variant.requestsPerHost)}, ${variant.archive ? 'archiving resources and files' : 'pages only'}`);
+            outbound.requests.length = 0;
+            // Both builds crawl the same way, measured the same way: only the extension's folder differs.
+            const run = await crawlWithTabcrawl({
+              distDir: distDirOf(build),
+              chromePath,
+              settings: throughputSettings(startUrl, options.pages, variant),
+              sites: [site],
+              // Part 3's figures: the worker's heap and the IndexedDB folder every tenth of the crawl, at each setting.
+              measureCost: options.parts.has(3),
+              profile: false,
+              sampleMemory: true,
+              expectedRows,
+              timeLimitMs: pageTimeLimitMs(expectedRows),
+            });
+            if (build === 'baseline') baseline.set(variant.id, run);
+            else tabcrawl.set(variant.id, { run, paths: pathsOf(site), robots: robotsVerdict(site), outbound: outboundServed(outbound) });
+          }
         }
       };
       const runWgets = async (): Promise<void> => {
@@ -161,7 +175,7 @@ async function throughputRounds({ options, distDir, chromePath }: BenchContext, 
         await runTabcrawl();
         await runWgets();
       }
-      rounds.push({ round, order: wgetFirst ? 'wget, Tabcrawl' : 'Tabcrawl, wget', tabcrawl, wget });
+      rounds.push({ round, order: wgetFirst ? 'wget, Tabcrawl' : 'Tabcrawl, wget', tabcrawl, wget, baseline });
     }
   } finally {
     await site.close();
@@ -194,6 +208,47 @@ function ratiosToWget(rounds: readonly ThroughputRound[], variant: ThroughputVar
     const peer = r.wget.get(wgetPeerOf(variant));
     return tab === undefined || peer === undefined ? [] : [pagesPerSecond(tab.run) / pagesPerSecond(peer)];
   });
+}
+
+/** Each round's pages/s of both builds, by variant, for the ways both crawled in it (none without `--baseline-dist`). */
+function roundPairs(rounds: readonly ThroughputRound[]): RoundPair[] {
+  return rounds.map((r) => ({
+    round: r.round,
+    pagesPerSecond: new Map(
+      [...r.baseline.entries()].flatMap(([id, base]) => {
+        const own = r.tabcrawl.get(id);
+        return own === undefined ? [] : [[id, { this: pagesPerSecond(own.run), baseline: pagesPerSecond(base) }] as const];
+      }),
+    ),
+  }));
+}
+
+/** Part 1's figures against the baseline build, for the JSON: each way's pages/s of both builds and this ÷ baseline, and each round's. */
+function baselineFigures(baselineDistDir: string, variants: readonly ThroughputVariant[], rounds: readonly ThroughputRound[]) {
+  const pairs = roundPairs(rounds);
+  return {
+    distDir: baselineDistDir,
+    variants: compareToBaseline(
+      variants.map((v) => ({ id: v.id, label: variantLabel(v) })),
+      pairs,
+    ),
+    perRound: rounds.map((r) => ({
+      round: r.round,
+      order: buildOrderText(r.round),
+      variants: [...r.baseline.entries()].map(([id, base]) => {
+        const pair = pairs.find((p) => p.round === r.round)?.pagesPerSecond.get(id);
+        return {
+          id,
+          pagesPerSecond: pair === undefined ? null : rounded(pair.this),
+          baselinePagesPerSecond: rounded(pagesPerSecond(base)),
+          ratioToBaseline: pair === undefined ? null : rounded(pair.this / pair.baseline, 3),
+          baselineState: base.state,
+          baselinePagesFetched: base.served.distinct.page,
+          baselineRowsStored: base.rowsStored,
+        };
+      }),
+    })),
+  };
 }
 
 /** The Tabcrawl crawls of one way of part 1, for part 3 (which measured their cost when it was asked for). */
@@ -341,6 +396,7 @@ export async function throughput(context: BenchContext): Promise<{
     tabcrawlCpuMsPerPage: median(runsOf(pagesOnlyAtParallel).map(cpuMsPerPage)),
     tabcrawlOneAtOnceCpuMsPerPage: ((runs) => (runs.length === 0 ? null : median(runs.map(cpuMsPerPage))))(runsOf(variants.find((v) => !v.archive && v.requestsPerHost === 1))),
   };
+  const baseline = context.baselineDistDir === null ? null : baselineFigures(context.baselineDistDir, variants, rounds);
   const figures = {
     pages: options.pages,
     rounds: options.rounds,
@@ -353,6 +409,8 @@ export async function throughput(context: BenchContext): Promise<{
       expected,
     },
     variants: tabcrawlFigures,
+    // Only with --baseline-dist: the same crawls by another build, round by round.
+    ...(baseline === null ? {} : { baseline }),
     wget: withWget ? wgetFigures : null,
     // Pages only at --parallel ÷ wget pages only: the ratio part 1 gave before resources were archived.
     ratioTabcrawlToWget: historic.length === 0 ? null : rounded(median(historic), 3),
@@ -444,6 +502,11 @@ export async function throughput(context: BenchContext): Promise<{
     ]);
   }
   say(table(rows));
+  if (baseline !== null) {
+    say(`  against the baseline build ${baseline.distDir}: the same crawls, each right next to this build's in the same round, the order alternating (round 1: this build first);`);
+    say('  this ÷ baseline: the median of the ratios of pages/s within each round (above 1: this build is faster)');
+    say(table(baselineTableRows(baseline.variants, num)));
+  }
   const outboundText = tabcrawlFigures
     .map((f) => `${f.label}: ${num(f.outboundChecked, 0)} of ${expected.outbound}${f.outboundRobotsFirstAndOnce ? '' : ' (its robots.txt NOT first and once)'}`)
     .join('; ');

@@ -39,6 +39,8 @@ describe('npm run bench (smoke run on tiny sites; speed figures are not checked)
         wget: Record<string, { pagesFetched: number; resourcesFetched: number; disallowedRequested: number; sameUrlsAsTabcrawl: boolean; outboundRequested: number } | null> | null;
       };
       assert.equal((figures['options'] as Record<string, unknown>)['parallel'], 8);
+      // Without --baseline-dist, no trace of one.
+      assert.ok(!('baselineDistDir' in (figures['options'] as Record<string, unknown>)) && !('baseline' in throughput));
       // Pages only and archiving resources and files, at 8 requests at once per host.
       assert.deepEqual(throughput.variants.map((v) => [v.id, v.requestsPerHost]), [['pages-8', 8], ['archive-8', 8]]);
       for (const v of throughput.variants) {
@@ -105,6 +107,37 @@ describe('npm run bench (smoke run on tiny sites; speed figures are not checked)
       // Parts 3 and 4 are skipped by --smoke.
       assert.equal(figures['costPerPage'], null);
       assert.equal(figures['resultsAndExport'], null);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('with --baseline-dist, crawls each way with both builds, alternating, and writes their pages/s and ratio', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tabcrawl-bench-smoke-'));
+    try {
+      const out = join(dir, 'bench.json');
+      // The same build as its own baseline: only the comparison's plumbing is checked, not the figures.
+      const { code, stdout, stderr } = await runBench(['--smoke', '--parts', '1', '--no-resources', '--pages', '20', '--rounds', '2', '--dist', DIST_DIR, '--baseline-dist', DIST_DIR, '--out', out]);
+      assert.equal(code, 0, stderr.slice(-2000));
+      assert.match(stdout, /against the baseline build/);
+      assert.match(stdout, /this ÷ baseline/);
+      const figures = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
+      const throughput = figures['throughput'] as {
+        variants: { id: string; pagesFetched: number }[];
+        baseline: {
+          distDir: string;
+          variants: { id: string; rounds: number; pagesPerSecond: number | null; baselinePagesPerSecond: number | null; ratioToBaseline: number | null }[];
+          perRound: { round: number; order: string; variants: { id: string; baselineState: string; baselinePagesFetched: number }[] }[];
+        };
+      };
+      assert.deepEqual(throughput.variants.map((v) => v.id), ['pages-8']);
+      assert.deepEqual(throughput.baseline.variants.map((v) => [v.id, v.rounds]), [['pages-8', 2]]);
+      for (const v of throughput.baseline.variants) {
+        for (const value of [v.pagesPerSecond, v.baselinePagesPerSecond, v.ratioToBaseline]) assert.ok(typeof value === 'number' && value > 0, JSON.stringify(v));
+      }
+      assert.deepEqual(throughput.baseline.perRound.map((r) => [r.round, r.order]), [[1, 'this build, baseline'], [2, 'baseline, this build']]);
+      for (const r of throughput.baseline.perRound) for (const v of r.variants) assert.equal(v.baselinePagesFetched, throughput.variants[0]?.pagesFetched, `round ${r.round}`);
+      assert.equal((figures['options'] as Record<string, unknown>)['baselineDistDir'], DIST_DIR);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
