@@ -14,6 +14,7 @@
 import type { PageRecord } from '../core/model.ts';
 import { normalizeUrl } from '../core/url/normalize-url.ts';
 import type { ExportSource } from './export-source.ts';
+import { walkRedirects, type RedirectStep } from '../audit/redirect-chains.ts';
 
 /** Most hops followed from one row (the crawl follows at most 20 on its site, 5 on other sites). */
 const MAX_HOPS = 25;
@@ -44,21 +45,24 @@ function targetOf(row: Pick<PageRecord, 'status' | 'location'>): string | null {
   return isRedirect(row) && row.location !== null ? normalizeUrl(row.location) : null;
 }
 
-/** A lookup over known redirect targets (`next`) and the statuses of chain ends (`endStatus`). */
+/** A lookup over known redirect targets (`next`) and the statuses of chain ends (`endStatus`), walked by `audit/redirect-chains.ts`. */
 function lookupOf(next: ReadonlyMap<string, string>, endStatus: ReadonlyMap<string, number | null>): RedirectLookup {
+  const redirectOf = (url: string): RedirectStep | undefined => {
+    const location = next.get(url);
+    return location === undefined ? undefined : { location };
+  };
   return {
     chainOf(url) {
       if (!next.has(url)) return null;
-      const seen = new Set([url]);
-      const hops: string[] = [];
-      for (let at = next.get(url); at !== undefined && hops.length < MAX_HOPS; at = next.get(at)) {
-        hops.push(at);
-        if (seen.has(at)) return { hops, finalUrl: at, finalStatus: null, loops: true };
-        seen.add(at);
-        if (!next.has(at)) return { hops, finalUrl: at, finalStatus: endStatus.get(at) ?? null, loops: false };
-      }
-      const last = hops.at(-1) ?? url;
-      return { hops, finalUrl: last, finalStatus: null, loops: false };
+      const { hops, end } = walkRedirects(url, redirectOf, { maxFollows: MAX_HOPS });
+      // Every hop has a `Location` here, so the walk ends at a URL: an exit, a loop or the cut.
+      const finalUrl = end.kind === 'no-location' ? (hops.at(-1) ?? url) : end.url;
+      return {
+        hops: [...hops.slice(1), finalUrl],
+        finalUrl,
+        finalStatus: end.kind === 'exit' ? (endStatus.get(finalUrl) ?? null) : null,
+        loops: end.kind === 'loop',
+      };
     },
   };
 }
