@@ -134,10 +134,17 @@ export class RelatedIndex {
 /**
  * Runs `factories`' collectors over the rows.
  * @param thresholds the thresholds in force. @default DEFAULT_THRESHOLDS
+ * @param alongside other readers fed by the same scans (what an export needs besides the issues): each
+ *   row of a scan is read once for all. @default none
  */
-export async function runChecks(scan: RowScan, factories: readonly CollectorFactory[], thresholds: AuditThresholds = DEFAULT_THRESHOLDS): Promise<AuditResult> {
+export async function runChecks(
+  scan: RowScan,
+  factories: readonly CollectorFactory[],
+  thresholds: AuditThresholds = DEFAULT_THRESHOLDS,
+  alongside: readonly PassReader[] = [],
+): Promise<AuditResult> {
   const collectors = factories.map((make) => make(thresholds));
-  const scans = await scanInPasses(scan, collectors);
+  const scans = await scanInPasses(scan, [...collectors, ...alongside]);
   const found = new Map<CheckId, Finding[]>();
   const seen = new Map<CheckId, Set<string>>();
   const emit: Emit = (check, url, detail, related) => {
