@@ -12,7 +12,7 @@
 import type { PageRecord } from '../core/model.ts';
 import type { PassReader } from './engine.ts';
 import { allRedirectChains } from './redirect-chains.ts';
-import { isBrokenResource, isBrokenRow, isRedirectStatus, isSiteUrlRow } from './row-health.ts';
+import { isBrokenResource, isBrokenRow, isRedirectStatus, isSiteUrlRow, isSuccessStatus } from './row-health.ts';
 import {
   resourceTypeOf,
   type BlockedReport,
@@ -201,7 +201,7 @@ export function duplicatesCollector(): ReportCollector<DuplicatesReport> {
    * Only pages that answered 2xx are content: five identical 404 pages are one error page, not duplicates, and
    * one image (or PDF) under two URLs is not duplicate content either.
    */
-  const isContent = (row: PageRecord): boolean => row.kind === 'page' && row.status !== null && row.status >= 200 && row.status < 300;
+  const isContent = (row: PageRecord): boolean => row.kind === 'page' && isSuccessStatus(row.status);
   /** Originals that are not content (an error page, a resource), by URL. */
   const notContent = new Set<string>();
   return {

@@ -15,6 +15,7 @@ import type { PageRecord } from '../core/model.ts';
 import { normalizeUrl } from '../core/url/normalize-url.ts';
 import type { ExportSource } from './export-source.ts';
 import { walkRedirects, type RedirectStep } from '../audit/redirect-chains.ts';
+import { isRedirectStatus } from '../audit/row-health.ts';
 import { scanInPasses, type PassReader } from '../audit/engine.ts';
 
 /** Most hops followed from one row (the crawl follows at most 20 on its site, 5 on other sites). */
@@ -39,7 +40,8 @@ export interface RedirectLookup {
 
 export const NO_REDIRECTS: RedirectLookup = Object.freeze({ chainOf: () => null });
 
-const isRedirect = (row: Pick<PageRecord, 'status' | 'location'>): boolean => row.status !== null && row.status >= 300 && row.status < 400 && row.location !== null;
+/** A 3xx row with a `Location` (one without it ends no chain the exports follow). */
+const isRedirect = (row: Pick<PageRecord, 'status' | 'location'>): boolean => isRedirectStatus(row.status) && row.location !== null;
 
 /** The normalized target of a redirect row, or null. */
 function targetOf(row: Pick<PageRecord, 'status' | 'location'>): string | null {

@@ -5,9 +5,8 @@
  * small function over a {@link RowReader}: no Preact, no browser APIs.
  */
 import type { CrawlRecord, PageRecord, RowKind } from '../core/model.ts';
-import { isBrokenResource } from '../export/broken-resources.ts';
 import { createScope } from '../core/url/scope.ts';
-import { isRedirectStatus } from '../audit/row-health.ts';
+import { isBrokenResource, isRedirectStatus } from '../audit/row-health.ts';
 import { MAX_REDIRECT_HOPS } from '../core/url/traps.ts';
 import { walkRedirectsAsync, type RedirectStep } from '../audit/redirect-chains.ts';
 import type { RowReader } from './row-reader.ts';
