@@ -7,7 +7,7 @@
 import { anchorChecks } from './anchor-checks.ts';
 import { SEVERITIES, checkInfo, type CheckId, type Severity } from './checks.ts';
 import { contentChecks } from './content-checks.ts';
-import { runChecks, type AuditResult, type CollectorFactory, type RowScan } from './engine.ts';
+import { runChecks, type AuditResult, type CollectorFactory, type PassReader, type RowScan } from './engine.ts';
 import { indexingChecks } from './indexing-checks.ts';
 import { linkChecks } from './link-checks.ts';
 import { pageChecks } from './page-checks.ts';
@@ -16,9 +16,12 @@ import { DEFAULT_THRESHOLDS, type AuditThresholds } from './thresholds.ts';
 /** Every group of checks; together they cover every id of the registry (a unit test holds them to it). */
 export const COLLECTORS: readonly CollectorFactory[] = Object.freeze([linkChecks, anchorChecks, contentChecks, indexingChecks, pageChecks]);
 
-/** Runs every check over the crawl's rows. */
-export function runAudit(scan: RowScan, thresholds: AuditThresholds = DEFAULT_THRESHOLDS): Promise<AuditResult> {
-  return runChecks(scan, COLLECTORS, thresholds);
+/**
+ * Runs every check over the crawl's rows.
+ * @param alongside other readers fed by the same scans (see `runChecks`). @default none
+ */
+export function runAudit(scan: RowScan, thresholds: AuditThresholds = DEFAULT_THRESHOLDS, alongside: readonly PassReader[] = []): Promise<AuditResult> {
+  return runChecks(scan, COLLECTORS, thresholds, alongside);
 }
 
 /** Issues by severity: the number of (check, URL) findings of each. */
@@ -50,4 +53,4 @@ export function failedChecks(result: AuditResult): { check: CheckId; count: numb
   return [...result.findings].filter(([, findings]) => findings.length > 0).map(([check, findings]) => ({ check, count: findings.length }));
 }
 
-export { issuesByUrl, countsByCheck, type AuditResult, type Finding, type RowScan } from './engine.ts';
+export { issuesByUrl, countsByCheck, type AuditResult, type Finding, type PassReader, type RowScan } from './engine.ts';

@@ -50,12 +50,32 @@ export interface RelatedUrls {
   count: number;
 }
 
-/** A group of checks over the rows. */
-export interface CheckCollector {
+/** What reads the rows in numbered scans: a group of checks, a report, what an export needs to know of the rows. */
+export interface PassReader {
   /** Whether it reads the rows of scan `pass` (1, 2, 3); asked before each scan, after the previous one ended. */
   wants(pass: number): boolean;
   /** One row of scan `pass`. */
   see(row: PageRecord, pass: number): void;
+}
+
+/**
+ * Scans the rows for every reader at once: scan 1 for those that want it,
+ * then scan 2, and so on until no reader wants the next. Each row of a scan
+ * is read once and handed to every reader of that scan.
+ * @returns the scans made.
+ */
+export async function scanInPasses(scan: RowScan, readers: readonly PassReader[]): Promise<number> {
+  let scans = 0;
+  for (let pass = 1; ; pass += 1) {
+    const active = readers.filter((reader) => reader.wants(pass));
+    if (active.length === 0) return scans;
+    scans += 1;
+    for await (const row of scan()) for (const reader of active) reader.see(row, pass);
+  }
+}
+
+/** A group of checks over the rows. */
+export interface CheckCollector extends PassReader {
   /** Emits its findings, and counts what it could not judge, once every scan is over. */
   finish(emit: Emit, notJudged: CountNotJudged): void;
 }
@@ -114,16 +134,17 @@ export class RelatedIndex {
 /**
  * Runs `factories`' collectors over the rows.
  * @param thresholds the thresholds in force. @default DEFAULT_THRESHOLDS
+ * @param alongside other readers fed by the same scans (what an export needs besides the issues): each
+ *   row of a scan is read once for all. @default none
  */
-export async function runChecks(scan: RowScan, factories: readonly CollectorFactory[], thresholds: AuditThresholds = DEFAULT_THRESHOLDS): Promise<AuditResult> {
+export async function runChecks(
+  scan: RowScan,
+  factories: readonly CollectorFactory[],
+  thresholds: AuditThresholds = DEFAULT_THRESHOLDS,
+  alongside: readonly PassReader[] = [],
+): Promise<AuditResult> {
   const collectors = factories.map((make) => make(thresholds));
-  let scans = 0;
-  for (let pass = 1; ; pass += 1) {
-    const active = collectors.filter((collector) => collector.wants(pass));
-    if (active.length === 0) break;
-    scans += 1;
-    for await (const row of scan()) for (const collector of active) collector.see(row, pass);
-  }
+  const scans = await scanInPasses(scan, [...collectors, ...alongside]);
   const found = new Map<CheckId, Finding[]>();
   const seen = new Map<CheckId, Set<string>>();
   const emit: Emit = (check, url, detail, related) => {

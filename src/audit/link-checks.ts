@@ -12,6 +12,7 @@ import type { CollectorFactory, RelatedUrls } from './engine.ts';
 import { RelatedIndex } from './engine.ts';
 import { PendingFindings, plural } from './pending.ts';
 import { isBrokenResource, isBrokenRow, isExternalRow, isRedirectStatus, isSiteUrlRow } from './row-health.ts';
+import { allRedirectChains } from './redirect-chains.ts';
 
 /** Failure codes said in words a reader knows (the others are words already: `timeout`, `network`…). */
 const FAILURE_WORDS: Partial<Record<FetchFailure['code'], string>> = { dns: 'DNS failure', refused: 'connection refused' };
@@ -139,31 +140,13 @@ interface Chain {
 }
 
 /**
- * Every chain of the site's redirects, each redirect in exactly one: from each
- * redirect no other redirect points to, then from the earliest one not visited
- * (loops with no way in). A redirect to another site ends the chain.
+ * Every chain of the site's redirects, each redirect in exactly one
+ * (`allRedirectChains`). A redirect to another site ends the chain.
  */
 function redirectChains(redirects: ReadonlyMap<string, Redirect>): Chain[] {
   const site = new Map([...redirects].filter(([, redirect]) => !redirect.isExternal));
-  const targeted = new Set<string>();
-  for (const { location } of site.values()) if (location !== null) targeted.add(location);
-  const visited = new Set<string>();
-  const follow = (start: string): Chain => {
-    const hops: string[] = [];
-    const onChain = new Set<string>();
-    for (let url = start; ; ) {
-      const redirect = site.get(url);
-      if (redirect === undefined) return { hops, end: url, loopsTo: null };
-      hops.push(url);
-      onChain.add(url);
-      visited.add(url);
-      if (redirect.location === null) return { hops, end: null, loopsTo: null };
-      if (onChain.has(redirect.location)) return { hops, end: redirect.location, loopsTo: redirect.location };
-      url = redirect.location;
-    }
-  };
-  const chains: Chain[] = [];
-  for (const url of site.keys()) if (!targeted.has(url)) chains.push(follow(url));
-  for (const url of site.keys()) if (!visited.has(url)) chains.push(follow(url));
-  return chains;
+  return allRedirectChains(site).map(({ hops, end }) => {
+    if (end.kind === 'loop') return { hops, end: end.url, loopsTo: end.url };
+    return { hops, end: end.kind === 'no-location' ? null : end.url, loopsTo: null };
+  });
 }

@@ -15,6 +15,7 @@
 import { isBrokenResource, type ResourceHealthFields } from '../audit/row-health.ts';
 import type { PageRecord } from '../core/model.ts';
 import type { ExportSource } from './export-source.ts';
+import { scanInPasses, type PassReader } from '../audit/engine.ts';
 
 // The definition lives with the Issues checks (`broken-resource` uses it too).
 export { isBrokenResource, type ResourceHealthFields };
@@ -61,6 +62,28 @@ export function brokenUrlsIn(rows: Iterable<ResourceHealthFields & Pick<PageReco
   return broken;
 }
 
+/** A {@link PassReader} that gathers the broken URLs in one scan; read {@link BrokenUrlsReader.urls} once it is over. */
+export interface BrokenUrlsReader extends PassReader {
+  urls(): BrokenUrls;
+}
+
+/**
+ * The broken URLs an export needs, gathered in the first scan when the crawl
+ * archived page resources (only then do rows list any); none otherwise,
+ * without reading. Rides along the audit's scans in an export (`row-facts.ts`).
+ * Memory: one URL per broken row, never a row or a body.
+ */
+export function brokenUrlsReader(archivedResources: boolean): BrokenUrlsReader {
+  const broken = new Set<string>();
+  return {
+    wants: (pass) => archivedResources && pass === 1,
+    see(row) {
+      if (isBrokenResource(row)) broken.add(row.url);
+    },
+    urls: () => (archivedResources ? broken : NO_BROKEN_URLS),
+  };
+}
+
 /**
  * The broken URLs an export of `source` needs: read in a first pass over its
  * rows when the crawl archived page resources (only then do rows list any);
@@ -69,6 +92,7 @@ export function brokenUrlsIn(rows: Iterable<ResourceHealthFields & Pick<PageReco
  * resources and files, and only its broken ones are held).
  */
 export async function brokenUrlsOfSource(source: ExportSource): Promise<BrokenUrls> {
-  if (source.crawl.settings.archiveResources !== true) return NO_BROKEN_URLS;
-  return brokenUrlsOf(source.rows());
+  const reader = brokenUrlsReader(source.crawl.settings.archiveResources === true);
+  await scanInPasses(() => source.rows(), [reader]);
+  return reader.urls();
 }

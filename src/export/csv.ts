@@ -22,9 +22,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc4180
  * @see https://owasp.org/www-community/attacks/CSV_Injection
  */
-import { brokenUrlsOfSource } from './broken-resources.ts';
-import { issuesOfSource } from './issues-of-source.ts';
-import { redirectsOfSource } from './redirect-chains.ts';
+import { rowFactsOfSource } from './row-facts.ts';
 import type { FormatWriter } from './export-source.ts';
 import { toJsonlRow, type JsonlRow } from './jsonl.ts';
 import { visibleDataControls } from '../ui/visible-controls.ts';
@@ -145,16 +143,14 @@ export function csvHeader(): string {
 
 /**
  * CSV as a {@link FormatWriter}: UTF-8 with a BOM, the header as the first
- * chunk, then one chunk per row (after a first pass for the broken URLs, when
- * the crawl has resources: see `writeJsonl`).
+ * chunk, then one chunk per row (after the scans that gather what the rows
+ * need of each other: `row-facts.ts`).
  */
 export const writeCsv: FormatWriter = async function* (source, context) {
   const encoder = new TextEncoder();
   // TextEncoder keeps U+FEFF (it is the decoder that strips it): the file starts with EF BB BF.
   yield encoder.encode(`${CSV_BOM}${csvHeader()}`);
-  const broken = await brokenUrlsOfSource(source);
-  const issues = await issuesOfSource(source);
-  const redirects = await redirectsOfSource(source);
+  const { broken, issues, redirects } = await rowFactsOfSource(source);
   for await (const row of source.rows()) {
     yield encoder.encode(csvRecord(toJsonlRow(row, broken, issues, redirects)));
     context.onRow();

@@ -3,17 +3,19 @@
  * written. Field names and meanings are documented in docs/exports.md.
  *
  * A row's `brokenResourceCount` needs the fate of its resources, which are
- * mostly recorded after it: the writer first reads the rows once for the
- * URLs of the broken ones (`brokenUrlsOfSource`), runs the Issues checks
- * over them (`issuesOfSource`: a row's `issues`), then writes.
+ * mostly recorded after it, and its `issues` and redirect columns the
+ * other rows: the writer first gathers all three in the Issues checks' scans
+ * (`row-facts.ts`: each scan feeds every collector), then reads the rows once
+ * more to write them.
  */
 import { canonicalOf, indexabilityOf, isCanonicalSelf } from '../core/audit/indexability.ts';
 import type { CheckId } from '../audit/checks.ts';
 import type { PageRecord } from '../core/model.ts';
-import { NO_REDIRECTS, redirectsOfSource, type RedirectLookup } from './redirect-chains.ts';
-import { brokenUrlsOfSource, resourceCountsOf, type BrokenUrls } from './broken-resources.ts';
+import { NO_REDIRECTS, type RedirectLookup } from './redirect-chains.ts';
+import { resourceCountsOf, type BrokenUrls } from './broken-resources.ts';
 import type { FormatWriter } from './export-source.ts';
-import { issuesOfSource, NO_ISSUES, type IssueLookup } from './issues-of-source.ts';
+import { NO_ISSUES, type IssueLookup } from './issues-of-source.ts';
+import { rowFactsOfSource } from './row-facts.ts';
 
 /** The exported shape of one row. */
 export interface JsonlRow {
@@ -179,12 +181,10 @@ export function toJsonl(pages: PageRecord[], broken: BrokenUrls, issues: IssueLo
   return pages.map((p) => `${JSON.stringify(toJsonlRow(p, broken, issues, redirects))}\n`).join('');
 }
 
-/** JSON Lines as a {@link FormatWriter}: UTF-8, one line per row (after a first pass for the broken URLs, when the crawl has resources). */
+/** JSON Lines as a {@link FormatWriter}: UTF-8, one line per row (after the scans of `rowFactsOfSource`). */
 export const writeJsonl: FormatWriter = async function* (source, context) {
   const encoder = new TextEncoder();
-  const broken = await brokenUrlsOfSource(source);
-  const issues = await issuesOfSource(source);
-  const redirects = await redirectsOfSource(source);
+  const { broken, issues, redirects } = await rowFactsOfSource(source);
   for await (const row of source.rows()) {
     yield encoder.encode(`${JSON.stringify(toJsonlRow(row, broken, issues, redirects))}\n`);
     context.onRow();

@@ -14,6 +14,9 @@
 import type { PageRecord } from '../core/model.ts';
 import { normalizeUrl } from '../core/url/normalize-url.ts';
 import type { ExportSource } from './export-source.ts';
+import { walkRedirects, type RedirectStep } from '../audit/redirect-chains.ts';
+import { isRedirectStatus } from '../audit/row-health.ts';
+import { scanInPasses, type PassReader } from '../audit/engine.ts';
 
 /** Most hops followed from one row (the crawl follows at most 20 on its site, 5 on other sites). */
 const MAX_HOPS = 25;
@@ -37,48 +40,74 @@ export interface RedirectLookup {
 
 export const NO_REDIRECTS: RedirectLookup = Object.freeze({ chainOf: () => null });
 
-const isRedirect = (row: Pick<PageRecord, 'status' | 'location'>): boolean => row.status !== null && row.status >= 300 && row.status < 400 && row.location !== null;
+/** A 3xx row with a `Location` (one without it ends no chain the exports follow). */
+const isRedirect = (row: Pick<PageRecord, 'status' | 'location'>): boolean => isRedirectStatus(row.status) && row.location !== null;
 
 /** The normalized target of a redirect row, or null. */
 function targetOf(row: Pick<PageRecord, 'status' | 'location'>): string | null {
   return isRedirect(row) && row.location !== null ? normalizeUrl(row.location) : null;
 }
 
-/** A lookup over known redirect targets (`next`) and the statuses of chain ends (`endStatus`). */
+/** A lookup over known redirect targets (`next`) and the statuses of chain ends (`endStatus`), walked by `audit/redirect-chains.ts`. */
 function lookupOf(next: ReadonlyMap<string, string>, endStatus: ReadonlyMap<string, number | null>): RedirectLookup {
+  const redirectOf = (url: string): RedirectStep | undefined => {
+    const location = next.get(url);
+    return location === undefined ? undefined : { location };
+  };
   return {
     chainOf(url) {
       if (!next.has(url)) return null;
-      const seen = new Set([url]);
-      const hops: string[] = [];
-      for (let at = next.get(url); at !== undefined && hops.length < MAX_HOPS; at = next.get(at)) {
-        hops.push(at);
-        if (seen.has(at)) return { hops, finalUrl: at, finalStatus: null, loops: true };
-        seen.add(at);
-        if (!next.has(at)) return { hops, finalUrl: at, finalStatus: endStatus.get(at) ?? null, loops: false };
-      }
-      const last = hops.at(-1) ?? url;
-      return { hops, finalUrl: last, finalStatus: null, loops: false };
+      const { hops, end } = walkRedirects(url, redirectOf, { maxFollows: MAX_HOPS });
+      // Every hop has a `Location` here, so the walk ends at a URL: an exit, a loop or the cut.
+      const finalUrl = end.kind === 'no-location' ? (hops.at(-1) ?? url) : end.url;
+      return {
+        hops: [...hops.slice(1), finalUrl],
+        finalUrl,
+        finalStatus: end.kind === 'exit' ? (endStatus.get(finalUrl) ?? null) : null,
+        loops: end.kind === 'loop',
+      };
     },
   };
 }
 
+/** A {@link PassReader} that gathers a crawl's redirect chains; read {@link RedirectsReader.lookup} once its scans are over. */
+export interface RedirectsReader extends PassReader {
+  lookup(): RedirectLookup;
+}
+
 /**
- * The chains of a source's redirect rows, in two passes over its rows: the
- * redirects, then the statuses of the URLs they lead to. None (and no second
- * pass) when the crawl has no redirect.
+ * Gathers the chains of the redirect rows in two scans: the redirects, then
+ * the statuses of the URLs they lead to (no second scan when the crawl has no
+ * redirect). Rides along the audit's scans in an export (`row-facts.ts`).
+ */
+export function redirectsReader(): RedirectsReader {
+  const next = new Map<string, string>();
+  const endStatus = new Map<string, number | null>();
+  /** The chain ends: redirect targets that are not redirects, made when the second scan starts. */
+  let ends: Set<string> | null = null;
+  return {
+    wants: (pass) => pass === 1 || (pass === 2 && next.size > 0),
+    see(row, pass) {
+      if (pass === 1) {
+        const target = targetOf(row);
+        if (target !== null) next.set(row.url, target);
+        return;
+      }
+      ends ??= new Set([...next.values()].filter((url) => !next.has(url)));
+      if (ends.has(row.url)) endStatus.set(row.url, row.status);
+    },
+    lookup: () => (next.size === 0 ? NO_REDIRECTS : lookupOf(next, endStatus)),
+  };
+}
+
+/**
+ * The chains of a source's redirect rows, in two passes over its rows (see
+ * {@link redirectsReader}). None (and no second pass) when the crawl has no redirect.
  */
 export async function redirectsOfSource(source: ExportSource): Promise<RedirectLookup> {
-  const next = new Map<string, string>();
-  for await (const row of source.rows()) {
-    const target = targetOf(row);
-    if (target !== null) next.set(row.url, target);
-  }
-  if (next.size === 0) return NO_REDIRECTS;
-  const ends = new Set([...next.values()].filter((url) => !next.has(url)));
-  const endStatus = new Map<string, number | null>();
-  for await (const row of source.rows()) if (ends.has(row.url)) endStatus.set(row.url, row.status);
-  return lookupOf(next, endStatus);
+  const reader = redirectsReader();
+  await scanInPasses(() => source.rows(), [reader]);
+  return reader.lookup();
 }
 
 /**

@@ -19,7 +19,7 @@
 import type { CrawlRecord } from '../core/model.ts';
 import type { CrawlSettings } from '../core/settings.ts';
 import { CSV_BOM, csvLine, type CsvCell } from '../export/csv.ts';
-import type { BrokenResource, ChainEnd, Report, ReportKind } from './build-reports.ts';
+import type { BrokenResource, ChainEnd, Report, ReportKind } from '../audit/reports.ts';
 
 /** The header of each report's CSV. */
 export const REPORT_CSV_HEADERS: { readonly [K in ReportKind]: readonly string[] } = Object.freeze({

@@ -32,7 +32,7 @@ import {
   type Report,
   type ReportKind,
   type RowScan,
-} from './build-reports.ts';
+} from '../audit/reports.ts';
 import { chainEndUrl, chainOutcome, reportFileName, reportToCsv, resourceProblem, type ReportCrawl } from './report-csv.ts';
 
 /** Saves `text` as a file named `fileName` (e.g. through the downloads API); may be async. */

@@ -5,10 +5,10 @@
  * small function over a {@link RowReader}: no Preact, no browser APIs.
  */
 import type { CrawlRecord, PageRecord, RowKind } from '../core/model.ts';
-import { isBrokenResource } from '../export/broken-resources.ts';
 import { createScope } from '../core/url/scope.ts';
-import { isRedirectStatus } from '../audit/row-health.ts';
+import { isBrokenResource, isRedirectStatus } from '../audit/row-health.ts';
 import { MAX_REDIRECT_HOPS } from '../core/url/traps.ts';
+import { walkRedirectsAsync, type RedirectStep } from '../audit/redirect-chains.ts';
 import type { RowReader } from './row-reader.ts';
 
 /** One URL of a redirect chain. */
@@ -74,25 +74,23 @@ export async function redirectChain(reader: RowReader, row: PageRecord, maxHops 
     current = source;
   }
 
-  const after: ChainHop[] = [];
-  const forwardSeen = new Set<string>([row.url, ...before.map((hop) => hop.url)]);
-  current = row;
-  for (let hops = 0; isRedirectStatus(current.status) && current.location !== null; hops += 1) {
-    if (hops >= maxHops) {
-      isCut = true;
-      break;
-    }
-    const target = current.location;
-    if (forwardSeen.has(target)) {
-      hasLoop = true;
-      after.push({ url: target, row: await reader.getRow(row.crawlId, target), isRepeat: true });
-      break;
-    }
-    forwardSeen.add(target);
-    const targetRow = await reader.getRow(row.crawlId, target);
-    after.push({ url: target, row: targetRow, isRepeat: false });
-    if (targetRow === undefined) break;
-    current = targetRow;
+  // Forward: the one walker (`audit/redirect-chains.ts`), a backward hop counting as on the chain.
+  const rows = new Map<string, PageRecord | undefined>([[row.url, row]]);
+  const redirectOf = async (url: string): Promise<RedirectStep | undefined> => {
+    const found = rows.has(url) ? rows.get(url) : await reader.getRow(row.crawlId, url);
+    rows.set(url, found);
+    return found !== undefined && isRedirectStatus(found.status) && found.location !== null ? { location: found.location } : undefined;
+  };
+  const walk = await walkRedirectsAsync(row.url, redirectOf, { maxFollows: maxHops, alreadyOn: before.map((hop) => hop.url) });
+  const after: ChainHop[] = walk.hops.slice(1).map((url) => ({ url, row: rows.get(url), isRepeat: false }));
+  if (walk.end.kind === 'loop') {
+    hasLoop = true;
+    after.push({ url: walk.end.url, row: await reader.getRow(row.crawlId, walk.end.url), isRepeat: true });
+  } else if (walk.end.kind === 'limit') {
+    isCut = true;
+    if (walk.end.url !== row.url) after.push({ url: walk.end.url, row: rows.get(walk.end.url), isRepeat: false });
+  } else if (walk.end.kind === 'exit' && walk.end.url !== row.url) {
+    after.push({ url: walk.end.url, row: rows.get(walk.end.url), isRepeat: false });
   }
 
   return {

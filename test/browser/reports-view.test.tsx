@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import type { PageRecord } from '../../src/core/model.ts';
-import type { ReportKind, RowScan } from '../../src/reports/build-reports.ts';
+import type { ReportKind, RowScan } from '../../src/audit/reports.ts';
 import type { ReportCrawl } from '../../src/reports/report-csv.ts';
 import { ReportsView, type SaveCsv } from '../../src/reports/reports-view.tsx';
 import { pageFixture } from '../support/store-contract.ts';

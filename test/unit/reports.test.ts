@@ -14,11 +14,12 @@ import {
   buildReport,
   reportCount,
   resourceTypeOf,
-} from '../../src/reports/build-reports.ts';
+} from '../../src/audit/reports.ts';
 import { REPORT_CSV_HEADERS, reportFileName, reportToCsv } from '../../src/reports/report-csv.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
 import { crawlFixture, pageFixture } from '../support/store-contract.ts';
 import { scanOf } from '../support/row-scan.ts';
+import { runAudit } from '../../src/audit/audit.ts';
 
 const A = 'https://a.example';
 
@@ -83,6 +84,20 @@ describe('broken links report', () => {
         [`${A}/500`, 500, null],
         [`${A}/timeout`, null, 'timeout: no answer in 30 s'],
       ],
+    );
+  });
+
+  it('counts a status of 600 or more (a 999 refusal) as broken, as the Issues check broken-link-internal does', async () => {
+    const rows = [linking('/', [['/refused', 'Profile']]), row('/refused', { status: 999 })];
+    const report = await buildBrokenLinks(scanOf(rows));
+    assert.deepEqual(
+      report.targets.map((t) => [t.url, t.status]),
+      [[`${A}/refused`, 999]],
+    );
+    const issues = await runAudit(scanOf(rows));
+    assert.deepEqual(
+      issues.findings.get('broken-link-internal')?.map((finding) => finding.url),
+      [`${A}/refused`],
     );
   });
 

@@ -8,7 +8,8 @@
 import type { CrawlRecord, HostState } from '../model.ts';
 import { gapMs, nextRequestAt, requestSlots } from '../politeness/spacing.ts';
 import { withRecentResponse } from './progress.ts';
-import { allowAllPolicy, disallowAllPolicy, parseRobots, robotsUrlFor, type RobotsPolicy } from '../robots/robots-policy.ts';
+import { allowAllPolicy, disallowAllPolicy, type RobotsPolicy } from '../robots/robots-policy.ts';
+import { hostRobotsPolicy } from '../robots/host-robots-policy.ts';
 import type { CrawlSettings } from '../settings.ts';
 import { createScope, type Scope } from '../url/scope.ts';
 import { isSiteHost } from './host-pools.ts';
@@ -33,7 +34,7 @@ export class HostRules {
     const cacheKey = `${host.crawlId} ${host.origin}`;
     const cached = this.policies.get(cacheKey);
     if (cached && cached.fetchedAt === robots.fetchedAt) return cached.policy;
-    const policy = parseRobots(robotsUrlFor(host.origin), robots.body, productToken);
+    const policy = hostRobotsPolicy(host.origin, robots, productToken);
     this.policies.set(cacheKey, { fetchedAt: robots.fetchedAt, policy });
     return policy;
   }

@@ -9,7 +9,7 @@ import { queuedCount } from '../../core/crawl/crawl-lifecycle.ts';
 import type { Clock, CrawlStore } from '../../core/crawl/ports.ts';
 import { activeMs, hostsProgress } from '../../core/crawl/progress.ts';
 import type { CrawlRecord, HostState, PageRecord } from '../../core/model.ts';
-import { parseRobots, robotsUrlFor } from '../../core/robots/robots-policy.ts';
+import { hostRobotsPolicy } from '../../core/robots/host-robots-policy.ts';
 import { brokenUrlsIn } from '../../export/broken-resources.ts';
 import { countsBySeverity, failedChecks, runAudit } from '../../audit/audit.ts';
 import { storeExportSource } from '../../export/export-source.ts';
@@ -62,7 +62,7 @@ function crawlDelayOf(host: HostState, productToken: string): number | null {
   const key = JSON.stringify([host.crawlId, host.origin, host.robots.fetchedAt, productToken]);
   const known = crawlDelays.get(key);
   if (known !== undefined) return known;
-  const crawlDelayMs = parseRobots(robotsUrlFor(host.origin), host.robots.body, productToken).crawlDelayMs;
+  const crawlDelayMs = hostRobotsPolicy(host.origin, host.robots, productToken).crawlDelayMs;
   crawlDelays.set(key, crawlDelayMs);
   for (const oldest of crawlDelays.keys()) {
     if (crawlDelays.size <= CRAWL_DELAYS_KEPT) break;
