@@ -2,8 +2,9 @@
  * What the results page does besides showing, as plain async functions over
  * its ports (the row reader, the table's queries, the downloads): saving the
  * table view or the issues shown as CSV, and the crawl as a Browsertrix
- * config. None touches the DOM, so each runs in a unit test with fakes
- * (issue 28). Pause, resume and stop are `use-crawl-actions.ts`'s.
+ * config, and Pause / Resume / Stop (whose reply `use-crawl-actions.ts`
+ * shows). None touches the DOM, so each runs in a unit test with fakes
+ * (issue 28).
  *
  * A failure rejects: the crawl bar shows it next to the button used.
  */
@@ -15,8 +16,11 @@ import { issuesToCsv } from '../export/issues-csv.ts';
 import { browsertrixConfigFileName, browsertrixConfigYaml } from '../handoff/browsertrix-config.ts';
 import { issuesFileName } from '../reports/issues-view.tsx';
 import type { SaveCsv } from '../reports/reports-view.tsx';
+import type { Send } from '../messaging/client.ts';
 import type { PageQueries } from '../storage/page-queries.ts';
+import type { CrawlBarAction } from './crawl-bar.tsx';
 import { filteredCsv } from './filtered-csv.ts';
+import type { ActionReply } from './reply-crawl.ts';
 import type { RowReader } from './row-reader.ts';
 import type { BaseQuery } from './row-windows.ts';
 
@@ -60,4 +64,14 @@ export async function saveBrowsertrixConfig(
   crawl: CrawlRecord,
 ): Promise<void> {
   await ports.saveConfig(browsertrixConfigFileName(crawl), browsertrixConfigYaml({ settings: crawl.settings, version: ports.tabcrawlVersion, createdAt: crawl.createdAt }));
+}
+
+/**
+ * Sends `crawl/<action>` for this crawl: the reply to lay over `before`, the record as read when the
+ * button was pressed; null when none had been read (nothing to lay it over). Rejects with the background's error.
+ * @param now the clock, ms since the epoch (the reply's run time is as of its arrival).
+ */
+export async function sendCrawlAction(send: Send, crawlId: string, action: CrawlBarAction, before: CrawlRecord | undefined, now: () => number): Promise<ActionReply | null> {
+  const { crawl: summary } = await send(`crawl/${action}`, { crawlId });
+  return before === undefined ? null : { summary, before, receivedAt: now() };
 }
