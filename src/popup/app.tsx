@@ -18,7 +18,7 @@
 import { CrawlsList } from './crawls-list.tsx';
 import type { PopupDeps } from './deps.ts';
 import { SiteScreen } from './site-screen.tsx';
-import { usePopup } from './use-popup.ts';
+import { PopupContext, usePopup } from './use-popup.ts';
 
 export { accessRefusedMessage } from './popup-actions.ts';
 export { hasIssuesSummary, NOT_A_SITE_NOTE, startBlockedReason, type PopupScreen } from './popup-state.ts';
@@ -35,39 +35,41 @@ export function App({ deps }: AppProps) {
   const { saveConfig, openImportTab } = deps;
 
   return (
-    <main class="popup">
-      <header class="popup-head">
-        <h1 class="title">Tabcrawl</h1>
-        <nav class="views" aria-label="Views">
-          <button type="button" data-testid="view-site" aria-pressed={screen === 'site'} onClick={() => void act.openScreen('site')}>
-            This site
-          </button>
-          <button type="button" data-testid="view-crawls" aria-pressed={screen === 'crawls'} onClick={() => void act.openScreen('crawls')}>
-            Crawls
-          </button>
-        </nav>
-      </header>
-      {screen === 'crawls' ? (
-        <>
-          {errorText !== null && (
-            <p class="banner" role="alert">
-              {errorText}
-            </p>
-          )}
-          <CrawlsList
-            crawls={state.crawls}
-            busyId={state.busyId}
-            onOpen={(picked) => void act.openCrawl(picked)}
-            onOpenInTab={(picked) => void act.openInTab(picked.id)}
-            onRerun={(picked) => void act.rerun(picked)}
-            onDelete={(picked) => void act.delete(picked)}
-            onBrowsertrixConfig={saveConfig === undefined ? undefined : (picked) => void act.saveBrowsertrixConfig(picked)}
-            onOpenArchive={openImportTab === undefined ? undefined : () => void act.openArchive()}
-          />
-        </>
-      ) : (
-        <SiteScreen popup={popup} deps={deps} errorText={errorText} />
-      )}
-    </main>
+    <PopupContext.Provider value={popup}>
+      <main class="popup">
+        <header class="popup-head">
+          <h1 class="title">Tabcrawl</h1>
+          <nav class="views" aria-label="Views">
+            <button type="button" data-testid="view-site" aria-pressed={screen === 'site'} onClick={() => void act.openScreen('site')}>
+              This site
+            </button>
+            <button type="button" data-testid="view-crawls" aria-pressed={screen === 'crawls'} onClick={() => void act.openScreen('crawls')}>
+              Crawls
+            </button>
+          </nav>
+        </header>
+        {screen === 'crawls' ? (
+          <>
+            {errorText !== null && (
+              <p class="banner" role="alert">
+                {errorText}
+              </p>
+            )}
+            <CrawlsList
+              crawls={state.crawls}
+              busyId={state.busyId}
+              onOpen={(picked) => void act.openCrawl(picked)}
+              onOpenInTab={(picked) => void act.openInTab(picked.id)}
+              onRerun={(picked) => void act.rerun(picked)}
+              onDelete={(picked) => void act.delete(picked)}
+              onBrowsertrixConfig={saveConfig === undefined ? undefined : (picked) => void act.saveBrowsertrixConfig(picked)}
+              onOpenArchive={openImportTab === undefined ? undefined : () => void act.openArchive()}
+            />
+          </>
+        ) : (
+          <SiteScreen deps={deps} errorText={errorText} />
+        )}
+      </main>
+    </PopupContext.Provider>
   );
 }

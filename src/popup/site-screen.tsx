@@ -13,18 +13,17 @@ import { httpOrigin } from './format.ts';
 import { IssuesSummary } from './issues-summary.tsx';
 import { hasIssuesSummary, startBlockedReason } from './popup-state.ts';
 import { ResultsTable } from './results-table.tsx';
-import type { Popup } from './use-popup.ts';
+import { usePopupContext } from './use-popup.ts';
 import { useTick } from './use-tick.ts';
 
 export interface SiteScreenProps {
-  popup: Popup;
   deps: PopupDeps;
   /** The banner's text, or null. */
   errorText: string | null;
 }
 
-export function SiteScreen({ popup, deps, errorText }: SiteScreenProps) {
-  const { state, view, refusal, act } = popup;
+export function SiteScreen({ deps, errorText }: SiteScreenProps) {
+  const { state, view, refusal, act } = usePopupContext();
   const { crawl } = view;
   const startUrlRef = useRef<HTMLInputElement>(null);
   const shownAt = useTick(deps.now ?? Date.now, crawl?.state === 'running');

@@ -5,7 +5,8 @@
  * them. Also the two effects that belong to the page's life: the on-open
  * reads, and the Crawls view following the background's events.
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { createContext } from 'preact';
+import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { CrawlSummary } from '../messaging/protocol.ts';
 import type { ResultsViewName } from '../messaging/routes.ts';
 import { DEFAULT_POLL_MS, type PopupDeps } from './deps.ts';
@@ -41,6 +42,16 @@ export interface Popup {
   /** The background's refusal of the last Start because another crawl is in the way; null when none holds. */
   refusal: StartRefusal | null;
   act: PopupHandlers;
+}
+
+/** The popup's state and actions for the components under `App` (one store, reached through a context). */
+export const PopupContext = createContext<Popup | null>(null);
+
+/** The {@link Popup} `App` provides; throws outside it (a component used out of place). */
+export function usePopupContext(): Popup {
+  const popup = useContext(PopupContext);
+  if (popup === null) throw new Error('usePopupContext is used outside App');
+  return popup;
 }
 
 export function usePopup(deps: PopupDeps): Popup {

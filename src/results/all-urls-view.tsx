@@ -10,15 +10,15 @@ import { ResultsCount } from './results-count.tsx';
 import { ResultsFilters, NO_FILTERS, hasFilters } from './results-filters.tsx';
 import { ResultsGrid } from './results-grid.tsx';
 import { UrlDetail } from './url-detail.tsx';
-import type { Results } from './use-results.ts';
+import { useResultsContext } from './use-results.ts';
 
 export interface AllUrlsViewProps {
-  results: Results;
   reader: RowReader;
   crawlId: string;
 }
 
-export function AllUrlsView({ results, reader, crawlId }: AllUrlsViewProps) {
+export function AllUrlsView({ reader, crawlId }: AllUrlsViewProps) {
+  const results = useResultsContext();
   const { state, dispatch, windows, address, crawl, origin } = results;
   const { issueFilter, filters, openUrl } = state;
   return (

@@ -5,10 +5,9 @@
 import { notCrawledTotal } from '../core/crawl/not-crawled.ts';
 import type { ResultsViewName } from '../messaging/routes.ts';
 import { CrawlBar } from './crawl-bar.tsx';
-import type { Results } from './use-results.ts';
+import { useResultsContext } from './use-results.ts';
 
 export interface ResultsHeaderProps {
-  results: Results;
   crawlId: string;
   /** The clock, for the run time, ms since the epoch. */
   now: () => number;
@@ -22,7 +21,8 @@ const TABS: readonly { view: ResultsViewName; label: string }[] = [
   { view: 'not-crawled', label: 'Not crawled' },
 ];
 
-export function ResultsHeader({ results, crawlId, now }: ResultsHeaderProps) {
+export function ResultsHeader({ crawlId, now }: ResultsHeaderProps) {
+  const results = useResultsContext();
   const { read, crawl, state, windows } = results;
   const { view } = state;
   return (

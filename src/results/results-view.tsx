@@ -39,7 +39,7 @@ import { NotCrawledView } from '../reports/not-crawled-view.tsx';
 import { ReportsView } from '../reports/reports-view.tsx';
 import { AllUrlsView } from './all-urls-view.tsx';
 import { ResultsHeader } from './results-header.tsx';
-import { useResults, type ResultsViewProps } from './use-results.ts';
+import { ResultsContext, useResults, type ResultsViewProps } from './use-results.ts';
 import { useResultsKeys } from './use-results-keys.ts';
 
 export { SEARCH_DEBOUNCE_MS, type ResultsViewProps } from './use-results.ts';
@@ -66,29 +66,31 @@ function CrawlResults(props: ResultsViewProps & { crawlId: string }) {
   useResultsKeys(openUrl !== null, results.closeDetail, results.searchRef);
 
   return (
-    <main class={`results-page${openUrl !== null ? ' has-detail' : ''}`} data-testid="results-page">
-      <ResultsHeader results={results} crawlId={crawlId} now={props.now ?? Date.now} />
-      {view === 'reports' && crawl !== undefined && <ReportsView loadRows={loadRows} crawl={crawl} saveCsv={saveCsv} onOpenUrl={openFromReport} onReady={address.restoreScroll} />}
-      {view === 'issues' && crawl !== undefined && (
-        <IssuesView
-          loadRows={loadRows}
-          crawl={crawl}
-          saveCsv={saveCsv}
-          onOpenUrl={openFromReport}
-          openChecks={state.openChecks}
-          onOpenChecksChange={results.openChecks}
-          onReady={address.restoreScroll}
-          onResult={(result) => {
-            results.issuesResult.current = result;
-          }}
-          onShowInTable={(check, urls) => {
-            results.dispatch({ type: 'issue-filter-set', filter: { check, urls } });
-            results.openView('table');
-          }}
-        />
-      )}
-      {view === 'not-crawled' && crawl !== undefined && <NotCrawledView crawl={crawl} load={results.loadNotCrawled} saveCsv={saveCsv} onOpenUrl={openFromReport} />}
-      {view === 'table' && !results.isMissing && <AllUrlsView results={results} reader={reader} crawlId={crawlId} />}
-    </main>
+    <ResultsContext.Provider value={results}>
+      <main class={`results-page${openUrl !== null ? ' has-detail' : ''}`} data-testid="results-page">
+        <ResultsHeader crawlId={crawlId} now={props.now ?? Date.now} />
+        {view === 'reports' && crawl !== undefined && <ReportsView loadRows={loadRows} crawl={crawl} saveCsv={saveCsv} onOpenUrl={openFromReport} onReady={address.restoreScroll} />}
+        {view === 'issues' && crawl !== undefined && (
+          <IssuesView
+            loadRows={loadRows}
+            crawl={crawl}
+            saveCsv={saveCsv}
+            onOpenUrl={openFromReport}
+            openChecks={state.openChecks}
+            onOpenChecksChange={results.openChecks}
+            onReady={address.restoreScroll}
+            onResult={(result) => {
+              results.issuesResult.current = result;
+            }}
+            onShowInTable={(check, urls) => {
+              results.dispatch({ type: 'issue-filter-set', filter: { check, urls } });
+              results.openView('table');
+            }}
+          />
+        )}
+        {view === 'not-crawled' && crawl !== undefined && <NotCrawledView crawl={crawl} load={results.loadNotCrawled} saveCsv={saveCsv} onOpenUrl={openFromReport} />}
+        {view === 'table' && !results.isMissing && <AllUrlsView reader={reader} crawlId={crawlId} />}
+      </main>
+    </ResultsContext.Provider>
   );
 }

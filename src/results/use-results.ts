@@ -6,8 +6,8 @@
  * Also the effects of the page's life: the debounced search, the table and
  * facets read again as rows come, the tab's title, the run time ticking.
  */
-import type { RefObject } from 'preact';
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
+import { createContext, type RefObject } from 'preact';
+import { useCallback, useContext, useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
 import type { AuditResult } from '../audit/engine.ts';
 import type { CrawlRecord } from '../core/model.ts';
 import { httpOrigin } from '../core/url/normalize-url.ts';
@@ -117,6 +117,16 @@ export interface Results {
   /** Saves what the view shows as CSV (the table, the issues); undefined on views that save their own lists. */
   onExportView: (() => Promise<void>) | undefined;
   onBrowsertrixConfig: (() => Promise<void>) | undefined;
+}
+
+/** The results page's state and actions for the components under `ResultsView` (reached through a context). */
+export const ResultsContext = createContext<Results | null>(null);
+
+/** The {@link Results} `ResultsView` provides; throws outside it (a component used out of place). */
+export function useResultsContext(): Results {
+  const results = useContext(ResultsContext);
+  if (results === null) throw new Error('useResultsContext is used outside ResultsView');
+  return results;
 }
 
 export function useResults(props: ResultsViewProps & { crawlId: string }): Results {
