@@ -16,16 +16,11 @@ import type { RefObject } from 'preact';
 import { useEffect, useId, useRef } from 'preact/hooks';
 import { SettingsForm } from '../settings/settings-form.tsx';
 import { DEFAULT_SETTINGS } from '../core/settings.ts';
-import type { SettingKey } from '../settings/settings-values.ts';
 import type { StartFormErrors, StartFormValues } from './format.ts';
 
-/** Settings the form's own row shows while the disclosure is closed. */
-const ROW_SETTINGS: ReadonlySet<SettingKey> = new Set<SettingKey>(['maxPages', 'delayMs']);
+import { hiddenErrorCount } from './popup-state.ts';
 
-/** How many settings out of sight (in the closed disclosure) have a message. */
-export function hiddenErrorCount(errors: StartFormErrors): number {
-  return Object.keys(errors).filter((field) => field !== 'startUrl' && !ROW_SETTINGS.has(field as SettingKey)).length;
-}
+export { hiddenErrorCount };
 
 export interface CrawlFormProps {
   values: StartFormValues;

@@ -8,6 +8,7 @@ import type { CrawlRecord } from '../core/model.ts';
 import type { Send } from '../messaging/client.ts';
 import type { CrawlBarAction } from './crawl-bar.tsx';
 import { isSuperseded, withReply, type ActionReply } from './reply-crawl.ts';
+import { sendCrawlAction } from './results-actions.ts';
 
 export interface CrawlActions {
   /** The crawl to show: the live record, or the last reply laid over it while no newer read came. */
@@ -33,9 +34,8 @@ export function useCrawlActions(live: CrawlRecord | undefined, crawlId: string, 
     send === undefined
       ? undefined
       : async (action: CrawlBarAction): Promise<void> => {
-          const before = live;
-          const { crawl: summary } = await send(`crawl/${action}`, { crawlId });
-          if (before !== undefined) setReply({ summary, before, receivedAt: now() });
+          const next = await sendCrawlAction(send, crawlId, action, live, now);
+          if (next !== null) setReply(next);
         };
   return { crawl, onAction };
 }
