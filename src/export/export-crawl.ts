@@ -20,9 +20,9 @@ import type { CrawlRecord, PageRecord } from '../core/model.ts';
 import { redactRow } from '../core/redact-headers.ts';
 import { storeExportSource, type ExportSource } from './export-source.ts';
 import { exportFileName, formatInfo } from './format-info.ts';
-import { exportBytes } from './formats.ts';
+import { exportBytes } from './format-writers.ts';
 import { blobOf } from './export-blob.ts';
-import { errorMessage, ExportPageError } from './export-errors.ts';
+import { errorMessage, ExportError } from './export-errors.ts';
 import type { ExportFormat } from './format-info.ts';
 
 /** Short format names for sentences ("Exporting example.com as WACZ"); the popup shows the long labels. */
@@ -82,7 +82,7 @@ export interface ExportDeps {
   now: () => Date;
   /**
    * Offers the finished file for download and resolves with the download's
-   * id once it is saved; rejects with an {@link ExportPageError} `download`.
+   * id once it is saved; rejects with an {@link ExportError} `download`.
    */
   save: (blob: Blob, fileName: string) => Promise<number>;
   /**
@@ -101,7 +101,7 @@ export interface ExportDeps {
 /** @see ExportDeps.progressIntervalMs */
 export const DEFAULT_PROGRESS_INTERVAL_MS = 100;
 
-/** Runs `read` against storage; a failure becomes an {@link ExportPageError} `storage`. */
+/** Runs `read` against storage; a failure becomes an {@link ExportError} `storage`. */
 async function fromStorage<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
@@ -110,12 +110,12 @@ async function fromStorage<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-function storageError(error: unknown): ExportPageError {
-  if (error instanceof ExportPageError) return error;
-  return new ExportPageError('storage', `Could not read the crawl from the browser's storage: ${errorMessage(error)}`, { cause: error });
+function storageError(error: unknown): ExportError {
+  if (error instanceof ExportError) return error;
+  return new ExportError('storage', `Could not read the crawl from the browser's storage: ${errorMessage(error)}`, { cause: error });
 }
 
-/** Every item of `items`, a storage failure on the way an {@link ExportPageError} `storage`. */
+/** Every item of `items`, a storage failure on the way an {@link ExportError} `storage`. */
 async function* fromStorageAll<T>(items: AsyncIterable<T>): AsyncGenerator<T> {
   const iterator = items[Symbol.asyncIterator]();
   try {
@@ -204,13 +204,13 @@ function siteOf(crawl: CrawlRecord): string {
 /**
  * Exports the crawl the page's URL names, reporting progress on the way.
  *
- * @throws {ExportPageError} with the code of the step that failed (see the diagram above).
+ * @throws {ExportError} with the code of the step that failed (see the diagram above).
  */
 export async function exportCrawl(deps: ExportDeps, onProgress: (progress: ExportProgress) => void): Promise<ExportResult> {
   const { crawlId, format } = deps.request;
   const crawl = await fromStorage(() => deps.store.getCrawl(crawlId));
   if (crawl === undefined) {
-    throw new ExportPageError('not-found', `No crawl with id "${crawlId}" is stored in this browser: it may have been deleted.`);
+    throw new ExportError('not-found', `No crawl with id "${crawlId}" is stored in this browser: it may have been deleted.`);
   }
   const [newest] = await fromStorage(() => deps.store.latestPages(crawlId, 1));
   const lastSeq = newest?.seq ?? 0;
@@ -262,8 +262,8 @@ export async function exportCrawl(deps: ExportDeps, onProgress: (progress: Expor
       await deps.stream.end();
     }
   } catch (error) {
-    if (error instanceof ExportPageError) throw error;
-    throw new ExportPageError('export', `Could not write the ${formatName} file: ${errorMessage(error)}`, { cause: error });
+    if (error instanceof ExportError) throw error;
+    throw new ExportError('export', `Could not write the ${formatName} file: ${errorMessage(error)}`, { cause: error });
   }
   if (blob === null) return result(0);
 
@@ -272,8 +272,8 @@ export async function exportCrawl(deps: ExportDeps, onProgress: (progress: Expor
   try {
     downloadId = await deps.save(blob, fileName);
   } catch (error) {
-    if (error instanceof ExportPageError) throw error;
-    throw new ExportPageError('download', `The browser did not save the file: ${errorMessage(error)}`, { cause: error });
+    if (error instanceof ExportError) throw error;
+    throw new ExportError('download', `The browser did not save the file: ${errorMessage(error)}`, { cause: error });
   }
   return result(downloadId);
 }

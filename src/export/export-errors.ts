@@ -11,12 +11,12 @@
 export type ExportErrorCode = 'bad-url' | 'unknown-format' | 'not-found' | 'storage' | 'export' | 'download';
 
 /** A failure of the export page; `message` is written for the user. */
-export class ExportPageError extends Error {
+export class ExportError extends Error {
   readonly code: ExportErrorCode;
 
   constructor(code: ExportErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'ExportPageError';
+    this.name = 'ExportError';
     this.code = code;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The export formats a user can pick: name, file extension, media type.
  * No writers here, so the popup can list formats without bundling them;
- * `formats.ts` maps each format to its writer.
+ * `format-writers.ts` maps each format to its writer.
  */
 import type { CrawlRecord } from '../core/model.ts';
 

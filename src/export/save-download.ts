@@ -7,7 +7,7 @@
  * The downloads API comes in as a parameter ({@link DownloadsApi}, which
  * `browser.downloads` satisfies), so tests pass a fake.
  */
-import { errorMessage, ExportPageError } from './export-errors.ts';
+import { errorMessage, ExportError } from './export-errors.ts';
 
 /** The part of a `downloads.onChanged` event this module reads. */
 export interface DownloadDelta {
@@ -46,16 +46,16 @@ function outcomeOf(delta: DownloadDelta): Outcome | null {
   return null;
 }
 
-function interruptedError(reason: string): ExportPageError {
+function interruptedError(reason: string): ExportError {
   const message = reason === 'USER_CANCELED' ? 'The download was cancelled.' : `The download was interrupted (${reason}).`;
-  return new ExportPageError('download', message);
+  return new ExportError('download', message);
 }
 
 /**
  * Downloads `blob` as `fileName` (no Save As dialog; a number is added when
  * the name is taken) and resolves with the download's id once it is complete.
  *
- * @throws {ExportPageError} `download` when the browser refuses the download or it is interrupted or cancelled.
+ * @throws {ExportError} `download` when the browser refuses the download or it is interrupted or cancelled.
  */
 export async function saveDownload(downloads: DownloadsApi, blob: Blob, fileName: string, urls: ObjectUrls = BROWSER_OBJECT_URLS): Promise<number> {
   const url = urls.create(blob);
@@ -73,7 +73,7 @@ export async function saveDownload(downloads: DownloadsApi, blob: Blob, fileName
     const downloadId = await downloads
       .download({ url, filename: fileName, saveAs: false, conflictAction: 'uniquify' })
       .catch((error: unknown) => {
-        throw new ExportPageError('download', `The browser refused the download: ${errorMessage(error)}`, { cause: error });
+        throw new ExportError('download', `The browser refused the download: ${errorMessage(error)}`, { cause: error });
       });
     const outcome = ended.get(downloadId) ?? (await new Promise<Outcome>((settle) => (waiter = { id: downloadId, settle })));
     if (!outcome.ok) throw interruptedError(outcome.reason);

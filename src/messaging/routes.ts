@@ -5,7 +5,7 @@
  * are extension-relative, as `runtime.getURL` takes them; the pages' files
  * live in `src/shells/`.
  */
-import { ExportPageError } from '../export/export-errors.ts';
+import { ExportError } from '../export/export-errors.ts';
 import { FORMATS, type ExportFormat } from '../export/format-info.ts';
 
 /** The toolbar popup (also opened in a tab by the end-to-end tests). */
@@ -47,18 +47,18 @@ function isExportFormat(value: string): value is ExportFormat {
 /**
  * Reads the export page's query string (`location.search`).
  *
- * @throws {ExportPageError} `bad-url` without a crawl id, `unknown-format` for a format not in {@link FORMATS}.
+ * @throws {ExportError} `bad-url` without a crawl id, `unknown-format` for a format not in {@link FORMATS}.
  */
 export function parseExportParams(search: string): ExportRequest {
   const params = new URLSearchParams(search);
   const crawlId = params.get('crawl')?.trim() ?? '';
   if (crawlId === '') {
-    throw new ExportPageError('bad-url', 'This page does not say which crawl to export: open it from the Export button of the Tabcrawl popup.');
+    throw new ExportError('bad-url', 'This page does not say which crawl to export: open it from the Export button of the Tabcrawl popup.');
   }
   const format = params.get('format')?.trim() ?? '';
   if (!isExportFormat(format)) {
     const known = FORMATS.map((info) => info.format).join(', ');
-    throw new ExportPageError('unknown-format', `Unknown export format "${format}": the formats are ${known}.`);
+    throw new ExportError('unknown-format', `Unknown export format "${format}": the formats are ${known}.`);
   }
   return { crawlId, format, keepSetCookies: params.get(KEEP_SET_COOKIES_PARAM) === 'keep' };
 }

@@ -7,10 +7,10 @@ import type { CrawlRecord, PageRecord } from '../../src/core/model.ts';
 import { CSV_COLUMNS } from '../../src/export/csv.ts';
 import type { ExportContext, ExportSource } from '../../src/export/export-source.ts';
 import { formatInfo, type ExportFormat } from '../../src/export/format-info.ts';
-import { exportBytes } from '../../src/export/formats.ts';
+import { exportBytes } from '../../src/export/format-writers.ts';
 import { blobOf } from '../../src/export/export-blob.ts';
 import { exportCrawl, type ExportDeps } from '../../src/export/export-crawl.ts';
-import { ExportPageError, type ExportErrorCode } from '../../src/export/export-errors.ts';
+import { ExportError, type ExportErrorCode } from '../../src/export/export-errors.ts';
 import { exportPagePath, parseExportParams } from '../../src/messaging/routes.ts';
 import type { ExportProgress, ExportResult } from '../../src/export-view/export-text.ts';
 import { ExportView, type RunExport } from '../../src/export-view/export-view.tsx';
@@ -49,21 +49,21 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
-/** The {@link ExportPageError} `run` throws, which it must. */
-function thrownBy(run: () => unknown): ExportPageError {
+/** The {@link ExportError} `run` throws, which it must. */
+function thrownBy(run: () => unknown): ExportError {
   try {
     run();
   } catch (error) {
-    expect(error).to.be.instanceOf(ExportPageError);
-    return error as ExportPageError;
+    expect(error).to.be.instanceOf(ExportError);
+    return error as ExportError;
   }
-  throw new Error('expected an ExportPageError');
+  throw new Error('expected an ExportError');
 }
 
-async function expectExportError(promise: Promise<unknown>, code: ExportErrorCode): Promise<ExportPageError> {
+async function expectExportError(promise: Promise<unknown>, code: ExportErrorCode): Promise<ExportError> {
   const error = await rejectionOf(promise);
-  expect(error).to.be.instanceOf(ExportPageError);
-  const exportError = error as ExportPageError;
+  expect(error).to.be.instanceOf(ExportError);
+  const exportError = error as ExportError;
   expect(exportError.code).to.equal(code);
   return exportError;
 }
@@ -203,7 +203,7 @@ describe('export page view', () => {
   });
 
   it('shows the error of a failed export as an alert', async () => {
-    const element = await mountView(() => Promise.reject(new ExportPageError('export', 'Could not write the WACZ file: WACZ export not written yet')));
+    const element = await mountView(() => Promise.reject(new ExportError('export', 'Could not write the WACZ file: WACZ export not written yet')));
 
     await waitFor(() => expect(stateOf(element)).to.equal('failed'));
     const alert = element.querySelector('[role="alert"]');

@@ -5,7 +5,7 @@ import type { PageFacts } from '../../src/core/audit/page-facts.ts';
 import type { PageRecord } from '../../src/core/model.ts';
 import { CSV_COLUMNS, csvLine, writeCsv } from '../../src/export/csv.ts';
 import type { ExportSource } from '../../src/export/export-source.ts';
-import { exportBytes } from '../../src/export/formats.ts';
+import { exportBytes } from '../../src/export/format-writers.ts';
 import { NO_BROKEN_URLS } from '../../src/export/broken-resources.ts';
 import { toJsonl, toJsonlRow, writeJsonl } from '../../src/export/jsonl.ts';
 import { CDN_ORIGIN, FIXTURE_CRAWL, FIXTURE_ORIGIN, fixtureRowsWithResources, fixtureSource } from '../support/export-fixtures.ts';

@@ -54,7 +54,7 @@ function mount(sink: Sink | null): void {
   const exportOnce: RunExport = async (onProgress) =>
     exportCrawl(
       {
-        // A bad address is an ExportPageError (bad-url, unknown-format), shown by the view like any failure.
+        // A bad address is an ExportError (bad-url, unknown-format), shown by the view like any failure.
         request: parseExportParams(window.location.search),
         store,
         software: `Tabcrawl ${browser.runtime.getManifest().version}`,
