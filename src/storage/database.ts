@@ -64,6 +64,7 @@ import type { CrawlRecord, FrontierEntry, HostState, NotCrawledUrl, PageRecord }
 import { mediaTypeOf } from '../core/links/decode-html.ts';
 import { indexKeyOf, type PageKeys, type PageRow } from './page-row.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
+import { pagesIndexSchema } from './results-columns.ts';
 
 /** Name of the extension's database. Tests pass their own, one per test. */
 export const DEFAULT_DATABASE_NAME = 'tabcrawl';
@@ -136,14 +137,24 @@ const PAGES_V2 =
   '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
   '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq], [crawlId+isDuplicate+seq]';
 
-/** The pages schema of version 4: version 2's without `[crawlId+isDuplicate+seq]` (the result chunks filter duplicates). */
-const PAGES_V4 =
-  '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
-  '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq]';
+/**
+ * The pages schema of version 4: version 2's without `[crawlId+isDuplicate+seq]` (the result chunks filter duplicates);
+ * the sort index of every results column indexed by then (`results-columns.ts`).
+ */
+const PAGES_V4 = pagesIndexSchema(4);
 
-/** The pages schema of version 7: version 4's and the page facts' sort indexes (indexability, words, h1, internal and outbound links). */
-const PAGES_V7 =
-  `${PAGES_V4}, [crawlId+indexKey+seq], [crawlId+wordsKey+seq], [crawlId+h1Key+seq], [crawlId+internalKey+seq], [crawlId+outboundKey+seq]`;
+/**
+ * The pages schema of version 7: version 4's and the page facts' sort indexes (indexability, words, h1, internal and
+ * outbound links), as `results-columns.ts` declares them (`indexedSince: 7`).
+ */
+const PAGES_V7 = pagesIndexSchema(7);
+
+/**
+ * The pages schema of each version that declared one, derived from the results columns but for version 2's (a
+ * shipped index since dropped). `test/unit/results-columns.test.ts` holds them as written when shipped: a version's
+ * schema never changes.
+ */
+export const PAGES_SCHEMAS: Readonly<Record<number, string>> = Object.freeze({ 2: PAGES_V2, 4: PAGES_V4, 7: PAGES_V7 });
 
 export class TabcrawlDatabase extends Dexie {
   declare readonly crawls: Table<CrawlRecord, string>;

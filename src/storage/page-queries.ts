@@ -8,47 +8,13 @@
  */
 import { indexabilityOf, type Indexability } from '../core/audit/indexability.ts';
 import type { FetchFailure, PageRecord, RowKind } from '../core/model.ts';
-import type { IndexabilityValue, PageRow } from './page-row.ts';
+import type { IndexabilityValue } from './page-row.ts';
+import type { SortColumn } from './results-columns.ts';
 
 export type { IndexabilityValue } from './page-row.ts';
 export { INDEXABILITY_VALUES, indexabilityCode } from './page-row.ts';
 
-/**
- * The columns the results table sorts by, each declared once, in table
- * order: its label, whether it is shown as a column (`seq`, the order rows
- * were finished, is the default sort, not a column), whether it is shown
- * before the user chooses the columns (`isDefault`), whether it reads as a
- * number, and the field of the stored row it sorts by. The sort type, the
- * Dexie indexes the queries walk and the grid's headers all come from here;
- * a new column also needs its index in `database.ts` (a new schema version),
- * its column in the result chunks and its cell in the grid.
- *
- * The page facts' columns (schema version 7) sort rows without facts first
- * (key -1); indexability sorts by its code: rows not judged, indexable, then
- * the reasons in the order of {@link INDEXABILITY_VALUES}.
- */
-export const RESULT_COLUMNS = Object.freeze({
-  seq: { label: 'Order', isShown: false, isDefault: false, isNumeric: true, sortKey: 'seq' },
-  url: { label: 'URL', isShown: true, isDefault: true, isNumeric: false, sortKey: 'url' },
-  status: { label: 'Status', isShown: true, isDefault: true, isNumeric: false, sortKey: 'statusKey' },
-  contentType: { label: 'Type', isShown: true, isDefault: true, isNumeric: false, sortKey: 'mediaKey' },
-  size: { label: 'Size', isShown: true, isDefault: true, isNumeric: true, sortKey: 'sizeKey' },
-  responseTime: { label: 'Time (ms)', isShown: true, isDefault: true, isNumeric: true, sortKey: 'timeKey' },
-  depth: { label: 'Depth', isShown: true, isDefault: true, isNumeric: true, sortKey: 'depth' },
-  title: { label: 'Title', isShown: true, isDefault: true, isNumeric: false, sortKey: 'titleKey' },
-  inlinks: { label: 'Inlinks', isShown: true, isDefault: true, isNumeric: true, sortKey: 'inlinks' },
-  indexability: { label: 'Indexability', isShown: true, isDefault: true, isNumeric: false, sortKey: 'indexKey' },
-  words: { label: 'Words', isShown: true, isDefault: false, isNumeric: true, sortKey: 'wordsKey' },
-  h1Count: { label: 'H1', isShown: true, isDefault: false, isNumeric: true, sortKey: 'h1Key' },
-  internalLinks: { label: 'Internal', isShown: true, isDefault: false, isNumeric: true, sortKey: 'internalKey' },
-  outboundLinks: { label: 'Outbound', isShown: true, isDefault: false, isNumeric: true, sortKey: 'outboundKey' },
-} as const satisfies Record<string, { label: string; isShown: boolean; isDefault: boolean; isNumeric: boolean; sortKey: keyof PageRow }>);
-
-/** Columns the results table sorts by. `seq` is the order rows were finished. */
-export type SortColumn = keyof typeof RESULT_COLUMNS;
-
-/** Every sort column, in table order. */
-export const SORT_COLUMNS: readonly SortColumn[] = Object.freeze(Object.keys(RESULT_COLUMNS) as SortColumn[]);
+export { RESULT_COLUMNS, SORT_COLUMNS, type SortColumn } from './results-columns.ts';
 
 /** Status classes a user filters by. A row is in exactly one of the first six; `duplicate` is extra. */
 export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'failed' | 'blocked' | 'duplicate';

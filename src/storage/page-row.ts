@@ -5,7 +5,7 @@
  * need it, do not import each other.
  */
 import { indexabilityOf, type Indexability, type NonIndexableReason } from '../core/audit/indexability.ts';
-import type { PageRecord } from '../core/model.ts';
+import type { PageRecord, RowKind } from '../core/model.ts';
 
 /** What the indexability filter and column tell apart: indexable, or the reason a URL is not. */
 export type IndexabilityValue = 'indexable' | NonIndexableReason;
@@ -33,6 +33,23 @@ export function indexKeyOf(row: Pick<PageRecord, 'url' | 'kind' | 'status' | 'bl
 /** The indexability value of a code; null for {@link NOT_JUDGED_KEY} (or a code not known here). */
 export function indexabilityOfKey(code: number): IndexabilityValue | null {
   return INDEXABILITY_VALUES[code] ?? null;
+}
+
+/**
+ * The kinds of rows, in the order of their codes in the result chunks' `kinds`
+ * column (schema version 6): a row's code is its index here.
+ */
+export const ROW_KINDS: readonly RowKind[] = Object.freeze(['page', 'sitemap', 'resource', 'file', 'external']);
+
+/** The code of a row kind in the result chunks' `kinds` column; a kind not known here counts as a page. */
+export function kindCode(kind: RowKind): number {
+  const code = ROW_KINDS.indexOf(kind);
+  return code < 0 ? 0 : code;
+}
+
+/** The row kind of a code of the result chunks' `kinds` column. */
+export function kindOfCode(code: number): RowKind {
+  return ROW_KINDS[code] ?? 'page';
 }
 
 /**
