@@ -16,6 +16,11 @@ export type IndexabilityValue = 'indexable' | NonIndexableReason;
  */
 export const INDEXABILITY_VALUES: readonly IndexabilityValue[] = Object.freeze(['indexable', 'blocked', 'redirected', 'not-200', 'noindex', 'canonicalised']);
 
+/** {@link PageKeys.statusKey} of failed rows (no HTTP status, not blocked). */
+export const FAILED_STATUS_KEY = -1;
+/** {@link PageKeys.statusKey} of rows blocked by robots.txt. */
+export const BLOCKED_STATUS_KEY = -2;
+
 /** {@link PageKeys.indexKey} of rows an audit does not judge (resources, sitemaps, links to other sites). */
 export const NOT_JUDGED_KEY = -1;
 
@@ -56,6 +61,8 @@ export function kindOfCode(code: number): RowKind {
  * Storage-only sort and filter keys of a page row (schema version 2). IndexedDB
  * leaves a row out of an index whose key is null or missing, so every key here
  * is a valid, non-null key; a missing value sorts before every present one.
+ * How each is computed from a page is declared with its column in
+ * `results-columns.ts` ({@link PageKeys.isDuplicate}: with the filter columns).
  */
 export interface PageKeys {
   /** HTTP status; -1 when failed at the network level (or never fetched), -2 when blocked by robots.txt. */

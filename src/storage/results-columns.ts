@@ -18,7 +18,9 @@
  *
  * Pure: no Dexie, no browser API.
  */
-import { kindCode, type PageRow } from './page-row.ts';
+import { indexKeyOf, kindCode, BLOCKED_STATUS_KEY, FAILED_STATUS_KEY, type PageKeys, type PageRow } from './page-row.ts';
+import { mediaTypeOf } from '../core/links/decode-html.ts';
+import type { PageRecord } from '../core/model.ts';
 
 /** How a chunk column stores its slots: strings, or a typed array of numbers. */
 export type ChunkArrayKind = 'text' | 'uint8' | 'int8' | 'int32' | 'float64';
@@ -60,6 +62,12 @@ export interface ResultColumnSpec {
   readonly indexedSince: number;
   /** The chunk column holding `sortKey` of every row; null for `seq` (a slot's seq is its place). */
   readonly chunk: ChunkColumnSpec | null;
+  /**
+   * How the stored row's `sortKey` is computed from the page, when it is a storage-only key of
+   * {@link PageKeys} (a valid IndexedDB key: never null; -1 or `''` for a missing value). Absent
+   * when the column sorts by a field of the record itself (`seq`, `url`, `depth`, `inlinks`).
+   */
+  readonly keyOf?: (page: PageRecord) => number | string;
 }
 
 /**
@@ -72,18 +80,28 @@ export interface ResultColumnSpec {
 export const RESULT_COLUMNS = Object.freeze({
   seq: { label: 'Order', isShown: false, isDefault: false, isNumeric: true, sortKey: 'seq', indexedSince: 1, chunk: null },
   url: { label: 'URL', isShown: true, isDefault: true, isNumeric: false, sortKey: 'url', indexedSince: 1, chunk: { field: 'urls', array: 'text', missing: '' } },
-  status: { label: 'Status', isShown: true, isDefault: true, isNumeric: false, sortKey: 'statusKey', indexedSince: 2, chunk: { field: 'statusKeys', array: 'int32', missing: 0 } },
-  contentType: { label: 'Type', isShown: true, isDefault: true, isNumeric: false, sortKey: 'mediaKey', indexedSince: 2, chunk: { field: 'mediaKeys', array: 'text', missing: '' } },
-  size: { label: 'Size', isShown: true, isDefault: true, isNumeric: true, sortKey: 'sizeKey', indexedSince: 2, chunk: { field: 'sizeKeys', array: 'float64', missing: -1 } },
-  responseTime: { label: 'Time (ms)', isShown: true, isDefault: true, isNumeric: true, sortKey: 'timeKey', indexedSince: 2, chunk: { field: 'timeKeys', array: 'float64', missing: -1 } },
+  status: { label: 'Status', isShown: true, isDefault: true, isNumeric: false, sortKey: 'statusKey', indexedSince: 2, chunk: { field: 'statusKeys', array: 'int32', missing: 0 },
+    keyOf: (page: PageRecord): number => (page.blockedBy !== null ? BLOCKED_STATUS_KEY : (page.status ?? FAILED_STATUS_KEY)) },
+  contentType: { label: 'Type', isShown: true, isDefault: true, isNumeric: false, sortKey: 'mediaKey', indexedSince: 2, chunk: { field: 'mediaKeys', array: 'text', missing: '' },
+    keyOf: (page: PageRecord): string => mediaTypeOf(page.contentType) },
+  size: { label: 'Size', isShown: true, isDefault: true, isNumeric: true, sortKey: 'sizeKey', indexedSince: 2, chunk: { field: 'sizeKeys', array: 'float64', missing: -1 },
+    keyOf: (page: PageRecord): number => page.contentLength ?? -1 },
+  responseTime: { label: 'Time (ms)', isShown: true, isDefault: true, isNumeric: true, sortKey: 'timeKey', indexedSince: 2, chunk: { field: 'timeKeys', array: 'float64', missing: -1 },
+    keyOf: (page: PageRecord): number => page.responseTimeMs ?? -1 },
   depth: { label: 'Depth', isShown: true, isDefault: true, isNumeric: true, sortKey: 'depth', indexedSince: 2, chunk: { field: 'depths', array: 'int32', missing: 0 } },
-  title: { label: 'Title', isShown: true, isDefault: true, isNumeric: false, sortKey: 'titleKey', indexedSince: 2, chunk: { field: 'titleKeys', array: 'text', missing: '' } },
+  title: { label: 'Title', isShown: true, isDefault: true, isNumeric: false, sortKey: 'titleKey', indexedSince: 2, chunk: { field: 'titleKeys', array: 'text', missing: '' },
+    keyOf: (page: PageRecord): string => (page.title ?? '').toLowerCase() },
   inlinks: { label: 'Inlinks', isShown: true, isDefault: true, isNumeric: true, sortKey: 'inlinks', indexedSince: 2, chunk: { field: 'inlinks', array: 'int32', missing: 0 } },
-  indexability: { label: 'Indexability', isShown: true, isDefault: true, isNumeric: false, sortKey: 'indexKey', indexedSince: 7, chunk: { field: 'indexKeys', array: 'int8', missing: -1 } },
-  words: { label: 'Words', isShown: true, isDefault: false, isNumeric: true, sortKey: 'wordsKey', indexedSince: 7, chunk: { field: 'words', array: 'int32', missing: -1 } },
-  h1Count: { label: 'H1', isShown: true, isDefault: false, isNumeric: true, sortKey: 'h1Key', indexedSince: 7, chunk: { field: 'h1Counts', array: 'int32', missing: -1 } },
-  internalLinks: { label: 'Internal', isShown: true, isDefault: false, isNumeric: true, sortKey: 'internalKey', indexedSince: 7, chunk: { field: 'internalLinks', array: 'int32', missing: -1 } },
-  outboundLinks: { label: 'Outbound', isShown: true, isDefault: false, isNumeric: true, sortKey: 'outboundKey', indexedSince: 7, chunk: { field: 'outboundLinks', array: 'int32', missing: -1 } },
+  indexability: { label: 'Indexability', isShown: true, isDefault: true, isNumeric: false, sortKey: 'indexKey', indexedSince: 7, chunk: { field: 'indexKeys', array: 'int8', missing: -1 },
+    keyOf: (page: PageRecord): number => indexKeyOf(page) },
+  words: { label: 'Words', isShown: true, isDefault: false, isNumeric: true, sortKey: 'wordsKey', indexedSince: 7, chunk: { field: 'words', array: 'int32', missing: -1 },
+    keyOf: (page: PageRecord): number => page.facts?.wordCount ?? -1 },
+  h1Count: { label: 'H1', isShown: true, isDefault: false, isNumeric: true, sortKey: 'h1Key', indexedSince: 7, chunk: { field: 'h1Counts', array: 'int32', missing: -1 },
+    keyOf: (page: PageRecord): number => page.facts?.h1Count ?? -1 },
+  internalLinks: { label: 'Internal', isShown: true, isDefault: false, isNumeric: true, sortKey: 'internalKey', indexedSince: 7, chunk: { field: 'internalLinks', array: 'int32', missing: -1 },
+    keyOf: (page: PageRecord): number => page.facts?.internalLinks ?? -1 },
+  outboundLinks: { label: 'Outbound', isShown: true, isDefault: false, isNumeric: true, sortKey: 'outboundKey', indexedSince: 7, chunk: { field: 'outboundLinks', array: 'int32', missing: -1 },
+    keyOf: (page: PageRecord): number => page.facts?.outboundLinks ?? -1 },
 } as const satisfies Record<string, ResultColumnSpec>);
 
 /**
@@ -107,6 +125,30 @@ type AnyChunkSpec = SortChunkSpec | (typeof FILTER_CHUNK_COLUMNS)[keyof typeof F
 
 /** The name of a chunk column (a field of `ResultsChunk`). */
 export type ChunkField = AnyChunkSpec['field'];
+
+/** A storage-only key of a page row ({@link PageKeys}) and how it is computed from the page. */
+export interface PageKeySpec {
+  readonly field: keyof PageKeys;
+  readonly keyOf: (page: PageRecord) => number | string;
+}
+
+/**
+ * Every storage-only key of a page row, in table order: the sort columns' (those with `keyOf`), then
+ * `isDuplicate` (1 when `duplicateOf` is set, else 0: booleans are not valid keys), which filters only.
+ */
+export const PAGE_KEYS: readonly PageKeySpec[] = Object.freeze([
+  ...SORT_COLUMNS.flatMap((column): PageKeySpec[] => {
+    const { sortKey, keyOf } = RESULT_COLUMNS[column] as ResultColumnSpec;
+    return keyOf === undefined ? [] : [{ field: sortKey as keyof PageKeys, keyOf }];
+  }),
+  { field: 'isDuplicate', keyOf: (page) => (page.duplicateOf === null ? 0 : 1) },
+]);
+
+/** The sort keys the columns compute: every {@link PageKeys} field but `isDuplicate`, and nothing else (checked when compiled). */
+type ComputedSortKey = { [C in SortColumn]: (typeof RESULT_COLUMNS)[C] extends { keyOf: unknown; sortKey: infer K } ? K : never }[SortColumn];
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const EVERY_PAGE_KEY_COMPUTED: SameKeys<ComputedSortKey | 'isDuplicate', keyof PageKeys> = true;
+void EVERY_PAGE_KEY_COMPUTED;
 
 /** Every chunk column, by field, typed as stored. */
 export type ChunkColumnArrays = { [S in AnyChunkSpec as S['field']]: ChunkArrayOf[S['array']] };

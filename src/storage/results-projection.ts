@@ -16,11 +16,10 @@
  *
  * Pure: no Dexie, no browser API.
  */
-import { FAILED_STATUS_KEY, BLOCKED_STATUS_KEY } from './database.ts';
 import type { RowKind } from '../core/model.ts';
 import { RESULTS_CHUNK_ROWS, type ResultsChunk } from './results-chunks.ts';
 import type { IndexabilityValue, PageFacets, PageFilter, StatusClass } from './page-queries.ts';
-import { INDEXABILITY_VALUES, indexabilityOfKey, kindCode, kindOfCode } from './page-row.ts';
+import { BLOCKED_STATUS_KEY, FAILED_STATUS_KEY, INDEXABILITY_VALUES, indexabilityOfKey, kindCode, kindOfCode } from './page-row.ts';
 import { CHUNK_COLUMNS, newSlots, RESULT_COLUMNS, slotsOf, type ChunkColumnArrays, type SortColumn } from './results-columns.ts';
 
 type BaseClass = Exclude<StatusClass, 'duplicate'>;

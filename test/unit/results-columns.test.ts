@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PAGES_SCHEMAS, TabcrawlDatabase, toPageRow } from '../../src/storage/database.ts';
+import { fromPageRow, PAGES_SCHEMAS, TabcrawlDatabase, toPageRow } from '../../src/storage/database.ts';
 import { emptyResultsChunk, RESULTS_CHUNK_ROWS } from '../../src/storage/results-chunks.ts';
-import { CHUNK_COLUMNS, pagesIndexSchema, RESULT_COLUMNS, SORT_COLUMNS, sortIndexOf, type ResultColumnSpec } from '../../src/storage/results-columns.ts';
+import { CHUNK_COLUMNS, PAGE_KEYS, pagesIndexSchema, RESULT_COLUMNS, SORT_COLUMNS, sortIndexOf, type ResultColumnSpec } from '../../src/storage/results-columns.ts';
 import { variedPage } from '../support/results-reference.ts';
 
 /** The pages schemas as `database.ts` wrote them out when each version shipped. */
@@ -28,11 +28,13 @@ const SHIPPED_PAGES_SCHEMAS: Record<number, string> = {
 
 /**
  * What the results columns derive into the stored schema, recorded for each database version: the pages indexes
- * (every column's, whatever its `indexedSince`) and the chunk columns, as `field:array`.
+ * (every column's, whatever its `indexedSince`), the storage-only keys of a page row and the chunk columns, as
+ * `field:array`.
  */
-const SCHEMA_FINGERPRINTS: Record<number, { pages: string; chunks: string[] }> = {
+const SCHEMA_FINGERPRINTS: Record<number, { pages: string; keys: string[]; chunks: string[] }> = {
   9: {
     pages: SHIPPED_PAGES_SCHEMAS[7] ?? '',
+    keys: ['statusKey', 'mediaKey', 'sizeKey', 'timeKey', 'titleKey', 'indexKey', 'wordsKey', 'h1Key', 'internalKey', 'outboundKey', 'isDuplicate'],
     chunks: [
       'urls:text',
       'statusKeys:int32',
@@ -54,8 +56,8 @@ const SCHEMA_FINGERPRINTS: Record<number, { pages: string; chunks: string[] }> =
 };
 
 /** The fingerprint of what the columns derive now (see {@link SCHEMA_FINGERPRINTS}). */
-function fingerprint(): { pages: string; chunks: string[] } {
-  return { pages: pagesIndexSchema(Number.MAX_SAFE_INTEGER), chunks: CHUNK_COLUMNS.map((column) => `${column.field}:${column.array}`) };
+function fingerprint(): { pages: string; keys: string[]; chunks: string[] } {
+  return { pages: pagesIndexSchema(Number.MAX_SAFE_INTEGER), keys: PAGE_KEYS.map((key) => key.field), chunks: CHUNK_COLUMNS.map((column) => `${column.field}:${column.array}`) };
 }
 
 /** The database's latest schema version (Dexie's `verno` after the constructor declared every version). */
@@ -142,6 +144,15 @@ describe('results columns', () => {
         if (spec.chunk === null) continue;
         assert.equal(chunk?.read(row), row[spec.sortKey], `${column} of row ${i}`);
       }
+    }
+  });
+
+  it('stores a page with every key its columns compute, and reads the stored row back as the page', () => {
+    for (let i = 0; i < 40; i += 1) {
+      const page = variedPage('c1', i);
+      const row = toPageRow(page);
+      for (const { field, keyOf } of PAGE_KEYS) assert.equal(row[field], keyOf(page), `${field} of page ${i}`);
+      assert.deepEqual(fromPageRow(row), page);
     }
   });
 
