@@ -6,8 +6,8 @@
  *
  * This file is the contract: the Dexie implementation lives next to it.
  */
-import { indexabilityOf, type Indexability } from '../core/audit/indexability.ts';
-import type { FetchFailure, PageRecord, RowKind } from '../core/model.ts';
+import type { RowKind } from '../core/model.ts';
+import type { PageListRow } from './page-list-row.ts';
 import type { IndexabilityValue } from './page-row.ts';
 import type { SortColumn } from './results-columns.ts';
 
@@ -15,6 +15,7 @@ export type { IndexabilityValue } from './page-row.ts';
 export { INDEXABILITY_VALUES, indexabilityCode } from './page-row.ts';
 
 export { RESULT_COLUMNS, SORT_COLUMNS, type SortColumn } from './results-columns.ts';
+export { toPageListRow, type PageListRow } from './page-list-row.ts';
 
 /** Status classes a user filters by. A row is in exactly one of the first six; `duplicate` is extra. */
 export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'failed' | 'blocked' | 'duplicate';
@@ -47,59 +48,6 @@ export interface PageQuery {
   /** Rows to skip, for a virtualized table's window. */
   offset: number;
   limit: number;
-}
-
-/** What a row of the results table shows. */
-export interface PageListRow {
-  seq: number;
-  url: string;
-  kind: RowKind;
-  status: number | null;
-  contentType: string | null;
-  contentLength: number | null;
-  responseTimeMs: number | null;
-  depth: number;
-  title: string | null;
-  inlinks: number;
-  location: string | null;
-  blockedBy: 'robots' | null;
-  error: FetchFailure | null;
-  duplicateOf: string | null;
-  /** Null for rows an audit does not judge (not a page or a linked file). */
-  indexability: Indexability | null;
-  /** The page facts' counts; null without facts. */
-  wordCount: number | null;
-  h1Count: number | null;
-  /** Text of the first `<h1>`; null without one (or without facts). */
-  h1: string | null;
-  internalLinks: number | null;
-  outboundLinks: number | null;
-}
-
-/** What the results table shows of a full row. */
-export function toPageListRow(row: PageRecord): PageListRow {
-  return {
-    seq: row.seq,
-    url: row.url,
-    kind: row.kind,
-    status: row.status,
-    contentType: row.contentType,
-    contentLength: row.contentLength,
-    responseTimeMs: row.responseTimeMs,
-    depth: row.depth,
-    title: row.title,
-    inlinks: row.inlinks,
-    location: row.location,
-    blockedBy: row.blockedBy,
-    error: row.error,
-    duplicateOf: row.duplicateOf,
-    indexability: indexabilityOf(row),
-    wordCount: row.facts?.wordCount ?? null,
-    h1Count: row.facts?.h1Count ?? null,
-    h1: row.facts?.h1 ?? null,
-    internalLinks: row.facts?.internalLinks ?? null,
-    outboundLinks: row.facts?.outboundLinks ?? null,
-  };
 }
 
 export interface PageQueryResult {

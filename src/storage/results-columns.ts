@@ -18,9 +18,10 @@
  *
  * Pure: no Dexie, no browser API.
  */
-import { indexKeyOf, kindCode, BLOCKED_STATUS_KEY, FAILED_STATUS_KEY, type PageKeys, type PageRow } from './page-row.ts';
+import { indexabilityCode, indexKeyOf, kindCode, BLOCKED_STATUS_KEY, FAILED_STATUS_KEY, type PageKeys, type PageRow } from './page-row.ts';
 import { mediaTypeOf } from '../core/links/decode-html.ts';
 import type { PageRecord } from '../core/model.ts';
+import type { PageListRow } from './page-list-row.ts';
 
 /** How a chunk column stores its slots: strings, or a typed array of numbers. */
 export type ChunkArrayKind = 'text' | 'uint8' | 'int8' | 'int32' | 'float64';
@@ -68,6 +69,11 @@ export interface ResultColumnSpec {
    * when the column sorts by a field of the record itself (`seq`, `url`, `depth`, `inlinks`).
    */
   readonly keyOf?: (page: PageRecord) => number | string;
+  /**
+   * The column's key of a row the results table shows, for sorting rows held in memory (an
+   * issue's URL list, `results/url-list-queries.ts`): null for a missing value, which sorts first.
+   */
+  readonly listKey: (row: PageListRow) => number | string | null;
 }
 
 /**
@@ -78,30 +84,156 @@ export interface ResultColumnSpec {
  * the reasons in the order of `INDEXABILITY_VALUES` (`page-row.ts`).
  */
 export const RESULT_COLUMNS = Object.freeze({
-  seq: { label: 'Order', isShown: false, isDefault: false, isNumeric: true, sortKey: 'seq', indexedSince: 1, chunk: null },
-  url: { label: 'URL', isShown: true, isDefault: true, isNumeric: false, sortKey: 'url', indexedSince: 1, chunk: { field: 'urls', array: 'text', missing: '' } },
-  status: { label: 'Status', isShown: true, isDefault: true, isNumeric: false, sortKey: 'statusKey', indexedSince: 2, chunk: { field: 'statusKeys', array: 'int32', missing: 0 },
-    keyOf: (page: PageRecord): number => (page.blockedBy !== null ? BLOCKED_STATUS_KEY : (page.status ?? FAILED_STATUS_KEY)) },
-  contentType: { label: 'Type', isShown: true, isDefault: true, isNumeric: false, sortKey: 'mediaKey', indexedSince: 2, chunk: { field: 'mediaKeys', array: 'text', missing: '' },
-    keyOf: (page: PageRecord): string => mediaTypeOf(page.contentType) },
-  size: { label: 'Size', isShown: true, isDefault: true, isNumeric: true, sortKey: 'sizeKey', indexedSince: 2, chunk: { field: 'sizeKeys', array: 'float64', missing: -1 },
-    keyOf: (page: PageRecord): number => page.contentLength ?? -1 },
-  responseTime: { label: 'Time (ms)', isShown: true, isDefault: true, isNumeric: true, sortKey: 'timeKey', indexedSince: 2, chunk: { field: 'timeKeys', array: 'float64', missing: -1 },
-    keyOf: (page: PageRecord): number => page.responseTimeMs ?? -1 },
-  depth: { label: 'Depth', isShown: true, isDefault: true, isNumeric: true, sortKey: 'depth', indexedSince: 2, chunk: { field: 'depths', array: 'int32', missing: 0 } },
-  title: { label: 'Title', isShown: true, isDefault: true, isNumeric: false, sortKey: 'titleKey', indexedSince: 2, chunk: { field: 'titleKeys', array: 'text', missing: '' },
-    keyOf: (page: PageRecord): string => (page.title ?? '').toLowerCase() },
-  inlinks: { label: 'Inlinks', isShown: true, isDefault: true, isNumeric: true, sortKey: 'inlinks', indexedSince: 2, chunk: { field: 'inlinks', array: 'int32', missing: 0 } },
-  indexability: { label: 'Indexability', isShown: true, isDefault: true, isNumeric: false, sortKey: 'indexKey', indexedSince: 7, chunk: { field: 'indexKeys', array: 'int8', missing: -1 },
-    keyOf: (page: PageRecord): number => indexKeyOf(page) },
-  words: { label: 'Words', isShown: true, isDefault: false, isNumeric: true, sortKey: 'wordsKey', indexedSince: 7, chunk: { field: 'words', array: 'int32', missing: -1 },
-    keyOf: (page: PageRecord): number => page.facts?.wordCount ?? -1 },
-  h1Count: { label: 'H1', isShown: true, isDefault: false, isNumeric: true, sortKey: 'h1Key', indexedSince: 7, chunk: { field: 'h1Counts', array: 'int32', missing: -1 },
-    keyOf: (page: PageRecord): number => page.facts?.h1Count ?? -1 },
-  internalLinks: { label: 'Internal', isShown: true, isDefault: false, isNumeric: true, sortKey: 'internalKey', indexedSince: 7, chunk: { field: 'internalLinks', array: 'int32', missing: -1 },
-    keyOf: (page: PageRecord): number => page.facts?.internalLinks ?? -1 },
-  outboundLinks: { label: 'Outbound', isShown: true, isDefault: false, isNumeric: true, sortKey: 'outboundKey', indexedSince: 7, chunk: { field: 'outboundLinks', array: 'int32', missing: -1 },
-    keyOf: (page: PageRecord): number => page.facts?.outboundLinks ?? -1 },
+  seq: {
+    label: 'Order',
+    isShown: false,
+    isDefault: false,
+    isNumeric: true,
+    sortKey: 'seq',
+    indexedSince: 1,
+    chunk: null,
+    listKey: (row: PageListRow) => row.seq,
+  },
+  url: {
+    label: 'URL',
+    isShown: true,
+    isDefault: true,
+    isNumeric: false,
+    sortKey: 'url',
+    indexedSince: 1,
+    chunk: { field: 'urls', array: 'text', missing: '' },
+    listKey: (row: PageListRow) => row.url,
+  },
+  status: {
+    label: 'Status',
+    isShown: true,
+    isDefault: true,
+    isNumeric: false,
+    sortKey: 'statusKey',
+    indexedSince: 2,
+    chunk: { field: 'statusKeys', array: 'int32', missing: 0 },
+    keyOf: (page: PageRecord) => (page.blockedBy !== null ? BLOCKED_STATUS_KEY : (page.status ?? FAILED_STATUS_KEY)),
+    listKey: (row: PageListRow) => (row.blockedBy !== null ? BLOCKED_STATUS_KEY : (row.status ?? FAILED_STATUS_KEY)),
+  },
+  contentType: {
+    label: 'Type',
+    isShown: true,
+    isDefault: true,
+    isNumeric: false,
+    sortKey: 'mediaKey',
+    indexedSince: 2,
+    chunk: { field: 'mediaKeys', array: 'text', missing: '' },
+    keyOf: (page: PageRecord) => mediaTypeOf(page.contentType),
+    listKey: (row: PageListRow) => row.contentType?.split(';')[0]?.trim().toLowerCase() ?? null,
+  },
+  size: {
+    label: 'Size',
+    isShown: true,
+    isDefault: true,
+    isNumeric: true,
+    sortKey: 'sizeKey',
+    indexedSince: 2,
+    chunk: { field: 'sizeKeys', array: 'float64', missing: -1 },
+    keyOf: (page: PageRecord) => page.contentLength ?? -1,
+    listKey: (row: PageListRow) => row.contentLength,
+  },
+  responseTime: {
+    label: 'Time (ms)',
+    isShown: true,
+    isDefault: true,
+    isNumeric: true,
+    sortKey: 'timeKey',
+    indexedSince: 2,
+    chunk: { field: 'timeKeys', array: 'float64', missing: -1 },
+    keyOf: (page: PageRecord) => page.responseTimeMs ?? -1,
+    listKey: (row: PageListRow) => row.responseTimeMs,
+  },
+  depth: {
+    label: 'Depth',
+    isShown: true,
+    isDefault: true,
+    isNumeric: true,
+    sortKey: 'depth',
+    indexedSince: 2,
+    chunk: { field: 'depths', array: 'int32', missing: 0 },
+    listKey: (row: PageListRow) => row.depth,
+  },
+  title: {
+    label: 'Title',
+    isShown: true,
+    isDefault: true,
+    isNumeric: false,
+    sortKey: 'titleKey',
+    indexedSince: 2,
+    chunk: { field: 'titleKeys', array: 'text', missing: '' },
+    keyOf: (page: PageRecord) => (page.title ?? '').toLowerCase(),
+    listKey: (row: PageListRow) => row.title?.toLowerCase() ?? null,
+  },
+  inlinks: {
+    label: 'Inlinks',
+    isShown: true,
+    isDefault: true,
+    isNumeric: true,
+    sortKey: 'inlinks',
+    indexedSince: 2,
+    chunk: { field: 'inlinks', array: 'int32', missing: 0 },
+    listKey: (row: PageListRow) => row.inlinks,
+  },
+  indexability: {
+    label: 'Indexability',
+    isShown: true,
+    isDefault: true,
+    isNumeric: false,
+    sortKey: 'indexKey',
+    indexedSince: 7,
+    chunk: { field: 'indexKeys', array: 'int8', missing: -1 },
+    keyOf: (page: PageRecord) => indexKeyOf(page),
+    listKey: (row: PageListRow) => (row.indexability === null ? null : indexabilityCode(row.indexability)),
+  },
+  words: {
+    label: 'Words',
+    isShown: true,
+    isDefault: false,
+    isNumeric: true,
+    sortKey: 'wordsKey',
+    indexedSince: 7,
+    chunk: { field: 'words', array: 'int32', missing: -1 },
+    keyOf: (page: PageRecord) => page.facts?.wordCount ?? -1,
+    listKey: (row: PageListRow) => row.wordCount,
+  },
+  h1Count: {
+    label: 'H1',
+    isShown: true,
+    isDefault: false,
+    isNumeric: true,
+    sortKey: 'h1Key',
+    indexedSince: 7,
+    chunk: { field: 'h1Counts', array: 'int32', missing: -1 },
+    keyOf: (page: PageRecord) => page.facts?.h1Count ?? -1,
+    listKey: (row: PageListRow) => row.h1Count,
+  },
+  internalLinks: {
+    label: 'Internal',
+    isShown: true,
+    isDefault: false,
+    isNumeric: true,
+    sortKey: 'internalKey',
+    indexedSince: 7,
+    chunk: { field: 'internalLinks', array: 'int32', missing: -1 },
+    keyOf: (page: PageRecord) => page.facts?.internalLinks ?? -1,
+    listKey: (row: PageListRow) => row.internalLinks,
+  },
+  outboundLinks: {
+    label: 'Outbound',
+    isShown: true,
+    isDefault: false,
+    isNumeric: true,
+    sortKey: 'outboundKey',
+    indexedSince: 7,
+    chunk: { field: 'outboundLinks', array: 'int32', missing: -1 },
+    keyOf: (page: PageRecord) => page.facts?.outboundLinks ?? -1,
+    listKey: (row: PageListRow) => row.outboundLinks,
+  },
 } as const satisfies Record<string, ResultColumnSpec>);
 
 /**

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fromPageRow, PAGES_SCHEMAS, TabcrawlDatabase, toPageRow } from '../../src/storage/database.ts';
+import { toPageListRow } from '../../src/storage/page-queries.ts';
 import { emptyResultsChunk, RESULTS_CHUNK_ROWS } from '../../src/storage/results-chunks.ts';
 import { CHUNK_COLUMNS, PAGE_KEYS, pagesIndexSchema, RESULT_COLUMNS, SORT_COLUMNS, sortIndexOf, type ResultColumnSpec } from '../../src/storage/results-columns.ts';
 import { variedPage } from '../support/results-reference.ts';
@@ -153,6 +154,21 @@ describe('results columns', () => {
       const row = toPageRow(page);
       for (const { field, keyOf } of PAGE_KEYS) assert.equal(row[field], keyOf(page), `${field} of page ${i}`);
       assert.deepEqual(fromPageRow(row), page);
+    }
+  });
+
+  it('gives a listed row the key its stored row sorts by, or null where the stored key marks a missing value', () => {
+    for (let i = 0; i < 40; i += 1) {
+      const page = variedPage('c1', i);
+      const row = toPageRow(page);
+      const listed = toPageListRow(page);
+      for (const column of SORT_COLUMNS) {
+        const spec: ResultColumnSpec = RESULT_COLUMNS[column];
+        const listKey = spec.listKey(listed);
+        const stored = row[spec.sortKey];
+        if (listKey === null) assert.ok(stored === -1 || stored === '', `${column} of page ${i}: ${String(stored)}`);
+        else assert.equal(listKey, stored, `${column} of page ${i}`);
+      }
     }
   });
 
