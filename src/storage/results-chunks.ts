@@ -21,7 +21,7 @@
  * Pure: no Dexie, no browser API; the store and the queries do the I/O.
  */
 import { indexabilityOfKey, kindOfCode, type PageRow } from './page-row.ts';
-import { CHUNK_COLUMNS, emptyChunkColumns, slotsOf, type ChunkColumnArrays } from './results-columns.ts';
+import { CHUNK_COLUMNS, emptyChunkColumns, slotsOf, type ChunkColumn, type ChunkColumnArrays } from './results-columns.ts';
 
 export { ROW_KINDS, kindCode, kindOfCode } from './page-row.ts';
 
@@ -110,13 +110,15 @@ export function recordRow(chunk: ResultsChunk, counts: FacetCounts, row: PageRow
   const slot = row.seq - chunk.chunk * RESULTS_CHUNK_ROWS;
   if (slot < 0 || slot >= RESULTS_CHUNK_ROWS) throw new RangeError(`row seq ${row.seq} is not in chunk ${chunk.chunk}`);
   const wasPresent = chunk.present[slot] === 1;
-  const values = CHUNK_COLUMNS.map((column) => column.read(row));
-  if (wasPresent && CHUNK_COLUMNS.every((column, i) => slotsOf(chunk, column.field)[slot] === values[i])) return false;
+  let isSame = wasPresent;
+  for (let i = 0; isSame && i < CHUNK_COLUMNS.length; i += 1) {
+    const column = CHUNK_COLUMNS[i] as ChunkColumn;
+    if (slotsOf(chunk, column.field)[slot] !== column.read(row)) isSame = false;
+  }
+  if (isSame) return false;
   if (wasPresent) countSlot(counts, chunk, slot, -1);
   chunk.present[slot] = 1;
-  CHUNK_COLUMNS.forEach((column, i) => {
-    slotsOf(chunk, column.field)[slot] = values[i] as number | string;
-  });
+  for (const column of CHUNK_COLUMNS) slotsOf(chunk, column.field)[slot] = column.read(row);
   countSlot(counts, chunk, slot, 1);
   return true;
 }

@@ -20,7 +20,7 @@ import type { RowKind } from '../core/model.ts';
 import { RESULTS_CHUNK_ROWS, type ResultsChunk } from './results-chunks.ts';
 import type { IndexabilityValue, PageFacets, PageFilter, StatusClass } from './page-queries.ts';
 import { BLOCKED_STATUS_KEY, FAILED_STATUS_KEY, INDEXABILITY_VALUES, indexabilityOfKey, kindCode, kindOfCode } from './page-row.ts';
-import { CHUNK_COLUMNS, newSlots, RESULT_COLUMNS, slotsOf, type ChunkColumnArrays, type SortColumn } from './results-columns.ts';
+import { CHUNK_COLUMNS, newSlots, RESULT_COLUMNS, slotsOf, type ChunkArrayKind, type ChunkArrayOf, type ChunkColumn, type ChunkColumnArrays, type SortColumn } from './results-columns.ts';
 
 type BaseClass = Exclude<StatusClass, 'duplicate'>;
 
@@ -278,20 +278,33 @@ export class ResultsProjection {
     for (const chunk of chunks) {
       for (let slot = 0; slot < RESULTS_CHUNK_ROWS; slot += 1) if (chunk.present[slot] === 1) seqs[i++] = chunk.chunk * RESULTS_CHUNK_ROWS + slot;
     }
-    const byField = CHUNK_COLUMNS.map((column) => {
-      const to = newSlots(column.array, n);
-      const slots = to as { [slot: number]: number | string };
-      let k = 0;
-      for (const chunk of chunks) {
-        const from = slotsOf(chunk, column.field);
-        for (let slot = 0; slot < RESULTS_CHUNK_ROWS; slot += 1) if (chunk.present[slot] === 1) slots[k++] = from[slot] ?? column.missing;
-      }
-      return [column.field, to] as const;
-    });
+    const full = chunks.map((chunk) => chunk.present.every((present) => present === 1));
+    const byField = CHUNK_COLUMNS.map((column) => [column.field, gatheredColumn(chunks, full, column, n)] as const);
     const columns = { n, seqs, ...Object.fromEntries(byField) } as unknown as Columns;
     this.columns = columns;
     return columns;
   }
+}
+
+/**
+ * One chunk column of every row present, in chunk order then slot order (`n`
+ * rows): a chunk whose every slot holds a row (`full`, by chunk) is copied
+ * whole (one typed-array copy), others slot by slot.
+ */
+function gatheredColumn(chunks: readonly ResultsChunk[], full: readonly boolean[], column: ChunkColumn, n: number): ChunkArrayOf[ChunkArrayKind] {
+  const to = newSlots(column.array, n);
+  let k = 0;
+  for (const [c, chunk] of chunks.entries()) {
+    const from = slotsOf(chunk, column.field);
+    if (!(to instanceof Array) && ArrayBuffer.isView(from) && from.length === RESULTS_CHUNK_ROWS && full[c] === true) {
+      to.set(from as ArrayLike<number>, k);
+      k += RESULTS_CHUNK_ROWS;
+      continue;
+    }
+    const slots = to as { [slot: number]: number | string };
+    for (let slot = 0; slot < RESULTS_CHUNK_ROWS; slot += 1) if (chunk.present[slot] === 1) slots[k++] = from[slot] ?? column.missing;
+  }
+  return to;
 }
 
 /**
