@@ -13,7 +13,8 @@
  * sort keys come in `seq` order: ascending walks break ties by ascending `seq`,
  * descending walks (the same index backwards) by descending `seq`.
  *
- * Indexes, and the query each one serves:
+ * Indexes, and the query each one serves (the pages' sort indexes are derived
+ * from the results columns, `results-columns.ts`, by {@link pagesIndexSchema}):
  *
  * | table          | primary key        | indexes                      | served query                                   |
  * | -------------- | ------------------ | ---------------------------- | ---------------------------------------------- |

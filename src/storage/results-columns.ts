@@ -16,6 +16,15 @@
  * that rebuilds the results: `test/unit/results-columns.test.ts` fails until
  * it is added and its fingerprint recorded.
  *
+ * To add a results column: its entry in {@link RESULT_COLUMNS} (label,
+ * visibility, sort key, `indexedSince` the new version, chunk column, `keyOf`
+ * when it sorts by a new stored key, `listKey`), plus what is genuinely new:
+ * the key's field in `PageKeys` (`page-row.ts`) when it has one, the value in
+ * `PageListRow` (`page-list-row.ts`) when the table shows something new, the
+ * cell in `results/results-grid.tsx` (`CELLS`: the compiler asks for it), and
+ * the new schema version in `database.ts` (`pagesIndexSchema(n)`, an upgrade
+ * that rebuilds the results) with its fingerprint in the test.
+ *
  * Pure: no Dexie, no browser API.
  */
 import { indexabilityCode, indexKeyOf, kindCode, BLOCKED_STATUS_KEY, FAILED_STATUS_KEY, type PageKeys, type PageRow } from './page-row.ts';
