@@ -4,42 +4,12 @@
  * once, searched and sorted in memory as the table asks (the list is one
  * check's findings, not the crawl). Facets come from the crawl's queries.
  */
-import { indexabilityCode, toPageListRow, type PageListRow, type PageQueries, type PageQuery, type PageQueryResult, type SortColumn } from '../storage/page-queries.ts';
+import { RESULT_COLUMNS, toPageListRow, type PageListRow, type PageQueries, type PageQuery, type PageQueryResult, type SortColumn } from '../storage/page-queries.ts';
 import type { RowReader } from './row-reader.ts';
 
-type Key = number | string | null;
-
-function keyOf(row: PageListRow, column: SortColumn): Key {
-  switch (column) {
-    case 'seq':
-      return row.seq;
-    case 'url':
-      return row.url;
-    case 'status':
-      return row.blockedBy !== null ? -2 : row.status ?? -1;
-    case 'contentType':
-      return row.contentType?.split(';')[0]?.trim().toLowerCase() ?? null;
-    case 'size':
-      return row.contentLength;
-    case 'responseTime':
-      return row.responseTimeMs;
-    case 'depth':
-      return row.depth;
-    case 'title':
-      return row.title?.toLowerCase() ?? null;
-    case 'inlinks':
-      return row.inlinks;
-    case 'indexability':
-      return row.indexability === null ? null : indexabilityCode(row.indexability);
-    case 'words':
-      return row.wordCount;
-    case 'h1Count':
-      return row.h1Count;
-    case 'internalLinks':
-      return row.internalLinks;
-    case 'outboundLinks':
-      return row.outboundLinks;
-  }
+/** A row's key for a column, as the column declares it (`RESULT_COLUMNS[column].listKey`). */
+function keyOf(row: PageListRow, column: SortColumn): number | string | null {
+  return RESULT_COLUMNS[column].listKey(row);
 }
 
 /** Missing values first, then by value; ties by `seq`. */

@@ -13,7 +13,8 @@
  * sort keys come in `seq` order: ascending walks break ties by ascending `seq`,
  * descending walks (the same index backwards) by descending `seq`.
  *
- * Indexes, and the query each one serves:
+ * Indexes, and the query each one serves (the pages' sort indexes are derived
+ * from the results columns, `results-columns.ts`, by {@link pagesIndexSchema}):
  *
  * | table          | primary key        | indexes                      | served query                                   |
  * | -------------- | ------------------ | ---------------------------- | ---------------------------------------------- |
@@ -64,6 +65,7 @@ import type { CrawlRecord, FrontierEntry, HostState, NotCrawledUrl, PageRecord }
 import { mediaTypeOf } from '../core/links/decode-html.ts';
 import { indexKeyOf, type PageKeys, type PageRow } from './page-row.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
+import { PAGE_KEYS, pagesIndexSchema } from './results-columns.ts';
 
 /** Name of the extension's database. Tests pass their own, one per test. */
 export const DEFAULT_DATABASE_NAME = 'tabcrawl';
@@ -82,29 +84,16 @@ export interface FrontierRow extends FrontierEntry {
 
 export type { PageKeys, PageRow } from './page-row.ts';
 
-/** Status key of failed rows (no HTTP status, not blocked). */
-export const FAILED_STATUS_KEY = -1;
-/** Status key of rows blocked by robots.txt. */
-export const BLOCKED_STATUS_KEY = -2;
+export { BLOCKED_STATUS_KEY, FAILED_STATUS_KEY } from './page-row.ts';
 
 /** The media type rows are indexed by (`core/links/decode-html.ts`). */
 export { mediaTypeOf };
 
-/** The derived keys of a page. */
+/** The derived keys of a page: each computed as its column declares (`results-columns.ts`, {@link PAGE_KEYS}). */
 export function pageKeysOf(page: PageRecord): PageKeys {
-  return {
-    statusKey: page.blockedBy !== null ? BLOCKED_STATUS_KEY : (page.status ?? FAILED_STATUS_KEY),
-    mediaKey: mediaTypeOf(page.contentType),
-    sizeKey: page.contentLength ?? -1,
-    timeKey: page.responseTimeMs ?? -1,
-    titleKey: (page.title ?? '').toLowerCase(),
-    isDuplicate: page.duplicateOf === null ? 0 : 1,
-    indexKey: indexKeyOf(page),
-    wordsKey: page.facts?.wordCount ?? -1,
-    h1Key: page.facts?.h1Count ?? -1,
-    internalKey: page.facts?.internalLinks ?? -1,
-    outboundKey: page.facts?.outboundLinks ?? -1,
-  };
+  const keys: Partial<Record<keyof PageKeys, number | string>> = {};
+  for (const { field, keyOf } of PAGE_KEYS) keys[field] = keyOf(page);
+  return keys as PageKeys;
 }
 
 /** The stored form of a page: the record with its derived keys. */
@@ -112,12 +101,17 @@ export function toPageRow(page: PageRecord): PageRow {
   return { ...page, ...pageKeysOf(page) };
 }
 
+/** The fields of {@link PageKeys}, which a stored row has and a record does not. */
+const PAGE_KEY_FIELDS: ReadonlySet<string> = new Set(PAGE_KEYS.map((key) => key.field));
+
 /** The page a stored row stands for: the row without its storage-only keys. */
 export function fromPageRow(row: PageRow): PageRecord {
-  const { statusKey: _s, mediaKey: _m, sizeKey: _z, timeKey: _t, titleKey: _i, isDuplicate: _d, indexKey: _x, wordsKey: _w, h1Key: _h, internalKey: _n, outboundKey: _o, ...page } = row;
+  const page: Record<string, unknown> = {};
+  for (const field in row) if (!PAGE_KEY_FIELDS.has(field)) page[field] = row[field as keyof PageRow];
+  const record = page as unknown as PageRecord;
   // Rows stored before resources were archived have none.
-  page.resources ??= [];
-  return page;
+  record.resources ??= [];
+  return record;
 }
 
 /** The stored form of an entry: `queuedSeq` set exactly when it is queued. */
@@ -136,14 +130,24 @@ const PAGES_V2 =
   '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
   '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq], [crawlId+isDuplicate+seq]';
 
-/** The pages schema of version 4: version 2's without `[crawlId+isDuplicate+seq]` (the result chunks filter duplicates). */
-const PAGES_V4 =
-  '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
-  '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq]';
+/**
+ * The pages schema of version 4: version 2's without `[crawlId+isDuplicate+seq]` (the result chunks filter duplicates);
+ * the sort index of every results column indexed by then (`results-columns.ts`).
+ */
+const PAGES_V4 = pagesIndexSchema(4);
 
-/** The pages schema of version 7: version 4's and the page facts' sort indexes (indexability, words, h1, internal and outbound links). */
-const PAGES_V7 =
-  `${PAGES_V4}, [crawlId+indexKey+seq], [crawlId+wordsKey+seq], [crawlId+h1Key+seq], [crawlId+internalKey+seq], [crawlId+outboundKey+seq]`;
+/**
+ * The pages schema of version 7: version 4's and the page facts' sort indexes (indexability, words, h1, internal and
+ * outbound links), as `results-columns.ts` declares them (`indexedSince: 7`).
+ */
+const PAGES_V7 = pagesIndexSchema(7);
+
+/**
+ * The pages schema of each version that declared one, derived from the results columns but for version 2's (a
+ * shipped index since dropped). `test/unit/results-columns.test.ts` holds them as written when shipped: a version's
+ * schema never changes.
+ */
+export const PAGES_SCHEMAS: Readonly<Record<number, string>> = Object.freeze({ 2: PAGES_V2, 4: PAGES_V4, 7: PAGES_V7 });
 
 export class TabcrawlDatabase extends Dexie {
   declare readonly crawls: Table<CrawlRecord, string>;

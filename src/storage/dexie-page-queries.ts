@@ -30,9 +30,10 @@
  * parameters); title by its lower case.
  */
 import { Dexie, type IndexableType } from 'dexie';
-import { RESULT_COLUMNS, SORT_COLUMNS, toPageListRow, type PageFacets, type PageQueries, type PageQuery, type PageQueryResult, type SortColumn, type StatusClass, type IndexabilityValue } from './page-queries.ts';
+import { SORT_COLUMNS, toPageListRow, type PageFacets, type PageQueries, type PageQuery, type PageQueryResult, type SortColumn, type StatusClass, type IndexabilityValue } from './page-queries.ts';
 import { pageKeysOf, type CrawlScopedKey, type PageRow, type TabcrawlDatabase } from './database.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
+import { sortIndexOf } from './results-columns.ts';
 import { byFrequency, classOfStatusKey, emptyIndexabilityCounts, emptyKindCounts, hasFilter, ResultsProjection } from './results-projection.ts';
 import type { RowKind } from '../core/model.ts';
 
@@ -52,13 +53,7 @@ export interface PageQueriesOptions {
 const PROJECTIONS_KEPT = 2;
 
 /** The index each sort column walks. */
-const SORT_INDEX = Object.fromEntries(
-  SORT_COLUMNS.map((column) => {
-    const key = RESULT_COLUMNS[column].sortKey;
-    // `seq` and `url` are unique per crawl; every other key is made unique, and stable, by `seq`.
-    return [column, key === 'seq' || key === 'url' ? `[crawlId+${key}]` : `[crawlId+${key}+seq]`];
-  }),
-) as Record<SortColumn, string>;
+const SORT_INDEX = Object.fromEntries(SORT_COLUMNS.map((column) => [column, sortIndexOf(column)])) as Record<SortColumn, string>;
 
 /** A crawl's projection, and what it was read at. */
 interface Held {

@@ -5,7 +5,7 @@
  * need it, do not import each other.
  */
 import { indexabilityOf, type Indexability, type NonIndexableReason } from '../core/audit/indexability.ts';
-import type { PageRecord } from '../core/model.ts';
+import type { PageRecord, RowKind } from '../core/model.ts';
 
 /** What the indexability filter and column tell apart: indexable, or the reason a URL is not. */
 export type IndexabilityValue = 'indexable' | NonIndexableReason;
@@ -15,6 +15,11 @@ export type IndexabilityValue = 'indexable' | NonIndexableReason;
  * a value's code is its index here. Indexable first, then the reasons in the order they are checked.
  */
 export const INDEXABILITY_VALUES: readonly IndexabilityValue[] = Object.freeze(['indexable', 'blocked', 'redirected', 'not-200', 'noindex', 'canonicalised']);
+
+/** {@link PageKeys.statusKey} of failed rows (no HTTP status, not blocked). */
+export const FAILED_STATUS_KEY = -1;
+/** {@link PageKeys.statusKey} of rows blocked by robots.txt. */
+export const BLOCKED_STATUS_KEY = -2;
 
 /** {@link PageKeys.indexKey} of rows an audit does not judge (resources, sitemaps, links to other sites). */
 export const NOT_JUDGED_KEY = -1;
@@ -36,9 +41,28 @@ export function indexabilityOfKey(code: number): IndexabilityValue | null {
 }
 
 /**
+ * The kinds of rows, in the order of their codes in the result chunks' `kinds`
+ * column (schema version 6): a row's code is its index here.
+ */
+export const ROW_KINDS: readonly RowKind[] = Object.freeze(['page', 'sitemap', 'resource', 'file', 'external']);
+
+/** The code of a row kind in the result chunks' `kinds` column; a kind not known here counts as a page. */
+export function kindCode(kind: RowKind): number {
+  const code = ROW_KINDS.indexOf(kind);
+  return code < 0 ? 0 : code;
+}
+
+/** The row kind of a code of the result chunks' `kinds` column. */
+export function kindOfCode(code: number): RowKind {
+  return ROW_KINDS[code] ?? 'page';
+}
+
+/**
  * Storage-only sort and filter keys of a page row (schema version 2). IndexedDB
  * leaves a row out of an index whose key is null or missing, so every key here
  * is a valid, non-null key; a missing value sorts before every present one.
+ * How each is computed from a page is declared with its column in
+ * `results-columns.ts` ({@link PageKeys.isDuplicate}: with the filter columns).
  */
 export interface PageKeys {
   /** HTTP status; -1 when failed at the network level (or never fetched), -2 when blocked by robots.txt. */

@@ -20,25 +20,10 @@
  *
  * Pure: no Dexie, no browser API; the store and the queries do the I/O.
  */
-import type { RowKind } from '../core/model.ts';
-import { indexabilityOfKey, type PageRow } from './page-row.ts';
+import { indexabilityOfKey, kindOfCode, type PageRow } from './page-row.ts';
+import { CHUNK_COLUMNS, emptyChunkColumns, slotsOf, type ChunkColumn, type ChunkColumnArrays } from './results-columns.ts';
 
-/**
- * The kinds of rows, in the order of their codes in {@link ResultsChunk.kinds}
- * (schema version 6): a row's code is its index here.
- */
-export const ROW_KINDS: readonly RowKind[] = Object.freeze(['page', 'sitemap', 'resource', 'file', 'external']);
-
-/** The code of a row kind in {@link ResultsChunk.kinds}; a kind not known here counts as a page. */
-export function kindCode(kind: RowKind): number {
-  const code = ROW_KINDS.indexOf(kind);
-  return code < 0 ? 0 : code;
-}
-
-/** The row kind of a code of {@link ResultsChunk.kinds}. */
-export function kindOfCode(code: number): RowKind {
-  return ROW_KINDS[code] ?? 'page';
-}
+export { ROW_KINDS, kindCode, kindOfCode } from './page-row.ts';
 
 /** Rows per chunk: small enough to rewrite on every page write, few enough records to read all at once. */
 export const RESULTS_CHUNK_ROWS = 256;
@@ -47,43 +32,17 @@ export const RESULTS_CHUNK_ROWS = 256;
  * The keys of the page rows whose `seq` is in
  * `[chunk * RESULTS_CHUNK_ROWS, (chunk + 1) * RESULTS_CHUNK_ROWS)`, each at slot
  * `seq - chunk * RESULTS_CHUNK_ROWS` of every column. Typed arrays are stored
- * and read back as one copy each, far cheaper than arrays of numbers.
+ * and read back as one copy each, far cheaper than arrays of numbers. The
+ * columns (`urls`, `statusKeys`… `kinds`) are the chunk columns declared in
+ * `results-columns.ts` ({@link CHUNK_COLUMNS}), each holding its key of every row.
  */
-export interface ResultsChunk {
+export interface ResultsChunk extends ChunkColumnArrays {
   crawlId: string;
   chunk: number;
   /** The crawl's {@link FacetCounts.rev} when this chunk was last written. */
   rev: number;
   /** 1 where the slot holds a row. */
   present: Uint8Array;
-  /** URL of each slot's row (`''` in empty slots). */
-  urls: string[];
-  /** `PageKeys.titleKey`: lower-case title, `''` without one. */
-  titleKeys: string[];
-  /** `PageKeys.mediaKey`: lower-case media type, `''` without a content type. */
-  mediaKeys: string[];
-  /** `PageKeys.statusKey`: HTTP status, -1 failed, -2 blocked. */
-  statusKeys: Int32Array;
-  depths: Int32Array;
-  inlinks: Int32Array;
-  /** `PageKeys.sizeKey`: bytes, -1 unknown. */
-  sizeKeys: Float64Array;
-  /** `PageKeys.timeKey`: ms, -1 never requested. */
-  timeKeys: Float64Array;
-  /** 1 when the row duplicates another's body. */
-  duplicates: Uint8Array;
-  /** The row's kind as its {@link kindCode} (schema version 6): page, sitemap, resource, file, external (a code appended later: no upgrade needed). */
-  kinds: Uint8Array;
-  /** `PageKeys.indexKey` (schema version 7, as are the columns below): indexability code, -1 not judged. */
-  indexKeys: Int8Array;
-  /** `PageKeys.wordsKey`: words of the visible text, -1 without facts. */
-  words: Int32Array;
-  /** `PageKeys.h1Key`: number of `<h1>`, -1 without facts. */
-  h1Counts: Int32Array;
-  /** `PageKeys.internalKey`: internal links, -1 without facts. */
-  internalLinks: Int32Array;
-  /** `PageKeys.outboundKey`: links to other sites, -1 without facts. */
-  outboundLinks: Int32Array;
 }
 
 /**
@@ -116,29 +75,9 @@ export function chunkOf(seq: number): number {
   return Math.floor(seq / RESULTS_CHUNK_ROWS);
 }
 
+/** A chunk of empty slots: no row present, text columns `''`, number columns 0. */
 export function emptyResultsChunk(crawlId: string, chunk: number): ResultsChunk {
-  const n = RESULTS_CHUNK_ROWS;
-  return {
-    crawlId,
-    chunk,
-    rev: 0,
-    present: new Uint8Array(n),
-    urls: new Array<string>(n).fill(''),
-    titleKeys: new Array<string>(n).fill(''),
-    mediaKeys: new Array<string>(n).fill(''),
-    statusKeys: new Int32Array(n),
-    depths: new Int32Array(n),
-    inlinks: new Int32Array(n),
-    sizeKeys: new Float64Array(n),
-    timeKeys: new Float64Array(n),
-    duplicates: new Uint8Array(n),
-    kinds: new Uint8Array(n),
-    indexKeys: new Int8Array(n),
-    words: new Int32Array(n),
-    h1Counts: new Int32Array(n),
-    internalLinks: new Int32Array(n),
-    outboundLinks: new Int32Array(n),
-  };
+  return { crawlId, chunk, rev: 0, present: new Uint8Array(RESULTS_CHUNK_ROWS), ...emptyChunkColumns(RESULTS_CHUNK_ROWS) };
 }
 
 export function emptyFacetCounts(crawlId: string): FacetCounts {
@@ -171,44 +110,15 @@ export function recordRow(chunk: ResultsChunk, counts: FacetCounts, row: PageRow
   const slot = row.seq - chunk.chunk * RESULTS_CHUNK_ROWS;
   if (slot < 0 || slot >= RESULTS_CHUNK_ROWS) throw new RangeError(`row seq ${row.seq} is not in chunk ${chunk.chunk}`);
   const wasPresent = chunk.present[slot] === 1;
-  const kind = kindCode(row.kind);
-  if (
-    wasPresent &&
-    chunk.urls[slot] === row.url &&
-    chunk.titleKeys[slot] === row.titleKey &&
-    chunk.mediaKeys[slot] === row.mediaKey &&
-    chunk.statusKeys[slot] === row.statusKey &&
-    chunk.depths[slot] === row.depth &&
-    chunk.inlinks[slot] === row.inlinks &&
-    chunk.sizeKeys[slot] === row.sizeKey &&
-    chunk.timeKeys[slot] === row.timeKey &&
-    chunk.duplicates[slot] === row.isDuplicate &&
-    chunk.kinds[slot] === kind &&
-    chunk.indexKeys[slot] === row.indexKey &&
-    chunk.words[slot] === row.wordsKey &&
-    chunk.h1Counts[slot] === row.h1Key &&
-    chunk.internalLinks[slot] === row.internalKey &&
-    chunk.outboundLinks[slot] === row.outboundKey
-  ) {
-    return false;
+  let isSame = wasPresent;
+  for (let i = 0; isSame && i < CHUNK_COLUMNS.length; i += 1) {
+    const column = CHUNK_COLUMNS[i] as ChunkColumn;
+    if (slotsOf(chunk, column.field)[slot] !== column.read(row)) isSame = false;
   }
+  if (isSame) return false;
   if (wasPresent) countSlot(counts, chunk, slot, -1);
   chunk.present[slot] = 1;
-  chunk.urls[slot] = row.url;
-  chunk.titleKeys[slot] = row.titleKey;
-  chunk.mediaKeys[slot] = row.mediaKey;
-  chunk.statusKeys[slot] = row.statusKey;
-  chunk.depths[slot] = row.depth;
-  chunk.inlinks[slot] = row.inlinks;
-  chunk.sizeKeys[slot] = row.sizeKey;
-  chunk.timeKeys[slot] = row.timeKey;
-  chunk.duplicates[slot] = row.isDuplicate;
-  chunk.kinds[slot] = kind;
-  chunk.indexKeys[slot] = row.indexKey;
-  chunk.words[slot] = row.wordsKey;
-  chunk.h1Counts[slot] = row.h1Key;
-  chunk.internalLinks[slot] = row.internalKey;
-  chunk.outboundLinks[slot] = row.outboundKey;
+  for (const column of CHUNK_COLUMNS) slotsOf(chunk, column.field)[slot] = column.read(row);
   countSlot(counts, chunk, slot, 1);
   return true;
 }

@@ -16,11 +16,11 @@
  *
  * Pure: no Dexie, no browser API.
  */
-import { FAILED_STATUS_KEY, BLOCKED_STATUS_KEY } from './database.ts';
 import type { RowKind } from '../core/model.ts';
-import { kindCode, kindOfCode, RESULTS_CHUNK_ROWS, type ResultsChunk } from './results-chunks.ts';
-import type { IndexabilityValue, PageFacets, PageFilter, SortColumn, StatusClass } from './page-queries.ts';
-import { INDEXABILITY_VALUES, indexabilityOfKey } from './page-row.ts';
+import { RESULTS_CHUNK_ROWS, type ResultsChunk } from './results-chunks.ts';
+import type { IndexabilityValue, PageFacets, PageFilter, StatusClass } from './page-queries.ts';
+import { BLOCKED_STATUS_KEY, FAILED_STATUS_KEY, INDEXABILITY_VALUES, indexabilityOfKey, kindCode, kindOfCode } from './page-row.ts';
+import { CHUNK_COLUMNS, newSlots, RESULT_COLUMNS, slotsOf, type ChunkArrayKind, type ChunkArrayOf, type ChunkColumn, type ChunkColumnArrays, type SortColumn } from './results-columns.ts';
 
 type BaseClass = Exclude<StatusClass, 'duplicate'>;
 
@@ -62,26 +62,13 @@ export function emptyIndexabilityCounts(): Record<IndexabilityValue, number> {
   return Object.fromEntries(INDEXABILITY_VALUES.map((value) => [value, 0])) as Record<IndexabilityValue, number>;
 }
 
-/** Every row's keys, one entry per row, in ascending `seq` order. */
-interface Columns {
+/**
+ * Every row's keys, one entry per row, in ascending `seq` order: each chunk
+ * column ({@link CHUNK_COLUMNS}; `kinds` holds each row's `kindCode`) and the seqs.
+ */
+interface Columns extends ChunkColumnArrays {
   n: number;
   seqs: Float64Array;
-  urls: string[];
-  titleKeys: string[];
-  mediaKeys: string[];
-  statusKeys: Int32Array;
-  depths: Int32Array;
-  inlinks: Int32Array;
-  sizeKeys: Float64Array;
-  timeKeys: Float64Array;
-  duplicates: Uint8Array;
-  /** {@link kindCode} of each row. */
-  kinds: Uint8Array;
-  indexKeys: Int8Array;
-  words: Int32Array;
-  h1Counts: Int32Array;
-  internalLinks: Int32Array;
-  outboundLinks: Int32Array;
   /** Lower-case URLs, made on the first search. */
   urlKeys?: string[];
 }
@@ -286,51 +273,38 @@ export class ResultsProjection {
     const chunks = [...this.chunks.values()].sort((a, b) => a.chunk - b.chunk);
     let n = 0;
     for (const chunk of chunks) for (const present of chunk.present) n += present;
-    const columns: Columns = {
-      n,
-      seqs: new Float64Array(n),
-      urls: new Array<string>(n),
-      titleKeys: new Array<string>(n),
-      mediaKeys: new Array<string>(n),
-      statusKeys: new Int32Array(n),
-      depths: new Int32Array(n),
-      inlinks: new Int32Array(n),
-      sizeKeys: new Float64Array(n),
-      timeKeys: new Float64Array(n),
-      duplicates: new Uint8Array(n),
-      kinds: new Uint8Array(n),
-      indexKeys: new Int8Array(n),
-      words: new Int32Array(n),
-      h1Counts: new Int32Array(n),
-      internalLinks: new Int32Array(n),
-      outboundLinks: new Int32Array(n),
-    };
+    const seqs = new Float64Array(n);
     let i = 0;
     for (const chunk of chunks) {
-      for (let slot = 0; slot < RESULTS_CHUNK_ROWS; slot += 1) {
-        if (chunk.present[slot] !== 1) continue;
-        columns.seqs[i] = chunk.chunk * RESULTS_CHUNK_ROWS + slot;
-        columns.urls[i] = chunk.urls[slot] ?? '';
-        columns.titleKeys[i] = chunk.titleKeys[slot] ?? '';
-        columns.mediaKeys[i] = chunk.mediaKeys[slot] ?? '';
-        columns.statusKeys[i] = chunk.statusKeys[slot] ?? 0;
-        columns.depths[i] = chunk.depths[slot] ?? 0;
-        columns.inlinks[i] = chunk.inlinks[slot] ?? 0;
-        columns.sizeKeys[i] = chunk.sizeKeys[slot] ?? -1;
-        columns.timeKeys[i] = chunk.timeKeys[slot] ?? -1;
-        columns.duplicates[i] = chunk.duplicates[slot] ?? 0;
-        columns.kinds[i] = chunk.kinds[slot] ?? 0;
-        columns.indexKeys[i] = chunk.indexKeys[slot] ?? -1;
-        columns.words[i] = chunk.words[slot] ?? -1;
-        columns.h1Counts[i] = chunk.h1Counts[slot] ?? -1;
-        columns.internalLinks[i] = chunk.internalLinks[slot] ?? -1;
-        columns.outboundLinks[i] = chunk.outboundLinks[slot] ?? -1;
-        i += 1;
-      }
+      for (let slot = 0; slot < RESULTS_CHUNK_ROWS; slot += 1) if (chunk.present[slot] === 1) seqs[i++] = chunk.chunk * RESULTS_CHUNK_ROWS + slot;
     }
+    const full = chunks.map((chunk) => chunk.present.every((present) => present === 1));
+    const byField = CHUNK_COLUMNS.map((column) => [column.field, gatheredColumn(chunks, full, column, n)] as const);
+    const columns = { n, seqs, ...Object.fromEntries(byField) } as unknown as Columns;
     this.columns = columns;
     return columns;
   }
+}
+
+/**
+ * One chunk column of every row present, in chunk order then slot order (`n`
+ * rows): a chunk whose every slot holds a row (`full`, by chunk) is copied
+ * whole (one typed-array copy), others slot by slot.
+ */
+function gatheredColumn(chunks: readonly ResultsChunk[], full: readonly boolean[], column: ChunkColumn, n: number): ChunkArrayOf[ChunkArrayKind] {
+  const to = newSlots(column.array, n);
+  let k = 0;
+  for (const [c, chunk] of chunks.entries()) {
+    const from = slotsOf(chunk, column.field);
+    if (!(to instanceof Array) && ArrayBuffer.isView(from) && from.length === RESULTS_CHUNK_ROWS && full[c] === true) {
+      to.set(from as ArrayLike<number>, k);
+      k += RESULTS_CHUNK_ROWS;
+      continue;
+    }
+    const slots = to as { [slot: number]: number | string };
+    for (let slot = 0; slot < RESULTS_CHUNK_ROWS; slot += 1) if (chunk.present[slot] === 1) slots[k++] = from[slot] ?? column.missing;
+  }
+  return to;
 }
 
 /**
@@ -358,40 +332,18 @@ function mergedOrder(before: Columns, after: Columns, column: SortColumn, order:
   return merged;
 }
 
+/** The string columns: those whose chunk column holds text. */
+type TextColumn = { [C in SortColumn]: (typeof RESULT_COLUMNS)[C]['chunk'] extends { array: 'text' } ? C : never }[SortColumn];
+
 /** The numeric key column of a sort, or null for the string columns. */
 function numericKeys(columns: Columns, column: SortColumn): ArrayLike<number> | null {
-  switch (column) {
-    case 'seq':
-      return columns.seqs;
-    case 'status':
-      return columns.statusKeys;
-    case 'size':
-      return columns.sizeKeys;
-    case 'responseTime':
-      return columns.timeKeys;
-    case 'depth':
-      return columns.depths;
-    case 'inlinks':
-      return columns.inlinks;
-    case 'indexability':
-      return columns.indexKeys;
-    case 'words':
-      return columns.words;
-    case 'h1Count':
-      return columns.h1Counts;
-    case 'internalLinks':
-      return columns.internalLinks;
-    case 'outboundLinks':
-      return columns.outboundLinks;
-    case 'url':
-    case 'contentType':
-    case 'title':
-      return null;
-  }
+  const { chunk } = RESULT_COLUMNS[column];
+  if (chunk === null) return columns.seqs;
+  return chunk.array === 'text' ? null : (slotsOf(columns, chunk.field) as ArrayLike<number>);
 }
 
-function stringKeys(columns: Columns, column: 'url' | 'contentType' | 'title'): string[] {
-  return column === 'url' ? columns.urls : column === 'contentType' ? columns.mediaKeys : columns.titleKeys;
+function stringKeys(columns: Columns, column: TextColumn): string[] {
+  return columns[RESULT_COLUMNS[column].chunk.field];
 }
 
 /**
@@ -427,7 +379,7 @@ function sortIndices(columns: Columns, column: SortColumn, indices: Uint32Array)
     }
     return indices.sort((a, b) => (numbers[a] ?? 0) - (numbers[b] ?? 0) || a - b);
   }
-  const strings = stringKeys(columns, column as 'url' | 'contentType' | 'title');
+  const strings = stringKeys(columns, column as TextColumn);
   return indices.sort((a, b) => {
     const ka = strings[a] ?? '';
     const kb = strings[b] ?? '';
@@ -439,8 +391,8 @@ function sortIndices(columns: Columns, column: SortColumn, indices: Uint32Array)
 function sortsBefore(columns: Columns, column: SortColumn, a: number, b: number): boolean {
   if (column !== 'seq') {
     const numbers = numericKeys(columns, column);
-    const ka = numbers !== null ? (numbers[a] ?? 0) : (stringKeys(columns, column as 'url' | 'contentType' | 'title')[a] ?? '');
-    const kb = numbers !== null ? (numbers[b] ?? 0) : (stringKeys(columns, column as 'url' | 'contentType' | 'title')[b] ?? '');
+    const ka = numbers !== null ? (numbers[a] ?? 0) : (stringKeys(columns, column as TextColumn)[a] ?? '');
+    const kb = numbers !== null ? (numbers[b] ?? 0) : (stringKeys(columns, column as TextColumn)[b] ?? '');
     if (ka !== kb) return ka < kb;
   }
   return a < b;
@@ -451,7 +403,7 @@ function sameKey(before: Columns, after: Columns, column: SortColumn, i: number)
   if (column === 'seq') return true;
   const numbers = numericKeys(before, column);
   if (numbers !== null) return numbers[i] === numericKeys(after, column)?.[i];
-  const key = column as 'url' | 'contentType' | 'title';
+  const key = column as TextColumn;
   return stringKeys(before, key)[i] === stringKeys(after, key)[i];
 }
 
