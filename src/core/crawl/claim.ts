@@ -12,7 +12,7 @@
 import { nextRequestAt } from '../politeness/spacing.ts';
 import { robotsUrlFor } from '../robots/robots-policy.ts';
 import { originOf } from '../url/normalize-url.ts';
-import type { CrawlWrites } from './frontier.ts';
+import type { CrawlWrites } from './crawl-writes.ts';
 import { failUnreachable, nextReady } from './frontier-queue.ts';
 import { dropBarredEntries } from './network-guard.ts';
 import { adoptRobots } from './robots-step.ts';

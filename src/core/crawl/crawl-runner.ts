@@ -41,7 +41,7 @@
 import type { CrawlRecord, HostState } from '../model.ts';
 import { CLAIM_AHEAD_MS, claimNext } from './claim.ts';
 import { CommitQueue, type Committed } from './commit-queue.ts';
-import { CrawlWrites } from './frontier.ts';
+import { CrawlWrites } from './crawl-writes.ts';
 import { FOLD_SLICE_URLS, foldLinkTallies, IDLE_FOLD_URLS, mayFoldWhileIdle, mergeLinkTallies } from './link-tallies.ts';
 import { type HostPool, HostPools } from './host-pools.ts';
 import { HostRules } from './host-rules.ts';

@@ -16,9 +16,9 @@
  * kind's budget) is `admit` in `frontier.ts`. Order: a host's queue is
  * served by `seq` (breadth first; its resources first, see `RESOURCE_SEQ_BIAS`).
  */
-import type { FetchFailure, FrontierEntry, HostState, PageRecord } from '../model.ts';
+import type { CrawlCounts, CrawlUrl, FetchFailure, FrontierEntry, HostState, PageRecord } from '../model.ts';
 import type { RobotsPolicy } from '../robots/robots-policy.ts';
-import { type CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
+import type { CrawlWrites } from './crawl-writes.ts';
 
 /** Most rows marked blocked by one {@link nextReady}, so one transaction stays short. */
 export const BLOCKED_BATCH = 200;
@@ -118,9 +118,18 @@ async function recordBlocked(writes: CrawlWrites, entry: FrontierEntry, rule: st
   return markHandled(writes, row);
 }
 
-/** The entry's row is final: written, counted, the entry removed (see `finishEntry`). */
-export function markHandled(writes: CrawlWrites, row: PageRecord): Promise<void> {
-  return finishEntry(writes, row);
+/**
+ * The entry's row is final: written, its `seq` assigned, counted, the entry
+ * removed and its host's pending count lowered.
+ */
+export async function markHandled(writes: CrawlWrites, page: PageRecord): Promise<void> {
+  const { tx, crawl } = writes;
+  const host = await writes.host(page.origin);
+  countRow(crawl.counts, page);
+  page.seq = crawl.counts.done;
+  host.pending = Math.max(0, host.pending - 1);
+  writes.putPages([page]);
+  await tx.deleteEntries(crawl.id, [page.url]);
 }
 
 /**
@@ -143,4 +152,54 @@ export async function reclaim(writes: CrawlWrites, entry: FrontierEntry, countAt
 export async function isFinished(writes: CrawlWrites): Promise<boolean> {
   const hosts = await writes.listHosts();
   return !hosts.some((h) => h.pending > 0 || h.inFlight !== null);
+}
+
+/** How one finished row moves the crawl's counters. */
+export function countRow(counts: CrawlCounts, page: PageRecord): void {
+  counts.done += 1;
+  if (page.kind === 'resource') counts.resources = (counts.resources ?? 0) + 1;
+  if (page.kind === 'file') counts.files = (counts.files ?? 0) + 1;
+  if (page.kind === 'external') counts.external = (counts.external ?? 0) + 1;
+  if (page.blockedBy !== null) counts.blocked += 1;
+  if (page.status !== null) counts.fetched += 1;
+  if (page.error !== null || (page.status !== null && page.status >= 400)) counts.errors += 1;
+}
+
+/**
+ * The fields of a row that only a fetch fills in, at their "never fetched" values (also the import's
+ * starting point for a captured URL).
+ */
+export function unfetchedRow(entry: CrawlUrl | FrontierEntry): PageRecord {
+  return {
+    crawlId: entry.crawlId,
+    url: entry.url,
+    origin: entry.origin,
+    kind: entry.kind,
+    depth: entry.depth,
+    referrer: entry.referrer,
+    seq: 0,
+    status: null,
+    contentType: null,
+    contentLength: null,
+    location: null,
+    methods: [],
+    fetchedAt: null,
+    responseTimeMs: null,
+    headers: [],
+    statusLine: null,
+    requestHeaders: null,
+    ipAddress: null,
+    sha256: null,
+    duplicateOf: null,
+    truncated: false,
+    title: null,
+    anchors: entry.anchors,
+    inlinks: entry.inlinks,
+    links: [],
+    linkTexts: [],
+    resources: [],
+    blockedBy: null,
+    blockedRule: null,
+    error: null,
+  };
 }

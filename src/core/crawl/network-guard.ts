@@ -34,7 +34,7 @@
 import type { CrawlRecord, FrontierEntry, HostState } from '../model.ts';
 import type { CrawlSettings } from '../settings.ts';
 import { addressClassOfUrl, isPrivateHost } from '../url/address-class.ts';
-import type { CrawlWrites } from './frontier.ts';
+import type { CrawlWrites } from './crawl-writes.ts';
 import { BLOCKED_BATCH } from './frontier-queue.ts';
 
 export interface NetworkGuard {

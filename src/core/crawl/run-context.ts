@@ -8,7 +8,8 @@
  */
 import type { CrawlRecord, FrontierEntry } from '../model.ts';
 import type { CommitQueue } from './commit-queue.ts';
-import type { Candidate, CrawlWrites } from './frontier.ts';
+import type { CrawlWrites } from './crawl-writes.ts';
+import type { Candidate } from './frontier.ts';
 import type { HostRules } from './host-rules.ts';
 import type { Clock, CrawlStore, FetchOutcome, Fetcher } from './ports.ts';
 
