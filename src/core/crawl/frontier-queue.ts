@@ -19,6 +19,7 @@
 import type { CrawlCounts, CrawlUrl, FetchFailure, FrontierEntry, HostState, PageRecord } from '../model.ts';
 import type { RobotsPolicy } from '../robots/robots-policy.ts';
 import type { CrawlWrites } from './crawl-writes.ts';
+import { rowCounterOf, workKindOf } from './kinds/registry.ts';
 
 /** Most rows marked blocked by one {@link nextReady}, so one transaction stays short. */
 export const BLOCKED_BATCH = 200;
@@ -105,15 +106,16 @@ export async function failUnreachable(writes: CrawlWrites, origin: string, failu
 
 /**
  * The entry's row, blocked by robots.txt (`rule`, the line that disallows it), final (see {@link markHandled}).
- * A link to another site blocked so is also listed as not checked (`external-robots`), for the
- * results' *Not crawled* view.
+ * A URL of a kind that says so is also listed as not crawled (a link to another site: `external-robots`,
+ * for the results' *Not crawled* view).
  */
 async function recordBlocked(writes: CrawlWrites, entry: FrontierEntry, rule: string | null): Promise<void> {
   const row = unfetchedRow(entry);
   row.blockedBy = 'robots';
   row.blockedRule = rule;
-  if (entry.kind === 'external') {
-    await writes.tx.putNotCrawled([{ crawlId: entry.crawlId, url: entry.url, reason: 'external-robots', depth: entry.depth, referrer: entry.referrer }]);
+  const reason = workKindOf(entry.kind).blockedReason;
+  if (reason !== null) {
+    await writes.tx.putNotCrawled([{ crawlId: entry.crawlId, url: entry.url, reason, depth: entry.depth, referrer: entry.referrer }]);
   }
   return markHandled(writes, row);
 }
@@ -157,9 +159,8 @@ export async function isFinished(writes: CrawlWrites): Promise<boolean> {
 /** How one finished row moves the crawl's counters. */
 export function countRow(counts: CrawlCounts, page: PageRecord): void {
   counts.done += 1;
-  if (page.kind === 'resource') counts.resources = (counts.resources ?? 0) + 1;
-  if (page.kind === 'file') counts.files = (counts.files ?? 0) + 1;
-  if (page.kind === 'external') counts.external = (counts.external ?? 0) + 1;
+  const counter = rowCounterOf(page.kind);
+  if (counter !== undefined) counts[counter] = (counts[counter] ?? 0) + 1;
   if (page.blockedBy !== null) counts.blocked += 1;
   if (page.status !== null) counts.fetched += 1;
   if (page.error !== null || (page.status !== null && page.status >= 400)) counts.errors += 1;

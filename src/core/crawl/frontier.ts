@@ -7,32 +7,14 @@
  * IndexedDB transaction. The queue's contract (what a step asks of the
  * entries once admitted) is `frontier-queue.ts`.
  */
-import type { EntryKind, FrontierEntry } from '../model.ts';
+import type { FrontierEntry } from '../model.ts';
+import type { Candidate } from './candidate.ts';
 import { addAnchor, type CrawlWrites, MAX_ANCHORS_PER_URL } from './crawl-writes.ts';
+import { workKindOf } from './kinds/registry.ts';
 import type { StoreTx } from './ports.ts';
 
-/**
- * Subtracted from a resource's admission number to give its queue position:
- * a host's queue is served in `seq` order, so its resources go before its
- * pages (in the order they were found), and a page's resources are fetched
- * soon after the page: a crawl cut short by its limits has whole pages, not
- * many pages each missing its styles. 2^50: far below any page's number,
- * and still an exact number.
- */
-export const RESOURCE_SEQ_BIAS = 2 ** 50;
-
-/** A URL found somewhere (link, redirect, sitemap, start, a page's resource), already normalized (and in scope, when followed). */
-export interface Candidate {
-  url: string;
-  origin: string;
-  kind: EntryKind;
-  depth: number;
-  referrer: string | null;
-  /** Anchor text of the link, or null (redirects, sitemaps, empty text). */
-  anchor: string | null;
-  /** Found as a followed link of a page (counts as an inlink); false for redirects, sitemaps and the start URL. */
-  isLink: boolean;
-}
+/** Subtracted from a resource's admission number to give its queue position (see `resource-kind.ts`). */
+export { RESOURCE_SEQ_BIAS } from './kinds/resource-kind.ts';
 
 /** Told of a new URL left out because a budget is spent: the crawl's for its kind, or its host's (links to other sites). */
 export type OverBudget = (candidate: Candidate, budget: 'crawl' | 'host') => void;
@@ -42,7 +24,7 @@ export type OverBudget = (candidate: Candidate, budget: 'crawl' | 'host') => voi
  * gains the inlink and the anchor text, tallied (added to it by
  * `foldLinkTallies` (`link-tallies.ts`)); a new one is queued while the crawl's budget for
  * its kind lasts (`maxPages` for pages and sitemaps, `maxResources` for
- * resources) and `accept` agrees. Changes the crawl and hosts in
+ * resources, `maxExternal` for links to other sites: its kind says, `kinds/`) and `accept` agrees. Changes the crawl and hosts in
  * `writes`; the caller flushes them.
  * @param accept asked about each new URL (once, and only while the budget has room), just
  *   before it is queued; false leaves it out. Must not await: it runs inside the transaction.
@@ -100,29 +82,19 @@ async function newEntry(
 ): Promise<FrontierEntry | null> {
   const { crawl } = writes;
   const { counts, settings } = crawl;
-  const isResource = candidate.kind === 'resource';
-  const isExternal = candidate.kind === 'external';
-  const spent = isExternal
-    ? (counts.externalAdmitted ?? 0) >= (settings.maxExternal ?? 0)
-    : isResource
-      ? (counts.resourcesAdmitted ?? 0) + (counts.files ?? 0) >= (settings.maxResources ?? 0)
-      : counts.admitted >= settings.maxPages;
-  if (spent) {
+  const kind = workKindOf(candidate.kind);
+  if (kind.budgetSpent(crawl)) {
     overBudget?.(candidate, 'crawl');
     return null;
   }
   if (accept && !accept(candidate)) return null;
   const host = await writes.host(candidate.origin);
-  if (isExternal && (host.externalAdmitted ?? 0) >= (settings.maxExternalPerHost ?? 0)) {
+  if (kind.hostBudgetSpent(settings, host)) {
     overBudget?.(candidate, 'host');
     return null;
   }
   host.pending += 1;
-  if (isExternal) {
-    counts.externalAdmitted = (counts.externalAdmitted ?? 0) + 1;
-    host.externalAdmitted = (host.externalAdmitted ?? 0) + 1;
-  } else if (isResource) counts.resourcesAdmitted = (counts.resourcesAdmitted ?? 0) + 1;
-  else counts.admitted += 1;
+  kind.countAdmitted(counts, host, 1);
   crawl.nextSeq += 1;
   return {
     crawlId: crawl.id,
@@ -131,7 +103,7 @@ async function newEntry(
     kind: candidate.kind,
     depth: candidate.depth,
     referrer: candidate.referrer,
-    seq: isResource ? crawl.nextSeq - RESOURCE_SEQ_BIAS : crawl.nextSeq,
+    seq: crawl.nextSeq - kind.seqBias,
     anchors: candidate.anchors.slice(0, MAX_ANCHORS_PER_URL),
     inlinks: candidate.isLink ? 1 : 0,
     attempts: 0,

@@ -15,7 +15,7 @@
  */
 import type { NotCrawledCounts, NotCrawledReason, NotCrawledUrl } from '../model.ts';
 import type { CrawlWrites } from './crawl-writes.ts';
-import type { Candidate } from './frontier.ts';
+import type { Candidate } from './candidate.ts';
 
 /** A candidate left out, and why. */
 export interface Refusal {
