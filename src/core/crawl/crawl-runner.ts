@@ -39,11 +39,11 @@
  * of work is a new step module, not more of this one.
  */
 import type { CrawlRecord, HostState } from '../model.ts';
-import { CLAIM_AHEAD_MS, claimNext } from './claim.ts';
+import { claimNext } from './claim.ts';
 import { CommitQueue, type Committed } from './commit-queue.ts';
 import { CrawlWrites } from './crawl-writes.ts';
 import { FOLD_SLICE_URLS, foldLinkTallies, IDLE_FOLD_URLS, mayFoldWhileIdle, mergeLinkTallies } from './link-tallies.ts';
-import { type HostPool, HostPools } from './host-pools.ts';
+import { HostScheduler } from './host-scheduler.ts';
 import { HostRules } from './host-rules.ts';
 import { KnownUrls } from './known-urls.ts';
 import { Admission } from './admission.ts';
@@ -92,8 +92,11 @@ interface CrawlView {
   readAt: number;
   /** A wake came since: read the crawl again. */
   stale: boolean;
-  /** Requests of this run in flight, per host: claimed, and not yet recorded (at several slots, a step that does not go on counts its request out when the response has ended). */
-  requestsOut: Map<string, number>;
+  /**
+   * Each host's turn, its steps and slots, and this run's requests in flight, per host: claimed, and not yet
+   * recorded (at several slots, a step that does not go on counts its request out when the response has ended).
+   */
+  scheduler: HostScheduler;
   /** Links tallied since the last fold was queued (see {@link FOLD_LINKS_AT}). */
   unfolded: number;
   /**
@@ -119,8 +122,6 @@ export class CrawlRunner {
   private readonly admission: Admission;
   /** Per crawl being run: the loop's view of it (see {@link CrawlRunner.openView}). */
   private readonly views = new Map<string, CrawlView>();
-  /** Each crawl's pools of hosts at once (see `host-pools.ts`), derived from its scope: safe to lose. */
-  private readonly pools = new Map<string, HostPools>();
   /** Every write of the loop goes through here, grouped into as few transactions as the store allows. */
   private readonly commits: CommitQueue;
   /** What the steps (`robots-step.ts`, `fetch-step.ts`, `run-ends.ts`) reach. */
@@ -168,21 +169,52 @@ export class CrawlRunner {
     }
     /** Steps running, each for one host: claim, wait for the gap, request, record. */
     const tasks = new Set<Promise<void>>();
-    /** Steps running per host (an entry only while there is one), and those of them holding a request slot. */
-    const stepsOf = new Map<string, number>();
-    const holdingOf = new Map<string, number>();
-    const bump = (map: Map<string, number>, origin: string, by: number): void => {
-      const value = (map.get(origin) ?? 0) + by;
-      if (value > 0) map.set(origin, value);
-      else map.delete(origin);
-    };
-    /** Hosts whose last claim found nothing to do, and until when to leave them alone. */
-    const idleUntil = new Map<string, number>();
+    const { scheduler } = view;
     // An abort ends the current wait through the waker (a promise of the whole run raced in every turn
     // would keep one reaction per turn until the run ends: memory growing with the crawl).
     const onAbort = (): void => view.wake();
     signal.addEventListener('abort', onAbort, { once: true });
     let failure: unknown = null;
+    /** The crawl record of the current turn (the steps it starts run with it). */
+    let turnCrawl: CrawlRecord | undefined;
+    /** Begins one step for `host`, in one of its request slots (the scheduler's `due` calls it). */
+    const startStep = (host: HostState): void => {
+      const crawl = turnCrawl;
+      if (crawl === undefined) return;
+      const { origin } = host;
+      scheduler.started(origin);
+      let holds = true;
+      /** Gives the slot back: when the response has ended (several per host), else when the step ends. */
+      const freeSlot = (): void => {
+        if (!holds) return;
+        holds = false;
+        scheduler.slotFreed(origin);
+      };
+      let didWork: boolean | null = null;
+      const task: Promise<void> = this.step(
+        view,
+        crawl,
+        origin,
+        signal,
+        () => {
+          freeSlot();
+          view.poke();
+        },
+        () => scheduler.mayGoOn(crawl.settings, view.hosts.values(), origin),
+      )
+        .then((worked) => {
+          didWork = worked;
+        })
+        .catch((error: unknown) => {
+          failure ??= error;
+        })
+        .finally(() => {
+          tasks.delete(task);
+          freeSlot();
+          scheduler.ended(origin, didWork, clock.now());
+        });
+      tasks.add(task);
+    };
 
     try {
       while (!signal.aborted && failure === null) {
@@ -197,67 +229,13 @@ export class CrawlRunner {
         const crawl = await this.crawlOf(view);
         if (!crawl || crawl.state !== 'running') break;
         const now = clock.now();
-        const pools = this.poolsOf(crawl);
-        let wakeAt = Number.POSITIVE_INFINITY;
+        turnCrawl = crawl;
+        // Starts a step for each free request slot of each host whose turn has come (`host-scheduler.ts`).
+        scheduler.due(now, crawl.settings, this.rules.scopeOf(crawl), view.hosts.values(), startStep);
+        let wakeAt = scheduler.wakeAt();
         /** A host is due but for a free slot of its pool: due as soon as a step ends. */
-        let waitsForSlot = false;
-        let hasWork = false;
-
-        for (const host of view.hosts.values()) {
-          if (host.pending === 0 && host.inFlight === null && !stepsOf.has(host.origin)) continue;
-          hasWork = true;
-          const running = stepsOf.get(host.origin) ?? 0;
-          const holding = holdingOf.get(host.origin) ?? 0;
-          const claimAt = Math.max(this.rules.readyAt(host) - CLAIM_AHEAD_MS, idleUntil.get(host.origin) ?? 0);
-          if (claimAt > now) {
-            if (running === 0) wakeAt = Math.min(wakeAt, claimAt);
-            continue;
-          }
-          const pool = pools.poolOf(host.origin);
-          if (running === 0 && pools.busy(stepsOf, pool) >= crawl.settings.hostConcurrency) {
-            waitsForSlot = true;
-            continue;
-          }
-          // One step per free slot, and no more than the URLs of the host no step has yet (robots.txt first: one step).
-          const slots = this.rules.slotsOf(crawl.settings, host, now);
-          const more = host.robots.phase === 'ready' ? Math.min(slots - holding, host.pending - running) : 1 - running;
-          for (let n = 0; n < more; n += 1) {
-            bump(stepsOf, host.origin, 1);
-            bump(holdingOf, host.origin, 1);
-            let holds = true;
-            /** Gives the slot back: when the response has ended (several per host), else when the step ends. */
-            const freeSlot = (): void => {
-              if (!holds) return;
-              holds = false;
-              bump(holdingOf, host.origin, -1);
-            };
-            const task: Promise<void> = this.step(
-              view,
-              crawl,
-              host.origin,
-              signal,
-              () => {
-                freeSlot();
-                view.poke();
-              },
-              () => pools.busy(stepsOf, pool) < crawl.settings.hostConcurrency || !this.anyHostWaiting(view, stepsOf, pools, pool),
-            )
-              .then((didWork) => {
-                // A step that did work may have queued URLs of any host: look at every idle host again.
-                if (didWork) idleUntil.clear();
-                else idleUntil.set(host.origin, clock.now() + 250);
-              })
-              .catch((error: unknown) => {
-                failure ??= error;
-              })
-              .finally(() => {
-                tasks.delete(task);
-                freeSlot();
-                bump(stepsOf, host.origin, -1);
-              });
-            tasks.add(task);
-          }
-        }
+        const waitsForSlot = scheduler.waitsForSlot();
+        const hasWork = scheduler.hasWork();
 
         if (view.unfolded >= (this.deps.foldLinksAt ?? FOLD_LINKS_AT)) {
           view.unfolded = 0;
@@ -274,7 +252,7 @@ export class CrawlRunner {
         // Lazy: the gaps are worked out only when the next claim is far enough (never at delay 0).
         const rules = this.rules;
         const runningGaps = function* (): Generator<number> {
-          for (const origin of stepsOf.keys()) {
+          for (const origin of scheduler.running()) {
             const host = view.hosts.get(origin);
             yield host === undefined ? 0 : rules.leastGapMs(crawl.settings, host);
           }
@@ -353,7 +331,7 @@ export class CrawlRunner {
     const uncount = (): void => {
       if (!counted) return;
       counted = false;
-      this.requestEnded(view, origin);
+      view.scheduler.requestEnded(origin);
     };
     try {
       for (;;) {
@@ -363,7 +341,7 @@ export class CrawlRunner {
           try {
             await fetchRobots(this.ctx, crawl, origin, claim.url, hopOrigin, signal);
           } finally {
-            if (hopOrigin !== null) this.requestEnded(view, hopOrigin);
+            if (hopOrigin !== null) view.scheduler.requestEnded(hopOrigin);
           }
           break;
         }
@@ -373,7 +351,7 @@ export class CrawlRunner {
           goesOn
             ? async (writes: CrawlWrites): Promise<Claim> => {
                 uncount();
-                const following = await claimNext(this.ctx, writes, view.requestsOut, origin);
+                const following = await claimNext(this.ctx, writes, view.scheduler, origin);
                 counted = following.kind === 'fetch' || following.kind === 'robots';
                 return following;
               }
@@ -391,28 +369,6 @@ export class CrawlRunner {
     return true;
   }
 
-  private poolsOf(crawl: CrawlRecord): HostPools {
-    let pools = this.pools.get(crawl.id);
-    if (!pools) {
-      pools = new HostPools(this.rules.scopeOf(crawl));
-      this.pools.set(crawl.id, pools);
-    }
-    return pools;
-  }
-
-  /** Whether a host of `pool` with URLs left has no step running (it waits for a turn among the pool's `hostConcurrency`). */
-  private anyHostWaiting(view: CrawlView, stepsOf: ReadonlyMap<string, number>, pools: HostPools, pool: HostPool): boolean {
-    for (const host of view.hosts.values()) if (host.pending > 0 && !stepsOf.has(host.origin) && pools.poolOf(host.origin) === pool) return true;
-    return false;
-  }
-
-  /** One request of this run to the host ended (recorded, released or failed). */
-  private requestEnded(view: CrawlView, origin: string): void {
-    const left = (view.requestsOut.get(origin) ?? 1) - 1;
-    if (left > 0) view.requestsOut.set(origin, left);
-    else view.requestsOut.delete(origin);
-  }
-
   /**
    * The loop's view of a crawl: its hosts, read once when the run starts and
    * then kept from what each committed batch stored (this runner is the only
@@ -423,7 +379,7 @@ export class CrawlRunner {
     const { store, clock } = this.deps;
     const hosts = new Map<string, HostState>();
     for (const host of await store.listHosts(crawlId)) hosts.set(host.origin, host);
-    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, requestsOut: new Map(), unfolded: 0, idleFold: 'some', wake: () => undefined, poke: () => undefined, known: new KnownUrls(), notCrawled: new RecordedUrls() };
+    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, scheduler: new HostScheduler(this.rules), unfolded: 0, idleFold: 'some', wake: () => undefined, poke: () => undefined, known: new KnownUrls(), notCrawled: new RecordedUrls() };
     this.views.set(crawlId, view);
     return view;
   }
@@ -492,6 +448,6 @@ export class CrawlRunner {
   }
 
   private async claim(view: CrawlView, origin: string): Promise<Claim> {
-    return this.commits.run<Claim>(view.crawlId, (writes) => claimNext(this.ctx, writes, view.requestsOut, origin), { kind: 'none' });
+    return this.commits.run<Claim>(view.crawlId, (writes) => claimNext(this.ctx, writes, view.scheduler, origin), { kind: 'none' });
   }
 }
