@@ -37,7 +37,19 @@ function turn(scheduler: HostScheduler, hosts: HostState[], now = NOW, settings 
   return started;
 }
 
-const schedulerOf = (): HostScheduler => new HostScheduler(new HostRules(() => 0));
+/** A clock that stands still unless a sleep moves it (to the sleep's end). */
+class FakeClock {
+  constructor(public time = NOW) {}
+  now(): number {
+    return this.time;
+  }
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted === true) throw new Error('aborted');
+    this.time += ms;
+  }
+}
+
+const schedulerOf = (clock = new FakeClock()): HostScheduler => new HostScheduler(new HostRules(() => 0), clock);
 
 describe('hostReadyAt, hostTurnAt: when a host may be asked next', () => {
   it('is the later of its next allowed time (the gap) and its back-off (Retry-After)', () => {
@@ -226,5 +238,23 @@ describe('HostScheduler: pools of hosts at once', () => {
     scheduler.slotFreed(SITE);
     scheduler.ended(SITE, true, NOW);
     assert.deepEqual([...scheduler.running()], [cdns[0]]);
+  });
+});
+
+describe('HostScheduler: waiting for a turn', () => {
+  it('resolves at the time a claimed request may start, never before', async () => {
+    const clock = new FakeClock();
+    await schedulerOf(clock).waitForTurn(NOW + 1500, new AbortController().signal);
+    assert.equal(clock.now(), NOW + 1500);
+  });
+
+  it('resolves at once when the time has come, or the run is stopped', async () => {
+    const clock = new FakeClock();
+    await schedulerOf(clock).waitForTurn(NOW - 10, new AbortController().signal);
+    assert.equal(clock.now(), NOW);
+    const stop = new AbortController();
+    stop.abort();
+    await schedulerOf(clock).waitForTurn(NOW + 1500, stop.signal);
+    assert.equal(clock.now(), NOW);
   });
 });

@@ -28,15 +28,18 @@
  * host's next allowed time to `now + gap`, since its response ended no later
  * than now.
  *
- * This module is the loop: which host steps when, waking and folding. The
+ * This module is the loop: starting the steps the scheduler says are due, waking and folding. The
  * steps' own work lives beside it, each behind the ports: `claim.ts` (what a
  * host requests next, leased in a transaction), `link-tallies.ts` (links to
  * known URLs, added to their rows later: the folds),
  * `robots-step.ts` (a robots.txt request and its answer), `fetch-step.ts` (a
  * request of any kind of work, its row, what it leads to; the kinds in `kinds/`), `run-ends.ts` (recovering leases, a full
  * store, the end of a crawl); the rules per host (robots policy, scope, gap,
- * slots) in `host-rules.ts`; what they share in `run-context.ts`. A new kind
- * of work is a new step module, not more of this one.
+ * slots) in `host-rules.ts`; each host's turn, its steps and request slots,
+ * its pool and this run's requests in flight in `host-scheduler.ts` (every
+ * request waits for its host's turn there); what they share in
+ * `run-context.ts`. A new kind of work is a module in `kinds/` and a line in
+ * `kinds/registry.ts`, not more of this one.
  */
 import type { CrawlRecord, HostState } from '../model.ts';
 import { claimNext } from './claim.ts';
@@ -115,6 +118,20 @@ interface CrawlView {
   notCrawled: RecordedUrls;
 }
 
+/** What one run's loop and the steps it begins share (one per run). */
+interface LoopRun {
+  view: CrawlView;
+  signal: AbortSignal;
+  /** Steps running, each for one host (claim, wait for the gap, request, record), and folds. */
+  tasks: Set<Promise<void>>;
+  /** The first error of a step, a fold or the loop itself; null while none. */
+  failure: unknown;
+  /** The crawl record of the current turn: the steps it begins run with it. */
+  crawl: CrawlRecord | undefined;
+  /** Begins one step for a host: {@link CrawlRunner.beginStep}, bound once per run. */
+  start: (host: HostState) => void;
+}
+
 export class CrawlRunner {
   /** Robots policies, scopes and gaps of the hosts (caches of what is stored). */
   private readonly rules: HostRules;
@@ -167,57 +184,17 @@ export class CrawlRunner {
       else if (!(await pauseForStorage(this.ctx, crawlId))) throw error;
       return store.getCrawl(crawlId);
     }
-    /** Steps running, each for one host: claim, wait for the gap, request, record. */
-    const tasks = new Set<Promise<void>>();
     const { scheduler } = view;
+    const loop: LoopRun = { view, signal, tasks: new Set(), failure: null, crawl: undefined, start: () => undefined };
+    loop.start = (host) => this.beginStep(loop, host);
+    const { tasks } = loop;
     // An abort ends the current wait through the waker (a promise of the whole run raced in every turn
     // would keep one reaction per turn until the run ends: memory growing with the crawl).
     const onAbort = (): void => view.wake();
     signal.addEventListener('abort', onAbort, { once: true });
-    let failure: unknown = null;
-    /** The crawl record of the current turn (the steps it starts run with it). */
-    let turnCrawl: CrawlRecord | undefined;
-    /** Begins one step for `host`, in one of its request slots (the scheduler's `due` calls it). */
-    const startStep = (host: HostState): void => {
-      const crawl = turnCrawl;
-      if (crawl === undefined) return;
-      const { origin } = host;
-      scheduler.started(origin);
-      let holds = true;
-      /** Gives the slot back: when the response has ended (several per host), else when the step ends. */
-      const freeSlot = (): void => {
-        if (!holds) return;
-        holds = false;
-        scheduler.slotFreed(origin);
-      };
-      let didWork: boolean | null = null;
-      const task: Promise<void> = this.step(
-        view,
-        crawl,
-        origin,
-        signal,
-        () => {
-          freeSlot();
-          view.poke();
-        },
-        () => scheduler.mayGoOn(crawl.settings, view.hosts.values(), origin),
-      )
-        .then((worked) => {
-          didWork = worked;
-        })
-        .catch((error: unknown) => {
-          failure ??= error;
-        })
-        .finally(() => {
-          tasks.delete(task);
-          freeSlot();
-          scheduler.ended(origin, didWork, clock.now());
-        });
-      tasks.add(task);
-    };
 
     try {
-      while (!signal.aborted && failure === null) {
+      while (!signal.aborted && loop.failure === null) {
         // Set before the state is read, so a wake after that read ends this turn's wait.
         const woken = new Promise<void>((resolve) => {
           view.poke = resolve;
@@ -229,25 +206,15 @@ export class CrawlRunner {
         const crawl = await this.crawlOf(view);
         if (!crawl || crawl.state !== 'running') break;
         const now = clock.now();
-        turnCrawl = crawl;
+        loop.crawl = crawl;
         // Starts a step for each free request slot of each host whose turn has come (`host-scheduler.ts`).
-        scheduler.due(now, crawl.settings, this.rules.scopeOf(crawl), view.hosts.values(), startStep);
+        scheduler.due(now, crawl.settings, this.rules.scopeOf(crawl), view.hosts.values(), loop.start);
         let wakeAt = scheduler.wakeAt();
         /** A host is due but for a free slot of its pool: due as soon as a step ends. */
         const waitsForSlot = scheduler.waitsForSlot();
         const hasWork = scheduler.hasWork();
 
-        if (view.unfolded >= (this.deps.foldLinksAt ?? FOLD_LINKS_AT)) {
-          view.unfolded = 0;
-          const fold: Promise<void> = this.foldLinks(crawlId, true)
-            // It splits the tallies it keeps into small ones, which a fold while idle can take.
-            .then(() => void (view.idleFold = 'some'))
-            .catch((error: unknown) => {
-              failure ??= error;
-            })
-            .finally(() => tasks.delete(fold));
-          tasks.add(fold);
-        }
+        if (view.unfolded >= (this.deps.foldLinksAt ?? FOLD_LINKS_AT)) this.beginFold(loop);
 
         // Lazy: the gaps are worked out only when the next claim is far enough (never at delay 0).
         const rules = this.rules;
@@ -280,22 +247,77 @@ export class CrawlRunner {
       }
     } catch (error) {
       // The loop's own reads and writes (the hosts, the end of the crawl): recorded like a step's.
-      failure ??= error;
+      loop.failure ??= error;
     } finally {
       signal.removeEventListener('abort', onAbort);
       await Promise.allSettled([...tasks]);
       // What was tallied goes into the rows now that the loop stops (a pause, a stop, an error): a full
       // store refuses this too, and the tallies stay stored for the next run to fold.
-      if (failure === null) await this.foldLinks(crawlId).catch((error: unknown) => (failure = error));
+      if (loop.failure === null) await this.foldLinks(crawlId).catch((error: unknown) => (loop.failure = error));
       // A new run of the crawl (a resume while this one was ending) has a view of its own.
       if (this.views.get(crawlId) === view) this.views.delete(crawlId);
     }
+    const { failure } = loop;
     if (failure instanceof StorageFullError) {
       if (!(await pauseForStorage(this.ctx, crawlId))) throw failure;
     } else if (failure !== null) {
       await failCrawl(this.ctx, crawlId, failure);
     }
     return store.getCrawl(crawlId);
+  }
+
+  /** Begins one step for `host` in one of its request slots, with the turn's crawl record (the scheduler's `due` calls it). */
+  private beginStep(loop: LoopRun, host: HostState): void {
+    const { view, crawl, tasks } = loop;
+    if (crawl === undefined) return;
+    const { scheduler } = view;
+    const { origin } = host;
+    scheduler.started(origin);
+    let holds = true;
+    /** Gives the slot back: when the response has ended (several per host), else when the step ends. */
+    const freeSlot = (): void => {
+      if (!holds) return;
+      holds = false;
+      scheduler.slotFreed(origin);
+    };
+    let didWork: boolean | null = null;
+    const task: Promise<void> = this.step(
+      view,
+      crawl,
+      origin,
+      loop.signal,
+      () => {
+        freeSlot();
+        view.poke();
+      },
+      () => scheduler.mayGoOn(crawl.settings, view.hosts.values(), origin),
+    )
+      .then((worked) => {
+        didWork = worked;
+      })
+      .catch((error: unknown) => {
+        loop.failure ??= error;
+      })
+      .finally(() => {
+        tasks.delete(task);
+        freeSlot();
+        scheduler.ended(origin, didWork, this.deps.clock.now());
+      });
+    tasks.add(task);
+  }
+
+  /** Begins a fold of the tallied links into the frontier's entries, beside the steps (see {@link FOLD_LINKS_AT}). */
+  private beginFold(loop: LoopRun): void {
+    const { view, tasks } = loop;
+    view.unfolded = 0;
+    const fold: Promise<void> = this.foldLinks(view.crawlId, true)
+      // It splits the tallies it keeps into small ones, which a fold while idle can take.
+      .then(() => void (view.idleFold = 'some'))
+      .catch((error: unknown) => {
+        loop.failure ??= error;
+      })
+      .finally(() => tasks.delete(fold));
+    tasks.add(fold);
   }
 
   /**
@@ -335,7 +357,7 @@ export class CrawlRunner {
     };
     try {
       for (;;) {
-        await this.waitUntil(claim.notBefore, signal);
+        await view.scheduler.waitForTurn(claim.notBefore, signal);
         if (claim.kind === 'robots') {
           const { hopOrigin } = claim;
           try {
@@ -379,7 +401,7 @@ export class CrawlRunner {
     const { store, clock } = this.deps;
     const hosts = new Map<string, HostState>();
     for (const host of await store.listHosts(crawlId)) hosts.set(host.origin, host);
-    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, scheduler: new HostScheduler(this.rules), unfolded: 0, idleFold: 'some', wake: () => undefined, poke: () => undefined, known: new KnownUrls(), notCrawled: new RecordedUrls() };
+    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, scheduler: new HostScheduler(this.rules, clock), unfolded: 0, idleFold: 'some', wake: () => undefined, poke: () => undefined, known: new KnownUrls(), notCrawled: new RecordedUrls() };
     this.views.set(crawlId, view);
     return view;
   }
@@ -432,18 +454,6 @@ export class CrawlRunner {
         { updated: 0, more: false },
       );
       if (!more) return;
-    }
-  }
-
-  /**
-   * Resolves at `time` (by the clock, never before: a timer may fire by its
-   * own clock a little early) or when `signal` aborts; the fetch that follows
-   * then sees the abort and puts its claim back.
-   */
-  private async waitUntil(time: number, signal: AbortSignal): Promise<void> {
-    const { clock } = this.deps;
-    for (let left = time - clock.now(); left > 0 && !signal.aborted; left = time - clock.now()) {
-      await clock.sleep(left, signal).catch(() => undefined);
     }
   }
 

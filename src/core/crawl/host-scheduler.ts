@@ -29,6 +29,7 @@ import { nextRequestAt } from '../politeness/spacing.ts';
 import type { CrawlSettings } from '../settings.ts';
 import type { Scope } from '../url/scope.ts';
 import { type HostPool, HostPools } from './host-pools.ts';
+import type { Clock } from './ports.ts';
 
 /**
  * How early, in ms, a host's next request is claimed before its gap ends: the
@@ -91,7 +92,14 @@ export class HostScheduler {
   /** Whether the last {@link due} found a host with work left (queued, in flight, or a step running). */
   private work = false;
 
-  constructor(private readonly rules: HostSlots) {}
+  /**
+   * @param rules how many requests a host may have at once.
+   * @param clock the run's clock: {@link waitForTurn} sleeps on it.
+   */
+  constructor(
+    private readonly rules: HostSlots,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * One turn of the loop at `now` (ms): calls `start` once for each step to begin now, one per free
@@ -122,6 +130,19 @@ export class HostScheduler {
       const holding = this.holding.get(host.origin) ?? 0;
       const more = host.robots.phase === 'ready' ? Math.min(slots - holding, host.pending - running) : 1 - running;
       for (let n = 0; n < more; n += 1) start(host);
+    }
+  }
+
+  /**
+   * Resolves at `notBefore` (ms, by the clock, never before: a timer may fire by its own clock a little
+   * early), the time a claimed request of the host may start (`Claim.notBefore`), or when `signal`
+   * aborts; the request that follows then sees the abort and puts its claim back. Any request of the
+   * run waits for its host's turn here.
+   */
+  async waitForTurn(notBefore: number, signal: AbortSignal): Promise<void> {
+    const { clock } = this;
+    for (let left = notBefore - clock.now(); left > 0 && !signal.aborted; left = notBefore - clock.now()) {
+      await clock.sleep(left, signal).catch(() => undefined);
     }
   }
 
