@@ -106,7 +106,12 @@ export interface WorkKind {
 /** A counter of `CrawlCounts` that counts finished rows of one row kind. */
 export type RowCounter = 'resources' | 'files' | 'external';
 
-/** What pages and sitemaps share: the crawl's page budget (`maxPages`), redirects followed like links, in the scope. */
+/**
+ * The rules of pages and sitemaps, and every kind's defaults (a kind spreads them and says what differs):
+ * asked with the crawl's credentials, a failed HEAD is the answer, up to {@link MAX_REDIRECT_HOPS} redirects
+ * followed like links (in the scope), the crawl's page budget (`maxPages`, `page-limit`), no budget per
+ * host, served in the order found, its body always kept, never listed as not crawled for its kind alone.
+ */
 export const PAGE_LIKE = {
   anonymous: false,
   getAfterFailedHead: () => false,
