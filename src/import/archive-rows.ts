@@ -16,7 +16,7 @@
  *
  * What each record becomes is in docs/import.md.
  */
-import { unfetchedRow } from '../core/crawl/frontier.ts';
+import { unfetchedRow } from '../core/crawl/frontier-queue.ts';
 import { pageKind } from '../core/crawl/kinds/page-kind.ts';
 import { resourceKind, isStylesheet } from '../core/crawl/kinds/resource-kind.ts';
 import { sha256Hex } from '../core/hash.ts';

@@ -12,7 +12,7 @@
  * a WACZ without them is read as any archive (`import-crawl.ts`).
  */
 import { sha256Hex } from '../core/hash.ts';
-import { countRow } from '../core/crawl/frontier.ts';
+import { countRow } from '../core/crawl/frontier-queue.ts';
 import { emptyCounts, NOT_CRAWLED_REASONS, type CrawlRecord, type NotCrawledUrl, type PageRecord } from '../core/model.ts';
 import { ArchiveReadError } from './archive-error.ts';
 import { sanitiseImportedCrawl } from './imported-settings.ts';

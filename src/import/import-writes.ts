@@ -4,7 +4,7 @@
  * last, so that a crawls list never shows a half import. Platform-free.
  */
 import type { CrawlStore, StoredBody } from '../core/crawl/ports.ts';
-import { countRow } from '../core/crawl/frontier.ts';
+import { countRow } from '../core/crawl/frontier-queue.ts';
 import { emptyCounts, type CrawlCounts, type CrawlRecord, type NotCrawledUrl, type PageRecord } from '../core/model.ts';
 import type { ArchiveRecord, OpenedArchive } from './open-archive.ts';
 

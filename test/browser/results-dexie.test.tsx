@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Dexie } from 'dexie';
-import { countRow } from '../../src/core/crawl/frontier.ts';
+import { countRow } from '../../src/core/crawl/frontier-queue.ts';
 import { emptyCounts, type FetchFailure, type PageRecord } from '../../src/core/model.ts';
 import { DexieRowReader } from '../../src/results/dexie-row-reader.ts';
 import { TabcrawlDatabase } from '../../src/storage/database.ts';

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import type { CrawlRecord, PageRecord } from '../../src/core/model.ts';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 import type { ExportContext, ExportSource } from '../../src/export/export-source.ts';
-import { unfetchedRow } from '../../src/core/crawl/frontier.ts';
+import { unfetchedRow } from '../../src/core/crawl/frontier-queue.ts';
 
 export const FIXTURE_ORIGIN = 'https://example.com';
 export const FIXTURE_START = `${FIXTURE_ORIGIN}/`;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CommitQueue, type Committed } from '../../src/core/crawl/commit-queue.ts';
 import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
-import { unfetchedRow } from '../../src/core/crawl/frontier.ts';
+import { unfetchedRow } from '../../src/core/crawl/frontier-queue.ts';
 import { StorageFullError } from '../../src/core/crawl/ports.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
 import { settingsFor } from '../support/crawl-world.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { unfetchedRow } from '../../src/core/crawl/frontier.ts';
+import { unfetchedRow } from '../../src/core/crawl/frontier-queue.ts';
 import type { PageRecord } from '../../src/core/model.ts';
 import { redirectsByKey, redirectsOfSource, type RedirectLookup } from '../../src/export/redirect-chains.ts';
 import { toJsonlRow } from '../../src/export/jsonl.ts';

@@ -9,7 +9,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CommitQueue } from '../../src/core/crawl/commit-queue.ts';
 import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
-import { admit, type Candidate, finishEntry, MAX_ANCHORS_PER_URL, unfetchedRow } from '../../src/core/crawl/frontier.ts';
+import { MAX_ANCHORS_PER_URL } from '../../src/core/crawl/crawl-writes.ts';
+import { admit } from '../../src/core/crawl/frontier.ts';
+import type { Candidate } from '../../src/core/crawl/candidate.ts';
+import { markHandled, unfetchedRow } from '../../src/core/crawl/frontier-queue.ts';
 import { foldLinkTallies, mergeLinkTallies } from '../../src/core/crawl/link-tallies.ts';
 import type { StoreTx } from '../../src/core/crawl/ports.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
@@ -52,7 +55,7 @@ async function setUp(requestsPerHost: number, store = new MemoryCrawlStore()) {
     async (writes) => {
       const [start] = await writes.tx.getEntries('c1', [`${A}/`]);
       if (!start) throw new Error('no start entry');
-      await finishEntry(writes, { ...unfetchedRow(start), status: 200 });
+      await markHandled(writes, { ...unfetchedRow(start), status: 200 });
       await admit(writes, [link('/q', 'Q')]);
     },
     undefined,

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { makeZip } from 'client-zip';
 import type { CrawlStore } from '../../src/core/crawl/ports.ts';
-import { countRow } from '../../src/core/crawl/frontier.ts';
+import { countRow } from '../../src/core/crawl/frontier-queue.ts';
 import { emptyCounts, type CrawlRecord, type NotCrawledUrl, type PageRecord } from '../../src/core/model.ts';
 import { writeCsv } from '../../src/export/csv.ts';
 import { storeExportSource, type ExportContext, type FormatWriter } from '../../src/export/export-source.ts';

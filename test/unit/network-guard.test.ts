@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { networkGuardFor } from '../../src/core/crawl/network-guard.ts';
-import { newHostState } from '../../src/core/crawl/frontier.ts';
+import { newHostState } from '../../src/core/crawl/crawl-writes.ts';
 
 const guard = (startUrl: string, more: { extraOrigins?: string[]; allowPrivateAddresses?: boolean } = {}) =>
   networkGuardFor({ startUrl, extraOrigins: more.extraOrigins ?? [], allowPrivateAddresses: more.allowPrivateAddresses ?? false });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { badgeFor, Badge, type BadgeAction } from '../../src/shells/background/adapters/badge.ts';
-import { newHostState } from '../../src/core/crawl/frontier.ts';
+import { newHostState } from '../../src/core/crawl/crawl-writes.ts';
 import {
   activeMs,
   compactCount,

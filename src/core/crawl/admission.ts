@@ -16,9 +16,11 @@ import type { FrontierEntry } from '../model.ts';
 import type { CrawlStore } from './ports.ts';
 import { blockDisallowed } from './frontier-queue.ts';
 import { QueryVariantCounter, queryVariantsCap, urlTrapReason } from '../url/traps.ts';
-import { admit, type Candidate, type CrawlWrites } from './frontier.ts';
+import { type CrawlWrites } from './crawl-writes.ts';
+import { admit } from './frontier.ts';
+import type { Candidate } from './candidate.ts';
 import type { HostRules } from './host-rules.ts';
-import { checksExternal } from './kinds/external-kind.ts';
+import { workKindOf } from './kinds/registry.ts';
 import { recordNotCrawled, type RecordedUrls, type Refusal } from './not-crawled.ts';
 
 export class Admission {
@@ -85,7 +87,6 @@ export class Admission {
    */
   async admitAnyHost(writes: CrawlWrites, candidates: Candidate[]): Promise<void> {
     const { crawl } = writes;
-    const isChecking = checksExternal(crawl);
     const guard = this.rules.guardOf(crawl);
     const refused: Refusal[] = [];
     const kept = candidates.filter((candidate) => {
@@ -94,12 +95,15 @@ export class Admission {
         refused.push({ candidate, reason: 'private-address' });
         return false;
       }
-      if (candidate.kind !== 'external' || isChecking) return true;
-      refused.push({ candidate, reason: 'external-off' });
+      // A kind of work the crawl does not do (links to other sites, unless it checks them): listed as not crawled.
+      const off = workKindOf(candidate.kind).offReason(crawl);
+      if (off === null) return true;
+      refused.push({ candidate, reason: off });
       return false;
     });
     const queued = await admit(writes, kept, undefined, (candidate, budget) => {
-      if (candidate.kind === 'external') refused.push({ candidate, reason: budget === 'host' ? 'external-host-limit' : 'external-limit' });
+      const reason = workKindOf(candidate.kind).overBudgetReason(budget);
+      if (reason !== null) refused.push({ candidate, reason });
     });
     await this.blockDisallowed(writes, queued);
     await recordNotCrawled(writes, refused, this.recordedOf(crawl.id));

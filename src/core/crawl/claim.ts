@@ -12,28 +12,25 @@
 import { nextRequestAt } from '../politeness/spacing.ts';
 import { robotsUrlFor } from '../robots/robots-policy.ts';
 import { originOf } from '../url/normalize-url.ts';
-import type { CrawlWrites } from './frontier.ts';
+import type { CrawlWrites } from './crawl-writes.ts';
+import { CLAIM_AHEAD_MS, hostReadyAt, type HostScheduler } from './host-scheduler.ts';
 import { failUnreachable, nextReady } from './frontier-queue.ts';
 import { dropBarredEntries } from './network-guard.ts';
 import { adoptRobots } from './robots-step.ts';
 import type { Claim, StepContext } from './run-context.ts';
 
-/**
- * How early, in ms, a host's next request is claimed before its gap ends: the
- * claim's transaction then runs during the wait instead of after it, and the
- * request starts when the gap ends (never before: the step waits for
- * `notBefore`). It is what keeps a host with a Crawl-delay close to its ideal
- * rate when several hosts share the database.
- */
-export const CLAIM_AHEAD_MS = 40;
+export { CLAIM_AHEAD_MS } from './host-scheduler.ts';
+
+/** What a claim asks of the run's scheduler (`host-scheduler.ts`): the requests out per host, and one more. */
+export type RequestsOut = Pick<HostScheduler, 'requestsOut' | 'requestStarted'>;
 
 /**
  * Claims the host's next request in the transaction of `writes`, when the
  * host may have one now (or within {@link CLAIM_AHEAD_MS}): robots.txt
  * first, URLs robots.txt disallows recorded as blocked on the way.
- * @param requestsOut this run's requests in flight per host (claimed, not yet recorded): counted here.
+ * @param requests this run's requests in flight per host (claimed, not yet recorded): counted here.
  */
-export async function claimNext(ctx: StepContext, writes: CrawlWrites, requestsOut: Map<string, number>, origin: string): Promise<Claim> {
+export async function claimNext(ctx: StepContext, writes: CrawlWrites, requests: RequestsOut, origin: string): Promise<Claim> {
   const { clock, runId, rules } = ctx;
   const { crawl } = writes;
   if (crawl.state !== 'running') return { kind: 'none' };
@@ -43,15 +40,15 @@ export async function claimNext(ctx: StepContext, writes: CrawlWrites, requestsO
   // the kind of work; its URLs are listed as not crawled.
   if (guard.isBarredHost(host)) return { kind: (await dropBarredEntries(writes, origin)) === 'dropped' ? 'progress' : 'none' };
   const now = clock.now();
-  const readyAt = rules.readyAt(host);
+  const readyAt = hostReadyAt(host);
   const slots = rules.slotsOf(crawl.settings, host, now);
-  const out = requestsOut.get(origin) ?? 0;
+  const out = requests.requestsOut(origin);
   if ((slots === 1 && host.inFlight !== null) || out >= slots || now < readyAt - CLAIM_AHEAD_MS) return { kind: 'none' };
   /** When the claimed request may start: the end of the host's gap, or now. */
   const notBefore = Math.max(now, readyAt);
   const claimed = (url: string): void => {
     host.inFlight = { url, startedAt: notBefore, runId };
-    requestsOut.set(origin, out + 1);
+    requests.requestStarted(origin);
   };
 
   const { robots } = host;
@@ -74,11 +71,11 @@ export async function claimNext(ctx: StepContext, writes: CrawlWrites, requestsO
       host.robots = adoptRobots(robots, other.robots);
       return { kind: 'progress' };
     }
-    if (other.inFlight !== null || (requestsOut.get(hopOrigin) ?? 0) > 0) return { kind: 'none' };
+    if (other.inFlight !== null || requests.requestsOut(hopOrigin) > 0) return { kind: 'none' };
     const startAt = Math.max(notBefore, nextRequestAt(other));
     claimed(robots.nextUrl);
     other.inFlight = { url: robots.nextUrl, startedAt: startAt, runId };
-    requestsOut.set(hopOrigin, 1);
+    requests.requestStarted(hopOrigin);
     return { kind: 'robots', url: robots.nextUrl, notBefore: startAt, hopOrigin };
   }
 

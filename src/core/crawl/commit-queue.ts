@@ -16,7 +16,7 @@
  * as the transaction they shared wrote nothing.
  */
 import type { CrawlRecord, HostState } from '../model.ts';
-import { CrawlWrites } from './frontier.ts';
+import { CrawlWrites } from './crawl-writes.ts';
 import type { CrawlStore, StoreTx } from './ports.ts';
 
 /** A write of the crawl loop: awaits nothing but calls of `writes` and its `tx` (it runs inside a transaction). */

@@ -8,7 +8,8 @@ import { emptyCounts, type CrawlRecord, type CrawlState } from '../model.ts';
 import { SESSION_EXCLUDE_PATTERNS, type CrawlSettings, type SettingsError } from '../settings.ts';
 import { normalizeUrl, originOf } from '../url/normalize-url.ts';
 import { createScope } from '../url/scope.ts';
-import { admit, CrawlWrites } from './frontier.ts';
+import { CrawlWrites } from './crawl-writes.ts';
+import { admit } from './frontier.ts';
 import type { CrawlStore } from './ports.ts';
 
 /**

@@ -28,22 +28,25 @@
  * host's next allowed time to `now + gap`, since its response ended no later
  * than now.
  *
- * This module is the loop: which host steps when, waking and folding. The
+ * This module is the loop: starting the steps the scheduler says are due, waking and folding. The
  * steps' own work lives beside it, each behind the ports: `claim.ts` (what a
  * host requests next, leased in a transaction), `link-tallies.ts` (links to
  * known URLs, added to their rows later: the folds),
  * `robots-step.ts` (a robots.txt request and its answer), `fetch-step.ts` (a
  * request of any kind of work, its row, what it leads to; the kinds in `kinds/`), `run-ends.ts` (recovering leases, a full
  * store, the end of a crawl); the rules per host (robots policy, scope, gap,
- * slots) in `host-rules.ts`; what they share in `run-context.ts`. A new kind
- * of work is a new step module, not more of this one.
+ * slots) in `host-rules.ts`; each host's turn, its steps and request slots,
+ * its pool and this run's requests in flight in `host-scheduler.ts` (every
+ * request waits for its host's turn there); what they share in
+ * `run-context.ts`. A new kind of work is a module in `kinds/` and a line in
+ * `kinds/registry.ts`, not more of this one.
  */
 import type { CrawlRecord, HostState } from '../model.ts';
-import { CLAIM_AHEAD_MS, claimNext } from './claim.ts';
+import { claimNext } from './claim.ts';
 import { CommitQueue, type Committed } from './commit-queue.ts';
-import { CrawlWrites } from './frontier.ts';
+import { CrawlWrites } from './crawl-writes.ts';
 import { FOLD_SLICE_URLS, foldLinkTallies, IDLE_FOLD_URLS, mayFoldWhileIdle, mergeLinkTallies } from './link-tallies.ts';
-import { type HostPool, HostPools } from './host-pools.ts';
+import { HostScheduler } from './host-scheduler.ts';
 import { HostRules } from './host-rules.ts';
 import { KnownUrls } from './known-urls.ts';
 import { Admission } from './admission.ts';
@@ -92,8 +95,11 @@ interface CrawlView {
   readAt: number;
   /** A wake came since: read the crawl again. */
   stale: boolean;
-  /** Requests of this run in flight, per host: claimed, and not yet recorded (at several slots, a step that does not go on counts its request out when the response has ended). */
-  requestsOut: Map<string, number>;
+  /**
+   * Each host's turn, its steps and slots, and this run's requests in flight, per host: claimed, and not yet
+   * recorded (at several slots, a step that does not go on counts its request out when the response has ended).
+   */
+  scheduler: HostScheduler;
   /** Links tallied since the last fold was queued (see {@link FOLD_LINKS_AT}). */
   unfolded: number;
   /**
@@ -112,6 +118,20 @@ interface CrawlView {
   notCrawled: RecordedUrls;
 }
 
+/** What one run's loop and the steps it begins share (one per run). */
+interface LoopRun {
+  view: CrawlView;
+  signal: AbortSignal;
+  /** Steps running, each for one host (claim, wait for the gap, request, record), and folds. */
+  tasks: Set<Promise<void>>;
+  /** The first error of a step, a fold or the loop itself; null while none. */
+  failure: unknown;
+  /** The crawl record of the current turn: the steps it begins run with it. */
+  crawl: CrawlRecord | undefined;
+  /** Begins one step for a host: {@link CrawlRunner.beginStep}, bound once per run. */
+  start: (host: HostState) => void;
+}
+
 export class CrawlRunner {
   /** Robots policies, scopes and gaps of the hosts (caches of what is stored). */
   private readonly rules: HostRules;
@@ -119,8 +139,6 @@ export class CrawlRunner {
   private readonly admission: Admission;
   /** Per crawl being run: the loop's view of it (see {@link CrawlRunner.openView}). */
   private readonly views = new Map<string, CrawlView>();
-  /** Each crawl's pools of hosts at once (see `host-pools.ts`), derived from its scope: safe to lose. */
-  private readonly pools = new Map<string, HostPools>();
   /** Every write of the loop goes through here, grouped into as few transactions as the store allows. */
   private readonly commits: CommitQueue;
   /** What the steps (`robots-step.ts`, `fetch-step.ts`, `run-ends.ts`) reach. */
@@ -166,26 +184,17 @@ export class CrawlRunner {
       else if (!(await pauseForStorage(this.ctx, crawlId))) throw error;
       return store.getCrawl(crawlId);
     }
-    /** Steps running, each for one host: claim, wait for the gap, request, record. */
-    const tasks = new Set<Promise<void>>();
-    /** Steps running per host (an entry only while there is one), and those of them holding a request slot. */
-    const stepsOf = new Map<string, number>();
-    const holdingOf = new Map<string, number>();
-    const bump = (map: Map<string, number>, origin: string, by: number): void => {
-      const value = (map.get(origin) ?? 0) + by;
-      if (value > 0) map.set(origin, value);
-      else map.delete(origin);
-    };
-    /** Hosts whose last claim found nothing to do, and until when to leave them alone. */
-    const idleUntil = new Map<string, number>();
+    const { scheduler } = view;
+    const loop: LoopRun = { view, signal, tasks: new Set(), failure: null, crawl: undefined, start: () => undefined };
+    loop.start = (host) => this.beginStep(loop, host);
+    const { tasks } = loop;
     // An abort ends the current wait through the waker (a promise of the whole run raced in every turn
     // would keep one reaction per turn until the run ends: memory growing with the crawl).
     const onAbort = (): void => view.wake();
     signal.addEventListener('abort', onAbort, { once: true });
-    let failure: unknown = null;
 
     try {
-      while (!signal.aborted && failure === null) {
+      while (!signal.aborted && loop.failure === null) {
         // Set before the state is read, so a wake after that read ends this turn's wait.
         const woken = new Promise<void>((resolve) => {
           view.poke = resolve;
@@ -197,84 +206,20 @@ export class CrawlRunner {
         const crawl = await this.crawlOf(view);
         if (!crawl || crawl.state !== 'running') break;
         const now = clock.now();
-        const pools = this.poolsOf(crawl);
-        let wakeAt = Number.POSITIVE_INFINITY;
+        loop.crawl = crawl;
+        // Starts a step for each free request slot of each host whose turn has come (`host-scheduler.ts`).
+        scheduler.due(now, crawl.settings, this.rules.scopeOf(crawl), view.hosts.values(), loop.start);
+        let wakeAt = scheduler.wakeAt();
         /** A host is due but for a free slot of its pool: due as soon as a step ends. */
-        let waitsForSlot = false;
-        let hasWork = false;
+        const waitsForSlot = scheduler.waitsForSlot();
+        const hasWork = scheduler.hasWork();
 
-        for (const host of view.hosts.values()) {
-          if (host.pending === 0 && host.inFlight === null && !stepsOf.has(host.origin)) continue;
-          hasWork = true;
-          const running = stepsOf.get(host.origin) ?? 0;
-          const holding = holdingOf.get(host.origin) ?? 0;
-          const claimAt = Math.max(this.rules.readyAt(host) - CLAIM_AHEAD_MS, idleUntil.get(host.origin) ?? 0);
-          if (claimAt > now) {
-            if (running === 0) wakeAt = Math.min(wakeAt, claimAt);
-            continue;
-          }
-          const pool = pools.poolOf(host.origin);
-          if (running === 0 && pools.busy(stepsOf, pool) >= crawl.settings.hostConcurrency) {
-            waitsForSlot = true;
-            continue;
-          }
-          // One step per free slot, and no more than the URLs of the host no step has yet (robots.txt first: one step).
-          const slots = this.rules.slotsOf(crawl.settings, host, now);
-          const more = host.robots.phase === 'ready' ? Math.min(slots - holding, host.pending - running) : 1 - running;
-          for (let n = 0; n < more; n += 1) {
-            bump(stepsOf, host.origin, 1);
-            bump(holdingOf, host.origin, 1);
-            let holds = true;
-            /** Gives the slot back: when the response has ended (several per host), else when the step ends. */
-            const freeSlot = (): void => {
-              if (!holds) return;
-              holds = false;
-              bump(holdingOf, host.origin, -1);
-            };
-            const task: Promise<void> = this.step(
-              view,
-              crawl,
-              host.origin,
-              signal,
-              () => {
-                freeSlot();
-                view.poke();
-              },
-              () => pools.busy(stepsOf, pool) < crawl.settings.hostConcurrency || !this.anyHostWaiting(view, stepsOf, pools, pool),
-            )
-              .then((didWork) => {
-                // A step that did work may have queued URLs of any host: look at every idle host again.
-                if (didWork) idleUntil.clear();
-                else idleUntil.set(host.origin, clock.now() + 250);
-              })
-              .catch((error: unknown) => {
-                failure ??= error;
-              })
-              .finally(() => {
-                tasks.delete(task);
-                freeSlot();
-                bump(stepsOf, host.origin, -1);
-              });
-            tasks.add(task);
-          }
-        }
-
-        if (view.unfolded >= (this.deps.foldLinksAt ?? FOLD_LINKS_AT)) {
-          view.unfolded = 0;
-          const fold: Promise<void> = this.foldLinks(crawlId, true)
-            // It splits the tallies it keeps into small ones, which a fold while idle can take.
-            .then(() => void (view.idleFold = 'some'))
-            .catch((error: unknown) => {
-              failure ??= error;
-            })
-            .finally(() => tasks.delete(fold));
-          tasks.add(fold);
-        }
+        if (view.unfolded >= (this.deps.foldLinksAt ?? FOLD_LINKS_AT)) this.beginFold(loop);
 
         // Lazy: the gaps are worked out only when the next claim is far enough (never at delay 0).
         const rules = this.rules;
         const runningGaps = function* (): Generator<number> {
-          for (const origin of stepsOf.keys()) {
+          for (const origin of scheduler.running()) {
             const host = view.hosts.get(origin);
             yield host === undefined ? 0 : rules.leastGapMs(crawl.settings, host);
           }
@@ -302,22 +247,77 @@ export class CrawlRunner {
       }
     } catch (error) {
       // The loop's own reads and writes (the hosts, the end of the crawl): recorded like a step's.
-      failure ??= error;
+      loop.failure ??= error;
     } finally {
       signal.removeEventListener('abort', onAbort);
       await Promise.allSettled([...tasks]);
       // What was tallied goes into the rows now that the loop stops (a pause, a stop, an error): a full
       // store refuses this too, and the tallies stay stored for the next run to fold.
-      if (failure === null) await this.foldLinks(crawlId).catch((error: unknown) => (failure = error));
+      if (loop.failure === null) await this.foldLinks(crawlId).catch((error: unknown) => (loop.failure = error));
       // A new run of the crawl (a resume while this one was ending) has a view of its own.
       if (this.views.get(crawlId) === view) this.views.delete(crawlId);
     }
+    const { failure } = loop;
     if (failure instanceof StorageFullError) {
       if (!(await pauseForStorage(this.ctx, crawlId))) throw failure;
     } else if (failure !== null) {
       await failCrawl(this.ctx, crawlId, failure);
     }
     return store.getCrawl(crawlId);
+  }
+
+  /** Begins one step for `host` in one of its request slots, with the turn's crawl record (the scheduler's `due` calls it). */
+  private beginStep(loop: LoopRun, host: HostState): void {
+    const { view, crawl, tasks } = loop;
+    if (crawl === undefined) return;
+    const { scheduler } = view;
+    const { origin } = host;
+    scheduler.started(origin);
+    let holds = true;
+    /** Gives the slot back: when the response has ended (several per host), else when the step ends. */
+    const freeSlot = (): void => {
+      if (!holds) return;
+      holds = false;
+      scheduler.slotFreed(origin);
+    };
+    let didWork: boolean | null = null;
+    const task: Promise<void> = this.step(
+      view,
+      crawl,
+      origin,
+      loop.signal,
+      () => {
+        freeSlot();
+        view.poke();
+      },
+      () => scheduler.mayGoOn(crawl.settings, view.hosts.values(), origin),
+    )
+      .then((worked) => {
+        didWork = worked;
+      })
+      .catch((error: unknown) => {
+        loop.failure ??= error;
+      })
+      .finally(() => {
+        tasks.delete(task);
+        freeSlot();
+        scheduler.ended(origin, didWork, this.deps.clock.now());
+      });
+    tasks.add(task);
+  }
+
+  /** Begins a fold of the tallied links into the frontier's entries, beside the steps (see {@link FOLD_LINKS_AT}). */
+  private beginFold(loop: LoopRun): void {
+    const { view, tasks } = loop;
+    view.unfolded = 0;
+    const fold: Promise<void> = this.foldLinks(view.crawlId, true)
+      // It splits the tallies it keeps into small ones, which a fold while idle can take.
+      .then(() => void (view.idleFold = 'some'))
+      .catch((error: unknown) => {
+        loop.failure ??= error;
+      })
+      .finally(() => tasks.delete(fold));
+    tasks.add(fold);
   }
 
   /**
@@ -353,17 +353,17 @@ export class CrawlRunner {
     const uncount = (): void => {
       if (!counted) return;
       counted = false;
-      this.requestEnded(view, origin);
+      view.scheduler.requestEnded(origin);
     };
     try {
       for (;;) {
-        await this.waitUntil(claim.notBefore, signal);
+        await view.scheduler.waitForTurn(claim.notBefore, signal);
         if (claim.kind === 'robots') {
           const { hopOrigin } = claim;
           try {
             await fetchRobots(this.ctx, crawl, origin, claim.url, hopOrigin, signal);
           } finally {
-            if (hopOrigin !== null) this.requestEnded(view, hopOrigin);
+            if (hopOrigin !== null) view.scheduler.requestEnded(hopOrigin);
           }
           break;
         }
@@ -373,7 +373,7 @@ export class CrawlRunner {
           goesOn
             ? async (writes: CrawlWrites): Promise<Claim> => {
                 uncount();
-                const following = await claimNext(this.ctx, writes, view.requestsOut, origin);
+                const following = await claimNext(this.ctx, writes, view.scheduler, origin);
                 counted = following.kind === 'fetch' || following.kind === 'robots';
                 return following;
               }
@@ -391,28 +391,6 @@ export class CrawlRunner {
     return true;
   }
 
-  private poolsOf(crawl: CrawlRecord): HostPools {
-    let pools = this.pools.get(crawl.id);
-    if (!pools) {
-      pools = new HostPools(this.rules.scopeOf(crawl));
-      this.pools.set(crawl.id, pools);
-    }
-    return pools;
-  }
-
-  /** Whether a host of `pool` with URLs left has no step running (it waits for a turn among the pool's `hostConcurrency`). */
-  private anyHostWaiting(view: CrawlView, stepsOf: ReadonlyMap<string, number>, pools: HostPools, pool: HostPool): boolean {
-    for (const host of view.hosts.values()) if (host.pending > 0 && !stepsOf.has(host.origin) && pools.poolOf(host.origin) === pool) return true;
-    return false;
-  }
-
-  /** One request of this run to the host ended (recorded, released or failed). */
-  private requestEnded(view: CrawlView, origin: string): void {
-    const left = (view.requestsOut.get(origin) ?? 1) - 1;
-    if (left > 0) view.requestsOut.set(origin, left);
-    else view.requestsOut.delete(origin);
-  }
-
   /**
    * The loop's view of a crawl: its hosts, read once when the run starts and
    * then kept from what each committed batch stored (this runner is the only
@@ -423,7 +401,7 @@ export class CrawlRunner {
     const { store, clock } = this.deps;
     const hosts = new Map<string, HostState>();
     for (const host of await store.listHosts(crawlId)) hosts.set(host.origin, host);
-    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, requestsOut: new Map(), unfolded: 0, idleFold: 'some', wake: () => undefined, poke: () => undefined, known: new KnownUrls(), notCrawled: new RecordedUrls() };
+    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, scheduler: new HostScheduler(this.rules, clock), unfolded: 0, idleFold: 'some', wake: () => undefined, poke: () => undefined, known: new KnownUrls(), notCrawled: new RecordedUrls() };
     this.views.set(crawlId, view);
     return view;
   }
@@ -479,19 +457,7 @@ export class CrawlRunner {
     }
   }
 
-  /**
-   * Resolves at `time` (by the clock, never before: a timer may fire by its
-   * own clock a little early) or when `signal` aborts; the fetch that follows
-   * then sees the abort and puts its claim back.
-   */
-  private async waitUntil(time: number, signal: AbortSignal): Promise<void> {
-    const { clock } = this.deps;
-    for (let left = time - clock.now(); left > 0 && !signal.aborted; left = time - clock.now()) {
-      await clock.sleep(left, signal).catch(() => undefined);
-    }
-  }
-
   private async claim(view: CrawlView, origin: string): Promise<Claim> {
-    return this.commits.run<Claim>(view.crawlId, (writes) => claimNext(this.ctx, writes, view.requestsOut, origin), { kind: 'none' });
+    return this.commits.run<Claim>(view.crawlId, (writes) => claimNext(this.ctx, writes, view.scheduler, origin), { kind: 'none' });
   }
 }

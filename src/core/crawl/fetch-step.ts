@@ -11,20 +11,23 @@ import type { CrawlRecord, FrontierEntry } from '../model.ts';
 import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, parseRetryAfterMs } from '../politeness/retry-after.ts';
 import { sha256Hex } from '../hash.ts';
 import { normalizeUrl, originOf } from '../url/normalize-url.ts';
-import { MAX_EXTERNAL_REDIRECTS } from '../settings.ts';
-import { MAX_REDIRECT_HOPS } from '../url/traps.ts';
-import { type Candidate, type CrawlWrites, unfetchedRow } from './frontier.ts';
+import { type CrawlWrites } from './crawl-writes.ts';
+import type { Candidate } from './candidate.ts';
+import { unfetchedRow } from './frontier-queue.ts';
 import { markHandled, reclaim } from './frontier-queue.ts';
 import { isSiteHost } from './host-pools.ts';
-import { externalCandidates, headCallsForGet } from './kinds/external-kind.ts';
+import { externalCandidates } from './kinds/external-kind.ts';
 import { workKindOf } from './kinds/registry.ts';
-import { NOTHING_FOUND, resourceBudgetLeft, type Found } from './kinds/work-kind.ts';
+import { isSuccess, NOTHING_FOUND, type Found } from './kinds/work-kind.ts';
 import { noteAnswerAddress } from './network-guard.ts';
 import type { FetchOutcome } from './ports.ts';
-import { accessLostMessage, headerOf, isSuccess, pauseWithMessage, type Claim, type StepContext } from './run-context.ts';
+import { accessLostMessage, headerOf, pauseWithMessage, type Claim, type StepContext } from './run-context.ts';
 import { redactRequestHeaders } from '../redact-headers.ts';
 
 export { MAX_LINKS_PER_PAGE } from './kinds/page-kind.ts';
+
+/** The request option of a kind asked without credentials (one object for every such request). */
+const WITHOUT_CREDENTIALS = Object.freeze({ withoutCredentials: true });
 
 /**
  * How many redirects in a row led to `entry`: walks back its referrers while
@@ -61,16 +64,15 @@ async function requestEntry(ctx: StepContext, crawl: CrawlRecord, entry: Frontie
   const { settings } = crawl;
   const kind = workKindOf(entry.kind);
   const bodyLimit = (status: number, contentType: string | null): number => kind.bodyLimit(crawl, status, contentType);
-  // A link to another site is checked anonymously, even in a crawl that sends the user's cookies.
-  const anonymous = entry.kind === 'external' ? { withoutCredentials: true } : {};
+  const anonymous = kind.anonymous ? WITHOUT_CREDENTIALS : {};
   const get = (): Promise<FetchOutcome> => fetcher.fetch({ url: entry.url, method: 'GET', timeoutMs: settings.timeoutMs, bodyLimit, signal, ...anonymous });
   const answer = (outcome: FetchOutcome, methods: ('GET' | 'HEAD')[]): Requested => ({ kind: 'answer', outcome, methods });
   if (entry.awaitsGet === true) return answer(await get(), ['HEAD', 'GET']);
   if (!kind.headFirst(settings)) return answer(await get(), ['GET']);
   const head = await fetcher.fetch({ url: entry.url, method: 'HEAD', timeoutMs: settings.timeoutMs, bodyLimit: () => 0, signal, ...anonymous });
   if (!head.ok) {
-    // A link checker asks again with GET when HEAD got no proper answer; a stop or withdrawn access is final.
-    if (entry.kind !== 'external' || !headCallsForGet(null, head.error.code)) return answer(head, ['HEAD']);
+    // A kind may ask again with GET when HEAD got no proper answer (a link checker does); a stop or withdrawn access is final.
+    if (!kind.getAfterFailedHead(head.error.code)) return answer(head, ['HEAD']);
     return { kind: 'get-later', head };
   }
   const contentType = head.headers.find(([name]) => name === 'content-type')?.[1] ?? null;
@@ -92,6 +94,7 @@ export async function fetchEntry(ctx: StepContext,
   next: ((writes: CrawlWrites) => Promise<Claim>) | null,
 ): Promise<Claim | null> {
   const { settings } = crawl;
+  const kind = workKindOf(entry.kind);
   const requested = await requestEntry(ctx, crawl, entry, signal);
   responseEnded();
   if (requested.kind === 'get-later') {
@@ -128,7 +131,7 @@ export async function fetchEntry(ctx: StepContext,
   page.methods = methods;
   page.fetchedAt = outcome.startedAt;
   page.responseTimeMs = outcome.endedAt - outcome.startedAt;
-  /** The target of a redirect, queued unless it ends a chain longer than {@link MAX_REDIRECT_HOPS}. */
+  /** The target of a redirect, queued unless it ends a chain longer than its kind's `redirectLimit`. */
   let redirect: Candidate | null = null;
   let found: Found = NOTHING_FOUND;
   if (!outcome.ok) {
@@ -152,12 +155,12 @@ export async function fetchEntry(ctx: StepContext,
       redirect = { url: target, origin: originOf(target), kind: entry.kind, depth: entry.depth, referrer: entry.url, anchor: null, isLink: false };
     }
     if (outcome.body !== null) page.sha256 = await sha256Hex(outcome.body);
-    if (isSuccess(outcome.status)) found = await workKindOf(entry.kind).read(crawl, entry, page, outcome.body);
+    if (isSuccess(outcome.status)) found = await kind.read(crawl, entry, page, outcome.body);
   }
 
   const scope = ctx.rules.scopeOf(crawl);
   const external = externalCandidates(scope, entry, page);
-  const redirectLimit = entry.kind === 'external' ? MAX_EXTERNAL_REDIRECTS : MAX_REDIRECT_HOPS;
+  const redirectLimit = kind.redirectLimit;
 
   return ctx.commits.run<Claim | null>(
     crawl.id,
@@ -175,8 +178,8 @@ export async function fetchEntry(ctx: StepContext,
         page.inlinks = stored.inlinks;
         page.anchors = stored.anchors;
       }
-      if (page.kind === 'file' && page.sha256 !== null && !resourceBudgetLeft(current)) {
-        // Downloaded while another file took the budget's last place: recorded with its headers only.
+      if (page.sha256 !== null && !kind.keepsBody(current, page)) {
+        // Its kind's budget spent while it was downloaded (a linked file): recorded with its headers only.
         page.sha256 = null;
       }
       if (page.sha256 !== null) {
@@ -194,12 +197,8 @@ export async function fetchEntry(ctx: StepContext,
       await markHandled(writes, page);
       const followed = [...found.follow];
       const anyHost = [...found.resources, ...external];
-      if (followRedirect && redirect) {
-        // A resource's redirect leads to the resource, and a checked link's to the next hop (on any host;
-        // one back into the scope is a page of the crawl); a page's, to a page in scope.
-        if (entry.kind === 'resource' || (entry.kind === 'external' && !scope.check(redirect.url).inScope)) anyHost.push(redirect);
-        else followed.push(entry.kind === 'external' ? { ...redirect, kind: 'page' } : redirect);
-      }
+      // A page's redirect leads to a page in scope, a resource's to the resource, a checked link's to the next hop (its kind says).
+      if (followRedirect && redirect) kind.routeRedirect(redirect, scope, followed, anyHost);
       // The scope, the depth limit, the trap rules and the page budget decide (`admission.ts`).
       await ctx.admitFollowed(writes, followed);
       await ctx.admitAnyHost(writes, anyHost);

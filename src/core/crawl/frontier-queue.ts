@@ -16,9 +16,10 @@
  * kind's budget) is `admit` in `frontier.ts`. Order: a host's queue is
  * served by `seq` (breadth first; its resources first, see `RESOURCE_SEQ_BIAS`).
  */
-import type { FetchFailure, FrontierEntry, HostState, PageRecord } from '../model.ts';
+import type { CrawlCounts, CrawlUrl, FetchFailure, FrontierEntry, HostState, PageRecord } from '../model.ts';
 import type { RobotsPolicy } from '../robots/robots-policy.ts';
-import { type CrawlWrites, finishEntry, unfetchedRow } from './frontier.ts';
+import type { CrawlWrites } from './crawl-writes.ts';
+import { rowCounterOf, workKindOf } from './kinds/registry.ts';
 
 /** Most rows marked blocked by one {@link nextReady}, so one transaction stays short. */
 export const BLOCKED_BATCH = 200;
@@ -105,22 +106,32 @@ export async function failUnreachable(writes: CrawlWrites, origin: string, failu
 
 /**
  * The entry's row, blocked by robots.txt (`rule`, the line that disallows it), final (see {@link markHandled}).
- * A link to another site blocked so is also listed as not checked (`external-robots`), for the
- * results' *Not crawled* view.
+ * A URL of a kind that says so is also listed as not crawled (a link to another site: `external-robots`,
+ * for the results' *Not crawled* view).
  */
 async function recordBlocked(writes: CrawlWrites, entry: FrontierEntry, rule: string | null): Promise<void> {
   const row = unfetchedRow(entry);
   row.blockedBy = 'robots';
   row.blockedRule = rule;
-  if (entry.kind === 'external') {
-    await writes.tx.putNotCrawled([{ crawlId: entry.crawlId, url: entry.url, reason: 'external-robots', depth: entry.depth, referrer: entry.referrer }]);
+  const reason = workKindOf(entry.kind).blockedReason;
+  if (reason !== null) {
+    await writes.tx.putNotCrawled([{ crawlId: entry.crawlId, url: entry.url, reason, depth: entry.depth, referrer: entry.referrer }]);
   }
   return markHandled(writes, row);
 }
 
-/** The entry's row is final: written, counted, the entry removed (see `finishEntry`). */
-export function markHandled(writes: CrawlWrites, row: PageRecord): Promise<void> {
-  return finishEntry(writes, row);
+/**
+ * The entry's row is final: written, its `seq` assigned, counted, the entry
+ * removed and its host's pending count lowered.
+ */
+export async function markHandled(writes: CrawlWrites, page: PageRecord): Promise<void> {
+  const { tx, crawl } = writes;
+  const host = await writes.host(page.origin);
+  countRow(crawl.counts, page);
+  page.seq = crawl.counts.done;
+  host.pending = Math.max(0, host.pending - 1);
+  writes.putPages([page]);
+  await tx.deleteEntries(crawl.id, [page.url]);
 }
 
 /**
@@ -143,4 +154,53 @@ export async function reclaim(writes: CrawlWrites, entry: FrontierEntry, countAt
 export async function isFinished(writes: CrawlWrites): Promise<boolean> {
   const hosts = await writes.listHosts();
   return !hosts.some((h) => h.pending > 0 || h.inFlight !== null);
+}
+
+/** How one finished row moves the crawl's counters. */
+export function countRow(counts: CrawlCounts, page: PageRecord): void {
+  counts.done += 1;
+  const counter = rowCounterOf(page.kind);
+  if (counter !== undefined) counts[counter] = (counts[counter] ?? 0) + 1;
+  if (page.blockedBy !== null) counts.blocked += 1;
+  if (page.status !== null) counts.fetched += 1;
+  if (page.error !== null || (page.status !== null && page.status >= 400)) counts.errors += 1;
+}
+
+/**
+ * The fields of a row that only a fetch fills in, at their "never fetched" values (also the import's
+ * starting point for a captured URL).
+ */
+export function unfetchedRow(entry: CrawlUrl | FrontierEntry): PageRecord {
+  return {
+    crawlId: entry.crawlId,
+    url: entry.url,
+    origin: entry.origin,
+    kind: entry.kind,
+    depth: entry.depth,
+    referrer: entry.referrer,
+    seq: 0,
+    status: null,
+    contentType: null,
+    contentLength: null,
+    location: null,
+    methods: [],
+    fetchedAt: null,
+    responseTimeMs: null,
+    headers: [],
+    statusLine: null,
+    requestHeaders: null,
+    ipAddress: null,
+    sha256: null,
+    duplicateOf: null,
+    truncated: false,
+    title: null,
+    anchors: entry.anchors,
+    inlinks: entry.inlinks,
+    links: [],
+    linkTexts: [],
+    resources: [],
+    blockedBy: null,
+    blockedRule: null,
+    error: null,
+  };
 }

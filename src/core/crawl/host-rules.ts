@@ -2,11 +2,12 @@
  * The rules a run applies to a host, derived from what is stored and kept
  * only as caches (safe to lose with the worker): its robots.txt policy,
  * parsed once per answer; the crawl's scope and the hosts it must not reach
- * (`network-guard.ts`); the gap before its next request;
- * when it may be stepped again; and how many requests it may have at once.
+ * (`network-guard.ts`); the gap before its next request; and how many
+ * requests it may have at once. When it may be stepped again is the
+ * scheduler's (`host-scheduler.ts`).
  */
 import type { CrawlRecord, HostState } from '../model.ts';
-import { gapMs, nextRequestAt, requestSlots } from '../politeness/spacing.ts';
+import { gapMs, requestSlots } from '../politeness/spacing.ts';
 import { withRecentResponse } from './progress.ts';
 import { allowAllPolicy, disallowAllPolicy, type RobotsPolicy } from '../robots/robots-policy.ts';
 import { hostRobotsPolicy } from '../robots/host-robots-policy.ts';
@@ -86,12 +87,6 @@ export class HostRules {
     const gap = this.hostGapMs(settings, host);
     host.nextAllowedAt = Math.max(host.nextAllowedAt, endedAt + gap);
     return gap;
-  }
-
-  /** When the host's next step may run: its spacing and back-off clocks, and a robots.txt retry time. */
-  readyAt(host: HostState): number {
-    const retry = host.robots.phase === 'unavailable' ? host.robots.retryAt : 0;
-    return Math.max(nextRequestAt(host), retry);
   }
 
   /** How many requests the host may have in flight now (see {@link requestSlots}). */

@@ -7,7 +7,7 @@
  * {@link StoreTx} calls, so they can run inside an IndexedDB transaction.
  */
 import type { FrontierEntry, PageRecord } from '../model.ts';
-import { addAnchor, type CrawlWrites } from './frontier.ts';
+import { addAnchor, type CrawlWrites } from './crawl-writes.ts';
 import type { LinkTally } from './ports.ts';
 
 /**

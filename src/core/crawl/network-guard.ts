@@ -34,8 +34,9 @@
 import type { CrawlRecord, FrontierEntry, HostState } from '../model.ts';
 import type { CrawlSettings } from '../settings.ts';
 import { addressClassOfUrl, isPrivateHost } from '../url/address-class.ts';
-import type { CrawlWrites } from './frontier.ts';
+import type { CrawlWrites } from './crawl-writes.ts';
 import { BLOCKED_BATCH } from './frontier-queue.ts';
+import { workKindOf } from './kinds/registry.ts';
 
 export interface NetworkGuard {
   /** Whether the rule applies to the crawl at all (a public start, the setting off). */
@@ -160,13 +161,9 @@ export async function dropBarredEntries(writes: CrawlWrites, origin: string): Pr
   return 'dropped';
 }
 
-/** Undoes what admitting the entry counted (see `newEntry` in `frontier.ts`). */
+/** Undoes what admitting the entry counted (see `newEntry` in `frontier.ts`, `WorkKind.countAdmitted`). */
 function unadmit(writes: CrawlWrites, host: HostState, entry: FrontierEntry): void {
   const { counts } = writes.crawl;
   host.pending = Math.max(0, host.pending - 1);
-  if (entry.kind === 'external') {
-    counts.externalAdmitted = Math.max(0, (counts.externalAdmitted ?? 0) - 1);
-    host.externalAdmitted = Math.max(0, (host.externalAdmitted ?? 0) - 1);
-  } else if (entry.kind === 'resource') counts.resourcesAdmitted = Math.max(0, (counts.resourcesAdmitted ?? 0) - 1);
-  else counts.admitted = Math.max(0, counts.admitted - 1);
+  workKindOf(entry.kind).countAdmitted(counts, host, -1);
 }

@@ -14,7 +14,8 @@
  * results browser lists. Platform-free.
  */
 import type { NotCrawledCounts, NotCrawledReason, NotCrawledUrl } from '../model.ts';
-import type { Candidate, CrawlWrites } from './frontier.ts';
+import type { CrawlWrites } from './crawl-writes.ts';
+import type { Candidate } from './candidate.ts';
 
 /** A candidate left out, and why. */
 export interface Refusal {

@@ -73,7 +73,7 @@ export interface StoredBody {
 /**
  * Links to URLs the crawl already knew, found by the pages of one transaction
  * and not yet added to those URLs' inlink counts and anchor texts (see
- * `CrawlWrites` in `frontier.ts`: a crawl with several requests per host
+ * `CrawlWrites` in `crawl-writes.ts`: a crawl with several requests per host
  * counts them in batches). Parallel arrays, one slot per URL.
  */
 export interface LinkTally {

@@ -12,7 +12,7 @@ import type { CrawlRecord } from '../model.ts';
 import { MAX_BACKOFF_MS, parseRetryAfterMs } from '../politeness/retry-after.ts';
 import { classifyRobotsStatus, decodeRobotsBody, ROBOTS_MAX_BYTES, ROBOTS_MAX_REDIRECTS, robotsUrlFor } from '../robots/robots-policy.ts';
 import { normalizeUrl, originOf } from '../url/normalize-url.ts';
-import type { Candidate } from './frontier.ts';
+import type { Candidate } from './candidate.ts';
 import { noteAnswerAddress } from './network-guard.ts';
 import { accessLostMessage, headerOf, pauseWithMessage, type StepContext } from './run-context.ts';
 

@@ -8,7 +8,8 @@
  */
 import type { CrawlRecord, FrontierEntry } from '../model.ts';
 import type { CommitQueue } from './commit-queue.ts';
-import type { Candidate, CrawlWrites } from './frontier.ts';
+import type { CrawlWrites } from './crawl-writes.ts';
+import type { Candidate } from './candidate.ts';
 import type { HostRules } from './host-rules.ts';
 import type { Clock, CrawlStore, FetchOutcome, Fetcher } from './ports.ts';
 
@@ -67,8 +68,6 @@ export function pauseWithMessage(crawl: CrawlRecord, message: string, now: numbe
   crawl.message = message;
 }
 
-/** True for 2xx statuses. */
-export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 
 /** A response header (lower-case name) of a successful outcome, or null. */
 export const headerOf = (outcome: FetchOutcome, name: string): string | null => (outcome.ok ? (outcome.headers.find(([n]) => n === name)?.[1] ?? null) : null);

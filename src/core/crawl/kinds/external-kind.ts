@@ -15,18 +15,42 @@
  * crawl and `maxExternalPerHost` per other host (redirect hops included).
  */
 import type { CrawlRecord, FrontierEntry, PageRecord } from '../../model.ts';
+import { MAX_EXTERNAL_REDIRECTS } from '../../settings.ts';
 import type { Scope } from '../../url/scope.ts';
 import { originOf } from '../../url/normalize-url.ts';
-import type { Candidate } from '../frontier.ts';
-import { NOTHING_FOUND, type WorkKind } from './work-kind.ts';
+import type { Candidate } from '../candidate.ts';
+import { NOTHING_FOUND, PAGE_LIKE, type WorkKind } from './work-kind.ts';
 
 /** HEAD answers that mean "ask with GET instead": the method is not allowed or not implemented. */
 const REFUSES_HEAD = new Set([405, 501]);
 
 export const externalKind: WorkKind = {
+  ...PAGE_LIKE,
   headFirst: () => true,
   bodyLimit: () => 0,
   read: async () => NOTHING_FOUND,
+  // A link to another site is checked anonymously, even in a crawl that sends the user's cookies.
+  anonymous: true,
+  // A link checker asks again with GET when HEAD got no proper answer; a stop or withdrawn access is final.
+  getAfterFailedHead: (code) => headCallsForGet(null, code),
+  redirectLimit: MAX_EXTERNAL_REDIRECTS,
+  // The next hop, on any host; a hop back into the scope is a page of the crawl.
+  routeRedirect(redirect, scope, followed, anyHost) {
+    if (scope.check(redirect.url).inScope) followed.push({ ...redirect, kind: 'page' });
+    else anyHost.push(redirect);
+  },
+  // The crawl's budget (`maxExternal`) and each other host's (`maxExternalPerHost`, redirect hops included).
+  budgetSpent: (crawl) => (crawl.counts.externalAdmitted ?? 0) >= (crawl.settings.maxExternal ?? 0),
+  hostBudgetSpent: (settings, host) => (host.externalAdmitted ?? 0) >= (settings.maxExternalPerHost ?? 0),
+  countAdmitted(counts, host, by) {
+    counts.externalAdmitted = Math.max(0, (counts.externalAdmitted ?? 0) + by);
+    host.externalAdmitted = Math.max(0, (host.externalAdmitted ?? 0) + by);
+  },
+  rowCounters: { external: 'external' },
+  offReason: (crawl) => (checksExternal(crawl) ? null : 'external-off'),
+  overBudgetReason: (budget) => (budget === 'host' ? 'external-host-limit' : 'external-limit'),
+  // Listed as not checked, for the results' *Not crawled* view.
+  blockedReason: 'external-robots',
 };
 
 /** Whether a HEAD answer (its status, or null when it failed at the network level with `code`) calls for a GET. */

@@ -14,9 +14,8 @@ import { extractLinks } from '../../links/extract-links.ts';
 import type { PageRecord } from '../../model.ts';
 import { originOf } from '../../url/normalize-url.ts';
 import { createScope } from '../../url/scope.ts';
-import type { Candidate } from '../frontier.ts';
-import { isSuccess } from '../run-context.ts';
-import { archivesResources, downloadsFiles, fileByteCap, NOTHING_FOUND, resourceBudgetLeft, resourceCandidate, type WorkKind } from './work-kind.ts';
+import type { Candidate } from '../candidate.ts';
+import { archivesResources, downloadsFiles, fileByteCap, isSuccess, NOTHING_FOUND, PAGE_LIKE, resourceBudgetLeft, resourceCandidate, type WorkKind } from './work-kind.ts';
 
 /**
  * Most outgoing links kept on one row, and followed, per page: the first ones
@@ -28,7 +27,12 @@ export const MAX_LINKS_PER_PAGE = 10_000;
 const readsAsHtml = (contentType: string | null): boolean => contentType === null || isHtmlType(contentType);
 
 export const pageKind: WorkKind = {
+  ...PAGE_LIKE,
   headFirst: (settings) => settings.headBeforeGet,
+  // A linked file counts as a file (`files`, in the resource budget); an HTML page in `done` only.
+  rowCounters: { file: 'files' },
+  // A file downloaded while another took the resource budget's last place: recorded with its headers only.
+  keepsBody: (crawl, row) => row.kind !== 'file' || resourceBudgetLeft(crawl),
 
   bodyLimit(crawl, status, contentType) {
     const { settings } = crawl;

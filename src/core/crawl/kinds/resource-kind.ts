@@ -10,8 +10,7 @@ import { cssUrls } from '../../links/css-urls.ts';
 import { parseContentType } from '../../links/decode-html.ts';
 import { MAX_URL_LENGTH } from '../../url/traps.ts';
 import { normalizeUrl, originOf } from '../../url/normalize-url.ts';
-import { isSuccess } from '../run-context.ts';
-import { fileByteCap, NOTHING_FOUND, resourceCandidate, type WorkKind } from './work-kind.ts';
+import { fileByteCap, isSuccess, NOTHING_FOUND, PAGE_LIKE, resourceBudgetLeft, resourceCandidate, type WorkKind } from './work-kind.ts';
 
 /** Whether a resource's answer is a stylesheet: `text/css`, or no type and a `.css` path (as a lenient browser reads it). */
 export function isStylesheet(url: string, contentType: string | null): boolean {
@@ -24,7 +23,30 @@ export function isStylesheet(url: string, contentType: string | null): boolean {
   }
 }
 
+/**
+ * Subtracted from a resource's admission number to give its queue position:
+ * a host's queue is served in `seq` order, so its resources go before its
+ * pages (in the order they were found), and a page's resources are fetched
+ * soon after the page: a crawl cut short by its limits has whole pages, not
+ * many pages each missing its styles. 2^50: far below any page's number,
+ * and still an exact number.
+ */
+export const RESOURCE_SEQ_BIAS = 2 ** 50;
+
 export const resourceKind: WorkKind = {
+  ...PAGE_LIKE,
+  // A resource's redirect leads to the resource, on any host.
+  routeRedirect(redirect, _scope, _followed, anyHost) {
+    anyHost.push(redirect);
+  },
+  // The crawl's resource budget (`maxResources`), shared with linked files.
+  budgetSpent: (crawl) => !resourceBudgetLeft(crawl),
+  countAdmitted(counts, _host, by) {
+    counts.resourcesAdmitted = Math.max(0, (counts.resourcesAdmitted ?? 0) + by);
+  },
+  seqBias: RESOURCE_SEQ_BIAS,
+  rowCounters: { resource: 'resources' },
+  overBudgetReason: () => null,
   headFirst: () => false,
   bodyLimit: (crawl, status) => (isSuccess(status) ? fileByteCap(crawl.settings) : 0),
   async read(_crawl, entry, row, body) {

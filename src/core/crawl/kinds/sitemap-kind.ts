@@ -4,13 +4,14 @@
  * (one level deeper than the sitemap), its child sitemaps at its own depth.
  */
 import { parseSitemap, sitemapText } from '../../links/parse-sitemap.ts';
-import type { Candidate } from '../frontier.ts';
+import type { Candidate } from '../candidate.ts';
 import { originOf } from '../../url/normalize-url.ts';
-import { isSuccess } from '../run-context.ts';
 import { MAX_LINKS_PER_PAGE } from './page-kind.ts';
-import { NOTHING_FOUND, type WorkKind } from './work-kind.ts';
+import { isSuccess, NOTHING_FOUND, PAGE_LIKE, type WorkKind } from './work-kind.ts';
 
 export const sitemapKind: WorkKind = {
+  ...PAGE_LIKE,
+  rowCounters: {},
   headFirst: () => false,
   bodyLimit: (crawl, status) => (isSuccess(status) ? crawl.settings.maxBodyBytes : 0),
   async read(_crawl, entry, row, body) {

@@ -14,11 +14,17 @@
  * | `external` | `external-kind.ts` | none (HEAD; GET if refused)    | its redirect's next hop, nothing else              |
  *
  * The fetch step (`fetch-step.ts`) runs one entry of any kind: it asks the
- * kind (`registry.ts`), requests, records, and admits what the kind found.
+ * kind (`registry.ts`), requests, records, and admits what the kind found;
+ * admission (`frontier.ts`) asks it for its budget and counters, the queue
+ * (`frontier-queue.ts`) for how its rows are counted. Nothing outside this
+ * folder branches on the kind of work: a new kind is a module here and a
+ * line in `registry.ts`.
  */
-import type { CrawlRecord, FrontierEntry, PageRecord } from '../../model.ts';
+import type { CrawlCounts, CrawlRecord, FrontierEntry, HostState, NotCrawledReason, PageRecord, RowKind } from '../../model.ts';
 import type { CrawlSettings } from '../../settings.ts';
-import type { Candidate } from '../frontier.ts';
+import { MAX_REDIRECT_HOPS } from '../../url/traps.ts';
+import type { Scope } from '../../url/scope.ts';
+import type { Candidate } from '../candidate.ts';
 
 /** What a row's body led to. */
 export interface Found {
@@ -27,6 +33,9 @@ export interface Found {
   /** Page resources to fetch: admitted on any host, within the resource budget (see `admitAnyHost`). */
   resources: Candidate[];
 }
+
+/** True for 2xx statuses. */
+export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
 
 export const NOTHING_FOUND: Found = Object.freeze({ follow: [], resources: [] }) as Found;
 
@@ -44,7 +53,83 @@ export interface WorkKind {
    * row's kind, title, links and resources, and says what they lead to.
    */
   read(crawl: CrawlRecord, entry: FrontierEntry, row: PageRecord, body: Uint8Array | null): Promise<Found>;
+  /** Asked without credentials (no cookies, no HTTP authentication), even in a crawl that sends the user's. */
+  readonly anonymous: boolean;
+  /**
+   * Whether a HEAD that got no answer (failed with this `FetchFailure` code) is asked again with GET, in
+   * a later claim after the host's gap; false: the failure is the URL's answer.
+   */
+  getAfterFailedHead(code: string): boolean;
+  /** Most redirects in a row followed to a URL of this kind: the target that would make the chain longer is not queued. */
+  readonly redirectLimit: number;
+  /**
+   * Sends the target of a followed redirect of an entry of this kind where it is admitted: onto
+   * `followed` (the scope, the depth limit and the page budget decide) or onto `anyHost` (fetched on
+   * any host, within its kind's budget). No allocation unless the target changes kind.
+   */
+  routeRedirect(redirect: Candidate, scope: Scope, followed: Candidate[], anyHost: Candidate[]): void;
+  /**
+   * Whether a row of this kind whose body was read keeps it when it is recorded (`crawl` as of that
+   * transaction): false drops it, the row recorded with its headers only.
+   */
+  keepsBody(crawl: CrawlRecord, row: PageRecord): boolean;
+  /** Whether the crawl's budget for new URLs of this kind is spent (`counts` against `settings`). */
+  budgetSpent(crawl: CrawlRecord): boolean;
+  /** Whether the host's own budget for new URLs of this kind is spent (false for a kind without one). */
+  hostBudgetSpent(settings: CrawlSettings, host: HostState): boolean;
+  /**
+   * Counts one URL of this kind admitted (`by` 1) or taken out of the crawl again (`by` -1) in the crawl's
+   * and the host's admission counters, never below 0. The host's `pending` is the caller's.
+   */
+  countAdmitted(counts: CrawlCounts, host: HostState, by: 1 | -1): void;
+  /**
+   * Subtracted from a URL's admission number to give its queue position (`seq`): 0 serves it in the
+   * order found; a large bias serves it before the host's pages (see `RESOURCE_SEQ_BIAS`).
+   */
+  readonly seqBias: number;
+  /** The counters of `CrawlCounts` that count finished rows of the row kinds this kind writes (none: `done` only). */
+  readonly rowCounters: Readonly<Partial<Record<RowKind, RowCounter>>>;
+  /**
+   * Why a URL of this kind found by a page is listed as not crawled when the crawl does not do this
+   * kind of work at all; null: the crawl always does it.
+   */
+  offReason(crawl: CrawlRecord): NotCrawledReason | null;
+  /**
+   * Why a new URL of this kind left out because a budget is spent (the crawl's, or its host's) is listed
+   * as not crawled; null: it is not listed.
+   */
+  overBudgetReason(budget: 'crawl' | 'host'): NotCrawledReason | null;
+  /** Why a URL of this kind blocked by its host's robots.txt is also listed as not crawled; null: its blocked row says enough. */
+  readonly blockedReason: NotCrawledReason | null;
 }
+
+/** A counter of `CrawlCounts` that counts finished rows of one row kind. */
+export type RowCounter = 'resources' | 'files' | 'external';
+
+/**
+ * The rules of pages and sitemaps, and every kind's defaults (a kind spreads them and says what differs):
+ * asked with the crawl's credentials, a failed HEAD is the answer, up to {@link MAX_REDIRECT_HOPS} redirects
+ * followed like links (in the scope), the crawl's page budget (`maxPages`, `page-limit`), no budget per
+ * host, served in the order found, its body always kept, never listed as not crawled for its kind alone.
+ */
+export const PAGE_LIKE = {
+  anonymous: false,
+  getAfterFailedHead: () => false,
+  redirectLimit: MAX_REDIRECT_HOPS,
+  routeRedirect(redirect: Candidate, _scope: Scope, followed: Candidate[]): void {
+    followed.push(redirect);
+  },
+  keepsBody: () => true,
+  budgetSpent: (crawl: CrawlRecord): boolean => crawl.counts.admitted >= crawl.settings.maxPages,
+  hostBudgetSpent: () => false,
+  countAdmitted(counts: CrawlCounts, _host: HostState, by: 1 | -1): void {
+    counts.admitted = Math.max(0, counts.admitted + by);
+  },
+  seqBias: 0,
+  offReason: () => null,
+  overBudgetReason: (): NotCrawledReason => 'page-limit',
+  blockedReason: null,
+} as const satisfies Omit<WorkKind, 'headFirst' | 'bodyLimit' | 'read' | 'rowCounters'>;
 
 /** Whether the crawl archives page resources (crawls stored before the setting existed do not). */
 export const archivesResources = (settings: CrawlSettings): boolean => settings.archiveResources === true;
