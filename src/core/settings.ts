@@ -3,8 +3,10 @@
  *
  * Validation returns errors as data (`{ ok: false, errors }`) so that every
  * caller (popup, CLI, message handler) can show a clear message where the
- * user acted, and nothing is started from a bad input.
+ * user acted, and nothing is started from a bad input. Defaults and bounds
+ * come from each setting's entry in `core/setting-table.ts`.
  */
+import { EXTRA_ORIGINS_LABEL, MAX_EXTRA_ORIGINS, SETTING_ENTRIES, type SettingLimits } from './setting-table.ts';
 
 /** Everything that shapes one crawl. Stored with the crawl, so a crawl can be resumed or re-run. */
 export interface CrawlSettings {
@@ -118,40 +120,15 @@ export interface CrawlSettings {
   allowPrivateAddresses: boolean;
 }
 
-/**
- * What `maxPages` counts, in the words every place that names the setting uses after "Most pages: " (`--help`,
- * the options page and the popup's More settings, docs/cli.md).
- */
-export const MAX_PAGES_COUNTS =
-  'every URL of the crawled sites queued as a page counts (the start URL, links, redirect targets and sitemaps; HTML or a linked file; fetched, failed or blocked by robots.txt), but not page resources, links to other sites or robots.txt';
+export { EXTRA_ORIGINS_LABEL, MAX_EXTRA_ORIGINS, MAX_PAGES_COUNTS } from './setting-table.ts';
 
-export const DEFAULT_SETTINGS: Readonly<Omit<CrawlSettings, 'startUrl'>> = Object.freeze({
-  maxPages: 500,
-  maxDepth: 20,
-  delayMs: 1000,
-  productToken: 'tabcrawl',
-  includeSubdomains: false,
-  pathPrefix: '',
-  excludePatterns: [],
-  extraOrigins: [],
-  headBeforeGet: false,
-  timeoutMs: 30_000,
-  followNofollow: false,
-  maxRetries: 2,
-  hostConcurrency: 8,
-  requestsPerHost: 1,
-  jitterMs: 0,
-  maxBodyBytes: 10 * 1024 * 1024,
-  archiveResources: true,
-  downloadFiles: true,
-  maxFileBytes: 50 * 1024 * 1024,
-  maxResources: 10_000,
-  checkExternal: true,
-  maxExternal: 10_000,
-  maxExternalPerHost: 100,
-  withCookies: false,
-  allowPrivateAddresses: false,
-});
+/** The settings that hold a number: each has bounds ({@link SETTINGS_LIMITS}). */
+export type NumberSettingKey = { [K in keyof CrawlSettings]: CrawlSettings[K] extends number ? K : never }[keyof CrawlSettings];
+
+/** The built-in defaults, from each setting's entry in `core/setting-table.ts`. */
+export const DEFAULT_SETTINGS: Readonly<Omit<CrawlSettings, 'startUrl'>> = Object.freeze(
+  Object.fromEntries(SETTING_ENTRIES.map((entry) => [entry.key, entry.default])) as unknown as Omit<CrawlSettings, 'startUrl'>,
+);
 
 /** Most redirects followed from a link to another site before its chain is recorded as too long. */
 export const MAX_EXTERNAL_REDIRECTS = 5;
@@ -159,22 +136,13 @@ export const MAX_EXTERNAL_REDIRECTS = 5;
 /**
  * Bounds enforced by {@link validateSettings}, with the label and unit the
  * messages use (times are shown in seconds, as the popup and CLI take them).
+ * From the entries of `core/setting-table.ts`, in its order.
  */
-export const SETTINGS_LIMITS = Object.freeze({
-  maxPages: { min: 1, max: 1_000_000, label: 'Max pages', unit: 'count' },
-  maxDepth: { min: 0, max: 1000, label: 'Max depth', unit: 'count' },
-  delayMs: { min: 0, max: 3_600_000, label: 'Delay', unit: 'ms' },
-  timeoutMs: { min: 1000, max: 600_000, label: 'Timeout', unit: 'ms' },
-  maxRetries: { min: 0, max: 10, label: 'Retries', unit: 'count' },
-  hostConcurrency: { min: 1, max: 32, label: 'Hosts at once', unit: 'count' },
-  requestsPerHost: { min: 1, max: 16, label: 'Requests at once per host', unit: 'count' },
-  jitterMs: { min: 0, max: 60_000, label: 'Jitter', unit: 'ms' },
-  maxBodyBytes: { min: 1024, max: 1024 * 1024 * 1024, label: 'Max body size', unit: 'bytes' },
-  maxFileBytes: { min: 1024, max: 1024 * 1024 * 1024, label: 'Largest file', unit: 'bytes' },
-  maxResources: { min: 0, max: 1_000_000, label: 'Most resources and files', unit: 'count' },
-  maxExternal: { min: 0, max: 1_000_000, label: 'Most links to other sites', unit: 'count' },
-  maxExternalPerHost: { min: 1, max: 100_000, label: 'Most checks per other site', unit: 'count' },
-} as const);
+export const SETTINGS_LIMITS: Readonly<Record<NumberSettingKey, Readonly<SettingLimits & { label: string }>>> = Object.freeze(
+  Object.fromEntries(
+    SETTING_ENTRIES.flatMap((entry) => (entry.limits === undefined ? [] : [[entry.key, Object.freeze({ min: entry.limits.min, max: entry.limits.max, label: entry.label, unit: entry.limits.unit })]])),
+  ) as Record<NumberSettingKey, SettingLimits & { label: string }>,
+);
 
 /** A bound or value as the user reads it: seconds for times, plain numbers otherwise. */
 function shown(value: number, unit: 'count' | 'ms' | 'bytes'): string {
@@ -196,12 +164,6 @@ const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
 
 /** Most exclude patterns one crawl takes (each is tried on every link found). */
 export const MAX_EXCLUDE_PATTERNS = 500;
-/**
- * Most extra sites one crawl takes ({@link CrawlSettings.extraOrigins}). Each is a
- * host with its own robots.txt and clock, and the crawl runs at most 32 hosts at
- * once, so more would mostly wait; it also bounds the host permissions asked for.
- */
-export const MAX_EXTRA_ORIGINS = 50;
 /** Longest exclude pattern, path prefix or product token, in characters. */
 export const MAX_TEXT_SETTING_LENGTH = 2000;
 /** Longest start URL, in characters (longer ones are refused rather than stored and crawled). */
@@ -210,8 +172,11 @@ export const MAX_START_URL_LENGTH = 8192;
 /** The settings every crawl has, by name: what {@link validateSettings} keeps of its input. */
 const SETTING_NAMES: ReadonlySet<string> = new Set<string>(['startUrl', ...Object.keys(DEFAULT_SETTINGS)]);
 
-/** The boolean settings. */
-const FLAGS = ['includeSubdomains', 'headBeforeGet', 'followNofollow', 'withCookies', 'archiveResources', 'downloadFiles', 'checkExternal', 'allowPrivateAddresses'] as const;
+/** The settings that are true or false. */
+type FlagKey = { [K in keyof CrawlSettings]: CrawlSettings[K] extends boolean ? K : never }[keyof CrawlSettings];
+
+/** The boolean settings, in table order. */
+const FLAGS: readonly FlagKey[] = SETTING_ENTRIES.flatMap((entry) => (typeof entry.default === 'boolean' ? [entry.key as FlagKey] : []));
 
 /**
  * Fills defaults and checks every field. Never throws, whatever it is given
@@ -276,8 +241,6 @@ export function validateSettings(input: Partial<CrawlSettings> & { startUrl: str
   return errors.length > 0 ? { ok: false, errors } : { ok: true, settings };
 }
 
-/** The label of {@link CrawlSettings.extraOrigins} in the form, which its messages start with. */
-export const EXTRA_ORIGINS_LABEL = 'Also crawl these sites';
 
 /**
  * Checks {@link CrawlSettings.extraOrigins}: a list of at most
