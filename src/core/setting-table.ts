@@ -117,6 +117,8 @@ export const EXTRA_ORIGINS_LABEL = 'Also crawl these sites';
 export const MAX_EXTRA_ORIGINS = 50;
 
 const MIB = 1024 * 1024;
+/** Bounds of `requestsPerHost`, which its help names. */
+const REQUESTS_PER_HOST: SettingLimits = { min: 1, max: 16, unit: 'count' };
 const text = (value: unknown): string => String(value);
 
 /**
@@ -188,7 +190,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
   requestsPerHost: {
     default: 1,
     label: 'Requests at once per host',
-    limits: { min: 1, max: 16, unit: 'count' },
+    limits: REQUESTS_PER_HOST,
     form: {
       group: 'Politeness',
       name: 'requestsPerHost',
@@ -201,11 +203,11 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
       value: 'N',
       read: 'whole',
       help: [
-        'most requests in flight to one host at once, 1 to 16; more than 1 only with --delay 0,',
+        `most requests in flight to one host at once, ${REQUESTS_PER_HOST.min} to ${REQUESTS_PER_HOST.max}; more than 1 only with --delay 0,`,
         'when robots.txt sets no Crawl-delay and the host is not backing off (429/503),',
         'otherwise one at a time: for your own site',
       ],
-      doc: 'most requests in flight to one host at once, 1 to 16 (*Requests at once per host* in More settings and on the options page). More than 1 is used only with `--delay 0`, while the host\'s robots.txt sets no `Crawl-delay` and the host is not backing off after a 429 or 503; otherwise that host gets one request at a time, each after its gap. For your own site or a staging server',
+      doc: `most requests in flight to one host at once, ${REQUESTS_PER_HOST.min} to ${REQUESTS_PER_HOST.max} (*Requests at once per host* in More settings and on the options page). More than 1 is used only with \`--delay 0\`, while the host's robots.txt sets no \`Crawl-delay\` and the host is not backing off after a 429 or 503; otherwise that host gets one request at a time, each after its gap. For your own site or a staging server`,
     },
     digest: { at: 4, text: (s) => (s.requestsPerHost !== SETTING_TABLE.requestsPerHost.default ? `${s.requestsPerHost} at once per host` : null) },
     browsertrix: ['workers'],
