@@ -8,7 +8,7 @@
  * Pure data and small functions; imports nothing of ours but types. A new setting is one entry here (the
  * compiler asks for it: {@link SETTING_TABLE} is keyed by every setting) plus the crawl code that uses it.
  */
-import type { CrawlSettings } from './settings.ts';
+import type { CrawlSettings } from './crawl-settings.ts';
 
 /** Every crawl option but the start URL: what the table has an entry for. */
 export type TableKey = keyof Omit<CrawlSettings, 'startUrl'>;
