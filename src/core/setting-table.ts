@@ -28,8 +28,6 @@ export interface SettingLimits {
 /** The setting's field in the settings form (options page, the popup's More settings). */
 export interface FormSpec {
   group: FormGroup;
-  /** The key of `FormValues` that holds the field's text: `delaySeconds` for `delayMs`. */
-  name: string;
   /** The unit the field is typed in, written after the label; a number field only: null for a count. */
   unit?: 's' | 'MiB' | null;
   /** One sentence of help under the field (the form adds the range and the default). */
@@ -130,7 +128,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     default: 500,
     label: 'Max pages',
     limits: { min: 1, max: 1_000_000, unit: 'count' },
-    form: { group: 'Limits', name: 'maxPages', unit: null, testId: 'max-pages', help: `Most pages: ${MAX_PAGES_COUNTS}.` },
+    form: { group: 'Limits', unit: null, testId: 'max-pages', help: `Most pages: ${MAX_PAGES_COUNTS}.` },
     cli: { flag: '--max-pages', value: 'N', read: 'whole', help: [`most pages: ${MAX_PAGES_COUNTS}`], doc: `most pages: ${MAX_PAGES_COUNTS}` },
     digest: { at: 1, text: (s) => (s.maxPages !== SETTING_TABLE.maxPages.default ? `limit ${s.maxPages}` : null) },
     warcinfo: { at: 7, fields: (s) => [['maxPages', text(s.maxPages)]] },
@@ -140,7 +138,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     default: 20,
     label: 'Max depth',
     limits: { min: 0, max: 1000, unit: 'count' },
-    form: { group: 'Limits', name: 'maxDepth', unit: null, testId: 'max-depth', help: 'Most link hops from the start URL (start = 0).' },
+    form: { group: 'Limits', unit: null, testId: 'max-depth', help: 'Most link hops from the start URL (start = 0).' },
     cli: { flag: '--max-depth', value: 'N', read: 'whole', help: ['most link hops from the start URL'], doc: "most link hops from the start URL (start = 0; a redirect target keeps its source's depth)" },
     digest: { at: 3, text: (s) => (s.maxDepth !== SETTING_TABLE.maxDepth.default ? `depth ${s.maxDepth}` : null) },
     warcinfo: { at: 8, fields: (s) => [['maxDepth', text(s.maxDepth)]] },
@@ -150,7 +148,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     default: 10 * MIB,
     label: 'Max body size',
     limits: { min: 1024, max: 1024 * MIB, unit: 'bytes' },
-    form: { group: 'Limits', name: 'maxBodyMiB', unit: 'MiB', testId: 'max-body-size', help: 'A longer page is cut and marked truncated.' },
+    form: { group: 'Limits', unit: 'MiB', testId: 'max-body-size', help: 'A longer page is cut and marked truncated.' },
     digest: { at: 16, text: (s, f) => (s.maxBodyBytes !== SETTING_TABLE.maxBodyBytes.default ? `bodies up to ${f.bytes(s.maxBodyBytes)}` : null) },
     warcinfo: { at: 9, fields: (s) => [['maxBodyBytes', text(s.maxBodyBytes)]] },
     browsertrix: [],
@@ -159,7 +157,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     default: 1000,
     label: 'Delay',
     limits: { min: 0, max: 3_600_000, unit: 'ms' },
-    form: { group: 'Politeness', name: 'delaySeconds', unit: 's', testId: 'delay', help: 'Least wait between one response and the next request to the same host.' },
+    form: { group: 'Politeness', unit: 's', testId: 'delay', help: 'Least wait between one response and the next request to the same host.' },
     cli: {
       flag: '--delay',
       value: 'SECONDS',
@@ -175,7 +173,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     default: 0,
     label: 'Jitter',
     limits: { min: 0, max: 60_000, unit: 'ms' },
-    form: { group: 'Politeness', name: 'jitterSeconds', unit: 's', testId: 'jitter', help: 'Largest random wait added to the delay.' },
+    form: { group: 'Politeness', unit: 's', testId: 'jitter', help: 'Largest random wait added to the delay.' },
     digest: { at: 12, text: (s, f) => (s.jitterMs !== SETTING_TABLE.jitterMs.default ? `jitter ${f.seconds(s.jitterMs)}` : null) },
     browsertrix: ['pageExtraDelay'],
   },
@@ -183,7 +181,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     default: 8,
     label: 'Hosts at once',
     limits: { min: 1, max: 32, unit: 'count' },
-    form: { group: 'Politeness', name: 'hostConcurrency', unit: null, testId: 'hosts-at-once', help: 'Hosts crawled at the same time, each with its own requests and delay.' },
+    form: { group: 'Politeness', unit: null, testId: 'hosts-at-once', help: 'Hosts crawled at the same time, each with its own requests and delay.' },
     digest: { at: 15, text: (s) => (s.hostConcurrency !== SETTING_TABLE.hostConcurrency.default ? `${s.hostConcurrency} hosts at once` : null) },
     browsertrix: ['workers'],
   },
@@ -193,7 +191,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     limits: REQUESTS_PER_HOST,
     form: {
       group: 'Politeness',
-      name: 'requestsPerHost',
+      
       unit: null,
       testId: 'requests-per-host',
       help: 'More than 1 only at delay 0 and jitter 0, when robots.txt sets no Crawl-delay and the host is not backing off (429/503); otherwise one at a time. For your own site.',
@@ -215,7 +213,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
   productToken: {
     default: 'tabcrawl',
     label: 'Robots product token',
-    form: { group: 'Politeness', name: 'productToken', testId: 'product-token', help: 'Which robots.txt User-agent group is obeyed.' },
+    form: { group: 'Politeness', testId: 'product-token', help: 'Which robots.txt User-agent group is obeyed.' },
     cli: { flag: '--agent', value: 'TOKEN', read: 'text', help: ['robots.txt product token: the User-agent group obeyed'], doc: 'robots.txt product token: which `User-agent` group is obeyed (the `*` group when none matches)' },
     digest: { at: 9, text: (s) => (s.productToken !== SETTING_TABLE.productToken.default ? `agent ${s.productToken}` : null) },
     warcinfo: { at: 0, fields: (s) => [['productToken', s.productToken]] },
@@ -224,7 +222,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
   pathPrefix: {
     default: '',
     label: 'Path prefix',
-    form: { group: 'Scope', name: 'pathPrefix', testId: 'path-prefix', help: 'Only crawl paths starting with this, e.g. /docs/. Empty: the whole site.' },
+    form: { group: 'Scope', testId: 'path-prefix', help: 'Only crawl paths starting with this, e.g. /docs/. Empty: the whole site.' },
     cli: { flag: '--prefix', value: 'PATH', read: 'text', help: ['only crawl paths starting with PATH, e.g. /docs/'], doc: 'only crawl URLs whose path starts with PATH, e.g. `/docs/`' },
     digest: { at: 5, text: (s) => (s.pathPrefix !== SETTING_TABLE.pathPrefix.default ? `path ${s.pathPrefix}` : null) },
     warcinfo: { at: 3, fields: (s) => [['pathPrefix', s.pathPrefix]] },
@@ -233,7 +231,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
   includeSubdomains: {
     default: false,
     label: 'Include subdomains',
-    form: { group: 'Scope', name: 'includeSubdomains', testId: 'include-subdomains', narrow: true, help: 'Also crawl subdomains of the start host, over http and https.' },
+    form: { group: 'Scope', testId: 'include-subdomains', narrow: true, help: 'Also crawl subdomains of the start host, over http and https.' },
     cli: { flag: '--include-subdomains', read: 'on', help: ['also crawl subdomains of the start host'], doc: 'also crawl subdomains of the start host (leading `www.` removed), http and https' },
     digest: { at: 8, text: (s) => (s.includeSubdomains ? 'subdomains' : null) },
     warcinfo: { at: 2, fields: (s) => [['includeSubdomains', text(s.includeSubdomains)]] },
@@ -242,7 +240,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
   followNofollow: {
     default: false,
     label: 'Follow nofollow links',
-    form: { group: 'Scope', name: 'followNofollow', testId: 'follow-nofollow', narrow: true, help: 'Also follow rel="nofollow" links and nofollow pages.' },
+    form: { group: 'Scope', testId: 'follow-nofollow', narrow: true, help: 'Also follow rel="nofollow" links and nofollow pages.' },
     cli: { flag: '--follow-nofollow', read: 'on', help: ['follow nofollow links too'], doc: 'also follow `rel="nofollow"` links and pages with `<meta name="robots" content="nofollow">`' },
     digest: { at: 11, text: (s) => (s.followNofollow ? 'follows nofollow' : null) },
     browsertrix: ['selectLinks'],
@@ -250,7 +248,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
   excludePatterns: {
     default: [],
     label: 'Exclude patterns',
-    form: { group: 'Scope', name: 'excludePatterns', placeholder: '*?sessionid=*\nhttp*://*/cgi-bin/*', testId: 'exclude-patterns', help: 'One per line; * matches any characters of the whole URL.' },
+    form: { group: 'Scope', placeholder: '*?sessionid=*\nhttp*://*/cgi-bin/*', testId: 'exclude-patterns', help: 'One per line; * matches any characters of the whole URL.' },
     cli: {
       flag: '--exclude',
       value: 'PATTERN',
@@ -267,7 +265,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     label: EXTRA_ORIGINS_LABEL,
     form: {
       group: 'Scope',
-      name: 'extraOrigins',
+      
       placeholder: 'https://docs.example.com\nhttp://127.0.0.1:8081',
       testId: 'extra-origins',
       help: `One site per line (scheme://host:port, no path), crawled whole with the start site; each reads its own robots.txt and gets its own delay. At most ${MAX_EXTRA_ORIGINS}.`,
@@ -288,7 +286,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     default: 30_000,
     label: 'Timeout',
     limits: { min: 1000, max: 600_000, unit: 'ms' },
-    form: { group: 'Requests', name: 'timeoutSeconds', unit: 's', testId: 'timeout', help: 'Per request, to the end of the body.' },
+    form: { group: 'Requests', unit: 's', testId: 'timeout', help: 'Per request, to the end of the body.' },
     cli: { flag: '--timeout', value: 'SECONDS', read: 'seconds', help: ['per-request timeout'], doc: 'per-request timeout, to the end of the body' },
     digest: { at: 13, text: (s, f) => (s.timeoutMs !== SETTING_TABLE.timeoutMs.default ? `timeout ${f.seconds(s.timeoutMs)}` : null) },
     browsertrix: [],
@@ -297,14 +295,14 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     default: 2,
     label: 'Retries',
     limits: { min: 0, max: 10, unit: 'count' },
-    form: { group: 'Requests', name: 'maxRetries', unit: null, testId: 'retries', help: 'Retries of a URL answered 429 or 503.' },
+    form: { group: 'Requests', unit: null, testId: 'retries', help: 'Retries of a URL answered 429 or 503.' },
     digest: { at: 14, text: (s) => (s.maxRetries !== SETTING_TABLE.maxRetries.default ? `${s.maxRetries} retries` : null) },
     browsertrix: ['rateLimitMaxRetries'],
   },
   headBeforeGet: {
     default: false,
     label: 'HEAD before GET',
-    form: { group: 'Requests', name: 'headBeforeGet', testId: 'head-before-get', help: 'GET only when a HEAD says the URL is HTML.' },
+    form: { group: 'Requests', testId: 'head-before-get', help: 'GET only when a HEAD says the URL is HTML.' },
     cli: { flag: '--head', read: 'on', help: ['send HEAD first, GET only HTML'], doc: 'send HEAD first, and GET only when the HEAD says HTML' },
     digest: { at: 10, text: (s) => (s.headBeforeGet ? 'HEAD first' : null) },
     warcinfo: { at: 10, fields: (s) => [['headBeforeGet', text(s.headBeforeGet)]] },
@@ -313,7 +311,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
   withCookies: {
     default: false,
     label: 'Crawl with my cookies',
-    form: { group: 'Requests', name: 'withCookies', testId: 'with-cookies', help: 'Send your cookies for the site, so the crawl sees it as you do, logged in. Off: requests carry no cookies.' },
+    form: { group: 'Requests', testId: 'with-cookies', help: 'Send your cookies for the site, so the crawl sees it as you do, logged in. Off: requests carry no cookies.' },
     digest: { at: 21, text: (s) => (s.withCookies ? 'with cookies' : null) },
     warcinfo: { at: 6, fields: (s) => [['withCookies', text(s.withCookies === true)]] },
     browsertrix: ['exclude'],
@@ -321,7 +319,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
   archiveResources: {
     default: true,
     label: 'Archive page resources',
-    form: { group: 'Archive', name: 'archiveResources', testId: 'archive-resources', help: 'Stylesheets, scripts, images and fonts each page needs, on any host, each once, as politely as pages.' },
+    form: { group: 'Archive', testId: 'archive-resources', help: 'Stylesheets, scripts, images and fonts each page needs, on any host, each once, as politely as pages.' },
     cli: {
       flag: '--no-resources',
       read: 'switch',
@@ -339,7 +337,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
   downloadFiles: {
     default: true,
     label: 'Download linked files',
-    form: { group: 'Archive', name: 'downloadFiles', testId: 'download-files', help: 'Store linked files that are not HTML (PDFs, images, archives). Off: their headers only.' },
+    form: { group: 'Archive', testId: 'download-files', help: 'Store linked files that are not HTML (PDFs, images, archives). Off: their headers only.' },
     cli: {
       flag: '--no-files',
       read: 'switch',
@@ -356,7 +354,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     default: 50 * MIB,
     label: 'Largest file',
     limits: { min: 1024, max: 1024 * MIB, unit: 'bytes' },
-    form: { group: 'Archive', name: 'maxFileMiB', unit: 'MiB', testId: 'max-file-size', help: 'A larger resource or file is cut and marked truncated.' },
+    form: { group: 'Archive', unit: 'MiB', testId: 'max-file-size', help: 'A larger resource or file is cut and marked truncated.' },
     cli: {
       flag: '--max-file-size',
       value: 'SIZE',
@@ -373,7 +371,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     default: 10_000,
     label: 'Most resources and files',
     limits: { min: 0, max: 1_000_000, unit: 'count' },
-    form: { group: 'Archive', name: 'maxResources', unit: null, testId: 'max-resources', help: 'Past it, no resource is fetched and files keep their headers only.' },
+    form: { group: 'Archive', unit: null, testId: 'max-resources', help: 'Past it, no resource is fetched and files keep their headers only.' },
     cli: { flag: '--max-resources', value: 'N', read: 'whole', help: ['most page resources plus downloaded files'], doc: 'most page resources plus downloaded files; past it, no resource is queued and files keep their headers only' },
     digest: { at: 20, text: (s) => ((s.maxResources ?? SETTING_TABLE.maxResources.default) !== SETTING_TABLE.maxResources.default ? `${s.maxResources} resources at most` : null) },
     warcinfo: { at: 14, fields: (s) => (s.maxResources === undefined ? [] : [['maxResources', text(s.maxResources)]]) },
@@ -382,7 +380,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
   checkExternal: {
     default: true,
     label: 'Check links to other sites',
-    form: { group: 'Audit', name: 'checkExternal', testId: 'check-external', help: 'Ask each linked URL on another site once (HEAD, GET if refused; no body kept), following its redirects, as politely as pages.' },
+    form: { group: 'Audit', testId: 'check-external', help: 'Ask each linked URL on another site once (HEAD, GET if refused; no body kept), following its redirects, as politely as pages.' },
     cli: {
       flag: '--no-check-external',
       read: 'switch',
@@ -397,7 +395,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     default: 10_000,
     label: 'Most links to other sites',
     limits: { min: 0, max: 1_000_000, unit: 'count' },
-    form: { group: 'Audit', name: 'maxExternal', unit: null, testId: 'max-external', help: 'Past it, links to other sites are not checked.' },
+    form: { group: 'Audit', unit: null, testId: 'max-external', help: 'Past it, links to other sites are not checked.' },
     cli: { flag: '--max-external', value: 'N', read: 'whole', help: ['most URLs on other sites checked'], doc: 'most URLs on other sites checked, redirect hops included' },
     browsertrix: [],
   },
@@ -405,7 +403,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     default: 100,
     label: 'Most checks per other site',
     limits: { min: 1, max: 100_000, unit: 'count' },
-    form: { group: 'Audit', name: 'maxExternalPerHost', unit: null, testId: 'max-external-per-host', help: 'URLs checked on any one other site, redirects included.' },
+    form: { group: 'Audit', unit: null, testId: 'max-external-per-host', help: 'URLs checked on any one other site, redirects included.' },
     cli: { flag: '--max-external-per-host', value: 'N', read: 'whole', help: ['most URLs checked on any one other site, redirects included'], doc: 'most URLs checked on any one other site, redirect hops included' },
     browsertrix: [],
   },
@@ -414,7 +412,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
     label: 'Allow private addresses',
     form: {
       group: 'Requests',
-      name: 'allowPrivateAddresses',
+      
       testId: 'allow-private-addresses',
       help: 'Let a crawl of a public site reach your own network (localhost, 10.x, 192.168.x, .local…), for a mixed intranet. Off: such URLs are listed as not checked. A crawl that starts on your network reaches it either way.',
     },

@@ -27,35 +27,26 @@ export type SettingKey = keyof SiteSettings;
 /** One message per setting; a setting without a problem has no key. */
 export type FieldErrors = Partial<Record<SettingKey, string>>;
 
-/** The form's fields as the user typed them. Times in seconds, sizes in MiB, decimals allowed. */
-export interface FormValues {
-  maxPages: string;
-  maxDepth: string;
-  delaySeconds: string;
-  productToken: string;
-  includeSubdomains: boolean;
-  pathPrefix: string;
-  /** One wildcard pattern per line; blank lines are ignored. */
-  excludePatterns: string;
-  /** One site (origin) per line; blank lines are ignored. */
-  extraOrigins: string;
-  headBeforeGet: boolean;
-  timeoutSeconds: string;
-  followNofollow: boolean;
-  maxRetries: string;
-  hostConcurrency: string;
-  requestsPerHost: string;
-  jitterSeconds: string;
-  maxBodyMiB: string;
-  archiveResources: boolean;
-  downloadFiles: boolean;
-  maxFileMiB: string;
-  maxResources: string;
-  checkExternal: boolean;
-  maxExternal: string;
-  maxExternalPerHost: string;
-  withCookies: boolean;
-  allowPrivateAddresses: boolean;
+/**
+ * The name of a setting's form field: the setting's, with its unit in the form's terms (`delayMs` →
+ * `delaySeconds`, `maxBodyBytes` → `maxBodyMiB`), as {@link formNameOf} writes it.
+ */
+export type FormName<K extends SettingKey> = K extends `${infer Base}Ms` ? `${Base}Seconds` : K extends `${infer Base}Bytes` ? `${Base}MiB` : K;
+
+/**
+ * The form's fields as the user typed them, one per setting (named by {@link FormName}): a check box's
+ * true or false, else text. Times in seconds, sizes in MiB, decimals allowed; a list (exclude patterns,
+ * extra sites) one item per line, blank lines ignored.
+ */
+export type FormValues = { [K in SettingKey as FormName<K>]: SiteSettings[K] extends boolean ? boolean : string };
+
+/** The settings whose value is of type `T`. */
+type KeysOf<T> = { [K in SettingKey]: SiteSettings[K] extends T ? K : never }[SettingKey];
+
+/** {@link FormName} at run time. */
+export function formNameOf<K extends SettingKey>(key: K): FormName<K> {
+  const name = key.endsWith('Ms') ? `${key.slice(0, -2)}Seconds` : key.endsWith('Bytes') ? `${key.slice(0, -5)}MiB` : key;
+  return name as FormName<K>;
 }
 
 /** Bytes in one MiB. */
@@ -67,8 +58,8 @@ const MS_PER_SECOND = 1000;
 /** A setting shown as a number, the form field that holds it, and the factor from the form's unit to the setting's. */
 interface NumberField {
   kind: 'number';
-  setting: 'maxPages' | 'maxDepth' | 'delayMs' | 'timeoutMs' | 'maxRetries' | 'hostConcurrency' | 'requestsPerHost' | 'jitterMs' | 'maxBodyBytes' | 'maxFileBytes' | 'maxResources' | 'maxExternal' | 'maxExternalPerHost';
-  name: 'maxPages' | 'maxDepth' | 'delaySeconds' | 'timeoutSeconds' | 'maxRetries' | 'hostConcurrency' | 'requestsPerHost' | 'jitterSeconds' | 'maxBodyMiB' | 'maxFileMiB' | 'maxResources' | 'maxExternal' | 'maxExternalPerHost';
+  setting: KeysOf<number>;
+  name: FormName<KeysOf<number>>;
   /** Setting units per form unit: 1000 for seconds → ms, {@link BYTES_PER_MIB} for MiB → bytes, 1 for counts. */
   scale: number;
   /** The unit written after the label, or null for a count. */
@@ -77,15 +68,15 @@ interface NumberField {
 
 interface TextField {
   kind: 'text';
-  setting: 'productToken' | 'pathPrefix';
-  name: 'productToken' | 'pathPrefix';
+  setting: KeysOf<string>;
+  name: FormName<KeysOf<string>>;
 }
 
 /** A list setting edited as text, one item per line. */
 interface LinesField {
   kind: 'lines';
-  setting: 'excludePatterns' | 'extraOrigins';
-  name: 'excludePatterns' | 'extraOrigins';
+  setting: KeysOf<string[]>;
+  name: FormName<KeysOf<string[]>>;
   /** Examples shown in the empty field, one per line. */
   placeholder: string;
 }
@@ -98,8 +89,8 @@ interface FlagField {
    * the popup's 600 px with room for other fonts' metrics.
    */
   narrow?: true;
-  setting: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles' | 'checkExternal' | 'allowPrivateAddresses';
-  name: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles' | 'checkExternal' | 'allowPrivateAddresses';
+  setting: KeysOf<boolean>;
+  name: FormName<KeysOf<boolean>>;
 }
 
 /** How one setting is shown in the form: its label, a sentence of help, and its `data-testid`. */
@@ -119,15 +110,15 @@ export interface FieldGroup {
 function fieldOf(entry: KeyedEntry): FieldSpec {
   const { form } = entry;
   const shown = { label: entry.label, testId: form.testId, help: form.help };
-  // The casts: `form.name` is the `FormValues` key of this setting (checked by the settings tests).
+  // The casts: the kind is read from the default's type, which TypeScript cannot narrow the key by.
   if (typeof entry.default === 'number') {
     const unit = form.unit ?? null;
     const scale = unit === 's' ? MS_PER_SECOND : unit === 'MiB' ? BYTES_PER_MIB : 1;
-    return { kind: 'number', setting: entry.key, name: form.name, scale, unit, ...shown } as FieldSpec;
+    return { kind: 'number', setting: entry.key, name: formNameOf(entry.key), scale, unit, ...shown } as FieldSpec;
   }
-  if (typeof entry.default === 'boolean') return { kind: 'flag', setting: entry.key, name: form.name, ...(form.narrow === true ? { narrow: true } : {}), ...shown } as FieldSpec;
-  if (Array.isArray(entry.default)) return { kind: 'lines', setting: entry.key, name: form.name, placeholder: form.placeholder ?? '', ...shown } as FieldSpec;
-  return { kind: 'text', setting: entry.key, name: form.name, ...shown } as FieldSpec;
+  if (typeof entry.default === 'boolean') return { kind: 'flag', setting: entry.key, name: formNameOf(entry.key), ...(form.narrow === true ? { narrow: true } : {}), ...shown } as FieldSpec;
+  if (Array.isArray(entry.default)) return { kind: 'lines', setting: entry.key, name: formNameOf(entry.key), placeholder: form.placeholder ?? '', ...shown } as FieldSpec;
+  return { kind: 'text', setting: entry.key, name: formNameOf(entry.key), ...shown } as FieldSpec;
 }
 
 /**

@@ -54,6 +54,11 @@ describe('the settings table', () => {
     const values = fromSettings({});
     assert.deepEqual(FIELDS.map((field) => field.name).sort(), Object.keys(values).sort());
     for (const entry of SETTING_ENTRIES) assert.ok((FORM_GROUPS as readonly string[]).includes(entry.form.group), entry.key);
+    for (const entry of SETTING_ENTRIES) {
+      const unit = entry.form.unit ?? null;
+      // The field's name says its unit (formNameOf): ms are typed in seconds, bytes in MiB.
+      assert.equal(unit, entry.key.endsWith('Ms') ? 's' : entry.key.endsWith('Bytes') ? 'MiB' : null, entry.key);
+    }
     const testIds = SETTING_ENTRIES.map((entry) => entry.form.testId);
     assert.equal(new Set(testIds).size, testIds.length);
   });
