@@ -67,7 +67,7 @@ interface OptionConfig {
 }
 
 /** The entries of `core/setting-table.ts` that have a command-line option, in table order. */
-const CLI_ENTRIES = SETTING_ENTRIES.flatMap((entry) => (entry.cli === undefined ? [] : [{ key: entry.key, entry, cli: entry.cli }]));
+const CLI_ENTRIES = SETTING_ENTRIES.flatMap((entry) => (entry.cli === undefined ? [] : [{ key: entry.key, cli: entry.cli }]));
 
 /** An option's name without its `--`. */
 const bare = (flag: string): string => flag.replace(/^--/, '');
