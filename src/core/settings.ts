@@ -3,155 +3,22 @@
  *
  * Validation returns errors as data (`{ ok: false, errors }`) so that every
  * caller (popup, CLI, message handler) can show a clear message where the
- * user acted, and nothing is started from a bad input.
+ * user acted, and nothing is started from a bad input. Defaults and bounds
+ * come from each setting's entry in `core/setting-table.ts`.
  */
+import type { CrawlSettings } from './crawl-settings.ts';
+import { EXTRA_ORIGINS_LABEL, MAX_EXTRA_ORIGINS, SETTING_ENTRIES, type SettingLimits } from './setting-table.ts';
 
-/** Everything that shapes one crawl. Stored with the crawl, so a crawl can be resumed or re-run. */
-export interface CrawlSettings {
-  /** Absolute http(s) URL the crawl starts from. Its origin is the default scope. */
-  startUrl: string;
-  /**
-   * Most pages, as {@link MAX_PAGES_COUNTS} says (the crawl's `counts.admitted` is spent against it).
-   * @default 500
-   */
-  maxPages: number;
-  /** Most link hops from the start URL (start URL = depth 0). Redirect targets keep their source's depth. @default 20 */
-  maxDepth: number;
-  /** Politeness delay between the end of one response and the start of the next request to the same host, in ms. @default 1000 */
-  delayMs: number;
-  /** Product token matched against robots.txt `User-agent` lines (the group we obey). The User-Agent header itself always names tabcrawl. @default "tabcrawl" */
-  productToken: string;
-  /** Also crawl subdomains of the start host (its leading `www.` removed), over http and https. @default false */
-  includeSubdomains: boolean;
-  /** Only crawl URLs whose path starts with this prefix (e.g. `/docs/`). Empty string: no restriction. @default "" */
-  pathPrefix: string;
-  /** Wildcard patterns (`*` = any run of characters) matched against the whole URL; a match is never crawled. @default [] */
-  excludePatterns: string[];
-  /**
-   * Other sites crawled with the start URL's, as origins (`scheme://host[:port]`,
-   * no path): their URLs are in scope too, whole (the path prefix applies to the
-   * start site only; see `core/url/scope.ts`), and each is its own host for
-   * politeness (its own robots.txt, read first and once, and its own gap).
-   * Stored normalized (`URL.origin`: lower-case host, default port dropped),
-   * each once. A crawl stored before this setting existed has none.
-   * @default []
-   */
-  extraOrigins: string[];
-  /** Send HEAD first and GET only when the HEAD says HTML. @default false */
-  headBeforeGet: boolean;
-  /** Per-request timeout, in ms, from the request's start to the end of its body. @default 30000 */
-  timeoutMs: number;
-  /** Follow links even when the page says `<meta name="robots" content="nofollow">` or the link has `rel="nofollow"`. @default false */
-  followNofollow: boolean;
-  /** How often a URL answered with 429 or 503 is retried before its status is recorded as final. @default 2 */
-  maxRetries: number;
-  /** Most hosts crawled at the same time (each with at most {@link CrawlSettings.requestsPerHost} requests in flight). @default 8 */
-  hostConcurrency: number;
-  /**
-   * Most requests in flight to one host at the same time. More than 1 is used
-   * only while there is no spacing to keep: the delay and the jitter are 0, the
-   * host's robots.txt sets no Crawl-delay and the host is not backing us off
-   * (429/503); otherwise that host gets one request at a time, each after its
-   * gap (see `politeness/spacing.ts`, {@link requestSlots}). For the user's own
-   * site or a staging server. @default 1
-   */
-  requestsPerHost: number;
-  /** Largest random extra wait added to a host's gap, in ms. Jitter only ever lengthens a gap. @default 0 */
-  jitterMs: number;
-  /** Largest body stored for one HTML page, in bytes; a longer body is cut and the row marked `truncated`. @default 10 MiB */
-  maxBodyBytes: number;
-  /**
-   * Archive page resources: what each stored page needs to display
-   * (stylesheets and what they import and load, scripts, images, fonts,
-   * icons, media), on whatever host, each URL once per crawl, politely (each
-   * host's robots.txt and gap). Never followed; outside `maxPages`. Read as
-   * false in crawls stored before this setting existed (they behave as then).
-   * @default true
-   */
-  archiveResources: boolean;
-  /**
-   * Download linked files: a followed link whose answer is not HTML (a PDF,
-   * an image, an archive…) has its body stored, up to `maxFileBytes`. Off:
-   * only its headers are recorded. Read as false in crawls stored before
-   * this setting existed. @default true
-   */
-  downloadFiles: boolean;
-  /** Largest body stored for one resource or linked file, in bytes; a longer one is cut and marked `truncated`. @default 50 MiB */
-  maxFileBytes: number;
-  /**
-   * Most resources admitted plus linked files downloaded in one crawl; past it
-   * no new resource is queued and files are recorded without their bodies.
-   * @default 10,000
-   */
-  maxResources: number;
-  /**
-   * Check links to other sites: every distinct http(s) URL on another site
-   * (a host outside the crawl's scope) that a stored page links to is asked
-   * for once (`HEAD`, then `GET` when the server refuses `HEAD`; no body
-   * stored), its redirects followed to the end (up to
-   * {@link MAX_EXTERNAL_REDIRECTS} hops), politely (each host's robots.txt,
-   * gap and back-off). Never followed further. Read as false in crawls
-   * stored before this setting existed. @default true
-   */
-  checkExternal: boolean;
-  /** Most URLs on other sites checked in one crawl (redirect hops included); past it, links to other sites are not checked. @default 10,000 */
-  maxExternal: number;
-  /** Most URLs checked on any one other site (redirect hops included). @default 100 */
-  maxExternalPerHost: number;
-  /**
-   * Send the user's cookies (and other credentials) with crawl requests, so
-   * the crawl sees the site as the logged-in user does. Off by default: a
-   * crawl then never acts as the user. When on, the crawl acts as the user on
-   * every URL it fetches, so {@link SESSION_EXCLUDE_PATTERNS} are always added
-   * to the exclude patterns (see {@link withSessionGuard}).
-   * @default false
-   */
-  withCookies: boolean;
-  /**
-   * Let a crawl that starts on a public host reach private addresses: loopback, the local network,
-   * link-local and cloud metadata addresses (`core/url/address-class.ts`). Off: such URLs a public site
-   * names (resources, linked files, links to check, redirects) are never requested, not even their
-   * robots.txt, and are listed as not crawled (`private-address`; see `crawl/network-guard.ts`). A crawl
-   * that starts on a private host reaches its own network either way. For a mixed intranet. Read as false
-   * in crawls stored before this setting existed. @default false
-   */
-  allowPrivateAddresses: boolean;
-}
+export type { CrawlSettings } from './crawl-settings.ts';
+export { EXTRA_ORIGINS_LABEL, MAX_EXTRA_ORIGINS, MAX_PAGES_COUNTS } from './setting-table.ts';
 
-/**
- * What `maxPages` counts, in the words every place that names the setting uses after "Most pages: " (`--help`,
- * the options page and the popup's More settings, docs/cli.md).
- */
-export const MAX_PAGES_COUNTS =
-  'every URL of the crawled sites queued as a page counts (the start URL, links, redirect targets and sitemaps; HTML or a linked file; fetched, failed or blocked by robots.txt), but not page resources, links to other sites or robots.txt';
+/** The settings that hold a number: each has bounds ({@link SETTINGS_LIMITS}). */
+export type NumberSettingKey = { [K in keyof CrawlSettings]: CrawlSettings[K] extends number ? K : never }[keyof CrawlSettings];
 
-export const DEFAULT_SETTINGS: Readonly<Omit<CrawlSettings, 'startUrl'>> = Object.freeze({
-  maxPages: 500,
-  maxDepth: 20,
-  delayMs: 1000,
-  productToken: 'tabcrawl',
-  includeSubdomains: false,
-  pathPrefix: '',
-  excludePatterns: [],
-  extraOrigins: [],
-  headBeforeGet: false,
-  timeoutMs: 30_000,
-  followNofollow: false,
-  maxRetries: 2,
-  hostConcurrency: 8,
-  requestsPerHost: 1,
-  jitterMs: 0,
-  maxBodyBytes: 10 * 1024 * 1024,
-  archiveResources: true,
-  downloadFiles: true,
-  maxFileBytes: 50 * 1024 * 1024,
-  maxResources: 10_000,
-  checkExternal: true,
-  maxExternal: 10_000,
-  maxExternalPerHost: 100,
-  withCookies: false,
-  allowPrivateAddresses: false,
-});
+/** The built-in defaults, from each setting's entry in `core/setting-table.ts`. */
+export const DEFAULT_SETTINGS: Readonly<Omit<CrawlSettings, 'startUrl'>> = Object.freeze(
+  Object.fromEntries(SETTING_ENTRIES.map((entry) => [entry.key, entry.default])) as unknown as Omit<CrawlSettings, 'startUrl'>,
+);
 
 /** Most redirects followed from a link to another site before its chain is recorded as too long. */
 export const MAX_EXTERNAL_REDIRECTS = 5;
@@ -159,22 +26,13 @@ export const MAX_EXTERNAL_REDIRECTS = 5;
 /**
  * Bounds enforced by {@link validateSettings}, with the label and unit the
  * messages use (times are shown in seconds, as the popup and CLI take them).
+ * From the entries of `core/setting-table.ts`, in its order.
  */
-export const SETTINGS_LIMITS = Object.freeze({
-  maxPages: { min: 1, max: 1_000_000, label: 'Max pages', unit: 'count' },
-  maxDepth: { min: 0, max: 1000, label: 'Max depth', unit: 'count' },
-  delayMs: { min: 0, max: 3_600_000, label: 'Delay', unit: 'ms' },
-  timeoutMs: { min: 1000, max: 600_000, label: 'Timeout', unit: 'ms' },
-  maxRetries: { min: 0, max: 10, label: 'Retries', unit: 'count' },
-  hostConcurrency: { min: 1, max: 32, label: 'Hosts at once', unit: 'count' },
-  requestsPerHost: { min: 1, max: 16, label: 'Requests at once per host', unit: 'count' },
-  jitterMs: { min: 0, max: 60_000, label: 'Jitter', unit: 'ms' },
-  maxBodyBytes: { min: 1024, max: 1024 * 1024 * 1024, label: 'Max body size', unit: 'bytes' },
-  maxFileBytes: { min: 1024, max: 1024 * 1024 * 1024, label: 'Largest file', unit: 'bytes' },
-  maxResources: { min: 0, max: 1_000_000, label: 'Most resources and files', unit: 'count' },
-  maxExternal: { min: 0, max: 1_000_000, label: 'Most links to other sites', unit: 'count' },
-  maxExternalPerHost: { min: 1, max: 100_000, label: 'Most checks per other site', unit: 'count' },
-} as const);
+export const SETTINGS_LIMITS: Readonly<Record<NumberSettingKey, Readonly<SettingLimits & { label: string }>>> = Object.freeze(
+  Object.fromEntries(
+    SETTING_ENTRIES.flatMap((entry) => (entry.limits === undefined ? [] : [[entry.key, Object.freeze({ min: entry.limits.min, max: entry.limits.max, label: entry.label, unit: entry.limits.unit })]])),
+  ) as Record<NumberSettingKey, SettingLimits & { label: string }>,
+);
 
 /** A bound or value as the user reads it: seconds for times, plain numbers otherwise. */
 function shown(value: number, unit: 'count' | 'ms' | 'bytes'): string {
@@ -196,12 +54,6 @@ const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
 
 /** Most exclude patterns one crawl takes (each is tried on every link found). */
 export const MAX_EXCLUDE_PATTERNS = 500;
-/**
- * Most extra sites one crawl takes ({@link CrawlSettings.extraOrigins}). Each is a
- * host with its own robots.txt and clock, and the crawl runs at most 32 hosts at
- * once, so more would mostly wait; it also bounds the host permissions asked for.
- */
-export const MAX_EXTRA_ORIGINS = 50;
 /** Longest exclude pattern, path prefix or product token, in characters. */
 export const MAX_TEXT_SETTING_LENGTH = 2000;
 /** Longest start URL, in characters (longer ones are refused rather than stored and crawled). */
@@ -210,8 +62,11 @@ export const MAX_START_URL_LENGTH = 8192;
 /** The settings every crawl has, by name: what {@link validateSettings} keeps of its input. */
 const SETTING_NAMES: ReadonlySet<string> = new Set<string>(['startUrl', ...Object.keys(DEFAULT_SETTINGS)]);
 
-/** The boolean settings. */
-const FLAGS = ['includeSubdomains', 'headBeforeGet', 'followNofollow', 'withCookies', 'archiveResources', 'downloadFiles', 'checkExternal', 'allowPrivateAddresses'] as const;
+/** The settings that are true or false. */
+type FlagKey = { [K in keyof CrawlSettings]: CrawlSettings[K] extends boolean ? K : never }[keyof CrawlSettings];
+
+/** The boolean settings, in table order. */
+const FLAGS: readonly FlagKey[] = SETTING_ENTRIES.flatMap((entry) => (typeof entry.default === 'boolean' ? [entry.key as FlagKey] : []));
 
 /**
  * Fills defaults and checks every field. Never throws, whatever it is given
@@ -276,8 +131,6 @@ export function validateSettings(input: Partial<CrawlSettings> & { startUrl: str
   return errors.length > 0 ? { ok: false, errors } : { ok: true, settings };
 }
 
-/** The label of {@link CrawlSettings.extraOrigins} in the form, which its messages start with. */
-export const EXTRA_ORIGINS_LABEL = 'Also crawl these sites';
 
 /**
  * Checks {@link CrawlSettings.extraOrigins}: a list of at most

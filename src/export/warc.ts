@@ -40,6 +40,7 @@ import {
   warcDate,
 } from './warc-record.ts';
 import { gzipMember } from './gzip-member.ts';
+import { SETTING_ENTRIES } from '../core/setting-table.ts';
 import { ChunkJoiner } from './chunk-joiner.ts';
 import { type RowGroup, mayCarryBody, readingAhead, rowGroups } from './warc-groups.ts';
 
@@ -203,12 +204,16 @@ export const writeWarc: FormatWriter = (source, context) => warcBytes(source, co
 /** WARC 1.1 with every record its own gzip member, so a reader can start at any record's offset. */
 export const writeWarcGz: FormatWriter = (source, context) => warcBytes(source, context, { gzip: true });
 
+/** The warcinfo lines of each setting that has some, in their order. */
+const WARCINFO_SETTINGS = SETTING_ENTRIES.flatMap((entry) => (entry.warcinfo === undefined ? [] : [entry.warcinfo])).sort((a, b) => a.at - b.at);
+
 /**
  * The `warcinfo` record: the software, the format, and the crawl's settings
  * as `application/warc-fields`. `software`, `format`, `conformsTo`,
  * `isPartOf`, `description` and `robots` are the field names WARC 1.1 §6.2
  * suggests; the settings keep their names from `CrawlSettings`
- * (`excludePattern` once per pattern, `extraOrigin` once per extra site).
+ * (`excludePattern` once per pattern, `extraOrigin` once per extra site), as
+ * each entry's `warcinfo` in `core/setting-table.ts` writes them.
  */
 function warcinfoRecord(crawl: CrawlRecord, context: ExportContext, id: string): RecordDraft {
   const settings = crawl.settings;
@@ -220,23 +225,7 @@ function warcinfoRecord(crawl: CrawlRecord, context: ExportContext, id: string):
     ['description', `Crawl of ${settings.startUrl}`],
     ['robots', 'obey'],
     ['startUrl', settings.startUrl],
-    ['productToken', settings.productToken],
-    ['delayMs', String(settings.delayMs)],
-    ['includeSubdomains', String(settings.includeSubdomains)],
-    ['pathPrefix', settings.pathPrefix],
-    ...settings.excludePatterns.map((pattern): WarcField => ['excludePattern', pattern]),
-    // `?? []`: crawls stored before the setting existed lack it.
-    ...(settings.extraOrigins ?? []).map((origin): WarcField => ['extraOrigin', origin]),
-    ['withCookies', String(settings.withCookies === true)],
-    ['maxPages', String(settings.maxPages)],
-    ['maxDepth', String(settings.maxDepth)],
-    ['maxBodyBytes', String(settings.maxBodyBytes)],
-    ['headBeforeGet', String(settings.headBeforeGet)],
-    // `=== true` and `??`: crawls stored before resources were archived lack these, and did not archive any.
-    ['archiveResources', String(settings.archiveResources === true)],
-    ['downloadFiles', String(settings.downloadFiles === true)],
-    ...(settings.maxFileBytes === undefined ? [] : [['maxFileBytes', String(settings.maxFileBytes)] as WarcField]),
-    ...(settings.maxResources === undefined ? [] : [['maxResources', String(settings.maxResources)] as WarcField]),
+    ...WARCINFO_SETTINGS.flatMap((warcinfo) => warcinfo.fields(settings)),
   ];
   const fields: WarcField[] = [
     ['WARC-Date', warcDate(context.now.getTime())],

@@ -6,6 +6,7 @@ import { asSentence } from '../ui/sentence.ts';
 import type { CrawlSummary, PageSummary } from '../messaging/protocol.ts';
 import { TabcrawlError } from '../messaging/protocol.ts';
 import { DEFAULT_SETTINGS, type CrawlSettings, type SettingsError } from '../core/settings.ts';
+import { SETTING_ENTRIES, type DigestFormat } from '../core/setting-table.ts';
 import { fieldErrors, fromSettings, toSettings, type FormValues, type SettingKey } from '../settings/settings-values.ts';
 import { formatBytes } from '../ui/format-bytes.ts';
 export { formatBytes };
@@ -125,38 +126,19 @@ export function rateText(rowsPerMinute: number | null, counts: KindCounts): stri
   return `${rowsPerMinute === null ? '—' : formatRate(rowsPerMinute)} ${unit}`;
 }
 
+/** The digest words of each setting that has some (`core/setting-table.ts`), in their order. */
+const DIGESTS = SETTING_ENTRIES.flatMap((entry) => (entry.digest === undefined ? [] : [entry.digest])).sort((a, b) => a.at - b.at);
 
 /**
  * The settings of a crawl that differ from the built-in defaults, in a few
  * words each, so crawls of one site can be told apart in a list: `limit 100 ·
  * delay 0 s · depth 3 · path /docs/ · 2 excludes · subdomains · with cookies`.
- * Empty when every setting is the default.
+ * Empty when every setting is the default. Each setting's words are its
+ * entry's `digest` in `core/setting-table.ts`.
  */
 export function settingsDigest(settings: CrawlSettings): string {
-  const parts: string[] = [];
-  const d = DEFAULT_SETTINGS;
-  if (settings.maxPages !== d.maxPages) parts.push(`limit ${settings.maxPages}`);
-  if (settings.delayMs !== d.delayMs) parts.push(`delay ${formatSeconds(settings.delayMs)}`);
-  if (settings.maxDepth !== d.maxDepth) parts.push(`depth ${settings.maxDepth}`);
-  if (settings.requestsPerHost !== d.requestsPerHost) parts.push(`${settings.requestsPerHost} at once per host`);
-  if (settings.pathPrefix !== d.pathPrefix) parts.push(`path ${settings.pathPrefix}`);
-  if (settings.excludePatterns.length > 0) parts.push(settings.excludePatterns.length === 1 ? '1 exclude' : `${settings.excludePatterns.length} excludes`);
-  if (settings.extraOrigins.length > 0) parts.push(settings.extraOrigins.length === 1 ? '1 more site' : `${settings.extraOrigins.length} more sites`);
-  if (settings.includeSubdomains) parts.push('subdomains');
-  if (settings.productToken !== d.productToken) parts.push(`agent ${settings.productToken}`);
-  if (settings.headBeforeGet) parts.push('HEAD first');
-  if (settings.followNofollow) parts.push('follows nofollow');
-  if (settings.jitterMs !== d.jitterMs) parts.push(`jitter ${formatSeconds(settings.jitterMs)}`);
-  if (settings.timeoutMs !== d.timeoutMs) parts.push(`timeout ${formatSeconds(settings.timeoutMs)}`);
-  if (settings.maxRetries !== d.maxRetries) parts.push(`${settings.maxRetries} retries`);
-  if (settings.hostConcurrency !== d.hostConcurrency) parts.push(`${settings.hostConcurrency} hosts at once`);
-  if (settings.maxBodyBytes !== d.maxBodyBytes) parts.push(`bodies up to ${formatBytes(settings.maxBodyBytes)}`);
-  // Crawls stored before resources were archived have neither setting: they archived none.
-  if (settings.archiveResources !== true) parts.push('no resources');
-  if (settings.downloadFiles !== true) parts.push('no files');
-  if ((settings.maxFileBytes ?? d.maxFileBytes) !== d.maxFileBytes) parts.push(`files up to ${formatBytes(settings.maxFileBytes)}`);
-  if ((settings.maxResources ?? d.maxResources) !== d.maxResources) parts.push(`${settings.maxResources} resources at most`);
-  if (settings.withCookies) parts.push('with cookies');
-  if (settings.allowPrivateAddresses === true) parts.push('private addresses allowed');
-  return parts.join(' · ');
+  const format: DigestFormat = { seconds: formatSeconds, bytes: formatBytes };
+  return DIGESTS.map((digest) => digest.text(settings, format))
+    .filter((words): words is string => words !== null)
+    .join(' · ');
 }

@@ -9,11 +9,9 @@
  *     └──────────────────────────── fromSettings ◄──────────────────────────┘
  * ```
  */
+import { FORM_GROUPS, SETTING_ENTRIES, type KeyedEntry } from '../core/setting-table.ts';
 import {
   DEFAULT_SETTINGS,
-  EXTRA_ORIGINS_LABEL,
-  MAX_EXTRA_ORIGINS,
-  MAX_PAGES_COUNTS,
   SETTINGS_LIMITS,
   validateSettings,
   type CrawlSettings,
@@ -29,35 +27,26 @@ export type SettingKey = keyof SiteSettings;
 /** One message per setting; a setting without a problem has no key. */
 export type FieldErrors = Partial<Record<SettingKey, string>>;
 
-/** The form's fields as the user typed them. Times in seconds, sizes in MiB, decimals allowed. */
-export interface FormValues {
-  maxPages: string;
-  maxDepth: string;
-  delaySeconds: string;
-  productToken: string;
-  includeSubdomains: boolean;
-  pathPrefix: string;
-  /** One wildcard pattern per line; blank lines are ignored. */
-  excludePatterns: string;
-  /** One site (origin) per line; blank lines are ignored. */
-  extraOrigins: string;
-  headBeforeGet: boolean;
-  timeoutSeconds: string;
-  followNofollow: boolean;
-  maxRetries: string;
-  hostConcurrency: string;
-  requestsPerHost: string;
-  jitterSeconds: string;
-  maxBodyMiB: string;
-  archiveResources: boolean;
-  downloadFiles: boolean;
-  maxFileMiB: string;
-  maxResources: string;
-  checkExternal: boolean;
-  maxExternal: string;
-  maxExternalPerHost: string;
-  withCookies: boolean;
-  allowPrivateAddresses: boolean;
+/**
+ * The name of a setting's form field: the setting's, with its unit in the form's terms (`delayMs` →
+ * `delaySeconds`, `maxBodyBytes` → `maxBodyMiB`), as {@link formNameOf} writes it.
+ */
+export type FormName<K extends SettingKey> = K extends `${infer Base}Ms` ? `${Base}Seconds` : K extends `${infer Base}Bytes` ? `${Base}MiB` : K;
+
+/**
+ * The form's fields as the user typed them, one per setting (named by {@link FormName}): a check box's
+ * true or false, else text. Times in seconds, sizes in MiB, decimals allowed; a list (exclude patterns,
+ * extra sites) one item per line, blank lines ignored.
+ */
+export type FormValues = { [K in SettingKey as FormName<K>]: SiteSettings[K] extends boolean ? boolean : string };
+
+/** The settings whose value is of type `T`. */
+type KeysOf<T> = { [K in SettingKey]: SiteSettings[K] extends T ? K : never }[SettingKey];
+
+/** {@link FormName} at run time. */
+export function formNameOf<K extends SettingKey>(key: K): FormName<K> {
+  const name = key.endsWith('Ms') ? `${key.slice(0, -2)}Seconds` : key.endsWith('Bytes') ? `${key.slice(0, -5)}MiB` : key;
+  return name as FormName<K>;
 }
 
 /** Bytes in one MiB. */
@@ -69,8 +58,8 @@ const MS_PER_SECOND = 1000;
 /** A setting shown as a number, the form field that holds it, and the factor from the form's unit to the setting's. */
 interface NumberField {
   kind: 'number';
-  setting: 'maxPages' | 'maxDepth' | 'delayMs' | 'timeoutMs' | 'maxRetries' | 'hostConcurrency' | 'requestsPerHost' | 'jitterMs' | 'maxBodyBytes' | 'maxFileBytes' | 'maxResources' | 'maxExternal' | 'maxExternalPerHost';
-  name: 'maxPages' | 'maxDepth' | 'delaySeconds' | 'timeoutSeconds' | 'maxRetries' | 'hostConcurrency' | 'requestsPerHost' | 'jitterSeconds' | 'maxBodyMiB' | 'maxFileMiB' | 'maxResources' | 'maxExternal' | 'maxExternalPerHost';
+  setting: KeysOf<number>;
+  name: FormName<KeysOf<number>>;
   /** Setting units per form unit: 1000 for seconds → ms, {@link BYTES_PER_MIB} for MiB → bytes, 1 for counts. */
   scale: number;
   /** The unit written after the label, or null for a count. */
@@ -79,15 +68,15 @@ interface NumberField {
 
 interface TextField {
   kind: 'text';
-  setting: 'productToken' | 'pathPrefix';
-  name: 'productToken' | 'pathPrefix';
+  setting: KeysOf<string>;
+  name: FormName<KeysOf<string>>;
 }
 
 /** A list setting edited as text, one item per line. */
 interface LinesField {
   kind: 'lines';
-  setting: 'excludePatterns' | 'extraOrigins';
-  name: 'excludePatterns' | 'extraOrigins';
+  setting: KeysOf<string[]>;
+  name: FormName<KeysOf<string[]>>;
   /** Examples shown in the empty field, one per line. */
   placeholder: string;
 }
@@ -100,8 +89,8 @@ interface FlagField {
    * the popup's 600 px with room for other fonts' metrics.
    */
   narrow?: true;
-  setting: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles' | 'checkExternal' | 'allowPrivateAddresses';
-  name: 'includeSubdomains' | 'headBeforeGet' | 'followNofollow' | 'withCookies' | 'archiveResources' | 'downloadFiles' | 'checkExternal' | 'allowPrivateAddresses';
+  setting: KeysOf<boolean>;
+  name: FormName<KeysOf<boolean>>;
 }
 
 /** How one setting is shown in the form: its label, a sentence of help, and its `data-testid`. */
@@ -117,106 +106,30 @@ export interface FieldGroup {
   fields: readonly FieldSpec[];
 }
 
+/** The form field of one setting's entry: its kind from its default's type, its scale from its unit. */
+function fieldOf(entry: KeyedEntry): FieldSpec {
+  const { form } = entry;
+  const shown = { label: entry.label, testId: form.testId, help: form.help };
+  // The casts: the kind is read from the default's type, which TypeScript cannot narrow the key by.
+  if (typeof entry.default === 'number') {
+    const unit = form.unit ?? null;
+    const scale = unit === 's' ? MS_PER_SECOND : unit === 'MiB' ? BYTES_PER_MIB : 1;
+    return { kind: 'number', setting: entry.key, name: formNameOf(entry.key), scale, unit, ...shown } as FieldSpec;
+  }
+  if (typeof entry.default === 'boolean') return { kind: 'flag', setting: entry.key, name: formNameOf(entry.key), ...(form.narrow === true ? { narrow: true } : {}), ...shown } as FieldSpec;
+  if (Array.isArray(entry.default)) return { kind: 'lines', setting: entry.key, name: formNameOf(entry.key), placeholder: form.placeholder ?? '', ...shown } as FieldSpec;
+  return { kind: 'text', setting: entry.key, name: formNameOf(entry.key), ...shown } as FieldSpec;
+}
+
 /**
- * Every setting the form edits, grouped as the form shows them. Labels of
- * limited numbers are those of {@link SETTINGS_LIMITS}, so a message of the
- * validator names the field the user sees.
+ * Every setting the form edits, grouped as the form shows them: from the
+ * entries of `core/setting-table.ts`, each group's fields in table order.
+ * Labels of limited numbers are those of {@link SETTINGS_LIMITS}, so a
+ * message of the validator names the field the user sees.
  */
-export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze([
-  {
-    title: 'Limits',
-    fields: [
-      { kind: 'number', setting: 'maxPages', name: 'maxPages', scale: 1, unit: null, label: SETTINGS_LIMITS.maxPages.label, testId: 'max-pages', help: `Most pages: ${MAX_PAGES_COUNTS}.` },
-      { kind: 'number', setting: 'maxDepth', name: 'maxDepth', scale: 1, unit: null, label: SETTINGS_LIMITS.maxDepth.label, testId: 'max-depth', help: 'Most link hops from the start URL (start = 0).' },
-      { kind: 'number', setting: 'maxBodyBytes', name: 'maxBodyMiB', scale: BYTES_PER_MIB, unit: 'MiB', label: SETTINGS_LIMITS.maxBodyBytes.label, testId: 'max-body-size', help: 'A longer page is cut and marked truncated.' },
-    ],
-  },
-  {
-    title: 'Politeness',
-    fields: [
-      { kind: 'number', setting: 'delayMs', name: 'delaySeconds', scale: MS_PER_SECOND, unit: 's', label: SETTINGS_LIMITS.delayMs.label, testId: 'delay', help: 'Least wait between one response and the next request to the same host.' },
-      { kind: 'number', setting: 'jitterMs', name: 'jitterSeconds', scale: MS_PER_SECOND, unit: 's', label: SETTINGS_LIMITS.jitterMs.label, testId: 'jitter', help: 'Largest random wait added to the delay.' },
-      { kind: 'number', setting: 'hostConcurrency', name: 'hostConcurrency', scale: 1, unit: null, label: SETTINGS_LIMITS.hostConcurrency.label, testId: 'hosts-at-once', help: 'Hosts crawled at the same time, each with its own requests and delay.' },
-      {
-        kind: 'number',
-        setting: 'requestsPerHost',
-        name: 'requestsPerHost',
-        scale: 1,
-        unit: null,
-        label: SETTINGS_LIMITS.requestsPerHost.label,
-        testId: 'requests-per-host',
-        help: 'More than 1 only at delay 0 and jitter 0, when robots.txt sets no Crawl-delay and the host is not backing off (429/503); otherwise one at a time. For your own site.',
-      },
-      { kind: 'text', setting: 'productToken', name: 'productToken', label: 'Robots product token', testId: 'product-token', help: 'Which robots.txt User-agent group is obeyed.' },
-    ],
-  },
-  {
-    title: 'Scope',
-    fields: [
-      { kind: 'text', setting: 'pathPrefix', name: 'pathPrefix', label: 'Path prefix', testId: 'path-prefix', help: 'Only crawl paths starting with this, e.g. /docs/. Empty: the whole site.' },
-      { kind: 'flag', setting: 'includeSubdomains', name: 'includeSubdomains', label: 'Include subdomains', testId: 'include-subdomains', narrow: true, help: 'Also crawl subdomains of the start host, over http and https.' },
-      { kind: 'flag', setting: 'followNofollow', name: 'followNofollow', label: 'Follow nofollow links', testId: 'follow-nofollow', narrow: true, help: 'Also follow rel="nofollow" links and nofollow pages.' },
-      { kind: 'lines', setting: 'excludePatterns', name: 'excludePatterns', placeholder: '*?sessionid=*\nhttp*://*/cgi-bin/*', label: 'Exclude patterns', testId: 'exclude-patterns', help: 'One per line; * matches any characters of the whole URL.' },
-      {
-        kind: 'lines',
-        setting: 'extraOrigins',
-        name: 'extraOrigins',
-        placeholder: 'https://docs.example.com\nhttp://127.0.0.1:8081',
-        label: EXTRA_ORIGINS_LABEL,
-        testId: 'extra-origins',
-        help: `One site per line (scheme://host:port, no path), crawled whole with the start site; each reads its own robots.txt and gets its own delay. At most ${MAX_EXTRA_ORIGINS}.`,
-      },
-    ],
-  },
-  {
-    title: 'Requests',
-    fields: [
-      { kind: 'number', setting: 'timeoutMs', name: 'timeoutSeconds', scale: MS_PER_SECOND, unit: 's', label: SETTINGS_LIMITS.timeoutMs.label, testId: 'timeout', help: 'Per request, to the end of the body.' },
-      { kind: 'number', setting: 'maxRetries', name: 'maxRetries', scale: 1, unit: null, label: SETTINGS_LIMITS.maxRetries.label, testId: 'retries', help: 'Retries of a URL answered 429 or 503.' },
-      { kind: 'flag', setting: 'headBeforeGet', name: 'headBeforeGet', label: 'HEAD before GET', testId: 'head-before-get', help: 'GET only when a HEAD says the URL is HTML.' },
-      {
-        kind: 'flag',
-        setting: 'withCookies',
-        name: 'withCookies',
-        label: 'Crawl with my cookies',
-        testId: 'with-cookies',
-        help: 'Send your cookies for the site, so the crawl sees it as you do, logged in. Off: requests carry no cookies.',
-      },
-      {
-        kind: 'flag',
-        setting: 'allowPrivateAddresses',
-        name: 'allowPrivateAddresses',
-        label: 'Allow private addresses',
-        testId: 'allow-private-addresses',
-        help: 'Let a crawl of a public site reach your own network (localhost, 10.x, 192.168.x, .local…), for a mixed intranet. Off: such URLs are listed as not checked. A crawl that starts on your network reaches it either way.',
-      },
-    ],
-  },
-  {
-    title: 'Archive',
-    fields: [
-      { kind: 'flag', setting: 'archiveResources', name: 'archiveResources', label: 'Archive page resources', testId: 'archive-resources', help: 'Stylesheets, scripts, images and fonts each page needs, on any host, each once, as politely as pages.' },
-      { kind: 'flag', setting: 'downloadFiles', name: 'downloadFiles', label: 'Download linked files', testId: 'download-files', help: 'Store linked files that are not HTML (PDFs, images, archives). Off: their headers only.' },
-      { kind: 'number', setting: 'maxFileBytes', name: 'maxFileMiB', scale: BYTES_PER_MIB, unit: 'MiB', label: SETTINGS_LIMITS.maxFileBytes.label, testId: 'max-file-size', help: 'A larger resource or file is cut and marked truncated.' },
-      { kind: 'number', setting: 'maxResources', name: 'maxResources', scale: 1, unit: null, label: SETTINGS_LIMITS.maxResources.label, testId: 'max-resources', help: 'Past it, no resource is fetched and files keep their headers only.' },
-    ],
-  },
-  {
-    title: 'Audit',
-    fields: [
-      {
-        kind: 'flag',
-        setting: 'checkExternal',
-        name: 'checkExternal',
-        label: 'Check links to other sites',
-        testId: 'check-external',
-        help: 'Ask each linked URL on another site once (HEAD, GET if refused; no body kept), following its redirects, as politely as pages.',
-      },
-      { kind: 'number', setting: 'maxExternal', name: 'maxExternal', scale: 1, unit: null, label: SETTINGS_LIMITS.maxExternal.label, testId: 'max-external', help: 'Past it, links to other sites are not checked.' },
-      { kind: 'number', setting: 'maxExternalPerHost', name: 'maxExternalPerHost', scale: 1, unit: null, label: SETTINGS_LIMITS.maxExternalPerHost.label, testId: 'max-external-per-host', help: 'URLs checked on any one other site, redirects included.' },
-    ],
-  },
-] satisfies FieldGroup[]);
+export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze(
+  FORM_GROUPS.map((title) => ({ title, fields: SETTING_ENTRIES.filter((entry) => entry.form.group === title).map(fieldOf) })),
+);
 
 /**
  * Shown while {@link CrawlSettings.withCookies} is on: what the user takes on.
@@ -271,33 +184,15 @@ export function fromSettings(settings: Partial<CrawlSettings>): FormValues {
   for (const key of Object.keys(all) as SettingKey[]) {
     if (settings[key] !== undefined) Object.assign(all, { [key]: settings[key] });
   }
-  return {
-    maxPages: String(all.maxPages),
-    maxDepth: String(all.maxDepth),
-    delaySeconds: toFormNumber(all.delayMs, MS_PER_SECOND),
-    productToken: all.productToken,
-    includeSubdomains: all.includeSubdomains,
-    pathPrefix: all.pathPrefix,
-    excludePatterns: all.excludePatterns.join('\n'),
-    extraOrigins: all.extraOrigins.join('\n'),
-    headBeforeGet: all.headBeforeGet,
-    timeoutSeconds: toFormNumber(all.timeoutMs, MS_PER_SECOND),
-    followNofollow: all.followNofollow,
-    maxRetries: String(all.maxRetries),
-    hostConcurrency: String(all.hostConcurrency),
-    requestsPerHost: String(all.requestsPerHost),
-    jitterSeconds: toFormNumber(all.jitterMs, MS_PER_SECOND),
-    maxBodyMiB: toFormNumber(all.maxBodyBytes, BYTES_PER_MIB),
-    archiveResources: all.archiveResources,
-    downloadFiles: all.downloadFiles,
-    maxFileMiB: toFormNumber(all.maxFileBytes, BYTES_PER_MIB),
-    maxResources: String(all.maxResources),
-    checkExternal: all.checkExternal,
-    maxExternal: String(all.maxExternal),
-    maxExternalPerHost: String(all.maxExternalPerHost),
-    withCookies: all.withCookies,
-    allowPrivateAddresses: all.allowPrivateAddresses,
-  };
+  const values: Record<string, string | boolean> = {};
+  for (const field of FIELDS) {
+    const value = all[field.setting];
+    if (field.kind === 'number') values[field.name] = toFormNumber(value as number, field.scale);
+    else if (field.kind === 'lines') values[field.name] = (value as string[]).join('\n');
+    else values[field.name] = value as string | boolean;
+  }
+  // Every field of FormValues has its entry in FIELDS (checked by the settings tests).
+  return values as unknown as FormValues;
 }
 
 /**
@@ -326,27 +221,29 @@ function lines(text: string): string[] {
  * is left out, so its default applies. Not validated: see {@link checkSettings}.
  */
 export function toSettings(values: FormValues): Partial<CrawlSettings> {
-  const settings: Partial<CrawlSettings> = {
-    includeSubdomains: values.includeSubdomains,
-    pathPrefix: values.pathPrefix.trim(),
-    excludePatterns: lines(values.excludePatterns),
-    extraOrigins: lines(values.extraOrigins),
-    headBeforeGet: values.headBeforeGet,
-    followNofollow: values.followNofollow,
-    archiveResources: values.archiveResources,
-    downloadFiles: values.downloadFiles,
-    checkExternal: values.checkExternal,
-    withCookies: values.withCookies,
-    allowPrivateAddresses: values.allowPrivateAddresses,
-  };
-  const productToken = values.productToken.trim();
-  if (productToken !== '') settings.productToken = productToken;
+  const settings: Partial<Record<SettingKey, unknown>> = {};
   for (const field of FIELDS) {
-    if (field.kind !== 'number') continue;
-    const value = parseNumber(values[field.name], field.scale);
-    if (value !== undefined) settings[field.setting] = value;
+    switch (field.kind) {
+      case 'flag':
+        settings[field.setting] = values[field.name];
+        break;
+      case 'lines':
+        settings[field.setting] = lines(values[field.name]);
+        break;
+      case 'text': {
+        // Empty: the default, left out when it is not empty itself (the product token).
+        const text = values[field.name].trim();
+        if (text !== '' || DEFAULT_SETTINGS[field.setting] === '') settings[field.setting] = text;
+        break;
+      }
+      case 'number': {
+        const value = parseNumber(values[field.name], field.scale);
+        if (value !== undefined) settings[field.setting] = value;
+        break;
+      }
+    }
   }
-  return settings;
+  return settings as Partial<CrawlSettings>;
 }
 
 /** A start URL for {@link validateSettings} when only the other settings are checked; never stored. */

@@ -5,7 +5,8 @@
 import { parseArgs } from 'node:util';
 import { FORMATS, formatOfPath, type ExportFormat } from '../../export/format-info.ts';
 import { startUrlProblem } from '../../core/crawl/crawl-lifecycle.ts';
-import { DEFAULT_SETTINGS, EXTRA_ORIGINS_LABEL, MAX_PAGES_COUNTS, SETTINGS_LIMITS, validateSettings, type CrawlSettings, type SettingsError } from '../../core/settings.ts';
+import { DEFAULT_SETTINGS, EXTRA_ORIGINS_LABEL, validateSettings, type CrawlSettings, type SettingsError } from '../../core/settings.ts';
+import { SETTING_ENTRIES, SETTING_TABLE, type CliSpec, type TableKey } from '../../core/setting-table.ts';
 
 /** Settings given on the command line: only what the user set, plus the start URL. */
 export type CliSettings = Partial<CrawlSettings> & { startUrl: string };
@@ -46,35 +47,11 @@ export function outputFormat(path: string): ExportFormat | null {
 /** The output file extensions, for messages. */
 const EXTENSIONS = FORMATS.map((f) => f.extension).join(', ');
 
-const OPTIONS = {
+/** The options that are not crawl settings. */
+const BASE_OPTIONS = {
   out: { type: 'string', multiple: true },
   import: { type: 'string' },
   'browsertrix-config': { type: 'string' },
-  'max-pages': { type: 'string' },
-  'max-depth': { type: 'string' },
-  delay: { type: 'string' },
-  parallel: { type: 'string' },
-  agent: { type: 'string' },
-  'include-subdomains': { type: 'boolean' },
-  prefix: { type: 'string' },
-  exclude: { type: 'string', multiple: true },
-  also: { type: 'string', multiple: true },
-  head: { type: 'boolean' },
-  timeout: { type: 'string' },
-  'follow-nofollow': { type: 'boolean' },
-  resources: { type: 'boolean', short: 'p' },
-  'no-resources': { type: 'boolean' },
-  'page-requisites': { type: 'boolean' },
-  'no-page-requisites': { type: 'boolean' },
-  files: { type: 'boolean' },
-  'no-files': { type: 'boolean' },
-  'max-file-size': { type: 'string' },
-  'max-resources': { type: 'string' },
-  'check-external': { type: 'boolean' },
-  'no-check-external': { type: 'boolean' },
-  'max-external': { type: 'string' },
-  'max-external-per-host': { type: 'string' },
-  'allow-private-addresses': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   demo: { type: 'boolean' },
   'out-dir': { type: 'string' },
@@ -82,42 +59,40 @@ const OPTIONS = {
   verbose: { type: 'boolean' },
 } as const;
 
-type OptionName = keyof typeof OPTIONS;
+/** One option as `parseArgs` takes it. */
+interface OptionConfig {
+  type: 'string' | 'boolean';
+  multiple?: boolean;
+  short?: string;
+}
+
+/** The entries of `core/setting-table.ts` that have a command-line option, in table order. */
+const CLI_ENTRIES = SETTING_ENTRIES.flatMap((entry) => (entry.cli === undefined ? [] : [{ key: entry.key, cli: entry.cli }]));
+
+/** An option's name without its `--`. */
+const bare = (flag: string): string => flag.replace(/^--/, '');
+
+/** The options that set a crawl setting, by name (without `--`), from the table. */
+const SETTING_OPTIONS: Readonly<Record<string, OptionConfig>> = Object.fromEntries(
+  CLI_ENTRIES.flatMap(({ cli }): [string, OptionConfig][] => {
+    if (cli.read === 'switch') {
+      return [
+        ...(cli.on ?? []).map((name, at): [string, OptionConfig] => [name, { type: 'boolean', ...(at === 0 && cli.short !== undefined ? { short: cli.short } : {}) }]),
+        ...(cli.off ?? []).map((name): [string, OptionConfig] => [name, { type: 'boolean' }]),
+      ];
+    }
+    if (cli.read === 'on') return [[bare(cli.flag), { type: 'boolean' }]];
+    return [[bare(cli.flag), { type: 'string', ...(cli.read === 'list' ? { multiple: true } : {}) }]];
+  }),
+);
+
+const OPTIONS: Readonly<Record<string, OptionConfig>> = { ...BASE_OPTIONS, ...SETTING_OPTIONS };
 
 /** Options that take a number, so `--delay -1` reads as a value, not as an option. */
-const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(['--max-pages', '--max-depth', '--delay', '--parallel', '--timeout', '--max-file-size', '--max-resources', '--max-external', '--max-external-per-host']);
+const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(CLI_ENTRIES.filter(({ cli }) => cli.read === 'whole' || cli.read === 'seconds' || cli.read === 'size').map(({ cli }) => cli.flag));
 
 /** Options that shape a crawl (not allowed with `--demo`). */
-const CRAWL_OPTIONS: readonly OptionName[] = [
-  'out',
-  'import',
-  'browsertrix-config',
-  'max-pages',
-  'max-depth',
-  'delay',
-  'parallel',
-  'agent',
-  'include-subdomains',
-  'prefix',
-  'exclude',
-  'also',
-  'head',
-  'timeout',
-  'follow-nofollow',
-  'resources',
-  'no-resources',
-  'page-requisites',
-  'no-page-requisites',
-  'files',
-  'no-files',
-  'max-file-size',
-  'max-resources',
-  'check-external',
-  'no-check-external',
-  'max-external',
-  'max-external-per-host',
-  'allow-private-addresses',
-];
+const CRAWL_OPTIONS: readonly string[] = ['out', 'import', 'browsertrix-config', ...Object.keys(SETTING_OPTIONS)];
 
 /** The archive files `--import` reads, by how their names end. */
 export const IMPORT_EXTENSIONS = ['.wacz', '.warc', '.warc.gz'] as const;
@@ -129,28 +104,7 @@ export function isImportable(path: string): boolean {
 }
 
 /** The command-line option for each setting, for messages. */
-const OPTION_OF_FIELD: Partial<Record<keyof CrawlSettings, string>> = {
-  maxPages: '--max-pages',
-  maxDepth: '--max-depth',
-  delayMs: '--delay',
-  requestsPerHost: '--parallel',
-  productToken: '--agent',
-  includeSubdomains: '--include-subdomains',
-  pathPrefix: '--prefix',
-  excludePatterns: '--exclude',
-  extraOrigins: '--also',
-  headBeforeGet: '--head',
-  timeoutMs: '--timeout',
-  followNofollow: '--follow-nofollow',
-  archiveResources: '--no-resources',
-  downloadFiles: '--no-files',
-  maxFileBytes: '--max-file-size',
-  maxResources: '--max-resources',
-  checkExternal: '--no-check-external',
-  maxExternal: '--max-external',
-  maxExternalPerHost: '--max-external-per-host',
-  allowPrivateAddresses: '--allow-private-addresses',
-};
+const OPTION_OF_FIELD: Partial<Record<keyof CrawlSettings, string>> = Object.fromEntries(CLI_ENTRIES.map(({ key, cli }) => [key, cli.flag]));
 
 const seconds = (ms: number): string => String(ms / 1000);
 
@@ -173,6 +127,32 @@ function wrapped(text: string): string {
   return lines.join(`\n${' '.repeat(USAGE_INDENT)}`);
 }
 
+/** A setting's default as `--help` and docs/cli.md write it: `500`, `1` (seconds), `50M`, `on`, `none`. */
+export function cliDefaultText(key: TableKey): string {
+  const entry = SETTING_TABLE[key];
+  const value: unknown = entry.default;
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  if (Array.isArray(value) || value === '') return 'none';
+  if (typeof value === 'number' && entry.limits?.unit === 'ms') return seconds(value);
+  if (typeof value === 'number' && entry.limits?.unit === 'bytes') return `${value / (1024 * 1024)}M`;
+  return String(value);
+}
+
+/** An option with its value's placeholder, as `--help` shows it: `--max-pages N`. */
+const optionLabel = (cli: CliSpec): string => (cli.value === undefined ? cli.flag : `${cli.flag} ${cli.value}`);
+
+/**
+ * The help of the options that set a crawl setting, in table order: the option, then its lines (each
+ * wrapped, the default after the last), under the descriptions' column; an option too long for its
+ * column has a line of its own.
+ */
+const SETTING_USAGE = CLI_ENTRIES.map(({ key, cli }) => {
+  const label = optionLabel(cli);
+  const lines = cli.help.map((line, at) => wrapped(at === cli.help.length - 1 ? `${line} (default: ${cliDefaultText(key)})` : line));
+  const head = label.length + 4 <= USAGE_INDENT ? `  ${label.padEnd(USAGE_INDENT - 2)}` : `  ${label}\n${' '.repeat(USAGE_INDENT)}`;
+  return `${head}${lines.join(`\n${' '.repeat(USAGE_INDENT)}`)}`;
+}).join('\n');
+
 /** The `--help` text: every option with its default. */
 export const USAGE = `Usage:
   tabcrawl <start-url> [options]            crawl a site with the Tabcrawl extension in headless Chromium (or Firefox)
@@ -187,38 +167,7 @@ Options:
                           that outgrew the browser (see docs/browsertrix.md) (default: none)
   --import FILE           read the archive FILE (.wacz, .warc, .warc.gz) into a crawl instead of crawling:
                           no start URL; with --out, write it in any format (see docs/import.md) (default: none)
-  --max-pages N           ${wrapped(`most pages: ${MAX_PAGES_COUNTS} (default: ${DEFAULT_SETTINGS.maxPages})`)}
-  --max-depth N           most link hops from the start URL (default: ${DEFAULT_SETTINGS.maxDepth})
-  --delay SECONDS         wait between two requests to one host, decimals allowed (default: ${seconds(DEFAULT_SETTINGS.delayMs)})
-  --parallel N            most requests in flight to one host at once, ${SETTINGS_LIMITS.requestsPerHost.min} to ${SETTINGS_LIMITS.requestsPerHost.max}; more than 1 only with --delay 0,
-                          when robots.txt sets no Crawl-delay and the host is not backing off (429/503),
-                          otherwise one at a time: for your own site (default: ${DEFAULT_SETTINGS.requestsPerHost})
-  --agent TOKEN           robots.txt product token: the User-agent group obeyed (default: ${DEFAULT_SETTINGS.productToken})
-  --include-subdomains    also crawl subdomains of the start host (default: off)
-  --prefix PATH           only crawl paths starting with PATH, e.g. /docs/ (default: none)
-  --exclude PATTERN       never crawl URLs matching PATTERN (* = anything); repeatable (default: none)
-  --also ORIGIN           also crawl this site, e.g. https://docs.example.com or http://127.0.0.1:8081
-                          (whole, with its own robots.txt and delay); repeatable (default: none)
-  --head                  send HEAD first, GET only HTML (default: off)
-  --timeout SECONDS       per-request timeout (default: ${seconds(DEFAULT_SETTINGS.timeoutMs)})
-  --follow-nofollow       follow nofollow links too (default: off)
-  --no-resources          do not archive page resources (stylesheets, scripts, images, fonts each page needs,
-                          on any host, politely); --resources, -p or --page-requisites turn it on (default: on)
-  --no-files              keep only the headers of linked files that are not HTML (PDFs, images, archives);
-                          --files turns downloading on (default: on)
-  --max-file-size SIZE    largest resource or file stored, bytes or with K, M or G, e.g. 50M; a larger one
-                          is cut and marked truncated (default: ${DEFAULT_SETTINGS.maxFileBytes / (1024 * 1024)}M)
-  --max-resources N       most page resources plus downloaded files (default: ${DEFAULT_SETTINGS.maxResources})
-  --no-check-external     do not check links to other sites (each linked URL on another site is asked for once,
-                          HEAD then GET if refused, no body kept, redirects followed, politely);
-                          --check-external turns it on (default: on)
-  --max-external N        most URLs on other sites checked (default: ${DEFAULT_SETTINGS.maxExternal})
-  --max-external-per-host N
-                          most URLs checked on any one other site, redirects included (default: ${DEFAULT_SETTINGS.maxExternalPerHost})
-  --allow-private-addresses
-                          let a crawl of a public site reach your own network (localhost, 10.x, 192.168.x,
-                          .local…), for a mixed intranet; off, such URLs are listed as not checked: private
-                          address. A crawl that starts on your network reaches it either way (default: off)
+${SETTING_USAGE}
   --browser NAME          run the crawl in chrome (Chromium) or firefox (default: chrome)
   --demo                  crawl a built-in demo site served on 127.0.0.1
   --out-dir DIR           where --demo writes its export (default: ${DEFAULT_DEMO_OUT_DIR})
@@ -291,6 +240,21 @@ function parseStrict(argv: readonly string[]) {
 
 type Parsed = ReturnType<typeof parseStrict>;
 
+/**
+ * What `parseArgs` read, typed as {@link OPTIONS} says: the options that are not settings by name, those of
+ * the table as `parseArgs` gives them (a string, strings, or true).
+ */
+type CliValues = {
+  out?: string[];
+  import?: string;
+  'browsertrix-config'?: string;
+  help?: boolean;
+  demo?: boolean;
+  'out-dir'?: string;
+  browser?: string;
+  verbose?: boolean;
+} & Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
+
 /** A settings problem as a usage error, named by the option that set it. */
 function settingsUsageError(error: SettingsError | undefined): ParseResult {
   if (error === undefined) return usageError('invalid settings');
@@ -312,7 +276,8 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   } catch (error) {
     return wantsHelp ? { kind: 'help' } : usageError(describeParseError(error));
   }
-  const { values, positionals } = parsed;
+  const values = parsed.values as CliValues;
+  const { positionals } = parsed;
   if (values.help === true) return { kind: 'help' };
 
   const verbose = values.verbose === true ? { verbose: true as const } : {};
@@ -338,60 +303,8 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   const startUrl = positionals[0] ?? '';
 
   const settings: CliSettings = { startUrl };
-  for (const [option, field] of [
-    ['max-pages', 'maxPages'],
-    ['max-depth', 'maxDepth'],
-    ['parallel', 'requestsPerHost'],
-  ] as const) {
-    const text = values[option];
-    if (text === undefined) continue;
-    const value = parseWholeNumber(`--${option}`, text);
-    if (typeof value === 'string') return usageError(value);
-    settings[field] = value;
-  }
-  for (const [option, field] of [
-    ['delay', 'delayMs'],
-    ['timeout', 'timeoutMs'],
-  ] as const) {
-    const text = values[option];
-    if (text === undefined) continue;
-    const value = parseSeconds(`--${option}`, text);
-    if (typeof value === 'string') return usageError(value);
-    settings[field] = value;
-  }
-  if (values.agent !== undefined) settings.productToken = values.agent;
-  if (values['include-subdomains'] === true) settings.includeSubdomains = true;
-  if (values.prefix !== undefined) settings.pathPrefix = values.prefix;
-  if (values.exclude !== undefined) settings.excludePatterns = [...values.exclude];
-  if (values.also !== undefined) settings.extraOrigins = [...values.also];
-  if (values.head === true) settings.headBeforeGet = true;
-  if (values['follow-nofollow'] === true) settings.followNofollow = true;
-  const on = values.resources === true || values['page-requisites'] === true;
-  const off = values['no-resources'] === true || values['no-page-requisites'] === true;
-  if (on && off) return usageError('--resources and --no-resources contradict each other: give one');
-  if (on || off) settings.archiveResources = on;
-  if (values.files === true && values['no-files'] === true) return usageError('--files and --no-files contradict each other: give one');
-  if (values.files === true || values['no-files'] === true) settings.downloadFiles = values.files === true;
-  if (values['max-file-size'] !== undefined) {
-    const bytes = parseSize('--max-file-size', values['max-file-size']);
-    if (typeof bytes === 'string') return usageError(bytes);
-    settings.maxFileBytes = bytes;
-  }
-  if (values['max-resources'] !== undefined) {
-    const value = parseWholeNumber('--max-resources', values['max-resources']);
-    if (typeof value === 'string') return usageError(value);
-    settings.maxResources = value;
-  }
-  if (values['allow-private-addresses'] === true) settings.allowPrivateAddresses = true;
-  if (values['check-external'] === true && values['no-check-external'] === true) return usageError('--check-external and --no-check-external contradict each other: give one');
-  if (values['check-external'] === true || values['no-check-external'] === true) settings.checkExternal = values['check-external'] === true;
-  for (const [option, field] of [['max-external', 'maxExternal'], ['max-external-per-host', 'maxExternalPerHost']] as const) {
-    const text = values[option];
-    if (text === undefined) continue;
-    const value = parseWholeNumber(`--${option}`, text);
-    if (typeof value === 'string') return usageError(value);
-    settings[field] = value;
-  }
+  const problem = readSettingOptions(values, settings);
+  if (problem !== null) return usageError(problem);
 
   const outputs = values.out ?? [];
   const outputProblem = outputsProblem(outputs);
@@ -405,11 +318,51 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   // Checked here as the background would, so bad input is a usage error (exit 2) before a browser starts.
   const checked = validateSettings(settings);
   if (!checked.ok) return settingsUsageError(checked.errors[0]);
-  const problem = startUrlProblem(checked.settings);
-  if (problem !== null) return settingsUsageError(problem);
+  const startProblem = startUrlProblem(checked.settings);
+  if (startProblem !== null) return settingsUsageError(startProblem);
   settings.startUrl = checked.settings.startUrl;
   if (settings.extraOrigins !== undefined) settings.extraOrigins = [...checked.settings.extraOrigins];
   return { kind: 'crawl', settings, outputs: [...outputs], browser: browser as CliBrowser, ...(browsertrixConfig === undefined ? {} : { browsertrixConfig }), ...verbose };
+}
+
+/**
+ * Sets in `settings` each crawl setting an option gives (in table order), as the table says the option
+ * reads; the first bad value's message, or null. Bounds are left to `validateSettings`.
+ */
+function readSettingOptions(values: CliValues, settings: CliSettings): string | null {
+  const given: Partial<Record<TableKey, unknown>> = {};
+  for (const { key, cli } of CLI_ENTRIES) {
+    const value = values[bare(cli.flag)];
+    switch (cli.read) {
+      case 'whole':
+      case 'seconds':
+      case 'size': {
+        if (typeof value !== 'string') break;
+        const read = cli.read === 'whole' ? parseWholeNumber(cli.flag, value) : cli.read === 'seconds' ? parseSeconds(cli.flag, value) : parseSize(cli.flag, value);
+        if (typeof read === 'string') return read;
+        given[key] = read;
+        break;
+      }
+      case 'text':
+        if (typeof value === 'string') given[key] = value;
+        break;
+      case 'list':
+        if (Array.isArray(value)) given[key] = value.map(String);
+        break;
+      case 'on':
+        if (value === true) given[key] = true;
+        break;
+      case 'switch': {
+        const on = (cli.on ?? []).some((name) => values[name] === true);
+        const off = (cli.off ?? []).some((name) => values[name] === true);
+        if (on && off) return `--${cli.on?.[0] ?? ''} and --${cli.off?.[0] ?? ''} contradict each other: give one`;
+        if (on || off) given[key] = on;
+        break;
+      }
+    }
+  }
+  Object.assign(settings, given);
+  return null;
 }
 
 /** What is wrong with the `--out` files, or null. */
@@ -422,7 +375,7 @@ function outputsProblem(outputs: readonly string[]): string | null {
 }
 
 /** `--import FILE`: the file and the outputs; no start URL, no crawl option. (Whether the file exists is checked by the CLI.) */
-function parseImport(values: Parsed['values'], positionals: readonly string[], browser: CliBrowser, verbose: { verbose?: true }): ParseResult {
+function parseImport(values: CliValues, positionals: readonly string[], browser: CliBrowser, verbose: { verbose?: true }): ParseResult {
   const file = values.import ?? '';
   if (file === '') return usageError('--import needs a file: a .wacz, .warc or .warc.gz');
   if (positionals.length > 0) return usageError(`--import reads a file instead of crawling and takes no start URL, got '${positionals[0] ?? ''}'`);
