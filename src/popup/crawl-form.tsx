@@ -16,11 +16,10 @@ import type { RefObject } from 'preact';
 import { useEffect, useId, useRef } from 'preact/hooks';
 import { SettingsForm } from '../settings/settings-form.tsx';
 import { DEFAULT_SETTINGS } from '../core/settings.ts';
-import type { StartFormErrors, StartFormValues } from './format.ts';
+import type { StartFormErrors, StartFormValues } from './start-form.ts';
 
 import { hiddenErrorCount } from './popup-state.ts';
 
-export { hiddenErrorCount };
 
 export interface CrawlFormProps {
   values: StartFormValues;

@@ -9,7 +9,10 @@
 import { Fragment, type ComponentChildren } from 'preact';
 import { etaMs, pagesPerMinute } from '../core/crawl/progress.ts';
 import type { CrawlSummary, HostProgress } from '../messaging/protocol.ts';
-import { etaText, hostLine, httpOrigin, progressParts, progressPercent, progressText, rateText, runTimeText } from './format.ts';
+import { etaText, progressParts, progressPercent, progressText, runTimeText } from '../ui/crawl-progress-text.ts';
+import { hostLine } from '../ui/host-wait-text.ts';
+import { httpOrigin } from '../core/url/normalize-url.ts';
+import { rateText } from './crawl-text.ts';
 import { ProgressBar } from '../ui/progress-bar.tsx';
 import { notCrawledText } from '../ui/not-crawled-text.ts';
 import type { CrawlAction } from './use-crawl.ts';

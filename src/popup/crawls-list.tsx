@@ -14,7 +14,11 @@
 import type { Ref } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CrawlSummary } from '../messaging/protocol.ts';
-import { dateTime, formatBytes, httpOrigin, runTimeText, settingsDigest } from './format.ts';
+import { dateTime } from '../ui/format-time.ts';
+import { formatBytes } from '../ui/format-bytes.ts';
+import { httpOrigin } from '../core/url/normalize-url.ts';
+import { runTimeText } from '../ui/crawl-progress-text.ts';
+import { settingsDigest } from './crawl-text.ts';
 
 export interface CrawlsListProps {
   /** The crawls, or null while they load. */

@@ -5,7 +5,7 @@
  */
 import { useId, useState } from 'preact/hooks';
 import { FORMATS, type ExportFormat } from '../export/format-info.ts';
-import { describeError } from './format.ts';
+import { describeError } from './crawl-text.ts';
 
 /** The format picked when the menu appears. */
 export const DEFAULT_EXPORT_FORMAT: ExportFormat = 'wacz';

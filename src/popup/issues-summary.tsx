@@ -13,7 +13,7 @@ import { worstChecksFirst } from '../audit/audit.ts';
 import { SEVERITIES, checkInfo, type Severity } from '../audit/checks.ts';
 import type { Send } from '../messaging/client.ts';
 import type { CrawlSummary, ReplyOf } from '../messaging/protocol.ts';
-import { describeError } from './format.ts';
+import { describeError } from './crawl-text.ts';
 
 /** Checks named at most, the most severe first, then those with the most issues. */
 export const TOP_CHECKS = 3;

@@ -11,7 +11,8 @@
  */
 import type { CrawlSummary } from '../messaging/protocol.ts';
 import type { FormValues, SettingKey } from '../settings/settings-values.ts';
-import { defaultStartForm, httpOrigin, type StartFormErrors, type StartFormValues } from './format.ts';
+import { defaultStartForm, type StartFormErrors, type StartFormValues } from './start-form.ts';
+import { httpOrigin } from '../core/url/normalize-url.ts';
 
 /** Under the start URL when the tab is no web site. */
 export const NOT_A_SITE_NOTE = 'This tab is not a web site; type a URL to crawl';

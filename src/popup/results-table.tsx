@@ -1,6 +1,7 @@
 /** The newest rows of the crawl table: URL, Status, Type. */
 import type { PageSummary } from '../messaging/protocol.ts';
-import { mediaType, rowTone, shortUrl, statusText } from './format.ts';
+import { mediaType, rowTone, shortUrl } from '../ui/row-format.ts';
+import { statusText } from './crawl-text.ts';
 
 export interface ResultsTableProps {
   pages: readonly PageSummary[];

@@ -9,7 +9,7 @@ import { CrawlForm } from './crawl-form.tsx';
 import { CrawlProgress } from './crawl-progress.tsx';
 import type { PopupDeps } from './deps.ts';
 import { ExportMenu } from './export-menu.tsx';
-import { httpOrigin } from './format.ts';
+import { httpOrigin } from '../core/url/normalize-url.ts';
 import { IssuesSummary } from './issues-summary.tsx';
 import { hasIssuesSummary, startBlockedReason } from './popup-state.ts';
 import { ResultsTable } from './results-table.tsx';

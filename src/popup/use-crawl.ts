@@ -19,7 +19,7 @@ import type { Send } from '../messaging/client.ts';
 import type { CrawlSummary, HostProgress, OnEvent, PageSummary } from '../messaging/protocol.ts';
 import { TabcrawlError } from '../messaging/protocol.ts';
 import { LATEST_PAGES_LIMIT } from './deps.ts';
-import { errorSentence } from './format.ts';
+import { errorSentence } from './crawl-text.ts';
 
 /** What the user can do to the crawl shown; each is one request of the same name. */
 export type CrawlAction = 'pause' | 'resume' | 'stop';

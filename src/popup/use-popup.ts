@@ -10,7 +10,7 @@ import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { CrawlSummary } from '../messaging/protocol.ts';
 import type { ResultsViewName } from '../messaging/routes.ts';
 import { DEFAULT_POLL_MS, type PopupDeps } from './deps.ts';
-import type { StartFormValues } from './format.ts';
+import type { StartFormValues } from './start-form.ts';
 import * as actions from './popup-actions.ts';
 import { createPopupStore, type PopupScreen, type PopupState } from './popup-state.ts';
 import { useCrawl, type CrawlAction, type CrawlView } from './use-crawl.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TabcrawlError, type CrawlSummary, type Events, type HostProgress, type OnEvent } from '../../src/messaging/protocol.ts';
-import { clockTime } from '../../src/popup/format.ts';
+import { clockTime } from '../../src/ui/format-time.ts';
 import {
   click,
   crawlSummary,

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { CrawlCounts, CrawlState } from '../../src/core/model.ts';
 import { formatProgress } from '../../src/shells/cli/progress.ts';
 import { kindsText, progressParts, progressPercent, progressText, type CrawlProgressFields } from '../../src/ui/crawl-progress-text.ts';
-import { rateText } from '../../src/popup/format.ts';
+import { rateText } from '../../src/popup/crawl-text.ts';
 
 /** Counts of a crawl that did `pages` pages (files among them) and `resources` resources, with `resourcesQueued` more known. */
 function counts(pages: number, resources: number, files: number, resourcesQueued = 0): CrawlCounts {

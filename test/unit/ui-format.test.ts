@@ -5,7 +5,7 @@ import { asSentence } from '../../src/ui/sentence.ts';
 import { mediaType, rowTone, statusText, statusWithLocation } from '../../src/ui/row-format.ts';
 import { mediaTypeOf } from '../../src/storage/database.ts';
 import { httpOrigin } from '../../src/core/url/normalize-url.ts';
-import { statusText as popupStatusText } from '../../src/popup/format.ts';
+import { statusText as popupStatusText } from '../../src/popup/crawl-text.ts';
 import { sizeText } from '../../src/results/format.ts';
 
 describe('shared formatting', () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
-import { etaText, progressPercent, runTimeText, settingsDigest } from '../../src/popup/format.ts';
+import { etaText, progressPercent, runTimeText } from '../../src/ui/crawl-progress-text.ts';
+import { settingsDigest } from '../../src/popup/crawl-text.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
 
 const settings = { ...DEFAULT_SETTINGS, startUrl: 'https://example.com/' };
