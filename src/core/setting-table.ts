@@ -1,12 +1,33 @@
 /**
  * One entry per crawl setting: its default, its bounds, its field in the settings form, its command-line
- * option and help, how the popup's crawl list and the WARC's `warcinfo` show it, and which Browsertrix
- * Crawler options it becomes. The validator (`core/settings.ts`), the form (`settings/settings-values.ts`),
- * the CLI's parser, `--help` and docs/cli.md's option table (`shells/cli/`), the popup's digest
- * (`popup/format.ts`) and the warcinfo record (`export/warc.ts`) are all read from here (issue 28).
+ * option and help, how the popup's crawl list and the WARC's `warcinfo` show it, and how it carries over to
+ * Browsertrix Crawler. The validator (`core/settings.ts`), the form (`settings/settings-values.ts`), the CLI's
+ * parser, `--help` and docs/cli.md's option table (`shells/cli/`), the popup's digest (`popup/format.ts`), the
+ * warcinfo record (`export/warc.ts`), the Browsertrix config (`handoff/browsertrix-config.ts`, through
+ * `handoff/browsertrix-parts.ts`) and docs/browsertrix.md's mapping table (`handoff/browsertrix-docs.ts`) are
+ * all read from here (issue 28).
  *
- * Pure data and small functions; imports nothing of ours but types. A new setting is one entry here (the
- * compiler asks for it: {@link SETTING_TABLE} is keyed by every setting) plus the crawl code that uses it.
+ * Pure data and small functions; imports nothing of ours but types.
+ *
+ * To add a crawl setting:
+ * 1. Add it to `CrawlSettings` (`core/crawl-settings.ts`) and give it an entry here: the compiler asks for
+ *    one ({@link SETTING_TABLE} is keyed by every setting). Its place in the table is its place in its form
+ *    group, in `--help` and in docs/cli.md.
+ * 2. Fill the entry: `default`, `label`, `limits` for a number, `form`; `cli` if the command line sets it;
+ *    `digest` and `warcinfo` if the popup and the WARC show it (their `at` orders them).
+ * 3. Say how it carries over to Browsertrix, in its `browsertrix` part ({@link BrowsertrixPart}): the options
+ *    it changes (their YAML names, as test/fixtures/browsertrix/crawler-options.json lists
+ *    Browsertrix's options; a unit test checks them); the options it writes (`writes`) and its sentence in the
+ *    config's header (`became`, with its row of docs/browsertrix.md's table); or, when Browsertrix has no
+ *    counterpart, its `lost` sentence: what is lost and the safe choice taken instead. `at` places each piece
+ *    among the others (the hand-off's own parts, such as the start URL's, are in
+ *    `handoff/browsertrix-parts.ts`). When another part already says it (it reads this setting too), name that
+ *    part in `mappedBy` and add this setting to its text. A new value that several settings decide goes in
+ *    {@link BrowsertrixHelp} (worked out in `browsertrixHelp`).
+ * 4. Regenerate the docs' tables: `UPDATE_DOCS=1 npx tsx --test test/unit/cli-option-docs.test.ts
+ *    test/unit/browsertrix-docs.test.ts`.
+ * 5. Write the crawl code that uses it (`core/crawl/`). Numbers and true-or-false settings are checked from
+ *    the table; a text or a list needs its check in `validateSettings` (`core/settings.ts`).
  */
 import type { CrawlSettings } from './crawl-settings.ts';
 
@@ -130,7 +151,7 @@ type FromSettings<T> = (settings: CrawlSettings, help: BrowsertrixHelp) => T;
  */
 export interface BrowsertrixPart {
   /**
-   * The Browsertrix options (their YAML names, /work/shared/browsertrix/crawler-options.json) whose value
+   * The Browsertrix options (their YAML names, test/fixtures/browsertrix/crawler-options.json) whose value
    * changes with this setting; empty: none (the header says what is lost). Checked by a unit test.
    */
   options: readonly string[];
