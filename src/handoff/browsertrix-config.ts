@@ -7,7 +7,9 @@
  * than the crawl it came from; what it cannot carry over (Browsertrix has no
  * per-host gap, reads no Crawl-delay, renders every page with all it loads…)
  * is said in a comment block at the top of the file, with the safe choice
- * taken instead.
+ * taken instead. What each setting becomes is said in its entry of
+ * `core/setting-table.ts` (its `browsertrix` part), what belongs to no setting
+ * in `browsertrix-parts.ts`; this file puts the parts together and writes them.
  *
  * The YAML is written by hand: a few fixed shapes (scalars, lists of scalars,
  * the seeds' list of mappings) and comments, every string quoted, so no YAML
@@ -15,7 +17,7 @@
  * `yaml` package and check it against Browsertrix's own option list.
  */
 import { withSessionGuard, type CrawlSettings } from '../core/settings.ts';
-import type { ConfigScalar, ConfigValue } from '../core/setting-table.ts';
+import type { BrowsertrixHelp, ConfigScalar, ConfigValue } from '../core/setting-table.ts';
 import { browsertrixHelp, inOrder } from './browsertrix-parts.ts';
 
 export { BACK_OFF_STATUSES, linkSelectors } from './browsertrix-parts.ts';
@@ -67,7 +69,7 @@ export function browsertrixConfig(source: HandoffSource): BrowsertrixConfig {
   const help = browsertrixHelp(settings, source.version);
   const options: Record<string, ConfigValue> = {};
   for (const writes of inOrder((part) => part.writes)) Object.assign(options, writes.options(settings, help));
-  const sentences = (texts: { text: (s: CrawlSettings, h: typeof help) => string | null }[]): string[] =>
+  const sentences = (texts: { text: (s: CrawlSettings, h: BrowsertrixHelp) => string | null }[]): string[] =>
     texts.flatMap(({ text }) => {
       const sentence = text(settings, help);
       return sentence === null ? [] : [sentence];
