@@ -5,7 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FORM_GROUPS, SETTING_ENTRIES, SETTING_TABLE, isDefaultValue, type TableKey } from '../../src/core/setting-table.ts';
+import {
+  FORM_GROUPS,
+  SETTING_ENTRIES,
+  SETTING_TABLE,
+  isDefaultValue,
+  type TableKey,
+} from '../../src/core/setting-table.ts';
 import { DEFAULT_SETTINGS, SETTINGS_LIMITS, validateSettings, type CrawlSettings } from '../../src/core/settings.ts';
 import { FIELDS, fromSettings } from '../../src/settings/settings-values.ts';
 import { browsertrixConfig } from '../../src/handoff/browsertrix-config.ts';
@@ -53,7 +59,8 @@ describe('the settings table', () => {
   it("gives every setting one form field, in a known group, whose name is a field of the form's values and whose test id is its own", () => {
     const values = fromSettings({});
     assert.deepEqual(FIELDS.map((field) => field.name).sort(), Object.keys(values).sort());
-    for (const entry of SETTING_ENTRIES) assert.ok((FORM_GROUPS as readonly string[]).includes(entry.form.group), entry.key);
+    for (const entry of SETTING_ENTRIES)
+      assert.ok((FORM_GROUPS as readonly string[]).includes(entry.form.group), entry.key);
     for (const entry of SETTING_ENTRIES) {
       const unit = entry.form.unit ?? null;
       // The field's name says its unit (formNameOf): ms are typed in seconds, bytes in MiB.
@@ -71,7 +78,12 @@ describe('the settings table', () => {
     });
     assert.equal(new Set(names).size, names.length);
     for (const entry of SETTING_ENTRIES) {
-      if (entry.cli?.read === 'switch') assert.ok(entry.cli.off?.includes(entry.cli.flag.slice(2)) === true || entry.cli.on?.includes(entry.cli.flag.slice(2)) === true, `${entry.key}'s shown option is one of its switches`);
+      if (entry.cli?.read === 'switch')
+        assert.ok(
+          entry.cli.off?.includes(entry.cli.flag.slice(2)) === true ||
+            entry.cli.on?.includes(entry.cli.flag.slice(2)) === true,
+          `${entry.key}'s shown option is one of its switches`,
+        );
     }
   });
 
@@ -87,7 +99,12 @@ describe('the settings table', () => {
     const format = { seconds: (ms: number) => `${ms / 1000} s`, bytes: (bytes: number) => `${bytes} B` };
     for (const entry of SETTING_ENTRIES) {
       assert.equal(entry.digest?.text(settings, format) ?? null, null, entry.key);
-      if (entry.digest !== undefined) assert.notEqual(entry.digest.text({ ...settings, [entry.key]: otherValue(entry.key) }, format), null, entry.key);
+      if (entry.digest !== undefined)
+        assert.notEqual(
+          entry.digest.text({ ...settings, [entry.key]: otherValue(entry.key) }, format),
+          null,
+          entry.key,
+        );
     }
   });
 
@@ -103,14 +120,18 @@ describe("the settings table's Browsertrix options", () => {
   const known = loadBrowsertrixOptions();
   const base = { ...DEFAULT_SETTINGS, startUrl: START_URL } as CrawlSettings;
   /** Whether Browsertrix reads this name, as an option or as one's alias (`include` for `scopeIncludeRx`). */
-  const isKnown = (name: string): boolean => name in known || Object.values(known).some((option) => (option.alias ?? []).includes(name));
+  const isKnown = (name: string): boolean =>
+    name in known || Object.values(known).some((option) => (option.alias ?? []).includes(name));
   const optionsOf = (settings: CrawlSettings) => browsertrixConfig({ settings, version: '1.0.0' }).options;
 
   it('are options Browsertrix Crawler reads, and the config writes each', () => {
     for (const entry of SETTING_ENTRIES) {
-      for (const option of entry.browsertrix) {
+      for (const option of entry.browsertrix.options) {
         assert.ok(isKnown(option), `${entry.key}: ${option} is a Browsertrix option`);
-        assert.ok(option in optionsOf({ ...base, [entry.key]: otherValue(entry.key) }), `${entry.key}: the config writes ${option}`);
+        assert.ok(
+          option in optionsOf({ ...base, [entry.key]: otherValue(entry.key) }),
+          `${entry.key}: the config writes ${option}`,
+        );
       }
     }
   });
@@ -119,8 +140,14 @@ describe("the settings table's Browsertrix options", () => {
     const before = optionsOf(base);
     for (const entry of SETTING_ENTRIES) {
       const after = optionsOf({ ...base, [entry.key]: otherValue(entry.key) });
-      const changed = Object.keys({ ...before, ...after }).filter((option) => JSON.stringify(before[option]) !== JSON.stringify(after[option]));
-      for (const option of changed) assert.ok(entry.browsertrix.includes(option), `${entry.key} changes ${option}, which its entry does not name`);
+      const changed = Object.keys({ ...before, ...after }).filter(
+        (option) => JSON.stringify(before[option]) !== JSON.stringify(after[option]),
+      );
+      for (const option of changed)
+        assert.ok(
+          entry.browsertrix.options.includes(option),
+          `${entry.key} changes ${option}, which its entry does not name`,
+        );
     }
   });
 });
