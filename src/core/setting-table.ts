@@ -2,7 +2,7 @@
  * One entry per crawl setting: its default, its bounds, its field in the settings form, its command-line
  * option and help, how the popup's crawl list and the WARC's `warcinfo` show it, and how it carries over to
  * Browsertrix Crawler. The validator (`core/settings.ts`), the form (`settings/settings-values.ts`), the CLI's
- * parser, `--help` and docs/cli.md's option table (`shells/cli/`), the popup's digest (`popup/format.ts`), the
+ * parser, `--help` and docs/cli.md's option table (`shells/cli/`), the popup's digest (`popup/crawl-text.ts`), the
  * warcinfo record (`export/warc.ts`), the Browsertrix config (`handoff/browsertrix-config.ts`, through
  * `handoff/browsertrix-parts.ts`) and docs/browsertrix.md's mapping table (`handoff/browsertrix-docs.ts`) are
  * all read from here (issue 28).
