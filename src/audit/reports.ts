@@ -9,13 +9,16 @@
  * targets, duplicate originals) reads the rows twice instead of holding the
  * crawl: memory stays proportional to the report, not the crawl.
  */
-import { scanInPasses, type RowScan } from './engine.ts';
+import { runChecks, scanInPasses, type RowScan } from './engine.ts';
+import { BlockedJudge, RedirectJudge } from './link-judgements.ts';
+import { linkChecksJudging, type LinkJudges } from './link-checks.ts';
+import { blockedReportOf, redirectsReportOf } from './report-views.ts';
+import { DEFAULT_THRESHOLDS, type AuditThresholds } from './thresholds.ts';
 import {
   blockedCollector,
   brokenLinksCollector,
   brokenResourcesCollector,
   duplicatesCollector,
-  passReaderOf,
   redirectsCollector,
   type ReportCollector,
 } from './report-collectors.ts';
@@ -36,7 +39,7 @@ export type { RowScan };
 export * from './report-types.ts';
 
 async function buildOne<R>(scan: RowScan, collector: ReportCollector<R>): Promise<R> {
-  await scanInPasses(scan, [passReaderOf(collector)]);
+  await scanInPasses(scan, [collector]);
   return collector.finish();
 }
 
@@ -82,21 +85,28 @@ export function buildReport(kind: ReportKind, scan: RowScan): Promise<Report> {
   }
 }
 
-/** All five reports from two scans of the rows. */
-export async function buildAllReports(scan: RowScan): Promise<AllReports> {
+/**
+ * All five reports from two scans of the rows. The *Redirects* and *Blocked*
+ * reports are views of what the link checks judge in those scans (their
+ * judges are filled by the checks themselves, `linkChecksJudging`), so they
+ * show what the Issues flag, judged once.
+ */
+export async function buildAllReports(
+  scan: RowScan,
+  thresholds: AuditThresholds = DEFAULT_THRESHOLDS,
+): Promise<AllReports> {
+  const judges: LinkJudges = { redirects: new RedirectJudge(true), blocked: new BlockedJudge() };
   const collectors = {
     'broken-links': brokenLinksCollector(),
     'broken-resources': brokenResourcesCollector(),
-    redirects: redirectsCollector(),
-    blocked: blockedCollector(),
     duplicates: duplicatesCollector(),
   };
-  await scanInPasses(scan, Object.values(collectors).map(passReaderOf));
+  await runChecks(scan, [linkChecksJudging(judges)], thresholds, Object.values(collectors));
   return {
     'broken-links': collectors['broken-links'].finish(),
     'broken-resources': collectors['broken-resources'].finish(),
-    redirects: collectors.redirects.finish(),
-    blocked: collectors.blocked.finish(),
+    redirects: redirectsReportOf(judges.redirects),
+    blocked: blockedReportOf(judges.blocked),
     duplicates: collectors.duplicates.finish(),
   };
 }

@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runAudit } from '../../src/audit/audit.ts';
+import { runChecks } from '../../src/audit/engine.ts';
+import { linkChecksJudging } from '../../src/audit/link-checks.ts';
+import { BlockedJudge, RedirectJudge } from '../../src/audit/link-judgements.ts';
+import type { RedirectWalk } from '../../src/audit/redirect-chains.ts';
+import { blockedReportOf, redirectsReportOf } from '../../src/audit/report-views.ts';
 import { buildAllReports } from '../../src/audit/reports.ts';
 import { DEFAULT_THRESHOLDS } from '../../src/audit/thresholds.ts';
-import { auditRows } from '../support/audit-fixture.ts';
+import { OTHER, SITE, auditRows, external, linking, other, redirect } from '../support/audit-fixture.ts';
 import { scanOf } from '../support/row-scan.ts';
 
 const sorted = (urls: Iterable<string>): string[] => [...urls].sort();
@@ -12,14 +17,91 @@ describe('reports and Issues over one crawl', () => {
   it('list the same broken links, broken resources, redirect chains and loops, judged by the same predicates and walker', async () => {
     const rows = auditRows();
     const [reports, audit] = await Promise.all([buildAllReports(scanOf(rows)), runAudit(scanOf(rows))]);
-    const found = (check: Parameters<typeof audit.findings.get>[0]): string[] => (audit.findings.get(check) ?? []).map((finding) => finding.url);
+    const found = (check: Parameters<typeof audit.findings.get>[0]): string[] =>
+      (audit.findings.get(check) ?? []).map((finding) => finding.url);
 
-    assert.deepEqual(sorted(reports['broken-links'].targets.map((target) => target.url)), sorted([...found('broken-link-internal'), ...found('broken-link-external')]));
-    assert.deepEqual(sorted(reports['broken-resources'].resources.map((resource) => resource.url)), sorted(found('broken-resource')));
+    assert.deepEqual(
+      sorted(reports['broken-links'].targets.map((target) => target.url)),
+      sorted([...found('broken-link-internal'), ...found('broken-link-external')]),
+    );
+    assert.deepEqual(
+      sorted(reports['broken-resources'].resources.map((resource) => resource.url)),
+      sorted(found('broken-resource')),
+    );
     const loops = reports.redirects.chains.filter((chain) => chain.isLoop).map((chain) => chain.hops[0]?.url ?? '');
     assert.deepEqual(sorted(loops), sorted(found('redirect-loop')));
-    const long = reports.redirects.chains.filter((chain) => !chain.isLoop && chain.hops.length >= DEFAULT_THRESHOLDS.redirectChainHops);
+    const long = reports.redirects.chains.filter(
+      (chain) => !chain.isLoop && chain.hops.length >= DEFAULT_THRESHOLDS.redirectChainHops,
+    );
     assert.deepEqual(sorted(long.map((chain) => chain.hops[0]?.url ?? '')), sorted(found('redirect-chain')));
     assert.ok(loops.length > 0 && reports['broken-links'].targets.length > 0, 'the fixture plants both');
+  });
+
+  it("follow a redirect of the site through another site's redirects as one chain, and list no chain of another site's redirects alone", async () => {
+    const rows = [
+      linking('/', ['/moved', `${OTHER}/short`]),
+      // The site's /moved sends visitors to another site, which redirects once more: two hops for them.
+      redirect('/moved', `${OTHER}/a`),
+      external(`${OTHER}/a`, { status: 301, location: `${OTHER}/b` }),
+      external(`${OTHER}/b`, { status: 200 }),
+      // A link to another site that redirects: no chain of the site.
+      external(`${OTHER}/short`, { status: 301, location: `${OTHER}/long` }),
+      external(`${OTHER}/long`, { status: 301, location: `${OTHER}/longer` }),
+      external(`${OTHER}/longer`, { status: 200 }),
+    ];
+    const [reports, audit] = await Promise.all([buildAllReports(scanOf(rows)), runAudit(scanOf(rows))]);
+    assert.deepEqual(
+      reports.redirects.chains.map((chain) => [chain.hops.map((hop) => hop.url), chain.end]),
+      [
+        [
+          [`${SITE}/moved`, `${OTHER}/a`],
+          { kind: 'page', url: `${OTHER}/b`, status: 200, error: null, isBlocked: false },
+        ],
+      ],
+    );
+    assert.deepEqual(
+      (audit.findings.get('redirect-chain') ?? []).map((finding) => [finding.url, finding.detail]),
+      [[`${SITE}/moved`, `2 hops to ${OTHER}/b`]],
+    );
+  });
+
+  it('show in the Redirects and Blocked reports what the link checks judged, read from their judges and not from the rows', async () => {
+    const rows = [
+      linking('/', ['/old', '/private']),
+      redirect('/old', '/older'),
+      redirect('/older', '/'),
+      other('/private', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /private' }),
+    ];
+    /** A judge that follows the chains it is told to: if the checks or the report followed chains of their own, they would not show these. */
+    class ToldJudge extends RedirectJudge {
+      override chains(): RedirectWalk[] {
+        return [
+          { hops: [`${SITE}/older`], end: { kind: 'exit', url: `${SITE}/` } },
+          { hops: [`${SITE}/old`, `${SITE}/older`], end: { kind: 'loop', url: `${SITE}/old` } },
+        ];
+      }
+    }
+    const judges = { redirects: new ToldJudge(true), blocked: new BlockedJudge() };
+    const audit = await runChecks(scanOf(rows), [linkChecksJudging(judges)]);
+    assert.deepEqual(
+      (audit.findings.get('redirect-loop') ?? []).map((finding) => finding.url),
+      [`${SITE}/old`],
+    );
+    assert.deepEqual(audit.findings.get('redirect-chain'), []);
+    const report = redirectsReportOf(judges.redirects);
+    assert.deepEqual(
+      report.chains.map((chain) => [chain.hops.map((hop) => hop.url), chain.isLoop]),
+      [
+        [[`${SITE}/old`, `${SITE}/older`], true],
+        [[`${SITE}/older`], false],
+      ],
+    );
+    assert.deepEqual(blockedReportOf(judges.blocked).rows, [
+      { url: `${SITE}/private`, rule: 'Disallow: /private', referrer: `${SITE}/` },
+    ]);
+    assert.deepEqual(
+      (audit.findings.get('link-to-blocked') ?? []).map((finding) => finding.url),
+      [`${SITE}/private`],
+    );
   });
 });

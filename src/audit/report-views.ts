@@ -1,0 +1,49 @@
+/**
+ * The reports that are views of the link checks' judgements
+ * (`link-judgements.ts`): the *Redirects* report shows the chains the
+ * `redirect-chain` and `redirect-loop` checks judge, the *Blocked* report
+ * the blocked URLs of the site the `link-to-blocked` check judges. A view
+ * only shapes a judgement for its table and CSV: it reads no row itself.
+ *
+ * Pure: no Dexie, no browser API.
+ */
+import type { BlockedJudge, RedirectJudge } from './link-judgements.ts';
+import type { BlockedReport, ChainEnd, RedirectChain, RedirectHop, RedirectsReport } from './report-types.ts';
+
+/**
+ * Every chain the judge follows, loops first, then the longest, ties in `seq`
+ * order of the first hop. A chain's end is the row it ends on when the judge
+ * kept the ends (else `not-crawled`).
+ */
+export function redirectsReportOf(judge: RedirectJudge): RedirectsReport {
+  /** The `seq` rank of each redirect (the map keeps `seq` order). */
+  const rankOf = new Map([...judge.redirects.keys()].map((url, index) => [url, index]));
+  const chains = judge.chains().map(({ hops: urls, end: walkEnd }) => {
+    const hops: RedirectHop[] = urls.flatMap((url) => {
+      const redirect = judge.redirects.get(url);
+      return redirect === undefined ? [] : [{ url, status: redirect.status }];
+    });
+    const isLoop = walkEnd.kind === 'loop';
+    let end: ChainEnd;
+    if (walkEnd.kind === 'no-location') end = { kind: 'no-location' };
+    else if (isLoop) end = { kind: 'loop', url: walkEnd.url };
+    else {
+      const row = judge.ends.get(walkEnd.url);
+      end = row === undefined ? { kind: 'not-crawled', url: walkEnd.url } : { kind: 'page', ...row };
+    }
+    return { chain: { hops, end, isLong: hops.length > 1, isLoop }, rank: rankOf.get(urls[0] ?? '') ?? 0 };
+  });
+  chains.sort(
+    (a, b) =>
+      Number(b.chain.isLoop) - Number(a.chain.isLoop) || b.chain.hops.length - a.chain.hops.length || a.rank - b.rank,
+  );
+  return { kind: 'redirects', chains: chains.map(({ chain }): RedirectChain => chain) };
+}
+
+/** The site's blocked URLs, in `seq` order. */
+export function blockedReportOf(judge: BlockedJudge): BlockedReport {
+  return {
+    kind: 'blocked',
+    rows: [...judge.rows.values()].map(({ url, rule, referrer }) => ({ url, rule, referrer })),
+  };
+}
