@@ -13,8 +13,9 @@
 import type { PageRecord } from '../core/model.ts';
 import type { PassReader } from './engine.ts';
 import { BlockedJudge, RedirectJudge, errorText } from './link-judgements.ts';
-import { blockedReportOf, redirectsReportOf } from './report-views.ts';
-import { isBrokenResource, isBrokenRow, isSuccessStatus } from './row-health.ts';
+import { DuplicateJudge } from './duplicate-judgement.ts';
+import { blockedReportOf, duplicatesReportOf, redirectsReportOf } from './report-views.ts';
+import { isBrokenResource, isBrokenRow } from './row-health.ts';
 import {
   resourceTypeOf,
   type BlockedReport,
@@ -22,8 +23,6 @@ import {
   type BrokenResource,
   type BrokenResourcesReport,
   type BrokenTarget,
-  type DuplicateGroup,
-  type DuplicateMember,
   type DuplicatesReport,
   type LinkingPage,
   type RedirectsReport,
@@ -145,50 +144,12 @@ export function blockedCollector(): ReportCollector<BlockedReport> {
   };
 }
 
-/** First scan: the duplicates, grouped by the URL they duplicate. Second scan: those originals. */
+/** The groups the `duplicate-content` check flags (a view of {@link DuplicateJudge}). */
 export function duplicatesCollector(): ReportCollector<DuplicatesReport> {
-  const groups = new Map<
-    string,
-    { sha256: string | null; original: DuplicateMember | null; duplicates: DuplicateMember[] }
-  >();
-  /**
-   * Only pages that answered 2xx are content: five identical 404 pages are one error page, not duplicates, and
-   * one image (or PDF) under two URLs is not duplicate content either.
-   */
-  const isContent = (row: PageRecord): boolean => row.kind === 'page' && isSuccessStatus(row.status);
-  /** Originals that are not content (an error page, a resource), by URL. */
-  const notContent = new Set<string>();
-  return twoScans(
-    (row) => {
-      if (row.duplicateOf === null || row.duplicateOf === row.url || !isContent(row)) return;
-      let group = groups.get(row.duplicateOf);
-      if (group === undefined) {
-        group = { sha256: row.sha256, original: null, duplicates: [] };
-        groups.set(row.duplicateOf, group);
-      }
-      group.sha256 ??= row.sha256;
-      group.duplicates.push({ url: row.url, status: row.status, isOriginal: false });
-    },
-    (row) => {
-      const group = groups.get(row.url);
-      if (group === undefined || group.original !== null) return;
-      group.original = { url: row.url, status: row.status, isOriginal: true };
-      if (!isContent(row)) notContent.add(row.url);
-      group.sha256 ??= row.sha256;
-    },
-    () => {
-      const list = [...groups.entries()]
-        .map(([url, group]): DuplicateGroup => {
-          // An original without a row (never expected) is still named: the group is about its body. An original
-          // that was not content (an error page or a resource that came first) is left out; its 2xx copies may
-          // still be a group.
-          const original = group.original ?? { url, status: null, isOriginal: true };
-          const isOriginalContent = group.original === null || !notContent.has(url);
-          return { sha256: group.sha256, members: [...(isOriginalContent ? [original] : []), ...group.duplicates] };
-        })
-        .filter((group) => group.members.length >= 2);
-      list.sort((a, b) => b.members.length - a.members.length);
-      return { kind: 'duplicates', groups: list };
-    },
-  );
+  const judge = new DuplicateJudge();
+  return {
+    wants: (pass) => judge.wants(pass),
+    see: (row, pass) => judge.see(row, pass),
+    finish: () => duplicatesReportOf(judge),
+  };
 }

@@ -2,13 +2,23 @@
  * The reports that are views of the link checks' judgements
  * (`link-judgements.ts`): the *Redirects* report shows the chains the
  * `redirect-chain` and `redirect-loop` checks judge, the *Blocked* report
- * the blocked URLs of the site the `link-to-blocked` check judges. A view
+ * the blocked URLs of the site the `link-to-blocked` check judges, the
+ * *Duplicate content* report the groups the `duplicate-content` check
+ * flags (`duplicate-judgement.ts`). A view
  * only shapes a judgement for its table and CSV: it reads no row itself.
  *
  * Pure: no Dexie, no browser API.
  */
+import type { DuplicateJudge } from './duplicate-judgement.ts';
 import type { BlockedJudge, RedirectJudge } from './link-judgements.ts';
-import type { BlockedReport, ChainEnd, RedirectChain, RedirectHop, RedirectsReport } from './report-types.ts';
+import type {
+  BlockedReport,
+  ChainEnd,
+  DuplicatesReport,
+  RedirectChain,
+  RedirectHop,
+  RedirectsReport,
+} from './report-types.ts';
 
 /**
  * Every chain the judge follows, loops first, then the longest, ties in `seq`
@@ -46,4 +56,17 @@ export function blockedReportOf(judge: BlockedJudge): BlockedReport {
     kind: 'blocked',
     rows: [...judge.rows.values()].map(({ url, rule, referrer }) => ({ url, rule, referrer })),
   };
+}
+
+/** The groups the `duplicate-content` check flags, largest first, ties in `seq` order of their first copy. */
+export function duplicatesReportOf(judge: DuplicateJudge): DuplicatesReport {
+  const groups = judge
+    .groupsFound()
+    .map(({ sha256, members }) => ({
+      sha256,
+      members: members.map(({ url, status, isOriginal }) => ({ url, status, isOriginal })),
+    }));
+  // Array.prototype.sort is stable: equal sizes keep `seq` order.
+  groups.sort((a, b) => b.members.length - a.members.length);
+  return { kind: 'duplicates', groups };
 }

@@ -12,7 +12,9 @@
 import { runChecks, scanInPasses, type RowScan } from './engine.ts';
 import { BlockedJudge, RedirectJudge } from './link-judgements.ts';
 import { linkChecksJudging, type LinkJudges } from './link-checks.ts';
-import { blockedReportOf, redirectsReportOf } from './report-views.ts';
+import { blockedReportOf, duplicatesReportOf, redirectsReportOf } from './report-views.ts';
+import { DuplicateJudge } from './duplicate-judgement.ts';
+import { pageChecksJudging } from './page-checks.ts';
 import { DEFAULT_THRESHOLDS, type AuditThresholds } from './thresholds.ts';
 import {
   blockedCollector,
@@ -86,27 +88,33 @@ export function buildReport(kind: ReportKind, scan: RowScan): Promise<Report> {
 }
 
 /**
- * All five reports from two scans of the rows. The *Redirects* and *Blocked*
- * reports are views of what the link checks judge in those scans (their
- * judges are filled by the checks themselves, `linkChecksJudging`), so they
- * show what the Issues flag, judged once.
+ * All five reports from two scans of the rows. The *Redirects*, *Blocked*
+ * and *Duplicate content* reports are views of what the link and page checks
+ * judge in those scans (their judges are filled by the checks themselves,
+ * `linkChecksJudging`, `pageChecksJudging`), so they show what the Issues
+ * flag, judged once.
  */
 export async function buildAllReports(
   scan: RowScan,
   thresholds: AuditThresholds = DEFAULT_THRESHOLDS,
 ): Promise<AllReports> {
   const judges: LinkJudges = { redirects: new RedirectJudge(true), blocked: new BlockedJudge() };
+  const duplicates = new DuplicateJudge();
   const collectors = {
     'broken-links': brokenLinksCollector(),
     'broken-resources': brokenResourcesCollector(),
-    duplicates: duplicatesCollector(),
   };
-  await runChecks(scan, [linkChecksJudging(judges)], thresholds, Object.values(collectors));
+  await runChecks(
+    scan,
+    [linkChecksJudging(judges), pageChecksJudging(duplicates)],
+    thresholds,
+    Object.values(collectors),
+  );
   return {
     'broken-links': collectors['broken-links'].finish(),
     'broken-resources': collectors['broken-resources'].finish(),
     redirects: redirectsReportOf(judges.redirects),
     blocked: blockedReportOf(judges.blocked),
-    duplicates: collectors.duplicates.finish(),
+    duplicates: duplicatesReportOf(duplicates),
   };
 }

@@ -4,11 +4,23 @@ import { runAudit } from '../../src/audit/audit.ts';
 import { runChecks } from '../../src/audit/engine.ts';
 import { linkChecksJudging } from '../../src/audit/link-checks.ts';
 import { BlockedJudge, RedirectJudge } from '../../src/audit/link-judgements.ts';
+import { DuplicateJudge, type JudgedDuplicates } from '../../src/audit/duplicate-judgement.ts';
+import { pageChecksJudging } from '../../src/audit/page-checks.ts';
 import type { RedirectWalk } from '../../src/audit/redirect-chains.ts';
-import { blockedReportOf, redirectsReportOf } from '../../src/audit/report-views.ts';
+import { blockedReportOf, duplicatesReportOf, redirectsReportOf } from '../../src/audit/report-views.ts';
 import { buildAllReports } from '../../src/audit/reports.ts';
 import { DEFAULT_THRESHOLDS } from '../../src/audit/thresholds.ts';
-import { OTHER, SITE, auditRows, external, linking, other, redirect } from '../support/audit-fixture.ts';
+import {
+  OTHER,
+  SITE,
+  auditRows,
+  cleanFacts,
+  external,
+  linking,
+  other,
+  page,
+  redirect,
+} from '../support/audit-fixture.ts';
 import { scanOf } from '../support/row-scan.ts';
 
 const sorted = (urls: Iterable<string>): string[] => [...urls].sort();
@@ -102,6 +114,54 @@ describe('reports and Issues over one crawl', () => {
     assert.deepEqual(
       (audit.findings.get('link-to-blocked') ?? []).map((finding) => finding.url),
       [`${SITE}/private`],
+    );
+  });
+
+  it('leave out of a duplicate group, in the report as in the Issues, a page whose canonical names another page of the group', async () => {
+    const body = 'ab'.repeat(32);
+    const rows = [
+      page('/a', { sha256: body }),
+      page('/a-copy', { sha256: body, duplicateOf: `${SITE}/a` }),
+      // The print version says which page to index: not a duplicate to fix.
+      page('/a-print', {
+        sha256: body,
+        duplicateOf: `${SITE}/a`,
+        facts: cleanFacts('/a-print', { canonical: `${SITE}/a` }),
+      }),
+    ];
+    const [reports, audit] = await Promise.all([buildAllReports(scanOf(rows)), runAudit(scanOf(rows))]);
+    assert.deepEqual(
+      reports.duplicates.groups.map((group) => group.members.map((member) => member.url)),
+      [[`${SITE}/a`, `${SITE}/a-copy`]],
+    );
+    assert.deepEqual(
+      (audit.findings.get('duplicate-content') ?? []).map((finding) => finding.url),
+      [`${SITE}/a`, `${SITE}/a-copy`],
+    );
+  });
+
+  it('show in the Duplicate content report the groups the duplicate-content check judged, read from its judge and not from the rows', async () => {
+    const rows = [page('/a', { sha256: 'ab'.repeat(32) }), page('/b', { sha256: 'cd'.repeat(32) })];
+    /** A judge that finds the group it is told to: if the check or the report grouped pages of their own, they would not show it. */
+    class ToldJudge extends DuplicateJudge {
+      override groupsFound(): JudgedDuplicates[] {
+        return [
+          {
+            sha256: null,
+            members: [`${SITE}/a`, `${SITE}/b`].map((url, index) => ({ url, status: 200, isOriginal: index === 0 })),
+          },
+        ];
+      }
+    }
+    const judge = new ToldJudge();
+    const audit = await runChecks(scanOf(rows), [pageChecksJudging(judge)]);
+    assert.deepEqual(
+      (audit.findings.get('duplicate-content') ?? []).map((finding) => finding.url),
+      [`${SITE}/a`, `${SITE}/b`],
+    );
+    assert.deepEqual(
+      duplicatesReportOf(judge).groups.map((group) => group.members.map((member) => member.url)),
+      [[`${SITE}/a`, `${SITE}/b`]],
     );
   });
 });
