@@ -11,7 +11,8 @@ import type { FetchFailure, PageRecord } from '../core/model.ts';
 import type { CollectorFactory, RelatedUrls } from './engine.ts';
 import { RelatedIndex } from './engine.ts';
 import { PendingFindings, plural } from './pending.ts';
-import { isBrokenResource, isBrokenRow, isExternalRow } from './row-health.ts';
+import { isBrokenRow, isExternalRow } from './row-health.ts';
+import { BrokenResourceJudge } from './broken-judgements.ts';
 import { BlockedJudge, RedirectJudge } from './link-judgements.ts';
 import type { RedirectWalk } from './redirect-chains.ts';
 
@@ -33,11 +34,16 @@ export function statusDetail(row: Pick<PageRecord, 'status' | 'error' | 'blocked
 export interface LinkJudges {
   redirects: RedirectJudge;
   blocked: BlockedJudge;
+  resources: BrokenResourceJudge;
 }
 
 /** The link checks, judging redirects and blocked URLs in fresh judges. */
 export const linkChecks: CollectorFactory = (thresholds) =>
-  linkChecksJudging({ redirects: new RedirectJudge(false), blocked: new BlockedJudge() })(thresholds);
+  linkChecksJudging({
+    redirects: new RedirectJudge(false),
+    blocked: new BlockedJudge(),
+    resources: new BrokenResourceJudge(statusDetail, false),
+  })(thresholds);
 
 /**
  * The link checks, judging redirects and blocked URLs in `judges`: the
@@ -52,8 +58,8 @@ export const linkChecksJudging =
       string,
       { detail: string; isExternal: boolean; isResource: boolean; referrer: string | null }
     >();
-    /** Rows broken as resources, in `seq` order. */
-    const brokenResources = new Map<string, { detail: string; isResource: boolean }>();
+    /** Rows broken as resources and the rows using them (the *Broken resources* report's judgement too). */
+    const resourceJudge = judges.resources;
     /** 3xx rows of the site and of other sites, and their chains (the *Redirects* report's judgement too). */
     const redirectJudge = judges.redirects;
     const redirects = redirectJudge.redirects;
@@ -61,8 +67,6 @@ export const linkChecksJudging =
     const blockedJudge = judges.blocked;
     /** Pages linking to each broken, redirecting or blocked URL. */
     const linkers = new RelatedIndex();
-    /** Rows using each broken resource. */
-    const users = new RelatedIndex();
     /** Links to other sites their robots.txt kept from being checked (blocked `external` rows). */
     let externalBlocked = 0;
 
@@ -81,10 +85,7 @@ export const linkChecksJudging =
             });
             linkers.track(row.url);
           }
-          if (!isExternal && isBrokenResource(row)) {
-            brokenResources.set(row.url, { detail: statusDetail(row), isResource: row.kind === 'resource' });
-            users.track(row.url);
-          }
+          resourceJudge.see(row, pass);
           redirectJudge.see(row, pass);
           if (redirects.has(row.url)) linkers.track(row.url);
           blockedJudge.see(row, pass);
@@ -93,7 +94,7 @@ export const linkChecksJudging =
         }
         if (redirectJudge.wants(pass)) redirectJudge.see(row, pass);
         if (row.kind === 'page') for (const link of row.links) if (link !== row.url) linkers.add(link, row.url);
-        for (const url of row.resources ?? []) users.add(url, row.url);
+        resourceJudge.see(row, pass);
       },
       finish(emit, notJudged) {
         notJudged('broken-link-external', externalBlocked);
@@ -126,10 +127,8 @@ export const linkChecksJudging =
           if (target.isResource && linkers.get(url).count > 0)
             pending.add('broken-link-internal', url, target.detail, linkers.get(url));
         }
-        for (const [url, resource] of brokenResources) {
-          const used = users.get(url);
-          if (resource.isResource || used.count > 0) pending.add('broken-resource', url, resource.detail, used);
-        }
+        for (const { resource, detail, users } of resourceJudge.judged())
+          pending.add('broken-resource', resource.url, detail, users);
         for (const [url, redirect] of redirects) {
           const linked = linkers.get(url);
           if (redirect.isExternal || linked.count === 0) continue;

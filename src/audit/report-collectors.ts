@@ -1,11 +1,12 @@
 /**
  * How each of the five reports (see `report-types.ts`) reads the crawl's rows
- * in the audit engine's scans (`engine.ts`). The *Redirects* and *Blocked*
- * reports are views of the link checks' judgements (`link-judgements.ts`,
- * shaped by `report-views.ts`): the Issues and the report judge those once.
- * The broken links, broken resources and duplicates still collect their own
- * rows, with the predicates the Issues checks use (`row-health.ts`): what
- * they list is what the checks flag (`reports-agree-with-issues.test.ts`).
+ * in the audit engine's scans (`engine.ts`) when built alone. The broken
+ * resources, redirects, blocked and duplicates reports are views of the
+ * judges the checks fill (`broken-judgements.ts`, `link-judgements.ts`,
+ * `duplicate-judgement.ts`, shaped by `report-views.ts`): the Issues and the
+ * report judge those once. The broken links still collect their own rows,
+ * with the predicates the Issues checks use (`row-health.ts`): what they
+ * list is what the checks flag (`reports-agree-with-issues.test.ts`).
  *
  * Memory: one entry per row a report keeps (broken, redirecting, blocked,
  * duplicated), never one per row of the crawl. Pure: no Dexie, no browser API.
@@ -14,19 +15,18 @@ import type { PageRecord } from '../core/model.ts';
 import type { PassReader } from './engine.ts';
 import { BlockedJudge, RedirectJudge, errorText } from './link-judgements.ts';
 import { DuplicateJudge } from './duplicate-judgement.ts';
-import { blockedReportOf, duplicatesReportOf, redirectsReportOf } from './report-views.ts';
-import { isBrokenResource, isBrokenRow } from './row-health.ts';
-import {
-  resourceTypeOf,
-  type BlockedReport,
-  type BrokenLinksReport,
-  type BrokenResource,
-  type BrokenResourcesReport,
-  type BrokenTarget,
-  type DuplicatesReport,
-  type LinkingPage,
-  type RedirectsReport,
-  type ResourceUserRef,
+import { blockedReportOf, brokenResourcesReportOf, duplicatesReportOf, redirectsReportOf } from './report-views.ts';
+import { BrokenResourceJudge } from './broken-judgements.ts';
+import { statusDetail } from './link-checks.ts';
+import { isBrokenRow } from './row-health.ts';
+import type {
+  BlockedReport,
+  BrokenLinksReport,
+  BrokenResourcesReport,
+  BrokenTarget,
+  DuplicatesReport,
+  LinkingPage,
+  RedirectsReport,
 } from './report-types.ts';
 
 /**
@@ -81,47 +81,14 @@ export function brokenLinksCollector(): ReportCollector<BrokenLinksReport> {
   );
 }
 
-/**
- * First scan: the broken rows (resources, and others that a row may use as
- * one). Second scan: the rows whose resources include them. Kept: the
- * resource rows, and the others some row uses.
- */
+/** The resources the `broken-resource` check flags, with every row using each (a view of {@link BrokenResourceJudge}). */
 export function brokenResourcesCollector(): ReportCollector<BrokenResourcesReport> {
-  const found = new Map<
-    string,
-    { resource: BrokenResource; isResource: boolean; users: Map<string, ResourceUserRef> }
-  >();
-  return twoScans(
-    (row) => {
-      if (!isBrokenResource(row) || found.has(row.url)) return;
-      const resource: BrokenResource = {
-        url: row.url,
-        type: resourceTypeOf(row.url, row.contentType),
-        status: row.status,
-        error: errorText(row),
-        isBlocked: row.blockedBy !== null,
-        blockedRule: row.blockedRule,
-        referrer: row.referrer,
-        users: [],
-      };
-      found.set(row.url, { resource, isResource: row.kind === 'resource', users: new Map() });
-    },
-    (row) => {
-      // `?? []`: rows of readers that do not fill it in (stored before resources were archived).
-      for (const url of row.resources ?? []) {
-        const entry = found.get(url);
-        if (entry !== undefined && !entry.users.has(row.url))
-          entry.users.set(row.url, { url: row.url, kind: row.kind });
-      }
-    },
-    () => {
-      const list = [...found.values()]
-        .filter(({ isResource, users }) => isResource || users.size > 0)
-        .map(({ resource, users }) => ({ ...resource, users: [...users.values()] }));
-      list.sort((a, b) => b.users.length - a.users.length);
-      return { kind: 'broken-resources', resources: list };
-    },
-  );
+  const judge = new BrokenResourceJudge(statusDetail, true);
+  return {
+    wants: (pass) => judge.wants(pass),
+    see: (row, pass) => judge.see(row, pass),
+    finish: () => brokenResourcesReportOf(judge),
+  };
 }
 
 /** The chains the `redirect-chain` and `redirect-loop` checks judge (a view of {@link RedirectJudge}), with the rows they end on. */

@@ -4,15 +4,18 @@
  * `redirect-chain` and `redirect-loop` checks judge, the *Blocked* report
  * the blocked URLs of the site the `link-to-blocked` check judges, the
  * *Duplicate content* report the groups the `duplicate-content` check
- * flags (`duplicate-judgement.ts`). A view
+ * flags (`duplicate-judgement.ts`), the *Broken resources* report the
+ * resources the `broken-resource` check flags (`broken-judgements.ts`). A view
  * only shapes a judgement for its table and CSV: it reads no row itself.
  *
  * Pure: no Dexie, no browser API.
  */
+import type { BrokenResourceJudge } from './broken-judgements.ts';
 import type { DuplicateJudge } from './duplicate-judgement.ts';
 import type { BlockedJudge, RedirectJudge } from './link-judgements.ts';
 import type {
   BlockedReport,
+  BrokenResourcesReport,
   ChainEnd,
   DuplicatesReport,
   RedirectChain,
@@ -60,13 +63,19 @@ export function blockedReportOf(judge: BlockedJudge): BlockedReport {
 
 /** The groups the `duplicate-content` check flags, largest first, ties in `seq` order of their first copy. */
 export function duplicatesReportOf(judge: DuplicateJudge): DuplicatesReport {
-  const groups = judge
-    .groupsFound()
-    .map(({ sha256, members }) => ({
-      sha256,
-      members: members.map(({ url, status, isOriginal }) => ({ url, status, isOriginal })),
-    }));
+  const groups = judge.groupsFound().map(({ sha256, members }) => ({
+    sha256,
+    members: members.map(({ url, status, isOriginal }) => ({ url, status, isOriginal })),
+  }));
   // Array.prototype.sort is stable: equal sizes keep `seq` order.
   groups.sort((a, b) => b.members.length - a.members.length);
   return { kind: 'duplicates', groups };
+}
+
+/** The resources the `broken-resource` check flags, with every row using each; most users first, ties in `seq` order. */
+export function brokenResourcesReportOf(judge: BrokenResourceJudge): BrokenResourcesReport {
+  const resources = [...judge.judged()].map(({ resource }) => ({ ...resource, users: judge.allUsersOf(resource.url) }));
+  // Array.prototype.sort is stable: equal counts keep `seq` order.
+  resources.sort((a, b) => b.users.length - a.users.length);
+  return { kind: 'broken-resources', resources };
 }

@@ -11,8 +11,9 @@
  */
 import { runChecks, scanInPasses, type RowScan } from './engine.ts';
 import { BlockedJudge, RedirectJudge } from './link-judgements.ts';
-import { linkChecksJudging, type LinkJudges } from './link-checks.ts';
-import { blockedReportOf, duplicatesReportOf, redirectsReportOf } from './report-views.ts';
+import { linkChecksJudging, statusDetail, type LinkJudges } from './link-checks.ts';
+import { blockedReportOf, brokenResourcesReportOf, duplicatesReportOf, redirectsReportOf } from './report-views.ts';
+import { BrokenResourceJudge } from './broken-judgements.ts';
 import { DuplicateJudge } from './duplicate-judgement.ts';
 import { pageChecksJudging } from './page-checks.ts';
 import { DEFAULT_THRESHOLDS, type AuditThresholds } from './thresholds.ts';
@@ -88,8 +89,8 @@ export function buildReport(kind: ReportKind, scan: RowScan): Promise<Report> {
 }
 
 /**
- * All five reports from two scans of the rows. The *Redirects*, *Blocked*
- * and *Duplicate content* reports are views of what the link and page checks
+ * All five reports from two scans of the rows. The *Broken resources*,
+ * *Redirects*, *Blocked* and *Duplicate content* reports are views of what the link and page checks
  * judge in those scans (their judges are filled by the checks themselves,
  * `linkChecksJudging`, `pageChecksJudging`), so they show what the Issues
  * flag, judged once.
@@ -98,12 +99,13 @@ export async function buildAllReports(
   scan: RowScan,
   thresholds: AuditThresholds = DEFAULT_THRESHOLDS,
 ): Promise<AllReports> {
-  const judges: LinkJudges = { redirects: new RedirectJudge(true), blocked: new BlockedJudge() };
-  const duplicates = new DuplicateJudge();
-  const collectors = {
-    'broken-links': brokenLinksCollector(),
-    'broken-resources': brokenResourcesCollector(),
+  const judges: LinkJudges = {
+    redirects: new RedirectJudge(true),
+    blocked: new BlockedJudge(),
+    resources: new BrokenResourceJudge(statusDetail, true),
   };
+  const duplicates = new DuplicateJudge();
+  const collectors = { 'broken-links': brokenLinksCollector() };
   await runChecks(
     scan,
     [linkChecksJudging(judges), pageChecksJudging(duplicates)],
@@ -112,7 +114,7 @@ export async function buildAllReports(
   );
   return {
     'broken-links': collectors['broken-links'].finish(),
-    'broken-resources': collectors['broken-resources'].finish(),
+    'broken-resources': brokenResourcesReportOf(judges.resources),
     redirects: redirectsReportOf(judges.redirects),
     blocked: blockedReportOf(judges.blocked),
     duplicates: duplicatesReportOf(duplicates),

@@ -2,12 +2,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runAudit } from '../../src/audit/audit.ts';
 import { runChecks } from '../../src/audit/engine.ts';
-import { linkChecksJudging } from '../../src/audit/link-checks.ts';
+import { BrokenResourceJudge, type JudgedResource } from '../../src/audit/broken-judgements.ts';
+import type { RelatedUrls } from '../../src/audit/engine.ts';
+import { linkChecksJudging, statusDetail } from '../../src/audit/link-checks.ts';
 import { BlockedJudge, RedirectJudge } from '../../src/audit/link-judgements.ts';
 import { DuplicateJudge, type JudgedDuplicates } from '../../src/audit/duplicate-judgement.ts';
 import { pageChecksJudging } from '../../src/audit/page-checks.ts';
 import type { RedirectWalk } from '../../src/audit/redirect-chains.ts';
-import { blockedReportOf, duplicatesReportOf, redirectsReportOf } from '../../src/audit/report-views.ts';
+import {
+  blockedReportOf,
+  brokenResourcesReportOf,
+  duplicatesReportOf,
+  redirectsReportOf,
+} from '../../src/audit/report-views.ts';
 import { buildAllReports } from '../../src/audit/reports.ts';
 import { DEFAULT_THRESHOLDS } from '../../src/audit/thresholds.ts';
 import {
@@ -93,7 +100,11 @@ describe('reports and Issues over one crawl', () => {
         ];
       }
     }
-    const judges = { redirects: new ToldJudge(true), blocked: new BlockedJudge() };
+    const judges = {
+      redirects: new ToldJudge(true),
+      blocked: new BlockedJudge(),
+      resources: new BrokenResourceJudge(statusDetail, true),
+    };
     const audit = await runChecks(scanOf(rows), [linkChecksJudging(judges)]);
     assert.deepEqual(
       (audit.findings.get('redirect-loop') ?? []).map((finding) => finding.url),
@@ -162,6 +173,66 @@ describe('reports and Issues over one crawl', () => {
     assert.deepEqual(
       duplicatesReportOf(judge).groups.map((group) => group.members.map((member) => member.url)),
       [[`${SITE}/a`, `${SITE}/b`]],
+    );
+  });
+
+  it('show in the Broken resources report the resources the broken-resource check judged, read from its judge and not from the rows', async () => {
+    const rows = [page('/'), other('/logo.png', { kind: 'resource', status: 200 })];
+    /** A judge that finds broken what it is told to (the rows say the logo is fine). */
+    class ToldJudge extends BrokenResourceJudge {
+      override *judged(): Generator<JudgedResource & { users: RelatedUrls }> {
+        const resource = {
+          url: `${SITE}/logo.png`,
+          type: 'image' as const,
+          status: 404,
+          error: null,
+          isBlocked: false,
+          blockedRule: null,
+          referrer: `${SITE}/`,
+        };
+        yield { resource, isResource: true, detail: '404', users: { urls: [], count: 0 } };
+      }
+    }
+    const judges = {
+      redirects: new RedirectJudge(false),
+      blocked: new BlockedJudge(),
+      resources: new ToldJudge(statusDetail, true),
+    };
+    const audit = await runChecks(scanOf(rows), [linkChecksJudging(judges)]);
+    assert.deepEqual(
+      (audit.findings.get('broken-resource') ?? []).map((finding) => [finding.url, finding.detail]),
+      [[`${SITE}/logo.png`, '404']],
+    );
+    assert.deepEqual(
+      brokenResourcesReportOf(judges.resources).resources.map((resource) => [resource.url, resource.status]),
+      [[`${SITE}/logo.png`, 404]],
+    );
+  });
+
+  it('leave out of the broken resources, in the report as in the Issues, a link to another site that a page also uses as a resource', async () => {
+    const rows = [
+      page('/', {
+        resources: [`${OTHER}/private.png`, `${SITE}/missing.png`],
+        links: [`${OTHER}/private.png`],
+        linkTexts: ['image'],
+      }),
+      // First reached as a link: checked as a link to another site, and its robots.txt kept it from being checked.
+      external(`${OTHER}/private.png`, {
+        status: null,
+        methods: [],
+        blockedBy: 'robots',
+        blockedRule: 'Disallow: /private',
+      }),
+      other('/missing.png', { kind: 'resource', status: 404 }),
+    ];
+    const [reports, audit] = await Promise.all([buildAllReports(scanOf(rows)), runAudit(scanOf(rows))]);
+    assert.deepEqual(
+      reports['broken-resources'].resources.map((resource) => resource.url),
+      [`${SITE}/missing.png`],
+    );
+    assert.deepEqual(
+      (audit.findings.get('broken-resource') ?? []).map((finding) => finding.url),
+      [`${SITE}/missing.png`],
     );
   });
 });
