@@ -1,4 +1,7 @@
 /**
+ * What the broken-link and `broken-resource` checks judge, kept once for the
+ * Issues and the reports ({@link BrokenLinkJudge}, {@link BrokenResourceJudge}).
+ *
  * What the `broken-resource` check judges, kept once for the Issues and the
  * *Broken resources* report: the rows of the site broken as page resources
  * (`isBrokenResource`: 400 or more, failed, or blocked by robots.txt) and the
@@ -12,8 +15,8 @@
 import type { PageRecord } from '../core/model.ts';
 import { RelatedIndex, type PassReader, type RelatedUrls } from './engine.ts';
 import { errorText } from './link-judgements.ts';
-import { resourceTypeOf, type BrokenResource, type ResourceUserRef } from './report-types.ts';
-import { isBrokenResource, isExternalRow } from './row-health.ts';
+import { resourceTypeOf, type BrokenResource, type LinkingPage, type ResourceUserRef } from './report-types.ts';
+import { isBrokenResource, isBrokenRow, isExternalRow } from './row-health.ts';
 
 /** A broken resource as judged: what the report shows, and whether its row is a resource. */
 export interface JudgedResource {
@@ -87,5 +90,78 @@ export class BrokenResourceJudge implements PassReader {
   /** Every row using the broken resource `url`, each once, in `seq` order (with `keepAllUsers`; else none). */
   allUsersOf(url: string): ResourceUserRef[] {
     return [...(this.allUsers.get(url)?.values() ?? [])];
+  }
+}
+
+/** A row broken as a link: what the check words and the report shows of it. */
+export interface JudgedLinkTarget {
+  url: string;
+  /** HTTP status, or null for a network failure. */
+  status: number | null;
+  /** `code: message` of a network failure; null when the server answered. */
+  error: string | null;
+  /** What it answered, as the check words it. */
+  detail: string;
+  isExternal: boolean;
+  isResource: boolean;
+}
+
+/**
+ * What the `broken-link-internal` and `broken-link-external` checks judge
+ * broken, kept once for the Issues and the *Broken links* report: scan 1
+ * finds the rows that answered 400 or more or failed (`isBrokenRow`). With
+ * `keepLinkingPages`, scan 2 keeps every row whose links include one, with
+ * the anchor text of its first link there (the report's table; a sitemap's
+ * link has none): the check's related URLs are the first 100 pages linking,
+ * kept by the check itself.
+ *
+ * Memory: one entry per broken row, and with `keepLinkingPages` one per row
+ * linking to one (as the report always kept). Pure: no Dexie, no browser API.
+ */
+export class BrokenLinkJudge implements PassReader {
+  /** The broken rows by URL, in `seq` order. */
+  readonly targets = new Map<string, JudgedLinkTarget>();
+  /** Every row linking to each broken row, when `keepLinkingPages`. */
+  private readonly linkingPages = new Map<string, Map<string, LinkingPage>>();
+
+  /**
+   * @param detailOf how the check words what a row answered.
+   * @param keepLinkingPages keep every row linking to a broken row, with its anchor text (the report).
+   */
+  constructor(
+    private readonly detailOf: (row: PageRecord) => string,
+    private readonly keepLinkingPages: boolean,
+  ) {}
+
+  wants(pass: number): boolean {
+    return pass === 1 || (pass === 2 && this.keepLinkingPages && this.targets.size > 0);
+  }
+
+  see(row: PageRecord, pass: number): void {
+    if (pass === 1) {
+      if (!isBrokenRow(row) || this.targets.has(row.url)) return;
+      const isExternal = isExternalRow(row);
+      this.targets.set(row.url, {
+        url: row.url,
+        status: row.status,
+        error: errorText(row),
+        detail: this.detailOf(row),
+        isExternal,
+        isResource: row.kind === 'resource',
+      });
+      if (this.keepLinkingPages) this.linkingPages.set(row.url, new Map());
+      return;
+    }
+    if (pass !== 2) return;
+    row.links.forEach((link, index) => {
+      const linkers = this.linkingPages.get(link);
+      if (linkers !== undefined && !linkers.has(row.url))
+        linkers.set(row.url, { url: row.url, anchorText: row.linkTexts[index] ?? '' });
+    });
+  }
+
+  /** Every row linking to the broken row `url`, each once, in `seq` order (with `keepLinkingPages`; else none). */
+  linkingPagesOf(url: string): LinkingPage[] {
+    return [...(this.linkingPages.get(url)?.values() ?? [])];
   }
 }

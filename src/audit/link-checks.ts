@@ -11,8 +11,8 @@ import type { FetchFailure, PageRecord } from '../core/model.ts';
 import type { CollectorFactory, RelatedUrls } from './engine.ts';
 import { RelatedIndex } from './engine.ts';
 import { PendingFindings, plural } from './pending.ts';
-import { isBrokenRow, isExternalRow } from './row-health.ts';
-import { BrokenResourceJudge } from './broken-judgements.ts';
+import { isExternalRow } from './row-health.ts';
+import { BrokenLinkJudge, BrokenResourceJudge } from './broken-judgements.ts';
 import { BlockedJudge, RedirectJudge } from './link-judgements.ts';
 import type { RedirectWalk } from './redirect-chains.ts';
 
@@ -32,6 +32,7 @@ export function statusDetail(row: Pick<PageRecord, 'status' | 'error' | 'blocked
 
 /** What the link checks judge that a report shows too (`link-judgements.ts`); a report passes its own to see the same judgement. */
 export interface LinkJudges {
+  links: BrokenLinkJudge;
   redirects: RedirectJudge;
   blocked: BlockedJudge;
   resources: BrokenResourceJudge;
@@ -40,6 +41,7 @@ export interface LinkJudges {
 /** The link checks, judging redirects and blocked URLs in fresh judges. */
 export const linkChecks: CollectorFactory = (thresholds) =>
   linkChecksJudging({
+    links: new BrokenLinkJudge(statusDetail, false),
     redirects: new RedirectJudge(false),
     blocked: new BlockedJudge(),
     resources: new BrokenResourceJudge(statusDetail, false),
@@ -53,11 +55,9 @@ export const linkChecks: CollectorFactory = (thresholds) =>
 export const linkChecksJudging =
   (judges: LinkJudges): CollectorFactory =>
   (thresholds) => {
-    /** Broken rows that are not resources only, in `seq` order. */
-    const broken = new Map<
-      string,
-      { detail: string; isExternal: boolean; isResource: boolean; referrer: string | null }
-    >();
+    /** Broken rows, in `seq` order (the *Broken links* report's judgement too). */
+    const linkJudge = judges.links;
+    const broken = linkJudge.targets;
     /** Rows broken as resources and the rows using them (the *Broken resources* report's judgement too). */
     const resourceJudge = judges.resources;
     /** 3xx rows of the site and of other sites, and their chains (the *Redirects* report's judgement too). */
@@ -76,15 +76,8 @@ export const linkChecksJudging =
         if (pass === 1) {
           const isExternal = isExternalRow(row);
           if (isExternal && row.blockedBy !== null) externalBlocked += 1;
-          if (isBrokenRow(row)) {
-            broken.set(row.url, {
-              detail: statusDetail(row),
-              isExternal,
-              isResource: row.kind === 'resource',
-              referrer: row.referrer,
-            });
-            linkers.track(row.url);
-          }
+          linkJudge.see(row, pass);
+          if (broken.has(row.url)) linkers.track(row.url);
           resourceJudge.see(row, pass);
           redirectJudge.see(row, pass);
           if (redirects.has(row.url)) linkers.track(row.url);
@@ -93,6 +86,7 @@ export const linkChecksJudging =
           return;
         }
         if (redirectJudge.wants(pass)) redirectJudge.see(row, pass);
+        if (linkJudge.wants(pass)) linkJudge.see(row, pass);
         if (row.kind === 'page') for (const link of row.links) if (link !== row.url) linkers.add(link, row.url);
         resourceJudge.see(row, pass);
       },

@@ -5,16 +5,19 @@
  * the blocked URLs of the site the `link-to-blocked` check judges, the
  * *Duplicate content* report the groups the `duplicate-content` check
  * flags (`duplicate-judgement.ts`), the *Broken resources* report the
- * resources the `broken-resource` check flags (`broken-judgements.ts`). A view
+ * resources the `broken-resource` check flags and the *Broken links*
+ * report the URLs the broken-link checks flag (`broken-judgements.ts`). A view
  * only shapes a judgement for its table and CSV: it reads no row itself.
  *
  * Pure: no Dexie, no browser API.
  */
-import type { BrokenResourceJudge } from './broken-judgements.ts';
+import type { BrokenLinkJudge, BrokenResourceJudge } from './broken-judgements.ts';
+import type { Finding } from './engine.ts';
 import type { DuplicateJudge } from './duplicate-judgement.ts';
 import type { BlockedJudge, RedirectJudge } from './link-judgements.ts';
 import type {
   BlockedReport,
+  BrokenLinksReport,
   BrokenResourcesReport,
   ChainEnd,
   DuplicatesReport,
@@ -78,4 +81,20 @@ export function brokenResourcesReportOf(judge: BrokenResourceJudge): BrokenResou
   // Array.prototype.sort is stable: equal counts keep `seq` order.
   resources.sort((a, b) => b.users.length - a.users.length);
   return { kind: 'broken-resources', resources };
+}
+
+/**
+ * The URLs the `broken-link-internal` and `broken-link-external` checks flag
+ * (their `findings`), each with every row linking to it and the anchor text of
+ * its link, as `judge` kept them in the checks' scans; most linking pages
+ * first, ties in `seq` order of the target row.
+ */
+export function brokenLinksReportOf(findings: readonly Finding[], judge: BrokenLinkJudge): BrokenLinksReport {
+  const flagged = new Set(findings.map((finding) => finding.url));
+  const targets = [...judge.targets.values()]
+    .filter((target) => flagged.has(target.url))
+    .map(({ url, status, error }) => ({ url, status, error, linkingPages: judge.linkingPagesOf(url) }));
+  // Array.prototype.sort is stable: equal counts keep `seq` order.
+  targets.sort((a, b) => b.linkingPages.length - a.linkingPages.length);
+  return { kind: 'broken-links', targets };
 }

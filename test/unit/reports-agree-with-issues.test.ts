@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runAudit } from '../../src/audit/audit.ts';
 import { runChecks } from '../../src/audit/engine.ts';
-import { BrokenResourceJudge, type JudgedResource } from '../../src/audit/broken-judgements.ts';
+import { BrokenLinkJudge, BrokenResourceJudge, type JudgedResource } from '../../src/audit/broken-judgements.ts';
 import type { RelatedUrls } from '../../src/audit/engine.ts';
 import { linkChecksJudging, statusDetail } from '../../src/audit/link-checks.ts';
 import { BlockedJudge, RedirectJudge } from '../../src/audit/link-judgements.ts';
@@ -11,6 +11,7 @@ import { pageChecksJudging } from '../../src/audit/page-checks.ts';
 import type { RedirectWalk } from '../../src/audit/redirect-chains.ts';
 import {
   blockedReportOf,
+  brokenLinksReportOf,
   brokenResourcesReportOf,
   duplicatesReportOf,
   redirectsReportOf,
@@ -101,6 +102,7 @@ describe('reports and Issues over one crawl', () => {
       }
     }
     const judges = {
+      links: new BrokenLinkJudge(statusDetail, true),
       redirects: new ToldJudge(true),
       blocked: new BlockedJudge(),
       resources: new BrokenResourceJudge(statusDetail, true),
@@ -194,6 +196,7 @@ describe('reports and Issues over one crawl', () => {
       }
     }
     const judges = {
+      links: new BrokenLinkJudge(statusDetail, true),
       redirects: new RedirectJudge(false),
       blocked: new BlockedJudge(),
       resources: new ToldJudge(statusDetail, true),
@@ -233,6 +236,52 @@ describe('reports and Issues over one crawl', () => {
     assert.deepEqual(
       (audit.findings.get('broken-resource') ?? []).map((finding) => finding.url),
       [`${SITE}/missing.png`],
+    );
+  });
+
+  it('show in the Broken links report the URLs the broken-link checks flagged, with the linking pages their judge kept', async () => {
+    const rows = [
+      linking('/', ['/gone', '/also-gone']),
+      other('/gone', { status: 404 }),
+      other('/also-gone', { status: 410 }),
+    ];
+    const judges = {
+      links: new BrokenLinkJudge(statusDetail, true),
+      redirects: new RedirectJudge(false),
+      blocked: new BlockedJudge(),
+      resources: new BrokenResourceJudge(statusDetail, false),
+    };
+    const audit = await runChecks(scanOf(rows), [linkChecksJudging(judges)]);
+    const findings = audit.findings.get('broken-link-internal') ?? [];
+    assert.deepEqual(
+      findings.map((finding) => finding.url),
+      [`${SITE}/gone`, `${SITE}/also-gone`],
+    );
+    // Only what the checks flagged is listed: a finding left out is a target left out.
+    const report = brokenLinksReportOf(
+      findings.filter((finding) => finding.url === `${SITE}/also-gone`),
+      judges.links,
+    );
+    assert.deepEqual(report.targets, [
+      { url: `${SITE}/also-gone`, status: 410, error: null, linkingPages: [{ url: `${SITE}/`, anchorText: 'text' }] },
+    ]);
+  });
+
+  it('list a broken page resource among the broken links, in the report as in the Issues, only when a page links to it', async () => {
+    const rows = [
+      other('/sitemap.xml', { kind: 'sitemap', links: [`${SITE}/listed.png`, `${SITE}/linked.png`], linkTexts: [] }),
+      linking('/', ['/linked.png']),
+      other('/listed.png', { kind: 'resource', status: 404 }),
+      other('/linked.png', { kind: 'resource', status: 404 }),
+    ];
+    const [reports, audit] = await Promise.all([buildAllReports(scanOf(rows)), runAudit(scanOf(rows))]);
+    assert.deepEqual(
+      reports['broken-links'].targets.map((target) => [target.url, target.linkingPages.map((linking) => linking.url)]),
+      [[`${SITE}/linked.png`, [`${SITE}/sitemap.xml`, `${SITE}/`]]],
+    );
+    assert.deepEqual(
+      (audit.findings.get('broken-link-internal') ?? []).map((finding) => finding.url),
+      [`${SITE}/linked.png`],
     );
   });
 });
