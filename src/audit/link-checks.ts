@@ -4,8 +4,12 @@
  * `redirect-loop`.
  *
  * Scan 1 finds the broken, redirecting and blocked rows; scan 2 finds the
- * pages linking to them and the rows using the broken resources. Memory: one
- * entry per such row, never one per row of the crawl.
+ * pages linking to them and the rows using the broken resources. What is
+ * broken, a redirect chain or blocked is judged by the judges in
+ * {@link LinkJudges} (`broken-judgements.ts`, `link-judgements.ts`), which
+ * the reports are made from too: to change what a check judges, change its
+ * judge, and the report follows. Memory: one entry per such row, never one
+ * per row of the crawl.
  */
 import type { FetchFailure, PageRecord } from '../core/model.ts';
 import type { CollectorFactory, RelatedUrls } from './engine.ts';
