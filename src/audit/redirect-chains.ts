@@ -24,7 +24,11 @@ export interface RedirectStep {
  * - `loop`: `url` is a hop of the chain already (or one the caller marked as on it);
  * - `limit`: `url` is a redirect row past the most follows allowed: the chain is cut there.
  */
-export type WalkEnd = { kind: 'exit'; url: string } | { kind: 'no-location' } | { kind: 'loop'; url: string } | { kind: 'limit'; url: string };
+export type WalkEnd =
+  | { kind: 'exit'; url: string }
+  | { kind: 'no-location' }
+  | { kind: 'loop'; url: string }
+  | { kind: 'limit'; url: string };
 
 /** A chain followed from its first URL. */
 export interface RedirectWalk {
@@ -46,7 +50,7 @@ function* walkSteps(start: string, options: WalkOptions): Generator<string, Redi
   const maxFollows = options.maxFollows ?? Infinity;
   const onChain = new Set(options.alreadyOn ?? []);
   const hops: string[] = [];
-  for (let url = start; ; ) {
+  for (let url = start; ;) {
     if (onChain.has(url)) return { hops, end: { kind: 'loop', url } };
     const redirect = yield url;
     if (redirect === undefined) return { hops, end: { kind: 'exit', url } };
@@ -59,18 +63,26 @@ function* walkSteps(start: string, options: WalkOptions): Generator<string, Redi
 }
 
 /** Follows the chain from `start`, asking `redirectOf` for each URL's redirect (undefined: not a redirect row). */
-export function walkRedirects(start: string, redirectOf: (url: string) => RedirectStep | undefined, options: WalkOptions = {}): RedirectWalk {
+export function walkRedirects(
+  start: string,
+  redirectOf: (url: string) => RedirectStep | undefined,
+  options: WalkOptions = {},
+): RedirectWalk {
   const steps = walkSteps(start, options);
-  for (let step = steps.next(); ; ) {
+  for (let step = steps.next(); ;) {
     if (step.done === true) return step.value;
     step = steps.next(redirectOf(step.value));
   }
 }
 
 /** {@link walkRedirects} with the redirects read from storage, one URL at a time. */
-export async function walkRedirectsAsync(start: string, redirectOf: (url: string) => Promise<RedirectStep | undefined>, options: WalkOptions = {}): Promise<RedirectWalk> {
+export async function walkRedirectsAsync(
+  start: string,
+  redirectOf: (url: string) => Promise<RedirectStep | undefined>,
+  options: WalkOptions = {},
+): Promise<RedirectWalk> {
   const steps = walkSteps(start, options);
-  for (let step = steps.next(); ; ) {
+  for (let step = steps.next(); ;) {
     if (step.done === true) return step.value;
     step = steps.next(await redirectOf(step.value));
   }
@@ -81,8 +93,14 @@ export async function walkRedirectsAsync(start: string, redirectOf: (url: string
  * redirect no other one points to, in the map's order, then from the earliest
  * one not visited yet (those are on loops with no way in).
  * @param redirects the redirect rows by URL, in `seq` order.
+ * @param canStart whether a chain may start at a redirect: the others are followed only as hops of a
+ *   chain that starts elsewhere (the Issues and the *Redirects* report start chains at the site's own
+ *   redirects and follow them through other sites' redirects). @default every redirect
  */
-export function allRedirectChains(redirects: ReadonlyMap<string, RedirectStep>): RedirectWalk[] {
+export function allRedirectChains(
+  redirects: ReadonlyMap<string, RedirectStep>,
+  canStart: (url: string) => boolean = () => true,
+): RedirectWalk[] {
   const targeted = new Set<string>();
   for (const { location } of redirects.values()) if (location !== null) targeted.add(location);
   const visited = new Set<string>();
@@ -92,7 +110,7 @@ export function allRedirectChains(redirects: ReadonlyMap<string, RedirectStep>):
     for (const hop of walk.hops) visited.add(hop);
     chains.push(walk);
   };
-  for (const url of redirects.keys()) if (!targeted.has(url)) follow(url);
-  for (const url of redirects.keys()) if (!visited.has(url)) follow(url);
+  for (const url of redirects.keys()) if (!targeted.has(url) && canStart(url)) follow(url);
+  for (const url of redirects.keys()) if (!visited.has(url) && canStart(url)) follow(url);
   return chains;
 }

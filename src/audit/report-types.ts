@@ -21,10 +21,11 @@
  *   disallows is not the site's to fix, as in the Issues).
  * - **Duplicate content**: groups of byte-identical pages that answered 2xx (identical error pages
  *   are not duplicate content: they are in the broken links). Pages only: one image served under two
- *   URLs, or one PDF, is not duplicate content.
+ *   URLs, or one PDF, is not duplicate content. A page whose canonical names another page of its
+ *   group is left out, as in the Issues (`duplicate-content`).
  *
- * The shapes of the five reports (`report-collectors.ts` builds them,
- * `reports.ts` runs them). Pure: no Dexie, no browser API.
+ * The shapes of the five reports (`report-collectors.ts` and
+ * `report-views.ts` build them, `reports.ts` runs them). Pure: no Dexie, no browser API.
  */
 import { parseContentType } from '../core/links/decode-html.ts';
 import type { RowKind } from '../core/model.ts';
@@ -33,7 +34,13 @@ import type { RowKind } from '../core/model.ts';
 export type ReportKind = 'broken-links' | 'broken-resources' | 'redirects' | 'blocked' | 'duplicates';
 
 /** Every {@link ReportKind}, in the order the UI lists them. */
-export const REPORT_KINDS: readonly ReportKind[] = Object.freeze(['broken-links', 'broken-resources', 'redirects', 'blocked', 'duplicates']);
+export const REPORT_KINDS: readonly ReportKind[] = Object.freeze([
+  'broken-links',
+  'broken-resources',
+  'redirects',
+  'blocked',
+  'duplicates',
+]);
 
 /** A page linking to a broken target. */
 export interface LinkingPage {
@@ -95,7 +102,29 @@ export interface BrokenResourcesReport {
 
 /** Extensions of page resources, by what they are. */
 const TYPE_OF_EXTENSION: Readonly<Record<string, ResourceType>> = {
-  ...Object.fromEntries(['png', 'apng', 'jpg', 'jpeg', 'jpe', 'jfif', 'pjpeg', 'gif', 'webp', 'avif', 'svg', 'svgz', 'ico', 'cur', 'bmp', 'tif', 'tiff', 'jxl', 'heic'].map((ext) => [ext, 'image'])),
+  ...Object.fromEntries(
+    [
+      'png',
+      'apng',
+      'jpg',
+      'jpeg',
+      'jpe',
+      'jfif',
+      'pjpeg',
+      'gif',
+      'webp',
+      'avif',
+      'svg',
+      'svgz',
+      'ico',
+      'cur',
+      'bmp',
+      'tif',
+      'tiff',
+      'jxl',
+      'heic',
+    ].map((ext) => [ext, 'image']),
+  ),
   css: 'stylesheet',
   ...Object.fromEntries(['js', 'mjs', 'cjs'].map((ext) => [ext, 'script'])),
   ...Object.fromEntries(['woff', 'woff2', 'ttf', 'otf', 'eot'].map((ext) => [ext, 'font'])),
@@ -106,7 +135,12 @@ function typeOfMediaType(mediaType: string | null): ResourceType | null {
   if (mediaType === null) return null;
   if (mediaType.startsWith('image/')) return 'image';
   if (mediaType === 'text/css') return 'stylesheet';
-  if (mediaType.startsWith('font/') || mediaType === 'application/font-woff' || mediaType === 'application/vnd.ms-fontobject') return 'font';
+  if (
+    mediaType.startsWith('font/') ||
+    mediaType === 'application/font-woff' ||
+    mediaType === 'application/vnd.ms-fontobject'
+  )
+    return 'font';
   if (mediaType.includes('javascript') || mediaType.includes('ecmascript')) return 'script';
   return null;
 }

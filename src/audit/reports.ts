@@ -3,19 +3,37 @@
  * built from the crawl's rows by the audit engine's scans: one builder per
  * report, and {@link buildAllReports} for all five in two scans together.
  *
+ * Each report is a view of what one group of Issues checks judges (issue 28):
+ * the checks fill judges in their scans (`broken-judgements.ts`,
+ * `link-judgements.ts`, `duplicate-judgement.ts`) and make their findings
+ * from them; a report is shaped from the same judges, and the broken links
+ * from the checks' findings (`report-views.ts`). A report built alone runs
+ * its judge alone (`report-collectors.ts`).
+ *
  * Pure: rows come in as a {@link RowScan}, a function that starts a fresh
  * scan of the crawl table in `seq` order. A report that needs to know a
  * row's fate before it can keep what points to it (broken links, redirect
  * targets, duplicate originals) reads the rows twice instead of holding the
  * crawl: memory stays proportional to the report, not the crawl.
  */
-import { scanInPasses, type RowScan } from './engine.ts';
+import { runChecks, scanInPasses, type AuditResult, type Finding, type RowScan } from './engine.ts';
+import { BlockedJudge, RedirectJudge } from './link-judgements.ts';
+import { linkChecksJudging, statusDetail, type LinkJudges } from './link-checks.ts';
+import {
+  blockedReportOf,
+  brokenLinksReportOf,
+  brokenResourcesReportOf,
+  duplicatesReportOf,
+  redirectsReportOf,
+} from './report-views.ts';
+import { BrokenLinkJudge, BrokenResourceJudge } from './broken-judgements.ts';
+import { DuplicateJudge } from './duplicate-judgement.ts';
+import { pageChecksJudging } from './page-checks.ts';
+import { DEFAULT_THRESHOLDS, type AuditThresholds } from './thresholds.ts';
 import {
   blockedCollector,
-  brokenLinksCollector,
   brokenResourcesCollector,
   duplicatesCollector,
-  passReaderOf,
   redirectsCollector,
   type ReportCollector,
 } from './report-collectors.ts';
@@ -36,13 +54,18 @@ export type { RowScan };
 export * from './report-types.ts';
 
 async function buildOne<R>(scan: RowScan, collector: ReportCollector<R>): Promise<R> {
-  await scanInPasses(scan, [passReaderOf(collector)]);
+  await scanInPasses(scan, [collector]);
   return collector.finish();
 }
 
-/** Broken links, in two scans. */
-export function buildBrokenLinks(scan: RowScan): Promise<BrokenLinksReport> {
-  return buildOne(scan, brokenLinksCollector());
+/** Broken links, in two scans: the link checks' findings, with every linking page. */
+export async function buildBrokenLinks(
+  scan: RowScan,
+  thresholds: AuditThresholds = DEFAULT_THRESHOLDS,
+): Promise<BrokenLinksReport> {
+  const judges = reportJudges();
+  const audit = await runChecks(scan, [linkChecksJudging(judges)], thresholds);
+  return brokenLinksReportOf(brokenLinkFindings(audit), judges.links);
 }
 
 /** Broken page resources, in two scans. */
@@ -82,21 +105,40 @@ export function buildReport(kind: ReportKind, scan: RowScan): Promise<Report> {
   }
 }
 
-/** All five reports from two scans of the rows. */
-export async function buildAllReports(scan: RowScan): Promise<AllReports> {
-  const collectors = {
-    'broken-links': brokenLinksCollector(),
-    'broken-resources': brokenResourcesCollector(),
-    redirects: redirectsCollector(),
-    blocked: blockedCollector(),
-    duplicates: duplicatesCollector(),
-  };
-  await scanInPasses(scan, Object.values(collectors).map(passReaderOf));
+/**
+ * All five reports from two scans of the rows. The *Broken resources*,
+ * *Redirects*, *Blocked* and *Duplicate content* reports are views of what the link and page checks
+ * judge in those scans (their judges are filled by the checks themselves,
+ * `linkChecksJudging`, `pageChecksJudging`), so they show what the Issues
+ * flag, judged once.
+ */
+export async function buildAllReports(
+  scan: RowScan,
+  thresholds: AuditThresholds = DEFAULT_THRESHOLDS,
+): Promise<AllReports> {
+  const judges = reportJudges();
+  const duplicates = new DuplicateJudge();
+  const audit = await runChecks(scan, [linkChecksJudging(judges), pageChecksJudging(duplicates)], thresholds);
   return {
-    'broken-links': collectors['broken-links'].finish(),
-    'broken-resources': collectors['broken-resources'].finish(),
-    redirects: collectors.redirects.finish(),
-    blocked: collectors.blocked.finish(),
-    duplicates: collectors.duplicates.finish(),
+    'broken-links': brokenLinksReportOf(brokenLinkFindings(audit), judges.links),
+    'broken-resources': brokenResourcesReportOf(judges.resources),
+    redirects: redirectsReportOf(judges.redirects),
+    blocked: blockedReportOf(judges.blocked),
+    duplicates: duplicatesReportOf(duplicates),
   };
+}
+
+/** The link checks' judges, keeping what the reports show (every linking page, every user, the chains' ends). */
+function reportJudges(): LinkJudges {
+  return {
+    links: new BrokenLinkJudge(statusDetail, true),
+    redirects: new RedirectJudge(true),
+    blocked: new BlockedJudge(),
+    resources: new BrokenResourceJudge(statusDetail, true),
+  };
+}
+
+/** The findings of the broken-link checks, internal and external. */
+function brokenLinkFindings(audit: AuditResult): Finding[] {
+  return [...(audit.findings.get('broken-link-internal') ?? []), ...(audit.findings.get('broken-link-external') ?? [])];
 }
