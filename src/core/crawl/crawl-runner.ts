@@ -34,7 +34,7 @@
  * known URLs, added to their rows later: the folds),
  * `robots-step.ts` (a robots.txt request and its answer), `fetch-step.ts` (a
  * request of any kind of work, its row, what it leads to; the kinds in `kinds/`), `run-ends.ts` (recovering leases, a full
- * store, the end of a crawl); the rules per host (robots policy, scope, gap,
+ * store, a failure, the end of a crawl); the rules per host (robots policy, scope, gap,
  * slots) in `host-rules.ts`; each host's turn, its steps and request slots,
  * its pool and this run's requests in flight in `host-scheduler.ts` (every
  * request waits for its host's turn there); what they share in
@@ -45,16 +45,21 @@ import type { CrawlRecord, HostState } from '../model.ts';
 import { claimNext } from './claim.ts';
 import { CommitQueue, type Committed } from './commit-queue.ts';
 import { CrawlWrites } from './crawl-writes.ts';
-import { FOLD_SLICE_URLS, foldLinkTallies, IDLE_FOLD_URLS, mayFoldWhileIdle, mergeLinkTallies } from './link-tallies.ts';
+import {
+  FOLD_SLICE_URLS,
+  foldLinkTallies,
+  IDLE_FOLD_URLS,
+  mayFoldWhileIdle,
+  mergeLinkTallies,
+} from './link-tallies.ts';
 import { HostScheduler } from './host-scheduler.ts';
 import { HostRules } from './host-rules.ts';
 import { KnownUrls } from './known-urls.ts';
 import { Admission } from './admission.ts';
 import { RecordedUrls } from './not-crawled.ts';
 import { fetchEntry } from './fetch-step.ts';
-import { StorageFullError } from './ports.ts';
 import { fetchRobots } from './robots-step.ts';
-import { failCrawl, finishIfDone, pauseForStorage, recoverLeases } from './run-ends.ts';
+import { endWithFailure, finishIfDone, recoverLeases } from './run-ends.ts';
 import type { Claim, RunnerDeps, StepContext } from './run-context.ts';
 
 export type { RunnerDeps } from './run-context.ts';
@@ -180,8 +185,7 @@ export class CrawlRunner {
       view = await this.openView(crawlId);
     } catch (error) {
       // Recorded on the crawl, as in the loop: a crawl left `running` with no loop would look stalled.
-      if (!(error instanceof StorageFullError)) await failCrawl(this.ctx, crawlId, error);
-      else if (!(await pauseForStorage(this.ctx, crawlId))) throw error;
+      await endWithFailure(this.ctx, crawlId, error);
       return store.getCrawl(crawlId);
     }
     const { scheduler } = view;
@@ -238,7 +242,8 @@ export class CrawlRunner {
         const sleeper = new AbortController();
         if (signal.aborted) break;
         const waits: Promise<unknown>[] = [...tasks, woken];
-        if (Number.isFinite(wakeAt)) waits.push(clock.sleep(Math.max(0, wakeAt - now), sleeper.signal).catch(() => undefined));
+        if (Number.isFinite(wakeAt))
+          waits.push(clock.sleep(Math.max(0, wakeAt - now), sleeper.signal).catch(() => undefined));
         else if (tasks.size === 0) waits.push(clock.sleep(1000, sleeper.signal).catch(() => undefined));
         // Also re-read the crawl's state now and then while steps run (a pause is also a wake).
         else waits.push(clock.sleep(VIEW_REFRESH_MS, sleeper.signal).catch(() => undefined));
@@ -257,12 +262,7 @@ export class CrawlRunner {
       // A new run of the crawl (a resume while this one was ending) has a view of its own.
       if (this.views.get(crawlId) === view) this.views.delete(crawlId);
     }
-    const { failure } = loop;
-    if (failure instanceof StorageFullError) {
-      if (!(await pauseForStorage(this.ctx, crawlId))) throw failure;
-    } else if (failure !== null) {
-      await failCrawl(this.ctx, crawlId, failure);
-    }
+    if (loop.failure !== null) await endWithFailure(this.ctx, crawlId, loop.failure);
     return store.getCrawl(crawlId);
   }
 
@@ -344,7 +344,14 @@ export class CrawlRunner {
    *   instead of handing the host back to the loop (no other host waiting for
    *   a turn among the crawl's `hostConcurrency`).
    */
-  private async step(view: CrawlView, crawl: CrawlRecord, origin: string, signal: AbortSignal, slotFree: () => void, mayGoOn: () => boolean): Promise<boolean> {
+  private async step(
+    view: CrawlView,
+    crawl: CrawlRecord,
+    origin: string,
+    signal: AbortSignal,
+    slotFree: () => void,
+    mayGoOn: () => boolean,
+  ): Promise<boolean> {
     let claim = await this.claim(view, origin);
     if (claim.kind === 'none') return false;
     if (claim.kind === 'progress') return true;
@@ -368,16 +375,16 @@ export class CrawlRunner {
           break;
         }
         const goesOn = mayGoOn();
-        const onResponseEnded = claim.slots > 1 && !goesOn ? (): void => (uncount(), slotFree()) : (): void => undefined;
-        const next =
-          goesOn
-            ? async (writes: CrawlWrites): Promise<Claim> => {
-                uncount();
-                const following = await claimNext(this.ctx, writes, view.scheduler, origin);
-                counted = following.kind === 'fetch' || following.kind === 'robots';
-                return following;
-              }
-            : null;
+        const onResponseEnded =
+          claim.slots > 1 && !goesOn ? (): void => (uncount(), slotFree()) : (): void => undefined;
+        const next = goesOn
+          ? async (writes: CrawlWrites): Promise<Claim> => {
+              uncount();
+              const following = await claimNext(this.ctx, writes, view.scheduler, origin);
+              counted = following.kind === 'fetch' || following.kind === 'robots';
+              return following;
+            }
+          : null;
         // The view's record: its counts as of the last commit (the resource budget), not of this step's start.
         const following = await fetchEntry(this.ctx, view.crawl ?? crawl, claim.entry, signal, onResponseEnded, next);
         // Nothing claimed, or blocked rows recorded instead: the host goes back to the loop.
@@ -401,7 +408,20 @@ export class CrawlRunner {
     const { store, clock } = this.deps;
     const hosts = new Map<string, HostState>();
     for (const host of await store.listHosts(crawlId)) hosts.set(host.origin, host);
-    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, scheduler: new HostScheduler(this.rules, clock), unfolded: 0, idleFold: 'some', wake: () => undefined, poke: () => undefined, known: new KnownUrls(), notCrawled: new RecordedUrls() };
+    const view: CrawlView = {
+      crawlId,
+      crawl: await store.getCrawl(crawlId),
+      hosts,
+      readAt: clock.now(),
+      stale: false,
+      scheduler: new HostScheduler(this.rules, clock),
+      unfolded: 0,
+      idleFold: 'some',
+      wake: () => undefined,
+      poke: () => undefined,
+      known: new KnownUrls(),
+      notCrawled: new RecordedUrls(),
+    };
     this.views.set(crawlId, view);
     return view;
   }
@@ -445,12 +465,17 @@ export class CrawlRunner {
    */
   private async foldLinks(crawlId: string, entriesOnly = false): Promise<void> {
     // A full fold first adds up each URL's tallies, so that it rewrites each row once, not once per transaction.
-    if (!entriesOnly) await this.commits.run(crawlId, (writes) => mergeLinkTallies(writes, FOLD_TRANSACTION_URLS), false);
+    if (!entriesOnly)
+      await this.commits.run(crawlId, (writes) => mergeLinkTallies(writes, FOLD_TRANSACTION_URLS), false);
     for (;;) {
       const { more } = await this.commits.run(
         crawlId,
         // One slice a transaction: the rows it updates are written together, each result chunk once.
-        (writes) => foldLinkTallies(writes, entriesOnly ? { entriesOnly } : { maxUrls: FOLD_TRANSACTION_URLS, sliceUrls: FOLD_TRANSACTION_URLS }),
+        (writes) =>
+          foldLinkTallies(
+            writes,
+            entriesOnly ? { entriesOnly } : { maxUrls: FOLD_TRANSACTION_URLS, sliceUrls: FOLD_TRANSACTION_URLS },
+          ),
         { updated: 0, more: false },
       );
       if (!more) return;
@@ -458,6 +483,8 @@ export class CrawlRunner {
   }
 
   private async claim(view: CrawlView, origin: string): Promise<Claim> {
-    return this.commits.run<Claim>(view.crawlId, (writes) => claimNext(this.ctx, writes, view.scheduler, origin), { kind: 'none' });
+    return this.commits.run<Claim>(view.crawlId, (writes) => claimNext(this.ctx, writes, view.scheduler, origin), {
+      kind: 'none',
+    });
   }
 }
