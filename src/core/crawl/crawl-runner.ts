@@ -30,8 +30,9 @@
  *
  * This module is the loop: starting the steps the scheduler says are due, waking and folding. The
  * steps' own work lives beside it, each behind the ports: `claim.ts` (what a
- * host requests next, leased in a transaction), `link-tallies.ts` (links to
- * known URLs, added to their rows later: the folds),
+ * host requests next, leased in a transaction), `link-folds.ts` (when the
+ * run folds the links it tallied to known URLs into their rows, and the
+ * folds; the tallies in `link-tallies.ts`),
  * `robots-step.ts` (a robots.txt request and its answer), `fetch-step.ts` (a
  * request of any kind of work, its row, what it leads to; the kinds in `kinds/`), `run-ends.ts` (recovering leases, a full
  * store, a failure, the end of a crawl); the rules per host (robots policy, scope, gap,
@@ -45,13 +46,7 @@ import type { CrawlRecord, HostState } from '../model.ts';
 import { claimNext } from './claim.ts';
 import { CommitQueue, type Committed } from './commit-queue.ts';
 import { CrawlWrites } from './crawl-writes.ts';
-import {
-  FOLD_SLICE_URLS,
-  foldLinkTallies,
-  IDLE_FOLD_URLS,
-  mayFoldWhileIdle,
-  mergeLinkTallies,
-} from './link-tallies.ts';
+import { LinkFolds } from './link-folds.ts';
 import { HostScheduler } from './host-scheduler.ts';
 import { HostRules } from './host-rules.ts';
 import { KnownUrls } from './known-urls.ts';
@@ -65,28 +60,7 @@ import type { Claim, RunnerDeps, StepContext } from './run-context.ts';
 export type { RunnerDeps } from './run-context.ts';
 
 export { CLAIM_AHEAD_MS } from './claim.ts';
-
-/**
- * Tallied links (see `CrawlWrites`'s tallies) after which they are added to
- * the linked frontier entries, in one transaction, so that a page's row
- * starts with the links found before it was fetched. The links to pages
- * already fetched are kept, and added to their rows when the loop ends
- * (a pause, a stop, the end of the crawl): a results view shows a fetched
- * page's inlinks as they were when it was fetched until then. Rewriting
- * those rows at every fold made a crawl slow down as it grew (see
- * `foldLinkTallies`). Its memory is bounded by the slices it works in
- * (`FOLD_SLICE_URLS`) and the tallies themselves (one URL each: a few MB).
- */
-export const FOLD_LINKS_AT = 16_384;
-
-/**
- * About how many linked URLs one transaction of the fold at the loop's end (or before the crawl is
- * marked finished) adds up, so that the pages reading the database are not held up for long however
- * many links a large crawl kept (a tally kept by a fold while running, up to a fold's URLs, goes whole).
- * The tallies are first rewritten as tallies of distinct URLs of this size (`mergeLinkTallies`), so that
- * each row is rewritten once, not once per transaction that its tallies fall in.
- */
-export const FOLD_TRANSACTION_URLS = FOLD_SLICE_URLS;
+export { FOLD_LINKS_AT, FOLD_TRANSACTION_URLS } from './link-folds.ts';
 
 /** How often, in ms, the loop reads the crawl's record again while its steps run (pauses also wake it at once). */
 export const VIEW_REFRESH_MS = 250;
@@ -105,14 +79,8 @@ interface CrawlView {
    * recorded (at several slots, a step that does not go on counts its request out when the response has ended).
    */
   scheduler: HostScheduler;
-  /** Links tallied since the last fold was queued (see {@link FOLD_LINKS_AT}). */
-  unfolded: number;
-  /**
-   * Whether tallies may be stored that a fold while idle could take (see `mayFoldWhileIdle`): set by
-   * every batch that tallied links (and at the start of a run), cleared by a fold that left none;
-   * `stuck` when the oldest is too large for one, until a fold while running splits it.
-   */
-  idleFold: 'none' | 'some' | 'stuck';
+  /** The run's folds of tallied links, and when each is due (`link-folds.ts`). */
+  folds: LinkFolds;
   /** Cuts the loop's current wait short and has it read the crawl again (see {@link CrawlRunner.wake}). */
   wake: () => void;
   /** Cuts the loop's current wait short (a request slot came free). */
@@ -218,7 +186,7 @@ export class CrawlRunner {
         const waitsForSlot = scheduler.waitsForSlot();
         const hasWork = scheduler.hasWork();
 
-        if (view.unfolded >= (this.deps.foldLinksAt ?? FOLD_LINKS_AT)) this.beginFold(loop);
+        if (view.folds.isDue()) this.beginFold(loop);
 
         // Lazy: the gaps are worked out only when the next claim is far enough (never at delay 0).
         const rules = this.rules;
@@ -228,14 +196,14 @@ export class CrawlRunner {
             yield host === undefined ? 0 : rules.leastGapMs(crawl.settings, host);
           }
         };
-        if (view.idleFold === 'some' && mayFoldWhileIdle(clock.now(), waitsForSlot ? now : wakeAt, runningGaps())) {
-          await this.foldWhileIdle(view);
+        if (view.folds.mayFoldWhileIdle(clock.now(), waitsForSlot ? now : wakeAt, runningGaps)) {
+          await view.folds.foldWhileIdle();
           continue;
         }
 
         if (!hasWork && tasks.size === 0) {
           // The links kept while it ran, in short transactions, before the one that marks the crawl finished.
-          await this.foldLinks(crawlId);
+          await view.folds.foldAll();
           if (await finishIfDone(this.ctx, crawlId)) break;
           wakeAt = Math.min(wakeAt, now + 250);
         }
@@ -258,7 +226,7 @@ export class CrawlRunner {
       await Promise.allSettled([...tasks]);
       // What was tallied goes into the rows now that the loop stops (a pause, a stop, an error): a full
       // store refuses this too, and the tallies stay stored for the next run to fold.
-      if (loop.failure === null) await this.foldLinks(crawlId).catch((error: unknown) => (loop.failure = error));
+      if (loop.failure === null) await view.folds.foldAll().catch((error: unknown) => (loop.failure = error));
       // A new run of the crawl (a resume while this one was ending) has a view of its own.
       if (this.views.get(crawlId) === view) this.views.delete(crawlId);
     }
@@ -306,13 +274,11 @@ export class CrawlRunner {
     tasks.add(task);
   }
 
-  /** Begins a fold of the tallied links into the frontier's entries, beside the steps (see {@link FOLD_LINKS_AT}). */
+  /** Begins a fold of the tallied links into the frontier's entries, beside the steps (see `FOLD_LINKS_AT`). */
   private beginFold(loop: LoopRun): void {
     const { view, tasks } = loop;
-    view.unfolded = 0;
-    const fold: Promise<void> = this.foldLinks(view.crawlId, true)
-      // It splits the tallies it keeps into small ones, which a fold while idle can take.
-      .then(() => void (view.idleFold = 'some'))
+    const fold: Promise<void> = view.folds
+      .foldWhileRunning()
       .catch((error: unknown) => {
         loop.failure ??= error;
       })
@@ -415,8 +381,7 @@ export class CrawlRunner {
       readAt: clock.now(),
       stale: false,
       scheduler: new HostScheduler(this.rules, clock),
-      unfolded: 0,
-      idleFold: 'some',
+      folds: new LinkFolds(this.commits, crawlId, this.deps.foldLinksAt),
       wake: () => undefined,
       poke: () => undefined,
       known: new KnownUrls(),
@@ -443,43 +408,7 @@ export class CrawlRunner {
     if (!view) return;
     view.crawl = crawl;
     for (const host of hosts) view.hosts.set(host.origin, host);
-    view.unfolded += talliedLinks;
-    if (talliedLinks > 0 && view.idleFold === 'none') view.idleFold = 'some';
-  }
-
-  /** Folds the oldest kept links, up to {@link IDLE_FOLD_URLS}, into their rows and entries (see `mayFoldWhileIdle`). */
-  private async foldWhileIdle(view: CrawlView): Promise<void> {
-    const { updated, more } = await this.commits.run(
-      view.crawlId,
-      (writes) => foldLinkTallies(writes, { maxUrls: IDLE_FOLD_URLS, sliceUrls: IDLE_FOLD_URLS, fitting: true }),
-      { updated: 0, more: false },
-    );
-    if (!more) view.idleFold = 'none';
-    else if (updated === 0) view.idleFold = 'stuck';
-  }
-
-  /**
-   * Adds the crawl's tallied links to the rows and entries they link to (see {@link FOLD_LINKS_AT}), in
-   * transactions of about {@link FOLD_TRANSACTION_URLS} URLs each.
-   * @param entriesOnly to the frontier entries only, those of fetched rows kept for the fold at the loop's end.
-   */
-  private async foldLinks(crawlId: string, entriesOnly = false): Promise<void> {
-    // A full fold first adds up each URL's tallies, so that it rewrites each row once, not once per transaction.
-    if (!entriesOnly)
-      await this.commits.run(crawlId, (writes) => mergeLinkTallies(writes, FOLD_TRANSACTION_URLS), false);
-    for (;;) {
-      const { more } = await this.commits.run(
-        crawlId,
-        // One slice a transaction: the rows it updates are written together, each result chunk once.
-        (writes) =>
-          foldLinkTallies(
-            writes,
-            entriesOnly ? { entriesOnly } : { maxUrls: FOLD_TRANSACTION_URLS, sliceUrls: FOLD_TRANSACTION_URLS },
-          ),
-        { updated: 0, more: false },
-      );
-      if (!more) return;
-    }
+    view.folds.tallied(talliedLinks);
   }
 
   private async claim(view: CrawlView, origin: string): Promise<Claim> {
