@@ -28,32 +28,31 @@
  * host's next allowed time to `now + gap`, since its response ended no later
  * than now.
  *
- * This module is the loop: starting the steps the scheduler says are due, waking and folding. The
- * steps' own work lives beside it, each behind the ports: `claim.ts` (what a
- * host requests next, leased in a transaction), `link-folds.ts` (when the
- * run folds the links it tallied to known URLs into their rows, and the
- * folds; the tallies in `link-tallies.ts`),
- * `robots-step.ts` (a robots.txt request and its answer), `fetch-step.ts` (a
- * request of any kind of work, its row, what it leads to; the kinds in `kinds/`), `run-ends.ts` (recovering leases, a full
- * store, a failure, the end of a crawl); the rules per host (robots policy, scope, gap,
- * slots) in `host-rules.ts`; each host's turn, its steps and request slots,
- * its pool and this run's requests in flight in `host-scheduler.ts` (every
- * request waits for its host's turn there); what they share in
- * `run-context.ts`. A new kind of work is a module in `kinds/` and a line in
- * `kinds/registry.ts`, not more of this one.
+ * This module is the loop and its wiring: beginning the steps the scheduler
+ * says are due and the folds that are due, waiting, waking. The rest lives
+ * beside it, each behind the ports: `crawl-view.ts` (the run's view of the
+ * crawl: its record, hosts, and what the run keeps beside them),
+ * `claim.ts` (what a host requests next, leased in a transaction),
+ * `link-folds.ts` (when the run folds the links it tallied, and the folds;
+ * the tallies themselves in `link-tallies.ts`), `robots-step.ts` (a
+ * robots.txt request and its answer), `fetch-step.ts` (a request of any kind
+ * of work, its row, what it leads to; the kinds in `kinds/`), `run-ends.ts`
+ * (recovering leases, a full store, a failure, the end of a crawl); the rules
+ * per host (robots policy, scope, gap, slots) in `host-rules.ts`; each host's
+ * turn, its steps and request slots, its pool and this run's requests in
+ * flight in `host-scheduler.ts` (every request waits for its host's turn
+ * there); what they share in `run-context.ts`. A new kind of work is a module
+ * in `kinds/` and a line in `kinds/registry.ts`, not more of this one.
  */
 import type { CrawlRecord, HostState } from '../model.ts';
-import { claimNext } from './claim.ts';
-import { CommitQueue, type Committed } from './commit-queue.ts';
+import { CommitQueue } from './commit-queue.ts';
 import { CrawlWrites } from './crawl-writes.ts';
-import { LinkFolds } from './link-folds.ts';
-import { HostScheduler } from './host-scheduler.ts';
+import { CrawlView, VIEW_REFRESH_MS } from './crawl-view.ts';
 import { HostRules } from './host-rules.ts';
-import { KnownUrls } from './known-urls.ts';
-import { Admission } from './admission.ts';
-import { RecordedUrls } from './not-crawled.ts';
+import { claimNext } from './claim.ts';
 import { fetchEntry } from './fetch-step.ts';
 import { fetchRobots } from './robots-step.ts';
+import { Admission } from './admission.ts';
 import { endWithFailure, finishIfDone, recoverLeases } from './run-ends.ts';
 import type { Claim, RunnerDeps, StepContext } from './run-context.ts';
 
@@ -61,35 +60,7 @@ export type { RunnerDeps } from './run-context.ts';
 
 export { CLAIM_AHEAD_MS } from './claim.ts';
 export { FOLD_LINKS_AT, FOLD_TRANSACTION_URLS } from './link-folds.ts';
-
-/** How often, in ms, the loop reads the crawl's record again while its steps run (pauses also wake it at once). */
-export const VIEW_REFRESH_MS = 250;
-
-/** The loop's view of one crawl it runs (see {@link CrawlRunner.openView}). */
-interface CrawlView {
-  crawlId: string;
-  crawl: CrawlRecord | undefined;
-  hosts: Map<string, HostState>;
-  /** When `crawl` was last read from the store. */
-  readAt: number;
-  /** A wake came since: read the crawl again. */
-  stale: boolean;
-  /**
-   * Each host's turn, its steps and slots, and this run's requests in flight, per host: claimed, and not yet
-   * recorded (at several slots, a step that does not go on counts its request out when the response has ended).
-   */
-  scheduler: HostScheduler;
-  /** The run's folds of tallied links, and when each is due (`link-folds.ts`). */
-  folds: LinkFolds;
-  /** Cuts the loop's current wait short and has it read the crawl again (see {@link CrawlRunner.wake}). */
-  wake: () => void;
-  /** Cuts the loop's current wait short (a request slot came free). */
-  poke: () => void;
-  /** URLs this run knows the crawl holds (dropped with the run, so a failed transaction's are never trusted). */
-  known: KnownUrls;
-  /** URLs this run recorded as not crawled (dropped with the run likewise). */
-  notCrawled: RecordedUrls;
-}
+export { VIEW_REFRESH_MS };
 
 /** What one run's loop and the steps it begins share (one per run). */
 interface LoopRun {
@@ -110,7 +81,7 @@ export class CrawlRunner {
   private readonly rules: HostRules;
   /** Which found URLs join the crawl, and the record of those left out (see `admission.ts`). */
   private readonly admission: Admission;
-  /** Per crawl being run: the loop's view of it (see {@link CrawlRunner.openView}). */
+  /** Per crawl being run: the loop's view of it (see `crawl-view.ts`). */
   private readonly views = new Map<string, CrawlView>();
   /** Every write of the loop goes through here, grouped into as few transactions as the store allows. */
   private readonly commits: CommitQueue;
@@ -122,7 +93,8 @@ export class CrawlRunner {
     this.admission = new Admission(this.rules, (crawlId) => this.views.get(crawlId)?.notCrawled ?? null);
     this.commits = new CommitQueue(
       deps.store,
-      (committed) => this.committed(committed),
+      // Keeps the view up to date with what a batch stored.
+      (committed) => this.views.get(committed.crawl.id)?.committed(committed),
       (tx, crawl) => new CrawlWrites(tx, crawl, this.views.get(crawl.id)?.known ?? null),
     );
     this.ctx = {
@@ -150,13 +122,14 @@ export class CrawlRunner {
     try {
       await recoverLeases(this.ctx, crawlId);
       await this.admission.loadQueryVariants(store, crawlId);
-      view = await this.openView(crawlId);
+      view = await CrawlView.open(store, clock, this.rules, this.commits, crawlId, this.deps.foldLinksAt);
+      this.views.set(crawlId, view);
     } catch (error) {
       // Recorded on the crawl, as in the loop: a crawl left `running` with no loop would look stalled.
       await endWithFailure(this.ctx, crawlId, error);
       return store.getCrawl(crawlId);
     }
-    const { scheduler } = view;
+    const { scheduler, folds } = view;
     const loop: LoopRun = { view, signal, tasks: new Set(), failure: null, crawl: undefined, start: () => undefined };
     loop.start = (host) => this.beginStep(loop, host);
     const { tasks } = loop;
@@ -168,14 +141,8 @@ export class CrawlRunner {
     try {
       while (!signal.aborted && loop.failure === null) {
         // Set before the state is read, so a wake after that read ends this turn's wait.
-        const woken = new Promise<void>((resolve) => {
-          view.poke = resolve;
-          view.wake = () => {
-            view.stale = true;
-            resolve();
-          };
-        });
-        const crawl = await this.crawlOf(view);
+        const woken = view.woken();
+        const crawl = await view.current(store, clock.now());
         if (!crawl || crawl.state !== 'running') break;
         const now = clock.now();
         loop.crawl = crawl;
@@ -186,7 +153,7 @@ export class CrawlRunner {
         const waitsForSlot = scheduler.waitsForSlot();
         const hasWork = scheduler.hasWork();
 
-        if (view.folds.isDue()) this.beginFold(loop);
+        if (folds.isDue()) this.beginFold(loop);
 
         // Lazy: the gaps are worked out only when the next claim is far enough (never at delay 0).
         const rules = this.rules;
@@ -196,14 +163,14 @@ export class CrawlRunner {
             yield host === undefined ? 0 : rules.leastGapMs(crawl.settings, host);
           }
         };
-        if (view.folds.mayFoldWhileIdle(clock.now(), waitsForSlot ? now : wakeAt, runningGaps)) {
-          await view.folds.foldWhileIdle();
+        if (folds.mayFoldWhileIdle(clock.now(), waitsForSlot ? now : wakeAt, runningGaps)) {
+          await folds.foldWhileIdle();
           continue;
         }
 
         if (!hasWork && tasks.size === 0) {
           // The links kept while it ran, in short transactions, before the one that marks the crawl finished.
-          await view.folds.foldAll();
+          await folds.foldAll();
           if (await finishIfDone(this.ctx, crawlId)) break;
           wakeAt = Math.min(wakeAt, now + 250);
         }
@@ -226,7 +193,7 @@ export class CrawlRunner {
       await Promise.allSettled([...tasks]);
       // What was tallied goes into the rows now that the loop stops (a pause, a stop, an error): a full
       // store refuses this too, and the tallies stay stored for the next run to fold.
-      if (loop.failure === null) await view.folds.foldAll().catch((error: unknown) => (loop.failure = error));
+      if (loop.failure === null) await folds.foldAll().catch((error: unknown) => (loop.failure = error));
       // A new run of the crawl (a resume while this one was ending) has a view of its own.
       if (this.views.get(crawlId) === view) this.views.delete(crawlId);
     }
@@ -362,53 +329,6 @@ export class CrawlRunner {
       slotFree();
     }
     return true;
-  }
-
-  /**
-   * The loop's view of a crawl: its hosts, read once when the run starts and
-   * then kept from what each committed batch stored (this runner is the only
-   * writer of a running crawl's hosts), and its record, kept likewise and read
-   * again after a wake (a pause) or every {@link VIEW_REFRESH_MS}.
-   */
-  private async openView(crawlId: string): Promise<CrawlView> {
-    const { store, clock } = this.deps;
-    const hosts = new Map<string, HostState>();
-    for (const host of await store.listHosts(crawlId)) hosts.set(host.origin, host);
-    const view: CrawlView = {
-      crawlId,
-      crawl: await store.getCrawl(crawlId),
-      hosts,
-      readAt: clock.now(),
-      stale: false,
-      scheduler: new HostScheduler(this.rules, clock),
-      folds: new LinkFolds(this.commits, crawlId, this.deps.foldLinksAt),
-      wake: () => undefined,
-      poke: () => undefined,
-      known: new KnownUrls(),
-      notCrawled: new RecordedUrls(),
-    };
-    this.views.set(crawlId, view);
-    return view;
-  }
-
-  /** The crawl record for this turn of the loop: read again when the view is stale or old. */
-  private async crawlOf(view: CrawlView): Promise<CrawlRecord | undefined> {
-    const { store, clock } = this.deps;
-    const now = clock.now();
-    if (view.crawl !== undefined && !view.stale && now - view.readAt < VIEW_REFRESH_MS) return view.crawl;
-    view.stale = false;
-    view.readAt = now;
-    view.crawl = await store.getCrawl(view.crawlId);
-    return view.crawl;
-  }
-
-  /** Keeps the views up to date with what a batch stored. */
-  private committed({ crawl, hosts, talliedLinks }: Committed): void {
-    const view = this.views.get(crawl.id);
-    if (!view) return;
-    view.crawl = crawl;
-    for (const host of hosts) view.hosts.set(host.origin, host);
-    view.folds.tallied(talliedLinks);
   }
 
   private async claim(view: CrawlView, origin: string): Promise<Claim> {
