@@ -32,7 +32,8 @@
  * says are due and the folds that are due, waiting, waking. The rest lives
  * beside it, each behind the ports: `crawl-view.ts` (the run's view of the
  * crawl: its record, hosts, and what the run keeps beside them),
- * `claim.ts` (what a host requests next, leased in a transaction),
+ * `host-step.ts` (one step for one host: claim, wait for the turn, request,
+ * record), `claim.ts` (what a host requests next, leased in a transaction),
  * `link-folds.ts` (when the run folds the links it tallied, and the folds;
  * the tallies themselves in `link-tallies.ts`), `robots-step.ts` (a
  * robots.txt request and its answer), `fetch-step.ts` (a request of any kind
@@ -49,12 +50,10 @@ import { CommitQueue } from './commit-queue.ts';
 import { CrawlWrites } from './crawl-writes.ts';
 import { CrawlView, VIEW_REFRESH_MS } from './crawl-view.ts';
 import { HostRules } from './host-rules.ts';
-import { claimNext } from './claim.ts';
-import { fetchEntry } from './fetch-step.ts';
-import { fetchRobots } from './robots-step.ts';
+import { hostStep } from './host-step.ts';
 import { Admission } from './admission.ts';
 import { endWithFailure, finishIfDone, recoverLeases } from './run-ends.ts';
-import type { Claim, RunnerDeps, StepContext } from './run-context.ts';
+import type { RunnerDeps, StepContext } from './run-context.ts';
 
 export type { RunnerDeps } from './run-context.ts';
 
@@ -85,7 +84,7 @@ export class CrawlRunner {
   private readonly views = new Map<string, CrawlView>();
   /** Every write of the loop goes through here, grouped into as few transactions as the store allows. */
   private readonly commits: CommitQueue;
-  /** What the steps (`robots-step.ts`, `fetch-step.ts`, `run-ends.ts`) reach. */
+  /** What the steps (`host-step.ts`, `robots-step.ts`, `fetch-step.ts`, `run-ends.ts`) reach. */
   private readonly ctx: StepContext;
 
   constructor(private readonly deps: RunnerDeps) {
@@ -216,7 +215,8 @@ export class CrawlRunner {
       scheduler.slotFreed(origin);
     };
     let didWork: boolean | null = null;
-    const task: Promise<void> = this.step(
+    const task: Promise<void> = hostStep(
+      this.ctx,
       view,
       crawl,
       origin,
@@ -260,80 +260,5 @@ export class CrawlRunner {
    */
   wake(crawlId: string): void {
     this.views.get(crawlId)?.wake();
-  }
-
-  /**
-   * One step for one host, in one of its request slots: a claim, its request,
-   * its record; and the host's next request too when it is due at once (delay
-   * 0), claimed in the same transaction that records the previous one, as long
-   * as `mayGoOn` agrees: one transaction per page instead of two (a claim, a
-   * record), which at several requests per host also lets the steps' records
-   * share transactions. Resolves to whether it did anything.
-   * @param slotFree called once the step no longer occupies the slot: when the
-   *   step ends, or, when it does not go on and the host had more than one
-   *   slot when claimed, as soon as its response has ended (its row is still
-   *   being recorded: another step's request need not wait for that).
-   * @param mayGoOn whether the step may go on with the host's next request
-   *   instead of handing the host back to the loop (no other host waiting for
-   *   a turn among the crawl's `hostConcurrency`).
-   */
-  private async step(
-    view: CrawlView,
-    crawl: CrawlRecord,
-    origin: string,
-    signal: AbortSignal,
-    slotFree: () => void,
-    mayGoOn: () => boolean,
-  ): Promise<boolean> {
-    let claim = await this.claim(view, origin);
-    if (claim.kind === 'none') return false;
-    if (claim.kind === 'progress') return true;
-    /** Whether this step counts a request in `view.requestsOut`. */
-    let counted = true;
-    const uncount = (): void => {
-      if (!counted) return;
-      counted = false;
-      view.scheduler.requestEnded(origin);
-    };
-    try {
-      for (;;) {
-        await view.scheduler.waitForTurn(claim.notBefore, signal);
-        if (claim.kind === 'robots') {
-          const { hopOrigin } = claim;
-          try {
-            await fetchRobots(this.ctx, crawl, origin, claim.url, hopOrigin, signal);
-          } finally {
-            if (hopOrigin !== null) view.scheduler.requestEnded(hopOrigin);
-          }
-          break;
-        }
-        const goesOn = mayGoOn();
-        const onResponseEnded =
-          claim.slots > 1 && !goesOn ? (): void => (uncount(), slotFree()) : (): void => undefined;
-        const next = goesOn
-          ? async (writes: CrawlWrites): Promise<Claim> => {
-              uncount();
-              const following = await claimNext(this.ctx, writes, view.scheduler, origin);
-              counted = following.kind === 'fetch' || following.kind === 'robots';
-              return following;
-            }
-          : null;
-        // The view's record: its counts as of the last commit (the resource budget), not of this step's start.
-        const following = await fetchEntry(this.ctx, view.crawl ?? crawl, claim.entry, signal, onResponseEnded, next);
-        // Nothing claimed, or blocked rows recorded instead: the host goes back to the loop.
-        if (following === null || following.kind === 'none' || following.kind === 'progress') break;
-        claim = following;
-      }
-    } finally {
-      uncount();
-      slotFree();
-    }
-    return true;
-  }
-
-  private async claim(view: CrawlView, origin: string): Promise<Claim> {
-    return this.commits.run<Claim>(view.crawlId, (writes) => claimNext(this.ctx, writes, view.scheduler, origin), {
-      kind: 'none',
-    });
   }
 }
