@@ -235,7 +235,7 @@ export class TabcrawlDatabase extends Dexie {
      * Schema version 5, Tabcrawl 0.5.0: `linkTallies`, the links a fast crawl
      * (several requests per host) found to URLs it already knew, kept until
      * they are added to those URLs' inlinks and anchors in one pass (see
-     * `CrawlWrites` in `core/crawl/frontier.ts`). A new, empty table: nothing
+     * `CrawlWrites` in `core/crawl/crawl-writes.ts`). A new, empty table: nothing
      * to upgrade.
      */
     this.version(5).stores({ linkTallies: '[crawlId+batch]' });

@@ -28,95 +28,38 @@
  * host's next allowed time to `now + gap`, since its response ended no later
  * than now.
  *
- * This module is the loop: starting the steps the scheduler says are due, waking and folding. The
- * steps' own work lives beside it, each behind the ports: `claim.ts` (what a
- * host requests next, leased in a transaction), `link-tallies.ts` (links to
- * known URLs, added to their rows later: the folds),
- * `robots-step.ts` (a robots.txt request and its answer), `fetch-step.ts` (a
- * request of any kind of work, its row, what it leads to; the kinds in `kinds/`), `run-ends.ts` (recovering leases, a full
- * store, the end of a crawl); the rules per host (robots policy, scope, gap,
- * slots) in `host-rules.ts`; each host's turn, its steps and request slots,
- * its pool and this run's requests in flight in `host-scheduler.ts` (every
- * request waits for its host's turn there); what they share in
- * `run-context.ts`. A new kind of work is a module in `kinds/` and a line in
- * `kinds/registry.ts`, not more of this one.
+ * This module is the loop and its wiring: beginning the steps the scheduler
+ * says are due and the folds that are due, waiting, waking. The rest lives
+ * beside it, each behind the ports: `crawl-view.ts` (the run's view of the
+ * crawl: its record, hosts, and what the run keeps beside them),
+ * `host-step.ts` (one step for one host: claim, wait for the turn, request,
+ * record), `claim.ts` (what a host requests next, leased in a transaction),
+ * `link-folds.ts` (when the run folds the links it tallied, and the folds;
+ * the tallies themselves in `link-tallies.ts`), `robots-step.ts` (a
+ * robots.txt request and its answer), `fetch-step.ts` (a request of any kind
+ * of work, its row, what it leads to; the kinds in `kinds/`), `run-ends.ts`
+ * (recovering leases, a full store, a failure, the end of a crawl); the rules
+ * per host (robots policy, scope, gap, slots) in `host-rules.ts`; each host's
+ * turn, its steps and request slots, its pool and this run's requests in
+ * flight in `host-scheduler.ts` (every request waits for its host's turn
+ * there); what they share in `run-context.ts`. A new kind of work is a module
+ * in `kinds/` and a line in `kinds/registry.ts`, not more of this one.
  */
 import type { CrawlRecord, HostState } from '../model.ts';
-import { claimNext } from './claim.ts';
-import { CommitQueue, type Committed } from './commit-queue.ts';
+import { CommitQueue } from './commit-queue.ts';
 import { CrawlWrites } from './crawl-writes.ts';
-import { FOLD_SLICE_URLS, foldLinkTallies, IDLE_FOLD_URLS, mayFoldWhileIdle, mergeLinkTallies } from './link-tallies.ts';
-import { HostScheduler } from './host-scheduler.ts';
+import { CrawlView, VIEW_REFRESH_MS } from './crawl-view.ts';
 import { HostRules } from './host-rules.ts';
-import { KnownUrls } from './known-urls.ts';
+import { hostStep } from './host-step.ts';
 import { Admission } from './admission.ts';
-import { RecordedUrls } from './not-crawled.ts';
-import { fetchEntry } from './fetch-step.ts';
-import { StorageFullError } from './ports.ts';
-import { fetchRobots } from './robots-step.ts';
-import { failCrawl, finishIfDone, pauseForStorage, recoverLeases } from './run-ends.ts';
-import type { Claim, RunnerDeps, StepContext } from './run-context.ts';
+import { endWithFailure, finishIfDone, recoverLeases } from './run-ends.ts';
+import type { RunnerDeps, StepContext } from './run-context.ts';
 
 export type { RunnerDeps } from './run-context.ts';
 
 export { CLAIM_AHEAD_MS } from './claim.ts';
-
-/**
- * Tallied links (see `CrawlWrites`'s tallies) after which they are added to
- * the linked frontier entries, in one transaction, so that a page's row
- * starts with the links found before it was fetched. The links to pages
- * already fetched are kept, and added to their rows when the loop ends
- * (a pause, a stop, the end of the crawl): a results view shows a fetched
- * page's inlinks as they were when it was fetched until then. Rewriting
- * those rows at every fold made a crawl slow down as it grew (see
- * `foldLinkTallies`). Its memory is bounded by the slices it works in
- * (`FOLD_SLICE_URLS`) and the tallies themselves (one URL each: a few MB).
- */
-export const FOLD_LINKS_AT = 16_384;
-
-/**
- * About how many linked URLs one transaction of the fold at the loop's end (or before the crawl is
- * marked finished) adds up, so that the pages reading the database are not held up for long however
- * many links a large crawl kept (a tally kept by a fold while running, up to a fold's URLs, goes whole).
- * The tallies are first rewritten as tallies of distinct URLs of this size (`mergeLinkTallies`), so that
- * each row is rewritten once, not once per transaction that its tallies fall in.
- */
-export const FOLD_TRANSACTION_URLS = FOLD_SLICE_URLS;
-
-/** How often, in ms, the loop reads the crawl's record again while its steps run (pauses also wake it at once). */
-export const VIEW_REFRESH_MS = 250;
-
-/** The loop's view of one crawl it runs (see {@link CrawlRunner.openView}). */
-interface CrawlView {
-  crawlId: string;
-  crawl: CrawlRecord | undefined;
-  hosts: Map<string, HostState>;
-  /** When `crawl` was last read from the store. */
-  readAt: number;
-  /** A wake came since: read the crawl again. */
-  stale: boolean;
-  /**
-   * Each host's turn, its steps and slots, and this run's requests in flight, per host: claimed, and not yet
-   * recorded (at several slots, a step that does not go on counts its request out when the response has ended).
-   */
-  scheduler: HostScheduler;
-  /** Links tallied since the last fold was queued (see {@link FOLD_LINKS_AT}). */
-  unfolded: number;
-  /**
-   * Whether tallies may be stored that a fold while idle could take (see `mayFoldWhileIdle`): set by
-   * every batch that tallied links (and at the start of a run), cleared by a fold that left none;
-   * `stuck` when the oldest is too large for one, until a fold while running splits it.
-   */
-  idleFold: 'none' | 'some' | 'stuck';
-  /** Cuts the loop's current wait short and has it read the crawl again (see {@link CrawlRunner.wake}). */
-  wake: () => void;
-  /** Cuts the loop's current wait short (a request slot came free). */
-  poke: () => void;
-  /** URLs this run knows the crawl holds (dropped with the run, so a failed transaction's are never trusted). */
-  known: KnownUrls;
-  /** URLs this run recorded as not crawled (dropped with the run likewise). */
-  notCrawled: RecordedUrls;
-}
+export { FOLD_LINKS_AT, FOLD_TRANSACTION_URLS } from './link-folds.ts';
+export { VIEW_REFRESH_MS };
 
 /** What one run's loop and the steps it begins share (one per run). */
 interface LoopRun {
@@ -137,11 +80,11 @@ export class CrawlRunner {
   private readonly rules: HostRules;
   /** Which found URLs join the crawl, and the record of those left out (see `admission.ts`). */
   private readonly admission: Admission;
-  /** Per crawl being run: the loop's view of it (see {@link CrawlRunner.openView}). */
+  /** Per crawl being run: the loop's view of it (see `crawl-view.ts`). */
   private readonly views = new Map<string, CrawlView>();
   /** Every write of the loop goes through here, grouped into as few transactions as the store allows. */
   private readonly commits: CommitQueue;
-  /** What the steps (`robots-step.ts`, `fetch-step.ts`, `run-ends.ts`) reach. */
+  /** What the steps (`host-step.ts`, `robots-step.ts`, `fetch-step.ts`, `run-ends.ts`) reach. */
   private readonly ctx: StepContext;
 
   constructor(private readonly deps: RunnerDeps) {
@@ -149,7 +92,8 @@ export class CrawlRunner {
     this.admission = new Admission(this.rules, (crawlId) => this.views.get(crawlId)?.notCrawled ?? null);
     this.commits = new CommitQueue(
       deps.store,
-      (committed) => this.committed(committed),
+      // Keeps the view up to date with what a batch stored.
+      (committed) => this.views.get(committed.crawl.id)?.committed(committed),
       (tx, crawl) => new CrawlWrites(tx, crawl, this.views.get(crawl.id)?.known ?? null),
     );
     this.ctx = {
@@ -177,14 +121,14 @@ export class CrawlRunner {
     try {
       await recoverLeases(this.ctx, crawlId);
       await this.admission.loadQueryVariants(store, crawlId);
-      view = await this.openView(crawlId);
+      view = await CrawlView.open(store, clock, this.rules, this.commits, crawlId, this.deps.foldLinksAt);
+      this.views.set(crawlId, view);
     } catch (error) {
       // Recorded on the crawl, as in the loop: a crawl left `running` with no loop would look stalled.
-      if (!(error instanceof StorageFullError)) await failCrawl(this.ctx, crawlId, error);
-      else if (!(await pauseForStorage(this.ctx, crawlId))) throw error;
+      await endWithFailure(this.ctx, crawlId, error);
       return store.getCrawl(crawlId);
     }
-    const { scheduler } = view;
+    const { scheduler, folds } = view;
     const loop: LoopRun = { view, signal, tasks: new Set(), failure: null, crawl: undefined, start: () => undefined };
     loop.start = (host) => this.beginStep(loop, host);
     const { tasks } = loop;
@@ -196,14 +140,8 @@ export class CrawlRunner {
     try {
       while (!signal.aborted && loop.failure === null) {
         // Set before the state is read, so a wake after that read ends this turn's wait.
-        const woken = new Promise<void>((resolve) => {
-          view.poke = resolve;
-          view.wake = () => {
-            view.stale = true;
-            resolve();
-          };
-        });
-        const crawl = await this.crawlOf(view);
+        const woken = view.woken();
+        const crawl = await view.current(store, clock.now());
         if (!crawl || crawl.state !== 'running') break;
         const now = clock.now();
         loop.crawl = crawl;
@@ -214,7 +152,7 @@ export class CrawlRunner {
         const waitsForSlot = scheduler.waitsForSlot();
         const hasWork = scheduler.hasWork();
 
-        if (view.unfolded >= (this.deps.foldLinksAt ?? FOLD_LINKS_AT)) this.beginFold(loop);
+        if (folds.isDue()) this.beginFold(loop);
 
         // Lazy: the gaps are worked out only when the next claim is far enough (never at delay 0).
         const rules = this.rules;
@@ -224,21 +162,22 @@ export class CrawlRunner {
             yield host === undefined ? 0 : rules.leastGapMs(crawl.settings, host);
           }
         };
-        if (view.idleFold === 'some' && mayFoldWhileIdle(clock.now(), waitsForSlot ? now : wakeAt, runningGaps())) {
-          await this.foldWhileIdle(view);
+        if (folds.mayFoldWhileIdle(clock.now(), waitsForSlot ? now : wakeAt, runningGaps)) {
+          await folds.foldWhileIdle();
           continue;
         }
 
         if (!hasWork && tasks.size === 0) {
           // The links kept while it ran, in short transactions, before the one that marks the crawl finished.
-          await this.foldLinks(crawlId);
+          await folds.foldAll();
           if (await finishIfDone(this.ctx, crawlId)) break;
           wakeAt = Math.min(wakeAt, now + 250);
         }
         const sleeper = new AbortController();
         if (signal.aborted) break;
         const waits: Promise<unknown>[] = [...tasks, woken];
-        if (Number.isFinite(wakeAt)) waits.push(clock.sleep(Math.max(0, wakeAt - now), sleeper.signal).catch(() => undefined));
+        if (Number.isFinite(wakeAt))
+          waits.push(clock.sleep(Math.max(0, wakeAt - now), sleeper.signal).catch(() => undefined));
         else if (tasks.size === 0) waits.push(clock.sleep(1000, sleeper.signal).catch(() => undefined));
         // Also re-read the crawl's state now and then while steps run (a pause is also a wake).
         else waits.push(clock.sleep(VIEW_REFRESH_MS, sleeper.signal).catch(() => undefined));
@@ -253,16 +192,11 @@ export class CrawlRunner {
       await Promise.allSettled([...tasks]);
       // What was tallied goes into the rows now that the loop stops (a pause, a stop, an error): a full
       // store refuses this too, and the tallies stay stored for the next run to fold.
-      if (loop.failure === null) await this.foldLinks(crawlId).catch((error: unknown) => (loop.failure = error));
+      if (loop.failure === null) await folds.foldAll().catch((error: unknown) => (loop.failure = error));
       // A new run of the crawl (a resume while this one was ending) has a view of its own.
       if (this.views.get(crawlId) === view) this.views.delete(crawlId);
     }
-    const { failure } = loop;
-    if (failure instanceof StorageFullError) {
-      if (!(await pauseForStorage(this.ctx, crawlId))) throw failure;
-    } else if (failure !== null) {
-      await failCrawl(this.ctx, crawlId, failure);
-    }
+    if (loop.failure !== null) await endWithFailure(this.ctx, crawlId, loop.failure);
     return store.getCrawl(crawlId);
   }
 
@@ -281,7 +215,8 @@ export class CrawlRunner {
       scheduler.slotFreed(origin);
     };
     let didWork: boolean | null = null;
-    const task: Promise<void> = this.step(
+    const task: Promise<void> = hostStep(
+      this.ctx,
       view,
       crawl,
       origin,
@@ -306,13 +241,11 @@ export class CrawlRunner {
     tasks.add(task);
   }
 
-  /** Begins a fold of the tallied links into the frontier's entries, beside the steps (see {@link FOLD_LINKS_AT}). */
+  /** Begins a fold of the tallied links into the frontier's entries, beside the steps (see `FOLD_LINKS_AT`). */
   private beginFold(loop: LoopRun): void {
     const { view, tasks } = loop;
-    view.unfolded = 0;
-    const fold: Promise<void> = this.foldLinks(view.crawlId, true)
-      // It splits the tallies it keeps into small ones, which a fold while idle can take.
-      .then(() => void (view.idleFold = 'some'))
+    const fold: Promise<void> = view.folds
+      .foldWhileRunning()
       .catch((error: unknown) => {
         loop.failure ??= error;
       })
@@ -327,137 +260,5 @@ export class CrawlRunner {
    */
   wake(crawlId: string): void {
     this.views.get(crawlId)?.wake();
-  }
-
-  /**
-   * One step for one host, in one of its request slots: a claim, its request,
-   * its record; and the host's next request too when it is due at once (delay
-   * 0), claimed in the same transaction that records the previous one, as long
-   * as `mayGoOn` agrees: one transaction per page instead of two (a claim, a
-   * record), which at several requests per host also lets the steps' records
-   * share transactions. Resolves to whether it did anything.
-   * @param slotFree called once the step no longer occupies the slot: when the
-   *   step ends, or, when it does not go on and the host had more than one
-   *   slot when claimed, as soon as its response has ended (its row is still
-   *   being recorded: another step's request need not wait for that).
-   * @param mayGoOn whether the step may go on with the host's next request
-   *   instead of handing the host back to the loop (no other host waiting for
-   *   a turn among the crawl's `hostConcurrency`).
-   */
-  private async step(view: CrawlView, crawl: CrawlRecord, origin: string, signal: AbortSignal, slotFree: () => void, mayGoOn: () => boolean): Promise<boolean> {
-    let claim = await this.claim(view, origin);
-    if (claim.kind === 'none') return false;
-    if (claim.kind === 'progress') return true;
-    /** Whether this step counts a request in `view.requestsOut`. */
-    let counted = true;
-    const uncount = (): void => {
-      if (!counted) return;
-      counted = false;
-      view.scheduler.requestEnded(origin);
-    };
-    try {
-      for (;;) {
-        await view.scheduler.waitForTurn(claim.notBefore, signal);
-        if (claim.kind === 'robots') {
-          const { hopOrigin } = claim;
-          try {
-            await fetchRobots(this.ctx, crawl, origin, claim.url, hopOrigin, signal);
-          } finally {
-            if (hopOrigin !== null) view.scheduler.requestEnded(hopOrigin);
-          }
-          break;
-        }
-        const goesOn = mayGoOn();
-        const onResponseEnded = claim.slots > 1 && !goesOn ? (): void => (uncount(), slotFree()) : (): void => undefined;
-        const next =
-          goesOn
-            ? async (writes: CrawlWrites): Promise<Claim> => {
-                uncount();
-                const following = await claimNext(this.ctx, writes, view.scheduler, origin);
-                counted = following.kind === 'fetch' || following.kind === 'robots';
-                return following;
-              }
-            : null;
-        // The view's record: its counts as of the last commit (the resource budget), not of this step's start.
-        const following = await fetchEntry(this.ctx, view.crawl ?? crawl, claim.entry, signal, onResponseEnded, next);
-        // Nothing claimed, or blocked rows recorded instead: the host goes back to the loop.
-        if (following === null || following.kind === 'none' || following.kind === 'progress') break;
-        claim = following;
-      }
-    } finally {
-      uncount();
-      slotFree();
-    }
-    return true;
-  }
-
-  /**
-   * The loop's view of a crawl: its hosts, read once when the run starts and
-   * then kept from what each committed batch stored (this runner is the only
-   * writer of a running crawl's hosts), and its record, kept likewise and read
-   * again after a wake (a pause) or every {@link VIEW_REFRESH_MS}.
-   */
-  private async openView(crawlId: string): Promise<CrawlView> {
-    const { store, clock } = this.deps;
-    const hosts = new Map<string, HostState>();
-    for (const host of await store.listHosts(crawlId)) hosts.set(host.origin, host);
-    const view: CrawlView = { crawlId, crawl: await store.getCrawl(crawlId), hosts, readAt: clock.now(), stale: false, scheduler: new HostScheduler(this.rules, clock), unfolded: 0, idleFold: 'some', wake: () => undefined, poke: () => undefined, known: new KnownUrls(), notCrawled: new RecordedUrls() };
-    this.views.set(crawlId, view);
-    return view;
-  }
-
-  /** The crawl record for this turn of the loop: read again when the view is stale or old. */
-  private async crawlOf(view: CrawlView): Promise<CrawlRecord | undefined> {
-    const { store, clock } = this.deps;
-    const now = clock.now();
-    if (view.crawl !== undefined && !view.stale && now - view.readAt < VIEW_REFRESH_MS) return view.crawl;
-    view.stale = false;
-    view.readAt = now;
-    view.crawl = await store.getCrawl(view.crawlId);
-    return view.crawl;
-  }
-
-  /** Keeps the views up to date with what a batch stored. */
-  private committed({ crawl, hosts, talliedLinks }: Committed): void {
-    const view = this.views.get(crawl.id);
-    if (!view) return;
-    view.crawl = crawl;
-    for (const host of hosts) view.hosts.set(host.origin, host);
-    view.unfolded += talliedLinks;
-    if (talliedLinks > 0 && view.idleFold === 'none') view.idleFold = 'some';
-  }
-
-  /** Folds the oldest kept links, up to {@link IDLE_FOLD_URLS}, into their rows and entries (see `mayFoldWhileIdle`). */
-  private async foldWhileIdle(view: CrawlView): Promise<void> {
-    const { updated, more } = await this.commits.run(
-      view.crawlId,
-      (writes) => foldLinkTallies(writes, { maxUrls: IDLE_FOLD_URLS, sliceUrls: IDLE_FOLD_URLS, fitting: true }),
-      { updated: 0, more: false },
-    );
-    if (!more) view.idleFold = 'none';
-    else if (updated === 0) view.idleFold = 'stuck';
-  }
-
-  /**
-   * Adds the crawl's tallied links to the rows and entries they link to (see {@link FOLD_LINKS_AT}), in
-   * transactions of about {@link FOLD_TRANSACTION_URLS} URLs each.
-   * @param entriesOnly to the frontier entries only, those of fetched rows kept for the fold at the loop's end.
-   */
-  private async foldLinks(crawlId: string, entriesOnly = false): Promise<void> {
-    // A full fold first adds up each URL's tallies, so that it rewrites each row once, not once per transaction.
-    if (!entriesOnly) await this.commits.run(crawlId, (writes) => mergeLinkTallies(writes, FOLD_TRANSACTION_URLS), false);
-    for (;;) {
-      const { more } = await this.commits.run(
-        crawlId,
-        // One slice a transaction: the rows it updates are written together, each result chunk once.
-        (writes) => foldLinkTallies(writes, entriesOnly ? { entriesOnly } : { maxUrls: FOLD_TRANSACTION_URLS, sliceUrls: FOLD_TRANSACTION_URLS }),
-        { updated: 0, more: false },
-      );
-      if (!more) return;
-    }
-  }
-
-  private async claim(view: CrawlView, origin: string): Promise<Claim> {
-    return this.commits.run<Claim>(view.crawlId, (writes) => claimNext(this.ctx, writes, view.scheduler, origin), { kind: 'none' });
   }
 }

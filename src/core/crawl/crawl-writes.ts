@@ -9,7 +9,7 @@
 import { robotsUrlFor } from '../robots/robots-policy.ts';
 import type { CrawlRecord, HostState, PageRecord } from '../model.ts';
 import type { KnownUrls } from './known-urls.ts';
-import type { LinkTally, StoreTx } from './ports.ts';
+import type { StoreTx } from './ports.ts';
 
 /**
  * Most distinct anchor texts kept per URL (each at most 200 characters, as
@@ -23,7 +23,16 @@ export function newHostState(crawlId: string, origin: string): HostState {
   return {
     crawlId,
     origin,
-    robots: { phase: 'pending', nextUrl: robotsUrlFor(origin), redirects: 0, failures: 0, retryAt: 0, status: null, body: null, fetchedAt: null },
+    robots: {
+      phase: 'pending',
+      nextUrl: robotsUrlFor(origin),
+      redirects: 0,
+      failures: 0,
+      retryAt: 0,
+      status: null,
+      body: null,
+      fetchedAt: null,
+    },
     nextAllowedAt: 0,
     lastResponseMs: 0,
     backoffUntil: 0,
@@ -34,7 +43,8 @@ export function newHostState(crawlId: string, origin: string): HostState {
 
 /** Adds `anchor` to `anchors` when new and there is room; returns whether it changed. */
 export function addAnchor(anchors: string[], anchor: string | null): boolean {
-  if (anchor === null || anchor === '' || anchors.length >= MAX_ANCHORS_PER_URL || anchors.includes(anchor)) return false;
+  if (anchor === null || anchor === '' || anchors.length >= MAX_ANCHORS_PER_URL || anchors.includes(anchor))
+    return false;
   anchors.push(anchor);
   return true;
 }
@@ -50,7 +60,7 @@ export function addAnchor(anchors: string[], anchor: string | null): boolean {
 export class CrawlWrites {
   /**
    * Links to URLs the crawl already knows are tallied (written as one small
-   * {@link LinkTally} per transaction) instead of rewriting each linked row or
+   * `LinkTally` (`ports.ts`) per transaction) instead of rewriting each linked row or
    * entry at once, and added to them later by `foldLinkTallies` (`link-tallies.ts`): a crawl
    * would otherwise rewrite about a dozen rows per page, and a row linked from
    * every page once per page. Since issue 19 at one request per host too (it

@@ -3,7 +3,7 @@
  * becomes a frontier entry at most once per crawl, within its kind's budget
  * (the kind's own rules: `kinds/`); a URL the crawl already holds only gains
  * an inlink and its anchor text, tallied (see `CrawlWrites`). These functions
- * await nothing but {@link StoreTx} calls, so they can run inside an
+ * await nothing but `StoreTx` calls (`ports.ts`), so they can run inside an
  * IndexedDB transaction. The queue's contract (what a step asks of the
  * entries once admitted) is `frontier-queue.ts`.
  */
@@ -11,7 +11,6 @@ import type { FrontierEntry } from '../model.ts';
 import type { Candidate } from './candidate.ts';
 import { addAnchor, type CrawlWrites, MAX_ANCHORS_PER_URL } from './crawl-writes.ts';
 import { workKindOf } from './kinds/registry.ts';
-import type { StoreTx } from './ports.ts';
 
 /** Subtracted from a resource's admission number to give its queue position (see `resource-kind.ts`). */
 export { RESOURCE_SEQ_BIAS } from './kinds/resource-kind.ts';
@@ -39,7 +38,7 @@ export async function admit(
   overBudget?: OverBudget,
 ): Promise<FrontierEntry[]> {
   if (candidates.length === 0) return [];
-  const { tx, crawl } = writes;
+  const { tx } = writes;
   // Candidates come from one page (or one redirect, sitemap, start): a URL linked twice counts once.
   const byUrl = new Map<string, Candidate & { anchors: string[] }>();
   for (const c of candidates) {

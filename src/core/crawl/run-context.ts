@@ -3,8 +3,9 @@
  * write goes through, the host rules (robots policy, scope, gap), and the
  * admission of newly found URLs; plus the small facts about an answer and
  * the pause messages more than one step uses. The crawl runner builds one
- * {@link StepContext} and hands it to each step (`robots-step.ts`,
- * `fetch-step.ts`, `run-ends.ts`).
+ * {@link StepContext} and hands it to each step (`host-step.ts`, which
+ * hands it on to `claim.ts`, `robots-step.ts` and `fetch-step.ts`; and
+ * `run-ends.ts`).
  */
 import type { CrawlRecord, FrontierEntry } from '../model.ts';
 import type { CommitQueue } from './commit-queue.ts';
@@ -68,6 +69,6 @@ export function pauseWithMessage(crawl: CrawlRecord, message: string, now: numbe
   crawl.message = message;
 }
 
-
 /** A response header (lower-case name) of a successful outcome, or null. */
-export const headerOf = (outcome: FetchOutcome, name: string): string | null => (outcome.ok ? (outcome.headers.find(([n]) => n === name)?.[1] ?? null) : null);
+export const headerOf = (outcome: FetchOutcome, name: string): string | null =>
+  outcome.ok ? (outcome.headers.find(([n]) => n === name)?.[1] ?? null) : null;

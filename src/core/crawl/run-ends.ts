@@ -8,7 +8,7 @@ import { normalizeUrl } from '../url/normalize-url.ts';
 import { foldLinkTallies } from './link-tallies.ts';
 import { settleNotCrawled } from './not-crawled.ts';
 import { isFinished } from './frontier-queue.ts';
-import type { StoreTx } from './ports.ts';
+import { StorageFullError, type StoreTx } from './ports.ts';
 import { pauseWithMessage, STORAGE_FULL_MESSAGE, type StepContext } from './run-context.ts';
 
 /**
@@ -29,7 +29,13 @@ export async function recoverLeases(ctx: StepContext, crawlId: string): Promise<
  *   died mid-request, maybe because of it); not when the store refused to
  *   record an answer.
  */
-async function releaseLeases(ctx: StepContext, tx: StoreTx, crawlId: string, released: (runId: string) => boolean, countAttempt: boolean): Promise<void> {
+async function releaseLeases(
+  ctx: StepContext,
+  tx: StoreTx,
+  crawlId: string,
+  released: (runId: string) => boolean,
+  countAttempt: boolean,
+): Promise<void> {
   const crawl = await tx.getCrawl(crawlId);
   if (!crawl) return;
   const stale = (await tx.leasedEntries(crawlId)).filter((e) => e.leaseRunId !== null && released(e.leaseRunId));
@@ -113,4 +119,17 @@ export async function failCrawl(ctx: StepContext, crawlId: string, error: unknow
     crawl.message = `internal error: ${message}`;
     await tx.putCrawl(crawl);
   });
+}
+
+/**
+ * Ends a run that failed: a full store ({@link StorageFullError}) pauses the crawl
+ * (`pauseForStorage`), any other error is recorded on it (`failCrawl`).
+ * @throws StorageFullError, the one given, when not even the pause could be written.
+ */
+export async function endWithFailure(ctx: StepContext, crawlId: string, failure: unknown): Promise<void> {
+  if (failure instanceof StorageFullError) {
+    if (!(await pauseForStorage(ctx, crawlId))) throw failure;
+  } else {
+    await failCrawl(ctx, crawlId, failure);
+  }
 }
