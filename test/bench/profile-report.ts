@@ -1,7 +1,7 @@
 /**
  * The top functions of a worker's CPU profile, named by their place in the
  * sources: the built extension's source maps turn `assets/index.ts-X.js:812`
- * back into `src/core/crawl/frontier.ts:95`.
+ * back into `src/core/crawl/frontier-admit.ts:95`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { CommitQueue } from '../../src/core/crawl/commit-queue.ts';
 import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
 import { MAX_ANCHORS_PER_URL } from '../../src/core/crawl/crawl-writes.ts';
-import { admit } from '../../src/core/crawl/frontier.ts';
+import { admit } from '../../src/core/crawl/frontier-admit.ts';
 import type { Candidate } from '../../src/core/crawl/candidate.ts';
 import { markHandled, unfetchedRow } from '../../src/core/crawl/frontier-queue.ts';
 import { foldLinkTallies, mergeLinkTallies } from '../../src/core/crawl/link-tallies.ts';

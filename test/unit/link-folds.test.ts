@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import type { Candidate } from '../../src/core/crawl/candidate.ts';
 import { CommitQueue } from '../../src/core/crawl/commit-queue.ts';
 import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
-import { admit } from '../../src/core/crawl/frontier.ts';
+import { admit } from '../../src/core/crawl/frontier-admit.ts';
 import { markHandled, unfetchedRow } from '../../src/core/crawl/frontier-queue.ts';
 import { LinkFolds } from '../../src/core/crawl/link-folds.ts';
 import { IDLE_FOLD_MS } from '../../src/core/crawl/link-tallies.ts';

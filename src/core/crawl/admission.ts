@@ -17,7 +17,7 @@ import type { CrawlStore } from './ports.ts';
 import { blockDisallowed } from './frontier-queue.ts';
 import { QueryVariantCounter, queryVariantsCap, urlTrapReason } from '../url/traps.ts';
 import { type CrawlWrites } from './crawl-writes.ts';
-import { admit } from './frontier.ts';
+import { admit } from './frontier-admit.ts';
 import type { Candidate } from './candidate.ts';
 import type { HostRules } from './host-rules.ts';
 import { workKindOf } from './kinds/registry.ts';

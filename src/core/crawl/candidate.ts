@@ -1,5 +1,5 @@
 /**
- * A URL found by a step of the crawl, on its way to admission (`frontier.ts`):
+ * A URL found by a step of the crawl, on its way to admission (`frontier-admit.ts`):
  * the type every kind of work (`kinds/`), admission and the not-crawled list
  * share. A leaf: it imports nothing of the crawl core.
  */

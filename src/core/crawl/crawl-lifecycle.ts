@@ -9,7 +9,7 @@ import { SESSION_EXCLUDE_PATTERNS, type CrawlSettings, type SettingsError } from
 import { normalizeUrl, originOf } from '../url/normalize-url.ts';
 import { createScope } from '../url/scope.ts';
 import { CrawlWrites } from './crawl-writes.ts';
-import { admit } from './frontier.ts';
+import { admit } from './frontier-admit.ts';
 import type { CrawlStore } from './ports.ts';
 
 /**

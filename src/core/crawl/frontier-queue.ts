@@ -13,7 +13,7 @@
  * | {@link failUnreachable} | the host's queued URLs recorded as failed, without a request: the host cannot be reached | the runner's claim |
  *
  * Admission (a URL found becomes an entry, once per crawl, within its
- * kind's budget) is `admit` in `frontier.ts`. Order: a host's queue is
+ * kind's budget) is `admit` in `frontier-admit.ts`. Order: a host's queue is
  * served by `seq` (breadth first; its resources first, see `RESOURCE_SEQ_BIAS`).
  */
 import type { CrawlCounts, CrawlUrl, FetchFailure, FrontierEntry, HostState, PageRecord } from '../model.ts';

@@ -161,7 +161,7 @@ export async function dropBarredEntries(writes: CrawlWrites, origin: string): Pr
   return 'dropped';
 }
 
-/** Undoes what admitting the entry counted (see `newEntry` in `frontier.ts`, `WorkKind.countAdmitted`). */
+/** Undoes what admitting the entry counted (see `newEntry` in `frontier-admit.ts`, `WorkKind.countAdmitted`). */
 function unadmit(writes: CrawlWrites, host: HostState, entry: FrontierEntry): void {
   const { counts } = writes.crawl;
   host.pending = Math.max(0, host.pending - 1);

@@ -15,7 +15,7 @@
  *
  * The fetch step (`fetch-step.ts`) runs one entry of any kind: it asks the
  * kind (`registry.ts`), requests, records, and admits what the kind found;
- * admission (`frontier.ts`) asks it for its budget and counters, the queue
+ * admission (`frontier-admit.ts`) asks it for its budget and counters, the queue
  * (`frontier-queue.ts`) for how its rows are counted. Nothing outside this
  * folder branches on the kind of work: a new kind is a module here and a
  * line in `registry.ts`.
