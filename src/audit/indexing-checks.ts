@@ -8,7 +8,7 @@
  * listed URLs' rows and the pages linking to them. Memory: one entry per
  * noindex page, canonical target and listed URL.
  */
-import { indexabilityOf, type NonIndexableReason } from '../core/audit/indexability.ts';
+import { indexabilityOf, type NonIndexableReason } from '../core/page-facts/indexability.ts';
 import type { PageRecord } from '../core/model.ts';
 import { originOf } from '../core/url/normalize-url.ts';
 import type { CollectorFactory } from './engine.ts';
@@ -19,7 +19,7 @@ import { canonicalOf, isExternalRow, isHtmlPage, isNoindex, isRedirectStatus, is
 
 /**
  * Why a listed URL is not indexable, in the words of the exports' indexability
- * column (`core/audit/indexability.ts`), with the status or the failure for
+ * column (`core/page-facts/indexability.ts`), with the status or the failure for
  * `redirected` and `not-200`: `redirected (301)`, `not-200 (404)`,
  * `not-200 (timeout)`, `noindex`…
  */

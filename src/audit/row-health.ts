@@ -2,7 +2,7 @@
  * What a row's own fields say of its health, shared by the checks, the
  * reports and the exports: broken (as a link or as a resource), a redirect,
  * an HTML page, a link to another site. Whether a URL is indexable is
- * `core/audit/indexability.ts`'s.
+ * `core/page-facts/indexability.ts`'s.
  *
  * Pure: no Dexie, no browser API.
  */

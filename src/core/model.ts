@@ -5,7 +5,7 @@
  * Times are `Date.now()`-style timestamps in ms since the epoch unless the
  * name says otherwise.
  */
-import type { PageFacts } from './audit/page-facts.ts';
+import type { PageFacts } from './page-facts/page-facts.ts';
 import type { CrawlSettings } from './settings.ts';
 
 /**
@@ -270,7 +270,7 @@ export interface PageRecord extends Omit<CrawlUrl, 'kind'> {
   resources: string[];
   /**
    * What an audit reads off an HTML page (canonical, robots directives, headings…: see
-   * `core/audit/page-facts.ts`); null for other rows, and absent in rows stored before facts were recorded.
+   * `core/page-facts/page-facts.ts`); null for other rows, and absent in rows stored before facts were recorded.
    */
   facts?: PageFacts | null;
   /** `"robots"` when robots.txt disallowed the URL: it was never requested. */

@@ -8,7 +8,7 @@
  * (`row-facts.ts`: each scan feeds every collector), then reads the rows once
  * more to write them.
  */
-import { canonicalOf, indexabilityOf, isCanonicalSelf } from '../core/audit/indexability.ts';
+import { canonicalOf, indexabilityOf, isCanonicalSelf } from '../core/page-facts/indexability.ts';
 import type { CheckId } from '../audit/checks.ts';
 import type { PageRecord } from '../core/model.ts';
 import { NO_REDIRECTS, type RedirectLookup } from './redirect-chains.ts';
@@ -51,7 +51,7 @@ export interface JsonlRow {
   resourceCount: number;
   /** Of those, the ones whose row answered 400 or more, failed, or was blocked by robots.txt. */
   brokenResourceCount: number;
-  // The page facts (`core/audit/page-facts.ts`): null on rows that are not HTML pages read, and on rows stored before facts were recorded.
+  // The page facts (`core/page-facts/page-facts.ts`): null on rows that are not HTML pages read, and on rows stored before facts were recorded.
   /** The canonical the page names: its `<link rel="canonical">`, else its `Link` header's; null when none. */
   canonical: string | null;
   /** Whether {@link JsonlRow.canonical} is the row's own URL; null when the page names none. */

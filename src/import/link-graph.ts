@@ -20,7 +20,7 @@
  * Memory: one small entry per URL seen (rows and link targets), and each
  * row's links as numbers with their texts; not the rows.
  */
-import { canonicalOf } from '../core/audit/indexability.ts';
+import { canonicalOf } from '../core/page-facts/indexability.ts';
 import { isHtmlType, parseContentType } from '../core/links/decode-html.ts';
 import type { PageRecord, RowKind } from '../core/model.ts';
 import { MAX_TEXTS_PER_LINK } from '../core/links/extract-links.ts';

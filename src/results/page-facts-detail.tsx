@@ -1,10 +1,10 @@
 /**
  * The URL detail's *Page facts* section: what an audit reads off an HTML page
- * (`core/audit/page-facts.ts`) and whether a search engine may index the URL
- * (`core/audit/indexability.ts`). Every value renders as text.
+ * (`core/page-facts/page-facts.ts`) and whether a search engine may index the URL
+ * (`core/page-facts/indexability.ts`). Every value renders as text.
  */
 import type { ComponentChildren } from 'preact';
-import { canonicalOf, indexabilityOf, type NonIndexableReason } from '../core/audit/indexability.ts';
+import { canonicalOf, indexabilityOf, type NonIndexableReason } from '../core/page-facts/indexability.ts';
 import type { PageRecord } from '../core/model.ts';
 
 /** Most items of a list shown (images without alt, mixed content, alternates). */

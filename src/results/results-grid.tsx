@@ -19,7 +19,7 @@
  * its detail. Column headers are buttons: a click sorts, a second reverses.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { NonIndexableReason } from '../core/audit/indexability.ts';
+import type { NonIndexableReason } from '../core/page-facts/indexability.ts';
 import { RESULT_COLUMNS, type PageListRow, type SortColumn } from '../storage/page-queries.ts';
 import { DEFAULT_COLUMNS, SHOWN_COLUMNS, type ShownColumn } from './column-prefs.ts';
 import { mediaType, msText, rowTone, shortUrl, sizeText, statusText, urlParts } from './format.ts';

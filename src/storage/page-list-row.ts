@@ -3,7 +3,7 @@
  * module, so that the results columns (`results-columns.ts`), which read it,
  * and the queries (`page-queries.ts`), which return it, do not import each other.
  */
-import { indexabilityOf, type Indexability } from '../core/audit/indexability.ts';
+import { indexabilityOf, type Indexability } from '../core/page-facts/indexability.ts';
 import type { FetchFailure, PageRecord, RowKind } from '../core/model.ts';
 
 /** What a row of the results table shows. */

@@ -4,7 +4,7 @@
  * (`database.ts`) and the results index (`results-chunks.ts`), which both
  * need it, do not import each other.
  */
-import { indexabilityOf, type Indexability, type NonIndexableReason } from '../core/audit/indexability.ts';
+import { indexabilityOf, type Indexability, type NonIndexableReason } from '../core/page-facts/indexability.ts';
 import type { PageRecord, RowKind } from '../core/model.ts';
 
 /** What the indexability filter and column tell apart: indexable, or the reason a URL is not. */

@@ -3,7 +3,7 @@
  * known URLs ({@link PLANTED}), and clean pages around them: the unit tests of
  * the checks and the browser tests of the Issues view read it.
  */
-import type { PageFacts } from '../../src/core/audit/page-facts.ts';
+import type { PageFacts } from '../../src/core/page-facts/page-facts.ts';
 import type { PageRecord } from '../../src/core/model.ts';
 import type { CheckId } from '../../src/audit/checks.ts';
 import { factsOf } from './page-facts-fixture.ts';

@@ -1,5 +1,5 @@
 /** Page facts for tests: every field at its empty value (no canonical, no directives, no words…), then `overrides`. */
-import type { PageFacts } from '../../src/core/audit/page-facts.ts';
+import type { PageFacts } from '../../src/core/page-facts/page-facts.ts';
 
 export function factsOf(overrides: Partial<PageFacts> = {}): PageFacts {
   return {

@@ -6,7 +6,7 @@
  * Portable on purpose: no Node and no DOM APIs.
  */
 import type { PageRecord } from '../../src/core/model.ts';
-import type { PageFacts } from '../../src/core/audit/page-facts.ts';
+import type { PageFacts } from '../../src/core/page-facts/page-facts.ts';
 import { mediaTypeOf } from '../../src/storage/database.ts';
 import { SORT_COLUMNS, type IndexabilityValue, type PageFilter, type SortColumn, type StatusClass } from '../../src/storage/page-queries.ts';
 import { pageFixture } from './store-contract.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import type { PageFacts } from '../../src/core/audit/page-facts.ts';
+import type { PageFacts } from '../../src/core/page-facts/page-facts.ts';
 import type { PageRecord } from '../../src/core/model.ts';
 import { CSV_COLUMNS, csvLine, writeCsv } from '../../src/export/csv.ts';
 import type { ExportSource } from '../../src/export/export-source.ts';
@@ -48,7 +48,7 @@ function page(seq: number, overrides: Partial<PageRecord> = {}): PageRecord {
   return { ...pageFixture('c1', `${A}/p${seq}`, seq), ...overrides };
 }
 
-/** Facts of a page (see `core/audit/page-facts.ts`). */
+/** Facts of a page (see `core/page-facts/page-facts.ts`). */
 const FACTS: PageFacts = {
   canonical: `${A}/p1`,
   canonicalHeader: null,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type IndexabilityRow, indexabilityOf, indexabilityText, isCanonicalSelf } from '../../src/core/audit/indexability.ts';
+import { type IndexabilityRow, indexabilityOf, indexabilityText, isCanonicalSelf } from '../../src/core/page-facts/indexability.ts';
 import { factsOf } from '../support/page-facts-fixture.ts';
 
 const URL_A = 'https://example.com/a';

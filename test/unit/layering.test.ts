@@ -89,4 +89,22 @@ describe('layering of src/', () => {
     const block = layerBlockOf(readFileSync(ARCHITECTURE_DOC, 'utf8'));
     assert.equal(block, layerTable(), 'run: npx tsx test/support/layers.ts --write');
   });
+
+  it("lets the core's folders depend on each other one way only (links/ on page-facts/, never back)", () => {
+    // The files at the core's root (model.ts, the settings) are the shared types every folder uses.
+    const inFolder = (path: string): boolean => path.startsWith('core/') && path.split('/').length > 2;
+    const folderOf = (path: string): string => path.split('/').slice(0, 2).join('/');
+    const arrows = new Set(
+      FILES.filter((file) => inFolder(file.path)).flatMap((file) =>
+        file.files
+          .filter((target) => inFolder(target) && folderOf(target) !== folderOf(file.path))
+          .map((target) => `${folderOf(file.path)} → ${folderOf(target)}`),
+      ),
+    );
+    const both = [...arrows].filter((arrow) => {
+      const [from, to] = arrow.split(' → ');
+      return from !== undefined && to !== undefined && from < to && arrows.has(`${to} → ${from}`);
+    });
+    assert.deepEqual(both, []);
+  });
 });

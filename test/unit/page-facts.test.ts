@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_ANCHOR_IDS, MAX_H1, type MarkupFacts, xRobotsDirectives } from '../../src/core/audit/page-facts-reader.ts';
-import { linkHeaderCanonical, pageFactsOf } from '../../src/core/audit/response-facts.ts';
+import { MAX_ANCHOR_IDS, MAX_H1, type MarkupFacts, xRobotsDirectives } from '../../src/core/page-facts/page-facts-reader.ts';
+import { linkHeaderCanonical, pageFactsOf } from '../../src/core/page-facts/response-facts.ts';
 import { extractLinks } from '../../src/core/links/extract-links.ts';
 import { createScope } from '../../src/core/url/scope.ts';
-import { indexabilityOf } from '../../src/core/audit/indexability.ts';
+import { indexabilityOf } from '../../src/core/page-facts/indexability.ts';
 import { crawl, row, world } from '../support/crawl-world.ts';
 
 const PAGE = 'https://example.com/dir/page.html';

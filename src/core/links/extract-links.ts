@@ -15,7 +15,7 @@ import { cssUrls } from './css-urls.ts';
 import { isResourceLinkRel, resourceRefsOf } from './resource-refs.ts';
 import { encodeQueryFor } from './query-encoding.ts';
 import { MAX_URL_LENGTH } from '../url/traps.ts';
-import { type MarkupFacts, PageFactsReader } from '../audit/page-facts-reader.ts';
+import { type MarkupFacts, PageFactsReader } from '../page-facts/page-facts-reader.ts';
 
 /** Longest anchor text kept, in UTF-16 code units (it is shown in tables and stored per link). */
 export const MAX_ANCHOR_TEXT = 200;
@@ -76,7 +76,7 @@ export interface PageLinks {
   metaNofollow: boolean;
   /** URL that relative links were resolved against: the first `<base href>`, else the page URL. */
   baseUrl: string;
-  /** What the markup says for an audit (canonical, meta robots, headings…: see `core/audit/page-facts-reader.ts`). */
+  /** What the markup says for an audit (canonical, meta robots, headings…: see `core/page-facts/page-facts-reader.ts`). */
   facts: MarkupFacts;
 }
 
@@ -133,7 +133,7 @@ interface OpenAnchor {
  * @param encoding the page's encoding, as `decodeHtml` names it (`TextDecoder.encoding`).
  */
 export function extractLinks(html: string, pageUrl: string, encoding = 'utf-8', options: ExtractOptions = {}): PageLinks {
-  const reader = new PageReader(new PageFactsReader(options.productToken ?? 'tabcrawl'));
+  const reader = new PageReader(new PageFactsReader(options.productToken ?? 'tabcrawl', encodeQueryFor));
   new Parser(reader).end(html);
   const baseUrl = resolveBase(reader.baseHref === null ? null : encodeQueryFor(reader.baseHref, encoding), pageUrl);
   const resources = resolveResources(reader.resources, baseUrl, encoding);

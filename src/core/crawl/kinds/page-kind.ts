@@ -7,8 +7,8 @@
  * and the resource budget has room, up to `maxFileBytes`; nothing is
  * followed from it.
  */
-import { canonicalOf } from '../../audit/indexability.ts';
-import { pageFactsOf } from '../../audit/response-facts.ts';
+import { canonicalOf } from '../../page-facts/indexability.ts';
+import { pageFactsOf } from '../../page-facts/response-facts.ts';
 import { decodeHtml, isHtmlType, looksBinary, parseContentType } from '../../links/decode-html.ts';
 import { extractLinks } from '../../links/extract-links.ts';
 import type { PageRecord } from '../../model.ts';
