@@ -3,7 +3,7 @@
  * (`ALLOWED`), every source file's imports, the arrows they use, and the
  * layer table of docs/architecture.md generated from them.
  * `test/unit/layering.test.ts` holds the tree to it; run this file to
- * rewrite the table after changing `ALLOWED`:
+ * rewrite the table after changing `ALLOWED` (`npm run docs` rewrites every generated block of the docs):
  *
  *     npx tsx test/support/layers.ts --write
  */
@@ -146,7 +146,7 @@ export function layerTable(allowed: Readonly<Record<string, readonly string[]>> 
 
 /** Where the generated table sits in docs/architecture.md. */
 export const ARCHITECTURE_DOC = join(ROOT, 'docs', 'architecture.md');
-const BEGIN = '<!-- layers: generated from test/support/layers.ts; npx tsx test/support/layers.ts --write -->';
+const BEGIN = '<!-- layers: generated from test/support/layers.ts; npm run docs -->';
 const END = '<!-- /layers -->';
 
 /** The generated block of a doc's text, or null when it has none. */
