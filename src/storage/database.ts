@@ -63,7 +63,7 @@ import { Dexie, type Table, type Transaction } from 'dexie';
 import type { LinkTally, StoredBody } from '../core/crawl/ports.ts';
 import type { CrawlRecord, FrontierEntry, HostState, NotCrawledUrl, PageRecord } from '../core/model.ts';
 import { mediaTypeOf } from '../core/links/decode-html.ts';
-import { indexKeyOf, type PageKeys, type PageRow } from './page-row.ts';
+import type { PageKeys, PageRow } from './page-row.ts';
 import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
 import { PAGE_KEYS, pagesIndexSchema } from './results-columns.ts';
 
