@@ -9,7 +9,10 @@ import { manifestFor, targetBrowserOf, type SharedManifest } from './src/shells/
 export default defineConfig(({ mode }) => {
   const browser = targetBrowserOf(mode);
   return {
-    plugins: [preact(), crx({ manifest: manifestFor(browser, shared as SharedManifest) as unknown as ManifestV3Export, browser })],
+    plugins: [
+      preact(),
+      crx({ manifest: manifestFor(browser, shared as SharedManifest) as unknown as ManifestV3Export, browser }),
+    ],
     build: {
       outDir: `dist/${browser}`,
       emptyOutDir: true,

@@ -67,7 +67,12 @@ export const anchorChecks: CollectorFactory = () => {
     },
     finish(emit) {
       for (const [page, links] of found) {
-        emit('missing-anchor', page, `${plural(links.length, 'link')} to a missing anchor: ${links.slice(0, 3).join(', ')}${links.length > 3 ? ', …' : ''}`, relatedOf(links));
+        emit(
+          'missing-anchor',
+          page,
+          `${plural(links.length, 'link')} to a missing anchor: ${links.slice(0, 3).join(', ')}${links.length > 3 ? ', …' : ''}`,
+          relatedOf(links),
+        );
       }
     },
   };

@@ -14,13 +14,23 @@ import { pageChecks } from './page-checks.ts';
 import { DEFAULT_THRESHOLDS, type AuditThresholds } from './thresholds.ts';
 
 /** Every group of checks; together they cover every id of the registry (a unit test holds them to it). */
-export const COLLECTORS: readonly CollectorFactory[] = Object.freeze([linkChecks, anchorChecks, contentChecks, indexingChecks, pageChecks]);
+export const COLLECTORS: readonly CollectorFactory[] = Object.freeze([
+  linkChecks,
+  anchorChecks,
+  contentChecks,
+  indexingChecks,
+  pageChecks,
+]);
 
 /**
  * Runs every check over the crawl's rows.
  * @param alongside other readers fed by the same scans (see `runChecks`). @default none
  */
-export function runAudit(scan: RowScan, thresholds: AuditThresholds = DEFAULT_THRESHOLDS, alongside: readonly PassReader[] = []): Promise<AuditResult> {
+export function runAudit(
+  scan: RowScan,
+  thresholds: AuditThresholds = DEFAULT_THRESHOLDS,
+  alongside: readonly PassReader[] = [],
+): Promise<AuditResult> {
   return runChecks(scan, COLLECTORS, thresholds, alongside);
 }
 
@@ -36,7 +46,9 @@ export function countsBySeverity(result: AuditResult): SeverityCounts {
 
 /** `3 errors, 1 warning, 0 notices`. */
 export function severityCountsText(counts: SeverityCounts): string {
-  return SEVERITIES.map((severity) => `${counts[severity]} ${counts[severity] === 1 ? severity : `${severity}s`}`).join(', ');
+  return SEVERITIES.map((severity) => `${counts[severity]} ${counts[severity] === 1 ? severity : `${severity}s`}`).join(
+    ', ',
+  );
 }
 
 /**
@@ -50,7 +62,9 @@ export function worstChecksFirst<T extends { check: CheckId; count: number }>(ch
 
 /** Checks with at least one issue and their counts, in registry order. */
 export function failedChecks(result: AuditResult): { check: CheckId; count: number }[] {
-  return [...result.findings].filter(([, findings]) => findings.length > 0).map(([check, findings]) => ({ check, count: findings.length }));
+  return [...result.findings]
+    .filter(([, findings]) => findings.length > 0)
+    .map(([check, findings]) => ({ check, count: findings.length }));
 }
 
 export { issuesByUrl, countsByCheck, type AuditResult, type Finding, type PassReader, type RowScan } from './engine.ts';

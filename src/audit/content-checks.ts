@@ -72,8 +72,16 @@ class Duplicates {
     for (const { url, text } of this.members) {
       const group = groups.get(text);
       if (group === undefined || !isKept.has(url) || group.kept.length < 2) continue;
-      const others = group.kept.slice(0, RELATED_MAX + 1).filter((other) => other !== url).slice(0, RELATED_MAX);
-      pending.add(this.check, url, `“${text.length > 80 ? `${text.slice(0, 80)}…` : text}” on ${plural(group.kept.length, 'page')}`, { urls: others, count: group.kept.length - 1 });
+      const others = group.kept
+        .slice(0, RELATED_MAX + 1)
+        .filter((other) => other !== url)
+        .slice(0, RELATED_MAX);
+      pending.add(
+        this.check,
+        url,
+        `“${text.length > 80 ? `${text.slice(0, 80)}…` : text}” on ${plural(group.kept.length, 'page')}`,
+        { urls: others, count: group.kept.length - 1 },
+      );
     }
   }
 }
@@ -88,7 +96,8 @@ export const contentChecks: CollectorFactory = (thresholds) => {
       if (!isHtmlPage(row)) return;
       const title = collapseSpace(row.title ?? '');
       const facts = row.facts ?? null;
-      const description = facts?.description === null || facts?.description === undefined ? '' : collapseSpace(facts.description);
+      const description =
+        facts?.description === null || facts?.description === undefined ? '' : collapseSpace(facts.description);
       if (pass === 2) {
         const canonical = canonicalOf(row);
         if (title !== '') titles.name(title, row.url, canonical);
@@ -104,7 +113,12 @@ export const contentChecks: CollectorFactory = (thresholds) => {
         if (chars < thresholds.titleMinChars) pending.add('title-too-short', row.url, `${chars} characters`);
       }
       if (facts === null) return;
-      if (description === '') pending.add('description-missing', row.url, facts.description === null ? 'no meta description' : 'empty meta description');
+      if (description === '')
+        pending.add(
+          'description-missing',
+          row.url,
+          facts.description === null ? 'no meta description' : 'empty meta description',
+        );
       else descriptions.count(description);
       if (facts.h1Count === 0) pending.add('h1-missing', row.url, 'no <h1>');
       if (facts.h1Count > 1) pending.add('h1-multiple', row.url, `${facts.h1Count} <h1>`);

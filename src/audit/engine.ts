@@ -154,7 +154,13 @@ export async function runChecks(
     urls.add(url);
     let list = found.get(check);
     if (list === undefined) found.set(check, (list = []));
-    list.push({ check, url, detail, related: related?.urls.slice(0, RELATED_MAX) ?? [], relatedCount: related?.count ?? 0 });
+    list.push({
+      check,
+      url,
+      detail,
+      related: related?.urls.slice(0, RELATED_MAX) ?? [],
+      relatedCount: related?.count ?? 0,
+    });
   };
   const notJudged = new Map<CheckId, number>();
   const countNotJudged: CountNotJudged = (check, count) => {
@@ -181,5 +187,8 @@ export function issuesByUrl(result: AuditResult): Map<string, CheckId[]> {
 
 /** Issues per check id (every check, 0 when none). */
 export function countsByCheck(result: AuditResult): Record<CheckId, number> {
-  return Object.fromEntries(CHECK_IDS.map((id) => [id, result.findings.get(id)?.length ?? 0])) as Record<CheckId, number>;
+  return Object.fromEntries(CHECK_IDS.map((id) => [id, result.findings.get(id)?.length ?? 0])) as Record<
+    CheckId,
+    number
+  >;
 }

@@ -74,13 +74,15 @@ export const indexingChecks: CollectorFactory = () => {
       if (row.kind === 'page') for (const link of row.links) if (link !== row.url) linkers.add(link, row.url);
       if (listed.has(row.url) && isSiteUrlRow(row) && row.kind !== 'sitemap') {
         const indexability = indexabilityOf(row);
-        const reason = indexability === null || indexability.indexable ? null : nonIndexableDetail(indexability.reason, row);
+        const reason =
+          indexability === null || indexability.indexable ? null : nonIndexableDetail(indexability.reason, row);
         listedRows.set(row.url, { reason, isStart: row.referrer === null });
       }
       targets ??= new Set(canonicals.values());
       if (targets.has(row.url)) {
         targetsWithRow.add(row.url);
-        if (isExternalRow(row)) targetProblems.set(row.url, row.status === 200 ? 'on another site' : `on another site, ${statusDetail(row)}`);
+        if (isExternalRow(row))
+          targetProblems.set(row.url, row.status === 200 ? 'on another site' : `on another site, ${statusDetail(row)}`);
         else if (row.blockedBy !== null) targetProblems.set(row.url, 'blocked by robots.txt');
         else if (isRedirectStatus(row.status)) targetProblems.set(row.url, `redirects (${row.status})`);
         else if (row.status !== 200) targetProblems.set(row.url, statusDetail(row));
@@ -89,7 +91,13 @@ export const indexingChecks: CollectorFactory = () => {
     finish(emit, notJudged) {
       for (const [url, directive] of noindex) {
         const linked = linkers.get(url);
-        if (linked.count > 0) pending.add('noindex-linked', url, `${directive}, linked from ${linked.count === 1 ? '1 page' : `${linked.count} pages`}`, linked);
+        if (linked.count > 0)
+          pending.add(
+            'noindex-linked',
+            url,
+            `${directive}, linked from ${linked.count === 1 ? '1 page' : `${linked.count} pages`}`,
+            linked,
+          );
       }
       /** Canonicals to a URL of the site the crawl never fetched (past a limit, excluded…): not judged. */
       let unknownTargets = 0;
@@ -99,16 +107,20 @@ export const indexingChecks: CollectorFactory = () => {
           if (originOf(canonical) !== originOf(page)) problem = 'on another site, not crawled';
           else unknownTargets += 1;
         }
-        if (problem !== undefined) pending.add('canonical-to-non-200', page, `canonical ${canonical}: ${problem}`, { urls: [canonical], count: 1 });
+        if (problem !== undefined)
+          pending.add('canonical-to-non-200', page, `canonical ${canonical}: ${problem}`, {
+            urls: [canonical],
+            count: 1,
+          });
       }
       notJudged('canonical-to-non-200', unknownTargets);
       for (const [url, { reason, isStart }] of listedRows) {
         const sitemaps = listed.get(url);
-        if (!isStart && linkers.get(url).count === 0) pending.add('sitemap-orphan', url, 'listed in a sitemap, linked from no crawled page', sitemaps);
+        if (!isStart && linkers.get(url).count === 0)
+          pending.add('sitemap-orphan', url, 'listed in a sitemap, linked from no crawled page', sitemaps);
         if (reason !== null) pending.add('sitemap-non-indexable', url, `listed in a sitemap: ${reason}`, sitemaps);
       }
       pending.emitTo(emit);
     },
   };
 };
-

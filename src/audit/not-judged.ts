@@ -44,7 +44,10 @@ const grouped = new Intl.NumberFormat('en-US');
 const counted = (count: number, one: string): string => `${grouped.format(count)} ${count === 1 ? one : `${one}s`}`;
 
 /** The notes of the checks that could not judge some URLs, by check; `crawl` adds what the crawl record says. */
-export function notJudgedNotes(result: Pick<AuditResult, 'notJudged'>, crawl?: NotJudgedCrawl): Map<CheckId, NotJudgedNote> {
+export function notJudgedNotes(
+  result: Pick<AuditResult, 'notJudged'>,
+  crawl?: NotJudgedCrawl,
+): Map<CheckId, NotJudgedNote> {
   const notes = new Map<CheckId, NotJudgedNote>();
   const external = externalNote(result, crawl);
   if (external !== null) notes.set('broken-link-external', external);
@@ -64,8 +67,14 @@ export function notJudgedNotes(result: Pick<AuditResult, 'notJudged'>, crawl?: N
 function externalNote(result: Pick<AuditResult, 'notJudged'>, crawl: NotJudgedCrawl | undefined): NotJudgedNote | null {
   const left = crawl?.counts?.notCrawled ?? {};
   const parts: [count: number, why: string][] = [
-    [left['external-host-limit'] ?? 0, `past the limit of checks per other site (${grouped.format(crawl?.settings.maxExternalPerHost ?? 0)})`],
-    [left['external-limit'] ?? 0, `past the limit of links to other sites to check (${grouped.format(crawl?.settings.maxExternal ?? 0)})`],
+    [
+      left['external-host-limit'] ?? 0,
+      `past the limit of checks per other site (${grouped.format(crawl?.settings.maxExternalPerHost ?? 0)})`,
+    ],
+    [
+      left['external-limit'] ?? 0,
+      `past the limit of links to other sites to check (${grouped.format(crawl?.settings.maxExternal ?? 0)})`,
+    ],
     [result.notJudged.get('broken-link-external') ?? 0, 'kept out by their robots.txt'],
     [left['external-off'] ?? 0, 'with checks turned off'],
   ];
@@ -74,9 +83,19 @@ function externalNote(result: Pick<AuditResult, 'notJudged'>, crawl: NotJudgedCr
   const isOff = crawl !== undefined && crawl.settings.checkExternal !== true;
   if (isOff) {
     const listed = count > 0 ? ` ${counted(count, 'link')} to other sites, listed in Not crawled.` : '';
-    return { count, isOff, label: 'not checked', text: `Links to other sites were not checked in this crawl (Check links to other sites was off), so this check passed none of them.${listed}` };
+    return {
+      count,
+      isOff,
+      label: 'not checked',
+      text: `Links to other sites were not checked in this crawl (Check links to other sites was off), so this check passed none of them.${listed}`,
+    };
   }
   if (count === 0) return null;
   const why = present.map(([n, reason]) => `${grouped.format(n)} ${reason}`).join(', ');
-  return { count, isOff, label: `${grouped.format(count)} not checked`, text: `${counted(count, 'link')} to other sites not checked, listed in Not crawled: ${why}.` };
+  return {
+    count,
+    isOff,
+    label: `${grouped.format(count)} not checked`,
+    text: `${counted(count, 'link')} to other sites not checked, listed in Not crawled: ${why}.`,
+  };
 }

@@ -83,7 +83,18 @@ export interface CrawlCounts {
 export type NotCrawledReason = (typeof NOT_CRAWLED_REASONS)[number];
 
 /** Every {@link NotCrawledReason}, in the order they are told (the usual first). */
-export const NOT_CRAWLED_REASONS = Object.freeze(['depth', 'page-limit', 'prefix', 'excluded', 'trap', 'external-host-limit', 'external-limit', 'external-off', 'external-robots', 'private-address'] as const);
+export const NOT_CRAWLED_REASONS = Object.freeze([
+  'depth',
+  'page-limit',
+  'prefix',
+  'excluded',
+  'trap',
+  'external-host-limit',
+  'external-limit',
+  'external-off',
+  'external-robots',
+  'private-address',
+] as const);
 
 /** URLs left unvisited, by reason; a reason with none is absent. */
 export type NotCrawledCounts = Partial<Record<NotCrawledReason, number>>;
@@ -355,5 +366,17 @@ export interface HostState {
 }
 
 export function emptyCounts(): CrawlCounts {
-  return { admitted: 0, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0, resourcesAdmitted: 0, resources: 0, files: 0, externalAdmitted: 0, external: 0 };
+  return {
+    admitted: 0,
+    done: 0,
+    fetched: 0,
+    errors: 0,
+    blocked: 0,
+    bytesStored: 0,
+    resourcesAdmitted: 0,
+    resources: 0,
+    files: 0,
+    externalAdmitted: 0,
+    external: 0,
+  };
 }

@@ -25,7 +25,10 @@ export const SET_COOKIE_HEADERS: ReadonlySet<string> = new Set(['set-cookie', 's
 type Headers = readonly (readonly [string, string])[];
 
 function redact(headers: Headers, names: ReadonlySet<string>): [string, string][] {
-  return headers.map(([name, value]): [string, string] => [name, names.has(name.toLowerCase()) ? REDACTED_VALUE : value]);
+  return headers.map(([name, value]): [string, string] => [
+    name,
+    names.has(name.toLowerCase()) ? REDACTED_VALUE : value,
+  ]);
 }
 
 /** Request headers with the values of `Cookie`, `Authorization` and `Proxy-Authorization` replaced; null stays null. */
@@ -49,7 +52,10 @@ function holdsAny(headers: Headers | null, names: ReadonlySet<string>): boolean 
  * may hold them), its `Set-Cookie` values too unless `keepSetCookies`.
  * The row itself is not changed; one that holds none is returned as it is.
  */
-export function redactRow<T extends { headers: Headers; requestHeaders: Headers | null }>(row: T, options: { keepSetCookies: boolean }): T {
+export function redactRow<T extends { headers: Headers; requestHeaders: Headers | null }>(
+  row: T,
+  options: { keepSetCookies: boolean },
+): T {
   const request = holdsAny(row.requestHeaders, SECRET_REQUEST_HEADERS);
   const response = !options.keepSetCookies && holdsAny(row.headers, SET_COOKIE_HEADERS);
   if (!request && !response) return row;

@@ -13,11 +13,16 @@ export type { CrawlSettings } from './crawl-settings.ts';
 export { EXTRA_ORIGINS_LABEL, MAX_EXTRA_ORIGINS, MAX_PAGES_COUNTS } from './setting-table.ts';
 
 /** The settings that hold a number: each has bounds ({@link SETTINGS_LIMITS}). */
-export type NumberSettingKey = { [K in keyof CrawlSettings]: CrawlSettings[K] extends number ? K : never }[keyof CrawlSettings];
+export type NumberSettingKey = {
+  [K in keyof CrawlSettings]: CrawlSettings[K] extends number ? K : never;
+}[keyof CrawlSettings];
 
 /** The built-in defaults, from each setting's entry in `core/setting-table.ts`. */
 export const DEFAULT_SETTINGS: Readonly<Omit<CrawlSettings, 'startUrl'>> = Object.freeze(
-  Object.fromEntries(SETTING_ENTRIES.map((entry) => [entry.key, entry.default])) as unknown as Omit<CrawlSettings, 'startUrl'>,
+  Object.fromEntries(SETTING_ENTRIES.map((entry) => [entry.key, entry.default])) as unknown as Omit<
+    CrawlSettings,
+    'startUrl'
+  >,
 );
 
 /** Most redirects followed from a link to another site before its chain is recorded as too long. */
@@ -28,11 +33,26 @@ export const MAX_EXTERNAL_REDIRECTS = 5;
  * messages use (times are shown in seconds, as the popup and CLI take them).
  * From the entries of `core/setting-table.ts`, in its order.
  */
-export const SETTINGS_LIMITS: Readonly<Record<NumberSettingKey, Readonly<SettingLimits & { label: string }>>> = Object.freeze(
-  Object.fromEntries(
-    SETTING_ENTRIES.flatMap((entry) => (entry.limits === undefined ? [] : [[entry.key, Object.freeze({ min: entry.limits.min, max: entry.limits.max, label: entry.label, unit: entry.limits.unit })]])),
-  ) as Record<NumberSettingKey, SettingLimits & { label: string }>,
-);
+export const SETTINGS_LIMITS: Readonly<Record<NumberSettingKey, Readonly<SettingLimits & { label: string }>>> =
+  Object.freeze(
+    Object.fromEntries(
+      SETTING_ENTRIES.flatMap((entry) =>
+        entry.limits === undefined
+          ? []
+          : [
+              [
+                entry.key,
+                Object.freeze({
+                  min: entry.limits.min,
+                  max: entry.limits.max,
+                  label: entry.label,
+                  unit: entry.limits.unit,
+                }),
+              ],
+            ],
+      ),
+    ) as Record<NumberSettingKey, SettingLimits & { label: string }>,
+  );
 
 /** A bound or value as the user reads it: seconds for times, plain numbers otherwise. */
 function shown(value: number, unit: 'count' | 'ms' | 'bytes'): string {
@@ -66,7 +86,9 @@ const SETTING_NAMES: ReadonlySet<string> = new Set<string>(['startUrl', ...Objec
 type FlagKey = { [K in keyof CrawlSettings]: CrawlSettings[K] extends boolean ? K : never }[keyof CrawlSettings];
 
 /** The boolean settings, in table order. */
-const FLAGS: readonly FlagKey[] = SETTING_ENTRIES.flatMap((entry) => (typeof entry.default === 'boolean' ? [entry.key as FlagKey] : []));
+const FLAGS: readonly FlagKey[] = SETTING_ENTRIES.flatMap((entry) =>
+  typeof entry.default === 'boolean' ? [entry.key as FlagKey] : [],
+);
 
 /**
  * Fills defaults and checks every field. Never throws, whatever it is given
@@ -82,7 +104,13 @@ export function validateSettings(input: Partial<CrawlSettings> & { startUrl: str
     }
   }
   // Checked field by field below; until then the fields may hold anything.
-  const settings = { ...DEFAULT_SETTINGS, excludePatterns: [], extraOrigins: [], startUrl: '', ...given } as CrawlSettings;
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    excludePatterns: [],
+    extraOrigins: [],
+    startUrl: '',
+    ...given,
+  } as CrawlSettings;
   const errors: SettingsError[] = [];
 
   const start = parseHttpUrl(settings.startUrl);
@@ -95,29 +123,48 @@ export function validateSettings(input: Partial<CrawlSettings> & { startUrl: str
     if (typeof value !== 'number' || !Number.isFinite(value)) {
       errors.push({ field, message: `${label} must be a number` });
     } else if (value < min || value > max) {
-      errors.push({ field, message: `${label} must be from ${shown(min, unit)} to ${shown(max, unit)}, not ${shown(value, unit)}` });
+      errors.push({
+        field,
+        message: `${label} must be from ${shown(min, unit)} to ${shown(max, unit)}, not ${shown(value, unit)}`,
+      });
     } else if (unit !== 'ms' && !Number.isInteger(value)) {
       errors.push({ field, message: `${label} must be a whole number, not ${value}` });
     }
   }
 
-  if (typeof settings.productToken !== 'string' || !PRODUCT_TOKEN.test(settings.productToken) || settings.productToken.length > MAX_TEXT_SETTING_LENGTH) {
-    errors.push({ field: 'productToken', message: 'The robots.txt product token may only contain letters, "_" and "-" (RFC 9309)' });
+  if (
+    typeof settings.productToken !== 'string' ||
+    !PRODUCT_TOKEN.test(settings.productToken) ||
+    settings.productToken.length > MAX_TEXT_SETTING_LENGTH
+  ) {
+    errors.push({
+      field: 'productToken',
+      message: 'The robots.txt product token may only contain letters, "_" and "-" (RFC 9309)',
+    });
   }
   if (typeof settings.pathPrefix !== 'string') {
     errors.push({ field: 'pathPrefix', message: 'The path prefix must be text' });
   } else if (settings.pathPrefix !== '' && !settings.pathPrefix.startsWith('/')) {
     errors.push({ field: 'pathPrefix', message: 'The path prefix must start with "/"' });
   } else if (settings.pathPrefix.length > MAX_TEXT_SETTING_LENGTH) {
-    errors.push({ field: 'pathPrefix', message: `The path prefix must be at most ${MAX_TEXT_SETTING_LENGTH} characters` });
+    errors.push({
+      field: 'pathPrefix',
+      message: `The path prefix must be at most ${MAX_TEXT_SETTING_LENGTH} characters`,
+    });
   }
   const patterns: unknown = settings.excludePatterns;
   if (!Array.isArray(patterns) || patterns.some((p) => typeof p !== 'string' || p === '')) {
     errors.push({ field: 'excludePatterns', message: 'Exclude patterns must be non-empty text' });
   } else if (patterns.length > MAX_EXCLUDE_PATTERNS) {
-    errors.push({ field: 'excludePatterns', message: `At most ${MAX_EXCLUDE_PATTERNS} exclude patterns, not ${patterns.length}` });
+    errors.push({
+      field: 'excludePatterns',
+      message: `At most ${MAX_EXCLUDE_PATTERNS} exclude patterns, not ${patterns.length}`,
+    });
   } else if (patterns.some((p: string) => p.length > MAX_TEXT_SETTING_LENGTH)) {
-    errors.push({ field: 'excludePatterns', message: `Each exclude pattern must be at most ${MAX_TEXT_SETTING_LENGTH} characters` });
+    errors.push({
+      field: 'excludePatterns',
+      message: `Each exclude pattern must be at most ${MAX_TEXT_SETTING_LENGTH} characters`,
+    });
   } else {
     settings.excludePatterns = [...(patterns as string[])];
   }
@@ -131,7 +178,6 @@ export function validateSettings(input: Partial<CrawlSettings> & { startUrl: str
   return errors.length > 0 ? { ok: false, errors } : { ok: true, settings };
 }
 
-
 /**
  * Checks {@link CrawlSettings.extraOrigins}: a list of at most
  * {@link MAX_EXTRA_ORIGINS} http(s) origins, with one message per bad entry
@@ -144,7 +190,9 @@ export function checkExtraOrigins(value: unknown): string[] | { errors: Settings
     return { errors: [{ field, message: `${EXTRA_ORIGINS_LABEL} must be a list of sites` }] };
   }
   if (value.length > MAX_EXTRA_ORIGINS) {
-    return { errors: [{ field, message: `${EXTRA_ORIGINS_LABEL}: at most ${MAX_EXTRA_ORIGINS} sites, not ${value.length}` }] };
+    return {
+      errors: [{ field, message: `${EXTRA_ORIGINS_LABEL}: at most ${MAX_EXTRA_ORIGINS} sites, not ${value.length}` }],
+    };
   }
   const origins: string[] = [];
   const errors: SettingsError[] = [];
@@ -169,7 +217,8 @@ export function parseOrigin(text: string): { ok: true; origin: string } | { ok: 
   const trimmed = typeof text === 'string' ? text.trim() : '';
   if (trimmed === '') return { ok: false, problem: 'a site is empty' };
   const shownText = trimmed.length > 80 ? `${trimmed.slice(0, 80)}…` : trimmed;
-  if (trimmed.length > MAX_TEXT_SETTING_LENGTH) return { ok: false, problem: `"${shownText}" is longer than ${MAX_TEXT_SETTING_LENGTH} characters` };
+  if (trimmed.length > MAX_TEXT_SETTING_LENGTH)
+    return { ok: false, problem: `"${shownText}" is longer than ${MAX_TEXT_SETTING_LENGTH} characters` };
   let url: URL;
   try {
     url = new URL(trimmed);
@@ -179,14 +228,20 @@ export function parseOrigin(text: string): { ok: true; origin: string } | { ok: 
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     // `example.org:8080` parses with `example.org:` as its scheme, `localhost:8080` with `localhost:`.
-    const hint = BARE_HOST.test(trimmed) || /^[a-z0-9-]+:\d+\/?$/i.test(trimmed) ? `; did you mean https://${trimmed}?` : '';
+    const hint =
+      BARE_HOST.test(trimmed) || /^[a-z0-9-]+:\d+\/?$/i.test(trimmed) ? `; did you mean https://${trimmed}?` : '';
     return { ok: false, problem: `"${shownText}" is not an http or https site${hint}` };
   }
-  if (url.username !== '' || url.password !== '') return { ok: false, problem: `"${shownText}" must not contain a user name or password` };
+  if (url.username !== '' || url.password !== '')
+    return { ok: false, problem: `"${shownText}" must not contain a user name or password` };
   if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || /[?#]/.test(trimmed)) {
-    return { ok: false, problem: `"${shownText}" has a path, query or fragment; give the site only, e.g. ${url.origin}` };
+    return {
+      ok: false,
+      problem: `"${shownText}" has a path, query or fragment; give the site only, e.g. ${url.origin}`,
+    };
   }
-  if (isExtensionGallery(url)) return { ok: false, problem: `"${shownText}" is the Chrome Web Store, which Chrome does not let extensions read` };
+  if (isExtensionGallery(url))
+    return { ok: false, problem: `"${shownText}" is the Chrome Web Store, which Chrome does not let extensions read` };
   return { ok: true, origin: url.origin };
 }
 
@@ -202,7 +257,9 @@ const EXTENSION_GALLERIES: readonly { host: string; pathPrefix: string }[] = [
 
 /** True for a URL of the extensions gallery (see {@link EXTENSION_GALLERIES}). */
 export function isExtensionGallery(url: URL): boolean {
-  return EXTENSION_GALLERIES.some((gallery) => url.hostname === gallery.host && url.pathname.startsWith(gallery.pathPrefix));
+  return EXTENSION_GALLERIES.some(
+    (gallery) => url.hostname === gallery.host && url.pathname.startsWith(gallery.pathPrefix),
+  );
 }
 
 /** Text that reads as a host name without a scheme (`example.com`, `example.com/docs`), for a hint. */
@@ -217,7 +274,9 @@ export function parseHttpUrl(text: string): URL | string {
   try {
     url = new URL(trimmed);
   } catch {
-    return BARE_HOST.test(trimmed) ? `"${trimmed}" is not a full URL; did you mean https://${trimmed}?` : `"${trimmed}" is not a valid URL`;
+    return BARE_HOST.test(trimmed)
+      ? `"${trimmed}" is not a full URL; did you mean https://${trimmed}?`
+      : `"${trimmed}" is not a valid URL`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return `only http and https sites can be crawled, not ${url.protocol.replace(/:$/, '')}: URLs`;
@@ -226,12 +285,14 @@ export function parseHttpUrl(text: string): URL | string {
     // fetch refuses such URLs, and a password must not be stored with the crawl.
     return 'the start URL must not contain a user name or password';
   }
-  if (isExtensionGallery(url)) return 'Chrome does not let extensions read the Chrome Web Store, so it cannot be crawled';
+  if (isExtensionGallery(url))
+    return 'Chrome does not let extensions read the Chrome Web Store, so it cannot be crawled';
   url.hash = '';
   // The URL parser would quietly crawl `/ with space` as `/%20with%20space`, and drop a tab or line break: say so and let
   // the user decide. The `?` is set apart: against the URL it would read as an (empty) query.
   if (/[\t\n\r]/.test(trimmed)) return `the start URL has a line break or tab in it; did you mean ${url.href} ?`;
-  if (/\s/u.test(trimmed)) return `the start URL has a space in it (a URL writes a space as %20); did you mean ${url.href} ?`;
+  if (/\s/u.test(trimmed))
+    return `the start URL has a space in it (a URL writes a space as %20); did you mean ${url.href} ?`;
   return url;
 }
 

@@ -43,7 +43,9 @@ export function openingHint(result: Pick<ExportResult, 'fileName' | 'archivedRes
   const name = result.fileName.toLowerCase();
   const isWacz = name.endsWith('.wacz');
   if (!isWacz && !name.endsWith('.warc') && !name.endsWith('.warc.gz')) return null;
-  const tool = isWacz ? 'ReplayWeb.page (replayweb.page, or its desktop app)' : 'ReplayWeb.page or any WARC reader (warcio, pywb)';
+  const tool = isWacz
+    ? 'ReplayWeb.page (replayweb.page, or its desktop app)'
+    : 'ReplayWeb.page or any WARC reader (warcio, pywb)';
   const holds = result.archivedResources
     ? 'It holds each page with its stylesheets, scripts, images and fonts, and the files it links to; what scripts request only when they run is not in it.'
     : "It holds each page's HTML as fetched, without its stylesheets, scripts and images (the crawl did not archive page resources), so pages show unstyled.";

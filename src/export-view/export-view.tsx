@@ -60,7 +60,8 @@ export function ExportView({ runExport, onShowFile, onClose, keepSetCookiesHref 
         if (!isCancelled) setView((current) => ({ state: 'done', progress: current.progress, result }));
       },
       (error: unknown) => {
-        if (!isCancelled) setView((current) => ({ state: 'failed', progress: current.progress, message: errorMessage(error) }));
+        if (!isCancelled)
+          setView((current) => ({ state: 'failed', progress: current.progress, message: errorMessage(error) }));
       },
     );
     return () => {
@@ -91,8 +92,8 @@ export function ExportView({ runExport, onShowFile, onClose, keepSetCookiesHref 
             {savedText(view.result)}
           </p>
           <p class="detail" data-testid="export-detail">
-            {urlsText(view.result.rows)} as {view.result.formatName}, download #{view.result.downloadId}, in the browser's
-            downloads folder (Chrome's <em>Downloads</em> page lists it).
+            {urlsText(view.result.rows)} as {view.result.formatName}, download #{view.result.downloadId}, in the
+            browser's downloads folder (Chrome's <em>Downloads</em> page lists it).
           </p>
           {openingHint(view.result) !== null && (
             <p class="detail" data-testid="export-open-hint">
@@ -114,7 +115,12 @@ export function ExportView({ runExport, onShowFile, onClose, keepSetCookiesHref 
           )}
           <div class="actions">
             {onShowFile !== undefined && (
-              <button type="button" class="primary" data-testid="show-file" onClick={() => onShowFile(view.result.downloadId)}>
+              <button
+                type="button"
+                class="primary"
+                data-testid="show-file"
+                onClick={() => onShowFile(view.result.downloadId)}
+              >
                 Show in folder
               </button>
             )}
@@ -131,7 +137,9 @@ export function ExportView({ runExport, onShowFile, onClose, keepSetCookiesHref 
           <p class="status status-failed" role="alert" data-testid="export-status">
             {view.message}
           </p>
-          <p class="detail">Nothing was offered for download. Close this tab and export again from the Tabcrawl popup.</p>
+          <p class="detail">
+            Nothing was offered for download. Close this tab and export again from the Tabcrawl popup.
+          </p>
         </>
       )}
       {progress?.isCrawlRunning === true && (

@@ -43,7 +43,11 @@ export function cdxjLine(entry: WarcIndexEntry, place: RecordPlace, filename: st
   fields['offset'] = String(place.offset);
   fields['filename'] = filename;
   if (entry.method !== 'GET') fields['method'] = entry.method;
-  return { key: surtForMethod(entry.url, entry.method), timestamp: timestamp14(entry.date), json: JSON.stringify(fields) };
+  return {
+    key: surtForMethod(entry.url, entry.method),
+    timestamp: timestamp14(entry.date),
+    json: JSON.stringify(fields),
+  };
 }
 
 /** Code-unit order (the `LC_ALL=C sort` order of ASCII keys), never locale order. */

@@ -47,7 +47,10 @@ export class ChunkJoiner {
 }
 
 /** `chunks` joined by a {@link ChunkJoiner}. */
-export async function* joinedChunks(chunks: AsyncIterable<Uint8Array>, targetBytes = JOINED_CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+export async function* joinedChunks(
+  chunks: AsyncIterable<Uint8Array>,
+  targetBytes = JOINED_CHUNK_BYTES,
+): AsyncGenerator<Uint8Array> {
   const joiner = new ChunkJoiner(targetBytes);
   for await (const chunk of chunks) yield* joiner.push(chunk);
   yield* joiner.flush();

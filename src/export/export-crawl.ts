@@ -112,7 +112,9 @@ async function fromStorage<T>(read: () => Promise<T>): Promise<T> {
 
 function storageError(error: unknown): ExportError {
   if (error instanceof ExportError) return error;
-  return new ExportError('storage', `Could not read the crawl from the browser's storage: ${errorMessage(error)}`, { cause: error });
+  return new ExportError('storage', `Could not read the crawl from the browser's storage: ${errorMessage(error)}`, {
+    cause: error,
+  });
 }
 
 /** Every item of `items`, a storage failure on the way an {@link ExportError} `storage`. */
@@ -153,7 +155,9 @@ export function snapshotSource(source: ExportSource, lastSeq: number): ExportSou
       }
     },
     body: (sha256) => fromStorage(() => source.body(sha256)),
-    ...(bodies === undefined ? {} : { bodies: (sha256s: readonly string[]) => fromStorage(() => bodies.call(source, sha256s)) }),
+    ...(bodies === undefined
+      ? {}
+      : { bodies: (sha256s: readonly string[]) => fromStorage(() => bodies.call(source, sha256s)) }),
     ...(notCrawled === undefined ? {} : { notCrawled: () => fromStorageAll(notCrawled.call(source)) }),
   };
 }
@@ -183,7 +187,7 @@ const COUNT_SLICE = 1000;
 async function notCrawledCount(store: CrawlReader, crawl: CrawlRecord): Promise<number> {
   if (crawl.counts.notCrawled !== undefined) return notCrawledTotal(crawl.counts.notCrawled);
   let count = 0;
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const slice = await fromStorage(() => store.notCrawledAfter(crawl.id, after, COUNT_SLICE));
     count += slice.length;
     const last = slice.at(-1);
@@ -206,11 +210,17 @@ function siteOf(crawl: CrawlRecord): string {
  *
  * @throws {ExportError} with the code of the step that failed (see the diagram above).
  */
-export async function exportCrawl(deps: ExportDeps, onProgress: (progress: ExportProgress) => void): Promise<ExportResult> {
+export async function exportCrawl(
+  deps: ExportDeps,
+  onProgress: (progress: ExportProgress) => void,
+): Promise<ExportResult> {
   const { crawlId, format } = deps.request;
   const crawl = await fromStorage(() => deps.store.getCrawl(crawlId));
   if (crawl === undefined) {
-    throw new ExportError('not-found', `No crawl with id "${crawlId}" is stored in this browser: it may have been deleted.`);
+    throw new ExportError(
+      'not-found',
+      `No crawl with id "${crawlId}" is stored in this browser: it may have been deleted.`,
+    );
   }
   const [newest] = await fromStorage(() => deps.store.latestPages(crawlId, 1));
   const lastSeq = newest?.seq ?? 0;

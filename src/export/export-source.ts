@@ -55,7 +55,7 @@ export function storeExportSource(store: CrawlReader, crawl: CrawlRecord, pageSi
       return (await store.getBodies(crawl.id, sha256s)).map((body) => body?.bytes);
     },
     async *notCrawled() {
-      for (let after: string | null = null; ; ) {
+      for (let after: string | null = null; ;) {
         const urls = await store.notCrawledAfter(crawl.id, after, pageSize);
         yield* urls;
         const last = urls.at(-1);

@@ -23,13 +23,31 @@ export interface FormatInfo {
 }
 
 export const FORMATS: readonly FormatInfo[] = Object.freeze([
-  { format: 'wacz', extension: '.wacz', mediaType: 'application/wacz', label: 'WACZ (web archive)', holdsHeaders: true },
-  { format: 'warc.gz', extension: '.warc.gz', mediaType: 'application/warc', label: 'WARC (.warc.gz)', holdsHeaders: true },
+  {
+    format: 'wacz',
+    extension: '.wacz',
+    mediaType: 'application/wacz',
+    label: 'WACZ (web archive)',
+    holdsHeaders: true,
+  },
+  {
+    format: 'warc.gz',
+    extension: '.warc.gz',
+    mediaType: 'application/warc',
+    label: 'WARC (.warc.gz)',
+    holdsHeaders: true,
+  },
   { format: 'warc', extension: '.warc', mediaType: 'application/warc', label: 'WARC (.warc)', holdsHeaders: true },
   { format: 'csv', extension: '.csv', mediaType: 'text/csv', label: 'CSV (spreadsheets)', holdsHeaders: false },
   { format: 'jsonl', extension: '.jsonl', mediaType: 'application/x-ndjson', label: 'JSON Lines', holdsHeaders: false },
   { format: 'issues.csv', extension: '.issues.csv', mediaType: 'text/csv', label: 'Issues (CSV)', holdsHeaders: false },
-  { format: 'not-crawled.csv', extension: '.not-crawled.csv', mediaType: 'text/csv', label: 'Not crawled (CSV)', holdsHeaders: false },
+  {
+    format: 'not-crawled.csv',
+    extension: '.not-crawled.csv',
+    mediaType: 'text/csv',
+    label: 'Not crawled (CSV)',
+    holdsHeaders: false,
+  },
 ]);
 
 export function formatInfo(format: ExportFormat): FormatInfo {
@@ -41,7 +59,9 @@ export function formatInfo(format: ExportFormat): FormatInfo {
 /** The format a file name asks for by its extension (longest match, so `.warc.gz` is not `.gz`); null when none. */
 export function formatOfPath(path: string): ExportFormat | null {
   const lower = path.toLowerCase();
-  const match = [...FORMATS].sort((a, b) => b.extension.length - a.extension.length).find((f) => lower.endsWith(f.extension));
+  const match = [...FORMATS]
+    .sort((a, b) => b.extension.length - a.extension.length)
+    .find((f) => lower.endsWith(f.extension));
   return match?.format ?? null;
 }
 

@@ -11,9 +11,21 @@ import { writeNotCrawledCsv } from './not-crawled-csv.ts';
 import { writeWacz } from './wacz.ts';
 import { writeWarc, writeWarcGz } from './warc.ts';
 
-const WRITERS = { wacz: writeWacz, 'warc.gz': writeWarcGz, warc: writeWarc, csv: writeCsv, jsonl: writeJsonl, 'issues.csv': writeIssuesCsv, 'not-crawled.csv': writeNotCrawledCsv } as const;
+const WRITERS = {
+  wacz: writeWacz,
+  'warc.gz': writeWarcGz,
+  warc: writeWarc,
+  csv: writeCsv,
+  jsonl: writeJsonl,
+  'issues.csv': writeIssuesCsv,
+  'not-crawled.csv': writeNotCrawledCsv,
+} as const;
 
 /** The export of `source` in `format`, as a stream of byte chunks. */
-export function exportBytes(source: ExportSource, format: ExportFormat, context: ExportContext): AsyncIterable<Uint8Array> {
+export function exportBytes(
+  source: ExportSource,
+  format: ExportFormat,
+  context: ExportContext,
+): AsyncIterable<Uint8Array> {
   return WRITERS[format](source, context);
 }

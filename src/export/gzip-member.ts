@@ -78,7 +78,9 @@ export function looksIncompressible(parts: readonly Uint8Array[]): boolean {
 /** Stored blocks of at most {@link STORED_BLOCK_BYTES} over the parts, the last one final (one empty final block for no bytes). */
 function* storedBlocks(parts: readonly Uint8Array[]): Generator<Uint8Array> {
   const pieces: Uint8Array[] = [];
-  for (const part of parts) for (let at = 0; at < part.byteLength; at += STORED_BLOCK_BYTES) pieces.push(part.subarray(at, at + STORED_BLOCK_BYTES));
+  for (const part of parts)
+    for (let at = 0; at < part.byteLength; at += STORED_BLOCK_BYTES)
+      pieces.push(part.subarray(at, at + STORED_BLOCK_BYTES));
   if (pieces.length === 0) pieces.push(new Uint8Array(0));
   for (const [index, piece] of pieces.entries()) {
     const head = new Uint8Array(5);
@@ -102,7 +104,9 @@ function* deflated(parts: readonly Uint8Array[], size: number): Generator<Uint8A
   const out: Uint8Array[] = [];
   const deflate = new Deflate({ level: LEVEL }, (chunk) => void out.push(chunk));
   const slices: Uint8Array[] = [];
-  for (const part of parts) for (let at = 0; at < part.byteLength; at += WHOLE_DEFLATE_BYTES) slices.push(part.subarray(at, at + WHOLE_DEFLATE_BYTES));
+  for (const part of parts)
+    for (let at = 0; at < part.byteLength; at += WHOLE_DEFLATE_BYTES)
+      slices.push(part.subarray(at, at + WHOLE_DEFLATE_BYTES));
   for (const [index, slice] of slices.entries()) {
     deflate.push(slice, index === slices.length - 1);
     yield* out.splice(0);

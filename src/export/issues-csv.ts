@@ -21,7 +21,14 @@ export const ISSUES_CSV_HEADER = Object.freeze(['check', 'severity', 'url', 'det
 
 /** One line of the Issues CSV. */
 export function issueCsvLine(finding: Finding): string {
-  return csvLine([finding.check, checkInfo(finding.check).severity, finding.url, finding.detail, finding.relatedCount, finding.related]);
+  return csvLine([
+    finding.check,
+    checkInfo(finding.check).severity,
+    finding.url,
+    finding.detail,
+    finding.relatedCount,
+    finding.related,
+  ]);
 }
 
 /** The Issues CSV of `checks` (every check when absent): BOM, header, a line per finding. */

@@ -96,7 +96,12 @@ export interface JsonlRow {
  * @param issues the ids of the checks that failed on each URL (see `issues-of-source.ts`); without it, `issues` is [].
  * @param redirects where each redirect row's chain ends (see `redirect-chains.ts`); without it, the chain fields are null.
  */
-export function toJsonlRow(page: PageRecord, broken: BrokenUrls, issues: IssueLookup = NO_ISSUES, redirects: RedirectLookup = NO_REDIRECTS): JsonlRow {
+export function toJsonlRow(
+  page: PageRecord,
+  broken: BrokenUrls,
+  issues: IssueLookup = NO_ISSUES,
+  redirects: RedirectLookup = NO_REDIRECTS,
+): JsonlRow {
   const { resourceCount, brokenResourceCount } = resourceCountsOf(page, broken);
   const chain = redirects.chainOf(page.url);
   return {
@@ -177,7 +182,12 @@ type FactField =
  * @param broken the broken URLs among the rows' resources (see `broken-resources.ts`).
  * @param issues the checks that failed on each URL.
  */
-export function toJsonl(pages: PageRecord[], broken: BrokenUrls, issues: IssueLookup = NO_ISSUES, redirects: RedirectLookup = NO_REDIRECTS): string {
+export function toJsonl(
+  pages: PageRecord[],
+  broken: BrokenUrls,
+  issues: IssueLookup = NO_ISSUES,
+  redirects: RedirectLookup = NO_REDIRECTS,
+): string {
   return pages.map((p) => `${JSON.stringify(toJsonlRow(p, broken, issues, redirects))}\n`).join('');
 }
 

@@ -41,7 +41,8 @@ export interface RedirectLookup {
 export const NO_REDIRECTS: RedirectLookup = Object.freeze({ chainOf: () => null });
 
 /** A 3xx row with a `Location` (one without it ends no chain the exports follow). */
-const isRedirect = (row: Pick<PageRecord, 'status' | 'location'>): boolean => isRedirectStatus(row.status) && row.location !== null;
+const isRedirect = (row: Pick<PageRecord, 'status' | 'location'>): boolean =>
+  isRedirectStatus(row.status) && row.location !== null;
 
 /** The normalized target of a redirect row, or null. */
 function targetOf(row: Pick<PageRecord, 'status' | 'location'>): string | null {
@@ -114,7 +115,10 @@ export async function redirectsOfSource(source: ExportSource): Promise<RedirectL
  * The chains of the redirect rows among `rows`, following each hop by key
  * with `getRows` (a row not found ends the chain, as a URL not crawled).
  */
-export async function redirectsByKey(rows: readonly Pick<PageRecord, 'url' | 'status' | 'location'>[], getRows: (urls: string[]) => Promise<(PageRecord | undefined)[]>): Promise<RedirectLookup> {
+export async function redirectsByKey(
+  rows: readonly Pick<PageRecord, 'url' | 'status' | 'location'>[],
+  getRows: (urls: string[]) => Promise<(PageRecord | undefined)[]>,
+): Promise<RedirectLookup> {
   const next = new Map<string, string>();
   const endStatus = new Map<string, number | null>();
   let frontier: string[] = [];

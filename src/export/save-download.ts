@@ -47,7 +47,8 @@ function outcomeOf(delta: DownloadDelta): Outcome | null {
 }
 
 function interruptedError(reason: string): ExportError {
-  const message = reason === 'USER_CANCELED' ? 'The download was cancelled.' : `The download was interrupted (${reason}).`;
+  const message =
+    reason === 'USER_CANCELED' ? 'The download was cancelled.' : `The download was interrupted (${reason}).`;
   return new ExportError('download', message);
 }
 
@@ -57,7 +58,12 @@ function interruptedError(reason: string): ExportError {
  *
  * @throws {ExportError} `download` when the browser refuses the download or it is interrupted or cancelled.
  */
-export async function saveDownload(downloads: DownloadsApi, blob: Blob, fileName: string, urls: ObjectUrls = BROWSER_OBJECT_URLS): Promise<number> {
+export async function saveDownload(
+  downloads: DownloadsApi,
+  blob: Blob,
+  fileName: string,
+  urls: ObjectUrls = BROWSER_OBJECT_URLS,
+): Promise<number> {
   const url = urls.create(blob);
   // Listening before asking: a small download can end before `download()` resolves.
   const ended = new Map<number, Outcome>();
@@ -75,7 +81,8 @@ export async function saveDownload(downloads: DownloadsApi, blob: Blob, fileName
       .catch((error: unknown) => {
         throw new ExportError('download', `The browser refused the download: ${errorMessage(error)}`, { cause: error });
       });
-    const outcome = ended.get(downloadId) ?? (await new Promise<Outcome>((settle) => (waiter = { id: downloadId, settle })));
+    const outcome =
+      ended.get(downloadId) ?? (await new Promise<Outcome>((settle) => (waiter = { id: downloadId, settle })));
     if (!outcome.ok) throw interruptedError(outcome.reason);
     return downloadId;
   } finally {

@@ -51,7 +51,12 @@ const encoder = new TextEncoder();
 const CHUNK_CHARS = 64 * 1024;
 
 /** `tabcrawl/crawl.json`'s bytes, once the rows have been written and counted. */
-export function crawlFileBytes(crawl: CrawlRecord, context: Pick<ExportContext, 'software' | 'now'>, rowCount: number, notCrawledCount: number): Uint8Array {
+export function crawlFileBytes(
+  crawl: CrawlRecord,
+  context: Pick<ExportContext, 'software' | 'now'>,
+  rowCount: number,
+  notCrawledCount: number,
+): Uint8Array {
   const file: TabcrawlCrawlFile = {
     format: TABCRAWL_CRAWL_FORMAT,
     software: context.software,
@@ -67,13 +72,23 @@ export function crawlFileBytes(crawl: CrawlRecord, context: Pick<ExportContext, 
  * `tabcrawl/rows.jsonl.gz`: the crawl's rows read again from the source (a page at a time: memory stays
  * flat), one JSON line each, gzipped as they stream. `onRow` is called once per row, for the count.
  */
-export async function* rowsJsonlGz(source: Pick<ExportSource, 'rows'>, onRow: (row: PageRecord) => void): AsyncGenerator<Uint8Array> {
+export async function* rowsJsonlGz(
+  source: Pick<ExportSource, 'rows'>,
+  onRow: (row: PageRecord) => void,
+): AsyncGenerator<Uint8Array> {
   yield* readStream(streamOf(jsonLines(source.rows(), onRow)).pipeThrough(new CompressionStream('gzip')));
 }
 
 /** `tabcrawl/not-crawled.jsonl.gz`: the URLs left unvisited, likewise; a source that has none gives an empty file. */
-export async function* notCrawledJsonlGz(source: Pick<ExportSource, 'notCrawled'>, onUrl: () => void): AsyncGenerator<Uint8Array> {
-  yield* readStream(streamOf(jsonLines(source.notCrawled?.() ?? none<NotCrawledUrl>(), onUrl)).pipeThrough(new CompressionStream('gzip')));
+export async function* notCrawledJsonlGz(
+  source: Pick<ExportSource, 'notCrawled'>,
+  onUrl: () => void,
+): AsyncGenerator<Uint8Array> {
+  yield* readStream(
+    streamOf(jsonLines(source.notCrawled?.() ?? none<NotCrawledUrl>(), onUrl)).pipeThrough(
+      new CompressionStream('gzip'),
+    ),
+  );
 }
 
 async function* none<T>(): AsyncGenerator<T> {}
@@ -98,7 +113,12 @@ function streamOf(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array<
     async pull(controller) {
       const { done, value } = await iterator.next();
       if (done) controller.close();
-      else controller.enqueue(value.buffer instanceof ArrayBuffer ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : value.slice());
+      else
+        controller.enqueue(
+          value.buffer instanceof ArrayBuffer
+            ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
+            : value.slice(),
+        );
     },
     async cancel() {
       await iterator.return?.();

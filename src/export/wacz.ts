@@ -105,18 +105,38 @@ async function* waczEntries(source: ExportSource, context: ExportContext) {
     digesting(chunks, (digest) => resources.push(resourceOf(path, digest)), hash);
 
   // The WARC is nearly all of the file: hashed in a worker, on another core, where there is one.
-  yield { name: WACZ_PATHS.warc, lastModified, input: listed(WACZ_PATHS.warc, archiveChunks(source, context, collected), await startStreamHash()) };
+  yield {
+    name: WACZ_PATHS.warc,
+    lastModified,
+    input: listed(WACZ_PATHS.warc, archiveChunks(source, context, collected), await startStreamHash()),
+  };
   yield { name: WACZ_PATHS.index, lastModified, input: listed(WACZ_PATHS.index, indexChunks(collected.lines)) };
   yield { name: WACZ_PATHS.pages, lastModified, input: listed(WACZ_PATHS.pages, pagesChunks(collected.pages)) };
   let rowCount = 0;
-  yield { name: TABCRAWL_WACZ_PATHS.rows, lastModified, input: listed(TABCRAWL_WACZ_PATHS.rows, rowsJsonlGz(source, () => (rowCount += 1))) };
+  yield {
+    name: TABCRAWL_WACZ_PATHS.rows,
+    lastModified,
+    input: listed(
+      TABCRAWL_WACZ_PATHS.rows,
+      rowsJsonlGz(source, () => (rowCount += 1)),
+    ),
+  };
   let notCrawledCount = 0;
-  yield { name: TABCRAWL_WACZ_PATHS.notCrawled, lastModified, input: listed(TABCRAWL_WACZ_PATHS.notCrawled, notCrawledJsonlGz(source, () => (notCrawledCount += 1))) };
+  yield {
+    name: TABCRAWL_WACZ_PATHS.notCrawled,
+    lastModified,
+    input: listed(
+      TABCRAWL_WACZ_PATHS.notCrawled,
+      notCrawledJsonlGz(source, () => (notCrawledCount += 1)),
+    ),
+  };
   const crawlFile = crawlFileBytes(source.crawl, context, rowCount, notCrawledCount);
   yield { name: TABCRAWL_WACZ_PATHS.crawl, lastModified, input: listed(TABCRAWL_WACZ_PATHS.crawl, once(crawlFile)) };
 
   if (resources.length !== 6) throw new Error('WACZ: a file was not fully written before datapackage.json');
-  const datapackage = encoder.encode(JSON.stringify(datapackageOf(source, context, collected.pages, resources), null, 2));
+  const datapackage = encoder.encode(
+    JSON.stringify(datapackageOf(source, context, collected.pages, resources), null, 2),
+  );
   yield { name: WACZ_PATHS.datapackage, lastModified, input: datapackage };
   const digest = { path: WACZ_PATHS.datapackage, hash: digestOf([datapackage]) };
   yield { name: WACZ_PATHS.digest, lastModified, input: encoder.encode(JSON.stringify(digest, null, 2)) };
@@ -127,7 +147,11 @@ async function* waczEntries(source: ExportSource, context: ExportContext) {
  * resources, files, sitemaps: every capture) and a page per HTML 2xx answer of
  * a page row.
  */
-async function* archiveChunks(source: ExportSource, context: ExportContext, collected: Collected): AsyncGenerator<Uint8Array> {
+async function* archiveChunks(
+  source: ExportSource,
+  context: ExportContext,
+  collected: Collected,
+): AsyncGenerator<Uint8Array> {
   for await (const out of warcRecords(source, context, { gzip: true })) {
     if (out.kind === 'bytes') {
       yield out.bytes;
@@ -136,7 +160,8 @@ async function* archiveChunks(source: ExportSource, context: ExportContext, coll
     for (const record of out.records) {
       if (record.index === null) continue;
       collected.lines.push(cdxjLine(record.index, record, WARC_NAME));
-      if (record.row !== null && record.row.kind === 'page' && isPage(record.index)) collected.pages.push(pageOf(record.row, record.index));
+      if (record.row !== null && record.row.kind === 'page' && isPage(record.index))
+        collected.pages.push(pageOf(record.row, record.index));
     }
   }
 }
@@ -177,7 +202,12 @@ function resourceOf(path: string, digest: StreamDigest): WaczResource {
  * `datapackage.json`. The main page is the first page listed (usually the
  * start URL, or where it redirected); without pages, the start URL, undated.
  */
-function datapackageOf(source: ExportSource, context: ExportContext, pages: readonly WaczPage[], resources: WaczResource[]): WaczDatapackage {
+function datapackageOf(
+  source: ExportSource,
+  context: ExportContext,
+  pages: readonly WaczPage[],
+  resources: WaczResource[],
+): WaczDatapackage {
   const { startUrl } = source.crawl.settings;
   const main = pages[0];
   return {

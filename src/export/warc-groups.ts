@@ -61,7 +61,8 @@ export async function* rowGroups(source: ExportSource): AsyncGenerator<RowGroup>
 
 async function bodiesOf(source: ExportSource, keys: string[]): Promise<Map<string, Uint8Array | undefined>> {
   if (keys.length === 0) return new Map();
-  const bytes = source.bodies === undefined ? await Promise.all(keys.map((key) => source.body(key))) : await source.bodies(keys);
+  const bytes =
+    source.bodies === undefined ? await Promise.all(keys.map((key) => source.body(key))) : await source.bodies(keys);
   return new Map(keys.map((key, index) => [key, bytes[index]]));
 }
 

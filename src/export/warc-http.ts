@@ -29,15 +29,54 @@ const STATUS_LINE = /^HTTP\/\d(?:\.\d)? (\d{3})(?: .*)?$/;
 
 /** Standard reason phrases. @see RFC 9110 §15; 428, 429, 431: RFC 6585; 451: RFC 7725 */
 const REASON_PHRASES: Readonly<Record<number, string>> = {
-  100: 'Continue', 101: 'Switching Protocols',
-  200: 'OK', 201: 'Created', 202: 'Accepted', 203: 'Non-Authoritative Information', 204: 'No Content', 205: 'Reset Content', 206: 'Partial Content',
-  300: 'Multiple Choices', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 304: 'Not Modified', 305: 'Use Proxy', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
-  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 406: 'Not Acceptable',
-  407: 'Proxy Authentication Required', 408: 'Request Timeout', 409: 'Conflict', 410: 'Gone', 411: 'Length Required', 412: 'Precondition Failed',
-  413: 'Content Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type', 416: 'Range Not Satisfiable', 417: 'Expectation Failed',
-  421: 'Misdirected Request', 422: 'Unprocessable Content', 426: 'Upgrade Required', 428: 'Precondition Required', 429: 'Too Many Requests',
-  431: 'Request Header Fields Too Large', 451: 'Unavailable For Legal Reasons',
-  500: 'Internal Server Error', 501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout', 505: 'HTTP Version Not Supported',
+  100: 'Continue',
+  101: 'Switching Protocols',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  203: 'Non-Authoritative Information',
+  204: 'No Content',
+  205: 'Reset Content',
+  206: 'Partial Content',
+  300: 'Multiple Choices',
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  304: 'Not Modified',
+  305: 'Use Proxy',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  407: 'Proxy Authentication Required',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  411: 'Length Required',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
+  417: 'Expectation Failed',
+  421: 'Misdirected Request',
+  422: 'Unprocessable Content',
+  426: 'Upgrade Required',
+  428: 'Precondition Required',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  451: 'Unavailable For Legal Reasons',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+  505: 'HTTP Version Not Supported',
 };
 
 const encoder = new TextEncoder();
@@ -122,7 +161,10 @@ export function requestHead(row: PageRecord, method: string, userAgent: string):
  * headers are kept as served: `Content-Length` then tells the size of the
  * GET answer (RFC 9110 §9.3.2) and there is nothing to decode.
  */
-export function archivedResponseHeaders(headers: readonly (readonly [string, string])[], payloadLength: number | null): HttpHeader[] {
+export function archivedResponseHeaders(
+  headers: readonly (readonly [string, string])[],
+  payloadLength: number | null,
+): HttpHeader[] {
   const valid = validHeaders(headers);
   if (payloadLength === null) return valid;
   const out: HttpHeader[] = [];
@@ -133,7 +175,8 @@ export function archivedResponseHeaders(headers: readonly (readonly [string, str
       out.push([`${ORIGINAL_HEADER_PREFIX}${lower}`, value]);
     } else if (lower === 'content-length') {
       if (!lengthWritten) out.push(['content-length', String(payloadLength)]);
-      if (lengthWritten || value.trim() !== String(payloadLength)) out.push([`${ORIGINAL_HEADER_PREFIX}content-length`, value]);
+      if (lengthWritten || value.trim() !== String(payloadLength))
+        out.push([`${ORIGINAL_HEADER_PREFIX}content-length`, value]);
       lengthWritten = true;
     } else {
       out.push([name, value]);

@@ -149,7 +149,9 @@ function joinParts(parts: readonly Uint8Array[], length: number): Uint8Array {
 
 /** The same bytes as a view on a plain ArrayBuffer (`crypto.subtle` refuses SharedArrayBuffer views); copies only a shared one. */
 function arrayBufferView(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  return bytes.buffer instanceof ArrayBuffer ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes.slice();
+  return bytes.buffer instanceof ArrayBuffer
+    ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    : bytes.slice();
 }
 
 /** Total bytes of some parts. */

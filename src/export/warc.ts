@@ -149,11 +149,18 @@ interface RowRecord {
  * digests computed together, then each is framed and compressed, all without
  * waiting on anything but the digests.
  */
-export async function* warcRecords(source: ExportSource, context: ExportContext, options: WarcOptions): AsyncGenerator<WarcOutput> {
+export async function* warcRecords(
+  source: ExportSource,
+  context: ExportContext,
+  options: WarcOptions,
+): AsyncGenerator<WarcOutput> {
   const joiner = new ChunkJoiner();
   let offset = 0;
   /** Frames and writes drafts; returns where they landed and the chunks now complete. */
-  const place = async (drafts: readonly RowRecord[], rows: readonly (PageRecord | null)[]): Promise<{ records: WarcRecordOut[]; chunks: Uint8Array[] }> => {
+  const place = async (
+    drafts: readonly RowRecord[],
+    rows: readonly (PageRecord | null)[],
+  ): Promise<{ records: WarcRecordOut[]; chunks: Uint8Array[] }> => {
     const digests = await blockDigests(drafts.map(({ record }) => record));
     const records: WarcRecordOut[] = [];
     const chunks: Uint8Array[] = [];
@@ -169,7 +176,13 @@ export async function* warcRecords(source: ExportSource, context: ExportContext,
     }
     return { records, chunks };
   };
-  const emit = function* ({ records, chunks }: { records: WarcRecordOut[]; chunks: Uint8Array[] }): Generator<WarcOutput> {
+  const emit = function* ({
+    records,
+    chunks,
+  }: {
+    records: WarcRecordOut[];
+    chunks: Uint8Array[];
+  }): Generator<WarcOutput> {
     for (const bytes of chunks) yield { kind: 'bytes', bytes };
     yield { kind: 'placed', records };
   };
@@ -194,7 +207,11 @@ export async function* warcRecords(source: ExportSource, context: ExportContext,
 }
 
 /** The bytes of {@link warcRecords}, without the records' places. */
-async function* warcBytes(source: ExportSource, context: ExportContext, options: WarcOptions): AsyncGenerator<Uint8Array> {
+async function* warcBytes(
+  source: ExportSource,
+  context: ExportContext,
+  options: WarcOptions,
+): AsyncGenerator<Uint8Array> {
   for await (const out of warcRecords(source, context, options)) if (out.kind === 'bytes') yield out.bytes;
 }
 
@@ -205,7 +222,9 @@ export const writeWarc: FormatWriter = (source, context) => warcBytes(source, co
 export const writeWarcGz: FormatWriter = (source, context) => warcBytes(source, context, { gzip: true });
 
 /** The warcinfo lines of each setting that has some, in their order. */
-const WARCINFO_SETTINGS = SETTING_ENTRIES.flatMap((entry) => (entry.warcinfo === undefined ? [] : [entry.warcinfo])).sort((a, b) => a.at - b.at);
+const WARCINFO_SETTINGS = SETTING_ENTRIES.flatMap((entry) =>
+  entry.warcinfo === undefined ? [] : [entry.warcinfo],
+).sort((a, b) => a.at - b.at);
 
 /**
  * The `warcinfo` record: the software, the format, and the crawl's settings
@@ -252,8 +271,14 @@ async function rowRecords(row: PageRecord, state: WarcState, group: RowGroup): P
     requestId: newRecordId(),
     answerId: newRecordId(),
   };
-  const first = row.duplicateOf !== null && row.sha256 !== null && method === 'GET' ? state.firstCaptures.get(row.sha256) : undefined;
-  const answer = first === undefined ? responseRecord(exchange, state, await bodyOf(row, state, group)) : revisitRecord(exchange, first, state);
+  const first =
+    row.duplicateOf !== null && row.sha256 !== null && method === 'GET'
+      ? state.firstCaptures.get(row.sha256)
+      : undefined;
+  const answer =
+    first === undefined
+      ? responseRecord(exchange, state, await bodyOf(row, state, group))
+      : revisitRecord(exchange, first, state);
   return [{ record: requestRecord(exchange, state), index: null }, answer];
 }
 
@@ -319,7 +344,10 @@ function responseRecord(exchange: Exchange, state: WarcState, body: Uint8Array |
     state.firstCaptures.set(row.sha256, { url: row.url, date, id: answerId, digest, length: payload.byteLength });
   }
   const record = draft('response', answerId, fields, [head, payload]);
-  return { record, index: { url: row.url, date, status, mime: indexMediaType(row), digest, recordType: 'response', method } };
+  return {
+    record,
+    index: { url: row.url, date, status, mime: indexMediaType(row), digest, recordType: 'response', method },
+  };
 }
 
 /**
@@ -344,7 +372,18 @@ function revisitRecord(exchange: Exchange, first: FirstCapture, state: WarcState
     ['WARC-Payload-Digest', first.digest],
   ];
   const record = draft('revisit', answerId, fields, [head]);
-  return { record, index: { url: row.url, date, status, mime: indexMediaType(row), digest: first.digest, recordType: 'revisit', method } };
+  return {
+    record,
+    index: {
+      url: row.url,
+      date,
+      status,
+      mime: indexMediaType(row),
+      digest: first.digest,
+      recordType: 'revisit',
+      method,
+    },
+  };
 }
 
 /**
@@ -412,7 +451,12 @@ function checkedRecord(row: PageRecord, status: number, state: WarcState): Recor
  * marked: HEAD answers and 1xx/204/304, which have no body (RFC 9110 §6.4.1),
  * and answers that declared `content-length: 0`.
  */
-function truncationOf(row: PageRecord, status: number, method: 'GET' | 'HEAD', hasBody: boolean): 'length' | 'unspecified' | null {
+function truncationOf(
+  row: PageRecord,
+  status: number,
+  method: 'GET' | 'HEAD',
+  hasBody: boolean,
+): 'length' | 'unspecified' | null {
   if (method === 'HEAD') return null;
   if (row.truncated) return 'length';
   if (hasBody) return null;

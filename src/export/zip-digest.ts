@@ -18,7 +18,11 @@ export interface StreamDigest {
  * abandoned or fails), before it ends itself.
  * @param hash the running hash to feed (a worker's for a large entry). @default inlineHash()
  */
-export async function* digesting(source: AsyncIterable<Uint8Array>, onEnd: (digest: StreamDigest) => void, hash: StreamHash = inlineHash()): AsyncGenerator<Uint8Array> {
+export async function* digesting(
+  source: AsyncIterable<Uint8Array>,
+  onEnd: (digest: StreamDigest) => void,
+  hash: StreamHash = inlineHash(),
+): AsyncGenerator<Uint8Array> {
   let bytes = 0;
   for await (const chunk of source) {
     await hash.update(chunk);

@@ -17,7 +17,10 @@ import type { CrawlSettings } from '../core/settings.ts';
 import { encodePathPrefix } from '../core/url/scope.ts';
 
 /** What the scope is decided from. */
-export type ScopeSettings = Pick<CrawlSettings, 'startUrl' | 'includeSubdomains' | 'pathPrefix' | 'excludePatterns' | 'extraOrigins'>;
+export type ScopeSettings = Pick<
+  CrawlSettings,
+  'startUrl' | 'includeSubdomains' | 'pathPrefix' | 'excludePatterns' | 'extraOrigins'
+>;
 
 /** The scope as Browsertrix's `include` and `exclude` lists. */
 export interface BrowsertrixScope {

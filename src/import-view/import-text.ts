@@ -61,12 +61,17 @@ export function warningsText(count: number): string {
 }
 
 /** The tab's title for each state. */
-export function importPageTitle(state: 'idle' | 'working' | 'done' | 'failed' | 'cancelled', progress: ImportProgress | null): string {
+export function importPageTitle(
+  state: 'idle' | 'working' | 'done' | 'failed' | 'cancelled',
+  progress: ImportProgress | null,
+): string {
   switch (state) {
     case 'idle':
       return 'Open an archive · Tabcrawl';
     case 'working':
-      return progress !== null && progress.totalBytes > 0 ? `${Math.floor((100 * progress.bytesRead) / progress.totalBytes)}% importing · Tabcrawl` : 'Importing · Tabcrawl';
+      return progress !== null && progress.totalBytes > 0
+        ? `${Math.floor((100 * progress.bytesRead) / progress.totalBytes)}% importing · Tabcrawl`
+        : 'Importing · Tabcrawl';
     case 'done':
       return 'Imported · Tabcrawl';
     case 'failed':

@@ -33,7 +33,10 @@ import {
 } from './import-text.ts';
 
 /** Reads `file` into a new crawl; rejects with an `AbortError` once `signal` aborts, having stored nothing. */
-export type RunImport = (file: File, options: { signal: AbortSignal; onProgress: (progress: ImportProgress) => void }) => Promise<ImportOutcome>;
+export type RunImport = (
+  file: File,
+  options: { signal: AbortSignal; onProgress: (progress: ImportProgress) => void },
+) => Promise<ImportOutcome>;
 
 export interface ImportViewProps {
   runImport: RunImport;
@@ -74,7 +77,12 @@ export function ImportView({ runImport, resultsHref, now = Date.now }: ImportVie
     // Nothing to read: said plainly, not as "0 B of 0 B, 0 records" (the reader would say the same).
     if (file.size === 0) {
       abortRef.current = null;
-      setView({ state: 'failed', fileName, progress: null, message: `${fileName}: the file is empty: not a WARC or WACZ` });
+      setView({
+        state: 'failed',
+        fileName,
+        progress: null,
+        message: `${fileName}: the file is empty: not a WARC or WACZ`,
+      });
       return;
     }
     const controller = new AbortController();
@@ -83,13 +91,19 @@ export function ImportView({ runImport, resultsHref, now = Date.now }: ImportVie
     runImport(file, {
       signal: controller.signal,
       onProgress: (next) => {
-        if (abortRef.current === controller) setView((current) => (current.state === 'working' ? { ...current, progress: next } : current));
+        if (abortRef.current === controller)
+          setView((current) => (current.state === 'working' ? { ...current, progress: next } : current));
       },
     }).then(
       (outcome) => {
         if (abortRef.current !== controller) return;
         abortRef.current = null;
-        setView((current) => ({ state: 'done', fileName, progress: current.state === 'idle' ? null : current.progress, outcome }));
+        setView((current) => ({
+          state: 'done',
+          fileName,
+          progress: current.state === 'idle' ? null : current.progress,
+          outcome,
+        }));
       },
       (error: unknown) => {
         if (abortRef.current !== controller) return;
@@ -108,7 +122,12 @@ export function ImportView({ runImport, resultsHref, now = Date.now }: ImportVie
   const dataset =
     progress === null
       ? {}
-      : { 'data-bytes-read': progress.bytesRead, 'data-total-bytes': progress.totalBytes, 'data-records': progress.records, 'data-rows': progress.rows };
+      : {
+          'data-bytes-read': progress.bytesRead,
+          'data-total-bytes': progress.totalBytes,
+          'data-records': progress.records,
+          'data-rows': progress.rows,
+        };
   return (
     <main
       class="import-page"
@@ -116,12 +135,15 @@ export function ImportView({ runImport, resultsHref, now = Date.now }: ImportVie
       data-state={view.state}
       aria-busy={isWorking}
       {...dataset}
-      {...(view.state === 'done' ? { 'data-crawl-id': view.outcome.crawlId, 'data-warnings': view.outcome.warnings.length } : {})}
+      {...(view.state === 'done'
+        ? { 'data-crawl-id': view.outcome.crawlId, 'data-warnings': view.outcome.warnings.length }
+        : {})}
     >
       <h1 class="title">Open an archive</h1>
       <p class="detail">
-        A WARC (<code>.warc</code>, <code>.warc.gz</code>) or WACZ (<code>.wacz</code>) file becomes a crawl of its own: one row per captured URL,
-        with its status, type, size, date, links and body, for the results, reports, Issues and every export. Nothing is fetched from the web.
+        A WARC (<code>.warc</code>, <code>.warc.gz</code>) or WACZ (<code>.wacz</code>) file becomes a crawl of its own:
+        one row per captured URL, with its status, type, size, date, links and body, for the results, reports, Issues
+        and every export. Nothing is fetched from the web.
       </p>
       <div class="picker">
         <label for={inputId}>Archive file</label>
@@ -201,6 +223,15 @@ export function ImportView({ runImport, resultsHref, now = Date.now }: ImportVie
 
 /** Bytes read of the file; indeterminate before the first report. */
 function ImportBar({ progress, labelledBy }: { progress: ImportProgress | null; labelledBy: string }) {
-  if (progress === null || progress.totalBytes <= 0) return <progress class="bar" aria-labelledby={labelledBy} data-testid="import-progress" />;
-  return <progress class="bar" max={progress.totalBytes} value={Math.min(progress.bytesRead, progress.totalBytes)} aria-labelledby={labelledBy} data-testid="import-progress" />;
+  if (progress === null || progress.totalBytes <= 0)
+    return <progress class="bar" aria-labelledby={labelledBy} data-testid="import-progress" />;
+  return (
+    <progress
+      class="bar"
+      max={progress.totalBytes}
+      value={Math.min(progress.bytesRead, progress.totalBytes)}
+      aria-labelledby={labelledBy}
+      data-testid="import-progress"
+    />
+  );
 }

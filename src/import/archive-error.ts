@@ -30,7 +30,9 @@ export class ArchiveReadError extends Error {
     /** How many records were read before the problem (0 when not reading records). */
     readonly recordsRead = 0,
   ) {
-    super(`${fileName}: ${detail} (at byte ${offset}${recordsRead > 0 ? `; ${recordsRead} record${recordsRead === 1 ? '' : 's'} read before it` : ''})`);
+    super(
+      `${fileName}: ${detail} (at byte ${offset}${recordsRead > 0 ? `; ${recordsRead} record${recordsRead === 1 ? '' : 's'} read before it` : ''})`,
+    );
   }
 }
 

@@ -60,7 +60,16 @@ export interface ImportedRow {
 
 /** An empty row of the import: every field at the value a crawl gives a URL not fetched yet, marked as from an archive. */
 function emptyRow(url: string, context: ImportContext): PageRecord {
-  const captured = { crawlId: context.crawlId, url, origin: originOf(url), kind: 'page' as const, depth: 0, referrer: null, anchors: [], inlinks: 0 };
+  const captured = {
+    crawlId: context.crawlId,
+    url,
+    origin: originOf(url),
+    kind: 'page' as const,
+    depth: 0,
+    referrer: null,
+    anchors: [],
+    inlinks: 0,
+  };
   return { ...unfetchedRow(captured), facts: null, source: 'archive' };
 }
 
@@ -93,7 +102,22 @@ function recordedResponseTime(metadata: readonly WarcRecord[]): number | null {
 const ROW_METHODS = new Set(['GET', 'HEAD']);
 
 /** Kinds of requests a browser makes for a page's resources (`Sec-Fetch-Dest`), as opposed to documents. */
-const RESOURCE_DESTINATIONS = new Set(['image', 'script', 'style', 'font', 'audio', 'video', 'track', 'manifest', 'object', 'embed', 'worker', 'sharedworker', 'serviceworker', 'xslt']);
+const RESOURCE_DESTINATIONS = new Set([
+  'image',
+  'script',
+  'style',
+  'font',
+  'audio',
+  'video',
+  'track',
+  'manifest',
+  'object',
+  'embed',
+  'worker',
+  'sharedworker',
+  'serviceworker',
+  'xslt',
+]);
 
 /**
  * One capture as a row. Pure (but async: the body's SHA-256 and the crawl's readers are).
@@ -124,7 +148,8 @@ export async function rowOfCapture(capture: Capture, context: ImportContext): Pr
   row.ipAddress = record.ipAddress;
   row.responseTimeMs = recordedResponseTime(metadata);
   row.truncated = record.blockCut || record.warcTruncated !== null || record.bodyDecoding?.incomplete === true;
-  if (request?.http) row.requestHeaders = request.http.headers.map(([name, value]): [string, string] => [name.toLowerCase(), value]);
+  if (request?.http)
+    row.requestHeaders = request.http.headers.map(([name, value]): [string, string] => [name.toLowerCase(), value]);
   const referer = row.requestHeaders === null ? null : headerOf(row.requestHeaders, 'referer');
   row.referrer = normalizeUrl(metadataField(metadata, 'via') ?? referer ?? '') ?? null;
   const destination = row.requestHeaders === null ? null : headerOf(row.requestHeaders, 'sec-fetch-dest');
@@ -143,8 +168,12 @@ export async function rowOfCapture(capture: Capture, context: ImportContext): Pr
     row.statusLine = record.http.startLine;
     row.headers = headers;
     row.contentType = headerOf(headers, 'content-type');
-    const declared = Number.parseInt(headerOf(headers, 'x-orig-content-length') ?? headerOf(headers, 'content-length') ?? '', 10);
-    row.contentLength = Number.isFinite(declared) && declared >= 0 ? declared : record.type === 'response' ? record.body.length : null;
+    const declared = Number.parseInt(
+      headerOf(headers, 'x-orig-content-length') ?? headerOf(headers, 'content-length') ?? '',
+      10,
+    );
+    row.contentLength =
+      Number.isFinite(declared) && declared >= 0 ? declared : record.type === 'response' ? record.body.length : null;
     const location = headerOf(headers, 'location');
     if (location !== null && row.status >= 300 && row.status < 400) row.location = resolve(location, url);
     if (record.type === 'response' && method === 'GET') {
@@ -168,7 +197,19 @@ export async function rowOfCapture(capture: Capture, context: ImportContext): Pr
 /** What the crawl reads of a 2xx answer: a stylesheet's resources, or a page's title, links, resources and facts (or that it is a file). */
 async function readBody(row: PageRecord, body: Uint8Array, context: ImportContext): Promise<void> {
   const crawl = { settings: { ...context.settings, archiveResources: true } } as CrawlRecord;
-  const entry: FrontierEntry = { crawlId: row.crawlId, url: row.url, origin: row.origin, kind: 'page', depth: row.depth, referrer: row.referrer, anchors: [], inlinks: 0, seq: 0, attempts: 0, leaseRunId: null };
+  const entry: FrontierEntry = {
+    crawlId: row.crawlId,
+    url: row.url,
+    origin: row.origin,
+    kind: 'page',
+    depth: row.depth,
+    referrer: row.referrer,
+    anchors: [],
+    inlinks: 0,
+    seq: 0,
+    attempts: 0,
+    leaseRunId: null,
+  };
   if (isStylesheet(row.url, row.contentType)) {
     await resourceKind.read(crawl, { ...entry, kind: 'resource' }, row, body);
     if (row.kind === 'page') row.kind = 'file';
@@ -208,7 +249,15 @@ export function rowOfFailure(record: WarcRecord, context: ImportContext): Import
     row.blockedBy = 'robots';
     row.blockedRule = field('rule');
   } else if (error !== null) {
-    const codes: readonly FetchFailure['code'][] = ['timeout', 'network', 'dns', 'refused', 'aborted', 'invalid-response', 'no-access'];
+    const codes: readonly FetchFailure['code'][] = [
+      'timeout',
+      'network',
+      'dns',
+      'refused',
+      'aborted',
+      'invalid-response',
+      'no-access',
+    ];
     const code = codes.find((c) => c === error) ?? 'network';
     row.error = { code, message: field('message') ?? error };
     row.methods = ['GET'];
@@ -237,7 +286,9 @@ export function rowOfCheck(record: WarcRecord, context: ImportContext): Imported
   const row = emptyRow(url, context);
   row.kind = 'external';
   row.status = Number(status);
-  row.methods = fields.filter(([name, value]) => name.toLowerCase() === 'method' && (value === 'GET' || value === 'HEAD')).map(([, value]) => value as 'GET' | 'HEAD');
+  row.methods = fields
+    .filter(([name, value]) => name.toLowerCase() === 'method' && (value === 'GET' || value === 'HEAD'))
+    .map(([, value]) => value as 'GET' | 'HEAD');
   if (row.methods.length === 0) row.methods = ['GET'];
   row.contentType = field('contentType');
   const location = field('location');
@@ -296,7 +347,16 @@ const PAIRING_WINDOW = 4;
  * complete, numbered from 1, first capture of a URL only.
  */
 export class ArchiveRowBuilder {
-  readonly summary: ImportSummary = { records: {}, rows: 0, repeatCaptures: 0, skippedCaptures: 0, revisitsWithoutOriginal: 0, unpairedRequests: 0, otherMetadata: 0, bodiesNotDecoded: 0 };
+  readonly summary: ImportSummary = {
+    records: {},
+    rows: 0,
+    repeatCaptures: 0,
+    skippedCaptures: 0,
+    revisitsWithoutOriginal: 0,
+    unpairedRequests: 0,
+    otherMetadata: 0,
+    bodiesNotDecoded: 0,
+  };
   private pending: Pending[] = [];
   private requests: { record: WarcRecord; age: number }[] = [];
   /** URLs with a row (or about to have one). */
@@ -328,7 +388,11 @@ export class ArchiveRowBuilder {
         if (!this.attachMetadata(record)) {
           const failure = rowOfFailure(record, this.context) ?? rowOfCheck(record, this.context);
           // Not for a URL with a row, or whose capture waits for its request: one row per URL (the capture's).
-          if (failure !== null && !this.urls.has(failure.row.url) && !this.pending.some((item) => item.url === failure.row.url)) {
+          if (
+            failure !== null &&
+            !this.urls.has(failure.row.url) &&
+            !this.pending.some((item) => item.url === failure.row.url)
+          ) {
             // Rows in file order: the captures before it first (a failure has no request to wait for).
             const before = await this.flush(true);
             this.urls.add(failure.row.url);
@@ -355,7 +419,15 @@ export class ArchiveRowBuilder {
     const url = record.targetUri === null ? null : normalizeUrl(record.targetUri);
     const capture: Capture = { record, request: null, metadata: [] };
     // A request read before its response (wget, Tabcrawl): take it now.
-    const index = this.requests.findIndex(({ record: request }) => linked(request, record) || (request.targetUri !== null && url !== null && normalizeUrl(request.targetUri) === url && !hasLinks(request) && !hasLinks(record)));
+    const index = this.requests.findIndex(
+      ({ record: request }) =>
+        linked(request, record) ||
+        (request.targetUri !== null &&
+          url !== null &&
+          normalizeUrl(request.targetUri) === url &&
+          !hasLinks(request) &&
+          !hasLinks(record)),
+    );
     if (index !== -1) capture.request = this.requests.splice(index, 1)[0]?.record ?? null;
     this.pending.push({ capture, url, age: 0 });
   }
@@ -364,13 +436,23 @@ export class ArchiveRowBuilder {
     const url = request.targetUri === null ? null : normalizeUrl(request.targetUri);
     const found =
       this.pending.find(({ capture }) => capture.request === null && linked(request, capture.record)) ??
-      this.pending.find(({ capture, url: captureUrl }) => capture.request === null && url !== null && captureUrl === url && !hasLinks(request) && !hasLinks(capture.record));
+      this.pending.find(
+        ({ capture, url: captureUrl }) =>
+          capture.request === null &&
+          url !== null &&
+          captureUrl === url &&
+          !hasLinks(request) &&
+          !hasLinks(capture.record),
+      );
     if (found) found.capture.request = request;
     else this.requests.push({ record: request, age: 0 });
   }
 
   private attachMetadata(record: WarcRecord): boolean {
-    const found = this.pending.find(({ capture }) => linked(record, capture.record) || (record.refersTo !== null && record.refersTo === capture.record.recordId));
+    const found = this.pending.find(
+      ({ capture }) =>
+        linked(record, capture.record) || (record.refersTo !== null && record.refersTo === capture.record.recordId),
+    );
     if (found === undefined) return false;
     found.capture.metadata.push(record);
     return true;
@@ -413,7 +495,9 @@ export class ArchiveRowBuilder {
       const original = this.originalOf(record);
       if (original === null) {
         this.summary.revisitsWithoutOriginal += 1;
-        made.warnings.push(`a revisit of ${record.refersToTargetUri ?? record.refersTo ?? 'a capture'} that is not in the archive before it: no body`);
+        made.warnings.push(
+          `a revisit of ${record.refersToTargetUri ?? record.refersTo ?? 'a capture'} that is not in the archive before it: no body`,
+        );
       } else {
         made.row.duplicateOf = original.url === url ? null : original.url;
         made.row.sha256 = original.sha256;
@@ -421,7 +505,12 @@ export class ArchiveRowBuilder {
         if (made.row.contentType === null) made.row.contentType = original.contentType;
       }
     } else if (made.row.sha256 !== null) {
-      const original: Original = { url, sha256: made.row.sha256, title: made.row.title, contentType: made.row.contentType };
+      const original: Original = {
+        url,
+        sha256: made.row.sha256,
+        title: made.row.title,
+        contentType: made.row.contentType,
+      };
       const first = this.bySha256.get(made.row.sha256);
       if (first !== undefined) {
         // The same body as an earlier row: a duplicate, as a crawl records it (the body is stored once).
@@ -462,7 +551,10 @@ export class ArchiveRowBuilder {
 
 /** Whether two records name each other in `WARC-Concurrent-To`. */
 function linked(a: WarcRecord, b: WarcRecord): boolean {
-  return (b.recordId !== null && a.concurrentTo.includes(b.recordId)) || (a.recordId !== null && b.concurrentTo.includes(a.recordId));
+  return (
+    (b.recordId !== null && a.concurrentTo.includes(b.recordId)) ||
+    (a.recordId !== null && b.concurrentTo.includes(a.recordId))
+  );
 }
 
 /** Whether a record names any other in `WARC-Concurrent-To` (then only that link pairs it). */

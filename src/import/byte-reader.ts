@@ -61,7 +61,8 @@ export class ByteReader {
     while (await this.fill()) {
       const end = this.piece.indexOf(LF, this.index);
       const stop = end === -1 ? this.piece.length : end + 1;
-      if (length + (stop - this.index) > maxBytes) throw new LineTooLongError(`no line ending within ${maxBytes} bytes`);
+      if (length + (stop - this.index) > maxBytes)
+        throw new LineTooLongError(`no line ending within ${maxBytes} bytes`);
       parts.push(this.piece.subarray(this.index, stop));
       length += stop - this.index;
       this.index = stop;
@@ -79,7 +80,8 @@ export class ByteReader {
     let read = 0;
     while (read < count && (await this.fill())) {
       const take = Math.min(count - read, this.piece.length - this.index);
-      if (read < kept.length) kept.set(this.piece.subarray(this.index, this.index + Math.min(take, kept.length - read)), read);
+      if (read < kept.length)
+        kept.set(this.piece.subarray(this.index, this.index + Math.min(take, kept.length - read)), read);
       this.index += take;
       read += take;
     }

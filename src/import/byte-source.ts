@@ -17,7 +17,8 @@ import { MemberGzipSource } from './gzip-member-source.ts';
 export { type Compression, type DataSource, GzipDataError } from './data-source.ts';
 
 /** What the readers read: a stream, a Blob (a File), an iterable of chunks, or the bytes themselves. */
-export type ByteInput = ReadableStream<Uint8Array> | Blob | AsyncIterable<Uint8Array> | Iterable<Uint8Array> | Uint8Array;
+export type ByteInput =
+  ReadableStream<Uint8Array> | Blob | AsyncIterable<Uint8Array> | Iterable<Uint8Array> | Uint8Array;
 
 /** The chunks of an input, in order. Stopping early (return) cancels a stream. */
 export async function* chunksOf(input: ByteInput): AsyncGenerator<Uint8Array> {
@@ -55,7 +56,11 @@ export async function* chunksOf(input: ByteInput): AsyncGenerator<Uint8Array> {
  * @param fileName for error messages.
  * @param onProgress called with the file bytes read so far, after each piece.
  */
-export async function openDataSource(input: ByteInput, fileName: string, onProgress?: (fileBytesRead: number) => void): Promise<DataSource> {
+export async function openDataSource(
+  input: ByteInput,
+  fileName: string,
+  onProgress?: (fileBytesRead: number) => void,
+): Promise<DataSource> {
   const chunks = chunksOf(input);
   // Two bytes tell gzip (1f 8b) from anything else; a stream may hand them out one by one.
   let head: Uint8Array = new Uint8Array(0);
@@ -67,7 +72,9 @@ export async function openDataSource(input: ByteInput, fileName: string, onProgr
   }
   // A file of the one byte 1f is a gzip file cut short.
   const gzipped = head[0] === 0x1f && (head.length === 1 || head[1] === 0x8b);
-  return gzipped ? new MemberGzipSource(head, chunks, fileName, onProgress) : new PlainSource(head, chunks, ended, onProgress);
+  return gzipped
+    ? new MemberGzipSource(head, chunks, fileName, onProgress)
+    : new PlainSource(head, chunks, ended, onProgress);
 }
 
 class PlainSource implements DataSource {
@@ -106,4 +113,3 @@ class PlainSource implements DataSource {
     await this.chunks.return(undefined);
   }
 }
-

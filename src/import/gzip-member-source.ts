@@ -176,10 +176,13 @@ export class MemberGzipSource implements DataSource {
     const from = { fileOffset: this.start, dataOffset: this.inflated };
     // No copy: the pending bytes are never written again. The rest of a chunk carried comes before the input's next.
     const { carry, chunks } = this;
-    const rest = carry === null ? chunks : (async function* (): AsyncGenerator<Uint8Array> {
-      yield carry;
-      yield* chunks;
-    })();
+    const rest =
+      carry === null
+        ? chunks
+        : (async function* (): AsyncGenerator<Uint8Array> {
+            yield carry;
+            yield* chunks;
+          })();
     const source = new StreamingGzipSource(this.pending.bytes, rest, this.fileName, (read) => this.report(read), from);
     this.carry = null;
     this.rest = { source, from };
@@ -250,7 +253,9 @@ export class MemberGzipSource implements DataSource {
       // fflate writes a stored block with `set`, which throws a RangeError when the buffer is too small.
       if (error instanceof RangeError) return 'full';
       // Data cut short may fail in any way (fflate reads zeros past its end): only the whole input tells.
-      return (error as { code?: unknown }).code === UNEXPECTED_EOF || !this.inputEnded ? { kind: 'more' } : { kind: 'odd' };
+      return (error as { code?: unknown }).code === UNEXPECTED_EOF || !this.inputEnded
+        ? { kind: 'more' }
+        : { kind: 'odd' };
     }
     return data.length === out.length ? 'full' : data;
   }
@@ -302,5 +307,7 @@ export function gzipHeaderLength(bytes: Uint8Array): number | 'more' | 'odd' {
 
 /** Whether a gzip member of deflated data may start at `at`: 1f 8b 08, then flags with none of the reserved bits. */
 function isMemberStart(bytes: Uint8Array, at: number): boolean {
-  return bytes[at] === 0x1f && bytes[at + 1] === 0x8b && bytes[at + 2] === 0x08 && ((bytes[at + 3] ?? 0xff) & 0xe0) === 0;
+  return (
+    bytes[at] === 0x1f && bytes[at + 1] === 0x8b && bytes[at + 2] === 0x08 && ((bytes[at + 3] ?? 0xff) & 0xe0) === 0
+  );
 }

@@ -124,7 +124,12 @@ export class StreamingGzipSource implements DataSource {
       // At the end of the input, whatever fflate says means the last member is incomplete.
       if (final) throw this.cutShort();
       const reason = error instanceof Error ? error.message : String(error);
-      throw new GzipDataError('corrupt', this.fileName, this.lastMember.fileOffset, `the gzip data is corrupt (${reason}) in the gzip member that starts here, found by byte ${this.fileBytesRead + piece.length}`);
+      throw new GzipDataError(
+        'corrupt',
+        this.fileName,
+        this.lastMember.fileOffset,
+        `the gzip data is corrupt (${reason}) in the gzip member that starts here, found by byte ${this.fileBytesRead + piece.length}`,
+      );
     }
   }
 
@@ -142,7 +147,12 @@ export class StreamingGzipSource implements DataSource {
   }
 
   private cutShort(): GzipDataError {
-    return new GzipDataError('truncated', this.fileName, this.fileBytesRead, `the file ends in the middle of a gzip member (which starts at byte ${this.lastMember.fileOffset}): it is cut short`);
+    return new GzipDataError(
+      'truncated',
+      this.fileName,
+      this.fileBytesRead,
+      `the file ends in the middle of a gzip member (which starts at byte ${this.lastMember.fileOffset}): it is cut short`,
+    );
   }
 
   seekOffset(dataOffset: number): number {

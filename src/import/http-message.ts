@@ -122,7 +122,11 @@ export interface DecodeOptions {
  * headers say `gzip` over a payload stored decoded (some recorders do that)
  * still gives its body.
  */
-export async function decodeBody(payload: Uint8Array, headers: readonly (readonly [string, string])[], options: DecodeOptions): Promise<{ body: Uint8Array; decoding: BodyDecoding }> {
+export async function decodeBody(
+  payload: Uint8Array,
+  headers: readonly (readonly [string, string])[],
+  options: DecodeOptions,
+): Promise<{ body: Uint8Array; decoding: BodyDecoding }> {
   const decoding: BodyDecoding = { dechunked: false, decoded: [], stillEncoded: null, incomplete: false, problems: [] };
   let body = payload;
   const transfer = codings(headerOf(headers, 'transfer-encoding'));
@@ -140,7 +144,10 @@ export async function decodeBody(payload: Uint8Array, headers: readonly (readonl
     }
   }
   // Codings other than chunked in Transfer-Encoding apply like content codings (RFC 9112 §6.1), before them.
-  const content = [...codings(headerOf(headers, 'content-encoding')), ...transfer.filter((coding) => coding !== 'chunked')];
+  const content = [
+    ...codings(headerOf(headers, 'content-encoding')),
+    ...transfer.filter((coding) => coding !== 'chunked'),
+  ];
   for (const coding of content.reverse()) {
     if (coding === 'identity' || body.length === 0) continue;
     const result = await decodeCoding(body, coding, options);
@@ -219,7 +226,11 @@ async function decodeCoding(bytes: Uint8Array, coding: string, options: DecodeOp
       return inflateWith(() => new Gunzip(), bytes, options.maxBytes) ?? 'not-this-coding';
     case 'deflate':
       // "deflate" is zlib-wrapped (RFC 9110 §8.4.1.2); some servers send raw deflate.
-      return inflateWith(() => new Unzlib(), bytes, options.maxBytes) ?? inflateWith(() => new Inflate(), bytes, options.maxBytes) ?? 'not-this-coding';
+      return (
+        inflateWith(() => new Unzlib(), bytes, options.maxBytes) ??
+        inflateWith(() => new Inflate(), bytes, options.maxBytes) ??
+        'not-this-coding'
+      );
     default:
       return decodeOther(bytes, coding, options);
   }
@@ -235,7 +246,11 @@ interface FflateStream {
  * payload cannot inflate the heap). Null when the data is not of that format
  * at all; `incomplete` when it ends early or was cut at `maxBytes`.
  */
-function inflateWith(make: () => FflateStream, bytes: Uint8Array, maxBytes: number): { bytes: Uint8Array; incomplete: boolean } | null {
+function inflateWith(
+  make: () => FflateStream,
+  bytes: Uint8Array,
+  maxBytes: number,
+): { bytes: Uint8Array; incomplete: boolean } | null {
   const stream = make();
   const parts: Uint8Array[] = [];
   let length = 0;
@@ -248,7 +263,8 @@ function inflateWith(make: () => FflateStream, bytes: Uint8Array, maxBytes: numb
   };
   const STEP = 16 * 1024;
   try {
-    for (let start = 0; start < bytes.length && !full; start += STEP) stream.push(bytes.subarray(start, Math.min(bytes.length, start + STEP)), false);
+    for (let start = 0; start < bytes.length && !full; start += STEP)
+      stream.push(bytes.subarray(start, Math.min(bytes.length, start + STEP)), false);
     if (!full) stream.push(new Uint8Array(0), true);
   } catch {
     // Nothing came out: not this format. Something came out: the data is cut or damaged after it.

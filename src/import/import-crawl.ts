@@ -29,7 +29,18 @@ import { normalizeUrl } from '../core/url/normalize-url.ts';
 import { ArchiveReadError, shown } from './archive-error.ts';
 import { ArchiveRowBuilder, type ImportedRow, type ImportSummary } from './archive-rows.ts';
 import { restoreTabcrawlCrawl } from './import-tabcrawl.ts';
-import { ImportWriter, PROGRESS_EVERY, WarningLog, abortError, checkAbort, recordsWithProgress, rewriteRows, type ImportOptions, type ImportProgress, type ImportRun } from './import-writes.ts';
+import {
+  ImportWriter,
+  PROGRESS_EVERY,
+  WarningLog,
+  abortError,
+  checkAbort,
+  recordsWithProgress,
+  rewriteRows,
+  type ImportOptions,
+  type ImportProgress,
+  type ImportRun,
+} from './import-writes.ts';
 import { LinkGraph, otherSiteTest } from './link-graph.ts';
 import { openArchive, type ArchiveRecord, type OpenedArchive } from './open-archive.ts';
 
@@ -49,14 +60,24 @@ export interface ImportResult {
  *   byte offset); a `DOMException` `AbortError` when `signal` fired; the store's errors (`StorageFullError`). In
  *   every case nothing of the import stays stored.
  */
-export async function importArchive(store: CrawlStore, file: Blob, fileName: string, options: ImportOptions = {}): Promise<ImportResult> {
+export async function importArchive(
+  store: CrawlStore,
+  file: Blob,
+  fileName: string,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
   // Where the platform has Web Locks (the extension's pages), hold the import lock: no sweep of orphans meanwhile.
   const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
   const work = (): Promise<ImportResult> => runImport(store, file, fileName, options);
   return locks === undefined ? work() : locks.request(IMPORT_LOCK, { mode: 'shared' }, work);
 }
 
-async function runImport(store: CrawlStore, file: Blob, fileName: string, options: ImportOptions): Promise<ImportResult> {
+async function runImport(
+  store: CrawlStore,
+  file: Blob,
+  fileName: string,
+  options: ImportOptions,
+): Promise<ImportResult> {
   const crawlId = (options.newId ?? (() => crypto.randomUUID()))();
   const progress: ImportProgress = { bytesRead: 0, totalBytes: file.size, records: 0, rows: 0 };
   const writer = new ImportWriter(store, crawlId);
@@ -81,7 +102,8 @@ async function runImport(store: CrawlStore, file: Blob, fileName: string, option
   } catch (error) {
     // Nothing half-stored: the rows and bodies written so far go (the crawl record was not written).
     await store.deleteCrawl(crawlId).catch(() => undefined);
-    if (options.signal?.aborted === true && !(error instanceof DOMException && error.name === 'AbortError')) throw abortError(fileName);
+    if (options.signal?.aborted === true && !(error instanceof DOMException && error.name === 'AbortError'))
+      throw abortError(fileName);
     throw error;
   }
 }
@@ -117,15 +139,20 @@ async function importRecords(run: ImportRun): Promise<CrawlRecord> {
   const fields = graph.fields(starts);
   /** When the archive's captures were made (ms since the epoch): the crawl is dated by them, not by the import. */
   const captured = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
-  const counts = await rewriteRows(run.store, run.crawlId, (row) => {
-    if (row.fetchedAt !== null) {
-      captured.first = Math.min(captured.first, row.fetchedAt);
-      captured.last = Math.max(captured.last, row.fetchedAt);
-    }
-    const walked = fields.get(row.url);
-    if (walked === undefined || sameFields(row, walked)) return null;
-    return { ...row, ...walked };
-  }, run.checkAborted);
+  const counts = await rewriteRows(
+    run.store,
+    run.crawlId,
+    (row) => {
+      if (row.fetchedAt !== null) {
+        captured.first = Math.min(captured.first, row.fetchedAt);
+        captured.last = Math.max(captured.last, row.fetchedAt);
+      }
+      const walked = fields.get(row.url);
+      if (walked === undefined || sameFields(row, walked)) return null;
+      return { ...row, ...walked };
+    },
+    run.checkAborted,
+  );
   counts.bytesStored = writer.bytesStored;
   const crawl: CrawlRecord = {
     id: run.crawlId,
@@ -133,7 +160,9 @@ async function importRecords(run: ImportRun): Promise<CrawlRecord> {
     state: 'finished',
     // Dated by its captures, so lists say when the site was crawled and how long it took ("took 3 min"),
     // not when it was imported; an archive without dates is dated by the import.
-    ...(Number.isFinite(captured.first) ? { createdAt: captured.first, endedAt: captured.last } : { createdAt, endedAt: now() }),
+    ...(Number.isFinite(captured.first)
+      ? { createdAt: captured.first, endedAt: captured.last }
+      : { createdAt, endedAt: now() }),
     counts,
     message: `Imported from ${run.fileName} (${archive.format === 'wacz' ? 'WACZ' : 'WARC'})`,
     importedFrom: run.fileName,
@@ -144,7 +173,10 @@ async function importRecords(run: ImportRun): Promise<CrawlRecord> {
   return crawl;
 }
 
-function sameFields(row: PageRecord, fields: Pick<PageRecord, 'depth' | 'referrer' | 'kind' | 'inlinks' | 'anchors'>): boolean {
+function sameFields(
+  row: PageRecord,
+  fields: Pick<PageRecord, 'depth' | 'referrer' | 'kind' | 'inlinks' | 'anchors'>,
+): boolean {
   return (
     row.depth === fields.depth &&
     row.referrer === fields.referrer &&
@@ -181,19 +213,33 @@ async function startUrlsOf(archive: OpenedArchive, run: Omit<ImportRun, 'archive
   for await (const record of archive.records({ decodeBodies: false })) {
     run.checkAborted();
     seen += 1;
-    if ((record.type === 'response' || record.type === 'resource' || record.type === 'revisit') && record.targetUri !== null) {
+    if (
+      (record.type === 'response' || record.type === 'resource' || record.type === 'revisit') &&
+      record.targetUri !== null
+    ) {
       const url = normalizeUrl(record.targetUri);
       if (url !== null && canStart(url)) {
         const status = record.http?.status ?? (record.type === 'resource' ? 200 : null);
         const type = (record.http === null ? record.contentType : headerValue(record, 'content-type')) ?? '';
-        if (status !== null && status >= 200 && status < 300 && /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(type)) return [url];
+        if (
+          status !== null &&
+          status >= 200 &&
+          status < 300 &&
+          /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(type)
+        )
+          return [url];
         fallback ??= url;
       }
     }
     if (fallback !== null && seen >= 1000) break;
   }
   if (fallback !== null) return [fallback];
-  throw new ArchiveReadError('not-archive', archive.fileName, 0, 'it holds no capture of an http(s) URL a crawl can start from: there is nothing to import');
+  throw new ArchiveReadError(
+    'not-archive',
+    archive.fileName,
+    0,
+    'it holds no capture of an http(s) URL a crawl can start from: there is nothing to import',
+  );
 }
 
 function headerValue(record: ArchiveRecord, name: string): string | null {
@@ -225,19 +271,32 @@ function settingsOf(starts: readonly string[], fileName: string): CrawlSettings 
     bare.password = '';
     for (const startUrl of [start, bare.href]) {
       const own = new URL(startUrl).origin;
-      const extraOrigins = [...new Set(starts.map((url) => new URL(url).origin))].filter((origin) => origin !== own).slice(0, MAX_EXTRA_ORIGINS);
+      const extraOrigins = [...new Set(starts.map((url) => new URL(url).origin))]
+        .filter((origin) => origin !== own)
+        .slice(0, MAX_EXTRA_ORIGINS);
       const result = validateSettings({ startUrl, extraOrigins });
       if (result.ok) return result.settings;
       const alone = validateSettings({ startUrl });
       if (alone.ok) return alone.settings;
     }
   }
-  throw new ArchiveReadError('not-archive', fileName, 0, `its start URL ${shown(starts[0] ?? '')} cannot start a crawl`);
+  throw new ArchiveReadError(
+    'not-archive',
+    fileName,
+    0,
+    `its start URL ${shown(starts[0] ?? '')} cannot start a crawl`,
+  );
 }
 
 /** The builder's counts of what it skipped, as warnings. */
 function summaryWarnings(summary: ImportSummary, warnings: WarningLog): void {
-  if (summary.repeatCaptures > 0) warnings.add(`${summary.repeatCaptures} later captures of URLs already captured were skipped (the first capture of a URL is kept)`);
-  if (summary.skippedCaptures > 0) warnings.add(`${summary.skippedCaptures} captures of URLs that are not http(s), or of methods other than GET and HEAD, were skipped`);
+  if (summary.repeatCaptures > 0)
+    warnings.add(
+      `${summary.repeatCaptures} later captures of URLs already captured were skipped (the first capture of a URL is kept)`,
+    );
+  if (summary.skippedCaptures > 0)
+    warnings.add(
+      `${summary.skippedCaptures} captures of URLs that are not http(s), or of methods other than GET and HEAD, were skipped`,
+    );
   if (summary.unpairedRequests > 0) warnings.add(`${summary.unpairedRequests} request records matched no response`);
 }

@@ -13,7 +13,13 @@
  */
 import { sha256Hex } from '../core/hash.ts';
 import { countRow } from '../core/crawl/frontier-queue.ts';
-import { emptyCounts, NOT_CRAWLED_REASONS, type CrawlRecord, type NotCrawledUrl, type PageRecord } from '../core/model.ts';
+import {
+  emptyCounts,
+  NOT_CRAWLED_REASONS,
+  type CrawlRecord,
+  type NotCrawledUrl,
+  type PageRecord,
+} from '../core/model.ts';
 import { ArchiveReadError } from './archive-error.ts';
 import { sanitiseImportedCrawl } from './imported-settings.ts';
 import { PROGRESS_EVERY, recordsWithProgress, type ImportRun } from './import-writes.ts';
@@ -33,7 +39,12 @@ export async function restoreTabcrawlCrawl(run: ImportRun): Promise<CrawlRecord 
   const file = wacz === null ? null : await wacz.tabcrawlCrawl();
   if (wacz === null || file === null) return null;
   const located = `${run.fileName} › tabcrawl/crawl.json`;
-  const json = file.json as { format?: unknown; crawl?: unknown; rows?: { count?: unknown }; notCrawled?: { count?: unknown } } | null;
+  const json = file.json as {
+    format?: unknown;
+    crawl?: unknown;
+    rows?: { count?: unknown };
+    notCrawled?: { count?: unknown };
+  } | null;
   const format = typeof json?.format === 'string' ? FORMAT_PATTERN.exec(json.format) : null;
   if (json === null || format === null) {
     run.warnings.add(`${located} names no Tabcrawl format: the archive is read as any other`);
@@ -66,7 +77,13 @@ export async function restoreTabcrawlCrawl(run: ImportRun): Promise<CrawlRecord 
     run.checkAborted();
     line += 1;
     const problem = rowProblem(raw);
-    if (problem !== null || !isStoredRow(raw)) throw new ArchiveReadError('corrupt', `${run.fileName} › tabcrawl/rows.jsonl.gz`, 0, `line ${line} is not a row: ${problem ?? ''}`);
+    if (problem !== null || !isStoredRow(raw))
+      throw new ArchiveReadError(
+        'corrupt',
+        `${run.fileName} › tabcrawl/rows.jsonl.gz`,
+        0,
+        `line ${line} is not a row: ${problem ?? ''}`,
+      );
     const row: PageRecord = { ...raw, crawlId: run.crawlId, source: 'archive' };
     if (row.sha256 !== null && !owners.has(row.sha256)) owners.set(row.sha256, row.url);
     countRow(rowCounts, row);
@@ -74,18 +91,26 @@ export async function restoreTabcrawlCrawl(run: ImportRun): Promise<CrawlRecord 
     if (run.writer.rows % PROGRESS_EVERY === 0) run.report();
   }
   const expected = json.rows?.count;
-  if (typeof expected === 'number' && expected !== line) run.warnings.add(`${located} counts ${expected} rows, tabcrawl/rows.jsonl.gz holds ${line}`);
+  if (typeof expected === 'number' && expected !== line)
+    run.warnings.add(`${located} counts ${expected} rows, tabcrawl/rows.jsonl.gz holds ${line}`);
 
   // The URLs it left unvisited, when the WACZ carries them (written since format 1 gained the file).
   let left = 0;
   for await (const raw of wacz.tabcrawlNotCrawled()) {
     run.checkAborted();
     left += 1;
-    if (!isNotCrawled(raw)) throw new ArchiveReadError('corrupt', `${run.fileName} › tabcrawl/not-crawled.jsonl.gz`, 0, `line ${left} is not a URL left unvisited`);
+    if (!isNotCrawled(raw))
+      throw new ArchiveReadError(
+        'corrupt',
+        `${run.fileName} › tabcrawl/not-crawled.jsonl.gz`,
+        0,
+        `line ${left} is not a URL left unvisited`,
+      );
     await run.writer.addNotCrawled({ ...raw, crawlId: run.crawlId });
   }
   const expectedLeft = json.notCrawled?.count;
-  if (typeof expectedLeft === 'number' && expectedLeft !== left) run.warnings.add(`${located} counts ${expectedLeft} URLs not crawled, tabcrawl/not-crawled.jsonl.gz holds ${left}`);
+  if (typeof expectedLeft === 'number' && expectedLeft !== left)
+    run.warnings.add(`${located} counts ${expectedLeft} URLs not crawled, tabcrawl/not-crawled.jsonl.gz holds ${left}`);
 
   // The bodies: the payloads of the WARC's responses (and revisits, should one carry one) that a row names.
   for await (const record of recordsWithProgress(run, false)) {
@@ -99,7 +124,8 @@ export async function restoreTabcrawlCrawl(run: ImportRun): Promise<CrawlRecord 
     if (run.progress.records % PROGRESS_EVERY === 0) run.report();
   }
   const missing = [...owners.keys()].filter((sha256) => !run.writer.hasBody(sha256)).length;
-  if (missing > 0) run.warnings.add(`${missing} bodies named by the rows are not in the WARC: those rows have no stored body`);
+  if (missing > 0)
+    run.warnings.add(`${missing} bodies named by the rows are not in the WARC: those rows have no stored body`);
 
   const { done, fetched, errors, blocked, resources, files, external } = rowCounts;
   const crawl: CrawlRecord = {
@@ -133,5 +159,10 @@ function isCrawl(value: unknown): value is CrawlRecord {
 function isNotCrawled(value: unknown): value is NotCrawledUrl {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.url === 'string' && NOT_CRAWLED_REASONS.some((reason) => reason === v.reason) && typeof v.depth === 'number' && (v.referrer === null || typeof v.referrer === 'string');
+  return (
+    typeof v.url === 'string' &&
+    NOT_CRAWLED_REASONS.some((reason) => reason === v.reason) &&
+    typeof v.depth === 'number' &&
+    (v.referrer === null || typeof v.referrer === 'string')
+  );
 }

@@ -125,7 +125,9 @@ export class ImportWriter {
     const firstUrl = this.firstUrl;
     await this.store.transaction(async (tx) => {
       if (firstUrl !== null && (await tx.getPages(crawl.id, [firstUrl]))[0] === undefined) {
-        throw new Error('the rows imported so far were removed while the import ran (Tabcrawl restarted and cleared unfinished imports): import the file again');
+        throw new Error(
+          'the rows imported so far were removed while the import ran (Tabcrawl restarted and cleared unfinished imports): import the file again',
+        );
       }
       await tx.putCrawl(crawl);
     });
@@ -198,7 +200,6 @@ export interface ImportRun {
   checkAborted(): void;
 }
 
-
 /** Every record of the archive, the progress's byte count following (in a WACZ: the WARC entry's place in the file, plus what was read of it). */
 export async function* recordsWithProgress(run: ImportRun, decodeBodies = true): AsyncGenerator<ArchiveRecord> {
   const { archive, progress } = run;
@@ -210,7 +211,10 @@ export async function* recordsWithProgress(run: ImportRun, decodeBodies = true):
   }
   for (const path of wacz.warcPaths) {
     const base = wacz.entry(path)?.localHeaderOffset ?? 0;
-    for await (const record of wacz.warcRecords(path, { decodeBodies, onProgress: (bytes) => ((progress.bytesRead = base + bytes), run.checkAborted()) })) yield record;
+    for await (const record of wacz.warcRecords(path, {
+      decodeBodies,
+      onProgress: (bytes) => ((progress.bytesRead = base + bytes), run.checkAborted()),
+    }))
+      yield record;
   }
 }
-

@@ -18,8 +18,20 @@
  * flags that crawls stored before they existed lack and read as false
  * (`archiveResources`, `downloadFiles`, `checkExternal`). Pure.
  */
-import { NOT_CRAWLED_REASONS, type CrawlCounts, type CrawlRecord, type CrawlState, type NotCrawledCounts } from '../core/model.ts';
-import { DEFAULT_SETTINGS, parseHttpUrl, validateSettings, withSessionGuard, type CrawlSettings } from '../core/settings.ts';
+import {
+  NOT_CRAWLED_REASONS,
+  type CrawlCounts,
+  type CrawlRecord,
+  type CrawlState,
+  type NotCrawledCounts,
+} from '../core/model.ts';
+import {
+  DEFAULT_SETTINGS,
+  parseHttpUrl,
+  validateSettings,
+  withSessionGuard,
+  type CrawlSettings,
+} from '../core/settings.ts';
 import { startUrlProblem } from '../core/crawl/crawl-lifecycle.ts';
 
 /** A crawl record without its id, made safe; the import gives it its own id and message. */
@@ -70,28 +82,48 @@ export function sanitiseImportedCrawl(record: unknown, now: number): ImportedCra
 }
 
 /** The settings a start would accept, what was dropped on the way, or why none can be made. */
-export function sanitiseSettings(given: Record<string, unknown>): { ok: true; settings: CrawlSettings; warnings: string[] } | { ok: false; problem: string } {
+export function sanitiseSettings(
+  given: Record<string, unknown>,
+): { ok: true; settings: CrawlSettings; warnings: string[] } | { ok: false; problem: string } {
   const start = given['startUrl'];
   const parsed = typeof start === 'string' ? parseHttpUrl(start) : 'it is not text';
-  if (typeof parsed === 'string') return { ok: false, problem: `its start URL ${JSON.stringify(String(start)).slice(0, 200)} cannot start a crawl (${parsed})` };
+  if (typeof parsed === 'string')
+    return {
+      ok: false,
+      problem: `its start URL ${JSON.stringify(String(start)).slice(0, 200)} cannot start a crawl (${parsed})`,
+    };
 
   const warnings: string[] = [];
   const candidate: Record<string, unknown> = { ...given };
   for (const flag of READ_AS_FALSE_WHEN_ABSENT) if (candidate[flag] === undefined) candidate[flag] = false;
-  if (candidate['withCookies'] === true) warnings.push('"Crawl with my cookies" was on: it is turned off (an archive never makes Tabcrawl send your cookies)');
+  if (candidate['withCookies'] === true)
+    warnings.push(
+      '"Crawl with my cookies" was on: it is turned off (an archive never makes Tabcrawl send your cookies)',
+    );
   candidate['withCookies'] = false;
 
   // Drop each setting a start refuses, and check again, until none is left (each round drops at least one).
   const dropped = new Set<string>();
   for (;;) {
     const result = validateSettings(candidate as Partial<CrawlSettings> & { startUrl: string });
-    const errors = result.ok ? [startUrlProblem(withSessionGuard(result.settings))].filter((e) => e !== null) : result.errors;
+    const errors = result.ok
+      ? [startUrlProblem(withSessionGuard(result.settings))].filter((e) => e !== null)
+      : result.errors;
     if (result.ok && errors.length === 0) {
-      if (dropped.size > 0) warnings.push(`settings a crawl could not start with were dropped (their defaults taken): ${[...dropped].join(', ')}`);
+      if (dropped.size > 0)
+        warnings.push(
+          `settings a crawl could not start with were dropped (their defaults taken): ${[...dropped].join(', ')}`,
+        );
       return { ok: true, settings: result.settings, warnings };
     }
-    const fields = errors.map((error) => error.field).filter((field) => field !== 'startUrl' && !dropped.has(field) && field in DEFAULT_SETTINGS);
-    if (fields.length === 0) return { ok: false, problem: `its settings cannot start a crawl (${errors.map((error) => error.message).join('; ')})` };
+    const fields = errors
+      .map((error) => error.field)
+      .filter((field) => field !== 'startUrl' && !dropped.has(field) && field in DEFAULT_SETTINGS);
+    if (fields.length === 0)
+      return {
+        ok: false,
+        problem: `its settings cannot start a crawl (${errors.map((error) => error.message).join('; ')})`,
+      };
     for (const field of fields) {
       dropped.add(field);
       candidate[field] = DEFAULT_SETTINGS[field as keyof typeof DEFAULT_SETTINGS];
@@ -101,7 +133,12 @@ export function sanitiseSettings(given: Record<string, unknown>): { ok: true; se
 
 /** A date (ms since the epoch) Tabcrawl could have written, or null. */
 function saneDate(value: unknown, now: number): number | null {
-  return typeof value === 'number' && Number.isFinite(value) && value >= EARLIEST_CRAWL_DATE && value <= now + CLOCK_SLACK_MS ? value : null;
+  return typeof value === 'number' &&
+    Number.isFinite(value) &&
+    value >= EARLIEST_CRAWL_DATE &&
+    value <= now + CLOCK_SLACK_MS
+    ? value
+    : null;
 }
 
 /** A whole number from 0, or null. */
@@ -109,10 +146,15 @@ function wholeNumber(value: unknown): number | null {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
 }
 
-function sanitiseTimes(record: Record<string, unknown>, now: number, warnings: string[]): Pick<ImportedCrawlRecord, 'state' | 'createdAt' | 'endedAt' | 'pausedAt' | 'pausedMs'> {
+function sanitiseTimes(
+  record: Record<string, unknown>,
+  now: number,
+  warnings: string[],
+): Pick<ImportedCrawlRecord, 'state' | 'createdAt' | 'endedAt' | 'pausedAt' | 'pausedMs'> {
   const givenState = record['state'];
   const state = ENDED_STATES.find((ended) => ended === givenState) ?? 'stopped';
-  if (state !== givenState) warnings.push(`the crawl was ${JSON.stringify(String(givenState)).slice(0, 40)}: it is imported as stopped`);
+  if (state !== givenState)
+    warnings.push(`the crawl was ${JSON.stringify(String(givenState)).slice(0, 40)}: it is imported as stopped`);
 
   const created = saneDate(record['createdAt'], now);
   let ended = record['endedAt'] === null ? null : saneDate(record['endedAt'], now);
@@ -120,9 +162,14 @@ function sanitiseTimes(record: Record<string, unknown>, now: number, warnings: s
   const createdAt = created ?? ended ?? now;
   // An ended crawl has an end; without a believable one it ends when it started (no made-up duration).
   const endedAt = ended ?? createdAt;
-  if (created === null || ended === null) warnings.push('its start or end date was missing or not believable: the crawl is dated by what was');
+  if (created === null || ended === null)
+    warnings.push('its start or end date was missing or not believable: the crawl is dated by what was');
 
-  const times: Pick<ImportedCrawlRecord, 'state' | 'createdAt' | 'endedAt' | 'pausedAt' | 'pausedMs'> = { state, createdAt, endedAt };
+  const times: Pick<ImportedCrawlRecord, 'state' | 'createdAt' | 'endedAt' | 'pausedAt' | 'pausedMs'> = {
+    state,
+    createdAt,
+    endedAt,
+  };
   const pausedAt = saneDate(record['pausedAt'], now);
   if (pausedAt !== null && pausedAt >= createdAt && pausedAt <= endedAt) times.pausedAt = pausedAt;
   else if (record['pausedAt'] === null) times.pausedAt = null;
@@ -137,7 +184,19 @@ function sanitiseCounts(given: unknown, warnings: string[]): CrawlCounts {
   if (!isObject(given)) return counts;
   let fixed = false;
   const out = counts as unknown as Record<string, unknown>;
-  for (const key of ['admitted', 'done', 'fetched', 'errors', 'blocked', 'bytesStored', 'resourcesAdmitted', 'resources', 'files', 'externalAdmitted', 'external']) {
+  for (const key of [
+    'admitted',
+    'done',
+    'fetched',
+    'errors',
+    'blocked',
+    'bytesStored',
+    'resourcesAdmitted',
+    'resources',
+    'files',
+    'externalAdmitted',
+    'external',
+  ]) {
     if (given[key] === undefined) continue;
     const value = wholeNumber(given[key]);
     if (value === null) fixed = true;

@@ -28,7 +28,10 @@ import { normalizeUrl } from '../core/url/normalize-url.ts';
 import { createScope } from '../core/url/scope.ts';
 
 /** What the walk reads of a row. */
-export type GraphRow = Pick<PageRecord, 'url' | 'kind' | 'status' | 'contentType' | 'location' | 'links' | 'linkTexts' | 'resources' | 'referrer' | 'facts'>;
+export type GraphRow = Pick<
+  PageRecord,
+  'url' | 'kind' | 'status' | 'contentType' | 'location' | 'links' | 'linkTexts' | 'resources' | 'referrer' | 'facts'
+>;
 
 /** The fields the walk sets on a row. */
 export type GraphFields = Pick<PageRecord, 'depth' | 'referrer' | 'kind' | 'inlinks' | 'anchors'>;
@@ -93,7 +96,10 @@ export class LinkGraph {
     const { mediaType } = parseContentType(row.contentType);
     const success = row.status !== null && row.status >= 200 && row.status < 300;
     const linkedKind = success && mediaType !== null && !isHtmlType(mediaType) ? 'file' : 'page';
-    const target = row.location === null || row.status === null || row.status < 300 || row.status >= 400 ? null : normalizeUrl(row.location);
+    const target =
+      row.location === null || row.status === null || row.status < 300 || row.status >= 400
+        ? null
+        : normalizeUrl(row.location);
     const canonical = row.facts === undefined || row.facts === null ? null : canonicalOf(row.facts);
     const node = this.nodes[id];
     if (node === undefined || node.row !== null) return;
@@ -135,11 +141,14 @@ export class LinkGraph {
         }
         const text = node.row?.texts[i] ?? '';
         const list = anchors[target];
-        if (list !== undefined && text !== '' && list.length < MAX_TEXTS_PER_LINK && !list.includes(text)) list.push(text);
+        if (list !== undefined && text !== '' && list.length < MAX_TEXTS_PER_LINK && !list.includes(text))
+          list.push(text);
       });
     }
 
-    let seeds = starts.map((url) => this.ids.get(url)).filter((id): id is number => id !== undefined && this.nodes[id]?.row !== null);
+    let seeds = starts
+      .map((url) => this.ids.get(url))
+      .filter((id): id is number => id !== undefined && this.nodes[id]?.row !== null);
     if (seeds.length === 0) {
       const first = this.nodes.findIndex((node) => node.row?.isPage === true);
       seeds = first === -1 ? [] : [first];
@@ -171,7 +180,8 @@ export class LinkGraph {
           kinds[target] = kind;
           queue.push(target);
         };
-        if (row.redirect >= 0) reach(row.redirect, kinds[id] === 'resource' ? 'resource' : linkedKindOf(row.redirect), level, round);
+        if (row.redirect >= 0)
+          reach(row.redirect, kinds[id] === 'resource' ? 'resource' : linkedKindOf(row.redirect), level, round);
         // A row of another site is checked, never read: only its redirect is followed.
         if (kinds[id] === 'external') continue;
         for (const target of row.resources) reach(target, 'resource', level, round);
@@ -185,11 +195,19 @@ export class LinkGraph {
     this.nodes.forEach((node, id) => {
       if (node.row === null) return;
       const reached = depth[id] !== -1;
-      const referrer = reached ? parent[id] ?? -1 : node.row.referrer >= 0 && this.nodes[node.row.referrer]?.row ? node.row.referrer : -1;
+      const referrer = reached
+        ? (parent[id] ?? -1)
+        : node.row.referrer >= 0 && this.nodes[node.row.referrer]?.row
+          ? node.row.referrer
+          : -1;
       out.set(node.url, {
         depth: reached ? (depth[id] ?? 0) : 0,
         referrer: referrer >= 0 ? (this.nodes[referrer]?.url ?? null) : null,
-        kind: reached ? (kinds[id] ?? node.row.kind) : node.row.isOtherSite && (node.row.kind === 'page' || node.row.kind === 'file') ? 'external' : node.row.kind,
+        kind: reached
+          ? (kinds[id] ?? node.row.kind)
+          : node.row.isOtherSite && (node.row.kind === 'page' || node.row.kind === 'file')
+            ? 'external'
+            : node.row.kind,
         inlinks: inlinks[id] ?? 0,
         anchors: anchors[id] ?? [],
       });

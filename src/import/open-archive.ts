@@ -39,7 +39,11 @@ async function endsLikeZip(file: RandomAccessFile): Promise<boolean> {
   const length = Math.min(file.size, 22 + 0xffff);
   const tail = await file.read(file.size - length, length);
   for (let at = tail.length - 22; at >= 0; at -= 1) {
-    if (ZIP_EMPTY.every((byte, i) => tail[at + i] === byte) && at + 22 + (tail[at + 20] ?? 0) + (tail[at + 21] ?? 0) * 256 === tail.length) return true;
+    if (
+      ZIP_EMPTY.every((byte, i) => tail[at + i] === byte) &&
+      at + 22 + (tail[at + 20] ?? 0) + (tail[at + 21] ?? 0) * 256 === tail.length
+    )
+      return true;
   }
   return false;
 }
@@ -51,7 +55,9 @@ async function endsLikeZip(file: RandomAccessFile): Promise<boolean> {
 export async function openArchive(input: Blob | RandomAccessFile, fileName: string): Promise<OpenedArchive> {
   const file = typeof Blob !== 'undefined' && input instanceof Blob ? blobFile(input) : (input as RandomAccessFile);
   const head = await file.read(0, 5);
-  const isZip = [ZIP_LOCAL, ZIP_EMPTY].some((magic) => magic.every((byte, i) => head[i] === byte)) || (!looksLikeWarc(head) && (await endsLikeZip(file)));
+  const isZip =
+    [ZIP_LOCAL, ZIP_EMPTY].some((magic) => magic.every((byte, i) => head[i] === byte)) ||
+    (!looksLikeWarc(head) && (await endsLikeZip(file)));
   if (isZip) {
     const wacz = await openWacz(file, fileName);
     return { format: 'wacz', fileName, size: file.size, wacz, records: (options = {}) => wacz.records(options) };
@@ -63,7 +69,8 @@ export async function openArchive(input: Blob | RandomAccessFile, fileName: stri
     size: file.size,
     wacz: null,
     async *records(options = {}) {
-      for await (const record of readWarc(file.stream(0, file.size), { ...options, fileName })) yield { ...record, warcPath: null };
+      for await (const record of readWarc(file.stream(0, file.size), { ...options, fileName }))
+        yield { ...record, warcPath: null };
     },
   };
 }

@@ -11,8 +11,14 @@ type Check = (value: unknown) => boolean;
 
 const isText: Check = (value) => typeof value === 'string';
 const isNumber: Check = (value) => typeof value === 'number' && Number.isFinite(value);
-const orNull = (check: Check): Check => (value) => value === null || check(value);
-const listOf = (check: Check): Check => (value) => Array.isArray(value) && value.every(check);
+const orNull =
+  (check: Check): Check =>
+  (value) =>
+    value === null || check(value);
+const listOf =
+  (check: Check): Check =>
+  (value) =>
+    Array.isArray(value) && value.every(check);
 const isPair: Check = (value) => Array.isArray(value) && value.length === 2 && value.every(isText);
 const isObject: Check = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -53,7 +59,14 @@ const FIELDS: readonly [keyof PageRecord, Check, string][] = [
 function described(value: unknown): string {
   if (value === undefined) return 'missing';
   const json = JSON.stringify(value) ?? String(value);
-  const kind = value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'string' ? 'text' : `a ${typeof value}`;
+  const kind =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'a list'
+        : typeof value === 'string'
+          ? 'text'
+          : `a ${typeof value}`;
   return `${kind} (${shown(json, 100)})`;
 }
 
@@ -65,7 +78,8 @@ export function rowProblem(value: unknown): string | null {
     if (!check(row[field])) return `its ${field} is ${described(row[field])}, not ${wanted}`;
   }
   const facts = row['facts'];
-  if (facts !== undefined && facts !== null && !isObject(facts)) return `its facts is ${described(facts)}, not an object or null`;
+  if (facts !== undefined && facts !== null && !isObject(facts))
+    return `its facts is ${described(facts)}, not an object or null`;
   return null;
 }
 

@@ -63,7 +63,12 @@ export class LineSplitter {
   private add(piece: string): void {
     this.partsLength += piece.length;
     if (this.partsLength > this.maxChars) {
-      throw new ArchiveReadError('unsupported', this.located, this.offset(), `line ${this.lines + 1} is longer than ${this.maxChars} characters: not a line of a page list or of rows`);
+      throw new ArchiveReadError(
+        'unsupported',
+        this.located,
+        this.offset(),
+        `line ${this.lines + 1} is longer than ${this.maxChars} characters: not a line of a page list or of rows`,
+      );
     }
     this.parts.push(piece);
   }

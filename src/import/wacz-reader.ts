@@ -10,7 +10,14 @@ import { Gunzip } from 'fflate';
 import { ArchiveReadError } from './archive-error.ts';
 import { LineSplitter } from './text-lines.ts';
 import { readWarc, type WarcReadOptions, type WarcRecord } from './warc-reader.ts';
-import { blobFile, entryBytes, entryDataOffset, type RandomAccessFile, readZipDirectory, type ZipEntry } from './zip-reader.ts';
+import {
+  blobFile,
+  entryBytes,
+  entryDataOffset,
+  type RandomAccessFile,
+  readZipDirectory,
+  type ZipEntry,
+} from './zip-reader.ts';
 
 /**
  * Where Tabcrawl's WACZ keeps its crawl record and its rows as stored (`src/export/tabcrawl-crawl-file.ts`
@@ -97,7 +104,12 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
     const found = entry(path);
     if (found === null) throw new ArchiveReadError('not-archive', fileName, 0, `the WACZ has no ${path}`);
     if (found.size > MAX_TEXT_ENTRY_BYTES) {
-      throw new ArchiveReadError('unsupported', fileName, found.localHeaderOffset, `${path} is ${found.size} bytes: more than the ${MAX_TEXT_ENTRY_BYTES} read as text`);
+      throw new ArchiveReadError(
+        'unsupported',
+        fileName,
+        found.localHeaderOffset,
+        `${path} is ${found.size} bytes: more than the ${MAX_TEXT_ENTRY_BYTES} read as text`,
+      );
     }
     // Counted as it inflates too: the size the zip declares may be a lie (the entry's reader stops past it as well).
     const decoder = new TextDecoder('utf-8');
@@ -106,7 +118,12 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
     for await (const chunk of bytes(path)) {
       read += chunk.length;
       if (read > MAX_TEXT_ENTRY_BYTES) {
-        throw new ArchiveReadError('unsupported', located(path), MAX_TEXT_ENTRY_BYTES, `it inflates to more than the ${MAX_TEXT_ENTRY_BYTES} bytes read as text`);
+        throw new ArchiveReadError(
+          'unsupported',
+          located(path),
+          MAX_TEXT_ENTRY_BYTES,
+          `it inflates to more than the ${MAX_TEXT_ENTRY_BYTES} bytes read as text`,
+        );
       }
       parts.push(decoder.decode(chunk, { stream: true }));
     }
@@ -119,7 +136,9 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
     if (entry('datapackage.json') === null) return null;
     try {
       const parsed: unknown = JSON.parse(await text('datapackage.json'));
-      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+        ? (parsed as Record<string, unknown>)
+        : null;
     } catch (error) {
       if (error instanceof ArchiveReadError) throw error;
       return null;
@@ -129,14 +148,30 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
   const isWarc = (path: string): boolean => /^archive\/[^/]+\.warc(\.gz)?$/i.test(path);
   const listed = Array.isArray(datapackage?.['resources'])
     ? (datapackage['resources'] as unknown[]).flatMap((resource) => {
-        const path = typeof resource === 'object' && resource !== null ? (resource as Record<string, unknown>)['path'] : undefined;
+        const path =
+          typeof resource === 'object' && resource !== null ? (resource as Record<string, unknown>)['path'] : undefined;
         return typeof path === 'string' && isWarc(path) && byPath.has(path) ? [path] : [];
       })
     : [];
-  const others = entries.map((e) => e.name).filter((path) => isWarc(path) && !listed.includes(path)).sort();
+  const others = entries
+    .map((e) => e.name)
+    .filter((path) => isWarc(path) && !listed.includes(path))
+    .sort();
   const warcPaths = [...new Set([...listed, ...others])];
   if (warcPaths.length === 0) {
-    throw new ArchiveReadError('not-archive', fileName, 0, `this zip holds no WARC in archive/: not a WACZ (it holds ${entries.length} entries${entries.length === 0 ? '' : `, e.g. ${entries.slice(0, 3).map((e) => e.name).join(', ')}`})`);
+    throw new ArchiveReadError(
+      'not-archive',
+      fileName,
+      0,
+      `this zip holds no WARC in archive/: not a WACZ (it holds ${entries.length} entries${
+        entries.length === 0
+          ? ''
+          : `, e.g. ${entries
+              .slice(0, 3)
+              .map((e) => e.name)
+              .join(', ')}`
+      })`,
+    );
   }
   const pageLists = entries
     .map((e) => e.name)
@@ -204,7 +239,13 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
         gunzip.push(chunk, final);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        throw new ArchiveReadError(final ? 'truncated' : 'corrupt', located, read, `the gzip data ${final ? 'ends early' : `is corrupt (${reason})`}`, lineNumber);
+        throw new ArchiveReadError(
+          final ? 'truncated' : 'corrupt',
+          located,
+          read,
+          `the gzip data ${final ? 'ends early' : `is corrupt (${reason})`}`,
+          lineNumber,
+        );
       }
     };
     async function* lines(final: boolean): AsyncGenerator<unknown> {
@@ -231,17 +272,36 @@ export async function openWacz(input: Blob | RandomAccessFile, fileName: string)
   const tabcrawlRows = (): AsyncGenerator<unknown> => gzippedJsonLines(TABCRAWL_ROWS_PATH);
   const tabcrawlNotCrawled = (): AsyncGenerator<unknown> => gzippedJsonLines(TABCRAWL_NOT_CRAWLED_PATH);
 
-  async function* warcRecords(path: string, options: Omit<WarcReadOptions, 'fileName'> = {}): AsyncGenerator<WaczRecord> {
+  async function* warcRecords(
+    path: string,
+    options: Omit<WarcReadOptions, 'fileName'> = {},
+  ): AsyncGenerator<WaczRecord> {
     const found = entry(path);
     if (found === null) throw new ArchiveReadError('not-archive', fileName, 0, `the WACZ has no ${path}`);
     // Checked before streaming, so that a WARC cut by a cut WACZ says so at once.
     await entryDataOffset(file, found, fileName);
-    for await (const record of readWarc(bytes(path), { ...options, fileName: located(path) })) yield { ...record, warcPath: path };
+    for await (const record of readWarc(bytes(path), { ...options, fileName: located(path) }))
+      yield { ...record, warcPath: path };
   }
 
   async function* records(options: Omit<WarcReadOptions, 'fileName'> = {}): AsyncGenerator<WaczRecord> {
     for (const path of warcPaths) yield* warcRecords(path, options);
   }
 
-  return { fileName, entries, warcPaths, datapackage, pageLists, entry, bytes, text, pages, tabcrawlCrawl, tabcrawlRows, tabcrawlNotCrawled, warcRecords, records };
+  return {
+    fileName,
+    entries,
+    warcPaths,
+    datapackage,
+    pageLists,
+    entry,
+    bytes,
+    text,
+    pages,
+    tabcrawlCrawl,
+    tabcrawlRows,
+    tabcrawlNotCrawled,
+    warcRecords,
+    records,
+  };
 }

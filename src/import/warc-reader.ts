@@ -176,7 +176,13 @@ export async function* readWarc(input: ByteInput, options: WarcReadOptions): Asy
       const maxBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
       const { bytes: block, read } = await reader.read(head.contentLength, maxBytes);
       if (read < head.contentLength) {
-        throw new ArchiveReadError('truncated', fileName, source.fileBytesRead, `the file ends${current}: its block is ${head.contentLength} bytes, only ${read} are there`, index);
+        throw new ArchiveReadError(
+          'truncated',
+          fileName,
+          source.fileBytesRead,
+          `the file ends${current}: its block is ${head.contentLength} bytes, only ${read} are there`,
+          index,
+        );
       }
       const warnings: string[] = [];
       // The record is whole: what follows it may be cut or broken, which must not cost this record.
@@ -212,8 +218,15 @@ export async function* readWarc(input: ByteInput, options: WarcReadOptions): Asy
 }
 
 /** Any failure as an {@link ArchiveReadError}: one from the gzip layer gets the record it happened in. */
-function asArchiveError(error: unknown, fileName: string, offset: number, recordsRead: number, context = ''): ArchiveReadError {
-  if (error instanceof GzipDataError) return new ArchiveReadError(error.kind, error.fileName, error.offset, `${error.detail}${context}`, recordsRead);
+function asArchiveError(
+  error: unknown,
+  fileName: string,
+  offset: number,
+  recordsRead: number,
+  context = '',
+): ArchiveReadError {
+  if (error instanceof GzipDataError)
+    return new ArchiveReadError(error.kind, error.fileName, error.offset, `${error.detail}${context}`, recordsRead);
   if (error instanceof ArchiveReadError) return error;
   const reason = error instanceof Error ? error.message : String(error);
   return new ArchiveReadError('corrupt', fileName, offset, `cannot be read${context}: ${reason}`, recordsRead);
@@ -228,7 +241,13 @@ interface WarcHead {
   contentLength: number;
 }
 
-async function readHead(reader: ByteReader, source: DataSource, fileName: string, index: number, offset: number): Promise<WarcHead> {
+async function readHead(
+  reader: ByteReader,
+  source: DataSource,
+  fileName: string,
+  index: number,
+  offset: number,
+): Promise<WarcHead> {
   let budget = MAX_WARC_HEAD_BYTES;
   const line = async (): Promise<string | null> => {
     let bytes: Uint8Array | null;
@@ -236,22 +255,48 @@ async function readHead(reader: ByteReader, source: DataSource, fileName: string
       bytes = await reader.readLine(budget);
     } catch (error) {
       if (!(error instanceof LineTooLongError)) throw error;
-      throw new ArchiveReadError('not-warc', fileName, offset, `the WARC header of record ${index + 1} is longer than ${MAX_WARC_HEAD_BYTES} bytes: this is not a WARC record`, index);
+      throw new ArchiveReadError(
+        'not-warc',
+        fileName,
+        offset,
+        `the WARC header of record ${index + 1} is longer than ${MAX_WARC_HEAD_BYTES} bytes: this is not a WARC record`,
+        index,
+      );
     }
     if (bytes === null) return null;
     budget -= bytes.length;
     if (bytes[bytes.length - 1] !== 0x0a) {
-      throw new ArchiveReadError('truncated', fileName, source.fileBytesRead, `the file ends inside the WARC header of record ${index + 1} (which starts at byte ${offset})`, index);
+      throw new ArchiveReadError(
+        'truncated',
+        fileName,
+        source.fileBytesRead,
+        `the file ends inside the WARC header of record ${index + 1} (which starts at byte ${offset})`,
+        index,
+      );
     }
     return utf8.decode(bytes).replace(/\r?\n$/, '');
   };
 
   const notWarc = (found: string): ArchiveReadError =>
-    new ArchiveReadError('not-warc', fileName, offset, index === 0 ? `this is not a WARC file: it starts with ${quote(found)}` : `record ${index + 1} does not start with a WARC version line: found ${quote(found)}`, index);
+    new ArchiveReadError(
+      'not-warc',
+      fileName,
+      offset,
+      index === 0
+        ? `this is not a WARC file: it starts with ${quote(found)}`
+        : `record ${index + 1} does not start with a WARC version line: found ${quote(found)}`,
+      index,
+    );
   const opening = await reader.peekBytes(WARC_PREFIX.length);
   if (!WARC_PREFIX.every((byte, i) => byte === opening[i])) {
     if (opening.length < WARC_PREFIX.length && opening.every((byte, i) => byte === WARC_PREFIX[i])) {
-      throw new ArchiveReadError('truncated', fileName, source.fileBytesRead, `the file ends inside the WARC header of record ${index + 1} (which starts at byte ${offset})`, index);
+      throw new ArchiveReadError(
+        'truncated',
+        fileName,
+        source.fileBytesRead,
+        `the file ends inside the WARC header of record ${index + 1} (which starts at byte ${offset})`,
+        index,
+      );
     }
     const { bytes } = await reader.read(64, 64);
     throw notWarc(utf8.decode(bytes).split(/\r?\n/)[0] ?? '');
@@ -263,7 +308,13 @@ async function readHead(reader: ByteReader, source: DataSource, fileName: string
   for (;;) {
     const text = await line();
     if (text === null) {
-      throw new ArchiveReadError('truncated', fileName, source.fileBytesRead, `the file ends inside the WARC header of record ${index + 1} (which starts at byte ${offset})`, index);
+      throw new ArchiveReadError(
+        'truncated',
+        fileName,
+        source.fileBytesRead,
+        `the file ends inside the WARC header of record ${index + 1} (which starts at byte ${offset})`,
+        index,
+      );
     }
     if (text.trim() === '') break;
     const last = fields.at(-1);
@@ -277,7 +328,13 @@ async function readHead(reader: ByteReader, source: DataSource, fileName: string
   }
   const lengthText = warcField(fields, 'Content-Length');
   if (lengthText === null || !/^\d{1,15}$/.test(lengthText)) {
-    throw new ArchiveReadError('not-warc', fileName, offset, `record ${index + 1} has no valid Content-Length (${lengthText === null ? 'none' : quote(lengthText)}): where it ends cannot be known`, index);
+    throw new ArchiveReadError(
+      'not-warc',
+      fileName,
+      offset,
+      `record ${index + 1} has no valid Content-Length (${lengthText === null ? 'none' : quote(lengthText)}): where it ends cannot be known`,
+      index,
+    );
   }
   return {
     version,
@@ -297,7 +354,9 @@ async function readHead(reader: ByteReader, source: DataSource, fileName: string
 async function afterBlock(reader: ByteReader, warnings: string[]): Promise<string | null> {
   const endings = await reader.skipLineEndings();
   if ((await reader.peek()) === -1) {
-    return endings === 4 || endings === 0 ? null : `the record is followed by ${endings} line-ending bytes instead of CRLF CRLF`;
+    return endings === 4 || endings === 0
+      ? null
+      : `the record is followed by ${endings} line-ending bytes instead of CRLF CRLF`;
   }
   if (await reader.startsWith(WARC_PREFIX)) {
     return endings === 4 ? null : `the record is followed by ${endings} line-ending bytes instead of CRLF CRLF`;
@@ -313,7 +372,13 @@ async function afterBlock(reader: ByteReader, warnings: string[]): Promise<strin
 }
 
 /** Fills a record from its head and block (its place in the file is set by the caller). */
-async function buildRecord(head: WarcHead, block: Uint8Array, blockCut: boolean, options: WarcReadOptions, warnings: string[]): Promise<WarcRecord> {
+async function buildRecord(
+  head: WarcHead,
+  block: Uint8Array,
+  blockCut: boolean,
+  options: WarcReadOptions,
+  warnings: string[],
+): Promise<WarcRecord> {
   const { fields, type } = head;
   const field = (name: string): string | null => warcField(fields, name);
   const date = field('WARC-Date');
@@ -321,14 +386,22 @@ async function buildRecord(head: WarcHead, block: Uint8Array, blockCut: boolean,
   let http: HttpHead | null = null;
   if (block.length > 0 && (type === 'response' || type === 'revisit')) http = parseHttpHead(block, 'response');
   else if (block.length > 0 && type === 'request') http = parseHttpHead(block, 'request');
-  if (http === null && block.length > 0 && (type === 'response' || type === 'request') && /application\/http/i.test(field('Content-Type') ?? '')) {
+  if (
+    http === null &&
+    block.length > 0 &&
+    (type === 'response' || type === 'request') &&
+    /application\/http/i.test(field('Content-Type') ?? '')
+  ) {
     warnings.push('its block is declared as an HTTP message but does not start with one: read as bytes');
   }
   const payload = http === null ? block : block.subarray(http.length);
   let body = payload;
   let bodyDecoding: BodyDecoding | null = null;
   if (http !== null && type === 'response' && options.decodeBodies !== false) {
-    const decoded = await decodeBody(payload, http.headers, { maxBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES, ...(options.decoders === undefined ? {} : { decoders: options.decoders }) });
+    const decoded = await decodeBody(payload, http.headers, {
+      maxBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
+      ...(options.decoders === undefined ? {} : { decoders: options.decoders }),
+    });
     body = decoded.body;
     bodyDecoding = decoded.decoding;
     warnings.push(...decoded.decoding.problems);
@@ -342,7 +415,9 @@ async function buildRecord(head: WarcHead, block: Uint8Array, blockCut: boolean,
     date,
     dateMs: Number.isFinite(parsedDate) ? parsedDate : null,
     recordId: field('WARC-Record-ID'),
-    concurrentTo: fields.filter(([name]) => name.toLowerCase() === 'warc-concurrent-to').flatMap(([, value]) => value.split(/[\s,]+/).filter((id) => id !== '')),
+    concurrentTo: fields
+      .filter(([name]) => name.toLowerCase() === 'warc-concurrent-to')
+      .flatMap(([, value]) => value.split(/[\s,]+/).filter((id) => id !== '')),
     refersTo: field('WARC-Refers-To'),
     refersToTargetUri: stripAngleBrackets(field('WARC-Refers-To-Target-URI')),
     refersToDate: field('WARC-Refers-To-Date'),
@@ -369,5 +444,9 @@ async function buildRecord(head: WarcHead, block: Uint8Array, blockCut: boolean,
 /** A line of the file as a message shows it: at most 60 characters, control characters escaped. */
 function quote(text: string): string {
   const shown = text.length > 60 ? `${text.slice(0, 60)}…` : text;
-  return JSON.stringify(shown.replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, (c) => (c === '\ufffd' ? '?' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)));
+  return JSON.stringify(
+    shown.replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, (c) =>
+      c === '\ufffd' ? '?' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+    ),
+  );
 }

@@ -100,7 +100,9 @@ export async function readZipDirectory(file: RandomAccessFile, fileName: string)
       isZip ? 'truncated' : 'not-archive',
       fileName,
       file.size,
-      isZip ? 'the zip has no central directory at its end: the file is cut short or damaged' : 'this is not a zip file: no end of central directory record',
+      isZip
+        ? 'the zip has no central directory at its end: the file is cut short or damaged'
+        : 'this is not a zip file: no end of central directory record',
     );
   }
   let count = u16(tailView, eocd + 10);
@@ -108,7 +110,12 @@ export async function readZipDirectory(file: RandomAccessFile, fileName: string)
   let directoryOffset = u32(tailView, eocd + 16);
   const eocdOffset = tailStart + eocd;
   if (u16(tailView, eocd + 4) !== 0 || u16(tailView, eocd + 6) !== 0) {
-    throw new ArchiveReadError('unsupported', fileName, eocdOffset, 'this zip is split over several files (a spanned archive): not supported');
+    throw new ArchiveReadError(
+      'unsupported',
+      fileName,
+      eocdOffset,
+      'this zip is split over several files (a spanned archive): not supported',
+    );
   }
   // ZIP64: a locator just before the record points at the ZIP64 end of central directory, whose values are 64-bit.
   if (eocd >= 20 && u32(tailView, eocd - 20) === ZIP64_LOCATOR) {
@@ -116,14 +123,24 @@ export async function readZipDirectory(file: RandomAccessFile, fileName: string)
     const record = await file.read(zip64Offset, 56);
     const view = viewOf(record);
     if (record.length < 56 || u32(view, 0) !== ZIP64_EOCD) {
-      throw new ArchiveReadError('corrupt', fileName, zip64Offset, 'the ZIP64 end of central directory record is not where its locator says');
+      throw new ArchiveReadError(
+        'corrupt',
+        fileName,
+        zip64Offset,
+        'the ZIP64 end of central directory record is not where its locator says',
+      );
     }
     count = u64(view, 32);
     directorySize = u64(view, 40);
     directoryOffset = u64(view, 48);
   }
   if (directoryOffset + directorySize > file.size || directorySize > MAX_DIRECTORY_BYTES) {
-    throw new ArchiveReadError('corrupt', fileName, directoryOffset, `the central directory (${directorySize} bytes at byte ${directoryOffset}) does not fit in the file of ${file.size} bytes`);
+    throw new ArchiveReadError(
+      'corrupt',
+      fileName,
+      directoryOffset,
+      `the central directory (${directorySize} bytes at byte ${directoryOffset}) does not fit in the file of ${file.size} bytes`,
+    );
   }
   const directory = await file.read(directoryOffset, directorySize);
   const view = viewOf(directory);
@@ -131,7 +148,12 @@ export async function readZipDirectory(file: RandomAccessFile, fileName: string)
   let at = 0;
   while (entries.length < count) {
     if (at + 46 > directory.length || u32(view, at) !== CENTRAL_HEADER) {
-      throw new ArchiveReadError('corrupt', fileName, directoryOffset + at, `the central directory ends after ${entries.length} of its ${count} entries`);
+      throw new ArchiveReadError(
+        'corrupt',
+        fileName,
+        directoryOffset + at,
+        `the central directory ends after ${entries.length} of its ${count} entries`,
+      );
     }
     const flags = u16(view, at + 8);
     const nameLength = u16(view, at + 28);
@@ -148,7 +170,16 @@ export async function readZipDirectory(file: RandomAccessFile, fileName: string)
     size = zip64.size;
     compressedSize = zip64.compressedSize;
     localHeaderOffset = zip64.localHeaderOffset;
-    entries.push({ name, method: u16(view, at + 10), flags, compressedSize, size, crc32: u32(view, at + 16), localHeaderOffset, isDirectory: name.endsWith('/') });
+    entries.push({
+      name,
+      method: u16(view, at + 10),
+      flags,
+      compressedSize,
+      size,
+      crc32: u32(view, at + 16),
+      localHeaderOffset,
+      isDirectory: name.endsWith('/'),
+    });
     at += 46 + nameLength + extraLength + commentLength;
   }
   refuseOverlaps(entries, fileName);
@@ -180,10 +211,13 @@ function refuseOverlaps(entries: readonly ZipEntry[], fileName: string): void {
 }
 
 /** The 64-bit values of a ZIP64 extended information extra field (0x0001) for the 32-bit fields set to 0xFFFFFFFF. */
-function zip64Values(extra: Uint8Array, values: { size: number; compressedSize: number; localHeaderOffset: number }): typeof values {
+function zip64Values(
+  extra: Uint8Array,
+  values: { size: number; compressedSize: number; localHeaderOffset: number },
+): typeof values {
   const view = viewOf(extra);
   const out = { ...values };
-  for (let at = 0; at + 4 <= extra.length; ) {
+  for (let at = 0; at + 4 <= extra.length;) {
     const id = u16(view, at);
     const length = u16(view, at + 2);
     if (id === 0x0001) {
@@ -213,11 +247,21 @@ export async function entryDataOffset(file: RandomAccessFile, entry: ZipEntry, f
   const header = await file.read(entry.localHeaderOffset, 30);
   const view = viewOf(header);
   if (header.length < 30 || u32(view, 0) !== LOCAL_HEADER) {
-    throw new ArchiveReadError('corrupt', fileName, entry.localHeaderOffset, `the local header of ${entry.name} is not where the central directory says`);
+    throw new ArchiveReadError(
+      'corrupt',
+      fileName,
+      entry.localHeaderOffset,
+      `the local header of ${entry.name} is not where the central directory says`,
+    );
   }
   const start = entry.localHeaderOffset + 30 + u16(view, 26) + u16(view, 28);
   if (start + entry.compressedSize > file.size) {
-    throw new ArchiveReadError('truncated', fileName, file.size, `the data of ${entry.name} (${entry.compressedSize} bytes from byte ${start}) runs past the end of the file`);
+    throw new ArchiveReadError(
+      'truncated',
+      fileName,
+      file.size,
+      `the data of ${entry.name} (${entry.compressedSize} bytes from byte ${start}) runs past the end of the file`,
+    );
   }
   return start;
 }
@@ -226,10 +270,20 @@ export async function entryDataOffset(file: RandomAccessFile, entry: ZipEntry, f
  * An entry's bytes, streamed: as stored, or inflated.
  * @throws ArchiveReadError for an encrypted entry, another compression method, or deflated data that is corrupt.
  */
-export async function* entryBytes(file: RandomAccessFile, entry: ZipEntry, fileName: string): AsyncGenerator<Uint8Array> {
-  if ((entry.flags & 0x1) !== 0) throw new ArchiveReadError('unsupported', fileName, entry.localHeaderOffset, `${entry.name} is encrypted`);
+export async function* entryBytes(
+  file: RandomAccessFile,
+  entry: ZipEntry,
+  fileName: string,
+): AsyncGenerator<Uint8Array> {
+  if ((entry.flags & 0x1) !== 0)
+    throw new ArchiveReadError('unsupported', fileName, entry.localHeaderOffset, `${entry.name} is encrypted`);
   if (entry.method !== 0 && entry.method !== 8) {
-    throw new ArchiveReadError('unsupported', fileName, entry.localHeaderOffset, `${entry.name} is compressed with method ${entry.method}: only stored (0) and deflated (8) entries are read`);
+    throw new ArchiveReadError(
+      'unsupported',
+      fileName,
+      entry.localHeaderOffset,
+      `${entry.name} is compressed with method ${entry.method}: only stored (0) and deflated (8) entries are read`,
+    );
   }
   const start = await entryDataOffset(file, entry, fileName);
   const chunks = chunksOf(file.stream(start, entry.compressedSize));
@@ -242,7 +296,12 @@ export async function* entryBytes(file: RandomAccessFile, entry: ZipEntry, fileN
   const inflate = new Inflate((data) => {
     inflated += data.length;
     if (inflated > entry.size) {
-      throw new ArchiveReadError('corrupt', fileName, start + read, `${shown(entry.name)} inflates to more than the ${entry.size} bytes the zip's directory declares for it`);
+      throw new ArchiveReadError(
+        'corrupt',
+        fileName,
+        start + read,
+        `${shown(entry.name)} inflates to more than the ${entry.size} bytes the zip's directory declares for it`,
+      );
     }
     if (data.length > 0) out.push(data);
   });
@@ -254,7 +313,12 @@ export async function* entryBytes(file: RandomAccessFile, entry: ZipEntry, fileN
     } catch (error) {
       if (error instanceof ArchiveReadError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ArchiveReadError('corrupt', fileName, start + read, `the deflated data of ${entry.name} is corrupt (${reason})`);
+      throw new ArchiveReadError(
+        'corrupt',
+        fileName,
+        start + read,
+        `the deflated data of ${entry.name} is corrupt (${reason})`,
+      );
     }
   };
   for await (const chunk of chunks) {

@@ -3,7 +3,15 @@
  * the typed reply or rejects with a {@link TabcrawlError}.
  */
 import browser from 'webextension-polyfill';
-import { isEventMessage, TabcrawlError, type OnEvent, type Reply, type ReplyOf, type RequestOf, type RequestType } from './protocol.ts';
+import {
+  isEventMessage,
+  TabcrawlError,
+  type OnEvent,
+  type Reply,
+  type ReplyOf,
+  type RequestOf,
+  type RequestType,
+} from './protocol.ts';
 
 /** Sends one request to the background and unwraps its reply. */
 export async function send<K extends RequestType>(type: K, payload: RequestOf<K>): Promise<ReplyOf<K>> {

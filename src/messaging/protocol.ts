@@ -63,7 +63,10 @@ export interface Requests {
    * Tabcrawl access to the site (the user restricted its site access); then
    * nothing is stored. The popup asks for that access before sending this.
    */
-  'crawl/start': { request: { settings: Partial<CrawlSettings> & { startUrl: string } }; reply: { crawl: CrawlSummary } };
+  'crawl/start': {
+    request: { settings: Partial<CrawlSettings> & { startUrl: string } };
+    reply: { crawl: CrawlSummary };
+  };
   /** Stops a running or paused crawl; what is stored stays. Other states are answered unchanged. */
   'crawl/stop': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
   /**
@@ -93,7 +96,10 @@ export interface Requests {
    * issues by severity and the checks that failed with their counts, in the
    * registry's order. Reads every row (up to three scans): ask once a crawl is over.
    */
-  'crawl/issues': { request: { crawlId: string }; reply: { bySeverity: Record<Severity, number>; checks: { check: CheckId; count: number }[] } };
+  'crawl/issues': {
+    request: { crawlId: string };
+    reply: { bySeverity: Record<Severity, number>; checks: { check: CheckId; count: number }[] };
+  };
   /**
    * One chunk of an export: rows with `seq > afterSeq`, at most `limit`.
    * Callers loop until `done`, so no export is held whole in memory.
@@ -168,7 +174,8 @@ export type Message = { [K in RequestType]: MessageOf<K> }[RequestType];
  * - `forbidden`: the sender is not one of Tabcrawl's own pages.
  * - `permission-needed`: Chrome gives Tabcrawl no access to the site (see `crawl/start`).
  */
-export type ErrorCode = 'bad-request' | 'invalid-settings' | 'not-found' | 'already-running' | 'permission-needed' | 'forbidden' | 'internal';
+export type ErrorCode =
+  'bad-request' | 'invalid-settings' | 'not-found' | 'already-running' | 'permission-needed' | 'forbidden' | 'internal';
 
 /** An error as it crosses the boundary. */
 export interface ProtocolError {

@@ -34,7 +34,11 @@ export interface ExportRequest {
 const KEEP_SET_COOKIES_PARAM = 'setcookie';
 
 /** The extension-relative URL of the page that exports `crawlId` in `format` (keeping `Set-Cookie` values when asked). */
-export function exportPagePath(crawlId: string, format: ExportFormat, options: { keepSetCookies?: boolean } = {}): string {
+export function exportPagePath(
+  crawlId: string,
+  format: ExportFormat,
+  options: { keepSetCookies?: boolean } = {},
+): string {
   const query = new URLSearchParams({ crawl: crawlId, format });
   if (options.keepSetCookies === true) query.set(KEEP_SET_COOKIES_PARAM, 'keep');
   return `${EXPORT_PAGE_PATH}?${query.toString()}`;
@@ -53,7 +57,10 @@ export function parseExportParams(search: string): ExportRequest {
   const params = new URLSearchParams(search);
   const crawlId = params.get('crawl')?.trim() ?? '';
   if (crawlId === '') {
-    throw new ExportError('bad-url', 'This page does not say which crawl to export: open it from the Export button of the Tabcrawl popup.');
+    throw new ExportError(
+      'bad-url',
+      'This page does not say which crawl to export: open it from the Export button of the Tabcrawl popup.',
+    );
   }
   const format = params.get('format')?.trim() ?? '';
   if (!isExportFormat(format)) {
@@ -93,7 +100,15 @@ export interface TableParams {
 }
 
 /** No filter and the finishing order: what an address without table parameters means. */
-export const NO_TABLE_PARAMS: TableParams = Object.freeze({ status: [], kind: null, media: null, depth: null, index: null, search: '', sort: null }) as TableParams;
+export const NO_TABLE_PARAMS: TableParams = Object.freeze({
+  status: [],
+  kind: null,
+  media: null,
+  depth: null,
+  index: null,
+  search: '',
+  sort: null,
+}) as TableParams;
 
 /** What the results tab's address asks for. */
 export interface ResultsParams {
@@ -114,7 +129,8 @@ export interface ResultsParams {
 /** What {@link resultsSearch} writes beyond the crawl, the URL and the view; absent parts are left out. */
 export type MoreResultsParams = Partial<Pick<ResultsParams, 'checks' | 'scrollY' | 'table'>>;
 
-const listParam = (value: string | null): string[] => (value === null || value === '' ? [] : value.split(',').filter((part) => part !== ''));
+const listParam = (value: string | null): string[] =>
+  value === null || value === '' ? [] : value.split(',').filter((part) => part !== '');
 const textParam = (value: string | null): string | null => (value === null || value === '' ? null : value);
 
 /** Reads a results address's `location.search`; empty values count as absent. */
@@ -144,7 +160,12 @@ export function parseResultsParams(search: string): ResultsParams {
  * The `?crawl=...&view=...&url=...` search string of a results address (no `view` for the table, no `url`
  * when null), with the open checks, the table's filters and order and the scroll when given and not empty.
  */
-export function resultsSearch(crawlId: string, url: string | null, view: ResultsViewName = 'table', more: MoreResultsParams = {}): string {
+export function resultsSearch(
+  crawlId: string,
+  url: string | null,
+  view: ResultsViewName = 'table',
+  more: MoreResultsParams = {},
+): string {
   const params = new URLSearchParams({ crawl: crawlId });
   if (view !== 'table') params.set('view', view);
   if (url !== null) params.set('url', url);

@@ -16,7 +16,14 @@
 import { dateTime } from '../ui/format-time.ts';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { SettingsForm } from '../settings/settings-form.tsx';
-import { checkForm, describeSettings, fromSettings, toSettings, type FieldErrors, type FormValues } from '../settings/settings-values.ts';
+import {
+  checkForm,
+  describeSettings,
+  fromSettings,
+  toSettings,
+  type FieldErrors,
+  type FormValues,
+} from '../settings/settings-values.ts';
 import {
   forgetSite,
   listSites,
@@ -40,7 +47,8 @@ type SaveStatus =
   | { state: 'error'; message: string };
 
 /** The remembered sites, or why they could not be read. */
-type SitesState = { state: 'loading' } | { state: 'ready'; sites: RememberedSite[] } | { state: 'failed'; message: string };
+type SitesState =
+  { state: 'loading' } | { state: 'ready'; sites: RememberedSite[] } | { state: 'failed'; message: string };
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -202,11 +210,22 @@ export function OptionsView({ storage }: OptionsViewProps) {
               <button type="submit" class="primary" data-testid="save-defaults" disabled={status.state === 'saving'}>
                 Save
               </button>
-              <button type="button" data-testid="reset-defaults" onClick={resetToBuiltIn} disabled={status.state === 'saving'}>
+              <button
+                type="button"
+                data-testid="reset-defaults"
+                onClick={resetToBuiltIn}
+                disabled={status.state === 'saving'}
+              >
                 Built-in defaults
               </button>
               <p
-                class={isStatusBad ? 'save-status save-status-bad' : status.state === 'saved' ? 'save-status save-status-ok' : 'save-status'}
+                class={
+                  isStatusBad
+                    ? 'save-status save-status-bad'
+                    : status.state === 'saved'
+                      ? 'save-status save-status-ok'
+                      : 'save-status'
+                }
                 role="status"
                 data-testid="save-status"
                 data-state={status.state}
@@ -222,7 +241,9 @@ export function OptionsView({ storage }: OptionsViewProps) {
         <h2 id="sites-heading" ref={sitesHeadingRef} tabIndex={-1} class="panel-title">
           Remembered sites
         </h2>
-        <p class="panel-intro">Sites whose settings Tabcrawl remembers. Forget a site to crawl it with your defaults again.</p>
+        <p class="panel-intro">
+          Sites whose settings Tabcrawl remembers. Forget a site to crawl it with your defaults again.
+        </p>
         <p class="note" role="status" data-testid="sites-status">
           {sitesNote ?? ''}
         </p>
@@ -264,7 +285,12 @@ function SitesList({ sites, onForget }: { sites: SitesState; onForget: (origin: 
                 {site.savedAt > 0 && <span class="site-saved"> · saved {dateTime(site.savedAt)}</span>}
               </p>
             </div>
-            <button type="button" data-testid="forget-site" aria-label={`Forget ${site.origin}`} onClick={() => onForget(site.origin)}>
+            <button
+              type="button"
+              data-testid="forget-site"
+              aria-label={`Forget ${site.origin}`}
+              onClick={() => onForget(site.origin)}
+            >
               Forget
             </button>
           </li>

@@ -40,10 +40,20 @@ export function App({ deps }: AppProps) {
         <header class="popup-head">
           <h1 class="title">Tabcrawl</h1>
           <nav class="views" aria-label="Views">
-            <button type="button" data-testid="view-site" aria-pressed={screen === 'site'} onClick={() => void act.openScreen('site')}>
+            <button
+              type="button"
+              data-testid="view-site"
+              aria-pressed={screen === 'site'}
+              onClick={() => void act.openScreen('site')}
+            >
               This site
             </button>
-            <button type="button" data-testid="view-crawls" aria-pressed={screen === 'crawls'} onClick={() => void act.openScreen('crawls')}>
+            <button
+              type="button"
+              data-testid="view-crawls"
+              aria-pressed={screen === 'crawls'}
+              onClick={() => void act.openScreen('crawls')}
+            >
               Crawls
             </button>
           </nav>
@@ -62,7 +72,9 @@ export function App({ deps }: AppProps) {
               onOpenInTab={(picked) => void act.openInTab(picked.id)}
               onRerun={(picked) => void act.rerun(picked)}
               onDelete={(picked) => void act.delete(picked)}
-              onBrowsertrixConfig={saveConfig === undefined ? undefined : (picked) => void act.saveBrowsertrixConfig(picked)}
+              onBrowsertrixConfig={
+                saveConfig === undefined ? undefined : (picked) => void act.saveBrowsertrixConfig(picked)
+              }
               onOpenArchive={openImportTab === undefined ? undefined : () => void act.openArchive()}
             />
           </>

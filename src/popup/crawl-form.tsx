@@ -20,7 +20,6 @@ import type { StartFormErrors, StartFormValues } from './start-form.ts';
 
 import { hiddenErrorCount } from './popup-state.ts';
 
-
 export interface CrawlFormProps {
   values: StartFormValues;
   errors: StartFormErrors;
@@ -43,7 +42,20 @@ export interface CrawlFormProps {
 }
 
 export function CrawlForm(props: CrawlFormProps) {
-  const { values, errors, note, isStarting, isStartDisabled, disabledReason, isMoreOpen, onMoreOpenChange, focusRequest, startUrlRef, onChange, onSubmit } = props;
+  const {
+    values,
+    errors,
+    note,
+    isStarting,
+    isStartDisabled,
+    disabledReason,
+    isMoreOpen,
+    onMoreOpenChange,
+    focusRequest,
+    startUrlRef,
+    onChange,
+    onSubmit,
+  } = props;
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
 
@@ -65,7 +77,13 @@ export function CrawlForm(props: CrawlFormProps) {
   const hiddenErrors = isMoreOpen ? 0 : hiddenErrorCount(errors);
 
   const startButton = (
-    <button type="submit" class="primary" data-testid="start" disabled={isStarting || isStartDisabled} aria-describedby={disabledReason !== null ? `${id}-disabled` : undefined}>
+    <button
+      type="submit"
+      class="primary"
+      data-testid="start"
+      disabled={isStarting || isStartDisabled}
+      aria-describedby={disabledReason !== null ? `${id}-disabled` : undefined}
+    >
       {isStarting ? 'Starting…' : 'Start'}
     </button>
   );
@@ -173,7 +191,13 @@ export function CrawlForm(props: CrawlFormProps) {
       <div id={panelId} class="more-settings" hidden={!isMoreOpen}>
         {isMoreOpen && (
           <>
-            <SettingsForm value={values.settings} onChange={(settings) => onChange({ ...values, settings })} errors={errors} isDisabled={isStarting} isCompact />
+            <SettingsForm
+              value={values.settings}
+              onChange={(settings) => onChange({ ...values, settings })}
+              errors={errors}
+              isDisabled={isStarting}
+              isCompact
+            />
             <div class="form-actions">{startButton}</div>
           </>
         )}

@@ -40,7 +40,18 @@ export interface CrawlProgressProps {
   children?: ComponentChildren;
 }
 
-export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, onAction, onNewCrawl, onOpenInTab, onOpenNotCrawled, children }: CrawlProgressProps) {
+export function CrawlProgress({
+  crawl,
+  hosts,
+  pendingAction,
+  now,
+  readAt = now,
+  onAction,
+  onNewCrawl,
+  onOpenInTab,
+  onOpenNotCrawled,
+  children,
+}: CrawlProgressProps) {
   const { state, counts, settings } = crawl;
   const isRunning = state === 'running';
   const isPaused = state === 'paused';
@@ -74,64 +85,67 @@ export function CrawlProgress({ crawl, hosts, pendingAction, now, readAt = now, 
       </div>
       {crawl.message !== null && <p class="crawl-message">{crawl.message}</p>}
       {hasCounters && (
-      <>
-      <ProgressBar
-        percent={percent}
-        testId="progress-bar"
-        fillTestId="progress-done"
-        valueText={progressText(crawl, { separator: ', ' })}
-      />
-      <p class="progress-text" data-testid="progress-text">
-        {/* A long line (the rows done by kind) wraps between its parts, not inside one. */}
-        {progressParts(crawl, !isOver).map((part, index) => (
-          <Fragment key={index}>
-            {index > 0 && ' · '}
-            <span class="progress-part">{part}</span>
-          </Fragment>
-        ))}
-      </p>
-      <p class="progress-figures">
-        {elapsedMs !== null && <span data-testid="run-time">{runTimeText(state, elapsedMs)}</span>}
-        <span data-testid="rate">{rateText(rate, counts)}</span>
-        {eta !== null && (
-          <span data-testid="eta" title="An estimate from each host's gap and response time as they stand; URLs not found yet are not counted">
-            {eta}
-          </span>
-        )}
-      </p>
-      <dl class="counters">
-        <div>
-          <dt>Fetched</dt>
-          <dd data-testid="count-fetched">{counts.fetched}</dd>
-        </div>
-        <div>
-          <dt>{state === 'failed' ? 'Not fetched' : 'Queued'}</dt>
-          <dd data-testid="count-queued">{crawl.queued}</dd>
-        </div>
-        <div>
-          {/* URLs, not issues: the Issues summary below counts issues by severity. */}
-          <dt>URLs with errors</dt>
-          <dd data-testid="count-errors">{counts.errors}</dd>
-        </div>
-        <div>
-          <dt>Blocked by robots</dt>
-          <dd data-testid="count-blocked">{counts.blocked}</dd>
-        </div>
-      </dl>
-      {leftOut !== null && (
-        <p class="not-crawled" data-testid="not-crawled">
-          {leftOut}
-          {onOpenNotCrawled !== undefined && (
-            <>
-              {' · '}
-              <button type="button" class="link" data-testid="open-not-crawled" onClick={onOpenNotCrawled}>
-                List them
-              </button>
-            </>
+        <>
+          <ProgressBar
+            percent={percent}
+            testId="progress-bar"
+            fillTestId="progress-done"
+            valueText={progressText(crawl, { separator: ', ' })}
+          />
+          <p class="progress-text" data-testid="progress-text">
+            {/* A long line (the rows done by kind) wraps between its parts, not inside one. */}
+            {progressParts(crawl, !isOver).map((part, index) => (
+              <Fragment key={index}>
+                {index > 0 && ' · '}
+                <span class="progress-part">{part}</span>
+              </Fragment>
+            ))}
+          </p>
+          <p class="progress-figures">
+            {elapsedMs !== null && <span data-testid="run-time">{runTimeText(state, elapsedMs)}</span>}
+            <span data-testid="rate">{rateText(rate, counts)}</span>
+            {eta !== null && (
+              <span
+                data-testid="eta"
+                title="An estimate from each host's gap and response time as they stand; URLs not found yet are not counted"
+              >
+                {eta}
+              </span>
+            )}
+          </p>
+          <dl class="counters">
+            <div>
+              <dt>Fetched</dt>
+              <dd data-testid="count-fetched">{counts.fetched}</dd>
+            </div>
+            <div>
+              <dt>{state === 'failed' ? 'Not fetched' : 'Queued'}</dt>
+              <dd data-testid="count-queued">{crawl.queued}</dd>
+            </div>
+            <div>
+              {/* URLs, not issues: the Issues summary below counts issues by severity. */}
+              <dt>URLs with errors</dt>
+              <dd data-testid="count-errors">{counts.errors}</dd>
+            </div>
+            <div>
+              <dt>Blocked by robots</dt>
+              <dd data-testid="count-blocked">{counts.blocked}</dd>
+            </div>
+          </dl>
+          {leftOut !== null && (
+            <p class="not-crawled" data-testid="not-crawled">
+              {leftOut}
+              {onOpenNotCrawled !== undefined && (
+                <>
+                  {' · '}
+                  <button type="button" class="link" data-testid="open-not-crawled" onClick={onOpenNotCrawled}>
+                    List them
+                  </button>
+                </>
+              )}
+            </p>
           )}
-        </p>
-      )}
-      </>
+        </>
       )}
       {shownHosts.length > 0 && (
         <ul class="host-lines" data-testid="host-lines" aria-label="Hosts with URLs left">

@@ -47,7 +47,9 @@ export function rateText(rowsPerMinute: number | null, counts: KindCounts): stri
 }
 
 /** The digest words of each setting that has some (`core/setting-table.ts`), in their order. */
-const DIGESTS = SETTING_ENTRIES.flatMap((entry) => (entry.digest === undefined ? [] : [entry.digest])).sort((a, b) => a.at - b.at);
+const DIGESTS = SETTING_ENTRIES.flatMap((entry) => (entry.digest === undefined ? [] : [entry.digest])).sort(
+  (a, b) => a.at - b.at,
+);
 
 /**
  * The settings of a crawl that differ from the built-in defaults, in a few

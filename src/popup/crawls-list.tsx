@@ -110,22 +110,37 @@ function CrawlRows({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDelete, onB
               <span>{dateTime(crawl.createdAt)}</span>
               <span data-testid="crawl-row-count">
                 {urls} ·{' '}
-                <span data-testid="crawl-row-size" title="Stored bodies, each counted once; rows and indexes not counted">
+                <span
+                  data-testid="crawl-row-size"
+                  title="Stored bodies, each counted once; rows and indexes not counted"
+                >
                   {size}
                 </span>
               </span>
-              {crawl.activeMs !== undefined && <span data-testid="crawl-row-time">{runTimeText(crawl.state, crawl.activeMs)}</span>}
+              {crawl.activeMs !== undefined && (
+                <span data-testid="crawl-row-time">{runTimeText(crawl.state, crawl.activeMs)}</span>
+              )}
             </div>
             {digest !== '' && (
-              <div class="crawl-row-settings" data-testid="crawl-row-settings" title="Settings that differ from the defaults">
+              <div
+                class="crawl-row-settings"
+                data-testid="crawl-row-settings"
+                title="Settings that differ from the defaults"
+              >
                 {digest}
               </div>
             )}
             {isConfirmingRerun ? (
-              <RerunConfirm crawl={crawl} isBusy={isBusy} confirmRef={confirmRef} onCancel={() => setConfirming(null)} onStart={() => {
-                setConfirming(null);
-                onRerun(crawl);
-              }} />
+              <RerunConfirm
+                crawl={crawl}
+                isBusy={isBusy}
+                confirmRef={confirmRef}
+                onCancel={() => setConfirming(null)}
+                onStart={() => {
+                  setConfirming(null);
+                  onRerun(crawl);
+                }}
+              />
             ) : isConfirming ? (
               <div
                 class="crawl-row-confirm"
@@ -167,11 +182,18 @@ function CrawlRows({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDelete, onB
                   type="button"
                   data-testid="rerun-crawl"
                   disabled={isBusy}
-                  onClick={() => (crawl.importedFrom === undefined ? onRerun(crawl) : setConfirming({ id: crawl.id, action: 'rerun' }))}
+                  onClick={() =>
+                    crawl.importedFrom === undefined ? onRerun(crawl) : setConfirming({ id: crawl.id, action: 'rerun' })
+                  }
                 >
                   Re-run
                 </button>
-                <button type="button" data-testid="delete-crawl" disabled={isBusy} onClick={() => setConfirmingId(crawl.id)}>
+                <button
+                  type="button"
+                  data-testid="delete-crawl"
+                  disabled={isBusy}
+                  onClick={() => setConfirmingId(crawl.id)}
+                >
                   Delete
                 </button>
                 {onBrowsertrixConfig !== undefined && (
@@ -197,7 +219,19 @@ function CrawlRows({ crawls, busyId, onOpen, onOpenInTab, onRerun, onDelete, onB
  * Re-run of an imported crawl: where it would start and with what, before anything is sent. The settings came
  * from a file (the import checked them and turned cookies off); the user reads them and starts, or cancels.
  */
-function RerunConfirm({ crawl, isBusy, confirmRef, onStart, onCancel }: { crawl: CrawlSummary; isBusy: boolean; confirmRef: Ref<HTMLButtonElement>; onStart: () => void; onCancel: () => void }) {
+function RerunConfirm({
+  crawl,
+  isBusy,
+  confirmRef,
+  onStart,
+  onCancel,
+}: {
+  crawl: CrawlSummary;
+  isBusy: boolean;
+  confirmRef: Ref<HTMLButtonElement>;
+  onStart: () => void;
+  onCancel: () => void;
+}) {
   const digest = settingsDigest(crawl.settings);
   return (
     <div
@@ -212,9 +246,17 @@ function RerunConfirm({ crawl, isBusy, confirmRef, onStart, onCancel }: { crawl:
       <span data-testid="confirm-rerun-text">
         Re-run the crawl imported from {crawl.importedFrom}? Its settings came from that file. It would start at{' '}
         <code data-testid="confirm-rerun-start">{crawl.settings.startUrl}</code> with{' '}
-        <span data-testid="confirm-rerun-settings">{digest === '' ? 'the default settings' : digest}</span>, without your cookies.
+        <span data-testid="confirm-rerun-settings">{digest === '' ? 'the default settings' : digest}</span>, without
+        your cookies.
       </span>
-      <button type="button" class="primary" ref={confirmRef} data-testid="confirm-rerun" disabled={isBusy} onClick={onStart}>
+      <button
+        type="button"
+        class="primary"
+        ref={confirmRef}
+        data-testid="confirm-rerun"
+        disabled={isBusy}
+        onClick={onStart}
+      >
         Start
       </button>
       <button type="button" data-testid="cancel-rerun" onClick={onCancel}>

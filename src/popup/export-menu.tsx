@@ -60,7 +60,10 @@ export function ExportMenu({ crawlId, rowCount, onExport }: ExportMenuProps) {
           type="button"
           data-testid="export"
           disabled={isEmpty || isOpening}
-          aria-describedby={[isEmpty ? hintId : null, error !== null ? errorId : null].filter((part) => part !== null).join(' ') || undefined}
+          aria-describedby={
+            [isEmpty ? hintId : null, error !== null ? errorId : null].filter((part) => part !== null).join(' ') ||
+            undefined
+          }
           onClick={() => void onClick()}
         >
           Export

@@ -73,7 +73,11 @@ export function IssuesSummary({ crawl, send, onOpenIssues }: IssuesSummaryProps)
         {summary.state === 'done' && (
           <span class="issues-counts" data-testid="popup-issues-counts">
             {SEVERITIES.map((severity, index) => (
-              <span key={severity} class={summary.value.bySeverity[severity] > 0 ? `severity-${severity}` : undefined} data-severity={severity}>
+              <span
+                key={severity}
+                class={summary.value.bySeverity[severity] > 0 ? `severity-${severity}` : undefined}
+                data-severity={severity}
+              >
                 {index > 0 && ' · '}
                 {severityCountText(severity, summary.value.bySeverity[severity])}
               </span>
@@ -91,11 +95,21 @@ export function IssuesSummary({ crawl, send, onOpenIssues }: IssuesSummaryProps)
       )}
       {summary.state === 'done' && summary.value.checks.length === 0 && <p class="muted">No issue found.</p>}
       {summary.state === 'done' && summary.value.checks.length > 0 && (
-        <ul class="issues-top" data-testid="popup-issues-top" aria-label="The worst checks: the most severe, then the most issues">
+        <ul
+          class="issues-top"
+          data-testid="popup-issues-top"
+          aria-label="The worst checks: the most severe, then the most issues"
+        >
           {topChecks(summary.value.checks).map(({ check, count }) => {
             const info = checkInfo(check);
             return (
-              <li key={check} class={`severity-${info.severity}`} data-check={check} data-severity={info.severity} title={info.why}>
+              <li
+                key={check}
+                class={`severity-${info.severity}`}
+                data-check={check}
+                data-severity={info.severity}
+                title={info.why}
+              >
                 <span class="issues-top-title">{info.title}</span>
                 <span class="issues-top-count">{count}</span>
               </li>

@@ -66,7 +66,10 @@ export async function loadOnOpen({ deps, store, crawl }: PopupPorts, isCancelled
     if (settings.status === 'fulfilled') {
       store.dispatch({ type: 'remembered-read', settings: fromSettings(settings.value) });
     } else {
-      store.dispatch({ type: 'banner', text: `Could not read the remembered settings: ${describeError(settings.reason)}` });
+      store.dispatch({
+        type: 'banner',
+        text: `Could not read the remembered settings: ${describeError(settings.reason)}`,
+      });
     }
     if (listing.status === 'rejected') {
       store.dispatch({ type: 'banner', text: `Could not list earlier crawls: ${describeError(listing.reason)}` });
@@ -86,7 +89,10 @@ export function editForm({ store, setRefusal }: PopupPorts, next: StartFormValue
 }
 
 /** Whether Chrome lets Tabcrawl crawl these settings' site; asks the user when it does not. False when asking failed. */
-export async function requestAccess(deps: Pick<PopupDeps, 'requestHostAccess'>, settings: Pick<CrawlSettings, 'startUrl' | 'includeSubdomains'>): Promise<boolean> {
+export async function requestAccess(
+  deps: Pick<PopupDeps, 'requestHostAccess'>,
+  settings: Pick<CrawlSettings, 'startUrl' | 'includeSubdomains'>,
+): Promise<boolean> {
   try {
     return await deps.requestHostAccess(hostAccessPatterns(settings));
   } catch {
@@ -129,7 +135,10 @@ export async function startCrawl(ports: PopupPorts): Promise<void> {
     } else if (err instanceof TabcrawlError && err.fields.length > 0) {
       const { fields, other } = splitErrors(err.fields);
       store.dispatch({ type: 'field-errors', fields });
-      store.dispatch({ type: 'banner', text: other.length > 0 ? other.join('; ') : Object.keys(fields).length > 0 ? null : err.message });
+      store.dispatch({
+        type: 'banner',
+        text: other.length > 0 ? other.join('; ') : Object.keys(fields).length > 0 ? null : err.message,
+      });
     } else {
       store.dispatch({ type: 'banner', text: errorSentence(err) });
     }
@@ -139,10 +148,18 @@ export async function startCrawl(ports: PopupPorts): Promise<void> {
 }
 
 /** Remembers the form's settings (those given; an empty field keeps following the defaults) for the site of a started crawl. */
-export async function rememberSettings({ deps, store }: PopupPorts, startUrl: string, values: StartFormValues): Promise<void> {
+export async function rememberSettings(
+  { deps, store }: PopupPorts,
+  startUrl: string,
+  values: StartFormValues,
+): Promise<void> {
   try {
     const saved = await saveSiteSettings(deps.settingsStorage, startUrl, toSettings(values.settings));
-    if (!saved.ok) store.dispatch({ type: 'banner', text: `Could not remember these settings: ${saved.errors.map((error) => error.message).join('; ')}` });
+    if (!saved.ok)
+      store.dispatch({
+        type: 'banner',
+        text: `Could not remember these settings: ${saved.errors.map((error) => error.message).join('; ')}`,
+      });
   } catch (err) {
     store.dispatch({ type: 'banner', text: `Could not remember these settings: ${describeError(err)}` });
   }
@@ -198,7 +215,11 @@ export async function openCrawl({ store, crawl }: PopupPorts, picked: CrawlSumma
 }
 
 /** Opens the results page of a crawl in a new tab, on this view. */
-export async function openInTab({ deps, store }: PopupPorts, crawlId: string, view: ResultsViewName = 'table'): Promise<void> {
+export async function openInTab(
+  { deps, store }: PopupPorts,
+  crawlId: string,
+  view: ResultsViewName = 'table',
+): Promise<void> {
   try {
     await deps.openResultsTab(crawlId, view);
   } catch (err) {
@@ -255,7 +276,11 @@ export async function saveBrowsertrixConfig({ deps, store }: PopupPorts, picked:
   if (saveConfig === undefined) return;
   store.dispatch({ type: 'banner', text: null });
   try {
-    const text = browsertrixConfigYaml({ settings: picked.settings, version: deps.tabcrawlVersion ?? 'unknown', createdAt: picked.createdAt });
+    const text = browsertrixConfigYaml({
+      settings: picked.settings,
+      version: deps.tabcrawlVersion ?? 'unknown',
+      createdAt: picked.createdAt,
+    });
     await saveConfig(browsertrixConfigFileName(picked), text);
   } catch (err) {
     store.dispatch({ type: 'banner', text: `Could not save the Browsertrix config: ${describeError(err)}` });

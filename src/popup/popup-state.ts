@@ -149,7 +149,12 @@ export function reducePopup(state: PopupState, action: PopupAction): PopupState 
     case 'start-over':
       return { ...state, isStarting: false };
     case 'screen-opened':
-      return { ...state, banner: null, screen: action.screen, crawls: action.screen === 'crawls' ? null : state.crawls };
+      return {
+        ...state,
+        banner: null,
+        screen: action.screen,
+        crawls: action.screen === 'crawls' ? null : state.crawls,
+      };
     case 'rerun-shown':
       return { ...state, screen: 'site' };
     case 'crawls-listed':

@@ -37,7 +37,10 @@ export function ResultsTable({ pages, origin, isOver = false }: ResultsTableProp
               <td class="cell-url" title={page.url}>
                 {shortUrl(page.url, origin)}
               </td>
-              <td class="cell-status" title={page.error !== null ? `${page.error.code}: ${page.error.message}` : status}>
+              <td
+                class="cell-status"
+                title={page.error !== null ? `${page.error.code}: ${page.error.message}` : status}
+              >
                 {status}
               </td>
               <td class="cell-type" title={page.contentType ?? undefined}>

@@ -59,7 +59,13 @@ export function SiteScreen({ deps, errorText }: SiteScreenProps) {
         />
       ) : null}
       {isFormShown && crawl?.state === 'paused' && blockedReason !== null && (
-        <button type="button" class="link" data-testid="stop-and-start" disabled={view.pendingAction !== null} onClick={() => void act.stopAndStart()}>
+        <button
+          type="button"
+          class="link"
+          data-testid="stop-and-start"
+          disabled={view.pendingAction !== null}
+          onClick={() => void act.stopAndStart()}
+        >
           Stop the paused crawl and start anew
         </button>
       )}
@@ -70,11 +76,24 @@ export function SiteScreen({ deps, errorText }: SiteScreenProps) {
       )}
       {state.banner === null && refusal !== null && (
         <p class="refusal-choices">
-          <button type="button" class="link" data-testid="stop-blocker-and-start" disabled={state.isStarting} onClick={() => void act.stopBlockerAndStart(refusal.crawlId)}>
-            {refusal.crawl?.state === 'paused' ? 'Stop that paused crawl and start anew' : 'Stop that crawl and start anew'}
+          <button
+            type="button"
+            class="link"
+            data-testid="stop-blocker-and-start"
+            disabled={state.isStarting}
+            onClick={() => void act.stopBlockerAndStart(refusal.crawlId)}
+          >
+            {refusal.crawl?.state === 'paused'
+              ? 'Stop that paused crawl and start anew'
+              : 'Stop that crawl and start anew'}
           </button>
           {refusal.crawl !== null && refusal.crawl.id !== crawl?.id && (
-            <button type="button" class="link" data-testid="show-blocker" onClick={() => refusal.crawl !== null && void act.openCrawl(refusal.crawl)}>
+            <button
+              type="button"
+              class="link"
+              data-testid="show-blocker"
+              onClick={() => refusal.crawl !== null && void act.openCrawl(refusal.crawl)}
+            >
               Show that crawl
             </button>
           )}
@@ -95,13 +114,19 @@ export function SiteScreen({ deps, errorText }: SiteScreenProps) {
           >
             <ExportMenu crawlId={crawl.id} rowCount={crawl.counts.done} onExport={deps.openExportTab} />
           </CrawlProgress>
-          {hasIssuesSummary(crawl) && <IssuesSummary crawl={crawl} send={deps.send} onOpenIssues={() => void act.openInTab(crawl.id, 'issues')} />}
+          {hasIssuesSummary(crawl) && (
+            <IssuesSummary crawl={crawl} send={deps.send} onOpenIssues={() => void act.openInTab(crawl.id, 'issues')} />
+          )}
           {!isFormShown && (
             <button type="button" class="link" data-testid="show-start-form" onClick={onNewCrawl}>
               Start another crawl…
             </button>
           )}
-          <ResultsTable pages={view.pages} origin={httpOrigin(crawl.settings.startUrl)} isOver={crawl.state !== 'running' && crawl.state !== 'paused'} />
+          <ResultsTable
+            pages={view.pages}
+            origin={httpOrigin(crawl.settings.startUrl)}
+            isOver={crawl.state !== 'running' && crawl.state !== 'paused'}
+          />
         </>
       ) : (
         state.isLoading && (

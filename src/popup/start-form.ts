@@ -4,7 +4,13 @@
  * Pure: no Preact, no browser APIs.
  */
 import { DEFAULT_SETTINGS, type CrawlSettings, type SettingsError } from '../core/settings.ts';
-import { fieldErrors, fromSettings, toSettings, type FormValues, type SettingKey } from '../settings/settings-values.ts';
+import {
+  fieldErrors,
+  fromSettings,
+  toSettings,
+  type FormValues,
+  type SettingKey,
+} from '../settings/settings-values.ts';
 
 /** The Start form as typed: the start URL, and every other option as the settings form edits it. */
 export interface StartFormValues {
@@ -48,7 +54,8 @@ export function startRequestSettings(settings: CrawlSettings): Partial<CrawlSett
     if (key === 'startUrl') continue;
     const value = settings[key];
     const builtIn = DEFAULT_SETTINGS[key];
-    const isDefault = Array.isArray(value) && Array.isArray(builtIn) ? value.join('\n') === builtIn.join('\n') : value === builtIn;
+    const isDefault =
+      Array.isArray(value) && Array.isArray(builtIn) ? value.join('\n') === builtIn.join('\n') : value === builtIn;
     if (ALWAYS_SENT.has(key) || !isDefault) Object.assign(sent, { [key]: Array.isArray(value) ? [...value] : value });
   }
   return sent;

@@ -212,5 +212,16 @@ export function useCrawl(send: Send, pollMs: number, onEvent?: OnEvent, now: () 
     };
   }, [crawlId, isRunning, send, pollMs, loadHosts, onEvent, setCrawl]);
 
-  return { crawl, pages, error, hosts, readAt, pendingAction, isStopping: pendingAction === 'stop', show, stop, perform };
+  return {
+    crawl,
+    pages,
+    error,
+    hosts,
+    readAt,
+    pendingAction,
+    isStopping: pendingAction === 'stop',
+    show,
+    stop,
+    perform,
+  };
 }

@@ -23,7 +23,11 @@ export interface StartRefusal {
  * cleared once that crawl is neither running nor paused, or is gone.
  * @param pollMs pause between two reads of the crawl in the way when there is no `onEvent`, in ms.
  */
-export function useStartRefusal(send: Send, pollMs: number, onEvent?: OnEvent): [StartRefusal | null, (refusal: StartRefusal | null) => void] {
+export function useStartRefusal(
+  send: Send,
+  pollMs: number,
+  onEvent?: OnEvent,
+): [StartRefusal | null, (refusal: StartRefusal | null) => void] {
   const [refusal, setRefusal] = useState<StartRefusal | null>(null);
   const refusedBy = refusal?.crawlId ?? null;
   useEffect(() => {
@@ -39,7 +43,9 @@ export function useStartRefusal(send: Send, pollMs: number, onEvent?: OnEvent): 
       }
       if (isCancelled) return;
       const isInTheWay = blocker !== null && (blocker.state === 'running' || blocker.state === 'paused');
-      setRefusal((current) => (current?.crawlId !== refusedBy ? current : isInTheWay ? { ...current, crawl: blocker } : null));
+      setRefusal((current) =>
+        current?.crawlId !== refusedBy ? current : isInTheWay ? { ...current, crawl: blocker } : null,
+      );
     };
     void check();
     if (onEvent === undefined) {

@@ -106,7 +106,9 @@ export function IssuesView({
     setSaveError(null);
     try {
       const text = issuesToCsv(view.result, check === null ? undefined : [check]);
-      Promise.resolve(saveCsv(issuesFileName(crawl, check), text)).catch((error: unknown) => setSaveError(errorMessage(error)));
+      Promise.resolve(saveCsv(issuesFileName(crawl, check), text)).catch((error: unknown) =>
+        setSaveError(errorMessage(error)),
+      );
     } catch (error) {
       setSaveError(errorMessage(error));
     }
@@ -122,7 +124,12 @@ export function IssuesView({
             {severityCountsText(countsBySeverity(view.result))}
           </p>
         )}
-        <button type="button" data-testid="issues-download-all" disabled={view.state !== 'ready'} onClick={() => save(null)}>
+        <button
+          type="button"
+          data-testid="issues-download-all"
+          disabled={view.state !== 'ready'}
+          onClick={() => save(null)}
+        >
           Download all (CSV)
         </button>
       </div>
@@ -144,7 +151,9 @@ export function IssuesView({
       {view.state === 'ready' &&
         SEVERITIES.map((severity) => (
           <div key={severity} class="issues-group" data-severity={severity}>
-            <h2 class="issues-heading">{severity === 'error' ? 'Errors' : severity === 'warning' ? 'Warnings' : 'Notices'}</h2>
+            <h2 class="issues-heading">
+              {severity === 'error' ? 'Errors' : severity === 'warning' ? 'Warnings' : 'Notices'}
+            </h2>
             <ul class="issues-list">
               {CHECKS.filter((info) => info.severity === severity).map((info) => (
                 <CheckRow
@@ -180,12 +189,36 @@ interface CheckRowProps {
   maxUrls: number;
 }
 
-function CheckRow({ info, findings, notJudged, isOpen, onToggle, onSave, onOpenUrl, onShowInTable, maxUrls }: CheckRowProps) {
+function CheckRow({
+  info,
+  findings,
+  notJudged,
+  isOpen,
+  onToggle,
+  onSave,
+  onOpenUrl,
+  onShowInTable,
+  maxUrls,
+}: CheckRowProps) {
   const count = findings.length;
   return (
-    <li class="issues-check" data-testid="issue-check" data-check={info.id} data-count={count} data-severity={info.severity} data-not-judged={notJudged?.count}>
+    <li
+      class="issues-check"
+      data-testid="issue-check"
+      data-check={info.id}
+      data-count={count}
+      data-severity={info.severity}
+      data-not-judged={notJudged?.count}
+    >
       <div class="issues-check-head">
-        <button type="button" class="issues-toggle" aria-expanded={isOpen} data-testid="issue-toggle" disabled={count === 0} onClick={onToggle}>
+        <button
+          type="button"
+          class="issues-toggle"
+          aria-expanded={isOpen}
+          data-testid="issue-toggle"
+          disabled={count === 0}
+          onClick={onToggle}
+        >
           <span class={`issues-badge issues-${info.severity}`}>{info.severity}</span> {info.title}{' '}
           <span class="issues-count" data-testid="issue-count">
             {notJudged?.isOff === true && count === 0 ? 'not checked' : count}
@@ -215,7 +248,16 @@ function CheckRow({ info, findings, notJudged, isOpen, onToggle, onSave, onOpenU
               Download CSV
             </button>
             {onShowInTable !== undefined && (
-              <button type="button" data-testid="issue-show-in-table" onClick={() => onShowInTable(info.id, findings.map((finding) => finding.url))}>
+              <button
+                type="button"
+                data-testid="issue-show-in-table"
+                onClick={() =>
+                  onShowInTable(
+                    info.id,
+                    findings.map((finding) => finding.url),
+                  )
+                }
+              >
                 Show in table
               </button>
             )}
@@ -246,7 +288,9 @@ function CheckRow({ info, findings, notJudged, isOpen, onToggle, onSave, onOpenU
                               <IssueUrl url={url} onOpenUrl={onOpenUrl} />
                             </li>
                           ))}
-                          {finding.relatedCount > 5 && <li class="reports-muted">and {finding.relatedCount - 5} more (in the CSV)</li>}
+                          {finding.relatedCount > 5 && (
+                            <li class="reports-muted">and {finding.relatedCount - 5} more (in the CSV)</li>
+                          )}
                         </ul>
                       )}
                     </td>

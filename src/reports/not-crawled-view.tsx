@@ -23,7 +23,12 @@ import type { SaveCsv } from './reports-view.tsx';
 export const PAGE_SIZE = 200;
 
 /** Reads the crawl's URLs left unvisited after `afterUrl` (null: from the first), in URL order; of one reason when given. */
-export type NotCrawledSource = (crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null) => Promise<NotCrawledUrl[]>;
+export type NotCrawledSource = (
+  crawlId: string,
+  afterUrl: string | null,
+  limit: number,
+  reason: NotCrawledReason | null,
+) => Promise<NotCrawledUrl[]>;
 
 export interface NotCrawledViewProps {
   crawl: Pick<CrawlRecord, 'id' | 'state' | 'createdAt' | 'counts' | 'settings'>;
@@ -33,12 +38,18 @@ export interface NotCrawledViewProps {
   onOpenUrl?: (url: string) => void;
 }
 
-type Listing = { state: 'loading' } | { state: 'ready'; urls: NotCrawledUrl[]; hasMore: boolean } | { state: 'failed'; message: string };
+type Listing =
+  | { state: 'loading' }
+  | { state: 'ready'; urls: NotCrawledUrl[]; hasMore: boolean }
+  | { state: 'failed'; message: string };
 
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** `<host>-<yyyy-mm-dd>-not-crawled[-<reason>].csv`. */
-export function notCrawledFileName(crawl: Pick<CrawlRecord, 'createdAt' | 'settings'>, reason: NotCrawledReason | null): string {
+export function notCrawledFileName(
+  crawl: Pick<CrawlRecord, 'createdAt' | 'settings'>,
+  reason: NotCrawledReason | null,
+): string {
   const host = new URL(crawl.settings.startUrl).host.replace(/[^A-Za-z0-9.-]+/g, '_');
   const date = new Date(crawl.createdAt).toISOString().slice(0, 10);
   return `${host}-${date}-not-crawled${reason === null ? '' : `-${reason}`}.csv`;
@@ -55,7 +66,9 @@ export function NotCrawledView({ crawl, load, saveCsv, onOpenUrl }: NotCrawledVi
     let isCancelled = false;
     setListing({ state: 'loading' });
     load(crawl.id, null, PAGE_SIZE + 1, reason).then(
-      (urls) => !isCancelled && setListing({ state: 'ready', urls: urls.slice(0, PAGE_SIZE), hasMore: urls.length > PAGE_SIZE }),
+      (urls) =>
+        !isCancelled &&
+        setListing({ state: 'ready', urls: urls.slice(0, PAGE_SIZE), hasMore: urls.length > PAGE_SIZE }),
       (error: unknown) => !isCancelled && setListing({ state: 'failed', message: errorMessage(error) }),
     );
     return () => {
@@ -69,7 +82,11 @@ export function NotCrawledView({ crawl, load, saveCsv, onOpenUrl }: NotCrawledVi
     const after = listing.urls.at(-1)?.url ?? null;
     try {
       const more = await load(crawl.id, after, PAGE_SIZE + 1, reason);
-      setListing({ state: 'ready', urls: [...listing.urls, ...more.slice(0, PAGE_SIZE)], hasMore: more.length > PAGE_SIZE });
+      setListing({
+        state: 'ready',
+        urls: [...listing.urls, ...more.slice(0, PAGE_SIZE)],
+        hasMore: more.length > PAGE_SIZE,
+      });
     } catch (error) {
       setListing({ state: 'failed', message: errorMessage(error) });
     }
@@ -79,7 +96,7 @@ export function NotCrawledView({ crawl, load, saveCsv, onOpenUrl }: NotCrawledVi
     setSaveError(null);
     try {
       const all: NotCrawledUrl[] = [];
-      for (let after: string | null = null; ; ) {
+      for (let after: string | null = null; ;) {
         const slice = await load(crawl.id, after, 5000, reason);
         all.push(...slice);
         if (slice.length < 5000) break;
@@ -95,7 +112,12 @@ export function NotCrawledView({ crawl, load, saveCsv, onOpenUrl }: NotCrawledVi
   const reasons = NOT_CRAWLED_REASONS.filter((r) => (counts?.[r] ?? 0) > 0);
 
   return (
-    <section class="reports" data-testid="not-crawled" data-state={listing.state} aria-busy={listing.state === 'loading'}>
+    <section
+      class="reports"
+      data-testid="not-crawled"
+      data-state={listing.state}
+      aria-busy={listing.state === 'loading'}
+    >
       <p class="reports-count" data-testid="not-crawled-summary">
         {isCounted
           ? (summary ?? 'The crawl left nothing unvisited: every URL it found within its limits and scope was crawled.')
@@ -105,11 +127,22 @@ export function NotCrawledView({ crawl, load, saveCsv, onOpenUrl }: NotCrawledVi
       </p>
       {(reasons.length > 1 || reason !== null) && (
         <div class="results-tabs not-crawled-reasons" role="group" aria-label="Why">
-          <button type="button" aria-pressed={reason === null} data-testid="not-crawled-all" onClick={() => setReason(null)}>
+          <button
+            type="button"
+            aria-pressed={reason === null}
+            data-testid="not-crawled-all"
+            onClick={() => setReason(null)}
+          >
             All
           </button>
           {reasons.map((r) => (
-            <button key={r} type="button" aria-pressed={reason === r} data-testid={`not-crawled-${r}`} onClick={() => setReason(r)}>
+            <button
+              key={r}
+              type="button"
+              aria-pressed={reason === r}
+              data-testid={`not-crawled-${r}`}
+              onClick={() => setReason(r)}
+            >
               {notCrawledReasonText(r, crawl.settings)} ({counts?.[r] ?? 0})
             </button>
           ))}
@@ -148,7 +181,13 @@ export function NotCrawledView({ crawl, load, saveCsv, onOpenUrl }: NotCrawledVi
                     <td class="reports-url">{u.url}</td>
                     <td>{notCrawledReasonText(u.reason, crawl.settings)}</td>
                     <td>{u.depth}</td>
-                    <td>{u.referrer === null ? <span class="reports-muted">none</span> : <UrlLink url={u.referrer} onOpen={onOpenUrl} testId="not-crawled-found-on" />}</td>
+                    <td>
+                      {u.referrer === null ? (
+                        <span class="reports-muted">none</span>
+                      ) : (
+                        <UrlLink url={u.referrer} onOpen={onOpenUrl} testId="not-crawled-found-on" />
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -25,7 +25,17 @@ import type { BrokenResource, ChainEnd, Report, ReportKind } from '../audit/repo
 export const REPORT_CSV_HEADERS: { readonly [K in ReportKind]: readonly string[] } = Object.freeze({
   'broken-links': ['target', 'status', 'error', 'linking page', 'anchor text'],
   'broken-resources': ['resource', 'type', 'status', 'problem', 'found via', 'used by', 'used by kind'],
-  redirects: ['start', 'hops', 'hop URLs', 'hop statuses', 'final URL', 'final status', 'outcome', 'long chain', 'loop'],
+  redirects: [
+    'start',
+    'hops',
+    'hop URLs',
+    'hop statuses',
+    'final URL',
+    'final status',
+    'outcome',
+    'long chain',
+    'loop',
+  ],
   blocked: ['url', 'rule', 'referrer'],
   duplicates: ['group', 'sha256', 'url', 'status', 'original'],
 });
@@ -49,8 +59,11 @@ export function chainOutcome(end: ChainEnd): string {
  * What is wrong with a broken resource, in words: `404`, `timeout: no answer in 30 s`,
  * `blocked by robots.txt (Disallow: /private)`.
  */
-export function resourceProblem(resource: Pick<BrokenResource, 'status' | 'error' | 'isBlocked' | 'blockedRule'>): string {
-  if (resource.isBlocked) return resource.blockedRule === null ? 'blocked by robots.txt' : `blocked by robots.txt (${resource.blockedRule})`;
+export function resourceProblem(
+  resource: Pick<BrokenResource, 'status' | 'error' | 'isBlocked' | 'blockedRule'>,
+): string {
+  if (resource.isBlocked)
+    return resource.blockedRule === null ? 'blocked by robots.txt' : `blocked by robots.txt (${resource.blockedRule})`;
   if (resource.status !== null) return String(resource.status);
   return resource.error ?? 'failed';
 }
@@ -71,8 +84,16 @@ export function reportCsvRows(report: Report): CsvCell[][] {
       );
     case 'broken-resources':
       return report.resources.flatMap((resource) => {
-        const cells: CsvCell[] = [resource.url, resource.type, resource.status, resourceProblem(resource), resource.referrer];
-        return resource.users.length === 0 ? [[...cells, null, null]] : resource.users.map((user) => [...cells, user.url, user.kind]);
+        const cells: CsvCell[] = [
+          resource.url,
+          resource.type,
+          resource.status,
+          resourceProblem(resource),
+          resource.referrer,
+        ];
+        return resource.users.length === 0
+          ? [[...cells, null, null]]
+          : resource.users.map((user) => [...cells, user.url, user.kind]);
       });
     case 'redirects':
       return report.chains.map((chain) => [

@@ -33,7 +33,14 @@ import {
   type ReportKind,
   type RowScan,
 } from '../audit/reports.ts';
-import { chainEndUrl, chainOutcome, reportFileName, reportToCsv, resourceProblem, type ReportCrawl } from './report-csv.ts';
+import {
+  chainEndUrl,
+  chainOutcome,
+  reportFileName,
+  reportToCsv,
+  resourceProblem,
+  type ReportCrawl,
+} from './report-csv.ts';
 
 /** Saves `text` as a file named `fileName` (e.g. through the downloads API); may be async. */
 export type SaveCsv = (fileName: string, text: string) => void | Promise<unknown>;
@@ -107,7 +114,15 @@ function errorMessage(error: unknown): string {
 }
 
 /** The reports panel: builds all five reports on mount, then shows the chosen one. */
-export function ReportsView({ loadRows, crawl, saveCsv, initialKind = 'broken-links', maxTableRows = 500, onOpenUrl, onReady }: ReportsViewProps) {
+export function ReportsView({
+  loadRows,
+  crawl,
+  saveCsv,
+  initialKind = 'broken-links',
+  maxTableRows = 500,
+  onOpenUrl,
+  onReady,
+}: ReportsViewProps) {
   const [view, setView] = useState<ViewState>({ state: 'building' });
   const [kind, setKind] = useState<ReportKind>(initialKind);
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -151,56 +166,56 @@ export function ReportsView({ loadRows, crawl, saveCsv, initialKind = 'broken-li
 
   return (
     <OpenUrl.Provider value={onOpenUrl}>
-    <section class="reports" data-state={view.state} aria-busy={view.state === 'building'}>
-      <div class="reports-bar">
-        <label for={selectId}>Report</label>
-        <select
-          id={selectId}
-          data-testid="report-select"
-          value={kind}
-          onChange={(event) => {
-            const value = event.currentTarget.value;
-            const picked = REPORT_KINDS.find((k) => k === value);
-            if (picked !== undefined) {
-              setKind(picked);
-              setSaveError(null);
-            }
-          }}
-        >
-          {REPORT_KINDS.map((k) => (
-            <option key={k} value={k}>
-              {view.state === 'ready' ? `${REPORT_TITLES[k]} (${reportCount(view.reports[k])})` : REPORT_TITLES[k]}
-            </option>
-          ))}
-        </select>
-        <button type="button" data-testid="report-download" disabled={report === null} onClick={download}>
-          Download CSV
-        </button>
-      </div>
-      {view.state === 'building' && (
-        <p class="reports-status" role="status" data-testid="report-status">
-          Building report…
-        </p>
-      )}
-      {view.state === 'failed' && (
-        <p class="reports-status reports-failed" role="alert" data-testid="report-status">
-          Could not build the reports: {view.message}
-        </p>
-      )}
-      {saveError !== null && (
-        <p class="reports-status reports-failed" role="alert" data-testid="report-save-error">
-          Could not save the CSV: {saveError}
-        </p>
-      )}
-      {report !== null && (
-        <>
-          <p class="reports-count" data-testid="report-count" data-count={reportCount(report)}>
-            {countText(report)}
+      <section class="reports" data-state={view.state} aria-busy={view.state === 'building'}>
+        <div class="reports-bar">
+          <label for={selectId}>Report</label>
+          <select
+            id={selectId}
+            data-testid="report-select"
+            value={kind}
+            onChange={(event) => {
+              const value = event.currentTarget.value;
+              const picked = REPORT_KINDS.find((k) => k === value);
+              if (picked !== undefined) {
+                setKind(picked);
+                setSaveError(null);
+              }
+            }}
+          >
+            {REPORT_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {view.state === 'ready' ? `${REPORT_TITLES[k]} (${reportCount(view.reports[k])})` : REPORT_TITLES[k]}
+              </option>
+            ))}
+          </select>
+          <button type="button" data-testid="report-download" disabled={report === null} onClick={download}>
+            Download CSV
+          </button>
+        </div>
+        {view.state === 'building' && (
+          <p class="reports-status" role="status" data-testid="report-status">
+            Building report…
           </p>
-          <ReportTable report={report} maxRows={maxTableRows} />
-        </>
-      )}
-    </section>
+        )}
+        {view.state === 'failed' && (
+          <p class="reports-status reports-failed" role="alert" data-testid="report-status">
+            Could not build the reports: {view.message}
+          </p>
+        )}
+        {saveError !== null && (
+          <p class="reports-status reports-failed" role="alert" data-testid="report-save-error">
+            Could not save the CSV: {saveError}
+          </p>
+        )}
+        {report !== null && (
+          <>
+            <p class="reports-count" data-testid="report-count" data-count={reportCount(report)}>
+              {countText(report)}
+            </p>
+            <ReportTable report={report} maxRows={maxTableRows} />
+          </>
+        )}
+      </section>
     </OpenUrl.Provider>
   );
 }
@@ -314,7 +329,9 @@ function BrokenResourceRows({ report, maxRows }: { report: BrokenResourcesReport
                   {resource.users.map((user) => (
                     <li key={user.url}>
                       <ReportUrl url={user.url} />
-                      {user.kind !== 'page' && <span class="reports-muted"> ({user.kind === 'resource' ? 'stylesheet' : user.kind})</span>}
+                      {user.kind !== 'page' && (
+                        <span class="reports-muted"> ({user.kind === 'resource' ? 'stylesheet' : user.kind})</span>
+                      )}
                     </li>
                   ))}
                 </ul>
@@ -392,7 +409,9 @@ function BlockedRows({ report, maxRows }: { report: BlockedReport; maxRows: numb
               <ReportUrl url={row.url} />
             </td>
             <td>{row.rule ?? <span class="reports-muted">unknown</span>}</td>
-            <td>{row.referrer === null ? <span class="reports-muted">start URL</span> : <ReportUrl url={row.referrer} />}</td>
+            <td>
+              {row.referrer === null ? <span class="reports-muted">start URL</span> : <ReportUrl url={row.referrer} />}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -25,16 +25,31 @@ export function AllUrlsView({ reader, crawlId }: AllUrlsViewProps) {
     <>
       {issueFilter !== null && (
         <p class="filter-note" role="status" data-testid="issue-filter">
-          Only the {issueFilter.urls.length} URLs of the issue “{checkInfo(issueFilter.check).title}” ({issueFilter.check}).{' '}
-          <button type="button" data-testid="issue-filter-clear" onClick={() => dispatch({ type: 'issue-filter-set', filter: null })}>
+          Only the {issueFilter.urls.length} URLs of the issue “{checkInfo(issueFilter.check).title}” (
+          {issueFilter.check}).{' '}
+          <button
+            type="button"
+            data-testid="issue-filter-clear"
+            onClick={() => dispatch({ type: 'issue-filter-set', filter: null })}
+          >
             Show every URL
           </button>
         </p>
       )}
-      <ResultsFilters values={filters} facets={results.facets} onChange={(next) => dispatch({ type: 'filters-changed', filters: next })} searchRef={results.searchRef}>
+      <ResultsFilters
+        values={filters}
+        facets={results.facets}
+        onChange={(next) => dispatch({ type: 'filters-changed', filters: next })}
+        searchRef={results.searchRef}
+      >
         <ColumnChooser columns={state.columns} onChange={results.chooseColumns} />
       </ResultsFilters>
-      <ResultsCount total={windows.total} isFiltered={hasFilters(filters)} state={crawl?.state} onClear={() => dispatch({ type: 'filters-changed', filters: NO_FILTERS })} />
+      <ResultsCount
+        total={windows.total}
+        isFiltered={hasFilters(filters)}
+        state={crawl?.state}
+        onClear={() => dispatch({ type: 'filters-changed', filters: NO_FILTERS })}
+      />
       {windows.error !== null && (
         <p class="banner" role="alert" data-testid="results-error">
           Could not read the rows: {windows.error instanceof Error ? windows.error.message : String(windows.error)}
@@ -58,7 +73,17 @@ export function AllUrlsView({ reader, crawlId }: AllUrlsViewProps) {
           onScrollRestored={address.onGridScrollRestored}
           onScrollTopChange={address.onGridScroll}
         />
-        {openUrl !== null && <UrlDetail reader={reader} crawlId={crawlId} crawl={crawl} url={openUrl} origin={origin} onOpen={results.openDetail} onClose={results.closeDetail} />}
+        {openUrl !== null && (
+          <UrlDetail
+            reader={reader}
+            crawlId={crawlId}
+            crawl={crawl}
+            url={openUrl}
+            origin={origin}
+            onOpen={results.openDetail}
+            onClose={results.closeDetail}
+          />
+        )}
       </div>
     </>
   );

@@ -6,13 +6,19 @@
 import { RESULT_COLUMNS, SORT_COLUMNS, type SortColumn } from '../storage/page-queries.ts';
 
 /** A column the table can show (every sort column but `seq`). */
-export type ShownColumn = { [C in SortColumn]: (typeof RESULT_COLUMNS)[C]['isShown'] extends true ? C : never }[SortColumn];
+export type ShownColumn = {
+  [C in SortColumn]: (typeof RESULT_COLUMNS)[C]['isShown'] extends true ? C : never;
+}[SortColumn];
 
 /** Every column the table can show, in table order. */
-export const SHOWN_COLUMNS: readonly ShownColumn[] = Object.freeze(SORT_COLUMNS.filter((column): column is ShownColumn => RESULT_COLUMNS[column].isShown));
+export const SHOWN_COLUMNS: readonly ShownColumn[] = Object.freeze(
+  SORT_COLUMNS.filter((column): column is ShownColumn => RESULT_COLUMNS[column].isShown),
+);
 
 /** The columns shown before the user chooses, in table order. */
-export const DEFAULT_COLUMNS: readonly ShownColumn[] = Object.freeze(SHOWN_COLUMNS.filter((column) => RESULT_COLUMNS[column].isDefault));
+export const DEFAULT_COLUMNS: readonly ShownColumn[] = Object.freeze(
+  SHOWN_COLUMNS.filter((column) => RESULT_COLUMNS[column].isDefault),
+);
 
 /** The column always shown (a row is opened by it). */
 export const FIXED_COLUMN: ShownColumn = 'url';

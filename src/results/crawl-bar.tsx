@@ -44,7 +44,16 @@ export interface CrawlBarProps {
   viewTotal?: number | null;
 }
 
-export function CrawlBar({ crawl, now, onAction, onExport, onExportView, exportViewTitle = 'The rows of the table as filtered and sorted now, as CSV', onBrowsertrixConfig, viewTotal = null }: CrawlBarProps) {
+export function CrawlBar({
+  crawl,
+  now,
+  onAction,
+  onExport,
+  onExportView,
+  exportViewTitle = 'The rows of the table as filtered and sorted now, as CSV',
+  onBrowsertrixConfig,
+  viewTotal = null,
+}: CrawlBarProps) {
   const [pending, setPending] = useState<CrawlBarAction | 'export' | 'export-view' | 'browsertrix-config' | null>(null);
   const [format, setFormat] = useState<ExportFormat>('wacz');
   const [error, setError] = useState<string | null>(null);
@@ -71,7 +80,13 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, exportV
   };
   const action = (name: CrawlBarAction, label: string, busyLabel: string, tone = '') =>
     onAction === undefined ? null : (
-      <button type="button" class={tone} data-testid={`results-${name}`} disabled={pending !== null} onClick={() => void run(name, () => onAction(name))}>
+      <button
+        type="button"
+        class={tone}
+        data-testid={`results-${name}`}
+        disabled={pending !== null}
+        onClick={() => void run(name, () => onAction(name))}
+      >
         {pending === name ? busyLabel : label}
       </button>
     );
@@ -85,7 +100,12 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, exportV
         {state}
       </span>
       {/* The user's own clock; the exact UTC time on hover. */}
-      <time class="crawl-started" dateTime={isoText(crawl.createdAt)} title={isoText(crawl.createdAt)} data-testid="results-started">
+      <time
+        class="crawl-started"
+        dateTime={isoText(crawl.createdAt)}
+        title={isoText(crawl.createdAt)}
+        data-testid="results-started"
+      >
         started {localTimeText(crawl.createdAt)}
       </time>
       {crawl.message !== null && (
@@ -95,19 +115,43 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, exportV
       )}
       {/* A crawl that failed before recording anything has no figures to show: its message says it all. */}
       {!(state === 'failed' && counts.done === 0) && (
-      <dl class="counters">
-        <Counter label="done" value={counts.done} />
-        {/* Of those done: page resources, linked files and checked links to other sites, when the crawl has any. */}
-        {(counts.resources ?? 0) > 0 && <Counter label={counts.resources === 1 ? 'resource' : 'resources'} value={counts.resources} testId="results-counter-resources" />}
-        {(counts.files ?? 0) > 0 && <Counter label={counts.files === 1 ? 'file' : 'files'} value={counts.files} testId="results-counter-files" />}
-        {(counts.external ?? 0) > 0 && <Counter label={counts.external === 1 ? 'external link' : 'external links'} value={counts.external} testId="results-counter-external" />}
-        {!(state === 'finished') && <Counter label={state === 'failed' ? 'not fetched' : 'queued'} value={queued} testId="results-counter-queued" />}
-        <Counter label="fetched" value={counts.fetched} />
-        {/* URLs, not issues: the Issues view counts issues by severity ("14 errors"), several of them on one URL. */}
-        <Counter label="URLs with errors" value={counts.errors} testId="results-counter-errors" />
-        <Counter label="blocked" value={counts.blocked} />
-        <Counter label="stored" text={bytesText(counts.bytesStored ?? 0)} testId="results-bytes-stored" />
-      </dl>
+        <dl class="counters">
+          <Counter label="done" value={counts.done} />
+          {/* Of those done: page resources, linked files and checked links to other sites, when the crawl has any. */}
+          {(counts.resources ?? 0) > 0 && (
+            <Counter
+              label={counts.resources === 1 ? 'resource' : 'resources'}
+              value={counts.resources}
+              testId="results-counter-resources"
+            />
+          )}
+          {(counts.files ?? 0) > 0 && (
+            <Counter
+              label={counts.files === 1 ? 'file' : 'files'}
+              value={counts.files}
+              testId="results-counter-files"
+            />
+          )}
+          {(counts.external ?? 0) > 0 && (
+            <Counter
+              label={counts.external === 1 ? 'external link' : 'external links'}
+              value={counts.external}
+              testId="results-counter-external"
+            />
+          )}
+          {!(state === 'finished') && (
+            <Counter
+              label={state === 'failed' ? 'not fetched' : 'queued'}
+              value={queued}
+              testId="results-counter-queued"
+            />
+          )}
+          <Counter label="fetched" value={counts.fetched} />
+          {/* URLs, not issues: the Issues view counts issues by severity ("14 errors"), several of them on one URL. */}
+          <Counter label="URLs with errors" value={counts.errors} testId="results-counter-errors" />
+          <Counter label="blocked" value={counts.blocked} />
+          <Counter label="stored" text={bytesText(counts.bytesStored ?? 0)} testId="results-bytes-stored" />
+        </dl>
       )}
       <ProgressBar percent={percent} testId="results-progress" class="crawl-progress-bar" />
       <span class="crawl-run-time" data-testid="results-run-time">
@@ -119,7 +163,12 @@ export function CrawlBar({ crawl, now, onAction, onExport, onExportView, exportV
         {(isRunning || isPaused) && action('stop', 'Stop', 'Stopping…', 'danger')}
         {onExport !== undefined && (
           <span class="export-controls">
-            <select aria-label="Export format" data-testid="results-export-format" value={format} onChange={(event) => setFormat(event.currentTarget.value as ExportFormat)}>
+            <select
+              aria-label="Export format"
+              data-testid="results-export-format"
+              value={format}
+              onChange={(event) => setFormat(event.currentTarget.value as ExportFormat)}
+            >
               {FORMATS.map((info) => (
                 <option key={info.format} value={info.format}>
                   {info.label}

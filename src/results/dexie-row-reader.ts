@@ -31,7 +31,12 @@ export class DexieRowReader implements RowReader {
     return this.store.getCrawl(crawlId);
   }
 
-  notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null): Promise<NotCrawledUrl[]> {
+  notCrawledAfter(
+    crawlId: string,
+    afterUrl: string | null,
+    limit: number,
+    reason: NotCrawledReason | null,
+  ): Promise<NotCrawledUrl[]> {
     return this.store.notCrawledAfter(crawlId, afterUrl, limit, reason);
   }
 }

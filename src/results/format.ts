@@ -22,17 +22,29 @@ export const STATUS_CLASSES: readonly { statusClass: StatusClass; label: string 
 
 /** Row kinds in the order the kind filter lists them, with their labels and what each holds. */
 export const KINDS: readonly { kind: RowKind; label: string; title: string }[] = [
-  { kind: 'page', label: 'Pages', title: 'Pages found by links, the start URL and redirects (HTML, or an answer that is not a file)' },
+  {
+    kind: 'page',
+    label: 'Pages',
+    title: 'Pages found by links, the start URL and redirects (HTML, or an answer that is not a file)',
+  },
   { kind: 'resource', label: 'Resources', title: 'What pages load: stylesheets, scripts, images, fonts, icons, media' },
-  { kind: 'file', label: 'Files', title: 'Linked files: a link answered 2xx with something else than HTML (PDF, image, archive…)' },
+  {
+    kind: 'file',
+    label: 'Files',
+    title: 'Linked files: a link answered 2xx with something else than HTML (PDF, image, archive…)',
+  },
   { kind: 'sitemap', label: 'Sitemaps', title: 'Sitemaps listed in robots.txt' },
-  { kind: 'external', label: 'Links to other sites', title: 'Links of the crawled pages to other sites, checked once each (HEAD, GET if refused; redirects followed), never crawled' },
+  {
+    kind: 'external',
+    label: 'Links to other sites',
+    title:
+      'Links of the crawled pages to other sites, checked once each (HEAD, GET if refused; redirects followed), never crawled',
+  },
 ];
 
 /** What decides a row's status text and tone. */
 export type StatusFields = Pick<PageListRow, 'status' | 'blockedBy' | 'error'>;
 export { statusText } from '../ui/row-format.ts';
-
 
 /** Bytes in the binary units every page uses (`512 B`, `5.0 KiB`, `1.2 MiB`); empty when unknown. */
 export function sizeText(bytes: number | null): string {

@@ -34,12 +34,18 @@ export function PageFactsSection({ row, link }: { row: PageRecord; link: (url: s
   if (facts !== null) {
     const canonical = canonicalOf(facts);
     entries.push(
-      ['Canonical', canonical === null ? '—' : canonical === row.url ? <>{link(canonical)} (this URL)</> : link(canonical)],
+      [
+        'Canonical',
+        canonical === null ? '—' : canonical === row.url ? <>{link(canonical)} (this URL)</> : link(canonical),
+      ],
       ...(facts.canonicalHeader !== null && facts.canonical !== null && facts.canonicalHeader !== facts.canonical
         ? ([['Canonical (Link header)', link(facts.canonicalHeader)]] as [string, ComponentChildren][])
         : []),
       ['Robots directives', facts.robots.length === 0 ? '—' : facts.robots.join(', ')],
-      ['Description', facts.description === null ? '— (none)' : facts.description === '' ? '(empty)' : facts.description],
+      [
+        'Description',
+        facts.description === null ? '— (none)' : facts.description === '' ? '(empty)' : facts.description,
+      ],
       ['First h1', facts.h1 ?? '— (none)'],
       ['h1 count', String(facts.h1Count)],
       ['Language', facts.lang ?? '—'],
@@ -61,13 +67,37 @@ export function PageFactsSection({ row, link }: { row: PageRecord; link: (url: s
           </div>
         ))}
       </dl>
-      {facts === null && row.kind === 'page' && <p class="muted">No page facts: not an HTML page answered 2xx, or crawled before Tabcrawl recorded them.</p>}
+      {facts === null && row.kind === 'page' && (
+        <p class="muted">No page facts: not an HTML page answered 2xx, or crawled before Tabcrawl recorded them.</p>
+      )}
       {facts !== null && (
         <>
-          <FactList title="hreflang alternates" testId="facts-hreflang" items={facts.hreflang.map((alternate) => <>{alternate.lang}: {link(alternate.url)}</>)} />
-          <FactList title="Images without alt" testId="facts-images-without-alt" items={facts.imagesWithoutAlt.map(link)} />
-          <FactList title="Mixed content (http: on an https: page)" testId="facts-mixed-content" items={facts.mixedContent.map(link)} />
-          <FactList title="Other links (not checked)" testId="facts-other-links" items={facts.otherLinks.map((href) => <code>{href}</code>)} />
+          <FactList
+            title="hreflang alternates"
+            testId="facts-hreflang"
+            items={facts.hreflang.map((alternate) => (
+              <>
+                {alternate.lang}: {link(alternate.url)}
+              </>
+            ))}
+          />
+          <FactList
+            title="Images without alt"
+            testId="facts-images-without-alt"
+            items={facts.imagesWithoutAlt.map(link)}
+          />
+          <FactList
+            title="Mixed content (http: on an https: page)"
+            testId="facts-mixed-content"
+            items={facts.mixedContent.map(link)}
+          />
+          <FactList
+            title="Other links (not checked)"
+            testId="facts-other-links"
+            items={facts.otherLinks.map((href) => (
+              <code>{href}</code>
+            ))}
+          />
         </>
       )}
     </section>

@@ -44,18 +44,31 @@ export function isSuperseded(reply: ActionReply, live: CrawlRecord): boolean {
  * record's pause bookkeeping so that `activeMs(record, now)` gives it: still
  * moving on when the reply says running, fixed otherwise.
  */
-export function withReply(record: CrawlRecord, { summary, receivedAt }: Pick<ActionReply, 'summary' | 'receivedAt'>): CrawlRecord {
-  const merged: CrawlRecord = { ...record, state: summary.state, counts: summary.counts, endedAt: summary.endedAt, message: summary.message };
+export function withReply(
+  record: CrawlRecord,
+  { summary, receivedAt }: Pick<ActionReply, 'summary' | 'receivedAt'>,
+): CrawlRecord {
+  const merged: CrawlRecord = {
+    ...record,
+    state: summary.state,
+    counts: summary.counts,
+    endedAt: summary.endedAt,
+    message: summary.message,
+  };
   const pausedMs = record.pausedMs ?? 0;
   if (summary.state === 'running') {
     merged.pausedAt = null;
     merged.pausedMs =
       summary.activeMs === undefined
-        ? pausedMs + (record.pausedAt === null || record.pausedAt === undefined ? 0 : Math.max(0, receivedAt - record.pausedAt))
+        ? pausedMs +
+          (record.pausedAt === null || record.pausedAt === undefined ? 0 : Math.max(0, receivedAt - record.pausedAt))
         : Math.max(0, receivedAt - record.createdAt - summary.activeMs);
     return merged;
   }
   merged.pausedMs = pausedMs;
-  merged.pausedAt = summary.activeMs === undefined ? (record.pausedAt ?? summary.endedAt ?? receivedAt) : record.createdAt + pausedMs + summary.activeMs;
+  merged.pausedAt =
+    summary.activeMs === undefined
+      ? (record.pausedAt ?? summary.endedAt ?? receivedAt)
+      : record.createdAt + pausedMs + summary.activeMs;
   return merged;
 }

@@ -29,7 +29,7 @@ const ALL_ROWS_PAGE = 500;
 
 /** Every row of a crawl in finishing order, read {@link ALL_ROWS_PAGE} at a time (the Reports and Issues views scan these). */
 export async function* allRows(reader: RowReader, crawlId: string): AsyncGenerator<PageRecord> {
-  for (let afterSeq = 0; ; ) {
+  for (let afterSeq = 0; ;) {
     const rows = await reader.rowsAfter(crawlId, afterSeq, ALL_ROWS_PAGE);
     yield* rows;
     const last = rows.at(-1);
@@ -52,10 +52,18 @@ export async function exportTableView(
  * Saves the issues shown as CSV: those of the checks open, or every issue when none is.
  * @param result the audit the Issues view built last; null while it is still being built (then this rejects).
  */
-export async function exportIssuesView(ports: { saveCsv: SaveCsv }, crawl: CrawlRecord, result: AuditResult | null, openChecks: readonly CheckId[]): Promise<void> {
+export async function exportIssuesView(
+  ports: { saveCsv: SaveCsv },
+  crawl: CrawlRecord,
+  result: AuditResult | null,
+  openChecks: readonly CheckId[],
+): Promise<void> {
   if (result === null) throw new Error('the issues are still being checked');
   const only = openChecks.length > 0 ? openChecks : undefined;
-  await ports.saveCsv(issuesFileName(crawl, openChecks.length === 1 ? (openChecks[0] ?? null) : null), issuesToCsv(result, only));
+  await ports.saveCsv(
+    issuesFileName(crawl, openChecks.length === 1 ? (openChecks[0] ?? null) : null),
+    issuesToCsv(result, only),
+  );
 }
 
 /** Saves the crawl as a Browsertrix Crawler config (YAML) naming this Tabcrawl version in its User-Agent. */
@@ -63,7 +71,10 @@ export async function saveBrowsertrixConfig(
   ports: { saveConfig: (fileName: string, text: string) => Promise<unknown>; tabcrawlVersion: string },
   crawl: CrawlRecord,
 ): Promise<void> {
-  await ports.saveConfig(browsertrixConfigFileName(crawl), browsertrixConfigYaml({ settings: crawl.settings, version: ports.tabcrawlVersion, createdAt: crawl.createdAt }));
+  await ports.saveConfig(
+    browsertrixConfigFileName(crawl),
+    browsertrixConfigYaml({ settings: crawl.settings, version: ports.tabcrawlVersion, createdAt: crawl.createdAt }),
+  );
 }
 
 /**
@@ -71,7 +82,13 @@ export async function saveBrowsertrixConfig(
  * button was pressed; null when none had been read (nothing to lay it over). Rejects with the background's error.
  * @param now the clock, ms since the epoch (the reply's run time is as of its arrival).
  */
-export async function sendCrawlAction(send: Send, crawlId: string, action: CrawlBarAction, before: CrawlRecord | undefined, now: () => number): Promise<ActionReply | null> {
+export async function sendCrawlAction(
+  send: Send,
+  crawlId: string,
+  action: CrawlBarAction,
+  before: CrawlRecord | undefined,
+  now: () => number,
+): Promise<ActionReply | null> {
   const { crawl: summary } = await send(`crawl/${action}`, { crawlId });
   return before === undefined ? null : { summary, before, receivedAt: now() };
 }

@@ -9,7 +9,12 @@
 import { CHECKS, type CheckId } from '../audit/checks.ts';
 import type { RowKind } from '../core/model.ts';
 import type { TableParams } from '../messaging/routes.ts';
-import { INDEXABILITY_VALUES, SORT_COLUMNS, type IndexabilityValue, type StatusClass } from '../storage/page-queries.ts';
+import {
+  INDEXABILITY_VALUES,
+  SORT_COLUMNS,
+  type IndexabilityValue,
+  type StatusClass,
+} from '../storage/page-queries.ts';
 import { KINDS, STATUS_CLASSES } from './format.ts';
 import type { FilterValues } from './results-filters.tsx';
 import { DEFAULT_SORT, type SortState } from './results-query.ts';
@@ -38,9 +43,11 @@ export function checksFromParams(checks: readonly string[]): CheckId[] {
   return CHECKS.filter((info) => checks.includes(info.id)).map((info) => info.id);
 }
 
-const isStatusClass = (value: string): value is StatusClass => STATUS_CLASSES.some((entry) => entry.statusClass === value);
+const isStatusClass = (value: string): value is StatusClass =>
+  STATUS_CLASSES.some((entry) => entry.statusClass === value);
 const isKind = (value: string | null): value is RowKind => KINDS.some((entry) => entry.kind === value);
-const isIndexability = (value: string | null): value is IndexabilityValue => INDEXABILITY_VALUES.some((entry) => entry === value);
+const isIndexability = (value: string | null): value is IndexabilityValue =>
+  INDEXABILITY_VALUES.some((entry) => entry === value);
 
 /** The table's filters and order an address asks for; what is not a valid value counts as absent. */
 export function tableFromParams(table: TableParams): { filters: FilterValues; sort: SortState } {
@@ -50,7 +57,9 @@ export function tableFromParams(table: TableParams): { filters: FilterValues; so
   const sortColumn = SORT_COLUMNS.find((known) => known === column);
   return {
     filters: {
-      statusClasses: STATUS_CLASSES.map((entry) => entry.statusClass).filter((statusClass) => table.status.includes(statusClass) && isStatusClass(statusClass)),
+      statusClasses: STATUS_CLASSES.map((entry) => entry.statusClass).filter(
+        (statusClass) => table.status.includes(statusClass) && isStatusClass(statusClass),
+      ),
       kind: isKind(table.kind) ? table.kind : null,
       mediaType: table.media,
       depth,

@@ -33,7 +33,9 @@ export function ResultsCount({ total, isFiltered, state, onClear }: ResultsCount
       )}
       {total === 0 && !isFiltered && state !== undefined && (
         <p class="empty-state" data-testid="results-none">
-          {state === 'running' || state === 'paused' ? 'No URL recorded yet: rows appear here as the crawl finishes them.' : 'This crawl recorded no URL.'}
+          {state === 'running' || state === 'paused'
+            ? 'No URL recorded yet: rows appear here as the crawl finishes them.'
+            : 'This crawl recorded no URL.'}
         </p>
       )}
     </>

@@ -8,7 +8,12 @@
  */
 import type { ComponentChildren } from 'preact';
 import type { RowKind } from '../core/model.ts';
-import { INDEXABILITY_VALUES, type IndexabilityValue, type PageFacets, type StatusClass } from '../storage/page-queries.ts';
+import {
+  INDEXABILITY_VALUES,
+  type IndexabilityValue,
+  type PageFacets,
+  type StatusClass,
+} from '../storage/page-queries.ts';
 import { KINDS, STATUS_CLASSES } from './format.ts';
 import { REASON_TEXT } from './page-facts-detail.tsx';
 
@@ -23,7 +28,14 @@ export interface FilterValues {
   search: string;
 }
 
-export const NO_FILTERS: FilterValues = Object.freeze({ statusClasses: [], kind: null, mediaType: null, depth: null, indexability: null, search: '' }) as FilterValues;
+export const NO_FILTERS: FilterValues = Object.freeze({
+  statusClasses: [],
+  kind: null,
+  mediaType: null,
+  depth: null,
+  indexability: null,
+  search: '',
+}) as FilterValues;
 
 /** An indexability value in words, as the filter lists it. */
 export function indexabilityLabel(value: IndexabilityValue): string {
@@ -69,12 +81,17 @@ export function ResultsFilters({ values, facets, onChange, searchRef, children }
     const isOn = values.statusClasses.includes(statusClass);
     const statusClasses = isOn
       ? values.statusClasses.filter((other) => other !== statusClass)
-      : STATUS_CLASSES.map((entry) => entry.statusClass).filter((other) => other === statusClass || values.statusClasses.includes(other));
+      : STATUS_CLASSES.map((entry) => entry.statusClass).filter(
+          (other) => other === statusClass || values.statusClasses.includes(other),
+        );
     onChange({ ...values, statusClasses });
   };
 
-  const isErrors = values.statusClasses.length === ERROR_CLASSES.length && ERROR_CLASSES.every((c) => values.statusClasses.includes(c));
-  const errorCount = facets === null ? undefined : ERROR_CLASSES.reduce((sum, c) => sum + (facets.statusClasses[c] ?? 0), 0);
+  const isErrors =
+    values.statusClasses.length === ERROR_CLASSES.length &&
+    ERROR_CLASSES.every((c) => values.statusClasses.includes(c));
+  const errorCount =
+    facets === null ? undefined : ERROR_CLASSES.reduce((sum, c) => sum + (facets.statusClasses[c] ?? 0), 0);
 
   return (
     <div class="filters" role="search" aria-label="Filter URLs">
@@ -120,12 +137,14 @@ export function ResultsFilters({ values, facets, onChange, searchRef, children }
         >
           <option value={ALL}>All kinds</option>
           {/* The kinds the crawl has (and the one chosen, even when none is left). */}
-          {KINDS.filter(({ kind }) => (facets?.kinds[kind] ?? 0) > 0 || kind === values.kind).map(({ kind, label, title }) => (
-            <option key={kind} value={`${KIND_PREFIX}${kind}`} title={title}>
-              {label}
-              {facets === null ? '' : ` (${facets.kinds[kind].toLocaleString('en-US')})`}
-            </option>
-          ))}
+          {KINDS.filter(({ kind }) => (facets?.kinds[kind] ?? 0) > 0 || kind === values.kind).map(
+            ({ kind, label, title }) => (
+              <option key={kind} value={`${KIND_PREFIX}${kind}`} title={title}>
+                {label}
+                {facets === null ? '' : ` (${facets.kinds[kind].toLocaleString('en-US')})`}
+              </option>
+            ),
+          )}
         </select>
       </label>
       <label class="select-field">
@@ -172,13 +191,16 @@ export function ResultsFilters({ values, facets, onChange, searchRef, children }
           value={values.indexability === null ? ALL : `${INDEXABILITY_PREFIX}${values.indexability}`}
           onChange={(event) => {
             const value = event.currentTarget.value;
-            const indexability = INDEXABILITY_VALUES.find((entry) => `${INDEXABILITY_PREFIX}${entry}` === value) ?? null;
+            const indexability =
+              INDEXABILITY_VALUES.find((entry) => `${INDEXABILITY_PREFIX}${entry}` === value) ?? null;
             onChange({ ...values, indexability });
           }}
         >
           <option value={ALL}>All</option>
           {/* The values the crawl has (and the one chosen, even when none is left). */}
-          {INDEXABILITY_VALUES.filter((value) => (facets?.indexability[value] ?? 0) > 0 || value === values.indexability).map((value) => (
+          {INDEXABILITY_VALUES.filter(
+            (value) => (facets?.indexability[value] ?? 0) > 0 || value === values.indexability,
+          ).map((value) => (
             <option key={value} value={`${INDEXABILITY_PREFIX}${value}`}>
               {indexabilityLabel(value)}
               {facets === null ? '' : ` (${facets.indexability[value].toLocaleString('en-US')})`}

@@ -57,31 +57,82 @@ const countCell = (count: number | null): string => (count === null ? '' : Strin
 
 /** What a shown column's cell says, how wide it is and when it is dropped; its label, order and alignment come from {@link RESULT_COLUMNS}. */
 const CELLS: { readonly [C in ShownColumn]: Omit<GridColumn, 'column' | 'label' | 'isNumeric'> } = {
-  url: { cell: (row, origin) => shortUrl(row.url, origin), title: (row) => row.url, track: 'minmax(200px, 3fr)', minPx: 200, dropRank: 0 },
+  url: {
+    cell: (row, origin) => shortUrl(row.url, origin),
+    title: (row) => row.url,
+    track: 'minmax(200px, 3fr)',
+    minPx: 200,
+    dropRank: 0,
+  },
   status: {
     cell: (row) => statusText(row),
-    title: (row) => (row.error !== null ? `${row.error.code}: ${row.error.message}` : row.location !== null ? `→ ${row.location}` : undefined),
+    title: (row) =>
+      row.error !== null
+        ? `${row.error.code}: ${row.error.message}`
+        : row.location !== null
+          ? `→ ${row.location}`
+          : undefined,
     track: '92px',
     minPx: 92,
     dropRank: 0,
   },
-  contentType: { cell: (row) => mediaType(row.contentType), title: (row) => row.contentType ?? undefined, track: '130px', minPx: 130, dropRank: 1 },
+  contentType: {
+    cell: (row) => mediaType(row.contentType),
+    title: (row) => row.contentType ?? undefined,
+    track: '130px',
+    minPx: 130,
+    dropRank: 1,
+  },
   size: { cell: (row) => sizeText(row.contentLength), track: '84px', minPx: 84, dropRank: 2 },
   responseTime: { cell: (row) => msText(row.responseTimeMs), track: '96px', minPx: 96, dropRank: 3 },
   depth: { cell: (row) => String(row.depth), track: '72px', minPx: 72, dropRank: 6 },
-  title: { cell: (row) => row.title ?? '', title: (row) => row.title ?? undefined, track: 'minmax(120px, 2fr)', minPx: 120, dropRank: 4 },
+  title: {
+    cell: (row) => row.title ?? '',
+    title: (row) => row.title ?? undefined,
+    track: 'minmax(120px, 2fr)',
+    minPx: 120,
+    dropRank: 4,
+  },
   inlinks: { cell: (row) => String(row.inlinks), track: '80px', minPx: 80, dropRank: 7 },
   indexability: {
-    cell: (row) => (row.indexability === null ? '' : row.indexability.indexable ? 'Indexable' : INDEXABILITY_CELL[row.indexability.reason]),
-    title: (row) => (row.indexability === null ? undefined : row.indexability.indexable ? 'Indexable' : `Not indexable: ${REASON_TEXT[row.indexability.reason]}`),
+    cell: (row) =>
+      row.indexability === null
+        ? ''
+        : row.indexability.indexable
+          ? 'Indexable'
+          : INDEXABILITY_CELL[row.indexability.reason],
+    title: (row) =>
+      row.indexability === null
+        ? undefined
+        : row.indexability.indexable
+          ? 'Indexable'
+          : `Not indexable: ${REASON_TEXT[row.indexability.reason]}`,
     track: '116px',
     minPx: 116,
     dropRank: 5,
   },
   words: { cell: (row) => countCell(row.wordCount), track: '76px', minPx: 76, dropRank: 8 },
-  h1Count: { cell: (row) => countCell(row.h1Count), title: (row) => row.h1 ?? undefined, track: '56px', minPx: 56, dropRank: 9 },
-  internalLinks: { cell: (row) => countCell(row.internalLinks), title: () => 'Distinct links to URLs in the crawl\'s scope', track: '88px', minPx: 88, dropRank: 10 },
-  outboundLinks: { cell: (row) => countCell(row.outboundLinks), title: () => 'Distinct links to other sites', track: '96px', minPx: 96, dropRank: 11 },
+  h1Count: {
+    cell: (row) => countCell(row.h1Count),
+    title: (row) => row.h1 ?? undefined,
+    track: '56px',
+    minPx: 56,
+    dropRank: 9,
+  },
+  internalLinks: {
+    cell: (row) => countCell(row.internalLinks),
+    title: () => "Distinct links to URLs in the crawl's scope",
+    track: '88px',
+    minPx: 88,
+    dropRank: 10,
+  },
+  outboundLinks: {
+    cell: (row) => countCell(row.outboundLinks),
+    title: () => 'Distinct links to other sites',
+    track: '96px',
+    minPx: 96,
+    dropRank: 11,
+  },
 };
 
 /** The indexability cell's short words for each reason (the tooltip says it whole). */
@@ -94,25 +145,36 @@ const INDEXABILITY_CELL: Readonly<Record<NonIndexableReason, string>> = {
 };
 
 /** Every column the grid can show, in table order. */
-export const GRID_COLUMNS: readonly GridColumn[] = SHOWN_COLUMNS.map(
-  (column): GridColumn => ({ column, label: RESULT_COLUMNS[column].label, isNumeric: RESULT_COLUMNS[column].isNumeric, ...CELLS[column] }),
-);
+export const GRID_COLUMNS: readonly GridColumn[] = SHOWN_COLUMNS.map((column): GridColumn => ({
+  column,
+  label: RESULT_COLUMNS[column].label,
+  isNumeric: RESULT_COLUMNS[column].isNumeric,
+  ...CELLS[column],
+}));
 
 /**
  * The chosen columns that fit `widthPx` (the rows' width; 0 when not measured: every chosen
  * column), dropping the highest {@link GridColumn.dropRank} first, and their grid template.
  */
-export function fittingColumns(chosen: readonly ShownColumn[], widthPx: number): { columns: GridColumn[]; template: string } {
+export function fittingColumns(
+  chosen: readonly ShownColumn[],
+  widthPx: number,
+): { columns: GridColumn[]; template: string } {
   let columns = GRID_COLUMNS.filter((column) => chosen.includes(column.column));
   const needed = (): number => columns.reduce((sum, column) => sum + column.minPx, 0);
   while (widthPx > 0 && needed() > widthPx) {
-    const dropped = columns.reduce<GridColumn | null>((worst, column) => (column.dropRank > (worst?.dropRank ?? 0) ? column : worst), null);
+    const dropped = columns.reduce<GridColumn | null>(
+      (worst, column) => (column.dropRank > (worst?.dropRank ?? 0) ? column : worst),
+      null,
+    );
     if (dropped === null) break;
     columns = columns.filter((column) => column !== dropped);
   }
   // Too narrow even for URL and Status: the URL gives way.
   const squeezed = widthPx > 0 && needed() > widthPx;
-  const template = columns.map((column) => (column.column === 'url' && squeezed ? 'minmax(0, 1fr)' : column.track)).join(' ');
+  const template = columns
+    .map((column) => (column.column === 'url' && squeezed ? 'minmax(0, 1fr)' : column.track))
+    .join(' ');
   return { columns, template };
 }
 
@@ -242,7 +304,17 @@ export function ResultsGrid(props: ResultsGridProps) {
     const top = `${index * ROW_HEIGHT_PX}px`;
     if (row === undefined) {
       rows.push(
-        <div key={`pending-${index}`} id={`results-row-${index}`} role="row" aria-rowindex={index + 2} aria-selected={isSelected} class="grid-row is-pending" style={{ top }} data-testid="results-row" data-index={index}>
+        <div
+          key={`pending-${index}`}
+          id={`results-row-${index}`}
+          role="row"
+          aria-rowindex={index + 2}
+          aria-selected={isSelected}
+          class="grid-row is-pending"
+          style={{ top }}
+          data-testid="results-row"
+          data-index={index}
+        >
           <div role="gridcell" class="grid-cell">
             …
           </div>
@@ -270,7 +342,12 @@ export function ResultsGrid(props: ResultsGridProps) {
         }}
       >
         {gridColumns.map((column) => (
-          <div key={column.column} role="gridcell" class={`grid-cell cell-${column.column}${column.isNumeric === true ? ' is-numeric' : ''}`} title={column.title?.(row)}>
+          <div
+            key={column.column}
+            role="gridcell"
+            class={`grid-cell cell-${column.column}${column.isNumeric === true ? ' is-numeric' : ''}`}
+            title={column.title?.(row)}
+          >
             {column.column === 'url' && row.kind !== 'page' && (
               <span class={`kind-tag kind-${row.kind}`} data-testid="kind-tag">
                 {row.kind}
@@ -283,7 +360,8 @@ export function ResultsGrid(props: ResultsGridProps) {
     );
   }
 
-  const activeId = total > 0 && selectedIndex >= first && selectedIndex <= last ? `results-row-${selectedIndex}` : undefined;
+  const activeId =
+    total > 0 && selectedIndex >= first && selectedIndex <= last ? `results-row-${selectedIndex}` : undefined;
   return (
     <div
       ref={props.gridRef}
@@ -304,8 +382,18 @@ export function ResultsGrid(props: ResultsGridProps) {
             const isSorted = sort.column === column.column;
             const ariaSort = isSorted ? (sort.descending ? 'descending' : 'ascending') : 'none';
             return (
-              <div key={column.column} role="columnheader" aria-sort={ariaSort} class={`grid-cell cell-${column.column}${column.isNumeric === true ? ' is-numeric' : ''}`}>
-                <button type="button" class="sort-button" data-testid={`sort-${column.column}`} onClick={() => props.onSort(column.column)}>
+              <div
+                key={column.column}
+                role="columnheader"
+                aria-sort={ariaSort}
+                class={`grid-cell cell-${column.column}${column.isNumeric === true ? ' is-numeric' : ''}`}
+              >
+                <button
+                  type="button"
+                  class="sort-button"
+                  data-testid={`sort-${column.column}`}
+                  onClick={() => props.onSort(column.column)}
+                >
                   {column.label}
                   <span class="sort-mark" aria-hidden="true">
                     {isSorted ? (sort.descending ? ' ▼' : ' ▲') : ''}

@@ -31,7 +31,8 @@ export function ResultsHeader({ crawlId, now }: ResultsHeaderProps) {
       {read.state === 'loading' && <p class="muted">Loading crawl…</p>}
       {read.state === 'failed' && (
         <p class="banner" role="alert" data-testid="results-read-error">
-          Could not read the crawl: {read.message}. Reload this tab, or open the crawl again from the Tabcrawl popup's Crawls list.
+          Could not read the crawl: {read.message}. Reload this tab, or open the crawl again from the Tabcrawl popup's
+          Crawls list.
         </p>
       )}
       {read.state === 'done' && crawl === undefined && (
@@ -47,7 +48,9 @@ export function ResultsHeader({ crawlId, now }: ResultsHeaderProps) {
           onAction={results.onAction}
           onExport={results.onExport}
           onExportView={results.onExportView}
-          exportViewTitle={view === 'issues' ? 'The issues shown (of the checks open, or all of them), as CSV' : undefined}
+          exportViewTitle={
+            view === 'issues' ? 'The issues shown (of the checks open, or all of them), as CSV' : undefined
+          }
           onBrowsertrixConfig={results.onBrowsertrixConfig}
           viewTotal={view === 'table' ? windows.total : null}
         />
@@ -55,9 +58,17 @@ export function ResultsHeader({ crawlId, now }: ResultsHeaderProps) {
       {!results.isMissing && (
         <nav class="results-tabs" aria-label="Views">
           {TABS.map((tab) => (
-            <button type="button" key={tab.view} aria-pressed={view === tab.view} data-testid={`tab-${tab.view}`} onClick={() => results.openView(tab.view)}>
+            <button
+              type="button"
+              key={tab.view}
+              aria-pressed={view === tab.view}
+              data-testid={`tab-${tab.view}`}
+              onClick={() => results.openView(tab.view)}
+            >
               {tab.label}
-              {tab.view === 'not-crawled' && crawl?.counts.notCrawled !== undefined ? ` (${notCrawledTotal(crawl.counts.notCrawled)})` : ''}
+              {tab.view === 'not-crawled' && crawl?.counts.notCrawled !== undefined
+                ? ` (${notCrawledTotal(crawl.counts.notCrawled)})`
+                : ''}
             </button>
           ))}
         </nav>

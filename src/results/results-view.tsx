@@ -69,7 +69,15 @@ function CrawlResults(props: ResultsViewProps & { crawlId: string }) {
     <ResultsContext.Provider value={results}>
       <main class={`results-page${openUrl !== null ? ' has-detail' : ''}`} data-testid="results-page">
         <ResultsHeader crawlId={crawlId} now={props.now ?? Date.now} />
-        {view === 'reports' && crawl !== undefined && <ReportsView loadRows={loadRows} crawl={crawl} saveCsv={saveCsv} onOpenUrl={openFromReport} onReady={address.restoreScroll} />}
+        {view === 'reports' && crawl !== undefined && (
+          <ReportsView
+            loadRows={loadRows}
+            crawl={crawl}
+            saveCsv={saveCsv}
+            onOpenUrl={openFromReport}
+            onReady={address.restoreScroll}
+          />
+        )}
         {view === 'issues' && crawl !== undefined && (
           <IssuesView
             loadRows={loadRows}
@@ -88,7 +96,9 @@ function CrawlResults(props: ResultsViewProps & { crawlId: string }) {
             }}
           />
         )}
-        {view === 'not-crawled' && crawl !== undefined && <NotCrawledView crawl={crawl} load={results.loadNotCrawled} saveCsv={saveCsv} onOpenUrl={openFromReport} />}
+        {view === 'not-crawled' && crawl !== undefined && (
+          <NotCrawledView crawl={crawl} load={results.loadNotCrawled} saveCsv={saveCsv} onOpenUrl={openFromReport} />
+        )}
         {view === 'table' && !results.isMissing && <AllUrlsView reader={reader} crawlId={crawlId} />}
       </main>
     </ResultsContext.Provider>

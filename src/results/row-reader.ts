@@ -16,5 +16,10 @@ export interface RowReader {
   /** The crawl record, or undefined when there is no such crawl. */
   getCrawl(crawlId: string): Promise<CrawlRecord | undefined>;
   /** URLs the crawl left unvisited after `afterUrl` (null: from the first), in URL order, at most `limit`; of one reason when given. */
-  notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null): Promise<NotCrawledUrl[]>;
+  notCrawledAfter(
+    crawlId: string,
+    afterUrl: string | null,
+    limit: number,
+    reason: NotCrawledReason | null,
+  ): Promise<NotCrawledUrl[]>;
 }

@@ -31,7 +31,6 @@ export interface RedirectChain {
   isCut: boolean;
 }
 
-
 /** Whether `row` is a 3xx answer redirecting to `target`. */
 function redirectsTo(row: PageRecord, target: string): boolean {
   return isRedirectStatus(row.status) && row.location === target;
@@ -48,7 +47,11 @@ function redirectsTo(row: PageRecord, target: string): boolean {
  * {@link MAX_REDIRECT_HOPS} hops each way; a repeated URL ends the chain and
  * marks the loop.
  */
-export async function redirectChain(reader: RowReader, row: PageRecord, maxHops = MAX_REDIRECT_HOPS): Promise<RedirectChain> {
+export async function redirectChain(
+  reader: RowReader,
+  row: PageRecord,
+  maxHops = MAX_REDIRECT_HOPS,
+): Promise<RedirectChain> {
   const seen = new Set<string>([row.url]);
   const before: ChainHop[] = [];
   let hasLoop = false;
@@ -79,9 +82,14 @@ export async function redirectChain(reader: RowReader, row: PageRecord, maxHops 
   const redirectOf = async (url: string): Promise<RedirectStep | undefined> => {
     const found = rows.has(url) ? rows.get(url) : await reader.getRow(row.crawlId, url);
     rows.set(url, found);
-    return found !== undefined && isRedirectStatus(found.status) && found.location !== null ? { location: found.location } : undefined;
+    return found !== undefined && isRedirectStatus(found.status) && found.location !== null
+      ? { location: found.location }
+      : undefined;
   };
-  const walk = await walkRedirectsAsync(row.url, redirectOf, { maxFollows: maxHops, alreadyOn: before.map((hop) => hop.url) });
+  const walk = await walkRedirectsAsync(row.url, redirectOf, {
+    maxFollows: maxHops,
+    alreadyOn: before.map((hop) => hop.url),
+  });
   const after: ChainHop[] = walk.hops.slice(1).map((url) => ({ url, row: rows.get(url), isRepeat: false }));
   if (walk.end.kind === 'loop') {
     hasLoop = true;
@@ -154,7 +162,12 @@ export interface ReferenceScanOptions {
  * in `seq` order, `pageSize` rows a step, in one pass for both lists, and
  * stops when both hold `maxMatches` (or the `primary` one does).
  */
-export async function findReferences(reader: RowReader, crawlId: string, url: string, options: ReferenceScanOptions = {}): Promise<ReferenceScan> {
+export async function findReferences(
+  reader: RowReader,
+  crawlId: string,
+  url: string,
+  options: ReferenceScanOptions = {},
+): Promise<ReferenceScan> {
   const pageSize = options.pageSize ?? 500;
   const maxMatches = options.maxMatches ?? 200;
   const scan: ReferenceScan = { inlinks: [], isCapped: false, users: [], isUsersCapped: false, scannedRows: 0 };
@@ -176,7 +189,12 @@ export async function findReferences(reader: RowReader, crawlId: string, url: st
         scan.users.push({ url: row.url, kind: row.kind, title: row.title });
         scan.isUsersCapped = scan.users.length >= maxMatches;
       }
-      const isDone = options.primary === 'inlinks' ? scan.isCapped : options.primary === 'users' ? scan.isUsersCapped : scan.isCapped && scan.isUsersCapped;
+      const isDone =
+        options.primary === 'inlinks'
+          ? scan.isCapped
+          : options.primary === 'users'
+            ? scan.isUsersCapped
+            : scan.isCapped && scan.isUsersCapped;
       if (isDone) {
         // Stopped early: the other list may have more.
         scan.isCapped = true;
@@ -209,7 +227,11 @@ export function notFetchedReason(crawl: CrawlRecord | undefined): string {
 }
 
 /** The page resources of `row` in document order, each with its row, whether it is broken, or why it has none. */
-export async function resourcesOf(reader: RowReader, crawl: CrawlRecord | undefined, row: PageRecord): Promise<ResourceUse[]> {
+export async function resourcesOf(
+  reader: RowReader,
+  crawl: CrawlRecord | undefined,
+  row: PageRecord,
+): Promise<ResourceUse[]> {
   const resources = row.resources ?? [];
   const rows = await reader.getRows(row.crawlId, resources);
   return resources.map((url, index) => {
@@ -259,7 +281,9 @@ export function notCrawledReason(crawl: CrawlRecord | undefined, source: PageRec
       case 'prefix':
         return 'out of scope (path prefix)';
       case 'excluded':
-        return verdict.pattern === undefined ? 'out of scope (excluded)' : `out of scope (excluded by ${verdict.pattern})`;
+        return verdict.pattern === undefined
+          ? 'out of scope (excluded)'
+          : `out of scope (excluded by ${verdict.pattern})`;
     }
   }
   if (source.depth + 1 > crawl.settings.maxDepth) return 'not queued (beyond max depth)';

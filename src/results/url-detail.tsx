@@ -11,7 +11,17 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
 import { redactRequestHeaders, redactSetCookies } from '../core/redact-headers.ts';
-import { countText, failureText, isoText, localTimeText, mediaType, msText, shortUrl, sizeText, statusText } from './format.ts';
+import {
+  countText,
+  failureText,
+  isoText,
+  localTimeText,
+  mediaType,
+  msText,
+  shortUrl,
+  sizeText,
+  statusText,
+} from './format.ts';
 import type { RowReader } from './row-reader.ts';
 import { resultsSearch } from '../messaging/routes.ts';
 import { PageFactsSection } from './page-facts-detail.tsx';
@@ -52,7 +62,13 @@ export function UrlDetail(props: UrlDetailProps) {
         <h2 id="detail-heading" class="detail-title" tabIndex={-1} ref={headingRef}>
           {url}
         </h2>
-        <button type="button" class="detail-close" data-testid="detail-close" aria-label="Close detail (Esc)" onClick={props.onClose}>
+        <button
+          type="button"
+          class="detail-close"
+          data-testid="detail-close"
+          aria-label="Close detail (Esc)"
+          onClick={props.onClose}
+        >
           ✕
         </button>
       </div>
@@ -80,11 +96,22 @@ function RowDetail(props: UrlDetailProps & { row: PageRecord }) {
   return (
     <>
       <Fields {...props} />
-      <PageFactsSection row={row} link={(url) => <DetailLink crawlId={props.crawlId} url={url} onOpen={props.onOpen} />} />
+      <PageFactsSection
+        row={row}
+        link={(url) => <DetailLink crawlId={props.crawlId} url={url} onOpen={props.onOpen} />}
+      />
       <Section title="Robots" testId="detail-robots">
         {row.blockedBy === 'robots' ? (
           <p>
-            Blocked by robots.txt{row.blockedRule !== null ? <>: <code>{row.blockedRule}</code></> : ' (rule not recorded)'}. Never requested.
+            Blocked by robots.txt
+            {row.blockedRule !== null ? (
+              <>
+                : <code>{row.blockedRule}</code>
+              </>
+            ) : (
+              ' (rule not recorded)'
+            )}
+            . Never requested.
           </p>
         ) : (
           <p>Allowed by robots.txt.</p>
@@ -97,11 +124,17 @@ function RowDetail(props: UrlDetailProps & { row: PageRecord }) {
         <HeaderTable headers={redactSetCookies(row.headers)} />
       </Section>
       <Section title="Request headers" testId="detail-request-headers">
-        {row.requestHeaders === null ? <p class="muted">Not reported by the browser.</p> : <HeaderTable headers={redactRequestHeaders(row.requestHeaders) ?? []} />}
+        {row.requestHeaders === null ? (
+          <p class="muted">Not reported by the browser.</p>
+        ) : (
+          <HeaderTable headers={redactRequestHeaders(row.requestHeaders) ?? []} />
+        )}
       </Section>
       <Outlinks {...props} />
       {(row.kind === 'page' || row.resources.length > 0) && <Resources {...props} />}
-      {(row.kind === 'resource' || (references.scan.state === 'done' && references.scan.value.users.length > 0)) && <UsedBy {...props} references={references} />}
+      {(row.kind === 'resource' || (references.scan.state === 'done' && references.scan.value.users.length > 0)) && (
+        <UsedBy {...props} references={references} />
+      )}
       <Inlinks {...props} references={references} />
     </>
   );
@@ -117,7 +150,19 @@ function Section({ title, testId, children }: { title: string; testId: string; c
 }
 
 /** A link to another URL's detail, inside the page (never to the crawled site). */
-function DetailLink({ crawlId, url, label, onOpen, testId }: { crawlId: string; url: string; label?: string; onOpen: (url: string) => void; testId?: string }) {
+function DetailLink({
+  crawlId,
+  url,
+  label,
+  onOpen,
+  testId,
+}: {
+  crawlId: string;
+  url: string;
+  label?: string;
+  onOpen: (url: string) => void;
+  testId?: string;
+}) {
   return (
     <a
       href={resultsSearch(crawlId, url)}
@@ -145,13 +190,20 @@ function Fields({ row, crawlId, onOpen }: UrlDetailProps & { row: PageRecord }) 
     ['Error', failureText(row.error)],
     [
       'Duplicate of',
-      row.duplicateOf === null ? '—' : <DetailLink crawlId={crawlId} url={row.duplicateOf} onOpen={onOpen} testId="detail-duplicate-of" />,
+      row.duplicateOf === null ? (
+        '—'
+      ) : (
+        <DetailLink crawlId={crawlId} url={row.duplicateOf} onOpen={onOpen} testId="detail-duplicate-of" />
+      ),
     ],
     ['Depth', String(row.depth)],
     ['Kind', row.kind],
     ['Inlinks (counted)', String(row.inlinks)],
     ['Anchor texts', row.anchors.length === 0 ? '—' : row.anchors.join(' · ')],
-    ['Referrer', row.referrer === null ? '— (start URL)' : <DetailLink crawlId={crawlId} url={row.referrer} onOpen={onOpen} />],
+    [
+      'Referrer',
+      row.referrer === null ? '— (start URL)' : <DetailLink crawlId={crawlId} url={row.referrer} onOpen={onOpen} />,
+    ],
   ];
   return <FieldList entries={entries} testId="detail-fields" />;
 }
@@ -159,21 +211,37 @@ function Fields({ row, crawlId, onOpen }: UrlDetailProps & { row: PageRecord }) 
 /** The fields of the fetch itself, after what an auditor reads first: size, timings, source, methods, IP, digest. */
 function FetchFields({ row }: UrlDetailProps & { row: PageRecord }) {
   const entries: [string, ComponentChildren][] = [
-    ['Content length', row.contentLength === null ? '—' : `${sizeText(row.contentLength)} (${row.contentLength} bytes)`],
+    [
+      'Content length',
+      row.contentLength === null ? '—' : `${sizeText(row.contentLength)} (${row.contentLength} bytes)`,
+    ],
     [
       'Response time',
-      row.responseTimeMs !== null ? `${msText(row.responseTimeMs)} ms` : row.source === 'archive' ? '— (not recorded in the archive)' : '—',
+      row.responseTimeMs !== null
+        ? `${msText(row.responseTimeMs)} ms`
+        : row.source === 'archive'
+          ? '— (not recorded in the archive)'
+          : '—',
     ],
     [
       row.source === 'archive' ? 'Captured at' : 'Fetched at',
-      row.fetchedAt === null ? '—' : (
+      row.fetchedAt === null ? (
+        '—'
+      ) : (
         <time dateTime={isoText(row.fetchedAt)} title={isoText(row.fetchedAt)} data-testid="detail-fetched-at">
           {localTimeText(row.fetchedAt)}
         </time>
       ),
     ],
     // An imported row (of any tool's archive, Tabcrawl's own WACZ too): not fetched here, so no politeness timings (see docs/import.md).
-    ...(row.source === 'archive' ? [['Source', <span data-testid="detail-source">from an archive (imported, not fetched in this browser)</span>] as [string, ComponentChildren]] : []),
+    ...(row.source === 'archive'
+      ? [
+          [
+            'Source',
+            <span data-testid="detail-source">from an archive (imported, not fetched in this browser)</span>,
+          ] as [string, ComponentChildren],
+        ]
+      : []),
     ['Methods', row.methods.length === 0 ? '—' : row.methods.join(', ')],
     ['IP address', row.ipAddress ?? '—'],
     ['SHA-256', row.sha256 ?? '—'],
@@ -226,7 +294,9 @@ function Chain({ reader, row, crawlId, onOpen, origin }: UrlDetailProps & { row:
   if (chain.state !== 'done') {
     return (
       <Section title="Redirect chain" testId="detail-chain">
-        <p class="muted">{chain.state === 'loading' ? 'Following redirects…' : `Could not follow redirects: ${chain.message}`}</p>
+        <p class="muted">
+          {chain.state === 'loading' ? 'Following redirects…' : `Could not follow redirects: ${chain.message}`}
+        </p>
       </Section>
     );
   }
@@ -244,7 +314,11 @@ function Chain({ reader, row, crawlId, onOpen, origin }: UrlDetailProps & { row:
           )}
           <ol class="chain">
             {hops.map((hop, index) => (
-              <li key={index} class={`chain-hop${index === selfIndex ? ' is-self' : ''}${hop.isRepeat ? ' is-repeat' : ''}`} data-testid="chain-hop">
+              <li
+                key={index}
+                class={`chain-hop${index === selfIndex ? ' is-self' : ''}${hop.isRepeat ? ' is-repeat' : ''}`}
+                data-testid="chain-hop"
+              >
                 <span class="chain-status">{hop.row === undefined ? 'not crawled' : statusText(hop.row)}</span>{' '}
                 {hop.row !== undefined && index !== selfIndex ? (
                   <DetailLink crawlId={crawlId} url={hop.url} label={shortUrl(hop.url, origin)} onOpen={onOpen} />
@@ -298,7 +372,11 @@ function Outlinks({ reader, crawl, row, crawlId, onOpen, origin }: UrlDetailProp
               ))}
             </tbody>
           </table>
-          {links.value.length > MAX_OUTLINKS_SHOWN && <p class="muted">First {MAX_OUTLINKS_SHOWN} of {links.value.length} links.</p>}
+          {links.value.length > MAX_OUTLINKS_SHOWN && (
+            <p class="muted">
+              First {MAX_OUTLINKS_SHOWN} of {links.value.length} links.
+            </p>
+          )}
         </>
       )}
     </Section>
@@ -318,7 +396,11 @@ function useReferences({ reader, row, crawlId }: UrlDetailProps & { row: PageRec
     (signal) => {
       setProgress(null);
       const primary = row.kind === 'resource' ? 'users' : 'inlinks';
-      return findReferences(reader, crawlId, row.url, { signal, primary, onProgress: (partial) => !signal.aborted && setProgress(partial) });
+      return findReferences(reader, crawlId, row.url, {
+        signal,
+        primary,
+        onProgress: (partial) => !signal.aborted && setProgress(partial),
+      });
     },
     [reader, crawlId, row],
   );
@@ -339,7 +421,12 @@ function ScanStatus({ references, what }: { references: References; what: string
       </p>
     );
   }
-  if (scan.state === 'failed') return <p class="banner">Could not scan for {what}: {scan.message}</p>;
+  if (scan.state === 'failed')
+    return (
+      <p class="banner">
+        Could not scan for {what}: {scan.message}
+      </p>
+    );
   return null;
 }
 
@@ -351,7 +438,11 @@ function Resources({ reader, crawl, row, crawlId, onOpen, origin }: UrlDetailPro
       {uses.state === 'loading' && <p class="muted">Looking up resources…</p>}
       {uses.state === 'failed' && <p class="banner">Could not look up resources: {uses.message}</p>}
       {uses.state === 'done' && uses.value.length === 0 && (
-        <p class="muted">{crawl !== undefined && crawl.settings.archiveResources !== true ? 'None recorded: this crawl did not archive page resources.' : 'No page resources.'}</p>
+        <p class="muted">
+          {crawl !== undefined && crawl.settings.archiveResources !== true
+            ? 'None recorded: this crawl did not archive page resources.'
+            : 'No page resources.'}
+        </p>
       )}
       {uses.state === 'done' && brokenCount > 0 && (
         <p class="is-broken" data-testid="resources-broken">
@@ -370,7 +461,12 @@ function Resources({ reader, crawl, row, crawlId, onOpen, origin }: UrlDetailPro
             </thead>
             <tbody>
               {uses.value.slice(0, MAX_RESOURCES_SHOWN).map((use) => (
-                <tr key={use.url} data-testid="resource" data-url={use.url} data-broken={use.isBroken ? 'true' : 'false'}>
+                <tr
+                  key={use.url}
+                  data-testid="resource"
+                  data-url={use.url}
+                  data-broken={use.isBroken ? 'true' : 'false'}
+                >
                   <td class="link-url">
                     {use.row !== undefined ? (
                       <DetailLink crawlId={crawlId} url={use.url} label={shortUrl(use.url, origin)} onOpen={onOpen} />
@@ -379,21 +475,37 @@ function Resources({ reader, crawl, row, crawlId, onOpen, origin }: UrlDetailPro
                     )}
                   </td>
                   <td>{use.row === undefined ? '' : mediaType(use.row.contentType)}</td>
-                  <td class={use.row === undefined ? 'muted' : use.isBroken ? 'is-broken' : ''} data-testid="resource-status">
-                    {use.row === undefined ? use.notFetchedReason : use.isBroken ? `${statusText(use.row)} · broken` : statusText(use.row)}
+                  <td
+                    class={use.row === undefined ? 'muted' : use.isBroken ? 'is-broken' : ''}
+                    data-testid="resource-status"
+                  >
+                    {use.row === undefined
+                      ? use.notFetchedReason
+                      : use.isBroken
+                        ? `${statusText(use.row)} · broken`
+                        : statusText(use.row)}
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
-          {uses.value.length > MAX_RESOURCES_SHOWN && <p class="muted">First {MAX_RESOURCES_SHOWN} of {uses.value.length} resources.</p>}
+          {uses.value.length > MAX_RESOURCES_SHOWN && (
+            <p class="muted">
+              First {MAX_RESOURCES_SHOWN} of {uses.value.length} resources.
+            </p>
+          )}
         </>
       )}
     </Section>
   );
 }
 
-function Inlinks({ crawlId, onOpen, origin, references }: UrlDetailProps & { row: PageRecord; references: References }) {
+function Inlinks({
+  crawlId,
+  onOpen,
+  origin,
+  references,
+}: UrlDetailProps & { row: PageRecord; references: References }) {
   const { scan } = references;
   const shown = shownScan(references);
   return (
@@ -438,7 +550,9 @@ function UsedBy({ crawlId, onOpen, origin, references }: UrlDetailProps & { row:
   return (
     <Section title="Used by" testId="detail-used-by">
       <ScanStatus references={references} what="the pages using it" />
-      {scan.state === 'done' && scan.value.users.length === 0 && <p class="muted">No crawled page uses this resource.</p>}
+      {scan.state === 'done' && scan.value.users.length === 0 && (
+        <p class="muted">No crawled page uses this resource.</p>
+      )}
       {scan.state === 'done' && scan.value.isUsersCapped && (
         <p class="muted" data-testid="users-capped">
           Showing the first {scan.value.users.length} pages using it.
@@ -457,7 +571,9 @@ function UsedBy({ crawlId, onOpen, origin, references }: UrlDetailProps & { row:
               <tr key={user.url} data-testid="resource-user" data-url={user.url}>
                 <td class="link-url">
                   <DetailLink crawlId={crawlId} url={user.url} label={shortUrl(user.url, origin)} onOpen={onOpen} />
-                  {user.kind !== 'page' && <span class="muted"> ({user.kind === 'resource' ? 'stylesheet' : user.kind})</span>}
+                  {user.kind !== 'page' && (
+                    <span class="muted"> ({user.kind === 'resource' ? 'stylesheet' : user.kind})</span>
+                  )}
                 </td>
                 <td>{user.title ?? ''}</td>
               </tr>

@@ -4,7 +4,15 @@
  * once, searched and sorted in memory as the table asks (the list is one
  * check's findings, not the crawl). Facets come from the crawl's queries.
  */
-import { RESULT_COLUMNS, toPageListRow, type PageListRow, type PageQueries, type PageQuery, type PageQueryResult, type SortColumn } from '../storage/page-queries.ts';
+import {
+  RESULT_COLUMNS,
+  toPageListRow,
+  type PageListRow,
+  type PageQueries,
+  type PageQuery,
+  type PageQueryResult,
+  type SortColumn,
+} from '../storage/page-queries.ts';
 import type { RowReader } from './row-reader.ts';
 
 /** A row's key for a column, as the column declares it (`RESULT_COLUMNS[column].listKey`). */
@@ -26,16 +34,26 @@ function compare(a: PageListRow, b: PageListRow, column: SortColumn): number {
 }
 
 /** Queries over the rows of `urls` in crawl `crawlId` (the filters but the search are left to the list). */
-export function urlListQueries(base: PageQueries, reader: RowReader, crawlId: string, urls: readonly string[]): PageQueries {
+export function urlListQueries(
+  base: PageQueries,
+  reader: RowReader,
+  crawlId: string,
+  urls: readonly string[],
+): PageQueries {
   let rows: Promise<PageListRow[]> | null = null;
   const load = (): Promise<PageListRow[]> => {
-    rows ??= reader.getRows(crawlId, urls).then((found) => found.flatMap((row) => (row === undefined ? [] : [toPageListRow(row)])));
+    rows ??= reader
+      .getRows(crawlId, urls)
+      .then((found) => found.flatMap((row) => (row === undefined ? [] : [toPageListRow(row)])));
     return rows;
   };
   return {
     async query(query: PageQuery): Promise<PageQueryResult> {
       const needle = (query.filter.search ?? '').trim().toLowerCase();
-      const matching = (await load()).filter((row) => needle === '' || row.url.toLowerCase().includes(needle) || (row.title ?? '').toLowerCase().includes(needle));
+      const matching = (await load()).filter(
+        (row) =>
+          needle === '' || row.url.toLowerCase().includes(needle) || (row.title ?? '').toLowerCase().includes(needle),
+      );
       matching.sort((a, b) => compare(a, b, query.sort.column));
       if (query.sort.descending) matching.reverse();
       return { rows: matching.slice(query.offset, query.offset + query.limit), total: matching.length };

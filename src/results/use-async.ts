@@ -11,13 +11,20 @@ export type AsyncState<T> = { state: 'loading' } | { state: 'done'; value: T } |
  * the last answer stays until the new one replaces it (for data that grows
  * while it is shown). A failed reload keeps the last answer too.
  */
-export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, inputs: readonly unknown[], reloadKey: unknown = null): AsyncState<T> {
+export function useAsync<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  inputs: readonly unknown[],
+  reloadKey: unknown = null,
+): AsyncState<T> {
   const [result, setResult] = useState<AsyncState<T>>({ state: 'loading' });
   const lastInputs = useRef<readonly unknown[] | null>(null);
   useEffect(() => {
     const controller = new AbortController();
     const previous = lastInputs.current;
-    const isReload = previous !== null && previous.length === inputs.length && previous.every((value, i) => Object.is(value, inputs[i]));
+    const isReload =
+      previous !== null &&
+      previous.length === inputs.length &&
+      previous.every((value, i) => Object.is(value, inputs[i]));
     lastInputs.current = inputs;
     if (!isReload) setResult({ state: 'loading' });
     load(controller.signal).then(

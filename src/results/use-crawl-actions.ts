@@ -21,7 +21,12 @@ export interface CrawlActions {
  * @param live the crawl record as last read (`useLiveCrawl`); undefined while loading or when gone.
  * @param now the clock, ms since the epoch (the reply's run time is as of its arrival).
  */
-export function useCrawlActions(live: CrawlRecord | undefined, crawlId: string, send: Send | undefined, now: () => number): CrawlActions {
+export function useCrawlActions(
+  live: CrawlRecord | undefined,
+  crawlId: string,
+  send: Send | undefined,
+  now: () => number,
+): CrawlActions {
   const [reply, setReply] = useState<ActionReply | null>(null);
   const isReplyShown = reply !== null && live !== undefined && !isSuperseded(reply, live);
   // Once superseded, a reply is gone for good: a later read as old as the click must not bring it back.

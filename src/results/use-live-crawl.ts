@@ -23,7 +23,12 @@ const isLive = (crawl: CrawlRecord | undefined): boolean => crawl?.state === 'ru
  * re-read keeps the last record; only a failed first read is shown.
  * @param onEvent the push channel (`messaging/client.ts`); when given, nothing is polled.
  */
-export function useLiveCrawl(reader: RowReader, crawlId: string, pollMs: number = LIVE_POLL_MS, onEvent?: OnEvent): AsyncState<CrawlRecord | undefined> {
+export function useLiveCrawl(
+  reader: RowReader,
+  crawlId: string,
+  pollMs: number = LIVE_POLL_MS,
+  onEvent?: OnEvent,
+): AsyncState<CrawlRecord | undefined> {
   const [result, setResult] = useState<AsyncState<CrawlRecord | undefined>>({ state: 'loading' });
   useEffect(() => {
     let isActive = true;
@@ -54,7 +59,8 @@ export function useLiveCrawl(reader: RowReader, crawlId: string, pollMs: number 
           next(isLive(crawl));
         },
         (error: unknown) => {
-          if (isActive && isFirst) setResult({ state: 'failed', message: error instanceof Error ? error.message : String(error) });
+          if (isActive && isFirst)
+            setResult({ state: 'failed', message: error instanceof Error ? error.message : String(error) });
           // A failed re-read keeps the last record and tries again at the next tick.
           next(!isFirst);
         },

@@ -54,7 +54,15 @@ function shownAt(search: string): ResultsShown & { scrollY: number } {
   const params = parseResultsParams(search);
   const table = tableFromParams(params.table);
   const { view, url, scrollY } = params;
-  return { view, url, checks: checksFromParams(params.checks), filters: table.filters, search: table.filters.search, sort: table.sort, scrollY };
+  return {
+    view,
+    url,
+    checks: checksFromParams(params.checks),
+    filters: table.filters,
+    search: table.filters.search,
+    sort: table.sort,
+    scrollY,
+  };
 }
 
 /**
@@ -63,10 +71,22 @@ function shownAt(search: string): ResultsShown & { scrollY: number } {
  * @param initialView the view shown without an address.
  * @param initialUrl the URL whose detail is open without an address.
  */
-export function useResultsStart(location: PageLocation | undefined, initialView: ResultsViewName, initialUrl: string | null): ResultsStart {
+export function useResultsStart(
+  location: PageLocation | undefined,
+  initialView: ResultsViewName,
+  initialUrl: string | null,
+): ResultsStart {
   const [start] = useState<ResultsStart>(() => {
     if (location === undefined) {
-      return { view: initialView, url: initialUrl, checks: [], filters: NO_FILTERS, search: '', sort: DEFAULT_SORT, scrollY: null };
+      return {
+        view: initialView,
+        url: initialUrl,
+        checks: [],
+        filters: NO_FILTERS,
+        search: '',
+        sort: DEFAULT_SORT,
+        scrollY: null,
+      };
     }
     const { scrollY, ...shown } = shownAt(location.search());
     return { ...shown, scrollY: scrollY === 0 ? null : scrollY };
@@ -130,16 +150,19 @@ export function useResultsAddress({ location, crawlId, start, shown, show }: Res
 
   // The address follows what is shown: a new entry after a move, else the current one rewritten.
   const tableParams = tableToParams(shown.filters, shown.search, shown.sort);
-  const addressOf = (scrollY: number): string => resultsSearch(crawlId, shown.url, tab, { checks: shown.checks, table: tableParams, scrollY });
+  const addressOf = (scrollY: number): string =>
+    resultsSearch(crawlId, shown.url, tab, { checks: shown.checks, table: tableParams, scrollY });
   const address = addressOf(0);
   const addressOfRef = useRef(addressOf);
   addressOfRef.current = addressOf;
   /** The scroll of the view shown, in CSS px: the table's rows, or the page. */
-  const scrollNow = (): number => (location === undefined ? 0 : tab === 'table' ? gridScrollTop.current : location.scrollY());
+  const scrollNow = (): number =>
+    location === undefined ? 0 : tab === 'table' ? gridScrollTop.current : location.scrollY();
   const scrollNowRef = useRef(scrollNow);
   scrollNowRef.current = scrollNow;
   saveScrollRef.current = () => {
-    if (location !== undefined && pendingScroll.current === null) location.write(addressOfRef.current(scrollNowRef.current()), false);
+    if (location !== undefined && pendingScroll.current === null)
+      location.write(addressOfRef.current(scrollNowRef.current()), false);
   };
   useEffect(() => {
     if (location === undefined) return;

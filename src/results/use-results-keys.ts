@@ -6,7 +6,11 @@ import { useEffect } from 'preact/hooks';
  * Listens on the document while mounted.
  * @param isDetailOpen whether Esc has a detail to close.
  */
-export function useResultsKeys(isDetailOpen: boolean, closeDetail: () => void, searchRef: RefObject<HTMLInputElement | null>): void {
+export function useResultsKeys(
+  isDetailOpen: boolean,
+  closeDetail: () => void,
+  searchRef: RefObject<HTMLInputElement | null>,
+): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent): void => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -29,5 +33,10 @@ export function useResultsKeys(isDetailOpen: boolean, closeDetail: () => void, s
 /** Whether typing `/` into `target` means the character, not the shortcut. */
 function isTextEntry(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+  return (
+    target.isContentEditable ||
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement
+  );
 }

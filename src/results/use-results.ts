@@ -130,16 +130,39 @@ export function useResultsContext(): Results {
 }
 
 export function useResults(props: ResultsViewProps & { crawlId: string }): Results {
-  const { queries, reader, crawlId, location, onViewChange, onDetailChange, saveCsv, onEvent, send, openExport, saveConfig, prefs = null } = props;
-  const { searchDebounceMs = SEARCH_DEBOUNCE_MS, pollMs = LIVE_POLL_MS, tabcrawlVersion = 'unknown', now = Date.now } = props;
+  const {
+    queries,
+    reader,
+    crawlId,
+    location,
+    onViewChange,
+    onDetailChange,
+    saveCsv,
+    onEvent,
+    send,
+    openExport,
+    saveConfig,
+    prefs = null,
+  } = props;
+  const {
+    searchDebounceMs = SEARCH_DEBOUNCE_MS,
+    pollMs = LIVE_POLL_MS,
+    tabcrawlVersion = 'unknown',
+    now = Date.now,
+  } = props;
   /** What the address asked for when the page opened (or `initialView` and `initialUrl` without an address). */
   const start = useResultsStart(location, props.initialView ?? 'table', props.initialUrl ?? null);
-  const [state, dispatch] = useReducer(reduceResults, undefined, () => initialResultsState(start, loadShownColumns(prefs)));
+  const [state, dispatch] = useReducer(reduceResults, undefined, () =>
+    initialResultsState(start, loadShownColumns(prefs)),
+  );
   const issuesResult = useRef<AuditResult | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
   const loadRows = useCallback(() => allRows(reader, crawlId), [reader, crawlId]);
-  const loadNotCrawled = useCallback<NotCrawledSource>((id, afterUrl, limit, reason) => reader.notCrawledAfter(id, afterUrl, limit, reason), [reader]);
+  const loadNotCrawled = useCallback<NotCrawledSource>(
+    (id, afterUrl, limit, reason) => reader.notCrawledAfter(id, afterUrl, limit, reason),
+    [reader],
+  );
   const read = useLiveCrawl(reader, crawlId, pollMs, onEvent);
   const facets = useAsync(() => queries.facets(crawlId), [queries, crawlId], state.rowsVersion);
 
@@ -148,7 +171,10 @@ export function useResults(props: ResultsViewProps & { crawlId: string }): Resul
     () => (issueFilter === null ? queries : urlListQueries(queries, reader, crawlId, issueFilter.urls)),
     [queries, reader, crawlId, issueFilter],
   );
-  const windows = useMemo(() => new RowWindows(tableQueries, () => dispatch({ type: 'windows-changed' })), [tableQueries]);
+  const windows = useMemo(
+    () => new RowWindows(tableQueries, () => dispatch({ type: 'windows-changed' })),
+    [tableQueries],
+  );
 
   // The search runs once typing pauses.
   useEffect(() => {
@@ -158,7 +184,16 @@ export function useResults(props: ResultsViewProps & { crawlId: string }): Resul
 
   const base = useMemo<BaseQuery>(
     () => ({ crawlId, sort, filter: toPageFilter(filters, search) }),
-    [crawlId, sort, filters.statusClasses, filters.kind, filters.mediaType, filters.depth, filters.indexability, search],
+    [
+      crawlId,
+      sort,
+      filters.statusClasses,
+      filters.kind,
+      filters.mediaType,
+      filters.depth,
+      filters.indexability,
+      search,
+    ],
   );
   const key = queryKey(base);
   // Idempotent: a new key starts a new generation, the same key changes nothing.
@@ -246,7 +281,10 @@ export function useResults(props: ResultsViewProps & { crawlId: string }): Resul
     onAction,
     onExport: openExport === undefined ? undefined : (format) => openExport(crawlId, format),
     onExportView,
-    onBrowsertrixConfig: saveConfig === undefined || crawl === undefined ? undefined : () => saveBrowsertrixConfig({ saveConfig, tabcrawlVersion }, crawl),
+    onBrowsertrixConfig:
+      saveConfig === undefined || crawl === undefined
+        ? undefined
+        : () => saveBrowsertrixConfig({ saveConfig, tabcrawlVersion }, crawl),
   };
 }
 
@@ -254,7 +292,11 @@ export function useResults(props: ResultsViewProps & { crawlId: string }): Resul
  * More rows done (or the crawl just stopped running, its last rows written): the facets and the table
  * are read again. Not on the first read: the table and the facets are being read for the first time then.
  */
-function useRowsFollowCrawl(crawl: CrawlRecord | undefined, windows: RowWindows, dispatch: (action: ResultsAction) => void): void {
+function useRowsFollowCrawl(
+  crawl: CrawlRecord | undefined,
+  windows: RowWindows,
+  dispatch: (action: ResultsAction) => void,
+): void {
   const done = crawl?.counts.done;
   const isRunning = crawl?.state === 'running';
   const seen = useRef<{ done: number; isRunning: boolean } | null>(null);

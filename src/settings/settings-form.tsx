@@ -47,7 +47,8 @@ export function SettingsForm({ value, onChange, errors, isDisabled = false, isCo
   const id = useId();
   const [openGroup, setOpenGroup] = useState<string | null>(null);
   // A message in a folded group opens it, so the field the user must fix can be seen and focused.
-  const errorGroup = FIELD_GROUPS.find((group) => group.fields.some((field) => errors[field.setting] !== undefined))?.title ?? null;
+  const errorGroup =
+    FIELD_GROUPS.find((group) => group.fields.some((field) => errors[field.setting] !== undefined))?.title ?? null;
   useLayoutEffect(() => {
     if (errorGroup !== null) setOpenGroup(errorGroup);
   }, [errorGroup]);
@@ -56,7 +57,14 @@ export function SettingsForm({ value, onChange, errors, isDisabled = false, isCo
       {!isCompact && <legend>{group.title}</legend>}
       <div class="settings-grid">
         {group.fields.map((field) => (
-          <SettingField key={field.name} idPrefix={id} field={field} value={value} onChange={onChange} error={errors[field.setting]} />
+          <SettingField
+            key={field.name}
+            idPrefix={id}
+            field={field}
+            value={value}
+            onChange={onChange}
+            error={errors[field.setting]}
+          />
         ))}
       </div>
     </fieldset>

@@ -31,7 +31,11 @@ export type FieldErrors = Partial<Record<SettingKey, string>>;
  * The name of a setting's form field: the setting's, with its unit in the form's terms (`delayMs` →
  * `delaySeconds`, `maxBodyBytes` → `maxBodyMiB`), as {@link formNameOf} writes it.
  */
-export type FormName<K extends SettingKey> = K extends `${infer Base}Ms` ? `${Base}Seconds` : K extends `${infer Base}Bytes` ? `${Base}MiB` : K;
+export type FormName<K extends SettingKey> = K extends `${infer Base}Ms`
+  ? `${Base}Seconds`
+  : K extends `${infer Base}Bytes`
+    ? `${Base}MiB`
+    : K;
 
 /**
  * The form's fields as the user typed them, one per setting (named by {@link FormName}): a check box's
@@ -45,7 +49,11 @@ type KeysOf<T> = { [K in SettingKey]: SiteSettings[K] extends T ? K : never }[Se
 
 /** {@link FormName} at run time. */
 export function formNameOf<K extends SettingKey>(key: K): FormName<K> {
-  const name = key.endsWith('Ms') ? `${key.slice(0, -2)}Seconds` : key.endsWith('Bytes') ? `${key.slice(0, -5)}MiB` : key;
+  const name = key.endsWith('Ms')
+    ? `${key.slice(0, -2)}Seconds`
+    : key.endsWith('Bytes')
+      ? `${key.slice(0, -5)}MiB`
+      : key;
   return name as FormName<K>;
 }
 
@@ -116,8 +124,22 @@ function fieldOf(entry: KeyedEntry): FieldSpec {
     const scale = unit === 's' ? MS_PER_SECOND : unit === 'MiB' ? BYTES_PER_MIB : 1;
     return { kind: 'number', setting: entry.key, name: formNameOf(entry.key), scale, unit, ...shown } as FieldSpec;
   }
-  if (typeof entry.default === 'boolean') return { kind: 'flag', setting: entry.key, name: formNameOf(entry.key), ...(form.narrow === true ? { narrow: true } : {}), ...shown } as FieldSpec;
-  if (Array.isArray(entry.default)) return { kind: 'lines', setting: entry.key, name: formNameOf(entry.key), placeholder: form.placeholder ?? '', ...shown } as FieldSpec;
+  if (typeof entry.default === 'boolean')
+    return {
+      kind: 'flag',
+      setting: entry.key,
+      name: formNameOf(entry.key),
+      ...(form.narrow === true ? { narrow: true } : {}),
+      ...shown,
+    } as FieldSpec;
+  if (Array.isArray(entry.default))
+    return {
+      kind: 'lines',
+      setting: entry.key,
+      name: formNameOf(entry.key),
+      placeholder: form.placeholder ?? '',
+      ...shown,
+    } as FieldSpec;
   return { kind: 'text', setting: entry.key, name: formNameOf(entry.key), ...shown } as FieldSpec;
 }
 
@@ -128,7 +150,10 @@ function fieldOf(entry: KeyedEntry): FieldSpec {
  * message of the validator names the field the user sees.
  */
 export const FIELD_GROUPS: readonly FieldGroup[] = Object.freeze(
-  FORM_GROUPS.map((title) => ({ title, fields: SETTING_ENTRIES.filter((entry) => entry.form.group === title).map(fieldOf) })),
+  FORM_GROUPS.map((title) => ({
+    title,
+    fields: SETTING_ENTRIES.filter((entry) => entry.form.group === title).map(fieldOf),
+  })),
 );
 
 /**
@@ -180,7 +205,11 @@ export function rangeText(field: FieldSpec): string | null {
  * built-in default.
  */
 export function fromSettings(settings: Partial<CrawlSettings>): FormValues {
-  const all: SiteSettings = { ...DEFAULT_SETTINGS, excludePatterns: [...DEFAULT_SETTINGS.excludePatterns], extraOrigins: [...DEFAULT_SETTINGS.extraOrigins] };
+  const all: SiteSettings = {
+    ...DEFAULT_SETTINGS,
+    excludePatterns: [...DEFAULT_SETTINGS.excludePatterns],
+    extraOrigins: [...DEFAULT_SETTINGS.extraOrigins],
+  };
   for (const key of Object.keys(all) as SettingKey[]) {
     if (settings[key] !== undefined) Object.assign(all, { [key]: settings[key] });
   }
@@ -291,13 +320,17 @@ export function fieldErrors(errors: readonly SettingsError[]): FieldErrors {
   const byField: FieldErrors = {};
   for (const error of errors) {
     if (error.field === 'startUrl') continue;
-    byField[error.field] ??= error.message.replace(/(-?\d+(?:\.\d+)?) bytes/g, (_match, bytes: string) => bytesText(Number(bytes)));
+    byField[error.field] ??= error.message.replace(/(-?\d+(?:\.\d+)?) bytes/g, (_match, bytes: string) =>
+      bytesText(Number(bytes)),
+    );
   }
   return byField;
 }
 
 /** Checks the form: its settings with defaults filled, or a message per field. */
-export function checkForm(values: FormValues): { ok: true; settings: SiteSettings } | { ok: false; errors: FieldErrors } {
+export function checkForm(
+  values: FormValues,
+): { ok: true; settings: SiteSettings } | { ok: false; errors: FieldErrors } {
   const result = checkSettings(toSettings(values));
   return result.ok ? result : { ok: false, errors: fieldErrors(result.errors) };
 }
@@ -335,7 +368,8 @@ export function describeSettings(settings: Partial<SiteSettings>): string[] {
     const value = settings[field.setting];
     const builtIn = DEFAULT_SETTINGS[field.setting];
     if (value === undefined) continue;
-    const isDefault = Array.isArray(value) && Array.isArray(builtIn) ? value.join('\n') === builtIn.join('\n') : value === builtIn;
+    const isDefault =
+      Array.isArray(value) && Array.isArray(builtIn) ? value.join('\n') === builtIn.join('\n') : value === builtIn;
     if (isDefault) continue;
     const text = settingText(field, settings);
     if (text !== null) phrases.push(text);

@@ -75,7 +75,11 @@ export function siteOrigin(site: string): string | null {
 
 /** The built-in defaults, with an array of its own. */
 function builtInSettings(): SiteSettings {
-  return { ...DEFAULT_SETTINGS, excludePatterns: [...DEFAULT_SETTINGS.excludePatterns], extraOrigins: [...DEFAULT_SETTINGS.extraOrigins] };
+  return {
+    ...DEFAULT_SETTINGS,
+    excludePatterns: [...DEFAULT_SETTINGS.excludePatterns],
+    extraOrigins: [...DEFAULT_SETTINGS.extraOrigins],
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -146,7 +150,10 @@ async function writeSites(storage: SettingsStorage, sites: ReadonlyMap<string, S
 }
 
 /** Checks what is to be saved; only the given settings are kept. */
-function toStored(settings: Partial<CrawlSettings>, savedAt: number): { ok: true; stored: StoredSettings } | { ok: false; errors: SettingsError[] } {
+function toStored(
+  settings: Partial<CrawlSettings>,
+  savedAt: number,
+): { ok: true; stored: StoredSettings } | { ok: false; errors: SettingsError[] } {
   const result = checkSettings(settings);
   if (!result.ok) return result;
   const given: Partial<SiteSettings> = {};
@@ -189,7 +196,8 @@ export async function saveSiteSettings(
   savedAt: number = Date.now(),
 ): Promise<SaveResult> {
   const origin = siteOrigin(site);
-  if (origin === null) return { ok: false, errors: [{ field: 'startUrl', message: `"${site}" is not an http or https site` }] };
+  if (origin === null)
+    return { ok: false, errors: [{ field: 'startUrl', message: `"${site}" is not an http or https site` }] };
   const checked = toStored(settings, savedAt);
   if (!checked.ok) return checked;
   const sites = await readSites(storage);
@@ -254,7 +262,9 @@ export function storageAreaAdapter(area: StorageAreaLike): SettingsStorage {
  * storage. Values are copied in and out (`structuredClone`), as a real
  * storage area serializes them.
  */
-export function memorySettingsStorage(initial: Iterable<readonly [string, unknown]> = []): SettingsStorage & { entries: Map<string, unknown> } {
+export function memorySettingsStorage(
+  initial: Iterable<readonly [string, unknown]> = [],
+): SettingsStorage & { entries: Map<string, unknown> } {
   const entries = new Map<string, unknown>(initial);
   return {
     entries,

@@ -64,7 +64,14 @@ import type { LinkTally, StoredBody } from '../core/crawl/ports.ts';
 import type { CrawlRecord, FrontierEntry, HostState, NotCrawledUrl, PageRecord } from '../core/model.ts';
 import { mediaTypeOf } from '../core/links/decode-html.ts';
 import type { PageKeys, PageRow } from './page-row.ts';
-import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
+import {
+  chunkOf,
+  emptyFacetCounts,
+  emptyResultsChunk,
+  recordRow,
+  type FacetCounts,
+  type ResultsChunk,
+} from './results-chunks.ts';
 import { PAGE_KEYS, pagesIndexSchema } from './results-columns.ts';
 
 /** Name of the extension's database. Tests pass their own, one per test. */

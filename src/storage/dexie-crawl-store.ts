@@ -26,8 +26,24 @@
 import { Dexie, type Collection, type Table, type Transaction } from 'dexie';
 import { StorageFullError, type CrawlStore, type StoredBody, type StoreTx } from '../core/crawl/ports.ts';
 import type { CrawlRecord, HostState, NotCrawledReason, NotCrawledUrl, PageRecord } from '../core/model.ts';
-import { fromFrontierRow, fromPageRow, toFrontierRow, toPageRow, type CrawlScopedKey, type FrontierRow, type PageRow, type TabcrawlDatabase } from './database.ts';
-import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRows, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
+import {
+  fromFrontierRow,
+  fromPageRow,
+  toFrontierRow,
+  toPageRow,
+  type CrawlScopedKey,
+  type FrontierRow,
+  type PageRow,
+  type TabcrawlDatabase,
+} from './database.ts';
+import {
+  chunkOf,
+  emptyFacetCounts,
+  emptyResultsChunk,
+  recordRows,
+  type FacetCounts,
+  type ResultsChunk,
+} from './results-chunks.ts';
 
 /**
  * Whether an error (or one it wraps: Dexie's `inner`, an `Error.cause`) is
@@ -63,7 +79,11 @@ export class DexieCrawlStore implements CrawlStore {
         return result;
       })
       .catch((error: unknown) => {
-        throw isQuotaError(error) ? new StorageFullError(`IndexedDB refused the write: ${error instanceof Error ? error.message : String(error)}`) : error;
+        throw isQuotaError(error)
+          ? new StorageFullError(
+              `IndexedDB refused the write: ${error instanceof Error ? error.message : String(error)}`,
+            )
+          : error;
       });
   }
 
@@ -90,17 +110,29 @@ export class DexieCrawlStore implements CrawlStore {
 
       getHost: (crawlId, origin) => reads.get<HostState>(hosts.name, [crawlId, origin]),
       putHosts: (rows) => writes.put(hosts.name, rows),
-      listHosts: (crawlId) => hosts.where('[crawlId+origin]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray(),
+      listHosts: (crawlId) =>
+        hosts.where('[crawlId+origin]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray(),
 
       getEntries: async (crawlId, urls) => {
-        const rows = await reads.getMany<FrontierRow>(frontier.name, urls.map((url) => [crawlId, url]));
+        const rows = await reads.getMany<FrontierRow>(
+          frontier.name,
+          urls.map((url) => [crawlId, url]),
+        );
         return rows.map((row) => (row === undefined ? undefined : fromFrontierRow(row)));
       },
       putEntries: (entries) => writes.put(frontier.name, entries.map(toFrontierRow)),
-      deleteEntries: (crawlId, urls) => writes.delete(frontier.name, urls.map((url) => [crawlId, url])),
+      deleteEntries: (crawlId, urls) =>
+        writes.delete(
+          frontier.name,
+          urls.map((url) => [crawlId, url]),
+        ),
       nextEntry: async (crawlId, origin) => {
         // The first row of the host's queue index: one request, no cursor.
-        const row = await reads.first<FrontierRow>(frontier.name, QUEUE_INDEX, IDBKeyRange.bound([crawlId, origin, -Infinity], [crawlId, origin, Infinity]));
+        const row = await reads.first<FrontierRow>(
+          frontier.name,
+          QUEUE_INDEX,
+          IDBKeyRange.bound([crawlId, origin, -Infinity], [crawlId, origin, Infinity]),
+        );
         return row === undefined ? undefined : fromFrontierRow(row);
       },
       leasedEntries: async (crawlId) => {
@@ -117,7 +149,10 @@ export class DexieCrawlStore implements CrawlStore {
       },
 
       getPages: async (crawlId, urls) => {
-        const rows = await reads.getMany<PageRow>(pages.name, urls.map((url) => [crawlId, url]));
+        const rows = await reads.getMany<PageRow>(
+          pages.name,
+          urls.map((url) => [crawlId, url]),
+        );
         return rows.map((row) => (row === undefined ? undefined : fromPageRow(row)));
       },
       putPages: (records) => {
@@ -138,13 +173,19 @@ export class DexieCrawlStore implements CrawlStore {
         return urls.map((_, i) => found[i] !== undefined || found[urls.length + i] !== undefined);
       },
       putLinkTally: (tally) => writes.put(linkTallies.name, [tally]),
-      linkTallies: (crawlId) => linkTallies.where('[crawlId+batch]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray(),
-      deleteLinkTallyBatches: (crawlId, batches) => writes.delete(linkTallies.name, batches.map((batch) => [crawlId, batch])),
+      linkTallies: (crawlId) =>
+        linkTallies.where('[crawlId+batch]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray(),
+      deleteLinkTallyBatches: (crawlId, batches) =>
+        writes.delete(
+          linkTallies.name,
+          batches.map((batch) => [crawlId, batch]),
+        ),
       bodyOwner: async (crawlId, sha256) => (await reads.get<StoredBody>(bodies.name, [crawlId, sha256]))?.url,
       putBody: (body) => writes.put(bodies.name, [body]),
       putNotCrawled: (urls) => writes.put(notCrawled.name, urls),
       notCrawledAfter: (crawlId, afterUrl, limit) => notCrawledAfter(notCrawled, crawlId, afterUrl, limit, null),
-      deleteNotCrawled: async (crawlId, urls) => void (await notCrawled.bulkDelete(urls.map((url): CrawlScopedKey => [crawlId, url]))),
+      deleteNotCrawled: async (crawlId, urls) =>
+        void (await notCrawled.bulkDelete(urls.map((url): CrawlScopedKey => [crawlId, url]))),
     };
   }
 
@@ -160,14 +201,19 @@ export class DexieCrawlStore implements CrawlStore {
     const { pages, frontier } = this.db;
     return this.db.transaction('r', [pages, frontier], async (trans) => {
       const ofCrawl = <T>(table: Table<T, CrawlScopedKey>): Promise<CrawlScopedKey[]> =>
-        bound(trans, table).where('[crawlId+url]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).primaryKeys();
+        bound(trans, table)
+          .where('[crawlId+url]')
+          .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+          .primaryKeys();
       const [rows, queued] = await Promise.all([ofCrawl(pages), ofCrawl(frontier)]);
       return [...rows, ...queued].map(([, url]) => url);
     });
   }
 
   listHosts(crawlId: string): Promise<HostState[]> {
-    return this.read(this.db.hosts, (hosts) => hosts.where('[crawlId+origin]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray());
+    return this.read(this.db.hosts, (hosts) =>
+      hosts.where('[crawlId+origin]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray(),
+    );
   }
 
   async pagesAfter(crawlId: string, afterSeq: number, limit: number): Promise<PageRecord[]> {
@@ -201,10 +247,17 @@ export class DexieCrawlStore implements CrawlStore {
 
   getBodies(crawlId: string, sha256s: readonly string[]): Promise<(StoredBody | undefined)[]> {
     if (sha256s.length === 0) return Promise.resolve([]);
-    return this.read(this.db.bodies, (bodies) => bodies.bulkGet(sha256s.map((sha256): CrawlScopedKey => [crawlId, sha256])));
+    return this.read(this.db.bodies, (bodies) =>
+      bodies.bulkGet(sha256s.map((sha256): CrawlScopedKey => [crawlId, sha256])),
+    );
   }
 
-  notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null = null): Promise<NotCrawledUrl[]> {
+  notCrawledAfter(
+    crawlId: string,
+    afterUrl: string | null,
+    limit: number,
+    reason: NotCrawledReason | null = null,
+  ): Promise<NotCrawledUrl[]> {
     return this.read(this.db.notCrawled, (table) => notCrawledAfter(table, crawlId, afterUrl, limit, reason));
   }
 
@@ -223,7 +276,10 @@ export class DexieCrawlStore implements CrawlStore {
     return this.db.transaction('rw', this.crawlTables, async (trans) => {
       const known = new Set(await bound(trans, crawls).toCollection().primaryKeys());
       const orphans = new Set<string>();
-      for (const table of [pages, bodies, hosts, frontier, linkTallies, resultChunks, notCrawled] as Table<unknown, [string, unknown]>[]) {
+      for (const table of [pages, bodies, hosts, frontier, linkTallies, resultChunks, notCrawled] as Table<
+        unknown,
+        [string, unknown]
+      >[]) {
         const scoped = bound(trans, table);
         let next = await scoped.toCollection().limit(1).primaryKeys();
         while (next[0] !== undefined) {
@@ -232,7 +288,8 @@ export class DexieCrawlStore implements CrawlStore {
           next = await scoped.where(':id').above([crawlId, Dexie.maxKey]).limit(1).primaryKeys();
         }
       }
-      for (const crawlId of await bound(trans, facetCounts).toCollection().primaryKeys()) if (!known.has(crawlId)) orphans.add(crawlId);
+      for (const crawlId of await bound(trans, facetCounts).toCollection().primaryKeys())
+        if (!known.has(crawlId)) orphans.add(crawlId);
       for (const crawlId of orphans) await this.deleteParts(trans, crawlId);
       return orphans.size;
     });
@@ -284,9 +341,14 @@ async function recordDerived(
   const chunkKeys = new Map<string, [string, number]>();
   for (const row of rows) chunkKeys.set(`${chunkOf(row.seq)} ${row.crawlId}`, [row.crawlId, chunkOf(row.seq)]);
   const crawlIds = [...new Set(rows.map((row) => row.crawlId))];
-  const [chunks, counts] = await Promise.all([resultChunks.bulkGet([...chunkKeys.values()]), facetCounts.bulkGet(crawlIds)]);
+  const [chunks, counts] = await Promise.all([
+    resultChunks.bulkGet([...chunkKeys.values()]),
+    facetCounts.bulkGet(crawlIds),
+  ]);
   const chunkByKey = new Map<string, ResultsChunk>();
-  [...chunkKeys].forEach(([key, [crawlId, chunk]], i) => chunkByKey.set(key, chunks[i] ?? emptyResultsChunk(crawlId, chunk)));
+  [...chunkKeys].forEach(([key, [crawlId, chunk]], i) =>
+    chunkByKey.set(key, chunks[i] ?? emptyResultsChunk(crawlId, chunk)),
+  );
   const countsByCrawl = new Map<string, FacetCounts>();
   crawlIds.forEach((crawlId, i) => countsByCrawl.set(crawlId, counts[i] ?? emptyFacetCounts(crawlId)));
   const changed = recordRows(
@@ -405,20 +467,34 @@ function answers<T>(requests: IDBRequest<T>[]): Promise<T[]> {
 }
 
 /** Queued entries of one host in `seq` order: a range of the queued-only index. */
-function queuedOfHost(frontier: Table<FrontierRow, CrawlScopedKey>, crawlId: string, origin: string): Collection<FrontierRow, CrawlScopedKey> {
-  return frontier.where('[crawlId+origin+queuedSeq]').between([crawlId, origin, Dexie.minKey], [crawlId, origin, Dexie.maxKey]);
+function queuedOfHost(
+  frontier: Table<FrontierRow, CrawlScopedKey>,
+  crawlId: string,
+  origin: string,
+): Collection<FrontierRow, CrawlScopedKey> {
+  return frontier
+    .where('[crawlId+origin+queuedSeq]')
+    .between([crawlId, origin, Dexie.minKey], [crawlId, origin, Dexie.maxKey]);
 }
 
 /**
  * URLs left unvisited of one crawl, after `afterUrl` (null: from the first) in URL order, at most `limit`;
  * of one reason only when `reason` is given (its own index).
  */
-function notCrawledAfter(table: Table<NotCrawledUrl, CrawlScopedKey>, crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null): Promise<NotCrawledUrl[]> {
+function notCrawledAfter(
+  table: Table<NotCrawledUrl, CrawlScopedKey>,
+  crawlId: string,
+  afterUrl: string | null,
+  limit: number,
+  reason: NotCrawledReason | null,
+): Promise<NotCrawledUrl[]> {
   if (limit <= 0) return Promise.resolve([]);
   const after = afterUrl ?? Dexie.minKey;
   const range =
     reason === null
       ? table.where('[crawlId+url]').between([crawlId, after], [crawlId, Dexie.maxKey], afterUrl === null, true)
-      : table.where('[crawlId+reason+url]').between([crawlId, reason, after], [crawlId, reason, Dexie.maxKey], afterUrl === null, true);
+      : table
+          .where('[crawlId+reason+url]')
+          .between([crawlId, reason, after], [crawlId, reason, Dexie.maxKey], afterUrl === null, true);
   return range.limit(limit).toArray();
 }

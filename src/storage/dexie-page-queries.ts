@@ -30,11 +30,35 @@
  * parameters); title by its lower case.
  */
 import { Dexie, type IndexableType } from 'dexie';
-import { SORT_COLUMNS, toPageListRow, type PageFacets, type PageQueries, type PageQuery, type PageQueryResult, type SortColumn, type StatusClass, type IndexabilityValue } from './page-queries.ts';
+import {
+  SORT_COLUMNS,
+  toPageListRow,
+  type PageFacets,
+  type PageQueries,
+  type PageQuery,
+  type PageQueryResult,
+  type SortColumn,
+  type StatusClass,
+  type IndexabilityValue,
+} from './page-queries.ts';
 import { pageKeysOf, type CrawlScopedKey, type PageRow, type TabcrawlDatabase } from './database.ts';
-import { chunkOf, emptyFacetCounts, emptyResultsChunk, recordRow, type FacetCounts, type ResultsChunk } from './results-chunks.ts';
+import {
+  chunkOf,
+  emptyFacetCounts,
+  emptyResultsChunk,
+  recordRow,
+  type FacetCounts,
+  type ResultsChunk,
+} from './results-chunks.ts';
 import { sortIndexOf } from './results-columns.ts';
-import { byFrequency, classOfStatusKey, emptyIndexabilityCounts, emptyKindCounts, hasFilter, ResultsProjection } from './results-projection.ts';
+import {
+  byFrequency,
+  classOfStatusKey,
+  emptyIndexabilityCounts,
+  emptyKindCounts,
+  hasFilter,
+  ResultsProjection,
+} from './results-projection.ts';
 import type { RowKind } from '../core/model.ts';
 
 /** Tuning of {@link DexieCrawlPageQueries}; tests set these to reach each path with few rows. */
@@ -53,7 +77,10 @@ export interface PageQueriesOptions {
 const PROJECTIONS_KEPT = 2;
 
 /** The index each sort column walks. */
-const SORT_INDEX = Object.fromEntries(SORT_COLUMNS.map((column) => [column, sortIndexOf(column)])) as Record<SortColumn, string>;
+const SORT_INDEX = Object.fromEntries(SORT_COLUMNS.map((column) => [column, sortIndexOf(column)])) as Record<
+  SortColumn,
+  string
+>;
 
 /** A crawl's projection, and what it was read at. */
 interface Held {
@@ -64,12 +91,21 @@ interface Held {
 
 /** The facets of a crawl's counts. */
 function facetsOfCounts(counts: FacetCounts): PageFacets {
-  const statusClasses: Record<StatusClass, number> = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, failed: 0, blocked: 0, duplicate: counts.duplicates };
+  const statusClasses: Record<StatusClass, number> = {
+    '2xx': 0,
+    '3xx': 0,
+    '4xx': 0,
+    '5xx': 0,
+    failed: 0,
+    blocked: 0,
+    duplicate: counts.duplicates,
+  };
   for (const [key, count] of Object.entries(counts.statusKeys)) statusClasses[classOfStatusKey(Number(key))] += count;
   const kinds = emptyKindCounts();
   for (const [kind, count] of Object.entries(counts.kinds)) if (kind in kinds) kinds[kind as RowKind] += count;
   const indexability = emptyIndexabilityCounts();
-  for (const [value, count] of Object.entries(counts.indexability)) if (value in indexability) indexability[value as IndexabilityValue] += count;
+  for (const [value, count] of Object.entries(counts.indexability))
+    if (value in indexability) indexability[value as IndexabilityValue] += count;
   return {
     kinds,
     indexability,
@@ -125,7 +161,9 @@ export class DexieCrawlPageQueries implements PageQueries {
     if (counts !== undefined) return facetsOfCounts(counts);
     await this.load(crawlId);
     const { pages, resultChunks, facetCounts } = this.db;
-    return this.db.transaction('r', [pages, resultChunks, facetCounts], async () => (await this.caughtUp(crawlId)).projection.facets());
+    return this.db.transaction('r', [pages, resultChunks, facetCounts], async () =>
+      (await this.caughtUp(crawlId)).projection.facets(),
+    );
   }
 
   /**
@@ -137,14 +175,21 @@ export class DexieCrawlPageQueries implements PageQueries {
     return this.db.transaction('r', [pages, facetCounts], async () => {
       const { crawlId } = query;
       const counts = await facetCounts.get(crawlId);
-      const total = counts?.rows ?? (await pages.where('[crawlId+url]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).count());
+      const total =
+        counts?.rows ??
+        (await pages.where('[crawlId+url]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).count());
       const take = Math.max(0, Math.min(limit, total - offset));
       if (take === 0) return { rows: [], total };
       const fromEnd = offset + take / 2 > total / 2;
       const skip = fromEnd ? total - offset - take : offset;
       if (skip > this.indexWindowMax) return null;
-      const range = pages.where(SORT_INDEX[query.sort.column]).between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey] as IndexableType, true, false);
-      const rows = await (query.sort.descending !== fromEnd ? range.reverse() : range).offset(skip).limit(take).toArray();
+      const range = pages
+        .where(SORT_INDEX[query.sort.column])
+        .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey] as IndexableType, true, false);
+      const rows = await (query.sort.descending !== fromEnd ? range.reverse() : range)
+        .offset(skip)
+        .limit(take)
+        .toArray();
       if (fromEnd) rows.reverse();
       return { rows: rows.map(toPageListRow), total };
     });
@@ -208,13 +253,22 @@ export class DexieCrawlPageQueries implements PageQueries {
     const counts = await this.db.facetCounts.get(crawlId);
     let current = held;
     if (counts === undefined) {
-      const rows = await this.db.pages.where('[crawlId+url]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).count();
+      const rows = await this.db.pages
+        .where('[crawlId+url]')
+        .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+        .count();
       if (held.fromRows !== rows) current = await this.fromRows(crawlId);
     } else if (held.fromRows !== undefined || counts.rev < held.projection.rev) {
-      const chunks = await this.db.resultChunks.where('[crawlId+chunk]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
+      const chunks = await this.db.resultChunks
+        .where('[crawlId+chunk]')
+        .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+        .toArray();
       current = { projection: new ResultsProjection(chunks, counts.rev) };
     } else if (counts.rev > held.projection.rev) {
-      const written = await this.db.resultChunks.where('[crawlId+rev]').between([crawlId, held.projection.rev], [crawlId, Dexie.maxKey], false, true).toArray();
+      const written = await this.db.resultChunks
+        .where('[crawlId+rev]')
+        .between([crawlId, held.projection.rev], [crawlId, Dexie.maxKey], false, true)
+        .toArray();
       held.projection.update(written, counts.rev);
     }
     this.hold(crawlId, current);
@@ -225,7 +279,10 @@ export class DexieCrawlPageQueries implements PageQueries {
   private async read(crawlId: string): Promise<Held> {
     const counts = await this.db.facetCounts.get(crawlId);
     if (counts === undefined) return this.fromRows(crawlId);
-    const chunks = await this.db.resultChunks.where('[crawlId+chunk]').between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).toArray();
+    const chunks = await this.db.resultChunks
+      .where('[crawlId+chunk]')
+      .between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey])
+      .toArray();
     return { projection: new ResultsProjection(chunks, counts.rev) };
   }
 

@@ -4,8 +4,21 @@
  * a transaction that throws leaves nothing behind (writes are staged and
  * applied only when the work function returns).
  */
-import { StorageFullError, type CrawlStore, type LinkTally, type StoredBody, type StoreTx } from '../core/crawl/ports.ts';
-import type { CrawlRecord, FrontierEntry, HostState, NotCrawledReason, NotCrawledUrl, PageRecord } from '../core/model.ts';
+import {
+  StorageFullError,
+  type CrawlStore,
+  type LinkTally,
+  type StoredBody,
+  type StoreTx,
+} from '../core/crawl/ports.ts';
+import type {
+  CrawlRecord,
+  FrontierEntry,
+  HostState,
+  NotCrawledReason,
+  NotCrawledUrl,
+  PageRecord,
+} from '../core/model.ts';
 
 const key = (crawlId: string, id: string): string => `${crawlId}\u0000${id}`;
 
@@ -21,7 +34,15 @@ interface Tables {
 }
 
 function emptyTables(): Tables {
-  return { crawls: new Map(), hosts: new Map(), entries: new Map(), pages: new Map(), bodies: new Map(), tallies: new Map(), notCrawled: new Map() };
+  return {
+    crawls: new Map(),
+    hosts: new Map(),
+    entries: new Map(),
+    pages: new Map(),
+    bodies: new Map(),
+    tallies: new Map(),
+    notCrawled: new Map(),
+  };
 }
 
 /** The tables holding a crawl's parts, by crawl id. */
@@ -70,7 +91,8 @@ export class MemoryCrawlStore implements CrawlStore {
       };
       const result = await work(this.txOver(staged));
       if (this.bodyBytesLimit !== Infinity) {
-        const bodyBytes = (tables: Tables): number => [...tables.bodies.values()].reduce((sum, body) => sum + body.bytes.byteLength, 0);
+        const bodyBytes = (tables: Tables): number =>
+          [...tables.bodies.values()].reduce((sum, body) => sum + body.bytes.byteLength, 0);
         const after = bodyBytes(staged);
         // Like a quota: a transaction that adds bytes past the limit is refused; one that adds none passes.
         if (after > this.bodyBytesLimit && after > bodyBytes(this.tables)) {
@@ -97,7 +119,8 @@ export class MemoryCrawlStore implements CrawlStore {
       nextEntry: async (crawlId, origin) => {
         let best: FrontierEntry | undefined;
         for (const e of t.entries.values()) {
-          if (e.crawlId === crawlId && e.origin === origin && e.leaseRunId === null && (!best || e.seq < best.seq)) best = e;
+          if (e.crawlId === crawlId && e.origin === origin && e.leaseRunId === null && (!best || e.seq < best.seq))
+            best = e;
         }
         return copy(best);
       },
@@ -114,7 +137,8 @@ export class MemoryCrawlStore implements CrawlStore {
       knownOf: async (crawlId, urls) => urls.map((u) => t.pages.has(key(crawlId, u)) || t.entries.has(key(crawlId, u))),
       putLinkTally: async (tally) => void t.tallies.set(key(tally.crawlId, String(tally.batch)), copy(tally)),
       linkTallies: async (crawlId) => copy(ofCrawl(t.tallies, crawlId).sort((a, b) => a.batch - b.batch)),
-      deleteLinkTallyBatches: async (crawlId, batches) => batches.forEach((batch) => t.tallies.delete(key(crawlId, String(batch)))),
+      deleteLinkTallyBatches: async (crawlId, batches) =>
+        batches.forEach((batch) => t.tallies.delete(key(crawlId, String(batch)))),
       bodyOwner: async (crawlId, sha256) => t.bodies.get(key(crawlId, sha256))?.url,
       putBody: async (body) => void t.bodies.set(key(body.crawlId, body.sha256), copy(body)),
       putNotCrawled: async (urls) => urls.forEach((u) => t.notCrawled.set(key(u.crawlId, u.url), copy(u))),
@@ -155,14 +179,21 @@ export class MemoryCrawlStore implements CrawlStore {
     return sha256s.map((sha256) => copy(this.tables.bodies.get(key(crawlId, sha256))));
   }
 
-  async notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null = null): Promise<NotCrawledUrl[]> {
+  async notCrawledAfter(
+    crawlId: string,
+    afterUrl: string | null,
+    limit: number,
+    reason: NotCrawledReason | null = null,
+  ): Promise<NotCrawledUrl[]> {
     await this.queue;
     return copy(notCrawledAfter(this.tables, crawlId, afterUrl, limit, reason));
   }
 
   async knownUrls(crawlId: string): Promise<string[]> {
     await this.queue;
-    return [...this.tables.pages.values(), ...this.tables.entries.values()].filter((record) => record.crawlId === crawlId).map((record) => record.url);
+    return [...this.tables.pages.values(), ...this.tables.entries.values()]
+      .filter((record) => record.crawlId === crawlId)
+      .map((record) => record.url);
   }
 
   async listHosts(crawlId: string): Promise<HostState[]> {
@@ -178,7 +209,8 @@ export class MemoryCrawlStore implements CrawlStore {
     return this.exclusive(async () => {
       const orphans = new Set<string>();
       for (const name of CRAWL_PARTS) {
-        for (const { crawlId } of this.tables[name].values()) if (!this.tables.crawls.has(crawlId)) orphans.add(crawlId);
+        for (const { crawlId } of this.tables[name].values())
+          if (!this.tables.crawls.has(crawlId)) orphans.add(crawlId);
       }
       this.removeCrawls(orphans);
       return orphans.size;
@@ -196,9 +228,18 @@ export class MemoryCrawlStore implements CrawlStore {
 }
 
 /** As the Dexie store orders them: by URL (code units, as IndexedDB compares strings), after `afterUrl`. */
-function notCrawledAfter(t: Tables, crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null): NotCrawledUrl[] {
+function notCrawledAfter(
+  t: Tables,
+  crawlId: string,
+  afterUrl: string | null,
+  limit: number,
+  reason: NotCrawledReason | null,
+): NotCrawledUrl[] {
   return [...t.notCrawled.values()]
-    .filter((u) => u.crawlId === crawlId && (reason === null || u.reason === reason) && (afterUrl === null || u.url > afterUrl))
+    .filter(
+      (u) =>
+        u.crawlId === crawlId && (reason === null || u.reason === reason) && (afterUrl === null || u.url > afterUrl),
+    )
     .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
     .slice(0, Math.max(0, limit));
 }

@@ -58,4 +58,3 @@ export function toPageListRow(row: PageRecord): PageListRow {
     outboundLinks: row.facts?.outboundLinks ?? null,
   };
 }
-

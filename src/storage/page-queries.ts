@@ -74,4 +74,3 @@ export interface PageQueries {
   query(query: PageQuery): Promise<PageQueryResult>;
   facets(crawlId: string): Promise<PageFacets>;
 }
-

@@ -14,7 +14,14 @@ export type IndexabilityValue = 'indexable' | NonIndexableReason;
  * The indexability values in the order of their codes ({@link PageKeys.indexKey}, schema version 7):
  * a value's code is its index here. Indexable first, then the reasons in the order they are checked.
  */
-export const INDEXABILITY_VALUES: readonly IndexabilityValue[] = Object.freeze(['indexable', 'blocked', 'redirected', 'not-200', 'noindex', 'canonicalised']);
+export const INDEXABILITY_VALUES: readonly IndexabilityValue[] = Object.freeze([
+  'indexable',
+  'blocked',
+  'redirected',
+  'not-200',
+  'noindex',
+  'canonicalised',
+]);
 
 /** {@link PageKeys.statusKey} of failed rows (no HTTP status, not blocked). */
 export const FAILED_STATUS_KEY = -1;

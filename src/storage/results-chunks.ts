@@ -21,7 +21,13 @@
  * Pure: no Dexie, no browser API; the store and the queries do the I/O.
  */
 import { indexabilityOfKey, kindOfCode, type PageRow } from './page-row.ts';
-import { CHUNK_COLUMNS, emptyChunkColumns, slotsOf, type ChunkColumn, type ChunkColumnArrays } from './results-columns.ts';
+import {
+  CHUNK_COLUMNS,
+  emptyChunkColumns,
+  slotsOf,
+  type ChunkColumn,
+  type ChunkColumnArrays,
+} from './results-columns.ts';
 
 export { ROW_KINDS, kindCode, kindOfCode } from './page-row.ts';
 
@@ -77,11 +83,27 @@ export function chunkOf(seq: number): number {
 
 /** A chunk of empty slots: no row present, text columns `''`, number columns 0. */
 export function emptyResultsChunk(crawlId: string, chunk: number): ResultsChunk {
-  return { crawlId, chunk, rev: 0, present: new Uint8Array(RESULTS_CHUNK_ROWS), ...emptyChunkColumns(RESULTS_CHUNK_ROWS) };
+  return {
+    crawlId,
+    chunk,
+    rev: 0,
+    present: new Uint8Array(RESULTS_CHUNK_ROWS),
+    ...emptyChunkColumns(RESULTS_CHUNK_ROWS),
+  };
 }
 
 export function emptyFacetCounts(crawlId: string): FacetCounts {
-  return { crawlId, rows: 0, statusKeys: {}, mediaKeys: {}, depths: {}, duplicates: 0, kinds: {}, indexability: {}, rev: 0 };
+  return {
+    crawlId,
+    rows: 0,
+    statusKeys: {},
+    mediaKeys: {},
+    depths: {},
+    duplicates: 0,
+    kinds: {},
+    indexability: {},
+    rev: 0,
+  };
 }
 
 function bump(counts: Record<string, number>, key: string | number, by: number): void {

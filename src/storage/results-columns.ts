@@ -27,7 +27,15 @@
  *
  * Pure: no Dexie, no browser API.
  */
-import { indexabilityCode, indexKeyOf, kindCode, BLOCKED_STATUS_KEY, FAILED_STATUS_KEY, type PageKeys, type PageRow } from './page-row.ts';
+import {
+  indexabilityCode,
+  indexKeyOf,
+  kindCode,
+  BLOCKED_STATUS_KEY,
+  FAILED_STATUS_KEY,
+  type PageKeys,
+  type PageRow,
+} from './page-row.ts';
 import { mediaTypeOf } from '../core/links/decode-html.ts';
 import type { PageRecord } from '../core/model.ts';
 import type { PageListRow } from './page-list-row.ts';
@@ -286,7 +294,9 @@ export const PAGE_KEYS: readonly PageKeySpec[] = Object.freeze([
 ]);
 
 /** The sort keys the columns compute: every {@link PageKeys} field but `isDuplicate`, and nothing else (checked when compiled). */
-type ComputedSortKey = { [C in SortColumn]: (typeof RESULT_COLUMNS)[C] extends { keyOf: unknown; sortKey: infer K } ? K : never }[SortColumn];
+type ComputedSortKey = {
+  [C in SortColumn]: (typeof RESULT_COLUMNS)[C] extends { keyOf: unknown; sortKey: infer K } ? K : never;
+}[SortColumn];
 type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const EVERY_PAGE_KEY_COMPUTED: SameKeys<ComputedSortKey | 'isDuplicate', keyof PageKeys> = true;
 void EVERY_PAGE_KEY_COMPUTED;
@@ -336,7 +346,9 @@ export function newSlots(array: ChunkArrayKind, length: number): ChunkArrayOf[Ch
 
 /** Chunk columns of `length` empty slots each. */
 export function emptyChunkColumns(length: number): ChunkColumnArrays {
-  return Object.fromEntries(CHUNK_COLUMNS.map((column) => [column.field, newSlots(column.array, length)])) as unknown as ChunkColumnArrays;
+  return Object.fromEntries(
+    CHUNK_COLUMNS.map((column) => [column.field, newSlots(column.array, length)]),
+  ) as unknown as ChunkColumnArrays;
 }
 
 /**

@@ -19,8 +19,25 @@
 import type { RowKind } from '../core/model.ts';
 import { RESULTS_CHUNK_ROWS, type ResultsChunk } from './results-chunks.ts';
 import type { IndexabilityValue, PageFacets, PageFilter, StatusClass } from './page-queries.ts';
-import { BLOCKED_STATUS_KEY, FAILED_STATUS_KEY, INDEXABILITY_VALUES, indexabilityOfKey, kindCode, kindOfCode } from './page-row.ts';
-import { CHUNK_COLUMNS, newSlots, RESULT_COLUMNS, slotsOf, type ChunkArrayKind, type ChunkArrayOf, type ChunkColumn, type ChunkColumnArrays, type SortColumn } from './results-columns.ts';
+import {
+  BLOCKED_STATUS_KEY,
+  FAILED_STATUS_KEY,
+  INDEXABILITY_VALUES,
+  indexabilityOfKey,
+  kindCode,
+  kindOfCode,
+} from './page-row.ts';
+import {
+  CHUNK_COLUMNS,
+  newSlots,
+  RESULT_COLUMNS,
+  slotsOf,
+  type ChunkArrayKind,
+  type ChunkArrayOf,
+  type ChunkColumn,
+  type ChunkColumnArrays,
+  type SortColumn,
+} from './results-columns.ts';
 
 type BaseClass = Exclude<StatusClass, 'duplicate'>;
 
@@ -37,7 +54,11 @@ export const BASE_CLASSES = Object.keys(CLASS_BOUNDS) as BaseClass[];
 
 /** The status class of a status key. */
 export function classOfStatusKey(statusKey: number): BaseClass {
-  return BASE_CLASSES.find((statusClass) => statusKey >= CLASS_BOUNDS[statusClass][0] && statusKey < CLASS_BOUNDS[statusClass][1]) ?? '2xx';
+  return (
+    BASE_CLASSES.find(
+      (statusClass) => statusKey >= CLASS_BOUNDS[statusClass][0] && statusKey < CLASS_BOUNDS[statusClass][1],
+    ) ?? '2xx'
+  );
 }
 
 /** Whether a filter restricts anything. */
@@ -124,7 +145,8 @@ export class ResultsProjection {
     }
     const after = this.columnsOf();
     let kept = after.n >= before.n;
-    for (let i = 0; kept && i < before.n; i += 1) if (before.seqs[i] !== after.seqs[i] || before.urls[i] !== after.urls[i]) kept = false;
+    for (let i = 0; kept && i < before.n; i += 1)
+      if (before.seqs[i] !== after.seqs[i] || before.urls[i] !== after.urls[i]) kept = false;
     if (!kept) {
       this.orders.clear();
       return;
@@ -146,7 +168,12 @@ export class ResultsProjection {
    * The window `[offset, offset + limit)` of the rows `filter` keeps, sorted by
    * `sort`: their URLs in display order, and how many rows the filter keeps.
    */
-  window(filter: PageFilter, sort: { column: SortColumn; descending: boolean }, offset: number, limit: number): ProjectionWindow {
+  window(
+    filter: PageFilter,
+    sort: { column: SortColumn; descending: boolean },
+    offset: number,
+    limit: number,
+  ): ProjectionWindow {
     const view = this.view(filter, sort.column);
     const total = view.length;
     const start = Math.max(0, Math.floor(offset));
@@ -163,7 +190,15 @@ export class ResultsProjection {
   /** The facets of every row held. */
   facets(): PageFacets {
     const columns = this.columnsOf();
-    const statusClasses: Record<StatusClass, number> = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, failed: 0, blocked: 0, duplicate: 0 };
+    const statusClasses: Record<StatusClass, number> = {
+      '2xx': 0,
+      '3xx': 0,
+      '4xx': 0,
+      '5xx': 0,
+      failed: 0,
+      blocked: 0,
+      duplicate: 0,
+    };
     const media = new Map<string, number>();
     const depths = new Set<number>();
     const kinds = emptyKindCounts();
@@ -194,7 +229,15 @@ export class ResultsProjection {
    * sorted alone.
    */
   private view(filter: PageFilter, column: SortColumn): Uint32Array {
-    const key = JSON.stringify([column, filter.statusClasses ?? [], filter.kind ?? null, filter.mediaType ?? null, filter.depth ?? null, filter.indexability ?? null, filter.search ?? '']);
+    const key = JSON.stringify([
+      column,
+      filter.statusClasses ?? [],
+      filter.kind ?? null,
+      filter.mediaType ?? null,
+      filter.depth ?? null,
+      filter.indexability ?? null,
+      filter.search ?? '',
+    ]);
     const kept = this.views.find((view) => view.key === key);
     if (kept !== undefined) return kept.indices;
     let indices: Uint32Array;
@@ -227,7 +270,9 @@ export class ResultsProjection {
     const columns = this.columnsOf();
     const classes = new Set(filter.statusClasses ?? []);
     const withDuplicates = classes.has('duplicate');
-    const bounds = BASE_CLASSES.filter((statusClass) => classes.has(statusClass)).map((statusClass) => CLASS_BOUNDS[statusClass]);
+    const bounds = BASE_CLASSES.filter((statusClass) => classes.has(statusClass)).map(
+      (statusClass) => CLASS_BOUNDS[statusClass],
+    );
     const mediaType = filter.mediaType?.toLowerCase();
     const kind = filter.kind === undefined ? undefined : kindCode(filter.kind);
     const { depth } = filter;
@@ -238,7 +283,8 @@ export class ResultsProjection {
     return (i) => {
       if (classes.size > 0) {
         const statusKey = statusKeys[i] ?? 0;
-        const inClass = (withDuplicates && duplicates[i] === 1) || bounds.some(([low, high]) => statusKey >= low && statusKey < high);
+        const inClass =
+          (withDuplicates && duplicates[i] === 1) || bounds.some(([low, high]) => statusKey >= low && statusKey < high);
         if (!inClass) return false;
       }
       if (kind !== undefined && kinds[i] !== kind) return false;
@@ -276,7 +322,8 @@ export class ResultsProjection {
     const seqs = new Float64Array(n);
     let i = 0;
     for (const chunk of chunks) {
-      for (let slot = 0; slot < RESULTS_CHUNK_ROWS; slot += 1) if (chunk.present[slot] === 1) seqs[i++] = chunk.chunk * RESULTS_CHUNK_ROWS + slot;
+      for (let slot = 0; slot < RESULTS_CHUNK_ROWS; slot += 1)
+        if (chunk.present[slot] === 1) seqs[i++] = chunk.chunk * RESULTS_CHUNK_ROWS + slot;
     }
     const full = chunks.map((chunk) => chunk.present.every((present) => present === 1));
     const byField = CHUNK_COLUMNS.map((column) => [column.field, gatheredColumn(chunks, full, column, n)] as const);
@@ -291,7 +338,12 @@ export class ResultsProjection {
  * rows): a chunk whose every slot holds a row (`full`, by chunk) is copied
  * whole (one typed-array copy), others slot by slot.
  */
-function gatheredColumn(chunks: readonly ResultsChunk[], full: readonly boolean[], column: ChunkColumn, n: number): ChunkArrayOf[ChunkArrayKind] {
+function gatheredColumn(
+  chunks: readonly ResultsChunk[],
+  full: readonly boolean[],
+  column: ChunkColumn,
+  n: number,
+): ChunkArrayOf[ChunkArrayKind] {
   const to = newSlots(column.array, n);
   let k = 0;
   for (const [c, chunk] of chunks.entries()) {
@@ -302,7 +354,8 @@ function gatheredColumn(chunks: readonly ResultsChunk[], full: readonly boolean[
       continue;
     }
     const slots = to as { [slot: number]: number | string };
-    for (let slot = 0; slot < RESULTS_CHUNK_ROWS; slot += 1) if (chunk.present[slot] === 1) slots[k++] = from[slot] ?? column.missing;
+    for (let slot = 0; slot < RESULTS_CHUNK_ROWS; slot += 1)
+      if (chunk.present[slot] === 1) slots[k++] = from[slot] ?? column.missing;
   }
   return to;
 }
@@ -325,7 +378,8 @@ function mergedOrder(before: Columns, after: Columns, column: SortColumn, order:
   let k = 0;
   for (const index of order) {
     if (movedSet.has(index)) continue;
-    while (m < sortedMoved.length && sortsBefore(after, column, sortedMoved[m] ?? 0, index)) merged[k++] = sortedMoved[m++] ?? 0;
+    while (m < sortedMoved.length && sortsBefore(after, column, sortedMoved[m] ?? 0, index))
+      merged[k++] = sortedMoved[m++] ?? 0;
     merged[k++] = index;
   }
   while (m < sortedMoved.length) merged[k++] = sortedMoved[m++] ?? 0;
@@ -333,7 +387,9 @@ function mergedOrder(before: Columns, after: Columns, column: SortColumn, order:
 }
 
 /** The string columns: those whose chunk column holds text. */
-type TextColumn = { [C in SortColumn]: (typeof RESULT_COLUMNS)[C]['chunk'] extends { array: 'text' } ? C : never }[SortColumn];
+type TextColumn = {
+  [C in SortColumn]: (typeof RESULT_COLUMNS)[C]['chunk'] extends { array: 'text' } ? C : never;
+}[SortColumn];
 
 /** The numeric key column of a sort, or null for the string columns. */
 function numericKeys(columns: Columns, column: SortColumn): ArrayLike<number> | null {

@@ -52,7 +52,10 @@ export function progressPercent(crawl: CrawlProgressFields): number {
   const { done } = crawl.counts;
   // Page resources and links to other sites have budgets of their own: counted as they are known.
   const resourcesDone = (crawl.counts.resources ?? 0) + (crawl.counts.external ?? 0);
-  const resourcesQueued = Math.max(0, (crawl.counts.resourcesAdmitted ?? 0) + (crawl.counts.externalAdmitted ?? 0) - resourcesDone);
+  const resourcesQueued = Math.max(
+    0,
+    (crawl.counts.resourcesAdmitted ?? 0) + (crawl.counts.externalAdmitted ?? 0) - resourcesDone,
+  );
   const pagesDone = done - resourcesDone;
   const pagesQueued = Math.max(0, crawl.queued - resourcesQueued);
   const pagesWhole = Math.max(pagesDone, Math.min(pagesDone + pagesQueued, crawl.settings.maxPages));
@@ -82,7 +85,10 @@ export function progressParts(crawl: CrawlProgressFields, showQueued = true): st
  * @param options.showQueued says how many are queued. @default true
  * @param options.separator between the parts. @default ' · '
  */
-export function progressText(crawl: CrawlProgressFields, options: { showQueued?: boolean; separator?: string } = {}): string {
+export function progressText(
+  crawl: CrawlProgressFields,
+  options: { showQueued?: boolean; separator?: string } = {},
+): string {
   return progressParts(crawl, options.showQueued).join(options.separator ?? ' · ');
 }
 

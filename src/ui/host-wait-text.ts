@@ -51,7 +51,9 @@ export function hostWaitText(host: HostProgress, now: number): string {
     case 'robots':
       return `robots.txt unavailable · retry in ${timeLeft(wait.retryAt, now)}`;
     case 'gap':
-      return wait.until <= now ? 'ready' : `waiting ${timeLeft(wait.until, now)} · ${gapRuleText(wait, host.responseMs)}`;
+      return wait.until <= now
+        ? 'ready'
+        : `waiting ${timeLeft(wait.until, now)} · ${gapRuleText(wait, host.responseMs)}`;
     case 'ready':
       return 'ready';
   }

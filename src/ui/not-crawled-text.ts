@@ -12,7 +12,8 @@ export { NOT_CRAWLED_REASONS };
 const grouped = new Intl.NumberFormat('en-US');
 
 /** The settings the words name. */
-export type NotCrawledSettings = Pick<CrawlSettings, 'maxDepth' | 'maxPages' | 'pathPrefix'> & Partial<Pick<CrawlSettings, 'maxExternal' | 'maxExternalPerHost'>>;
+export type NotCrawledSettings = Pick<CrawlSettings, 'maxDepth' | 'maxPages' | 'pathPrefix'> &
+  Partial<Pick<CrawlSettings, 'maxExternal' | 'maxExternalPerHost'>>;
 
 /**
  * Why, in words: `deeper than 20`, `past the page limit (500)`, `outside /docs/`, `excluded by a pattern`,

@@ -61,5 +61,7 @@ export function urlParts(url: string, origin: string | null): { head: string; ta
   }
   if (origin !== null && parsed.origin === origin) return { head: '', tail: `${parsed.pathname}${parsed.search}` };
   // Cut where the origin ends as written; a URL that does not start with it (a user name) is not cut.
-  return url.startsWith(parsed.origin) ? { head: parsed.origin, tail: url.slice(parsed.origin.length) } : { head: url, tail: '' };
+  return url.startsWith(parsed.origin)
+    ? { head: parsed.origin, tail: url.slice(parsed.origin.length) }
+    : { head: url, tail: '' };
 }

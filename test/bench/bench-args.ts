@@ -60,7 +60,8 @@ export interface BenchOptions {
   smoke: boolean;
 }
 
-export type BenchArgs = { kind: 'run'; options: BenchOptions } | { kind: 'help' } | { kind: 'usage-error'; message: string };
+export type BenchArgs =
+  { kind: 'run'; options: BenchOptions } | { kind: 'help' } | { kind: 'usage-error'; message: string };
 
 /** Requests at once per host of part 1 when `--parallel` is not given. */
 export const DEFAULT_PARALLEL = 8;
@@ -150,9 +151,16 @@ const OPTIONS = {
 } as const;
 
 /** A whole number from `min` to `max`, or a message naming the option. */
-function wholeNumber(option: string, text: string | undefined, fallback: number, min: number, max: number): number | string {
+function wholeNumber(
+  option: string,
+  text: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number | string {
   if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) return `--${option} must be a whole number from ${min} to ${max}, got '${text}'`;
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+    return `--${option} must be a whole number from ${min} to ${max}, got '${text}'`;
   return Number(text);
 }
 
@@ -163,12 +171,18 @@ export const holdsBuiltExtension = (dir: string): boolean => existsSync(join(dir
  * Parses `process.argv.slice(2)`. Never throws.
  * @param isBuiltExtension asked of `--baseline-dist` only (the bench never builds that one): the file system by default.
  */
-export function parseBenchArgs(argv: readonly string[], isBuiltExtension: (dir: string) => boolean = holdsBuiltExtension): BenchArgs {
+export function parseBenchArgs(
+  argv: readonly string[],
+  isBuiltExtension: (dir: string) => boolean = holdsBuiltExtension,
+): BenchArgs {
   let values: ReturnType<typeof parse>['values'];
   try {
     values = parse(argv).values;
   } catch (error) {
-    return { kind: 'usage-error', message: (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'bad arguments' };
+    return {
+      kind: 'usage-error',
+      message: (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'bad arguments',
+    };
   }
   if (values.help === true) return { kind: 'help' };
   const large = values.large === true;
@@ -182,27 +196,40 @@ export function parseBenchArgs(argv: readonly string[], isBuiltExtension: (dir: 
   const resources = values['no-resources'] !== true;
   const hostPages = wholeNumber('host-pages', values['host-pages'], smoke ? 5 : resources ? 100 : 200, 2, 100_000);
   const oneAtOnceRounds = wholeNumber('one-at-once-rounds', values['one-at-once-rounds'], smoke ? 0 : 1, 0, 50);
-  for (const value of [pages, rounds, parallel, hosts, hostPages, oneAtOnceRounds]) if (typeof value === 'string') return { kind: 'usage-error', message: value };
+  for (const value of [pages, rounds, parallel, hosts, hostPages, oneAtOnceRounds])
+    if (typeof value === 'string') return { kind: 'usage-error', message: value };
 
   const delayText = values['crawl-delay'] ?? '0.25';
   const crawlDelaySeconds = Number(delayText);
   if (!/^(\d+(\.\d*)?|\.\d+)$/.test(delayText) || crawlDelaySeconds <= 0 || crawlDelaySeconds > 60) {
-    return { kind: 'usage-error', message: `--crawl-delay must be a number of seconds above 0 and at most 60, got '${delayText}'` };
+    return {
+      kind: 'usage-error',
+      message: `--crawl-delay must be a number of seconds above 0 and at most 60, got '${delayText}'`,
+    };
   }
 
   const partsText = values.parts ?? (smoke ? '1,2,5' : large ? '1,2,3,4,5' : '1,2,3,5');
   const parts = new Set<BenchPart>();
   for (const item of partsText.split(',')) {
     const part = Number(item.trim());
-    if (part !== 1 && part !== 2 && part !== 3 && part !== 4 && part !== 5) return { kind: 'usage-error', message: `--parts takes numbers from 1 to 5, got '${partsText}'` };
+    if (part !== 1 && part !== 2 && part !== 3 && part !== 4 && part !== 5)
+      return { kind: 'usage-error', message: `--parts takes numbers from 1 to 5, got '${partsText}'` };
     parts.add(part);
   }
-  if (values.dist === '' || values.out === '') return { kind: 'usage-error', message: '--dist and --out must not be empty' };
+  if (values.dist === '' || values.out === '')
+    return { kind: 'usage-error', message: '--dist and --out must not be empty' };
   const baselineDistDir = values['baseline-dist'] ?? null;
   if (baselineDistDir !== null) {
-    if (!parts.has(1)) return { kind: 'usage-error', message: `--baseline-dist compares part 1's crawls: --parts must include 1, got '${partsText}'` };
+    if (!parts.has(1))
+      return {
+        kind: 'usage-error',
+        message: `--baseline-dist compares part 1's crawls: --parts must include 1, got '${partsText}'`,
+      };
     if (baselineDistDir === '' || !isBuiltExtension(baselineDistDir)) {
-      return { kind: 'usage-error', message: `--baseline-dist must be a built extension's folder (one with a manifest.json, e.g. dist/chrome of another checkout after npm run build:chrome), got '${baselineDistDir}'` };
+      return {
+        kind: 'usage-error',
+        message: `--baseline-dist must be a built extension's folder (one with a manifest.json, e.g. dist/chrome of another checkout after npm run build:chrome), got '${baselineDistDir}'`,
+      };
     }
   }
 

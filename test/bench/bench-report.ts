@@ -30,14 +30,22 @@ export interface BenchContext {
 export function table(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => `  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('   ')}`.trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      `  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('   ')}`.trimEnd(),
+    )
+    .join('\n');
 }
 
 /** `8 requests at once per host`, `1 request at once per host`. */
-export const perHostText = (requests: number): string => `${requests} request${requests === 1 ? '' : 's'} at once per host`;
+export const perHostText = (requests: number): string =>
+  `${requests} request${requests === 1 ? '' : 's'} at once per host`;
 
 /** `value` with `digits` decimals and thousands separators; `n/a` for NaN and infinities. */
-export const num = (value: number, digits = 1): string => (Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a');
+export const num = (value: number, digits = 1): string =>
+  Number.isFinite(value)
+    ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    : 'n/a';
 
 /** The median of `values`, with 2 decimals. */
 export const r2 = (values: number[]): string => num(median(values), 2);

@@ -110,10 +110,16 @@ export const SHARED_RESOURCES: Readonly<Record<string, BenchResource>> = Object.
       `body { font-family: "Bench", sans-serif; background: #fff url("/res/bg.png") repeat-x; }\n` +
       '.nav li { display: inline-block; margin: 0 0.5em; }\n'.repeat(80),
   },
-  '/res/base.css': { contentType: 'text/css; charset=utf-8', body: 'html { box-sizing: border-box; }\n*, *::before, *::after { box-sizing: inherit; }\n'.repeat(20) },
+  '/res/base.css': {
+    contentType: 'text/css; charset=utf-8',
+    body: 'html { box-sizing: border-box; }\n*, *::before, *::after { box-sizing: inherit; }\n'.repeat(20),
+  },
   '/res/font.woff2': { contentType: 'font/woff2', body: noiseBytes(24 * 1024, 1, WOFF2) },
   '/res/bg.png': { contentType: 'image/png', body: noiseBytes(4 * 1024, 2, PNG) },
-  '/res/app.js': { contentType: 'text/javascript; charset=utf-8', body: 'document.documentElement.dataset.bench = "1"; // a script every page loads\n'.repeat(300) },
+  '/res/app.js': {
+    contentType: 'text/javascript; charset=utf-8',
+    body: 'document.documentElement.dataset.bench = "1"; // a script every page loads\n'.repeat(300),
+  },
   '/res/logo.png': { contentType: 'image/png', body: noiseBytes(6 * 1024, 3, PNG) },
   '/res/banner.jpg': { contentType: 'image/jpeg', body: noiseBytes(30 * 1024, 4, JPEG) },
 });
@@ -229,7 +235,13 @@ function send(req: IncomingMessage, res: ServerResponse, contentType: string, bo
  */
 export function startBenchSite(
   pages: number,
-  options: { crawlDelaySeconds?: number | null; rootLinks?: () => readonly string[]; name?: string; resources?: boolean; outboundOrigin?: string } = {},
+  options: {
+    crawlDelaySeconds?: number | null;
+    rootLinks?: () => readonly string[];
+    name?: string;
+    resources?: boolean;
+    outboundOrigin?: string;
+  } = {},
 ): Promise<LocalSite> {
   const robots = robotsTxt(options.crawlDelaySeconds ?? null);
   const resources = options.resources === true;
@@ -239,25 +251,49 @@ export function startBenchSite(
       (path: string) => pageNumber(path, pages) !== null,
       (req, res) => {
         const n = pageNumber(req.url ?? '', pages) ?? 0;
-        const extraLinks = [...(n === 0 ? (options.rootLinks?.() ?? []) : []), ...(options.outboundOrigin === undefined ? [] : [`${options.outboundOrigin}${outboundPath(n)}`])];
-        send(req, res, 'text/html; charset=utf-8', pageHtml(n, pages, { extraLinks, site: options.name === undefined ? '' : `${options.name}, `, resources }));
+        const extraLinks = [
+          ...(n === 0 ? (options.rootLinks?.() ?? []) : []),
+          ...(options.outboundOrigin === undefined ? [] : [`${options.outboundOrigin}${outboundPath(n)}`]),
+        ];
+        send(
+          req,
+          res,
+          'text/html; charset=utf-8',
+          pageHtml(n, pages, { extraLinks, site: options.name === undefined ? '' : `${options.name}, `, resources }),
+        );
       },
     ],
   ];
   if (resources) {
-    for (const [path, resource] of Object.entries(SHARED_RESOURCES)) routes.push([path, { headers: { 'content-type': resource.contentType }, body: resource.body }]);
+    for (const [path, resource] of Object.entries(SHARED_RESOURCES))
+      routes.push([path, { headers: { 'content-type': resource.contentType }, body: resource.body }]);
     const image = /^\/img\/(\d+)\.png$/;
     const file = /^\/files\/report-(\d+)\.pdf$/;
     routes.push([
       (path) => numberedPath(path, image, pages, () => true) !== null,
-      (req, res) => send(req, res, 'image/png', noiseBytes(PAGE_IMAGE_BYTES, 1000 + (numberedPath(req.url ?? '', image, pages, () => true) ?? 0), PNG)),
+      (req, res) =>
+        send(
+          req,
+          res,
+          'image/png',
+          noiseBytes(PAGE_IMAGE_BYTES, 1000 + (numberedPath(req.url ?? '', image, pages, () => true) ?? 0), PNG),
+        ),
     ]);
     routes.push([
       (path) => numberedPath(path, file, pages, (n) => linkedFilePath(n) !== null) !== null,
-      (req, res) => send(req, res, 'application/pdf', noiseBytes(LINKED_FILE_BYTES, 500_000 + (numberedPath(req.url ?? '', file, pages, () => true) ?? 0), PDF)),
+      (req, res) =>
+        send(
+          req,
+          res,
+          'application/pdf',
+          noiseBytes(LINKED_FILE_BYTES, 500_000 + (numberedPath(req.url ?? '', file, pages, () => true) ?? 0), PDF),
+        ),
     ]);
     // Disallowed by robots.txt: served, so that a request would show in the log as a request, not a 404.
-    routes.push([(path) => path.startsWith('/private/pixel-'), { headers: { 'content-type': 'image/gif' }, body: noiseBytes(43, 5, GIF) }]);
+    routes.push([
+      (path) => path.startsWith('/private/pixel-'),
+      { headers: { 'content-type': 'image/gif' }, body: noiseBytes(43, 5, GIF) },
+    ]);
   }
   return startLocalSite(routes);
 }
@@ -278,17 +314,32 @@ export function startOutboundSite(): Promise<LocalSite> {
           res.writeHead(404, { 'content-type': 'text/plain' }).end(req.method === 'HEAD' ? undefined : 'not found');
           return;
         }
-        send(req, res, 'text/html; charset=utf-8', `<!doctype html><title>Elsewhere ${k}</title><p>A page of another site.</p>`);
+        send(
+          req,
+          res,
+          'text/html; charset=utf-8',
+          `<!doctype html><title>Elsewhere ${k}</title><p>A page of another site.</p>`,
+        );
       },
     ],
   ]);
 }
 
 /** What part 1's outbound site was asked: distinct `/out/` URLs, every request, and robots.txt first and once. */
-export function outboundServed(site: LocalSite): { checked: number; requests: number; robotsFirst: boolean; robotsCount: number } {
+export function outboundServed(site: LocalSite): {
+  checked: number;
+  requests: number;
+  robotsFirst: boolean;
+  robotsCount: number;
+} {
   const paths = new Set(site.requests.map((r) => r.url).filter((url) => url.startsWith('/out/')));
   const ordered = [...site.requests].sort((a, b) => a.startedAt - b.startedAt);
-  return { checked: paths.size, requests: site.requests.length, robotsFirst: ordered.length === 0 || ordered[0]?.url === '/robots.txt', robotsCount: site.requests.filter((r) => r.url === '/robots.txt').length };
+  return {
+    checked: paths.size,
+    requests: site.requests.length,
+    robotsFirst: ordered.length === 0 || ordered[0]?.url === '/robots.txt',
+    robotsCount: site.requests.filter((r) => r.url === '/robots.txt').length,
+  };
 }
 
 /** How many distinct outbound links a site of `pages` pages has. */
@@ -298,7 +349,12 @@ export const outboundLinksOf = (pages: number): number => Math.min(pages, OUTBOU
  * What a site with resources of `pages` pages holds: the URLs a crawl that archives everything requests
  * (robots.txt left out), by kind, and the disallowed resources it must not request.
  */
-export function resourceSiteCounts(pages: number): { pages: number; resources: number; files: number; disallowedResources: number } {
+export function resourceSiteCounts(pages: number): {
+  pages: number;
+  resources: number;
+  files: number;
+  disallowedResources: number;
+} {
   let files = 0;
   let disallowedResources = 0;
   for (let n = 0; n < pages; n++) {
@@ -315,12 +371,24 @@ export function resourceSiteCounts(pages: number): { pages: number; resources: n
  * each site serves its pages' resources itself, so they are requests to the
  * same host, under the same Crawl-delay.
  */
-export async function startPolitenessSites(hosts: number, pagesEach: number, crawlDelaySeconds: number, resources = false): Promise<LocalSite[]> {
+export async function startPolitenessSites(
+  hosts: number,
+  pagesEach: number,
+  crawlDelaySeconds: number,
+  resources = false,
+): Promise<LocalSite[]> {
   const sites: LocalSite[] = [];
   try {
     for (let i = 0; i < hosts; i++) {
       const rootLinks = i === 0 ? () => sites.slice(1).map((site) => `${site.origin}/`) : undefined;
-      sites.push(await startBenchSite(pagesEach, { crawlDelaySeconds, name: `Site ${i + 1}`, resources, ...(rootLinks === undefined ? {} : { rootLinks }) }));
+      sites.push(
+        await startBenchSite(pagesEach, {
+          crawlDelaySeconds,
+          name: `Site ${i + 1}`,
+          resources,
+          ...(rootLinks === undefined ? {} : { rootLinks }),
+        }),
+      );
     }
     return sites;
   } catch (error) {

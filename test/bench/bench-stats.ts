@@ -9,7 +9,9 @@ export function median(values: readonly number[]): number {
   const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
   if (sorted.length === 0) return Number.NaN;
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
 }
 
 /**
@@ -65,7 +67,9 @@ export function segmentRates(arrivalsMs: readonly number[], segmentPages: number
   const rate = (from: number, to: number): number => {
     const start = sorted[from];
     const end = sorted[to];
-    return n <= segmentPages || segmentPages < 1 || start === undefined || end === undefined ? Number.NaN : segmentPages / ((end - start) / 1000);
+    return n <= segmentPages || segmentPages < 1 || start === undefined || end === undefined
+      ? Number.NaN
+      : segmentPages / ((end - start) / 1000);
   };
   const first = rate(0, segmentPages);
   const last = rate(n - 1 - segmentPages, n - 1);
@@ -81,7 +85,10 @@ export function segmentRates(arrivalsMs: readonly number[], segmentPages: number
  * steadier than the difference of two. Flat storage gives two equal slopes. NaN for an edge of fewer than
  * two distinct `x`.
  */
-export function edgeSlopes(points: readonly { x: number; y: number }[], share: number): { first: EdgeSlope; last: EdgeSlope } {
+export function edgeSlopes(
+  points: readonly { x: number; y: number }[],
+  share: number,
+): { first: EdgeSlope; last: EdgeSlope } {
   const xs = points.map((p) => p.x);
   const low = Math.min(...xs);
   const high = Math.max(...xs);
@@ -152,7 +159,10 @@ export interface GapParts {
  * and the two ways through the browser, for consecutive requests of one site both found in `times`
  * (by path and query). The server gap is their sum. Both clocks are the system clock.
  */
-export function gapParts(requests: readonly LoggedRequest[], times: (path: string) => CrawlerTimes | undefined): GapParts {
+export function gapParts(
+  requests: readonly LoggedRequest[],
+  times: (path: string) => CrawlerTimes | undefined,
+): GapParts {
   const ordered = [...requests].sort((a, b) => a.startedAt - b.startedAt);
   const parts: GapParts = { crawlerGaps: [], requestWays: [], responseWays: [] };
   for (let i = 1; i < ordered.length; i++) {
@@ -299,7 +309,11 @@ export interface ServedCounts<K extends string> {
 }
 
 /** Counts a request log by `kindOf(path)`, over the kinds named in `kinds` (others are counted in `requests` only). */
-export function servedCounts<K extends string>(requests: readonly LoggedRequest[], kinds: readonly K[], kindOf: (path: string) => string): ServedCounts<K> {
+export function servedCounts<K extends string>(
+  requests: readonly LoggedRequest[],
+  kinds: readonly K[],
+  kindOf: (path: string) => string,
+): ServedCounts<K> {
   const distinct = Object.fromEntries(kinds.map((kind) => [kind, 0])) as Record<K, number>;
   const seen = new Set<string>();
   let repeated = 0;
@@ -333,5 +347,9 @@ export interface CpuBound {
  */
 export function cpuBound(cpuMsPerPage: number, cores: number, referencePagesPerSecond: number, goal: number): CpuBound {
   const pagesPerSecond = (cores * 1000) / cpuMsPerPage;
-  return { pagesPerSecond, share: pagesPerSecond / referencePagesPerSecond, cpuMsPerPageForGoal: (cores * 1000) / (goal * referencePagesPerSecond) };
+  return {
+    pagesPerSecond,
+    share: pagesPerSecond / referencePagesPerSecond,
+    cpuMsPerPageForGoal: (cores * 1000) / (goal * referencePagesPerSecond),
+  };
 }

@@ -50,7 +50,11 @@ import { throughput as throughputPart, type ThroughputRates } from './part-throu
 function chromiumVersion(chromePath: string): string {
   try {
     // Debian's wrapper script complains on stderr about its memory check; only the version line matters.
-    return execFileSync(chromePath, ['--version'], { encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync(chromePath, ['--version'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return 'unknown';
   }
@@ -62,7 +66,9 @@ function dateStamp(date: Date): string {
 }
 
 /** The options for the JSON, `baselineDistDir` left out when it is not given. */
-function withoutNullBaseline(options: BenchOptions): Omit<BenchOptions, 'baselineDistDir'> & { baselineDistDir?: string } {
+function withoutNullBaseline(
+  options: BenchOptions,
+): Omit<BenchOptions, 'baselineDistDir'> & { baselineDistDir?: string } {
   const { baselineDistDir, ...rest } = options;
   return baselineDistDir === null ? rest : { ...rest, baselineDistDir };
 }
@@ -72,7 +78,8 @@ async function main(options: BenchOptions): Promise<void> {
   const chromePath = findChromium(process.env);
   let distDir = options.distDir === null ? distDirOf(ROOT, 'chrome') : resolve(options.distDir);
   if (options.distDir === null) await ensureBuilt(ROOT, 'chrome', STDERR_BUILD_IO);
-  if (!existsSync(join(distDir, 'manifest.json'))) throw new Error(`${distDir} holds no built extension (no manifest.json)`);
+  if (!existsSync(join(distDir, 'manifest.json')))
+    throw new Error(`${distDir} holds no built extension (no manifest.json)`);
   distDir = resolve(distDir);
   const cpus = os.cpus();
   const machine = {
@@ -136,7 +143,10 @@ async function main(options: BenchOptions): Promise<void> {
     profile: profileReport,
     resultsAndExport: part4,
   };
-  const file = options.outFile === null ? join(ROOT, '.tmp/bench', `bench-${dateStamp(startedAt)}.json`) : resolve(options.outFile);
+  const file =
+    options.outFile === null
+      ? join(ROOT, '.tmp/bench', `bench-${dateStamp(startedAt)}.json`)
+      : resolve(options.outFile);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
   process.stdout.write(`\nfigures written to ${file}\n`);

@@ -55,15 +55,32 @@ export interface CeilingVariant {
 }
 
 export const CEILING_VARIANTS: readonly CeilingVariant[] = [
-  { id: 'bare', label: '(a) bare extension', description: 'a minimal MV3 extension: manifest.json and an empty sw.js, no listeners', loop: 'fetchOnly' },
-  { id: 'userAgentRule', label: '(b) + DNR User-Agent rule', description: "(a) plus Tabcrawl's declarativeNetRequest session rule setting the User-Agent", loop: 'fetchOnly' },
+  {
+    id: 'bare',
+    label: '(a) bare extension',
+    description: 'a minimal MV3 extension: manifest.json and an empty sw.js, no listeners',
+    loop: 'fetchOnly',
+  },
+  {
+    id: 'userAgentRule',
+    label: '(b) + DNR User-Agent rule',
+    description: "(a) plus Tabcrawl's declarativeNetRequest session rule setting the User-Agent",
+    loop: 'fetchOnly',
+  },
   {
     id: 'webRequest',
     label: "(c) + Tabcrawl's webRequest listeners",
-    description: "(b) plus Tabcrawl's webRequest listeners: onSendHeaders (requestHeaders, extraHeaders), onHeadersReceived (responseHeaders, extraHeaders), onResponseStarted, onBeforeRedirect, onErrorOccurred; tabId -1, types xmlhttprequest and other",
+    description:
+      "(b) plus Tabcrawl's webRequest listeners: onSendHeaders (requestHeaders, extraHeaders), onHeadersReceived (responseHeaders, extraHeaders), onResponseStarted, onBeforeRedirect, onErrorOccurred; tabId -1, types xmlhttprequest and other",
     loop: 'fetchOnly',
   },
-  { id: 'tabcrawl', label: "(d) Tabcrawl's own worker", description: 'the built Tabcrawl extension (the dist the bench loads), the same loop run in its service worker, no crawl', loop: 'fetchOnly' },
+  {
+    id: 'tabcrawl',
+    label: "(d) Tabcrawl's own worker",
+    description:
+      'the built Tabcrawl extension (the dist the bench loads), the same loop run in its service worker, no crawl',
+    loop: 'fetchOnly',
+  },
   {
     id: 'minimalStore',
     label: '(e) (c) + minimal IndexedDB store',
@@ -91,10 +108,16 @@ export const CEILING_LOOPS: Readonly<Record<CeilingLoopId, { name: string; descr
 export const STORE_LOOP_STORES = ['bodies', 'rows', 'urls'] as const;
 
 /** The options of every `fetch` of the loop: those of Tabcrawl's fetcher (`browser-fetcher.ts`), a crawl without cookies. */
-export const CEILING_FETCH_OPTIONS = { cache: 'no-store', credentials: 'omit', redirect: 'manual', referrerPolicy: 'no-referrer' } as const;
+export const CEILING_FETCH_OPTIONS = {
+  cache: 'no-store',
+  credentials: 'omit',
+  redirect: 'manual',
+  referrerPolicy: 'no-referrer',
+} as const;
 
 /** The one-line explanation printed under the section's title. */
-export const CEILING_EXPLANATION = "what a fetch-only loop in an extension's service worker reaches here: the most any extension crawler could do on this machine";
+export const CEILING_EXPLANATION =
+  "what a fetch-only loop in an extension's service worker reaches here: the most any extension crawler could do on this machine";
 
 /** Where Tabcrawl's User-Agent points (`TABCRAWL_PROJECT_URL` of `src/core/user-agent.ts`). */
 const PROJECT_URL = 'https://github.com/tabcrawl/tabcrawl';
@@ -190,7 +213,10 @@ chrome.webRequest.onErrorOccurred.addListener(settle, filter);
 `;
 
 /** The files (`manifest.json`, `sw.js`) of a minimal extension of the ceiling. */
-export function ceilingExtensionFiles(variant: Exclude<CeilingVariantId, 'tabcrawl'>, version = '0.1.0'): Record<'manifest.json' | 'sw.js', string> {
+export function ceilingExtensionFiles(
+  variant: Exclude<CeilingVariantId, 'tabcrawl'>,
+  version = '0.1.0',
+): Record<'manifest.json' | 'sw.js', string> {
   // (e) is (c)'s extension, file for file: only its loop differs.
   if (variant === 'minimalStore') return ceilingExtensionFiles('webRequest', version);
   const withRule = variant === 'userAgentRule' || variant === 'webRequest';
@@ -200,10 +226,17 @@ export function ceilingExtensionFiles(variant: Exclude<CeilingVariantId, 'tabcra
     name: `Tabcrawl bench ceiling: ${variant}`,
     version,
     background: { service_worker: 'sw.js' },
-    permissions: [...(withRule ? ['declarativeNetRequestWithHostAccess'] : []), ...(withWebRequest ? ['webRequest'] : [])],
+    permissions: [
+      ...(withRule ? ['declarativeNetRequestWithHostAccess'] : []),
+      ...(withWebRequest ? ['webRequest'] : []),
+    ],
     host_permissions: ['http://127.0.0.1/*'],
   };
-  const sw = [`// ${CEILING_VARIANTS.find((v) => v.id === variant)?.description ?? variant}`, withRule ? USER_AGENT_RULE_JS : '', withWebRequest ? WEB_REQUEST_JS : ''].join('\n');
+  const sw = [
+    `// ${CEILING_VARIANTS.find((v) => v.id === variant)?.description ?? variant}`,
+    withRule ? USER_AGENT_RULE_JS : '',
+    withWebRequest ? WEB_REQUEST_JS : '',
+  ].join('\n');
   return { 'manifest.json': `${JSON.stringify(manifest, null, 2)}\n`, 'sw.js': `${sw.trimEnd()}\n` };
 }
 
@@ -418,7 +451,9 @@ export function storeLoopExpression(urls: readonly string[], concurrency: number
 
 /** The expression of the loop `variant` runs. */
 export function loopExpression(variant: CeilingVariant, urls: readonly string[], concurrency: number): string {
-  return variant.loop === 'minimalStore' ? storeLoopExpression(urls, concurrency) : fetchLoopExpression(urls, concurrency);
+  return variant.loop === 'minimalStore'
+    ? storeLoopExpression(urls, concurrency)
+    : fetchLoopExpression(urls, concurrency);
 }
 
 /** One run of the loop: one variant, one round, one concurrency. */
@@ -460,7 +495,9 @@ export interface CeilingOptions {
 /** The extension's worker of a fresh context. */
 async function extensionWorker(context: BrowserContext): Promise<Worker> {
   const isExtension = (worker: Worker): boolean => worker.url().startsWith('chrome-extension://');
-  const found = context.serviceWorkers().find(isExtension) ?? (await context.waitForEvent('serviceworker', { predicate: isExtension, timeout: 15_000 }));
+  const found =
+    context.serviceWorkers().find(isExtension) ??
+    (await context.waitForEvent('serviceworker', { predicate: isExtension, timeout: 15_000 }));
   return found;
 }
 
@@ -485,14 +522,17 @@ export async function measureCeiling(options: CeilingOptions): Promise<CeilingRu
   const runs: CeilingRun[] = [];
   try {
     // The extensions, built once: the minimal ones written out, Tabcrawl's a private copy of the dist.
-    const version = (JSON.parse(readFileSync(join(options.distDir, 'manifest.json'), 'utf8')) as { version?: string }).version ?? '0.1.0';
+    const version =
+      (JSON.parse(readFileSync(join(options.distDir, 'manifest.json'), 'utf8')) as { version?: string }).version ??
+      '0.1.0';
     const extensionDirs = new Map<CeilingVariantId, string>();
     for (const variant of CEILING_VARIANTS) {
       const dir = join(tempRoot, 'extensions', variant.id);
       if (variant.id === 'tabcrawl') cpSync(options.distDir, dir, { recursive: true });
       else {
         mkdirSync(dir, { recursive: true });
-        for (const [name, text] of Object.entries(ceilingExtensionFiles(variant.id, version))) writeFileSync(join(dir, name), text);
+        for (const [name, text] of Object.entries(ceilingExtensionFiles(variant.id, version)))
+          writeFileSync(join(dir, name), text);
       }
       extensionDirs.set(variant.id, dir);
     }
@@ -500,7 +540,9 @@ export async function measureCeiling(options: CeilingOptions): Promise<CeilingRu
     const loopLimitMs = 60_000 + pages * 50;
 
     for (let round = 1; round <= options.rounds; round++) {
-      const order = CEILING_VARIANTS.map((_, i) => CEILING_VARIANTS[(i + round - 1) % CEILING_VARIANTS.length] as CeilingVariant);
+      const order = CEILING_VARIANTS.map(
+        (_, i) => CEILING_VARIANTS[(i + round - 1) % CEILING_VARIANTS.length] as CeilingVariant,
+      );
       const concurrencies = round % 2 === 1 ? [...options.concurrencies] : [...options.concurrencies].reverse();
       for (const variant of order) {
         const extensionDir = extensionDirs.get(variant.id) ?? '';
@@ -522,15 +564,24 @@ export async function measureCeiling(options: CeilingOptions): Promise<CeilingRu
           // Let the fresh browser (and Tabcrawl's worker start: its database, its badge) settle first.
           await new Promise((r) => setTimeout(r, 1000));
           for (const concurrency of concurrencies) {
-            options.log(`bench: part 5, round ${round}: ${variant.label}, ${CEILING_LOOPS[variant.loop].name} over ${pages} pages, ${concurrency} at once`);
+            options.log(
+              `bench: part 5, round ${round}: ${variant.label}, ${CEILING_LOOPS[variant.loop].name} over ${pages} pages, ${concurrency} at once`,
+            );
             let run: CeilingRun;
             try {
               await withTimeout(worker.evaluate(readyExpression(site.origin)), 30_000, 'the warm-up');
               site.requests.length = 0;
               const cpuBefore = browserCpuMs(profileDir);
-              const result = (await withTimeout(worker.evaluate(loopExpression(variant, urls, concurrency)), loopLimitMs, 'the loop')) as LoopResult;
+              const result = (await withTimeout(
+                worker.evaluate(loopExpression(variant, urls, concurrency)),
+                loopLimitMs,
+                'the loop',
+              )) as LoopResult;
               // The worker's thread is counted in its process already.
-              const cpuMs = Object.entries(cpuDelta(cpuBefore, browserCpuMs(profileDir))).reduce((sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms), 0);
+              const cpuMs = Object.entries(cpuDelta(cpuBefore, browserCpuMs(profileDir))).reduce(
+                (sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms),
+                0,
+              );
               const seen = site.requests.filter((r) => r.url !== '/robots.txt');
               const distinct = pagesRequested(seen);
               run = {
@@ -550,18 +601,49 @@ export async function measureCeiling(options: CeilingOptions): Promise<CeilingRu
                 cpuMs,
               };
             } catch (error) {
-              const message = error instanceof Error ? error.message.split('\n')[0] ?? error.message : String(error);
+              const message = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
               options.log(`bench: part 5: ${variant.label} at ${concurrency} at once failed: ${message}`);
-              run = { variant: variant.id, round, concurrency, error: message, ms: Number.NaN, pagesPerSecond: Number.NaN, failures: Number.NaN, pagesFetched: 0, eachPageOnce: false, userAgent: null, wireEvents: null, links: null, urlsAdded: null, cpuMs: null };
+              run = {
+                variant: variant.id,
+                round,
+                concurrency,
+                error: message,
+                ms: Number.NaN,
+                pagesPerSecond: Number.NaN,
+                failures: Number.NaN,
+                pagesFetched: 0,
+                eachPageOnce: false,
+                userAgent: null,
+                wireEvents: null,
+                links: null,
+                urlsAdded: null,
+                cpuMs: null,
+              };
             }
             runs.push(run);
           }
         } catch (error) {
-          const message = error instanceof Error ? error.message.split('\n')[0] ?? error.message : String(error);
+          const message = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
           options.log(`bench: part 5: ${variant.label} could not be started: ${message}`);
           for (const concurrency of concurrencies) {
-            if (runs.some((r) => r.variant === variant.id && r.round === round && r.concurrency === concurrency)) continue;
-            runs.push({ variant: variant.id, round, concurrency, error: message, ms: Number.NaN, pagesPerSecond: Number.NaN, failures: Number.NaN, pagesFetched: 0, eachPageOnce: false, userAgent: null, wireEvents: null, links: null, urlsAdded: null, cpuMs: null });
+            if (runs.some((r) => r.variant === variant.id && r.round === round && r.concurrency === concurrency))
+              continue;
+            runs.push({
+              variant: variant.id,
+              round,
+              concurrency,
+              error: message,
+              ms: Number.NaN,
+              pagesPerSecond: Number.NaN,
+              failures: Number.NaN,
+              pagesFetched: 0,
+              eachPageOnce: false,
+              userAgent: null,
+              wireEvents: null,
+              links: null,
+              urlsAdded: null,
+              cpuMs: null,
+            });
           }
         } finally {
           await context?.close().catch(() => undefined);
@@ -590,7 +672,10 @@ export interface CeilingFigure {
   /** CPU of all the browser's processes per page fetched, in ms (median), null when not measured. */
   cpuMsPerPage: number | null;
   /** Each round's run, its figures rounded (null where it could not be measured). */
-  perRound: (Pick<CeilingRun, 'round' | 'pagesFetched' | 'eachPageOnce' | 'userAgent' | 'wireEvents' | 'links' | 'urlsAdded' | 'error'> & {
+  perRound: (Pick<
+    CeilingRun,
+    'round' | 'pagesFetched' | 'eachPageOnce' | 'userAgent' | 'wireEvents' | 'links' | 'urlsAdded' | 'error'
+  > & {
     pagesPerSecond: number | null;
     seconds: number | null;
     failures: number | null;
@@ -613,7 +698,9 @@ export function summariseCeiling(
 ): Record<CeilingVariantId, CeilingSummary> {
   const entries = CEILING_VARIANTS.map((variant) => {
     const figures = concurrencies.map((concurrency): CeilingFigure => {
-      const mine = runs.filter((r) => r.variant === variant.id && r.concurrency === concurrency).sort((a, b) => a.round - b.round);
+      const mine = runs
+        .filter((r) => r.variant === variant.id && r.concurrency === concurrency)
+        .sort((a, b) => a.round - b.round);
       const ok = mine.filter((r) => r.error === null);
       const rate = median(ok.map((r) => r.pagesPerSecond));
       const counted = (pick: (r: CeilingRun) => number | null): number | null => {
@@ -623,13 +710,16 @@ export function summariseCeiling(
       return {
         concurrency,
         pagesPerSecond: rounded(rate),
-        ratioToWget: wgetPagesPerSecond === null || wgetPagesPerSecond <= 0 ? null : rounded(rate / wgetPagesPerSecond, 3),
+        ratioToWget:
+          wgetPagesPerSecond === null || wgetPagesPerSecond <= 0 ? null : rounded(rate / wgetPagesPerSecond, 3),
         seconds: rounded(median(ok.map((r) => r.ms / 1000)), 2),
         failures: ok.length === 0 ? null : median(ok.map((r) => r.failures)),
         eachPageOnce: mine.length > 0 && mine.every((r) => r.eachPageOnce),
         links: counted((r) => r.links),
         urlsAdded: counted((r) => r.urlsAdded),
-        cpuMsPerPage: ((perPage) => (perPage === null ? null : rounded(perPage, 2)))(counted((r) => (r.cpuMs === null || r.pagesFetched === 0 ? null : r.cpuMs / r.pagesFetched))),
+        cpuMsPerPage: ((perPage) => (perPage === null ? null : rounded(perPage, 2)))(
+          counted((r) => (r.cpuMs === null || r.pagesFetched === 0 ? null : r.cpuMs / r.pagesFetched)),
+        ),
         perRound: mine.map((r) => ({
           round: r.round,
           pagesPerSecond: rounded(r.pagesPerSecond),
@@ -645,7 +735,10 @@ export function summariseCeiling(
         })),
       };
     });
-    return [variant.id, { label: variant.label, description: variant.description, loop: variant.loop, runs: figures }] as const;
+    return [
+      variant.id,
+      { label: variant.label, description: variant.description, loop: variant.loop, runs: figures },
+    ] as const;
   });
   return Object.fromEntries(entries) as Record<CeilingVariantId, CeilingSummary>;
 }

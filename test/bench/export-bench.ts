@@ -51,8 +51,17 @@ const parallel = Number(values.parallel);
 const resources = values['no-resources'] !== true;
 const format: ExportFormat | null = formatOfPath(`x.${values.format}`);
 const importsToo = values['no-import'] !== true && (format === 'wacz' || format === 'warc.gz' || format === 'warc');
-if (!Number.isInteger(pages) || pages < 1 || !Number.isInteger(parallel) || parallel < 1 || parallel > 16 || format === null) {
-  process.stderr.write('usage: npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl] [--parallel N] [--no-resources] [--no-import] [--dist DIR] [--out FILE] [--keep FILE]\n');
+if (
+  !Number.isInteger(pages) ||
+  pages < 1 ||
+  !Number.isInteger(parallel) ||
+  parallel < 1 ||
+  parallel > 16 ||
+  format === null
+) {
+  process.stderr.write(
+    'usage: npm run bench:export -- [--pages N] [--format wacz|warc.gz|warc|csv|jsonl] [--parallel N] [--no-resources] [--no-import] [--dist DIR] [--out FILE] [--keep FILE]\n',
+  );
   process.exit(2);
 }
 
@@ -68,7 +77,9 @@ const session = await launchExtension({ distDir, chromePath, copyDist: true });
 let isSessionOpen = true;
 const out = mkdtempSync(join(tmpdir(), 'tabcrawl-bench-'));
 try {
-  log(`crawling ${pages} generated pages at ${site.origin} (delay 0, ${parallel} requests at once, ${resources ? 'archiving resources and files' : 'pages only'})`);
+  log(
+    `crawling ${pages} generated pages at ${site.origin} (delay 0, ${parallel} requests at once, ${resources ? 'archiving resources and files' : 'pages only'})`,
+  );
   const crawlStart = performance.now();
   const settings = {
     startUrl: `${site.origin}/`,
@@ -83,7 +94,7 @@ try {
   };
   const { crawl } = await session.request('crawl/start', { settings });
   let state = crawl;
-  for (let lastLog = 0; state.state === 'running'; ) {
+  for (let lastLog = 0; state.state === 'running';) {
     await new Promise((r) => setTimeout(r, 500));
     state = (await session.request('crawl/get', { crawlId: crawl.id })).crawl;
     if (performance.now() - lastLog > 10_000) {
@@ -144,12 +155,18 @@ try {
   // The import, in a fresh browser: the crawling one closed first, so the two never share the cores or memory.
   await session.close();
   isSessionOpen = false;
-  let imported: Omit<ImportFigures, 'importRecordTypes' | 'importCpuSecondsByProcess'> | { importError: string } | null = null;
+  let imported:
+    Omit<ImportFigures, 'importRecordTypes' | 'importCpuSecondsByProcess'> | { importError: string } | null = null;
   let importDetails: Pick<ImportFigures, 'importRecordTypes' | 'importCpuSecondsByProcess'> | null = null;
   if (importsToo) {
     log(`importing the ${figures.fileMiB} MiB ${format} in a fresh browser profile through the import page`);
     try {
-      const { importRecordTypes, importCpuSecondsByProcess, ...flat } = await measureImport({ distDir, chromePath, file, log });
+      const { importRecordTypes, importCpuSecondsByProcess, ...flat } = await measureImport({
+        distDir,
+        chromePath,
+        file,
+        log,
+      });
       imported = flat;
       importDetails = { importRecordTypes, importCpuSecondsByProcess };
     } catch (error) {
@@ -157,10 +174,24 @@ try {
     }
   }
   console.table({ ...figures, ...imported });
-  log(`export: CPU s by process ${JSON.stringify(Object.fromEntries(Object.entries(cpuMs).filter(([, ms]) => ms >= 10).map(([kind, ms]) => [kind, Number((ms / 1000).toFixed(2))])))} on ${cores} cores`);
-  if (importDetails !== null) log(`import: records by type ${JSON.stringify(importDetails.importRecordTypes)}; browser CPU s by process ${JSON.stringify(importDetails.importCpuSecondsByProcess)}`);
+  log(
+    `export: CPU s by process ${JSON.stringify(
+      Object.fromEntries(
+        Object.entries(cpuMs)
+          .filter(([, ms]) => ms >= 10)
+          .map(([kind, ms]) => [kind, Number((ms / 1000).toFixed(2))]),
+      ),
+    )} on ${cores} cores`,
+  );
+  if (importDetails !== null)
+    log(
+      `import: records by type ${JSON.stringify(importDetails.importRecordTypes)}; browser CPU s by process ${JSON.stringify(importDetails.importCpuSecondsByProcess)}`,
+    );
   // --out: the JSON elsewhere (the smoke test's temporary folder); else where part 4 reads it.
-  const jsonFile = values.out === undefined ? resolve(ROOT, `.tmp/bench/${exportFiguresName(format, pages, resources)}`) : resolve(values.out);
+  const jsonFile =
+    values.out === undefined
+      ? resolve(ROOT, `.tmp/bench/${exportFiguresName(format, pages, resources)}`)
+      : resolve(values.out);
   mkdirSync(dirname(jsonFile), { recursive: true });
   writeFileSync(jsonFile, `${JSON.stringify({ ...figures, ...imported, ...importDetails }, null, 2)}\n`);
 } finally {

@@ -36,7 +36,12 @@ export async function startGeneratedSite(pages: number): Promise<LocalSite> {
           return;
         }
         const body = pageHtml(n, pages);
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }).end(body);
+        res
+          .writeHead(200, {
+            'content-type': 'text/html; charset=utf-8',
+            'content-length': String(Buffer.byteLength(body)),
+          })
+          .end(body);
       },
     ],
   ]);

@@ -86,7 +86,11 @@ const fixed = (value: number, digits: number): number => Number(value.toFixed(di
  * Samples the browser's PSS by process kind every `everyMs`, keeping the peak of the total in each quarter of
  * the import (`fraction()`: the share of the file read, 0 to 1) and the kinds' figures at the overall peak.
  */
-function samplePssByQuarter(profileDir: string, fraction: () => number, everyMs: number): { stop: () => { peakPss: number; quarters: number[]; atPeak: Record<string, number> } } {
+function samplePssByQuarter(
+  profileDir: string,
+  fraction: () => number,
+  everyMs: number,
+): { stop: () => { peakPss: number; quarters: number[]; atPeak: Record<string, number> } } {
   const quarters = [0, 0, 0, 0];
   let peakPss = 0;
   let atPeak: Record<string, number> = {};
@@ -112,7 +116,12 @@ function samplePssByQuarter(profileDir: string, fraction: () => number, everyMs:
 }
 
 /** Imports `file` in a fresh browser profile with the extension at `distDir`, and measures it. */
-export async function measureImport(options: { distDir: string; chromePath: string; file: string; log?: (line: string) => void }): Promise<ImportFigures> {
+export async function measureImport(options: {
+  distDir: string;
+  chromePath: string;
+  file: string;
+  log?: (line: string) => void;
+}): Promise<ImportFigures> {
   const log = options.log ?? ((): void => undefined);
   const session = await launchExtension({ distDir: options.distDir, chromePath: options.chromePath, copyDist: true });
   let imported;
@@ -145,7 +154,9 @@ export async function measureImport(options: { distDir: string; chromePath: stri
         if (p.totalBytes > 0) fraction = p.bytesRead / p.totalBytes;
         if (performance.now() - lastLog < 10_000) return;
         lastLog = performance.now();
-        log(`  importing: ${(p.bytesRead / MiB).toFixed(0)} of ${(p.totalBytes / MiB).toFixed(0)} MiB, ${p.records} records, ${p.rows} rows`);
+        log(
+          `  importing: ${(p.bytesRead / MiB).toFixed(0)} of ${(p.totalBytes / MiB).toFixed(0)} MiB, ${p.records} records, ${p.rows} rows`,
+        );
       },
     });
     seconds = (performance.now() - start) / 1000;
@@ -153,7 +164,10 @@ export async function measureImport(options: { distDir: string; chromePath: stri
     cpuMs = cpuDelta(cpuBefore, browserCpuMs(session.profileDir));
     const machine = machineCpuMs();
     const benchCpu = process.cpuUsage(benchBefore);
-    const browserTotal = Object.entries(cpuMs).reduce((sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms), 0);
+    const browserTotal = Object.entries(cpuMs).reduce(
+      (sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms),
+      0,
+    );
     const otherMs = machine.busyMs - machineBefore.busyMs - browserTotal - (benchCpu.user + benchCpu.system) / 1000;
     otherShare = Math.max(0, otherMs / (machine.totalMs - machineBefore.totalMs));
     idbGrowth = folderBytes(idbDir) - idbBefore;
@@ -163,7 +177,10 @@ export async function measureImport(options: { distDir: string; chromePath: stri
   const recordTypes = await countRecords(options.file);
   const records = Object.values(recordTypes).reduce((a, b) => a + b, 0);
   const fileBytes = statSync(options.file).size;
-  const browserCpuTotal = Object.entries(cpuMs).reduce((sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms), 0);
+  const browserCpuTotal = Object.entries(cpuMs).reduce(
+    (sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms),
+    0,
+  );
   return {
     importFile: basename(options.file),
     importFileMiB: fixed(fileBytes / MiB, 1),
@@ -178,10 +195,18 @@ export async function measureImport(options: { distDir: string; chromePath: stri
     browserPssBeforeImportMiB: fixed(pssBefore / MiB, 0),
     browserPeakPssDuringImportMiB: fixed(peakPss / MiB, 0),
     // A quarter read between two samples (a fast import) has none: '–'.
-    browserPeakPssByQuarterMiB: quarters.map((bytes) => (bytes === 0 ? '–' : String(fixed(bytes / MiB, 0)))).join(' / '),
-    browserPssAtPeakByKindMiB: Object.fromEntries(Object.entries(atPeak).filter(([, bytes]) => bytes >= MiB).map(([kind, bytes]) => [kind, fixed(bytes / MiB, 0)])),
+    browserPeakPssByQuarterMiB: quarters
+      .map((bytes) => (bytes === 0 ? '–' : String(fixed(bytes / MiB, 0))))
+      .join(' / '),
+    browserPssAtPeakByKindMiB: Object.fromEntries(
+      Object.entries(atPeak)
+        .filter(([, bytes]) => bytes >= MiB)
+        .map(([kind, bytes]) => [kind, fixed(bytes / MiB, 0)]),
+    ),
     importBrowserCpuSeconds: fixed(browserCpuTotal / 1000, 1),
-    importCpuSecondsByProcess: Object.fromEntries(Object.entries(cpuMs).map(([kind, ms]) => [kind, fixed(ms / 1000, 1)])),
+    importCpuSecondsByProcess: Object.fromEntries(
+      Object.entries(cpuMs).map(([kind, ms]) => [kind, fixed(ms / 1000, 1)]),
+    ),
     importOtherCpuShare: fixed(otherShare, 2),
     importIndexedDbGrowthMiB: fixed(idbGrowth / MiB, 1),
   };
@@ -191,11 +216,18 @@ export async function measureImport(options: { distDir: string; chromePath: stri
 // `--synthetic MIB`: a plain WARC of that size written first (`synthetic-warc.ts`), deleted after.
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const ROOT = resolve(import.meta.dirname, '../..');
-  const { values } = parseArgs({ options: { file: { type: 'string' }, synthetic: { type: 'string' }, dist: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { file: { type: 'string' }, synthetic: { type: 'string' }, dist: { type: 'string' } },
+  });
   const syntheticMiB = values.synthetic === undefined ? null : Number(values.synthetic);
-  const usable = syntheticMiB === null ? values.file !== undefined && existsSync(values.file) : values.file === undefined && Number.isInteger(syntheticMiB) && syntheticMiB > 0;
+  const usable =
+    syntheticMiB === null
+      ? values.file !== undefined && existsSync(values.file)
+      : values.file === undefined && Number.isInteger(syntheticMiB) && syntheticMiB > 0;
   if (!usable) {
-    process.stderr.write('usage: npm run bench:import -- --file ARCHIVE.wacz|.warc|.warc.gz | --synthetic MIB [--dist DIR]   (npm run bench:export imports the WACZ it exports)\n');
+    process.stderr.write(
+      'usage: npm run bench:import -- --file ARCHIVE.wacz|.warc|.warc.gz | --synthetic MIB [--dist DIR]   (npm run bench:export imports the WACZ it exports)\n',
+    );
     process.exit(2);
   }
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -210,12 +242,22 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import
   if (values.dist === undefined) await ensureBuilt(ROOT, 'chrome', STDERR_BUILD_IO);
   const distDir = values.dist === undefined ? distDirOf(ROOT, 'chrome') : resolve(ROOT, values.dist);
   log(`importing ${values.file} in a fresh browser profile through the import page`);
-  const figures = await measureImport({ distDir, chromePath: findChromium(process.env), file: resolve(values.file), log });
+  const figures = await measureImport({
+    distDir,
+    chromePath: findChromium(process.env),
+    file: resolve(values.file),
+    log,
+  });
   const { importRecordTypes, importCpuSecondsByProcess, ...flat } = figures;
   console.table(flat);
-  log(`records by type: ${JSON.stringify(importRecordTypes)}; CPU s by process: ${JSON.stringify(importCpuSecondsByProcess)}`);
+  log(
+    `records by type: ${JSON.stringify(importRecordTypes)}; CPU s by process: ${JSON.stringify(importCpuSecondsByProcess)}`,
+  );
   mkdirSync(resolve(ROOT, '.tmp/bench'), { recursive: true });
   const out = resolve(ROOT, `.tmp/bench/import-${basename(values.file).replace(/[^\w.-]/g, '_')}.json`);
-  writeFileSync(out, `${JSON.stringify({ machine: `${process.platform} ${process.arch}, node ${process.version}`, ...figures }, null, 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ machine: `${process.platform} ${process.arch}, node ${process.version}`, ...figures }, null, 2)}\n`,
+  );
   log(`figures written to ${out}`);
 }

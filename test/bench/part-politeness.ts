@@ -29,7 +29,16 @@ interface PolitenessRound {
   /** Requests to a URL already requested, and to a disallowed one, all hosts: both must be 0. */
   repeated: number;
   disallowedRequested: number;
-  hosts: { origin: string; pages: number; fetched: number; minGapMs: number; meanGapMs: number; violations: number[]; robots: string; fetchedPerSecond: number }[];
+  hosts: {
+    origin: string;
+    pages: number;
+    fetched: number;
+    minGapMs: number;
+    meanGapMs: number;
+    violations: number[];
+    robots: string;
+    fetchedPerSecond: number;
+  }[];
   /** The mean server gap split (over every host's consecutive pages), in ms: see `gapParts`. */
   gapSplit: { crawlerGapMs: number; requestWayMs: number; responseWayMs: number };
   /** From `crawl/start` to the first request, and from the last response to the crawl's end, in ms. */
@@ -38,10 +47,16 @@ interface PolitenessRound {
 }
 
 /** Distinct URLs fetched, robots.txt left out (a disallowed one counts: it must be 0). */
-const fetchedOf = (served: Served): number => served.distinct.page + served.distinct.resource + served.distinct.file + served.distinct.disallowed;
+const fetchedOf = (served: Served): number =>
+  served.distinct.page + served.distinct.resource + served.distinct.file + served.distinct.disallowed;
 
 async function politenessRounds({ options, distDir, chromePath }: BenchContext): Promise<PolitenessRound[]> {
-  const sites = await startPolitenessSites(options.hosts, options.hostPages, options.crawlDelaySeconds, options.resources);
+  const sites = await startPolitenessSites(
+    options.hosts,
+    options.hostPages,
+    options.crawlDelaySeconds,
+    options.resources,
+  );
   const first = sites[0];
   if (first === undefined) throw new Error('no site started');
   const idealPerSecond = options.hosts / options.crawlDelaySeconds;
@@ -51,7 +66,9 @@ async function politenessRounds({ options, distDir, chromePath }: BenchContext):
   const rounds: PolitenessRound[] = [];
   try {
     for (let round = 1; round <= options.rounds; round++) {
-      log(`bench: part 2, round ${round}: ${options.hosts} hosts × ${options.hostPages} pages${options.resources ? ` and their resources (${urlsPerHost} URLs a host)` : ''}, Crawl-delay ${options.crawlDelaySeconds} s`);
+      log(
+        `bench: part 2, round ${round}: ${options.hosts} hosts × ${options.hostPages} pages${options.resources ? ` and their resources (${urlsPerHost} URLs a host)` : ''}, Crawl-delay ${options.crawlDelaySeconds} s`,
+      );
       const settings = {
         startUrl: `${first.origin}/`,
         extraOrigins: sites.slice(1).map((site) => site.origin),
@@ -66,7 +83,12 @@ async function politenessRounds({ options, distDir, chromePath }: BenchContext):
         downloadFiles: options.resources,
         maxResources: 1_000_000,
       };
-      const run = await crawlWithTabcrawl({ distDir, chromePath, settings, sites, measureCost: false,
+      const run = await crawlWithTabcrawl({
+        distDir,
+        chromePath,
+        settings,
+        sites,
+        measureCost: false,
         profile: false,
         sampleMemory: false,
         expectedRows: options.hosts * urlsPerHost,
@@ -101,8 +123,13 @@ async function politenessRounds({ options, distDir, chromePath }: BenchContext):
       const pagesPerSecond = run.pages / (run.wallMs / 1000);
       const fetched = fetchedOf(run.served);
       const fetchedPerSecond = fetched / (run.wallMs / 1000);
-      const mean = (values: number[]): number => (values.length === 0 ? Number.NaN : values.reduce((sum, v) => sum + v, 0) / values.length);
-      const gapSplit = { crawlerGapMs: mean(split.crawlerGaps), requestWayMs: mean(split.requestWays), responseWayMs: mean(split.responseWays) };
+      const mean = (values: number[]): number =>
+        values.length === 0 ? Number.NaN : values.reduce((sum, v) => sum + v, 0) / values.length;
+      const gapSplit = {
+        crawlerGapMs: mean(split.crawlerGaps),
+        requestWayMs: mean(split.requestWays),
+        responseWayMs: mean(split.responseWays),
+      };
       rounds.push({
         round,
         wallMs: run.wallMs,
@@ -133,8 +160,11 @@ export async function politeness(context: BenchContext): Promise<Record<string, 
   const rounds = await politenessRounds(context);
   const ideal = options.hosts / options.crawlDelaySeconds;
   const delayMs = options.crawlDelaySeconds * 1000;
-  const violations = rounds.flatMap((r) => r.hosts.flatMap((h) => h.violations.map((gap) => ({ round: r.round, origin: h.origin, gapMs: rounded(gap, 1) }))));
-  const minGaps = rounds[0]?.hosts.map((_, i) => Math.min(...rounds.map((r) => r.hosts[i]?.minGapMs ?? Number.NaN))) ?? [];
+  const violations = rounds.flatMap((r) =>
+    r.hosts.flatMap((h) => h.violations.map((gap) => ({ round: r.round, origin: h.origin, gapMs: rounded(gap, 1) }))),
+  );
+  const minGaps =
+    rounds[0]?.hosts.map((_, i) => Math.min(...rounds.map((r) => r.hosts[i]?.minGapMs ?? Number.NaN))) ?? [];
   const figures = {
     requestsPerHost: 1,
     hosts: options.hosts,
@@ -185,28 +215,53 @@ export async function politeness(context: BenchContext): Promise<Record<string, 
       })),
       startSeconds: rounded(r.startMs / 1000, 2),
       endSeconds: rounded(r.endMs / 1000, 2),
-      gapSplitMs: { crawler: rounded(r.gapSplit.crawlerGapMs, 2), requestWay: rounded(r.gapSplit.requestWayMs, 2), responseWay: rounded(r.gapSplit.responseWayMs, 2) },
+      gapSplitMs: {
+        crawler: rounded(r.gapSplit.crawlerGapMs, 2),
+        requestWay: rounded(r.gapSplit.requestWayMs, 2),
+        responseWay: rounded(r.gapSplit.responseWayMs, 2),
+      },
     })),
   };
   say('');
   const what = options.resources ? ' and their resources and files (on the same host)' : '';
-  say(`2. Politeness: ${options.hosts} hosts (ports) × ${options.hostPages} pages${what}, each robots.txt Crawl-delay ${options.crawlDelaySeconds} s, all in scope, 1 request at once per host; ${options.rounds} round(s), medians`);
+  say(
+    `2. Politeness: ${options.hosts} hosts (ports) × ${options.hostPages} pages${what}, each robots.txt Crawl-delay ${options.crawlDelaySeconds} s, all in scope, 1 request at once per host; ${options.rounds} round(s), medians`,
+  );
   say(
     table([
-      [`URLs/s achieved (pages${options.resources ? ', resources, files' : ''}; robots.txt left out)`, num(median(rounds.map((r) => r.fetchedPerSecond)))],
+      [
+        `URLs/s achieved (pages${options.resources ? ', resources, files' : ''}; robots.txt left out)`,
+        num(median(rounds.map((r) => r.fetchedPerSecond))),
+      ],
       ['ideal (hosts / Crawl-delay)', num(ideal)],
       ['ratio to the ideal (target ≥ 0.95)', num(median(rounds.map((r) => r.ratioToIdeal)), 3)],
       ['seconds', num(median(rounds.map((r) => r.wallMs / 1000)))],
-      ['CPU used by other processes meanwhile', `${num(median(rounds.map((r) => r.otherCpuShare * 100)), 0)} % of ${os.cpus().length} cores`],
+      [
+        'CPU used by other processes meanwhile',
+        `${num(median(rounds.map((r) => r.otherCpuShare * 100)), 0)} % of ${os.cpus().length} cores`,
+      ],
       ['pages/s', num(median(rounds.map((r) => r.pagesPerSecond)))],
-      ['URLs fetched (server logs), pages among them', `${num(median(rounds.map((r) => r.fetched)), 0)}, ${num(median(rounds.map((r) => r.pages)), 0)}`],
-      ['URLs requested twice, disallowed URLs requested (all rounds)', `${Math.max(0, ...rounds.map((r) => r.repeated))}, ${Math.max(0, ...rounds.map((r) => r.disallowedRequested))}`],
+      [
+        'URLs fetched (server logs), pages among them',
+        `${num(median(rounds.map((r) => r.fetched)), 0)}, ${num(median(rounds.map((r) => r.pages)), 0)}`,
+      ],
+      [
+        'URLs requested twice, disallowed URLs requested (all rounds)',
+        `${Math.max(0, ...rounds.map((r) => r.repeated))}, ${Math.max(0, ...rounds.map((r) => r.disallowedRequested))}`,
+      ],
       [`smallest gap per host, ms (≥ ${delayMs} required)`, minGaps.map((gap) => num(gap, 1)).join(' ')],
       [`gaps under ${delayMs} ms (all rounds)`, String(violations.length)],
-      ['mean gap (median over hosts and rounds), ms', num(median(rounds.flatMap((r) => r.hosts.map((h) => h.meanGapMs))), 1)],
+      [
+        'mean gap (median over hosts and rounds), ms',
+        num(median(rounds.flatMap((r) => r.hosts.map((h) => h.meanGapMs))), 1),
+      ],
       [
         '  = worker waits + request to server + response to worker, ms',
-        [r2(rounds.map((r) => r.gapSplit.crawlerGapMs)), r2(rounds.map((r) => r.gapSplit.requestWayMs)), r2(rounds.map((r) => r.gapSplit.responseWayMs))].join(' + '),
+        [
+          r2(rounds.map((r) => r.gapSplit.crawlerGapMs)),
+          r2(rounds.map((r) => r.gapSplit.requestWayMs)),
+          r2(rounds.map((r) => r.gapSplit.responseWayMs)),
+        ].join(' + '),
       ],
       [
         "the crawl's own start (to its first request) and end (from its last response), s",
@@ -215,7 +270,8 @@ export async function politeness(context: BenchContext): Promise<Record<string, 
       ['robots.txt per host (round 1)', [...new Set(rounds[0]?.hosts.map((h) => h.robots) ?? [])].join('; ')],
     ]),
   );
-  for (const v of violations.slice(0, 20)) say(`  VIOLATION round ${v.round}: ${v.origin} gap ${num(v.gapMs ?? Number.NaN, 1)} ms`);
+  for (const v of violations.slice(0, 20))
+    say(`  VIOLATION round ${v.round}: ${v.origin} gap ${num(v.gapMs ?? Number.NaN, 1)} ms`);
   if (violations.length > 20) say(`  … and ${violations.length - 20} more (in the JSON)`);
   return figures;
 }

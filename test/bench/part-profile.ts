@@ -26,11 +26,17 @@ export async function profilePart({ options, distDir, chromePath, say }: BenchCo
   let profileReport: ProfileReport | null = null;
   const site = await startBenchSite(options.pages, { resources: true });
   try {
-    log(`bench: --profile: one more Tabcrawl crawl of ${options.pages} pages (${perHostText(options.parallel)}) (${options.resources ? 'archiving resources and files' : 'pages only'}) with the worker's CPU profiler on`);
+    log(
+      `bench: --profile: one more Tabcrawl crawl of ${options.pages} pages (${perHostText(options.parallel)}) (${options.resources ? 'archiving resources and files' : 'pages only'}) with the worker's CPU profiler on`,
+    );
     const run = await crawlWithTabcrawl({
       distDir,
       chromePath,
-      settings: throughputSettings(`${site.origin}/`, options.pages, { id: 'profile', archive: options.resources, requestsPerHost: options.parallel }),
+      settings: throughputSettings(`${site.origin}/`, options.pages, {
+        id: 'profile',
+        archive: options.resources,
+        requestsPerHost: options.parallel,
+      }),
       sites: [site],
       measureCost: false,
       profile: true,
@@ -45,13 +51,32 @@ export async function profilePart({ options, distDir, chromePath, say }: BenchCo
       // The session's copy of the extension is gone with its profile; the source maps are the same in `distDir`.
       const top = topFunctions(run.profile, distDir, 15);
       const own = topOwnFunctions(run.profile, distDir, 15);
-      profileReport = { file, busyMsPer1000Pages: rounded((busyMs(run.profile) / run.pages) * 1000, 0), top, topOwnByTotal: own };
+      profileReport = {
+        file,
+        busyMsPer1000Pages: rounded((busyMs(run.profile) / run.pages) * 1000, 0),
+        top,
+        topOwnByTotal: own,
+      };
       say('');
-      say(`Worker CPU profile (${file}; ${perHostText(options.parallel)}; ${options.resources ? 'archiving resources and files; ' : ''}${run.pages} pages at ${num(run.pages / (run.wallMs / 1000))} pages/s with the profiler on; busy ${num(profileReport.busyMsPer1000Pages ?? Number.NaN, 0)} ms per 1,000 pages): top 15 by self time`);
-      say(table([['function', 'where', 'self ms', 'share'], ...top.map((f) => [f.functionName, f.location, num(f.selfMs, 0), `${num(f.share * 100, 1)} %`])]));
+      say(
+        `Worker CPU profile (${file}; ${perHostText(options.parallel)}; ${options.resources ? 'archiving resources and files; ' : ''}${run.pages} pages at ${num(run.pages / (run.wallMs / 1000))} pages/s with the profiler on; busy ${num(profileReport.busyMsPer1000Pages ?? Number.NaN, 0)} ms per 1,000 pages): top 15 by self time`,
+      );
+      say(
+        table([
+          ['function', 'where', 'self ms', 'share'],
+          ...top.map((f) => [f.functionName, f.location, num(f.selfMs, 0), `${num(f.share * 100, 1)} %`]),
+        ]),
+      );
       say('');
-      say("Tabcrawl's own functions (src/) by total time, callees included (synchronous stacks only: an await's continuation counts on its own)");
-      say(table([['function', 'where', 'total ms', 'share'], ...own.map((f) => [f.functionName, f.location, num(f.selfMs, 0), `${num(f.share * 100, 1)} %`])]));
+      say(
+        "Tabcrawl's own functions (src/) by total time, callees included (synchronous stacks only: an await's continuation counts on its own)",
+      );
+      say(
+        table([
+          ['function', 'where', 'total ms', 'share'],
+          ...own.map((f) => [f.functionName, f.location, num(f.selfMs, 0), `${num(f.share * 100, 1)} %`]),
+        ]),
+      );
     }
   } finally {
     await site.close();

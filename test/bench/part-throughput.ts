@@ -20,12 +20,42 @@
 import os from 'node:os';
 import type { LocalSite } from '../../src/shells/cli/local-site.ts';
 import type { CrawlSettings } from '../../src/core/settings.ts';
-import { countServed, outboundLinksOf, outboundServed, resourceSiteCounts, SHARED_RESOURCES, startBenchSite, startOutboundSite, type Served } from './bench-sites.ts';
-import { median, robotsFirstAndOnce, rounded, segmentPagesFor, segmentRates, type SegmentRates } from './bench-stats.ts';
+import {
+  countServed,
+  outboundLinksOf,
+  outboundServed,
+  resourceSiteCounts,
+  SHARED_RESOURCES,
+  startBenchSite,
+  startOutboundSite,
+  type Served,
+} from './bench-sites.ts';
+import {
+  median,
+  robotsFirstAndOnce,
+  rounded,
+  segmentPagesFor,
+  segmentRates,
+  type SegmentRates,
+} from './bench-stats.ts';
 import { log, MiB, num, perHostText, table, type BenchContext } from './bench-report.ts';
-import { baselineTableRows, buildOrderOfRound, buildOrderText, compareToBaseline, type Build, type RoundPair } from './baseline-compare.ts';
+import {
+  baselineTableRows,
+  buildOrderOfRound,
+  buildOrderText,
+  compareToBaseline,
+  type Build,
+  type RoundPair,
+} from './baseline-compare.ts';
 import { crawlWithTabcrawl, pageTimeLimitMs, type TabcrawlRun } from './tabcrawl-crawl.ts';
-import { hasWget, runWget, WGET_INSTALL_HINT, WGET_PAGE_REQUISITES, WGET_PAGES_ONLY, type WgetRun } from './wget-crawl.ts';
+import {
+  hasWget,
+  runWget,
+  WGET_INSTALL_HINT,
+  WGET_PAGE_REQUISITES,
+  WGET_PAGES_ONLY,
+  type WgetRun,
+} from './wget-crawl.ts';
 
 /** One way Tabcrawl crawls part 1's site. */
 export interface ThroughputVariant {
@@ -42,7 +72,8 @@ export interface ThroughputVariant {
 /** Which wget run fetches the same URLs as a Tabcrawl way: pages only, or pages and their requisites. */
 export type WgetVariant = 'pagesOnly' | 'pageRequisites';
 
-export const wgetPeerOf = (variant: ThroughputVariant): WgetVariant => (variant.archive ? 'pageRequisites' : 'pagesOnly');
+export const wgetPeerOf = (variant: ThroughputVariant): WgetVariant =>
+  variant.archive ? 'pageRequisites' : 'pagesOnly';
 
 /**
  * The ways part 1's Tabcrawl crawls the site, in the order they run in a round: pages only at `parallel`
@@ -50,14 +81,24 @@ export const wgetPeerOf = (variant: ThroughputVariant): WgetVariant => (variant.
  * at 1 request at once per host. Without `resources`, pages only; without `oneAtOnce` (only part 3 asked
  * for), at `parallel` only; `parallel` 1 gives each way once.
  */
-export function throughputVariants(parallel: number, options: { resources: boolean; oneAtOnce: boolean }): ThroughputVariant[] {
+export function throughputVariants(
+  parallel: number,
+  options: { resources: boolean; oneAtOnce: boolean },
+): ThroughputVariant[] {
   const perHost = options.oneAtOnce ? [...new Set([parallel, 1])] : [parallel];
   const archives = options.resources ? [false, true] : [false];
-  return perHost.flatMap((requestsPerHost) => archives.map((archive) => ({ id: `${archive ? 'archive' : 'pages'}-${requestsPerHost}`, archive, requestsPerHost })));
+  return perHost.flatMap((requestsPerHost) =>
+    archives.map((archive) => ({
+      id: `${archive ? 'archive' : 'pages'}-${requestsPerHost}`,
+      archive,
+      requestsPerHost,
+    })),
+  );
 }
 
 /** `pages only, 8 at once`, `with resources and files, 1 at once`. */
-export const variantLabel = (variant: ThroughputVariant): string => `${variant.archive ? 'with resources and files' : 'pages only'}, ${variant.requestsPerHost} at once`;
+export const variantLabel = (variant: ThroughputVariant): string =>
+  `${variant.archive ? 'with resources and files' : 'pages only'}, ${variant.requestsPerHost} at once`;
 
 /** What one run served and how long it took. */
 interface Rate {
@@ -81,7 +122,10 @@ export interface ThroughputRound {
   round: number;
   order: string;
   /** By variant id. */
-  tabcrawl: Map<string, { run: TabcrawlRun; paths: Set<string>; robots: string; outbound: ReturnType<typeof outboundServed> }>;
+  tabcrawl: Map<
+    string,
+    { run: TabcrawlRun; paths: Set<string>; robots: string; outbound: ReturnType<typeof outboundServed> }
+  >;
   wget: Map<WgetVariant, WgetOutcome>;
   /** The `--baseline-dist` build's crawls, by variant id (empty without that option). */
   baseline: Map<string, TabcrawlRun>;
@@ -94,10 +138,15 @@ function robotsVerdict(site: LocalSite): string {
   return `${isFirst ? 'first' : 'NOT first'}, ${count}×; ${served.distinct.disallowed} disallowed requested`;
 }
 
-const pathsOf = (site: LocalSite): Set<string> => new Set(site.requests.map((r) => r.url).filter((url) => url !== '/robots.txt'));
+const pathsOf = (site: LocalSite): Set<string> =>
+  new Set(site.requests.map((r) => r.url).filter((url) => url !== '/robots.txt'));
 
 /** The settings of a Tabcrawl way: delay 0, no page limit to speak of, resources unbounded when archiving. */
-export function throughputSettings(startUrl: string, pages: number, variant: ThroughputVariant): Partial<CrawlSettings> & { startUrl: string } {
+export function throughputSettings(
+  startUrl: string,
+  pages: number,
+  variant: ThroughputVariant,
+): Partial<CrawlSettings> & { startUrl: string } {
   return {
     startUrl,
     delayMs: 0,
@@ -111,20 +160,27 @@ export function throughputSettings(startUrl: string, pages: number, variant: Thr
   };
 }
 
-async function throughputRounds({ options, distDir, baselineDistDir, chromePath }: BenchContext, variants: readonly ThroughputVariant[], withWget: boolean): Promise<ThroughputRound[]> {
+async function throughputRounds(
+  { options, distDir, baselineDistDir, chromePath }: BenchContext,
+  variants: readonly ThroughputVariant[],
+  withWget: boolean,
+): Promise<ThroughputRound[]> {
   // Every page also links to another host, whose links Tabcrawl checks (HEAD, robots.txt first) as a crawl does by default.
   // Named `localhost`: wget, recursive, would follow links to another port of 127.0.0.1 (the same host name to it).
   const outbound = await startOutboundSite();
   const outboundOrigin = `http://localhost:${new URL(outbound.origin).port}`;
-  const site = await startBenchSite(options.pages, { resources: true, outboundOrigin }).catch(async (error: unknown) => {
-    await outbound.close();
-    throw error;
-  });
+  const site = await startBenchSite(options.pages, { resources: true, outboundOrigin }).catch(
+    async (error: unknown) => {
+      await outbound.close();
+      throw error;
+    },
+  );
   const startUrl = `${site.origin}/`;
   const expected = { ...resourceSiteCounts(options.pages), outbound: outboundLinksOf(options.pages) };
   const wgetVariants = [...new Set(variants.map(wgetPeerOf))];
   const rounds: ThroughputRound[] = [];
-  const distDirOf = (build: Build): string => (build === 'baseline' && baselineDistDir !== null ? baselineDistDir : distDir);
+  const distDirOf = (build: Build): string =>
+    build === 'baseline' && baselineDistDir !== null ? baselineDistDir : distDir;
   try {
     for (let round = 1; round <= options.rounds; round++) {
       const wgetFirst = round % 2 === 0;
@@ -135,10 +191,17 @@ async function throughputRounds({ options, distDir, baselineDistDir, chromePath 
       const builds: readonly Build[] = baselineDistDir === null ? ['this'] : buildOrderOfRound(round);
       const runTabcrawl = async (): Promise<void> => {
         // The crawls at 1 request at once per host (the slowest) run in the first --one-at-once-rounds rounds only.
-        for (const variant of variants.filter((v) => v.requestsPerHost === options.parallel || round <= options.oneAtOnceRounds)) {
-          const expectedRows = (variant.archive ? expected.pages + expected.resources + expected.files + expected.disallowedResources : expected.pages + expected.files) + expected.outbound;
+        for (const variant of variants.filter(
+          (v) => v.requestsPerHost === options.parallel || round <= options.oneAtOnceRounds,
+        )) {
+          const expectedRows =
+            (variant.archive
+              ? expected.pages + expected.resources + expected.files + expected.disallowedResources
+              : expected.pages + expected.files) + expected.outbound;
           for (const build of builds) {
-            log(`bench: part 1, round ${round}: Tabcrawl${build === 'baseline' ? ' (the baseline build)' : ''} crawls ${options.pages} pages at delay 0, ${perHostText(variant.requestsPerHost)}, ${variant.archive ? 'archiving resources and files' : 'pages only'}`);
+            log(
+              `bench: part 1, round ${round}: Tabcrawl${build === 'baseline' ? ' (the baseline build)' : ''} crawls ${options.pages} pages at delay 0, ${perHostText(variant.requestsPerHost)}, ${variant.archive ? 'archiving resources and files' : 'pages only'}`,
+            );
             outbound.requests.length = 0;
             // Both builds crawl the same way, measured the same way: only the extension's folder differs.
             const run = await crawlWithTabcrawl({
@@ -154,18 +217,32 @@ async function throughputRounds({ options, distDir, baselineDistDir, chromePath 
               timeLimitMs: pageTimeLimitMs(expectedRows),
             });
             if (build === 'baseline') baseline.set(variant.id, run);
-            else tabcrawl.set(variant.id, { run, paths: pathsOf(site), robots: robotsVerdict(site), outbound: outboundServed(outbound) });
+            else
+              tabcrawl.set(variant.id, {
+                run,
+                paths: pathsOf(site),
+                robots: robotsVerdict(site),
+                outbound: outboundServed(outbound),
+              });
           }
         }
       };
       const runWgets = async (): Promise<void> => {
         if (!withWget) return;
         for (const variant of wgetVariants) {
-          log(`bench: part 1, round ${round}: wget crawls the same site, ${variant === 'pagesOnly' ? 'pages only' : '--page-requisites'}`);
+          log(
+            `bench: part 1, round ${round}: wget crawls the same site, ${variant === 'pagesOnly' ? 'pages only' : '--page-requisites'}`,
+          );
           site.requests.length = 0;
           outbound.requests.length = 0;
           const run = await runWget(startUrl, variant === 'pagesOnly' ? WGET_PAGES_ONLY : WGET_PAGE_REQUISITES);
-          wget.set(variant, { ...run, served: countServed([site.requests]), paths: pathsOf(site), robots: robotsVerdict(site), outbound: outboundServed(outbound) });
+          wget.set(variant, {
+            ...run,
+            served: countServed([site.requests]),
+            paths: pathsOf(site),
+            robots: robotsVerdict(site),
+            outbound: outboundServed(outbound),
+          });
         }
       };
       if (wgetFirst) {
@@ -195,10 +272,12 @@ export interface ThroughputRates {
   tabcrawlOneAtOnceCpuMsPerPage: number | null;
 }
 
-const sameUrls = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((path) => b.has(path));
+const sameUrls = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean =>
+  a.size === b.size && [...a].every((path) => b.has(path));
 
 /** CPU time of all the browser's processes (the worker's thread is inside one of them), in ms. */
-const browserCpuMsOf = (run: TabcrawlRun): number => Object.entries(run.cpuMs).reduce((sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms), 0);
+const browserCpuMsOf = (run: TabcrawlRun): number =>
+  Object.entries(run.cpuMs).reduce((sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms), 0);
 const cpuMsPerPage = (run: TabcrawlRun): number => browserCpuMsOf(run) / run.served.distinct.page;
 
 /** The ratio of a Tabcrawl way's pages/s to its wget peer's in each round that ran both. */
@@ -217,14 +296,20 @@ function roundPairs(rounds: readonly ThroughputRound[]): RoundPair[] {
     pagesPerSecond: new Map(
       [...r.baseline.entries()].flatMap(([id, base]) => {
         const own = r.tabcrawl.get(id);
-        return own === undefined ? [] : [[id, { this: pagesPerSecond(own.run), baseline: pagesPerSecond(base) }] as const];
+        return own === undefined
+          ? []
+          : [[id, { this: pagesPerSecond(own.run), baseline: pagesPerSecond(base) }] as const];
       }),
     ),
   }));
 }
 
 /** Part 1's figures against the baseline build, for the JSON: each way's pages/s of both builds and this ÷ baseline, and each round's. */
-function baselineFigures(baselineDistDir: string, variants: readonly ThroughputVariant[], rounds: readonly ThroughputRound[]) {
+function baselineFigures(
+  baselineDistDir: string,
+  variants: readonly ThroughputVariant[],
+  rounds: readonly ThroughputRound[],
+) {
   const pairs = roundPairs(rounds);
   return {
     distDir: baselineDistDir,
@@ -258,7 +343,8 @@ export interface VariantRuns {
 }
 
 /** How a run's rate held up: pages/s over its first and last segment of pages (see {@link segmentPagesFor}) and their ratio. */
-export const rateHoldsUp = (run: TabcrawlRun, sitePages: number): SegmentRates => segmentRates(run.pageArrivalsMs, segmentPagesFor(sitePages));
+export const rateHoldsUp = (run: TabcrawlRun, sitePages: number): SegmentRates =>
+  segmentRates(run.pageArrivalsMs, segmentPagesFor(sitePages));
 
 /**
  * Runs part 1's crawls (also when only part 3 asks for them) and, when part 1 is asked for, reports it.
@@ -274,10 +360,15 @@ export async function throughput(context: BenchContext): Promise<{
   const isReported = options.parts.has(1);
   const withWget = isReported && hasWget();
   if (isReported && !withWget) log(`bench: ${WGET_INSTALL_HINT}`);
-  const variants = throughputVariants(options.parallel, { resources: options.resources, oneAtOnce: isReported && options.oneAtOnceRounds > 0 });
+  const variants = throughputVariants(options.parallel, {
+    resources: options.resources,
+    oneAtOnce: isReported && options.oneAtOnceRounds > 0,
+  });
   const rounds = await throughputRounds(context, variants, withWget);
-  const runsOf = (variant: ThroughputVariant | undefined): TabcrawlRun[] => (variant === undefined ? [] : rounds.flatMap((r) => r.tabcrawl.get(variant.id)?.run ?? []));
-  const atParallel = (archive: boolean): ThroughputVariant | undefined => variants.find((v) => v.archive === archive && v.requestsPerHost === options.parallel);
+  const runsOf = (variant: ThroughputVariant | undefined): TabcrawlRun[] =>
+    variant === undefined ? [] : rounds.flatMap((r) => r.tabcrawl.get(variant.id)?.run ?? []);
+  const atParallel = (archive: boolean): ThroughputVariant | undefined =>
+    variants.find((v) => v.archive === archive && v.requestsPerHost === options.parallel);
   const costRuns = variants.map((variant) => ({ variant, runs: runsOf(variant) })).filter((v) => v.runs.length > 0);
   if (!isReported) return { costRuns, figures: null, rates: null };
   const segmentPages = segmentPagesFor(options.pages);
@@ -286,7 +377,8 @@ export async function throughput(context: BenchContext): Promise<{
   const expected = { ...resourceSiteCounts(options.pages), outbound: outboundLinksOf(options.pages) };
   const wgetVariants = [...new Set(variants.map(wgetPeerOf))];
   const wgetRuns = (variant: WgetVariant): WgetOutcome[] => rounds.flatMap((r) => r.wget.get(variant) ?? []);
-  const served = (runs: readonly Rate[], pick: (s: Served) => number): number => median(runs.map((run) => pick(run.served)));
+  const served = (runs: readonly Rate[], pick: (s: Served) => number): number =>
+    median(runs.map((run) => pick(run.served)));
 
   const tabcrawlFigures = variants.map((variant) => {
     const runs = runsOf(variant);
@@ -392,9 +484,13 @@ export async function throughput(context: BenchContext): Promise<{
   const rates: ThroughputRates = {
     wget: pagesOnlyWget.length === 0 ? null : median(pagesOnlyWget.map(pagesPerSecond)),
     tabcrawl: median(runsOf(pagesOnlyAtParallel).map(pagesPerSecond)),
-    tabcrawlOneAtOnce: ((runs) => (runs.length === 0 ? null : median(runs.map(pagesPerSecond))))(runsOf(variants.find((v) => !v.archive && v.requestsPerHost === 1))),
+    tabcrawlOneAtOnce: ((runs) => (runs.length === 0 ? null : median(runs.map(pagesPerSecond))))(
+      runsOf(variants.find((v) => !v.archive && v.requestsPerHost === 1)),
+    ),
     tabcrawlCpuMsPerPage: median(runsOf(pagesOnlyAtParallel).map(cpuMsPerPage)),
-    tabcrawlOneAtOnceCpuMsPerPage: ((runs) => (runs.length === 0 ? null : median(runs.map(cpuMsPerPage))))(runsOf(variants.find((v) => !v.archive && v.requestsPerHost === 1))),
+    tabcrawlOneAtOnceCpuMsPerPage: ((runs) => (runs.length === 0 ? null : median(runs.map(cpuMsPerPage))))(
+      runsOf(variants.find((v) => !v.archive && v.requestsPerHost === 1)),
+    ),
   };
   const baseline = context.baselineDistDir === null ? null : baselineFigures(context.baselineDistDir, variants, rounds);
   const figures = {
@@ -457,16 +553,41 @@ export async function throughput(context: BenchContext): Promise<{
     })),
   };
 
-  const oneAtOnceText = variants.some((v) => v.requestsPerHost !== options.parallel) ? ` (at 1 request at once per host: the first ${options.oneAtOnceRounds})` : '';
-  say(`1. Throughput at delay 0: a generated site of ${options.pages.toLocaleString('en-US')} pages (~8.5 KB, 12 links each), ${options.rounds} round(s)${oneAtOnceText}, order alternating; medians`);
+  const oneAtOnceText = variants.some((v) => v.requestsPerHost !== options.parallel)
+    ? ` (at 1 request at once per host: the first ${options.oneAtOnceRounds})`
+    : '';
+  say(
+    `1. Throughput at delay 0: a generated site of ${options.pages.toLocaleString('en-US')} pages (~8.5 KB, 12 links each), ${options.rounds} round(s)${oneAtOnceText}, order alternating; medians`,
+  );
   if (options.resources) {
-    say(`   each page uses 7 shared resources (2 stylesheets, a font, a script, 3 images) and an image of its own; every 50th page links a PDF: ${(expected.pages + expected.resources + expected.files).toLocaleString('en-US')} URLs in all`);
-    say('   Tabcrawl at delay 0 (no Crawl-delay): pages only (--no-resources --no-files) or archiving resources and files (the defaults);');
-    say('   wget one request at a time: pages only (-X /res,/img) or --page-requisites; ÷ wget: pages/s over the wget run that fetched the same URLs');
+    say(
+      `   each page uses 7 shared resources (2 stylesheets, a font, a script, 3 images) and an image of its own; every 50th page links a PDF: ${(expected.pages + expected.resources + expected.files).toLocaleString('en-US')} URLs in all`,
+    );
+    say(
+      '   Tabcrawl at delay 0 (no Crawl-delay): pages only (--no-resources --no-files) or archiving resources and files (the defaults);',
+    );
+    say(
+      '   wget one request at a time: pages only (-X /res,/img) or --page-requisites; ÷ wget: pages/s over the wget run that fetched the same URLs',
+    );
   } else {
-    say('   Tabcrawl at delay 0 (no Crawl-delay), pages only (--no-resources --no-files); wget one request at a time, pages only (-X /res,/img)');
+    say(
+      '   Tabcrawl at delay 0 (no Crawl-delay), pages only (--no-resources --no-files); wget one request at a time, pages only (-X /res,/img)',
+    );
   }
-  const rows: string[][] = [['', 'pages/s', 'requests/s', 'seconds', 'pages', 'resources', 'files', '÷ wget', 'peak memory', 'CPU ms / 1,000 requests']];
+  const rows: string[][] = [
+    [
+      '',
+      'pages/s',
+      'requests/s',
+      'seconds',
+      'pages',
+      'resources',
+      'files',
+      '÷ wget',
+      'peak memory',
+      'CPU ms / 1,000 requests',
+    ],
+  ];
   for (const f of tabcrawlFigures) {
     rows.push([
       `Tabcrawl, ${f.label}`,
@@ -482,7 +603,22 @@ export async function throughput(context: BenchContext): Promise<{
     ]);
   }
   for (const variant of wgetVariants) {
-    const w = withWget ? (wgetFigures[variant] as { pagesPerSecond: number; requestsPerSecond: number; seconds: number; pagesFetched: number; resourcesFetched: number; filesFetched: number; peakMemoryMiB: number; cpuMsPer1000Requests: number; sameUrlsAsTabcrawl: boolean } | null | undefined) : null;
+    const w = withWget
+      ? (wgetFigures[variant] as
+          | {
+              pagesPerSecond: number;
+              requestsPerSecond: number;
+              seconds: number;
+              pagesFetched: number;
+              resourcesFetched: number;
+              filesFetched: number;
+              peakMemoryMiB: number;
+              cpuMsPer1000Requests: number;
+              sameUrlsAsTabcrawl: boolean;
+            }
+          | null
+          | undefined)
+      : null;
     const name = variant === 'pagesOnly' ? 'wget, pages only' : 'wget --page-requisites';
     if (w === null || w === undefined) {
       rows.push([name, 'skipped', '', '', '', '', '', '', '', '']);
@@ -503,20 +639,36 @@ export async function throughput(context: BenchContext): Promise<{
   }
   say(table(rows));
   if (baseline !== null) {
-    say(`  against the baseline build ${baseline.distDir}: the same crawls, each right next to this build's in the same round, the order alternating (round 1: this build first);`);
+    say(
+      `  against the baseline build ${baseline.distDir}: the same crawls, each right next to this build's in the same round, the order alternating (round 1: this build first);`,
+    );
     say('  this ÷ baseline: the median of the ratios of pages/s within each round (above 1: this build is faster)');
     say(table(baselineTableRows(baseline.variants, num)));
   }
   const outboundText = tabcrawlFigures
-    .map((f) => `${f.label}: ${num(f.outboundChecked, 0)} of ${expected.outbound}${f.outboundRobotsFirstAndOnce ? '' : ' (its robots.txt NOT first and once)'}`)
+    .map(
+      (f) =>
+        `${f.label}: ${num(f.outboundChecked, 0)} of ${expected.outbound}${f.outboundRobotsFirstAndOnce ? '' : ' (its robots.txt NOT first and once)'}`,
+    )
     .join('; ');
-  say(`  the crawl's own end, from its last response to its end (the links it kept added to their rows): ${tabcrawlFigures.map((f) => `${f.label}: ${num(f.endSeconds ?? Number.NaN, 1)} s`).join('; ')}`);
-  say(`  links to another host checked by each Tabcrawl crawl (HEAD, that host's robots.txt first and once), in the same crawl: ${outboundText}`);
+  say(
+    `  the crawl's own end, from its last response to its end (the links it kept added to their rows): ${tabcrawlFigures.map((f) => `${f.label}: ${num(f.endSeconds ?? Number.NaN, 1)} s`).join('; ')}`,
+  );
+  say(
+    `  links to another host checked by each Tabcrawl crawl (HEAD, that host's robots.txt first and once), in the same crawl: ${outboundText}`,
+  );
   const segment = segmentPages.toLocaleString('en-US');
-  say(`  how the rate holds up as the crawl grows: pages/s over the first and the last ${segment} pages (${segmentPages === options.pages / 10 ? 'a tenth of the site' : 'segments of 5,000 pages'}), from each page request's arrival in the site's log; goal on 50,000 pages: last ÷ first ≥ 0.9`);
+  say(
+    `  how the rate holds up as the crawl grows: pages/s over the first and the last ${segment} pages (${segmentPages === options.pages / 10 ? 'a tenth of the site' : 'segments of 5,000 pages'}), from each page request's arrival in the site's log; goal on 50,000 pages: last ÷ first ≥ 0.9`,
+  );
   say(
     table([
-      ['', `first ${segment} pages, pages/s`, `last ${segment} pages, pages/s`, `rate over the last ${segment} pages ÷ first ${segment}`],
+      [
+        '',
+        `first ${segment} pages, pages/s`,
+        `last ${segment} pages, pages/s`,
+        `rate over the last ${segment} pages ÷ first ${segment}`,
+      ],
       ...tabcrawlFigures.map((f) => [
         `Tabcrawl, ${f.label}`,
         num(f.rateHoldsUp.firstSegmentPagesPerSecond ?? Number.NaN),
@@ -527,15 +679,24 @@ export async function throughput(context: BenchContext): Promise<{
   );
   const idle = median(rounds.flatMap((r) => [...r.tabcrawl.values()].map((t) => t.run.idlePssBytes / MiB)));
   const other = median(rounds.flatMap((r) => [...r.tabcrawl.values()].map((t) => t.run.otherCpuShare * 100)));
-  say(`  browser idle before each crawl: ${num(idle, 0)} MiB PSS; CPU used by other processes during Tabcrawl's crawls: ${num(other, 0)} % of ${os.cpus().length} cores`);
-  for (const cost of archiveCost) say(`  archiving resources and files, ${perHostText(cost.requestsPerHost)}: pages/s ${num(cost.pagesPerSecondRatio ?? Number.NaN, 3)} of pages only`);
+  say(
+    `  browser idle before each crawl: ${num(idle, 0)} MiB PSS; CPU used by other processes during Tabcrawl's crawls: ${num(other, 0)} % of ${os.cpus().length} cores`,
+  );
+  for (const cost of archiveCost)
+    say(
+      `  archiving resources and files, ${perHostText(cost.requestsPerHost)}: pages/s ${num(cost.pagesPerSecondRatio ?? Number.NaN, 3)} of pages only`,
+    );
   for (const r of rounds) {
     const tab = variants.flatMap((v) => {
       const entry = r.tabcrawl.get(v.id);
-      return entry === undefined ? [] : [`${v.id} ${entry.robots}${entry.run.served.repeated > 0 ? `, ${entry.run.served.repeated} repeated` : ''}`];
+      return entry === undefined
+        ? []
+        : [`${v.id} ${entry.robots}${entry.run.served.repeated > 0 ? `, ${entry.run.served.repeated} repeated` : ''}`];
     });
     const wget = [...r.wget.entries()].map(([v, w]) => `${v} ${w.robots}`);
-    say(`  round ${r.round} (${r.order}): robots.txt for Tabcrawl ${tab.join('; ')}${wget.length === 0 ? '' : `; for wget ${wget.join('; ')}`}`);
+    say(
+      `  round ${r.round} (${r.order}): robots.txt for Tabcrawl ${tab.join('; ')}${wget.length === 0 ? '' : `; for wget ${wget.join('; ')}`}`,
+    );
   }
   return { costRuns, figures, rates };
 }

@@ -32,7 +32,9 @@ function pssKiB(pid: number): number {
 
 /** Memory (PSS), in bytes, of the browser whose command line mentions `profileDir`, children included. */
 export function browserRssBytes(profileDir: string): number {
-  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  const pids = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
   const roots = new Set(pids.filter((pid) => readOr(`/proc/${pid}/cmdline`).includes(profileDir)));
   const members = new Set<number>();
   for (const pid of pids) {

@@ -28,7 +28,9 @@ function sourceLocator(distDir: string): (url: string, line: number, column: num
     if (map === undefined) {
       const mapFile = join(distDir, `${path}.map`);
       try {
-        map = existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]) : null;
+        map = existsSync(mapFile)
+          ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8')) as ConstructorParameters<typeof SourceMap>[0])
+          : null;
       } catch {
         map = null;
       }
@@ -75,4 +77,3 @@ export function topOwnFunctions(profile: CpuProfile, distDir: string, count = 15
     .filter((entry) => entry.location.startsWith('src/'))
     .slice(0, count);
 }
-

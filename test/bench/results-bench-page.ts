@@ -30,8 +30,36 @@ export interface ResultsBenchApi {
   measure(repeat: number): Promise<Timing[]>;
 }
 
-const WORDS = ['product', 'blog', 'about', 'news', 'guide', 'pricing', 'docs', 'team', 'career', 'support', 'widget', 'garden', 'travel', 'recipe'];
-const MEDIA = ['text/html; charset=utf-8', 'text/html; charset=utf-8', 'text/html; charset=utf-8', 'text/html; charset=utf-8', 'text/html; charset=utf-8', 'text/html; charset=utf-8', 'text/html; charset=utf-8', 'image/png', 'image/jpeg', 'text/css', 'application/javascript', 'application/pdf'];
+const WORDS = [
+  'product',
+  'blog',
+  'about',
+  'news',
+  'guide',
+  'pricing',
+  'docs',
+  'team',
+  'career',
+  'support',
+  'widget',
+  'garden',
+  'travel',
+  'recipe',
+];
+const MEDIA = [
+  'text/html; charset=utf-8',
+  'text/html; charset=utf-8',
+  'text/html; charset=utf-8',
+  'text/html; charset=utf-8',
+  'text/html; charset=utf-8',
+  'text/html; charset=utf-8',
+  'text/html; charset=utf-8',
+  'image/png',
+  'image/jpeg',
+  'text/css',
+  'application/javascript',
+  'application/pdf',
+];
 
 /** A deterministic pseudo-random number in [0, 1) for row `i`, stream `k`. */
 function noise(i: number, k: number): number {
@@ -53,7 +81,12 @@ function benchPage(seq: number): PageRecord {
   const status = blocked || failed ? null : r < 0.84 ? 200 : r < 0.92 ? 301 : r < 0.98 ? 404 : 503;
   const contentType = status === null ? null : (MEDIA[Math.floor(noise(seq, 4) * MEDIA.length)] ?? null);
   const isHtml = contentType?.startsWith('text/html') === true;
-  const links = isHtml ? Array.from({ length: 30 }, (_, k) => `${origin}/${word(seq + k, 5)}/${word(seq + k, 6)}-${(seq * 7 + k) % 100_000}`) : [];
+  const links = isHtml
+    ? Array.from(
+        { length: 30 },
+        (_, k) => `${origin}/${word(seq + k, 5)}/${word(seq + k, 6)}-${(seq * 7 + k) % 100_000}`,
+      )
+    : [];
   return {
     crawlId: BENCH_CRAWL,
     url,
@@ -70,7 +103,15 @@ function benchPage(seq: number): PageRecord {
     methods: blocked ? [] : ['GET'],
     fetchedAt: blocked ? null : 1_767_225_600_000 + seq * 500,
     responseTimeMs: blocked ? null : Math.floor(noise(seq, 10) * 2000),
-    headers: status === null ? [] : [['content-type', contentType ?? ''], ['server', 'nginx'], ['date', 'Thu, 01 Jan 2026 00:00:00 GMT'], ['cache-control', 'max-age=600']],
+    headers:
+      status === null
+        ? []
+        : [
+            ['content-type', contentType ?? ''],
+            ['server', 'nginx'],
+            ['date', 'Thu, 01 Jan 2026 00:00:00 GMT'],
+            ['cache-control', 'max-age=600'],
+          ],
     statusLine: status === null ? null : `HTTP/1.1 ${status}`,
     requestHeaders: null,
     ipAddress: status === null ? null : '127.0.0.1',
@@ -154,7 +195,11 @@ async function measure(repeat: number): Promise<Timing[]> {
   /** The results page the user works in, once opened. */
   let page: DexieCrawlPageQueries | null = null;
   /** Times `run` `repeat` times on a query object from `make` (a fresh one per run when it makes one). */
-  const time = async (name: string, run: (queries: DexieCrawlPageQueries) => Promise<number>, make: () => DexieCrawlPageQueries): Promise<void> => {
+  const time = async (
+    name: string,
+    run: (queries: DexieCrawlPageQueries) => Promise<number>,
+    make: () => DexieCrawlPageQueries,
+  ): Promise<void> => {
     const durations: number[] = [];
     let total = 0;
     for (let i = 0; i < repeat; i += 1) {
@@ -183,16 +228,28 @@ async function measure(repeat: number): Promise<Timing[]> {
     await time(`open: first window by ${column} ascending`, run(pageQuery(column, false)), opened);
     await time(`open: first window by ${column} descending`, run(pageQuery(column, true)), opened);
   }
-  await time('open: facets', async (queries) => {
-    const facets = await queries.facets(BENCH_CRAWL);
-    return facets.mediaTypes.length + facets.depths.length;
-  }, opened);
+  await time(
+    'open: facets',
+    async (queries) => {
+      const facets = await queries.facets(BENCH_CRAWL);
+      return facets.mediaTypes.length + facets.depths.length;
+    },
+    opened,
+  );
   // The first window starts reading the result chunks in the background: a filter chosen at once waits for them.
-  await time('open: first window, then at once a filter (waits for the chunks)', async (queries) => {
-    await queries.query(pageQuery('seq', false));
-    return (await queries.query(pageQuery('title', true, { statusClasses: ['4xx'] }))).total;
-  }, opened);
-  await time('open: a filter as the very first query (reads the chunks first)', run(pageQuery('seq', false, { statusClasses: ['4xx'] })), opened);
+  await time(
+    'open: first window, then at once a filter (waits for the chunks)',
+    async (queries) => {
+      await queries.query(pageQuery('seq', false));
+      return (await queries.query(pageQuery('title', true, { statusClasses: ['4xx'] }))).total;
+    },
+    opened,
+  );
+  await time(
+    'open: a filter as the very first query (reads the chunks first)',
+    run(pageQuery('seq', false, { statusClasses: ['4xx'] })),
+    opened,
+  );
 
   // Then the user filters, searches, sorts and scrolls: one results page, chunks read.
   page = new DexieCrawlPageQueries(new TabcrawlDatabase(BENCH_DATABASE));
@@ -226,38 +283,68 @@ async function measure(repeat: number): Promise<Timing[]> {
     await time(`${name}, by inlinks descending`, run(pageQuery('inlinks', true, filter)), shared);
   }
   await time('search "garden"', run(pageQuery('seq', false, { search: 'garden' })), shared);
-  await time('search "product/guide", by size descending', run(pageQuery('size', true, { search: 'product/guide' })), shared);
+  await time(
+    'search "product/guide", by size descending',
+    run(pageQuery('size', true, { search: 'product/guide' })),
+    shared,
+  );
   await time('search "zzz" (no match)', run(pageQuery('seq', false, { search: 'zzz' })), shared);
-  await time('search "garden" + 4xx, by url', run(pageQuery('url', false, { search: 'garden', statusClasses: ['4xx'] })), shared);
-  await time('filter 2xx, scrolled to row 40,000', run(pageQuery('seq', false, { statusClasses: ['2xx'] }, 40_000)), shared);
+  await time(
+    'search "garden" + 4xx, by url',
+    run(pageQuery('url', false, { search: 'garden', statusClasses: ['4xx'] })),
+    shared,
+  );
+  await time(
+    'filter 2xx, scrolled to row 40,000',
+    run(pageQuery('seq', false, { statusClasses: ['2xx'] }, 40_000)),
+    shared,
+  );
   await time('deep window: offset 90,000 by seq', run(pageQuery('seq', false, {}, 90_000)), shared);
   await time('deep window: offset 50,000 by title (the middle)', run(pageQuery('title', false, {}, 50_000)), shared);
   await time('deep window: offset 10,000 by size descending', run(pageQuery('size', true, {}, 10_000)), shared);
   await time('deep window: offset 50,000 by response time', run(pageQuery('responseTime', false, {}, 50_000)), shared);
   await time('deep window: offset 50,000 by words descending', run(pageQuery('words', true, {}, 50_000)), shared);
-  await time('filter indexable, by words descending', run(pageQuery('words', true, { indexability: 'indexable' })), shared);
-  await time('filter 2xx, by outbound links descending', run(pageQuery('outboundLinks', true, { statusClasses: ['2xx'] })), shared);
+  await time(
+    'filter indexable, by words descending',
+    run(pageQuery('words', true, { indexability: 'indexable' })),
+    shared,
+  );
+  await time(
+    'filter 2xx, by outbound links descending',
+    run(pageQuery('outboundLinks', true, { statusClasses: ['2xx'] })),
+    shared,
+  );
   // Write path: one transaction per page through the store, as the crawl writes (a new row, then an inlinks update).
-  await time('write path: 200 x putPages of 1 new row (µs per row in total)', async () => {
-    const db = new TabcrawlDatabase(BENCH_DATABASE);
-    const store = new DexieCrawlStore(db);
-    const crawlId = `write-${Math.random()}`;
-    const started = performance.now();
-    for (let seq = 1; seq <= 200; seq += 1) await store.transaction((tx) => tx.putPages([{ ...benchPage(seq), crawlId }]));
-    const perRow = (performance.now() - started) / 200;
-    await store.deleteCrawl(crawlId);
-    db.close();
-    return Math.round(perRow * 1000);
-  }, shared);
-  await time('write path: 200 x putPages updating 1 existing row (µs per row in total)', async () => {
-    const db = new TabcrawlDatabase(BENCH_DATABASE);
-    const store = new DexieCrawlStore(db);
-    const started = performance.now();
-    for (let seq = 1; seq <= 200; seq += 1) await store.transaction((tx) => tx.putPages([{ ...benchPage(seq * 97), inlinks: seq }]));
-    const perRow = (performance.now() - started) / 200;
-    db.close();
-    return Math.round(perRow * 1000);
-  }, shared);
+  await time(
+    'write path: 200 x putPages of 1 new row (µs per row in total)',
+    async () => {
+      const db = new TabcrawlDatabase(BENCH_DATABASE);
+      const store = new DexieCrawlStore(db);
+      const crawlId = `write-${Math.random()}`;
+      const started = performance.now();
+      for (let seq = 1; seq <= 200; seq += 1)
+        await store.transaction((tx) => tx.putPages([{ ...benchPage(seq), crawlId }]));
+      const perRow = (performance.now() - started) / 200;
+      await store.deleteCrawl(crawlId);
+      db.close();
+      return Math.round(perRow * 1000);
+    },
+    shared,
+  );
+  await time(
+    'write path: 200 x putPages updating 1 existing row (µs per row in total)',
+    async () => {
+      const db = new TabcrawlDatabase(BENCH_DATABASE);
+      const store = new DexieCrawlStore(db);
+      const started = performance.now();
+      for (let seq = 1; seq <= 200; seq += 1)
+        await store.transaction((tx) => tx.putPages([{ ...benchPage(seq * 97), inlinks: seq }]));
+      const perRow = (performance.now() - started) / 200;
+      db.close();
+      return Math.round(perRow * 1000);
+    },
+    shared,
+  );
   return timings;
 }
 

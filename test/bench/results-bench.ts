@@ -22,7 +22,9 @@ import QUIET_FLAGS from '../../src/shells/cli/chromium-flags.json' with { type: 
 import type { ResultsBenchApi, Timing } from './results-bench-page.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { rows: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '5' } },
+});
 const rows = Number(values.rows);
 const repeat = Number(values.repeat);
 if (!Number.isInteger(rows) || rows < 1 || !Number.isInteger(repeat) || repeat < 1) {
@@ -89,9 +91,19 @@ try {
     page.evaluate((times) => (window as unknown as BenchWindow).resultsBench.measure(times), repeat),
   );
   console.log(`results queries over ${rows} rows (${process.platform} ${process.arch}, node ${process.version}); ms`);
-  console.table(timings.map((t) => ({ query: t.name, 'first ms': Math.round(t.firstMs), 'median ms': Math.round(t.medianMs), total: t.total })));
+  console.table(
+    timings.map((t) => ({
+      query: t.name,
+      'first ms': Math.round(t.firstMs),
+      'median ms': Math.round(t.medianMs),
+      total: t.total,
+    })),
+  );
   mkdirSync(resolve(ROOT, '.tmp/bench'), { recursive: true });
-  writeFileSync(resolve(ROOT, `.tmp/bench/results-${rows}.json`), `${JSON.stringify({ rows, repeat, seedMs, timings }, null, 2)}\n`);
+  writeFileSync(
+    resolve(ROOT, `.tmp/bench/results-${rows}.json`),
+    `${JSON.stringify({ rows, repeat, seedMs, timings }, null, 2)}\n`,
+  );
 } finally {
   server.close();
   rmSync(profileDir, { recursive: true, force: true });

@@ -17,7 +17,8 @@ const FILLER_BYTES = 100 * 1024;
  */
 export async function writeSyntheticWarc(path: string, mib: number): Promise<number> {
   const out = createWriteStream(path);
-  const write = (bytes: Buffer): Promise<void> => new Promise((done) => (out.write(bytes) ? done() : out.once('drain', done)));
+  const write = (bytes: Buffer): Promise<void> =>
+    new Promise((done) => (out.write(bytes) ? done() : out.once('drain', done)));
   const target = mib * 1024 * 1024;
   const pages = Math.max(1, Math.ceil(target / (FILLER_BYTES + 700)));
   let written = 0;
@@ -25,8 +26,15 @@ export async function writeSyntheticWarc(path: string, mib: number): Promise<num
   while (written < target) {
     const i = records;
     const links = [1, 2, 3].map((k) => `<a href="/page/${(i * 7 + k) % pages}">page</a>`).join(' ');
-    const body = Buffer.from(`<!doctype html><html><head><title>Page ${i}</title></head><body>${links}<p>${randomBytes((FILLER_BYTES * 3) / 4).toString('base64')}</p></body></html>`);
-    const http = Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n`), body]);
+    const body = Buffer.from(
+      `<!doctype html><html><head><title>Page ${i}</title></head><body>${links}<p>${randomBytes((FILLER_BYTES * 3) / 4).toString('base64')}</p></body></html>`,
+    );
+    const http = Buffer.concat([
+      Buffer.from(
+        `HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n`,
+      ),
+      body,
+    ]);
     const date = new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString().replace('.000', '');
     const head = Buffer.from(
       `WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:${randomUUID()}>\r\nWARC-Date: ${date}\r\n` +

@@ -117,7 +117,12 @@ async function folderBytes(dir: string): Promise<number> {
   let total = 0;
   for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
     const path = join(dir, entry.name);
-    total += entry.isDirectory() ? await folderBytes(path) : await stat(path).then((s) => s.size, () => 0);
+    total += entry.isDirectory()
+      ? await folderBytes(path)
+      : await stat(path).then(
+          (s) => s.size,
+          () => 0,
+        );
   }
   return total;
 }
@@ -145,7 +150,9 @@ async function storageEstimate(session: ExtensionSession): Promise<number> {
   const page = session.context.pages().find((p) => p.url().startsWith(`chrome-extension://${session.extensionId}/`));
   if (page === undefined) return Number.NaN;
   return page.evaluate(async () => {
-    const estimate = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: { indexedDB?: number } };
+    const estimate = (await navigator.storage.estimate()) as StorageEstimate & {
+      usageDetails?: { indexedDB?: number };
+    };
     return estimate.usageDetails?.indexedDB ?? estimate.usage ?? Number.NaN;
   });
 }
@@ -199,7 +206,9 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
     const benchBefore = process.cpuUsage();
     // PSS is costly to read (~25 ms a time here, walking every process's page tables): once a second keeps the
     // bench's own load on the 2 cores small, and memory does not move faster than that.
-    const memory = options.sampleMemory ? samplePeakRss(session.profileDir, 1000) : { stop: () => Number.NaN, spentMs: () => 0 };
+    const memory = options.sampleMemory
+      ? samplePeakRss(session.profileDir, 1000)
+      : { stop: () => Number.NaN, spentMs: () => 0 };
     // The heap every tenth of the crawl (its forced GC costs the worker a few ms), the folder every hundredth (a
     // walk of a few hundred files here, asynchronous: LevelDB's log and compactions move its size by MiBs, and
     // the bytes per page of a tenth are a least-squares slope over its samples; see part-cost.ts).
@@ -216,7 +225,14 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
     const { crawl } = await waitForCrawl(session.request, started.id, {
       signal: limit,
       onProgress: (now: CrawlSummary) => {
-        if (!options.measureCost || worker === null || isSampling || now.counts.done < nextFolder || now.state !== 'running') return;
+        if (
+          !options.measureCost ||
+          worker === null ||
+          isSampling ||
+          now.counts.done < nextFolder ||
+          now.state !== 'running'
+        )
+          return;
         isSampling = true;
         const rows = now.counts.done;
         nextFolder = rows + folderStep;
@@ -226,7 +242,16 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
         const cdp = worker;
         // The heap first (its forced GC is the heavier), then the folder: a few ms apart, a few pages apart.
         sampling = (withHeap ? liveHeapBytes(cdp) : Promise.resolve(null))
-          .then(async (heapBytes) => void samples.push({ phase: 'during', rows, pages, heapBytes, idbDiskBytes: await folderBytes(idbDir).catch(() => Number.NaN) }))
+          .then(
+            async (heapBytes) =>
+              void samples.push({
+                phase: 'during',
+                rows,
+                pages,
+                heapBytes,
+                idbDiskBytes: await folderBytes(idbDir).catch(() => Number.NaN),
+              }),
+          )
           .catch(() => undefined)
           .finally(() => {
             isSampling = false;
@@ -238,20 +263,30 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
     const cpuMs = cpuDelta(cpuBefore, browserCpuMs(session.profileDir));
     const machine = machineCpuMs();
     const benchCpu = process.cpuUsage(benchBefore);
-    const browserTotal = Object.entries(cpuMs).reduce((sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms), 0);
+    const browserTotal = Object.entries(cpuMs).reduce(
+      (sum, [kind, ms]) => sum + (kind === 'serviceWorker' ? 0 : ms),
+      0,
+    );
     const otherMs = machine.busyMs - machineBefore.busyMs - browserTotal - (benchCpu.user + benchCpu.system) / 1000;
     const otherCpuShare = Math.max(0, otherMs / (machine.totalMs - machineBefore.totalMs));
     await sampling;
 
     let profile: CpuProfile | null = null;
-    if (options.profile && worker !== null) profile = (await worker.send<{ profile: CpuProfile }>('Profiler.stop')).profile;
+    if (options.profile && worker !== null)
+      profile = (await worker.send<{ profile: CpuProfile }>('Profiler.stop')).profile;
     let idbDiskBytes: TabcrawlRun['idbDiskBytes'] = null;
     let storageEstimateBytes: TabcrawlRun['storageEstimateBytes'] = null;
     if (options.measureCost && worker !== null) {
       const heapBytes = await liveHeapBytes(worker);
       storageEstimateBytes = { before: estimateBefore, after: await storageEstimate(session) };
       idbDiskBytes = { before: idbBefore, after: await folderBytes(idbDir) };
-      samples.push({ phase: 'after', rows: crawl.counts.done, pages: pagesSoFar(), heapBytes, idbDiskBytes: idbDiskBytes.after });
+      samples.push({
+        phase: 'after',
+        rows: crawl.counts.done,
+        pages: pagesSoFar(),
+        heapBytes,
+        idbDiskBytes: idbDiskBytes.after,
+      });
     }
     const served = countServed(options.sites.map((site) => site.requests));
     const rowTimes = options.readTimes === true ? await crawlerTimes(session, crawl.id) : null;
@@ -287,7 +322,12 @@ export async function crawlWithTabcrawl(options: CrawlOptions): Promise<Tabcrawl
  * (`from` NaN: of the requests alone, NaN when none has it): a loop, not a spread, since an archiving crawl
  * of 50,000 pages logs more requests than a call takes arguments.
  */
-function extreme(sites: readonly LocalSite[], timeOf: (request: RequestLogEntry) => number | null, pick: (a: number, b: number) => number, from: number): number {
+function extreme(
+  sites: readonly LocalSite[],
+  timeOf: (request: RequestLogEntry) => number | null,
+  pick: (a: number, b: number) => number,
+  from: number,
+): number {
   let found = from;
   for (const site of sites) {
     for (const request of site.requests) {

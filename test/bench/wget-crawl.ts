@@ -85,7 +85,8 @@ export async function runWget(startUrl: string, extra: readonly string[] = []): 
     });
     const wallMs = performance.now() - started;
     const sampled = sampler?.stop() ?? { peakRssBytes: 0, cpuMs: 0 };
-    if (exitCode !== 0 && exitCode !== 8) throw new Error(`wget exited with ${String(exitCode)}: ${stderrTail.trim().split('\n').slice(-3).join(' | ')}`);
+    if (exitCode !== 0 && exitCode !== 8)
+      throw new Error(`wget exited with ${String(exitCode)}: ${stderrTail.trim().split('\n').slice(-3).join(' | ')}`);
     const warc = join(dir, 'crawl.warc.gz');
     return {
       wallMs,

@@ -40,12 +40,16 @@ export async function attachToWorker(session: ExtensionSession): Promise<WorkerC
   const page = session.context.pages()[0] ?? (await session.context.newPage());
   const cdp: CDPSession = await session.context.newCDPSession(page);
   const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: TargetInfo[] };
-  const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${session.extensionId}/`));
+  const worker = targetInfos.find(
+    (t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${session.extensionId}/`),
+  );
   if (worker === undefined) {
     await cdp.detach();
     throw new Error('the extension has no running service worker to attach to');
   }
-  const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: false })) as { sessionId: string };
+  const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: false })) as {
+    sessionId: string;
+  };
 
   let nextId = 0;
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
@@ -77,11 +81,13 @@ export async function attachToWorker(session: ExtensionSession): Promise<WorkerC
             reject(error);
           },
         });
-        cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) }).catch((error: unknown) => {
-          pending.delete(id);
-          clearTimeout(timer);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        });
+        cdp
+          .send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) })
+          .catch((error: unknown) => {
+            pending.delete(id);
+            clearTimeout(timer);
+            reject(error instanceof Error ? error : new Error(String(error)));
+          });
       });
     },
     async detach(): Promise<void> {

@@ -7,8 +7,24 @@
 import { expect } from 'chai';
 import { linkSelectors } from '../../src/handoff/browsertrix-config.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
-import { click, crawlSummary, fakeBackground, mountPopup, tabAt, waitFor, type MountedPopup } from './support/popup-harness.tsx';
-import { CRAWL_ID, FakePageQueries, FakeRowReader, SITE, crawlRecord, listRowOf, pageRecord } from './support/results-fakes.ts';
+import {
+  click,
+  crawlSummary,
+  fakeBackground,
+  mountPopup,
+  tabAt,
+  waitFor,
+  type MountedPopup,
+} from './support/popup-harness.tsx';
+import {
+  CRAWL_ID,
+  FakePageQueries,
+  FakeRowReader,
+  SITE,
+  crawlRecord,
+  listRowOf,
+  pageRecord,
+} from './support/results-fakes.ts';
 import { mountResults, type MountedResults } from './support/results-harness.tsx';
 
 interface Saved {
@@ -43,7 +59,9 @@ describe('Browsertrix config', () => {
     await waitFor(() => mounted.byTestId('results-browsertrix-config'));
     const button = mounted.byTestId<HTMLButtonElement>('results-browsertrix-config');
     expect(button.textContent).to.equal('Browsertrix config');
-    expect(button.className, 'as light as the other buttons of the bar').to.equal(mounted.byTestId('results-export-view').className);
+    expect(button.className, 'as light as the other buttons of the bar').to.equal(
+      mounted.byTestId('results-export-view').className,
+    );
     await click(button);
     await waitFor(() => expect(saved).to.have.lengthOf(1));
     expect(saved[0]?.name).to.match(/^site\.example-\d{4}-\d{2}-\d{2}\.browsertrix\.yaml$/);
@@ -58,17 +76,31 @@ describe('Browsertrix config', () => {
   it('the results tab has no such button when it cannot save', async () => {
     const record = crawlRecord({ state: 'finished' });
     const rows = [pageRecord(1, { url: `${SITE}/`, depth: 0 })];
-    results = await mountResults({ queries: new FakePageQueries(rows.map(listRowOf)), reader: new FakeRowReader(rows, record), crawlId: CRAWL_ID });
+    results = await mountResults({
+      queries: new FakePageQueries(rows.map(listRowOf)),
+      reader: new FakeRowReader(rows, record),
+      crawlId: CRAWL_ID,
+    });
     const mounted = results;
     await waitFor(() => mounted.byTestId('results-export-view'));
     expect(mounted.queryTestId('results-browsertrix-config')).to.equal(null);
   });
 
-  it('the Crawls view saves each crawl\'s config from its row, and says when the download fails', async () => {
+  it("the Crawls view saves each crawl's config from its row, and says when the download fails", async () => {
     const base = crawlSummary().settings;
     const crawls: CrawlSummary[] = [
-      crawlSummary({ id: 'a', state: 'finished', createdAt: Date.UTC(2026, 10, 24), settings: { ...base, startUrl: 'https://a.example/', pathPrefix: '/docs/' } }),
-      crawlSummary({ id: 'b', state: 'stopped', createdAt: Date.UTC(2026, 10, 23), settings: { ...base, startUrl: 'http://127.0.0.1:8080/' } }),
+      crawlSummary({
+        id: 'a',
+        state: 'finished',
+        createdAt: Date.UTC(2026, 10, 24),
+        settings: { ...base, startUrl: 'https://a.example/', pathPrefix: '/docs/' },
+      }),
+      crawlSummary({
+        id: 'b',
+        state: 'stopped',
+        createdAt: Date.UTC(2026, 10, 23),
+        settings: { ...base, startUrl: 'http://127.0.0.1:8080/' },
+      }),
     ];
     const saved: Saved[] = [];
     let fail = false;
@@ -101,7 +133,11 @@ describe('Browsertrix config', () => {
 
     fail = true;
     await click(buttons[0] as HTMLElement);
-    await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal('Could not save the Browsertrix config: The download was interrupted (FILE_FAILED).'));
+    await waitFor(() =>
+      expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal(
+        'Could not save the Browsertrix config: The download was interrupted (FILE_FAILED).',
+      ),
+    );
   });
 
   it('the Crawls view has no such button when the popup cannot save', async () => {
@@ -125,7 +161,9 @@ describe('Browsertrix config', () => {
     document.body.append(page);
     try {
       const picked = (follow: boolean): string[] =>
-        linkSelectors(follow).flatMap((entry) => [...page.querySelectorAll(entry.split('->')[0] ?? '')].map((element) => element.id));
+        linkSelectors(follow).flatMap((entry) =>
+          [...page.querySelectorAll(entry.split('->')[0] ?? '')].map((element) => element.id),
+        );
       expect(picked(false).sort()).to.deep.equal(['area', 'other-rel', 'plain']);
       expect(picked(true).sort()).to.deep.equal(['area', 'area-nofollow', 'nofollow', 'other-rel', 'plain', 'upper']);
     } finally {

@@ -30,15 +30,27 @@ describe('crawled text on the pages', () => {
     view = undefined;
   });
 
-  it('shows a title\'s RLO in the results table as \\u202E, in a cell whose direction is isolated, as the URL\'s parts are', async () => {
+  it("shows a title's RLO in the results table as \\u202E, in a cell whose direction is isolated, as the URL's parts are", async () => {
     const row = pageRecord(1, { url: `https://other.example/download`, title: '\u202Egnp.exe' });
-    view = await mountResults({ queries: new FakePageQueries([listRowOf(row)]), reader: new FakeRowReader([row]), crawlId: CRAWL_ID });
+    view = await mountResults({
+      queries: new FakePageQueries([listRowOf(row)]),
+      reader: new FakeRowReader([row]),
+      crawlId: CRAWL_ID,
+    });
     const mounted = view;
-    await waitFor(() => expect(mounted.container.querySelector('[data-testid="results-row"] .cell-title')?.textContent).to.equal('\\u202Egnp.exe'));
+    await waitFor(() =>
+      expect(mounted.container.querySelector('[data-testid="results-row"] .cell-title')?.textContent).to.equal(
+        '\\u202Egnp.exe',
+      ),
+    );
     const cell = mounted.container.querySelector<HTMLElement>('[data-testid="results-row"] .cell-title');
     expect(cell?.getAttribute('title')).to.equal('\\u202Egnp.exe');
     expect(getComputedStyle(cell as HTMLElement).unicodeBidi).to.equal('isolate');
-    const urlParts = [...mounted.container.querySelectorAll<HTMLElement>('[data-testid="results-row"] .url-head, [data-testid="results-row"] .url-tail')];
+    const urlParts = [
+      ...mounted.container.querySelectorAll<HTMLElement>(
+        '[data-testid="results-row"] .url-head, [data-testid="results-row"] .url-tail',
+      ),
+    ];
     expect(urlParts.length).to.equal(2, 'a URL of another site: its origin and its path');
     for (const part of urlParts) expect(getComputedStyle(part).unicodeBidi).to.equal('isolate');
     expect(mounted.byTestId('results-grid').textContent).not.to.match(RAW);
@@ -46,14 +58,20 @@ describe('crawled text on the pages', () => {
 
   it('shows a NUL and an ESC of a title as \\x00 and \\x1B in the URL detail', async () => {
     const row = pageRecord(1, { url: `${SITE}/doc`, title: 'a\u0000b\u001B[2Jc' });
-    view = await mountResults({ queries: new FakePageQueries([listRowOf(row)]), reader: new FakeRowReader([row]), crawlId: CRAWL_ID, initialUrl: row.url });
+    view = await mountResults({
+      queries: new FakePageQueries([listRowOf(row)]),
+      reader: new FakeRowReader([row]),
+      crawlId: CRAWL_ID,
+      initialUrl: row.url,
+    });
     const mounted = view;
     await waitFor(() => expect(mounted.byTestId('detail-fields').textContent).to.include('a\\x00b\\x1B[2Jc'));
     expect(mounted.container.textContent).not.to.match(RAW);
   });
 
   it('shows an ESC, a BEL and an RLO of an import warning written out', async () => {
-    const warning = 'site.warc: record at byte 0: WARC-Target-URI http://a.test/\u001B]0;owned\u0007\u202Egnp.exe is not a URL';
+    const warning =
+      'site.warc: record at byte 0: WARC-Target-URI http://a.test/\u001B]0;owned\u0007\u202Egnp.exe is not a URL';
     const runImport: RunImport = () => Promise.resolve<ImportOutcome>({ crawlId: 'c1', rows: 1, warnings: [warning] });
     const container = document.createElement('div');
     document.body.append(container);
@@ -68,7 +86,11 @@ describe('crawled text on the pages', () => {
       await act(() => {
         input?.dispatchEvent(new Event('change', { bubbles: true }));
       });
-      await waitFor(() => expect(container.querySelector('[data-testid="import-warnings"] li')?.textContent).to.equal('site.warc: record at byte 0: WARC-Target-URI http://a.test/\\x1B]0;owned\\x07\\u202Egnp.exe is not a URL'));
+      await waitFor(() =>
+        expect(container.querySelector('[data-testid="import-warnings"] li')?.textContent).to.equal(
+          'site.warc: record at byte 0: WARC-Target-URI http://a.test/\\x1B]0;owned\\x07\\u202Egnp.exe is not a URL',
+        ),
+      );
       const item = container.querySelector('[data-testid="import-warnings"] li') as HTMLElement;
       expect(getComputedStyle(item).unicodeBidi).to.equal('isolate');
     } finally {

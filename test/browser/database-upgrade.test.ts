@@ -62,8 +62,6 @@ function shippedDatabase(name: string, version: number): Dexie {
   return old;
 }
 
-
-
 afterEach(async () => {
   for (const name of names.splice(0)) await Dexie.delete(name);
 });
@@ -78,14 +76,19 @@ function v1Pages(): PageRecord[] {
 
 /** The seqs a result chunk holds, ascending. */
 function seqsOf(chunk: ResultsChunk): number[] {
-  return [...chunk.present].flatMap((present, slot) => (present === 1 ? [chunk.chunk * RESULTS_CHUNK_ROWS + slot] : []));
+  return [...chunk.present].flatMap((present, slot) =>
+    present === 1 ? [chunk.chunk * RESULTS_CHUNK_ROWS + slot] : [],
+  );
 }
 
 describe('TabcrawlDatabase schema upgrade', () => {
   it('keeps every row of a version 1 database and answers results queries over the upgraded pages', async () => {
     const name = `tabcrawl-upgrade-${Date.now()}`;
     const old = shippedDatabase(name, 1);
-    const crawl = { ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: 4, done: 3, fetched: 2, errors: 1, blocked: 1 } };
+    const crawl = {
+      ...crawlFixture('c1'),
+      counts: { ...emptyCounts(), admitted: 4, done: 3, fetched: 2, errors: 1, blocked: 1 },
+    };
     const queued = { ...entryFixture('c1', A, '/q', 4), queuedSeq: 4 };
     const body = { crawlId: 'c1', sha256: 'cd'.repeat(32), url: `${A}/b`, bytes: new Uint8Array([1, 2, 3]) };
     await old.table('crawls').put(crawl);
@@ -110,12 +113,35 @@ describe('TabcrawlDatabase schema upgrade', () => {
       expect(await store.pagesAfter('c1', 0, 10)).to.deep.equal(v1Pages());
       const queries = new DexieCrawlPageQueries(db);
       // No title first, then 'beta' before 'ünïcödé title ✓' (code unit order of the lower case).
-      const byTitle = await queries.query({ crawlId: 'c1', sort: { column: 'title', descending: false }, filter: {}, offset: 0, limit: 10 });
-      expect({ seqs: byTitle.rows.map((row) => row.seq), total: byTitle.total }).to.deep.equal({ seqs: [2, 1, 3], total: 3 });
-      const png = await queries.query({ crawlId: 'c1', sort: { column: 'seq', descending: false }, filter: { mediaType: 'image/png' }, offset: 0, limit: 10 });
+      const byTitle = await queries.query({
+        crawlId: 'c1',
+        sort: { column: 'title', descending: false },
+        filter: {},
+        offset: 0,
+        limit: 10,
+      });
+      expect({ seqs: byTitle.rows.map((row) => row.seq), total: byTitle.total }).to.deep.equal({
+        seqs: [2, 1, 3],
+        total: 3,
+      });
+      const png = await queries.query({
+        crawlId: 'c1',
+        sort: { column: 'seq', descending: false },
+        filter: { mediaType: 'image/png' },
+        offset: 0,
+        limit: 10,
+      });
       expect(png.rows.map((row) => row.url)).to.deep.equal([`${A}/a`]);
       const facets = await queries.facets('c1');
-      expect(facets.statusClasses).to.deep.equal({ '2xx': 1, '3xx': 0, '4xx': 1, '5xx': 0, failed: 0, blocked: 1, duplicate: 1 });
+      expect(facets.statusClasses).to.deep.equal({
+        '2xx': 1,
+        '3xx': 0,
+        '4xx': 1,
+        '5xx': 0,
+        failed: 0,
+        blocked: 1,
+        duplicate: 1,
+      });
     } finally {
       db.close();
     }
@@ -142,7 +168,10 @@ describe('TabcrawlDatabase schema upgrade', () => {
       await db.open();
       expect(db.verno).to.equal(LATEST_VERSION);
       expect(await db.linkTallies.count()).to.equal(0);
-      const chunks = await db.resultChunks.where('[crawlId+chunk]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).toArray();
+      const chunks = await db.resultChunks
+        .where('[crawlId+chunk]')
+        .between(['c1', Dexie.minKey], ['c1', Dexie.maxKey])
+        .toArray();
       expect(chunks.map((chunk) => [chunk.chunk, seqsOf(chunk)])).to.deep.equal([
         [0, [1, 2, 3]],
         [1, [RESULTS_CHUNK_ROWS + 5]],
@@ -156,12 +185,35 @@ describe('TabcrawlDatabase schema upgrade', () => {
       // Seqs are not 1..n here: the queries count the rows, and still agree with the counts.
       const queries = new DexieCrawlPageQueries(db);
       const facets = await queries.facets('c1');
-      expect(facets.statusClasses).to.deep.equal({ '2xx': 4, '3xx': 0, '4xx': 1, '5xx': 0, failed: 0, blocked: 0, duplicate: 1 });
+      expect(facets.statusClasses).to.deep.equal({
+        '2xx': 4,
+        '3xx': 0,
+        '4xx': 1,
+        '5xx': 0,
+        failed: 0,
+        blocked: 0,
+        duplicate: 1,
+      });
       expect(facets.depths).to.deep.equal([0, 1]);
-      const found = await queries.query({ crawlId: 'c1', sort: { column: 'seq', descending: false }, filter: { search: 'garden' }, offset: 0, limit: 10 });
+      const found = await queries.query({
+        crawlId: 'c1',
+        sort: { column: 'seq', descending: false },
+        filter: { search: 'garden' },
+        offset: 0,
+        limit: 10,
+      });
       expect({ seqs: found.rows.map((row) => row.seq), total: found.total }).to.deep.equal({ seqs: [2], total: 1 });
-      const combined = await queries.query({ crawlId: 'c1', sort: { column: 'seq', descending: true }, filter: { statusClasses: ['2xx'], depth: 1, search: 'p' }, offset: 0, limit: 10 });
-      expect({ seqs: combined.rows.map((row) => row.seq), total: combined.total }).to.deep.equal({ seqs: [RESULTS_CHUNK_ROWS + 5, 2], total: 2 });
+      const combined = await queries.query({
+        crawlId: 'c1',
+        sort: { column: 'seq', descending: true },
+        filter: { statusClasses: ['2xx'], depth: 1, search: 'p' },
+        offset: 0,
+        limit: 10,
+      });
+      expect({ seqs: combined.rows.map((row) => row.seq), total: combined.total }).to.deep.equal({
+        seqs: [RESULTS_CHUNK_ROWS + 5, 2],
+        total: 2,
+      });
 
       // Writes through the store keep them in step, and deleting the crawl removes them.
       const store = new DexieCrawlStore(db);
@@ -171,7 +223,9 @@ describe('TabcrawlDatabase schema upgrade', () => {
       expect((await db.facetCounts.get('c1'))?.rows).to.equal(5);
       expect((await db.facetCounts.get('c1'))?.statusKeys).to.deep.equal({ 200: 3, 404: 1, 500: 1 });
       await store.deleteCrawl('c1');
-      expect(await db.resultChunks.where('[crawlId+chunk]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).count()).to.equal(0);
+      expect(
+        await db.resultChunks.where('[crawlId+chunk]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).count(),
+      ).to.equal(0);
       expect(await db.facetCounts.get('c1')).to.equal(undefined);
       expect(await db.facetCounts.get('c2')).to.not.equal(undefined);
     } finally {
@@ -182,12 +236,33 @@ describe('TabcrawlDatabase schema upgrade', () => {
   it('replaces the search chunks of a version 3 database by result chunks, keeping every row', async () => {
     const name = `tabcrawl-upgrade-v3-${Date.now()}`;
     const old = shippedDatabase(name, 3);
-    const pages = [1, 2, 3].map((seq) => ({ ...pageFixture('c1', `${A}/p${seq}`, seq), inlinks: 10 - seq, status: seq === 2 ? 404 : 200 }));
+    const pages = [1, 2, 3].map((seq) => ({
+      ...pageFixture('c1', `${A}/p${seq}`, seq),
+      inlinks: 10 - seq,
+      status: seq === 2 ? 404 : 200,
+    }));
     await old.table('crawls').put({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: 3, done: 3 } });
     await old.table('pages').bulkPut(pages.map(toPageRow));
     // Version 3's records as Tabcrawl 0.3.0 wrote them (no inlinks, sizes or times; counts without rev).
-    await old.table('searchChunks').put({ crawlId: 'c1', chunk: 0, seqs: [1, 2, 3], urls: pages.map((page) => page.url), titleKeys: ['', '', ''], statusKeys: [200, 404, 200], mediaKeys: ['text/html', 'text/html', 'text/html'], depths: [0, 0, 0], duplicates: [0, 0, 0] });
-    await old.table('facetCounts').put({ crawlId: 'c1', rows: 3, statusKeys: { 200: 2, 404: 1 }, mediaKeys: { 'text/html': 3 }, depths: { 0: 3 }, duplicates: 0 });
+    await old.table('searchChunks').put({
+      crawlId: 'c1',
+      chunk: 0,
+      seqs: [1, 2, 3],
+      urls: pages.map((page) => page.url),
+      titleKeys: ['', '', ''],
+      statusKeys: [200, 404, 200],
+      mediaKeys: ['text/html', 'text/html', 'text/html'],
+      depths: [0, 0, 0],
+      duplicates: [0, 0, 0],
+    });
+    await old.table('facetCounts').put({
+      crawlId: 'c1',
+      rows: 3,
+      statusKeys: { 200: 2, 404: 1 },
+      mediaKeys: { 'text/html': 3 },
+      depths: { 0: 3 },
+      duplicates: 0,
+    });
     old.close();
 
     const db = new TabcrawlDatabase(name);
@@ -202,8 +277,17 @@ describe('TabcrawlDatabase schema upgrade', () => {
       // Built at revision 1 by version 4's upgrade, then again at 2 by version 7's.
       expect((await db.facetCounts.get('c1'))?.rev).to.equal(2);
       const queries = new DexieCrawlPageQueries(db);
-      const byInlinks = await queries.query({ crawlId: 'c1', sort: { column: 'inlinks', descending: false }, filter: { statusClasses: ['2xx'] }, offset: 0, limit: 10 });
-      expect({ seqs: byInlinks.rows.map((row) => row.seq), total: byInlinks.total }).to.deep.equal({ seqs: [3, 1], total: 2 });
+      const byInlinks = await queries.query({
+        crawlId: 'c1',
+        sort: { column: 'inlinks', descending: false },
+        filter: { statusClasses: ['2xx'] },
+        offset: 0,
+        limit: 10,
+      });
+      expect({ seqs: byInlinks.rows.map((row) => row.seq), total: byInlinks.total }).to.deep.equal({
+        seqs: [3, 1],
+        total: 2,
+      });
     } finally {
       db.close();
     }
@@ -213,13 +297,25 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const name = `tabcrawl-upgrade-v5-${Date.now()}`;
     const old = shippedDatabase(name, 5);
     const kinds = ['page', 'resource', 'resource', 'file', 'sitemap', 'page'] as const;
-    const pages = kinds.map((kind, i) => ({ ...pageFixture('c1', `${A}/k${i + 1}`, i + 1), kind, status: i === 2 ? 404 : 200 }));
+    const pages = kinds.map((kind, i) => ({
+      ...pageFixture('c1', `${A}/k${i + 1}`, i + 1),
+      kind,
+      status: i === 2 ? 404 : 200,
+    }));
     await old.table('crawls').put({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: 6, done: 6 } });
     await old.table('pages').bulkPut(pages.map(toPageRow));
     // Version 5's records as Tabcrawl 0.5.0 wrote them: no kind column, no counts per kind.
-    const chunk = { crawlId: 'c1', chunk: 0, rev: 7, present: new Uint8Array(RESULTS_CHUNK_ROWS), urls: new Array<string>(RESULTS_CHUNK_ROWS).fill('') } as Record<string, unknown>;
+    const chunk = {
+      crawlId: 'c1',
+      chunk: 0,
+      rev: 7,
+      present: new Uint8Array(RESULTS_CHUNK_ROWS),
+      urls: new Array<string>(RESULTS_CHUNK_ROWS).fill(''),
+    } as Record<string, unknown>;
     await old.table('resultChunks').put(chunk);
-    await old.table('facetCounts').put({ crawlId: 'c1', rows: 0, statusKeys: {}, mediaKeys: {}, depths: {}, duplicates: 0, rev: 7 });
+    await old
+      .table('facetCounts')
+      .put({ crawlId: 'c1', rows: 0, statusKeys: {}, mediaKeys: {}, depths: {}, duplicates: 0, rev: 7 });
     old.close();
 
     const db = new TabcrawlDatabase(name);
@@ -236,14 +332,36 @@ describe('TabcrawlDatabase schema upgrade', () => {
       expect(rebuilt === undefined ? [] : [...rebuilt.kinds.slice(1, 7)]).to.deep.equal([0, 2, 2, 3, 1, 0]);
 
       const queries = new DexieCrawlPageQueries(db);
-      expect((await queries.facets('c1')).kinds).to.deep.equal({ page: 2, sitemap: 1, resource: 2, file: 1, external: 0 });
-      const resources = await queries.query({ crawlId: 'c1', sort: { column: 'seq', descending: false }, filter: { kind: 'resource' }, offset: 0, limit: 10 });
-      expect({ seqs: resources.rows.map((row) => row.seq), kinds: resources.rows.map((row) => row.kind), total: resources.total }).to.deep.equal({
+      expect((await queries.facets('c1')).kinds).to.deep.equal({
+        page: 2,
+        sitemap: 1,
+        resource: 2,
+        file: 1,
+        external: 0,
+      });
+      const resources = await queries.query({
+        crawlId: 'c1',
+        sort: { column: 'seq', descending: false },
+        filter: { kind: 'resource' },
+        offset: 0,
+        limit: 10,
+      });
+      expect({
+        seqs: resources.rows.map((row) => row.seq),
+        kinds: resources.rows.map((row) => row.kind),
+        total: resources.total,
+      }).to.deep.equal({
         seqs: [2, 3],
         kinds: ['resource', 'resource'],
         total: 2,
       });
-      const broken = await queries.query({ crawlId: 'c1', sort: { column: 'seq', descending: false }, filter: { kind: 'resource', statusClasses: ['4xx'] }, offset: 0, limit: 10 });
+      const broken = await queries.query({
+        crawlId: 'c1',
+        sort: { column: 'seq', descending: false },
+        filter: { kind: 'resource', statusClasses: ['4xx'] },
+        offset: 0,
+        limit: 10,
+      });
       expect(broken.rows.map((row) => row.url)).to.deep.equal([`${A}/k3`]);
 
       // Written through the store afterwards, the kind column stays in step.
@@ -260,20 +378,36 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const name = `tabcrawl-upgrade-v6-${Date.now()}`;
     const old = shippedDatabase(name, 6);
     // Rows with and without facts, of every kind, over two chunks; and a row of another crawl.
-    const pages = [...Array.from({ length: 40 }, (_, i) => variedPage('c1', i + 1)), variedPage('c1', RESULTS_CHUNK_ROWS + 3)];
-    await old.table('crawls').put({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: pages.length, done: pages.length } });
+    const pages = [
+      ...Array.from({ length: 40 }, (_, i) => variedPage('c1', i + 1)),
+      variedPage('c1', RESULTS_CHUNK_ROWS + 3),
+    ];
+    await old
+      .table('crawls')
+      .put({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: pages.length, done: pages.length } });
     await old.table('pages').bulkPut([...pages, variedPage('c2', 1)].map(v6Row));
     // Version 6's records as Tabcrawl 0.6.0 wrote them: no facts columns, no counts per indexability.
-    const chunk = { crawlId: 'c1', chunk: 0, rev: 4, present: new Uint8Array(RESULTS_CHUNK_ROWS), urls: new Array<string>(RESULTS_CHUNK_ROWS).fill(''), kinds: new Uint8Array(RESULTS_CHUNK_ROWS) };
+    const chunk = {
+      crawlId: 'c1',
+      chunk: 0,
+      rev: 4,
+      present: new Uint8Array(RESULTS_CHUNK_ROWS),
+      urls: new Array<string>(RESULTS_CHUNK_ROWS).fill(''),
+      kinds: new Uint8Array(RESULTS_CHUNK_ROWS),
+    };
     await old.table('resultChunks').put(chunk);
-    await old.table('facetCounts').put({ crawlId: 'c1', rows: 0, statusKeys: {}, mediaKeys: {}, depths: {}, duplicates: 0, kinds: {}, rev: 4 });
+    await old
+      .table('facetCounts')
+      .put({ crawlId: 'c1', rows: 0, statusKeys: {}, mediaKeys: {}, depths: {}, duplicates: 0, kinds: {}, rev: 4 });
     old.close();
 
     const db = new TabcrawlDatabase(name);
     try {
       await db.open();
       expect(db.verno).to.equal(LATEST_VERSION);
-      expect(await db.pages.where('[crawlId+seq]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).toArray()).to.deep.equal(pages.map(toPageRow));
+      expect(
+        await db.pages.where('[crawlId+seq]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).toArray(),
+      ).to.deep.equal(pages.map(toPageRow));
       expect(await new DexieCrawlStore(db).pagesAfter('c1', 0, 100)).to.deep.equal(pages);
       const counts = await db.facetCounts.get('c1');
       expect(counts?.rows).to.equal(pages.length);
@@ -285,17 +419,38 @@ describe('TabcrawlDatabase schema upgrade', () => {
         for (const descending of [false, true]) {
           const sort = { column, descending };
           const fromIndex = await queries.query({ crawlId: 'c1', sort, filter: {}, offset: 0, limit: 100 });
-          expect(fromIndex.rows.map((row) => row.seq), `${column} from its index`).to.deep.equal(reference(pages, {}, sort, 0, 100).rows.map((page) => page.seq));
+          expect(
+            fromIndex.rows.map((row) => row.seq),
+            `${column} from its index`,
+          ).to.deep.equal(reference(pages, {}, sort, 0, 100).rows.map((page) => page.seq));
           const filter = { statusClasses: ['2xx' as const] };
           const fromChunks = await queries.query({ crawlId: 'c1', sort, filter, offset: 0, limit: 100 });
-          expect(fromChunks.rows.map((row) => row.seq), `${column} from the chunks`).to.deep.equal(reference(pages, filter, sort, 0, 100).rows.map((page) => page.seq));
+          expect(
+            fromChunks.rows.map((row) => row.seq),
+            `${column} from the chunks`,
+          ).to.deep.equal(reference(pages, filter, sort, 0, 100).rows.map((page) => page.seq));
         }
       }
       const facets = await queries.facets('c1');
       for (const value of ['indexable', 'noindex', 'canonicalised', 'not-200', 'redirected', 'blocked'] as const) {
-        expect(facets.indexability[value], value).to.equal(reference(pages, { indexability: value }, { column: 'seq', descending: false }, 0, 100).total);
-        const found = await queries.query({ crawlId: 'c1', sort: { column: 'seq', descending: false }, filter: { indexability: value }, offset: 0, limit: 100 });
-        expect(found.rows.map((row) => row.seq), value).to.deep.equal(reference(pages, { indexability: value }, { column: 'seq', descending: false }, 0, 100).rows.map((page) => page.seq));
+        expect(facets.indexability[value], value).to.equal(
+          reference(pages, { indexability: value }, { column: 'seq', descending: false }, 0, 100).total,
+        );
+        const found = await queries.query({
+          crawlId: 'c1',
+          sort: { column: 'seq', descending: false },
+          filter: { indexability: value },
+          offset: 0,
+          limit: 100,
+        });
+        expect(
+          found.rows.map((row) => row.seq),
+          value,
+        ).to.deep.equal(
+          reference(pages, { indexability: value }, { column: 'seq', descending: false }, 0, 100).rows.map(
+            (page) => page.seq,
+          ),
+        );
       }
       expect(facets.indexability.noindex).to.be.above(0);
       expect(facets.indexability.canonicalised).to.be.above(0);
@@ -307,7 +462,11 @@ describe('TabcrawlDatabase schema upgrade', () => {
   it('opens a version 7 database with its crawls and rows as they were and an empty list of URLs not crawled, which a crawl then fills', async () => {
     const name = `tabcrawl-upgrade-v7-${Date.now()}`;
     const old = shippedDatabase(name, 7);
-    const crawl = { ...crawlFixture('c1'), state: 'finished' as const, counts: { ...emptyCounts(), admitted: 2, done: 2 } };
+    const crawl = {
+      ...crawlFixture('c1'),
+      state: 'finished' as const,
+      counts: { ...emptyCounts(), admitted: 2, done: 2 },
+    };
     const pages = [pageFixture('c1', `${A}/a`, 1), pageFixture('c1', `${A}/b`, 2)];
     await old.table('crawls').put(crawl);
     await old.table('pages').bulkPut(pages.map(toPageRow));
@@ -336,9 +495,19 @@ describe('TabcrawlDatabase schema upgrade', () => {
     const old = shippedDatabase(name, 8);
     const base = crawlFixture('c1');
     const withCookies = { ...base.settings, withCookies: true };
-    const imported = { ...base, id: 'imp', settings: withCookies, message: 'Imported from evil.wacz (Tabcrawl WACZ); when crawled: Finished' };
+    const imported = {
+      ...base,
+      id: 'imp',
+      settings: withCookies,
+      message: 'Imported from evil.wacz (Tabcrawl WACZ); when crawled: Finished',
+    };
     const importedWarc = { ...base, id: 'warc', message: 'Imported from site (1).warc.gz (WARC)' };
-    const own = { ...base, id: 'own', settings: withCookies, message: 'Imported from nowhere, says a crawl Tabcrawl made' };
+    const own = {
+      ...base,
+      id: 'own',
+      settings: withCookies,
+      message: 'Imported from nowhere, says a crawl Tabcrawl made',
+    };
     await old.table('crawls').bulkPut([imported, importedWarc, own]);
     old.close();
 
@@ -347,7 +516,11 @@ describe('TabcrawlDatabase schema upgrade', () => {
       await db.open();
       expect(db.verno).to.equal(LATEST_VERSION);
       const store = new DexieCrawlStore(db);
-      expect(await store.getCrawl('imp')).to.deep.equal({ ...imported, importedFrom: 'evil.wacz', settings: { ...withCookies, withCookies: false } });
+      expect(await store.getCrawl('imp')).to.deep.equal({
+        ...imported,
+        importedFrom: 'evil.wacz',
+        settings: { ...withCookies, withCookies: false },
+      });
       expect(await store.getCrawl('warc')).to.deep.equal({ ...importedWarc, importedFrom: 'site (1).warc.gz' });
       expect(await store.getCrawl('own')).to.deep.equal(own);
     } finally {

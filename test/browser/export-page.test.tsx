@@ -14,7 +14,12 @@ import { ExportError, type ExportErrorCode } from '../../src/export/export-error
 import { exportPagePath, parseExportParams } from '../../src/messaging/routes.ts';
 import type { ExportProgress, ExportResult } from '../../src/export-view/export-text.ts';
 import { ExportView, type RunExport } from '../../src/export-view/export-view.tsx';
-import { saveDownload, type DownloadDelta, type DownloadsApi, type ObjectUrls } from '../../src/export/save-download.ts';
+import {
+  saveDownload,
+  type DownloadDelta,
+  type DownloadsApi,
+  type ObjectUrls,
+} from '../../src/export/save-download.ts';
 import { TabcrawlDatabase } from '../../src/storage/database.ts';
 import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
@@ -37,7 +42,11 @@ function fakeSource(pages: PageRecord[]): ExportSource {
   };
 }
 
-const context = (onRow: () => void = () => undefined): ExportContext => ({ software: 'Tabcrawl test', now: new Date(0), onRow });
+const context = (onRow: () => void = () => undefined): ExportContext => ({
+  software: 'Tabcrawl test',
+  now: new Date(0),
+  onRow,
+});
 
 /** The rejection of `promise`, which must reject. */
 async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
@@ -92,8 +101,10 @@ describe('export page view', () => {
     return element;
   }
 
-  const status = (element: HTMLElement): string => element.querySelector('[data-testid="export-status"]')?.textContent ?? '';
-  const stateOf = (element: HTMLElement): string | null => element.querySelector('[data-state]')?.getAttribute('data-state') ?? null;
+  const status = (element: HTMLElement): string =>
+    element.querySelector('[data-testid="export-status"]')?.textContent ?? '';
+  const stateOf = (element: HTMLElement): string | null =>
+    element.querySelector('[data-state]')?.getAttribute('data-state') ?? null;
 
   const progress = (overrides: Partial<ExportProgress> = {}): ExportProgress => ({
     phase: 'writing',
@@ -106,7 +117,15 @@ describe('export page view', () => {
     ...overrides,
   });
 
-  const result: ExportResult = { fileName: 'example.com-2026-11-21.csv', downloadId: 42, rows: 3, site: 'example.com', formatName: 'CSV', archivedResources: true, setCookies: null };
+  const result: ExportResult = {
+    fileName: 'example.com-2026-11-21.csv',
+    downloadId: 42,
+    rows: 3,
+    site: 'example.com',
+    formatName: 'CSV',
+    archivedResources: true,
+    setCookies: null,
+  };
 
   it('shows the site, the format and the rows written while the export runs', async () => {
     const element = await mountView((onProgress) => {
@@ -129,7 +148,9 @@ describe('export page view', () => {
       return new Promise<ExportResult>(() => undefined);
     });
 
-    await waitFor(() => expect(element.querySelector('[data-testid="export-running-note"]')?.textContent).to.include('still running'));
+    await waitFor(() =>
+      expect(element.querySelector('[data-testid="export-running-note"]')?.textContent).to.include('still running'),
+    );
     expect(element.textContent).to.include('the 250 URLs stored when the export started');
   });
 
@@ -153,18 +174,36 @@ describe('export page view', () => {
     const element = document.createElement('div');
     document.body.append(element);
     container = element;
-    const wacz: ExportResult = { ...result, fileName: 'example.com-2026-11-21.wacz', formatName: 'WACZ', setCookies: 'removed' };
+    const wacz: ExportResult = {
+      ...result,
+      fileName: 'example.com-2026-11-21.wacz',
+      formatName: 'WACZ',
+      setCookies: 'removed',
+    };
     await act(() => {
-      render(<ExportView runExport={() => Promise.resolve(wacz)} keepSetCookiesHref="chrome-extension://x/export?setcookie=keep" />, element);
+      render(
+        <ExportView
+          runExport={() => Promise.resolve(wacz)}
+          keepSetCookiesHref="chrome-extension://x/export?setcookie=keep"
+        />,
+        element,
+      );
     });
     await waitFor(() => expect(stateOf(element)).to.equal('done'));
     const note = element.querySelector('[data-testid="export-credentials"]')?.textContent ?? '';
-    expect(note).to.include('Cookie and Authorization').and.include('[removed by Tabcrawl]').and.include('Set-Cookie) are removed');
-    expect(element.querySelector('[data-testid="export-keep-set-cookies"]')?.getAttribute('href')).to.equal('chrome-extension://x/export?setcookie=keep');
+    expect(note)
+      .to.include('Cookie and Authorization')
+      .and.include('[removed by Tabcrawl]')
+      .and.include('Set-Cookie) are removed');
+    expect(element.querySelector('[data-testid="export-keep-set-cookies"]')?.getAttribute('href')).to.equal(
+      'chrome-extension://x/export?setcookie=keep',
+    );
   });
 
   it('says a WACZ exported with the Set-Cookie values holds them, and says nothing of credentials for a CSV', async () => {
-    const kept = await mountView(() => Promise.resolve({ ...result, fileName: 'example.com-2026-11-21.wacz', formatName: 'WACZ', setCookies: 'kept' }));
+    const kept = await mountView(() =>
+      Promise.resolve({ ...result, fileName: 'example.com-2026-11-21.wacz', formatName: 'WACZ', setCookies: 'kept' }),
+    );
     await waitFor(() => expect(stateOf(kept)).to.equal('done'));
     expect(kept.querySelector('[data-testid="export-credentials"]')?.textContent).to.include('Set-Cookie) are in it');
     expect(kept.querySelector('[data-testid="export-keep-set-cookies"]')).to.equal(null);
@@ -176,7 +215,14 @@ describe('export page view', () => {
   });
 
   it('says how to open a WACZ of a crawl without resources and that its pages show unstyled', async () => {
-    const element = await mountView(() => Promise.resolve({ ...result, fileName: 'example.com-2026-11-21.wacz', formatName: 'WACZ', archivedResources: false }));
+    const element = await mountView(() =>
+      Promise.resolve({
+        ...result,
+        fileName: 'example.com-2026-11-21.wacz',
+        formatName: 'WACZ',
+        archivedResources: false,
+      }),
+    );
     await waitFor(() => expect(stateOf(element)).to.equal('done'));
     const hint = element.querySelector('[data-testid="export-open-hint"]')?.textContent ?? '';
     expect(hint).to.include('ReplayWeb.page').and.include('unstyled');
@@ -187,13 +233,21 @@ describe('export page view', () => {
     let closed = 0;
     const element = document.createElement('div');
     document.body.append(element);
-    const runExport: RunExport = () => Promise.resolve({ ...result, fileName: 'example.com-2026-11-21.wacz', formatName: 'WACZ' });
+    const runExport: RunExport = () =>
+      Promise.resolve({ ...result, fileName: 'example.com-2026-11-21.wacz', formatName: 'WACZ' });
     await act(() => {
-      render(<ExportView runExport={runExport} onShowFile={(id) => shown.push(id)} onClose={() => (closed += 1)} />, element);
+      render(
+        <ExportView runExport={runExport} onShowFile={(id) => shown.push(id)} onClose={() => (closed += 1)} />,
+        element,
+      );
     });
     await waitFor(() => expect(stateOf(element)).to.equal('done'));
     const hint = element.querySelector('[data-testid="export-open-hint"]')?.textContent ?? '';
-    expect(hint).to.include('ReplayWeb.page').and.include('stylesheets, scripts, images and fonts').and.include('scripts request only when they run').and.not.include('unstyled');
+    expect(hint)
+      .to.include('ReplayWeb.page')
+      .and.include('stylesheets, scripts, images and fonts')
+      .and.include('scripts request only when they run')
+      .and.not.include('unstyled');
     element.querySelector<HTMLButtonElement>('[data-testid="show-file"]')?.click();
     element.querySelector<HTMLButtonElement>('[data-testid="close-tab"]')?.click();
     expect(shown).to.deep.equal([42]);
@@ -203,7 +257,9 @@ describe('export page view', () => {
   });
 
   it('shows the error of a failed export as an alert', async () => {
-    const element = await mountView(() => Promise.reject(new ExportError('export', 'Could not write the WACZ file: WACZ export not written yet')));
+    const element = await mountView(() =>
+      Promise.reject(new ExportError('export', 'Could not write the WACZ file: WACZ export not written yet')),
+    );
 
     await waitFor(() => expect(stateOf(element)).to.equal('failed'));
     const alert = element.querySelector('[role="alert"]');
@@ -218,9 +274,17 @@ describe('export page URL', () => {
   it('reads back the crawl id and format it was built with', () => {
     const path = exportPagePath('id with spaces&more', 'warc.gz');
     expect(path.startsWith('src/shells/export/index.html?')).to.equal(true);
-    expect(parseExportParams(new URL(path, 'chrome-extension://x/').search)).to.deep.equal({ crawlId: 'id with spaces&more', format: 'warc.gz', keepSetCookies: false });
+    expect(parseExportParams(new URL(path, 'chrome-extension://x/').search)).to.deep.equal({
+      crawlId: 'id with spaces&more',
+      format: 'warc.gz',
+      keepSetCookies: false,
+    });
     const keeping = exportPagePath('c1', 'wacz', { keepSetCookies: true });
-    expect(parseExportParams(new URL(keeping, 'chrome-extension://x/').search)).to.deep.equal({ crawlId: 'c1', format: 'wacz', keepSetCookies: true });
+    expect(parseExportParams(new URL(keeping, 'chrome-extension://x/').search)).to.deep.equal({
+      crawlId: 'c1',
+      format: 'wacz',
+      keepSetCookies: true,
+    });
   });
 
   it('refuses a URL without a crawl id', () => {
@@ -241,7 +305,14 @@ describe('export bytes into a Blob in the browser', () => {
     const pages = [page(1), page(2, { title: 'Line\nbreak "quoted"' })];
     let rows = 0;
 
-    const blob = await blobOf(exportBytes(fakeSource(pages), 'jsonl', context(() => (rows += 1))), formatInfo('jsonl').mediaType);
+    const blob = await blobOf(
+      exportBytes(
+        fakeSource(pages),
+        'jsonl',
+        context(() => (rows += 1)),
+      ),
+      formatInfo('jsonl').mediaType,
+    );
 
     expect(blob.type).to.equal('application/x-ndjson');
     const lines = (await blob.text()).split('\n');
@@ -285,7 +356,11 @@ describe('exportCrawl', () => {
     fileName: string;
   }
 
-  async function storeWith(crawl: CrawlRecord, pages: PageRecord[], store: CrawlStore = new MemoryCrawlStore()): Promise<CrawlStore> {
+  async function storeWith(
+    crawl: CrawlRecord,
+    pages: PageRecord[],
+    store: CrawlStore = new MemoryCrawlStore(),
+  ): Promise<CrawlStore> {
     await store.transaction(async (tx) => {
       await tx.putCrawl(crawl);
       await tx.putPages(pages);
@@ -316,11 +391,23 @@ describe('exportCrawl', () => {
 
     const result = await exportCrawl(deps, (progress) => reports.push(progress));
 
-    expect(result).to.deep.equal({ fileName: 'c1.example-2026-11-21.csv', downloadId: 7, rows: 3, site: 'c1.example', formatName: 'CSV', archivedResources: true, setCookies: null });
+    expect(result).to.deep.equal({
+      fileName: 'c1.example-2026-11-21.csv',
+      downloadId: 7,
+      rows: 3,
+      site: 'c1.example',
+      formatName: 'CSV',
+      archivedResources: true,
+      setCookies: null,
+    });
     expect(saved).to.have.lengthOf(1);
     expect(saved[0]?.fileName).to.equal('c1.example-2026-11-21.csv');
     const records = ((await saved[0]?.blob.text()) ?? '').split('\r\n');
-    expect(records.slice(1, 4).map((record) => record.split(',')[0])).to.deep.equal([`${SITE}/p1`, `${SITE}/p2`, `${SITE}/p3`]);
+    expect(records.slice(1, 4).map((record) => record.split(',')[0])).to.deep.equal([
+      `${SITE}/p1`,
+      `${SITE}/p2`,
+      `${SITE}/p3`,
+    ]);
     expect(reports[0]).to.include({ phase: 'writing', rowsDone: 0, rowsTotal: 3, isCrawlRunning: true });
     expect(reports.at(-2)).to.include({ phase: 'writing', rowsDone: 3 });
     expect(reports.at(-1)).to.include({ phase: 'saving', rowsDone: 3, fileName: 'c1.example-2026-11-21.csv' });
@@ -332,7 +419,10 @@ describe('exportCrawl', () => {
     const { deps: blobDeps, saved: blobSaved } = depsFor(store, 'csv');
     const streamed: Uint8Array[] = [];
     let ended = 0;
-    const stream = { write: async (chunk: Uint8Array) => void streamed.push(chunk), end: async () => void (ended += 1) };
+    const stream = {
+      write: async (chunk: Uint8Array) => void streamed.push(chunk),
+      end: async () => void (ended += 1),
+    };
 
     const result = await exportCrawl({ ...deps, stream }, () => undefined);
     await exportCrawl(blobDeps, () => undefined);
@@ -340,7 +430,9 @@ describe('exportCrawl', () => {
     expect(result).to.include({ fileName: 'c1.example-2026-11-21.csv', downloadId: 0, rows: 3 });
     expect(saved).to.have.lengthOf(0);
     expect(ended).to.equal(1);
-    expect(new TextDecoder().decode(new Uint8Array(streamed.flatMap((chunk) => [...chunk])))).to.equal(await blobSaved[0]?.blob.text());
+    expect(new TextDecoder().decode(new Uint8Array(streamed.flatMap((chunk) => [...chunk])))).to.equal(
+      await blobSaved[0]?.blob.text(),
+    );
   });
 
   it('reads the crawl from IndexedDB through Dexie and saves it as JSON Lines', async () => {
@@ -354,7 +446,10 @@ describe('exportCrawl', () => {
 
       expect(result.rows).to.equal(2);
       const lines = ((await saved[0]?.blob.text()) ?? '').trimEnd().split('\n');
-      expect(lines.map((line) => (JSON.parse(line) as { url: string }).url)).to.deep.equal([`${SITE}/p1`, `${SITE}/p2`]);
+      expect(lines.map((line) => (JSON.parse(line) as { url: string }).url)).to.deep.equal([
+        `${SITE}/p1`,
+        `${SITE}/p2`,
+      ]);
     } finally {
       db.close();
       await Dexie.delete(name);
@@ -384,7 +479,10 @@ describe('exportCrawl', () => {
   it('fails with not-found for a crawl id that is not stored, and saves nothing', async () => {
     const { deps, saved } = depsFor(await storeWith(crawlFixture('c1'), [page(1)]), 'csv', 'gone');
 
-    const error = await expectExportError(exportCrawl(deps, () => undefined), 'not-found');
+    const error = await expectExportError(
+      exportCrawl(deps, () => undefined),
+      'not-found',
+    );
 
     expect(error.message).to.include('"gone"');
     expect(saved).to.deep.equal([]);
@@ -404,8 +502,14 @@ describe('exportCrawl', () => {
       }
     };
 
-    const first = await expectExportError(exportCrawl({ ...deps, write: notWritten }, () => undefined), 'export');
-    const second = await expectExportError(exportCrawl({ ...deps, write: brokenAfterOneRow }, () => undefined), 'export');
+    const first = await expectExportError(
+      exportCrawl({ ...deps, write: notWritten }, () => undefined),
+      'export',
+    );
+    const second = await expectExportError(
+      exportCrawl({ ...deps, write: brokenAfterOneRow }, () => undefined),
+      'export',
+    );
 
     expect(first.message).to.equal('Could not write the WACZ file: WACZ export not written yet');
     expect(second.message).to.include('zip writer broke');
@@ -420,7 +524,10 @@ describe('exportCrawl', () => {
     }
     const { deps, saved } = depsFor(await storeWith(crawlFixture('c1'), [page(1)], new BrokenStore()), 'jsonl');
 
-    const error = await expectExportError(exportCrawl(deps, () => undefined), 'storage');
+    const error = await expectExportError(
+      exportCrawl(deps, () => undefined),
+      'storage',
+    );
 
     expect(error.message).to.include('the database connection is closing');
     expect(saved).to.deep.equal([]);
@@ -429,7 +536,10 @@ describe('exportCrawl', () => {
   it('fails with download when the browser does not save the file', async () => {
     const { deps } = depsFor(await storeWith(crawlFixture('c1'), [page(1)]), 'csv');
 
-    await expectExportError(exportCrawl({ ...deps, save: () => Promise.reject(new Error('Invalid filename')) }, () => undefined), 'download');
+    await expectExportError(
+      exportCrawl({ ...deps, save: () => Promise.reject(new Error('Invalid filename')) }, () => undefined),
+      'download',
+    );
   });
 });
 
@@ -478,7 +588,9 @@ describe('saveDownload', () => {
     downloads.emit({ id: 5, state: { current: 'complete' } });
 
     expect(await saving).to.equal(5);
-    expect(downloads.requests).to.deep.equal([{ url: 'blob:fake/1', filename: 'a.csv', saveAs: false, conflictAction: 'uniquify' }]);
+    expect(downloads.requests).to.deep.equal([
+      { url: 'blob:fake/1', filename: 'a.csv', saveAs: false, conflictAction: 'uniquify' },
+    ]);
     expect(urls.revoked).to.deep.equal(['blob:fake/1']);
     expect(downloads.listenerCount()).to.equal(0);
   });

@@ -27,7 +27,9 @@ describe('startStreamHash', () => {
       joined.set(chunk, offset);
       offset += chunk.byteLength;
     }
-    const native = [...new Uint8Array(await crypto.subtle.digest('SHA-256', joined))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const native = [...new Uint8Array(await crypto.subtle.digest('SHA-256', joined))]
+      .map((b) => b.toString(16).padStart(2, '0'))
+      .join('');
     expect(expected).to.equal(native);
     const hash = await startStreamHash();
     expect(hash.inWorker).to.equal(true);

@@ -19,7 +19,9 @@ function syntheticWarc(count: number): Uint8Array<ArrayBuffer> {
   for (let i = 0; i < count; i += 1) {
     const body = `<!doctype html><title>Page ${i}</title><a href="/p${i + 1}">next</a> ${'x'.repeat(i % 7)}`;
     const block = `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${encoder.encode(body).length}\r\n\r\n${body}`;
-    parts.push(`WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://example.com/p${i}\r\nWARC-Date: 2026-01-01T00:00:00Z\r\nContent-Type: application/http;msgtype=response\r\nContent-Length: ${encoder.encode(block).length}\r\n\r\n${block}\r\n\r\n`);
+    parts.push(
+      `WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://example.com/p${i}\r\nWARC-Date: 2026-01-01T00:00:00Z\r\nContent-Type: application/http;msgtype=response\r\nContent-Length: ${encoder.encode(block).length}\r\n\r\n${block}\r\n\r\n`,
+    );
   }
   return encoder.encode(parts.join(''));
 }
@@ -34,22 +36,42 @@ describe('importArchive on DexieCrawlStore', () => {
     expect((await store.listCrawls()).map((c) => c.id)).to.deep.equal(['one']);
     const controller = new AbortController();
     let n = 0;
-    const p = importArchive(store, new Blob([warc]), 'many.warc', { newId: () => 'two', signal: controller.signal, onProgress: () => { n += 1; if (n === 2) controller.abort(); } });
+    const p = importArchive(store, new Blob([warc]), 'many.warc', {
+      newId: () => 'two',
+      signal: controller.signal,
+      onProgress: () => {
+        n += 1;
+        if (n === 2) controller.abort();
+      },
+    });
     let name = '';
-    try { await p; } catch (e) { name = (e as Error).name; }
+    try {
+      await p;
+    } catch (e) {
+      name = (e as Error).name;
+    }
     expect(name).to.equal('AbortError');
     expect((await store.pagesAfter('two', 0, 10)).length).to.equal(0);
     // leave an orphan, sweep it
-    await store.transaction(async (tx) => { await tx.putPages((await store.pagesAfter('one', 0, 5)).map((r) => ({ ...r, crawlId: 'orphan' }))); });
+    await store.transaction(async (tx) => {
+      await tx.putPages((await store.pagesAfter('one', 0, 5)).map((r) => ({ ...r, crawlId: 'orphan' })));
+    });
     expect(await store.deleteOrphans()).to.equal(1);
     expect((await store.pagesAfter('orphan', 0, 10)).length).to.equal(0);
     expect((await store.pagesAfter('one', 0, 10000)).length).to.equal(700);
     // round trip
     const parts: Uint8Array<ArrayBuffer>[] = [];
-    for await (const chunk of writeWacz(storeExportSource(store, crawl), { software: 'T', now: new Date(0), onRow: () => undefined })) parts.push(chunk.slice());
+    for await (const chunk of writeWacz(storeExportSource(store, crawl), {
+      software: 'T',
+      now: new Date(0),
+      onRow: () => undefined,
+    }))
+      parts.push(chunk.slice());
     const { crawl: back } = await importArchive(store, new Blob(parts), 'one.wacz', { newId: () => 'back' });
     // The same crawl but for its message, which names the archive it came from and keeps the original's, and that archive.
-    expect(back.message).to.equal('Imported from one.wacz (Tabcrawl WACZ); when crawled: Imported from many.warc (WARC)');
+    expect(back.message).to.equal(
+      'Imported from one.wacz (Tabcrawl WACZ); when crawled: Imported from many.warc (WARC)',
+    );
     expect([crawl.importedFrom, back.importedFrom]).to.deep.equal(['many.warc', 'one.wacz']);
     expect({ ...back, id: 'one', message: crawl.message, importedFrom: crawl.importedFrom }).to.deep.equal(crawl);
     const a = await store.pagesAfter('one', 0, 10000);
@@ -64,7 +86,8 @@ describe('importArchive on DexieCrawlStore', () => {
     const store = new DexieCrawlStore(db);
     const sweeps: Promise<boolean>[] = [];
     await importArchive(store, new Blob([syntheticWarc(600)]), 'many.warc', {
-      onProgress: () => void sweeps.push(navigator.locks.request(IMPORT_LOCK, { ifAvailable: true }, (lock) => lock !== null)),
+      onProgress: () =>
+        void sweeps.push(navigator.locks.request(IMPORT_LOCK, { ifAvailable: true }, (lock) => lock !== null)),
     });
     expect(sweeps.length > 1).to.equal(true);
     const got = await Promise.all(sweeps);

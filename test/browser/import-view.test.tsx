@@ -9,7 +9,15 @@ import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import type { ImportOutcome, ImportProgress } from '../../src/import-view/import-text.ts';
 import { ImportView, type RunImport } from '../../src/import-view/import-view.tsx';
-import { click, crawlSummary, fakeBackground, mountPopup, tabAt, waitFor, type MountedPopup } from './support/popup-harness.tsx';
+import {
+  click,
+  crawlSummary,
+  fakeBackground,
+  mountPopup,
+  tabAt,
+  waitFor,
+  type MountedPopup,
+} from './support/popup-harness.tsx';
 
 interface Pending {
   file: File;
@@ -35,9 +43,17 @@ async function mountView(runImport: RunImport, now: () => number = Date.now) {
   const container = document.createElement('div');
   document.body.append(container);
   await act(() => {
-    render(<ImportView runImport={runImport} resultsHref={(id) => `chrome-extension://x/src/shells/results/index.html?crawl=${id}`} now={now} />, container);
+    render(
+      <ImportView
+        runImport={runImport}
+        resultsHref={(id) => `chrome-extension://x/src/shells/results/index.html?crawl=${id}`}
+        now={now}
+      />,
+      container,
+    );
   });
-  const q = <E extends HTMLElement = HTMLElement>(testId: string): E | null => container.querySelector<E>(`[data-testid="${testId}"]`);
+  const q = <E extends HTMLElement = HTMLElement>(testId: string): E | null =>
+    container.querySelector<E>(`[data-testid="${testId}"]`);
   const by = <E extends HTMLElement = HTMLElement>(testId: string): E => {
     const found = q<E>(testId);
     if (found === null) throw new Error(`no element with data-testid="${testId}"`);
@@ -107,7 +123,11 @@ describe('Import page', () => {
     expect(document.title).to.equal('25% importing · Tabcrawl');
 
     await act(async () => {
-      call.resolve({ crawlId: 'c-42', rows: 40, warnings: ['site.wacz: record at byte 812: no WARC-Target-URI; skipped', 'pages.jsonl: line 3 is not JSON'] });
+      call.resolve({
+        crawlId: 'c-42',
+        rows: 40,
+        warnings: ['site.wacz: record at byte 812: no WARC-Target-URI; skipped', 'pages.jsonl: line 3 is not JSON'],
+      });
       await Promise.resolve();
     });
     await waitFor(() => expect(view.root().dataset.state).to.equal('done'));
@@ -153,7 +173,7 @@ describe('Import page', () => {
     expect(view.q('open-results')).to.equal(null);
   });
 
-  it('on failure shows the reader\'s message (file and offset) and that nothing was stored; the same file can be picked again', async () => {
+  it("on failure shows the reader's message (file and offset) and that nothing was stored; the same file can be picked again", async () => {
     const fake = fakeImport();
     const view = await mountView(fake.runImport);
     unmount = view.unmount;
@@ -195,7 +215,11 @@ describe('Import page', () => {
   it('the popup\'s Crawls view has "Open an archive…", which opens the import page in a tab, even with no crawl stored', async () => {
     let opened = 0;
     const background = fakeBackground({ 'crawl/list': () => ({ crawls: [] }) });
-    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('about:blank'), openImportTab: async () => void opened++ });
+    popup = await mountPopup({
+      send: background.send,
+      currentTabUrl: tabAt('about:blank'),
+      openImportTab: async () => void opened++,
+    });
     const mounted = popup;
     await click(mounted.byTestId('view-crawls'));
     await waitFor(() => mounted.byTestId('crawls-empty'));
@@ -215,9 +239,15 @@ describe('Import page', () => {
     const mounted = popup;
     await click(mounted.byTestId('view-crawls'));
     await waitFor(() => expect(mounted.queryAll('crawl-row')).to.have.lengthOf(1));
-    expect(mounted.byTestId('open-archive').className, 'as light as the rows\' buttons').to.equal(mounted.queryAll('open-crawl')[0]?.className);
+    expect(mounted.byTestId('open-archive').className, "as light as the rows' buttons").to.equal(
+      mounted.queryAll('open-crawl')[0]?.className,
+    );
     await click(mounted.byTestId('open-archive'));
-    await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal('Could not open the import page: no tabs here'));
+    await waitFor(() =>
+      expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal(
+        'Could not open the import page: no tabs here',
+      ),
+    );
     await popup.unmount();
 
     popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('about:blank') });

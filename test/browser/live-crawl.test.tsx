@@ -26,7 +26,11 @@ class ChangingReader extends FakeRowReader {
 
 function Probe({ reader, pollMs, onEvent }: { reader: ChangingReader; pollMs: number; onEvent?: OnEvent }) {
   const crawl = useLiveCrawl(reader, CRAWL_ID, pollMs, onEvent);
-  return <p data-testid="state">{crawl.state === 'done' ? `${crawl.value?.state ?? 'gone'} · ${crawl.value?.counts.done ?? 0} done` : crawl.state}</p>;
+  return (
+    <p data-testid="state">
+      {crawl.state === 'done' ? `${crawl.value?.state ?? 'gone'} · ${crawl.value?.counts.done ?? 0} done` : crawl.state}
+    </p>
+  );
 }
 
 async function mount(reader: ChangingReader, pollMs: number, onEvent?: OnEvent) {
@@ -42,7 +46,8 @@ async function mount(reader: ChangingReader, pollMs: number, onEvent?: OnEvent) 
   };
 }
 
-const paused = (done: number): CrawlRecord => crawlRecord({ state: 'paused', endedAt: null, counts: { ...crawlRecord().counts, done } });
+const paused = (done: number): CrawlRecord =>
+  crawlRecord({ state: 'paused', endedAt: null, counts: { ...crawlRecord().counts, done } });
 
 describe('useLiveCrawl: the results tab follows a crawl through pause and resume', () => {
   it('without events, keeps reading a paused crawl, so a resume from the popup and the end show without a reload', async () => {

@@ -4,7 +4,13 @@ import { emptyCounts, type PageRecord } from '../../src/core/model.ts';
 import { TabcrawlDatabase, mediaTypeOf, toPageRow } from '../../src/storage/database.ts';
 import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
 import { DexieCrawlPageQueries, type PageQueriesOptions } from '../../src/storage/dexie-page-queries.ts';
-import { INDEXABILITY_VALUES, type PageFilter, type PageQuery, type SortColumn, type StatusClass } from '../../src/storage/page-queries.ts';
+import {
+  INDEXABILITY_VALUES,
+  type PageFilter,
+  type PageQuery,
+  type SortColumn,
+  type StatusClass,
+} from '../../src/storage/page-queries.ts';
 import { classOf, COLUMNS, reference, referenceIndexability, variedPage } from '../support/results-reference.ts';
 import { crawlFixture } from '../support/store-contract.ts';
 
@@ -31,7 +37,9 @@ function referenceOf(pages: PageRecord[], query: PageQuery): { seqs: number[]; t
 const ROWS = 240;
 
 /** A crawl of {@link ROWS} varied rows written through the store, plus a few rows of another crawl. */
-async function seeded(options: PageQueriesOptions = {}): Promise<{ queries: DexieCrawlPageQueries; pages: PageRecord[]; db: TabcrawlDatabase }> {
+async function seeded(
+  options: PageQueriesOptions = {},
+): Promise<{ queries: DexieCrawlPageQueries; pages: PageRecord[]; db: TabcrawlDatabase }> {
   const db = openDatabase();
   const pages = Array.from({ length: ROWS }, (_, i) => variedPage('c1', i + 1));
   const crawl = { ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: ROWS, done: ROWS } };
@@ -47,10 +55,16 @@ function queryOf(sort: SortColumn, descending: boolean, filter: PageFilter = {},
   return { crawlId: 'c1', sort: { column: sort, descending }, filter, offset, limit };
 }
 
-async function expectSameAsReference(queries: DexieCrawlPageQueries, pages: PageRecord[], query: PageQuery): Promise<void> {
+async function expectSameAsReference(
+  queries: DexieCrawlPageQueries,
+  pages: PageRecord[],
+  query: PageQuery,
+): Promise<void> {
   const result = await queries.query(query);
   const expected = referenceOf(pages, query);
-  expect({ seqs: result.rows.map((row) => row.seq), total: result.total }, JSON.stringify(query)).to.deep.equal(expected);
+  expect({ seqs: result.rows.map((row) => row.seq), total: result.total }, JSON.stringify(query)).to.deep.equal(
+    expected,
+  );
 }
 
 const FILTERS: PageFilter[] = [
@@ -117,7 +131,8 @@ describe('DexieCrawlPageQueries', () => {
   it('answers each filter alone and combined, sorted by every column, with exact totals', async () => {
     const { queries, pages } = await seeded();
     for (const filter of FILTERS) {
-      for (const column of COLUMNS) await expectSameAsReference(queries, pages, queryOf(column, column === 'title', filter));
+      for (const column of COLUMNS)
+        await expectSameAsReference(queries, pages, queryOf(column, column === 'title', filter));
     }
   });
 
@@ -126,7 +141,8 @@ describe('DexieCrawlPageQueries', () => {
     for (const filter of FILTERS) {
       const { total } = referenceOf(pages, queryOf('seq', false, filter));
       for (const offset of [1, Math.floor(total / 2), Math.max(0, total - 3)]) {
-        for (const column of COLUMNS) await expectSameAsReference(queries, pages, queryOf(column, offset % 2 === 0, filter, offset, 5));
+        for (const column of COLUMNS)
+          await expectSameAsReference(queries, pages, queryOf(column, offset % 2 === 0, filter, offset, 5));
       }
     }
   });
@@ -135,7 +151,13 @@ describe('DexieCrawlPageQueries', () => {
     const { queries, pages, db } = await seeded();
     await expectSameAsReference(queries, pages, queryOf('inlinks', true, { statusClasses: ['2xx'] }, 0, 20));
     // As a running crawl writes: inlinks raised on old rows, a title and status changed, new rows appended.
-    const changed = pages.map((page) => (page.seq % 9 === 0 ? { ...page, inlinks: page.inlinks + 50 } : page.seq === 5 ? { ...page, status: 200, title: 'Now Found' } : page));
+    const changed = pages.map((page) =>
+      page.seq % 9 === 0
+        ? { ...page, inlinks: page.inlinks + 50 }
+        : page.seq === 5
+          ? { ...page, status: 200, title: 'Now Found' }
+          : page,
+    );
     const added = [variedPage('c1', ROWS + 1), { ...variedPage('c1', ROWS + 2), inlinks: 99 }];
     await new DexieCrawlStore(db).transaction(async (tx) => {
       await tx.putPages(changed.filter((page) => page.seq % 9 === 0 || page.seq === 5));
@@ -146,12 +168,21 @@ describe('DexieCrawlPageQueries', () => {
     await expectSameAsReference(queries, now, queryOf('title', false, { search: 'now found' }));
     await expectSameAsReference(queries, now, queryOf('seq', true, {}, 100, 30));
     await expectSameAsReference(queries, now, queryOf('inlinks', true, {}, 0, 5));
-    expect((await queries.facets('c1')).statusClasses['2xx']).to.equal(now.filter((page) => classOf(page) === '2xx').length);
+    expect((await queries.facets('c1')).statusClasses['2xx']).to.equal(
+      now.filter((page) => classOf(page) === '2xx').length,
+    );
   });
 
   it('returns windows anywhere in a one-dimension filter, read from the nearer end', async () => {
     const { queries, pages } = await seeded();
-    const singles: PageFilter[] = [{ statusClasses: ['2xx'] }, { statusClasses: ['4xx', 'failed'] }, { statusClasses: ['duplicate'] }, { mediaType: 'text/html' }, { depth: 1 }, { kind: 'resource' }];
+    const singles: PageFilter[] = [
+      { statusClasses: ['2xx'] },
+      { statusClasses: ['4xx', 'failed'] },
+      { statusClasses: ['duplicate'] },
+      { mediaType: 'text/html' },
+      { depth: 1 },
+      { kind: 'resource' },
+    ];
     for (const filter of singles) {
       const { total } = referenceOf(pages, queryOf('seq', false, filter));
       for (const offset of [total - 3, Math.floor(total / 2), 1]) {
@@ -168,7 +199,15 @@ describe('DexieCrawlPageQueries', () => {
       const { queries, pages } = await seeded(options);
       for (const column of ['seq', 'title', 'size'] as const) {
         for (const descending of [false, true]) {
-          for (const [offset, limit] of [[0, 50], [95, 50], [200, 50], [239, 5], [240, 5], [1000, 5], [10, 0]] as const) {
+          for (const [offset, limit] of [
+            [0, 50],
+            [95, 50],
+            [200, 50],
+            [239, 5],
+            [240, 5],
+            [1000, 5],
+            [10, 0],
+          ] as const) {
             await expectSameAsReference(queries, pages, queryOf(column, descending, {}, offset, limit));
           }
         }
@@ -186,7 +225,10 @@ describe('DexieCrawlPageQueries', () => {
   it('answers an empty result for a crawl without rows', async () => {
     const { queries } = await seeded();
     expect(await queries.query({ ...queryOf('seq', false), crawlId: 'none' })).to.deep.equal({ rows: [], total: 0 });
-    expect(await queries.query({ ...queryOf('title', true, { search: 'a' }), crawlId: 'none' })).to.deep.equal({ rows: [], total: 0 });
+    expect(await queries.query({ ...queryOf('title', true, { search: 'a' }), crawlId: 'none' })).to.deep.equal({
+      rows: [],
+      total: 0,
+    });
   });
 
   it('returns rows with the fields the results table shows, as stored', async () => {
@@ -226,30 +268,52 @@ describe('DexieCrawlPageQueries', () => {
       await tx.putPages([fresh]);
       await tx.putCrawl({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: ROWS + 1, done: ROWS + 1 } });
     });
-    expect((await queries.query(queryOf('seq', false, { search: 'FRESH' }))).rows.map((row) => row.seq)).to.deep.equal([ROWS + 1]);
+    expect((await queries.query(queryOf('seq', false, { search: 'FRESH' }))).rows.map((row) => row.seq)).to.deep.equal([
+      ROWS + 1,
+    ]);
   });
 
   it('lists facets: rows per status class, kind and indexability, media types by frequency, depths ascending', async () => {
     const { queries, pages } = await seeded();
     const facets = await queries.facets('c1');
     const classes: StatusClass[] = ['2xx', '3xx', '4xx', '5xx', 'failed', 'blocked'];
-    const expectedClasses = Object.fromEntries(classes.map((c) => [c, pages.filter((page) => classOf(page) === c).length]));
+    const expectedClasses = Object.fromEntries(
+      classes.map((c) => [c, pages.filter((page) => classOf(page) === c).length]),
+    );
     expectedClasses['duplicate'] = pages.filter((page) => page.duplicateOf !== null).length;
     const mediaCounts = new Map<string, number>();
-    for (const page of pages) mediaCounts.set(mediaTypeOf(page.contentType), (mediaCounts.get(mediaTypeOf(page.contentType)) ?? 0) + 1);
+    for (const page of pages)
+      mediaCounts.set(mediaTypeOf(page.contentType), (mediaCounts.get(mediaTypeOf(page.contentType)) ?? 0) + 1);
     const expectedMedia = [...mediaCounts]
       .map(([mediaType, count]) => ({ mediaType, count }))
       .sort((a, b) => b.count - a.count || (a.mediaType < b.mediaType ? -1 : 1));
-    const kinds = Object.fromEntries((['page', 'sitemap', 'resource', 'file', 'external'] as const).map((kind) => [kind, pages.filter((page) => page.kind === kind).length]));
-    const indexability = Object.fromEntries(INDEXABILITY_VALUES.map((value) => [value, pages.filter((page) => referenceIndexability(page) === value).length]));
-    expect(facets).to.deep.equal({ mediaTypes: expectedMedia, depths: [0, 1, 2, 3], statusClasses: expectedClasses, kinds, indexability });
-    for (const value of INDEXABILITY_VALUES) expect(indexability[value], `the fixture has ${value} rows`).to.be.above(0);
+    const kinds = Object.fromEntries(
+      (['page', 'sitemap', 'resource', 'file', 'external'] as const).map((kind) => [
+        kind,
+        pages.filter((page) => page.kind === kind).length,
+      ]),
+    );
+    const indexability = Object.fromEntries(
+      INDEXABILITY_VALUES.map((value) => [value, pages.filter((page) => referenceIndexability(page) === value).length]),
+    );
+    expect(facets).to.deep.equal({
+      mediaTypes: expectedMedia,
+      depths: [0, 1, 2, 3],
+      statusClasses: expectedClasses,
+      kinds,
+      indexability,
+    });
+    for (const value of INDEXABILITY_VALUES)
+      expect(indexability[value], `the fixture has ${value} rows`).to.be.above(0);
   });
 
   it('counts rows written after the first facets into the next facets', async () => {
     const { queries, pages, db } = await seeded();
     await queries.facets('c1');
-    const more = [{ ...variedPage('c1', ROWS + 1), status: 404, contentType: 'font/woff2', depth: 7 }, variedPage('c1', ROWS + 2)];
+    const more = [
+      { ...variedPage('c1', ROWS + 1), status: 404, contentType: 'font/woff2', depth: 7 },
+      variedPage('c1', ROWS + 2),
+    ];
     await new DexieCrawlStore(db).transaction(async (tx) => {
       await tx.putPages(more);
       await tx.putCrawl({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: ROWS + 2, done: ROWS + 2 } });
@@ -284,9 +348,25 @@ describe('DexieCrawlPageQueries', () => {
   it('keeps the search chunks and facet counts exact when rows are written again', async () => {
     const { pages, db } = await seeded();
     // Rewrites as the crawl does (inlinks and anchors merged), plus changed titles and statuses, some twice.
-    const rewritten = pages.map((page) =>
-      page.seq % 10 === 0 ? { ...page, inlinks: page.inlinks + 1, title: `Renamed ${page.seq}`, status: 404, blockedBy: null, depth: 5, kind: page.seq % 30 === 0 ? ('file' as const) : page.kind } : page,
-    ).map((page) => (page.seq % 8 === 4 && page.facts ? { ...page, status: 200, blockedBy: null, facts: { ...page.facts, robots: ['noindex'], wordCount: 999 } } : page));
+    const rewritten = pages
+      .map((page) =>
+        page.seq % 10 === 0
+          ? {
+              ...page,
+              inlinks: page.inlinks + 1,
+              title: `Renamed ${page.seq}`,
+              status: 404,
+              blockedBy: null,
+              depth: 5,
+              kind: page.seq % 30 === 0 ? ('file' as const) : page.kind,
+            }
+          : page,
+      )
+      .map((page) =>
+        page.seq % 8 === 4 && page.facts
+          ? { ...page, status: 200, blockedBy: null, facts: { ...page.facts, robots: ['noindex'], wordCount: 999 } }
+          : page,
+      );
     const store = new DexieCrawlStore(db);
     await store.transaction(async (tx) => {
       await tx.putPages(rewritten.filter((page) => page.seq % 10 === 0));
@@ -299,8 +379,18 @@ describe('DexieCrawlPageQueries', () => {
     expect(facets.statusClasses['4xx']).to.equal(rewritten.filter((page) => classOf(page) === '4xx').length);
     expect((await db.facetCounts.get('c1'))?.rows).to.equal(ROWS);
     expect(facets.kinds.file).to.equal(rewritten.filter((page) => page.kind === 'file').length);
-    expect(facets.indexability.noindex).to.equal(rewritten.filter((page) => referenceIndexability(page) === 'noindex').length);
-    for (const filter of [{ search: 'renamed' }, { statusClasses: ['4xx'], depth: 5 }, { mediaType: 'text/html', search: 'a' }, { kind: 'file' }, { kind: 'page', depth: 5 }, { indexability: 'noindex' }, { indexability: 'indexable' }] satisfies PageFilter[]) {
+    expect(facets.indexability.noindex).to.equal(
+      rewritten.filter((page) => referenceIndexability(page) === 'noindex').length,
+    );
+    for (const filter of [
+      { search: 'renamed' },
+      { statusClasses: ['4xx'], depth: 5 },
+      { mediaType: 'text/html', search: 'a' },
+      { kind: 'file' },
+      { kind: 'page', depth: 5 },
+      { indexability: 'noindex' },
+      { indexability: 'indexable' },
+    ] satisfies PageFilter[]) {
       await expectSameAsReference(queries, rewritten, queryOf('seq', false, filter));
       await expectSameAsReference(queries, rewritten, queryOf('words', true, filter));
     }

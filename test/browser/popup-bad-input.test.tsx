@@ -44,7 +44,12 @@ describe('popup bad input', () => {
   async function mountAt(tabUrl: string | null, extra: Partial<Parameters<typeof mountPopup>[0]> = {}) {
     const background = extra.send === undefined ? startingBackground() : null;
     const access = accessAsker(true);
-    const mounted = await mountPopup({ send: background?.send ?? startingBackground().send, currentTabUrl: tabAt(tabUrl), requestHostAccess: access.requestHostAccess, ...extra });
+    const mounted = await mountPopup({
+      send: background?.send ?? startingBackground().send,
+      currentTabUrl: tabAt(tabUrl),
+      requestHostAccess: access.requestHostAccess,
+      ...extra,
+    });
     popup = mounted;
     await waitFor(() => expect(mounted.queryTestId('start')).not.to.equal(null));
     return { mounted, background, access };
@@ -54,8 +59,14 @@ describe('popup bad input', () => {
     ['chrome://extensions/', 'only http and https sites can be crawled, not chrome: URLs'],
     ['file:///home/me/page.html', 'only http and https sites can be crawled, not file: URLs'],
     ['about:blank', 'only http and https sites can be crawled, not about: URLs'],
-    ['https://chromewebstore.google.com/detail/abc', 'Chrome does not let extensions read the Chrome Web Store, so it cannot be crawled'],
-    ['https://chrome.google.com/webstore/category/extensions', 'Chrome does not let extensions read the Chrome Web Store, so it cannot be crawled'],
+    [
+      'https://chromewebstore.google.com/detail/abc',
+      'Chrome does not let extensions read the Chrome Web Store, so it cannot be crawled',
+    ],
+    [
+      'https://chrome.google.com/webstore/category/extensions',
+      'Chrome does not let extensions read the Chrome Web Store, so it cannot be crawled',
+    ],
     ['example.com', '"example.com" is not a full URL; did you mean https://example.com?'],
     ['https://[::1/', '"https://[::1/" is not a valid URL'],
     ['https://me:secret@example.com/', 'the start URL must not contain a user name or password'],
@@ -83,7 +94,9 @@ describe('popup bad input', () => {
     await click(mounted.byTestId('start'));
 
     expect(patterns.getAttribute('aria-invalid')).to.equal('true');
-    expect(mounted.byTestId('exclude-patterns-error').textContent).to.equal('the exclude pattern "*example.com*" matches the start URL itself');
+    expect(mounted.byTestId('exclude-patterns-error').textContent).to.equal(
+      'the exclude pattern "*example.com*" matches the start URL itself',
+    );
     expect(payloadsOf(background?.sent ?? [], 'crawl/start')).to.have.lengthOf(0);
     expect(access.asked).to.deep.equal([]);
   });
@@ -92,55 +105,78 @@ describe('popup bad input', () => {
     const storage = memorySettingsStorage();
     const background = startingBackground();
     const access = accessAsker(false);
-    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), requestHostAccess: access.requestHostAccess, settingsStorage: storage });
+    popup = await mountPopup({
+      send: background.send,
+      currentTabUrl: tabAt('https://example.com/'),
+      requestHostAccess: access.requestHostAccess,
+      settingsStorage: storage,
+    });
     const mounted = popup;
     await waitFor(() => expect(mounted.byTestId<HTMLInputElement>('start-url').value).to.equal('https://example.com/'));
     await typeInto(mounted.byTestId<HTMLInputElement>('max-pages'), '40');
     await click(mounted.byTestId('start'));
 
-    await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal(
-      'Tabcrawl needs access to https://example.com to crawl it, and did not get it. Nothing was started.',
-    ));
+    await waitFor(() =>
+      expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal(
+        'Tabcrawl needs access to https://example.com to crawl it, and did not get it. Nothing was started.',
+      ),
+    );
     expect(access.asked).to.deep.equal([['https://example.com/*']]);
     expect(payloadsOf(background.sent, 'crawl/start')).to.have.lengthOf(0);
     expect(await storage.get(SITES_KEY)).to.equal(undefined);
     expect(mounted.byTestId<HTMLInputElement>('max-pages').value).to.equal('40');
   });
 
-  it('shows the background\'s refusal of a second crawl of the site, and forgets nothing it had remembered', async () => {
+  it("shows the background's refusal of a second crawl of the site, and forgets nothing it had remembered", async () => {
     const storage = memorySettingsStorage();
     await saveSiteSettings(storage, 'https://example.com', { maxPages: 40 }, 1);
     const before = structuredClone(await storage.get(SITES_KEY));
     const background = fakeBackground({
       'crawl/list': () => ({ crawls: [] }),
       'crawl/start': () => {
-        throw new TabcrawlError({ code: 'already-running', message: 'https://example.com is already being crawled; stop that crawl first' });
+        throw new TabcrawlError({
+          code: 'already-running',
+          message: 'https://example.com is already being crawled; stop that crawl first',
+        });
       },
     });
-    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), settingsStorage: storage });
+    popup = await mountPopup({
+      send: background.send,
+      currentTabUrl: tabAt('https://example.com/'),
+      settingsStorage: storage,
+    });
     const mounted = popup;
     await waitFor(() => expect(mounted.byTestId<HTMLInputElement>('max-pages').value).to.equal('40'));
     await typeInto(mounted.byTestId<HTMLInputElement>('max-pages'), '90');
     await click(mounted.byTestId('start'));
 
-    await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal(
-      'https://example.com is already being crawled; stop that crawl first',
-    ));
+    await waitFor(() =>
+      expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal(
+        'https://example.com is already being crawled; stop that crawl first',
+      ),
+    );
     expect(await storage.get(SITES_KEY)).to.deep.equal(before);
     expect(mounted.byTestId<HTMLInputElement>('max-pages').value).to.equal('90');
   });
 
-  it('shows the background\'s refusal of a site it has no access to', async () => {
+  it("shows the background's refusal of a site it has no access to", async () => {
     const background = fakeBackground({
       'crawl/list': () => ({ crawls: [] }),
       'crawl/start': () => {
-        throw new TabcrawlError({ code: 'permission-needed', message: 'Tabcrawl has no access to https://example.com' });
+        throw new TabcrawlError({
+          code: 'permission-needed',
+          message: 'Tabcrawl has no access to https://example.com',
+        });
       },
     });
     const { mounted } = await mountAt('https://example.com/', { send: background.send });
     await waitFor(() => expect(mounted.byTestId<HTMLInputElement>('start-url').value).to.equal('https://example.com/'));
     await click(mounted.byTestId('start'));
-    await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal('Tabcrawl has no access to https://example.com'));
+    await waitFor(() =>
+      expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal(
+        'Tabcrawl has no access to https://example.com',
+      ),
+    );
   });
 
   it('shows a background message that starts in lower case as a sentence', async () => {
@@ -153,26 +189,47 @@ describe('popup bad input', () => {
     const { mounted } = await mountAt('https://example.com/', { send: background.send });
     await waitFor(() => expect(mounted.byTestId<HTMLInputElement>('start-url').value).to.equal('https://example.com/'));
     await click(mounted.byTestId('start'));
-    await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal('This Tabcrawl cannot crawl with cookies'));
+    await waitFor(() =>
+      expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal(
+        'This Tabcrawl cannot crawl with cookies',
+      ),
+    );
   });
 
   it('asks for access again before re-running a crawl, and re-runs nothing when it is refused', async () => {
-    const earlier = crawlSummary({ id: 'old', state: 'finished', settings: { ...crawlSummary().settings, startUrl: 'https://docs.test/', includeSubdomains: true } });
+    const earlier = crawlSummary({
+      id: 'old',
+      state: 'finished',
+      settings: { ...crawlSummary().settings, startUrl: 'https://docs.test/', includeSubdomains: true },
+    });
     const background = fakeBackground({ 'crawl/list': () => ({ crawls: [earlier] }) });
     const access = accessAsker(false);
-    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt(null), requestHostAccess: access.requestHostAccess });
+    popup = await mountPopup({
+      send: background.send,
+      currentTabUrl: tabAt(null),
+      requestHostAccess: access.requestHostAccess,
+    });
     const mounted = popup;
     await click(mounted.byTestId('view-crawls'));
     await waitFor(() => expect(mounted.queryAll('rerun-crawl')).to.have.lengthOf(1));
     await click(mounted.byTestId('rerun-crawl'));
 
-    await waitFor(() => expect(access.asked).to.deep.equal([['http://docs.test/*', 'http://*.docs.test/*', 'https://docs.test/*', 'https://*.docs.test/*']]));
+    await waitFor(() =>
+      expect(access.asked).to.deep.equal([
+        ['http://docs.test/*', 'http://*.docs.test/*', 'https://docs.test/*', 'https://*.docs.test/*'],
+      ]),
+    );
     await waitFor(() => expect(mounted.container.textContent).to.include('Tabcrawl needs access to http://docs.test'));
     expect(payloadsOf(background.sent, 'crawl/rerun')).to.have.lengthOf(0);
   });
 
   it('asks for access again before resuming a crawl, and resumes nothing when it is refused', async () => {
-    const paused = crawlSummary({ id: 'p-1', state: 'paused', queued: 4, settings: { ...crawlSummary().settings, startUrl: 'https://example.com/' } });
+    const paused = crawlSummary({
+      id: 'p-1',
+      state: 'paused',
+      queued: 4,
+      settings: { ...crawlSummary().settings, startUrl: 'https://example.com/' },
+    });
     const background = fakeBackground({
       'crawl/list': () => ({ crawls: [paused] }),
       'pages/latest': () => ({ pages: [] }),
@@ -180,13 +237,20 @@ describe('popup bad input', () => {
       'crawl/get': () => ({ crawl: paused }),
     });
     const access = accessAsker(false);
-    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), requestHostAccess: access.requestHostAccess, pollMs: 60_000 });
+    popup = await mountPopup({
+      send: background.send,
+      currentTabUrl: tabAt('https://example.com/'),
+      requestHostAccess: access.requestHostAccess,
+      pollMs: 60_000,
+    });
     const mounted = popup;
     await waitFor(() => expect(mounted.byTestId<HTMLButtonElement>('resume').disabled).to.equal(false));
     await click(mounted.byTestId('resume'));
 
     await waitFor(() => expect(access.asked).to.deep.equal([['https://example.com/*']]));
-    await waitFor(() => expect(mounted.container.textContent).to.include('Tabcrawl needs access to https://example.com'));
+    await waitFor(() =>
+      expect(mounted.container.textContent).to.include('Tabcrawl needs access to https://example.com'),
+    );
     expect(payloadsOf(background.sent, 'crawl/resume')).to.have.lengthOf(0);
     expect(mounted.byTestId('crawl-state').textContent).to.equal('paused');
   });

@@ -13,7 +13,14 @@ import {
   type MountedPopup,
 } from './support/popup-harness.tsx';
 
-const counts = (fetched: number, errors: number, blocked: number) => ({ admitted: fetched + 5, done: fetched, fetched, errors, blocked, bytesStored: 0 });
+const counts = (fetched: number, errors: number, blocked: number) => ({
+  admitted: fetched + 5,
+  done: fetched,
+  fetched,
+  errors,
+  blocked,
+  bytesStored: 0,
+});
 
 describe('popup crawl', () => {
   let popup: MountedPopup | undefined;
@@ -25,8 +32,19 @@ describe('popup crawl', () => {
 
   it('shows the newest crawl of the tab’s site with its counters', async () => {
     const crawls: CrawlSummary[] = [
-      crawlSummary({ id: 'other-site', createdAt: 300, settings: { ...crawlSummary().settings, startUrl: 'https://other.test/' } }),
-      crawlSummary({ id: 'newest', createdAt: 200, state: 'failed', message: 'the start URL did not answer', counts: counts(12, 3, 2), queued: 4 }),
+      crawlSummary({
+        id: 'other-site',
+        createdAt: 300,
+        settings: { ...crawlSummary().settings, startUrl: 'https://other.test/' },
+      }),
+      crawlSummary({
+        id: 'newest',
+        createdAt: 200,
+        state: 'failed',
+        message: 'the start URL did not answer',
+        counts: counts(12, 3, 2),
+        queued: 4,
+      }),
       crawlSummary({ id: 'older', createdAt: 100, state: 'finished', counts: counts(99, 0, 0) }),
     ];
     const background = fakeBackground({
@@ -75,7 +93,9 @@ describe('popup crawl', () => {
     await waitFor(() => expect(mounted.byTestId('crawl-state').textContent).to.equal('stopped'));
     expect(payloadsOf(background.sent, 'crawl/stop')).to.deep.equal([{ crawlId: 'run-1' }]);
     expect(mounted.queryTestId('stop')).to.equal(null);
-    expect([...mounted.container.querySelectorAll('button')].map((button) => button.textContent)).to.include('New crawl');
+    expect([...mounted.container.querySelectorAll('button')].map((button) => button.textContent)).to.include(
+      'New crawl',
+    );
   });
 
   it('refreshes the counters every pollMs while the crawl runs, one poll at a time', async () => {
@@ -108,7 +128,9 @@ describe('popup crawl', () => {
       'crawl/list': () => ({ crawls: [crawlSummary({ id: 'run-1' })] }),
       'crawl/get': ({ crawlId }) => {
         gets += 1;
-        return { crawl: crawlSummary({ id: crawlId, state: gets >= 2 ? 'finished' : 'running', counts: counts(gets, 0, 0) }) };
+        return {
+          crawl: crawlSummary({ id: crawlId, state: gets >= 2 ? 'finished' : 'running', counts: counts(gets, 0, 0) }),
+        };
       },
       'pages/latest': () => ({ pages: [] }),
     });

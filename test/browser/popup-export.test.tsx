@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import { act } from 'preact/test-utils';
 import type { ExportFormat } from '../../src/export/format-info.ts';
 import { FORMATS } from '../../src/export/format-info.ts';
-import { click, crawlSummary, fakeBackground, mountPopup, tabAt, waitFor, type MountedPopup } from './support/popup-harness.tsx';
+import {
+  click,
+  crawlSummary,
+  fakeBackground,
+  mountPopup,
+  tabAt,
+  waitFor,
+  type MountedPopup,
+} from './support/popup-harness.tsx';
 
 const withRows = (done: number) => ({ admitted: done + 3, done, fetched: done, errors: 0, blocked: 0, bytesStored: 0 });
 
@@ -98,7 +106,9 @@ describe('popup export', () => {
 
     await click(mounted.byTestId('export'));
 
-    await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.include('tabs.create failed'));
+    await waitFor(() =>
+      expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.include('tabs.create failed'),
+    );
     expect(mounted.byTestId<HTMLButtonElement>('export').disabled).to.equal(false);
   });
 });

@@ -57,7 +57,10 @@ describe('popup form', () => {
     const background = fakeBackground({ 'crawl/list': () => ({ crawls: [] }) });
     popup = await mountPopup({ send: background.send, currentTabUrl: tabAt(null) });
 
-    const labels = [...popup.container.querySelectorAll('label')].map((label) => [label.textContent, label.control?.dataset['testid']]);
+    const labels = [...popup.container.querySelectorAll('label')].map((label) => [
+      label.textContent,
+      label.control?.dataset['testid'],
+    ]);
     expect(labels).to.deep.equal([
       ['Start URL', 'start-url'],
       ['Max pages', 'max-pages'],
@@ -85,7 +88,9 @@ describe('popup form', () => {
   it('sends crawl/start with the typed settings and the delay in ms', async () => {
     const background = fakeBackground({
       'crawl/list': () => ({ crawls: [] }),
-      'crawl/start': ({ settings }) => ({ crawl: crawlSummary({ settings: { ...crawlSummary().settings, ...settings } }) }),
+      'crawl/start': ({ settings }) => ({
+        crawl: crawlSummary({ settings: { ...crawlSummary().settings, ...settings } }),
+      }),
       'pages/latest': () => ({ pages: [] }),
     });
     popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/a'), pollMs: 60_000 });
@@ -142,7 +147,12 @@ describe('popup form', () => {
 
     await click(mounted.byTestId('start'));
 
-    await waitFor(() => expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal('Another crawl is running', 'a message shown on its own reads as a sentence'));
+    await waitFor(() =>
+      expect(mounted.container.querySelector('[role="alert"]')?.textContent).to.equal(
+        'Another crawl is running',
+        'a message shown on its own reads as a sentence',
+      ),
+    );
     expect(mounted.byTestId<HTMLInputElement>('start-url').value).to.equal('https://example.com/');
   });
 });

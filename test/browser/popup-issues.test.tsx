@@ -107,7 +107,9 @@ describe('popup issues summary', () => {
     const mounted = popup;
 
     await waitFor(() => mounted.byTestId('popup-issues-error'));
-    expect(mounted.byTestId('popup-issues-error').textContent).to.equal('Could not check the issues: the database is closed');
+    expect(mounted.byTestId('popup-issues-error').textContent).to.equal(
+      'Could not check the issues: the database is closed',
+    );
     expect(mounted.queryTestId('popup-issues-counts')).to.equal(null);
     expect(mounted.byTestId('crawl-state').textContent).to.equal('finished');
     expect(mounted.container.querySelector('[role="alert"]')).to.equal(null);

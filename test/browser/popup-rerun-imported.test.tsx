@@ -1,5 +1,14 @@
 import { expect } from 'chai';
-import { click, crawlSummary, fakeBackground, mountPopup, payloadsOf, tabAt, waitFor, type MountedPopup } from './support/popup-harness.tsx';
+import {
+  click,
+  crawlSummary,
+  fakeBackground,
+  mountPopup,
+  payloadsOf,
+  tabAt,
+  waitFor,
+  type MountedPopup,
+} from './support/popup-harness.tsx';
 
 /** Re-run of a crawl imported from an archive (issue 27): its settings came from a file, so they are shown first. */
 describe('popup: re-run of an imported crawl', () => {
@@ -14,7 +23,12 @@ describe('popup: re-run of an imported crawl', () => {
     id: 'imported',
     state: 'finished',
     importedFrom: 'site.wacz',
-    settings: { ...crawlSummary().settings, startUrl: 'http://127.0.0.1:9/transfer?to=someone', delayMs: 0, maxDepth: 3 },
+    settings: {
+      ...crawlSummary().settings,
+      startUrl: 'http://127.0.0.1:9/transfer?to=someone',
+      delayMs: 0,
+      maxDepth: 3,
+    },
   });
 
   async function mountWith(crawls = [imported]) {
@@ -38,7 +52,9 @@ describe('popup: re-run of an imported crawl', () => {
     await waitFor(() => mounted.byTestId('confirm-rerun'));
     expect(mounted.byTestId('confirm-rerun-start').textContent).to.equal('http://127.0.0.1:9/transfer?to=someone');
     expect(mounted.byTestId('confirm-rerun-settings').textContent).to.include('delay 0 s').and.include('depth 3');
-    expect(mounted.byTestId('confirm-rerun-text').textContent).to.include('site.wacz').and.include('without your cookies');
+    expect(mounted.byTestId('confirm-rerun-text').textContent)
+      .to.include('site.wacz')
+      .and.include('without your cookies');
     expect(document.activeElement).to.equal(mounted.byTestId('confirm-rerun'));
     expect(payloadsOf(background.sent, 'crawl/rerun')).to.deep.equal([]);
 

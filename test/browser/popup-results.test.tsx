@@ -20,9 +20,27 @@ describe('popup results', () => {
 
   it('renders the status, "blocked" for robots, "301 → location" for redirects and the code of network failures', async () => {
     const pages = [
-      pageSummary({ seq: 5, url: 'https://example.com/old', status: 301, contentType: null, location: 'https://example.com/new' }),
-      pageSummary({ seq: 4, url: 'https://example.com/private/x', status: null, contentType: null, blockedBy: 'robots' }),
-      pageSummary({ seq: 3, url: 'https://example.com/slow', status: null, contentType: null, error: { code: 'timeout', message: 'no answer in 30 s' } }),
+      pageSummary({
+        seq: 5,
+        url: 'https://example.com/old',
+        status: 301,
+        contentType: null,
+        location: 'https://example.com/new',
+      }),
+      pageSummary({
+        seq: 4,
+        url: 'https://example.com/private/x',
+        status: null,
+        contentType: null,
+        blockedBy: 'robots',
+      }),
+      pageSummary({
+        seq: 3,
+        url: 'https://example.com/slow',
+        status: null,
+        contentType: null,
+        error: { code: 'timeout', message: 'no answer in 30 s' },
+      }),
       pageSummary({ seq: 2, url: 'https://example.com/missing', status: 404, contentType: 'text/html' }),
       pageSummary({ seq: 1, url: 'https://example.com/', status: 200, contentType: 'text/html; charset=utf-8' }),
     ];
@@ -37,8 +55,16 @@ describe('popup results', () => {
     const table = mounted.byTestId<HTMLTableElement>('results');
     const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
     expect(headers).to.deep.equal(['URL', 'Status', 'Type']);
-    const rows = [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
-    expect(rows.map((row) => row[1])).to.deep.equal(['301 → https://example.com/new', 'blocked', 'timeout', '404', '200']);
+    const rows = [...table.querySelectorAll('tbody tr')].map((tr) =>
+      [...tr.querySelectorAll('td')].map((td) => td.textContent),
+    );
+    expect(rows.map((row) => row[1])).to.deep.equal([
+      '301 → https://example.com/new',
+      'blocked',
+      'timeout',
+      '404',
+      '200',
+    ]);
     expect(rows[4]?.[2]).to.equal('text/html');
   });
 

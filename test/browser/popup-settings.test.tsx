@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 import {
   loadSiteSettings,
-  memorySettingsStorage, saveDefaultSettings,
+  memorySettingsStorage,
+  saveDefaultSettings,
   saveSiteSettings,
   SITES_KEY,
   type SettingsStorage,
@@ -37,9 +38,18 @@ describe('popup settings', () => {
 
   it('fills the form with the settings remembered for the tab site', async () => {
     const storage = memorySettingsStorage();
-    await saveSiteSettings(storage, 'https://example.com', { maxPages: 40, delayMs: 2500, excludePatterns: ['*/private/*', '*?s=*'], headBeforeGet: true });
+    await saveSiteSettings(storage, 'https://example.com', {
+      maxPages: 40,
+      delayMs: 2500,
+      excludePatterns: ['*/private/*', '*?s=*'],
+      headBeforeGet: true,
+    });
     await saveSiteSettings(storage, 'https://other.test', { maxPages: 7 });
-    popup = await mountPopup({ send: startingBackground().send, currentTabUrl: tabAt('https://example.com/docs/'), settingsStorage: storage });
+    popup = await mountPopup({
+      send: startingBackground().send,
+      currentTabUrl: tabAt('https://example.com/docs/'),
+      settingsStorage: storage,
+    });
     const mounted = popup;
 
     await waitFor(() => expect(mounted.byTestId<HTMLInputElement>('max-pages').value).to.equal('40'));
@@ -53,7 +63,11 @@ describe('popup settings', () => {
   it('fills the form with the user defaults when the tab site has no remembered settings', async () => {
     const storage = memorySettingsStorage();
     await saveDefaultSettings(storage, { maxPages: 80, timeoutMs: 5000 });
-    popup = await mountPopup({ send: startingBackground().send, currentTabUrl: tabAt('https://example.com/'), settingsStorage: storage });
+    popup = await mountPopup({
+      send: startingBackground().send,
+      currentTabUrl: tabAt('https://example.com/'),
+      settingsStorage: storage,
+    });
     const mounted = popup;
 
     await waitFor(() => expect(mounted.byTestId<HTMLInputElement>('max-pages').value).to.equal('80'));
@@ -65,7 +79,11 @@ describe('popup settings', () => {
     const storage = memorySettingsStorage();
     await saveSiteSettings(storage, 'https://example.com', { maxPages: 40 });
     await saveSiteSettings(storage, 'https://other.test', { maxPages: 7 });
-    popup = await mountPopup({ send: startingBackground().send, currentTabUrl: tabAt('https://example.com/'), settingsStorage: storage });
+    popup = await mountPopup({
+      send: startingBackground().send,
+      currentTabUrl: tabAt('https://example.com/'),
+      settingsStorage: storage,
+    });
     const mounted = popup;
     await waitFor(() => expect(mounted.byTestId<HTMLInputElement>('max-pages').value).to.equal('40'));
 
@@ -90,7 +108,11 @@ describe('popup settings', () => {
       },
       set: (key, value) => storage.set(key, value),
     };
-    popup = await mountPopup({ send: startingBackground().send, currentTabUrl: tabAt('https://example.com/'), settingsStorage: slow });
+    popup = await mountPopup({
+      send: startingBackground().send,
+      currentTabUrl: tabAt('https://example.com/'),
+      settingsStorage: slow,
+    });
     const mounted = popup;
 
     await typeInto(mounted.byTestId<HTMLInputElement>('max-pages'), '9');
@@ -117,7 +139,8 @@ describe('popup settings', () => {
   it('shows max pages, delay and Start exactly once whether more settings are open or not', async () => {
     popup = await mountPopup({ send: startingBackground().send, currentTabUrl: tabAt('https://example.com/') });
     const mounted = popup;
-    const counts = () => ['start-url', 'max-pages', 'delay', 'start', 'more-settings'].map((testId) => mounted.queryAll(testId).length);
+    const counts = () =>
+      ['start-url', 'max-pages', 'delay', 'start', 'more-settings'].map((testId) => mounted.queryAll(testId).length);
 
     expect(counts()).to.deep.equal([1, 1, 1, 1, 1]);
     expect(mounted.queryTestId('settings-form')).to.equal(null);
@@ -132,7 +155,12 @@ describe('popup settings', () => {
   it('sends every setting with crawl/start and remembers them for the site of the start URL', async () => {
     const storage = memorySettingsStorage();
     const background = startingBackground();
-    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), settingsStorage: storage, pollMs: 60_000 });
+    popup = await mountPopup({
+      send: background.send,
+      currentTabUrl: tabAt('https://example.com/'),
+      settingsStorage: storage,
+      pollMs: 60_000,
+    });
     const mounted = popup;
     await waitFor(() => expect(mounted.byTestId<HTMLInputElement>('start-url').value).to.equal('https://example.com/'));
 
@@ -160,13 +188,20 @@ describe('popup settings', () => {
     const remembered = await loadSiteSettings(storage, 'https://example.org');
     expect(remembered).to.include({ maxPages: 25, delayMs: 500, headBeforeGet: true, timeoutMs: 5000 });
     expect(remembered.excludePatterns).to.deep.equal(['*/private/*', '*?sessionid=*']);
-    expect(await loadSiteSettings(storage, 'https://example.com')).to.deep.equal({ ...DEFAULT_SETTINGS, excludePatterns: [] });
+    expect(await loadSiteSettings(storage, 'https://example.com')).to.deep.equal({
+      ...DEFAULT_SETTINGS,
+      excludePatterns: [],
+    });
   });
 
   it('shows the message of an invalid timeout next to it and sends and remembers nothing', async () => {
     const storage = memorySettingsStorage();
     const background = startingBackground();
-    popup = await mountPopup({ send: background.send, currentTabUrl: tabAt('https://example.com/'), settingsStorage: storage });
+    popup = await mountPopup({
+      send: background.send,
+      currentTabUrl: tabAt('https://example.com/'),
+      settingsStorage: storage,
+    });
     const mounted = popup;
     await waitFor(() => expect(mounted.byTestId<HTMLInputElement>('start-url').value).to.equal('https://example.com/'));
 

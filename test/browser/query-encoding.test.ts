@@ -53,6 +53,8 @@ describe('encodeQueryFor: the query as Chromium encodes it on a page in a legacy
 
   it('leaves a UTF-8 page as the URL parser does', async () => {
     const href = 'search?q=café';
-    expect(new URL(encodeQueryFor(href, 'utf-8'), 'http://site.test/dir/').href).to.equal(await browserHref(href, 'utf-8'));
+    expect(new URL(encodeQueryFor(href, 'utf-8'), 'http://site.test/dir/').href).to.equal(
+      await browserHref(href, 'utf-8'),
+    );
   });
 });

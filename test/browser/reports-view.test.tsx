@@ -61,7 +61,8 @@ async function mount(loadRows: RowScan, saveCsv?: SaveCsv, onOpenUrl?: (url: str
   await act(() => {
     render(<ReportsView loadRows={loadRows} crawl={CRAWL} saveCsv={save} onOpenUrl={onOpenUrl} />, container);
   });
-  const queryTestId = (testId: string): HTMLElement | null => container.querySelector<HTMLElement>(`[data-testid="${testId}"]`);
+  const queryTestId = (testId: string): HTMLElement | null =>
+    container.querySelector<HTMLElement>(`[data-testid="${testId}"]`);
   return {
     container,
     queryTestId,
@@ -84,7 +85,9 @@ async function pick(view: Mounted, kind: ReportKind): Promise<void> {
 
 /** The text of each body cell of the report table, row by row. */
 function tableCells(view: Mounted): string[][] {
-  return [...view.byTestId('report-table').querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''));
+  return [...view.byTestId('report-table').querySelectorAll('tbody tr')].map((tr) =>
+    [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''),
+  );
 }
 
 afterEach(async () => {
@@ -120,7 +123,13 @@ describe('ReportsView', () => {
     expect(view.byTestId('report-count').dataset['count']).to.equal('1');
     expect(view.byTestId('report-count').textContent).to.equal('1 broken URL');
     const options = [...view.byTestId<HTMLSelectElement>('report-select').options].map((o) => o.textContent);
-    expect(options).to.deep.equal(['Broken links (1)', 'Broken resources (1)', 'Redirect chains and loops (1)', 'Blocked by robots.txt (1)', 'Duplicate content (1)']);
+    expect(options).to.deep.equal([
+      'Broken links (1)',
+      'Broken resources (1)',
+      'Redirect chains and loops (1)',
+      'Blocked by robots.txt (1)',
+      'Duplicate content (1)',
+    ]);
     const [cells] = tableCells(view);
     expect(cells?.[0]).to.equal(`${A}/gone`);
     expect(cells?.[1]).to.equal('404');
@@ -141,7 +150,9 @@ describe('ReportsView', () => {
     await pick(view, 'broken-resources');
     expect(view.byTestId('report-table').dataset['kind']).to.equal('broken-resources');
     expect(view.byTestId('report-count').textContent).to.equal('1 broken resource');
-    expect(tableCells(view)).to.deep.equal([[`${A}/img/gone.png`, 'image', '404', `${A}/styled${A}/s/site.css (stylesheet)`]]);
+    expect(tableCells(view)).to.deep.equal([
+      [`${A}/img/gone.png`, 'image', '404', `${A}/styled${A}/s/site.css (stylesheet)`],
+    ]);
 
     await pick(view, 'redirects');
     expect(view.byTestId('report-table').dataset['kind']).to.equal('redirects');
@@ -157,7 +168,7 @@ describe('ReportsView', () => {
     expect(tableCells(view)[0]?.[2]).to.include(`${A}/a · 200 (first capture)`);
   });
 
-  it('counts redirect loops, chains of more than one hop and single redirects apart, in the Issues\' words', async () => {
+  it("counts redirect loops, chains of more than one hop and single redirects apart, in the Issues' words", async () => {
     const rows = [
       row('/old', { status: 301, location: `${A}/loop` }),
       row('/loop', { status: 302, location: `${A}/old` }),
@@ -169,18 +180,31 @@ describe('ReportsView', () => {
     const view = await mount(scanOf(rows));
     await waitFor(() => view.container.querySelector('[data-state="ready"]') !== null);
     await pick(view, 'redirects');
-    expect(view.byTestId('report-count').textContent).to.equal('1 redirect loop, 1 redirect chain of more than one hop, 1 single redirect');
+    expect(view.byTestId('report-count').textContent).to.equal(
+      '1 redirect loop, 1 redirect chain of more than one hop, 1 single redirect',
+    );
     expect(tableCells(view).map((cells) => cells[3])).to.deep.equal(['loop', 'chain', '']);
   });
 
   it('opens the detail of every URL a redirect chain names, where it ends included', async () => {
     const opened: string[] = [];
-    const rows = [row('/r1', { status: 301, location: `${A}/r2` }), row('/r2', { status: 308, location: `${A}/home` }), row('/home'), row('/gone', { status: 301, location: `${A}/elsewhere` })].map((r, index) => ({ ...r, seq: index + 1 }));
+    const rows = [
+      row('/r1', { status: 301, location: `${A}/r2` }),
+      row('/r2', { status: 308, location: `${A}/home` }),
+      row('/home'),
+      row('/gone', { status: 301, location: `${A}/elsewhere` }),
+    ].map((r, index) => ({ ...r, seq: index + 1 }));
     const view = await mount(scanOf(rows), undefined, (url) => opened.push(url));
     await waitFor(() => view.queryTestId('report-count') !== null);
     await pick(view, 'redirects');
     const links = [...view.byTestId('report-table').querySelectorAll<HTMLElement>('[data-testid="report-url"]')];
-    expect(links.map((link) => link.textContent)).to.deep.equal([`${A}/r1`, `${A}/r2`, `${A}/home`, `${A}/gone`, `${A}/elsewhere`]);
+    expect(links.map((link) => link.textContent)).to.deep.equal([
+      `${A}/r1`,
+      `${A}/r2`,
+      `${A}/home`,
+      `${A}/gone`,
+      `${A}/elsewhere`,
+    ]);
     expect(tableCells(view).map((cells) => cells[2])).to.deep.equal([`200 ${A}/home`, `not crawled: ${A}/elsewhere`]);
     for (const link of links) await click(link);
     expect(opened).to.deep.equal([`${A}/r1`, `${A}/r2`, `${A}/home`, `${A}/gone`, `${A}/elsewhere`]);

@@ -11,7 +11,15 @@ import type { CrawlRecord, PageRecord } from '../../src/core/model.ts';
 import type { ExportFormat } from '../../src/export/format-info.ts';
 import type { CrawlSummary, Events, OnEvent, RequestOf, RequestType } from '../../src/messaging/protocol.ts';
 import { click, settle, typeInto, waitFor } from './support/popup-harness.tsx';
-import { CRAWL_ID, FakePageQueries, FakeRowReader, SITE, crawlRecord, listRowOf, pageRecord } from './support/results-fakes.ts';
+import {
+  CRAWL_ID,
+  FakePageQueries,
+  FakeRowReader,
+  SITE,
+  crawlRecord,
+  listRowOf,
+  pageRecord,
+} from './support/results-fakes.ts';
 import { loadResultsStyles, mountResults, type MountedResults } from './support/results-harness.tsx';
 
 /** A crawl's rows of every kind, and the record whose counts they make (errors: 4xx, 5xx, failed). */
@@ -23,15 +31,33 @@ function crawlOfEveryKind(state: CrawlRecord['state'] = 'finished'): { rows: Pag
     pageRecord(4, { url: `${SITE}/missing`, status: 404 }),
     pageRecord(5, { url: `${SITE}/gone`, status: 410 }),
     pageRecord(6, { url: `${SITE}/broken`, status: 500 }),
-    pageRecord(7, { url: `${SITE}/slow`, status: null, contentType: null, error: { code: 'timeout', message: 'no complete answer within 1000 ms' } }),
-    pageRecord(8, { url: `${SITE}/private/x`, status: null, contentType: null, blockedBy: 'robots', blockedRule: 'Disallow: /private/' }),
+    pageRecord(7, {
+      url: `${SITE}/slow`,
+      status: null,
+      contentType: null,
+      error: { code: 'timeout', message: 'no complete answer within 1000 ms' },
+    }),
+    pageRecord(8, {
+      url: `${SITE}/private/x`,
+      status: null,
+      contentType: null,
+      blockedBy: 'robots',
+      blockedRule: 'Disallow: /private/',
+    }),
     pageRecord(9, { url: `${SITE}/copy`, duplicateOf: `${SITE}/ok` }),
   ];
   const errors = rows.filter((row) => row.error !== null || (row.status !== null && row.status >= 400)).length;
   const record = crawlRecord({
     state,
     endedAt: state === 'running' || state === 'paused' ? null : 1_700_000_100_000,
-    counts: { admitted: rows.length + (state === 'finished' ? 0 : 11), done: rows.length, fetched: 7, errors, blocked: 1, bytesStored: 4096 },
+    counts: {
+      admitted: rows.length + (state === 'finished' ? 0 : 11),
+      done: rows.length,
+      fetched: 7,
+      errors,
+      blocked: 1,
+      bytesStored: 4096,
+    },
   });
   return { rows, record };
 }
@@ -39,7 +65,18 @@ function crawlOfEveryKind(state: CrawlRecord['state'] = 'finished'): { rows: Pag
 /** A crawl record as a `crawl/*` reply carries it, with `overrides`. */
 function summaryOf(record: CrawlRecord, overrides: Partial<CrawlSummary> = {}): CrawlSummary {
   const { id, state, createdAt, endedAt, counts, message, settings } = record;
-  return { id, startUrl: settings.startUrl, state, createdAt, endedAt, counts, queued: counts.admitted - counts.done, message, settings, ...overrides };
+  return {
+    id,
+    startUrl: settings.startUrl,
+    state,
+    createdAt,
+    endedAt,
+    counts,
+    queued: counts.admitted - counts.done,
+    message,
+    settings,
+    ...overrides,
+  };
 }
 
 /** A reader whose crawl record the test replaces, as the background changes it. */
@@ -78,10 +115,19 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
     view = undefined;
   });
 
-  async function mount(state: CrawlRecord['state'], extra: Parameters<typeof mountResults>[0] extends infer P ? Partial<P> : never = {}) {
+  async function mount(
+    state: CrawlRecord['state'],
+    extra: Parameters<typeof mountResults>[0] extends infer P ? Partial<P> : never = {},
+  ) {
     const { rows, record } = crawlOfEveryKind(state);
     const queries = new FakePageQueries(rows.map(listRowOf));
-    view = await mountResults({ queries, reader: new FakeRowReader(rows, record), crawlId: CRAWL_ID, now: () => record.createdAt + 95_000, ...extra });
+    view = await mountResults({
+      queries,
+      reader: new FakeRowReader(rows, record),
+      crawlId: CRAWL_ID,
+      now: () => record.createdAt + 95_000,
+      ...extra,
+    });
     const mounted = view;
     await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal(`${rows.length} URLs`));
     return { mounted, rows, record, queries };
@@ -89,7 +135,9 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
 
   it('lists exactly the rows the popup counts as errors under one Errors filter, with that count', async () => {
     const { mounted, record } = await mount('finished');
-    await waitFor(() => expect(mounted.byTestId('filter-errors').textContent).to.equal(`Errors${record.counts.errors}`));
+    await waitFor(() =>
+      expect(mounted.byTestId('filter-errors').textContent).to.equal(`Errors${record.counts.errors}`),
+    );
     await click(mounted.byTestId('filter-errors'));
     await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal(`${record.counts.errors} URLs`));
     const urls = mounted.allByTestId('results-row').map((row) => row.dataset['url']);
@@ -104,7 +152,10 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
     await typeInto(mounted.byTestId<HTMLInputElement>('results-search'), 'nothing-like-this');
     await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal('0 URLs'));
     expect(mounted.byTestId('results-empty').textContent).to.include('No URL matches these filters');
-    expect(mounted.byTestId<HTMLButtonElement>('results-export-view').disabled, 'an empty view is not exported').to.equal(true);
+    expect(
+      mounted.byTestId<HTMLButtonElement>('results-export-view').disabled,
+      'an empty view is not exported',
+    ).to.equal(true);
     await click(mounted.byTestId('clear-filters'));
     await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal('9 URLs'));
     expect(mounted.byTestId<HTMLButtonElement>('results-export-view').disabled).to.equal(false);
@@ -113,10 +164,22 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
   });
 
   it('says that no URL is recorded yet while a crawl has none, and offers no Clear filters then', async () => {
-    const waiting = crawlRecord({ state: 'running', endedAt: null, counts: { admitted: 1, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0 } });
-    view = await mountResults({ queries: new FakePageQueries([]), reader: new FakeRowReader([], waiting), crawlId: CRAWL_ID });
+    const waiting = crawlRecord({
+      state: 'running',
+      endedAt: null,
+      counts: { admitted: 1, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0 },
+    });
+    view = await mountResults({
+      queries: new FakePageQueries([]),
+      reader: new FakeRowReader([], waiting),
+      crawlId: CRAWL_ID,
+    });
     const mounted = view;
-    await waitFor(() => expect(mounted.byTestId('results-none').textContent).to.equal('No URL recorded yet: rows appear here as the crawl finishes them.'));
+    await waitFor(() =>
+      expect(mounted.byTestId('results-none').textContent).to.equal(
+        'No URL recorded yet: rows appear here as the crawl finishes them.',
+      ),
+    );
     expect(mounted.queryTestId('clear-filters')).to.equal(null);
   });
 
@@ -129,19 +192,26 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
     const { mounted } = await mount('finished', { send });
     await waitFor(() => expect(mounted.byTestId('results-progress').getAttribute('aria-valuenow')).to.equal('100'));
     expect(mounted.byTestId('results-run-time').textContent).to.match(/^took /);
-    for (const action of ['pause', 'resume', 'stop']) expect(mounted.queryTestId(`results-${action}`), action).to.equal(null);
+    for (const action of ['pause', 'resume', 'stop'])
+      expect(mounted.queryTestId(`results-${action}`), action).to.equal(null);
   });
 
   it('pauses a running crawl and stops a paused one from the tab, showing progress of what is known', async () => {
     const sent: { type: RequestType; payload: unknown }[] = [];
-    const replies: Record<string, CrawlRecord['state']> = { 'crawl/pause': 'paused', 'crawl/stop': 'stopped', 'crawl/resume': 'running' };
+    const replies: Record<string, CrawlRecord['state']> = {
+      'crawl/pause': 'paused',
+      'crawl/stop': 'stopped',
+      'crawl/resume': 'running',
+    };
     const send = (async <K extends RequestType>(type: K, payload: RequestOf<K>) => {
       sent.push({ type, payload });
       return { crawl: summaryOf(crawlOfEveryKind(replies[type] ?? 'running').record) };
     }) as unknown as Send;
     const running = await mount('running', { send });
     // 9 done of 9 + 11 queued.
-    await waitFor(() => expect(running.mounted.byTestId('results-progress').getAttribute('aria-valuenow')).to.equal('45'));
+    await waitFor(() =>
+      expect(running.mounted.byTestId('results-progress').getAttribute('aria-valuenow')).to.equal('45'),
+    );
     expect(running.mounted.byTestId('results-counter-queued').textContent).to.equal('queued11');
     expect(running.mounted.byTestId('results-run-time').textContent).to.match(/^running for /);
     expect(running.mounted.queryTestId('results-resume')).to.equal(null);
@@ -163,7 +233,14 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
     const events = fakeEvents();
     const pausedReply = summaryOf(record, { state: 'paused', activeMs: 61_000 });
     const send = (async () => ({ crawl: pausedReply })) as unknown as Send;
-    view = await mountResults({ queries: new FakePageQueries(rows.map(listRowOf)), reader, crawlId: CRAWL_ID, onEvent: events.onEvent, send, now: () => record.createdAt + 95_000 });
+    view = await mountResults({
+      queries: new FakePageQueries(rows.map(listRowOf)),
+      reader,
+      crawlId: CRAWL_ID,
+      onEvent: events.onEvent,
+      send,
+      now: () => record.createdAt + 95_000,
+    });
     const mounted = view;
     await waitFor(() => expect(mounted.byTestId('results-crawl-state').textContent).to.equal('running'));
 
@@ -180,16 +257,25 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
     expect(mounted.byTestId('results-crawl-state').textContent).to.equal('paused');
 
     // Resumed elsewhere and gone on: the newer read wins.
-    reader.record = { ...record, counts: { ...record.counts, admitted: record.counts.admitted + 2, done: record.counts.done + 2 } };
+    reader.record = {
+      ...record,
+      counts: { ...record.counts, admitted: record.counts.admitted + 2, done: record.counts.done + 2 },
+    };
     events.fire();
     await waitFor(() => expect(mounted.byTestId('results-crawl-state').textContent).to.equal('running'));
     expect(mounted.byTestId('results-pause').textContent).to.equal('Pause');
   });
 
   it('says what an export from the tab saved, beside the bar', async () => {
-    const { mounted } = await mount('finished', { openExport: async () => 'Saved site.example-2026-01-31.wacz (10 URLs) into the downloads' });
+    const { mounted } = await mount('finished', {
+      openExport: async () => 'Saved site.example-2026-01-31.wacz (10 URLs) into the downloads',
+    });
     await click(mounted.byTestId('results-export'));
-    await waitFor(() => expect(mounted.byTestId('results-export-saved').textContent).to.equal('Saved site.example-2026-01-31.wacz (10 URLs) into the downloads'));
+    await waitFor(() =>
+      expect(mounted.byTestId('results-export-saved').textContent).to.equal(
+        'Saved site.example-2026-01-31.wacz (10 URLs) into the downloads',
+      ),
+    );
     expect(mounted.byTestId('results-export').textContent).to.equal('Export');
   });
 
@@ -212,7 +298,10 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
     await click(mounted.byTestId('results-export-view'));
     await waitFor(() => expect(saved).to.have.lengthOf(1));
     expect(saved[0]?.name).to.match(/^site\.example-\d{4}-\d{2}-\d{2}-view\.csv$/);
-    const records = (saved[0]?.text ?? '').replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    const records = (saved[0]?.text ?? '')
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
     expect(records[0]).to.match(/^url,/);
     expect(records.slice(1).map((record) => record.split(',')[0])).to.deep.equal([`${SITE}/missing`, `${SITE}/gone`]);
   });
@@ -240,8 +329,16 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
   });
 
   it('says why a crawl failed, and shows no counters when it recorded nothing', async () => {
-    const failed = crawlRecord({ state: 'failed', message: 'could not reach http://127.0.0.1:9: connection refused', counts: { admitted: 1, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0 } });
-    view = await mountResults({ queries: new FakePageQueries([]), reader: new FakeRowReader([], failed), crawlId: CRAWL_ID });
+    const failed = crawlRecord({
+      state: 'failed',
+      message: 'could not reach http://127.0.0.1:9: connection refused',
+      counts: { admitted: 1, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0 },
+    });
+    view = await mountResults({
+      queries: new FakePageQueries([]),
+      reader: new FakeRowReader([], failed),
+      crawlId: CRAWL_ID,
+    });
     const mounted = view;
     await waitFor(() => expect(mounted.byTestId('results-crawl-message').textContent).to.include('could not reach'));
     expect(mounted.queryTestId('results-counter-errors')).to.equal(null);
@@ -253,15 +350,26 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
     reader.getCrawl = () => Promise.reject(new Error('database closed'));
     view = await mountResults({ queries: new FakePageQueries([]), reader, crawlId: CRAWL_ID });
     const mounted = view;
-    await waitFor(() => expect(mounted.byTestId('results-read-error').textContent).to.include('Could not read the crawl: database closed'));
+    await waitFor(() =>
+      expect(mounted.byTestId('results-read-error').textContent).to.include(
+        'Could not read the crawl: database closed',
+      ),
+    );
     expect(mounted.byTestId('results-read-error').textContent).to.include("popup's Crawls list");
-    for (const testId of ['results-search', 'results-total', 'tab-table']) expect(mounted.queryTestId(testId), testId).to.equal(null);
+    for (const testId of ['results-search', 'results-total', 'tab-table'])
+      expect(mounted.queryTestId(testId), testId).to.equal(null);
   });
 
   it('shows only the error for a crawl id that is not stored: no filters, no table', async () => {
-    view = await mountResults({ queries: new FakePageQueries([]), reader: new FakeRowReader([], undefined), crawlId: 'deleted-crawl' });
+    view = await mountResults({
+      queries: new FakePageQueries([]),
+      reader: new FakeRowReader([], undefined),
+      crawlId: 'deleted-crawl',
+    });
     const mounted = view;
-    await waitFor(() => expect(mounted.byTestId('results-missing-crawl').textContent).to.include('There is no crawl deleted-crawl'));
+    await waitFor(() =>
+      expect(mounted.byTestId('results-missing-crawl').textContent).to.include('There is no crawl deleted-crawl'),
+    );
     expect(mounted.byTestId('results-missing-crawl').textContent).to.include("popup's Crawls list");
     for (const testId of ['results-search', 'results-total', 'filter-2xx', 'tab-table', 'tab-reports']) {
       expect(mounted.queryTestId(testId), testId).to.equal(null);

@@ -7,7 +7,13 @@ import { expect } from 'chai';
 import { parseResultsParams } from '../../src/messaging/routes.ts';
 import { click, waitFor } from './support/popup-harness.tsx';
 import { CRAWL_ID, FakePageQueries, FakeRowReader, listRowOf, manyListRows } from './support/results-fakes.ts';
-import { fakeLocation, loadResultsStyles, mountResults, type FakeLocation, type MountedResults } from './support/results-harness.tsx';
+import {
+  fakeLocation,
+  loadResultsStyles,
+  mountResults,
+  type FakeLocation,
+  type MountedResults,
+} from './support/results-harness.tsx';
 import { PLANTED, SITE, auditRows } from '../support/audit-fixture.ts';
 
 function inside(parent: HTMLElement | null, testId: string): HTMLElement {
@@ -37,10 +43,13 @@ describe('results page: the address', () => {
     return view;
   }
 
-  const check = (page: MountedResults, id: string): HTMLElement | null => page.container.querySelector<HTMLElement>(`[data-check="${id}"]`);
+  const check = (page: MountedResults, id: string): HTMLElement | null =>
+    page.container.querySelector<HTMLElement>(`[data-check="${id}"]`);
   const openChecks = (page: MountedResults): string[] =>
     [...page.container.querySelectorAll<HTMLElement>('[data-testid="issue-check"]')]
-      .filter((element) => element.querySelector('[data-testid="issue-toggle"]')?.getAttribute('aria-expanded') === 'true')
+      .filter(
+        (element) => element.querySelector('[data-testid="issue-toggle"]')?.getAttribute('aria-expanded') === 'true',
+      )
       .map((element) => element.dataset['check'] ?? '');
 
   it('comes Back from a URL opened in the Issues view to that view, its checks open and its scroll', async () => {
@@ -80,10 +89,15 @@ describe('results page: the address', () => {
     await waitFor(() => expect(page.byTestId<HTMLInputElement>('results-search').value).to.equal('gone'));
     expect(page.byTestId('filter-4xx').getAttribute('aria-pressed')).to.equal('true');
     await waitFor(() => {
-      const urls = [...page.container.querySelectorAll<HTMLElement>('[data-testid="results-row"][data-url]')].map((row) => row.dataset['url']);
+      const urls = [...page.container.querySelectorAll<HTMLElement>('[data-testid="results-row"][data-url]')].map(
+        (row) => row.dataset['url'],
+      );
       expect(urls).to.deep.equal([`${SITE}/gone`]);
     });
-    expect(table.entries).to.deep.equal([`?crawl=${CRAWL_ID}&status=4xx&q=gone&sort=-url`], 'read as it was written, no new entry');
+    expect(table.entries).to.deep.equal(
+      [`?crawl=${CRAWL_ID}&status=4xx&q=gone&sort=-url`],
+      'read as it was written, no new entry',
+    );
   });
 
   it('keeps a filter typed in the table in the address, in place of the entry', async () => {
@@ -108,7 +122,7 @@ describe('results page: the address', () => {
     for (const url of PLANTED['title-missing']) expect(saved[0]?.[1]).to.include(url);
   });
 
-  it('says the table shows one issue\'s URLs as a note, not styled as an error', async () => {
+  it("says the table shows one issue's URLs as a note, not styled as an error", async () => {
     await loadResultsStyles();
     const page = await mountAt(fakeLocation(`?crawl=${CRAWL_ID}&view=issues&check=title-missing`));
     await waitFor(() => expect(page.byTestId('issues').dataset['state']).to.equal('ready'));
@@ -128,7 +142,12 @@ describe('results page: the address', () => {
     await loadResultsStyles();
     const rows = manyListRows(400);
     const location = fakeLocation(`?crawl=${CRAWL_ID}`);
-    view = await mountResults({ queries: new FakePageQueries(rows), reader: new FakeRowReader([]), crawlId: CRAWL_ID, location });
+    view = await mountResults({
+      queries: new FakePageQueries(rows),
+      reader: new FakeRowReader([]),
+      crawlId: CRAWL_ID,
+      location,
+    });
     const page = view;
     await waitFor(() => expect(page.byTestId('results-total').textContent).to.equal('400 URLs'));
     const body = (): HTMLElement => {
@@ -146,7 +165,12 @@ describe('results page: the address', () => {
 
     await waitFor(() => expect(body().scrollTop).to.equal(2400));
     await view.unmount();
-    view = await mountResults({ queries: new FakePageQueries(rows), reader: new FakeRowReader([]), crawlId: CRAWL_ID, location: fakeLocation(location.search()) });
+    view = await mountResults({
+      queries: new FakePageQueries(rows),
+      reader: new FakeRowReader([]),
+      crawlId: CRAWL_ID,
+      location: fakeLocation(location.search()),
+    });
     const reloaded = view;
     await waitFor(() => expect(reloaded.container.querySelector<HTMLElement>('.grid-body')?.scrollTop).to.equal(2400));
   });

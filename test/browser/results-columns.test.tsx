@@ -5,11 +5,25 @@
  */
 import { expect } from 'chai';
 import { act } from 'preact/test-utils';
-import { COLUMNS_PREF_KEY, DEFAULT_COLUMNS, loadShownColumns, shownColumnsOf, type PrefsStorage, type ShownColumn } from '../../src/results/column-prefs.ts';
+import {
+  COLUMNS_PREF_KEY,
+  DEFAULT_COLUMNS,
+  loadShownColumns,
+  shownColumnsOf,
+  type PrefsStorage,
+  type ShownColumn,
+} from '../../src/results/column-prefs.ts';
 import { fittingColumns } from '../../src/results/results-grid.tsx';
 import { urlListQueries } from '../../src/results/url-list-queries.ts';
 import { click, settle, waitFor } from './support/popup-harness.tsx';
-import { CRAWL_ID, FakePageQueries, FakeRowReader, listRowOf, manyListRows, pageRecord } from './support/results-fakes.ts';
+import {
+  CRAWL_ID,
+  FakePageQueries,
+  FakeRowReader,
+  listRowOf,
+  manyListRows,
+  pageRecord,
+} from './support/results-fakes.ts';
 import { loadResultsStyles, mountResults, type MountedResults } from './support/results-harness.tsx';
 import { factsOf } from '../support/page-facts-fixture.ts';
 
@@ -24,7 +38,21 @@ class MemoryStorage implements PrefsStorage {
   }
 }
 
-const ALL_COLUMNS: ShownColumn[] = ['url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks', 'indexability', 'words', 'h1Count', 'internalLinks', 'outboundLinks'];
+const ALL_COLUMNS: ShownColumn[] = [
+  'url',
+  'status',
+  'contentType',
+  'size',
+  'responseTime',
+  'depth',
+  'title',
+  'inlinks',
+  'indexability',
+  'words',
+  'h1Count',
+  'internalLinks',
+  'outboundLinks',
+];
 
 describe('results table columns', () => {
   let view: MountedResults | undefined;
@@ -38,7 +66,11 @@ describe('results table columns', () => {
     view = undefined;
   });
 
-  async function mount(queries: FakePageQueries, prefs: PrefsStorage | null = null, reader = new FakeRowReader([])): Promise<MountedResults> {
+  async function mount(
+    queries: FakePageQueries,
+    prefs: PrefsStorage | null = null,
+    reader = new FakeRowReader([]),
+  ): Promise<MountedResults> {
     view = await mountResults({ queries, reader, crawlId: CRAWL_ID, prefs });
     const mounted = view;
     await waitFor(() => expect(mounted.allByTestId('results-row').length).to.be.above(0));
@@ -46,7 +78,9 @@ describe('results table columns', () => {
   }
 
   function headers(mounted: MountedResults): string[] {
-    return [...mounted.container.querySelectorAll<HTMLElement>('[role="columnheader"]')].map((cell) => cell.querySelector('button')?.dataset['testid']?.replace(/^sort-/, '') ?? '');
+    return [...mounted.container.querySelectorAll<HTMLElement>('[role="columnheader"]')].map(
+      (cell) => cell.querySelector('button')?.dataset['testid']?.replace(/^sort-/, '') ?? '',
+    );
   }
 
   function cellsOf(mounted: MountedResults, column: string): string[] {
@@ -54,7 +88,8 @@ describe('results table columns', () => {
   }
 
   async function toggleColumn(mounted: MountedResults, column: string): Promise<void> {
-    if (!mounted.byTestId<HTMLDetailsElement>('column-chooser').open) await click(mounted.byTestId('column-chooser-open'));
+    if (!mounted.byTestId<HTMLDetailsElement>('column-chooser').open)
+      await click(mounted.byTestId('column-chooser-open'));
     await click(mounted.byTestId(`column-${column}`));
   }
 
@@ -68,14 +103,36 @@ describe('results table columns', () => {
     await toggleColumn(mounted, 'outboundLinks');
     await toggleColumn(mounted, 'size');
     await waitFor(() => expect(headers(mounted)).to.include('words'));
-    expect(headers(mounted)).to.deep.equal(['url', 'status', 'contentType', 'responseTime', 'depth', 'title', 'inlinks', 'indexability', 'words', 'outboundLinks']);
+    expect(headers(mounted)).to.deep.equal([
+      'url',
+      'status',
+      'contentType',
+      'responseTime',
+      'depth',
+      'title',
+      'inlinks',
+      'indexability',
+      'words',
+      'outboundLinks',
+    ]);
     // Every row has a cell for each header.
     for (const row of mounted.allByTestId('results-row')) expect(row.children.length).to.equal(10);
     expect(JSON.parse(prefs.getItem(COLUMNS_PREF_KEY) ?? 'null')).to.deep.equal(headers(mounted));
 
     await view?.unmount();
     const again = await mount(new FakePageQueries(manyListRows(20)), prefs);
-    expect(headers(again)).to.deep.equal(['url', 'status', 'contentType', 'responseTime', 'depth', 'title', 'inlinks', 'indexability', 'words', 'outboundLinks']);
+    expect(headers(again)).to.deep.equal([
+      'url',
+      'status',
+      'contentType',
+      'responseTime',
+      'depth',
+      'title',
+      'inlinks',
+      'indexability',
+      'words',
+      'outboundLinks',
+    ]);
   });
 
   it('reads a stored choice it cannot use as the default columns, and always keeps the URL', () => {
@@ -93,7 +150,9 @@ describe('results table columns', () => {
 
   it('shows indexability, words, h1 count (the first h1 as its tooltip) and link counts, blank for rows without facts', async () => {
     const rows = [
-      pageRecord(1, { facts: factsOf({ wordCount: 321, h1: 'Welcome', h1Count: 1, internalLinks: 14, outboundLinks: 2 }) }),
+      pageRecord(1, {
+        facts: factsOf({ wordCount: 321, h1: 'Welcome', h1Count: 1, internalLinks: 14, outboundLinks: 2 }),
+      }),
       pageRecord(2, { facts: factsOf({ robots: ['noindex'], h1Count: 3, h1: 'First' }) }),
       pageRecord(3, { facts: factsOf({ canonical: 'https://site.example/p1' }) }),
       pageRecord(4, { status: 301, location: 'https://site.example/p1', facts: null }),
@@ -113,7 +172,9 @@ describe('results table columns', () => {
     const [first, second, third] = mounted.allByTestId('results-row');
     expect(first?.querySelector('.cell-h1Count')?.getAttribute('title')).to.equal('Welcome');
     expect(second?.querySelector('.cell-indexability')?.getAttribute('title')).to.equal('Not indexable: noindex');
-    expect(third?.querySelector('.cell-indexability')?.getAttribute('title')).to.equal('Not indexable: canonicalised elsewhere');
+    expect(third?.querySelector('.cell-indexability')?.getAttribute('title')).to.equal(
+      'Not indexable: canonicalised elsewhere',
+    );
   });
 
   it('sorts by each new column both ways, and shows every header whole with all columns chosen', async () => {
@@ -123,13 +184,24 @@ describe('results table columns', () => {
     const mounted = await mount(queries, prefs);
     mounted.container.style.width = '1700px';
     await settle(20);
-    for (const [column, field] of [['words', 'wordCount'], ['h1Count', 'h1Count'], ['internalLinks', 'internalLinks'], ['outboundLinks', 'outboundLinks']] as const) {
+    for (const [column, field] of [
+      ['words', 'wordCount'],
+      ['h1Count', 'h1Count'],
+      ['internalLinks', 'internalLinks'],
+      ['outboundLinks', 'outboundLinks'],
+    ] as const) {
       await click(mounted.byTestId(`sort-${column}`));
       await waitFor(() => expect(queries.lastQuery().sort).to.deep.equal({ column, descending: false }));
-      const ascending = manyListRows(40).map((row) => row[field] ?? -1).sort((a, b) => a - b);
-      await waitFor(() => expect(cellsOf(mounted, column).slice(0, 5).map(Number)).to.deep.equal(ascending.slice(0, 5)));
+      const ascending = manyListRows(40)
+        .map((row) => row[field] ?? -1)
+        .sort((a, b) => a - b);
+      await waitFor(() =>
+        expect(cellsOf(mounted, column).slice(0, 5).map(Number)).to.deep.equal(ascending.slice(0, 5)),
+      );
       await click(mounted.byTestId(`sort-${column}`));
-      await waitFor(() => expect(cellsOf(mounted, column).slice(0, 5).map(Number)).to.deep.equal(ascending.reverse().slice(0, 5)));
+      await waitFor(() =>
+        expect(cellsOf(mounted, column).slice(0, 5).map(Number)).to.deep.equal(ascending.reverse().slice(0, 5)),
+      );
       const grid = mounted.byTestId('results-grid').getBoundingClientRect();
       for (const cell of mounted.container.querySelectorAll<HTMLElement>('[role="columnheader"]')) {
         expect(cell.scrollWidth, `${cell.textContent ?? ''} fits its column`).to.be.at.most(cell.clientWidth);
@@ -151,14 +223,34 @@ describe('results table columns', () => {
       const shown = headers(mounted);
       expect(shown.slice(0, 2), `${width} px`).to.deep.equal(['url', 'status']);
       const grid = mounted.byTestId('results-grid').getBoundingClientRect();
-      for (const cell of mounted.container.querySelectorAll<HTMLElement>('[role="columnheader"], [data-testid="results-row"] [role="gridcell"]')) {
+      for (const cell of mounted.container.querySelectorAll<HTMLElement>(
+        '[role="columnheader"], [data-testid="results-row"] [role="gridcell"]',
+      )) {
         expect(cell.getBoundingClientRect().right, `${width} px: ${cell.className}`).to.be.at.most(grid.right + 0.5);
       }
-      for (const row of mounted.allByTestId('results-row')) expect(row.children.length, `${width} px`).to.equal(shown.length);
+      for (const row of mounted.allByTestId('results-row'))
+        expect(row.children.length, `${width} px`).to.equal(shown.length);
     }
     // The order they go in: the page facts' counts first, then as before (inlinks, depth…).
-    expect(fittingColumns(ALL_COLUMNS, 1100).columns.map((column) => column.column)).to.deep.equal(['url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks', 'indexability', 'words']);
-    expect(fittingColumns(ALL_COLUMNS, 700).columns.map((column) => column.column)).to.deep.equal(['url', 'status', 'contentType', 'size', 'responseTime']);
+    expect(fittingColumns(ALL_COLUMNS, 1100).columns.map((column) => column.column)).to.deep.equal([
+      'url',
+      'status',
+      'contentType',
+      'size',
+      'responseTime',
+      'depth',
+      'title',
+      'inlinks',
+      'indexability',
+      'words',
+    ]);
+    expect(fittingColumns(ALL_COLUMNS, 700).columns.map((column) => column.column)).to.deep.equal([
+      'url',
+      'status',
+      'contentType',
+      'size',
+      'responseTime',
+    ]);
     expect(fittingColumns(ALL_COLUMNS, 0).columns, 'not measured: every column').to.have.lengthOf(ALL_COLUMNS.length);
   });
 
@@ -167,7 +259,13 @@ describe('results table columns', () => {
     const mounted = await mount(queries);
     const select = mounted.byTestId<HTMLSelectElement>('filter-indexability');
     await waitFor(() =>
-      expect([...select.options].map((option) => option.textContent)).to.deep.equal(['All', 'Indexable (14)', 'Not indexable: redirected (8)', 'Not indexable: not 200 (16)', 'Not indexable: noindex (2)']),
+      expect([...select.options].map((option) => option.textContent)).to.deep.equal([
+        'All',
+        'Indexable (14)',
+        'Not indexable: redirected (8)',
+        'Not indexable: not 200 (16)',
+        'Not indexable: noindex (2)',
+      ]),
     );
     await act(() => {
       select.value = 'indexability:noindex';
@@ -183,14 +281,33 @@ describe('results table columns', () => {
     await waitFor(() => expect(queries.lastQuery().filter).to.deep.equal({}));
   });
 
-  it('sorts one issue\'s URLs by the new columns too', async () => {
-    const rows = [1, 2, 3, 4].map((seq) => pageRecord(seq, { facts: factsOf({ wordCount: [50, 10, 0, 30][seq - 1] ?? 0, outboundLinks: seq % 2 }) }));
+  it("sorts one issue's URLs by the new columns too", async () => {
+    const rows = [1, 2, 3, 4].map((seq) =>
+      pageRecord(seq, { facts: factsOf({ wordCount: [50, 10, 0, 30][seq - 1] ?? 0, outboundLinks: seq % 2 }) }),
+    );
     rows.push(pageRecord(5, { facts: null, status: 404 }));
     const base = new FakePageQueries([]);
-    const queries = urlListQueries(base, new FakeRowReader(rows), CRAWL_ID, rows.map((row) => row.url));
-    const byWords = await queries.query({ crawlId: CRAWL_ID, sort: { column: 'words', descending: true }, filter: {}, offset: 0, limit: 10 });
+    const queries = urlListQueries(
+      base,
+      new FakeRowReader(rows),
+      CRAWL_ID,
+      rows.map((row) => row.url),
+    );
+    const byWords = await queries.query({
+      crawlId: CRAWL_ID,
+      sort: { column: 'words', descending: true },
+      filter: {},
+      offset: 0,
+      limit: 10,
+    });
     expect(byWords.rows.map((row) => row.seq)).to.deep.equal([1, 4, 2, 3, 5]);
-    const byIndexability = await queries.query({ crawlId: CRAWL_ID, sort: { column: 'indexability', descending: false }, filter: {}, offset: 0, limit: 10 });
+    const byIndexability = await queries.query({
+      crawlId: CRAWL_ID,
+      sort: { column: 'indexability', descending: false },
+      filter: {},
+      offset: 0,
+      limit: 10,
+    });
     expect(byIndexability.rows.map((row) => row.seq)).to.deep.equal([1, 2, 3, 4, 5]);
   });
 });

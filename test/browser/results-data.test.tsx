@@ -7,7 +7,15 @@ import { RowWindows } from '../../src/results/row-windows.ts';
 import { redirectChain } from '../../src/results/url-detail-queries.ts';
 import { TabcrawlDatabase } from '../../src/storage/database.ts';
 import { DexieCrawlStore } from '../../src/storage/dexie-crawl-store.ts';
-import { CRAWL_ID, FakePageQueries, FakeRowReader, SITE, crawlRecord, manyListRows, pageRecord } from './support/results-fakes.ts';
+import {
+  CRAWL_ID,
+  FakePageQueries,
+  FakeRowReader,
+  SITE,
+  crawlRecord,
+  manyListRows,
+  pageRecord,
+} from './support/results-fakes.ts';
 
 /** Lets pending promise callbacks run. */
 function flush(): Promise<void> {
@@ -58,8 +66,15 @@ describe('results query helpers', () => {
   });
 
   it('leaves unset filters out of the query and trims the search', () => {
-    expect(toPageFilter({ statusClasses: [], kind: null, mediaType: null, depth: null, indexability: null }, '  ')).to.deep.equal({});
-    expect(toPageFilter({ statusClasses: ['blocked'], kind: 'resource', mediaType: '', depth: 0, indexability: 'noindex' }, ' a ')).to.deep.equal({
+    expect(
+      toPageFilter({ statusClasses: [], kind: null, mediaType: null, depth: null, indexability: null }, '  '),
+    ).to.deep.equal({});
+    expect(
+      toPageFilter(
+        { statusClasses: ['blocked'], kind: 'resource', mediaType: '', depth: 0, indexability: 'noindex' },
+        ' a ',
+      ),
+    ).to.deep.equal({
       statusClasses: ['blocked'],
       kind: 'resource',
       mediaType: '',
@@ -70,7 +85,14 @@ describe('results query helpers', () => {
   });
 
   it('stops a redirect chain after 20 hops', async () => {
-    const rows = Array.from({ length: 30 }, (_, index) => pageRecord(index + 1, { url: `${SITE}/r${index}`, status: 301, location: `${SITE}/r${index + 1}`, referrer: null }));
+    const rows = Array.from({ length: 30 }, (_, index) =>
+      pageRecord(index + 1, {
+        url: `${SITE}/r${index}`,
+        status: 301,
+        location: `${SITE}/r${index + 1}`,
+        referrer: null,
+      }),
+    );
     const first = rows[0];
     if (first === undefined) throw new Error('no rows');
     const chain = await redirectChain(new FakeRowReader(rows), first);
@@ -113,23 +135,47 @@ describe('results page address', () => {
   it('reads the crawl and the URL from the address and writes them back the same', () => {
     const url = `${SITE}/a?b=c&d=e#f`;
     const nothingMore = { checks: [], scrollY: 0, table: NO_TABLE_PARAMS };
-    expect(parseResultsParams(resultsSearch(CRAWL_ID, url))).to.deep.equal({ crawlId: CRAWL_ID, url, view: 'table', ...nothingMore });
-    expect(parseResultsParams('?crawl=&url=')).to.deep.equal({ crawlId: null, url: null, view: 'table', ...nothingMore });
+    expect(parseResultsParams(resultsSearch(CRAWL_ID, url))).to.deep.equal({
+      crawlId: CRAWL_ID,
+      url,
+      view: 'table',
+      ...nothingMore,
+    });
+    expect(parseResultsParams('?crawl=&url=')).to.deep.equal({
+      crawlId: null,
+      url: null,
+      view: 'table',
+      ...nothingMore,
+    });
     expect(resultsPagePath(CRAWL_ID)).to.equal(`src/shells/results/index.html?crawl=${CRAWL_ID}`);
   });
 
   it('reads the view from the address and writes it back the same; the table when it names none or no view', () => {
-    expect(parseResultsParams(resultsSearch(CRAWL_ID, null, 'issues'))).to.deep.include({ crawlId: CRAWL_ID, url: null, view: 'issues' });
-    expect(resultsPagePath(CRAWL_ID, null, 'issues')).to.equal(`src/shells/results/index.html?crawl=${CRAWL_ID}&view=issues`);
+    expect(parseResultsParams(resultsSearch(CRAWL_ID, null, 'issues'))).to.deep.include({
+      crawlId: CRAWL_ID,
+      url: null,
+      view: 'issues',
+    });
+    expect(resultsPagePath(CRAWL_ID, null, 'issues')).to.equal(
+      `src/shells/results/index.html?crawl=${CRAWL_ID}&view=issues`,
+    );
     expect(parseResultsParams(`?crawl=${CRAWL_ID}&view=reports`).view).to.equal('reports');
     expect(parseResultsParams(`?crawl=${CRAWL_ID}&view=nope`).view).to.equal('table');
   });
 
-  it('reads the open checks, the table\'s filters and order and the scroll from the address and writes them back the same', () => {
+  it("reads the open checks, the table's filters and order and the scroll from the address and writes them back the same", () => {
     const more = {
       checks: ['title-missing', 'broken-link-internal'],
       scrollY: 480,
-      table: { status: ['4xx', '5xx'], kind: 'page', media: 'text/html', depth: '2', index: 'indexable', search: 'a b&c', sort: '-status' },
+      table: {
+        status: ['4xx', '5xx'],
+        kind: 'page',
+        media: 'text/html',
+        depth: '2',
+        index: 'indexable',
+        search: 'a b&c',
+        sort: '-status',
+      },
     };
     const search = resultsSearch(CRAWL_ID, `${SITE}/x`, 'issues', more);
     expect(parseResultsParams(search)).to.deep.equal({ crawlId: CRAWL_ID, url: `${SITE}/x`, view: 'issues', ...more });

@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import { extractLinks } from '../../src/core/links/extract-links.ts';
 import type { PageRecord } from '../../src/core/model.ts';
 import { click, waitFor } from './support/popup-harness.tsx';
-import { CRAWL_ID, FakePageQueries, FakeRowReader, SITE, crawlRecord, listRowOf, pageRecord } from './support/results-fakes.ts';
+import {
+  CRAWL_ID,
+  FakePageQueries,
+  FakeRowReader,
+  SITE,
+  crawlRecord,
+  listRowOf,
+  pageRecord,
+} from './support/results-fakes.ts';
 import { loadResultsStyles, mountResults, type MountedResults } from './support/results-harness.tsx';
 
 describe('results URL detail', () => {
@@ -18,8 +26,17 @@ describe('results URL detail', () => {
   });
 
   /** Mounts the view with `url`'s detail open, over these full rows. */
-  async function openDetail(rows: PageRecord[], url: string, reader = new FakeRowReader(rows)): Promise<MountedResults> {
-    view = await mountResults({ queries: new FakePageQueries(rows.map(listRowOf)), reader, crawlId: CRAWL_ID, initialUrl: url });
+  async function openDetail(
+    rows: PageRecord[],
+    url: string,
+    reader = new FakeRowReader(rows),
+  ): Promise<MountedResults> {
+    view = await mountResults({
+      queries: new FakePageQueries(rows.map(listRowOf)),
+      reader,
+      crawlId: CRAWL_ID,
+      initialUrl: url,
+    });
     const mounted = view;
     await waitFor(() => mounted.byTestId('detail-fields'));
     return mounted;
@@ -50,18 +67,33 @@ describe('results URL detail', () => {
     });
     const mounted = await openDetail([row], row.url);
     const fields = `${mounted.byTestId('detail-fields').textContent ?? ''}${mounted.byTestId('detail-fetch-fields').textContent ?? ''}`;
-    for (const expected of ['HTTP/1.1 200 OK', 'text/html; charset=utf-8', '5.0 KiB (5120 bytes)', '37 ms', 'HEAD, GET', 'The doc', 'ab'.repeat(32), 'yes']) {
+    for (const expected of [
+      'HTTP/1.1 200 OK',
+      'text/html; charset=utf-8',
+      '5.0 KiB (5120 bytes)',
+      '37 ms',
+      'HEAD, GET',
+      'The doc',
+      'ab'.repeat(32),
+      'yes',
+    ]) {
       expect(fields).to.include(expected);
     }
     // The fetch time in the user's own time zone, the exact UTC time on hover.
     const fetchedAt = mounted.byTestId('detail-fetched-at');
     const local = new Date(Date.UTC(2024, 0, 2, 3, 4, 5));
     const two = (n: number): string => String(n).padStart(2, '0');
-    expect(fetchedAt.textContent).to.equal(`${local.getFullYear()}-${two(local.getMonth() + 1)}-${two(local.getDate())} ${two(local.getHours())}:${two(local.getMinutes())}:${two(local.getSeconds())}`);
+    expect(fetchedAt.textContent).to.equal(
+      `${local.getFullYear()}-${two(local.getMonth() + 1)}-${two(local.getDate())} ${two(local.getHours())}:${two(local.getMinutes())}:${two(local.getSeconds())}`,
+    );
     expect(fetchedAt.getAttribute('title')).to.equal('2024-01-02T03:04:05.000Z');
-    const responseRows = [...mounted.byTestId('detail-response-headers').querySelectorAll('tbody tr')].map((tr) => tr.textContent);
+    const responseRows = [...mounted.byTestId('detail-response-headers').querySelectorAll('tbody tr')].map(
+      (tr) => tr.textContent,
+    );
     expect(responseRows).to.deep.equal(['content-typetext/html', 'set-cookie[removed by Tabcrawl]']);
-    expect(mounted.byTestId('detail-request-headers').querySelector('tbody tr')?.textContent).to.equal('user-agenttabcrawl/0.1.0');
+    expect(mounted.byTestId('detail-request-headers').querySelector('tbody tr')?.textContent).to.equal(
+      'user-agenttabcrawl/0.1.0',
+    );
     expect(mounted.byTestId('detail-robots').textContent).to.include('Allowed');
   });
 
@@ -76,12 +108,21 @@ describe('results URL detail', () => {
     });
     const mounted = await openDetail([row], row.url);
     const shown = `${mounted.byTestId('detail-response-headers').textContent ?? ''}${mounted.byTestId('detail-request-headers').textContent ?? ''}`;
-    expect(shown).to.include('set-cookie').and.include('cookie').and.include('Authorization').and.include('[removed by Tabcrawl]');
+    expect(shown)
+      .to.include('set-cookie')
+      .and.include('cookie')
+      .and.include('Authorization')
+      .and.include('[removed by Tabcrawl]');
     expect(shown).not.to.match(/s3cr3t/);
   });
 
   it('says a row came from an imported archive: captured, not fetched, and no response time unless the archive had one', async () => {
-    const row = pageRecord(4, { url: `${SITE}/old-page`, source: 'archive', responseTimeMs: null, fetchedAt: Date.UTC(2019, 5, 1) });
+    const row = pageRecord(4, {
+      url: `${SITE}/old-page`,
+      source: 'archive',
+      responseTimeMs: null,
+      fetchedAt: Date.UTC(2019, 5, 1),
+    });
     const mounted = await openDetail([row], row.url);
     const fields = mounted.byTestId('detail-fetch-fields').textContent ?? '';
     expect(mounted.byTestId('detail-source').textContent).to.include('from an archive');
@@ -91,7 +132,13 @@ describe('results URL detail', () => {
   });
 
   it('shows the robots rule of a blocked URL', async () => {
-    const row = pageRecord(3, { url: `${SITE}/private/x`, status: null, blockedBy: 'robots', blockedRule: 'Disallow: /private', methods: [] });
+    const row = pageRecord(3, {
+      url: `${SITE}/private/x`,
+      status: null,
+      blockedBy: 'robots',
+      blockedRule: 'Disallow: /private',
+      methods: [],
+    });
     const mounted = await openDetail([row], row.url);
     expect(mounted.byTestId('detail-robots').textContent).to.include('Blocked by robots.txt: Disallow: /private');
   });
@@ -116,12 +163,19 @@ describe('results URL detail', () => {
 
   it('lists the pages linking to the URL with their anchor text', async () => {
     const target = pageRecord(1, { url: `${SITE}/target` });
-    const from = pageRecord(2, { url: `${SITE}/from`, links: [`${SITE}/x`, `${SITE}/target`], linkTexts: ['x', 'Read the target'] });
+    const from = pageRecord(2, {
+      url: `${SITE}/from`,
+      links: [`${SITE}/x`, `${SITE}/target`],
+      linkTexts: ['x', 'Read the target'],
+    });
     const other = pageRecord(3, { url: `${SITE}/other`, links: [`${SITE}/x`], linkTexts: ['x'] });
     const bare = pageRecord(4, { url: `${SITE}/bare`, links: [`${SITE}/target`], linkTexts: [''] });
     const mounted = await openDetail([target, from, other, bare], target.url);
     await waitFor(() => expect(mounted.allByTestId('inlink')).to.have.lengthOf(2));
-    expect(mounted.allByTestId('inlink').map((row) => row.dataset['url'])).to.deep.equal([`${SITE}/from`, `${SITE}/bare`]);
+    expect(mounted.allByTestId('inlink').map((row) => row.dataset['url'])).to.deep.equal([
+      `${SITE}/from`,
+      `${SITE}/bare`,
+    ]);
     expect(textsOf(mounted, 'inlink-anchor')).to.deep.equal(['Read the target', '']);
     expect(mounted.queryTestId('inlinks-capped')).to.equal(null);
   });
@@ -130,7 +184,11 @@ describe('results URL detail', () => {
     this.timeout(10_000);
     const target = pageRecord(1, { url: `${SITE}/hub` });
     const linking = Array.from({ length: 1200 }, (_, index) =>
-      pageRecord(index + 2, { url: `${SITE}/l${index}`, links: index % 2 === 0 ? [`${SITE}/hub`] : [], linkTexts: index % 2 === 0 ? [`hub ${index}`] : [] }),
+      pageRecord(index + 2, {
+        url: `${SITE}/l${index}`,
+        links: index % 2 === 0 ? [`${SITE}/hub`] : [],
+        linkTexts: index % 2 === 0 ? [`hub ${index}`] : [],
+      }),
     );
     const reader = new FakeRowReader([target, ...linking]);
     const mounted = await openDetail([target, ...linking], target.url, reader);
@@ -147,19 +205,49 @@ describe('results URL detail', () => {
     const failed = 'https://cdn.example/font.woff2';
     const blocked = `${SITE}/private/tracker.js`;
     const unfetched = `${SITE}/later.png`;
-    const page = pageRecord(1, { url: `${SITE}/`, depth: 0, resources: [css, logo, missing, failed, blocked, unfetched] });
+    const page = pageRecord(1, {
+      url: `${SITE}/`,
+      depth: 0,
+      resources: [css, logo, missing, failed, blocked, unfetched],
+    });
     const rows = [
       page,
       pageRecord(2, { url: css, kind: 'resource', contentType: 'text/css', title: null }),
       pageRecord(3, { url: logo, kind: 'resource', contentType: 'image/png', title: null }),
       pageRecord(4, { url: missing, kind: 'resource', status: 404, contentType: 'text/html', title: null }),
-      pageRecord(5, { url: failed, kind: 'resource', status: null, contentType: null, error: { code: 'timeout', message: 'no answer' }, title: null }),
-      pageRecord(6, { url: blocked, kind: 'resource', status: null, contentType: null, blockedBy: 'robots', blockedRule: 'Disallow: /private', title: null }),
+      pageRecord(5, {
+        url: failed,
+        kind: 'resource',
+        status: null,
+        contentType: null,
+        error: { code: 'timeout', message: 'no answer' },
+        title: null,
+      }),
+      pageRecord(6, {
+        url: blocked,
+        kind: 'resource',
+        status: null,
+        contentType: null,
+        blockedBy: 'robots',
+        blockedRule: 'Disallow: /private',
+        title: null,
+      }),
     ];
-    const mounted = await openDetail(rows, page.url, new FakeRowReader(rows, crawlRecord({ settings: { ...crawlRecord().settings, archiveResources: true } })));
+    const mounted = await openDetail(
+      rows,
+      page.url,
+      new FakeRowReader(rows, crawlRecord({ settings: { ...crawlRecord().settings, archiveResources: true } })),
+    );
     await waitFor(() => expect(mounted.allByTestId('resource')).to.have.lengthOf(6));
     expect(mounted.byTestId('detail-resources').querySelector('h3')?.textContent).to.equal('Page resources (6)');
-    expect(mounted.allByTestId('resource').map((row) => row.dataset['url'])).to.deep.equal([css, logo, missing, failed, blocked, unfetched]);
+    expect(mounted.allByTestId('resource').map((row) => row.dataset['url'])).to.deep.equal([
+      css,
+      logo,
+      missing,
+      failed,
+      blocked,
+      unfetched,
+    ]);
     expect(textsOf(mounted, 'resource-status')).to.deep.equal([
       '200',
       '200',
@@ -168,7 +256,14 @@ describe('results URL detail', () => {
       'blocked · broken',
       'not fetched (resource budget spent, or the crawl ended first)',
     ]);
-    expect(mounted.allByTestId('resource').map((row) => row.dataset['broken'])).to.deep.equal(['false', 'false', 'true', 'true', 'true', 'false']);
+    expect(mounted.allByTestId('resource').map((row) => row.dataset['broken'])).to.deep.equal([
+      'false',
+      'false',
+      'true',
+      'true',
+      'true',
+      'false',
+    ]);
     expect(mounted.byTestId('resources-broken').textContent).to.equal('3 broken resources');
     expect(mounted.allByTestId('resource')[1]?.textContent).to.include('image/png');
     // A page is used by nothing: no such section.
@@ -184,7 +279,13 @@ describe('results URL detail', () => {
 
   it('lists the pages and stylesheets that use a resource, and its own resources when it is a stylesheet', async () => {
     const font = `${SITE}/s/font.woff2`;
-    const sheet = pageRecord(3, { url: `${SITE}/s/site.css`, kind: 'resource', contentType: 'text/css', title: null, resources: [font] });
+    const sheet = pageRecord(3, {
+      url: `${SITE}/s/site.css`,
+      kind: 'resource',
+      contentType: 'text/css',
+      title: null,
+      resources: [font],
+    });
     const rows = [
       pageRecord(1, { url: `${SITE}/a`, title: 'Page A', resources: [sheet.url, font] }),
       pageRecord(2, { url: `${SITE}/b`, title: 'Page B', resources: [sheet.url] }),
@@ -206,29 +307,42 @@ describe('results URL detail', () => {
     await click(users[1]?.querySelector('a') ?? mounted.container);
     await waitFor(() => expect(mounted.byTestId('detail').dataset['url']).to.equal(sheet.url));
     await waitFor(() => expect(textsOf(mounted, 'resource-status')).to.deep.equal(['404 · broken']));
-    await waitFor(() => expect(mounted.allByTestId('resource-user').map((row) => row.dataset['url'])).to.deep.equal([`${SITE}/a`, `${SITE}/b`]));
+    await waitFor(() =>
+      expect(mounted.allByTestId('resource-user').map((row) => row.dataset['url'])).to.deep.equal([
+        `${SITE}/a`,
+        `${SITE}/b`,
+      ]),
+    );
   });
 
-  it("says a page has no resources, or that its crawl did not archive any", async () => {
+  it('says a page has no resources, or that its crawl did not archive any', async () => {
     const page = pageRecord(1, { url: `${SITE}/plain` });
     const archiving = await openDetail([page], page.url);
-    await waitFor(() => expect(archiving.byTestId('detail-resources').textContent).to.equal('Page resources (0)No page resources.'));
+    await waitFor(() =>
+      expect(archiving.byTestId('detail-resources').textContent).to.equal('Page resources (0)No page resources.'),
+    );
     await view?.unmount();
     const older = crawlRecord({ settings: { ...crawlRecord().settings, archiveResources: false } });
     const mounted = await openDetail([page], page.url, new FakeRowReader([page], older));
-    await waitFor(() => expect(mounted.byTestId('detail-resources').textContent).to.include('this crawl did not archive page resources'));
+    await waitFor(() =>
+      expect(mounted.byTestId('detail-resources').textContent).to.include('this crawl did not archive page resources'),
+    );
   });
 
   it('says when no crawled page uses a resource', async () => {
     const image = pageRecord(1, { url: `${SITE}/orphan.png`, kind: 'resource', contentType: 'image/png', title: null });
     const mounted = await openDetail([image], image.url);
-    await waitFor(() => expect(mounted.byTestId('detail-used-by').textContent).to.include('No crawled page uses this resource.'));
+    await waitFor(() =>
+      expect(mounted.byTestId('detail-used-by').textContent).to.include('No crawled page uses this resource.'),
+    );
   });
 
   it("scans for a resource's users 500 rows at a time and stops at the first 200", async function (this: MochaContext) {
     this.timeout(10_000);
     const image = pageRecord(1, { url: `${SITE}/logo.png`, kind: 'resource', contentType: 'image/png', title: null });
-    const users = Array.from({ length: 1200 }, (_, index) => pageRecord(index + 2, { url: `${SITE}/u${index}`, resources: index % 2 === 0 ? [image.url] : [] }));
+    const users = Array.from({ length: 1200 }, (_, index) =>
+      pageRecord(index + 2, { url: `${SITE}/u${index}`, resources: index % 2 === 0 ? [image.url] : [] }),
+    );
     const reader = new FakeRowReader([image, ...users]);
     const mounted = await openDetail([image, ...users], image.url, reader);
     await waitFor(() => mounted.byTestId('users-capped'));
@@ -241,7 +355,16 @@ describe('results URL detail', () => {
     const page = pageRecord(1, {
       url: `${SITE}/`,
       depth: 0,
-      links: [`${SITE}/ok`, `${SITE}/missing`, 'https://elsewhere.example/', 'http://plain.example/', `${SITE.replace('https:', 'http:')}/x`, 'mailto:a@b.example', `${SITE}/private/p`, `${SITE}/never`],
+      links: [
+        `${SITE}/ok`,
+        `${SITE}/missing`,
+        'https://elsewhere.example/',
+        'http://plain.example/',
+        `${SITE.replace('https:', 'http:')}/x`,
+        'mailto:a@b.example',
+        `${SITE}/private/p`,
+        `${SITE}/never`,
+      ],
       linkTexts: ['OK', 'Missing', 'Elsewhere', 'Plain', 'Insecure', 'Mail', 'Private', 'Never'],
     });
     const ok = pageRecord(2, { url: `${SITE}/ok` });
@@ -265,11 +388,24 @@ describe('results URL detail', () => {
     const html = `<a href="http://other.example/">Other</a> <a href="https://other.example/x">Other secure</a>
       <a href="mailto:someone@site.example">Mail</a> <a href="javascript:void(0)">Script</a> <a href="/ok">OK</a>`;
     const found = extractLinks(html, `${SITE}/`).links;
-    const page = pageRecord(1, { url: `${SITE}/`, depth: 0, links: found.map((link) => link.url), linkTexts: found.map((link) => link.text) });
+    const page = pageRecord(1, {
+      url: `${SITE}/`,
+      depth: 0,
+      links: found.map((link) => link.url),
+      linkTexts: found.map((link) => link.text),
+    });
     const mounted = await openDetail([page, pageRecord(2, { url: `${SITE}/ok` })], page.url);
     await waitFor(() => expect(mounted.allByTestId('outlink')).to.have.lengthOf(3));
-    expect(mounted.allByTestId('outlink').map((row) => row.dataset['url'])).to.deep.equal(['http://other.example/', 'https://other.example/x', `${SITE}/ok`]);
-    expect(textsOf(mounted, 'outlink-status')).to.deep.equal(['another site: not crawled', 'another site: not crawled', '200']);
+    expect(mounted.allByTestId('outlink').map((row) => row.dataset['url'])).to.deep.equal([
+      'http://other.example/',
+      'https://other.example/x',
+      `${SITE}/ok`,
+    ]);
+    expect(textsOf(mounted, 'outlink-status')).to.deep.equal([
+      'another site: not crawled',
+      'another site: not crawled',
+      '200',
+    ]);
   });
 
   it('says an unrecorded link is not crawled yet while the crawl runs', async () => {
@@ -291,7 +427,12 @@ describe('results URL detail', () => {
   });
 
   it('says so when the URL has no row', async () => {
-    view = await mountResults({ queries: new FakePageQueries([]), reader: new FakeRowReader([]), crawlId: CRAWL_ID, initialUrl: `${SITE}/nothing` });
+    view = await mountResults({
+      queries: new FakePageQueries([]),
+      reader: new FakeRowReader([]),
+      crawlId: CRAWL_ID,
+      initialUrl: `${SITE}/nothing`,
+    });
     const mounted = view;
     await waitFor(() => mounted.byTestId('detail-missing'));
   });

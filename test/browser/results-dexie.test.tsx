@@ -41,26 +41,40 @@ describe('results browser over IndexedDB', () => {
       await tx.putCrawl(crawlRecord());
       await tx.putPages(rows);
     });
-    view = await mountResults({ queries: new DexieCrawlPageQueries(db), reader: new DexieRowReader(db), crawlId: CRAWL_ID });
+    view = await mountResults({
+      queries: new DexieCrawlPageQueries(db),
+      reader: new DexieRowReader(db),
+      crawlId: CRAWL_ID,
+    });
     const mounted = view;
     await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal('300 URLs'));
     await waitFor(() => expect(mounted.allByTestId('results-row')[0]?.dataset['url']).to.equal(`${SITE}/p1`));
 
     await click(mounted.byTestId('filter-4xx'));
     await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal('30 URLs'));
-    await waitFor(() => expect(mounted.allByTestId('results-row').every((row) => row.querySelector('.cell-status')?.textContent === '404')).to.equal(true));
+    await waitFor(() =>
+      expect(
+        mounted.allByTestId('results-row').every((row) => row.querySelector('.cell-status')?.textContent === '404'),
+      ).to.equal(true),
+    );
 
     const grid = mounted.byTestId('results-grid');
     grid.focus();
     await press(grid, 'Enter');
     await waitFor(() => expect(mounted.byTestId('detail').dataset['url']).to.equal(`${SITE}/p1`));
-    await waitFor(() => expect(mounted.allByTestId('inlink').map((row) => row.dataset['url'])).to.deep.equal([`${SITE}/p6`]));
+    await waitFor(() =>
+      expect(mounted.allByTestId('inlink').map((row) => row.dataset['url'])).to.deep.equal([`${SITE}/p6`]),
+    );
     expect(mounted.byTestId('inlink').textContent).to.include('First page');
   });
 
   it("lists under Errors exactly as many rows as the crawl's errors count (the popup's), as the crawl core counts them", async () => {
     db = new TabcrawlDatabase(`tabcrawl-results-errors-${Date.now()}`);
-    const failure = (code: FetchFailure['code']): Partial<PageRecord> => ({ status: null, contentType: null, error: { code, message: `${code} while fetching` } });
+    const failure = (code: FetchFailure['code']): Partial<PageRecord> => ({
+      status: null,
+      contentType: null,
+      error: { code, message: `${code} while fetching` },
+    });
     const rows = [
       pageRecord(1, { depth: 0 }),
       pageRecord(2, { status: 301, location: `${SITE}/p1`, contentType: null }),
@@ -82,9 +96,15 @@ describe('results browser over IndexedDB', () => {
       await tx.putCrawl(crawlRecord({ counts }));
       await tx.putPages(rows);
     });
-    view = await mountResults({ queries: new DexieCrawlPageQueries(db), reader: new DexieRowReader(db), crawlId: CRAWL_ID });
+    view = await mountResults({
+      queries: new DexieCrawlPageQueries(db),
+      reader: new DexieRowReader(db),
+      crawlId: CRAWL_ID,
+    });
     const mounted = view;
-    await waitFor(() => expect(mounted.byTestId('results-counter-errors').textContent).to.equal(`URLs with errors${counts.errors}`));
+    await waitFor(() =>
+      expect(mounted.byTestId('results-counter-errors').textContent).to.equal(`URLs with errors${counts.errors}`),
+    );
     await waitFor(() => expect(mounted.byTestId('filter-errors').textContent).to.equal(`Errors${counts.errors}`));
     await click(mounted.byTestId('filter-errors'));
     await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal(`${counts.errors} URLs`));

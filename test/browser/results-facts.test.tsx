@@ -18,7 +18,12 @@ describe('results URL detail: page facts', () => {
   });
 
   async function openDetail(rows: PageRecord[], url: string): Promise<MountedResults> {
-    view = await mountResults({ queries: new FakePageQueries(rows.map(listRowOf)), reader: new FakeRowReader(rows), crawlId: CRAWL_ID, initialUrl: url });
+    view = await mountResults({
+      queries: new FakePageQueries(rows.map(listRowOf)),
+      reader: new FakeRowReader(rows),
+      crawlId: CRAWL_ID,
+      initialUrl: url,
+    });
     const mounted = view;
     await waitFor(() => mounted.byTestId('detail-fields'));
     return mounted;
@@ -40,7 +45,17 @@ describe('results URL detail: page facts', () => {
     await waitFor(() => mounted.byTestId('detail-facts'));
     const section = mounted.byTestId('detail-facts');
     const text = section.textContent ?? '';
-    for (const expected of ['Not indexable: canonicalised elsewhere', `${SITE}/other`, 'noarchive', '<b>About</b>', 'Le titre', 'h1 count2', 'Languagefr', 'Internal links4', 'Outbound links2']) {
+    for (const expected of [
+      'Not indexable: canonicalised elsewhere',
+      `${SITE}/other`,
+      'noarchive',
+      '<b>About</b>',
+      'Le titre',
+      'h1 count2',
+      'Languagefr',
+      'Internal links4',
+      'Outbound links2',
+    ]) {
       expect(text).to.include(expected);
     }
     expect(section.querySelector('b')).to.equal(null, 'markup in a fact is shown as text');
@@ -56,8 +71,16 @@ describe('results URL detail: page facts', () => {
 
   it('shows what an auditor looks for (status, title, indexability, canonical, h1) before how the URL was fetched (method, IP, SHA-256)', async () => {
     const url = `${SITE}/doc`;
-    const html = '<html><head><title>Doc</title><link rel="canonical" href="/doc"></head><body><h1>Heading</h1></body></html>';
-    const page = pageRecord(2, { url, facts: factsOf(html, url), title: 'Doc', methods: ['GET'], ipAddress: '127.0.0.1', sha256: 'cd'.repeat(32) });
+    const html =
+      '<html><head><title>Doc</title><link rel="canonical" href="/doc"></head><body><h1>Heading</h1></body></html>';
+    const page = pageRecord(2, {
+      url,
+      facts: factsOf(html, url),
+      title: 'Doc',
+      methods: ['GET'],
+      ipAddress: '127.0.0.1',
+      sha256: 'cd'.repeat(32),
+    });
     const mounted = await openDetail([page], url);
     await waitFor(() => mounted.byTestId('detail-facts'));
     const labels = [...mounted.byTestId('detail').querySelectorAll('dt')].map((dt) => dt.textContent ?? '');
@@ -69,7 +92,10 @@ describe('results URL detail: page facts', () => {
     const first = ['Status', 'Title', 'Indexability', 'Canonical', 'First h1'].map(at);
     const later = ['Methods', 'IP address', 'SHA-256', 'Response time', 'Content length'].map(at);
     expect(Math.max(...first)).to.be.below(Math.min(...later));
-    expect(first).to.deep.equal([...first].sort((a, b) => a - b), 'in that order');
+    expect(first).to.deep.equal(
+      [...first].sort((a, b) => a - b),
+      'in that order',
+    );
   });
 
   it('says why a page has no facts, and judges it by its status', async () => {

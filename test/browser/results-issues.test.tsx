@@ -83,52 +83,88 @@ describe('results page: issues', () => {
     await click(inside(titles, 'issue-show-in-table'));
     await waitFor(() => expect(page.queryTestId('issue-filter')).to.not.equal(null));
     await waitFor(() => {
-      const urls = [...page.container.querySelectorAll<HTMLElement>('[data-testid="results-row"][data-url]')].map((row) => row.dataset['url']);
+      const urls = [...page.container.querySelectorAll<HTMLElement>('[data-testid="results-row"][data-url]')].map(
+        (row) => row.dataset['url'],
+      );
       expect(urls).to.deep.equal([...PLANTED['title-missing']]);
     });
     await click(page.byTestId('issue-filter-clear'));
-    await waitFor(() => expect(page.container.querySelectorAll('[data-testid="results-row"]').length).to.equal(auditRows().length));
+    await waitFor(() =>
+      expect(page.container.querySelectorAll('[data-testid="results-row"]').length).to.equal(auditRows().length),
+    );
   });
 
   it('says beside a check the URLs it could not judge, and does not grey its 0 as a pass (issue 26, item 4)', async () => {
     const base = auditRows();
-    const unjudged = page('/canon-unfetched', { seq: base.length + 1, facts: cleanFacts('/canon-unfetched', { canonical: `${SITE}/never-fetched` }) });
+    const unjudged = page('/canon-unfetched', {
+      seq: base.length + 1,
+      facts: cleanFacts('/canon-unfetched', { canonical: `${SITE}/never-fetched` }),
+    });
     const rows = [...base, unjudged].map((row) => ({ ...row, crawlId: CRAWL_ID }));
-    view = await mountResults({ queries: new FakePageQueries(rows.map(listRowOf)), reader: new FakeRowReader(rows), crawlId: CRAWL_ID, initialView: 'issues' });
+    view = await mountResults({
+      queries: new FakePageQueries(rows.map(listRowOf)),
+      reader: new FakeRowReader(rows),
+      crawlId: CRAWL_ID,
+      initialView: 'issues',
+    });
     const current = view;
     await waitFor(() => expect(current.byTestId('issues').dataset['state']).to.equal('ready'));
     const canonicals = current.container.querySelector<HTMLElement>('[data-check="canonical-to-non-200"]');
     expect(canonicals?.dataset['count']).to.equal(String(PLANTED['canonical-to-non-200'].length));
     expect(canonicals?.dataset['notJudged']).to.equal('1');
     expect(inside(canonicals, 'issue-not-judged').textContent).to.include('1 not judged');
-    expect(inside(canonicals, 'issue-not-judged-why').textContent).to.match(/^1 canonical not judged: the crawl did not fetch its target/);
+    expect(inside(canonicals, 'issue-not-judged-why').textContent).to.match(
+      /^1 canonical not judged: the crawl did not fetch its target/,
+    );
     const titles = current.container.querySelector<HTMLElement>('[data-check="title-too-long"]');
-    expect(titles?.querySelector('[data-testid="issue-not-judged"]')).to.equal(null, 'a check that judged everything says nothing more');
+    expect(titles?.querySelector('[data-testid="issue-not-judged"]')).to.equal(
+      null,
+      'a check that judged everything says nothing more',
+    );
   });
 
   it('counts the links to other sites not checked beside Broken links to other sites, and says "not checked" when checks were off (issue 26, item 3)', async () => {
     const all = auditRows().map((row) => ({ ...row, crawlId: CRAWL_ID }));
     const mountWith = async (crawl: CrawlRecord, rows: PageRecord[]): Promise<HTMLElement | null> => {
       await view?.unmount();
-      view = await mountResults({ queries: new FakePageQueries(rows.map(listRowOf)), reader: new FakeRowReader(rows, crawl), crawlId: CRAWL_ID, initialView: 'issues' });
+      view = await mountResults({
+        queries: new FakePageQueries(rows.map(listRowOf)),
+        reader: new FakeRowReader(rows, crawl),
+        crawlId: CRAWL_ID,
+        initialView: 'issues',
+      });
       const current = view;
       await waitFor(() => expect(current.byTestId('issues').dataset['state']).to.equal('ready'));
       return current.container.querySelector<HTMLElement>('[data-check="broken-link-external"]');
     };
-    const counts = (notCrawled: CrawlRecord['counts']['notCrawled']): CrawlRecord['counts'] => ({ ...crawlRecord().counts, notCrawled });
-    const capped = await mountWith(crawlRecord({ counts: counts({ 'external-host-limit': 2888, 'external-limit': 2 }) }), all);
+    const counts = (notCrawled: CrawlRecord['counts']['notCrawled']): CrawlRecord['counts'] => ({
+      ...crawlRecord().counts,
+      notCrawled,
+    });
+    const capped = await mountWith(
+      crawlRecord({ counts: counts({ 'external-host-limit': 2888, 'external-limit': 2 }) }),
+      all,
+    );
     expect(capped?.dataset['count']).to.equal(String(PLANTED['broken-link-external'].length));
     expect(inside(capped, 'issue-not-judged').textContent).to.include('2,891 not checked');
     expect(inside(capped, 'issue-not-judged-why').textContent).to.equal(
       '2,891 links to other sites not checked, listed in Not crawled: 2,888 past the limit of checks per other site (100), 2 past the limit of links to other sites to check (10,000), 1 kept out by their robots.txt.',
     );
 
-    const off = crawlRecord({ settings: { ...crawlRecord().settings, checkExternal: false }, counts: counts({ 'external-off': 40 }) });
-    const unchecked = await mountWith(off, all.filter((row) => (row.kind as string) !== 'external'));
+    const off = crawlRecord({
+      settings: { ...crawlRecord().settings, checkExternal: false },
+      counts: counts({ 'external-off': 40 }),
+    });
+    const unchecked = await mountWith(
+      off,
+      all.filter((row) => (row.kind as string) !== 'external'),
+    );
     expect(unchecked?.dataset['count']).to.equal('0');
     expect(inside(unchecked, 'issue-count').textContent).to.equal('not checked', 'a 0 here is no pass');
     expect(unchecked?.querySelector('[data-testid="issue-not-judged"]')).to.equal(null);
-    expect(inside(unchecked, 'issue-not-judged-why').textContent).to.match(/not checked in this crawl .* 40 links to other sites, listed in Not crawled\.$/);
+    expect(inside(unchecked, 'issue-not-judged-why').textContent).to.match(
+      /not checked in this crawl .* 40 links to other sites, listed in Not crawled\.$/,
+    );
     expect(unchecked?.dataset['notJudged']).to.equal('40', 'not greyed as a pass');
   });
 

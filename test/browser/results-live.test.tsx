@@ -3,7 +3,13 @@ import { act } from 'preact/test-utils';
 import type { CrawlRecord, PageRecord } from '../../src/core/model.ts';
 import { ROW_HEIGHT_PX } from '../../src/results/results-grid.tsx';
 import { RowWindows } from '../../src/results/row-windows.ts';
-import type { PageFacets, PageListRow, PageQueries, PageQuery, PageQueryResult } from '../../src/storage/page-queries.ts';
+import type {
+  PageFacets,
+  PageListRow,
+  PageQueries,
+  PageQuery,
+  PageQueryResult,
+} from '../../src/storage/page-queries.ts';
 import { click, settle, waitFor } from './support/popup-harness.tsx';
 import { CRAWL_ID, FakeRowReader, SITE, crawlRecord, facetsOf, manyListRows } from './support/results-fakes.ts';
 import { loadResultsStyles, mountResults, press, type MountedResults } from './support/results-harness.tsx';
@@ -23,7 +29,10 @@ class GrowingQueries implements PageQueries {
   query(query: PageQuery): Promise<PageQueryResult> {
     this.queries.push(query);
     const ordered = query.sort.descending ? [...this.rows].reverse() : this.rows;
-    const result: PageQueryResult = { rows: ordered.slice(query.offset, query.offset + query.limit), total: this.rows.length };
+    const result: PageQueryResult = {
+      rows: ordered.slice(query.offset, query.offset + query.limit),
+      total: this.rows.length,
+    };
     if (!this.isHolding) return Promise.resolve(result);
     return new Promise((resolve) => this.held.push(() => resolve(result)));
   }
@@ -56,7 +65,11 @@ class LiveReader extends FakeRowReader {
 }
 
 function runningCrawl(done: number): CrawlRecord {
-  return crawlRecord({ state: 'running', endedAt: null, counts: { admitted: done + 50, done, fetched: done, errors: 0, blocked: 0, bytesStored: done * 1024 } });
+  return crawlRecord({
+    state: 'running',
+    endedAt: null,
+    counts: { admitted: done + 50, done, fetched: done, errors: 0, blocked: 0, bytesStored: done * 1024 },
+  });
 }
 
 describe('results while the crawl runs', () => {
@@ -87,7 +100,11 @@ describe('results while the crawl runs', () => {
       scroller.scrollTop = 150 * ROW_HEIGHT_PX;
       scroller.dispatchEvent(new Event('scroll'));
     });
-    await waitFor(() => expect(mounted.allByTestId('results-row').some((row) => row.dataset['url'] === `${SITE}/page/151`)).to.equal(true));
+    await waitFor(() =>
+      expect(mounted.allByTestId('results-row').some((row) => row.dataset['url'] === `${SITE}/page/151`)).to.equal(
+        true,
+      ),
+    );
     const target = mounted.allByTestId('results-row').find((row) => row.dataset['url'] === `${SITE}/page/152`);
     if (target === undefined) throw new Error('row 152 is not rendered');
     await click(target);
@@ -129,7 +146,12 @@ describe('results while the crawl runs', () => {
 
   it('stops polling when the view is unmounted', async () => {
     const reader = new LiveReader([], runningCrawl(5));
-    view = await mountResults({ queries: new GrowingQueries(manyListRows(5)), reader, crawlId: CRAWL_ID, pollMs: POLL_MS });
+    view = await mountResults({
+      queries: new GrowingQueries(manyListRows(5)),
+      reader,
+      crawlId: CRAWL_ID,
+      pollMs: POLL_MS,
+    });
     await waitFor(() => expect(reader.crawlReads).to.be.at.least(2));
     await view.unmount();
     view = undefined;
@@ -154,12 +176,21 @@ describe('results while the crawl runs', () => {
     reader.record = runningCrawl(8);
 
     await waitFor(() => expect(mounted.allByTestId('results-row')).to.have.lengthOf(8));
-    expect(mounted.allByTestId('results-row').map((row) => row.getAttribute('aria-selected'))).to.deep.equal(['false', 'false', 'true', 'false', 'false', 'false', 'false', 'false']);
+    expect(mounted.allByTestId('results-row').map((row) => row.getAttribute('aria-selected'))).to.deep.equal([
+      'false',
+      'false',
+      'true',
+      'false',
+      'false',
+      'false',
+      'false',
+      'false',
+    ]);
   });
 });
 
 describe('row windows refresh', () => {
-  it('keeps showing a window\'s previous rows until its fresh reply replaces the whole window', async () => {
+  it("keeps showing a window's previous rows until its fresh reply replaces the whole window", async () => {
     const all = manyListRows(10);
     const queries = new GrowingQueries(all.slice(0, 3));
     let changes = 0;

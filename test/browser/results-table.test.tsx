@@ -2,7 +2,17 @@ import { expect } from 'chai';
 import { act } from 'preact/test-utils';
 import { ROW_HEIGHT_PX } from '../../src/results/results-grid.tsx';
 import { click, settle, typeInto, waitFor } from './support/popup-harness.tsx';
-import { CRAWL_ID, FakePageQueries, FakeRowReader, SITE, crawlRecord, facetsOf, listRowOf, manyListRows, pageRecord } from './support/results-fakes.ts';
+import {
+  CRAWL_ID,
+  FakePageQueries,
+  FakeRowReader,
+  SITE,
+  crawlRecord,
+  facetsOf,
+  listRowOf,
+  manyListRows,
+  pageRecord,
+} from './support/results-fakes.ts';
 import { loadResultsStyles, mountResults, press, type MountedResults } from './support/results-harness.tsx';
 
 describe('results table', () => {
@@ -35,8 +45,20 @@ describe('results table', () => {
     expect(mounted.byTestId('results-crawl-state').textContent).to.equal('finished');
     expect(mounted.byTestId('results-crawl').textContent).to.include('done10');
     expect(mounted.byTestId('results-total').textContent).to.equal('12 URLs');
-    const headers = [...mounted.container.querySelectorAll('[role="columnheader"]')].map((header) => header.textContent?.trim());
-    expect(headers).to.deep.equal(['URL', 'Status', 'Type', 'Size', 'Time (ms)', 'Depth', 'Title', 'Inlinks', 'Indexability']);
+    const headers = [...mounted.container.querySelectorAll('[role="columnheader"]')].map((header) =>
+      header.textContent?.trim(),
+    );
+    expect(headers).to.deep.equal([
+      'URL',
+      'Status',
+      'Type',
+      'Size',
+      'Time (ms)',
+      'Depth',
+      'Title',
+      'Inlinks',
+      'Indexability',
+    ]);
   });
 
   it('counts the page resources, linked files and checked links to other sites among the rows done, when the crawl has any', async () => {
@@ -46,14 +68,22 @@ describe('results table', () => {
     expect(plain.queryTestId('results-counter-external')).to.equal(null);
     await view?.unmount();
     const counts = { ...crawlRecord().counts, done: 25, resources: 11, files: 2, external: 4 };
-    const mounted = await mountOver(new FakePageQueries(manyListRows(3)), new FakeRowReader([], crawlRecord({ counts })));
+    const mounted = await mountOver(
+      new FakePageQueries(manyListRows(3)),
+      new FakeRowReader([], crawlRecord({ counts })),
+    );
     await waitFor(() => expect(mounted.byTestId('results-counter-resources').textContent).to.equal('resources11'));
     expect(mounted.byTestId('results-counter-files').textContent).to.equal('files2');
     expect(mounted.byTestId('results-counter-external').textContent).to.equal('external links4');
     await view?.unmount();
     const one = { ...crawlRecord().counts, done: 13, resources: 1, files: 1, external: 1 };
-    const single = await mountOver(new FakePageQueries(manyListRows(3)), new FakeRowReader([], crawlRecord({ counts: one })));
-    await waitFor(() => expect(single.byTestId('results-counter-files').textContent).to.equal('file1', 'one file, not "1 files"'));
+    const single = await mountOver(
+      new FakePageQueries(manyListRows(3)),
+      new FakeRowReader([], crawlRecord({ counts: one })),
+    );
+    await waitFor(() =>
+      expect(single.byTestId('results-counter-files').textContent).to.equal('file1', 'one file, not "1 files"'),
+    );
     expect(single.byTestId('results-counter-resources').textContent).to.equal('resource1');
     expect(single.byTestId('results-counter-external').textContent).to.equal('external link1');
   });
@@ -61,7 +91,9 @@ describe('results table', () => {
   /** Every column header shown: its text and sort arrow whole in its cell, its cell whole inside the grid's box. */
   function expectHeadersWhole(mounted: MountedResults, when: string): string[] {
     const grid = mounted.byTestId('results-grid').getBoundingClientRect();
-    const shown = [...mounted.container.querySelectorAll<HTMLElement>('[role="columnheader"]')].filter((cell) => cell.getClientRects().length > 0);
+    const shown = [...mounted.container.querySelectorAll<HTMLElement>('[role="columnheader"]')].filter(
+      (cell) => cell.getClientRects().length > 0,
+    );
     for (const cell of shown) {
       const box = cell.getBoundingClientRect();
       const name = `${cell.textContent ?? ''} (${when})`;
@@ -74,7 +106,17 @@ describe('results table', () => {
 
   it('shows every column header whole, with its sort arrow, at 1200 px', async () => {
     const mounted = await mountOver(new FakePageQueries(manyListRows(5)));
-    for (const column of ['url', 'status', 'contentType', 'size', 'responseTime', 'depth', 'title', 'inlinks', 'indexability']) {
+    for (const column of [
+      'url',
+      'status',
+      'contentType',
+      'size',
+      'responseTime',
+      'depth',
+      'title',
+      'inlinks',
+      'indexability',
+    ]) {
       // Twice: ascending, then descending (the arrows differ).
       for (let click2 = 0; click2 < 2; click2 += 1) {
         await click(mounted.byTestId(`sort-${column}`));
@@ -84,13 +126,23 @@ describe('results table', () => {
     }
   });
 
-  it('never cuts a header or a column at the table\'s edge in a narrow window or beside the detail: it shows fewer columns', async () => {
+  it("never cuts a header or a column at the table's edge in a narrow window or beside the detail: it shows fewer columns", async () => {
     const rows = manyListRows(5);
-    const mounted = await mountOver(new FakePageQueries(rows), new FakeRowReader(rows.map((row) => pageRecord(row.seq, { url: row.url }))));
+    const mounted = await mountOver(
+      new FakePageQueries(rows),
+      new FakeRowReader(rows.map((row) => pageRecord(row.seq, { url: row.url }))),
+    );
     await click(mounted.byTestId('sort-status'));
-    for (const [width, withDetail] of [[1200, true], [1024, true], [800, false], [800, true], [1024, false]] as const) {
+    for (const [width, withDetail] of [
+      [1200, true],
+      [1024, true],
+      [800, false],
+      [800, true],
+      [1024, false],
+    ] as const) {
       mounted.container.style.width = `${width}px`;
-      if (withDetail && mounted.queryTestId('detail') === null) await click(mounted.allByTestId('results-row')[0] as HTMLElement);
+      if (withDetail && mounted.queryTestId('detail') === null)
+        await click(mounted.allByTestId('results-row')[0] as HTMLElement);
       if (!withDetail && mounted.queryTestId('detail') !== null) await click(mounted.byTestId('detail-close'));
       await waitFor(() => expect(mounted.queryTestId('detail') !== null).to.equal(withDetail));
       await settle(20);
@@ -102,13 +154,16 @@ describe('results table', () => {
       const cells = [...row.children].filter((cell) => cell.getClientRects().length > 0);
       expect(cells.length, when).to.equal(shown.length);
       const grid = mounted.byTestId('results-grid').getBoundingClientRect();
-      for (const cell of cells) expect(cell.getBoundingClientRect().right, `${when}: ${cell.className}`).to.be.at.most(grid.right);
+      for (const cell of cells)
+        expect(cell.getBoundingClientRect().right, `${when}: ${cell.className}`).to.be.at.most(grid.right);
     }
   });
 
   it('cuts a long URL of another site in the middle at 900 px, keeping its path, so two such URLs read apart', async () => {
     const host = 'https://assets-of-a-very-long-named-content-delivery-network.other-site.example';
-    const rows = [`${host}/styles/main.css`, `${host}/scripts/app.js`].map((url, i) => listRowOf(pageRecord(i + 1, { url, kind: 'resource' })));
+    const rows = [`${host}/styles/main.css`, `${host}/scripts/app.js`].map((url, i) =>
+      listRowOf(pageRecord(i + 1, { url, kind: 'resource' })),
+    );
     const mounted = await mountOver(new FakePageQueries(rows));
     mounted.container.style.width = '900px';
     await settle(20);
@@ -154,13 +209,19 @@ describe('results table', () => {
     const queries = new FakePageQueries(rows);
     const mounted = await mountOver(queries);
     const facets = facetsOf(rows);
-    await waitFor(() => expect(mounted.byTestId('filter-4xx').textContent).to.equal(`4xx${facets.statusClasses['4xx']}`));
+    await waitFor(() =>
+      expect(mounted.byTestId('filter-4xx').textContent).to.equal(`4xx${facets.statusClasses['4xx']}`),
+    );
 
     await click(mounted.byTestId('filter-5xx'));
     await click(mounted.byTestId('filter-4xx'));
     expect(mounted.byTestId('filter-4xx').getAttribute('aria-pressed')).to.equal('true');
     await waitFor(() => expect(queries.lastQuery().filter).to.deep.equal({ statusClasses: ['4xx', '5xx'] }));
-    await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal(`${facets.statusClasses['4xx'] + facets.statusClasses['5xx']} URLs`));
+    await waitFor(() =>
+      expect(mounted.byTestId('results-total').textContent).to.equal(
+        `${facets.statusClasses['4xx'] + facets.statusClasses['5xx']} URLs`,
+      ),
+    );
 
     const depth = mounted.byTestId<HTMLSelectElement>('filter-depth');
     await act(() => {
@@ -172,15 +233,26 @@ describe('results table', () => {
       type.value = 'type:text/html';
       type.dispatchEvent(new Event('change', { bubbles: true }));
     });
-    await waitFor(() => expect(queries.lastQuery().filter).to.deep.equal({ statusClasses: ['4xx', '5xx'], mediaType: 'text/html', depth: 3 }));
+    await waitFor(() =>
+      expect(queries.lastQuery().filter).to.deep.equal({
+        statusClasses: ['4xx', '5xx'],
+        mediaType: 'text/html',
+        depth: 3,
+      }),
+    );
     expect(queries.lastQuery().offset).to.equal(0);
 
     await click(mounted.byTestId('filter-4xx'));
-    await waitFor(() => expect(queries.lastQuery().filter).to.deep.equal({ statusClasses: ['5xx'], mediaType: 'text/html', depth: 3 }));
+    await waitFor(() =>
+      expect(queries.lastQuery().filter).to.deep.equal({ statusClasses: ['5xx'], mediaType: 'text/html', depth: 3 }),
+    );
   });
 
   it("filters by kind with the crawl's count of each kind, combined with the other filters, and tags rows that are not pages", async () => {
-    const rows = manyListRows(40).map((row) => ({ ...row, kind: row.seq % 4 === 0 ? ('resource' as const) : row.seq % 10 === 1 ? ('file' as const) : row.kind }));
+    const rows = manyListRows(40).map((row) => ({
+      ...row,
+      kind: row.seq % 4 === 0 ? ('resource' as const) : row.seq % 10 === 1 ? ('file' as const) : row.kind,
+    }));
     const queries = new FakePageQueries(rows);
     const mounted = await mountOver(queries);
     const facets = facetsOf(rows);
@@ -199,13 +271,23 @@ describe('results table', () => {
       kind.dispatchEvent(new Event('change', { bubbles: true }));
     });
     await waitFor(() => expect(queries.lastQuery().filter).to.deep.equal({ kind: 'resource' }));
-    await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal(`${facets.kinds.resource} URLs`));
-    await waitFor(() => expect(renderedRows(mounted).every((row) => row.dataset['kind'] === 'resource')).to.equal(true));
-    expect(renderedRows(mounted)[0]?.querySelector('.cell-url [data-testid="kind-tag"]')?.textContent).to.equal('resource');
+    await waitFor(() =>
+      expect(mounted.byTestId('results-total').textContent).to.equal(`${facets.kinds.resource} URLs`),
+    );
+    await waitFor(() =>
+      expect(renderedRows(mounted).every((row) => row.dataset['kind'] === 'resource')).to.equal(true),
+    );
+    expect(renderedRows(mounted)[0]?.querySelector('.cell-url [data-testid="kind-tag"]')?.textContent).to.equal(
+      'resource',
+    );
 
     await click(mounted.byTestId('filter-4xx'));
     await waitFor(() => expect(queries.lastQuery().filter).to.deep.equal({ kind: 'resource', statusClasses: ['4xx'] }));
-    await waitFor(() => expect(mounted.byTestId('results-total').textContent).to.equal(`${rows.filter((row) => row.kind === 'resource' && row.status === 404).length} URLs`));
+    await waitFor(() =>
+      expect(mounted.byTestId('results-total').textContent).to.equal(
+        `${rows.filter((row) => row.kind === 'resource' && row.status === 404).length} URLs`,
+      ),
+    );
 
     await act(() => {
       kind.value = 'all';
@@ -261,8 +343,12 @@ describe('results table', () => {
       scroller.scrollTop = 50_000 * ROW_HEIGHT_PX;
       scroller.dispatchEvent(new Event('scroll'));
     });
-    await waitFor(() => expect(queries.queries.some((query) => query.offset === 49_900 || query.offset === 50_000)).to.equal(true));
-    await waitFor(() => expect(renderedRows(mounted).some((row) => row.dataset['url'] === `${SITE}/page/50001`)).to.equal(true));
+    await waitFor(() =>
+      expect(queries.queries.some((query) => query.offset === 49_900 || query.offset === 50_000)).to.equal(true),
+    );
+    await waitFor(() =>
+      expect(renderedRows(mounted).some((row) => row.dataset['url'] === `${SITE}/page/50001`)).to.equal(true),
+    );
     expect(renderedRows(mounted).length).to.be.below(100);
     const offsets = new Set(queries.queries.map((query) => query.offset));
     expect(offsets.has(10_000)).to.equal(false);
@@ -280,7 +366,12 @@ describe('results table', () => {
     await press(grid, 'ArrowDown');
     await press(grid, 'ArrowDown');
     await press(grid, 'ArrowUp');
-    expect(renderedRows(mounted).map((row) => row.getAttribute('aria-selected'))).to.deep.equal(['false', 'true', 'false', 'false']);
+    expect(renderedRows(mounted).map((row) => row.getAttribute('aria-selected'))).to.deep.equal([
+      'false',
+      'true',
+      'false',
+      'false',
+    ]);
     expect(grid.getAttribute('aria-activedescendant')).to.equal(renderedRows(mounted)[1]?.id);
 
     await press(grid, 'Enter');

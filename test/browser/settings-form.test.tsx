@@ -39,14 +39,19 @@ interface Mounted {
 
 const containers: HTMLElement[] = [];
 
-async function mountForm(options: { initial?: FormValues; errors?: FieldErrors; width?: number } = {}): Promise<Mounted> {
+async function mountForm(
+  options: { initial?: FormValues; errors?: FieldErrors; width?: number } = {},
+): Promise<Mounted> {
   const container = document.createElement('div');
   if (options.width !== undefined) container.style.width = `${options.width}px`;
   document.body.append(container);
   containers.push(container);
   const changes: FormValues[] = [];
   await act(() => {
-    render(<Harness initial={options.initial ?? fromSettings({})} errors={options.errors ?? {}} changes={changes} />, container);
+    render(
+      <Harness initial={options.initial ?? fromSettings({})} errors={options.errors ?? {}} changes={changes} />,
+      container,
+    );
   });
   return {
     container,
@@ -139,10 +144,21 @@ describe('settings form', () => {
 
   it('labels every field with its unit so it can be reached by its name', async () => {
     const form = await mountForm();
-    const labels = [...form.container.querySelectorAll('label')].map((label) => [label.textContent, label.control?.dataset['testid']]);
+    const labels = [...form.container.querySelectorAll('label')].map((label) => [
+      label.textContent,
+      label.control?.dataset['testid'],
+    ]);
     expect(labels).to.deep.equal(FIELDS.map((field) => [labelOf(field), field.testId]));
     const texts = labels.map(([text]) => text);
-    for (const text of ['Delay (s)', 'Timeout (s)', 'Jitter (s)', 'Max body size (MiB)', 'Max pages', 'Exclude patterns']) expect(texts).to.include(text);
+    for (const text of [
+      'Delay (s)',
+      'Timeout (s)',
+      'Jitter (s)',
+      'Max body size (MiB)',
+      'Max pages',
+      'Exclude patterns',
+    ])
+      expect(texts).to.include(text);
   });
 
   it('shows each default as placeholder and in the help the field is described by', async () => {
@@ -194,7 +210,12 @@ describe('settings form', () => {
     await typeInto(form.byTestId<HTMLTextAreaElement>('exclude-patterns'), '*?a=*\n/private/*');
 
     const last = form.changes.at(-1);
-    expect(last).to.deep.equal({ ...fromSettings({}), delaySeconds: '2.5', includeSubdomains: true, excludePatterns: '*?a=*\n/private/*' });
+    expect(last).to.deep.equal({
+      ...fromSettings({}),
+      delaySeconds: '2.5',
+      includeSubdomains: true,
+      excludePatterns: '*?a=*\n/private/*',
+    });
     expect(form.byTestId<HTMLInputElement>('include-subdomains').checked).to.equal(true);
   });
 
@@ -210,7 +231,10 @@ describe('settings form', () => {
     const last = form.changes.at(-1) ?? fromSettings({});
     expect(last.extraOrigins).to.equal('http://127.0.0.1:8081/\n\n HTTPS://Docs.Example.com ');
     const checked = checkForm(last);
-    expect(checked.ok && checked.settings.extraOrigins).to.deep.equal(['http://127.0.0.1:8081', 'https://docs.example.com']);
+    expect(checked.ok && checked.settings.extraOrigins).to.deep.equal([
+      'http://127.0.0.1:8081',
+      'https://docs.example.com',
+    ]);
   });
 
   it("shows the validator's message for a bad extra site next to that field", async () => {
@@ -219,7 +243,8 @@ describe('settings form', () => {
     expect(result.ok).to.equal(false);
     const form = await mountForm({ initial: values, errors: result.ok ? {} : result.errors });
     const sites = form.byTestId<HTMLTextAreaElement>('extra-origins');
-    const message = 'Also crawl these sites: "https://b.test/docs/" has a path, query or fragment; give the site only, e.g. https://b.test';
+    const message =
+      'Also crawl these sites: "https://b.test/docs/" has a path, query or fragment; give the site only, e.g. https://b.test';
     expect(form.byTestId('extra-origins-error').textContent).to.equal(message);
     expect(sites.getAttribute('aria-invalid')).to.equal('true');
     expect(descriptionOf(sites)).to.include(message);
@@ -235,7 +260,12 @@ describe('settings form', () => {
     const last = form.changes.at(-1);
     expect(last).to.not.equal(undefined);
     const settings = toSettings(last ?? fromSettings({}));
-    expect([settings.delayMs, settings.timeoutMs, settings.jitterMs, settings.maxBodyBytes]).to.deep.equal([2500, 45_000, 250, BYTES_PER_MIB / 2]);
+    expect([settings.delayMs, settings.timeoutMs, settings.jitterMs, settings.maxBodyBytes]).to.deep.equal([
+      2500,
+      45_000,
+      250,
+      BYTES_PER_MIB / 2,
+    ]);
 
     const again = await mountForm({ initial: fromSettings(settings) });
     expect(
@@ -252,7 +282,11 @@ describe('settings form', () => {
     expect(perHost.placeholder).to.equal('1');
     expect(perHost.inputMode).to.equal('numeric');
     const help = descriptionOf(perHost);
-    expect(help).to.include('More than 1 only at delay 0').and.include('no Crawl-delay').and.include('1 to 16.').and.include('Default: 1.');
+    expect(help)
+      .to.include('More than 1 only at delay 0')
+      .and.include('no Crawl-delay')
+      .and.include('1 to 16.')
+      .and.include('Default: 1.');
     expect(descriptionOf(hosts)).to.not.include('one request each');
     // Same fieldset, the field right after it: side by side in the popup's two columns.
     const order = FIELDS.map((field) => field.testId);
@@ -295,13 +329,20 @@ describe('settings form', () => {
     const result = checkForm(values);
     const form = await mountForm({ initial: values, errors: result.ok ? {} : result.errors });
     const validator = validateSettings({ startUrl: 'https://a.test/', maxBodyBytes: 2048 * BYTES_PER_MIB });
-    expect(form.byTestId('max-body-size-error').textContent).to.equal(fieldErrors(validator.ok ? [] : validator.errors).maxBodyBytes);
-    expect(form.byTestId('max-body-size-error').textContent).to.equal('Max body size must be from 0.001 MiB to 1024 MiB, not 2048 MiB');
+    expect(form.byTestId('max-body-size-error').textContent).to.equal(
+      fieldErrors(validator.ok ? [] : validator.errors).maxBodyBytes,
+    );
+    expect(form.byTestId('max-body-size-error').textContent).to.equal(
+      'Max body size must be from 0.001 MiB to 1024 MiB, not 2048 MiB',
+    );
   });
 
   it('fits 380 px without sideways scrolling, two number fields a row', async () => {
     await loadStyles();
-    const form = await mountForm({ width: 356, errors: { delayMs: 'Delay must be from 0 s to 3600 s, not -100000000000000000000 s' } });
+    const form = await mountForm({
+      width: 356,
+      errors: { delayMs: 'Delay must be from 0 s to 3600 s, not -100000000000000000000 s' },
+    });
     const root = form.byTestId('settings-form');
     expect(root.scrollWidth).to.be.at.most(root.clientWidth);
     for (const field of FIELDS) {

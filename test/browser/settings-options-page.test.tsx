@@ -91,7 +91,9 @@ describe('options page', () => {
   it('says how the built-in defaults come back, beside fields that are all filled (none left empty)', async () => {
     const page = await mountPage(memorySettingsStorage());
     await waitFor(() => page.byTestId('delay'));
-    const empty = [...page.container.querySelectorAll<HTMLInputElement>('input[type="text"], input:not([type])')].filter((input) => input.value === '' && input.dataset['testid'] !== 'path-prefix');
+    const empty = [
+      ...page.container.querySelectorAll<HTMLInputElement>('input[type="text"], input:not([type])'),
+    ].filter((input) => input.value === '' && input.dataset['testid'] !== 'path-prefix');
     expect(empty.map((input) => input.dataset['testid'])).to.deep.equal([]);
     const intro = page.byTestId('defaults-intro').textContent ?? '';
     expect(intro).to.not.include('left empty');
@@ -144,7 +146,9 @@ describe('options page', () => {
     await saveSiteSettings(storage, 'https://staging.example', { delayMs: 0, requestsPerHost: 4 });
     const again = await mountPage(storage);
     await waitFor(() => expect(again.byTestId<HTMLInputElement>('requests-per-host').value).to.equal('6'));
-    await waitFor(() => expect(again.byTestId('site-summary').textContent).to.match(/^Delay \(s\): 0 · Requests at once per host: 4/));
+    await waitFor(() =>
+      expect(again.byTestId('site-summary').textContent).to.match(/^Delay \(s\): 0 · Requests at once per host: 4/),
+    );
   });
 
   it("shows the validator's message next to an out-of-range field and saves nothing", async () => {
@@ -187,8 +191,12 @@ describe('options page', () => {
     await click(page.byTestId('save-defaults'));
 
     await waitFor(() => expect(page.byTestId('save-status').dataset['state']).to.equal('invalid'));
-    expect(page.byTestId('save-status').textContent).to.equal('Not saved: 6 settings need fixing (see the message under each).');
-    expect(page.byTestId('requests-per-host-error').textContent).to.equal('Requests at once per host must be from 1 to 16, not 17');
+    expect(page.byTestId('save-status').textContent).to.equal(
+      'Not saved: 6 settings need fixing (see the message under each).',
+    );
+    expect(page.byTestId('requests-per-host-error').textContent).to.equal(
+      'Requests at once per host must be from 1 to 16, not 17',
+    );
     for (const testId of ['delay', 'hosts-at-once', 'requests-per-host', 'max-depth', 'product-token', 'path-prefix']) {
       expect(page.byTestId(`${testId}-error`).textContent, testId).not.to.equal('');
     }
@@ -220,7 +228,9 @@ describe('options page', () => {
 
     await typeInto(page.byTestId<HTMLInputElement>('timeout'), '0.5');
     await click(page.byTestId('save-defaults'));
-    await waitFor(() => expect(page.byTestId('timeout-error').textContent).to.equal('Timeout must be from 1 s to 600 s, not 0.5 s'));
+    await waitFor(() =>
+      expect(page.byTestId('timeout-error').textContent).to.equal('Timeout must be from 1 s to 600 s, not 0.5 s'),
+    );
 
     await typeInto(page.byTestId<HTMLInputElement>('timeout'), '5');
     expect(page.queryTestId('timeout-error')).to.equal(null);
@@ -261,11 +271,15 @@ describe('options page', () => {
     await waitFor(() => expect(page.container.querySelectorAll('[data-testid="site-row"]')).to.have.lengthOf(2));
     const rows = [...page.container.querySelectorAll<HTMLElement>('[data-testid="site-row"]')];
     expect(rows.map((row) => row.dataset['origin'])).to.deep.equal(['https://a.example', 'https://b.example']);
-    expect(rows[0]?.querySelector('[data-testid="site-summary"]')?.textContent).to.match(/^Same as the built-in defaults/);
-    expect(rows[1]?.querySelector('[data-testid="site-summary"]')?.textContent).to.match(/^Delay \(s\): 2 · Include subdomains: on/);
+    expect(rows[0]?.querySelector('[data-testid="site-summary"]')?.textContent).to.match(
+      /^Same as the built-in defaults/,
+    );
+    expect(rows[1]?.querySelector('[data-testid="site-summary"]')?.textContent).to.match(
+      /^Delay \(s\): 2 · Include subdomains: on/,
+    );
   });
 
-  it('writes when a site was remembered as the popup writes a crawl\'s start: 2026-01-31 12:03, local time', async () => {
+  it("writes when a site was remembered as the popup writes a crawl's start: 2026-01-31 12:03, local time", async () => {
     const storage = memorySettingsStorage();
     const savedAt = new Date(2026, 0, 31, 12, 3, 45).getTime();
     await saveSiteSettings(storage, 'https://a.example', { maxPages: 5 }, savedAt);
@@ -282,7 +296,9 @@ describe('options page', () => {
     const page = await mountPage(storage);
     await waitFor(() => expect(page.container.querySelectorAll('[data-testid="site-row"]')).to.have.lengthOf(2));
 
-    const forgetA = page.container.querySelector<HTMLButtonElement>('[data-origin="https://a.example"] [data-testid="forget-site"]');
+    const forgetA = page.container.querySelector<HTMLButtonElement>(
+      '[data-origin="https://a.example"] [data-testid="forget-site"]',
+    );
     expect(forgetA?.getAttribute('aria-label')).to.equal('Forget https://a.example');
     if (forgetA === null) throw new Error('no Forget button for https://a.example');
     await click(forgetA);

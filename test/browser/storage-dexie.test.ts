@@ -87,7 +87,9 @@ describe('DexieCrawlStore on IndexedDB', () => {
   it('stores the queue position only on queued frontier rows and hands out entries without it', async () => {
     const db = openDatabase();
     const store = new DexieCrawlStore(db);
-    await store.transaction((tx) => tx.putEntries([entryFixture('c1', A, '/q', 7), entryFixture('c1', A, '/l', 8, 'run-1')]));
+    await store.transaction((tx) =>
+      tx.putEntries([entryFixture('c1', A, '/q', 7), entryFixture('c1', A, '/l', 8, 'run-1')]),
+    );
 
     expect(await db.frontier.get(['c1', `${A}/q`])).to.deep.equal({ ...entryFixture('c1', A, '/q', 7), queuedSeq: 7 });
     expect(await db.frontier.get(['c1', `${A}/l`])).to.deep.equal(entryFixture('c1', A, '/l', 8, 'run-1'));
@@ -139,7 +141,9 @@ describe('DexieCrawlStore on IndexedDB', () => {
 
   it('sends writes without waiting for each, in order: rows written by many calls at once leave the same results chunks and facets as one call', async () => {
     const rows = Array.from({ length: 300 }, (_, i) => variedPage('c1', i + 1));
-    const rewritten = rows.filter((_, i) => i % 6 === 0).map((row) => ({ ...row, status: 404, contentType: 'text/plain' }));
+    const rewritten = rows
+      .filter((_, i) => i % 6 === 0)
+      .map((row) => ({ ...row, status: 404, contentType: 'text/plain' }));
     const pipelined = openDatabase();
     await new DexieCrawlStore(pipelined).transaction(async (tx) => {
       await tx.putCrawl(crawlFixture('c1'));
@@ -160,7 +164,9 @@ describe('DexieCrawlStore on IndexedDB', () => {
     expect(facets).to.deep.equal(await new DexieCrawlPageQueries(reference).facets('c1'));
     // `rev` counts the chunk's writes: one per call in the first database, one in all in the second.
     const withoutRev = (chunks: { rev: number }[]): unknown[] => chunks.map(({ rev: _rev, ...chunk }) => chunk);
-    expect(withoutRev(await pipelined.resultChunks.toArray())).to.deep.equal(withoutRev(await reference.resultChunks.toArray()));
+    expect(withoutRev(await pipelined.resultChunks.toArray())).to.deep.equal(
+      withoutRev(await reference.resultChunks.toArray()),
+    );
   });
 
   it('a write the browser refuses fails the whole transaction, though the work did not wait for it: nothing of it is stored', async () => {
@@ -173,7 +179,11 @@ describe('DexieCrawlStore on IndexedDB', () => {
         await tx.putPages([pageFixture('c1', `${A}/1`, 1)]);
         await tx.putEntries([entryFixture('c1', A, '/2', 2)]);
         // A value IndexedDB cannot store (a function) is refused.
-        await tx.putCrawl({ ...crawlFixture('c1'), state: 'paused', settings: { ...crawlFixture('c1').settings, startUrl: (() => 'x') as unknown as string } });
+        await tx.putCrawl({
+          ...crawlFixture('c1'),
+          state: 'paused',
+          settings: { ...crawlFixture('c1').settings, startUrl: (() => 'x') as unknown as string },
+        });
       });
     } catch (caught: unknown) {
       error = caught;

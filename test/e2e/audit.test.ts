@@ -17,7 +17,13 @@ import type { JsonlRow } from '../../src/export/jsonl.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
 import { RESULTS_PAGE_PATH } from '../../src/messaging/routes.ts';
 import { CHECKS } from '../../src/audit/checks.ts';
-import { AUDIT_CHROMIUM_ARGS, HEADLESS_CRAWL_DELAY_S, PLANTED, startAuditSites, type AuditSites } from '../support/audit-site.ts';
+import {
+  AUDIT_CHROMIUM_ARGS,
+  HEADLESS_CRAWL_DELAY_S,
+  PLANTED,
+  startAuditSites,
+  type AuditSites,
+} from '../support/audit-site.ts';
 import { compareWithLinkinator } from '../support/linkinator-compare.ts';
 import { requestCounts, serverGaps } from '../support/server-log.ts';
 import { crawlToEnd, exportRows, launch } from './helpers.ts';
@@ -56,7 +62,11 @@ describe('an audit finds every planted issue, politely', () => {
     for (const check of await page.getByTestId('issue-check').all()) {
       shown[(await check.getAttribute('data-check')) ?? '?'] = Number(await check.getAttribute('data-count'));
     }
-    assert.deepEqual(Object.keys(PLANTED).sort(), CHECKS.map((c) => c.id).sort(), 'the site plants (or says why not) every check');
+    assert.deepEqual(
+      Object.keys(PLANTED).sort(),
+      CHECKS.map((c) => c.id).sort(),
+      'the site plants (or says why not) every check',
+    );
     const shownAll = Object.fromEntries(CHECKS.map((c) => [c.id, shown[c.id] ?? 0]));
     assert.deepEqual(shownAll, { ...PLANTED });
     await page.locator('[data-check="broken-link-external"] [data-testid="issue-toggle"]').click();
@@ -70,12 +80,14 @@ describe('an audit finds every planted issue, politely', () => {
     for (const [id, count] of Object.entries(PLANTED)) assert.equal(counts[id] ?? 0, count, id);
     const severityOf = new Map(CHECKS.map((c) => [c.id, c.severity]));
     const expected = { error: 0, warning: 0, notice: 0 };
-    for (const [id, count] of Object.entries(PLANTED)) expected[severityOf.get(id as (typeof CHECKS)[number]['id']) ?? 'notice'] += count;
+    for (const [id, count] of Object.entries(PLANTED))
+      expected[severityOf.get(id as (typeof CHECKS)[number]['id']) ?? 'notice'] += count;
     assert.deepEqual(bySeverity, expected);
   });
 
   it('puts the ids on the rows that have the problem', () => {
-    const issuesOf = (path: string): string[] => rows.find((r) => r.url === `${sites.site.origin}${path}`)?.issues ?? [];
+    const issuesOf = (path: string): string[] =>
+      rows.find((r) => r.url === `${sites.site.origin}${path}`)?.issues ?? [];
     assert.ok(issuesOf('/missing').includes('broken-link-internal'));
     assert.ok(issuesOf('/anchors').includes('missing-anchor'));
     assert.ok(issuesOf('/chain1').includes('redirect-chain'));
@@ -87,7 +99,11 @@ describe('an audit finds every planted issue, politely', () => {
     const search = rows.find((r) => r.url === `${sites.site.origin}/search-page`);
     assert.equal(search?.status, 200, 'the search page is crawled');
     assert.equal(search?.referrer, `${sites.site.origin}/with-search-link`);
-    assert.equal(logs.get(sites.site.origin)?.some((r) => r.url === '/opensearch.xml'), false, 'an OpenSearch description is not a page');
+    assert.equal(
+      logs.get(sites.site.origin)?.some((r) => r.url === '/opensearch.xml'),
+      false,
+      'an OpenSearch description is not a page',
+    );
   });
 
   it('fetches a canonical target no link leads to, and judges it (issue 26, item 4)', () => {
@@ -95,7 +111,8 @@ describe('an audit finds every planted issue, politely', () => {
     assert.equal(gone?.status, 404);
     assert.ok(rows.find((r) => r.url === `${sites.site.origin}/canon-to-404`)?.issues.includes('canonical-to-non-200'));
     const print = rows.find((r) => r.url === `${sites.site.origin}/canon-print`)?.issues ?? [];
-    for (const id of ['duplicate-content', 'title-duplicate', 'description-duplicate'] as const) assert.ok(!print.includes(id), `${id} on a copy whose canonical names its original`);
+    for (const id of ['duplicate-content', 'title-duplicate', 'description-duplicate'] as const)
+      assert.ok(!print.includes(id), `${id} on a copy whose canonical names its original`);
   });
 
   it('counts the link robots.txt kept from being checked beside Broken links to other sites, and lists it in Not crawled with why (issue 26, item 3)', async () => {
@@ -117,19 +134,33 @@ describe('an audit finds every planted issue, politely', () => {
       if (origin === sites.robotsDown.origin) continue; // its robots.txt is retried: see the next test
       assert.equal(log[0]?.url, '/robots.txt', `${origin}: robots.txt first`);
       assert.equal(log.filter((r) => r.url === '/robots.txt').length, 1, `${origin}: robots.txt once`);
-      for (const [request, count] of requestCounts(log.map((r) => ({ ...r, url: `${r.method} ${r.url}` })))) assert.equal(count, 1, `${origin}: ${request} ×${count}`);
+      for (const [request, count] of requestCounts(log.map((r) => ({ ...r, url: `${r.method} ${r.url}` }))))
+        assert.equal(count, 1, `${origin}: ${request} ×${count}`);
       // A GET after a refused HEAD of the same URL waits for the host's gap like any request (politeness.md).
       const least = origin === sites.headless.origin ? HEADLESS_CRAWL_DELAY_S * 1000 : DELAY_MS;
-      for (const [i, gap] of serverGaps(log).entries()) assert.ok(gap >= least, `${origin}: ${log[i + 1]?.method} ${log[i + 1]?.url} after a gap of ${gap.toFixed(1)} ms, under ${least} ms`);
+      for (const [i, gap] of serverGaps(log).entries())
+        assert.ok(
+          gap >= least,
+          `${origin}: ${log[i + 1]?.method} ${log[i + 1]?.url} after a gap of ${gap.toFixed(1)} ms, under ${least} ms`,
+        );
     }
-    assert.equal(logs.get(sites.site.origin)?.some((r) => r.url.startsWith('/blocked/')), false);
-    assert.equal(logs.get(sites.guarded.origin)?.some((r) => r.url.startsWith('/private/')), false);
+    assert.equal(
+      logs.get(sites.site.origin)?.some((r) => r.url.startsWith('/blocked/')),
+      false,
+    );
+    assert.equal(
+      logs.get(sites.guarded.origin)?.some((r) => r.url.startsWith('/private/')),
+      false,
+    );
   });
 
   // Issue 26, item 2.
   it('reports links to a host that does not resolve or refuses connections as broken, with the reason', async () => {
     const rowOf = (url: string): JsonlRow | undefined => rows.find((r) => r.url === url);
-    for (const [url, code] of [[`${sites.unresolvedOrigin}/gone`, 'dns'], [`${sites.refusingOrigin}/closed`, 'refused']] as const) {
+    for (const [url, code] of [
+      [`${sites.unresolvedOrigin}/gone`, 'dns'],
+      [`${sites.refusingOrigin}/closed`, 'refused'],
+    ] as const) {
       assert.equal(rowOf(url)?.blockedBy, null, `${url}: not a polite refusal`);
       assert.equal(rowOf(url)?.errorCode, code, url);
       assert.ok(rowOf(url)?.issues.includes('broken-link-external'), url);
@@ -141,7 +172,8 @@ describe('an audit finds every planted issue, politely', () => {
     await check.getByTestId('issue-toggle').click();
     const details = await check.locator('[data-testid="issue-url-row"] td:nth-child(2)').allInnerTexts();
     await page.close();
-    for (const reason of ['failed (DNS failure)', 'failed (connection refused)']) assert.ok(details.includes(reason), `${reason} in ${details.join(', ')}`);
+    for (const reason of ['failed (DNS failure)', 'failed (connection refused)'])
+      assert.ok(details.includes(reason), `${reason} in ${details.join(', ')}`);
   });
 
   // Issue 26, item 2: RFC 9309 §2.3.1.4.
@@ -152,14 +184,24 @@ describe('an audit finds every planted issue, politely', () => {
     assert.match(link?.blockedRule ?? '', /robots\.txt unavailable \(HTTP 503\)/);
     assert.equal(link?.issues.includes('broken-link-external'), false);
     const log = logs.get(sites.robotsDown.origin) ?? [];
-    assert.deepEqual(log.map((r) => r.url), ['/robots.txt', '/robots.txt', '/robots.txt'], 'robots.txt, retried twice; nothing else');
+    assert.deepEqual(
+      log.map((r) => r.url),
+      ['/robots.txt', '/robots.txt', '/robots.txt'],
+      'robots.txt, retried twice; nothing else',
+    );
     for (const gap of serverGaps(log)) assert.ok(gap >= 5000, `robots.txt retried after ${gap.toFixed(0)} ms`);
   });
 
   it('finds every broken link linkinator finds, but those robots.txt kept it from asking for', async () => {
     const compared = await compareWithLinkinator(`${sites.site.origin}/`, rows);
     const unexplained = [...compared.onlyLinkinator].filter(([, why]) => why === null).map(([url]) => url);
-    assert.deepEqual(unexplained, [], `linkinator alone: ${[...compared.onlyLinkinator].map(([u, why]) => `${u} (${why ?? '?'})`).join(', ')}`);
-    console.log(`# linkinator found ${compared.linkinator.size} broken, Tabcrawl ${compared.tabcrawl.size}; linkinator alone: ${[...compared.onlyLinkinator].map(([u, why]) => `${u}: ${why ?? '?'}`).join('; ') || 'none'}; Tabcrawl alone: ${compared.onlyTabcrawl.join(', ') || 'none'}`);
+    assert.deepEqual(
+      unexplained,
+      [],
+      `linkinator alone: ${[...compared.onlyLinkinator].map(([u, why]) => `${u} (${why ?? '?'})`).join(', ')}`,
+    );
+    console.log(
+      `# linkinator found ${compared.linkinator.size} broken, Tabcrawl ${compared.tabcrawl.size}; linkinator alone: ${[...compared.onlyLinkinator].map(([u, why]) => `${u}: ${why ?? '?'}`).join('; ') || 'none'}; Tabcrawl alone: ${compared.onlyTabcrawl.join(', ') || 'none'}`,
+    );
   });
 });

@@ -13,7 +13,12 @@ import { launch, sleep } from './helpers.ts';
 declare const chrome: { action: { getBadgeText(details: object): Promise<string> } };
 
 /** Polls the badge until `accept` takes its text; returns that text. */
-async function badgeWhen(page: Page, accept: (text: string) => boolean, what: string, timeoutMs = 30_000): Promise<string> {
+async function badgeWhen(
+  page: Page,
+  accept: (text: string) => boolean,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let text = '';
   while (Date.now() < deadline) {
@@ -32,7 +37,9 @@ describe('the toolbar badge', () => {
       const page = await session.openPage('src/shells/options/index.html');
       assert.equal(await page.evaluate(() => chrome.action.getBadgeText({})), '');
       // 0.4 s between requests: a crawl of about 20 URLs runs for several seconds.
-      const { crawl } = await session.request('crawl/start', { settings: { startUrl: `${site.origin}/`, delayMs: 400, maxPages: 50 } });
+      const { crawl } = await session.request('crawl/start', {
+        settings: { startUrl: `${site.origin}/`, delayMs: 400, maxPages: 50 },
+      });
       const counting = await badgeWhen(page, (text) => /^[1-9]\d*$/.test(text), 'a row count');
       assert.ok(Number(counting) >= 1);
 

@@ -57,7 +57,10 @@ describe('a crawl handed to Browsertrix Crawler', () => {
   let args: string[];
 
   before(async () => {
-    other = await startLocalSite({ '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' }, '/page': page() });
+    other = await startLocalSite({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' },
+      '/page': page(),
+    });
     extra = await startLocalSite({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' },
       '/': page('/b1', `${other.origin}/page`),
@@ -65,7 +68,16 @@ describe('a crawl handed to Browsertrix Crawler', () => {
     });
     site = await startLocalSite({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /docs/private\n' },
-      '/docs/': page('/docs/a', '/docs/a?x=1#top', '/docs/skip-me', '/docs/private', '/blog/', `${extra.origin}/`, `${other.origin}/page`, '/docs/caf%C3%A9'),
+      '/docs/': page(
+        '/docs/a',
+        '/docs/a?x=1#top',
+        '/docs/skip-me',
+        '/docs/private',
+        '/blog/',
+        `${extra.origin}/`,
+        `${other.origin}/page`,
+        '/docs/caf%C3%A9',
+      ),
       '/docs/a': page('/docs/b', '../blog/post'),
       '/docs/b': page('/docs/'),
       '/docs/caf%C3%A9': page('/docs/'),
@@ -73,12 +85,37 @@ describe('a crawl handed to Browsertrix Crawler', () => {
       '/blog/': page(),
     });
     out = mkdtempSync(join(tmpdir(), 'tabcrawl-handoff-'));
-    args = [`${site.origin}/docs/`, '--prefix', '/docs/', '--exclude', '*/docs/skip*', '--also', extra.origin, '--delay', '0.3', '--max-pages', '40', '--max-depth', '5', '--agent', 'HandoffBot'];
-    const run = await crawlCli([...args, '--out', join(out, 'crawl.jsonl'), '--browsertrix-config', join(out, 'crawl-config.yaml')]);
+    args = [
+      `${site.origin}/docs/`,
+      '--prefix',
+      '/docs/',
+      '--exclude',
+      '*/docs/skip*',
+      '--also',
+      extra.origin,
+      '--delay',
+      '0.3',
+      '--max-pages',
+      '40',
+      '--max-depth',
+      '5',
+      '--agent',
+      'HandoffBot',
+    ];
+    const run = await crawlCli([
+      ...args,
+      '--out',
+      join(out, 'crawl.jsonl'),
+      '--browsertrix-config',
+      join(out, 'crawl-config.yaml'),
+    ]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /wrote the Browsertrix Crawler config to .*crawl-config\.yaml/);
     config = parse(readFileSync(join(out, 'crawl-config.yaml'), 'utf8')) as Record<string, unknown>;
-    rows = readFileSync(join(out, 'crawl.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Row);
+    rows = readFileSync(join(out, 'crawl.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Row);
   });
 
   after(async () => {
@@ -86,7 +123,7 @@ describe('a crawl handed to Browsertrix Crawler', () => {
     if (out !== undefined) rmSync(out, { recursive: true, force: true });
   });
 
-  it('is a config Browsertrix 1.14.1 takes, with the crawl\'s seeds, limits, agent and politeness', () => {
+  it("is a config Browsertrix 1.14.1 takes, with the crawl's seeds, limits, agent and politeness", () => {
     assert.deepEqual(configProblems(config), []);
     assert.deepEqual(config['seeds'], [{ url: `${site.origin}/docs/` }, { url: `${extra.origin}/` }]);
     assert.equal(config['scopeType'], 'custom');
@@ -103,17 +140,31 @@ describe('a crawl handed to Browsertrix Crawler', () => {
     assert.deepEqual([...agents], [config['userAgent']]);
   });
 
-  it('admits every page the crawl recorded and rejects the links to other sites, as Tabcrawl\'s scope did', () => {
+  it("admits every page the crawl recorded and rejects the links to other sites, as Tabcrawl's scope did", () => {
     const scope = scopeOf(config);
-    const checked = validateSettings({ startUrl: `${site.origin}/docs/`, pathPrefix: '/docs/', excludePatterns: ['*/docs/skip*'], extraOrigins: [extra.origin] });
+    const checked = validateSettings({
+      startUrl: `${site.origin}/docs/`,
+      pathPrefix: '/docs/',
+      excludePatterns: ['*/docs/skip*'],
+      extraOrigins: [extra.origin],
+    });
     assert.ok(checked.ok);
     const tabcrawl = createScope(checked.settings);
     const pages = rows.filter((row) => row.kind === 'page');
     const external = rows.filter((row) => row.kind === 'external');
     assert.ok(pages.length >= 7, `pages: ${pages.map((row) => row.url).join(' ')}`);
-    assert.ok(pages.some((row) => row.url.startsWith(extra.origin)), 'the extra site was crawled');
-    assert.ok(pages.some((row) => row.blockedBy === 'robots'), 'a page blocked by robots.txt is in scope too');
-    assert.deepEqual(external.map((row) => row.url), [`${other.origin}/page`]);
+    assert.ok(
+      pages.some((row) => row.url.startsWith(extra.origin)),
+      'the extra site was crawled',
+    );
+    assert.ok(
+      pages.some((row) => row.blockedBy === 'robots'),
+      'a page blocked by robots.txt is in scope too',
+    );
+    assert.deepEqual(
+      external.map((row) => row.url),
+      [`${other.origin}/page`],
+    );
     for (const row of pages) {
       assert.equal(admits(scope, row.url), true, `${row.url} is a page of the crawl`);
       assert.equal(admits(scope, browsertrixNormalized(row.url)), true, `${row.url} as Browsertrix normalizes it`);
@@ -121,8 +172,13 @@ describe('a crawl handed to Browsertrix Crawler', () => {
     for (const row of external) assert.equal(admits(scope, row.url), false, `${row.url} is on another site`);
     // Every link the pages hold, in scope or not, judged alike; and the variants of the sites.
     const links = new Set(rows.flatMap((row) => row.links));
-    for (const url of [`${site.origin}/blog/`, `${site.origin}/docs/skip-me`]) assert.ok(links.has(url), `the pages link to ${url}`);
-    const variants = [`${site.origin.replace('127.0.0.1', 'localhost')}/docs/a`, `${site.origin.replace('http:', 'https:')}/docs/a`, `${extra.origin.replace('http:', 'https:')}/b1`];
+    for (const url of [`${site.origin}/blog/`, `${site.origin}/docs/skip-me`])
+      assert.ok(links.has(url), `the pages link to ${url}`);
+    const variants = [
+      `${site.origin.replace('127.0.0.1', 'localhost')}/docs/a`,
+      `${site.origin.replace('http:', 'https:')}/docs/a`,
+      `${extra.origin.replace('http:', 'https:')}/b1`,
+    ];
     for (const url of [...links, ...variants]) {
       const expected = tabcrawl.check(url).inScope;
       assert.equal(admits(scope, url), expected, `${url}: Tabcrawl says ${expected ? 'in' : 'out of'} scope`);
@@ -130,7 +186,11 @@ describe('a crawl handed to Browsertrix Crawler', () => {
     }
     assert.equal(admits(scope, `${site.origin}/docs/skip-me`), false, 'excluded');
     assert.equal(admits(scope, `${site.origin}/blog/`), false, 'outside the path prefix');
-    assert.equal(site.requests.some((request) => request.url === '/docs/skip-me' || request.url === '/blog/'), false, 'nor did Tabcrawl fetch them');
+    assert.equal(
+      site.requests.some((request) => request.url === '/docs/skip-me' || request.url === '/blog/'),
+      false,
+      'nor did Tabcrawl fetch them',
+    );
   });
 });
 
@@ -141,8 +201,17 @@ describe('the Browsertrix config buttons of the built extension', () => {
 
   before(async () => {
     downloads = mkdtempSync(join(tmpdir(), 'tabcrawl-handoff-downloads-'));
-    session = await launchExtension({ distDir: DIST_DIR, chromePath: findChromium(process.env), copyDist: true, downloadDir: downloads });
-    site = await startLocalSite({ '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' }, '/': page('/a'), '/a': page('/') });
+    session = await launchExtension({
+      distDir: DIST_DIR,
+      chromePath: findChromium(process.env),
+      copyDist: true,
+      downloadDir: downloads,
+    });
+    site = await startLocalSite({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: '' },
+      '/': page('/a'),
+      '/a': page('/'),
+    });
   });
   after(async () => {
     await session?.close();
@@ -157,7 +226,9 @@ describe('the Browsertrix config buttons of the built extension', () => {
   async function downloaded(page: Page, count: number): Promise<string[]> {
     for (let waited = 0; waited < 10_000; waited += 100) {
       const complete = await page.evaluate(async () => {
-        const api = (globalThis as unknown as { chrome: { downloads: { search(query: { state: string }): Promise<unknown[]> } } }).chrome;
+        const api = (
+          globalThis as unknown as { chrome: { downloads: { search(query: { state: string }): Promise<unknown[]> } } }
+        ).chrome;
         return (await api.downloads.search({ state: 'complete' })).length;
       });
       const files = readdirSync(downloads).filter((name) => !name.endsWith('.crdownload'));
@@ -167,11 +238,19 @@ describe('the Browsertrix config buttons of the built extension', () => {
     throw new Error(`fewer than ${count} complete downloads: ${readdirSync(downloads).join(', ')}`);
   }
 
-  it('the results tab and the popup\'s Crawls view each save the crawl\'s config, as the command line writes it', async () => {
-    const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: 100, excludePatterns: ['*/never*'] });
+  it("the results tab and the popup's Crawls view each save the crawl's config, as the command line writes it", async () => {
+    const crawl = await crawlToEnd(session, {
+      startUrl: `${site.origin}/`,
+      delayMs: 100,
+      excludePatterns: ['*/never*'],
+    });
     assert.equal(crawl.state, 'finished');
     const manifest = JSON.parse(readFileSync(join(DIST_DIR, 'manifest.json'), 'utf8')) as { version: string };
-    const expected = browsertrixConfigYaml({ settings: crawl.settings, version: manifest.version, createdAt: crawl.createdAt });
+    const expected = browsertrixConfigYaml({
+      settings: crawl.settings,
+      version: manifest.version,
+      createdAt: crawl.createdAt,
+    });
 
     // Playwright keeps downloads under names of its own: the contents are checked here, the names in
     // test/browser/browsertrix-config.test.tsx.

@@ -23,7 +23,10 @@ const DELAY_MS = 100;
 /** Runs `npm run crawl -- ...args` as a user would (through tsx, like the npm script). */
 function crawlCli(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['src/shells/cli/main.ts', ...args], { cwd: ROOT, env: process.env });
+    const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['src/shells/cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: process.env,
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (code) => done({ code, stderr }));
@@ -40,10 +43,25 @@ describe('npm run crawl -- --browser firefox', () => {
 
   before(async () => {
     site = await startTestSite();
-    run = await crawlCli(['--browser', 'firefox', `${site.origin}/`, '--delay', String(DELAY_MS / 1000), '--timeout', '1', '--out', join(out, 'x.wacz'), '--out', join(out, 'x.jsonl')]);
+    run = await crawlCli([
+      '--browser',
+      'firefox',
+      `${site.origin}/`,
+      '--delay',
+      String(DELAY_MS / 1000),
+      '--timeout',
+      '1',
+      '--out',
+      join(out, 'x.wacz'),
+      '--out',
+      join(out, 'x.jsonl'),
+    ]);
     waczBytes = readFileSync(join(out, 'x.wacz'));
     wacz = await checkWacz(waczBytes);
-    rows = readFileSync(join(out, 'x.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    rows = readFileSync(join(out, 'x.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   });
   after(async () => {
     await site?.close();
@@ -61,9 +79,13 @@ describe('npm run crawl -- --browser firefox', () => {
   it('crawls politely: robots.txt first and once, nothing disallowed asked, no gap under the delay, its User-Agent', () => {
     assert.equal(site.requests[0]?.url, '/robots.txt');
     assert.equal(site.requests.filter((r) => r.url === '/robots.txt').length, 1);
-    assert.equal(site.requests.some((r) => r.url.startsWith('/private/secret')), false);
+    assert.equal(
+      site.requests.some((r) => r.url.startsWith('/private/secret')),
+      false,
+    );
     for (const gap of serverGaps(site.requests)) assert.ok(gap >= DELAY_MS, `a gap of ${gap.toFixed(1)} ms`);
-    for (const request of site.requests) assert.match(request.userAgent ?? '', /^Mozilla\/5\.0 \(compatible; tabcrawl\/\d+\.\d+\.\d+; /);
+    for (const request of site.requests)
+      assert.match(request.userAgent ?? '', /^Mozilla\/5\.0 \(compatible; tabcrawl\/\d+\.\d+\.\d+; /);
   });
 
   it('records every URL of the site, redirects and errors as Chromium does', () => {
@@ -82,14 +104,18 @@ describe('npm run crawl -- --browser firefox', () => {
     }
     const requests = wacz.records.filter((record) => record.type === 'request');
     assert.ok(requests.length >= 15, `${requests.length} request records`);
-    for (const request of requests) assert.match(request.http?.get('user-agent') ?? '', /tabcrawl\//, 'the request as sent, User-Agent included');
+    for (const request of requests)
+      assert.match(request.http?.get('user-agent') ?? '', /tabcrawl\//, 'the request as sent, User-Agent included');
   });
 
   it('opens in ReplayWeb.page, which shows the start page as it was', async () => {
     let browser: Browser | null = null;
     let replay: ReplayServer | null = null;
     try {
-      browser = await chromium.launch({ executablePath: findChromium(process.env), args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), ...QUIET_FLAGS] });
+      browser = await chromium.launch({
+        executablePath: findChromium(process.env),
+        args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), ...QUIET_FLAGS],
+      });
       replay = await serveReplay(waczBytes);
       const page = await browser.newPage();
       const before = site.requests.length;

@@ -36,7 +36,10 @@ describe('the built extension crawls a local site', () => {
   });
 
   it('never requests a URL that robots.txt disallows, and records it as blocked', () => {
-    assert.equal(site.requests.some((r) => r.url.startsWith('/private/secret')), false);
+    assert.equal(
+      site.requests.some((r) => r.url.startsWith('/private/secret')),
+      false,
+    );
     assert.equal(byPath.get('/private/secret')?.blockedBy, 'robots');
     assert.equal(byPath.get('/private/open')?.status, 200, 'the longer Allow wins');
   });
@@ -48,7 +51,11 @@ describe('the built extension crawls a local site', () => {
   });
 
   it('sends the Tabcrawl User-Agent', () => {
-    for (const request of site.requests) assert.match(request.userAgent ?? '', /^Mozilla\/5\.0 \(compatible; tabcrawl\/\d+\.\d+\.\d+; \+https?:\/\/\S+\)$/);
+    for (const request of site.requests)
+      assert.match(
+        request.userAgent ?? '',
+        /^Mozilla\/5\.0 \(compatible; tabcrawl\/\d+\.\d+\.\d+; \+https?:\/\/\S+\)$/,
+      );
   });
 
   it('records every URL once, redirects with their absolute location, and errors', () => {
@@ -60,7 +67,11 @@ describe('the built extension crawls a local site', () => {
     assert.equal(byPath.get('/new')?.location, `${site.origin}/`);
     assert.equal(byPath.get('/missing')?.status, 404);
     assert.equal(byPath.get('/broken')?.status, 500);
-    assert.equal(site.requests.filter((r) => r.url === '/').length, 1, 'the redirect back to the start is not fetched again');
+    assert.equal(
+      site.requests.filter((r) => r.url === '/').length,
+      1,
+      'the redirect back to the start is not fetched again',
+    );
   });
 
   it('stores HTML bodies byte for byte, legacy encodings and gzip-encoded responses included', () => {
@@ -121,7 +132,8 @@ describe('a crawl survives its service worker being stopped', () => {
       const repeats = [...counts.values()].reduce((sum, n) => sum + (n - 1), 0);
       assert.ok(repeats <= stops, `${repeats} repeated requests for ${stops} stops`);
       assert.equal(counts.get('/robots.txt'), 1);
-      for (const gap of serverGaps(site.requests)) assert.ok(gap >= DELAY_MS, `a gap of ${gap.toFixed(1)} ms across a restart`);
+      for (const gap of serverGaps(site.requests))
+        assert.ok(gap >= DELAY_MS, `a gap of ${gap.toFixed(1)} ms across a restart`);
     } finally {
       await session.close();
       await site.close();

@@ -20,7 +20,12 @@ describe('exporting from the popup of the built extension', () => {
 
   before(async () => {
     downloads = mkdtempSync(join(tmpdir(), 'tabcrawl-downloads-'));
-    session = await launchExtension({ distDir: DIST_DIR, chromePath: findChromium(process.env), copyDist: true, downloadDir: downloads });
+    session = await launchExtension({
+      distDir: DIST_DIR,
+      chromePath: findChromium(process.env),
+      copyDist: true,
+      downloadDir: downloads,
+    });
     // Pages with resources: a stylesheet chain, a font, images, a missing one.
     site = await startTestSite({ resources: true });
   });
@@ -63,24 +68,45 @@ describe('exporting from the popup of the built extension', () => {
     assert.equal(files.length, 1, 'one file downloaded');
     const wacz = await checkWacz(readFileSync(join(downloads, files[0] ?? '')));
     for (const [path, bytes] of Object.entries(EXACT_BODIES)) {
-      assert.deepEqual(responsePayload(wacz.records, `${site.origin}${path}`), Buffer.from(bytes), `${path} replays byte for byte`);
+      assert.deepEqual(
+        responsePayload(wacz.records, `${site.origin}${path}`),
+        Buffer.from(bytes),
+        `${path} replays byte for byte`,
+      );
     }
-    const gzipped = wacz.records.find((r) => r.type === 'response' && r.field('WARC-Target-URI') === `${site.origin}/gzipped`);
+    const gzipped = wacz.records.find(
+      (r) => r.type === 'response' && r.field('WARC-Target-URI') === `${site.origin}/gzipped`,
+    );
     assert.equal(gzipped?.http?.get('content-encoding'), null, 'a decoded body is not marked as still encoded');
     assert.equal(gzipped?.http?.get('content-length'), String(EXACT_BODIES['/gzipped']?.byteLength));
     const redirect = wacz.index.find((l) => l.url === `${site.origin}/old`);
     assert.equal(redirect?.fields['status'], '301');
-    assert.equal(wacz.index.some((l) => l.url === `${site.origin}/private/secret`), false, 'a blocked URL is not indexed as a capture');
-    assert.ok(wacz.records.some((r) => r.type === 'metadata' && r.field('WARC-Target-URI') === `${site.origin}/private/secret`));
+    assert.equal(
+      wacz.index.some((l) => l.url === `${site.origin}/private/secret`),
+      false,
+      'a blocked URL is not indexed as a capture',
+    );
+    assert.ok(
+      wacz.records.some((r) => r.type === 'metadata' && r.field('WARC-Target-URI') === `${site.origin}/private/secret`),
+    );
     const { crawls } = await session.request('crawl/list', {});
     const rows = await exportRows(session, crawls[0]?.id ?? '');
-    const htmlPages = rows.filter((r) => r.status !== null && r.status >= 200 && r.status < 300 && /^text\/html/.test(r.contentType ?? '')).map((r) => r.url);
-    assert.deepEqual(wacz.pages.map((p) => p['url']).sort(), htmlPages.sort(), 'pages.jsonl lists every HTML page of the crawl');
+    const htmlPages = rows
+      .filter((r) => r.status !== null && r.status >= 200 && r.status < 300 && /^text\/html/.test(r.contentType ?? ''))
+      .map((r) => r.url);
+    assert.deepEqual(
+      wacz.pages.map((p) => p['url']).sort(),
+      htmlPages.sort(),
+      'pages.jsonl lists every HTML page of the crawl',
+    );
     assert.equal(wacz.pages.find((p) => p['url'] === `${site.origin}/latin1`)?.['title'], 'Café');
     // Every resource is in the archive with its whole body; the index covers every capture; pages.jsonl only pages.
     assert.ok(rows.filter((r) => r.kind === 'resource').length >= 10, 'the crawl archived the resources');
     checkRowsArchived(wacz, rows);
-    assert.deepEqual(responsePayload(wacz.records, `${site.origin}/s/site.css`), Buffer.from('@import "more.css"; body { background: url(/s/bg.png) }'));
+    assert.deepEqual(
+      responsePayload(wacz.records, `${site.origin}/s/site.css`),
+      Buffer.from('@import "more.css"; body { background: url(/s/bg.png) }'),
+    );
   });
 });
 
@@ -91,16 +117,30 @@ describe('exporting from the command line', () => {
     try {
       const files = ['site.warc.gz', 'site.wacz', 'site.csv', 'site.jsonl', 'site.warc'].map((name) => join(out, name));
       const code = await new Promise<number | null>((done) => {
-        const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['src/shells/cli/main.ts', `${site.origin}/`, '--delay', '0.02', ...files.flatMap((f) => ['--out', f])], { cwd: ROOT, stdio: 'ignore' });
+        const child = spawn(
+          resolve(ROOT, 'node_modules/.bin/tsx'),
+          ['src/shells/cli/main.ts', `${site.origin}/`, '--delay', '0.02', ...files.flatMap((f) => ['--out', f])],
+          { cwd: ROOT, stdio: 'ignore' },
+        );
         child.on('close', done);
       });
       assert.equal(code, 0);
       const [warcGz = '', wacz = '', csv = '', jsonl = '', warc = ''] = files;
 
-      const jsonRows = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as JsonlRow);
+      const jsonRows = readFileSync(jsonl, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as JsonlRow);
       const csvRows = parse(readFileSync(csv), { columns: true, bom: true }) as Record<string, string>[];
-      assert.deepEqual(csvRows.map((r) => r['url']), jsonRows.map((r) => r.url), 'CSV and JSON Lines list the same URLs in the same order');
-      assert.deepEqual(csvRows.map((r) => r['status']), jsonRows.map((r) => (r.status === null ? '' : String(r.status))));
+      assert.deepEqual(
+        csvRows.map((r) => r['url']),
+        jsonRows.map((r) => r.url),
+        'CSV and JSON Lines list the same URLs in the same order',
+      );
+      assert.deepEqual(
+        csvRows.map((r) => r['status']),
+        jsonRows.map((r) => (r.status === null ? '' : String(r.status))),
+      );
       assert.deepEqual(
         csvRows.map((r) => [r['kind'], r['resourceCount'], r['brokenResourceCount']]),
         jsonRows.map((r) => [r.kind, String(r.resourceCount), String(r.brokenResourceCount)]),
@@ -115,7 +155,9 @@ describe('exporting from the command line', () => {
       assert.deepEqual(counts('/s/site.css'), [2, 0], 'a stylesheet counts what it imports and loads');
       assert.equal(jsonRows.find((r) => r.url === `${site.origin}/s/missing.png`)?.kind, 'resource');
       // Page facts: every HTML page read has them, resources none; CSV says what JSON Lines says.
-      const htmlRows = jsonRows.filter((r) => r.kind === 'page' && r.status === 200 && /^text\/html/.test(r.contentType ?? ''));
+      const htmlRows = jsonRows.filter(
+        (r) => r.kind === 'page' && r.status === 200 && /^text\/html/.test(r.contentType ?? ''),
+      );
       assert.ok(htmlRows.length > 0);
       for (const r of htmlRows) {
         assert.equal(typeof r.wordCount, 'number', r.url);
@@ -126,15 +168,29 @@ describe('exporting from the command line', () => {
       const text = (value: number | boolean | null): string => (value === null ? '' : String(value));
       assert.deepEqual(
         csvRows.map((r) => [r['indexable'], r['indexabilityReason'], r['wordCount'], r['h1Count'], r['internalLinks']]),
-        jsonRows.map((r) => [text(r.indexable), r.indexabilityReason ?? '', text(r.wordCount), text(r.h1Count), text(r.internalLinks)]),
+        jsonRows.map((r) => [
+          text(r.indexable),
+          r.indexabilityReason ?? '',
+          text(r.wordCount),
+          text(r.h1Count),
+          text(r.internalLinks),
+        ]),
       );
 
       for (const path of [warcGz, warc]) {
         const records = await checkWarc(readFileSync(path));
-        const fetched = jsonRows.filter((r) => r.status !== null).map((r) => r.url).sort();
-        const captured = [...new Set(records.filter((r) => r.type === 'response' || r.type === 'revisit').map((r) => r.field('WARC-Target-URI')))].sort();
+        const fetched = jsonRows
+          .filter((r) => r.status !== null)
+          .map((r) => r.url)
+          .sort();
+        const captured = [
+          ...new Set(
+            records.filter((r) => r.type === 'response' || r.type === 'revisit').map((r) => r.field('WARC-Target-URI')),
+          ),
+        ].sort();
         assert.deepEqual(captured, fetched, `${path}: one capture per fetched URL`);
-        for (const [p, bytes] of Object.entries(EXACT_BODIES)) assert.deepEqual(responsePayload(records, `${site.origin}${p}`), Buffer.from(bytes));
+        for (const [p, bytes] of Object.entries(EXACT_BODIES))
+          assert.deepEqual(responsePayload(records, `${site.origin}${p}`), Buffer.from(bytes));
       }
       const checked = await checkWacz(readFileSync(wacz));
       assert.equal(checked.index.length, jsonRows.filter((r) => r.status !== null).length);

@@ -80,7 +80,10 @@ const READ_LOOK = `(async () => {
 async function lookOf(frame: Frame): Promise<PageLook> {
   const look = (await frame.evaluate(READ_LOOK)) as Omit<PageLook, 'frameImageLoaded'>;
   const child = frame.childFrames()[0];
-  const frameImageLoaded = child === undefined ? false : ((await child.evaluate("(document.querySelector('img')?.naturalWidth ?? 0) > 0")) as boolean);
+  const frameImageLoaded =
+    child === undefined
+      ? false
+      : ((await child.evaluate("(document.querySelector('img')?.naturalWidth ?? 0) > 0")) as boolean);
   return { ...look, frameImageLoaded };
 }
 
@@ -89,7 +92,10 @@ function differentShare(a: Buffer, b: Buffer): number {
   const left = PNG.sync.read(a);
   const right = PNG.sync.read(b);
   assert.deepEqual([right.width, right.height], [left.width, left.height], 'screenshots of one size');
-  return pixelmatch(left.data, right.data, undefined, left.width, left.height, { threshold: 0.1 }) / (left.width * left.height);
+  return (
+    pixelmatch(left.data, right.data, undefined, left.width, left.height, { threshold: 0.1 }) /
+    (left.width * left.height)
+  );
 }
 
 /** Opens `url` in a fresh page of `browser` and waits until it and its resources have loaded. */
@@ -125,7 +131,10 @@ describe('a faithful archive replays as the site looked', () => {
     }
     waczBytes = readFileSync(join(out, 'site.wacz'));
     wacz = await checkWacz(waczBytes);
-    browser = await chromium.launch({ executablePath: findChromium(process.env), args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), ...QUIET_FLAGS] });
+    browser = await chromium.launch({
+      executablePath: findChromium(process.env),
+      args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), ...QUIET_FLAGS],
+    });
     replay = await serveReplay(waczBytes);
   });
 
@@ -138,7 +147,11 @@ describe('a faithful archive replays as the site looked', () => {
 
   it('finishes, counting pages, resources and files apart', () => {
     assert.equal(crawl.state, 'finished', crawl.message ?? '');
-    const kinds = (kind: string): string[] => rows.filter((r) => r.kind === kind).map((r) => new URL(r.url).pathname).sort();
+    const kinds = (kind: string): string[] =>
+      rows
+        .filter((r) => r.kind === kind)
+        .map((r) => new URL(r.url).pathname)
+        .sort();
     assert.deepEqual(kinds('page'), ['/', '/about', '/frame'], 'the iframe is a page');
     assert.deepEqual(kinds('file'), ['/docs/guide.pdf', '/img/photo.png'], 'linked files');
     assert.equal(crawl.counts.files, 2);
@@ -147,31 +160,51 @@ describe('a faithful archive replays as the site looked', () => {
     const notResources = new Set(['/robots.txt', ...kinds('page'), ...kinds('file')]);
     const resources = [
       ...sites.sitePaths.filter((p) => !notResources.has(p)).map((p) => `${sites.site.origin}${p}`),
-      ...[...sites.cdnPaths, sites.disallowedCdnPath].filter((p) => !notResources.has(p)).map((p) => `${sites.cdn.origin}${p}`),
+      ...[...sites.cdnPaths, sites.disallowedCdnPath]
+        .filter((p) => !notResources.has(p))
+        .map((p) => `${sites.cdn.origin}${p}`),
     ];
-    assert.deepEqual(rows.filter((r) => r.kind === 'resource').map((r) => r.url).sort(), resources.sort());
+    assert.deepEqual(
+      rows
+        .filter((r) => r.kind === 'resource')
+        .map((r) => r.url)
+        .sort(),
+      resources.sort(),
+    );
   });
 
   it('asks each host for robots.txt first and once, and for every resource once', () => {
-    for (const [name, log, paths] of [['site', crawlLog.site, sites.sitePaths], ['cdn', crawlLog.cdn, sites.cdnPaths]] as const) {
+    for (const [name, log, paths] of [
+      ['site', crawlLog.site, sites.sitePaths],
+      ['cdn', crawlLog.cdn, sites.cdnPaths],
+    ] as const) {
       assert.equal(log[0]?.url, '/robots.txt', `${name}: robots.txt first`);
       const counts = requestCounts(log);
       assert.deepEqual([...counts.keys()].sort(), [...paths].sort(), `${name}: exactly these paths`);
-      for (const [path, count] of counts) assert.equal(count, 1, `${name}: ${path} asked for once, though two pages use some`);
-      for (const request of log) assert.match(request.userAgent ?? '', /tabcrawl/, `${name}: ${request.url} names Tabcrawl`);
+      for (const [path, count] of counts)
+        assert.equal(count, 1, `${name}: ${path} asked for once, though two pages use some`);
+      for (const request of log)
+        assert.match(request.userAgent ?? '', /tabcrawl/, `${name}: ${request.url} names Tabcrawl`);
     }
   });
 
   it('never asks for what the other host disallows, and records it as blocked', () => {
-    assert.equal(crawlLog.cdn.some((r) => r.url.startsWith('/private/')), false);
+    assert.equal(
+      crawlLog.cdn.some((r) => r.url.startsWith('/private/')),
+      false,
+    );
     const blocked = row(`${sites.cdn.origin}${sites.disallowedCdnPath}`);
     assert.equal(blocked?.kind, 'resource');
     assert.equal(blocked?.blockedBy, 'robots');
   });
 
   it('keeps the delay between any two requests to one host, resources included', () => {
-    for (const [name, log] of [['site', crawlLog.site], ['cdn', crawlLog.cdn]] as const) {
-      for (const gap of serverGaps(log)) assert.ok(gap >= DELAY_MS, `${name}: a gap of ${gap.toFixed(1)} ms is shorter than ${DELAY_MS} ms`);
+    for (const [name, log] of [
+      ['site', crawlLog.site],
+      ['cdn', crawlLog.cdn],
+    ] as const) {
+      for (const gap of serverGaps(log))
+        assert.ok(gap >= DELAY_MS, `${name}: a gap of ${gap.toFixed(1)} ms is shorter than ${DELAY_MS} ms`);
     }
   });
 
@@ -208,12 +241,20 @@ describe('a faithful archive replays as the site looked', () => {
         const frame = await openReplay(page, replay, url);
         const replayed = { look: await lookOf(frame), shot: await page.screenshot() };
         assert.deepEqual(replayed.look, live.look, 'what the page shows');
-        for (const [image, loaded] of Object.entries(live.look.images)) assert.equal(loaded, image !== 'missing.png', `live: ${image}`);
+        for (const [image, loaded] of Object.entries(live.look.images))
+          assert.equal(loaded, image !== 'missing.png', `live: ${image}`);
         assert.deepEqual(live.look.scriptText, sites.scriptText, 'the scripts ran live');
         if (path === '/') assert.equal(live.look.frameImageLoaded, true);
         const share = differentShare(live.shot, replayed.shot);
-        assert.ok(share <= MAX_DIFFERENT_PIXELS, `${(share * 100).toFixed(2)} % of the pixels differ from the live page`);
-        assert.deepEqual({ site: sites.site.requests.length, cdn: sites.cdn.requests.length }, before, 'the replay never reached the live site');
+        assert.ok(
+          share <= MAX_DIFFERENT_PIXELS,
+          `${(share * 100).toFixed(2)} % of the pixels differ from the live page`,
+        );
+        assert.deepEqual(
+          { site: sites.site.requests.length, cdn: sites.cdn.requests.length },
+          before,
+          'the replay never reached the live site',
+        );
       } finally {
         await context.close();
       }

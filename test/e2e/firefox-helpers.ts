@@ -32,7 +32,11 @@ export async function launchFirefox(prefs?: Record<string, string | number | boo
   const copy = mkdtempSync(join(tmpdir(), 'tabcrawl-firefox-dist-'));
   try {
     cpSync(FIREFOX_DIST_DIR, copy, { recursive: true });
-    const session = await launchFirefoxExtension({ distDir: copy, firefoxPath: findFirefox(process.env), ...(prefs === undefined ? {} : { prefs }) });
+    const session = await launchFirefoxExtension({
+      distDir: copy,
+      firefoxPath: findFirefox(process.env),
+      ...(prefs === undefined ? {} : { prefs }),
+    });
     const close = session.close.bind(session);
     return Object.assign(session, {
       close: async () => {
@@ -69,12 +73,17 @@ export async function waitInPage<T>(page: Page, expression: string, what: string
 }
 
 /** Polls a started crawl (as `crawlToEnd` does) until it is no longer running. */
-export async function untilEnded(session: Pick<FirefoxSession, 'request'>, crawlId: string, timeoutMs = 120_000): Promise<CrawlSummary> {
+export async function untilEnded(
+  session: Pick<FirefoxSession, 'request'>,
+  crawlId: string,
+  timeoutMs = 120_000,
+): Promise<CrawlSummary> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { crawl } = await session.request('crawl/get', { crawlId });
     if (crawl.state !== 'running') return crawl;
-    if (Date.now() > deadline) throw new Error(`crawl still running after ${timeoutMs} ms: ${JSON.stringify(crawl.counts)}`);
+    if (Date.now() > deadline)
+      throw new Error(`crawl still running after ${timeoutMs} ms: ${JSON.stringify(crawl.counts)}`);
     await sleep(200);
   }
 }
@@ -85,8 +94,12 @@ export async function untilEnded(session: Pick<FirefoxSession, 'request'>, crawl
  * before it would not stay a stop for the test to look at.
  */
 export async function clearOfWatchdog(session: FirefoxSession, withinMs = 2000): Promise<void> {
-  const due = (await evaluate(session.driverPage, `browser.alarms.get('tabcrawl-watchdog').then((alarm) => (alarm ? alarm.scheduledTime : null))`)) as number | null;
-  if (due !== null && due - Date.now() < withinMs) await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now()) + 500));
+  const due = (await evaluate(
+    session.driverPage,
+    `browser.alarms.get('tabcrawl-watchdog').then((alarm) => (alarm ? alarm.scheduledTime : null))`,
+  )) as number | null;
+  if (due !== null && due - Date.now() < withinMs)
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now()) + 500));
 }
 
 /**
@@ -95,5 +108,8 @@ export async function clearOfWatchdog(session: FirefoxSession, withinMs = 2000):
  */
 export async function markBackground(session: FirefoxSession, mark?: number): Promise<unknown> {
   const set = mark === undefined ? '' : `window.__tabcrawlTestMark = ${JSON.stringify(mark)};`;
-  return evaluate(session.driverPage, `browser.runtime.getBackgroundPage().then((window) => { const old = window.__tabcrawlTestMark ?? null; ${set} return old; })`);
+  return evaluate(
+    session.driverPage,
+    `browser.runtime.getBackgroundPage().then((window) => { const old = window.__tabcrawlTestMark ?? null; ${set} return old; })`,
+  );
 }

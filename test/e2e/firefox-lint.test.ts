@@ -52,8 +52,10 @@ const KNOWN_WARNINGS: readonly { code: string; file: RegExp; why: string }[] = [
   },
 ];
 
-const isKnown = (warning: LintMessage): boolean => KNOWN_WARNINGS.some((known) => known.code === warning.code && known.file.test(warning.file ?? ''));
-const describeMessage = (m: LintMessage): string => `${m.code} (${m.file ?? 'no file'}${m.line === undefined ? '' : `:${m.line}`}): ${m.message}`;
+const isKnown = (warning: LintMessage): boolean =>
+  KNOWN_WARNINGS.some((known) => known.code === warning.code && known.file.test(warning.file ?? ''));
+const describeMessage = (m: LintMessage): string =>
+  `${m.code} (${m.file ?? 'no file'}${m.line === undefined ? '' : `:${m.line}`}): ${m.message}`;
 
 /** Files under `dir`, as paths from it with `/`. */
 function filesUnder(dir: string): string[] {
@@ -79,22 +81,35 @@ async function zipEntries(path: string): Promise<Map<string, Buffer>> {
 describe('the Firefox build, linted by web-ext', () => {
   it('has no error, and no warning but the known ones', async () => {
     // web-ext lint exits 1 when it finds errors; the report on stdout says which either way.
-    const { stdout, stderr } = await run(process.execPath, [WEB_EXT, 'lint', '--source-dir', distOf('firefox'), '--output', 'json', '--no-config-discovery'], {
-      cwd: ROOT,
-      env: ENV,
-      maxBuffer: 64 * 1024 * 1024,
-    }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }));
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [WEB_EXT, 'lint', '--source-dir', distOf('firefox'), '--output', 'json', '--no-config-discovery'],
+      {
+        cwd: ROOT,
+        env: ENV,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).catch((error: { stdout?: string; stderr?: string }) => ({
+      stdout: error.stdout ?? '',
+      stderr: error.stderr ?? '',
+    }));
     let report: LintReport;
     try {
       report = JSON.parse(stdout) as LintReport;
     } catch {
-      assert.fail(`web-ext lint gave no JSON report (is there a build in dist/firefox? npm run build):\n${stdout}${stderr}`);
+      assert.fail(
+        `web-ext lint gave no JSON report (is there a build in dist/firefox? npm run build):\n${stdout}${stderr}`,
+      );
     }
     const codes = (messages: LintMessage[]): string => messages.map((m) => m.code).join(', ') || 'none';
     const summary = `errors: ${codes(report.errors)}; warnings: ${codes(report.warnings)}`;
     assert.deepEqual(report.errors.map(describeMessage), [], summary);
     assert.equal(report.summary.errors, 0, summary);
-    assert.deepEqual(report.warnings.filter((warning) => !isKnown(warning)).map(describeMessage), [], `a warning not known (${summary})`);
+    assert.deepEqual(
+      report.warnings.filter((warning) => !isKnown(warning)).map(describeMessage),
+      [],
+      `a warning not known (${summary})`,
+    );
   });
 });
 
@@ -104,18 +119,39 @@ describe('npm run package', () => {
 
   it("zips each browser's build, named with the manifest's version, without the source maps", async () => {
     // The zipping step of `npm run package` (which builds first) on the builds there are, into a folder of our own.
-    await run(process.execPath, [TSX, 'src/shells/build/package.ts', '--artifacts-dir', artifacts], { cwd: ROOT, env: ENV });
+    await run(process.execPath, [TSX, 'src/shells/build/package.ts', '--artifacts-dir', artifacts], {
+      cwd: ROOT,
+      env: ENV,
+    });
     const { version } = JSON.parse(readFileSync(join(ROOT, 'manifest.json'), 'utf8')) as { version: string };
-    assert.deepEqual(readdirSync(artifacts).sort(), BROWSERS.map((browser) => `tabcrawl-${browser}-${version}.zip`));
+    assert.deepEqual(
+      readdirSync(artifacts).sort(),
+      BROWSERS.map((browser) => `tabcrawl-${browser}-${version}.zip`),
+    );
 
     for (const browser of BROWSERS) {
       const entries = await zipEntries(join(artifacts, `tabcrawl-${browser}-${version}.zip`));
       const names = [...entries.keys()].sort();
       const built = filesUnder(distOf(browser));
-      assert.ok(built.some((name) => name.endsWith('.map')), `the ${browser} build has source maps (else this test shows nothing)`);
-      assert.deepEqual(names.filter((name) => name.endsWith('.map') || name.startsWith('.') || name.includes('/.')), [], `${browser}: no maps, no dot-files`);
-      assert.deepEqual(names, built.filter((name) => !name.endsWith('.map')), `${browser}: every other file of the build`);
-      assert.deepEqual(entries.get('manifest.json'), readFileSync(join(distOf(browser), 'manifest.json')), `${browser}: the built manifest at the root`);
+      assert.ok(
+        built.some((name) => name.endsWith('.map')),
+        `the ${browser} build has source maps (else this test shows nothing)`,
+      );
+      assert.deepEqual(
+        names.filter((name) => name.endsWith('.map') || name.startsWith('.') || name.includes('/.')),
+        [],
+        `${browser}: no maps, no dot-files`,
+      );
+      assert.deepEqual(
+        names,
+        built.filter((name) => !name.endsWith('.map')),
+        `${browser}: every other file of the build`,
+      );
+      assert.deepEqual(
+        entries.get('manifest.json'),
+        readFileSync(join(distOf(browser), 'manifest.json')),
+        `${browser}: the built manifest at the root`,
+      );
     }
   });
 });

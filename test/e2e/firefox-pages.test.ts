@@ -24,7 +24,8 @@ import { crawlToEnd, sleep } from './helpers.ts';
 
 /** `document.querySelector(…)`'s text, or '' (an expression for the page). */
 const textOf = (selector: string): string => `(document.querySelector(${JSON.stringify(selector)})?.textContent ?? '')`;
-const click = (page: Page, selector: string): Promise<unknown> => page.evaluate(`document.querySelector(${JSON.stringify(selector)}).click()`);
+const click = (page: Page, selector: string): Promise<unknown> =>
+  page.evaluate(`document.querySelector(${JSON.stringify(selector)}).click()`);
 
 describe('the extension pages in Firefox', () => {
   let session: FirefoxSession;
@@ -37,7 +38,12 @@ describe('the extension pages in Firefox', () => {
       distDir: FIREFOX_DIST_DIR,
       firefoxPath: findFirefox(process.env),
       // Downloads into a folder of ours, without asking: what a person's settings may say.
-      prefs: { 'browser.download.folderList': 2, 'browser.download.dir': downloads, 'browser.download.useDownloadDir': true, 'browser.download.always_ask_before_handling_new_types': false },
+      prefs: {
+        'browser.download.folderList': 2,
+        'browser.download.dir': downloads,
+        'browser.download.useDownloadDir': true,
+        'browser.download.always_ask_before_handling_new_types': false,
+      },
     });
     site = await startTestSite();
     crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: 20, timeoutMs: 1000 });
@@ -51,29 +57,50 @@ describe('the extension pages in Firefox', () => {
 
   it('the results browser lists the crawl, filters to broken links, opens a redirect with its chain, and reports', async () => {
     const page = await session.openPage(resultsPagePath(crawl.id));
-    await waitInPage(page, `${textOf('[data-testid="results-total"]')}.includes('${crawl.counts.done} URLs')`, 'the total');
+    await waitInPage(
+      page,
+      `${textOf('[data-testid="results-total"]')}.includes('${crawl.counts.done} URLs')`,
+      'the total',
+    );
     await click(page, '[data-testid="filter-4xx"]');
     await click(page, '[data-testid="filter-5xx"]');
     await waitInPage(page, `${textOf('[data-testid="results-total"]')}.includes('2 URLs')`, 'two broken URLs');
-    const broken = (await page.evaluate(`[...document.querySelectorAll('[data-testid="results-row"]')].map((row) => row.getAttribute('data-url'))`)) as string[];
+    const broken = (await page.evaluate(
+      `[...document.querySelectorAll('[data-testid="results-row"]')].map((row) => row.getAttribute('data-url'))`,
+    )) as string[];
     assert.deepEqual(broken.sort(), [`${site.origin}/broken`, `${site.origin}/missing`]);
     await click(page, '[data-testid="filter-4xx"]');
     await click(page, '[data-testid="filter-5xx"]');
 
     // A redirect's detail, opened by its address as a report's link does.
     const detail = await session.openPage(resultsPagePath(crawl.id, `${site.origin}/old`));
-    const chain = await waitInPage<string>(detail, `${textOf('[data-testid="detail-chain"]')}.includes('301') && ${textOf('[data-testid="detail-chain"]')}`, 'the redirect chain');
+    const chain = await waitInPage<string>(
+      detail,
+      `${textOf('[data-testid="detail-chain"]')}.includes('301') && ${textOf('[data-testid="detail-chain"]')}`,
+      'the redirect chain',
+    );
     assert.match(chain, /\/new/);
     await detail.close();
 
     await click(page, '[data-testid="tab-reports"]');
-    const report = await waitInPage<string>(page, `${textOf('[data-testid="report-table"]')}.includes('/missing') && ${textOf('[data-testid="report-table"]')}`, 'the broken links report');
+    const report = await waitInPage<string>(
+      page,
+      `${textOf('[data-testid="report-table"]')}.includes('/missing') && ${textOf('[data-testid="report-table"]')}`,
+      'the broken links report',
+    );
     assert.match(report, /link \/missing/);
 
     await click(page, '[data-testid="tab-issues"]');
-    const summary = await waitInPage<string>(page, `document.querySelector('[data-testid="issues"]')?.dataset.state === 'ready' && ${textOf('[data-testid="issues-summary"]')}`, 'the Issues view');
+    const summary = await waitInPage<string>(
+      page,
+      `document.querySelector('[data-testid="issues"]')?.dataset.state === 'ready' && ${textOf('[data-testid="issues-summary"]')}`,
+      'the Issues view',
+    );
     assert.match(summary, /error/);
-    assert.match(await page.evaluate(textOf('[data-testid="issues"]')) as string, /broken-link-internal|Broken links/i);
+    assert.match(
+      (await page.evaluate(textOf('[data-testid="issues"]'))) as string,
+      /broken-link-internal|Broken links/i,
+    );
     await page.close();
   });
 
@@ -81,14 +108,21 @@ describe('the extension pages in Firefox', () => {
     const page = await session.openPage(OPTIONS_PAGE_PATH);
     await waitInPage(page, `!!document.querySelector('[data-testid="max-pages"]')`, 'the form');
     assert.equal(await page.evaluate(`document.querySelector('[data-testid="max-pages"]').value`), '500');
-    await page.evaluate(`(() => { const input = document.querySelector('[data-testid="max-pages"]'); input.focus(); input.select(); })()`);
+    await page.evaluate(
+      `(() => { const input = document.querySelector('[data-testid="max-pages"]'); input.focus(); input.select(); })()`,
+    );
     await page.keyboard.type('42');
     await click(page, '[data-testid="save-defaults"]');
     await waitInPage(page, `document.querySelector('[data-testid="save-status"]')?.dataset.state === 'saved'`, 'saved');
     // BiDi's own reload waits for a load event it never reports on moz-extension:// pages: the page reloads itself.
     await page.evaluate('location.reload()');
     await sleep(500);
-    await waitInPage(page, `document.querySelector('[data-testid="max-pages"]')?.value === '42'`, 'the saved default after a reload', 10_000);
+    await waitInPage(
+      page,
+      `document.querySelector('[data-testid="max-pages"]')?.value === '42'`,
+      'the saved default after a reload',
+      10_000,
+    );
     await page.close();
   });
 
@@ -109,7 +143,8 @@ describe('the extension pages in Firefox', () => {
   });
 
   it('the toolbar badge counts rows while crawling, marks a pause, and shows a check mark at the end', async () => {
-    const badge = (): Promise<string> => session.driverPage.evaluate('browser.action.getBadgeText({})') as Promise<string>;
+    const badge = (): Promise<string> =>
+      session.driverPage.evaluate('browser.action.getBadgeText({})') as Promise<string>;
     const badgeWhen = async (accept: (text: string) => boolean, what: string, timeoutMs = 30_000): Promise<string> => {
       const deadline = Date.now() + timeoutMs;
       let text = '';
@@ -121,7 +156,9 @@ describe('the extension pages in Firefox', () => {
       throw new Error(`badge never showed ${what}; last "${text}"`);
     };
     // 0.4 s between requests: a crawl of about 20 URLs runs for several seconds.
-    const { crawl: second } = await session.request('crawl/start', { settings: { startUrl: `${site.origin}/`, delayMs: 400, maxPages: 50 } });
+    const { crawl: second } = await session.request('crawl/start', {
+      settings: { startUrl: `${site.origin}/`, delayMs: 400, maxPages: 50 },
+    });
     assert.ok(Number(await badgeWhen((text) => /^[1-9]\d*$/.test(text), 'a row count')) >= 1);
     await session.request('crawl/pause', { crawlId: second.id });
     await badgeWhen((text) => text === '‖', 'the pause mark');
@@ -136,7 +173,12 @@ describe('the extension pages in Firefox', () => {
     const input = (await page.waitForSelector(IMPORT_INPUT_SELECTOR)) as ElementHandle<HTMLInputElement> | null;
     assert.ok(input !== null, 'the file input');
     await input.uploadFile(join(WARC_FIXTURES, 'example-iana.warc'));
-    const status = await waitInPage<string>(page, `document.querySelector('main')?.dataset.state === 'done' && ${textOf('[data-testid="import-status"]')}`, 'the import done', 60_000);
+    const status = await waitInPage<string>(
+      page,
+      `document.querySelector('main')?.dataset.state === 'done' && ${textOf('[data-testid="import-status"]')}`,
+      'the import done',
+      60_000,
+    );
     assert.match(status, /^Imported \d+ URLs from example-iana\.warc$/);
     const crawlId = (await page.evaluate(`document.querySelector('main').dataset.crawlId`)) as string;
     const href = await page.evaluate(`document.querySelector('[data-testid="open-results"]').getAttribute('href')`);
@@ -145,7 +187,11 @@ describe('the extension pages in Firefox', () => {
     // The link opens the results of the imported crawl, its rows marked as from an archive.
     const { crawl: imported } = await session.request('crawl/get', { crawlId });
     const results = await session.openPage(resultsPagePath(crawlId));
-    await waitInPage(results, `${textOf('[data-testid="results-total"]')}.includes('${imported.counts.done} URL')`, 'the imported crawl in the results');
+    await waitInPage(
+      results,
+      `${textOf('[data-testid="results-total"]')}.includes('${imported.counts.done} URL')`,
+      'the imported crawl in the results',
+    );
     await results.close();
 
     const cut = mkdtempSync(join(tmpdir(), 'tabcrawl-firefox-import-cut-'));
@@ -153,9 +199,17 @@ describe('the extension pages in Firefox', () => {
       const file = join(cut, 'cut.warc.gz');
       writeFileSync(file, readFileSync(join(WARC_FIXTURES, 'example.warc.gz')).subarray(0, 2000));
       await input.uploadFile(file);
-      const refused = await waitInPage<string>(page, `document.querySelector('main')?.dataset.state === 'failed' && ${textOf('[data-testid="import-status"]')}`, 'the import refused', 60_000);
+      const refused = await waitInPage<string>(
+        page,
+        `document.querySelector('main')?.dataset.state === 'failed' && ${textOf('[data-testid="import-status"]')}`,
+        'the import refused',
+        60_000,
+      );
       assert.match(refused, /^cut\.warc\.gz: .*byte \d+/);
-      assert.match((await page.evaluate(textOf('[data-testid="import-nothing-stored"]'))) as string, /^Nothing was stored\./);
+      assert.match(
+        (await page.evaluate(textOf('[data-testid="import-nothing-stored"]'))) as string,
+        /^Nothing was stored\./,
+      );
       assert.equal((await session.request('crawl/list', {})).crawls.length, before + 1, 'no crawl for the cut file');
     } finally {
       rmSync(cut, { recursive: true, force: true });

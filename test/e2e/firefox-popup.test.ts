@@ -53,10 +53,23 @@ describe('Firefox: the popup of the built add-on', () => {
     assert.equal(started.settings.maxPages, 50);
 
     // The popup shows it while it runs (about 6 s at 0.2 s a URL and a 2.5 s page).
-    const shownRunning = await waitInPage<boolean>(popup, `${textOf('crawl-state')} === 'running'`, 'the popup showing the crawl running', 5_000);
+    const shownRunning = await waitInPage<boolean>(
+      popup,
+      `${textOf('crawl-state')} === 'running'`,
+      'the popup showing the crawl running',
+      5_000,
+    );
     assert.equal(shownRunning, true);
-    assert.equal((await session.request('crawl/get', { crawlId: started.id })).crawl.state, 'running', 'the background says running too');
-    assert.equal(await evaluate<string | null>(popup, `document.querySelector('.crawl-site')?.textContent ?? null`), site.origin, 'the popup names the crawled site');
+    assert.equal(
+      (await session.request('crawl/get', { crawlId: started.id })).crawl.state,
+      'running',
+      'the background says running too',
+    );
+    assert.equal(
+      await evaluate<string | null>(popup, `document.querySelector('.crawl-site')?.textContent ?? null`),
+      site.origin,
+      'the popup names the crawled site',
+    );
 
     // Then finished, with the figures the background holds.
     await waitInPage(popup, `${textOf('crawl-state')} === 'finished'`, 'the popup showing the crawl finished', 60_000);
@@ -66,16 +79,25 @@ describe('Firefox: the popup of the built add-on', () => {
     assert.ok(ended.counts.fetched >= 15, `fetched ${ended.counts.fetched}`);
     assert.equal(await evaluate<string | null>(popup, textOf('count-fetched')), String(ended.counts.fetched));
     assert.equal(await evaluate<string | null>(popup, textOf('count-blocked')), '1');
-    assert.match((await evaluate<string | null>(popup, textOf('progress-text'))) ?? '', /^\d+ done \(\d+ pages, 0 resources, 1 file\) · page limit 50$/);
+    assert.match(
+      (await evaluate<string | null>(popup, textOf('progress-text'))) ?? '',
+      /^\d+ done \(\d+ pages, 0 resources, 1 file\) · page limit 50$/,
+    );
     // The latest rows: the table refreshes once more after the end; wait for a row we know is there.
-    await waitInPage(popup, `document.querySelector('[data-testid="results"] [title="${site.origin}/private/secret"]') !== null`, 'the blocked URL in the results table', 10_000);
+    await waitInPage(
+      popup,
+      `document.querySelector('[data-testid="results"] [title="${site.origin}/private/secret"]') !== null`,
+      'the blocked URL in the results table',
+      10_000,
+    );
     const table = (await evaluate<string | null>(popup, textOf('results'))) ?? '';
     assert.match(table, /blocked/);
     assert.match(table, /301/);
 
     // The crawl the popup started was as polite as any: robots.txt first, the Tabcrawl User-Agent throughout.
     assert.equal(site.requests[0]?.url, '/robots.txt');
-    for (const request of site.requests) assert.match(request.userAgent ?? '', /^Mozilla\/5\.0 \(compatible; tabcrawl\//, request.url);
+    for (const request of site.requests)
+      assert.match(request.userAgent ?? '', /^Mozilla\/5\.0 \(compatible; tabcrawl\//, request.url);
     assert.equal((await session.request('crawl/list', {})).crawls.length, 1, 'one press, one crawl');
   });
 });

@@ -38,7 +38,8 @@ export async function crawlToEnd(
   for (;;) {
     const { crawl: now } = await session.request('crawl/get', { crawlId: crawl.id });
     if (now.state !== 'running') return now;
-    if (Date.now() > deadline) throw new Error(`crawl still running after ${timeoutMs} ms: ${JSON.stringify(now.counts)}`);
+    if (Date.now() > deadline)
+      throw new Error(`crawl still running after ${timeoutMs} ms: ${JSON.stringify(now.counts)}`);
     if (during) await during(now);
     await sleep(200);
   }

@@ -69,7 +69,12 @@ after(async () => {
 async function crawlSite(site: HostileSite, settings: Record<string, unknown> = {}): Promise<Crawled> {
   // The hostile pages' links to other sites (an IDN host) are not checked: here they would only ask the machine's
   // DNS, and the checks have their own test (outbound-links.test.ts).
-  const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: DELAY_MS, timeoutMs: TIMEOUT_MS, checkExternal: false, ...settings }, undefined, 90_000);
+  const crawl = await crawlToEnd(
+    session,
+    { startUrl: `${site.origin}/`, delayMs: DELAY_MS, timeoutMs: TIMEOUT_MS, checkExternal: false, ...settings },
+    undefined,
+    90_000,
+  );
   const rows = await exportRows(session, crawl.id);
   return { crawl, rows, byPath: new Map(rows.map((r) => [pathOf(r.url), r])) };
 }
@@ -97,7 +102,18 @@ function assertPolite(site: HostileSite, from = 0): void {
 }
 
 describe('robots.txt that is huge, binary, HTML, redirected, unavailable, slow, gzip-encoded or loosely written', () => {
-  const CASES: RobotsCase[] = ['huge', 'binary', 'html', 'redirected-5', 'redirected-6', 'unavailable-then-ok', 'slow', 'gzip', 'crawl-delay-in-run', 'colon-less'];
+  const CASES: RobotsCase[] = [
+    'huge',
+    'binary',
+    'html',
+    'redirected-5',
+    'redirected-6',
+    'unavailable-then-ok',
+    'slow',
+    'gzip',
+    'crawl-delay-in-run',
+    'colon-less',
+  ];
   const results = new Map<RobotsCase, { site: HostileSite; crawled: Crawled }>();
 
   before(async () => {
@@ -140,14 +156,20 @@ describe('robots.txt that is huge, binary, HTML, redirected, unavailable, slow, 
 
   it('obeys a robots.txt reached in five redirects', () => {
     const { site, crawled } = result('redirected-5');
-    assert.deepEqual(site.requests.slice(0, 6).map((r) => r.url), ['/robots.txt', '/r/1', '/r/2', '/r/3', '/r/4', '/r/5']);
+    assert.deepEqual(
+      site.requests.slice(0, 6).map((r) => r.url),
+      ['/robots.txt', '/r/1', '/r/2', '/r/3', '/r/4', '/r/5'],
+    );
     assertPolite(site);
     assert.equal(row(crawled, '/private/x').blockedBy, 'robots');
   });
 
   it('follows five redirects of robots.txt and no sixth, then crawls as with no robots.txt (RFC 9309 §2.3.1.2)', () => {
     const { site, crawled } = result('redirected-6');
-    assert.deepEqual(site.requests.slice(0, 6).map((r) => r.url), ['/robots.txt', '/r/1', '/r/2', '/r/3', '/r/4', '/r/5']);
+    assert.deepEqual(
+      site.requests.slice(0, 6).map((r) => r.url),
+      ['/robots.txt', '/r/1', '/r/2', '/r/3', '/r/4', '/r/5'],
+    );
     assert.equal(site.requestsTo(/^\/r\/6/u).length, 0, 'the sixth redirect is not followed');
     assert.equal(row(crawled, '/a').status, 200);
     assert.equal(row(crawled, '/private/x').status, 200, 'unavailable robots.txt: allowed');
@@ -162,10 +184,13 @@ describe('robots.txt that is huge, binary, HTML, redirected, unavailable, slow, 
     assert.equal(row(crawled, STAR_PAGE).blockedRule, 'Disallow: /file-with-a-%2A.html');
     assert.equal(row(crawled, '/a').status, 200);
     // Crawl-delay 0.1 s applies to us: each request starts at least 100 ms after the previous one ended.
-    const gaps = site.requests.slice(1).map((r, i) => r.startedAt - (site.requests[i]?.endedAt ?? Number.POSITIVE_INFINITY));
+    const gaps = site.requests
+      .slice(1)
+      .map((r, i) => r.startedAt - (site.requests[i]?.endedAt ?? Number.POSITIVE_INFINITY));
     t.diagnostic(`server gaps: ${gaps.map((gap) => gap.toFixed(1)).join(', ')} ms`);
     assert.ok(gaps.length >= 2, 'robots.txt, / and /a were requested');
-    for (const gap of gaps) assert.ok(gap >= 100, `a gap of ${gap.toFixed(1)} ms is shorter than the 0.1 s Crawl-delay`);
+    for (const gap of gaps)
+      assert.ok(gap >= 100, `a gap of ${gap.toFixed(1)} ms is shorter than the 0.1 s Crawl-delay`);
   });
 
   it('obeys a robots.txt written without colons, as Google reads it', () => {
@@ -183,9 +208,15 @@ describe('robots.txt that is huge, binary, HTML, redirected, unavailable, slow, 
     assert.equal(robots.length, 2);
     const [first, second] = robots;
     assert.ok(first && second);
-    assert.ok(second.startedAt - (first.endedAt ?? 0) >= robotsRetryDelayMs(1) - 5, 'retried after the robots retry delay');
+    assert.ok(
+      second.startedAt - (first.endedAt ?? 0) >= robotsRetryDelayMs(1) - 5,
+      'retried after the robots retry delay',
+    );
     assertPolite(site);
-    assert.deepEqual(site.requests.slice(0, 2).map((r) => r.url), ['/robots.txt', '/robots.txt']);
+    assert.deepEqual(
+      site.requests.slice(0, 2).map((r) => r.url),
+      ['/robots.txt', '/robots.txt'],
+    );
     assert.equal(row(crawled, '/private/x').blockedBy, 'robots');
   });
 
@@ -200,7 +231,10 @@ describe('robots.txt that is huge, binary, HTML, redirected, unavailable, slow, 
     assert.ok(first && first.endedAt !== null, 'the first request was ended by the client');
     const lasted = first.endedAt - first.startedAt;
     t.diagnostic(`the first robots.txt request lasted ${lasted.toFixed(1)} ms at the server`);
-    assert.ok(lasted >= TIMEOUT_MS / 2 && lasted <= TIMEOUT_MS * 3, `the first request lasted ${lasted.toFixed(0)} ms, not about the ${TIMEOUT_MS} ms timeout`);
+    assert.ok(
+      lasted >= TIMEOUT_MS / 2 && lasted <= TIMEOUT_MS * 3,
+      `the first request lasted ${lasted.toFixed(0)} ms, not about the ${TIMEOUT_MS} ms timeout`,
+    );
     assertPolite(site);
     assert.equal(row(crawled, '/').status, 200);
     assert.equal(row(crawled, '/private/x').blockedBy, 'robots');
@@ -230,7 +264,8 @@ describe('pages that are huge, endless, broken, legacy-encoded, untyped, looping
   it('finishes, asks robots.txt first and never requests a disallowed URL', () => {
     assert.equal(crawled.crawl.state, 'finished', crawled.crawl.message ?? '');
     assertPolite(site);
-    for (const path of ['/private/secret', '/private/%zz', '/private/in-broken']) assert.equal(row(crawled, path).blockedBy, 'robots', path);
+    for (const path of ['/private/secret', '/private/%zz', '/private/in-broken'])
+      assert.equal(row(crawled, path).blockedBy, 'robots', path);
     assert.equal(crawled.rows.length, crawled.byPath.size, 'no URL recorded twice');
   });
 
@@ -266,7 +301,12 @@ describe('pages that are huge, endless, broken, legacy-encoded, untyped, looping
     assert.ok((endless.responseTimeMs ?? 0) >= TIMEOUT_MS);
     assert.ok(site.streams.find((s) => s.path === '/never-ends')?.closedByClient);
     const request = site.requests.find((r) => r.url === '/never-ends');
-    assert.ok(request?.endedAt !== null && request !== undefined && (request.endedAt ?? 0) - request.startedAt < TIMEOUT_MS + 2000, 'the connection closed soon after the timeout');
+    assert.ok(
+      request?.endedAt !== null &&
+        request !== undefined &&
+        (request.endedAt ?? 0) - request.startedAt < TIMEOUT_MS + 2000,
+      'the connection closed soon after the timeout',
+    );
   });
 
   it('reads links from broken markup', () => {
@@ -305,7 +345,10 @@ describe('pages that are huge, endless, broken, legacy-encoded, untyped, looping
 
   it(`follows a redirect chain for ${MAX_REDIRECT_HOPS} hops and no further`, () => {
     const chain = site.requestsTo(/^\/chain\//u);
-    assert.deepEqual(chain, Array.from({ length: MAX_REDIRECT_HOPS + 1 }, (_, i) => `/chain/${i}`));
+    assert.deepEqual(
+      chain,
+      Array.from({ length: MAX_REDIRECT_HOPS + 1 }, (_, i) => `/chain/${i}`),
+    );
     assert.equal(row(crawled, `/chain/${MAX_REDIRECT_HOPS}`).location, `${site.origin}/chain/${MAX_REDIRECT_HOPS + 1}`);
     assert.equal(crawled.byPath.has(`/chain/${MAX_REDIRECT_HOPS + 1}`), false);
   });
@@ -313,7 +356,10 @@ describe('pages that are huge, endless, broken, legacy-encoded, untyped, looping
   it('waits a Retry-After in seconds before retrying', () => {
     const [first, second] = site.requests.filter((r) => r.url === '/busy-seconds');
     assert.ok(first && second, 'retried once');
-    assert.ok(second.startedAt - (first.endedAt ?? 0) >= 1000 - 5, `retried after ${second.startedAt - (first.endedAt ?? 0)} ms`);
+    assert.ok(
+      second.startedAt - (first.endedAt ?? 0) >= 1000 - 5,
+      `retried after ${second.startedAt - (first.endedAt ?? 0)} ms`,
+    );
     assert.equal(row(crawled, '/busy-seconds').status, 200);
   });
 

@@ -46,7 +46,10 @@ async function warcioCaptures(bytes: Uint8Array): Promise<Map<string, number | n
 /** Runs `npm run crawl -- ...args` as a user would (through tsx, like the npm script). */
 function crawlCli(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['src/shells/cli/main.ts', ...args], { cwd: ROOT, env: process.env });
+    const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), ['src/shells/cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: process.env,
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (code) => done({ code, stderr }));
@@ -71,7 +74,9 @@ describe('importing each fixture archive through the import page', () => {
   for (const name of warcFixtureNames()) {
     it(`${name}: one row per captured URL, with the status warcio.js reads`, TIMEOUT, async () => {
       const progress: number[] = [];
-      const imported = await importThroughPage(session, join(WARC_FIXTURES, name), { onProgress: (p) => progress.push(p.bytesRead) });
+      const imported = await importThroughPage(session, join(WARC_FIXTURES, name), {
+        onProgress: (p) => progress.push(p.bytesRead),
+      });
       const rows = await exportRows(session, imported.crawlId);
       assert.equal(rows.length, imported.rows, 'the page counts the rows stored');
       const expected = await warcioCaptures(warcFixture(name));
@@ -83,36 +88,50 @@ describe('importing each fixture archive through the import page', () => {
     });
   }
 
-  it('the page itself: a picked file shows the summary and links to the results of the new crawl; a cut file is refused, nothing stored', TIMEOUT, async () => {
-    const before = (await session.request('crawl/list', {})).crawls.length;
-    const page = await session.openPage(IMPORT_PAGE_PATH);
-    try {
-      await page.setInputFiles(IMPORT_INPUT_SELECTOR, join(WARC_FIXTURES, 'example-iana.warc'));
-      await page.locator('main[data-state="done"]').waitFor({ timeout: 60_000 });
-      assert.match(await page.getByTestId('import-status').innerText(), /^Imported \d+ URLs from example-iana\.warc$/);
-      const crawlId = await page.locator('main').getAttribute('data-crawl-id');
-      const href = await page.getByTestId('open-results').getAttribute('href');
-      assert.equal(href, `chrome-extension://${session.extensionId}/src/shells/results/index.html?crawl=${crawlId ?? ''}`);
-      assert.equal((await session.request('crawl/list', {})).crawls.length, before + 1);
-
-      const cut = mkdtempSync(join(tmpdir(), 'tabcrawl-import-cut-'));
+  it(
+    'the page itself: a picked file shows the summary and links to the results of the new crawl; a cut file is refused, nothing stored',
+    TIMEOUT,
+    async () => {
+      const before = (await session.request('crawl/list', {})).crawls.length;
+      const page = await session.openPage(IMPORT_PAGE_PATH);
       try {
-        const file = join(cut, 'cut.warc.gz');
-        const whole = readFileSync(join(WARC_FIXTURES, 'example.warc.gz'));
-        const { writeFileSync } = await import('node:fs');
-        writeFileSync(file, whole.subarray(0, 2000));
-        await page.setInputFiles(IMPORT_INPUT_SELECTOR, file);
-        await page.locator('main[data-state="failed"]').waitFor({ timeout: 60_000 });
-        assert.match(await page.getByTestId('import-status').innerText(), /^cut\.warc\.gz: .*byte \d+/);
-        assert.match(await page.getByTestId('import-nothing-stored').innerText(), /^Nothing was stored\./);
-        assert.equal((await session.request('crawl/list', {})).crawls.length, before + 1, 'no crawl for the cut file');
+        await page.setInputFiles(IMPORT_INPUT_SELECTOR, join(WARC_FIXTURES, 'example-iana.warc'));
+        await page.locator('main[data-state="done"]').waitFor({ timeout: 60_000 });
+        assert.match(
+          await page.getByTestId('import-status').innerText(),
+          /^Imported \d+ URLs from example-iana\.warc$/,
+        );
+        const crawlId = await page.locator('main').getAttribute('data-crawl-id');
+        const href = await page.getByTestId('open-results').getAttribute('href');
+        assert.equal(
+          href,
+          `chrome-extension://${session.extensionId}/src/shells/results/index.html?crawl=${crawlId ?? ''}`,
+        );
+        assert.equal((await session.request('crawl/list', {})).crawls.length, before + 1);
+
+        const cut = mkdtempSync(join(tmpdir(), 'tabcrawl-import-cut-'));
+        try {
+          const file = join(cut, 'cut.warc.gz');
+          const whole = readFileSync(join(WARC_FIXTURES, 'example.warc.gz'));
+          const { writeFileSync } = await import('node:fs');
+          writeFileSync(file, whole.subarray(0, 2000));
+          await page.setInputFiles(IMPORT_INPUT_SELECTOR, file);
+          await page.locator('main[data-state="failed"]').waitFor({ timeout: 60_000 });
+          assert.match(await page.getByTestId('import-status').innerText(), /^cut\.warc\.gz: .*byte \d+/);
+          assert.match(await page.getByTestId('import-nothing-stored').innerText(), /^Nothing was stored\./);
+          assert.equal(
+            (await session.request('crawl/list', {})).crawls.length,
+            before + 1,
+            'no crawl for the cut file',
+          );
+        } finally {
+          rmSync(cut, { recursive: true, force: true });
+        }
       } finally {
-        rmSync(cut, { recursive: true, force: true });
+        await page.close();
       }
-    } finally {
-      await page.close();
-    }
-  });
+    },
+  );
 });
 
 describe('the round trip: crawl → WACZ → import in a fresh profile', () => {
@@ -175,7 +194,17 @@ describe('npm run crawl -- --import', () => {
 
   before(async () => {
     site = await startTestSite();
-    const run = await crawlCli([`${site.origin}/`, '--delay', '0.02', '--timeout', '2', '--out', wacz, '--out', join(out, 'crawled.jsonl')]);
+    const run = await crawlCli([
+      `${site.origin}/`,
+      '--delay',
+      '0.02',
+      '--timeout',
+      '2',
+      '--out',
+      wacz,
+      '--out',
+      join(out, 'crawled.jsonl'),
+    ]);
     assert.equal(run.code, 0, run.stderr);
     expected = readFileSync(join(out, 'crawled.jsonl'), 'utf8');
   });
@@ -185,17 +214,21 @@ describe('npm run crawl -- --import', () => {
   });
 
   for (const browser of ['chrome', 'firefox']) {
-    it(`in ${browser === 'chrome' ? 'Chromium' : 'Firefox'}: writes the imported crawl, sums it up and exits 0`, TIMEOUT, async () => {
-      const y = join(out, `${browser}.jsonl`);
-      const run = await crawlCli(['--import', wacz, '--out', y, '--browser', browser]);
-      assert.equal(run.code, 0, run.stderr);
-      assert.match(run.stderr, /^tabcrawl: importing .+x\.wacz \(.+\)$/m);
-      const rows = expected.trim().split('\n').length;
-      assert.match(run.stderr, new RegExp(`^tabcrawl: wrote ${rows} URLs \\(.+\\) to .+${browser}\\.jsonl$`, 'm'));
-      assert.match(run.stderr, new RegExp(`^tabcrawl: imported ${rows} URLs from .+x\\.wacz$`, 'm'));
-      assert.doesNotMatch(run.stderr, /crawl finished/);
-      assert.equal(readFileSync(y, 'utf8'), expected);
-    });
+    it(
+      `in ${browser === 'chrome' ? 'Chromium' : 'Firefox'}: writes the imported crawl, sums it up and exits 0`,
+      TIMEOUT,
+      async () => {
+        const y = join(out, `${browser}.jsonl`);
+        const run = await crawlCli(['--import', wacz, '--out', y, '--browser', browser]);
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(run.stderr, /^tabcrawl: importing .+x\.wacz \(.+\)$/m);
+        const rows = expected.trim().split('\n').length;
+        assert.match(run.stderr, new RegExp(`^tabcrawl: wrote ${rows} URLs \\(.+\\) to .+${browser}\\.jsonl$`, 'm'));
+        assert.match(run.stderr, new RegExp(`^tabcrawl: imported ${rows} URLs from .+x\\.wacz$`, 'm'));
+        assert.doesNotMatch(run.stderr, /crawl finished/);
+        assert.equal(readFileSync(y, 'utf8'), expected);
+      },
+    );
   }
 
   it('an archive cut short exits 1, names the file and the byte, and writes nothing', TIMEOUT, async () => {

@@ -13,7 +13,9 @@ function page(links: () => string[]) {
     const body = `<!doctype html><title>t</title>${links()
       .map((href) => `<a href="${href}">${href}</a>`)
       .join(' ')}`;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }).end(body);
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) })
+      .end(body);
   };
 }
 
@@ -60,11 +62,22 @@ describe('a crawl with an extra site (extraOrigins) crawls two local sites linke
     const urls = rows.map((row) => row.url).sort();
     assert.deepEqual(
       urls,
-      [`${a.origin}/`, `${a.origin}/a1`, `${a.origin}/a2`, `${b.origin}/`, `${b.origin}/b1`, `${b.origin}/b2`, `${b.origin}/private/x`].sort(),
+      [
+        `${a.origin}/`,
+        `${a.origin}/a1`,
+        `${a.origin}/a2`,
+        `${b.origin}/`,
+        `${b.origin}/b1`,
+        `${b.origin}/b2`,
+        `${b.origin}/private/x`,
+      ].sort(),
     );
     const blocked = rows.find((row) => row.url === `${b.origin}/private/x`);
     assert.equal(blocked?.blockedBy, 'robots');
-    assert.equal(b.requests.some((r) => r.url.startsWith('/private/')), false);
+    assert.equal(
+      b.requests.some((r) => r.url.startsWith('/private/')),
+      false,
+    );
     for (const row of rows.filter((r) => r.blockedBy === null)) assert.equal(row.status, 200, row.url);
   });
 
@@ -79,7 +92,8 @@ describe('a crawl with an extra site (extraOrigins) crawls two local sites linke
     for (const site of [a, b]) {
       const gaps = serverGaps(site.requests);
       assert.ok(gaps.length >= 3, `${site.origin}: ${gaps.length} gaps`);
-      for (const gap of gaps) assert.ok(gap >= DELAY_MS, `${site.origin}: a gap of ${gap.toFixed(1)} ms is shorter than ${DELAY_MS} ms`);
+      for (const gap of gaps)
+        assert.ok(gap >= DELAY_MS, `${site.origin}: a gap of ${gap.toFixed(1)} ms is shorter than ${DELAY_MS} ms`);
     }
   });
 
@@ -91,7 +105,10 @@ describe('a crawl with an extra site (extraOrigins) crawls two local sites linke
       assert.equal(crawl.state, 'finished', crawl.message ?? '');
       assert.equal(c.requests[0]?.url, '/robots.txt', 'robots.txt first, as on any host');
       assert.deepEqual(
-        c.requests.slice(1).map((r) => `${r.method} ${r.url}`).sort(),
+        c.requests
+          .slice(1)
+          .map((r) => `${r.method} ${r.url}`)
+          .sort(),
         ['HEAD /', 'HEAD /a1', 'HEAD /a2'],
         'each linked URL checked once, no page read',
       );
@@ -114,7 +131,8 @@ describe("a site whose robots.txt redirects to the other crawled site's (as http
   before(async () => {
     // B is the start site and links to A; A's robots.txt redirects to B's, whose rules then apply to A too.
     a = await startLocalSite({
-      '/robots.txt': (_req: IncomingMessage, res: ServerResponse) => void res.writeHead(301, { location: `${bOrigin}/robots.txt` }).end(),
+      '/robots.txt': (_req: IncomingMessage, res: ServerResponse) =>
+        void res.writeHead(301, { location: `${bOrigin}/robots.txt` }).end(),
       '/': page(() => ['/a1', '/private/a']),
       '/a1': page(() => [`${bOrigin}/b2`]),
     });
@@ -139,8 +157,11 @@ describe("a site whose robots.txt redirects to the other crawled site's (as http
     await b?.close();
   });
 
-  it("obeys the rules it redirects to on the first site, and reads each robots.txt once", () => {
-    assert.equal(a.requests.some((r) => r.url.startsWith('/private/')), false);
+  it('obeys the rules it redirects to on the first site, and reads each robots.txt once', () => {
+    assert.equal(
+      a.requests.some((r) => r.url.startsWith('/private/')),
+      false,
+    );
     assert.equal(rows.find((row) => row.url === `${a.origin}/private/a`)?.blockedBy, 'robots');
     assert.equal(rows.find((row) => row.url === `${a.origin}/a1`)?.status, 200);
     for (const site of [a, b]) {
@@ -153,7 +174,8 @@ describe("a site whose robots.txt redirects to the other crawled site's (as http
     for (const site of [a, b]) {
       const gaps = serverGaps(site.requests);
       assert.ok(gaps.length >= 2, `${site.origin}: ${gaps.length} gaps`);
-      for (const gap of gaps) assert.ok(gap >= DELAY_MS, `${site.origin}: a gap of ${gap.toFixed(1)} ms is shorter than ${DELAY_MS} ms`);
+      for (const gap of gaps)
+        assert.ok(gap >= DELAY_MS, `${site.origin}: a gap of ${gap.toFixed(1)} ms is shorter than ${DELAY_MS} ms`);
     }
   });
 });

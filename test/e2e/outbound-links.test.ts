@@ -74,11 +74,18 @@ describe('links to other sites are checked politely', () => {
         `<a href="/about">About</a> <a href="/missing">Missing</a> <a href="${g}/docs">Docs</a> <a href="${g}/private/report">Report</a>` +
           ` <a href="${h}/fine">Fine</a> <a href="${h}/gone">Gone</a> <a href="${m}/start">Moved</a> <a href="mailto:team@example.com">Mail</a>`,
       ),
-      '/about': html(`<a href="/">Home</a> <a rel="nofollow" href="${g}/docs">Docs again</a> <a href="${h}/gone">Gone again</a>`),
+      '/about': html(
+        `<a href="/">Home</a> <a rel="nofollow" href="${g}/docs">Docs again</a> <a href="${h}/gone">Gone again</a>`,
+      ),
     });
     const session = await launch();
     try {
-      crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: DELAY_MS, timeoutMs: 5000, extraOrigins: [] });
+      crawl = await crawlToEnd(session, {
+        startUrl: `${site.origin}/`,
+        delayMs: DELAY_MS,
+        timeoutMs: 5000,
+        extraOrigins: [],
+      });
       for (const server of [site, guarded, headless, moving]) logs.set(server.origin, [...server.requests]);
       rows = await exportRows(session, crawl.id);
     } finally {
@@ -98,14 +105,21 @@ describe('links to other sites are checked politely', () => {
     assert.equal(row(`${guarded.origin}/docs`)?.inlinks, 2, 'a nofollow link is checked too');
     assert.equal(row(`${headless.origin}/gone`)?.status, 404);
     assert.equal(crawl.counts.external, 7, 'docs, report, fine, gone, and the three hops of the moved link');
-    assert.equal(rows.some((r) => r.url.startsWith('mailto:')), false, 'mailto: is listed, not checked');
+    assert.equal(
+      rows.some((r) => r.url.startsWith('mailto:')),
+      false,
+      'mailto: is listed, not checked',
+    );
   });
 
   it("never asks for what another site's robots.txt disallows, and says so", () => {
     const report = row(`${guarded.origin}/private/report`);
     assert.equal(report?.blockedBy, 'robots');
     assert.equal(report?.status, null);
-    assert.equal(logs.get(guarded.origin)?.some((r) => r.url.startsWith('/private/')), false);
+    assert.equal(
+      logs.get(guarded.origin)?.some((r) => r.url.startsWith('/private/')),
+      false,
+    );
   });
 
   it('asks with GET when HEAD is refused, and keeps no body', () => {
@@ -130,16 +144,30 @@ describe('links to other sites are checked politely', () => {
       for (const [request, count] of byMethod) assert.equal(count, 1, `${origin}: ${request} asked for ${count} times`);
       // A GET after a refused HEAD of the same URL waits for the host's gap like any request (politeness.md).
       const least = origin === headless.origin ? HEADLESS_CRAWL_DELAY_S * 1000 : DELAY_MS;
-      for (const [i, gap] of serverGaps(log).entries()) assert.ok(gap >= least, `${origin}: ${log[i + 1]?.method} ${log[i + 1]?.url} after a gap of ${gap.toFixed(1)} ms, under ${least} ms`);
-      for (const request of log) assert.match(request.userAgent ?? '', /tabcrawl/, `${origin}: ${request.url} names Tabcrawl`);
+      for (const [i, gap] of serverGaps(log).entries())
+        assert.ok(
+          gap >= least,
+          `${origin}: ${log[i + 1]?.method} ${log[i + 1]?.url} after a gap of ${gap.toFixed(1)} ms, under ${least} ms`,
+        );
+      for (const request of log)
+        assert.match(request.userAgent ?? '', /tabcrawl/, `${origin}: ${request.url} names Tabcrawl`);
     }
   });
 
   it('finds every broken link linkinator finds, but those robots.txt kept it from asking for', async () => {
     const compared = await compareWithLinkinator(`${site.origin}/`, rows);
     const unexplained = [...compared.onlyLinkinator].filter(([, why]) => why === null).map(([url]) => url);
-    assert.deepEqual(unexplained, [], `linkinator alone: ${[...compared.onlyLinkinator.keys()].join(', ')}; Tabcrawl alone: ${compared.onlyTabcrawl.join(', ')}`);
-    assert.match(compared.onlyLinkinator.get(`${guarded.origin}/private/report`) ?? '', /robots\.txt/, 'linkinator asks for what robots.txt disallows');
-    for (const url of [`${site.origin}/missing`, `${headless.origin}/gone`, `${moving.origin}/end`]) assert.ok(compared.tabcrawl.has(url), url);
+    assert.deepEqual(
+      unexplained,
+      [],
+      `linkinator alone: ${[...compared.onlyLinkinator.keys()].join(', ')}; Tabcrawl alone: ${compared.onlyTabcrawl.join(', ')}`,
+    );
+    assert.match(
+      compared.onlyLinkinator.get(`${guarded.origin}/private/report`) ?? '',
+      /robots\.txt/,
+      'linkinator asks for what robots.txt disallows',
+    );
+    for (const url of [`${site.origin}/missing`, `${headless.origin}/gone`, `${moving.origin}/end`])
+      assert.ok(compared.tabcrawl.has(url), url);
   });
 });

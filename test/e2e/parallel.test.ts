@@ -58,7 +58,11 @@ const pagePath = (i: number): string => (i === 0 ? '/' : `/p/${i}`);
  * `/private/`, which robots.txt disallows for everyone; `crawlDelay` adds a
  * Crawl-delay line to that group. `startLinks` are extra links of the start page.
  */
-async function startPagedSite(options: { pages: number; crawlDelay?: string; startLinks?: () => string[] }): Promise<PagedSite> {
+async function startPagedSite(options: {
+  pages: number;
+  crawlDelay?: string;
+  startLinks?: () => string[];
+}): Promise<PagedSite> {
   const { pages } = options;
   const privatePaths = ['/private/a', '/private/b', '/private/c'];
   const linksOf = (i: number): string[] => {
@@ -69,13 +73,20 @@ async function startPagedSite(options: { pages: number; crawlDelay?: string; sta
     if (i === 0) links.push(...(options.startLinks?.() ?? []));
     return links;
   };
-  const handler = (i: number) => async (_req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    await sleep(20 + ((i * 7) % 21));
-    const body = `<!doctype html><title>page ${i}</title>${linksOf(i)
-      .map((href) => `<a href="${href}">${href}</a>`)
-      .join(' ')}`;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }).end(body);
-  };
+  const handler =
+    (i: number) =>
+    async (_req: IncomingMessage, res: ServerResponse): Promise<void> => {
+      await sleep(20 + ((i * 7) % 21));
+      const body = `<!doctype html><title>page ${i}</title>${linksOf(i)
+        .map((href) => `<a href="${href}">${href}</a>`)
+        .join(' ')}`;
+      res
+        .writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'content-length': String(Buffer.byteLength(body)),
+        })
+        .end(body);
+    };
   const robots = `User-agent: *\nDisallow: /private/\n${options.crawlDelay === undefined ? '' : `Crawl-delay: ${options.crawlDelay}\n`}`;
   const pagePaths = Array.from({ length: pages }, (_, i) => pagePath(i));
   const site = await startLocalSite([
@@ -86,7 +97,10 @@ async function startPagedSite(options: { pages: number; crawlDelay?: string; sta
 }
 
 /** Runs one crawl to its end (it must finish) and returns it with its rows. */
-async function crawl(session: ExtensionSession, settings: Partial<CrawlSettings> & { startUrl: string }): Promise<{ crawl: CrawlSummary; rows: JsonlRow[] }> {
+async function crawl(
+  session: ExtensionSession,
+  settings: Partial<CrawlSettings> & { startUrl: string },
+): Promise<{ crawl: CrawlSummary; rows: JsonlRow[] }> {
   const done = await crawlToEnd(session, settings, undefined, 60_000);
   assert.equal(done.state, 'finished', done.message ?? '');
   return { crawl: done, rows: await exportRows(session, done.id) };
@@ -100,23 +114,39 @@ function assertRobotsFirstAndAlone(site: LocalSite): void {
   assert.ok(robotsEnded !== null, `${site.origin}: robots.txt answered`);
   assert.equal(requestCounts(site.requests).get('/robots.txt'), 1, `${site.origin}: robots.txt requested once`);
   for (const r of rest) {
-    assert.ok(r.startedAt >= robotsEnded, `${site.origin}: ${r.url} arrived ${(robotsEnded - r.startedAt).toFixed(1)} ms before robots.txt's response ended`);
+    assert.ok(
+      r.startedAt >= robotsEnded,
+      `${site.origin}: ${r.url} arrived ${(robotsEnded - r.startedAt).toFixed(1)} ms before robots.txt's response ended`,
+    );
   }
 }
 
 /** Every page requested exactly once, no `/private/` URL requested, and nothing else. */
 function assertRequestedOnce(site: PagedSite): void {
-  assert.equal(site.requests.some((r) => r.url.startsWith('/private/')), false, `${site.origin}: a disallowed URL was requested`);
+  assert.equal(
+    site.requests.some((r) => r.url.startsWith('/private/')),
+    false,
+    `${site.origin}: a disallowed URL was requested`,
+  );
   const counts = requestCounts(site.requests);
-  for (const path of site.pagePaths) assert.equal(counts.get(path), 1, `${site.origin}${path} requested ${counts.get(path) ?? 0} times`);
-  assert.deepEqual([...counts.keys()].sort(), ['/robots.txt', ...site.pagePaths].sort(), `${site.origin}: only robots.txt and the pages requested`);
+  for (const path of site.pagePaths)
+    assert.equal(counts.get(path), 1, `${site.origin}${path} requested ${counts.get(path) ?? 0} times`);
+  assert.deepEqual(
+    [...counts.keys()].sort(),
+    ['/robots.txt', ...site.pagePaths].sort(),
+    `${site.origin}: only robots.txt and the pages requested`,
+  );
 }
 
 /** The crawl's rows of the site: each page once with status 200, each linked `/private/` URL once, blocked by robots.txt. */
 function assertRowsOf(site: PagedSite, rows: JsonlRow[]): void {
   const mine = rows.filter((row) => new URL(row.url).origin === site.origin);
   const paths = mine.map((row) => new URL(row.url).pathname);
-  assert.deepEqual([...paths].sort(), [...site.pagePaths, ...site.privatePaths].sort(), `${site.origin}: each URL once`);
+  assert.deepEqual(
+    [...paths].sort(),
+    [...site.pagePaths, ...site.privatePaths].sort(),
+    `${site.origin}: each URL once`,
+  );
   for (const row of mine) {
     if (new URL(row.url).pathname.startsWith('/private/')) {
       assert.equal(row.blockedBy, 'robots', row.url);
@@ -183,7 +213,11 @@ describe('requestsPerHost 4 but robots.txt sets a Crawl-delay: one request at a 
     const gaps = serverGaps(site.requests);
     t.diagnostic(`smallest gap: ${Math.min(...gaps).toFixed(1)} ms`);
     assert.equal(gaps.length, site.pagePaths.length);
-    for (const gap of gaps) assert.ok(gap >= CRAWL_DELAY_MS, `a gap of ${gap.toFixed(1)} ms is shorter than the ${CRAWL_DELAY_MS} ms Crawl-delay`);
+    for (const gap of gaps)
+      assert.ok(
+        gap >= CRAWL_DELAY_MS,
+        `a gap of ${gap.toFixed(1)} ms is shorter than the ${CRAWL_DELAY_MS} ms Crawl-delay`,
+      );
   });
 
   it('requests robots.txt first and alone, every page once, no disallowed URL, and records them all', () => {
@@ -215,7 +249,8 @@ describe('requestsPerHost 4 but a delay of 100 ms: one request at a time', () =>
     const gaps = serverGaps(site.requests);
     t.diagnostic(`smallest gap: ${Math.min(...gaps).toFixed(1)} ms`);
     assert.equal(gaps.length, site.pagePaths.length);
-    for (const gap of gaps) assert.ok(gap >= DELAY_MS, `a gap of ${gap.toFixed(1)} ms is shorter than the ${DELAY_MS} ms delay`);
+    for (const gap of gaps)
+      assert.ok(gap >= DELAY_MS, `a gap of ${gap.toFixed(1)} ms is shorter than the ${DELAY_MS} ms delay`);
   });
 
   it('requests robots.txt first and alone, every page once, no disallowed URL, and records them all', () => {
@@ -239,7 +274,12 @@ describe('requestsPerHost 4 on two sites, one with a Crawl-delay: each host by i
     spacedOrigin = spaced.origin;
     session = await launch();
     let summary: CrawlSummary;
-    ({ crawl: summary, rows } = await crawl(session, { startUrl: `${open.origin}/`, delayMs: 0, requestsPerHost: 4, extraOrigins: [spaced.origin] }));
+    ({ crawl: summary, rows } = await crawl(session, {
+      startUrl: `${open.origin}/`,
+      delayMs: 0,
+      requestsPerHost: 4,
+      extraOrigins: [spaced.origin],
+    }));
     assert.deepEqual(summary.settings.extraOrigins, [spaced.origin]);
   });
 
@@ -261,7 +301,11 @@ describe('requestsPerHost 4 on two sites, one with a Crawl-delay: each host by i
     const gaps = serverGaps(spaced.requests);
     t.diagnostic(`smallest gap on the Crawl-delay site: ${Math.min(...gaps).toFixed(1)} ms`);
     assert.equal(gaps.length, spaced.pagePaths.length);
-    for (const gap of gaps) assert.ok(gap >= CRAWL_DELAY_MS, `a gap of ${gap.toFixed(1)} ms is shorter than the ${CRAWL_DELAY_MS} ms Crawl-delay`);
+    for (const gap of gaps)
+      assert.ok(
+        gap >= CRAWL_DELAY_MS,
+        `a gap of ${gap.toFixed(1)} ms is shorter than the ${CRAWL_DELAY_MS} ms Crawl-delay`,
+      );
   });
 
   it("requests each site's robots.txt first and alone, every page once, no disallowed URL, and records them all", () => {
@@ -270,6 +314,9 @@ describe('requestsPerHost 4 on two sites, one with a Crawl-delay: each host by i
       assertRequestedOnce(site);
       assertRowsOf(site, rows);
     }
-    assert.equal(rows.length, open.pagePaths.length + open.privatePaths.length + spaced.pagePaths.length + spaced.privatePaths.length);
+    assert.equal(
+      rows.length,
+      open.pagePaths.length + open.privatePaths.length + spaced.pagePaths.length + spaced.privatePaths.length,
+    );
   });
 });

@@ -23,7 +23,10 @@ describe('the popup of the built extension', () => {
       await popup.getByTestId('crawl-state').filter({ hasText: 'finished' }).waitFor({ timeout: 60_000 });
       const fetched = Number(await popup.getByTestId('count-fetched').innerText());
       // A site without page resources, but with a linked file (/file.bin): the rows done by kind.
-      assert.match(await popup.getByTestId('progress-text').innerText(), /^\d+ done \(\d+ pages, 0 resources, 1 file\) · page limit 50$/);
+      assert.match(
+        await popup.getByTestId('progress-text').innerText(),
+        /^\d+ done \(\d+ pages, 0 resources, 1 file\) · page limit 50$/,
+      );
       const blocked = Number(await popup.getByTestId('count-blocked').innerText());
       assert.equal(blocked, 1);
       assert.ok(fetched >= 15, `fetched ${fetched}`);
@@ -35,26 +38,44 @@ describe('the popup of the built extension', () => {
       assert.match(text, /301/);
 
       // The Issues summary: the background's counts by severity, and the checks with the most issues.
-      const issues = await session.request('crawl/issues', { crawlId: newestCrawl(await session.request('crawl/list', {})).id });
+      const issues = await session.request('crawl/issues', {
+        crawlId: newestCrawl(await session.request('crawl/list', {})).id,
+      });
       assert.ok(issues.checks.length > 0, 'the test site has issues (a 404, a redirect)');
       const counts = popup.getByTestId('popup-issues-counts');
       await counts.waitFor({ timeout: 30_000 });
       assert.equal(await counts.innerText(), severityCountsText(issues.bySeverity).replaceAll(', ', ' · '));
       // The three worst checks, by title: errors first, then the most issues (ties in the registry's order, the reply's).
-      const top = await popup.getByTestId('popup-issues-top').locator('li').evaluateAll((items) =>
-        items.map((item) => [item.getAttribute('data-check'), item.querySelector('.issues-top-title')?.textContent]),
-      );
+      const top = await popup
+        .getByTestId('popup-issues-top')
+        .locator('li')
+        .evaluateAll((items) =>
+          items.map((item) => [item.getAttribute('data-check'), item.querySelector('.issues-top-title')?.textContent]),
+        );
       const expectedTop = worstChecksFirst(issues.checks).slice(0, 3);
-      assert.equal(checkInfo(top[0]?.[0] as Parameters<typeof checkInfo>[0]).severity, 'error', 'the test site has a broken link: an error comes first');
-      assert.deepEqual(top, expectedTop.map(({ check }) => [check, checkInfo(check).title]));
+      assert.equal(
+        checkInfo(top[0]?.[0] as Parameters<typeof checkInfo>[0]).severity,
+        'error',
+        'the test site has a broken link: an error comes first',
+      );
+      assert.deepEqual(
+        top,
+        expectedTop.map(({ check }) => [check, checkInfo(check).title]),
+      );
 
       await screenshot(popup, 'popup', { isReadmeImage: true });
 
       // Open Issues: the results page of that crawl, on its Issues view, with the same counts.
-      const [resultsTab] = await Promise.all([session.context.waitForEvent('page'), popup.getByTestId('open-issues').click()]);
+      const [resultsTab] = await Promise.all([
+        session.context.waitForEvent('page'),
+        popup.getByTestId('open-issues').click(),
+      ]);
       await resultsTab.waitForURL(/view=issues/);
       assert.match(resultsTab.url(), /\/src\/shells\/results\/index\.html\?crawl=[^&]+&view=issues$/);
-      await resultsTab.getByTestId('issues').and(resultsTab.locator('[data-state="ready"]')).waitFor({ timeout: 30_000 });
+      await resultsTab
+        .getByTestId('issues')
+        .and(resultsTab.locator('[data-state="ready"]'))
+        .waitFor({ timeout: 30_000 });
       assert.equal(await resultsTab.getByTestId('tab-issues').getAttribute('aria-pressed'), 'true');
       assert.equal(await resultsTab.getByTestId('issues-summary').innerText(), severityCountsText(issues.bySeverity));
       await resultsTab.close();
@@ -88,24 +109,31 @@ describe('the popup of the built extension', () => {
       await popup.waitForFunction(
         () =>
           document.querySelector('[data-testid="crawl-state"]')?.textContent === 'running' &&
-          /^\d+ done \(\d+ pages?, [1-9]\d* resources?, \d+ files?\) · \d+ queued · page limit 50$/.test(document.querySelector('[data-testid="progress-text"]')?.textContent ?? ''),
+          /^\d+ done \(\d+ pages?, [1-9]\d* resources?, \d+ files?\) · \d+ queued · page limit 50$/.test(
+            document.querySelector('[data-testid="progress-text"]')?.textContent ?? '',
+          ),
         undefined,
         { timeout: 30_000 },
       );
       assert.match(await popup.getByTestId('rate').innerText(), /URLs\/min$/);
       // The longer line wraps between its parts, never inside one.
-      const linesPerPart = await progress.locator('.progress-part').evaluateAll((parts) => parts.map((part) => part.getClientRects().length));
+      const linesPerPart = await progress
+        .locator('.progress-part')
+        .evaluateAll((parts) => parts.map((part) => part.getClientRects().length));
       assert.deepEqual(linesPerPart, [1, 1, 1]);
       await screenshot(popup, 'popup-resources-running', { fullPage: true });
 
       // Paused: the popup shows what the crawl holds, by kind (the requests in flight land first).
       await popup.getByTestId('pause').click();
       await state.filter({ hasText: 'paused' }).waitFor({ timeout: 10_000 });
-      const paused = await shownAsStored(async () => {
-        const [crawl] = (await session.request('crawl/list', {})).crawls;
-        assert.ok(crawl !== undefined);
-        return { crawl, text: progressText(crawl) };
-      }, () => progress.innerText());
+      const paused = await shownAsStored(
+        async () => {
+          const [crawl] = (await session.request('crawl/list', {})).crawls;
+          assert.ok(crawl !== undefined);
+          return { crawl, text: progressText(crawl) };
+        },
+        () => progress.innerText(),
+      );
       assert.ok((paused.counts.resources ?? 0) > 0, JSON.stringify(paused.counts));
 
       await popup.getByTestId('resume').click();
@@ -114,7 +142,9 @@ describe('the popup of the built extension', () => {
       // Every resource of the site: two stylesheets, a font, a background, six images and the missing one; and /file.bin.
       assert.deepEqual([finished.counts.resources, finished.counts.files], [11, 1]);
       const pages = finished.counts.done - 12;
-      await progress.filter({ hasText: `${finished.counts.done} done (${pages} pages, 11 resources, 1 file) · page limit 50` }).waitFor({ timeout: 5000 });
+      await progress
+        .filter({ hasText: `${finished.counts.done} done (${pages} pages, 11 resources, 1 file) · page limit 50` })
+        .waitFor({ timeout: 5000 });
       assert.equal(await popup.getByTestId('progress-bar').getAttribute('aria-valuenow'), '100');
       await screenshot(popup, 'popup-resources-finished', { fullPage: true });
     } finally {
@@ -135,18 +165,34 @@ describe('the popup of the built extension', () => {
       await popup.getByTestId('max-pages').fill('8');
       await popup.getByTestId('start').click();
       await popup.getByTestId('crawl-state').filter({ hasText: 'finished' }).waitFor({ timeout: 60_000 });
-      const { crawl } = await session.request('crawl/get', { crawlId: newestCrawl(await session.request('crawl/list', {})).id });
+      const { crawl } = await session.request('crawl/get', {
+        crawlId: newestCrawl(await session.request('crawl/list', {})).id,
+      });
       const left = crawl.counts.notCrawled?.['page-limit'] ?? 0;
       assert.ok(left > 0, JSON.stringify(crawl.counts));
       assert.deepEqual(crawl.counts.notCrawled, { 'page-limit': left });
-      await popup.getByTestId('not-crawled').filter({ hasText: `${left} URLs not crawled: past the page limit (8) · List them` }).waitFor({ timeout: 5000 });
+      await popup
+        .getByTestId('not-crawled')
+        .filter({ hasText: `${left} URLs not crawled: past the page limit (8) · List them` })
+        .waitFor({ timeout: 5000 });
 
-      const [resultsTab] = await Promise.all([session.context.waitForEvent('page'), popup.getByTestId('open-not-crawled').click()]);
+      const [resultsTab] = await Promise.all([
+        session.context.waitForEvent('page'),
+        popup.getByTestId('open-not-crawled').click(),
+      ]);
       await resultsTab.waitForURL(/view=not-crawled/);
-      await resultsTab.getByTestId('not-crawled').and(resultsTab.locator('[data-state="ready"]')).waitFor({ timeout: 30_000 });
-      assert.equal(await resultsTab.getByTestId('not-crawled-summary').innerText(), `${left} URLs not crawled: past the page limit (8)`);
+      await resultsTab
+        .getByTestId('not-crawled')
+        .and(resultsTab.locator('[data-state="ready"]'))
+        .waitFor({ timeout: 30_000 });
+      assert.equal(
+        await resultsTab.getByTestId('not-crawled-summary').innerText(),
+        `${left} URLs not crawled: past the page limit (8)`,
+      );
       assert.equal(await resultsTab.getByTestId('tab-not-crawled').innerText(), `Not crawled (${left})`);
-      const listed = await resultsTab.getByTestId('not-crawled-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-url') ?? ''));
+      const listed = await resultsTab
+        .getByTestId('not-crawled-row')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-url') ?? ''));
       assert.equal(listed.length, left);
       // None of them was requested, and each is a link of a page the crawl holds.
       const requested = new Set(site.requests.map((request) => `${site.origin}${request.url}`));
@@ -188,7 +234,11 @@ describe('the popup of the built extension', () => {
  * land after the pause): reads both until they agree.
  * @returns the crawl as stored when they did.
  */
-async function shownAsStored<T>(stored: () => Promise<{ crawl: T; text: string }>, shown: () => Promise<string>, timeoutMs = 10_000): Promise<T> {
+async function shownAsStored<T>(
+  stored: () => Promise<{ crawl: T; text: string }>,
+  shown: () => Promise<string>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { crawl, text } = await stored();

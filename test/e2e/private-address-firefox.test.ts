@@ -13,22 +13,33 @@ import { startLocalSite, type LocalSite } from '../../src/shells/cli/local-site.
 import { launchFirefox } from './firefox-helpers.ts';
 import { crawlToEnd } from './helpers.ts';
 
-const html = (body: string) => ({ headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>` });
+const html = (body: string) => ({
+  headers: { 'content-type': 'text/html; charset=utf-8' },
+  body: `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`,
+});
 
-describe('a crawl cannot be aimed at the user\'s network, in Firefox', () => {
+describe("a crawl cannot be aimed at the user's network, in Firefox", () => {
   let secret: LocalSite;
   let sneaky: LocalSite;
   let site: LocalSite;
   let session: FirefoxSession;
 
   before(async () => {
-    secret = await startLocalSite({ '/secret': html('the router'), '/secret.png': { headers: { 'content-type': 'image/png' }, body: 'png' } });
+    secret = await startLocalSite({
+      '/secret': html('the router'),
+      '/secret.png': { headers: { 'content-type': 'image/png' }, body: 'png' },
+    });
     sneaky = await startLocalSite({ '/admin': html('admin') }, { host: '127.0.0.2' });
     site = await startLocalSite({
-      '/': html(`<img src="${secret.origin}/secret.png"><a href="${secret.origin}/secret">router</a><a href="http://sneaky.example:${new URL(sneaky.origin).port}/admin">admin</a><a href="/two">two</a>`),
+      '/': html(
+        `<img src="${secret.origin}/secret.png"><a href="${secret.origin}/secret">router</a><a href="http://sneaky.example:${new URL(sneaky.origin).port}/admin">admin</a><a href="/two">two</a>`,
+      ),
       '/two': html('<a href="/">home</a>'),
     });
-    session = await launchFirefox({ 'network.dns.localDomains': 'public.example', 'network.dns.forceResolve': '127.0.0.2' });
+    session = await launchFirefox({
+      'network.dns.localDomains': 'public.example',
+      'network.dns.forceResolve': '127.0.0.2',
+    });
   });
 
   after(async () => {
@@ -37,10 +48,16 @@ describe('a crawl cannot be aimed at the user\'s network, in Firefox', () => {
   });
 
   it('never asks a loopback address a public page names, and asks a name that resolves to one its robots.txt only', async () => {
-    const crawl = await crawlToEnd(session, { startUrl: `http://public.example:${new URL(site.origin).port}/`, delayMs: 50 });
+    const crawl = await crawlToEnd(session, {
+      startUrl: `http://public.example:${new URL(site.origin).port}/`,
+      delayMs: 50,
+    });
     assert.equal(crawl.state, 'finished', crawl.message ?? '');
     assert.deepEqual(secret.requests, [], 'nothing asked of the loopback server');
-    assert.deepEqual(sneaky.requests.map((r) => r.url), ['/robots.txt']);
+    assert.deepEqual(
+      sneaky.requests.map((r) => r.url),
+      ['/robots.txt'],
+    );
     assert.deepEqual(crawl.counts.notCrawled, { 'private-address': 3 });
   });
 });

@@ -14,9 +14,12 @@ import { startLocalSite, type LocalSite } from '../../src/shells/cli/local-site.
 import { RESULTS_PAGE_PATH } from '../../src/messaging/routes.ts';
 import { crawlToEnd, exportRows, launch } from './helpers.ts';
 
-const html = (body: string) => ({ headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>` });
+const html = (body: string) => ({
+  headers: { 'content-type': 'text/html; charset=utf-8' },
+  body: `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`,
+});
 
-describe('a crawl cannot be aimed at the user\'s network', () => {
+describe("a crawl cannot be aimed at the user's network", () => {
   /** The user's network: a server on loopback that must not be asked from a public crawl. */
   let secret: LocalSite;
   /** What `sneaky.example` resolves to (127.0.0.2: loopback under a public-looking name, not the start's address). */
@@ -27,15 +30,22 @@ describe('a crawl cannot be aimed at the user\'s network', () => {
   let session: ExtensionSession;
 
   before(async () => {
-    secret = await startLocalSite({ '/secret': html('the router'), '/secret.png': { headers: { 'content-type': 'image/png' }, body: 'png' } });
+    secret = await startLocalSite({
+      '/secret': html('the router'),
+      '/secret.png': { headers: { 'content-type': 'image/png' }, body: 'png' },
+    });
     sneaky = await startLocalSite({ '/admin': html('admin') }, { host: '127.0.0.2' });
     cdn = await startLocalSite({ '/doc': html('doc') });
     const sneakyPort = new URL(sneaky.origin).port;
     site = await startLocalSite({
-      '/': html(`<img src="${secret.origin}/secret.png"><a href="${secret.origin}/secret">router</a><a href="http://sneaky.example:${sneakyPort}/admin">admin</a><a href="http://cdn.example:${new URL(cdn.origin).port}/doc">doc</a><a href="/two">two</a>`),
+      '/': html(
+        `<img src="${secret.origin}/secret.png"><a href="${secret.origin}/secret">router</a><a href="http://sneaky.example:${sneakyPort}/admin">admin</a><a href="http://cdn.example:${new URL(cdn.origin).port}/doc">doc</a><a href="/two">two</a>`,
+      ),
       '/two': html('<a href="/">home</a>'),
     });
-    session = await launch(['--host-resolver-rules=MAP public.example 127.0.0.1, MAP sneaky.example 127.0.0.2, MAP cdn.example 127.0.0.1']);
+    session = await launch([
+      '--host-resolver-rules=MAP public.example 127.0.0.1, MAP sneaky.example 127.0.0.2, MAP cdn.example 127.0.0.1',
+    ]);
   });
 
   after(async () => {
@@ -48,11 +58,21 @@ describe('a crawl cannot be aimed at the user\'s network', () => {
     const crawl = await crawlToEnd(session, { startUrl: start, delayMs: 50 });
     assert.equal(crawl.state, 'finished', crawl.message ?? '');
     assert.deepEqual(secret.requests, [], 'nothing asked of the loopback server');
-    assert.deepEqual(sneaky.requests.map((r) => r.url), ['/robots.txt'], 'the public-looking name: its robots.txt, then nothing');
-    assert.equal(cdn.requests[0]?.url, '/robots.txt', 'the start site\'s own address (a proxy\'s): robots.txt first');
-    assert.ok(cdn.requests.some((r) => r.url === '/doc'), 'and the link checked as usual');
+    assert.deepEqual(
+      sneaky.requests.map((r) => r.url),
+      ['/robots.txt'],
+      'the public-looking name: its robots.txt, then nothing',
+    );
+    assert.equal(cdn.requests[0]?.url, '/robots.txt', "the start site's own address (a proxy's): robots.txt first");
+    assert.ok(
+      cdn.requests.some((r) => r.url === '/doc'),
+      'and the link checked as usual',
+    );
     const rows = await exportRows(session, crawl.id);
-    assert.ok(rows.some((r) => r.url === `${start}two`), 'the public site is crawled');
+    assert.ok(
+      rows.some((r) => r.url === `${start}two`),
+      'the public site is crawled',
+    );
     assert.deepEqual(crawl.counts.notCrawled, { 'private-address': 3 });
 
     const page = await session.openPage(`${RESULTS_PAGE_PATH}?crawl=${crawl.id}`);

@@ -11,7 +11,16 @@ import QUIET_FLAGS from '../../src/shells/cli/chromium-flags.json' with { type: 
 import { findChromium } from '../../src/shells/cli/chromium.ts';
 import { writeWacz } from '../../src/export/wacz.ts';
 import { openReplay, serveReplay, type ReplayServer } from '../support/replay-web-page.ts';
-import { collectBytes, countingContext, externalFixtureRows, FIXTURE_START, fixtureRows, fixtureSource, OTHER_GET, OTHER_HEAD } from '../support/export-fixtures.ts';
+import {
+  collectBytes,
+  countingContext,
+  externalFixtureRows,
+  FIXTURE_START,
+  fixtureRows,
+  fixtureSource,
+  OTHER_GET,
+  OTHER_HEAD,
+} from '../support/export-fixtures.ts';
 
 /** The text ReplayWeb.page shows in the archived page's frame for `url`. */
 async function replayedText(browser: Browser, replay: ReplayServer, url: string): Promise<string> {
@@ -31,7 +40,10 @@ describe('links to other sites, checked, in ReplayWeb.page', () => {
   before(async () => {
     const { context } = countingContext();
     const wacz = await collectBytes(writeWacz(fixtureSource([...fixtureRows(), ...externalFixtureRows()]), context));
-    browser = await chromium.launch({ executablePath: findChromium(process.env), args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), ...QUIET_FLAGS] });
+    browser = await chromium.launch({
+      executablePath: findChromium(process.env),
+      args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), ...QUIET_FLAGS],
+    });
     replay = await serveReplay(wacz);
   });
 

@@ -68,7 +68,12 @@ function randomFrom(seed: number): () => number {
 
 const DELAY_MS = 200;
 const launch = (profileDir?: string): Promise<ExtensionSession> =>
-  launchExtension({ distDir: DIST_DIR, chromePath: findChromium(process.env), copyDist: true, ...(profileDir === undefined ? {} : { profileDir }) });
+  launchExtension({
+    distDir: DIST_DIR,
+    chromePath: findChromium(process.env),
+    copyDist: true,
+    ...(profileDir === undefined ? {} : { profileDir }),
+  });
 
 describe('a crawl survives restarts', () => {
   let undisturbed: Record<string, unknown>[] = [];
@@ -84,7 +89,17 @@ describe('a crawl survives restarts', () => {
       undisturbed = comparable(await exportRows(session, crawl.id));
       // The reference holds the resources: 16 images, two stylesheets, a font, a background and a missing image.
       const resources = undisturbed.filter((row) => row['kind'] === 'resource').map((row) => row['url']);
-      assert.deepEqual(resources.sort(), ['/s/bg.png', '/s/font.woff2', '/s/missing.png', '/s/more.css', ...Array.from({ length: 16 }, (_, i) => `/s/p${i}.png`), '/s/site.css'].sort());
+      assert.deepEqual(
+        resources.sort(),
+        [
+          '/s/bg.png',
+          '/s/font.woff2',
+          '/s/missing.png',
+          '/s/more.css',
+          ...Array.from({ length: 16 }, (_, i) => `/s/p${i}.png`),
+          '/s/site.css',
+        ].sort(),
+      );
       return undisturbed;
     } finally {
       await session.close();
@@ -100,12 +115,16 @@ describe('a crawl survives restarts', () => {
     try {
       let stops = 0;
       let nextStopAt = Date.now() + 200 + random() * 800;
-      const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: DELAY_MS, timeoutMs: 5000 }, async () => {
-        if (stops >= 10 || Date.now() < nextStopAt) return;
-        await session.stopServiceWorker();
-        stops += 1;
-        nextStopAt = Date.now() + 150 + random() * 700;
-      });
+      const crawl = await crawlToEnd(
+        session,
+        { startUrl: `${site.origin}/`, delayMs: DELAY_MS, timeoutMs: 5000 },
+        async () => {
+          if (stops >= 10 || Date.now() < nextStopAt) return;
+          await session.stopServiceWorker();
+          stops += 1;
+          nextStopAt = Date.now() + 150 + random() * 700;
+        },
+      );
       assert.ok(stops >= 5, `the worker was stopped only ${stops} times mid-crawl`);
       assert.equal(crawl.state, 'finished', crawl.message ?? '');
       const rows = comparable(await exportRows(session, crawl.id));
@@ -114,7 +133,8 @@ describe('a crawl survives restarts', () => {
       assert.ok(repeats <= stops, `${repeats} repeated requests for ${stops} stops`);
       assert.equal(site.requests.filter((r) => r.url === '/robots.txt').length, 1);
       assert.ok(!site.requests.some((r) => r.url === '/private/secret'), 'a disallowed URL was requested');
-      for (const gap of serverGaps(site.requests)) assert.ok(gap >= DELAY_MS, `a gap of ${gap.toFixed(1)} ms across a restart`);
+      for (const gap of serverGaps(site.requests))
+        assert.ok(gap >= DELAY_MS, `a gap of ${gap.toFixed(1)} ms across a restart`);
     } finally {
       await session.close();
       await site.close();
@@ -127,7 +147,9 @@ describe('a crawl survives restarts', () => {
     const site = await startTestSite({ pages: 16, resources: true });
     let session = await launch(profileDir);
     try {
-      const { crawl } = await session.request('crawl/start', { settings: { startUrl: `${site.origin}/`, delayMs: DELAY_MS, timeoutMs: 5000 } });
+      const { crawl } = await session.request('crawl/start', {
+        settings: { startUrl: `${site.origin}/`, delayMs: DELAY_MS, timeoutMs: 5000 },
+      });
       while (site.requests.length < 8) await sleep(50);
       await session.context.close();
       const closedAt = Date.now();
@@ -136,7 +158,10 @@ describe('a crawl survives restarts', () => {
       session = await launch(profileDir);
       // No message first: the crawl must go on by itself once the browser is back.
       while (site.requests.length === seenBeforeClose && Date.now() - closedAt < 30_000) await sleep(100);
-      assert.ok(site.requests.length > seenBeforeClose, 'the crawl did not resume by itself within 30 s of the restart');
+      assert.ok(
+        site.requests.length > seenBeforeClose,
+        'the crawl did not resume by itself within 30 s of the restart',
+      );
       const deadline = Date.now() + 120_000;
       let state = 'running';
       while (state === 'running' && Date.now() < deadline) {
@@ -145,12 +170,20 @@ describe('a crawl survives restarts', () => {
       }
       const { crawl: ended } = await session.request('crawl/get', { crawlId: crawl.id });
       assert.equal(ended.state, 'finished', ended.message ?? '');
-      assert.match(ended.message ?? '', /restarted during this crawl; it resumed by itself/, 'the crawl says it was interrupted');
+      assert.match(
+        ended.message ?? '',
+        /restarted during this crawl; it resumed by itself/,
+        'the crawl says it was interrupted',
+      );
       const rows = comparable(await exportRows(session, crawl.id));
       assert.deepEqual(rows, expected, 'the same rows as the undisturbed crawl');
-      assert.ok(repeatedRequests(site.requests) <= 1, `${repeatedRequests(site.requests)} repeated requests for one restart`);
+      assert.ok(
+        repeatedRequests(site.requests) <= 1,
+        `${repeatedRequests(site.requests)} repeated requests for one restart`,
+      );
       assert.equal(site.requests.filter((r) => r.url === '/robots.txt').length, 1);
-      for (const gap of serverGaps(site.requests)) assert.ok(gap >= DELAY_MS, `a gap of ${gap.toFixed(1)} ms across the browser restart`);
+      for (const gap of serverGaps(site.requests))
+        assert.ok(gap >= DELAY_MS, `a gap of ${gap.toFixed(1)} ms across the browser restart`);
     } finally {
       await session.context.close().catch(() => undefined);
       await site.close();
@@ -166,22 +199,34 @@ describe('a crawl survives restarts', () => {
       '/': { headers: { 'content-type': 'text/html' }, body: '<title>home</title><a href="/slow">slow</a>' },
       '/slow': { delayMs: SLOW_MS, headers: { 'content-type': 'text/html' }, body: '<title>slow</title>' },
     });
-    const browser = await launchPipeBrowser({ chromePath: findChromium(process.env), distDir: DIST_DIR, profileDir: mkdtempSync(join(tmpdir(), 'tabcrawl-alive-')) });
+    const browser = await launchPipeBrowser({
+      chromePath: findChromium(process.env),
+      distDir: DIST_DIR,
+      profileDir: mkdtempSync(join(tmpdir(), 'tabcrawl-alive-')),
+    });
     try {
-      const { crawl } = await browser.request('crawl/start', { settings: { startUrl: `${site.origin}/`, delayMs: 0, timeoutMs: 60_000 } });
+      const { crawl } = await browser.request('crawl/start', {
+        settings: { startUrl: `${site.origin}/`, delayMs: 0, timeoutMs: 60_000 },
+      });
       const startedWorkers = browser.workerEvents.length;
       // Nothing talks to the worker now: wait on the server's log alone until /slow was answered.
       const deadline = Date.now() + 150_000;
-      while (!site.requests.some((r) => r.url === '/slow' && Number.isFinite(r.endedAt)) && Date.now() < deadline) await sleep(500);
+      while (!site.requests.some((r) => r.url === '/slow' && Number.isFinite(r.endedAt)) && Date.now() < deadline)
+        await sleep(500);
       await sleep(1000);
       const died = browser.workerEvents.slice(startedWorkers).filter((event) => event.event === 'destroyed');
       assert.deepEqual(died, [], 'the service worker was stopped while the crawl waited');
       const { crawl: ended } = await browser.request('crawl/get', { crawlId: crawl.id });
       assert.equal(ended.state, 'finished', ended.message ?? '');
       assert.equal(ended.counts.fetched, 2);
-      assert.deepEqual(site.requests.map((r) => r.url), ['/robots.txt', '/', '/slow'], 'each URL once, robots.txt first');
+      assert.deepEqual(
+        site.requests.map((r) => r.url),
+        ['/robots.txt', '/', '/slow'],
+        'each URL once, robots.txt first',
+      );
       const gaps = serverGaps(site.requests);
-      for (const gap of gaps.slice(1)) assert.ok(gap >= 32_000, `a gap of ${gap.toFixed(0)} ms under the 32 s Crawl-delay`);
+      for (const gap of gaps.slice(1))
+        assert.ok(gap >= 32_000, `a gap of ${gap.toFixed(0)} ms under the 32 s Crawl-delay`);
     } finally {
       await browser.close();
       await site.close();

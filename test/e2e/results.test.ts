@@ -22,18 +22,28 @@ describe('the results browser of the built extension', () => {
       await page.getByTestId('filter-4xx').click();
       await page.getByTestId('filter-5xx').click();
       await total.filter({ hasText: '2 URLs' }).waitFor({ timeout: 5000 });
-      const broken = await page.getByTestId('results-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-url')));
+      const broken = await page
+        .getByTestId('results-row')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-url')));
       assert.deepEqual(broken.sort(), [`${site.origin}/broken`, `${site.origin}/missing`]);
       await screenshot(page, 'results-broken');
 
       // Both are not indexable (not 200): the Indexability column says so.
-      assert.deepEqual(await page.getByTestId('results-row').locator('.cell-indexability').allInnerTexts(), ['not 200', 'not 200']);
+      assert.deepEqual(await page.getByTestId('results-row').locator('.cell-indexability').allInnerTexts(), [
+        'not 200',
+        'not 200',
+      ]);
       await page.getByTestId('filter-4xx').click();
       await page.getByTestId('filter-5xx').click();
 
       // The Indexability filter keeps the indexable pages only; a Words column chosen stays after a reload.
       await page.getByTestId('filter-indexability').selectOption('indexability:indexable');
-      await page.getByTestId('results-row').locator('.cell-indexability').first().filter({ hasText: 'Indexable' }).waitFor({ timeout: 5000 });
+      await page
+        .getByTestId('results-row')
+        .locator('.cell-indexability')
+        .first()
+        .filter({ hasText: 'Indexable' })
+        .waitFor({ timeout: 5000 });
       const indexable = await page.getByTestId('results-row').locator('.cell-indexability').allInnerTexts();
       assert.ok(indexable.length > 0 && indexable.every((text) => text === 'Indexable'), indexable.join(', '));
       await page.getByTestId('column-chooser-open').click();
@@ -45,7 +55,9 @@ describe('the results browser of the built extension', () => {
       assert.equal(await page.getByTestId('filter-indexability').inputValue(), 'indexability:indexable');
       await page.getByTestId('filter-indexability').selectOption('all');
       await total.filter({ hasText: `${crawl.counts.done} URLs` }).waitFor({ timeout: 10_000 });
-      assert.ok((await page.getByTestId('results-row').locator('.cell-words').allInnerTexts()).some((text) => Number(text) > 0));
+      assert.ok(
+        (await page.getByTestId('results-row').locator('.cell-words').allInnerTexts()).some((text) => Number(text) > 0),
+      );
 
       // Search finds the redirect; Enter opens its detail with the chain.
       await page.getByTestId('results-search').fill('/old');
@@ -83,14 +95,20 @@ describe('the results browser of the built extension', () => {
     try {
       const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: 20, timeoutMs: 1000 });
       const page = await session.openPage(`${RESULTS_PAGE_PATH}?crawl=${crawl.id}`);
-      await page.getByTestId('results-total').filter({ hasText: `${crawl.counts.done} URLs` }).waitFor({ timeout: 10_000 });
+      await page
+        .getByTestId('results-total')
+        .filter({ hasText: `${crawl.counts.done} URLs` })
+        .waitFor({ timeout: 10_000 });
 
       // Four exports: four files in the downloads, no export tab left behind.
       const tabsBefore = session.context.pages().length;
       await page.getByTestId('results-export-format').selectOption('jsonl');
       for (let i = 0; i < 4; i += 1) {
         await page.getByTestId('results-export').click();
-        await page.getByTestId('results-export-saved').filter({ hasText: /^Saved .+\.jsonl/ }).waitFor({ timeout: 20_000 });
+        await page
+          .getByTestId('results-export-saved')
+          .filter({ hasText: /^Saved .+\.jsonl/ })
+          .waitFor({ timeout: 20_000 });
       }
       assert.equal(session.context.pages().length, tabsBefore, 'no tab opened for an export from the results tab');
 
@@ -141,11 +159,17 @@ describe('the results browser of the built extension', () => {
       await row.click();
       const usedBy = page.getByTestId('detail-used-by');
       await usedBy.getByTestId('resource-user').first().waitFor({ timeout: 10_000 });
-      assert.deepEqual(await page.getByTestId('resource-user').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-url'))), [`${site.origin}/p/5`]);
+      assert.deepEqual(
+        await page.getByTestId('resource-user').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-url'))),
+        [`${site.origin}/p/5`],
+      );
 
       // That page's detail: its resources, the missing one marked broken.
       await usedBy.getByRole('link').first().click();
-      await page.getByTestId('detail').and(page.locator(`[data-url="${site.origin}/p/5"]`)).waitFor({ timeout: 5000 });
+      await page
+        .getByTestId('detail')
+        .and(page.locator(`[data-url="${site.origin}/p/5"]`))
+        .waitFor({ timeout: 5000 });
       await page.getByTestId('resource').nth(2).waitFor({ timeout: 10_000 });
       const statuses = await page.getByTestId('resource-status').allInnerTexts();
       assert.deepEqual(statuses, ['200', '200', '404 · broken']);
@@ -171,7 +195,9 @@ describe('the results browser of the built extension', () => {
     const session = await launch();
     const site = await startTestSite({ pages: 30 });
     try {
-      const { crawl } = await session.request('crawl/start', { settings: { startUrl: `${site.origin}/`, delayMs: 100, timeoutMs: 1000 } });
+      const { crawl } = await session.request('crawl/start', {
+        settings: { startUrl: `${site.origin}/`, delayMs: 100, timeoutMs: 1000 },
+      });
       const page = await session.openPage(`${RESULTS_PAGE_PATH}?crawl=${crawl.id}`);
       await page.setViewportSize({ width: 1280, height: 800 });
       const state = page.getByTestId('results-crawl-state');
@@ -184,7 +210,10 @@ describe('the results browser of the built extension', () => {
       await state.filter({ hasText: 'running' }).waitFor({ timeout: 10_000 });
       await state.filter({ hasText: 'finished' }).waitFor({ timeout: 60_000 });
       const { crawl: ended } = await session.request('crawl/get', { crawlId: crawl.id });
-      await page.getByTestId('results-total').filter({ hasText: `${ended.counts.done} URLs` }).waitFor({ timeout: 10_000 });
+      await page
+        .getByTestId('results-total')
+        .filter({ hasText: `${ended.counts.done} URLs` })
+        .waitFor({ timeout: 10_000 });
       assert.equal(await page.getByTestId('results-progress').getAttribute('aria-valuenow'), '100');
       assert.match(await page.getByTestId('results-run-time').innerText(), /^took /);
       await screenshot(page, 'results-tab', { isReadmeImage: true });

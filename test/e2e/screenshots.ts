@@ -23,7 +23,11 @@ export const isRefreshingReadmeImages = process.env['TABCRAWL_README_IMAGES'] ==
  * Takes a screenshot of `page` as `<name>.png`.
  * @param isReadmeImage the README shows it: refreshed in `docs/images/` when {@link isRefreshingReadmeImages}.
  */
-export async function screenshot(page: Page, name: string, options: { fullPage?: boolean; isReadmeImage?: boolean } = {}): Promise<string> {
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean; isReadmeImage?: boolean } = {},
+): Promise<string> {
   mkdirSync(SHOTS_DIR, { recursive: true });
   const path = resolve(SHOTS_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: options.fullPage ?? false });

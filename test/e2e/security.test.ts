@@ -64,7 +64,10 @@ async function startCookieSite(): Promise<LocalSite & { seen: SeenRequest[] }> {
   const seen: SeenRequest[] = [];
   const pages: Record<string, string> = {
     '/robots.txt': 'User-agent: *\nAllow: /\n',
-    '/': html('home', '<a href="/account">account</a> <a href="/logout">Log out</a> <a href="/items/1/delete">delete</a> <a href="/about">about</a>'),
+    '/': html(
+      'home',
+      '<a href="/account">account</a> <a href="/logout">Log out</a> <a href="/items/1/delete">delete</a> <a href="/about">about</a>',
+    ),
     '/account': html('account', '<a href="/">home</a>'),
     '/about': html('about', '<a href="/">home</a>'),
     '/logout': html('logged out', 'bye'),
@@ -105,8 +108,15 @@ async function siteAccess(session: ExtensionSession, code: string): Promise<void
     await page.goto('chrome://extensions/');
     await page.evaluate(
       async ({ id, code: call }) => {
-        const api = (globalThis as unknown as { chrome: { developerPrivate: Record<string, (...args: unknown[]) => Promise<unknown>> } }).chrome.developerPrivate;
-        const [name, ...args] = call === 'on-click' ? ['updateExtensionConfiguration', { extensionId: id, hostAccess: 'ON_CLICK' }] : ['addHostPermission', id, call];
+        const api = (
+          globalThis as unknown as {
+            chrome: { developerPrivate: Record<string, (...args: unknown[]) => Promise<unknown>> };
+          }
+        ).chrome.developerPrivate;
+        const [name, ...args] =
+          call === 'on-click'
+            ? ['updateExtensionConfiguration', { extensionId: id, hostAccess: 'ON_CLICK' }]
+            : ['addHostPermission', id, call];
         const fn = api[name as string];
         if (fn === undefined) throw new Error(`no developerPrivate.${String(name)}`);
         await fn(...args);
@@ -164,7 +174,9 @@ describe('security and privacy of the built extension', () => {
       const warnings = await page.evaluate(
         (text) =>
           (
-            globalThis as unknown as { chrome: { management: { getPermissionWarningsByManifest(m: string): Promise<string[]> } } }
+            globalThis as unknown as {
+              chrome: { management: { getPermissionWarningsByManifest(m: string): Promise<string[]> } };
+            }
           ).chrome.management.getPermissionWarningsByManifest(text),
         builtManifestText(),
       );
@@ -175,7 +187,9 @@ describe('security and privacy of the built extension', () => {
   });
 
   it('cannot be messaged or framed by a web page', async () => {
-    const site = await startLocalSite({ '/': { headers: { 'content-type': 'text/html' }, body: html('a web page', '<p>hello</p>') } });
+    const site = await startLocalSite({
+      '/': { headers: { 'content-type': 'text/html' }, body: html('a web page', '<p>hello</p>') },
+    });
     const page = await session.context.newPage();
     try {
       await page.goto(`${site.origin}/`);
@@ -198,10 +212,18 @@ describe('security and privacy of the built extension', () => {
         } catch {
           framedScripts = -2;
         }
-        return { hasRuntime: runtime !== undefined, hasSendMessage: typeof runtime?.sendMessage === 'function', fetched, framedScripts };
+        return {
+          hasRuntime: runtime !== undefined,
+          hasSendMessage: typeof runtime?.sendMessage === 'function',
+          fetched,
+          framedScripts,
+        };
       }, session.extensionId);
       // Without externally_connectable, web pages get no chrome.runtime to message with.
-      assert.deepEqual({ hasRuntime: probe.hasRuntime, hasSendMessage: probe.hasSendMessage }, { hasRuntime: false, hasSendMessage: false });
+      assert.deepEqual(
+        { hasRuntime: probe.hasRuntime, hasSendMessage: probe.hasSendMessage },
+        { hasRuntime: false, hasSendMessage: false },
+      );
       // Without web_accessible_resources, its pages cannot be fetched or shown in a frame.
       assert.equal(probe.fetched, 'refused');
       assert.ok(probe.framedScripts <= 0, `framed page ran ${probe.framedScripts} scripts`);
@@ -242,7 +264,10 @@ describe('security and privacy of the built extension', () => {
         assert.match(request.cookie ?? '', /user-session=secret-token/, request.path);
       }
       const rows = await exportRows(session, crawl.id);
-      assert.equal(rows.some((row) => row.url.endsWith('/logout') || row.url.endsWith('/delete')), false);
+      assert.equal(
+        rows.some((row) => row.url.endsWith('/logout') || row.url.endsWith('/delete')),
+        false,
+      );
     } finally {
       await site.close();
     }
@@ -255,21 +280,35 @@ describe('security and privacy of the built extension', () => {
       await logIn(session);
       const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: 0, withCookies: true });
       assert.equal(crawl.state, 'finished');
-      assert.ok(site.seen.some((request) => /strict-session=strict-token/.test(request.cookie ?? '')), 'the crawl sent the Strict cookie');
+      assert.ok(
+        site.seen.some((request) => /strict-session=strict-token/.test(request.cookie ?? '')),
+        'the crawl sent the Strict cookie',
+      );
       const secrets = ['secret-token', 'strict-token', 'from-response'];
       for (const format of ['warc', 'warc.gz', 'wacz'] as const) {
         const path = join(out, `site.${format}`);
         await exportThroughPage(session, crawl.id, format, path);
         const texts = await archiveTexts(readFileSync(path));
-        if (format === 'wacz') assert.ok(texts.has('archive/data.warc.gz') && texts.has('tabcrawl/rows.jsonl.gz'), [...texts.keys()].join(', '));
+        if (format === 'wacz')
+          assert.ok(
+            texts.has('archive/data.warc.gz') && texts.has('tabcrawl/rows.jsonl.gz'),
+            [...texts.keys()].join(', '),
+          );
         for (const [entry, text] of texts) {
-          for (const secret of secrets) assert.equal(text.includes(secret), false, `${format} ${entry} holds ${secret}`);
+          for (const secret of secrets)
+            assert.equal(text.includes(secret), false, `${format} ${entry} holds ${secret}`);
         }
         const warc = texts.get(format === 'wacz' ? 'archive/data.warc.gz' : '') ?? '';
-        assert.match(warc, /\r\ncookie: \[removed by Tabcrawl\]\r\n/, `${format}: the request says it carried a Cookie`);
+        assert.match(
+          warc,
+          /\r\ncookie: \[removed by Tabcrawl\]\r\n/,
+          `${format}: the request says it carried a Cookie`,
+        );
       }
 
-      const page = await session.openPage(`${RESULTS_PAGE_PATH}?${new URLSearchParams({ crawl: crawl.id, url: `${site.origin}/account` }).toString()}`);
+      const page = await session.openPage(
+        `${RESULTS_PAGE_PATH}?${new URLSearchParams({ crawl: crawl.id, url: `${site.origin}/account` }).toString()}`,
+      );
       try {
         const request = page.getByTestId('detail-request-headers');
         await request.filter({ hasText: '[removed by Tabcrawl]' }).waitFor({ timeout: 10_000 });
@@ -292,7 +331,10 @@ describe('security and privacy of the built extension', () => {
       const before = (await own.request('crawl/list', {})).crawls.length;
       await assert.rejects(
         own.request('crawl/start', { settings: { startUrl: `${site.origin}/`, delayMs: 0 } }),
-        (error: unknown) => error instanceof TabcrawlError && error.code === 'permission-needed' && /no access to http:\/\/127\.0\.0\.1/.test(error.message),
+        (error: unknown) =>
+          error instanceof TabcrawlError &&
+          error.code === 'permission-needed' &&
+          /no access to http:\/\/127\.0\.0\.1/.test(error.message),
       );
       assert.equal((await own.request('crawl/list', {})).crawls.length, before, 'no crawl was stored');
       assert.deepEqual(site.seen, [], 'no request left');
@@ -310,7 +352,8 @@ describe('security and privacy of the built extension', () => {
   it('pauses, with a message, when site access is withdrawn mid-crawl, records no error, and finishes once it is back', async () => {
     const own = await launch();
     const paths = Array.from({ length: 12 }, (_, i) => `/p${i}`);
-    const html = (links: string[]): string => `<!doctype html><title>t</title>${links.map((href) => `<a href="${href}">${href}</a>`).join(' ')}`;
+    const html = (links: string[]): string =>
+      `<!doctype html><title>t</title>${links.map((href) => `<a href="${href}">${href}</a>`).join(' ')}`;
     const routes: Record<string, Route> = {
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
       '/': { headers: { 'content-type': 'text/html' }, body: html(paths) },
@@ -325,10 +368,17 @@ describe('security and privacy of the built extension', () => {
         await siteAccess(own, 'on-click');
       });
       assert.equal(paused.state, 'paused', JSON.stringify(paused.counts));
-      assert.match(paused.message ?? '', /^Paused: Tabcrawl has no access to http:\/\/127\.0\.0\.1\/\* any more\. .*resume\.$/);
+      assert.match(
+        paused.message ?? '',
+        /^Paused: Tabcrawl has no access to http:\/\/127\.0\.0\.1\/\* any more\. .*resume\.$/,
+      );
       const sentBeforeResume = site.requests.length;
       assert.ok(sentBeforeResume < paths.length + 2, `${sentBeforeResume} requests: the crawl stopped asking`);
-      assert.deepEqual((await exportRows(own, paused.id)).filter((row) => row.error !== null), [], 'no URL recorded as an error');
+      assert.deepEqual(
+        (await exportRows(own, paused.id)).filter((row) => row.error !== null),
+        [],
+        'no URL recorded as an error',
+      );
 
       await siteAccess(own, 'http://127.0.0.1/*');
       await own.request('crawl/resume', { crawlId: paused.id });
@@ -357,7 +407,10 @@ describe('security and privacy of the built extension', () => {
       const before = (await session.request('crawl/list', {})).crawls.length;
       for (const [typed, message] of [
         ['chrome://extensions/', 'only http and https sites can be crawled, not chrome: URLs'],
-        ['https://chromewebstore.google.com/', 'Chrome does not let extensions read the Chrome Web Store, so it cannot be crawled'],
+        [
+          'https://chromewebstore.google.com/',
+          'Chrome does not let extensions read the Chrome Web Store, so it cannot be crawled',
+        ],
         ['file:///etc/passwd', 'only http and https sites can be crawled, not file: URLs'],
       ] as const) {
         await popup.getByTestId('start-url').fill(typed);
@@ -375,8 +428,14 @@ describe('security and privacy of the built extension', () => {
     const site = await startLocalSite({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
       // A title is raw text in HTML: the payload is its literal text.
-      '/': { headers: { 'content-type': 'text/html' }, body: html(payload, '<a href="/script">&lt;script&gt;window.__pwned=2&lt;/script&gt;</a>') },
-      '/script': { headers: { 'content-type': 'text/html' }, body: html('&lt;script&gt;window.__pwned=3&lt;/script&gt;', '<script>window.__pwned=4</script>') },
+      '/': {
+        headers: { 'content-type': 'text/html' },
+        body: html(payload, '<a href="/script">&lt;script&gt;window.__pwned=2&lt;/script&gt;</a>'),
+      },
+      '/script': {
+        headers: { 'content-type': 'text/html' },
+        body: html('&lt;script&gt;window.__pwned=3&lt;/script&gt;', '<script>window.__pwned=4</script>'),
+      },
     });
     try {
       const crawl = await crawlToEnd(session, { startUrl: `${site.origin}/`, delayMs: 0 });
@@ -385,7 +444,10 @@ describe('security and privacy of the built extension', () => {
       try {
         const errors: string[] = [];
         page.on('pageerror', (error) => errors.push(error.message));
-        await page.getByTestId('results-total').filter({ hasText: `${crawl.counts.done} URLs` }).waitFor({ timeout: 10_000 });
+        await page
+          .getByTestId('results-total')
+          .filter({ hasText: `${crawl.counts.done} URLs` })
+          .waitFor({ timeout: 10_000 });
         const home = page.locator(`[data-testid="results-row"][data-url="${site.origin}/"]`);
         await home.waitFor({ timeout: 5000 });
         assert.ok((await home.innerText()).includes(payload), await home.innerText());
@@ -396,7 +458,10 @@ describe('security and privacy of the built extension', () => {
         await other.click();
         await page.keyboard.press('Enter');
         await page.getByTestId('detail').waitFor({ timeout: 5000 });
-        await page.getByTestId('inlink-anchor').filter({ hasText: '<script>window.__pwned=2</script>' }).waitFor({ timeout: 5000 });
+        await page
+          .getByTestId('inlink-anchor')
+          .filter({ hasText: '<script>window.__pwned=2</script>' })
+          .waitFor({ timeout: 5000 });
 
         const state = await page.evaluate(() => ({
           pwned: (globalThis as unknown as { __pwned?: number }).__pwned ?? null,

@@ -25,10 +25,19 @@ import { DIST_DIR, exportRows, sleep } from './helpers.ts';
 function bulkySite(pages: number): Promise<LocalSite> {
   const routes = new Map<string, Route>([
     ['/robots.txt', { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' }],
-    ['/', { headers: { 'content-type': 'text/html' }, body: `<title>home</title>${Array.from({ length: pages }, (_, i) => `<a href="/p${i}">p${i}</a>`).join('')}` }],
+    [
+      '/',
+      {
+        headers: { 'content-type': 'text/html' },
+        body: `<title>home</title>${Array.from({ length: pages }, (_, i) => `<a href="/p${i}">p${i}</a>`).join('')}`,
+      },
+    ],
   ]);
   for (let i = 0; i < pages; i += 1) {
-    routes.set(`/p${i}`, { headers: { 'content-type': 'text/html' }, body: `<title>p${i}</title><p>${randomBytes(75_000).toString('base64')}</p>` });
+    routes.set(`/p${i}`, {
+      headers: { 'content-type': 'text/html' },
+      body: `<title>p${i}</title><p>${randomBytes(75_000).toString('base64')}</p>`,
+    });
   }
   return startLocalSite(routes);
 }
@@ -49,11 +58,14 @@ describe('a crawl that runs out of storage', () => {
       const page = await session.openPage('src/shells/options/index.html');
       const cdp = await session.context.newCDPSession(page);
       const origin = `chrome-extension://${session.extensionId}`;
-      const usage = async (): Promise<number> => ((await cdp.send('Storage.getUsageAndQuota', { origin })) as { usage: number }).usage;
+      const usage = async (): Promise<number> =>
+        ((await cdp.send('Storage.getUsageAndQuota', { origin })) as { usage: number }).usage;
 
       // An old crawl of about 6 MB, then a quota with room for about a third of the next one (4 MB),
       // over the usage once it has settled (the database's log is compacted after a while).
-      const { crawl: first } = await session.request('crawl/start', { settings: { startUrl: `${old.origin}/`, delayMs: 0 } });
+      const { crawl: first } = await session.request('crawl/start', {
+        settings: { startUrl: `${old.origin}/`, delayMs: 0 },
+      });
       while ((await session.request('crawl/get', { crawlId: first.id })).crawl.state === 'running') await sleep(200);
       let settled = await usage();
       for (let previous = -1; settled !== previous; await sleep(1000)) [previous, settled] = [settled, await usage()];
@@ -71,7 +83,10 @@ describe('a crawl that runs out of storage', () => {
       }
       assert.equal(paused.state, 'paused', `the crawl is ${paused.state}: ${paused.message ?? ''}`);
       assert.match(paused.message ?? '', /refused to store more.*Delete crawls you no longer need/s);
-      assert.ok(paused.counts.done > 3 && paused.counts.done < 41, `${paused.counts.done} rows before the quota ran out`);
+      assert.ok(
+        paused.counts.done > 3 && paused.counts.done < 41,
+        `${paused.counts.done} rows before the quota ran out`,
+      );
       const requestsWhenPaused = site.requests.length;
       await sleep(1500);
       assert.equal(site.requests.length, requestsWhenPaused, 'no request while paused for storage');
@@ -82,7 +97,8 @@ describe('a crawl that runs out of storage', () => {
 
       // Free space by deleting the old crawl, then resume.
       await session.request('crawl/delete', { crawlId: first.id });
-      for (const deadline = Date.now() + 20_000; Date.now() < deadline && (await usage()) > quota - 3_000_000; ) await sleep(250);
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline && (await usage()) > quota - 3_000_000;)
+        await sleep(250);
       await session.request('crawl/resume', { crawlId: crawl.id });
       let ended = paused;
       for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(250)) {

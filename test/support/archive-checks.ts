@@ -16,9 +16,17 @@ export async function checkWarc(bytes: Uint8Array): Promise<ReadRecord[]> {
   const records = await readWarcRecords(bytes);
   assert.equal(records[0]?.type, 'warcinfo', 'warcinfo comes first');
   for (const record of records) {
-    assert.equal(record.field('WARC-Block-Digest'), sha256(record.block), `block digest of ${record.type} ${record.field('WARC-Target-URI') ?? ''}`);
+    assert.equal(
+      record.field('WARC-Block-Digest'),
+      sha256(record.block),
+      `block digest of ${record.type} ${record.field('WARC-Target-URI') ?? ''}`,
+    );
     if (record.type === 'response' && record.payload !== null) {
-      assert.equal(record.field('WARC-Payload-Digest'), sha256(record.payload), `payload digest of ${record.field('WARC-Target-URI') ?? ''}`);
+      assert.equal(
+        record.field('WARC-Payload-Digest'),
+        sha256(record.payload),
+        `payload digest of ${record.field('WARC-Target-URI') ?? ''}`,
+      );
     }
   }
   return records;
@@ -48,10 +56,21 @@ export async function checkWacz(zip: Buffer): Promise<CheckedWacz> {
     return data;
   };
 
-  const datapackage = JSON.parse(entry('datapackage.json').toString('utf8')) as { wacz_version: string; profile: string; resources: { path: string; hash: string; bytes: number }[] };
+  const datapackage = JSON.parse(entry('datapackage.json').toString('utf8')) as {
+    wacz_version: string;
+    profile: string;
+    resources: { path: string; hash: string; bytes: number }[];
+  };
   assert.equal(datapackage.wacz_version, '1.1.1');
   assert.equal(datapackage.profile, 'data-package');
-  assert.deepEqual(datapackage.resources.map((r) => r.path).sort(), ['archive/data.warc.gz', 'indexes/index.cdxj', 'pages/pages.jsonl', 'tabcrawl/crawl.json', 'tabcrawl/not-crawled.jsonl.gz', 'tabcrawl/rows.jsonl.gz']);
+  assert.deepEqual(datapackage.resources.map((r) => r.path).sort(), [
+    'archive/data.warc.gz',
+    'indexes/index.cdxj',
+    'pages/pages.jsonl',
+    'tabcrawl/crawl.json',
+    'tabcrawl/not-crawled.jsonl.gz',
+    'tabcrawl/rows.jsonl.gz',
+  ]);
   for (const resource of datapackage.resources) {
     assert.equal(resource.hash, sha256(entry(resource.path)), `hash of ${resource.path}`);
     assert.equal(resource.bytes, entry(resource.path).byteLength, `size of ${resource.path}`);
@@ -63,9 +82,16 @@ export async function checkWacz(zip: Buffer): Promise<CheckedWacz> {
   const lines = entry('indexes/index.cdxj').toString('utf8').split('\n').filter(Boolean);
   const index = lines.map((line) => {
     const [key = '', timestamp = ''] = line.split(' ', 2);
-    return { key: `${key} ${timestamp}`, fields: JSON.parse(line.slice(key.length + timestamp.length + 2)) as Record<string, string> };
+    return {
+      key: `${key} ${timestamp}`,
+      fields: JSON.parse(line.slice(key.length + timestamp.length + 2)) as Record<string, string>,
+    };
   });
-  assert.deepEqual(index.map((l) => l.key), [...index.map((l) => l.key)].sort(), 'the index is sorted');
+  assert.deepEqual(
+    index.map((l) => l.key),
+    [...index.map((l) => l.key)].sort(),
+    'the index is sorted',
+  );
   for (const { fields } of index) {
     const offset = Number(fields['offset']);
     const length = Number(fields['length']);
@@ -75,9 +101,17 @@ export async function checkWacz(zip: Buffer): Promise<CheckedWacz> {
     assert.equal(parsed?.field('WARC-Target-URI'), fields['url'], `the record at ${offset} is ${fields['url'] ?? ''}`);
   }
 
-  const pageLines = entry('pages/pages.jsonl').toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const pageLines = entry('pages/pages.jsonl')
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   assert.equal(pageLines[0]?.['format'], 'json-pages-1.0');
-  return { records: await checkWarc(warc), index: index.map(({ fields }) => ({ url: fields['url'] ?? '', fields })), pages: pageLines.slice(1) };
+  return {
+    records: await checkWarc(warc),
+    index: index.map(({ fields }) => ({ url: fields['url'] ?? '', fields })),
+    pages: pageLines.slice(1),
+  };
 }
 
 /** The payload of the response record for `url` as a Buffer (compare with `Buffer.from(expected)`), or undefined. */
@@ -101,9 +135,11 @@ export interface ArchivedRow {
 }
 
 /** A link to another site checked with GET: its body is never read, so the archive holds no response for it. */
-const isUnreadCheck = (row: ArchivedRow): boolean => row.kind === 'external' && row.methods.at(-1) === 'GET' && row.sha256 === null;
+const isUnreadCheck = (row: ArchivedRow): boolean =>
+  row.kind === 'external' && row.methods.at(-1) === 'GET' && row.sha256 === null;
 
-const isHtml = (contentType: string | null): boolean => /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i.test(contentType ?? '');
+const isHtml = (contentType: string | null): boolean =>
+  /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i.test(contentType ?? '');
 
 /**
  * Checks an archive against the crawl's rows, whatever their kind (pages,
@@ -121,7 +157,10 @@ const isHtml = (contentType: string | null): boolean => /^\s*(text\/html|applica
  *   `pages.jsonl` lists exactly the rows of kind `page` answered 2xx to a GET
  *   with HTML.
  */
-export function checkRowsArchived(archive: { records: ReadRecord[]; index?: CheckedWacz['index']; pages?: CheckedWacz['pages'] }, rows: readonly ArchivedRow[]): void {
+export function checkRowsArchived(
+  archive: { records: ReadRecord[]; index?: CheckedWacz['index']; pages?: CheckedWacz['pages'] },
+  rows: readonly ArchivedRow[],
+): void {
   const byTarget = new Map<string, ReadRecord[]>();
   for (const record of archive.records) {
     const target = record.field('WARC-Target-URI');
@@ -131,7 +170,11 @@ export function checkRowsArchived(archive: { records: ReadRecord[]; index?: Chec
     const records = byTarget.get(row.url) ?? [];
     const what = `${row.kind} ${row.url}`;
     if (row.status === null || isUnreadCheck(row)) {
-      assert.deepEqual(records.map((r) => r.type), ['metadata'], `${what}: only a metadata record`);
+      assert.deepEqual(
+        records.map((r) => r.type),
+        ['metadata'],
+        `${what}: only a metadata record`,
+      );
       continue;
     }
     const answers = records.filter((r) => r.type === 'response' || r.type === 'revisit');
@@ -139,18 +182,45 @@ export function checkRowsArchived(archive: { records: ReadRecord[]; index?: Chec
     assert.equal(records.filter((r) => r.type === 'request').length, 1, `${what}: one request`);
     const [answer] = answers;
     if (answer === undefined || row.sha256 === null || row.methods.at(-1) === 'HEAD') continue;
-    assert.equal(answer.field('WARC-Payload-Digest'), `sha256:${row.sha256}`, `${what}: the payload is the stored body`);
+    assert.equal(
+      answer.field('WARC-Payload-Digest'),
+      `sha256:${row.sha256}`,
+      `${what}: the payload is the stored body`,
+    );
     if (answer.type === 'response') {
-      assert.equal(answer.payload === null ? null : createHash('sha256').update(answer.payload).digest('hex'), row.sha256, `${what}: the whole stored body`);
+      assert.equal(
+        answer.payload === null ? null : createHash('sha256').update(answer.payload).digest('hex'),
+        row.sha256,
+        `${what}: the whole stored body`,
+      );
       assert.equal(answer.field('WARC-Truncated'), row.truncated ? 'length' : null, `${what}: truncated only when cut`);
     }
   }
   if (archive.index !== undefined) {
-    const answered = rows.filter((row) => row.status !== null && !isUnreadCheck(row)).map((row) => row.url).sort();
-    assert.deepEqual(archive.index.map((line) => line.url).sort(), answered, 'the index has one line per answered row, of every kind');
+    const answered = rows
+      .filter((row) => row.status !== null && !isUnreadCheck(row))
+      .map((row) => row.url)
+      .sort();
+    assert.deepEqual(
+      archive.index.map((line) => line.url).sort(),
+      answered,
+      'the index has one line per answered row, of every kind',
+    );
   }
   if (archive.pages !== undefined) {
-    const pages = rows.filter((row) => row.kind === 'page' && row.status !== null && row.status >= 200 && row.status < 300 && row.methods.at(-1) === 'GET' && isHtml(row.contentType));
-    assert.deepEqual(archive.pages.map((page) => page['url']).sort(), pages.map((row) => row.url).sort(), 'pages.jsonl lists the HTML pages, and only pages');
+    const pages = rows.filter(
+      (row) =>
+        row.kind === 'page' &&
+        row.status !== null &&
+        row.status >= 200 &&
+        row.status < 300 &&
+        row.methods.at(-1) === 'GET' &&
+        isHtml(row.contentType),
+    );
+    assert.deepEqual(
+      archive.pages.map((page) => page['url']).sort(),
+      pages.map((row) => row.url).sort(),
+      'pages.jsonl lists the HTML pages, and only pages',
+    );
   }
 }

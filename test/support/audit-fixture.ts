@@ -16,7 +16,14 @@ const at = (path: string): string => (path.startsWith('http') ? path : `${SITE}$
 
 /** Facts of a clean page: a description of its own, one `<h1>`, nothing wrong. */
 export function cleanFacts(path: string, overrides: Partial<PageFacts> = {}): PageFacts {
-  return factsOf({ description: `What ${path} is about, in one sentence.`, h1: `Heading of ${path}`, h1Count: 1, lang: 'en', wordCount: 300, ...overrides });
+  return factsOf({
+    description: `What ${path} is about, in one sentence.`,
+    h1: `Heading of ${path}`,
+    h1Count: 1,
+    lang: 'en',
+    wordCount: 300,
+    ...overrides,
+  });
 }
 
 /** A clean HTML page at `path` (a title of a good length of its own), with `overrides`. */
@@ -76,23 +83,75 @@ export const external = (url: string, overrides: Partial<PageRecord> = {}): Page
   other(url, { kind: 'external' as PageRecord['kind'], methods: ['HEAD'], ...overrides });
 
 /** Facts with a fragment link to `target#fragment`. */
-const fragment = (target: string, name: string): { url: string; fragment: string } => ({ url: at(target), fragment: name });
+const fragment = (target: string, name: string): { url: string; fragment: string } => ({
+  url: at(target),
+  fragment: name,
+});
 
 /** The rows, numbered in order. */
 export function auditRows(): PageRecord[] {
   const rows: PageRecord[] = [
-    linking('/', ['/a', '/b', '/c', '/gone', '/old', '/private/x', '/noindex', '/canon-a', '/canon-b', '/canon-c', '/notitle', '/emptytitle', '/longtitle', '/short', '/nodesc', '/noh1', '/twoh1', '/slow', '/big', '/mixed', '/noalt', '/dup1', '/dup2'], {
-      referrer: null,
-      depth: 0,
-      facts: cleanFacts('/', { anchorIds: ['main'], fragmentLinks: [fragment('/', 'main'), fragment('/', 'top'), fragment('/b', 'intro')] }),
+    linking(
+      '/',
+      [
+        '/a',
+        '/b',
+        '/c',
+        '/gone',
+        '/old',
+        '/private/x',
+        '/noindex',
+        '/canon-a',
+        '/canon-b',
+        '/canon-c',
+        '/notitle',
+        '/emptytitle',
+        '/longtitle',
+        '/short',
+        '/nodesc',
+        '/noh1',
+        '/twoh1',
+        '/slow',
+        '/big',
+        '/mixed',
+        '/noalt',
+        '/dup1',
+        '/dup2',
+      ],
+      {
+        referrer: null,
+        depth: 0,
+        facts: cleanFacts('/', {
+          anchorIds: ['main'],
+          fragmentLinks: [fragment('/', 'main'), fragment('/', 'top'), fragment('/b', 'intro')],
+        }),
+      },
+    ),
+    other('/sitemap.xml', {
+      kind: 'sitemap',
+      contentType: 'application/xml',
+      links: ['/', '/a', '/orphan', '/noindex-orphan', '/old'].map(at),
     }),
-    other('/sitemap.xml', { kind: 'sitemap', contentType: 'application/xml', links: ['/', '/a', '/orphan', '/noindex-orphan', '/old'].map(at) }),
-    linking('/a', ['/gone', '/err', `${OTHER}/dead`, `${OTHER}/moved`, `${OTHER}/ok`, `${OTHER}/private`, '/chain1', '/b'], {
-      resources: [at('/missing.png'), at('/ok.css')],
-      facts: cleanFacts('/a', { anchorIds: ['here'], fragmentLinks: [fragment('/b', 'nope'), fragment('/a', 'self-missing'), fragment('/a', 'here')] }),
+    linking(
+      '/a',
+      ['/gone', '/err', `${OTHER}/dead`, `${OTHER}/moved`, `${OTHER}/ok`, `${OTHER}/private`, '/chain1', '/b'],
+      {
+        resources: [at('/missing.png'), at('/ok.css')],
+        facts: cleanFacts('/a', {
+          anchorIds: ['here'],
+          fragmentLinks: [fragment('/b', 'nope'), fragment('/a', 'self-missing'), fragment('/a', 'here')],
+        }),
+      },
+    ),
+    linking('/b', ['/loop1', '/deep'], {
+      resources: [at('/blocked.js')],
+      facts: cleanFacts('/b', { anchorIds: ['intro', 'usage'] }),
     }),
-    linking('/b', ['/loop1', '/deep'], { resources: [at('/blocked.js')], facts: cleanFacts('/b', { anchorIds: ['intro', 'usage'] }) }),
-    linking('/c', ['/b'], { facts: cleanFacts('/c', { fragmentLinks: [fragment('/b', 'intro'), fragment('/b', 'gone2'), fragment('/elsewhere', 'x')] }) }),
+    linking('/c', ['/b'], {
+      facts: cleanFacts('/c', {
+        fragmentLinks: [fragment('/b', 'intro'), fragment('/b', 'gone2'), fragment('/elsewhere', 'x')],
+      }),
+    }),
     other('/gone', { status: 404, contentType: 'text/html' }),
     other('/err', { status: 500 }),
     redirect('/old', '/new'),
@@ -105,14 +164,24 @@ export function auditRows(): PageRecord[] {
     other('/private/x', { status: null, methods: [], blockedBy: 'robots', blockedRule: 'Disallow: /private/' }),
     other('/missing.png', { kind: 'resource', status: 404 }),
     other('/ok.css', { kind: 'resource', contentType: 'text/css' }),
-    other('/blocked.js', { kind: 'resource', status: null, methods: [], blockedBy: 'robots', blockedRule: 'Disallow: /js/' }),
+    other('/blocked.js', {
+      kind: 'resource',
+      status: null,
+      methods: [],
+      blockedBy: 'robots',
+      blockedRule: 'Disallow: /js/',
+    }),
     external(`${OTHER}/dead`, { status: 404 }),
     external(`${OTHER}/moved`, { status: 301, location: `${OTHER}/moved-dead` }),
     external(`${OTHER}/moved-dead`, { status: 410, referrer: `${OTHER}/moved` }),
     external(`${OTHER}/ok`, { status: 200 }),
     external(`${OTHER}/private`, { status: null, methods: [], blockedBy: 'robots', blockedRule: 'Disallow: /private' }),
     page('/noindex', { facts: cleanFacts('/noindex', { robots: ['noindex', 'follow'] }) }),
-    page('/noindex-orphan', { inlinks: 0, referrer: at('/sitemap.xml'), facts: cleanFacts('/noindex-orphan', { robots: ['none'] }) }),
+    page('/noindex-orphan', {
+      inlinks: 0,
+      referrer: at('/sitemap.xml'),
+      facts: cleanFacts('/noindex-orphan', { robots: ['none'] }),
+    }),
     page('/orphan', { inlinks: 0, referrer: at('/sitemap.xml') }),
     page('/canon-a', { facts: cleanFacts('/canon-a', { canonical: at('/chain3') }) }),
     page('/canon-b', { facts: cleanFacts('/canon-b', { canonical: at('/old') }) }),
@@ -129,8 +198,17 @@ export function auditRows(): PageRecord[] {
     page('/deep', { depth: 4 }),
     page('/mixed', { facts: cleanFacts('/mixed', { mixedContent: ['http://a.example/old.js'] }) }),
     page('/noalt', { facts: cleanFacts('/noalt', { imagesWithoutAlt: [at('/i1.png'), at('/i2.png')] }) }),
-    page('/dup1', { sha256: 'd'.repeat(64), title: 'The same page served under two URLs', facts: cleanFacts('/dup', {}) }),
-    page('/dup2', { sha256: 'd'.repeat(64), duplicateOf: at('/dup1'), title: 'The same page served under two URLs', facts: cleanFacts('/dup', {}) }),
+    page('/dup1', {
+      sha256: 'd'.repeat(64),
+      title: 'The same page served under two URLs',
+      facts: cleanFacts('/dup', {}),
+    }),
+    page('/dup2', {
+      sha256: 'd'.repeat(64),
+      duplicateOf: at('/dup1'),
+      title: 'The same page served under two URLs',
+      facts: cleanFacts('/dup', {}),
+    }),
   ];
   return rows.map((row, index) => ({ ...row, seq: index + 1 }));
 }

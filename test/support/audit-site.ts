@@ -65,7 +65,10 @@ export interface AuditSites {
 
 type Html = { headers: Record<string, string>; body: string };
 
-const html = (body: string, headers: Record<string, string> = {}): Html => ({ headers: { 'content-type': 'text/html; charset=utf-8', ...headers }, body });
+const html = (body: string, headers: Record<string, string> = {}): Html => ({
+  headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
+  body,
+});
 const text = (body: string) => ({ headers: { 'content-type': 'text/plain' }, body });
 
 /** A title of 30 to 60 characters naming the page. */
@@ -89,8 +92,11 @@ interface PageParts {
 /** A page that is good in every way but those `parts` change. */
 function page(name: string, parts: PageParts = {}): string {
   const title = parts.title === undefined ? titleFor(name) : parts.title;
-  const description = parts.description === undefined ? `What the ${name} page of the audit site is about.` : parts.description;
-  const h1s = Array.from({ length: parts.h1s ?? 1 }, (_, i) => `<h1>${name}${i === 0 ? '' : ` (${i + 1})`}</h1>`).join('');
+  const description =
+    parts.description === undefined ? `What the ${name} page of the audit site is about.` : parts.description;
+  const h1s = Array.from({ length: parts.h1s ?? 1 }, (_, i) => `<h1>${name}${i === 0 ? '' : ` (${i + 1})`}</h1>`).join(
+    '',
+  );
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8">${title === null ? '' : `<title>${title}</title>`}` +
     `${description === null ? '' : `<meta name="description" content="${description}">`}${parts.head ?? ''}</head>` +
@@ -144,15 +150,47 @@ export async function startAuditSites(): Promise<AuditSites> {
     '/page': html('<!doctype html><title>up</title><p>fine, if anyone may ask</p>'),
   });
   const links = [
-    '/about', '/missing', '/server-error', '/old', '/chain1', '/loop-a', '/blocked/secret',
-    '/dup-title-1', '/dup-title-2', '/long-title', '/short-title', '/no-title', '/no-desc', '/dup-desc-1', '/dup-desc-2',
-    '/no-h1', '/two-h1', '/noindex', '/noindex-header', '/canon-elsewhere', '/canon-to-redirect', '/slow', '/large', '/d1',
-    '/alt', '/copy-a', '/copy-b', '/anchors',
+    '/about',
+    '/missing',
+    '/server-error',
+    '/old',
+    '/chain1',
+    '/loop-a',
+    '/blocked/secret',
+    '/dup-title-1',
+    '/dup-title-2',
+    '/long-title',
+    '/short-title',
+    '/no-title',
+    '/no-desc',
+    '/dup-desc-1',
+    '/dup-desc-2',
+    '/no-h1',
+    '/two-h1',
+    '/noindex',
+    '/noindex-header',
+    '/canon-elsewhere',
+    '/canon-to-redirect',
+    '/slow',
+    '/large',
+    '/d1',
+    '/alt',
+    '/copy-a',
+    '/copy-b',
+    '/anchors',
     '/with-search-link', // issue 26, item 7: its <link rel="search"> is the only way to /search-page
-    '/canon-to-404', '/canon-original', '/canon-print', // issue 26, item 4
-    `${guarded.origin}/docs`, `${guarded.origin}/private/report`, `${headless.origin}/fine`, `${headless.origin}/gone`, `${moving.origin}/start`,
+    '/canon-to-404',
+    '/canon-original',
+    '/canon-print', // issue 26, item 4
+    `${guarded.origin}/docs`,
+    `${guarded.origin}/private/report`,
+    `${headless.origin}/fine`,
+    `${headless.origin}/gone`,
+    `${moving.origin}/start`,
   ];
-  const anchorList = links.map((href) => `<li><a href="${href}">${href.replace(/^https?:\/\/[^/]+/, 'another site ')}</a></li>`).join('');
+  const anchorList = links
+    .map((href) => `<li><a href="${href}">${href.replace(/^https?:\/\/[^/]+/, 'another site ')}</a></li>`)
+    .join('');
   const copy = page('copy', {});
   const canonicalised = page('canon-original', { head: '<link rel="canonical" href="/canon-original">' });
   const routes = (origin: string): [string, Route][] => [
@@ -164,11 +202,25 @@ export async function startAuditSites(): Promise<AuditSites> {
         body: `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['/', '/about', '/orphan', '/noindex'].map((p) => `<url><loc>${origin}${p}</loc></url>`).join('')}</urlset>`,
       },
     ],
-    ['/', html(page('home', { body: `<img src="/img/ok.png" alt="a square"><img src="/img/missing.png" alt="a missing square"><ul>${anchorList}</ul>` }))],
-    ['/about', html(page('about', { body: '<h2 id="team">Team</h2><a href="/">Home</a> <a href="/unreachable">Elsewhere</a>' }))],
+    [
+      '/',
+      html(
+        page('home', {
+          body: `<img src="/img/ok.png" alt="a square"><img src="/img/missing.png" alt="a missing square"><ul>${anchorList}</ul>`,
+        }),
+      ),
+    ],
+    [
+      '/about',
+      html(page('about', { body: '<h2 id="team">Team</h2><a href="/">Home</a> <a href="/unreachable">Elsewhere</a>' })),
+    ],
     [
       '/unreachable',
-      html(page('unreachable', { body: `<a href="${unresolvedOrigin}/gone">dead</a> <a href="${refusingOrigin}/closed">refusing</a> <a href="${robotsDown.origin}/page">robots.txt down</a>` })),
+      html(
+        page('unreachable', {
+          body: `<a href="${unresolvedOrigin}/gone">dead</a> <a href="${refusingOrigin}/closed">refusing</a> <a href="${robotsDown.origin}/page">robots.txt down</a>`,
+        }),
+      ),
     ],
     ['/orphan', html(page('orphan'))],
     ['/missing', { status: 404, ...html('<!doctype html><title>Not found</title><h1>404</h1>') }],
@@ -181,7 +233,10 @@ export async function startAuditSites(): Promise<AuditSites> {
     ['/blocked/secret', html(page('secret'))],
     ['/dup-title-1', html(page('dup-title-1', { title: 'Tabcrawl audit site: a title used twice' }))],
     ['/dup-title-2', html(page('dup-title-2', { title: 'Tabcrawl audit site: a title used twice' }))],
-    ['/long-title', html(page('long-title', { title: 'Tabcrawl audit site: a title that goes on for far too long to show' }))],
+    [
+      '/long-title',
+      html(page('long-title', { title: 'Tabcrawl audit site: a title that goes on for far too long to show' })),
+    ],
     ['/short-title', html(page('short-title', { title: 'Short' }))],
     ['/no-title', html(page('no-title', { title: null }))],
     ['/no-desc', html(page('no-desc', { description: null }))],
@@ -202,9 +257,23 @@ export async function startAuditSites(): Promise<AuditSites> {
     ['/alt', html(page('alt', { body: '<img src="/img/ok.png">' }))],
     ['/copy-a', html(copy)],
     ['/copy-b', html(copy)],
-    ['/anchors', html(page('anchors', { body: '<h2 id="present">Here</h2><a href="#present">here</a> <a href="#absent">nowhere</a> <a href="/about#team">the team</a>' }))],
+    [
+      '/anchors',
+      html(
+        page('anchors', {
+          body: '<h2 id="present">Here</h2><a href="#present">here</a> <a href="#absent">nowhere</a> <a href="/about#team">the team</a>',
+        }),
+      ),
+    ],
     // Issue 26, item 7: a good page reached only by a document <link> (as Django's docs link their search page).
-    ['/with-search-link', html(page('with-search-link', { head: '<link rel="search" title="Search" href="/search-page"><link rel="search" type="application/opensearchdescription+xml" href="/opensearch.xml">' }))],
+    [
+      '/with-search-link',
+      html(
+        page('with-search-link', {
+          head: '<link rel="search" title="Search" href="/search-page"><link rel="search" type="application/opensearchdescription+xml" href="/opensearch.xml">',
+        }),
+      ),
+    ],
     ['/search-page', html(page('search-page'))],
     // Issue 26, item 4: a canonical to a 404 no link leads to (fetched as the canonical's target, so judged),
     // and a copy whose canonical names its original: no duplicate title, description or content.

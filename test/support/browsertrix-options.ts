@@ -31,7 +31,17 @@ export function loadBrowsertrixOptions(path = OPTIONS_PATH): Record<string, Brow
  * The keys a seed given as a mapping may have (`ScopedSeedInitOpts` in src/util/seeds.ts;
  * docs/docs/user-guide/yaml-config.md lists the first seven).
  */
-export const SEED_KEYS: ReadonlySet<string> = new Set(['url', 'scopeType', 'include', 'exclude', 'depth', 'extraHops', 'sitemap', 'allowHash', 'auth']);
+export const SEED_KEYS: ReadonlySet<string> = new Set([
+  'url',
+  'scopeType',
+  'include',
+  'exclude',
+  'depth',
+  'extraHops',
+  'sitemap',
+  'allowHash',
+  'auth',
+]);
 
 /**
  * Options typed `string` in the parser that a YAML config may give as a list
@@ -40,7 +50,11 @@ export const SEED_KEYS: ReadonlySet<string> = new Set(['url', 'scopeType', 'incl
 const STRING_OR_LIST: ReadonlySet<string> = new Set(['scopeIncludeRx', 'scopeExcludeRx']);
 
 const isScalarOf = (type: string, value: unknown): boolean =>
-  type === 'number' ? typeof value === 'number' && Number.isFinite(value) : type === 'boolean' ? typeof value === 'boolean' : typeof value === type;
+  type === 'number'
+    ? typeof value === 'number' && Number.isFinite(value)
+    : type === 'boolean'
+      ? typeof value === 'boolean'
+      : typeof value === type;
 
 /**
  * What is wrong with `config` (a parsed YAML config) for Browsertrix 1.14.1:
@@ -68,14 +82,20 @@ export function configProblems(config: Record<string, unknown>, options = loadBr
     if (type === 'array') {
       if (!Array.isArray(value)) problems.push(`${key} must be a list, not ${JSON.stringify(value)}`);
     } else if (type !== undefined) {
-      const ok = isScalarOf(type, value) || (STRING_OR_LIST.has(name) && Array.isArray(value) && value.every((item) => typeof item === 'string'));
-      if (!ok) problems.push(`${key} must be a ${type}${STRING_OR_LIST.has(name) ? ' or a list of them' : ''}, not ${JSON.stringify(value)}`);
+      const ok =
+        isScalarOf(type, value) ||
+        (STRING_OR_LIST.has(name) && Array.isArray(value) && value.every((item) => typeof item === 'string'));
+      if (!ok)
+        problems.push(
+          `${key} must be a ${type}${STRING_OR_LIST.has(name) ? ' or a list of them' : ''}, not ${JSON.stringify(value)}`,
+        );
     } else if (!['string', 'boolean'].includes(typeof value)) {
       problems.push(`${key} (no declared type) is given ${JSON.stringify(value)}`);
     }
     if (Array.isArray(option.choices)) {
       for (const item of Array.isArray(value) ? value : [value]) {
-        if (!option.choices.includes(String(item))) problems.push(`${key}: ${JSON.stringify(item)} is not one of ${option.choices.join(', ')}`);
+        if (!option.choices.includes(String(item)))
+          problems.push(`${key}: ${JSON.stringify(item)} is not one of ${option.choices.join(', ')}`);
       }
     } else if (typeof option.choices === 'string') {
       problems.push(`${key} takes the choices of ${option.choices}, which this check cannot read`);
@@ -99,8 +119,10 @@ function seedProblems(seeds: unknown[], options: Record<string, BrowsertrixOptio
       if (!SEED_KEYS.has(key)) problems.push(`seed ${index}: unknown key ${key}`);
       else if (key === 'scopeType') {
         const choices = options['scopeType']?.choices;
-        if (Array.isArray(choices) && !choices.includes(String(value))) problems.push(`seed ${index}: scopeType ${String(value)} is not one of ${choices.join(', ')}`);
-      } else if (key === 'sitemap' && !['string', 'boolean'].includes(typeof value)) problems.push(`seed ${index}: sitemap must be a URL or true`);
+        if (Array.isArray(choices) && !choices.includes(String(value)))
+          problems.push(`seed ${index}: scopeType ${String(value)} is not one of ${choices.join(', ')}`);
+      } else if (key === 'sitemap' && !['string', 'boolean'].includes(typeof value))
+        problems.push(`seed ${index}: sitemap must be a URL or true`);
     }
   });
   return problems;
@@ -133,8 +155,12 @@ export function browsertrixNormalized(url: string): string {
 
 /** A config's scope as regexes (`include`/`scopeIncludeRx`, `exclude`/`scopeExcludeRx`, one or a list). */
 export function scopeOf(config: Record<string, unknown>): { include: RegExp[]; exclude: RegExp[] } {
-  const list = (value: unknown): RegExp[] => (value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((rx) => new RegExp(String(rx))));
-  return { include: list(config['include'] ?? config['scopeIncludeRx']), exclude: list(config['exclude'] ?? config['scopeExcludeRx']) };
+  const list = (value: unknown): RegExp[] =>
+    value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((rx) => new RegExp(String(rx)));
+  return {
+    include: list(config['include'] ?? config['scopeIncludeRx']),
+    exclude: list(config['exclude'] ?? config['scopeExcludeRx']),
+  };
 }
 
 /** Whether a scope admits `url` as given (Browsertrix's `isIncluded`, without depth and seeds). */

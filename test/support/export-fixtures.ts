@@ -27,10 +27,23 @@ export const CP1252_BODY = Uint8Array.from([
   ...utf8('<!doctype html><meta charset="windows-1252"><title>Caf'),
   0xe9,
   ...utf8('</title><p>Caf'),
-  0xe9, 0x20, 0x96, 0x20, 0x93, 0x6d, 0x65, 0x6e, 0x75, 0x94, 0x20, 0x80,
+  0xe9,
+  0x20,
+  0x96,
+  0x20,
+  0x93,
+  0x6d,
+  0x65,
+  0x6e,
+  0x75,
+  0x94,
+  0x20,
+  0x80,
 ]);
 
-export const HOME_BODY = utf8('<!doctype html><html><head><title>Home</title></head><body><a href="/old">old</a> <a href="/copy">copy</a> naïve ✓</body></html>');
+export const HOME_BODY = utf8(
+  '<!doctype html><html><head><title>Home</title></head><body><a href="/old">old</a> <a href="/copy">copy</a> naïve ✓</body></html>',
+);
 /** Served with `content-encoding: gzip`; stored decoded, as `fetch` returns it. */
 export const GZ_BODY = utf8(`<!doctype html><title>Compressed</title><p>${'squeeze me '.repeat(40)}</p>`);
 export const NOT_FOUND_BODY = utf8('<!doctype html><title>Not found</title><h1>404</h1>');
@@ -39,14 +52,29 @@ export const LIST_BODY = utf8('<!doctype html><title>List</title><ul><li>b</li><
 export const BIG_BODY = utf8(`<!doctype html><title>Big</title><p>${'x'.repeat(5000)}`).slice(0, 1024);
 
 /** A page using page resources (its `resources` list them; the body need not). */
-export const STYLED_BODY = utf8('<!doctype html><title>Styled</title><link rel=stylesheet href=/s/site.css><img src=/img/logo.png><a href=/manual.pdf>manual</a>');
-export const CSS_BODY = utf8('@font-face { font-family: F; src: url(https://cdn.example/font.woff2) } body { color: #333 }');
-export const PNG_BODY = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0x00]);
+export const STYLED_BODY = utf8(
+  '<!doctype html><title>Styled</title><link rel=stylesheet href=/s/site.css><img src=/img/logo.png><a href=/manual.pdf>manual</a>',
+);
+export const CSS_BODY = utf8(
+  '@font-face { font-family: F; src: url(https://cdn.example/font.woff2) } body { color: #333 }',
+);
+export const PNG_BODY = Uint8Array.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0x00,
+]);
 /** A PDF downloaded whole (a linked file). */
-export const PDF_BODY = Uint8Array.from([...utf8('%PDF-1.7\n'), 0xe2, 0xe3, 0xcf, 0xd3, ...utf8('\n1 0 obj <<>> endobj\n%%EOF\n')]);
+export const PDF_BODY = Uint8Array.from([
+  ...utf8('%PDF-1.7\n'),
+  0xe2,
+  0xe3,
+  0xcf,
+  0xd3,
+  ...utf8('\n1 0 obj <<>> endobj\n%%EOF\n'),
+]);
 /** The first 2048 bytes of a 10,000-byte video (cut at the largest file size). */
 export const VIDEO_PART = Uint8Array.from({ length: 2048 }, (_, i) => (i * 7) % 256);
-export const SITEMAP_BODY = utf8('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/styled</loc></url></urlset>');
+export const SITEMAP_BODY = utf8(
+  '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/styled</loc></url></urlset>',
+);
 /** HTML served for an image URL (a "soft 404"): a resource, not a page, whatever its type. */
 export const SOFT_404_BODY = utf8('<!doctype html><title>Not here</title><p>Sorry');
 /** The font host of the resource fixture. */
@@ -76,7 +104,14 @@ function baseRow(seq: number, path: string): PageRecord {
 }
 
 /** A row answered with `status` and `headers`, fetched `seq` × 1.25 s after {@link FIXTURE_T0}. */
-function answered(seq: number, path: string, status: number, headers: [string, string][], body: Uint8Array | null, extra: Partial<PageRecord> = {}): PageRecord {
+function answered(
+  seq: number,
+  path: string,
+  status: number,
+  headers: [string, string][],
+  body: Uint8Array | null,
+  extra: Partial<PageRecord> = {},
+): PageRecord {
   const contentType = headers.find(([name]) => name === 'content-type')?.[1] ?? null;
   const declared = headers.find(([name]) => name === 'content-length')?.[1];
   return {
@@ -95,7 +130,12 @@ function answered(seq: number, path: string, status: number, headers: [string, s
 
 export const FIXTURE_CRAWL: CrawlRecord = {
   id: 'crawl-fixture',
-  settings: { ...DEFAULT_SETTINGS, startUrl: FIXTURE_START, excludePatterns: ['*/logout*', '*?sessionid=*'], maxBodyBytes: 1024 },
+  settings: {
+    ...DEFAULT_SETTINGS,
+    startUrl: FIXTURE_START,
+    excludePatterns: ['*/logout*', '*?sessionid=*'],
+    maxBodyBytes: 1024,
+  },
   state: 'finished',
   createdAt: FIXTURE_T0,
   endedAt: FIXTURE_T0 + 60_000,
@@ -108,36 +148,139 @@ export const FIXTURE_CRAWL: CrawlRecord = {
 export function fixtureRows(): PageRecord[] {
   const html = 'text/html; charset=utf-8';
   return [
-    answered(1, '/', 200, [['content-type', html], ['content-length', String(HOME_BODY.byteLength)], ['set-cookie', 'a=1'], ['set-cookie', 'b=2']], HOME_BODY, {
-      statusLine: 'HTTP/1.1 200 OK',
-      requestHeaders: [['user-agent', 'Mozilla/5.0 (compatible; tabcrawl/0.1.0; +https://tabcrawl.invalid/)'], ['accept', '*/*']],
-      ipAddress: '93.184.215.14',
-      title: 'Home',
-    }),
+    answered(
+      1,
+      '/',
+      200,
+      [
+        ['content-type', html],
+        ['content-length', String(HOME_BODY.byteLength)],
+        ['set-cookie', 'a=1'],
+        ['set-cookie', 'b=2'],
+      ],
+      HOME_BODY,
+      {
+        statusLine: 'HTTP/1.1 200 OK',
+        requestHeaders: [
+          ['user-agent', 'Mozilla/5.0 (compatible; tabcrawl/0.1.0; +https://tabcrawl.invalid/)'],
+          ['accept', '*/*'],
+        ],
+        ipAddress: '93.184.215.14',
+        title: 'Home',
+      },
+    ),
     answered(2, '/cp1252', 200, [['content-type', 'text/html; charset=windows-1252']], CP1252_BODY, { title: 'Café' }),
-    answered(3, '/gz', 200, [['content-type', 'text/html'], ['content-encoding', 'gzip'], ['content-length', '93'], ['vary', 'accept-encoding']], GZ_BODY, {
-      statusLine: 'HTTP/1.1 200 OK',
-      title: 'Compressed',
-    }),
-    answered(4, '/old', 301, [['location', `${FIXTURE_ORIGIN}/new`], ['content-type', 'text/html'], ['content-length', '162']], null, {
-      statusLine: 'HTTP/1.1 301 Moved Permanently',
-      location: `${FIXTURE_ORIGIN}/new`,
-    }),
-    answered(5, '/missing', 404, [['content-type', 'text/html'], ['transfer-encoding', 'chunked']], NOT_FOUND_BODY, { title: 'Not found' }),
-    answered(6, '/report.pdf', 200, [['content-type', 'application/pdf'], ['content-length', '123456']], null),
-    answered(7, '/copy', 200, [['content-type', html], ['content-length', String(HOME_BODY.byteLength)]], HOME_BODY, {
-      duplicateOf: FIXTURE_START,
-      title: 'Home',
-    }),
+    answered(
+      3,
+      '/gz',
+      200,
+      [
+        ['content-type', 'text/html'],
+        ['content-encoding', 'gzip'],
+        ['content-length', '93'],
+        ['vary', 'accept-encoding'],
+      ],
+      GZ_BODY,
+      {
+        statusLine: 'HTTP/1.1 200 OK',
+        title: 'Compressed',
+      },
+    ),
+    answered(
+      4,
+      '/old',
+      301,
+      [
+        ['location', `${FIXTURE_ORIGIN}/new`],
+        ['content-type', 'text/html'],
+        ['content-length', '162'],
+      ],
+      null,
+      {
+        statusLine: 'HTTP/1.1 301 Moved Permanently',
+        location: `${FIXTURE_ORIGIN}/new`,
+      },
+    ),
+    answered(
+      5,
+      '/missing',
+      404,
+      [
+        ['content-type', 'text/html'],
+        ['transfer-encoding', 'chunked'],
+      ],
+      NOT_FOUND_BODY,
+      { title: 'Not found' },
+    ),
+    answered(
+      6,
+      '/report.pdf',
+      200,
+      [
+        ['content-type', 'application/pdf'],
+        ['content-length', '123456'],
+      ],
+      null,
+    ),
+    answered(
+      7,
+      '/copy',
+      200,
+      [
+        ['content-type', html],
+        ['content-length', String(HOME_BODY.byteLength)],
+      ],
+      HOME_BODY,
+      {
+        duplicateOf: FIXTURE_START,
+        title: 'Home',
+      },
+    ),
     { ...baseRow(8, '/private/x'), blockedBy: 'robots', blockedRule: 'Disallow: /private' },
-    { ...baseRow(9, '/slow'), methods: ['GET'], fetchedAt: FIXTURE_T0 + 9 * 1250, responseTimeMs: 30_000, error: { code: 'timeout', message: 'no answer within 30 s\r\n(second line)' } },
-    answered(10, '/file.zip', 200, [['content-type', 'application/zip'], ['content-length', '999999']], null, { methods: ['HEAD'] }),
+    {
+      ...baseRow(9, '/slow'),
+      methods: ['GET'],
+      fetchedAt: FIXTURE_T0 + 9 * 1250,
+      responseTimeMs: 30_000,
+      error: { code: 'timeout', message: 'no answer within 30 s\r\n(second line)' },
+    },
+    answered(
+      10,
+      '/file.zip',
+      200,
+      [
+        ['content-type', 'application/zip'],
+        ['content-length', '999999'],
+      ],
+      null,
+      { methods: ['HEAD'] },
+    ),
     answered(11, '/list?b=2&a=1', 200, [['content-type', 'text/html']], LIST_BODY, { title: 'List' }),
-    answered(12, '/big', 200, [['content-type', 'text/html'], ['content-length', '5036']], BIG_BODY, { truncated: true, title: 'Big' }),
-    answered(13, '/head-then-get', 200, [['content-type', 'text/html; charset=utf-8'], ['content-length', String(LIST_BODY.byteLength)]], LIST_BODY, {
-      methods: ['HEAD', 'GET'],
-      duplicateOf: `${FIXTURE_ORIGIN}/list?b=2&a=1`,
-    }),
+    answered(
+      12,
+      '/big',
+      200,
+      [
+        ['content-type', 'text/html'],
+        ['content-length', '5036'],
+      ],
+      BIG_BODY,
+      { truncated: true, title: 'Big' },
+    ),
+    answered(
+      13,
+      '/head-then-get',
+      200,
+      [
+        ['content-type', 'text/html; charset=utf-8'],
+        ['content-length', String(LIST_BODY.byteLength)],
+      ],
+      LIST_BODY,
+      {
+        methods: ['HEAD', 'GET'],
+        duplicateOf: `${FIXTURE_ORIGIN}/list?b=2&a=1`,
+      },
+    ),
   ];
 }
 
@@ -160,7 +303,10 @@ export function externalFixtureRows(): PageRecord[] {
       referrer: FIXTURE_START,
       status: 200,
       statusLine: 'HTTP/1.1 200 OK',
-      headers: [['content-type', 'text/html; charset=utf-8'], ['content-length', '5120']],
+      headers: [
+        ['content-type', 'text/html; charset=utf-8'],
+        ['content-length', '5120'],
+      ],
       contentType: 'text/html; charset=utf-8',
       contentLength: 5120,
       fetchedAt: FIXTURE_T0 + seq * 2500,
@@ -174,7 +320,15 @@ export function externalFixtureRows(): PageRecord[] {
   return [
     external(20, OTHER_HEAD, { methods: ['HEAD'] }),
     external(21, OTHER_GET, { methods: ['HEAD', 'GET'], truncated: true }),
-    external(22, OTHER_MOVED, { methods: ['HEAD', 'GET'], status: 301, statusLine: 'HTTP/1.1 301 Moved Permanently', location: 'https://other.example/new', headers: [['location', 'https://other.example/new']], contentType: null, contentLength: null }),
+    external(22, OTHER_MOVED, {
+      methods: ['HEAD', 'GET'],
+      status: 301,
+      statusLine: 'HTTP/1.1 301 Moved Permanently',
+      location: 'https://other.example/new',
+      headers: [['location', 'https://other.example/new']],
+      contentType: null,
+      contentLength: null,
+    }),
   ];
 }
 
@@ -186,19 +340,102 @@ export function resourceFixtureRows(): PageRecord[] {
   const url = (path: string): string => `${FIXTURE_ORIGIN}${path}`;
   const resource = (row: PageRecord): PageRecord => ({ ...row, kind: 'resource', depth: 1, referrer: url('/styled') });
   const font = `${CDN_ORIGIN}/font.woff2`;
-  const styledResources = [url('/s/site.css'), url('/img/logo.png'), url('/img/logo-copy.png'), url('/img/missing.png'), font, url('/private/pixel.gif'), url('/img/soft404.png')];
+  const styledResources = [
+    url('/s/site.css'),
+    url('/img/logo.png'),
+    url('/img/logo-copy.png'),
+    url('/img/missing.png'),
+    font,
+    url('/private/pixel.gif'),
+    url('/img/soft404.png'),
+  ];
   return [
-    answered(14, '/styled', 200, [['content-type', 'text/html']], STYLED_BODY, { title: 'Styled', links: [url('/manual.pdf')], linkTexts: ['manual'], resources: styledResources }),
-    resource(answered(15, '/s/site.css', 200, [['content-type', 'text/css'], ['content-length', String(CSS_BODY.byteLength)]], CSS_BODY, { resources: [font] })),
+    answered(14, '/styled', 200, [['content-type', 'text/html']], STYLED_BODY, {
+      title: 'Styled',
+      links: [url('/manual.pdf')],
+      linkTexts: ['manual'],
+      resources: styledResources,
+    }),
+    resource(
+      answered(
+        15,
+        '/s/site.css',
+        200,
+        [
+          ['content-type', 'text/css'],
+          ['content-length', String(CSS_BODY.byteLength)],
+        ],
+        CSS_BODY,
+        { resources: [font] },
+      ),
+    ),
     resource(answered(16, '/img/logo.png', 200, [['content-type', 'image/png']], PNG_BODY)),
-    resource(answered(17, '/img/logo-copy.png', 200, [['content-type', 'image/png']], PNG_BODY, { duplicateOf: url('/img/logo.png') })),
-    resource(answered(18, '/img/missing.png', 404, [['content-type', 'text/html'], ['content-length', '120']], null)),
-    resource({ ...baseRow(19, '/font'), url: font, origin: CDN_ORIGIN, methods: ['GET'], fetchedAt: FIXTURE_T0 + 19 * 1250, responseTimeMs: 30_000, error: { code: 'timeout', message: 'no answer within 30 s' } }),
+    resource(
+      answered(17, '/img/logo-copy.png', 200, [['content-type', 'image/png']], PNG_BODY, {
+        duplicateOf: url('/img/logo.png'),
+      }),
+    ),
+    resource(
+      answered(
+        18,
+        '/img/missing.png',
+        404,
+        [
+          ['content-type', 'text/html'],
+          ['content-length', '120'],
+        ],
+        null,
+      ),
+    ),
+    resource({
+      ...baseRow(19, '/font'),
+      url: font,
+      origin: CDN_ORIGIN,
+      methods: ['GET'],
+      fetchedAt: FIXTURE_T0 + 19 * 1250,
+      responseTimeMs: 30_000,
+      error: { code: 'timeout', message: 'no answer within 30 s' },
+    }),
     resource({ ...baseRow(20, '/private/pixel.gif'), blockedBy: 'robots', blockedRule: 'Disallow: /private' }),
-    resource(answered(21, '/img/soft404.png', 200, [['content-type', 'text/html; charset=utf-8']], SOFT_404_BODY, { title: 'Not here' })),
-    { ...answered(22, '/manual.pdf', 200, [['content-type', 'application/pdf'], ['content-length', String(PDF_BODY.byteLength)]], PDF_BODY), kind: 'file', referrer: url('/styled') },
-    { ...answered(23, '/video.mp4', 200, [['content-type', 'video/mp4'], ['content-length', '10000']], VIDEO_PART, { truncated: true }), kind: 'file' },
-    { ...answered(24, '/sitemap.xml', 200, [['content-type', 'application/xml']], SITEMAP_BODY), kind: 'sitemap', referrer: null, links: [url('/styled')] },
+    resource(
+      answered(21, '/img/soft404.png', 200, [['content-type', 'text/html; charset=utf-8']], SOFT_404_BODY, {
+        title: 'Not here',
+      }),
+    ),
+    {
+      ...answered(
+        22,
+        '/manual.pdf',
+        200,
+        [
+          ['content-type', 'application/pdf'],
+          ['content-length', String(PDF_BODY.byteLength)],
+        ],
+        PDF_BODY,
+      ),
+      kind: 'file',
+      referrer: url('/styled'),
+    },
+    {
+      ...answered(
+        23,
+        '/video.mp4',
+        200,
+        [
+          ['content-type', 'video/mp4'],
+          ['content-length', '10000'],
+        ],
+        VIDEO_PART,
+        { truncated: true },
+      ),
+      kind: 'file',
+    },
+    {
+      ...answered(24, '/sitemap.xml', 200, [['content-type', 'application/xml']], SITEMAP_BODY),
+      kind: 'sitemap',
+      referrer: null,
+      links: [url('/styled')],
+    },
   ];
 }
 
@@ -210,7 +447,21 @@ export function fixtureRowsWithResources(): PageRecord[] {
 /** Stored bodies by hex SHA-256: one per distinct body, as the crawl stores them (those of {@link resourceFixtureRows} too). */
 export function fixtureBodies(): Map<string, Uint8Array> {
   const bodies = new Map<string, Uint8Array>();
-  for (const body of [HOME_BODY, CP1252_BODY, GZ_BODY, NOT_FOUND_BODY, LIST_BODY, BIG_BODY, STYLED_BODY, CSS_BODY, PNG_BODY, PDF_BODY, VIDEO_PART, SITEMAP_BODY, SOFT_404_BODY]) {
+  for (const body of [
+    HOME_BODY,
+    CP1252_BODY,
+    GZ_BODY,
+    NOT_FOUND_BODY,
+    LIST_BODY,
+    BIG_BODY,
+    STYLED_BODY,
+    CSS_BODY,
+    PNG_BODY,
+    PDF_BODY,
+    VIDEO_PART,
+    SITEMAP_BODY,
+    SOFT_404_BODY,
+  ]) {
     bodies.set(sha256Hex(body), body);
   }
   return bodies;
@@ -237,7 +488,11 @@ export function fixtureSource(
 /** An export context that counts `onRow` calls. */
 export function countingContext(): { context: ExportContext; rowsCounted: () => number } {
   let count = 0;
-  const context: ExportContext = { software: 'Tabcrawl 0.1.0-test', now: new Date(FIXTURE_T0 + 3_600_000), onRow: () => void (count += 1) };
+  const context: ExportContext = {
+    software: 'Tabcrawl 0.1.0-test',
+    now: new Date(FIXTURE_T0 + 3_600_000),
+    onRow: () => void (count += 1),
+  };
   return { context, rowsCounted: () => count };
 }
 
@@ -273,11 +528,23 @@ export interface ReadRecord {
  */
 export async function readWarcRecords(bytes: Uint8Array): Promise<ReadRecord[]> {
   const { WARCParser } = await import('warcio');
-  const raw: { type: string; warc: Headers | Map<string, string>; block: Uint8Array; offset: number; length: number }[] = [];
+  const raw: {
+    type: string;
+    warc: Headers | Map<string, string>;
+    block: Uint8Array;
+    offset: number;
+    length: number;
+  }[] = [];
   const rawParser = new WARCParser([bytes], { parseHttp: false });
   for await (const record of rawParser) {
     const block = await record.readFully(false);
-    raw.push({ type: record.warcType, warc: record.warcHeaders.headers, block, offset: rawParser.offset, length: rawParser.recordLength });
+    raw.push({
+      type: record.warcType,
+      warc: record.warcHeaders.headers,
+      block,
+      offset: rawParser.offset,
+      length: rawParser.recordLength,
+    });
   }
   const parsed: ReadRecord[] = [];
   const httpParser = new WARCParser([bytes], { parseHttp: true });

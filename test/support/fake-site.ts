@@ -36,7 +36,10 @@ export interface LoggedRequest {
 /** HTML for a page that links to `hrefs` (each as `<a href>` with its href as text). */
 export function page(hrefs: string[], extra = ''): FakeResponse {
   const links = hrefs.map((h) => `<a href="${h}">${h}</a>`).join('\n');
-  return { headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<!doctype html><title>t</title>${extra}${links}` };
+  return {
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: `<!doctype html><title>t</title>${extra}${links}`,
+  };
 }
 
 export class FakeSite implements Fetcher {
@@ -62,14 +65,26 @@ export class FakeSite implements Fetcher {
   async fetch(request: FetchRequest): Promise<FetchOutcome> {
     const startedAt = this.clock.now();
     // Aborted before the call: no request is sent (as the browser fetcher does).
-    if (request.signal?.aborted === true) return { ok: false, error: { code: 'aborted', message: 'aborted' }, startedAt, endedAt: startedAt };
-    const log: LoggedRequest = { url: request.url, method: request.method, startedAt, endedAt: startedAt, withoutCredentials: request.withoutCredentials === true };
+    if (request.signal?.aborted === true)
+      return { ok: false, error: { code: 'aborted', message: 'aborted' }, startedAt, endedAt: startedAt };
+    const log: LoggedRequest = {
+      url: request.url,
+      method: request.method,
+      startedAt,
+      endedAt: startedAt,
+      withoutCredentials: request.withoutCredentials === true,
+    };
     this.requests.push(log);
     if (this.hang.has(request.url)) return new Promise<FetchOutcome>(() => undefined);
     const attempt = this.attempts.get(request.url) ?? 0;
     this.attempts.set(request.url, attempt + 1);
     const route = this.routes.get(request.url);
-    const response: FakeResponse = route === undefined ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' } : typeof route === 'function' ? route(attempt) : route;
+    const response: FakeResponse =
+      route === undefined
+        ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'not found' }
+        : typeof route === 'function'
+          ? route(attempt)
+          : route;
     try {
       await this.clock.sleep(response.responseMs ?? 10, request.signal);
     } catch {
@@ -78,13 +93,19 @@ export class FakeSite implements Fetcher {
     }
     log.endedAt = this.clock.now();
     if (response.networkError) {
-      return { ok: false, error: { code: response.networkError, message: `simulated ${response.networkError} error` }, startedAt, endedAt: log.endedAt };
+      return {
+        ok: false,
+        error: { code: response.networkError, message: `simulated ${response.networkError} error` },
+        startedAt,
+        endedAt: log.endedAt,
+      };
     }
     const status = response.status ?? 200;
     const headers = Object.entries(response.headers ?? {}).map(([k, v]): [string, string] => [k.toLowerCase(), v]);
     const contentType = headers.find(([k]) => k === 'content-type')?.[1] ?? null;
     const locationHeader = headers.find(([k]) => k === 'location')?.[1];
-    const location = locationHeader === undefined || status < 300 || status >= 400 ? null : new URL(locationHeader, request.url).href;
+    const location =
+      locationHeader === undefined || status < 300 || status >= 400 ? null : new URL(locationHeader, request.url).href;
     const raw = response.body ?? '';
     const limit = request.method === 'GET' ? request.bodyLimit(status, contentType) : 0;
     let body: Uint8Array | null = limit > 0 ? (typeof raw === 'string' ? new TextEncoder().encode(raw) : raw) : null;
@@ -93,7 +114,11 @@ export class FakeSite implements Fetcher {
       body = body.slice(0, limit);
       truncated = true;
     }
-    const wire = { statusLine: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Status'}`, requestHeaders: Object.entries(response.requestHeaders ?? { 'user-agent': 'fake' }), ipAddress: response.ipAddress ?? '192.0.2.1' };
+    const wire = {
+      statusLine: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : 'Status'}`,
+      requestHeaders: Object.entries(response.requestHeaders ?? { 'user-agent': 'fake' }),
+      ipAddress: response.ipAddress ?? '192.0.2.1',
+    };
     return { ok: true, status, headers, location, body, truncated, wire, startedAt, endedAt: log.endedAt };
   }
 }

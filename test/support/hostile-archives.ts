@@ -37,13 +37,17 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 
 /** A WARC response record's header for `url`, declaring a block of `blockLength` bytes. */
 function responseHead(url: string, blockLength: number): Uint8Array {
-  return text(`WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: ${url}\r\nWARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Record-ID: <urn:uuid:${crypto.randomUUID()}>\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: ${blockLength}\r\n\r\n`);
+  return text(
+    `WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: ${url}\r\nWARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Record-ID: <urn:uuid:${crypto.randomUUID()}>\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: ${blockLength}\r\n\r\n`,
+  );
 }
 
 /** A whole WARC response record of an HTML page. */
 export function htmlRecord(url: string, title = 'Home', extra = ''): Uint8Array {
   const body = `<!doctype html><title>${title}</title><a href="/next">next</a>${extra}`;
-  const block = text(`HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${encoder.encode(body).length}\r\n\r\n${body}`);
+  const block = text(
+    `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${encoder.encode(body).length}\r\n\r\n${body}`,
+  );
   return concat([responseHead(url, block.length), block, text('\r\n\r\n')]);
 }
 
@@ -56,7 +60,8 @@ async function gzipOfZeros(head: Uint8Array, size: number, tail: Uint8Array): Pr
   const zeros = new Uint8Array(MiB);
   gzip.write(head);
   for (let left = size; left > 0; left -= MiB) {
-    if (!gzip.write(left >= MiB ? zeros : zeros.subarray(0, left))) await new Promise((resolve) => gzip.once('drain', resolve));
+    if (!gzip.write(left >= MiB ? zeros : zeros.subarray(0, left)))
+      await new Promise((resolve) => gzip.once('drain', resolve));
   }
   gzip.end(tail);
   await ended;
@@ -72,8 +77,20 @@ interface ZipPart {
   crc: number;
 }
 
-const stored = (name: string, data: Uint8Array): ZipPart => ({ name, data, method: 0, size: data.length, crc: crc32(data) });
-const deflated = (name: string, data: Uint8Array, declaredSize = data.length): ZipPart => ({ name, data: deflateRawSync(data, { level: 9 }), method: 8, size: declaredSize, crc: crc32(data) });
+const stored = (name: string, data: Uint8Array): ZipPart => ({
+  name,
+  data,
+  method: 0,
+  size: data.length,
+  crc: crc32(data),
+});
+const deflated = (name: string, data: Uint8Array, declaredSize = data.length): ZipPart => ({
+  name,
+  data: deflateRawSync(data, { level: 9 }),
+  method: 8,
+  size: declaredSize,
+  crc: crc32(data),
+});
 
 /**
  * A zip of these entries; `aliases` adds central directory entries (by name) that point at the local header of
@@ -133,12 +150,16 @@ function zip(parts: readonly ZipPart[], aliases: readonly { name: string; of: st
   return concat([...chunks, directory, end]);
 }
 
-const pagesJsonl = (lines: readonly unknown[]): Uint8Array => text([{ format: 'json-pages-1.0', id: 'pages' }, ...lines].map((line) => JSON.stringify(line)).join('\n') + '\n');
+const pagesJsonl = (lines: readonly unknown[]): Uint8Array =>
+  text([{ format: 'json-pages-1.0', id: 'pages' }, ...lines].map((line) => JSON.stringify(line)).join('\n') + '\n');
 
 /** A WACZ around these entries, with a WARC of one page at `https://example.com/` unless `archive/` is given. */
 function wacz(parts: readonly ZipPart[], aliases: readonly { name: string; of: string }[] = []): Uint8Array {
   const hasWarc = parts.some((part) => part.name.startsWith('archive/'));
-  return zip([...(hasWarc ? [] : [stored('archive/data.warc', htmlRecord('https://example.com/'))]), ...parts], aliases);
+  return zip(
+    [...(hasWarc ? [] : [stored('archive/data.warc', htmlRecord('https://example.com/'))]), ...parts],
+    aliases,
+  );
 }
 
 /** A `.warc.gz` member whose (stored) data is full of gzip headers, each after a trailer whose size is plausible: the member search once tried each. */
@@ -154,7 +175,11 @@ export function fakeMemberHeaders(bytes = 400_000): HostileArchive {
   const record = concat([responseHead('https://example.com/blob', http.length + bytes), http, body, text('\r\n\r\n')]);
   const member = gzipSync(record, { level: 0 });
   const second = gzipSync(htmlRecord('https://example.com/'));
-  return { name: 'fake-headers.warc.gz', bytes: concat([member, second]), expect: { startUrl: 'https://example.com/' } };
+  return {
+    name: 'fake-headers.warc.gz',
+    bytes: concat([member, second]),
+    expect: { startUrl: 'https://example.com/' },
+  };
 }
 
 /**
@@ -166,25 +191,48 @@ export async function gzipBomb(size = 512 * MiB): Promise<HostileArchive> {
   const http = text(`HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: ${size}\r\n\r\n`);
   const head = concat([responseHead('https://example.com/bomb', http.length + size), http]);
   const bomb = await gzipOfZeros(head, size, text('\r\n\r\n'));
-  return { name: 'bomb.warc.gz', bytes: concat([bomb, gzipSync(htmlRecord('https://example.com/'))]), expect: { startUrl: 'https://example.com/' } };
+  return {
+    name: 'bomb.warc.gz',
+    bytes: concat([bomb, gzipSync(htmlRecord('https://example.com/'))]),
+    expect: { startUrl: 'https://example.com/' },
+  };
 }
 
 /** A WACZ whose `archive/data.warc.gz` is a gzip bomb, zip-deflated once more (a few KB for 512 MiB). */
 export async function waczOfGzipBomb(size = 512 * MiB): Promise<HostileArchive> {
   const bomb = await gzipBomb(size);
-  return { name: 'bomb.wacz', bytes: zip([deflated('archive/data.warc.gz', bomb.bytes)]), expect: { startUrl: 'https://example.com/' } };
+  return {
+    name: 'bomb.wacz',
+    bytes: zip([deflated('archive/data.warc.gz', bomb.bytes)]),
+    expect: { startUrl: 'https://example.com/' },
+  };
 }
 
 /** A WACZ text entry that declares `declared` bytes and inflates to `size` (spaces, or one line without an end). */
-export function waczHugeTextEntry(path: 'datapackage.json' | 'tabcrawl/crawl.json' | 'pages/pages.jsonl', size = 300 * MiB, declared = 300): HostileArchive {
+export function waczHugeTextEntry(
+  path: 'datapackage.json' | 'tabcrawl/crawl.json' | 'pages/pages.jsonl',
+  size = 300 * MiB,
+  declared = 300,
+): HostileArchive {
   const data = new Uint8Array(size).fill(0x20);
-  return { name: `huge-${path.replace(/\W/g, '-')}.wacz`, bytes: wacz([deflated(path, data, declared)]), expect: { error: new RegExp(`${path.replace('.', '\\.')}`) } };
+  return {
+    name: `huge-${path.replace(/\W/g, '-')}.wacz`,
+    bytes: wacz([deflated(path, data, declared)]),
+    expect: { error: new RegExp(`${path.replace('.', '\\.')}`) },
+  };
 }
 
 /** A Tabcrawl WACZ whose `tabcrawl/rows.jsonl.gz` is one line of `size` bytes without an end. */
 export function waczHugeRowLine(size = 300 * MiB): HostileArchive {
   const rows = gzipSync(new Uint8Array(size).fill(0x20), { level: 9 });
-  return { name: 'huge-rows.wacz', bytes: wacz([stored('tabcrawl/crawl.json', text(JSON.stringify(tabcrawlCrawl()))), stored('tabcrawl/rows.jsonl.gz', rows)]), expect: { error: /tabcrawl\/rows\.jsonl\.gz/ } };
+  return {
+    name: 'huge-rows.wacz',
+    bytes: wacz([
+      stored('tabcrawl/crawl.json', text(JSON.stringify(tabcrawlCrawl()))),
+      stored('tabcrawl/rows.jsonl.gz', rows),
+    ]),
+    expect: { error: /tabcrawl\/rows\.jsonl\.gz/ },
+  };
 }
 
 /** A WACZ whose directory lists `count` more WARCs, all pointing at the bytes of the one WARC it holds (`warcBytes` long). */
@@ -195,28 +243,55 @@ export function overlappingEntries(count = 5000, warcBytes = 2 * MiB): HostileAr
     records.push(record);
     made += record.length;
   }
-  const aliases = Array.from({ length: count }, (_, i) => ({ name: `archive/copy-${i}.warc`, of: 'archive/data.warc' }));
-  return { name: 'overlapping.wacz', bytes: zip([stored('archive/data.warc', concat(records))], aliases), expect: { error: /overlap/ } };
+  const aliases = Array.from({ length: count }, (_, i) => ({
+    name: `archive/copy-${i}.warc`,
+    of: 'archive/data.warc',
+  }));
+  return {
+    name: 'overlapping.wacz',
+    bytes: zip([stored('archive/data.warc', concat(records))], aliases),
+    expect: { error: /overlap/ },
+  };
 }
 
 /** A WACZ whose first seed is a URL of `length` characters (no crawl can start there), its second a fine one. */
 export function longSeed(length = 100_000): HostileArchive {
   const long = `https://example.com/${'a'.repeat(length)}`;
-  const pages = pagesJsonl([{ url: long, seed: true, ts: '2026-01-01T00:00:00Z' }, { url: 'https://example.com/', seed: true, ts: '2026-01-01T00:00:00Z' }]);
-  return { name: 'long-seed.wacz', bytes: wacz([stored('pages/pages.jsonl', pages)]), expect: { startUrl: 'https://example.com/' } };
+  const pages = pagesJsonl([
+    { url: long, seed: true, ts: '2026-01-01T00:00:00Z' },
+    { url: 'https://example.com/', seed: true, ts: '2026-01-01T00:00:00Z' },
+  ]);
+  return {
+    name: 'long-seed.wacz',
+    bytes: wacz([stored('pages/pages.jsonl', pages)]),
+    expect: { startUrl: 'https://example.com/' },
+  };
 }
 
 /** A WACZ whose only seed is a 100 KB URL: the import starts from the first captured URL instead. */
 export function onlyLongSeed(length = 100_000): HostileArchive {
   const pages = pagesJsonl([{ url: `https://example.com/${'a'.repeat(length)}`, seed: true }]);
-  return { name: 'only-long-seed.wacz', bytes: wacz([stored('pages/pages.jsonl', pages)]), expect: { startUrl: 'https://example.com/' } };
+  return {
+    name: 'only-long-seed.wacz',
+    bytes: wacz([stored('pages/pages.jsonl', pages)]),
+    expect: { startUrl: 'https://example.com/' },
+  };
 }
 
 /** Tabcrawl's `tabcrawl/crawl.json` for a crawl of `https://example.com/`. */
 function tabcrawlCrawl(): unknown {
   return {
     format: 'tabcrawl-crawl-1',
-    crawl: { id: 'x', settings: { startUrl: 'https://example.com/' }, state: 'finished', createdAt: 0, endedAt: 1, counts: {}, message: null, nextSeq: 2 },
+    crawl: {
+      id: 'x',
+      settings: { startUrl: 'https://example.com/' },
+      state: 'finished',
+      createdAt: 0,
+      endedAt: 1,
+      counts: {},
+      message: null,
+      nextSeq: 2,
+    },
     rows: { count: 1 },
   };
 }
@@ -224,10 +299,37 @@ function tabcrawlCrawl(): unknown {
 /** A stored row of `https://example.com/` as Tabcrawl's WACZ carries it, with `fields` changed. */
 export function tabcrawlRow(fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    crawlId: 'x', url: 'https://example.com/', origin: 'https://example.com', depth: 0, referrer: null, kind: 'page', seq: 1, status: 200, contentType: 'text/html', contentLength: 10,
-    location: null, methods: ['GET'], fetchedAt: 0, responseTimeMs: 5, headers: [['content-type', 'text/html']], statusLine: 'HTTP/1.1 200 OK', requestHeaders: null,
-    ipAddress: null, sha256: null, duplicateOf: null, truncated: false, title: 'Home', links: [], linkTexts: [], resources: [], inlinks: 0, anchors: [],
-    blockedBy: null, blockedRule: null, error: null, ...fields,
+    crawlId: 'x',
+    url: 'https://example.com/',
+    origin: 'https://example.com',
+    depth: 0,
+    referrer: null,
+    kind: 'page',
+    seq: 1,
+    status: 200,
+    contentType: 'text/html',
+    contentLength: 10,
+    location: null,
+    methods: ['GET'],
+    fetchedAt: 0,
+    responseTimeMs: 5,
+    headers: [['content-type', 'text/html']],
+    statusLine: 'HTTP/1.1 200 OK',
+    requestHeaders: null,
+    ipAddress: null,
+    sha256: null,
+    duplicateOf: null,
+    truncated: false,
+    title: 'Home',
+    links: [],
+    linkTexts: [],
+    resources: [],
+    inlinks: 0,
+    anchors: [],
+    blockedBy: null,
+    blockedRule: null,
+    error: null,
+    ...fields,
   };
 }
 
@@ -236,14 +338,21 @@ export function wrongTypeRow(fields: Record<string, unknown> = { title: 5 }): Ho
   const rows = gzipSync(text(`${JSON.stringify(tabcrawlRow(fields))}\n`));
   return {
     name: 'wrong-row.wacz',
-    bytes: wacz([stored('tabcrawl/crawl.json', text(JSON.stringify(tabcrawlCrawl()))), stored('tabcrawl/rows.jsonl.gz', rows)]),
+    bytes: wacz([
+      stored('tabcrawl/crawl.json', text(JSON.stringify(tabcrawlCrawl()))),
+      stored('tabcrawl/rows.jsonl.gz', rows),
+    ]),
     expect: { error: /tabcrawl\/rows\.jsonl\.gz: line 1 is not a row: its title/ },
   };
 }
 
 /** A file of no bytes. */
 export function emptyFile(): HostileArchive {
-  return { name: 'empty.warc', bytes: new Uint8Array(0), expect: { error: /empty\.warc: the file is empty: not a WARC or WACZ/ } };
+  return {
+    name: 'empty.warc',
+    bytes: new Uint8Array(0),
+    expect: { error: /empty\.warc: the file is empty: not a WARC or WACZ/ },
+  };
 }
 
 /** Every attack, by name, made when asked (the bombs take a second or two each). */
@@ -259,6 +368,9 @@ export const HOSTILE_ARCHIVES: Record<string, () => HostileArchive | Promise<Hos
   'a 100 KB seed before a fine one': () => longSeed(),
   'a 100 KB seed alone': () => onlyLongSeed(),
   'a row whose title is a number': () => wrongTypeRow(),
-  'a row whose links are not text': () => ({ ...wrongTypeRow({ links: [1, 2] }), expect: { error: /line 1 is not a row: its links/ } }),
+  'a row whose links are not text': () => ({
+    ...wrongTypeRow({ links: [1, 2] }),
+    expect: { error: /line 1 is not a row: its links/ },
+  }),
   'an empty file': () => emptyFile(),
 };

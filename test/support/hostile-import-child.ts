@@ -20,7 +20,12 @@ try {
   const { crawl } = await importArchive(new MemoryCrawlStore(), blob, name);
   outcome = { ok: true, startUrl: crawl.settings.startUrl, rows: crawl.counts.done };
 } catch (error) {
-  outcome = { ok: false, kind: (error as { kind?: unknown }).kind ?? null, name: (error as Error).name, message: error instanceof Error ? error.message : String(error) };
+  outcome = {
+    ok: false,
+    kind: (error as { kind?: unknown }).kind ?? null,
+    name: (error as Error).name,
+    message: error instanceof Error ? error.message : String(error),
+  };
 }
 /**
  * The peak resident size of this process since it started: Linux's VmHWM (a fork inherits its parent's maxRSS,
@@ -36,4 +41,6 @@ function peak(): number {
   return process.resourceUsage().maxRSS * 1024;
 }
 const peakRss = peak();
-process.stdout.write(`${JSON.stringify({ ...outcome, rssBefore, peakRss, ms: Math.round(performance.now() - started) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ ...outcome, rssBefore, peakRss, ms: Math.round(performance.now() - started) })}\n`,
+);

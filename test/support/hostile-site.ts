@@ -10,7 +10,13 @@
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { startLocalSite, type LocalSite, type PathMatcher, type Route, type RouteHandler } from '../../src/shells/cli/local-site.ts';
+import {
+  startLocalSite,
+  type LocalSite,
+  type PathMatcher,
+  type Route,
+  type RouteHandler,
+} from '../../src/shells/cli/local-site.ts';
 
 /** A streamed response as the server saw it. */
 export interface StreamLog {
@@ -34,13 +40,20 @@ export const ONE_GIB = 1024 ** 3;
 export const DISALLOW_PRIVATE = 'User-agent: *\nDisallow: /private/\n';
 
 const encoder = new TextEncoder();
-const html = (title: string, body: string): string => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
+const html = (title: string, body: string): string =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
 const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-const links = (hrefs: string[]): string => hrefs.map((href) => `<a href="${escape(href)}">${escape(href.slice(0, 40))}</a>`).join('\n');
-const page = (title: string, hrefs: string[], extra = ''): Route => ({ headers: { 'content-type': 'text/html; charset=utf-8' }, body: html(title, `${extra}${links(hrefs)}`) });
+const links = (hrefs: string[]): string =>
+  hrefs.map((href) => `<a href="${escape(href)}">${escape(href.slice(0, 40))}</a>`).join('\n');
+const page = (title: string, hrefs: string[], extra = ''): Route => ({
+  headers: { 'content-type': 'text/html; charset=utf-8' },
+  body: html(title, `${extra}${links(hrefs)}`),
+});
 
 /** Starts a site whose handlers can log streams; `routes` receives the log and the origin. */
-async function startHostile(routes: (streams: StreamLog[], origin: string) => Iterable<readonly [PathMatcher, Route]>): Promise<HostileSite> {
+async function startHostile(
+  routes: (streams: StreamLog[], origin: string) => Iterable<readonly [PathMatcher, Route]>,
+): Promise<HostileSite> {
   const streams: StreamLog[] = [];
   const site = await startLocalSite((origin) => routes(streams, origin));
   return Object.assign(site, {
@@ -58,7 +71,13 @@ async function startHostile(routes: (streams: StreamLog[], origin: string) => It
  */
 function streamed(
   streams: StreamLog[],
-  options: { headers: Record<string, string>; head: Uint8Array; chunk: Uint8Array; totalBytes: number; pauseMs?: number },
+  options: {
+    headers: Record<string, string>;
+    head: Uint8Array;
+    chunk: Uint8Array;
+    totalBytes: number;
+    pauseMs?: number;
+  },
 ): RouteHandler {
   return async (req: IncomingMessage, res: ServerResponse) => {
     const log: StreamLog = { path: req.url ?? '', bytesSent: 0, closedByClient: false };
@@ -75,7 +94,8 @@ function streamed(
     };
     await write(options.head);
     while (!isClosed && log.bytesSent < options.totalBytes) {
-      if (options.pauseMs !== undefined) await Promise.race([new Promise((r) => setTimeout(r, options.pauseMs)), closed]);
+      if (options.pauseMs !== undefined)
+        await Promise.race([new Promise((r) => setTimeout(r, options.pauseMs)), closed]);
       if (isClosed) break;
       await write(options.chunk);
     }
@@ -85,7 +105,17 @@ function streamed(
 }
 
 /** What a robots-case site serves as /robots.txt. */
-export type RobotsCase = 'huge' | 'binary' | 'html' | 'redirected-5' | 'redirected-6' | 'unavailable-then-ok' | 'slow' | 'gzip' | 'crawl-delay-in-run' | 'colon-less';
+export type RobotsCase =
+  | 'huge'
+  | 'binary'
+  | 'html'
+  | 'redirected-5'
+  | 'redirected-6'
+  | 'unavailable-then-ok'
+  | 'slow'
+  | 'gzip'
+  | 'crawl-delay-in-run'
+  | 'colon-less';
 
 /** The page whose name has a `*`, disallowed by the robots-case sites that write it `%2A` (RFC 9309 §2.2.3). */
 export const STAR_PAGE = '/file-with-a-*.html';
@@ -95,7 +125,8 @@ export const STAR_PAGE = '/file-with-a-*.html';
  * agents (RFC 9309 §2.2.4), so our product token gets the Disallow rules and the 0.1 s Crawl-delay.
  * robots-parser alone would see two groups and allow everything.
  */
-export const CRAWL_DELAY_IN_RUN = 'User-agent: tabcrawl\nCrawl-delay: 0.1\nUser-agent: otherbot\nDisallow: /private/\nDisallow: /file-with-a-%2A.html\n';
+export const CRAWL_DELAY_IN_RUN =
+  'User-agent: tabcrawl\nCrawl-delay: 0.1\nUser-agent: otherbot\nDisallow: /private/\nDisallow: /file-with-a-%2A.html\n';
 
 /** A robots.txt whose every colon was forgotten, as Google's reference parser accepts it. */
 export const COLON_LESS = 'user-agent tabcrawl\ndisallow /private/\ndisallow /file-with-a-%2A.html\n';
@@ -132,36 +163,73 @@ export async function startRobotsSite(kind: RobotsCase, options: { slowMs?: numb
           ],
         ];
       case 'binary':
-        return [['/robots.txt', { headers: { 'content-type': 'application/octet-stream' }, body: Uint8Array.from({ length: 65_536 }, (_, i) => (i * 7919 + 17) % 251) }]];
+        return [
+          [
+            '/robots.txt',
+            {
+              headers: { 'content-type': 'application/octet-stream' },
+              body: Uint8Array.from({ length: 65_536 }, (_, i) => (i * 7919 + 17) % 251),
+            },
+          ],
+        ];
       case 'html':
-        return [['/robots.txt', { headers: { 'content-type': 'text/html' }, body: html('Welcome', '<h1>Page not found</h1><p>Try <a href="/">the home page</a>.</p>') }]];
+        return [
+          [
+            '/robots.txt',
+            {
+              headers: { 'content-type': 'text/html' },
+              body: html('Welcome', '<h1>Page not found</h1><p>Try <a href="/">the home page</a>.</p>'),
+            },
+          ],
+        ];
       case 'redirected-5':
       case 'redirected-6': {
         const hops = kind === 'redirected-5' ? 5 : 6;
         return [
           ['/robots.txt', { status: 301, headers: { location: '/r/1' } }],
-          [(path) => path.startsWith('/r/'), (req, res) => {
-            const n = Number((req.url ?? '').slice('/r/'.length));
-            if (n < hops) res.writeHead(302, { location: `/r/${n + 1}`, 'content-length': '0' }).end();
-            else res.writeHead(200, { 'content-type': 'text/plain' }).end(DISALLOW_PRIVATE);
-          }],
+          [
+            (path) => path.startsWith('/r/'),
+            (req, res) => {
+              const n = Number((req.url ?? '').slice('/r/'.length));
+              if (n < hops) res.writeHead(302, { location: `/r/${n + 1}`, 'content-length': '0' }).end();
+              else res.writeHead(200, { 'content-type': 'text/plain' }).end(DISALLOW_PRIVATE);
+            },
+          ],
         ];
       }
       case 'unavailable-then-ok':
-        return [['/robots.txt', (_req, res) => {
-          robotsAnswers += 1;
-          if (robotsAnswers === 1) res.writeHead(503, { 'content-type': 'text/plain' }).end('down for maintenance');
-          else res.writeHead(200, text.headers).end(text.body);
-        }]];
+        return [
+          [
+            '/robots.txt',
+            (_req, res) => {
+              robotsAnswers += 1;
+              if (robotsAnswers === 1) res.writeHead(503, { 'content-type': 'text/plain' }).end('down for maintenance');
+              else res.writeHead(200, text.headers).end(text.body);
+            },
+          ],
+        ];
       case 'slow':
-        return [['/robots.txt', (_req, res) => {
-          robotsAnswers += 1;
-          // The first answer never comes: only the client's timeout ends the request.
-          if (robotsAnswers === 1) return;
-          setTimeout(() => res.writeHead(200, text.headers).end(text.body), options.slowMs ?? 500);
-        }]];
+        return [
+          [
+            '/robots.txt',
+            (_req, res) => {
+              robotsAnswers += 1;
+              // The first answer never comes: only the client's timeout ends the request.
+              if (robotsAnswers === 1) return;
+              setTimeout(() => res.writeHead(200, text.headers).end(text.body), options.slowMs ?? 500);
+            },
+          ],
+        ];
       case 'gzip':
-        return [['/robots.txt', { headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' }, body: gzipSync(encoder.encode(DISALLOW_PRIVATE)) }]];
+        return [
+          [
+            '/robots.txt',
+            {
+              headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' },
+              body: gzipSync(encoder.encode(DISALLOW_PRIVATE)),
+            },
+          ],
+        ];
       case 'crawl-delay-in-run':
         return [['/robots.txt', { headers: text.headers, body: CRAWL_DELAY_IN_RUN }]];
       case 'colon-less':
@@ -179,7 +247,9 @@ export async function startRobotsSite(kind: RobotsCase, options: { slowMs?: numb
 }
 
 /** The first bytes of the `/huge-body` stream: a page with one link, then filler forever. */
-export const HUGE_BODY_HEAD = encoder.encode('<!doctype html><html><head><title>Huge</title></head><body><a href="/from-huge">more</a>\n');
+export const HUGE_BODY_HEAD = encoder.encode(
+  '<!doctype html><html><head><title>Huge</title></head><body><a href="/from-huge">more</a>\n',
+);
 export const HUGE_BODY_CHUNK = encoder.encode(`<p>${'lorem ipsum '.repeat(20)}</p>\n`.repeat(256));
 
 /** The first `length` bytes of the `/huge-body` stream, to compare with what the crawl stored. */
@@ -195,9 +265,15 @@ export function hugeBodyPrefix(length: number): Uint8Array {
 /** Page bytes whose encoding is only known from the Content-Type header: 日本 in Shift_JIS. */
 export const SHIFT_JIS_PAGE = Uint8Array.from([
   ...encoder.encode('<html><head><title>'),
-  0x93, 0xfa, 0x96, 0x7b,
+  0x93,
+  0xfa,
+  0x96,
+  0x7b,
   ...encoder.encode('</title></head><body><a href="/from-sjis">'),
-  0x93, 0xfa, 0x96, 0x7b,
+  0x93,
+  0xfa,
+  0x96,
+  0x7b,
   ...encoder.encode('</a></body></html>'),
 ]);
 /** A windows-1252 page declared only by `<meta http-equiv>`: "café" in a title, a link text and a path. */
@@ -211,7 +287,21 @@ export const WINDOWS_1252_PAGE = Uint8Array.from([
   ...encoder.encode('</a></body></html>'),
 ]);
 /** A page served without Content-Type that is binary, with a link-like text inside. */
-export const UNTYPED_BINARY = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, ...encoder.encode('<a href="/from-binary">x</a>')]);
+export const UNTYPED_BINARY = Uint8Array.from([
+  0x89,
+  0x50,
+  0x4e,
+  0x47,
+  0x0d,
+  0x0a,
+  0x1a,
+  0x0a,
+  0,
+  0,
+  0,
+  0x0d,
+  ...encoder.encode('<a href="/from-binary">x</a>'),
+]);
 
 /** An 8,000-character path (more than the crawl follows) and a 4,000-character one (less). */
 export const LONG_PATH = `/long/${'x'.repeat(8000 - '/long/'.length)}`;
@@ -276,36 +366,61 @@ export async function startHostilePagesSite(): Promise<HostileSite & { retryDate
     ['/no-type-binary', { body: UNTYPED_BINARY }],
     [
       '/huge-body',
-      streamed(streams, { headers: { 'content-type': 'text/html', 'content-length': String(ONE_GIB) }, head: HUGE_BODY_HEAD, chunk: HUGE_BODY_CHUNK, totalBytes: ONE_GIB }),
+      streamed(streams, {
+        headers: { 'content-type': 'text/html', 'content-length': String(ONE_GIB) },
+        head: HUGE_BODY_HEAD,
+        chunk: HUGE_BODY_CHUNK,
+        totalBytes: ONE_GIB,
+      }),
     ],
     ['/from-huge', page('from huge', [])],
     [
       '/huge-file.bin',
-      streamed(streams, { headers: { 'content-type': 'application/octet-stream', 'content-length': String(ONE_GIB) }, head: new Uint8Array(0), chunk: new Uint8Array(65_536), totalBytes: ONE_GIB }),
+      streamed(streams, {
+        headers: { 'content-type': 'application/octet-stream', 'content-length': String(ONE_GIB) },
+        head: new Uint8Array(0),
+        chunk: new Uint8Array(65_536),
+        totalBytes: ONE_GIB,
+      }),
     ],
     [
       '/never-ends',
-      streamed(streams, { headers: { 'content-type': 'text/html' }, head: encoder.encode('<html><body>'), chunk: encoder.encode('.'), totalBytes: ONE_GIB, pauseMs: 100 }),
+      streamed(streams, {
+        headers: { 'content-type': 'text/html' },
+        head: encoder.encode('<html><body>'),
+        chunk: encoder.encode('.'),
+        totalBytes: ONE_GIB,
+        pauseMs: 100,
+      }),
     ],
     ['/loop/a', { status: 302, headers: { location: '/loop/b' } }],
     ['/loop/b', { status: 301, headers: { location: '/loop/a' } }],
-    [(path) => path.startsWith('/chain/'), (req, res) => {
-      const n = Number((req.url ?? '').slice('/chain/'.length));
-      res.writeHead(302, { location: `/chain/${n + 1}`, 'content-length': '0' }).end();
-    }],
-    ['/busy-seconds', (_req, res) => {
-      if (attempt('/busy-seconds') === 0) res.writeHead(429, { 'retry-after': '1', 'content-length': '0' }).end();
-      else res.writeHead(200, { 'content-type': 'text/html' }).end(html('busy', 'ok'));
-    }],
-    ['/busy-date', (_req, res) => {
-      if (attempt('/busy-date') === 0) {
-        const date = new Date(Date.now() + 2000);
-        state.retryDateMs = Math.floor(date.getTime() / 1000) * 1000;
-        res.writeHead(503, { 'retry-after': date.toUTCString(), 'content-length': '0' }).end();
-      } else {
-        res.writeHead(200, { 'content-type': 'text/html' }).end(html('busy date', 'ok'));
-      }
-    }],
+    [
+      (path) => path.startsWith('/chain/'),
+      (req, res) => {
+        const n = Number((req.url ?? '').slice('/chain/'.length));
+        res.writeHead(302, { location: `/chain/${n + 1}`, 'content-length': '0' }).end();
+      },
+    ],
+    [
+      '/busy-seconds',
+      (_req, res) => {
+        if (attempt('/busy-seconds') === 0) res.writeHead(429, { 'retry-after': '1', 'content-length': '0' }).end();
+        else res.writeHead(200, { 'content-type': 'text/html' }).end(html('busy', 'ok'));
+      },
+    ],
+    [
+      '/busy-date',
+      (_req, res) => {
+        if (attempt('/busy-date') === 0) {
+          const date = new Date(Date.now() + 2000);
+          state.retryDateMs = Math.floor(date.getTime() / 1000) * 1000;
+          res.writeHead(503, { 'retry-after': date.toUTCString(), 'content-length': '0' }).end();
+        } else {
+          res.writeHead(200, { 'content-type': 'text/html' }).end(html('busy date', 'ok'));
+        }
+      },
+    ],
     ['/bad-location', { status: 302, headers: { location: 'http://[::1' } }],
     ['/to-javascript', { status: 302, headers: { location: 'javascript:alert(1)' } }],
     [(path) => path.startsWith('/longish/') || path.startsWith('/long/'), page('long', [])],
@@ -330,33 +445,60 @@ export async function startTrapSite(): Promise<HostileSite> {
   const sessionId = (): string => `${(sessions += 1).toString(16).padStart(8, '0')}ABCDEF0123456789`;
   const sessionPage: RouteHandler = (req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(html(`session ${req.url ?? ''}`, links([`/s/a;jsessionid=${sessionId()}`, `/s/b?PHPSESSID=${sessionId()}&tab=1`, '/private/s'])));
+    res.end(
+      html(
+        `session ${req.url ?? ''}`,
+        links([`/s/a;jsessionid=${sessionId()}`, `/s/b?PHPSESSID=${sessionId()}&tab=1`, '/private/s']),
+      ),
+    );
   };
   return startHostile(() => [
     ['/robots.txt', { headers: { 'content-type': 'text/plain' }, body: DISALLOW_PRIVATE }],
     ['/', page('traps', ['/cal?m=0', '/pcal/0/', `/s/a;jsessionid=${sessionId()}`, '/loop/', '/real/0', '/private/x'])],
-    [(path) => path.startsWith('/cal?'), (req, res) => {
-      const query = new URL(req.url ?? '/', 'http://x').searchParams;
-      const month = query.get('m');
-      const day = query.get('d');
-      const hrefs =
-        month !== null
-          ? [`/cal?m=${Number(month) - 1}`, `/cal?m=${Number(month) + 1}`, ...Array.from({ length: 30 }, (_, d) => `/cal?d=${Number(month) * 30 + d}`)]
-          : [`/cal?d=${Number(day) - 1}`, `/cal?d=${Number(day) + 1}`, `/private/cal?d=${day ?? ''}`];
-      res.writeHead(200, { 'content-type': 'text/html' }).end(html(`calendar ${req.url ?? ''}`, links(hrefs)));
-    }],
-    [(path) => path.startsWith('/pcal/'), (req, res) => {
-      const n = Number((req.url ?? '').split('/')[2]);
-      res.writeHead(200, { 'content-type': 'text/html' }).end(html(`month ${n}`, links([`/pcal/${n + 1}/`, '/private/pcal'])));
-    }],
+    [
+      (path) => path.startsWith('/cal?'),
+      (req, res) => {
+        const query = new URL(req.url ?? '/', 'http://x').searchParams;
+        const month = query.get('m');
+        const day = query.get('d');
+        const hrefs =
+          month !== null
+            ? [
+                `/cal?m=${Number(month) - 1}`,
+                `/cal?m=${Number(month) + 1}`,
+                ...Array.from({ length: 30 }, (_, d) => `/cal?d=${Number(month) * 30 + d}`),
+              ]
+            : [`/cal?d=${Number(day) - 1}`, `/cal?d=${Number(day) + 1}`, `/private/cal?d=${day ?? ''}`];
+        res.writeHead(200, { 'content-type': 'text/html' }).end(html(`calendar ${req.url ?? ''}`, links(hrefs)));
+      },
+    ],
+    [
+      (path) => path.startsWith('/pcal/'),
+      (req, res) => {
+        const n = Number((req.url ?? '').split('/')[2]);
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(html(`month ${n}`, links([`/pcal/${n + 1}/`, '/private/pcal'])));
+      },
+    ],
     [(path) => path.startsWith('/s/'), sessionPage],
-    [(path) => path.startsWith('/loop/'), (req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' }).end(html(`loop ${req.url ?? ''}`, links(['again/', '/private/loop'])));
-    }],
-    [(path) => path.startsWith('/real/'), (req, res) => {
-      const n = Number((req.url ?? '').slice('/real/'.length));
-      res.writeHead(200, { 'content-type': 'text/html' }).end(html(`real ${n}`, links(n < 10 ? [`/real/${n + 1}`] : [])));
-    }],
+    [
+      (path) => path.startsWith('/loop/'),
+      (req, res) => {
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(html(`loop ${req.url ?? ''}`, links(['again/', '/private/loop'])));
+      },
+    ],
+    [
+      (path) => path.startsWith('/real/'),
+      (req, res) => {
+        const n = Number((req.url ?? '').slice('/real/'.length));
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(html(`real ${n}`, links(n < 10 ? [`/real/${n + 1}`] : [])));
+      },
+    ],
   ]);
 }
 
@@ -366,14 +508,19 @@ export async function startTrapSite(): Promise<HostileSite> {
  * 10,000; `/late/I` after that.
  */
 export async function startManyLinksSite(): Promise<HostileSite> {
-  const hrefs = Array.from({ length: 100_000 }, (_, i) => (i >= 10_000 ? `/late/${i}` : i % 10 === 0 ? `/private/${i}` : `/n/${i}`));
+  const hrefs = Array.from({ length: 100_000 }, (_, i) =>
+    i >= 10_000 ? `/late/${i}` : i % 10 === 0 ? `/private/${i}` : `/n/${i}`,
+  );
   const body = `<!doctype html><title>100,000 links</title>${hrefs.map((h) => `<a href=${h}>${h}</a>`).join('\n')}`;
   return startHostile(() => [
     ['/robots.txt', { headers: { 'content-type': 'text/plain' }, body: DISALLOW_PRIVATE }],
     ['/', page('home', ['/huge-links'])],
     ['/huge-links', { headers: { 'content-type': 'text/html' }, body }],
-    [(path) => path.startsWith('/n/') || path.startsWith('/late/'), (req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' }).end(html(req.url ?? '', ''));
-    }],
+    [
+      (path) => path.startsWith('/n/') || path.startsWith('/late/'),
+      (req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' }).end(html(req.url ?? '', ''));
+      },
+    ],
   ]);
 }

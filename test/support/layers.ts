@@ -76,7 +76,8 @@ function sourceFiles(dir = SRC): string[] {
   });
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
 
 function parse(path: string): SourceFile {
   const text = readFileSync(path, 'utf8');
@@ -86,7 +87,11 @@ function parse(path: string): SourceFile {
   for (const match of text.matchAll(IMPORT)) {
     const spec = match[1] ?? match[2] ?? match[3] ?? '';
     if (spec.startsWith('.')) {
-      files.push(relative(SRC, normalize(join(dirname(path), spec))).split('\\').join('/'));
+      files.push(
+        relative(SRC, normalize(join(dirname(path), spec)))
+          .split('\\')
+          .join('/'),
+      );
     } else if (!spec.startsWith('node:')) {
       const parts = spec.split('/');
       packages.push(spec.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? spec));
@@ -138,7 +143,9 @@ export function floorOf(layer: string, allowed: Readonly<Record<string, readonly
 export function layerTable(allowed: Readonly<Record<string, readonly string[]>> = ALLOWED): string {
   const layers = Object.keys(allowed).sort((a, b) => floorOf(b, allowed) - floorOf(a, allowed) || a.localeCompare(b));
   const rows = layers.map((layer) => {
-    const below = [...(allowed[layer] ?? [])].sort((a, b) => floorOf(b, allowed) - floorOf(a, allowed) || a.localeCompare(b));
+    const below = [...(allowed[layer] ?? [])].sort(
+      (a, b) => floorOf(b, allowed) - floorOf(a, allowed) || a.localeCompare(b),
+    );
     return `| ${floorOf(layer, allowed)} | \`${layer}/\` | ${below.length === 0 ? 'nothing of ours' : below.map((l) => `\`${l}/\``).join(', ')} |`;
   });
   return ['| floor | layer | may import (besides itself) |', '| --- | --- | --- |', ...rows].join('\n');

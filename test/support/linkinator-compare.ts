@@ -29,7 +29,8 @@ export async function compareWithLinkinator(startUrl: string, rows: readonly Jso
   /** Every URL a crawled row links to, as Tabcrawl resolved it (as a browser does). */
   const linked = new Set(rows.flatMap((r) => r.links));
   const byUrl = new Map(rows.map((r) => [r.url, r]));
-  const isBroken = (r: JsonlRow | undefined): boolean => r !== undefined && ((r.status !== null && r.status >= 400) || r.error !== null);
+  const isBroken = (r: JsonlRow | undefined): boolean =>
+    r !== undefined && ((r.status !== null && r.status >= 400) || r.error !== null);
   const tabcrawl = new Set(rows.filter((r) => isBroken(r)).map((r) => r.url));
   /** Where a URL's redirects end in Tabcrawl's rows (linkinator reports the chain on its start). */
   const chainEnd = (url: string): string => {
@@ -45,10 +46,17 @@ export async function compareWithLinkinator(startUrl: string, rows: readonly Jso
   for (const url of linkinator) {
     if (tabcrawl.has(url)) continue;
     const row = byUrl.get(url);
-    if (row?.blockedBy === 'robots') onlyLinkinator.set(url, `robots.txt disallows it (${row.blockedRule ?? 'a rule'}): Tabcrawl never asked`);
-    else if (row?.issues.includes('redirect-loop') === true) onlyLinkinator.set(url, 'Tabcrawl records its redirects and flags the loop (redirect-loop)');
-    else if (isBroken(byUrl.get(chainEnd(url)))) onlyLinkinator.set(url, `Tabcrawl flags the end of its redirects, ${chainEnd(url)}`);
-    else if (row === undefined && !linked.has(url)) onlyLinkinator.set(url, `no page links to it as a browser resolves links: linkinator resolved a link of ${parentOf.get(url) ?? '?'} to it`);
+    if (row?.blockedBy === 'robots')
+      onlyLinkinator.set(url, `robots.txt disallows it (${row.blockedRule ?? 'a rule'}): Tabcrawl never asked`);
+    else if (row?.issues.includes('redirect-loop') === true)
+      onlyLinkinator.set(url, 'Tabcrawl records its redirects and flags the loop (redirect-loop)');
+    else if (isBroken(byUrl.get(chainEnd(url))))
+      onlyLinkinator.set(url, `Tabcrawl flags the end of its redirects, ${chainEnd(url)}`);
+    else if (row === undefined && !linked.has(url))
+      onlyLinkinator.set(
+        url,
+        `no page links to it as a browser resolves links: linkinator resolved a link of ${parentOf.get(url) ?? '?'} to it`,
+      );
     else onlyLinkinator.set(url, null);
   }
   const onlyTabcrawl = [...tabcrawl].filter((url) => !linkinator.has(url));

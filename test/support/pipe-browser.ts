@@ -36,7 +36,11 @@ export interface PipeBrowser {
  * Launches Chromium on `profileDir` (created; removed by `close`) with a copy of
  * `distDir` loaded, and opens one extension page to send messages from.
  */
-export async function launchPipeBrowser(options: { chromePath: string; distDir: string; profileDir: string }): Promise<PipeBrowser> {
+export async function launchPipeBrowser(options: {
+  chromePath: string;
+  distDir: string;
+  profileDir: string;
+}): Promise<PipeBrowser> {
   const { profileDir } = options;
   const distDir = join(profileDir, 'extension');
   for (const dir of ['user-data', 'tmp', 'home']) mkdirSync(join(profileDir, dir), { recursive: true });
@@ -44,21 +48,39 @@ export async function launchPipeBrowser(options: { chromePath: string; distDir: 
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const child: ChildProcess = spawn(
     options.chromePath,
-    [...chromiumArgs(distDir, { headless: true, isRoot }), `--user-data-dir=${join(profileDir, 'user-data')}`, '--remote-debugging-pipe', 'about:blank'],
-    { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: join(profileDir, 'tmp'), HOME: join(profileDir, 'home') } },
+    [
+      ...chromiumArgs(distDir, { headless: true, isRoot }),
+      `--user-data-dir=${join(profileDir, 'user-data')}`,
+      '--remote-debugging-pipe',
+      'about:blank',
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TMPDIR: join(profileDir, 'tmp'), HOME: join(profileDir, 'home') },
+    },
   );
   const input = child.stdio[3] as Writable;
   const output = child.stdio[4] as Readable;
 
   let nextId = 1;
-  const pending = new Map<number, { resolve: (value: Record<string, unknown>) => void; reject: (error: Error) => void }>();
+  const pending = new Map<
+    number,
+    { resolve: (value: Record<string, unknown>) => void; reject: (error: Error) => void }
+  >();
   const handlers = new Map<string, EventHandler[]>();
   let buffered = '';
   output.setEncoding('utf8');
   output.on('data', (text: string) => {
     buffered += text;
     for (let end = buffered.indexOf('\0'); end !== -1; end = buffered.indexOf('\0')) {
-      const message = JSON.parse(buffered.slice(0, end)) as { id?: number; result?: Record<string, unknown>; error?: { message: string }; method?: string; params?: Record<string, unknown>; sessionId?: string };
+      const message = JSON.parse(buffered.slice(0, end)) as {
+        id?: number;
+        result?: Record<string, unknown>;
+        error?: { message: string };
+        method?: string;
+        params?: Record<string, unknown>;
+        sessionId?: string;
+      };
       buffered = buffered.slice(end + 1);
       if (message.id !== undefined) {
         const waiter = pending.get(message.id);
@@ -72,16 +94,22 @@ export async function launchPipeBrowser(options: { chromePath: string; distDir: 
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
 
-  const send = (method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<Record<string, unknown>> =>
+  const send = (
+    method: string,
+    params: Record<string, unknown> = {},
+    sessionId?: string,
+  ): Promise<Record<string, unknown>> =>
     new Promise((resolve, reject) => {
       const id = nextId++;
       pending.set(id, { resolve, reject });
       input.write(`${JSON.stringify({ id, method, params, ...(sessionId === undefined ? {} : { sessionId }) })}\0`);
     });
-  const on = (method: string, handler: EventHandler): void => void handlers.set(method, [...(handlers.get(method) ?? []), handler]);
+  const on = (method: string, handler: EventHandler): void =>
+    void handlers.set(method, [...(handlers.get(method) ?? []), handler]);
 
   const workerEvents: PipeBrowser['workerEvents'] = [];
-  const isWorker = (info: TargetInfo): boolean => info.type === 'service_worker' && info.url.startsWith('chrome-extension://');
+  const isWorker = (info: TargetInfo): boolean =>
+    info.type === 'service_worker' && info.url.startsWith('chrome-extension://');
   const workerIds = new Set<string>();
   let extensionId = '';
   const found = new Promise<void>((done) => {
@@ -99,9 +127,16 @@ export async function launchPipeBrowser(options: { chromePath: string; distDir: 
   });
   // Discovering targets reports them without attaching to them.
   await send('Target.setDiscoverTargets', { discover: true });
-  await Promise.race([found, new Promise((_, reject) => setTimeout(() => reject(new Error('the extension service worker did not start in 15 s')), 15_000))]);
+  await Promise.race([
+    found,
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error('the extension service worker did not start in 15 s')), 15_000),
+    ),
+  ]);
 
-  const { targetId } = (await send('Target.createTarget', { url: `chrome-extension://${extensionId}/src/shells/options/index.html` })) as { targetId: string };
+  const { targetId } = (await send('Target.createTarget', {
+    url: `chrome-extension://${extensionId}/src/shells/options/index.html`,
+  })) as { targetId: string };
   const { sessionId } = (await send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
   await new Promise((done) => setTimeout(done, 500));
 
@@ -112,7 +147,11 @@ export async function launchPipeBrowser(options: { chromePath: string; distDir: 
     workerEvents,
     async request<K extends RequestType>(type: K, payload: RequestOf<K>): Promise<ReplyOf<K>> {
       const expression = `chrome.runtime.sendMessage(${JSON.stringify({ type, payload })})`;
-      const result = (await send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)) as { result: { value?: { ok: boolean; value?: ReplyOf<K>; error?: { message: string } } } };
+      const result = (await send(
+        'Runtime.evaluate',
+        { expression, awaitPromise: true, returnByValue: true },
+        sessionId,
+      )) as { result: { value?: { ok: boolean; value?: ReplyOf<K>; error?: { message: string } } } };
       const reply = result.result.value;
       if (reply?.ok !== true) throw new Error(`${type} failed: ${reply?.error?.message ?? 'no answer'}`);
       return reply.value as ReplyOf<K>;

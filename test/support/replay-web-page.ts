@@ -36,7 +36,11 @@ function servesRanges(bytes: Buffer, type: string) {
       return;
     }
     const part = bytes.subarray(start, end + 1);
-    res.writeHead(206, { ...headers, 'content-length': String(part.byteLength), 'content-range': `bytes ${start}-${end}/${bytes.byteLength}` });
+    res.writeHead(206, {
+      ...headers,
+      'content-length': String(part.byteLength),
+      'content-range': `bytes ${start}-${end}/${bytes.byteLength}`,
+    });
     res.end(req.method === 'HEAD' ? undefined : part);
   };
 }
@@ -73,11 +77,15 @@ export async function serveReplay(wacz: Buffer): Promise<ReplayServer> {
     // as a person would reload (about one open in six on this machine).
     [
       (path: string) => path.startsWith('/replay/'),
-      { headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<!doctype html><script>navigator.serviceWorker.ready.then(() => location.reload());</script>' },
+      {
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+        body: '<!doctype html><script>navigator.serviceWorker.ready.then(() => location.reload());</script>',
+      },
     ],
   ]);
   return Object.assign(server, {
-    pageFor: (url: string, size: { width: number; height: number }) => `${server.origin}/?${new URLSearchParams({ url, w: String(size.width), h: String(size.height) }).toString()}`,
+    pageFor: (url: string, size: { width: number; height: number }) =>
+      `${server.origin}/?${new URLSearchParams({ url, w: String(size.width), h: String(size.height) }).toString()}`,
   });
 }
 
@@ -93,16 +101,25 @@ export async function openReplay(page: Page, server: ReplayServer, url: string):
   const deadline = Date.now() + REPLAY_TIMEOUT_MS;
   for (;;) {
     // The archived page is served by the service worker under /replay/w/<collection>/…/<timestamp>mp_/<url>.
-    const frame = page.frames().find((f) => f.url().startsWith(`${server.origin}/replay/w/`) && f.url().endsWith(`mp_/${url}`));
+    const frame = page
+      .frames()
+      .find((f) => f.url().startsWith(`${server.origin}/replay/w/`) && f.url().endsWith(`mp_/${url}`));
     if (frame !== undefined) {
       await frame.waitForLoadState('load', { timeout: Math.max(1, deadline - Date.now()) });
-      await page.waitForLoadState('networkidle', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
+      await page
+        .waitForLoadState('networkidle', { timeout: Math.max(1, deadline - Date.now()) })
+        .catch(() => undefined);
       return frame;
     }
     if (Date.now() > deadline) {
-      const frames = page.frames().map((f) => f.url()).join(', ');
+      const frames = page
+        .frames()
+        .map((f) => f.url())
+        .join(', ');
       const text = await page.evaluate(() => document.body.innerText).catch(() => '');
-      throw new Error(`ReplayWeb.page did not show ${url} within ${REPLAY_TIMEOUT_MS} ms (frames: ${frames}; page text: ${text.slice(0, 300)})`);
+      throw new Error(
+        `ReplayWeb.page did not show ${url} within ${REPLAY_TIMEOUT_MS} ms (frames: ${frames}; page text: ${text.slice(0, 300)})`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

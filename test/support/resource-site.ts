@@ -30,8 +30,12 @@ const PDF = Buffer.from(
   'latin1',
 );
 
-const typed = (type: string, body: string | Uint8Array): StaticResponse => ({ headers: { 'content-type': type }, body });
-const png = (width: number, height: number, rgb: readonly [number, number, number]): StaticResponse => typed('image/png', solidPng(width, height, rgb));
+const typed = (type: string, body: string | Uint8Array): StaticResponse => ({
+  headers: { 'content-type': type },
+  body,
+});
+const png = (width: number, height: number, rgb: readonly [number, number, number]): StaticResponse =>
+  typed('image/png', solidPng(width, height, rgb));
 
 export interface ResourceSites {
   /** The site crawled: its `/` is the start page. */
@@ -58,7 +62,13 @@ export async function startResourceSites(): Promise<ResourceSites> {
   const scriptText = { 'from-script': 'Written by app.js', 'from-module': 'Written by widget.mjs' };
   const cdnRoutes: [string, StaticResponse][] = [
     ['/robots.txt', typed('text/plain', 'User-agent: *\nDisallow: /private/\n')],
-    ['/css/cdn.css', typed('text/css', '.cdn-box { width: 120px; height: 40px; background: url(../img/cdn-bg.png) repeat; border: 4px solid #2a7; }\n')],
+    [
+      '/css/cdn.css',
+      typed(
+        'text/css',
+        '.cdn-box { width: 120px; height: 40px; background: url(../img/cdn-bg.png) repeat; border: 4px solid #2a7; }\n',
+      ),
+    ],
     ['/img/cdn-bg.png', png(8, 8, [40, 170, 120])],
     ['/img/cdn-logo.png', png(90, 30, [220, 120, 20])],
     // Would only set a flag nobody shows: the live page and its replay look the same without it.
@@ -101,22 +111,52 @@ export async function startResourceSites(): Promise<ResourceSites> {
 <iframe src="/frame" width="200" height="60" title="frame"></iframe>
 <ul><li><a href="/about">About</a></li><li><a href="/docs/guide.pdf">The guide (PDF)</a></li><li><a href="/img/photo.png">A photo</a></li></ul>`,
   );
-  const about = page('About', `<h1>About</h1><img src="/img/logo.png" alt="logo" width="80" height="40"><p id="from-script">not yet</p><p id="from-module">not yet</p><a href="/">Home</a>`);
+  const about = page(
+    'About',
+    `<h1>About</h1><img src="/img/logo.png" alt="logo" width="80" height="40"><p id="from-script">not yet</p><p id="from-module">not yet</p><a href="/">Home</a>`,
+  );
   const frame = `<!doctype html><html><head><meta charset="utf-8"><title>Frame</title><link rel="stylesheet" href="/css/frame.css"></head><body><img src="/img/in-frame.png" alt="in frame" width="30" height="30"> framed</body></html>`;
   const siteRoutes: [string, StaticResponse][] = [
     ['/robots.txt', typed('text/plain', 'User-agent: *\nAllow: /\n')],
     ['/', typed('text/html; charset=utf-8', home)],
     ['/about', typed('text/html; charset=utf-8', about)],
     ['/frame', typed('text/html; charset=utf-8', frame)],
-    ['/css/main.css', typed('text/css', '@import url("type.css");\nbody { margin: 8px; background: #fdf6e3 url(../img/bg.png) repeat-x; }\nh1 { color: #b58900; }\n')],
-    ['/css/type.css', typed('text/css', '@import "colors.css";\n@font-face { font-family: SiteFace; src: url(../fonts/site.woff2) format("woff2"); }\np { font-family: SiteFace, sans-serif; }\n')],
-    ['/css/colors.css', typed('text/css', '#from-script { color: rgb(38, 139, 210); }\n#from-module { color: rgb(211, 54, 130); }\n')],
+    [
+      '/css/main.css',
+      typed(
+        'text/css',
+        '@import url("type.css");\nbody { margin: 8px; background: #fdf6e3 url(../img/bg.png) repeat-x; }\nh1 { color: #b58900; }\n',
+      ),
+    ],
+    [
+      '/css/type.css',
+      typed(
+        'text/css',
+        '@import "colors.css";\n@font-face { font-family: SiteFace; src: url(../fonts/site.woff2) format("woff2"); }\np { font-family: SiteFace, sans-serif; }\n',
+      ),
+    ],
+    [
+      '/css/colors.css',
+      typed('text/css', '#from-script { color: rgb(38, 139, 210); }\n#from-module { color: rgb(211, 54, 130); }\n'),
+    ],
     ['/css/print.css', typed('text/css', 'body { background: white; }\n')],
     ['/css/contrast.css', typed('text/css', 'body { background: black; color: white; }\n')],
     ['/css/frame.css', typed('text/css', 'body { margin: 0; background: rgb(238, 232, 213); }\n')],
     ['/fonts/site.woff2', typed('font/woff2', 'not a real font: the browser falls back, live and in replay\n')],
-    ['/js/app.js', typed('text/javascript', `document.getElementById('from-script').textContent = ${JSON.stringify(scriptText['from-script'])};\n`)],
-    ['/js/widget.mjs', typed('text/javascript', `document.getElementById('from-module').textContent = ${JSON.stringify(scriptText['from-module'])};\n`)],
+    [
+      '/js/app.js',
+      typed(
+        'text/javascript',
+        `document.getElementById('from-script').textContent = ${JSON.stringify(scriptText['from-script'])};\n`,
+      ),
+    ],
+    [
+      '/js/widget.mjs',
+      typed(
+        'text/javascript',
+        `document.getElementById('from-module').textContent = ${JSON.stringify(scriptText['from-module'])};\n`,
+      ),
+    ],
     ['/favicon.png', png(16, 16, [203, 75, 22])],
     ['/site.webmanifest', typed('application/manifest+json', '{"name":"Faithful","icons":[]}\n')],
     ['/img/bg.png', png(4, 30, [238, 232, 213])],
@@ -141,17 +181,48 @@ export async function startResourceSites(): Promise<ResourceSites> {
   ];
   const site = await startLocalSite(siteRoutes);
   const bodies = new Map<string, Buffer>();
-  for (const [origin, routes] of [[site.origin, siteRoutes], [cdn.origin, cdnRoutes]] as const) {
+  for (const [origin, routes] of [
+    [site.origin, siteRoutes],
+    [cdn.origin, cdnRoutes],
+  ] as const) {
     for (const [path, route] of routes) bodies.set(`${origin}${path}`, Buffer.from(route.body ?? ''));
   }
   const sitePaths = [
-    '/robots.txt', '/', '/about', '/frame',
-    '/css/main.css', '/css/type.css', '/css/colors.css', '/css/print.css', '/css/contrast.css', '/css/frame.css',
-    '/fonts/site.woff2', '/js/app.js', '/js/widget.mjs', '/favicon.png', '/site.webmanifest',
-    '/img/bg.png', '/img/logo.png', '/img/hero-1x.png', '/img/hero-2x.png', '/img/picture.png', '/img/picture-fallback.png',
-    '/img/style-block.png', '/img/inline-style.png', '/img/in-svg.png', '/img/button.png', '/img/poster.png', '/img/touch-icon.png',
-    '/img/preloaded.png', '/img/in-frame.png', '/img/photo.png', '/img/missing.png',
-    '/media/clip.webm', '/media/clip.vtt', '/media/sound.ogg', '/docs/guide.pdf',
+    '/robots.txt',
+    '/',
+    '/about',
+    '/frame',
+    '/css/main.css',
+    '/css/type.css',
+    '/css/colors.css',
+    '/css/print.css',
+    '/css/contrast.css',
+    '/css/frame.css',
+    '/fonts/site.woff2',
+    '/js/app.js',
+    '/js/widget.mjs',
+    '/favicon.png',
+    '/site.webmanifest',
+    '/img/bg.png',
+    '/img/logo.png',
+    '/img/hero-1x.png',
+    '/img/hero-2x.png',
+    '/img/picture.png',
+    '/img/picture-fallback.png',
+    '/img/style-block.png',
+    '/img/inline-style.png',
+    '/img/in-svg.png',
+    '/img/button.png',
+    '/img/poster.png',
+    '/img/touch-icon.png',
+    '/img/preloaded.png',
+    '/img/in-frame.png',
+    '/img/photo.png',
+    '/img/missing.png',
+    '/media/clip.webm',
+    '/media/clip.vtt',
+    '/media/sound.ogg',
+    '/docs/guide.pdf',
   ];
   return {
     site,

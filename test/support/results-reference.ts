@@ -8,7 +8,13 @@
 import type { PageRecord } from '../../src/core/model.ts';
 import type { PageFacts } from '../../src/core/page-facts/page-facts.ts';
 import { mediaTypeOf } from '../../src/storage/database.ts';
-import { SORT_COLUMNS, type IndexabilityValue, type PageFilter, type SortColumn, type StatusClass } from '../../src/storage/page-queries.ts';
+import {
+  SORT_COLUMNS,
+  type IndexabilityValue,
+  type PageFilter,
+  type SortColumn,
+  type StatusClass,
+} from '../../src/storage/page-queries.ts';
 import { pageFixture } from './store-contract.ts';
 
 export const COLUMNS: readonly SortColumn[] = SORT_COLUMNS;
@@ -80,7 +86,15 @@ export function referenceIndexability(page: PageRecord): IndexabilityValue | nul
 }
 
 /** The documented sort order of indexability: rows not judged first, indexable, then the reasons in the order they are checked. */
-const INDEXABILITY_ORDER: readonly (IndexabilityValue | null)[] = [null, 'indexable', 'blocked', 'redirected', 'not-200', 'noindex', 'canonicalised'];
+const INDEXABILITY_ORDER: readonly (IndexabilityValue | null)[] = [
+  null,
+  'indexable',
+  'blocked',
+  'redirected',
+  'not-200',
+  'noindex',
+  'canonicalised',
+];
 
 /** The status class of a row (every row is in exactly one). */
 export function classOf(page: PageRecord): Exclude<StatusClass, 'duplicate'> {
@@ -141,7 +155,9 @@ export function reference(
   const needle = search.toLowerCase();
   const kept = pages.filter(
     (page) =>
-      (statusClasses.length === 0 || statusClasses.includes(classOf(page)) || (statusClasses.includes('duplicate') && page.duplicateOf !== null)) &&
+      (statusClasses.length === 0 ||
+        statusClasses.includes(classOf(page)) ||
+        (statusClasses.includes('duplicate') && page.duplicateOf !== null)) &&
       (kind === undefined || page.kind === kind) &&
       (mediaType === undefined || mediaTypeOf(page.contentType) === mediaType) &&
       (depth === undefined || page.depth === depth) &&

@@ -8,7 +8,14 @@
  * Portable on purpose: no Node and no DOM APIs, only the language and the store.
  */
 import type { CrawlStore, LinkTally, StoredBody, StoreTx } from '../../src/core/crawl/ports.ts';
-import { emptyCounts, type CrawlRecord, type FrontierEntry, type HostState, type NotCrawledUrl, type PageRecord } from '../../src/core/model.ts';
+import {
+  emptyCounts,
+  type CrawlRecord,
+  type FrontierEntry,
+  type HostState,
+  type NotCrawledUrl,
+  type PageRecord,
+} from '../../src/core/model.ts';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 
 /** What the suite needs from a test framework. */
@@ -60,7 +67,13 @@ export function hostFixture(crawlId: string, origin: string): HostState {
   };
 }
 
-export function entryFixture(crawlId: string, origin: string, path: string, seq: number, leaseRunId: string | null = null): FrontierEntry {
+export function entryFixture(
+  crawlId: string,
+  origin: string,
+  path: string,
+  seq: number,
+  leaseRunId: string | null = null,
+): FrontierEntry {
   return {
     crawlId,
     url: `${origin}${path}`,
@@ -122,7 +135,8 @@ function everyByte(): Uint8Array {
   return bytes;
 }
 
-const byUrl = <T extends { url: string }>(rows: T[]): T[] => [...rows].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+const byUrl = <T extends { url: string }>(rows: T[]): T[] =>
+  [...rows].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
 const byOrigin = (rows: HostState[]): HostState[] =>
   [...rows].sort((a, b) => (a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : 0));
 const seqs = (rows: { seq: number }[]): number[] => rows.map((row) => row.seq);
@@ -179,7 +193,12 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
       it('replaces a crawl written again under the same id', async () => {
         const store = await makeStore();
         await store.transaction((tx) => tx.putCrawl(crawlFixture('c1')));
-        const finished: CrawlRecord = { ...crawlFixture('c1'), state: 'finished', endedAt: START + 9000, message: 'done' };
+        const finished: CrawlRecord = {
+          ...crawlFixture('c1'),
+          state: 'finished',
+          endedAt: START + 9000,
+          message: 'done',
+        };
         await store.transaction((tx) => tx.putCrawl(finished));
 
         assertEqual(await store.getCrawl('c1'), finished);
@@ -229,7 +248,9 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
 
       it('lists the hosts of one crawl and none of another', async () => {
         const store = await makeStore();
-        await store.transaction((tx) => tx.putHosts([hostFixture('c1', B), hostFixture('c2', A), hostFixture('c1', A)]));
+        await store.transaction((tx) =>
+          tx.putHosts([hostFixture('c1', B), hostFixture('c2', A), hostFixture('c1', A)]),
+        );
 
         const hosts = await store.transaction((tx) => tx.listHosts('c1'));
         assertEqual(byOrigin(hosts), [hostFixture('c1', A), hostFixture('c1', B)]);
@@ -268,7 +289,9 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
         const two = entryFixture('c1', A, '/2', 2, 'run-1');
         await store.transaction((tx) => tx.putEntries([one, two, entryFixture('c2', A, '/3', 3)]));
 
-        const got = await store.transaction((tx) => tx.getEntries('c1', [`${A}/2`, `${A}/missing`, `${A}/1`, `${A}/3`]));
+        const got = await store.transaction((tx) =>
+          tx.getEntries('c1', [`${A}/2`, `${A}/missing`, `${A}/1`, `${A}/3`]),
+        );
         assertEqual(got, [two, undefined, one, undefined]);
         assertEqual(await store.transaction((tx) => tx.getEntries('c1', [])), []);
       });
@@ -308,10 +331,7 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
 
       it('leasedEntries lists every leased entry of the crawl, whatever the run, and nothing else', async () => {
         const store = await makeStore();
-        const leased = [
-          entryFixture('c1', A, '/one', 1, 'run-1'),
-          entryFixture('c1', B, '/two', 2, 'run-old'),
-        ];
+        const leased = [entryFixture('c1', A, '/one', 1, 'run-1'), entryFixture('c1', B, '/two', 2, 'run-old')];
         await store.transaction((tx) =>
           tx.putEntries([...leased, entryFixture('c1', A, '/three', 3), entryFixture('c2', A, '/four', 4, 'run-1')]),
         );
@@ -348,7 +368,8 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
           ]),
         );
 
-        const queued = (limit: number): Promise<FrontierEntry[]> => store.transaction((tx) => tx.queuedEntries('c1', A, limit));
+        const queued = (limit: number): Promise<FrontierEntry[]> =>
+          store.transaction((tx) => tx.queuedEntries('c1', A, limit));
         assertEqual(await queued(2), [entryFixture('c1', A, '/a', 10), entryFixture('c1', A, '/b', 20)]);
         assertEqual(seqs(await queued(100)), [10, 20, 40, 50]);
         assertEqual(await queued(0), []);
@@ -357,7 +378,11 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
       it('deleteEntries removes the named entries of that crawl only', async () => {
         const store = await makeStore();
         await store.transaction((tx) =>
-          tx.putEntries([entryFixture('c1', A, '/1', 1), entryFixture('c1', A, '/2', 2, 'run-1'), entryFixture('c2', A, '/1', 1)]),
+          tx.putEntries([
+            entryFixture('c1', A, '/1', 1),
+            entryFixture('c1', A, '/2', 2, 'run-1'),
+            entryFixture('c2', A, '/1', 1),
+          ]),
         );
         await store.transaction((tx) => tx.deleteEntries('c1', [`${A}/1`, `${A}/2`, `${A}/absent`]));
 
@@ -372,7 +397,11 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
       it('knownOf says which URLs the crawl holds, as a row or an entry (leased or not), in the order asked', async () => {
         const store = await makeStore();
         await store.transaction(async (tx) => {
-          await tx.putEntries([entryFixture('c1', A, '/queued', 1), entryFixture('c1', A, '/leased', 2, 'run-1'), entryFixture('c2', A, '/other', 1)]);
+          await tx.putEntries([
+            entryFixture('c1', A, '/queued', 1),
+            entryFixture('c1', A, '/leased', 2, 'run-1'),
+            entryFixture('c2', A, '/other', 1),
+          ]);
           await tx.putPages([pageFixture('c1', `${A}/row`, 1)]);
         });
         const urls = [`${A}/row`, `${A}/absent`, `${A}/queued`, `${A}/other`, `${A}/leased`];
@@ -386,7 +415,11 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
           for (const batch of [3, 1, 2]) await tx.putLinkTally(tallyFixture('c1', batch));
           await tx.putLinkTally(tallyFixture('c2', 1));
         });
-        assertEqual(await store.transaction((tx) => tx.linkTallies('c1')), [tallyFixture('c1', 1), tallyFixture('c1', 2), tallyFixture('c1', 3)]);
+        assertEqual(await store.transaction((tx) => tx.linkTallies('c1')), [
+          tallyFixture('c1', 1),
+          tallyFixture('c1', 2),
+          tallyFixture('c1', 3),
+        ]);
         await store.deleteCrawl('c1');
         assertEqual(await store.transaction((tx) => tx.linkTallies('c1')), []);
         assertEqual(await store.transaction((tx) => tx.linkTallies('c2')), [tallyFixture('c2', 1)]);
@@ -407,11 +440,24 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
     });
 
     describe('URLs not crawled', () => {
-      const left = (crawlId: string, path: string, reason: NotCrawledUrl['reason']): NotCrawledUrl => ({ crawlId, url: `${A}${path}`, reason, depth: 3, referrer: `${A}/` });
+      const left = (crawlId: string, path: string, reason: NotCrawledUrl['reason']): NotCrawledUrl => ({
+        crawlId,
+        url: `${A}${path}`,
+        reason,
+        depth: 3,
+        referrer: `${A}/`,
+      });
 
       it('lists them in URL order, after a URL, at most limit, of one reason or all, of that crawl only; replaces and deletes', async () => {
         const store = await makeStore();
-        await store.transaction((tx) => tx.putNotCrawled([left('c1', '/c', 'depth'), left('c1', '/a', 'page-limit'), left('c1', '/b', 'depth'), left('c2', '/a', 'trap')]));
+        await store.transaction((tx) =>
+          tx.putNotCrawled([
+            left('c1', '/c', 'depth'),
+            left('c1', '/a', 'page-limit'),
+            left('c1', '/b', 'depth'),
+            left('c2', '/a', 'trap'),
+          ]),
+        );
         const urls = (list: NotCrawledUrl[]): string[] => list.map((u) => u.url.slice(A.length));
         assertEqual(urls(await store.notCrawledAfter('c1', null, 10)), ['/a', '/b', '/c']);
         assertEqual(await store.notCrawledAfter('c1', null, 1), [left('c1', '/a', 'page-limit')]);
@@ -471,7 +517,12 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
 
       it('stores an empty body as an empty byte array', async () => {
         const store = await makeStore();
-        const body: StoredBody = { crawlId: 'c1', sha256: 'e3'.repeat(32), url: `${A}/empty`, bytes: new Uint8Array(0) };
+        const body: StoredBody = {
+          crawlId: 'c1',
+          sha256: 'e3'.repeat(32),
+          url: `${A}/empty`,
+          bytes: new Uint8Array(0),
+        };
         await store.transaction((tx) => tx.putBody(body));
 
         assertEqual(await store.getBody('c1', body.sha256), body);
@@ -480,13 +531,28 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
       it('getBodies reads several bodies of one crawl in the order asked, undefined where none is stored', async () => {
         const store = await makeStore();
         const first: StoredBody = { crawlId: 'c1', sha256: 'a1'.repeat(32), url: `${A}/a`, bytes: everyByte() };
-        const second: StoredBody = { crawlId: 'c1', sha256: 'b2'.repeat(32), url: `${A}/b`, bytes: new Uint8Array([1, 2, 3]) };
-        const elsewhere: StoredBody = { crawlId: 'c2', sha256: 'c3'.repeat(32), url: `${A}/c`, bytes: new Uint8Array([4]) };
+        const second: StoredBody = {
+          crawlId: 'c1',
+          sha256: 'b2'.repeat(32),
+          url: `${A}/b`,
+          bytes: new Uint8Array([1, 2, 3]),
+        };
+        const elsewhere: StoredBody = {
+          crawlId: 'c2',
+          sha256: 'c3'.repeat(32),
+          url: `${A}/c`,
+          bytes: new Uint8Array([4]),
+        };
         await store.transaction(async (tx) => {
           for (const body of [first, second, elsewhere]) await tx.putBody(body);
         });
 
-        assertEqual(await store.getBodies('c1', [second.sha256, 'ff'.repeat(32), first.sha256, elsewhere.sha256]), [second, undefined, first, undefined]);
+        assertEqual(await store.getBodies('c1', [second.sha256, 'ff'.repeat(32), first.sha256, elsewhere.sha256]), [
+          second,
+          undefined,
+          first,
+          undefined,
+        ]);
         assertEqual(await store.getBodies('c1', []), []);
       });
 
@@ -495,7 +561,10 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
         const rows = [4, 1, 5, 3, 2].map((seq) => pageFixture('c1', `${A}/p${seq}`, seq));
         await store.transaction((tx) => tx.putPages([...rows, pageFixture('c2', `${A}/p9`, 3)]));
 
-        assertEqual(await store.pagesAfter('c1', 2, 2), [pageFixture('c1', `${A}/p3`, 3), pageFixture('c1', `${A}/p4`, 4)]);
+        assertEqual(await store.pagesAfter('c1', 2, 2), [
+          pageFixture('c1', `${A}/p3`, 3),
+          pageFixture('c1', `${A}/p4`, 4),
+        ]);
         assertEqual(seqs(await store.pagesAfter('c1', 0, 100)), [1, 2, 3, 4, 5]);
         assertEqual(await store.pagesAfter('c1', 5, 100), []);
         assertEqual(await store.pagesAfter('c1', 0, 0), []);
@@ -507,7 +576,10 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
         const rows = [2, 5, 1, 4, 3].map((seq) => pageFixture('c1', `${A}/p${seq}`, seq));
         await store.transaction((tx) => tx.putPages([...rows, pageFixture('c2', `${A}/p9`, 9)]));
 
-        assertEqual(await store.latestPages('c1', 2), [pageFixture('c1', `${A}/p5`, 5), pageFixture('c1', `${A}/p4`, 4)]);
+        assertEqual(await store.latestPages('c1', 2), [
+          pageFixture('c1', `${A}/p5`, 5),
+          pageFixture('c1', `${A}/p4`, 4),
+        ]);
         assertEqual(seqs(await store.latestPages('c1', 100)), [5, 4, 3, 2, 1]);
         assertEqual(await store.latestPages('c1', 0), []);
         assertEqual(await store.latestPages('c3', 10), []);
@@ -533,7 +605,11 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
           };
         });
 
-        assertEqual(seen, { crawl: crawlFixture('c1'), next: entryFixture('c1', A, '/1', 1), pages: [pageFixture('c1', `${A}/0`, 1)] });
+        assertEqual(seen, {
+          crawl: crawlFixture('c1'),
+          next: entryFixture('c1', A, '/1', 1),
+          pages: [pageFixture('c1', `${A}/0`, 1)],
+        });
       });
 
       it('a work that throws writes nothing and rejects with its error', async () => {
@@ -657,7 +733,10 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
           leased: [entryFixture('kept', B, '/l', 3, 'run-1')],
           owner: `${A}/p`,
         });
-        assertEqual((await store.listCrawls()).map((crawl) => crawl.id), ['kept']);
+        assertEqual(
+          (await store.listCrawls()).map((crawl) => crawl.id),
+          ['kept'],
+        );
       });
 
       it('does nothing for a crawl that does not exist', async () => {
@@ -696,7 +775,9 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
           await tx.putHosts([hostFixture('orphan-b', A)]);
           await tx.putEntries([entryFixture('orphan-c', A, '/q', 3)]);
           await tx.putBody({ crawlId: 'orphan-d', sha256: sha, url: `${A}/p`, bytes: everyByte() });
-          await tx.putNotCrawled([{ crawlId: 'orphan-e', url: `${A}/deep`, reason: 'depth', depth: 21, referrer: null }]);
+          await tx.putNotCrawled([
+            { crawlId: 'orphan-e', url: `${A}/deep`, reason: 'depth', depth: 21, referrer: null },
+          ]);
         });
 
         assertEqual(await store.deleteOrphans(), 5);
@@ -709,8 +790,16 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
           assertEqual(await store.listHosts(crawlId), []);
         }
         assertEqual(await store.getCrawl('kept'), crawlFixture('kept'));
-        assertEqual(await store.pagesAfter('kept', 0, 10), [pageFixture('kept', `${A}/p`, 1), pageFixture('kept', `${B}/q`, 2)]);
-        assertEqual(await store.getBody('kept', sha), { crawlId: 'kept', sha256: sha, url: `${A}/p`, bytes: everyByte() });
+        assertEqual(await store.pagesAfter('kept', 0, 10), [
+          pageFixture('kept', `${A}/p`, 1),
+          pageFixture('kept', `${B}/q`, 2),
+        ]);
+        assertEqual(await store.getBody('kept', sha), {
+          crawlId: 'kept',
+          sha256: sha,
+          url: `${A}/p`,
+          bytes: everyByte(),
+        });
         assertEqual(await store.deleteOrphans(), 0);
       });
 

@@ -91,16 +91,49 @@ export function zip64File(entries: readonly { name: string; data: Uint8Array }[]
     const nameBytes = encoder.encode(name);
     const crc = crc32(data);
     const local = new Fields()
-      .u32(0x04034b50).u16(45).u16(0x0800).u16(0).u16(0).u16(0x5a21).u32(crc).u32(0xffffffff).u32(0xffffffff)
-      .u16(nameBytes.length).u16(20).raw(nameBytes)
-      .u16(0x0001).u16(16).u64(data.length).u64(data.length)
+      .u32(0x04034b50)
+      .u16(45)
+      .u16(0x0800)
+      .u16(0)
+      .u16(0)
+      .u16(0x5a21)
+      .u32(crc)
+      .u32(0xffffffff)
+      .u32(0xffffffff)
+      .u16(nameBytes.length)
+      .u16(20)
+      .raw(nameBytes)
+      .u16(0x0001)
+      .u16(16)
+      .u64(data.length)
+      .u64(data.length)
       .done();
     segments.push({ offset: at, bytes: local }, { offset: at + local.length, bytes: data });
     central.push(
       new Fields()
-        .u32(0x02014b50).u16(45).u16(45).u16(0x0800).u16(0).u16(0).u16(0x5a21).u32(crc).u32(0xffffffff).u32(0xffffffff)
-        .u16(nameBytes.length).u16(28).u16(0).u16(0).u16(0).u32(0).u32(0xffffffff).raw(nameBytes)
-        .u16(0x0001).u16(24).u64(data.length).u64(data.length).u64(at)
+        .u32(0x02014b50)
+        .u16(45)
+        .u16(45)
+        .u16(0x0800)
+        .u16(0)
+        .u16(0)
+        .u16(0x5a21)
+        .u32(crc)
+        .u32(0xffffffff)
+        .u32(0xffffffff)
+        .u16(nameBytes.length)
+        .u16(28)
+        .u16(0)
+        .u16(0)
+        .u16(0)
+        .u32(0)
+        .u32(0xffffffff)
+        .raw(nameBytes)
+        .u16(0x0001)
+        .u16(24)
+        .u64(data.length)
+        .u64(data.length)
+        .u64(at)
         .done(),
     );
     at += local.length + data.length;
@@ -110,10 +143,32 @@ export function zip64File(entries: readonly { name: string; data: Uint8Array }[]
   segments.push({ offset: directoryOffset, bytes: directory });
   at += directory.length;
   const zip64End = new Fields()
-    .u32(0x06064b50).u64(44).u16(45).u16(45).u32(0).u32(0).u64(entries.length).u64(entries.length).u64(directory.length).u64(directoryOffset)
+    .u32(0x06064b50)
+    .u64(44)
+    .u16(45)
+    .u16(45)
+    .u32(0)
+    .u32(0)
+    .u64(entries.length)
+    .u64(entries.length)
+    .u64(directory.length)
+    .u64(directoryOffset)
     .done();
   const locator = new Fields().u32(0x07064b50).u32(0).u64(at).u32(1).done();
-  const end = new Fields().u32(0x06054b50).u16(0).u16(0).u16(0xffff).u16(0xffff).u32(0xffffffff).u32(0xffffffff).u16(0).done();
-  segments.push({ offset: at, bytes: zip64End }, { offset: at + zip64End.length, bytes: locator }, { offset: at + zip64End.length + locator.length, bytes: end });
+  const end = new Fields()
+    .u32(0x06054b50)
+    .u16(0)
+    .u16(0)
+    .u16(0xffff)
+    .u16(0xffff)
+    .u32(0xffffffff)
+    .u32(0xffffffff)
+    .u16(0)
+    .done();
+  segments.push(
+    { offset: at, bytes: zip64End },
+    { offset: at + zip64End.length, bytes: locator },
+    { offset: at + zip64End.length + locator.length, bytes: end },
+  );
   return new VirtualFile(at + zip64End.length + locator.length + end.length, segments);
 }

@@ -21,7 +21,17 @@ function setUp(answer: (url: string) => FetchOutcome['ok'] = () => true) {
       sent.push(request.url);
       askedBeforeSend.push(asked.length);
       return answer(request.url)
-        ? { ok: true, status: 200, headers: [], location: null, body: null, truncated: false, wire: null, startedAt: time, endedAt: time + 1 }
+        ? {
+            ok: true,
+            status: 200,
+            headers: [],
+            location: null,
+            body: null,
+            truncated: false,
+            wire: null,
+            startedAt: time,
+            endedAt: time + 1,
+          }
         : { ok: false, error: { code: 'network', message: 'network error' }, startedAt: time, endedAt: time + 1 };
     },
   };
@@ -55,7 +65,10 @@ describe('withAccessGuard', () => {
     const t = setUp();
     t.setGranted(false);
     const outcome = await t.fetch('http://a.test:81/page');
-    assert.deepEqual(outcome.ok ? null : outcome.error, { code: 'no-access', message: 'Tabcrawl has no access to http://a.test/* any more' });
+    assert.deepEqual(outcome.ok ? null : outcome.error, {
+      code: 'no-access',
+      message: 'Tabcrawl has no access to http://a.test/* any more',
+    });
     assert.deepEqual(t.sent, []);
   });
 
@@ -95,7 +108,11 @@ describe('withAccessGuard', () => {
     assert.equal(failed.ok ? null : failed.error.code, 'network');
     t.setGranted(false);
     const refused = await t.fetch('http://a.test/2');
-    assert.equal(refused.ok ? null : refused.error.code, 'no-access', 'the answer was still trusted: it left, and its failure tells');
+    assert.equal(
+      refused.ok ? null : refused.error.code,
+      'no-access',
+      'the answer was still trusted: it left, and its failure tells',
+    );
     assert.deepEqual(t.sent, ['http://a.test/1', 'http://a.test/2']);
   });
 });

@@ -4,7 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { addressClassOf, addressClassOfUrl, isPrivateHost, type AddressClass } from '../../src/core/url/address-class.ts';
+import {
+  addressClassOf,
+  addressClassOfUrl,
+  isPrivateHost,
+  type AddressClass,
+} from '../../src/core/url/address-class.ts';
 
 describe('addressClassOf: IP literals and names', () => {
   const cases: [string, AddressClass][] = [

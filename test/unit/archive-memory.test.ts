@@ -26,9 +26,15 @@ const encoder = new TextEncoder();
 function record(i: number): Uint8Array {
   const html = i % 7 === 0;
   const size = i % 10 === 0 ? 4 * MB : 256 * 1024;
-  const body = html ? encoder.encode(`<!doctype html><title>Page ${i}</title>${Array.from({ length: 50 }, (_, j) => `<a href="/f${i + j}">${j}</a>`).join('')}`) : new Uint8Array(size);
+  const body = html
+    ? encoder.encode(
+        `<!doctype html><title>Page ${i}</title>${Array.from({ length: 50 }, (_, j) => `<a href="/f${i + j}">${j}</a>`).join('')}`,
+      )
+    : new Uint8Array(size);
   if (!html) for (let j = 0; j < size; j += 4096) body[j] = (i * 31 + j) & 0xff;
-  const http = encoder.encode(`HTTP/1.1 200 OK\r\nContent-Type: ${html ? 'text/html' : 'application/octet-stream'}\r\nContent-Length: ${body.length}\r\n\r\n`);
+  const http = encoder.encode(
+    `HTTP/1.1 200 OK\r\nContent-Type: ${html ? 'text/html' : 'application/octet-stream'}\r\nContent-Length: ${body.length}\r\n\r\n`,
+  );
   const head = encoder.encode(
     `WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://example.com/f${i}\r\nWARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Record-ID: <urn:uuid:${i}>\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: ${http.length + body.length}\r\n\r\n`,
   );
@@ -68,7 +74,10 @@ for (const gzip of [false, true]) {
   describe(`importing 300 MB of ${gzip ? 'gzipped' : 'plain'} WARC records`, () => {
     it('keeps the memory flat: the heap and buffers grow by far less than 64 MB', { timeout: 180_000 }, async (t) => {
       const { stream, made } = generated(gzip);
-      const builder = new ArchiveRowBuilder({ crawlId: 'memory', settings: { ...DEFAULT_SETTINGS, startUrl: 'https://example.com/f0' } });
+      const builder = new ArchiveRowBuilder({
+        crawlId: 'memory',
+        settings: { ...DEFAULT_SETTINGS, startUrl: 'https://example.com/f0' },
+      });
       gc();
       const base = used();
       let peak = 0;
@@ -97,7 +106,9 @@ for (const gzip of [false, true]) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         growth = Math.min(growth, used() - base);
       }
-      t.diagnostic(`${(made() / MB).toFixed(0)} MB, ${records} records, ${rows} rows, ${(bodyBytes / MB).toFixed(0)} MB of bodies in ${seconds.toFixed(1)} s (${(records / seconds).toFixed(0)} records/s, ${(made() / MB / seconds).toFixed(0)} MB/s); peak growth ${(peak / MB).toFixed(1)} MB, after ${(growth / MB).toFixed(1)} MB`);
+      t.diagnostic(
+        `${(made() / MB).toFixed(0)} MB, ${records} records, ${rows} rows, ${(bodyBytes / MB).toFixed(0)} MB of bodies in ${seconds.toFixed(1)} s (${(records / seconds).toFixed(0)} records/s, ${(made() / MB / seconds).toFixed(0)} MB/s); peak growth ${(peak / MB).toFixed(1)} MB, after ${(growth / MB).toFixed(1)} MB`,
+      );
       assert.equal(rows, records);
       assert.ok(made() >= TOTAL);
       assert.ok(peak < 64 * MB, `peak growth ${(peak / MB).toFixed(1)} MB`);

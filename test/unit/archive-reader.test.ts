@@ -39,7 +39,19 @@ const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 /** One WARC record, as a writer would put it (CRLF CRLF after the block). */
 function warcRecord(type: string, uri: string, block: Uint8Array | string, extra: string[] = []): Uint8Array {
   const bytes = typeof block === 'string' ? text(block) : block;
-  const head = text(['WARC/1.1', `WARC-Type: ${type}`, `WARC-Target-URI: ${uri}`, 'WARC-Date: 2026-01-02T03:04:05Z', `WARC-Record-ID: <urn:uuid:${crypto.randomUUID()}>`, ...extra, `Content-Length: ${bytes.length}`, '', ''].join('\r\n'));
+  const head = text(
+    [
+      'WARC/1.1',
+      `WARC-Type: ${type}`,
+      `WARC-Target-URI: ${uri}`,
+      'WARC-Date: 2026-01-02T03:04:05Z',
+      `WARC-Record-ID: <urn:uuid:${crypto.randomUUID()}>`,
+      ...extra,
+      `Content-Length: ${bytes.length}`,
+      '',
+      '',
+    ].join('\r\n'),
+  );
   const out = new Uint8Array(head.length + bytes.length + 4);
   out.set(head);
   out.set(bytes, head.length);
@@ -73,19 +85,32 @@ describe('the WARC reader on the fixtures, against warcio.js', () => {
     });
   }
 
-  it('gives offsets and lengths that tile the file: each record starts where the one before it ends', TIMEOUT, async () => {
-    for (const name of warcFixtureNames()) {
-      const bytes = warcFixture(name);
-      const { records } = await readAll(bytes, { fileName: name });
-      records.forEach((record, i) => {
-        const next = records[i + 1];
-        assert.equal(record.offset + record.length, next === undefined ? bytes.length : next.offset, `${name} record ${i}`);
-      });
-    }
-  });
+  it(
+    'gives offsets and lengths that tile the file: each record starts where the one before it ends',
+    TIMEOUT,
+    async () => {
+      for (const name of warcFixtureNames()) {
+        const bytes = warcFixture(name);
+        const { records } = await readAll(bytes, { fileName: name });
+        records.forEach((record, i) => {
+          const next = records[i + 1];
+          assert.equal(
+            record.offset + record.length,
+            next === undefined ? bytes.length : next.offset,
+            `${name} record ${i}`,
+          );
+        });
+      }
+    },
+  );
 
   it('reads the same records from a stream of 1-byte pieces', TIMEOUT, async () => {
-    for (const name of ['example.warc.gz', 'example-iana.org-chunked.warc', 'example-bad-length.warc', 'redirect.warc']) {
+    for (const name of [
+      'example.warc.gz',
+      'example-iana.org-chunked.warc',
+      'example-bad-length.warc',
+      'redirect.warc',
+    ]) {
       const bytes = warcFixture(name);
       const whole = await readAll(bytes);
       const pieces = await readAll(streamInPieces(bytes, 1));
@@ -98,29 +123,33 @@ describe('the WARC reader on the fixtures, against warcio.js', () => {
     }
   });
 
-  it('strips the angle brackets wget wrote around WARC-Target-URI, and reads its resource and metadata records', TIMEOUT, async () => {
-    const name = 'example-wget-bad-target-uri.warc.gz';
-    const bytes = warcFixture(name);
-    const raw = gunzipSync(bytes).toString('latin1');
-    assert.match(raw, /WARC-Target-URI: <http:\/\/example\.com\/>/, 'the fixture has the brackets');
-    const { records } = await readAll(bytes, { fileName: name });
-    assert.deepEqual(
-      records.map((r) => [r.type, r.targetUri]),
-      [
-        ['warcinfo', null],
-        ['request', 'http://example.com/'],
-        ['response', 'http://example.com/'],
-        ['metadata', 'metadata://gnu.org/software/wget/warc/MANIFEST.txt'],
-        ['resource', 'metadata://gnu.org/software/wget/warc/wget_arguments.txt'],
-        ['resource', 'metadata://gnu.org/software/wget/warc/wget.log'],
-      ],
-    );
-    const args = records[4];
-    assert.ok(args);
-    assert.equal(args.http, null);
-    assert.equal(args.body, args.block);
-    assert.match(new TextDecoder().decode(args.body), /--warc-file=/);
-  });
+  it(
+    'strips the angle brackets wget wrote around WARC-Target-URI, and reads its resource and metadata records',
+    TIMEOUT,
+    async () => {
+      const name = 'example-wget-bad-target-uri.warc.gz';
+      const bytes = warcFixture(name);
+      const raw = gunzipSync(bytes).toString('latin1');
+      assert.match(raw, /WARC-Target-URI: <http:\/\/example\.com\/>/, 'the fixture has the brackets');
+      const { records } = await readAll(bytes, { fileName: name });
+      assert.deepEqual(
+        records.map((r) => [r.type, r.targetUri]),
+        [
+          ['warcinfo', null],
+          ['request', 'http://example.com/'],
+          ['response', 'http://example.com/'],
+          ['metadata', 'metadata://gnu.org/software/wget/warc/MANIFEST.txt'],
+          ['resource', 'metadata://gnu.org/software/wget/warc/wget_arguments.txt'],
+          ['resource', 'metadata://gnu.org/software/wget/warc/wget.log'],
+        ],
+      );
+      const args = records[4];
+      assert.ok(args);
+      assert.equal(args.http, null);
+      assert.equal(args.body, args.block);
+      assert.match(new TextDecoder().decode(args.body), /--warc-file=/);
+    },
+  );
 
   it('keeps a chunked payload as archived and gives the de-chunked body', TIMEOUT, async () => {
     const { records } = await readAll(warcFixture('example-iana.org-chunked.warc'));
@@ -133,7 +162,13 @@ describe('the WARC reader on the fixtures, against warcio.js', () => {
     assert.match(body, /^<!doctype html>/i, 'the body starts with the page');
     assert.match(body, /<\/html>\s*$/i);
     assert.doesNotMatch(body, /\r\n0\r\n/);
-    assert.deepEqual(response.bodyDecoding, { dechunked: true, decoded: [], stillEncoded: null, incomplete: false, problems: [] });
+    assert.deepEqual(response.bodyDecoding, {
+      dechunked: true,
+      decoded: [],
+      stillEncoded: null,
+      incomplete: false,
+      problems: [],
+    });
     assert.ok(response.body.length < response.payload.length);
   });
 
@@ -161,7 +196,9 @@ describe('the WARC reader on the fixtures, against warcio.js', () => {
     const page = text('<!doctype html><title>Brotli</title><a href="/x">x</a>');
     const encoded = brotliCompressSync(page);
     const block = join(text('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: br\r\n\r\n'), encoded);
-    const warc = warcRecord('response', 'https://example.com/', block, ['Content-Type: application/http; msgtype=response']);
+    const warc = warcRecord('response', 'https://example.com/', block, [
+      'Content-Type: application/http; msgtype=response',
+    ]);
     const plain = await readAll(warc);
     const withoutDecoder = plain.records[0];
     assert.ok(withoutDecoder);
@@ -170,13 +207,17 @@ describe('the WARC reader on the fixtures, against warcio.js', () => {
       assert.deepEqual(withoutDecoder.body, new Uint8Array(encoded));
       assert.match(withoutDecoder.warnings.join(' '), /content coding br cannot be decoded here/);
     }
-    const decoded = await readAll(warc, { decoders: { br: async (bytes) => new Uint8Array(brotliDecompressSync(bytes)) } });
+    const decoded = await readAll(warc, {
+      decoders: { br: async (bytes) => new Uint8Array(brotliDecompressSync(bytes)) },
+    });
     assert.deepEqual(decoded.records[0]?.body, page);
     assert.deepEqual(decoded.records[0]?.bodyDecoding?.decoded, ['br']);
   });
 
   it('reads a body stored decoded under a Content-Encoding header as it is, with a warning', TIMEOUT, async () => {
-    const block = text('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n<!doctype html><title>Decoded</title>');
+    const block = text(
+      'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n<!doctype html><title>Decoded</title>',
+    );
     const { records } = await readAll(warcRecord('response', 'https://example.com/', block));
     assert.equal(new TextDecoder().decode(records[0]?.body), '<!doctype html><title>Decoded</title>');
     assert.equal(records[0]?.bodyDecoding?.stillEncoded, null);
@@ -202,66 +243,103 @@ describe('the WARC reader on a wrong Content-Length', () => {
 
   it('gets past a Content-Length too large for its record to the next record', TIMEOUT, async () => {
     const first = warcRecord('resource', 'https://example.com/a', 'aaaa');
-    const wrong = text(new TextDecoder().decode(warcRecord('resource', 'https://example.com/b', 'bbbbbbbb')).replace('Content-Length: 8', 'Content-Length: 3'));
+    const wrong = text(
+      new TextDecoder()
+        .decode(warcRecord('resource', 'https://example.com/b', 'bbbbbbbb'))
+        .replace('Content-Length: 8', 'Content-Length: 3'),
+    );
     const last = warcRecord('resource', 'https://example.com/c', 'cccc');
     const { records, error } = await readAll(join(first, wrong, last));
     assert.equal(error, null);
-    assert.deepEqual(records.map((r) => [r.targetUri, new TextDecoder().decode(r.payload)]), [
-      ['https://example.com/a', 'aaaa'],
-      ['https://example.com/b', 'bbb'],
-      ['https://example.com/c', 'cccc'],
-    ]);
+    assert.deepEqual(
+      records.map((r) => [r.targetUri, new TextDecoder().decode(r.payload)]),
+      [
+        ['https://example.com/a', 'aaaa'],
+        ['https://example.com/b', 'bbb'],
+        ['https://example.com/c', 'cccc'],
+      ],
+    );
     assert.match(records[1]?.warnings.join(' ') ?? '', /9 bytes between its end and the next record/);
   });
 
-  it('ends with an error, not a hang, when the last Content-Length runs past the end of the file', TIMEOUT, async () => {
-    const record = text(new TextDecoder().decode(warcRecord('resource', 'https://example.com/a', 'aaaa')).replace('Content-Length: 4', 'Content-Length: 4000000'));
-    const { records, error } = await readAll(record, { fileName: 'long.warc' });
-    assert.equal(records.length, 0);
-    assert.ok(error);
-    assert.equal(error.kind, 'truncated');
-    assert.match(error.message, /^long\.warc: the file ends in record 1 \(resource https:\/\/example\.com\/a, which starts at byte 0\): its block is 4000000 bytes, only 8 are there \(at byte \d+\)$/);
-  });
+  it(
+    'ends with an error, not a hang, when the last Content-Length runs past the end of the file',
+    TIMEOUT,
+    async () => {
+      const record = text(
+        new TextDecoder()
+          .decode(warcRecord('resource', 'https://example.com/a', 'aaaa'))
+          .replace('Content-Length: 4', 'Content-Length: 4000000'),
+      );
+      const { records, error } = await readAll(record, { fileName: 'long.warc' });
+      assert.equal(records.length, 0);
+      assert.ok(error);
+      assert.equal(error.kind, 'truncated');
+      assert.match(
+        error.message,
+        /^long\.warc: the file ends in record 1 \(resource https:\/\/example\.com\/a, which starts at byte 0\): its block is 4000000 bytes, only 8 are there \(at byte \d+\)$/,
+      );
+    },
+  );
 });
 
 describe('the WARC reader on cut and broken files', () => {
   /** Cuts every fixture at a few places: before, inside and just after its records. */
   for (const name of warcFixtureNames()) {
-    it(`reads ${name} cut short: the records before the cut, then an error naming the file and the byte`, TIMEOUT, async () => {
-      const bytes = warcFixture(name);
-      const full = await readAll(bytes, { fileName: name });
-      const cuts = new Set<number>([1, 17, Math.floor(bytes.length / 3), Math.floor(bytes.length / 2), bytes.length - 1]);
-      for (const record of full.records.slice(1, 4)) {
-        cuts.add(record.offset); // between two records: a shorter, whole WARC
-        cuts.add(record.offset + 3);
-      }
-      for (const cut of cuts) {
-        const { records, error } = await readAll(bytes.subarray(0, cut), { fileName: name });
-        const whole = full.records.filter((r) => r.offset + r.length <= cut);
-        const atBoundary = full.records.some((r) => r.offset === cut);
-        // What comes out is what the full file gives, up to the cut, and every record wholly before the cut.
-        assert.deepEqual(records.map((r) => [r.type, r.targetUri, r.payload]), full.records.slice(0, records.length).map((r) => [r.type, r.targetUri, r.payload]), `${name} cut at ${cut}`);
-        assert.ok(records.length >= whole.length, `${name} cut at ${cut}: ${records.length} >= ${whole.length}`);
-        const last = records.at(-1);
-        // A plain file cut in the CRLF CRLF after a block still holds that record whole.
-        const inTrailer = last !== undefined && full.records[records.length] === undefined ? cut >= last.offset + last.length - 4 : last !== undefined && cut >= last.offset + last.length - 4 && cut <= last.offset + last.length;
-        if (atBoundary || (error === null && inTrailer)) {
-          assert.equal(error, null, `${name} cut at ${cut}, between two records, is a shorter WARC`);
-        } else {
-          assert.ok(error, `${name} cut at ${cut} ends with an error`);
-          assert.equal(error.kind, 'truncated', error.message);
-          assert.equal(error.fileName, name);
-          assert.ok(error.message.startsWith(`${name}: `), error.message);
-          assert.match(error.message, new RegExp(`at byte ${error.offset}`));
-          assert.ok(error.offset <= cut, `${error.offset} <= ${cut}`);
-          assert.equal(error.recordsRead, records.length);
+    it(
+      `reads ${name} cut short: the records before the cut, then an error naming the file and the byte`,
+      TIMEOUT,
+      async () => {
+        const bytes = warcFixture(name);
+        const full = await readAll(bytes, { fileName: name });
+        const cuts = new Set<number>([
+          1,
+          17,
+          Math.floor(bytes.length / 3),
+          Math.floor(bytes.length / 2),
+          bytes.length - 1,
+        ]);
+        for (const record of full.records.slice(1, 4)) {
+          cuts.add(record.offset); // between two records: a shorter, whole WARC
+          cuts.add(record.offset + 3);
         }
-      }
-    });
+        for (const cut of cuts) {
+          const { records, error } = await readAll(bytes.subarray(0, cut), { fileName: name });
+          const whole = full.records.filter((r) => r.offset + r.length <= cut);
+          const atBoundary = full.records.some((r) => r.offset === cut);
+          // What comes out is what the full file gives, up to the cut, and every record wholly before the cut.
+          assert.deepEqual(
+            records.map((r) => [r.type, r.targetUri, r.payload]),
+            full.records.slice(0, records.length).map((r) => [r.type, r.targetUri, r.payload]),
+            `${name} cut at ${cut}`,
+          );
+          assert.ok(records.length >= whole.length, `${name} cut at ${cut}: ${records.length} >= ${whole.length}`);
+          const last = records.at(-1);
+          // A plain file cut in the CRLF CRLF after a block still holds that record whole.
+          const inTrailer =
+            last !== undefined && full.records[records.length] === undefined
+              ? cut >= last.offset + last.length - 4
+              : last !== undefined && cut >= last.offset + last.length - 4 && cut <= last.offset + last.length;
+          if (atBoundary || (error === null && inTrailer)) {
+            assert.equal(error, null, `${name} cut at ${cut}, between two records, is a shorter WARC`);
+          } else {
+            assert.ok(error, `${name} cut at ${cut} ends with an error`);
+            assert.equal(error.kind, 'truncated', error.message);
+            assert.equal(error.fileName, name);
+            assert.ok(error.message.startsWith(`${name}: `), error.message);
+            assert.match(error.message, new RegExp(`at byte ${error.offset}`));
+            assert.ok(error.offset <= cut, `${error.offset} <= ${cut}`);
+            assert.equal(error.recordsRead, records.length);
+          }
+        }
+      },
+    );
   }
 
   it('says in which record a gzip member ends early', TIMEOUT, async () => {
-    const { error, records } = await readAll(warcFixture('example.warc.gz').subarray(0, 1500), { fileName: 'example.warc.gz' });
+    const { error, records } = await readAll(warcFixture('example.warc.gz').subarray(0, 1500), {
+      fileName: 'example.warc.gz',
+    });
     assert.equal(records.length, 2);
     assert.equal(
       error?.message,
@@ -276,11 +354,19 @@ describe('the WARC reader on cut and broken files', () => {
     assert.equal(records.length, 2);
     assert.equal(error?.kind, 'corrupt');
     assert.equal(error?.offset, 784);
-    assert.match(error?.message ?? '', /^example\.warc\.gz: the gzip data is corrupt \(.+\) in the gzip member that starts here/);
+    assert.match(
+      error?.message ?? '',
+      /^example\.warc\.gz: the gzip data is corrupt \(.+\) in the gzip member that starts here/,
+    );
   });
 
   it('says a file is not a WARC when it is not one', TIMEOUT, async () => {
-    for (const bytes of [text('%PDF-1.7\n%âãÏÓ\n1 0 obj'), text('<!doctype html><title>x</title>'), new Uint8Array(0), text('\r\n\r\n')]) {
+    for (const bytes of [
+      text('%PDF-1.7\n%âãÏÓ\n1 0 obj'),
+      text('<!doctype html><title>x</title>'),
+      new Uint8Array(0),
+      text('\r\n\r\n'),
+    ]) {
       const { records, error } = await readAll(bytes, { fileName: 'x.warc' });
       assert.equal(records.length, 0);
       if (bytes.length === 0 || bytes[0] === 0x0d) {
@@ -294,7 +380,9 @@ describe('the WARC reader on cut and broken files', () => {
 
   it('stops at a record without a Content-Length', TIMEOUT, async () => {
     const first = warcRecord('resource', 'https://example.com/a', 'aaaa');
-    const second = text('WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: https://example.com/b\r\n\r\nbbbb\r\n\r\n');
+    const second = text(
+      'WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: https://example.com/b\r\n\r\nbbbb\r\n\r\n',
+    );
     const { records, error } = await readAll(join(first, second), { fileName: 'x.warc' });
     assert.equal(records.length, 1);
     assert.equal(error?.kind, 'not-warc');
@@ -349,8 +437,15 @@ describe('the WARC reader on gzip over the whole file, and on large records', ()
       fromGzip.records.map((r) => [r.type, r.targetUri, r.dataOffset, r.payload, r.body]),
       fromPlain.records.map((r) => [r.type, r.targetUri, r.offset, r.payload, r.body]),
     );
-    assert.deepEqual(fromGzip.records.map((r) => r.offset), [0, 0, 0], 'all in the one member that starts at byte 0');
-    assert.deepEqual(fromGzip.records.map((r) => r.length), [0, 0, whole.length]);
+    assert.deepEqual(
+      fromGzip.records.map((r) => r.offset),
+      [0, 0, 0],
+      'all in the one member that starts at byte 0',
+    );
+    assert.deepEqual(
+      fromGzip.records.map((r) => r.length),
+      [0, 0, whole.length],
+    );
   });
 
   it('reads a .warc file that is gzipped whatever its name', TIMEOUT, async () => {
@@ -362,7 +457,10 @@ describe('the WARC reader on gzip over the whole file, and on large records', ()
 
   it('keeps at most maxRecordBytes of a block and reads on', TIMEOUT, async () => {
     const big = new Uint8Array(100_000).fill(0x62);
-    const input = join(warcRecord('resource', 'https://example.com/big', big, ['Content-Type: application/octet-stream']), warcRecord('resource', 'https://example.com/small', 'small'));
+    const input = join(
+      warcRecord('resource', 'https://example.com/big', big, ['Content-Type: application/octet-stream']),
+      warcRecord('resource', 'https://example.com/small', 'small'),
+    );
     const { records, error } = await readAll(input, { maxRecordBytes: 1000 });
     assert.equal(error, null);
     assert.equal(records[0]?.blockCut, true);
@@ -377,6 +475,9 @@ describe('the WARC reader on gzip over the whole file, and on large records', ()
     const seen: number[] = [];
     await readAll(streamInPieces(bytes, 1000), { onProgress: (n) => seen.push(n) });
     assert.equal(seen.at(-1), bytes.length);
-    assert.deepEqual(seen, [...seen].sort((a, b) => a - b));
+    assert.deepEqual(
+      seen,
+      [...seen].sort((a, b) => a - b),
+    );
   });
 });

@@ -34,7 +34,18 @@ let warcPath: string;
 before(async () => {
   site = await startTestSite({ resources: true });
   warcPath = join(work, 'site.warc.gz');
-  const args = ['--warc-file', join(work, 'site'), '--recursive', '--level=2', '--no-verbose', '--tries=1', '--timeout=20', '--directory-prefix', join(work, 'files'), `${site.origin}/`];
+  const args = [
+    '--warc-file',
+    join(work, 'site'),
+    '--recursive',
+    '--level=2',
+    '--no-verbose',
+    '--tries=1',
+    '--timeout=20',
+    '--directory-prefix',
+    join(work, 'files'),
+    `${site.origin}/`,
+  ];
   // wget exits 8 when the server answered an error (the site's 404 and 500): expected.
   await run('wget', args).catch((error: { code?: number; stderr?: string }) => {
     if (error.code !== 8) throw new Error(`wget failed (${error.code}): ${error.stderr ?? ''}`);
@@ -63,40 +74,60 @@ describe('a WARC written by wget --warc-file', () => {
       records.map((r) => [r.type, r.targetUri, r.offset, r.payload]),
       reference.map((r) => [r.type, r.targetUri, r.offset, r.payload]),
     );
-    assert.ok(records.every((r) => r.warnings.length === 0 || r.type !== 'response'), 'wget writes clean records');
-    assert.deepEqual([...new Set(records.map((r) => r.type))].sort(), ['metadata', 'request', 'resource', 'response', 'warcinfo']);
+    assert.ok(
+      records.every((r) => r.warnings.length === 0 || r.type !== 'response'),
+      'wget writes clean records',
+    );
+    assert.deepEqual([...new Set(records.map((r) => r.type))].sort(), [
+      'metadata',
+      'request',
+      'resource',
+      'response',
+      'warcinfo',
+    ]);
   });
 
-  it('gives one row per URL wget fetched, with the status the site sent, and the bodies as served', TIMEOUT, async () => {
-    const builder = new ArchiveRowBuilder({ crawlId: 'wget', settings: { ...DEFAULT_SETTINGS, startUrl: `${site.origin}/` } });
-    const rows: ImportedRow[] = [];
-    for await (const record of readWarc(warcBytes, { fileName: 'site.warc.gz' })) rows.push(...(await builder.add(record)));
-    rows.push(...(await builder.finish()));
-    const fetched = [...new Set(site.requests.map((request) => `${site.origin}${request.url}`))].sort();
-    assert.deepEqual(rows.map((r) => r.row.url).sort(), fetched, 'a row for every URL wget asked for, no other');
-    assert.equal(builder.summary.unpairedRequests, 0);
-    const row = (path: string): ImportedRow => rows.find((r) => r.row.url === `${site.origin}${path}`) ?? assert.fail(path);
-    assert.equal(row('/').row.status, 200);
-    assert.ok(row('/').row.links.includes(`${site.origin}/p/0`));
-    assert.equal(row('/missing').row.status, 404);
-    assert.equal(row('/broken').row.status, 500);
-    assert.equal(row('/old').row.status, 301);
-    assert.equal(row('/old').row.location, `${site.origin}/new`);
-    assert.equal(row('/robots.txt').row.status, 200, "wget's robots.txt request is a row too");
-    assert.ok(!rows.some((r) => r.row.url.endsWith('/private/secret')), 'wget obeyed robots.txt');
-    assert.deepEqual(row('/latin1').body, EXACT_BODIES['/latin1']);
-    assert.equal(row('/latin1').row.title, 'Café');
-    assert.ok(row('/').row.requestHeaders?.some(([name, value]) => name === 'user-agent' && value.startsWith('Wget/')));
+  it(
+    'gives one row per URL wget fetched, with the status the site sent, and the bodies as served',
+    TIMEOUT,
+    async () => {
+      const builder = new ArchiveRowBuilder({
+        crawlId: 'wget',
+        settings: { ...DEFAULT_SETTINGS, startUrl: `${site.origin}/` },
+      });
+      const rows: ImportedRow[] = [];
+      for await (const record of readWarc(warcBytes, { fileName: 'site.warc.gz' }))
+        rows.push(...(await builder.add(record)));
+      rows.push(...(await builder.finish()));
+      const fetched = [...new Set(site.requests.map((request) => `${site.origin}${request.url}`))].sort();
+      assert.deepEqual(rows.map((r) => r.row.url).sort(), fetched, 'a row for every URL wget asked for, no other');
+      assert.equal(builder.summary.unpairedRequests, 0);
+      const row = (path: string): ImportedRow =>
+        rows.find((r) => r.row.url === `${site.origin}${path}`) ?? assert.fail(path);
+      assert.equal(row('/').row.status, 200);
+      assert.ok(row('/').row.links.includes(`${site.origin}/p/0`));
+      assert.equal(row('/missing').row.status, 404);
+      assert.equal(row('/broken').row.status, 500);
+      assert.equal(row('/old').row.status, 301);
+      assert.equal(row('/old').row.location, `${site.origin}/new`);
+      assert.equal(row('/robots.txt').row.status, 200, "wget's robots.txt request is a row too");
+      assert.ok(!rows.some((r) => r.row.url.endsWith('/private/secret')), 'wget obeyed robots.txt');
+      assert.deepEqual(row('/latin1').body, EXACT_BODIES['/latin1']);
+      assert.equal(row('/latin1').row.title, 'Café');
+      assert.ok(
+        row('/').row.requestHeaders?.some(([name, value]) => name === 'user-agent' && value.startsWith('Wget/')),
+      );
 
-    // The walk from the start: depth and referrer as wget's recursion found them.
-    const graph = new LinkGraph();
-    for (const { row: r } of rows) graph.add(r);
-    const fields = graph.fields([`${site.origin}/`]);
-    assert.equal(fields.get(`${site.origin}/`)?.depth, 0);
-    assert.equal(fields.get(`${site.origin}/p/0`)?.depth, 1);
-    assert.equal(fields.get(`${site.origin}/p/0`)?.referrer, `${site.origin}/`);
-    assert.equal(fields.get(`${site.origin}/new`)?.depth, 1, 'a redirect target at its source depth');
-  });
+      // The walk from the start: depth and referrer as wget's recursion found them.
+      const graph = new LinkGraph();
+      for (const { row: r } of rows) graph.add(r);
+      const fields = graph.fields([`${site.origin}/`]);
+      assert.equal(fields.get(`${site.origin}/`)?.depth, 0);
+      assert.equal(fields.get(`${site.origin}/p/0`)?.depth, 1);
+      assert.equal(fields.get(`${site.origin}/p/0`)?.referrer, `${site.origin}/`);
+      assert.equal(fields.get(`${site.origin}/new`)?.depth, 1, 'a redirect target at its source depth');
+    },
+  );
 
   it('reads the WACZ js-wacz packs from it as the WARC itself', TIMEOUT, async () => {
     const output = join(work, 'site.wacz');
@@ -113,15 +144,37 @@ describe('a WARC written by wget --warc-file', () => {
 });
 
 describe('a WARC written by wget spanning hosts (--span-hosts)', () => {
-  const html = (body: string) => ({ headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<!doctype html><title>A page</title>${body}` });
+  const html = (body: string) => ({
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: `<!doctype html><title>A page</title>${body}`,
+  });
   let start: LocalSite;
   let other: LocalSite;
   let spanning: Uint8Array<ArrayBuffer>;
 
   before(async () => {
-    other = await startLocalSite({ '/': html('<a href="/x">x</a>'), '/x': html('<a href="/y">y</a>'), '/y': html('the end') });
-    start = await startLocalSite({ '/': html(`<a href="/a">a</a> <a href="${other.origin}/">other</a> <a href="${other.origin}/x">x</a>`), '/a': html('<a href="/">home</a>') });
-    const args = ['--warc-file', join(work, 'spanning'), '--recursive', '--span-hosts', '--level=2', '--no-verbose', '--tries=1', '--timeout=20', '--directory-prefix', join(work, 'spanning-files'), `${start.origin}/`];
+    other = await startLocalSite({
+      '/': html('<a href="/x">x</a>'),
+      '/x': html('<a href="/y">y</a>'),
+      '/y': html('the end'),
+    });
+    start = await startLocalSite({
+      '/': html(`<a href="/a">a</a> <a href="${other.origin}/">other</a> <a href="${other.origin}/x">x</a>`),
+      '/a': html('<a href="/">home</a>'),
+    });
+    const args = [
+      '--warc-file',
+      join(work, 'spanning'),
+      '--recursive',
+      '--span-hosts',
+      '--level=2',
+      '--no-verbose',
+      '--tries=1',
+      '--timeout=20',
+      '--directory-prefix',
+      join(work, 'spanning-files'),
+      `${start.origin}/`,
+    ];
     await run('wget', args).catch((error: { code?: number; stderr?: string }) => {
       if (error.code !== 8) throw new Error(`wget failed (${error.code}): ${error.stderr ?? ''}`);
     });
@@ -133,19 +186,27 @@ describe('a WARC written by wget spanning hosts (--span-hosts)', () => {
     await other?.close();
   });
 
-  it("counts the other host's pages as links to other sites, as the start URL's scope says, not as pages of the crawl", TIMEOUT, async () => {
-    const store = new MemoryCrawlStore();
-    const { crawl } = await importArchive(store, new Blob([spanning]), 'spanning.warc.gz');
-    const rows = await store.pagesAfter(crawl.id, 0, 1000);
-    const kind = (url: string): string | undefined => rows.find((row) => row.url === url)?.kind;
-    assert.ok(other.requests.some((request) => request.url === '/y'), 'wget went on into the other host');
-    assert.equal(kind(`${start.origin}/`), 'page');
-    assert.equal(kind(`${start.origin}/a`), 'page');
-    for (const path of ['/', '/x', '/y']) assert.equal(kind(`${other.origin}${path}`), 'external', `${other.origin}${path}`);
-    const onOtherHost = rows.filter((row) => row.origin === other.origin).length;
-    assert.equal(crawl.counts.external, onOtherHost);
-    assert.equal(crawl.counts.done, rows.length);
-    // The other host's own links are not the crawl's: /y, linked only from there, is no page of the crawl and has no inlinks.
-    assert.equal(rows.find((row) => row.url === `${other.origin}/y`)?.inlinks, 0);
-  });
+  it(
+    "counts the other host's pages as links to other sites, as the start URL's scope says, not as pages of the crawl",
+    TIMEOUT,
+    async () => {
+      const store = new MemoryCrawlStore();
+      const { crawl } = await importArchive(store, new Blob([spanning]), 'spanning.warc.gz');
+      const rows = await store.pagesAfter(crawl.id, 0, 1000);
+      const kind = (url: string): string | undefined => rows.find((row) => row.url === url)?.kind;
+      assert.ok(
+        other.requests.some((request) => request.url === '/y'),
+        'wget went on into the other host',
+      );
+      assert.equal(kind(`${start.origin}/`), 'page');
+      assert.equal(kind(`${start.origin}/a`), 'page');
+      for (const path of ['/', '/x', '/y'])
+        assert.equal(kind(`${other.origin}${path}`), 'external', `${other.origin}${path}`);
+      const onOtherHost = rows.filter((row) => row.origin === other.origin).length;
+      assert.equal(crawl.counts.external, onOtherHost);
+      assert.equal(crawl.counts.done, rows.length);
+      // The other host's own links are not the crawl's: /y, linked only from there, is no page of the crawl and has no inlinks.
+      assert.equal(rows.find((row) => row.url === `${other.origin}/y`)?.inlinks, 0);
+    },
+  );
 });

@@ -1,11 +1,29 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { COLLECTORS, countsBySeverity, failedChecks, issuesByUrl, runAudit, severityCountsText } from '../../src/audit/audit.ts';
+import {
+  COLLECTORS,
+  countsBySeverity,
+  failedChecks,
+  issuesByUrl,
+  runAudit,
+  severityCountsText,
+} from '../../src/audit/audit.ts';
 import { CHECKS, CHECK_IDS, checkInfo, isCheckId, type CheckId } from '../../src/audit/checks.ts';
 import { RELATED_MAX, runChecks, type RowScan } from '../../src/audit/engine.ts';
 import { DEFAULT_THRESHOLDS } from '../../src/audit/thresholds.ts';
 import type { PageRecord } from '../../src/core/model.ts';
-import { OTHER, PLANTED, SITE, auditRows, cleanFacts, external, linking, other, page, redirect } from '../support/audit-fixture.ts';
+import {
+  OTHER,
+  PLANTED,
+  SITE,
+  auditRows,
+  cleanFacts,
+  external,
+  linking,
+  other,
+  page,
+  redirect,
+} from '../support/audit-fixture.ts';
 import { scanOf } from '../support/row-scan.ts';
 
 async function urlsOf(rows: PageRecord[], check: CheckId): Promise<string[]> {
@@ -93,7 +111,13 @@ describe('links and redirects', () => {
   it('puts a broken link on the broken URL, with the pages linking to it', async () => {
     const result = await runAudit(scanOf(auditRows()));
     const [gone] = result.findings.get('broken-link-internal') ?? [];
-    assert.deepEqual(gone, { check: 'broken-link-internal', url: at('/gone'), detail: '404', related: [at('/'), at('/a')], relatedCount: 2 });
+    assert.deepEqual(gone, {
+      check: 'broken-link-internal',
+      url: at('/gone'),
+      detail: '404',
+      related: [at('/'), at('/a')],
+      relatedCount: 2,
+    });
   });
 
   it('names the page linking to the start of the redirects that end on a broken URL of another site', async () => {
@@ -112,11 +136,21 @@ describe('links and redirects', () => {
   it('counts the links to other sites their robots.txt kept from being checked as not judged, neither broken nor fine (issue 26, item 3)', async () => {
     const result = await runAudit(scanOf(auditRows()));
     assert.equal(result.notJudged.get('broken-link-external'), 1, `${OTHER}/private`);
-    assert.equal((await runAudit(scanOf([linking('/', [`${OTHER}/ok`]), external(`${OTHER}/ok`, { status: 200 })]))).notJudged.has('broken-link-external'), false);
+    assert.equal(
+      (await runAudit(scanOf([linking('/', [`${OTHER}/ok`]), external(`${OTHER}/ok`, { status: 200 })]))).notJudged.has(
+        'broken-link-external',
+      ),
+      false,
+    );
   });
 
   it('counts a network failure as broken, with its code', async () => {
-    const result = await runAudit(scanOf([linking('/', ['/t']), other('/t', { status: null, error: { code: 'timeout', message: 'no answer in 30 s' } })]));
+    const result = await runAudit(
+      scanOf([
+        linking('/', ['/t']),
+        other('/t', { status: null, error: { code: 'timeout', message: 'no answer in 30 s' } }),
+      ]),
+    );
     assert.equal(result.findings.get('broken-link-internal')?.[0]?.detail, 'failed (timeout)');
   });
 
@@ -125,15 +159,25 @@ describe('links and redirects', () => {
     const rows = [
       linking('/', [`${dead}/x`, 'http://127.0.0.1:9/y']),
       external(`${dead}/x`, { status: null, error: { code: 'dns', message: 'the host name does not resolve' } }),
-      external('http://127.0.0.1:9/y', { status: null, error: { code: 'refused', message: 'the connection was refused' } }),
+      external('http://127.0.0.1:9/y', {
+        status: null,
+        error: { code: 'refused', message: 'the connection was refused' },
+      }),
     ];
     const result = await runAudit(scanOf(rows));
     const details = (result.findings.get('broken-link-external') ?? []).map((f) => [f.url, f.detail]);
-    assert.deepEqual(details, [[`${dead}/x`, 'failed (DNS failure)'], ['http://127.0.0.1:9/y', 'failed (connection refused)']]);
+    assert.deepEqual(details, [
+      [`${dead}/x`, 'failed (DNS failure)'],
+      ['http://127.0.0.1:9/y', 'failed (connection refused)'],
+    ]);
   });
 
   it('lists a broken resource once with the rows using it; a broken resource a page also links to is a broken link too', async () => {
-    const rows = [linking('/', ['/x.png'], { resources: [at('/x.png')] }), page('/b', { resources: [at('/x.png')] }), other('/x.png', { kind: 'resource', status: 404 })];
+    const rows = [
+      linking('/', ['/x.png'], { resources: [at('/x.png')] }),
+      page('/b', { resources: [at('/x.png')] }),
+      other('/x.png', { kind: 'resource', status: 404 }),
+    ];
     const result = await runAudit(scanOf(rows));
     assert.deepEqual(result.findings.get('broken-resource')?.[0]?.related, [at('/'), at('/b')]);
     assert.deepEqual(await urlsOf(rows, 'broken-link-internal'), [at('/x.png')]);
@@ -144,7 +188,13 @@ describe('links and redirects', () => {
   });
 
   it('flags a chain of two hops and not a single redirect', async () => {
-    const rows = [linking('/', ['/one', '/two']), redirect('/one', '/end'), redirect('/two', '/mid'), redirect('/mid', '/end'), page('/end')];
+    const rows = [
+      linking('/', ['/one', '/two']),
+      redirect('/one', '/end'),
+      redirect('/two', '/mid'),
+      redirect('/mid', '/end'),
+      page('/end'),
+    ];
     const result = await runAudit(scanOf(rows));
     assert.deepEqual(
       result.findings.get('redirect-chain')?.map(({ url, detail }) => [url, detail]),
@@ -155,11 +205,22 @@ describe('links and redirects', () => {
   it('honours the chain threshold', async () => {
     const rows = [linking('/', ['/one']), redirect('/one', '/end'), page('/end')];
     const result = await runChecks(scanOf(rows), COLLECTORS, { ...DEFAULT_THRESHOLDS, redirectChainHops: 1 });
-    assert.deepEqual(result.findings.get('redirect-chain')?.map((finding) => finding.url), [at('/one')]);
+    assert.deepEqual(
+      result.findings.get('redirect-chain')?.map((finding) => finding.url),
+      [at('/one')],
+    );
   });
 
   it('flags a loop once, on its way in, and not as a chain; a loop with no way in on its first hop', async () => {
-    const rows = [linking('/', ['/in']), redirect('/in', '/l1'), redirect('/l1', '/l2'), redirect('/l2', '/l1'), redirect('/self', '/self'), redirect('/x', '/y'), redirect('/y', '/x')];
+    const rows = [
+      linking('/', ['/in']),
+      redirect('/in', '/l1'),
+      redirect('/l1', '/l2'),
+      redirect('/l2', '/l1'),
+      redirect('/self', '/self'),
+      redirect('/x', '/y'),
+      redirect('/y', '/x'),
+    ];
     const result = await runAudit(scanOf(rows));
     assert.deepEqual(
       result.findings.get('redirect-loop')?.map((finding) => finding.url),
@@ -175,7 +236,11 @@ describe('links and redirects', () => {
   });
 
   it('flags a blocked page only when a page links to it; a blocked resource is a broken resource', async () => {
-    const rows = [linking('/', ['/p/1']), other('/p/1', { blockedBy: 'robots', status: null, methods: [] }), other('/p/2', { blockedBy: 'robots', status: null, methods: [], referrer: at('/sitemap.xml') })];
+    const rows = [
+      linking('/', ['/p/1']),
+      other('/p/1', { blockedBy: 'robots', status: null, methods: [] }),
+      other('/p/2', { blockedBy: 'robots', status: null, methods: [], referrer: at('/sitemap.xml') }),
+    ];
     assert.deepEqual(await urlsOf(rows, 'link-to-blocked'), [at('/p/1')]);
   });
 });
@@ -190,7 +255,14 @@ describe('missing anchors', () => {
 
   it('finds a missing anchor of a page read after the linking page and of one read before', async () => {
     const target = page('/t', { facts: cleanFacts('/t', { anchorIds: ['ok'] }) });
-    const linker = page('/l', { facts: cleanFacts('/l', { fragmentLinks: [{ url: at('/t'), fragment: 'ko' }, { url: at('/t'), fragment: 'ok' }] }) });
+    const linker = page('/l', {
+      facts: cleanFacts('/l', {
+        fragmentLinks: [
+          { url: at('/t'), fragment: 'ko' },
+          { url: at('/t'), fragment: 'ok' },
+        ],
+      }),
+    });
     assert.deepEqual(await urlsOf([linker, target], 'missing-anchor'), [at('/l')]);
     assert.deepEqual(await urlsOf([target, linker], 'missing-anchor'), [at('/l')]);
   });
@@ -212,25 +284,39 @@ describe('missing anchors', () => {
       other('/pdf', { kind: 'file', contentType: 'application/pdf' }),
     ];
     const result = await runAudit(scanOf(rows));
-    assert.deepEqual(result.findings.get('missing-anchor')?.map((f) => f.related), [[at('/t#intro')]]);
+    assert.deepEqual(
+      result.findings.get('missing-anchor')?.map((f) => f.related),
+      [[at('/t#intro')]],
+    );
   });
 });
 
 describe('titles, descriptions and headings', () => {
   it('measures titles in characters with white space collapsed, at the thresholds', async () => {
-    const rows = [page('/60', { title: 'é'.repeat(60) }), page('/61', { title: ` ${'x'.repeat(30)}  ${'x'.repeat(30)} ` }), page('/30', { title: 'y'.repeat(30) }), page('/29', { title: 'z'.repeat(29) })];
+    const rows = [
+      page('/60', { title: 'é'.repeat(60) }),
+      page('/61', { title: ` ${'x'.repeat(30)}  ${'x'.repeat(30)} ` }),
+      page('/30', { title: 'y'.repeat(30) }),
+      page('/29', { title: 'z'.repeat(29) }),
+    ];
     assert.deepEqual(await urlsOf(rows, 'title-too-long'), [at('/61')]);
     assert.deepEqual(await urlsOf(rows, 'title-too-short'), [at('/29')]);
   });
 
   it('judges only HTML pages that answered 2xx', async () => {
-    const rows = [other('/404', { status: 404, contentType: 'text/html', title: null }), other('/img', { kind: 'resource', contentType: 'image/png', title: null }), page('/ok')];
+    const rows = [
+      other('/404', { status: 404, contentType: 'text/html', title: null }),
+      other('/img', { kind: 'resource', contentType: 'image/png', title: null }),
+      page('/ok'),
+    ];
     assert.deepEqual(await urlsOf(rows, 'title-missing'), []);
   });
 
   it('names the other pages sharing a title', async () => {
     const title = 'One title shared by three pages here';
-    const result = await runAudit(scanOf([page('/1', { title }), page('/2', { title: `${title} ` }), page('/3', { title: `  ${title}` })]));
+    const result = await runAudit(
+      scanOf([page('/1', { title }), page('/2', { title: `${title} ` }), page('/3', { title: `  ${title}` })]),
+    );
     const findings = result.findings.get('title-duplicate') ?? [];
     assert.equal(findings.length, 3);
     assert.deepEqual(findings[1]?.related, [at('/1'), at('/3')]);
@@ -241,26 +327,41 @@ describe('titles, descriptions and headings', () => {
   it('does not judge descriptions and headings of rows stored before facts were recorded', async () => {
     const rows = [page('/old', { facts: undefined }), page('/older', { facts: null })];
     const result = await runAudit(scanOf(rows));
-    for (const check of ['description-missing', 'h1-missing', 'h1-multiple', 'mixed-content'] as const) assert.deepEqual(result.findings.get(check), [], check);
+    for (const check of ['description-missing', 'h1-missing', 'h1-multiple', 'mixed-content'] as const)
+      assert.deepEqual(result.findings.get(check), [], check);
   });
 
   it('calls an empty description missing, and two empty descriptions not duplicates', async () => {
-    const rows = [page('/1', { facts: cleanFacts('/1', { description: '' }) }), page('/2', { facts: cleanFacts('/2', { description: ' ' }) })];
+    const rows = [
+      page('/1', { facts: cleanFacts('/1', { description: '' }) }),
+      page('/2', { facts: cleanFacts('/2', { description: ' ' }) }),
+    ];
     const result = await runAudit(scanOf(rows));
-    assert.deepEqual(result.findings.get('description-missing')?.map((f) => f.detail), ['empty meta description', 'empty meta description']);
+    assert.deepEqual(
+      result.findings.get('description-missing')?.map((f) => f.detail),
+      ['empty meta description', 'empty meta description'],
+    );
     assert.deepEqual(result.findings.get('description-duplicate'), []);
   });
 });
 
 describe('indexing', () => {
   it('flags a noindex page linked from another page, not one linked only from itself', async () => {
-    const rows = [linking('/', ['/n']), page('/n', { facts: cleanFacts('/n', { robots: ['noindex'] }) }), page('/m', { links: [at('/m')], facts: cleanFacts('/m', { robots: ['none'] }) })];
+    const rows = [
+      linking('/', ['/n']),
+      page('/n', { facts: cleanFacts('/n', { robots: ['noindex'] }) }),
+      page('/m', { links: [at('/m')], facts: cleanFacts('/m', { robots: ['none'] }) }),
+    ];
     const result = await runAudit(scanOf(rows));
-    assert.deepEqual(result.findings.get('noindex-linked')?.map((f) => [f.url, f.related]), [[at('/n'), [at('/')]]]);
+    assert.deepEqual(
+      result.findings.get('noindex-linked')?.map((f) => [f.url, f.related]),
+      [[at('/n'), [at('/')]]],
+    );
   });
 
   it('judges a canonical by its target’s row: 404, blocked, another site; a 200 target is fine', async () => {
-    const canon = (path: string, target: string): PageRecord => page(path, { facts: cleanFacts(path, { canonical: target }) });
+    const canon = (path: string, target: string): PageRecord =>
+      page(path, { facts: cleanFacts(path, { canonical: target }) });
     const rows = [
       canon('/1', at('/gone')),
       canon('/2', at('/blocked')),
@@ -275,18 +376,39 @@ describe('indexing', () => {
     const result = await runAudit(scanOf(rows));
     assert.deepEqual(
       result.findings.get('canonical-to-non-200')?.map((f) => f.detail),
-      [`canonical ${at('/gone')}: 404`, `canonical ${at('/blocked')}: blocked by robots.txt`, `canonical ${OTHER}/x: on another site, not crawled`],
+      [
+        `canonical ${at('/gone')}: 404`,
+        `canonical ${at('/blocked')}: blocked by robots.txt`,
+        `canonical ${OTHER}/x: on another site, not crawled`,
+      ],
     );
-    assert.deepEqual(result.findings.get('canonical-elsewhere')?.map((f) => f.url), ['/1', '/2', '/3', '/4', '/5'].map(at));
+    assert.deepEqual(
+      result.findings.get('canonical-elsewhere')?.map((f) => f.url),
+      ['/1', '/2', '/3', '/4', '/5'].map(at),
+    );
   });
 
   it('counts a canonical to a URL of the site the crawl never fetched as not judged, neither an issue nor a pass (issue 26, item 4)', async () => {
-    const canon = (path: string, target: string): PageRecord => page(path, { facts: cleanFacts(path, { canonical: target }) });
-    const rows = [canon('/1', at('/never-fetched')), canon('/2', at('/never-fetched')), canon('/3', at('/fine')), canon('/4', `${OTHER}/x`), page('/fine')];
+    const canon = (path: string, target: string): PageRecord =>
+      page(path, { facts: cleanFacts(path, { canonical: target }) });
+    const rows = [
+      canon('/1', at('/never-fetched')),
+      canon('/2', at('/never-fetched')),
+      canon('/3', at('/fine')),
+      canon('/4', `${OTHER}/x`),
+      page('/fine'),
+    ];
     const result = await runAudit(scanOf(rows));
-    assert.deepEqual(result.findings.get('canonical-to-non-200')?.map((f) => f.url), [at('/4')]);
+    assert.deepEqual(
+      result.findings.get('canonical-to-non-200')?.map((f) => f.url),
+      [at('/4')],
+    );
     assert.equal(result.notJudged.get('canonical-to-non-200'), 2);
-    assert.equal((await runAudit(scanOf([canon('/3', at('/fine')), page('/fine')]))).notJudged.has('canonical-to-non-200'), false, 'every canonical judged');
+    assert.equal(
+      (await runAudit(scanOf([canon('/3', at('/fine')), page('/fine')]))).notJudged.has('canonical-to-non-200'),
+      false,
+      'every canonical judged',
+    );
   });
 
   it('says why a URL a sitemap lists is not indexable, in the words of the exports’ indexability column', async () => {
@@ -319,19 +441,32 @@ describe('indexing', () => {
   });
 
   it('does not call the start URL an orphan, nor a listed URL without a row', async () => {
-    const rows = [page('/', { referrer: null, depth: 0, inlinks: 0 }), other('/sitemap.xml', { kind: 'sitemap', links: [at('/'), at('/never')] })];
+    const rows = [
+      page('/', { referrer: null, depth: 0, inlinks: 0 }),
+      other('/sitemap.xml', { kind: 'sitemap', links: [at('/'), at('/never')] }),
+    ];
     assert.deepEqual(await urlsOf(rows, 'sitemap-orphan'), []);
   });
 });
 
 describe('performance and page content', () => {
   it('flags answers over the response-time threshold, not at it, and leaves resources and other sites out', async () => {
-    const rows = [page('/1000', { responseTimeMs: 1000 }), page('/1001', { responseTimeMs: 1001 }), other('/r', { kind: 'resource', responseTimeMs: 5000 }), other(`${OTHER}/e`, { kind: 'external' as PageRecord['kind'], responseTimeMs: 5000 })];
+    const rows = [
+      page('/1000', { responseTimeMs: 1000 }),
+      page('/1001', { responseTimeMs: 1001 }),
+      other('/r', { kind: 'resource', responseTimeMs: 5000 }),
+      other(`${OTHER}/e`, { kind: 'external' as PageRecord['kind'], responseTimeMs: 5000 }),
+    ];
     assert.deepEqual(await urlsOf(rows, 'slow-response'), [at('/1001')]);
   });
 
   it('flags HTML pages over the size and depth thresholds only', async () => {
-    const rows = [page('/d3', { depth: 3 }), page('/d5', { depth: 5 }), other('/deep.pdf', { kind: 'file', depth: 9, contentLength: 9e9 }), page('/1m', { contentLength: 1024 * 1024 })];
+    const rows = [
+      page('/d3', { depth: 3 }),
+      page('/d5', { depth: 5 }),
+      other('/deep.pdf', { kind: 'file', depth: 9, contentLength: 9e9 }),
+      page('/1m', { contentLength: 1024 * 1024 }),
+    ];
     assert.deepEqual(await urlsOf(rows, 'deep-page'), [at('/d5')]);
     assert.deepEqual(await urlsOf(rows, 'large-page'), []);
   });
@@ -347,26 +482,38 @@ describe('performance and page content', () => {
       other('/img2', { kind: 'resource', sha256: 'a'.repeat(64), duplicateOf: at('/img1') }),
     ];
     const result = await runAudit(scanOf(rows));
-    assert.deepEqual(result.findings.get('duplicate-content')?.map((f) => [f.url, f.relatedCount]), [
-      [at('/o'), 2],
-      [at('/c1'), 2],
-      [at('/c2'), 2],
-    ]);
+    assert.deepEqual(
+      result.findings.get('duplicate-content')?.map((f) => [f.url, f.relatedCount]),
+      [
+        [at('/o'), 2],
+        [at('/c1'), 2],
+        [at('/c2'), 2],
+      ],
+    );
   });
 
   it('leaves out of the duplicate checks a page whose canonical names another page of its group (issue 26, item 4)', async () => {
     const body = { sha256: 'd'.repeat(64) };
-    const shared = { title: 'One title for the original and its print view', facts: cleanFacts('/same', { description: 'One description.', canonical: at('/original') }) };
+    const shared = {
+      title: 'One title for the original and its print view',
+      facts: cleanFacts('/same', { description: 'One description.', canonical: at('/original') }),
+    };
     const rows = [
       page('/original', { ...body, ...shared }),
       page('/print', { ...body, ...shared, duplicateOf: at('/original') }),
       // Three pages with one title: the one naming another of them is left out, the two others are duplicates.
       page('/t1', { title: 'A title three pages share, one canonicalised' }),
-      page('/t2', { title: 'A title three pages share, one canonicalised', facts: cleanFacts('/t2', { canonical: at('/t1') }) }),
+      page('/t2', {
+        title: 'A title three pages share, one canonicalised',
+        facts: cleanFacts('/t2', { canonical: at('/t1') }),
+      }),
       page('/t3', { title: 'A title three pages share, one canonicalised' }),
       // A canonical to a page outside the group does not take a page out of it.
       page('/u1', { title: 'A title two pages share, neither canonicalised' }),
-      page('/u2', { title: 'A title two pages share, neither canonicalised', facts: cleanFacts('/u2', { canonical: at('/elsewhere') }) }),
+      page('/u2', {
+        title: 'A title two pages share, neither canonicalised',
+        facts: cleanFacts('/u2', { canonical: at('/elsewhere') }),
+      }),
     ];
     const result = await runAudit(scanOf(rows));
     const urls = (check: CheckId): string[] => (result.findings.get(check) ?? []).map((f) => f.url);
@@ -393,7 +540,12 @@ describe('a large crawl', () => {
         const isBroken = i % 1000 === 0;
         yield isBroken
           ? other(`/p${i}`, { seq: i, status: 404 })
-          : page(`/p${i}`, { seq: i, links: [at(`/p${i + 1}`), at('/')], linkTexts: ['', ''], facts: cleanFacts(`/p${i}`, { fragmentLinks: [{ url: at(`/p${i + 1}`), fragment: 'x' }] }) });
+          : page(`/p${i}`, {
+              seq: i,
+              links: [at(`/p${i + 1}`), at('/')],
+              linkTexts: ['', ''],
+              facts: cleanFacts(`/p${i}`, { fragmentLinks: [{ url: at(`/p${i + 1}`), fragment: 'x' }] }),
+            });
       }
     };
     let scans = 0;

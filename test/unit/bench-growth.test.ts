@@ -27,7 +27,13 @@ describe('bench: how the rate holds up as a crawl grows', () => {
 
   it('gives a ratio of 1 to a crawl whose pages arrive at a steady rate', () => {
     const rates = segmentRates(arrivals(new Array<number>(99).fill(10)), 10);
-    assert.deepEqual(rates, { segmentPages: 10, pages: 100, firstPagesPerSecond: 100, lastPagesPerSecond: 100, lastOverFirst: 1 });
+    assert.deepEqual(rates, {
+      segmentPages: 10,
+      pages: 100,
+      firstPagesPerSecond: 100,
+      lastPagesPerSecond: 100,
+      lastOverFirst: 1,
+    });
   });
 
   it('gives last ÷ first below 1 to a crawl that slows down, whatever order the arrivals come in', () => {
@@ -49,12 +55,27 @@ describe('bench: how the rate holds up as a crawl grows', () => {
 
   it('has no rates for a crawl of no more pages than a segment', () => {
     const rates = segmentRates(arrivals(new Array<number>(9).fill(10)), 10);
-    assert.ok(Number.isNaN(rates.firstPagesPerSecond) && Number.isNaN(rates.lastPagesPerSecond) && Number.isNaN(rates.lastOverFirst));
+    assert.ok(
+      Number.isNaN(rates.firstPagesPerSecond) &&
+        Number.isNaN(rates.lastPagesPerSecond) &&
+        Number.isNaN(rates.lastOverFirst),
+    );
   });
 
   it("takes each page's first request from the log, repeats, resources and robots.txt left out, each site's pages apart", () => {
-    const log = [request('/robots.txt', 1), request('/', 2), request('/res/site.css', 3), request('/page/1', 5), request('/', 6), request('/img/1.png', 7), request('/page/2', 4)];
-    assert.deepEqual(firstArrivals(log, (path) => path === '/' || path.startsWith('/page/')), [2, 4, 5]);
+    const log = [
+      request('/robots.txt', 1),
+      request('/', 2),
+      request('/res/site.css', 3),
+      request('/page/1', 5),
+      request('/', 6),
+      request('/img/1.png', 7),
+      request('/page/2', 4),
+    ];
+    assert.deepEqual(
+      firstArrivals(log, (path) => path === '/' || path.startsWith('/page/')),
+      [2, 4, 5],
+    );
     assert.deepEqual(pageArrivals([log, [request('/', 3), request('/files/report-10.pdf', 8)]]), [2, 3, 4, 5]);
   });
 });
@@ -63,15 +84,21 @@ describe('bench: IndexedDB bytes per page over the first and the last tenth of a
   it('gives equal slopes to storage that grows by the same bytes per page', () => {
     const points = Array.from({ length: 101 }, (_, i) => ({ x: i * 10, y: 5000 + i * 10 * 20 }));
     const { first, last } = edgeSlopes(points, 0.1);
-    assert.deepEqual([first, last], [
-      { fromX: 0, toX: 100, points: 11, perX: 20 },
-      { fromX: 900, toX: 1000, points: 11, perX: 20 },
-    ]);
+    assert.deepEqual(
+      [first, last],
+      [
+        { fromX: 0, toX: 100, points: 11, perX: 20 },
+        { fromX: 900, toX: 1000, points: 11, perX: 20 },
+      ],
+    );
   });
 
   it('fits a slope through the jumps of a folder that fills a log and compacts it, where two samples would not', () => {
     // 20 bytes a page, plus a saw-tooth of ±300 bytes (a log filling, then compacted) every 4 samples.
-    const points = Array.from({ length: 101 }, (_, i) => ({ x: i * 10, y: i * 10 * 20 + ([0, 300, -300, 0][i % 4] ?? 0) }));
+    const points = Array.from({ length: 101 }, (_, i) => ({
+      x: i * 10,
+      y: i * 10 * 20 + ([0, 300, -300, 0][i % 4] ?? 0),
+    }));
     const { first, last } = edgeSlopes(points, 0.1);
     assert.ok(Math.abs(first.perX - 20) < 2 && Math.abs(last.perX - 20) < 2, `${first.perX} ${last.perX}`);
     const twoSamples = ((points[10]?.y ?? 0) - (points[9]?.y ?? 0)) / 10;
@@ -79,14 +106,37 @@ describe('bench: IndexedDB bytes per page over the first and the last tenth of a
   });
 
   it('has no slope for an edge of one sample', () => {
-    assert.ok(Number.isNaN(edgeSlopes([{ x: 0, y: 1 }, { x: 100, y: 5 }], 0.1).first.perX));
+    assert.ok(
+      Number.isNaN(
+        edgeSlopes(
+          [
+            { x: 0, y: 1 },
+            { x: 100, y: 5 },
+          ],
+          0.1,
+        ).first.perX,
+      ),
+    );
     assert.ok(Number.isNaN(edgeSlopes([], 0.1).last.perX));
   });
 
   it("reads the folder's samples against pages before and while the crawl ran, leaving out its end and a folder it could not read", () => {
-    const sample = (phase: CrawlSample['phase'], pages: number, idbDiskBytes: number): CrawlSample => ({ phase, rows: pages * 2, pages, heapBytes: null, idbDiskBytes });
-    const during = Array.from({ length: 99 }, (_, i) => sample('during', (i + 1) * 20, 1000 + (i + 1) * 20 * (i < 50 ? 20 : 25)));
-    const steps = idbSteps([sample('before', 0, 1000), ...during, sample('during', 30, Number.NaN), sample('after', 2000, 10_000_000)]);
+    const sample = (phase: CrawlSample['phase'], pages: number, idbDiskBytes: number): CrawlSample => ({
+      phase,
+      rows: pages * 2,
+      pages,
+      heapBytes: null,
+      idbDiskBytes,
+    });
+    const during = Array.from({ length: 99 }, (_, i) =>
+      sample('during', (i + 1) * 20, 1000 + (i + 1) * 20 * (i < 50 ? 20 : 25)),
+    );
+    const steps = idbSteps([
+      sample('before', 0, 1000),
+      ...during,
+      sample('during', 30, Number.NaN),
+      sample('after', 2000, 10_000_000),
+    ]);
     assert.deepEqual([steps.first.perX, steps.first.points], [20, 10]);
     assert.deepEqual([steps.last.fromX, steps.last.toX, steps.last.perX, steps.last.points], [1782, 1980, 25, 10]);
   });

@@ -3,8 +3,35 @@ import { describe, it } from 'node:test';
 import { BENCH_USAGE, parseBenchArgs } from '../bench/bench-args.ts';
 import { cssUrls } from '../../src/core/links/css-urls.ts';
 import { extractLinks } from '../../src/core/links/extract-links.ts';
-import { linkedFilePath, noiseBytes, OUTBOUND_URLS, outboundLinksOf, outboundPath, outboundServed, pageHtml, requestKind, resourceSiteCounts, robotsTxt, SHARED_RESOURCES, startBenchSite, startOutboundSite } from '../bench/bench-sites.ts';
-import { busyMs, cpuBound, gapParts, median, pagesRequested, robotsFirstAndOnce, selfTimes, servedCounts, serverGaps, slope, totalTimes, type CpuProfile } from '../bench/bench-stats.ts';
+import {
+  linkedFilePath,
+  noiseBytes,
+  OUTBOUND_URLS,
+  outboundLinksOf,
+  outboundPath,
+  outboundServed,
+  pageHtml,
+  requestKind,
+  resourceSiteCounts,
+  robotsTxt,
+  SHARED_RESOURCES,
+  startBenchSite,
+  startOutboundSite,
+} from '../bench/bench-sites.ts';
+import {
+  busyMs,
+  cpuBound,
+  gapParts,
+  median,
+  pagesRequested,
+  robotsFirstAndOnce,
+  selfTimes,
+  servedCounts,
+  serverGaps,
+  slope,
+  totalTimes,
+  type CpuProfile,
+} from '../bench/bench-stats.ts';
 import { processKind } from '../bench/process-stats.ts';
 import { throughputSettings, throughputVariants, wgetPeerOf } from '../bench/part-throughput.ts';
 import { WGET_PAGE_REQUISITES, WGET_PAGES_ONLY, wgetArgs } from '../bench/wget-crawl.ts';
@@ -31,8 +58,21 @@ describe('bench arithmetic', () => {
   });
 
   it('finds the least-squares slope of a heap that grows, and none for a flat one', () => {
-    assert.equal(slope([{ x: 0, y: 10 }, { x: 100, y: 30 }, { x: 200, y: 50 }]), 0.2);
-    assert.equal(slope([{ x: 0, y: 7 }, { x: 100, y: 7 }]), 0);
+    assert.equal(
+      slope([
+        { x: 0, y: 10 },
+        { x: 100, y: 30 },
+        { x: 200, y: 50 },
+      ]),
+      0.2,
+    );
+    assert.equal(
+      slope([
+        { x: 0, y: 7 },
+        { x: 100, y: 7 },
+      ]),
+      0,
+    );
     assert.ok(Number.isNaN(slope([{ x: 1, y: 1 }])));
   });
 
@@ -62,7 +102,10 @@ describe('bench arithmetic', () => {
     const parts = gapParts(log, (path) => times.get(path));
     // robots.txt has no row: its pair (robots.txt → /a) is left out.
     assert.deepEqual(parts, { crawlerGaps: [243], requestWays: [4], responseWays: [3] });
-    assert.equal((parts.crawlerGaps[0] ?? 0) + (parts.requestWays[0] ?? 0) + (parts.responseWays[0] ?? 0), serverGaps(log)[1]);
+    assert.equal(
+      (parts.crawlerGaps[0] ?? 0) + (parts.requestWays[0] ?? 0) + (parts.responseWays[0] ?? 0),
+      serverGaps(log)[1],
+    );
   });
 
   it('counts self time per function from the samples, idle apart, and total time up the stack', () => {
@@ -113,7 +156,12 @@ describe('bench sites and peers', () => {
   it('gives each page of a site with resources the shared stylesheet, script and images and one image of its own, as Tabcrawl reads them', () => {
     const origin = 'http://127.0.0.1:9';
     const found = extractLinks(pageHtml(3, 2000, { resources: true }), `${origin}/page/3`);
-    assert.deepEqual(found.resources.sort(), ['/img/3.png', '/res/app.js', '/res/banner.jpg', '/res/logo.png', '/res/site.css'].map((path) => `${origin}${path}`).sort());
+    assert.deepEqual(
+      found.resources.sort(),
+      ['/img/3.png', '/res/app.js', '/res/banner.jpg', '/res/logo.png', '/res/site.css']
+        .map((path) => `${origin}${path}`)
+        .sort(),
+    );
     assert.equal(found.links.length, 12);
     // The stylesheet imports another and loads a font and a background image: seven shared resources in all.
     const sheet = SHARED_RESOURCES['/res/site.css']?.body;
@@ -125,7 +173,11 @@ describe('bench sites and peers', () => {
 
   it('links a PDF from every 50th page from page 10 on, and uses a disallowed image on the pages that link into /private/', () => {
     const origin = 'http://127.0.0.1:9';
-    assert.deepEqual([10, 60, 110].map(linkedFilePath), ['/files/report-10.pdf', '/files/report-60.pdf', '/files/report-110.pdf']);
+    assert.deepEqual([10, 60, 110].map(linkedFilePath), [
+      '/files/report-10.pdf',
+      '/files/report-60.pdf',
+      '/files/report-110.pdf',
+    ]);
     assert.equal(linkedFilePath(11), null);
     const withFile = extractLinks(pageHtml(60, 2000, { resources: true }), `${origin}/page/60`);
     assert.ok(withFile.links.some((link) => link.url === `${origin}/files/report-60.pdf`));
@@ -157,7 +209,11 @@ describe('bench sites and peers', () => {
       const linked = extractLinks(page, `${site.origin}/page/2`).links.map((link) => link.url);
       assert.ok(linked.includes(`${outbound.origin}/out/2`), linked.join(' '));
       assert.equal((await fetch(`${outbound.origin}/robots.txt`)).status, 200);
-      const statuses = await Promise.all(['/out/0', '/out/9', '/out/100'].map(async (path) => (await fetch(`${outbound.origin}${path}`, { method: 'HEAD' })).status));
+      const statuses = await Promise.all(
+        ['/out/0', '/out/9', '/out/100'].map(
+          async (path) => (await fetch(`${outbound.origin}${path}`, { method: 'HEAD' })).status,
+        ),
+      );
       assert.deepEqual(statuses, [200, 404, 404]);
       assert.deepEqual(outboundServed(outbound), { checked: 3, requests: 4, robotsFirst: true, robotsCount: 1 });
     } finally {
@@ -167,18 +223,29 @@ describe('bench sites and peers', () => {
   });
 
   it('counts what a site served by kind of path, each path once, and the repeats apart', () => {
-    assert.deepEqual(['/robots.txt', '/', '/page/7', '/res/site.css', '/img/7.png', '/files/report-10.pdf', '/private/pixel-49.gif', '/private/49', '/page/x'].map(requestKind), [
-      'robots',
-      'page',
-      'page',
-      'resource',
-      'resource',
-      'file',
-      'disallowed',
-      'disallowed',
-      'other',
-    ]);
-    const log = ['/robots.txt', '/', '/res/site.css', '/page/1', '/res/site.css', '/img/1.png', '/files/report-10.pdf'].map((url, i) => ({ url, startedAt: i, endedAt: i + 0.5 }));
+    assert.deepEqual(
+      [
+        '/robots.txt',
+        '/',
+        '/page/7',
+        '/res/site.css',
+        '/img/7.png',
+        '/files/report-10.pdf',
+        '/private/pixel-49.gif',
+        '/private/49',
+        '/page/x',
+      ].map(requestKind),
+      ['robots', 'page', 'page', 'resource', 'resource', 'file', 'disallowed', 'disallowed', 'other'],
+    );
+    const log = [
+      '/robots.txt',
+      '/',
+      '/res/site.css',
+      '/page/1',
+      '/res/site.css',
+      '/img/1.png',
+      '/files/report-10.pdf',
+    ].map((url, i) => ({ url, startedAt: i, endedAt: i + 0.5 }));
     assert.deepEqual(servedCounts(log, ['page', 'resource', 'file', 'disallowed'], requestKind), {
       requests: 7,
       distinct: { page: 2, resource: 2, file: 1, disallowed: 0 },
@@ -188,14 +255,25 @@ describe('bench sites and peers', () => {
 
   it('runs wget recursively without a depth limit or a wait, robots.txt on, with a WARC', () => {
     const args = wgetArgs('http://127.0.0.1:9/', '/tmp/w');
-    assert.ok(args.includes('--recursive') && args.includes('--level=inf') && args.includes('--warc-file=/tmp/w/crawl'));
+    assert.ok(
+      args.includes('--recursive') && args.includes('--level=inf') && args.includes('--warc-file=/tmp/w/crawl'),
+    );
     assert.deepEqual(args.slice(args.indexOf('-e'), args.indexOf('-e') + 2), ['-e', 'robots=on']);
-    assert.equal(args.some((arg) => arg.startsWith('--wait') || arg.startsWith('--limit-rate')), false);
+    assert.equal(
+      args.some((arg) => arg.startsWith('--wait') || arg.startsWith('--limit-rate')),
+      false,
+    );
   });
 
-  it("runs wget pages only with the resource folders left out, or with --page-requisites, before the start URL", () => {
-    assert.deepEqual(wgetArgs('http://127.0.0.1:9/', '/tmp/w', WGET_PAGES_ONLY).slice(-2), ['--exclude-directories=/res,/img', 'http://127.0.0.1:9/']);
-    assert.deepEqual(wgetArgs('http://127.0.0.1:9/', '/tmp/w', WGET_PAGE_REQUISITES).slice(-2), ['--page-requisites', 'http://127.0.0.1:9/']);
+  it('runs wget pages only with the resource folders left out, or with --page-requisites, before the start URL', () => {
+    assert.deepEqual(wgetArgs('http://127.0.0.1:9/', '/tmp/w', WGET_PAGES_ONLY).slice(-2), [
+      '--exclude-directories=/res,/img',
+      'http://127.0.0.1:9/',
+    ]);
+    assert.deepEqual(wgetArgs('http://127.0.0.1:9/', '/tmp/w', WGET_PAGE_REQUISITES).slice(-2), [
+      '--page-requisites',
+      'http://127.0.0.1:9/',
+    ]);
     // The folders wget leaves out are where the site's resources are, and only them.
     for (const path of [...Object.keys(SHARED_RESOURCES), '/img/3.png']) assert.equal(requestKind(path), 'resource');
     assert.ok(Object.keys(SHARED_RESOURCES).every((path) => path.startsWith('/res/')));
@@ -204,13 +282,19 @@ describe('bench sites and peers', () => {
 
 describe('bench part 1: the ways Tabcrawl crawls', () => {
   it('crawls pages only and archiving, at --parallel first and then at 1 request at once per host', () => {
-    const ways = (parallel: number, resources: boolean, oneAtOnce: boolean): string[] => throughputVariants(parallel, { resources, oneAtOnce }).map((v) => v.id);
+    const ways = (parallel: number, resources: boolean, oneAtOnce: boolean): string[] =>
+      throughputVariants(parallel, { resources, oneAtOnce }).map((v) => v.id);
     assert.deepEqual(ways(8, true, true), ['pages-8', 'archive-8', 'pages-1', 'archive-1']);
     // Only part 3 asked for (or --smoke): at --parallel only; --no-resources: pages only; --parallel 1: each way once.
     assert.deepEqual(ways(8, true, false), ['pages-8', 'archive-8']);
     assert.deepEqual(ways(8, false, true), ['pages-8', 'pages-1']);
     assert.deepEqual(ways(1, true, true), ['pages-1', 'archive-1']);
-    assert.deepEqual(throughputVariants(8, { resources: true, oneAtOnce: true }).map(wgetPeerOf), ['pagesOnly', 'pageRequisites', 'pagesOnly', 'pageRequisites']);
+    assert.deepEqual(throughputVariants(8, { resources: true, oneAtOnce: true }).map(wgetPeerOf), [
+      'pagesOnly',
+      'pageRequisites',
+      'pagesOnly',
+      'pageRequisites',
+    ]);
   });
 
   it('archives resources and files or neither, with room for every resource of a large site', () => {
@@ -218,7 +302,10 @@ describe('bench part 1: the ways Tabcrawl crawls', () => {
     assert.ok(pagesOnly !== undefined && archive !== undefined);
     const off = throughputSettings('http://127.0.0.1:9/', 10_000, pagesOnly);
     const on = throughputSettings('http://127.0.0.1:9/', 10_000, archive);
-    assert.deepEqual([off.archiveResources, off.downloadFiles, on.archiveResources, on.downloadFiles], [false, false, true, true]);
+    assert.deepEqual(
+      [off.archiveResources, off.downloadFiles, on.archiveResources, on.downloadFiles],
+      [false, false, true, true],
+    );
     assert.deepEqual([on.delayMs, on.requestsPerHost], [0, 8]);
     const { resources, files } = resourceSiteCounts(10_000);
     assert.ok((on.maxResources ?? 0) >= resources + files, String(on.maxResources));
@@ -230,19 +317,34 @@ describe('bench options', () => {
     const parsed = parseBenchArgs([]);
     assert.equal(parsed.kind, 'run');
     if (parsed.kind !== 'run') return;
-    const { pages, parallel, rounds, hosts, hostPages, resources, crawlDelaySeconds, parts, distDir, profile } = parsed.options;
-    assert.deepEqual({ pages, parallel, rounds, hosts, hostPages, resources, crawlDelaySeconds, parts: [...parts].sort(), distDir, profile }, {
-      pages: 2000,
-      parallel: 8,
-      rounds: 3,
-      hosts: 8,
-      hostPages: 100,
-      resources: true,
-      crawlDelaySeconds: 0.25,
-      parts: [1, 2, 3, 5],
-      distDir: null,
-      profile: false,
-    });
+    const { pages, parallel, rounds, hosts, hostPages, resources, crawlDelaySeconds, parts, distDir, profile } =
+      parsed.options;
+    assert.deepEqual(
+      {
+        pages,
+        parallel,
+        rounds,
+        hosts,
+        hostPages,
+        resources,
+        crawlDelaySeconds,
+        parts: [...parts].sort(),
+        distDir,
+        profile,
+      },
+      {
+        pages: 2000,
+        parallel: 8,
+        rounds: 3,
+        hosts: 8,
+        hostPages: 100,
+        resources: true,
+        crawlDelaySeconds: 0.25,
+        parts: [1, 2, 3, 5],
+        distDir: null,
+        profile: false,
+      },
+    );
   });
 
   it('crawls at 1 request at once per host in the first round only unless told, never in more rounds than there are, and not with --smoke', () => {
@@ -280,32 +382,57 @@ describe('bench options', () => {
   });
 
   it('takes --parallel from 1 (one request at a time, the old behaviour) to 16', () => {
-    for (const [text, value] of [['1', 1], ['4', 4], ['16', 16]] as const) {
+    for (const [text, value] of [
+      ['1', 1],
+      ['4', 4],
+      ['16', 16],
+    ] as const) {
       const parsed = parseBenchArgs(['--parallel', text]);
       assert.equal(parsed.kind === 'run' && parsed.options.parallel, value, text);
     }
     const smoke = parseBenchArgs(['--smoke']);
     assert.equal(smoke.kind === 'run' && smoke.options.parallel, 8);
     for (const text of ['0', '17', 'x', '2.5', '-1']) {
-      assert.deepEqual(parseBenchArgs([`--parallel=${text}`]), { kind: 'usage-error', message: `--parallel must be a whole number from 1 to 16, got '${text}'` }, text);
+      assert.deepEqual(
+        parseBenchArgs([`--parallel=${text}`]),
+        { kind: 'usage-error', message: `--parallel must be a whole number from 1 to 16, got '${text}'` },
+        text,
+      );
     }
     assert.ok(BENCH_USAGE.includes('--parallel N'));
   });
 
   it('takes part 5 (the platform ceiling) alone or with others in --parts', () => {
-    for (const [text, parts] of [['5', [5]], ['1,5', [1, 5]], ['1,2,3,4,5', [1, 2, 3, 4, 5]]] as const) {
+    for (const [text, parts] of [
+      ['5', [5]],
+      ['1,5', [1, 5]],
+      ['1,2,3,4,5', [1, 2, 3, 4, 5]],
+    ] as const) {
       const parsed = parseBenchArgs(['--parts', text]);
       assert.ok(parsed.kind === 'run', text);
       if (parsed.kind === 'run') assert.deepEqual([...parsed.options.parts].sort(), parts, text);
     }
-    assert.deepEqual(parseBenchArgs(['--parts', '1,6']), { kind: 'usage-error', message: "--parts takes numbers from 1 to 5, got '1,6'" });
+    assert.deepEqual(parseBenchArgs(['--parts', '1,6']), {
+      kind: 'usage-error',
+      message: "--parts takes numbers from 1 to 5, got '1,6'",
+    });
     assert.match(BENCH_USAGE, /5\. platform ceiling/);
     assert.match(BENCH_USAGE, /minimal storing crawler/);
     assert.match(BENCH_USAGE, /default: 1,2,3,5; 1,2,3,4,5 with --large/);
   });
 
   it('refuses bad values with a one-line message', () => {
-    for (const argv of [['--pages', 'many'], ['--rounds', '0'], ['--parallel', '0'], ['--parallel', '17'], ['--parts', '1,6'], ['--parts', '0'], ['--crawl-delay', '0'], ['--bogus'], ['extra']]) {
+    for (const argv of [
+      ['--pages', 'many'],
+      ['--rounds', '0'],
+      ['--parallel', '0'],
+      ['--parallel', '17'],
+      ['--parts', '1,6'],
+      ['--parts', '0'],
+      ['--crawl-delay', '0'],
+      ['--bogus'],
+      ['extra'],
+    ]) {
       const parsed = parseBenchArgs(argv);
       assert.equal(parsed.kind, 'usage-error', argv.join(' '));
       if (parsed.kind === 'usage-error') assert.doesNotMatch(parsed.message, /\n/);
@@ -325,15 +452,27 @@ describe('bench part 5: the platform ceiling', () => {
     assert.doesNotMatch(bare['sw.js'], /chrome\./);
 
     const rule = ceilingExtensionFiles('userAgentRule', '1.2.3');
-    assert.deepEqual((JSON.parse(rule['manifest.json']) as Record<string, unknown>)['permissions'], ['declarativeNetRequestWithHostAccess']);
+    assert.deepEqual((JSON.parse(rule['manifest.json']) as Record<string, unknown>)['permissions'], [
+      'declarativeNetRequestWithHostAccess',
+    ]);
     assert.equal((JSON.parse(rule['manifest.json']) as Record<string, unknown>)['version'], '1.2.3');
     assert.match(rule['sw.js'], /updateSessionRules/);
     assert.match(rule['sw.js'], /initiatorDomains: \[chrome\.runtime\.id\]/);
     assert.doesNotMatch(rule['sw.js'], /webRequest/);
 
     const wire = ceilingExtensionFiles('webRequest');
-    assert.deepEqual((JSON.parse(wire['manifest.json']) as Record<string, unknown>)['permissions'], ['declarativeNetRequestWithHostAccess', 'webRequest']);
-    for (const event of ['onSendHeaders', 'onHeadersReceived', 'onResponseStarted', 'onBeforeRedirect', 'onErrorOccurred']) assert.match(wire['sw.js'], new RegExp(`chrome\\.webRequest\\.${event}\\.addListener`), event);
+    assert.deepEqual((JSON.parse(wire['manifest.json']) as Record<string, unknown>)['permissions'], [
+      'declarativeNetRequestWithHostAccess',
+      'webRequest',
+    ]);
+    for (const event of [
+      'onSendHeaders',
+      'onHeadersReceived',
+      'onResponseStarted',
+      'onBeforeRedirect',
+      'onErrorOccurred',
+    ])
+      assert.match(wire['sw.js'], new RegExp(`chrome\\.webRequest\\.${event}\\.addListener`), event);
     assert.match(wire['sw.js'], /\['requestHeaders', 'extraHeaders'\]/);
     assert.match(wire['sw.js'], /\['responseHeaders', 'extraHeaders'\]/);
     assert.match(wire['sw.js'], /tabId: -1, types: \['xmlhttprequest', 'other'\]/);
@@ -348,7 +487,12 @@ describe('bench part 5: the platform ceiling', () => {
     assert.doesNotThrow(() => new Function(`return ${loop};`));
     assert.match(loop, /length: 8/);
     assert.ok(loop.includes(JSON.stringify(CEILING_FETCH_OPTIONS)));
-    assert.deepEqual(CEILING_FETCH_OPTIONS, { cache: 'no-store', credentials: 'omit', redirect: 'manual', referrerPolicy: 'no-referrer' });
+    assert.deepEqual(CEILING_FETCH_OPTIONS, {
+      cache: 'no-store',
+      credentials: 'omit',
+      redirect: 'manual',
+      referrerPolicy: 'no-referrer',
+    });
     assert.doesNotThrow(() => new Function(`return ${readyExpression('http://127.0.0.1:9')};`));
   });
 
@@ -360,7 +504,10 @@ describe('bench part 5: the platform ceiling', () => {
     assert.equal(variant.label, '(e) (c) + minimal IndexedDB store');
     assert.equal(variant.loop, 'minimalStore');
     // (a) to (d) keep the fetch-only loop.
-    assert.deepEqual(CEILING_VARIANTS.filter((v) => v.loop === 'fetchOnly').map((v) => v.id), ['bare', 'userAgentRule', 'webRequest', 'tabcrawl']);
+    assert.deepEqual(
+      CEILING_VARIANTS.filter((v) => v.loop === 'fetchOnly').map((v) => v.id),
+      ['bare', 'userAgentRule', 'webRequest', 'tabcrawl'],
+    );
     for (const id of ['fetchOnly', 'minimalStore'] as const) assert.ok(CEILING_LOOPS[id].description.length > 0, id);
 
     const urls = ['http://127.0.0.1:9/', 'http://127.0.0.1:9/page/1'];
@@ -394,32 +541,88 @@ describe('bench part 5: the platform ceiling', () => {
   });
 
   it('sums the runs up per variant and concurrency as medians, with their ratio to wget', () => {
-    const run = (variant: CeilingRun['variant'], round: number, concurrency: number, pagesPerSecond: number): CeilingRun => ({
-      variant, round, concurrency, error: null, ms: (100 / pagesPerSecond) * 1000, pagesPerSecond, failures: 0, pagesFetched: 100, eachPageOnce: true, userAgent: null, wireEvents: null, links: null, urlsAdded: null, cpuMs: null,
+    const run = (
+      variant: CeilingRun['variant'],
+      round: number,
+      concurrency: number,
+      pagesPerSecond: number,
+    ): CeilingRun => ({
+      variant,
+      round,
+      concurrency,
+      error: null,
+      ms: (100 / pagesPerSecond) * 1000,
+      pagesPerSecond,
+      failures: 0,
+      pagesFetched: 100,
+      eachPageOnce: true,
+      userAgent: null,
+      wireEvents: null,
+      links: null,
+      urlsAdded: null,
+      cpuMs: null,
     });
-    const runs = CEILING_VARIANTS.flatMap((v, i) => [run(v.id, 1, 1, 100 - i), run(v.id, 2, 1, 300), run(v.id, 3, 1, 200), run(v.id, 1, 8, 400), run(v.id, 2, 8, 600)]);
-    runs.push({ ...run('bare', 4, 8, 1), error: 'crashed', pagesPerSecond: Number.NaN, ms: Number.NaN, eachPageOnce: false });
+    const runs = CEILING_VARIANTS.flatMap((v, i) => [
+      run(v.id, 1, 1, 100 - i),
+      run(v.id, 2, 1, 300),
+      run(v.id, 3, 1, 200),
+      run(v.id, 1, 8, 400),
+      run(v.id, 2, 8, 600),
+    ]);
+    runs.push({
+      ...run('bare', 4, 8, 1),
+      error: 'crashed',
+      pagesPerSecond: Number.NaN,
+      ms: Number.NaN,
+      eachPageOnce: false,
+    });
     const summary = summariseCeiling(runs, [1, 8], 800);
     assert.deepEqual(Object.keys(summary), ['bare', 'userAgentRule', 'webRequest', 'tabcrawl', 'minimalStore']);
     assert.equal(summary.minimalStore.label, '(e) (c) + minimal IndexedDB store');
     assert.equal(summary.minimalStore.loop, 'minimalStore');
     assert.equal(summary.webRequest.loop, 'fetchOnly');
-    assert.deepEqual(summary.bare.runs.map((f) => [f.concurrency, f.pagesPerSecond, f.ratioToWget]), [[1, 200, 0.25], [8, 500, 0.625]]);
+    assert.deepEqual(
+      summary.bare.runs.map((f) => [f.concurrency, f.pagesPerSecond, f.ratioToWget]),
+      [
+        [1, 200, 0.25],
+        [8, 500, 0.625],
+      ],
+    );
     // A failed round does not count in the median, but says the pages were not each fetched once.
     assert.equal(summary.bare.runs[1]?.eachPageOnce, false);
     assert.equal(summary.bare.runs[1]?.perRound.at(-1)?.error, 'crashed');
     assert.equal(summary.tabcrawl.runs[0]?.eachPageOnce, true);
     assert.equal(summariseCeiling(runs, [1], null).bare.runs[0]?.ratioToWget, null);
     // The storing loop's links and URLs added: medians of the rounds that ran, null for the fetch-only loop.
-    const stored = runs.map((r) => (r.variant === 'minimalStore' ? { ...r, links: 1200 + r.round, urlsAdded: 102 + r.round } : r));
+    const stored = runs.map((r) =>
+      r.variant === 'minimalStore' ? { ...r, links: 1200 + r.round, urlsAdded: 102 + r.round } : r,
+    );
     const storedSummary = summariseCeiling(stored, [1, 8], 800);
-    assert.deepEqual(storedSummary.minimalStore.runs.map((f) => [f.links, f.urlsAdded]), [[1202, 104], [1201.5, 103.5]]);
+    assert.deepEqual(
+      storedSummary.minimalStore.runs.map((f) => [f.links, f.urlsAdded]),
+      [
+        [1202, 104],
+        [1201.5, 103.5],
+      ],
+    );
     assert.equal(storedSummary.minimalStore.runs[0]?.perRound[0]?.urlsAdded, 103);
-    assert.deepEqual(storedSummary.webRequest.runs.map((f) => [f.links, f.urlsAdded]), [[null, null], [null, null]]);
+    assert.deepEqual(
+      storedSummary.webRequest.runs.map((f) => [f.links, f.urlsAdded]),
+      [
+        [null, null],
+        [null, null],
+      ],
+    );
     // CPU per page: the median over the rounds measured of each run's CPU over its pages fetched; null when none was.
-    assert.deepEqual(summary.bare.runs.map((f) => f.cpuMsPerPage), [null, null]);
+    assert.deepEqual(
+      summary.bare.runs.map((f) => f.cpuMsPerPage),
+      [null, null],
+    );
     const timed = runs.map((r) => (r.variant === 'minimalStore' ? { ...r, cpuMs: 100 * r.round } : r));
-    assert.deepEqual(summariseCeiling(timed, [1, 8], 800).minimalStore.runs.map((f) => f.cpuMsPerPage), [2, 1.5]);
+    assert.deepEqual(
+      summariseCeiling(timed, [1, 8], 800).minimalStore.runs.map((f) => f.cpuMsPerPage),
+      [2, 1.5],
+    );
   });
 });
 

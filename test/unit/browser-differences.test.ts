@@ -5,7 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { WEB_REQUEST_DIFFERENCES, browserKindOf, unreachableKindOf } from '../../src/shells/background/adapters/browser-differences.ts';
+import {
+  WEB_REQUEST_DIFFERENCES,
+  browserKindOf,
+  unreachableKindOf,
+} from '../../src/shells/background/adapters/browser-differences.ts';
 import { failureOf } from '../../src/shells/background/adapters/fetch-failure.ts';
 import { FIREFOX_CANDIDATES, FirefoxNotFoundError, findFirefox } from '../../src/shells/cli/firefox.ts';
 import { SINK_WAIT_PARAM, withSinkWait } from '../../src/export/page-sink.ts';
@@ -25,14 +29,33 @@ describe('browser differences', () => {
     const chromeOrigin = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
     const { isFrom: fromChrome } = WEB_REQUEST_DIFFERENCES.chrome;
     assert.equal(fromChrome({ tabId: -1, initiator: chromeOrigin }, chromeOrigin), true);
-    assert.equal(fromChrome({ tabId: -1, initiator: 'chrome-extension://otherextensionidotherextensionid' }, chromeOrigin), false);
+    assert.equal(
+      fromChrome({ tabId: -1, initiator: 'chrome-extension://otherextensionidotherextensionid' }, chromeOrigin),
+      false,
+    );
     assert.equal(fromChrome({ tabId: -1 }, chromeOrigin), false);
 
     const firefoxOrigin = 'moz-extension://0f3c1d2e-aaaa-bbbb-cccc-123456789abc';
     const { isFrom: fromFirefox } = WEB_REQUEST_DIFFERENCES.firefox;
-    assert.equal(fromFirefox({ tabId: -1, originUrl: `${firefoxOrigin}/_generated_background_page.html` }, firefoxOrigin), true);
-    assert.equal(fromFirefox({ tabId: -1, originUrl: 'moz-extension://0f3c1d2e-aaaa-bbbb-cccc-123456789abd/_generated_background_page.html' }, firefoxOrigin), false);
-    assert.equal(fromFirefox({ tabId: -1, originUrl: `${firefoxOrigin}x/page.html` }, firefoxOrigin), false, 'a longer host is another add-on');
+    assert.equal(
+      fromFirefox({ tabId: -1, originUrl: `${firefoxOrigin}/_generated_background_page.html` }, firefoxOrigin),
+      true,
+    );
+    assert.equal(
+      fromFirefox(
+        {
+          tabId: -1,
+          originUrl: 'moz-extension://0f3c1d2e-aaaa-bbbb-cccc-123456789abd/_generated_background_page.html',
+        },
+        firefoxOrigin,
+      ),
+      false,
+    );
+    assert.equal(
+      fromFirefox({ tabId: -1, originUrl: `${firefoxOrigin}x/page.html` }, firefoxOrigin),
+      false,
+      'a longer host is another add-on',
+    );
     assert.equal(fromFirefox({ tabId: -1 }, firefoxOrigin), false);
   });
 });
@@ -57,32 +80,54 @@ describe('a failed request, as each browser names it', () => {
     for (const [error, kind] of cases) assert.equal(unreachableKindOf(error), kind, String(error));
   });
 
-  it('records a failed fetch with the code the browser\'s error name gives, and the name in its message', () => {
+  it("records a failed fetch with the code the browser's error name gives, and the name in its message", () => {
     const failed = new TypeError('Failed to fetch');
     assert.equal(failureOf(failed, undefined, 'net::ERR_NAME_NOT_RESOLVED').code, 'dns');
     assert.equal(failureOf(failed, undefined, 'NS_ERROR_CONNECTION_REFUSED').code, 'refused');
-    assert.deepEqual(failureOf(failed, undefined, 'net::ERR_CONNECTION_RESET'), { code: 'network', message: 'network error (net::ERR_CONNECTION_RESET)' });
-    assert.deepEqual(failureOf(new TypeError('NetworkError when attempting to fetch resource.'), undefined, 'NS_ERROR_NET_RESET'), { code: 'network', message: 'network error (NS_ERROR_NET_RESET)' });
+    assert.deepEqual(failureOf(failed, undefined, 'net::ERR_CONNECTION_RESET'), {
+      code: 'network',
+      message: 'network error (net::ERR_CONNECTION_RESET)',
+    });
+    assert.deepEqual(
+      failureOf(new TypeError('NetworkError when attempting to fetch resource.'), undefined, 'NS_ERROR_NET_RESET'),
+      { code: 'network', message: 'network error (NS_ERROR_NET_RESET)' },
+    );
     assert.equal(failureOf(failed, undefined).code, 'network');
     // A bad port of the Fetch standard: Chromium names it (net::ERR_UNSAFE_PORT), Firefox reports no name at all.
-    assert.deepEqual(failureOf(failed, undefined, null, 'http://127.0.0.1:1/x'), { code: 'refused', message: 'the browser never connects to port 1 (a bad port of the Fetch standard)' });
+    assert.deepEqual(failureOf(failed, undefined, null, 'http://127.0.0.1:1/x'), {
+      code: 'refused',
+      message: 'the browser never connects to port 1 (a bad port of the Fetch standard)',
+    });
     assert.equal(failureOf(failed, undefined, 'net::ERR_UNSAFE_PORT', 'http://example.org:6667/').code, 'refused');
     assert.equal(failureOf(failed, undefined, null, 'http://127.0.0.1:8080/').code, 'network');
     assert.equal(failureOf(failed, undefined, null, 'http://example.org/').code, 'network');
-    assert.match(failureOf(failed, undefined, 'net::ERR_NAME_NOT_RESOLVED').message, /does not resolve \(net::ERR_NAME_NOT_RESOLVED\)/);
+    assert.match(
+      failureOf(failed, undefined, 'net::ERR_NAME_NOT_RESOLVED').message,
+      /does not resolve \(net::ERR_NAME_NOT_RESOLVED\)/,
+    );
   });
 });
 
 describe('findFirefox', () => {
   it('takes FIREFOX_PATH when it names a file', () => {
-    assert.equal(findFirefox({ FIREFOX_PATH: '/opt/ff/firefox' }, (path) => path === '/opt/ff/firefox'), '/opt/ff/firefox');
+    assert.equal(
+      findFirefox({ FIREFOX_PATH: '/opt/ff/firefox' }, (path) => path === '/opt/ff/firefox'),
+      '/opt/ff/firefox',
+    );
   });
   it('says so when FIREFOX_PATH names nothing, without falling back', () => {
-    assert.throws(() => findFirefox({ FIREFOX_PATH: '/nowhere/firefox' }, () => false), (error: unknown) => error instanceof FirefoxNotFoundError && /FIREFOX_PATH is set to \/nowhere\/firefox/.test(error.message));
+    assert.throws(
+      () => findFirefox({ FIREFOX_PATH: '/nowhere/firefox' }, () => false),
+      (error: unknown) =>
+        error instanceof FirefoxNotFoundError && /FIREFOX_PATH is set to \/nowhere\/firefox/.test(error.message),
+    );
   });
   it("tries Debian's firefox-esr first, then the other usual places", () => {
     assert.equal(FIREFOX_CANDIDATES[0], '/usr/bin/firefox-esr');
-    assert.equal(findFirefox({}, (path) => path === '/usr/bin/firefox'), '/usr/bin/firefox');
+    assert.equal(
+      findFirefox({}, (path) => path === '/usr/bin/firefox'),
+      '/usr/bin/firefox',
+    );
   });
   it('says how to install one when there is none', () => {
     assert.throws(() => findFirefox({}, () => false), /apt-get install firefox-esr/);
@@ -91,7 +136,10 @@ describe('findFirefox', () => {
 
 describe('the export page told to wait for its sink', () => {
   it('adds the parameter to an address with or without a query', () => {
-    assert.equal(withSinkWait('src/shells/export/index.html?crawl=a&format=wacz'), `src/shells/export/index.html?crawl=a&format=wacz&${SINK_WAIT_PARAM}=wait`);
+    assert.equal(
+      withSinkWait('src/shells/export/index.html?crawl=a&format=wacz'),
+      `src/shells/export/index.html?crawl=a&format=wacz&${SINK_WAIT_PARAM}=wait`,
+    );
     assert.equal(withSinkWait('page.html'), `page.html?${SINK_WAIT_PARAM}=wait`);
   });
 });

@@ -20,7 +20,13 @@ import {
   yamlString,
 } from '../../src/handoff/browsertrix-config.ts';
 import { escapeRegex, wildcardToRegex } from '../../src/handoff/browsertrix-scope.ts';
-import { admits, browsertrixNormalized, configProblems, loadBrowsertrixOptions, scopeOf } from '../support/browsertrix-options.ts';
+import {
+  admits,
+  browsertrixNormalized,
+  configProblems,
+  loadBrowsertrixOptions,
+  scopeOf,
+} from '../support/browsertrix-options.ts';
 import { crawlerUserAgent, TABCRAWL_PROJECT_URL } from '../../src/core/user-agent.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -130,7 +136,15 @@ const CASES: { name: string; settings: Partial<CrawlSettings> & { startUrl: stri
     name: 'exclude patterns with *',
     settings: {
       startUrl: 'https://example.com/',
-      excludePatterns: ['*?sessionid=*', '*?print=*', '*.pdf', 'http*://*/cgi-bin/*', 'https://example.com/exact', '*/a+b(c)[d]{e}|f^$\\g*', '**/private/**'],
+      excludePatterns: [
+        '*?sessionid=*',
+        '*?print=*',
+        '*.pdf',
+        'http*://*/cgi-bin/*',
+        'https://example.com/exact',
+        '*/a+b(c)[d]{e}|f^$\\g*',
+        '**/private/**',
+      ],
     },
     urls: [
       'https://example.com/page?sessionid=1',
@@ -180,7 +194,11 @@ const CASES: { name: string; settings: Partial<CrawlSettings> & { startUrl: stri
   },
   {
     name: 'an extra site whose home page is excluded',
-    settings: { startUrl: 'http://127.0.0.1:8080/', extraOrigins: ['http://127.0.0.1:8081'], excludePatterns: ['http://127.0.0.1:8081/'] },
+    settings: {
+      startUrl: 'http://127.0.0.1:8080/',
+      extraOrigins: ['http://127.0.0.1:8081'],
+      excludePatterns: ['http://127.0.0.1:8081/'],
+    },
     urls: ['http://127.0.0.1:8081/', 'http://127.0.0.1:8081/a', 'http://127.0.0.1:8080/', 'http://[::1]:8080/'],
   },
   {
@@ -190,13 +208,26 @@ const CASES: { name: string; settings: Partial<CrawlSettings> & { startUrl: stri
   },
   {
     name: 'a big delay with jitter, a custom agent, nofollow followed',
-    settings: { startUrl: 'https://example.com/', delayMs: 7_250, jitterMs: 500, productToken: 'My-Bot_x', followNofollow: true, maxDepth: 0, maxPages: 1_000_000 },
+    settings: {
+      startUrl: 'https://example.com/',
+      delayMs: 7_250,
+      jitterMs: 500,
+      productToken: 'My-Bot_x',
+      followNofollow: true,
+      maxDepth: 0,
+      maxPages: 1_000_000,
+    },
     urls: ['https://example.com/x', 'https://example.net/'],
   },
   {
     name: 'with cookies: the session guards',
     settings: { startUrl: 'https://example.com/', withCookies: true },
-    urls: ['https://example.com/logout', 'https://example.com/account/Sign-Out?x', 'https://example.com/blog/remove-stains', 'https://example.com/account/'],
+    urls: [
+      'https://example.com/logout',
+      'https://example.com/account/Sign-Out?x',
+      'https://example.com/blog/remove-stains',
+      'https://example.com/account/',
+    ],
   },
   {
     name: 'an IPv6 start host',
@@ -206,21 +237,31 @@ const CASES: { name: string; settings: Partial<CrawlSettings> & { startUrl: stri
 ];
 
 /** URLs with a user name or password: Tabcrawl's scope admits them (and fetch refuses them); the regexes do not, on purpose. */
-const WITH_USER_INFO = ['https://user@example.com/docs/', 'https://user:pass@example.com/docs/a', 'https://user@www.example.com/docs/'];
+const WITH_USER_INFO = [
+  'https://user@example.com/docs/',
+  'https://user:pass@example.com/docs/a',
+  'https://user@www.example.com/docs/',
+];
 
 /**
  * The URLs of {@link CASES} whose verdict changes once Browsertrix has normalized them, and why
  * (docs/browsertrix.md, "What could not be carried over"). Browsertrix then requests the URL as found.
  */
 const NORMALIZATION_DIFFERENCES: Record<string, string> = {
-  'https://example.com/?': 'an empty query is dropped with the slash before it (https://example.com): out, where Tabcrawl has it in',
-  'https://www.example.com/%64ocs/': 'the path is percent-decoded (/docs/): in, where Tabcrawl has /%64ocs/ outside /docs/',
-  'https://example.com/caf%C3%A9%20%281%29/': 'the path is percent-decoded ((1)): in, where Tabcrawl has %281%29 outside the prefix',
-  'https://example.com/page?z=1&print=2': 'query sorted: print comes first and *?print=* excludes it, where Tabcrawl has it in',
-  'https://example.com/page?print=1&a=2': 'query sorted: print no longer comes first, so *?print=* lets it in, where Tabcrawl excludes it',
+  'https://example.com/?':
+    'an empty query is dropped with the slash before it (https://example.com): out, where Tabcrawl has it in',
+  'https://www.example.com/%64ocs/':
+    'the path is percent-decoded (/docs/): in, where Tabcrawl has /%64ocs/ outside /docs/',
+  'https://example.com/caf%C3%A9%20%281%29/':
+    'the path is percent-decoded ((1)): in, where Tabcrawl has %281%29 outside the prefix',
+  'https://example.com/page?z=1&print=2':
+    'query sorted: print comes first and *?print=* excludes it, where Tabcrawl has it in',
+  'https://example.com/page?print=1&a=2':
+    'query sorted: print no longer comes first, so *?print=* lets it in, where Tabcrawl excludes it',
 };
 
-const yamlOf = (settings: CrawlSettings): string => browsertrixConfigYaml({ settings, version: '0.1.0', createdAt: Date.UTC(2026, 10, 21) });
+const yamlOf = (settings: CrawlSettings): string =>
+  browsertrixConfigYaml({ settings, version: '0.1.0', createdAt: Date.UTC(2026, 10, 21) });
 
 describe('the Browsertrix config', () => {
   for (const { name, settings: given } of CASES) {
@@ -246,7 +287,14 @@ describe('the Browsertrix config', () => {
   }
 
   test('the settings each become their option', () => {
-    const settings = settingsOf({ startUrl: 'https://example.com/a', maxDepth: 3, maxPages: 42, productToken: 'MyBot', delayMs: 2_001, maxRetries: 5 });
+    const settings = settingsOf({
+      startUrl: 'https://example.com/a',
+      maxDepth: 3,
+      maxPages: 42,
+      productToken: 'MyBot',
+      delayMs: 2_001,
+      maxRetries: 5,
+    });
     const { options } = browsertrixConfig({ settings, version: '9.8.7' });
     assert.deepEqual(options['seeds'], [{ url: 'https://example.com/a' }]);
     assert.equal(options['scopeType'], 'custom');
@@ -274,7 +322,10 @@ describe('the Browsertrix config', () => {
       [2500, 0, 3],
       [3_600_000, 60_000, 3660],
     ] as const) {
-      const { options } = browsertrixConfig({ settings: settingsOf({ startUrl: 'https://example.com/', delayMs, jitterMs }), version: '0.1.0' });
+      const { options } = browsertrixConfig({
+        settings: settingsOf({ startUrl: 'https://example.com/', delayMs, jitterMs }),
+        version: '0.1.0',
+      });
       assert.equal(options['pageExtraDelay'], expected, `delay ${delayMs} ms + jitter ${jitterMs} ms`);
       assert.ok((options['pageExtraDelay'] as number) * 1000 >= delayMs + jitterMs);
       assert.equal(options['workers'], 1);
@@ -282,7 +333,11 @@ describe('the Browsertrix config', () => {
   });
 
   test('each extra site is a seed, unless its home page is out of scope (Browsertrix never excludes a seed)', () => {
-    const settings = settingsOf({ startUrl: 'https://example.com/', extraOrigins: ['https://a.example.org', 'https://b.example.org'], excludePatterns: ['https://b.example.org/'] });
+    const settings = settingsOf({
+      startUrl: 'https://example.com/',
+      extraOrigins: ['https://a.example.org', 'https://b.example.org'],
+      excludePatterns: ['https://b.example.org/'],
+    });
     const { options } = browsertrixConfig({ settings, version: '0.1.0' });
     assert.deepEqual(options['seeds'], [{ url: 'https://example.com/' }, { url: 'https://a.example.org/' }]);
     assert.equal((options['include'] as string[]).length, 3, 'b.example.org is still in scope, but its home page');
@@ -300,14 +355,33 @@ describe('the Browsertrix config', () => {
   });
 
   test('the header says what each setting became and what could not be carried over, as comments only', () => {
-    const text = yamlOf(settingsOf({ startUrl: 'https://example.com/', delayMs: 4000, excludePatterns: ['*\nevil: yes*'] }));
+    const text = yamlOf(
+      settingsOf({ startUrl: 'https://example.com/', delayMs: 4000, excludePatterns: ['*\nevil: yes*'] }),
+    );
     const header = text.slice(0, text.indexOf('\nseeds:'));
     for (const line of header.split('\n')) assert.match(line, /^(#.*)?$/, 'every header line is a comment');
-    for (const line of text.split('\n').filter((l) => l.startsWith('#'))) assert.ok(line.length <= 100 || !line.slice(2).includes(' '), `wrapped: ${line}`);
-    for (const words of ['per-host gap', 'Crawl-delay', 'response-time rule', 'Back-off', 'Page resources', 'Links to other sites', 'Cookies', 'Your network', 'Sitemaps', 'pageExtraDelay 4', 'docker run']) {
+    for (const line of text.split('\n').filter((l) => l.startsWith('#')))
+      assert.ok(line.length <= 100 || !line.slice(2).includes(' '), `wrapped: ${line}`);
+    for (const words of [
+      'per-host gap',
+      'Crawl-delay',
+      'response-time rule',
+      'Back-off',
+      'Page resources',
+      'Links to other sites',
+      'Cookies',
+      'Your network',
+      'Sitemaps',
+      'pageExtraDelay 4',
+      'docker run',
+    ]) {
       assert.ok(header.includes(words), `the header names ${words}`);
     }
-    assert.equal((parse(text) as Record<string, unknown>)['evil'], undefined, 'a line break in a pattern cannot end a comment');
+    assert.equal(
+      (parse(text) as Record<string, unknown>)['evil'],
+      undefined,
+      'a line break in a pattern cannot end a comment',
+    );
   });
 
   test('its docker run line mounts the file under the name it is saved as', () => {
@@ -316,20 +390,34 @@ describe('the Browsertrix config', () => {
     // The pages save HOST-DATE.browsertrix.yaml; the command line, the name given to --browsertrix-config.
     const saved = browsertrixConfigFileName({ settings, createdAt: Date.UTC(2026, 10, 21) });
     assert.equal(saved, '127.0.0.1_8090-2026-11-21.browsertrix.yaml');
-    assert.match(dockerLine(yamlOf(settings)), /docker run -v \$PWD\/127\.0\.0\.1_8090-2026-11-21\.browsertrix\.yaml:\/app\/crawl-config\.yaml /);
-    const named = (fileName: string): string => dockerLine(browsertrixConfigYaml({ settings, version: '0.1.0', createdAt: Date.UTC(2026, 10, 21), fileName }));
+    assert.match(
+      dockerLine(yamlOf(settings)),
+      /docker run -v \$PWD\/127\.0\.0\.1_8090-2026-11-21\.browsertrix\.yaml:\/app\/crawl-config\.yaml /,
+    );
+    const named = (fileName: string): string =>
+      dockerLine(browsertrixConfigYaml({ settings, version: '0.1.0', createdAt: Date.UTC(2026, 10, 21), fileName }));
     assert.match(named('handoff.yaml'), /-v \$PWD\/handoff\.yaml:\/app\/crawl-config\.yaml /);
     // A name a shell would split or expand is quoted, $PWD still expanding.
     assert.match(named('my $crawl "1".yaml'), /-v "\$PWD\/my \\\$crawl \\"1\\"\.yaml":\/app\/crawl-config\.yaml /);
-    assert.match(dockerLine(browsertrixConfigYaml({ settings, version: '0.1.0' })), /-v \$PWD\/crawl-config\.yaml:/, 'no date, no name: the generic one');
+    assert.match(
+      dockerLine(browsertrixConfigYaml({ settings, version: '0.1.0' })),
+      /-v \$PWD\/crawl-config\.yaml:/,
+      'no date, no name: the generic one',
+    );
   });
 
-  test('the User-Agent is the one the extension sends: the background\'s rule and the config both take it from core/user-agent.ts', () => {
-    assert.equal(crawlerUserAgent('1.2.3'), 'Mozilla/5.0 (compatible; tabcrawl/1.2.3; +https://github.com/tabcrawl/tabcrawl)');
+  test("the User-Agent is the one the extension sends: the background's rule and the config both take it from core/user-agent.ts", () => {
+    assert.equal(
+      crawlerUserAgent('1.2.3'),
+      'Mozilla/5.0 (compatible; tabcrawl/1.2.3; +https://github.com/tabcrawl/tabcrawl)',
+    );
     const background = readFileSync(resolve(ROOT, 'src/shells/background/index.ts'), 'utf8');
     assert.match(background, /import \{ crawlerUserAgent \} from '\.\.\/\.\.\/core\/user-agent\.ts';/);
     assert.match(background, /installUserAgentRule\(crawlerUserAgent\(browser\.runtime\.getManifest\(\)\.version\)\)/);
-    const { options } = browsertrixConfig({ settings: { ...DEFAULT_SETTINGS, startUrl: 'https://example.com/' }, version: '1.2.3' });
+    const { options } = browsertrixConfig({
+      settings: { ...DEFAULT_SETTINGS, startUrl: 'https://example.com/' },
+      version: '1.2.3',
+    });
     assert.equal(options['userAgent'], crawlerUserAgent('1.2.3'));
   });
 
@@ -346,11 +434,38 @@ describe('the Browsertrix config', () => {
   });
 
   test('the file is named as the exports are', () => {
-    assert.equal(browsertrixConfigFileName({ settings: { startUrl: 'http://127.0.0.1:8080/x' }, createdAt: Date.UTC(2026, 10, 21, 23) }), '127.0.0.1_8080-2026-11-21.browsertrix.yaml');
+    assert.equal(
+      browsertrixConfigFileName({
+        settings: { startUrl: 'http://127.0.0.1:8080/x' },
+        createdAt: Date.UTC(2026, 10, 21, 23),
+      }),
+      '127.0.0.1_8080-2026-11-21.browsertrix.yaml',
+    );
   });
 
   test('strings read back as written, however odd', () => {
-    for (const text of ['', 'plain', "it's", '#not a comment', 'a: b', ' lead', 'trail ', '\\d+\\.', '"quoted"', '- dash', 'tab\there', 'line\nbreak', '\u0085\u2028', 'café ✓ 😀', '\ufeffbom', 'yes', 'null', '~', '1e3', '0x10']) {
+    for (const text of [
+      '',
+      'plain',
+      "it's",
+      '#not a comment',
+      'a: b',
+      ' lead',
+      'trail ',
+      '\\d+\\.',
+      '"quoted"',
+      '- dash',
+      'tab\there',
+      'line\nbreak',
+      '\u0085\u2028',
+      'café ✓ 😀',
+      '\ufeffbom',
+      'yes',
+      'null',
+      '~',
+      '1e3',
+      '0x10',
+    ]) {
       assert.equal(parse(`key: ${yamlString(text)}\n`).key, text, JSON.stringify(text));
     }
   });
@@ -384,7 +499,7 @@ describe('the scope regexes', () => {
     });
   }
 
-  test('a URL with a user name or password is out of the regexes\' scope (Tabcrawl admits it, then cannot fetch it)', () => {
+  test("a URL with a user name or password is out of the regexes' scope (Tabcrawl admits it, then cannot fetch it)", () => {
     const settings = settingsOf({ startUrl: 'https://www.example.com/docs/', includeSubdomains: true });
     const scope = scopeOf(parse(yamlOf(settings)) as Record<string, unknown>);
     for (const url of WITH_USER_INFO) {

@@ -5,7 +5,11 @@ import { EXIT, runCli, type CliIo } from '../../src/shells/cli/run-cli.ts';
 
 function usageMessage(argv: string[]): string {
   const result = parseCliArgs(argv);
-  assert.equal(result.kind, 'usage-error', `expected a usage error for ${JSON.stringify(argv)}, got ${JSON.stringify(result)}`);
+  assert.equal(
+    result.kind,
+    'usage-error',
+    `expected a usage error for ${JSON.stringify(argv)}, got ${JSON.stringify(result)}`,
+  );
   return result.kind === 'usage-error' ? result.message : '';
 }
 
@@ -22,8 +26,15 @@ describe('parseCliArgs', () => {
   test('--browser picks the browser the crawl runs in, for a crawl and for the demo', () => {
     const crawl = parseCliArgs(['--browser', 'firefox', 'https://example.com/']);
     assert.equal(crawl.kind === 'crawl' && crawl.browser, 'firefox');
-    assert.deepEqual(parseCliArgs(['--demo', '--browser=firefox']), { kind: 'demo', outDir: DEFAULT_DEMO_OUT_DIR, browser: 'firefox' });
-    assert.equal(usageMessage(['--browser', 'safari', 'https://example.com/']), "--browser must be chrome or firefox, got 'safari'");
+    assert.deepEqual(parseCliArgs(['--demo', '--browser=firefox']), {
+      kind: 'demo',
+      outDir: DEFAULT_DEMO_OUT_DIR,
+      browser: 'firefox',
+    });
+    assert.equal(
+      usageMessage(['--browser', 'safari', 'https://example.com/']),
+      "--browser must be chrome or firefox, got 'safari'",
+    );
     assert.equal(usageMessage(['https://example.com/', '--browser']), '--browser needs a value');
   });
 
@@ -33,23 +44,35 @@ describe('parseCliArgs', () => {
   });
 
   test('a start URL with a space is refused before any browser starts, with the URL it would have been', () => {
-    assert.equal(usageMessage(['http://127.0.0.1:8090/ with space']), 'the start URL has a space in it (a URL writes a space as %20); did you mean http://127.0.0.1:8090/%20with%20space ?');
+    assert.equal(
+      usageMessage(['http://127.0.0.1:8090/ with space']),
+      'the start URL has a space in it (a URL writes a space as %20); did you mean http://127.0.0.1:8090/%20with%20space ?',
+    );
   });
 
   test('every option maps to its setting', () => {
     const result = parseCliArgs([
       'https://example.com/docs/',
-      '--out', 'a.jsonl',
-      '--max-pages', '40',
-      '--max-depth', '3',
-      '--delay', '0',
-      '--parallel', '4',
-      '--agent', 'mybot',
+      '--out',
+      'a.jsonl',
+      '--max-pages',
+      '40',
+      '--max-depth',
+      '3',
+      '--delay',
+      '0',
+      '--parallel',
+      '4',
+      '--agent',
+      'mybot',
       '--include-subdomains',
-      '--prefix', '/docs/',
-      '--exclude', '*?print=*',
+      '--prefix',
+      '/docs/',
+      '--exclude',
+      '*?print=*',
       '--head',
-      '--timeout', '12.5',
+      '--timeout',
+      '12.5',
       '--follow-nofollow',
     ]);
     assert.deepEqual(result, {
@@ -73,22 +96,40 @@ describe('parseCliArgs', () => {
     });
   });
 
-  test('--allow-private-addresses lets a crawl of a public site reach the user\'s network (issue 27, item 8)', () => {
+  test("--allow-private-addresses lets a crawl of a public site reach the user's network (issue 27, item 8)", () => {
     const result = parseCliArgs(['https://example.com/', '--allow-private-addresses']);
     assert.equal(result.kind === 'crawl' && result.settings.allowPrivateAddresses, true);
     const plain = parseCliArgs(['https://example.com/']);
     assert.equal(plain.kind === 'crawl' && plain.settings.allowPrivateAddresses, undefined, 'off unless given');
     assert.match(USAGE, /--allow-private-addresses/);
-    assert.match(usageMessage(['--demo', '--allow-private-addresses']), /--demo cannot be combined with --allow-private-addresses/);
+    assert.match(
+      usageMessage(['--demo', '--allow-private-addresses']),
+      /--demo cannot be combined with --allow-private-addresses/,
+    );
   });
 
   test('options may come before the start URL and use --name=value', () => {
     const result = parseCliArgs(['--max-pages=7', 'http://127.0.0.1:8080/']);
-    assert.deepEqual(result, { kind: 'crawl', settings: { startUrl: 'http://127.0.0.1:8080/', maxPages: 7 }, outputs: [], browser: 'chrome' });
+    assert.deepEqual(result, {
+      kind: 'crawl',
+      settings: { startUrl: 'http://127.0.0.1:8080/', maxPages: 7 },
+      outputs: [],
+      browser: 'chrome',
+    });
   });
 
   test('--out and --exclude can be repeated', () => {
-    const result = parseCliArgs(['https://example.com/', '--out', 'a.jsonl', '--out', 'out/b.JSONL', '--exclude', '*.zip', '--exclude', '*/tag/*']);
+    const result = parseCliArgs([
+      'https://example.com/',
+      '--out',
+      'a.jsonl',
+      '--out',
+      'out/b.JSONL',
+      '--exclude',
+      '*.zip',
+      '--exclude',
+      '*/tag/*',
+    ]);
     assert.equal(result.kind, 'crawl');
     if (result.kind !== 'crawl') return;
     assert.deepEqual(result.outputs, ['a.jsonl', 'out/b.JSONL']);
@@ -96,16 +137,33 @@ describe('parseCliArgs', () => {
   });
 
   test('--also can be repeated and gives the extra sites as normalized origins, each once', () => {
-    const result = parseCliArgs(['http://127.0.0.1:8080/', '--also', 'http://127.0.0.1:8081/', '--also', 'HTTPS://Docs.Example.com:443', '--also', 'http://127.0.0.1:8081']);
+    const result = parseCliArgs([
+      'http://127.0.0.1:8080/',
+      '--also',
+      'http://127.0.0.1:8081/',
+      '--also',
+      'HTTPS://Docs.Example.com:443',
+      '--also',
+      'http://127.0.0.1:8081',
+    ]);
     assert.equal(result.kind, 'crawl');
     if (result.kind !== 'crawl') return;
     assert.deepEqual(result.settings.extraOrigins, ['http://127.0.0.1:8081', 'https://docs.example.com']);
   });
 
   test('an --also that is not a site is a usage error quoting it, before any browser starts', () => {
-    assert.equal(usageMessage(['https://example.com/', '--also', 'https://b.example/docs/']), '--also: "https://b.example/docs/" has a path, query or fragment; give the site only, e.g. https://b.example');
-    assert.equal(usageMessage(['https://example.com/', '--also', 'ftp://b.example']), '--also: "ftp://b.example" is not an http or https site');
-    assert.equal(usageMessage(['https://example.com/', '--also', 'localhost:8081']), '--also: "localhost:8081" is not an http or https site; did you mean https://localhost:8081?');
+    assert.equal(
+      usageMessage(['https://example.com/', '--also', 'https://b.example/docs/']),
+      '--also: "https://b.example/docs/" has a path, query or fragment; give the site only, e.g. https://b.example',
+    );
+    assert.equal(
+      usageMessage(['https://example.com/', '--also', 'ftp://b.example']),
+      '--also: "ftp://b.example" is not an http or https site',
+    );
+    assert.equal(
+      usageMessage(['https://example.com/', '--also', 'localhost:8081']),
+      '--also: "localhost:8081" is not an http or https site; did you mean https://localhost:8081?',
+    );
     assert.equal(usageMessage(['https://example.com/', '--also']), '--also needs a value');
     assert.match(usageMessage(['--demo', '--also', 'https://b.example']), /--demo cannot be combined with --also/);
   });
@@ -116,8 +174,14 @@ describe('parseCliArgs', () => {
   });
 
   test('a negative delay is a usage error that quotes the value', () => {
-    assert.equal(usageMessage(['https://example.com/', '--delay', '-1']), "--delay must be a number of seconds ≥ 0, got '-1'");
-    assert.equal(usageMessage(['https://example.com/', '--delay=-1']), "--delay must be a number of seconds ≥ 0, got '-1'");
+    assert.equal(
+      usageMessage(['https://example.com/', '--delay', '-1']),
+      "--delay must be a number of seconds ≥ 0, got '-1'",
+    );
+    assert.equal(
+      usageMessage(['https://example.com/', '--delay=-1']),
+      "--delay must be a number of seconds ≥ 0, got '-1'",
+    );
   });
 
   test('a delay that is not a number is a usage error', () => {
@@ -129,22 +193,46 @@ describe('parseCliArgs', () => {
   });
 
   test('--parallel takes a whole number of requests at once per host, from 1 to 16', () => {
-    for (const [text, value] of [['1', 1], ['8', 8], ['16', 16]] as const) {
+    for (const [text, value] of [
+      ['1', 1],
+      ['8', 8],
+      ['16', 16],
+    ] as const) {
       const result = parseCliArgs(['https://example.com/', '--delay', '0', '--parallel', text]);
       assert.equal(result.kind === 'crawl' && result.settings.requestsPerHost, value, text);
     }
-    assert.deepEqual(parseCliArgs(['--parallel=2', 'http://127.0.0.1:8080/']), { kind: 'crawl', settings: { startUrl: 'http://127.0.0.1:8080/', requestsPerHost: 2 }, outputs: [], browser: 'chrome' });
+    assert.deepEqual(parseCliArgs(['--parallel=2', 'http://127.0.0.1:8080/']), {
+      kind: 'crawl',
+      settings: { startUrl: 'http://127.0.0.1:8080/', requestsPerHost: 2 },
+      outputs: [],
+      browser: 'chrome',
+    });
     // Left to the default (1) when not given.
     const plain = parseCliArgs(['https://example.com/']);
     assert.equal(plain.kind === 'crawl' && 'requestsPerHost' in plain.settings, false);
   });
 
   test('a bad --parallel is a usage error naming the option and quoting the value', () => {
-    assert.equal(usageMessage(['https://example.com/', '--parallel', '0']), '--parallel: requests at once per host must be from 1 to 16, not 0');
-    assert.equal(usageMessage(['https://example.com/', '--parallel', '17']), '--parallel: requests at once per host must be from 1 to 16, not 17');
-    assert.equal(usageMessage(['https://example.com/', '--parallel', 'x']), "--parallel must be a whole number, got 'x'");
-    assert.equal(usageMessage(['https://example.com/', '--parallel', '2.5']), "--parallel must be a whole number, got '2.5'");
-    assert.equal(usageMessage(['https://example.com/', '--parallel', '-2']), "--parallel must be a whole number, got '-2'");
+    assert.equal(
+      usageMessage(['https://example.com/', '--parallel', '0']),
+      '--parallel: requests at once per host must be from 1 to 16, not 0',
+    );
+    assert.equal(
+      usageMessage(['https://example.com/', '--parallel', '17']),
+      '--parallel: requests at once per host must be from 1 to 16, not 17',
+    );
+    assert.equal(
+      usageMessage(['https://example.com/', '--parallel', 'x']),
+      "--parallel must be a whole number, got 'x'",
+    );
+    assert.equal(
+      usageMessage(['https://example.com/', '--parallel', '2.5']),
+      "--parallel must be a whole number, got '2.5'",
+    );
+    assert.equal(
+      usageMessage(['https://example.com/', '--parallel', '-2']),
+      "--parallel must be a whole number, got '-2'",
+    );
     assert.equal(usageMessage(['https://example.com/', '--parallel']), '--parallel needs a value');
     assert.match(usageMessage(['--demo', '--parallel', '4']), /--demo cannot be combined with --parallel/);
   });
@@ -179,9 +267,18 @@ describe('parseCliArgs', () => {
   });
 
   test('--max-pages and --max-depth take whole numbers only', () => {
-    assert.equal(usageMessage(['https://example.com/', '--max-pages', '1.5']), "--max-pages must be a whole number, got '1.5'");
-    assert.equal(usageMessage(['https://example.com/', '--max-depth', 'ten']), "--max-depth must be a whole number, got 'ten'");
-    assert.equal(usageMessage(['https://example.com/', '--max-pages', '-3']), "--max-pages must be a whole number, got '-3'");
+    assert.equal(
+      usageMessage(['https://example.com/', '--max-pages', '1.5']),
+      "--max-pages must be a whole number, got '1.5'",
+    );
+    assert.equal(
+      usageMessage(['https://example.com/', '--max-depth', 'ten']),
+      "--max-depth must be a whole number, got 'ten'",
+    );
+    assert.equal(
+      usageMessage(['https://example.com/', '--max-pages', '-3']),
+      "--max-pages must be a whole number, got '-3'",
+    );
   });
 
   test('settings validation errors are named by their option', () => {
@@ -198,7 +295,10 @@ describe('parseCliArgs', () => {
   });
 
   test('the Chrome Web Store and file URLs are usage errors, before any browser starts', () => {
-    assert.match(usageMessage(['https://chromewebstore.google.com/']), /Chrome does not let extensions read the Chrome Web Store/);
+    assert.match(
+      usageMessage(['https://chromewebstore.google.com/']),
+      /Chrome does not let extensions read the Chrome Web Store/,
+    );
     assert.match(usageMessage(['https://chrome.google.com/webstore/detail/x']), /Chrome Web Store/);
     assert.match(usageMessage(['file:///etc/passwd']), /only http and https/);
     assert.match(usageMessage(['about:blank']), /only http and https/);
@@ -209,8 +309,14 @@ describe('parseCliArgs', () => {
   });
 
   test('an exclude pattern or path prefix that rules out the start URL is a usage error naming its option', () => {
-    assert.equal(usageMessage(['https://example.com/', '--exclude', '*example.com*']), '--exclude: the exclude pattern "*example.com*" matches the start URL itself');
-    assert.equal(usageMessage(['https://example.com/', '--prefix', '/docs/']), '--prefix: the start URL is not under the path prefix "/docs/"');
+    assert.equal(
+      usageMessage(['https://example.com/', '--exclude', '*example.com*']),
+      '--exclude: the exclude pattern "*example.com*" matches the start URL itself',
+    );
+    assert.equal(
+      usageMessage(['https://example.com/', '--prefix', '/docs/']),
+      '--prefix: the start URL is not under the path prefix "/docs/"',
+    );
   });
 
   test('an unknown option is a usage error naming it', () => {
@@ -249,7 +355,11 @@ describe('parseCliArgs', () => {
   });
 
   test('--demo takes --out-dir', () => {
-    assert.deepEqual(parseCliArgs(['--demo', '--out-dir', '/tmp/x']), { kind: 'demo', outDir: '/tmp/x', browser: 'chrome' });
+    assert.deepEqual(parseCliArgs(['--demo', '--out-dir', '/tmp/x']), {
+      kind: 'demo',
+      outDir: '/tmp/x',
+      browser: 'chrome',
+    });
   });
 
   test('--demo takes no start URL and no crawl options', () => {
@@ -258,9 +368,26 @@ describe('parseCliArgs', () => {
   });
 
   test('--verbose (the build shows its own output) goes with a crawl, --demo and --import, and is absent otherwise', () => {
-    assert.deepEqual(parseCliArgs(['https://example.com/', '--verbose']), { kind: 'crawl', settings: { startUrl: 'https://example.com/' }, outputs: [], browser: 'chrome', verbose: true });
-    assert.deepEqual(parseCliArgs(['--demo', '--verbose']), { kind: 'demo', outDir: DEFAULT_DEMO_OUT_DIR, browser: 'chrome', verbose: true });
-    assert.deepEqual(parseCliArgs(['--verbose', '--import', 'a.warc']), { kind: 'import', file: 'a.warc', outputs: [], browser: 'chrome', verbose: true });
+    assert.deepEqual(parseCliArgs(['https://example.com/', '--verbose']), {
+      kind: 'crawl',
+      settings: { startUrl: 'https://example.com/' },
+      outputs: [],
+      browser: 'chrome',
+      verbose: true,
+    });
+    assert.deepEqual(parseCliArgs(['--demo', '--verbose']), {
+      kind: 'demo',
+      outDir: DEFAULT_DEMO_OUT_DIR,
+      browser: 'chrome',
+      verbose: true,
+    });
+    assert.deepEqual(parseCliArgs(['--verbose', '--import', 'a.warc']), {
+      kind: 'import',
+      file: 'a.warc',
+      outputs: [],
+      browser: 'chrome',
+      verbose: true,
+    });
     assert.equal('verbose' in parseCliArgs(['https://example.com/']), false);
     assert.equal(usageMessage(['https://example.com/', '--verbose=yes']), '--verbose takes no value');
   });
@@ -282,11 +409,32 @@ describe('parseCliArgs', () => {
   });
 
   test('the usage text lists every option', () => {
-    for (const option of ['--out', '--max-pages', '--max-depth', '--delay', '--parallel', '--agent', '--include-subdomains', '--prefix', '--exclude', '--also', '--head', '--timeout', '--follow-nofollow', '--demo', '--out-dir', '--verbose', '--help']) {
+    for (const option of [
+      '--out',
+      '--max-pages',
+      '--max-depth',
+      '--delay',
+      '--parallel',
+      '--agent',
+      '--include-subdomains',
+      '--prefix',
+      '--exclude',
+      '--also',
+      '--head',
+      '--timeout',
+      '--follow-nofollow',
+      '--demo',
+      '--out-dir',
+      '--verbose',
+      '--help',
+    ]) {
       assert.ok(USAGE.includes(option), `${option} missing from the usage text`);
     }
     assert.match(USAGE, /--max-pages N {11}most pages: [^]*?\(default: 500\)\n/);
-    assert.match(USAGE, /--parallel N .*1 to 16; more than 1 only with --delay 0,\n.*no Crawl-delay.*\n.*\(default: 1\)/);
+    assert.match(
+      USAGE,
+      /--parallel N .*1 to 16; more than 1 only with --delay 0,\n.*no Crawl-delay.*\n.*\(default: 1\)/,
+    );
   });
 });
 
@@ -366,7 +514,8 @@ describe('the archive and link-check options', () => {
   });
 
   test('documents every archive option in --help', () => {
-    for (const option of ['--no-resources', '--no-files', '--max-file-size', '--max-resources', '-p']) assert.ok(USAGE.includes(option), option);
+    for (const option of ['--no-resources', '--no-files', '--max-file-size', '--max-resources', '-p'])
+      assert.ok(USAGE.includes(option), option);
   });
 
   test('checks links to other sites by default, off with --no-check-external, on with --check-external', () => {
@@ -384,19 +533,23 @@ describe('the archive and link-check options', () => {
   });
 
   test('documents the options of links to other sites in --help', () => {
-    for (const option of ['--no-check-external', '--check-external', '--max-external N', '--max-external-per-host N']) assert.ok(USAGE.includes(option), option);
+    for (const option of ['--no-check-external', '--check-external', '--max-external N', '--max-external-per-host N'])
+      assert.ok(USAGE.includes(option), option);
   });
 });
 
 describe('--browsertrix-config', () => {
   test('names the file the crawl is also written to as a Browsertrix Crawler config, beside any --out', () => {
-    assert.deepEqual(parseCliArgs(['https://example.com/', '--browsertrix-config', 'crawl-config.yaml', '--out', 'site.wacz']), {
-      kind: 'crawl',
-      settings: { startUrl: 'https://example.com/' },
-      outputs: ['site.wacz'],
-      browser: 'chrome',
-      browsertrixConfig: 'crawl-config.yaml',
-    });
+    assert.deepEqual(
+      parseCliArgs(['https://example.com/', '--browsertrix-config', 'crawl-config.yaml', '--out', 'site.wacz']),
+      {
+        kind: 'crawl',
+        settings: { startUrl: 'https://example.com/' },
+        outputs: ['site.wacz'],
+        browser: 'chrome',
+        browsertrixConfig: 'crawl-config.yaml',
+      },
+    );
     const yml = parseCliArgs(['https://example.com/', '--browsertrix-config=out/Config.YML']);
     assert.equal(yml.kind === 'crawl' && yml.browsertrixConfig, 'out/Config.YML');
     const none = parseCliArgs(['https://example.com/']);
@@ -404,9 +557,15 @@ describe('--browsertrix-config', () => {
   });
 
   test('takes a .yaml or .yml file name, one value, and not with --demo', () => {
-    assert.equal(usageMessage(['https://example.com/', '--browsertrix-config', 'config.json']), "--browsertrix-config 'config.json': the file name must end in .yaml or .yml");
+    assert.equal(
+      usageMessage(['https://example.com/', '--browsertrix-config', 'config.json']),
+      "--browsertrix-config 'config.json': the file name must end in .yaml or .yml",
+    );
     assert.equal(usageMessage(['https://example.com/', '--browsertrix-config']), '--browsertrix-config needs a value');
-    assert.match(usageMessage(['--demo', '--browsertrix-config', 'c.yaml']), /--demo cannot be combined with --browsertrix-config/);
+    assert.match(
+      usageMessage(['--demo', '--browsertrix-config', 'c.yaml']),
+      /--demo cannot be combined with --browsertrix-config/,
+    );
     assert.match(USAGE, /--browsertrix-config FILE\.yaml/);
   });
 });
@@ -419,23 +578,60 @@ describe('--import', () => {
       outputs: ['rows.jsonl', 'table.csv'],
       browser: 'chrome',
     });
-    assert.deepEqual(parseCliArgs(['--import=old/crawl.WARC.GZ', '--browser', 'firefox']), { kind: 'import', file: 'old/crawl.WARC.GZ', outputs: [], browser: 'firefox' });
-    assert.deepEqual(parseCliArgs(['--import', 'a.warc', '--out', 'again.wacz']), { kind: 'import', file: 'a.warc', outputs: ['again.wacz'], browser: 'chrome' });
+    assert.deepEqual(parseCliArgs(['--import=old/crawl.WARC.GZ', '--browser', 'firefox']), {
+      kind: 'import',
+      file: 'old/crawl.WARC.GZ',
+      outputs: [],
+      browser: 'firefox',
+    });
+    assert.deepEqual(parseCliArgs(['--import', 'a.warc', '--out', 'again.wacz']), {
+      kind: 'import',
+      file: 'a.warc',
+      outputs: ['again.wacz'],
+      browser: 'chrome',
+    });
   });
 
   test('says what is wrong: no file, a start URL too, not an archive, with --demo or crawl options, a bad --out', () => {
     assert.equal(usageMessage(['--import']), '--import needs a value');
     assert.equal(usageMessage(['--import', '']), '--import needs a file: a .wacz, .warc or .warc.gz');
-    assert.equal(usageMessage(['--import', 'a.wacz', 'https://example.com/']), "--import reads a file instead of crawling and takes no start URL, got 'https://example.com/'");
-    assert.equal(usageMessage(['--import', 'a.zip']), "--import 'a.zip': not an archive Tabcrawl reads; give a .wacz, .warc, .warc.gz file");
-    assert.equal(usageMessage(['--import', 'a.gz']), "--import 'a.gz': not an archive Tabcrawl reads; give a .wacz, .warc, .warc.gz file");
-    assert.equal(usageMessage(['--import', '.wacz']), "--import '.wacz': not an archive Tabcrawl reads; give a .wacz, .warc, .warc.gz file");
+    assert.equal(
+      usageMessage(['--import', 'a.wacz', 'https://example.com/']),
+      "--import reads a file instead of crawling and takes no start URL, got 'https://example.com/'",
+    );
+    assert.equal(
+      usageMessage(['--import', 'a.zip']),
+      "--import 'a.zip': not an archive Tabcrawl reads; give a .wacz, .warc, .warc.gz file",
+    );
+    assert.equal(
+      usageMessage(['--import', 'a.gz']),
+      "--import 'a.gz': not an archive Tabcrawl reads; give a .wacz, .warc, .warc.gz file",
+    );
+    assert.equal(
+      usageMessage(['--import', '.wacz']),
+      "--import '.wacz': not an archive Tabcrawl reads; give a .wacz, .warc, .warc.gz file",
+    );
     assert.equal(usageMessage(['--demo', '--import', 'a.wacz']), '--demo cannot be combined with --import');
-    assert.match(usageMessage(['--import', 'a.wacz', '--max-pages', '5']), /^--import cannot be combined with --max-pages/);
-    assert.match(usageMessage(['--import', 'a.wacz', '--browsertrix-config', 'c.yaml']), /^--import cannot be combined with --browsertrix-config/);
-    assert.match(usageMessage(['--import', 'a.wacz', '--out', 'x.txt']), /^--out 'x\.txt': unsupported format; supported extensions: /);
-    assert.equal(usageMessage(['--import', 'a.wacz', '--out', 'x.csv', '--out', 'x.csv']), "--out 'x.csv' is given twice");
-    assert.equal(usageMessage(['--import', 'a.wacz', '--out-dir', 'd']), '--out-dir only applies to --demo; use --out FILE');
+    assert.match(
+      usageMessage(['--import', 'a.wacz', '--max-pages', '5']),
+      /^--import cannot be combined with --max-pages/,
+    );
+    assert.match(
+      usageMessage(['--import', 'a.wacz', '--browsertrix-config', 'c.yaml']),
+      /^--import cannot be combined with --browsertrix-config/,
+    );
+    assert.match(
+      usageMessage(['--import', 'a.wacz', '--out', 'x.txt']),
+      /^--out 'x\.txt': unsupported format; supported extensions: /,
+    );
+    assert.equal(
+      usageMessage(['--import', 'a.wacz', '--out', 'x.csv', '--out', 'x.csv']),
+      "--out 'x.csv' is given twice",
+    );
+    assert.equal(
+      usageMessage(['--import', 'a.wacz', '--out-dir', 'd']),
+      '--out-dir only applies to --demo; use --out FILE',
+    );
   });
 
   test('is documented in --help', () => {

@@ -15,7 +15,10 @@ describe('the tabcrawl bin script', () => {
       mkdirSync(join(root, 'src', 'shells', 'cli'), { recursive: true });
       writeFileSync(join(root, 'package.json'), '{ "name": "tabcrawl", "type": "module" }');
       copyFileSync(BIN, join(root, 'src', 'shells', 'cli', 'bin.js'));
-      const run = spawnSync(process.execPath, [join(root, 'src', 'shells', 'cli', 'bin.js'), '--help'], { cwd: tmpdir(), encoding: 'utf8' });
+      const run = spawnSync(process.execPath, [join(root, 'src', 'shells', 'cli', 'bin.js'), '--help'], {
+        cwd: tmpdir(),
+        encoding: 'utf8',
+      });
       assert.equal(run.status, 1, run.stderr);
       const lines = run.stderr.trim().split('\n');
       for (const line of lines) assert.match(line, /^tabcrawl: /, line);

@@ -18,9 +18,23 @@ const ROOT = join(import.meta.dirname, '../..');
 
 /** A crawl that is over at once, with the settings the extension stored (the session guard and defaults filled in). */
 function finished(): CrawlSummary {
-  const checked = validateSettings({ startUrl: 'http://127.0.0.1:8090/', delayMs: 1500, excludePatterns: ['*/private/*'] });
+  const checked = validateSettings({
+    startUrl: 'http://127.0.0.1:8090/',
+    delayMs: 1500,
+    excludePatterns: ['*/private/*'],
+  });
   assert.ok(checked.ok);
-  return { id: 'c1', startUrl: 'http://127.0.0.1:8090/', state: 'finished', createdAt: Date.UTC(2026, 10, 21), endedAt: Date.UTC(2026, 10, 21, 0, 1), counts: { ...emptyCounts(), done: 3, fetched: 3 }, queued: 0, message: null, settings: checked.settings };
+  return {
+    id: 'c1',
+    startUrl: 'http://127.0.0.1:8090/',
+    state: 'finished',
+    createdAt: Date.UTC(2026, 10, 21),
+    endedAt: Date.UTC(2026, 10, 21, 0, 1),
+    counts: { ...emptyCounts(), done: 3, fetched: 3 },
+    queued: 0,
+    message: null,
+    settings: checked.settings,
+  };
 }
 
 function fakePort(): CrawlPort {
@@ -48,7 +62,7 @@ async function run(cwd: string, configPath: string): Promise<{ code: number; lin
 }
 
 describe('--browsertrix-config', () => {
-  test('writes the config from the crawl\'s stored settings at the end, and says where', async () => {
+  test("writes the config from the crawl's stored settings at the end, and says where", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tabcrawl-handoff-'));
     try {
       const { code, lines } = await run(dir, 'crawl-config.yaml');
@@ -67,7 +81,7 @@ describe('--browsertrix-config', () => {
     }
   });
 
-  test('the config\'s docker run line mounts the file the command line wrote, by its name', async () => {
+  test("the config's docker run line mounts the file the command line wrote, by its name", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tabcrawl-handoff-'));
     try {
       mkdirSync(join(dir, 'handoff'));
@@ -86,13 +100,16 @@ describe('--browsertrix-config', () => {
     try {
       const { code, lines } = await run(dir, 'no/such/folder/c.yaml');
       assert.equal(code, EXIT.failed);
-      assert.ok(lines.some((line) => line.startsWith(`could not write ${join(dir, 'no/such/folder/c.yaml')}: `)), lines.join('\n'));
+      assert.ok(
+        lines.some((line) => line.startsWith(`could not write ${join(dir, 'no/such/folder/c.yaml')}: `)),
+        lines.join('\n'),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  test('the version in the User-Agent is the extension\'s, from its manifest', () => {
+  test("the version in the User-Agent is the extension's, from its manifest", () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'manifest.json'), 'utf8')) as { version: string };
     assert.equal(extensionVersion(ROOT), manifest.version);
     assert.equal(extensionVersion('/nonexistent-tabcrawl-root'), 'unknown');

@@ -3,7 +3,15 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { BUILD_BROWSERS, BuildError, distDirOf, ensureBuilt, isBuildStale, type BuildBrowser, type BuildIo } from '../../src/shells/cli/build.ts';
+import {
+  BUILD_BROWSERS,
+  BuildError,
+  distDirOf,
+  ensureBuilt,
+  isBuildStale,
+  type BuildBrowser,
+  type BuildIo,
+} from '../../src/shells/cli/build.ts';
 import { TARGET_BROWSERS } from '../../src/shells/build/manifest.ts';
 import { runCli } from '../../src/shells/cli/run-cli.ts';
 
@@ -41,11 +49,24 @@ describe('isBuildStale', () => {
         assert.equal(isBuildStale(project({ 'src/a.ts': 100 }), browser), true);
         // A build of the other browser, or of the single dist/ of old, is not this one.
         const other = BUILD_BROWSERS.find((name) => name !== browser) ?? assert.fail();
-        assert.equal(isBuildStale(project({ 'src/a.ts': 100, [`dist/${other}/manifest.json`]: 200, 'dist/manifest.json': 200 }), browser), true);
+        assert.equal(
+          isBuildStale(
+            project({ 'src/a.ts': 100, [`dist/${other}/manifest.json`]: 200, 'dist/manifest.json': 200 }),
+            browser,
+          ),
+          true,
+        );
       });
 
       test('is fresh when the build is newer than every source', () => {
-        const root = project({ 'src/core/a.ts': 100, 'public/icons/i.png': 100, 'manifest.json': 100, 'vite.config.ts': 100, 'package.json': 100, [built]: 200 });
+        const root = project({
+          'src/core/a.ts': 100,
+          'public/icons/i.png': 100,
+          'manifest.json': 100,
+          'vite.config.ts': 100,
+          'package.json': 100,
+          [built]: 200,
+        });
         assert.equal(isBuildStale(root, browser), false);
       });
 
@@ -54,13 +75,24 @@ describe('isBuildStale', () => {
       });
 
       test('is stale when a public file, the manifest, the vite config, the manifest generator or package.json changed', () => {
-        for (const path of ['public/icons/i.png', 'manifest.json', 'vite.config.ts', 'src/shells/build/manifest.ts', 'package.json']) {
+        for (const path of [
+          'public/icons/i.png',
+          'manifest.json',
+          'vite.config.ts',
+          'src/shells/build/manifest.ts',
+          'package.json',
+        ]) {
           assert.equal(isBuildStale(project({ [path]: 300, [built]: 200 }), browser), true, path);
         }
       });
 
       test('ignores changes to the CLI, the packaging script and files outside the inputs', () => {
-        const newer = { 'src/shells/cli/main.ts': 300, 'src/shells/build/package.ts': 300, 'test/unit/a.test.ts': 300, 'README.md': 300 };
+        const newer = {
+          'src/shells/cli/main.ts': 300,
+          'src/shells/build/package.ts': 300,
+          'test/unit/a.test.ts': 300,
+          'README.md': 300,
+        };
         assert.equal(isBuildStale(project({ ...newer, [built]: 200 }), browser), false);
       });
     });
@@ -104,7 +136,10 @@ describe('ensureBuilt', () => {
       if (browser === 'chrome') {
         assert.equal(ran, true);
         assert.deepEqual(builds, [[root, 'chrome']]);
-        assert.equal(io.text(), `tabcrawl: building the extension into ${join(root, 'dist', 'chrome')}${sep}… done in 17 s\n`);
+        assert.equal(
+          io.text(),
+          `tabcrawl: building the extension into ${join(root, 'dist', 'chrome')}${sep}… done in 17 s\n`,
+        );
       } else {
         assert.equal(ran, false);
         assert.deepEqual(builds, []);
@@ -117,7 +152,10 @@ describe('ensureBuilt', () => {
     const root = project({ 'src/a.ts': 100 });
     const io = recordingIo({ now: steppingClock(17_000) });
     assert.equal(await ensureBuilt(root, 'chrome', io, async (_r, _b, onOutput) => onOutput(VITE_LOG)), true);
-    assert.equal(io.text(), `tabcrawl: building the extension into ${join(root, 'dist', 'chrome')}${sep}… done in 17 s\n`);
+    assert.equal(
+      io.text(),
+      `tabcrawl: building the extension into ${join(root, 'dist', 'chrome')}${sep}… done in 17 s\n`,
+    );
   });
 
   test("with verbose, Vite's output is shown as it comes, between a line before and a line after", async () => {
@@ -151,7 +189,10 @@ describe('ensureBuilt', () => {
     const builds: BuildBrowser[] = [];
     assert.equal(await ensureBuilt(root, 'firefox', io, async (_r, b) => void builds.push(b)), true);
     assert.deepEqual(builds, ['firefox']);
-    assert.equal(io.text(), `tabcrawl: building the extension into ${join(root, 'dist', 'firefox')}${sep}… done in 1 s\n`);
+    assert.equal(
+      io.text(),
+      `tabcrawl: building the extension into ${join(root, 'dist', 'firefox')}${sep}… done in 1 s\n`,
+    );
     assert.equal(await ensureBuilt(root, 'chrome', io, async () => assert.fail('no build')), false);
   });
 
@@ -168,10 +209,16 @@ describe('ensureBuilt', () => {
       cwd: root,
       signal: new AbortController().signal,
     });
-    assert.match(stderr, new RegExp(`^tabcrawl: building the extension into ${escape(join(root, 'dist', 'chrome'))}`, 'm'));
+    assert.match(
+      stderr,
+      new RegExp(`^tabcrawl: building the extension into ${escape(join(root, 'dist', 'chrome'))}`, 'm'),
+    );
     assert.doesNotMatch(stderr, /tabcrawl: tabcrawl:/);
     // The build's own output (here Node's: there is no Vite in this root) is shown when it fails, after the line.
-    assert.match(stderr, /… failed after \d+ s; its output:\n[^]*Cannot find module[^]*\ntabcrawl: the extension build failed \(exit code 1\)/);
+    assert.match(
+      stderr,
+      /… failed after \d+ s; its output:\n[^]*Cannot find module[^]*\ntabcrawl: the extension build failed \(exit code 1\)/,
+    );
   });
 
   test("with --verbose the CLI shows the build's own output as it runs, after a line that says so", async () => {
@@ -187,7 +234,13 @@ describe('ensureBuilt', () => {
       signal: new AbortController().signal,
     });
     assert.equal(code, 1);
-    assert.match(stderr, new RegExp(`^tabcrawl: building the extension into ${escape(join(root, 'dist', 'chrome'))}${escape(sep)} \\(its output follows\\)\n[^]*Cannot find module`, 'm'));
+    assert.match(
+      stderr,
+      new RegExp(
+        `^tabcrawl: building the extension into ${escape(join(root, 'dist', 'chrome'))}${escape(sep)} \\(its output follows\\)\n[^]*Cannot find module`,
+        'm',
+      ),
+    );
   });
 });
 

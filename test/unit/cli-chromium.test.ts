@@ -2,17 +2,26 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CHROMIUM_CANDIDATES, ChromiumNotFoundError, findChromium } from '../../src/shells/cli/chromium.ts';
 
-const existing = (...paths: string[]) => (path: string) => paths.includes(path);
+const existing =
+  (...paths: string[]) =>
+  (path: string) =>
+    paths.includes(path);
 
 describe('findChromium', () => {
   test('honours CHROME_PATH when it exists, before any usual place', () => {
-    assert.equal(findChromium({ CHROME_PATH: '/opt/chrome/chrome' }, existing('/opt/chrome/chrome', '/usr/bin/chromium')), '/opt/chrome/chrome');
+    assert.equal(
+      findChromium({ CHROME_PATH: '/opt/chrome/chrome' }, existing('/opt/chrome/chrome', '/usr/bin/chromium')),
+      '/opt/chrome/chrome',
+    );
   });
 
   test('fails with chrome-path-missing when CHROME_PATH names nothing', () => {
     assert.throws(
       () => findChromium({ CHROME_PATH: '/nope/chrome' }, existing('/usr/bin/chromium')),
-      (error: unknown) => error instanceof ChromiumNotFoundError && error.code === 'chrome-path-missing' && error.message.includes('/nope/chrome'),
+      (error: unknown) =>
+        error instanceof ChromiumNotFoundError &&
+        error.code === 'chrome-path-missing' &&
+        error.message.includes('/nope/chrome'),
     );
   });
 

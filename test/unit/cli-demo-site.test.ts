@@ -91,7 +91,8 @@ describe('startDemoSite', () => {
     const css = await (await get('/assets/site.css')).text();
     assert.match(css, /@import "type\.css"/);
     assert.match(css, /url\(crust\.svg\)/);
-    for (const path of ['/assets/type.css', '/assets/crust.svg', '/assets/logo.svg']) assert.equal((await get(path)).status, 200, path);
+    for (const path of ['/assets/type.css', '/assets/crust.svg', '/assets/logo.svg'])
+      assert.equal((await get(path)).status, 200, path);
     assert.ok((await (await get('/blog/first-loaf')).text()).includes('/assets/first-loaf.jpg'));
     assert.equal((await get('/assets/first-loaf.jpg')).status, 404);
   });

@@ -12,7 +12,14 @@ import { after, afterEach, before, beforeEach, describe, mock, test } from 'node
 import type { ReplyOf, RequestOf, RequestType } from '../../src/messaging/protocol.ts';
 import type { ImportedArchive, ImportPageProgress } from '../../src/shells/cli/import-through-page.ts';
 import { QUIET_MAX_MS } from '../../src/shells/cli/progress.ts';
-import { EXIT, importAndExport, importFileProblem, importingLine, runCli, type ImportPort } from '../../src/shells/cli/run-cli.ts';
+import {
+  EXIT,
+  importAndExport,
+  importFileProblem,
+  importingLine,
+  runCli,
+  type ImportPort,
+} from '../../src/shells/cli/run-cli.ts';
 import { fakeCliIo } from '../support/cli-io.ts';
 
 const T0 = 1_700_000_000_000;
@@ -45,7 +52,10 @@ describe('--import: the file', () => {
     writeFileSync(join(dir, 'empty.warc'), '');
     const streams = io({ CHROME_PATH: '/nonexistent/chrome' });
     assert.equal(await runCli(['--import', join(dir, 'empty.warc')], streams), EXIT.usage);
-    assert.deepEqual(streams.err, [`tabcrawl: --import '${join(dir, 'empty.warc')}': the file is empty: not a WARC or WACZ\n`, 'run with --help for the options\n']);
+    assert.deepEqual(streams.err, [
+      `tabcrawl: --import '${join(dir, 'empty.warc')}': the file is empty: not a WARC or WACZ\n`,
+      'run with --help for the options\n',
+    ]);
   });
 
   test('a file that is there goes on to the browser (here: a missing Chromium, exit 1)', async () => {
@@ -62,7 +72,10 @@ describe('importingLine', () => {
       importingLine('a.wacz', { bytesRead: 1024 * 1024, totalBytes: 4 * 1024 * 1024, records: 1, rows: 12 }, 5000),
       'importing a.wacz: 1.0 MiB of 4.0 MiB (25%), 1 record, 12 URLs, about 15 s left',
     );
-    assert.match(importingLine('a.wacz', { bytesRead: 10, totalBytes: 10, records: 3, rows: 2 }, 5000), /\(100%\), 3 records, 2 URLs$/);
+    assert.match(
+      importingLine('a.wacz', { bytesRead: 10, totalBytes: 10, records: 3, rows: 2 }, 5000),
+      /\(100%\), 3 records, 2 URLs$/,
+    );
   });
 });
 
@@ -81,7 +94,11 @@ interface FakeImport {
 function fakePort(fake: FakeImport): ImportPort & { exported: { crawlId: string; path: string }[] } {
   const exported: { crawlId: string; path: string }[] = [];
   const request = (<K extends RequestType>(type: K, _payload: RequestOf<K>): Promise<ReplyOf<K>> => {
-    if (type === 'crawl/issues') return Promise.resolve({ bySeverity: { error: 1, warning: 0, notice: 0 }, checks: [{ check: 'broken-link-internal', count: 1 }] } as unknown as ReplyOf<K>);
+    if (type === 'crawl/issues')
+      return Promise.resolve({
+        bySeverity: { error: 1, warning: 0, notice: 0 },
+        checks: [{ check: 'broken-link-internal', count: 1 }],
+      } as unknown as ReplyOf<K>);
     return Promise.reject(new Error(`unexpected ${type}`));
   }) as ImportPort['request'];
   return {
@@ -100,7 +117,12 @@ function fakePort(fake: FakeImport): ImportPort & { exported: { crawlId: string;
             ? null
             : setInterval(() => {
                 const share = Math.min(1, (Date.now() - startedAt) / fake.runMs);
-                onProgress({ bytesRead: Math.round(4096 * share), totalBytes: 4096, records: Math.round(10 * share), rows: Math.round(3 * share) } satisfies ImportPageProgress);
+                onProgress({
+                  bytesRead: Math.round(4096 * share),
+                  totalBytes: 4096,
+                  records: Math.round(10 * share),
+                  rows: Math.round(3 * share),
+                } satisfies ImportPageProgress);
               }, fake.progressEveryMs ?? 500);
         const end = setTimeout(() => {
           if (timer !== null) clearInterval(timer);
@@ -128,7 +150,9 @@ async function run(port: ImportPort, outputs: string[], abortAtMs?: number): Pro
   const said: Said[] = [];
   const controller = new AbortController();
   let code: number | null = null;
-  void importAndExport(port, 'site.wacz', outputs, { cwd: dir, signal: controller.signal }, (line) => said.push({ at: Date.now(), text: line })).then((exit) => {
+  void importAndExport(port, 'site.wacz', outputs, { cwd: dir, signal: controller.signal }, (line) =>
+    said.push({ at: Date.now(), text: line }),
+  ).then((exit) => {
     code = exit;
   });
   for (let step = 0; step < 2_000 && code === null; step += 1) {
@@ -161,7 +185,10 @@ describe('importAndExport', () => {
     assert.equal(code, EXIT.ok);
     const lines = said.map((s) => s.text);
     assert.equal(lines[0], `importing ${join(dir, 'site.wacz')} (4.0 KiB)`);
-    assert.ok(lines.some((line) => /^importing site\.wacz: .+ of .+ \(\d+%\), \d+ records?, \d+ URLs?/.test(line)), lines.join('\n'));
+    assert.ok(
+      lines.some((line) => /^importing site\.wacz: .+ of .+ \(\d+%\), \d+ records?, \d+ URLs?/.test(line)),
+      lines.join('\n'),
+    );
     assert.deepEqual(port.exported, [
       { crawlId: 'imported-1', path: join(dir, 'rows.jsonl') },
       { crawlId: 'imported-1', path: join(dir, 'table.csv') },
@@ -174,8 +201,14 @@ describe('importAndExport', () => {
   test('is never silent for more than 10 s, even when the page reports nothing for a minute', async () => {
     const { code, said } = await run(fakePort({ runMs: 60_000, progressEveryMs: 'never' }), ['rows.jsonl']);
     assert.equal(code, EXIT.ok);
-    assert.ok(said.some((s) => /^importing site\.wacz: opening it, \d+ s so far$/.test(s.text)), said.map((s) => s.text).join('\n'));
-    assert.ok(longestSilence(said, Date.now()) <= QUIET_MAX_MS, `longest silence ${longestSilence(said, Date.now())} ms`);
+    assert.ok(
+      said.some((s) => /^importing site\.wacz: opening it, \d+ s so far$/.test(s.text)),
+      said.map((s) => s.text).join('\n'),
+    );
+    assert.ok(
+      longestSilence(said, Date.now()) <= QUIET_MAX_MS,
+      `longest silence ${longestSilence(said, Date.now())} ms`,
+    );
   });
 
   test('lists the first warnings and counts the rest', async () => {
@@ -191,11 +224,14 @@ describe('importAndExport', () => {
     assert.ok(lines.includes('imported 1 URL from site.wacz'));
   });
 
-  test('an archive that cannot be read exits 1 with the reader\'s message and that nothing was stored; nothing is exported', async () => {
+  test("an archive that cannot be read exits 1 with the reader's message and that nothing was stored; nothing is exported", async () => {
     const port = fakePort({ runMs: 1000, outcome: new Error('site.wacz: truncated zip at byte 4000') });
     const { code, said } = await run(port, ['rows.jsonl']);
     assert.equal(code, EXIT.failed);
-    assert.deepEqual(said.slice(-2).map((s) => s.text), [`could not import ${join(dir, 'site.wacz')}: site.wacz: truncated zip at byte 4000`, 'nothing was stored']);
+    assert.deepEqual(
+      said.slice(-2).map((s) => s.text),
+      [`could not import ${join(dir, 'site.wacz')}: site.wacz: truncated zip at byte 4000`, 'nothing was stored'],
+    );
     assert.deepEqual(port.exported, []);
   });
 

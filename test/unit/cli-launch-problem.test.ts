@@ -19,7 +19,7 @@ const MISSING_LIBRARY = [
 ].join('\n');
 
 describe('chromiumLaunchProblem', () => {
-  test("says on one line which Chromium did not start, how it exited and what it wrote", () => {
+  test('says on one line which Chromium did not start, how it exited and what it wrote', () => {
     assert.equal(
       chromiumLaunchProblem(MISSING_LIBRARY, '/opt/chromium'),
       'Chromium (/opt/chromium) did not start (exit code 127): chromium: error while loading shared libraries: libnss3.so: cannot open shared object file; set CHROME_PATH to a Chromium that runs',
@@ -27,11 +27,20 @@ describe('chromiumLaunchProblem', () => {
   });
 
   test('says when Chromium wrote nothing', () => {
-    const silent = MISSING_LIBRARY.split('\n').filter((line) => !line.includes('[err]')).join('\n').replace('exitCode=127', 'exitCode=1');
-    assert.equal(chromiumLaunchProblem(silent, '/bin/false'), 'Chromium (/bin/false) did not start (exit code 1): it wrote nothing; set CHROME_PATH to a Chromium that runs');
+    const silent = MISSING_LIBRARY.split('\n')
+      .filter((line) => !line.includes('[err]'))
+      .join('\n')
+      .replace('exitCode=127', 'exitCode=1');
+    assert.equal(
+      chromiumLaunchProblem(silent, '/bin/false'),
+      'Chromium (/bin/false) did not start (exit code 1): it wrote nothing; set CHROME_PATH to a Chromium that runs',
+    );
   });
 
   test('keeps the first line of any other error', () => {
-    assert.equal(chromiumLaunchProblem("the extension's service worker did not start within 15000 ms\nmore", '/usr/bin/chromium'), "the extension's service worker did not start within 15000 ms");
+    assert.equal(
+      chromiumLaunchProblem("the extension's service worker did not start within 15000 ms\nmore", '/usr/bin/chromium'),
+      "the extension's service worker did not start within 15000 ms",
+    );
   });
 });

@@ -16,7 +16,9 @@ async function start(...args: Parameters<typeof startLocalSite>): Promise<LocalS
 
 describe('startLocalSite', () => {
   test('serves a static route with its status, headers and body', async () => {
-    const site = await start({ '/a': { status: 201, headers: { 'content-type': 'text/plain', 'x-test': 'yes' }, body: 'hello' } });
+    const site = await start({
+      '/a': { status: 201, headers: { 'content-type': 'text/plain', 'x-test': 'yes' }, body: 'hello' },
+    });
     const res = await fetch(`${site.origin}/a`);
     assert.equal(res.status, 201);
     assert.equal(res.headers.get('x-test'), 'yes');
@@ -25,7 +27,9 @@ describe('startLocalSite', () => {
   });
 
   test('serves bytes as given', async () => {
-    const site = await start({ '/b': { headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([0, 0xe9, 0xff]) } });
+    const site = await start({
+      '/b': { headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([0, 0xe9, 0xff]) },
+    });
     const res = await fetch(`${site.origin}/b`);
     assert.deepEqual(new Uint8Array(await res.arrayBuffer()), new Uint8Array([0, 0xe9, 0xff]));
   });
@@ -99,7 +103,10 @@ describe('startLocalSite', () => {
     assert.equal(entry.url, '/slow?x=1');
     assert.equal(entry.userAgent, 'tabcrawl-test/1.0');
     assert.ok(entry.startedAt >= before && entry.startedAt <= afterDone);
-    assert.ok(entry.endedAt !== null && entry.endedAt - entry.startedAt >= 50, `endedAt ${entry.endedAt} startedAt ${entry.startedAt}`);
+    assert.ok(
+      entry.endedAt !== null && entry.endedAt - entry.startedAt >= 50,
+      `endedAt ${entry.endedAt} startedAt ${entry.startedAt}`,
+    );
     assert.ok(entry.endedAt !== null && entry.endedAt <= afterDone);
   });
 
@@ -124,7 +131,10 @@ describe('startLocalSite', () => {
     const b = await start({ '/': { body: 'b' } });
     assert.notEqual(a.origin, b.origin);
     assert.match(a.origin, /^http:\/\/127\.0\.0\.1:\d+$/);
-    const [ta, tb] = await Promise.all([fetch(`${a.origin}/`).then((r) => r.text()), fetch(`${b.origin}/`).then((r) => r.text())]);
+    const [ta, tb] = await Promise.all([
+      fetch(`${a.origin}/`).then((r) => r.text()),
+      fetch(`${b.origin}/`).then((r) => r.text()),
+    ]);
     assert.equal(ta, 'a');
     assert.equal(tb, 'b');
     assert.equal(a.requests.length, 1);

@@ -50,14 +50,22 @@ interface Said {
  * returns, moving the clock 100 ms at a time; returns every stderr write with
  * its fake time, and the exit code.
  */
-async function run(port: CrawlPort, outputs: string[] = [], quietSince?: number): Promise<{ code: number; said: Said[] }> {
+async function run(
+  port: CrawlPort,
+  outputs: string[] = [],
+  quietSince?: number,
+): Promise<{ code: number; said: Said[] }> {
   const said: Said[] = [];
   const write = (text: string): void => {
     said.push({ at: Date.now(), text });
   };
   let code: number | null = null;
-  void crawlAndExport(port, { startUrl: 'http://127.0.0.1:8090/' }, outputs, { stderr: write, isStderrTTY: false, cwd: '/tmp', signal: new AbortController().signal }, (line) =>
-    write(`tabcrawl: ${line}\n`),
+  void crawlAndExport(
+    port,
+    { startUrl: 'http://127.0.0.1:8090/' },
+    outputs,
+    { stderr: write, isStderrTTY: false, cwd: '/tmp', signal: new AbortController().signal },
+    (line) => write(`tabcrawl: ${line}\n`),
     quietSince,
   ).then((exit) => {
     code = exit;
@@ -79,17 +87,30 @@ function longestSilence(said: readonly Said[], end: number): number {
 }
 
 /** A fake extension whose crawl runs `runMs` without any change, then finishes. */
-function fakePort(runMs: number, options: { hostsMs?: number | 'never'; exportMs?: number; stallFromMs?: number; startMs?: number } = {}): CrawlPort {
+function fakePort(
+  runMs: number,
+  options: { hostsMs?: number | 'never'; exportMs?: number; stallFromMs?: number; startMs?: number } = {},
+): CrawlPort {
   const request = (<K extends RequestType>(type: K, _payload: RequestOf<K>): Promise<ReplyOf<K>> => {
     const reply = (value: unknown): Promise<ReplyOf<K>> => Promise.resolve(value as ReplyOf<K>);
     if (type === 'crawl/start') {
-      return new Promise((resolve) => setTimeout(() => resolve({ crawl: summary('running', 0) } as ReplyOf<K>), options.startMs ?? 0));
+      return new Promise((resolve) =>
+        setTimeout(() => resolve({ crawl: summary('running', 0) } as ReplyOf<K>), options.startMs ?? 0),
+      );
     }
-    if (type === 'crawl/get' && options.stallFromMs !== undefined && Date.now() - T0 >= options.stallFromMs && Date.now() - T0 < runMs) {
+    if (
+      type === 'crawl/get' &&
+      options.stallFromMs !== undefined &&
+      Date.now() - T0 >= options.stallFromMs &&
+      Date.now() - T0 < runMs
+    ) {
       // The extension does not answer until the crawl's end.
-      return new Promise((resolve) => setTimeout(() => resolve({ crawl: summary('finished', 1) } as ReplyOf<K>), T0 + runMs - Date.now()));
+      return new Promise((resolve) =>
+        setTimeout(() => resolve({ crawl: summary('finished', 1) } as ReplyOf<K>), T0 + runMs - Date.now()),
+      );
     }
-    if (type === 'crawl/get') return reply({ crawl: Date.now() - T0 >= runMs ? summary('finished', 1) : summary('running', 0) });
+    if (type === 'crawl/get')
+      return reply({ crawl: Date.now() - T0 >= runMs ? summary('finished', 1) : summary('running', 0) });
     if (type === 'crawl/hosts') {
       const { hostsMs = 0 } = options;
       if (hostsMs === 'never') return new Promise<ReplyOf<K>>(() => undefined);
@@ -121,40 +142,72 @@ describe('the command line is never silent for more than 10 s', () => {
     const notes = said.filter((s) => s.text.includes('still crawling'));
     assert.ok(notes.length >= 5, said.map((s) => s.text).join(''));
     assert.match(notes[0]?.text ?? '', /waiting \d+ s · robots\.txt Crawl-delay 30 s/);
-    assert.ok(longestSilence(said, Date.now()) <= QUIET_MAX_MS, `longest silence ${longestSilence(said, Date.now())} ms`);
+    assert.ok(
+      longestSilence(said, Date.now()) <= QUIET_MAX_MS,
+      `longest silence ${longestSilence(said, Date.now())} ms`,
+    );
   });
 
   test('an extension that does not say what the crawl waits for still gets a line at least every 10 s', async () => {
     const { code, said } = await run(fakePort(60_000, { hostsMs: 'never' }));
     assert.equal(code, EXIT.ok);
-    assert.ok(said.some((s) => /still crawling, \d+ s in/.test(s.text)), said.map((s) => s.text).join(''));
-    assert.ok(longestSilence(said, Date.now()) <= QUIET_MAX_MS, `longest silence ${longestSilence(said, Date.now())} ms`);
+    assert.ok(
+      said.some((s) => /still crawling, \d+ s in/.test(s.text)),
+      said.map((s) => s.text).join(''),
+    );
+    assert.ok(
+      longestSilence(said, Date.now()) <= QUIET_MAX_MS,
+      `longest silence ${longestSilence(said, Date.now())} ms`,
+    );
   });
 
   test('a crawl whose state cannot be read for 40 s is said to get no answer from the extension, with how long', async () => {
     const { code, said } = await run(fakePort(60_000, { hostsMs: 'never', stallFromMs: 20_000 }));
     assert.equal(code, EXIT.ok);
-    assert.ok(said.some((s) => /^tabcrawl: still crawling, \d+ s in: no answer from the extension for (1\d|2\d|3\d) s$/m.test(s.text)), said.map((s) => s.text).join(''));
-    assert.ok(longestSilence(said, Date.now()) <= QUIET_MAX_MS, `longest silence ${longestSilence(said, Date.now())} ms`);
+    assert.ok(
+      said.some((s) =>
+        /^tabcrawl: still crawling, \d+ s in: no answer from the extension for (1\d|2\d|3\d) s$/m.test(s.text),
+      ),
+      said.map((s) => s.text).join(''),
+    );
+    assert.ok(
+      longestSilence(said, Date.now()) <= QUIET_MAX_MS,
+      `longest silence ${longestSilence(said, Date.now())} ms`,
+    );
   });
 
   test('an extension that takes 25 s to start the crawl is said to be starting it at least every 10 s', async () => {
     const { code, said } = await run(fakePort(40_000, { startMs: 25_000 }));
     assert.equal(code, EXIT.ok);
-    assert.ok(said.some((s) => /^tabcrawl: waiting for the extension to start the crawl, \d+ s so far$/m.test(s.text)), said.map((s) => s.text).join(''));
+    assert.ok(
+      said.some((s) => /^tabcrawl: waiting for the extension to start the crawl, \d+ s so far$/m.test(s.text)),
+      said.map((s) => s.text).join(''),
+    );
     assert.ok(said[0] !== undefined && said[0].at - T0 <= QUIET_MAX_MS, `first line at ${(said[0]?.at ?? 0) - T0} ms`);
-    assert.ok(longestSilence(said, Date.now()) <= QUIET_MAX_MS, `longest silence ${longestSilence(said, Date.now())} ms`);
+    assert.ok(
+      longestSilence(said, Date.now()) <= QUIET_MAX_MS,
+      `longest silence ${longestSilence(said, Date.now())} ms`,
+    );
   });
 
   test('counts the silence from the last line its caller wrote', async () => {
     const { said } = await run(fakePort(40_000, { startMs: 25_000 }), [], T0 - 6_000);
-    assert.ok(said[0] !== undefined && said[0].at - T0 <= QUIET_MAX_MS - 6_000, `first line at ${(said[0]?.at ?? 0) - T0} ms`);
+    assert.ok(
+      said[0] !== undefined && said[0].at - T0 <= QUIET_MAX_MS - 6_000,
+      `first line at ${(said[0]?.at ?? 0) - T0} ms`,
+    );
   });
 
   test('a 45 s export that reports no progress says what it writes at least every 10 s', async () => {
     const { code, said } = await run(fakePort(0, { exportMs: 45_000 }), ['out.wacz']);
     assert.equal(code, EXIT.ok);
-    assert.ok(said.some((s) => /^tabcrawl: exporting out\.wacz: opening the crawl, \d+ s so far$/m.test(s.text)), said.map((s) => s.text).join(''));
-    assert.ok(longestSilence(said, Date.now()) <= QUIET_MAX_MS, `longest silence ${longestSilence(said, Date.now())} ms`);
+    assert.ok(
+      said.some((s) => /^tabcrawl: exporting out\.wacz: opening the crawl, \d+ s so far$/m.test(s.text)),
+      said.map((s) => s.text).join(''),
+    );
+    assert.ok(
+      longestSilence(said, Date.now()) <= QUIET_MAX_MS,
+      `longest silence ${longestSilence(said, Date.now())} ms`,
+    );
   });
 });

@@ -8,7 +8,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { SETTING_ENTRIES } from '../../src/core/setting-table.ts';
-import { OPTION_TABLE_END, OPTION_TABLE_START, optionTableMarkdown, withOptionTable } from '../../src/shells/cli/option-docs.ts';
+import {
+  OPTION_TABLE_END,
+  OPTION_TABLE_START,
+  optionTableMarkdown,
+  withOptionTable,
+} from '../../src/shells/cli/option-docs.ts';
 import { USAGE } from '../../src/shells/cli/args.ts';
 
 const CLI_MD = resolve(import.meta.dirname, '../../docs/cli.md');
@@ -23,7 +28,7 @@ describe("docs/cli.md's option table", () => {
       assert.equal(
         updated,
         text,
-        'docs/cli.md\'s option table is out of step with src/core/setting-table.ts: run `UPDATE_DOCS=1 npx tsx --test test/unit/cli-option-docs.test.ts` to rewrite it (edit an option\'s words in its entry, not in docs/cli.md)',
+        "docs/cli.md's option table is out of step with src/core/setting-table.ts: run `UPDATE_DOCS=1 npx tsx --test test/unit/cli-option-docs.test.ts` to rewrite it (edit an option's words in its entry, not in docs/cli.md)",
       );
     }
   });
@@ -37,8 +42,14 @@ describe("docs/cli.md's option table", () => {
       assert.ok((rowOrder[at] ?? -1) >= 0, `${flag} has a row`);
       assert.ok((usageOrder[at] ?? -1) >= 0, `${flag} is in --help`);
     }
-    assert.deepEqual([...rowOrder].sort((a, b) => a - b), rowOrder);
-    assert.deepEqual([...usageOrder].sort((a, b) => a - b), usageOrder);
+    assert.deepEqual(
+      [...rowOrder].sort((a, b) => a - b),
+      rowOrder,
+    );
+    assert.deepEqual(
+      [...usageOrder].sort((a, b) => a - b),
+      usageOrder,
+    );
   });
 
   it('gives each default as --help does', () => {

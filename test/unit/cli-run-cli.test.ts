@@ -18,8 +18,14 @@ describe('runCli', () => {
   test('bad input exits 2 with its one-line reason before anything is built or launched', async () => {
     for (const [argv, reason] of [
       [['chrome://extensions/'], 'only http and https sites can be crawled, not chrome: URLs'],
-      [['https://chromewebstore.google.com/'], 'Chrome does not let extensions read the Chrome Web Store, so it cannot be crawled'],
-      [['https://example.com/', '--exclude', '*example.com/*'], '--exclude: the exclude pattern "*example.com/*" matches the start URL itself'],
+      [
+        ['https://chromewebstore.google.com/'],
+        'Chrome does not let extensions read the Chrome Web Store, so it cannot be crawled',
+      ],
+      [
+        ['https://example.com/', '--exclude', '*example.com/*'],
+        '--exclude: the exclude pattern "*example.com/*" matches the start URL itself',
+      ],
       [['https://example.com/', '--delay', '7200'], '--delay: delay must be from 0 s to 3600 s, not 7200 s'],
     ] as const) {
       // CHROME_PATH points nowhere and the root has no sources: reaching either would be another error.
@@ -30,7 +36,10 @@ describe('runCli', () => {
   });
 
   test('prefixes every line of a message of several lines once', () => {
-    assert.equal(prefixed('could not write out.csv: first\nsecond\n'), 'tabcrawl: could not write out.csv: first\ntabcrawl: second\n');
+    assert.equal(
+      prefixed('could not write out.csv: first\nsecond\n'),
+      'tabcrawl: could not write out.csv: first\ntabcrawl: second\n',
+    );
     assert.equal(prefixed('one line'), 'tabcrawl: one line\n');
   });
 

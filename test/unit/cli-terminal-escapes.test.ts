@@ -24,7 +24,8 @@ const HOSTILE = 'http://a.test/\u001B]0;owned\u0007\u001B]52;c;ZWNobyBoaQ==\u000
 const RAW = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 
 /** The output with the progress line's own codes taken out (`\r` at a write's start, `\x1B[K` at its end). */
-const withoutOwnCodes = (writes: readonly string[]): string => writes.map((text) => text.replace(/^\r/, '').replace(/\x1B\[K(\n?)$/, '$1')).join('');
+const withoutOwnCodes = (writes: readonly string[]): string =>
+  writes.map((text) => text.replace(/^\r/, '').replace(/\x1B\[K(\n?)$/, '$1')).join('');
 
 let dir = '';
 before(() => {
@@ -56,23 +57,44 @@ describe('the command line writes crawled text with its controls written out', (
       importFile: () => (outcome instanceof Error ? Promise.reject(outcome) : Promise.resolve(outcome)),
     });
     let code: number | null = null;
-    const warned = port({ crawlId: 'c', rows: 1, warnings: [`site.warc: record at byte 0: WARC-Target-URI ${HOSTILE} is not a URL`] });
-    void importAndExport(warned, 'site.warc', ['out.jsonl'], { cwd: dir, signal: new AbortController().signal }, say).then((exit) => (code = exit));
+    const warned = port({
+      crawlId: 'c',
+      rows: 1,
+      warnings: [`site.warc: record at byte 0: WARC-Target-URI ${HOSTILE} is not a URL`],
+    });
+    void importAndExport(
+      warned,
+      'site.warc',
+      ['out.jsonl'],
+      { cwd: dir, signal: new AbortController().signal },
+      say,
+    ).then((exit) => (code = exit));
     await drive(() => code !== null);
     assert.equal(code, EXIT.failed);
     code = null;
-    void importAndExport(port(new Error(`site.warc: record at byte 0: bad ${HOSTILE}`)), 'site.warc', [], { cwd: dir, signal: new AbortController().signal }, say).then((exit) => (code = exit));
+    void importAndExport(
+      port(new Error(`site.warc: record at byte 0: bad ${HOSTILE}`)),
+      'site.warc',
+      [],
+      { cwd: dir, signal: new AbortController().signal },
+      say,
+    ).then((exit) => (code = exit));
     await drive(() => code !== null);
     assert.equal(code, EXIT.failed);
 
     const output = err.join('');
     assert.doesNotMatch(output.replaceAll('\n', ''), RAW, JSON.stringify(output));
-    assert.ok(output.includes('WARC-Target-URI http://a.test/\\x1B]0;owned\\x07\\x1B]52;c;ZWNobyBoaQ==\\x07\\x1B[2J\\x9B2J\\u202Egnp.exe is not a URL\n'), output);
+    assert.ok(
+      output.includes(
+        'WARC-Target-URI http://a.test/\\x1B]0;owned\\x07\\x1B]52;c;ZWNobyBoaQ==\\x07\\x1B[2J\\x9B2J\\u202Egnp.exe is not a URL\n',
+      ),
+      output,
+    );
     assert.ok(output.includes('bad http://a.test/\\x1B]0;owned'), output);
     for (const line of output.split('\n').slice(0, -1)) assert.match(line, /^tabcrawl: /);
   });
 
-  test('a crawl whose start URL, host and message hold escape sequences keeps only the progress line\'s own codes raw', async () => {
+  test("a crawl whose start URL, host and message hold escape sequences keeps only the progress line's own codes raw", async () => {
     const settings = validateSettings({ startUrl: 'http://a.test/' });
     assert.ok(settings.ok);
     const summary = (state: CrawlSummary['state']): CrawlSummary => ({
@@ -86,7 +108,16 @@ describe('the command line writes crawled text with its controls written out', (
       message: state === 'running' ? null : `stopped by ${HOSTILE}`,
       settings: settings.settings,
     });
-    const host: HostProgress = { origin: HOSTILE, pending: 1, gapMs: 30_000, responseMs: 5, typicalResponseMs: 5, typicalGapMs: 30_000, readyAt: T0 + 60_000, wait: { kind: 'gap', until: T0 + 60_000, rule: 'crawl-delay', gapMs: 30_000 } };
+    const host: HostProgress = {
+      origin: HOSTILE,
+      pending: 1,
+      gapMs: 30_000,
+      responseMs: 5,
+      typicalResponseMs: 5,
+      typicalGapMs: 30_000,
+      readyAt: T0 + 60_000,
+      wait: { kind: 'gap', until: T0 + 60_000, rule: 'crawl-delay', gapMs: 30_000 },
+    };
     const request = (<K extends RequestType>(type: K, _payload: RequestOf<K>): Promise<ReplyOf<K>> => {
       const reply = (value: unknown): Promise<ReplyOf<K>> => Promise.resolve(value as ReplyOf<K>);
       if (type === 'crawl/start') return reply({ crawl: summary('running') });
@@ -97,19 +128,28 @@ describe('the command line writes crawled text with its controls written out', (
     const writes: string[] = [];
     const stderr = (text: string): void => void writes.push(text);
     let code: number | null = null;
-    void crawlAndExport({ request, exportTo: () => Promise.reject(new Error('no')) }, { startUrl: 'http://a.test/' }, [], { stderr, isStderrTTY: true, cwd: '/tmp', signal: new AbortController().signal }, messageWriter(stderr)).then((exit) => (code = exit));
+    void crawlAndExport(
+      { request, exportTo: () => Promise.reject(new Error('no')) },
+      { startUrl: 'http://a.test/' },
+      [],
+      { stderr, isStderrTTY: true, cwd: '/tmp', signal: new AbortController().signal },
+      messageWriter(stderr),
+    ).then((exit) => (code = exit));
     await drive(() => code !== null);
     assert.equal(code, EXIT.failed);
 
     const output = withoutOwnCodes(writes);
-    assert.ok(writes.some((text) => text.startsWith('\rfetched 1 ') && text.endsWith('\x1B[K')), 'the progress line is drawn in place');
+    assert.ok(
+      writes.some((text) => text.startsWith('\rfetched 1 ') && text.endsWith('\x1B[K')),
+      'the progress line is drawn in place',
+    );
     assert.ok(output.includes('still crawling'), output);
     assert.ok(output.includes('tabcrawl: crawling http://a.test/\\x1B]0;owned\\x07'), output);
     assert.ok(output.includes('stopped by http://a.test/\\x1B]0;owned'), output);
     assert.doesNotMatch(output.replaceAll('\n', ''), RAW, JSON.stringify(output));
   });
 
-  test('the progress reporter writes a note\'s controls out but keeps its own \\r and \\x1B[K', () => {
+  test("the progress reporter writes a note's controls out but keeps its own \\r and \\x1B[K", () => {
     const out: string[] = [];
     const reporter = createProgressReporter({ write: (t) => out.push(t), isTTY: true, now: () => 0 });
     reporter.update({ counts: { ...emptyCounts(), done: 1, fetched: 1 }, queued: 5 });

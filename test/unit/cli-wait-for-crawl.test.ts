@@ -3,7 +3,13 @@ import { describe, test } from 'node:test';
 import { waitForCrawl, type RequestFn } from '../../src/shells/cli/wait-for-crawl.ts';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 import type { CrawlState } from '../../src/core/model.ts';
-import { TabcrawlError, type CrawlSummary, type ReplyOf, type RequestOf, type RequestType } from '../../src/messaging/protocol.ts';
+import {
+  TabcrawlError,
+  type CrawlSummary,
+  type ReplyOf,
+  type RequestOf,
+  type RequestType,
+} from '../../src/messaging/protocol.ts';
 
 type Handlers = { [K in RequestType]?: (payload: RequestOf<K>) => ReplyOf<K> };
 
@@ -60,7 +66,10 @@ describe('waitForCrawl', () => {
       'crawl/get': () => ({ crawl: summary('running') }),
       'crawl/stop': () => ({ crawl: summary('stopped', 3) }),
     });
-    const result = await waitForCrawl(request, 'c1', { signal: controller.signal, sleep: async () => controller.abort() });
+    const result = await waitForCrawl(request, 'c1', {
+      signal: controller.signal,
+      sleep: async () => controller.abort(),
+    });
     assert.equal(result.interrupted, true);
     assert.equal(result.crawl.state, 'stopped');
     assert.deepEqual(calls, ['crawl/get', 'crawl/stop']);

@@ -58,7 +58,9 @@ describe('commit queue', () => {
     const first = queue.run('c1', async (writes) => void (await writes.host(A)), undefined);
     await Promise.resolve(); // the first batch has started
     await new Promise<void>((resolve) => queueMicrotask(resolve));
-    const later = Array.from({ length: 10 }, () => queue.run('c1', async (writes) => void (await writes.host(A)), undefined));
+    const later = Array.from({ length: 10 }, () =>
+      queue.run('c1', async (writes) => void (await writes.host(A)), undefined),
+    );
     await Promise.all([first, ...later]);
     assert.equal(transactions(), 2);
   });
@@ -116,7 +118,22 @@ describe('commit queue', () => {
           },
         }),
       );
-    const row = { ...unfetchedRow({ crawlId: 'c1', url: `${A}/x`, origin: A, kind: 'page', depth: 0, referrer: null, seq: 1, anchors: [], inlinks: 0, attempts: 0, leaseRunId: null }), seq: 1 };
+    const row = {
+      ...unfetchedRow({
+        crawlId: 'c1',
+        url: `${A}/x`,
+        origin: A,
+        kind: 'page',
+        depth: 0,
+        referrer: null,
+        seq: 1,
+        anchors: [],
+        inlinks: 0,
+        attempts: 0,
+        leaseRunId: null,
+      }),
+      seq: 1,
+    };
     await Promise.all(
       [1, 2, 3].map(() =>
         queue.run(

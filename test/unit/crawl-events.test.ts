@@ -66,7 +66,10 @@ describe('crawl events: when they are sent', () => {
     const events = new CrawlEvents(post, timers);
     events.changed('c1', false);
     events.changed('c2', false);
-    assert.deepEqual(sent.map((m) => m.payload.crawlId), ['c1', 'c2']);
+    assert.deepEqual(
+      sent.map((m) => m.payload.crawlId),
+      ['c1', 'c2'],
+    );
   });
 
   it('sends a delete at once and drops a change scheduled before it', () => {
@@ -77,7 +80,10 @@ describe('crawl events: when they are sent', () => {
     events.changed('c1', false);
     events.changed('c1', true);
     timers.advance(CRAWL_EVENT_MIN_MS);
-    assert.deepEqual(sent.map((m) => m.payload.isDeleted), [false, true]);
+    assert.deepEqual(
+      sent.map((m) => m.payload.isDeleted),
+      [false, true],
+    );
   });
 
   it('ignores a page-less browser: a rejected post is not an error', async () => {
@@ -90,14 +96,23 @@ describe('crawl events: when they are sent', () => {
 describe('crawl events: which writes count', () => {
   it('reports a crawl after a committed transaction that wrote its record or hosts, and after its delete', async () => {
     const reported: [string, boolean][] = [];
-    const store = observeCrawlChanges(new MemoryCrawlStore(), (crawlId, isDeleted) => reported.push([crawlId, isDeleted]));
+    const store = observeCrawlChanges(new MemoryCrawlStore(), (crawlId, isDeleted) =>
+      reported.push([crawlId, isDeleted]),
+    );
     const clock = new VirtualClock();
     const site = new FakeSite(clock);
     site.route(`${A}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\n' });
     site.route(`${A}/`, page(['/a']));
     site.route(`${A}/a`, page([]));
     let ids = 0;
-    const manager = new CrawlManager({ store, fetcher: site, clock, runId: 'run', newId: () => `crawl-${++ids}`, onActiveChange: () => undefined });
+    const manager = new CrawlManager({
+      store,
+      fetcher: site,
+      clock,
+      runId: 'run',
+      newId: () => `crawl-${++ids}`,
+      onActiveChange: () => undefined,
+    });
     const crawl = await manager.start({ startUrl: `${A}/`, delayMs: 100 });
     await clock.run(
       (async () => {

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createCrawl, hostAccessPatterns, pauseCrawl, queuedCount, resumeCrawl, startUrlProblem, stopCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
+import {
+  createCrawl,
+  hostAccessPatterns,
+  pauseCrawl,
+  queuedCount,
+  resumeCrawl,
+  startUrlProblem,
+  stopCrawl,
+} from '../../src/core/crawl/crawl-lifecycle.ts';
 import { createScope } from '../../src/core/url/scope.ts';
 import { validateSettings, type CrawlSettings } from '../../src/core/settings.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
@@ -24,7 +32,9 @@ describe('crawl lifecycle', () => {
     assert.match(problem?.message ?? '', /"\*\/x"/);
   });
   it('asks host access for the start origin alone, on every port', () => {
-    assert.deepEqual(hostAccessPatterns(settings({ startUrl: 'https://www.example.org:8443/docs/' })), ['https://www.example.org/*']);
+    assert.deepEqual(hostAccessPatterns(settings({ startUrl: 'https://www.example.org:8443/docs/' })), [
+      'https://www.example.org/*',
+    ]);
     assert.deepEqual(hostAccessPatterns(settings({ startUrl: 'http://127.0.0.1:5000/' })), ['http://127.0.0.1/*']);
     assert.deepEqual(hostAccessPatterns(settings({ startUrl: 'http://[::1]:5000/' })), ['http://[::1]/*']);
   });
@@ -35,27 +45,56 @@ describe('crawl lifecycle', () => {
       'https://example.org/*',
       'https://*.example.org/*',
     ]);
-    assert.deepEqual(hostAccessPatterns(settings({ startUrl: 'http://127.0.0.1:5000/', includeSubdomains: true })), ['http://127.0.0.1/*', 'https://127.0.0.1/*']);
+    assert.deepEqual(hostAccessPatterns(settings({ startUrl: 'http://127.0.0.1:5000/', includeSubdomains: true })), [
+      'http://127.0.0.1/*',
+      'https://127.0.0.1/*',
+    ]);
   });
   it('asks host access for each extra site too, each pattern once, the start first', () => {
     assert.deepEqual(
-      hostAccessPatterns(settings({ startUrl: 'http://127.0.0.1:8080/', extraOrigins: ['http://127.0.0.1:8081', 'https://b.example:8443', 'http://localhost:9000', 'https://b.example'] })),
+      hostAccessPatterns(
+        settings({
+          startUrl: 'http://127.0.0.1:8080/',
+          extraOrigins: [
+            'http://127.0.0.1:8081',
+            'https://b.example:8443',
+            'http://localhost:9000',
+            'https://b.example',
+          ],
+        }),
+      ),
       ['http://127.0.0.1/*', 'https://b.example/*', 'http://localhost/*'],
     );
-    assert.deepEqual(hostAccessPatterns(settings({ startUrl: 'https://www.example.org/', includeSubdomains: true, extraOrigins: ['https://docs.example.org', 'https://c.test'] })), [
-      'http://example.org/*',
-      'http://*.example.org/*',
-      'https://example.org/*',
-      'https://*.example.org/*',
-      'https://docs.example.org/*',
-      'https://c.test/*',
-    ]);
+    assert.deepEqual(
+      hostAccessPatterns(
+        settings({
+          startUrl: 'https://www.example.org/',
+          includeSubdomains: true,
+          extraOrigins: ['https://docs.example.org', 'https://c.test'],
+        }),
+      ),
+      [
+        'http://example.org/*',
+        'http://*.example.org/*',
+        'https://example.org/*',
+        'https://*.example.org/*',
+        'https://docs.example.org/*',
+        'https://c.test/*',
+      ],
+    );
   });
   it('asks host access for a crawl stored before extra sites existed as before', () => {
-    assert.deepEqual(hostAccessPatterns({ startUrl: 'http://127.0.0.1:5000/', includeSubdomains: false }), ['http://127.0.0.1/*']);
+    assert.deepEqual(hostAccessPatterns({ startUrl: 'http://127.0.0.1:5000/', includeSubdomains: false }), [
+      'http://127.0.0.1/*',
+    ]);
   });
   it('accepts a start URL inside its scope whatever the extra sites', () => {
-    assert.equal(startUrlProblem(settings({ startUrl: 'http://a.test/docs/', pathPrefix: '/docs/', extraOrigins: ['http://b.test'] })), null);
+    assert.equal(
+      startUrlProblem(
+        settings({ startUrl: 'http://a.test/docs/', pathPrefix: '/docs/', extraOrigins: ['http://b.test'] }),
+      ),
+      null,
+    );
   });
   it('asks host access for every URL its scope admits', () => {
     const covered = (patterns: string[], url: string): boolean =>
@@ -66,9 +105,20 @@ describe('crawl lifecycle', () => {
         if (parsed.protocol !== `${scheme}:`) return false;
         return host.startsWith('*.') ? parsed.hostname.endsWith(host.slice(1)) : parsed.hostname === host;
       });
-    const crawl = settings({ startUrl: 'https://www.example.org/', includeSubdomains: true, extraOrigins: ['http://127.0.0.1:8081', 'https://other.test'] });
+    const crawl = settings({
+      startUrl: 'https://www.example.org/',
+      includeSubdomains: true,
+      extraOrigins: ['http://127.0.0.1:8081', 'https://other.test'],
+    });
     const scope = createScope(crawl);
-    for (const url of ['https://example.org/a', 'http://www.example.org/b', 'https://docs.example.org/c', 'http://a.b.example.org/d', 'http://127.0.0.1:8081/e', 'https://other.test/f']) {
+    for (const url of [
+      'https://example.org/a',
+      'http://www.example.org/b',
+      'https://docs.example.org/c',
+      'http://a.b.example.org/d',
+      'http://127.0.0.1:8081/e',
+      'https://other.test/f',
+    ]) {
       assert.equal(scope.check(url).inScope, true, url);
       assert.equal(covered(hostAccessPatterns(crawl), url), true, url);
     }

@@ -25,7 +25,14 @@ function background() {
   // Over its limit, the store refuses every write, as IndexedDB over its quota does.
   const { store, freeSpace } = storeThatFillsUp(6_000);
   let ids = 0;
-  const manager = new CrawlManager({ store, fetcher: site, clock, runId: 'run', newId: () => `crawl-${++ids}`, onActiveChange: () => undefined });
+  const manager = new CrawlManager({
+    store,
+    fetcher: site,
+    clock,
+    runId: 'run',
+    newId: () => `crawl-${++ids}`,
+    onActiveChange: () => undefined,
+  });
   const handlers = createHandlers(store, manager, clock);
   const send = async <K extends RequestType>(message: MessageOf<K>) => {
     const reply = await dispatch(handlers, message);
@@ -46,7 +53,9 @@ describe('a crawl whose pause cannot be stored', () => {
   it('is shown paused with the reason, stays put on a watchdog wake, and finishes when resumed after space is freed', async () => {
     const bg = background();
     const { crawl } = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/`, delayMs: 50 } } });
-    await bg.until(async () => (await bg.send({ type: 'crawl/get', payload: { crawlId: crawl.id } })).crawl.state !== 'running');
+    await bg.until(
+      async () => (await bg.send({ type: 'crawl/get', payload: { crawlId: crawl.id } })).crawl.state !== 'running',
+    );
     const shown = (await bg.send({ type: 'crawl/get', payload: { crawlId: crawl.id } })).crawl;
     assert.equal(shown.state, 'paused');
     assert.equal(shown.message, STORAGE_FULL_MESSAGE);
@@ -60,14 +69,18 @@ describe('a crawl whose pause cannot be stored', () => {
 
     bg.freeSpace();
     await bg.send({ type: 'crawl/resume', payload: { crawlId: crawl.id } });
-    await bg.until(async () => (await bg.send({ type: 'crawl/get', payload: { crawlId: crawl.id } })).crawl.state === 'finished');
+    await bg.until(
+      async () => (await bg.send({ type: 'crawl/get', payload: { crawlId: crawl.id } })).crawl.state === 'finished',
+    );
     assert.equal((await bg.store.pagesAfter(crawl.id, 0, 100)).length, 11);
   });
 
   it('deletes a crawl while the store is full', async () => {
     const bg = background();
     const { crawl } = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/`, delayMs: 50 } } });
-    await bg.until(async () => (await bg.send({ type: 'crawl/get', payload: { crawlId: crawl.id } })).crawl.state !== 'running');
+    await bg.until(
+      async () => (await bg.send({ type: 'crawl/get', payload: { crawlId: crawl.id } })).crawl.state !== 'running',
+    );
     await bg.send({ type: 'crawl/delete', payload: { crawlId: crawl.id } });
     assert.deepEqual((await bg.send({ type: 'crawl/list', payload: {} })).crawls, []);
   });

@@ -2,16 +2,37 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CrawlCounts, CrawlState } from '../../src/core/model.ts';
 import { formatProgress } from '../../src/shells/cli/progress.ts';
-import { kindsText, progressParts, progressPercent, progressText, type CrawlProgressFields } from '../../src/ui/crawl-progress-text.ts';
+import {
+  kindsText,
+  progressParts,
+  progressPercent,
+  progressText,
+  type CrawlProgressFields,
+} from '../../src/ui/crawl-progress-text.ts';
 import { rateText } from '../../src/popup/crawl-text.ts';
 
 /** Counts of a crawl that did `pages` pages (files among them) and `resources` resources, with `resourcesQueued` more known. */
 function counts(pages: number, resources: number, files: number, resourcesQueued = 0): CrawlCounts {
   const done = pages + resources;
-  return { admitted: pages, done, fetched: done, errors: 0, blocked: 0, bytesStored: 0, resourcesAdmitted: resources + resourcesQueued, resources, files };
+  return {
+    admitted: pages,
+    done,
+    fetched: done,
+    errors: 0,
+    blocked: 0,
+    bytesStored: 0,
+    resourcesAdmitted: resources + resourcesQueued,
+    resources,
+    files,
+  };
 }
 
-function crawl(state: CrawlState, crawlCounts: CrawlProgressFields['counts'], queued: number, maxPages = 500): CrawlProgressFields {
+function crawl(
+  state: CrawlState,
+  crawlCounts: CrawlProgressFields['counts'],
+  queued: number,
+  maxPages = 500,
+): CrawlProgressFields {
   return { state, counts: crawlCounts, queued, settings: { maxPages } };
 }
 
@@ -42,15 +63,28 @@ describe('the progress line of a crawl', () => {
     assert.equal(progressText(crawl('finished', { done: 21 }, 0), { showQueued: false }), '21 done · limit 500');
   });
 
-  it('splits the rows done by kind and names the limit as the pages\' own when there are resources or files', () => {
+  it("splits the rows done by kind and names the limit as the pages' own when there are resources or files", () => {
     const withKinds = counts(13, 30, 1, 25);
-    assert.equal(progressText(crawl('running', withKinds, 27, 200)), '43 done (12 pages, 30 resources, 1 file) · 27 queued · page limit 200');
-    assert.equal(progressText(crawl('paused', withKinds, 27, 200), { separator: ', ' }), '43 done (12 pages, 30 resources, 1 file), 27 queued, page limit 200');
-    assert.equal(progressText(crawl('finished', counts(13, 30, 1), 0, 200), { showQueued: false }), '43 done (12 pages, 30 resources, 1 file) · page limit 200');
+    assert.equal(
+      progressText(crawl('running', withKinds, 27, 200)),
+      '43 done (12 pages, 30 resources, 1 file) · 27 queued · page limit 200',
+    );
+    assert.equal(
+      progressText(crawl('paused', withKinds, 27, 200), { separator: ', ' }),
+      '43 done (12 pages, 30 resources, 1 file), 27 queued, page limit 200',
+    );
+    assert.equal(
+      progressText(crawl('finished', counts(13, 30, 1), 0, 200), { showQueued: false }),
+      '43 done (12 pages, 30 resources, 1 file) · page limit 200',
+    );
   });
 
   it('comes in parts, for the popup to wrap between them and not inside one', () => {
-    assert.deepEqual(progressParts(crawl('running', counts(13, 30, 1, 25), 27, 200)), ['43 done (12 pages, 30 resources, 1 file)', '27 queued', 'page limit 200']);
+    assert.deepEqual(progressParts(crawl('running', counts(13, 30, 1, 25), 27, 200)), [
+      '43 done (12 pages, 30 resources, 1 file)',
+      '27 queued',
+      'page limit 200',
+    ]);
     assert.deepEqual(progressParts(crawl('finished', { done: 21 }, 0), false), ['21 done', 'limit 500']);
   });
 });

@@ -8,7 +8,11 @@ import { page } from '../support/fake-site.ts';
 describe('queuedCount with page resources', () => {
   it('counts queued resources with queued pages, and is never negative (it was for the demo crawl: resources are rows too)', () => {
     assert.equal(queuedCount({ counts: { ...emptyCounts(), admitted: 20, resourcesAdmitted: 5, done: 24 } }), 1);
-    assert.equal(queuedCount({ counts: { ...emptyCounts(), admitted: 3, done: 1 } }), 2, 'a crawl stored before resources existed');
+    assert.equal(
+      queuedCount({ counts: { ...emptyCounts(), admitted: 3, done: 1 } }),
+      2,
+      'a crawl stored before resources existed',
+    );
   });
 
   it('is 0 at the end of a crawl with resources', async () => {

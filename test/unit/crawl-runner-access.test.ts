@@ -63,7 +63,11 @@ describe('crawl runner: site access withdrawn mid-crawl', () => {
       assert.equal(paused?.message, accessLostMessage(MESSAGE));
       assert.equal(fetcher.refused.length, 1, 'one request refused, then the crawl stopped asking');
       const rows = await w.store.pagesAfter(record.id, 0, 100);
-      assert.deepEqual(rows.filter((r) => r.error !== null), [], 'no URL recorded as an error');
+      assert.deepEqual(
+        rows.filter((r) => r.error !== null),
+        [],
+        'no URL recorded as an error',
+      );
 
       // Access is back: the crawl goes on where it stopped.
       restored = true;

@@ -26,7 +26,11 @@ describe('crawl runner: links to other sites', () => {
     w.site.route(`${X}/gone`, { status: 404 });
     const { final, byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     assert.equal(final?.state, 'finished');
-    assert.deepEqual(w.site.requestsFor(`${X}/ok`).map((r) => r.method), ['HEAD'], 'asked once, though two pages link to it');
+    assert.deepEqual(
+      w.site.requestsFor(`${X}/ok`).map((r) => r.method),
+      ['HEAD'],
+      'asked once, though two pages link to it',
+    );
     assert.equal(row(byUrl, `${X}/ok`).kind, 'external');
     assert.equal(row(byUrl, `${X}/ok`).status, 200);
     assert.equal(row(byUrl, `${X}/ok`).sha256, null, 'no body stored');
@@ -38,7 +42,7 @@ describe('crawl runner: links to other sites', () => {
     assert.equal(final?.counts.admitted, 2, 'outside the page budget');
   });
 
-  it("asks each other host for its robots.txt first and once, and records what it disallows without asking", async () => {
+  it('asks each other host for its robots.txt first and once, and records what it disallows without asking', async () => {
     const w = world();
     w.site.route(`${A}/`, page([`${X}/a`, `${X}/private/b`, `${X}/c`]));
     w.site.route(`${X}/robots.txt`, robots('User-agent: *\nDisallow: /private/\n'));
@@ -60,7 +64,10 @@ describe('crawl runner: links to other sites', () => {
     w.site.route(`${A}/`, page([...links, ...links.map((l) => l.replace(X, Y))]));
     w.site.route(`${Y}/robots.txt`, robots('User-agent: *\nCrawl-delay: 2\n'));
     await crawl(w, { startUrl: `${A}/`, delayMs: 500 });
-    for (const [origin, gapMs] of [[X, 500], [Y, 2000]] as const) {
+    for (const [origin, gapMs] of [
+      [X, 500],
+      [Y, 2000],
+    ] as const) {
       const requests = w.site.requests.filter((r) => r.url.startsWith(origin));
       assert.equal(requests.length, 7, `${origin}: robots.txt and 6 links`);
       for (let i = 1; i < requests.length; i++) {
@@ -73,7 +80,8 @@ describe('crawl runner: links to other sites', () => {
   it('asks again with GET when the server refuses HEAD (405, 501) or does not answer it, and reads no body', async () => {
     const w = world();
     w.site.route(`${A}/`, page([`${X}/405`, `${X}/501`, `${X}/reset`, `${X}/404`]));
-    const headThenGet = (headAnswer: { status?: number; networkError?: 'network' }) => (attempt: number) => (attempt === 0 ? headAnswer : { status: 200, headers: { 'content-type': 'text/html' }, body: '<p>big</p>' });
+    const headThenGet = (headAnswer: { status?: number; networkError?: 'network' }) => (attempt: number) =>
+      attempt === 0 ? headAnswer : { status: 200, headers: { 'content-type': 'text/html' }, body: '<p>big</p>' };
     w.site.route(`${X}/405`, headThenGet({ status: 405 }));
     w.site.route(`${X}/501`, headThenGet({ status: 501 }));
     w.site.route(`${X}/reset`, headThenGet({ networkError: 'network' }));
@@ -92,7 +100,8 @@ describe('crawl runner: links to other sites', () => {
     const paths = ['/405', '/501', '/reset', '/ok'];
     w.site.route(`${A}/`, page(paths.map((p) => `${X}${p}`)));
     w.site.route(`${X}/robots.txt`, robots('User-agent: *\nCrawl-delay: 2\n'));
-    const headThenGet = (headAnswer: { status?: number; networkError?: 'network' }) => (attempt: number) => (attempt === 0 ? headAnswer : { status: 200 });
+    const headThenGet = (headAnswer: { status?: number; networkError?: 'network' }) => (attempt: number) =>
+      attempt === 0 ? headAnswer : { status: 200 };
     w.site.route(`${X}/405`, headThenGet({ status: 405 }));
     w.site.route(`${X}/501`, headThenGet({ status: 501 }));
     w.site.route(`${X}/reset`, headThenGet({ networkError: 'network' }));
@@ -105,7 +114,11 @@ describe('crawl runner: links to other sites', () => {
       assert.ok(gap >= 2000, `${requests[i]?.method} ${requests[i]?.url}: a gap of ${gap} ms under the Crawl-delay`);
     }
     for (const path of ['/405', '/501', '/reset']) {
-      assert.deepEqual(w.site.requestsFor(`${X}${path}`).map((r) => r.method), ['HEAD', 'GET'], path);
+      assert.deepEqual(
+        w.site.requestsFor(`${X}${path}`).map((r) => r.method),
+        ['HEAD', 'GET'],
+        path,
+      );
       assert.deepEqual(row(byUrl, `${X}${path}`).methods, ['HEAD', 'GET'], path);
       assert.equal(row(byUrl, `${X}${path}`).status, 200, path);
     }
@@ -119,12 +132,20 @@ describe('crawl runner: links to other sites', () => {
     w.site.route(`${Z}/robots.txt`, { status: 503 });
     const { final, byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     assert.equal(final?.state, 'finished');
-    for (const [url, code] of [[`${X}/a`, 'dns'], [`${X}/b`, 'dns'], [`${Y}/c`, 'refused']] as const) {
+    for (const [url, code] of [
+      [`${X}/a`, 'dns'],
+      [`${X}/b`, 'dns'],
+      [`${Y}/c`, 'refused'],
+    ] as const) {
       assert.equal(row(byUrl, url).blockedBy, null, `${url}: not a polite refusal`);
       assert.equal(row(byUrl, url).error?.code, code, url);
       assert.equal(row(byUrl, url).kind, 'external');
     }
-    assert.deepEqual(w.site.requests.filter((r) => r.url.startsWith(X) || r.url.startsWith(Y)).map((r) => r.url), [`${X}/robots.txt`, `${Y}/robots.txt`].sort(), 'robots.txt once each, not retried; nothing else asked');
+    assert.deepEqual(
+      w.site.requests.filter((r) => r.url.startsWith(X) || r.url.startsWith(Y)).map((r) => r.url),
+      [`${X}/robots.txt`, `${Y}/robots.txt`].sort(),
+      'robots.txt once each, not retried; nothing else asked',
+    );
     // A robots.txt answering 5xx still means "crawl nothing" (RFC 9309 §2.3.1.4): blocked, not broken.
     assert.equal(row(byUrl, `${Z}/d`).blockedBy, 'robots');
     assert.equal(row(byUrl, `${Z}/d`).error, null);
@@ -137,12 +158,17 @@ describe('crawl runner: links to other sites', () => {
     w.site.route(`${X}/moved`, { status: 301, headers: { location: `${Y}/step` } });
     w.site.route(`${Y}/step`, { status: 302, headers: { location: `${Z}/end` } });
     w.site.route(`${Z}/end`, { status: 404 });
-    for (let i = 0; i < 10; i++) w.site.route(`${X}/loop/${i}`, { status: 302, headers: { location: `${X}/loop/${i + 1}` } });
+    for (let i = 0; i < 10; i++)
+      w.site.route(`${X}/loop/${i}`, { status: 302, headers: { location: `${X}/loop/${i + 1}` } });
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     assert.equal(row(byUrl, `${X}/moved`).location, `${Y}/step`);
     assert.equal(row(byUrl, `${Y}/step`).kind, 'external');
     assert.equal(row(byUrl, `${Z}/end`).status, 404, 'the final status is known');
-    assert.equal(w.site.requests[w.site.requests.findIndex((r) => r.url.startsWith(Z))]?.url, `${Z}/robots.txt`, "the last hop's host: robots.txt first");
+    assert.equal(
+      w.site.requests[w.site.requests.findIndex((r) => r.url.startsWith(Z))]?.url,
+      `${Z}/robots.txt`,
+      "the last hop's host: robots.txt first",
+    );
     // /loop/0 is the link; 5 hops follow it.
     assert.deepEqual(
       Array.from({ length: 10 }, (_, i) => w.site.requestsFor(`${X}/loop/${i}`).length),
@@ -163,18 +189,33 @@ describe('crawl runner: links to other sites', () => {
 
   it('checks nofollow links too, but not links the scope leaves out on the site itself', async () => {
     const w = world();
-    w.site.route(`${A}/`, page(['/logout', `${A}/docs/x`], `<a rel="nofollow" href="${X}/sponsor">s</a><a href="mailto:me@a.test">m</a>`));
-    const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, excludePatterns: ['*/logout'], pathPrefix: '/' });
+    w.site.route(
+      `${A}/`,
+      page(['/logout', `${A}/docs/x`], `<a rel="nofollow" href="${X}/sponsor">s</a><a href="mailto:me@a.test">m</a>`),
+    );
+    const { byUrl } = await crawl(w, {
+      startUrl: `${A}/`,
+      delayMs: 10,
+      excludePatterns: ['*/logout'],
+      pathPrefix: '/',
+    });
     assert.equal(row(byUrl, `${X}/sponsor`).kind, 'external');
     assert.equal(byUrl.has(`${A}/logout`), false, 'excluded by the user: not checked');
-    assert.equal(w.site.requests.some((r) => r.url.startsWith('mailto:')), false);
+    assert.equal(
+      w.site.requests.some((r) => r.url.startsWith('mailto:')),
+      false,
+    );
   });
 
   it('stops checking at the crawl budget and at the per-host budget, redirect hops included', async () => {
     const w = world();
-    w.site.route(`${A}/`, page([...Array.from({ length: 8 }, (_, i) => `${X}/${i}`), ...Array.from({ length: 8 }, (_, i) => `${Y}/${i}`)]));
+    w.site.route(
+      `${A}/`,
+      page([...Array.from({ length: 8 }, (_, i) => `${X}/${i}`), ...Array.from({ length: 8 }, (_, i) => `${Y}/${i}`)]),
+    );
     const { final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, maxExternal: 10, maxExternalPerHost: 3 });
-    const asked = (origin: string): number => w.site.requests.filter((r) => r.url.startsWith(origin) && !r.url.endsWith('/robots.txt')).length;
+    const asked = (origin: string): number =>
+      w.site.requests.filter((r) => r.url.startsWith(origin) && !r.url.endsWith('/robots.txt')).length;
     assert.equal(asked(X), 3);
     assert.equal(asked(Y), 3);
     assert.equal(final?.counts.externalAdmitted, 6);
@@ -196,21 +237,30 @@ describe('crawl runner: links to other sites', () => {
       for (const h of slowHosts) w.site.route(h, { status: 200, responseMs: 20_000 });
       return w;
     };
-    const lastPageAt = (w: ReturnType<typeof build>): number => Math.max(...w.site.requests.filter((r) => r.url.startsWith(A)).map((r) => r.endedAt));
+    const lastPageAt = (w: ReturnType<typeof build>): number =>
+      Math.max(...w.site.requests.filter((r) => r.url.startsWith(A)).map((r) => r.endedAt));
     const off = build();
     await crawl(off, { startUrl: `${A}/`, delayMs: 100, hostConcurrency: 1, checkExternal: false });
     const on = build();
     await crawl(on, { startUrl: `${A}/`, delayMs: 100, hostConcurrency: 1 });
-    assert.equal(on.site.requests.filter((r) => r.url.startsWith('http://slow')).length, 16, 'every slow host checked (robots.txt and the link)');
+    assert.equal(
+      on.site.requests.filter((r) => r.url.startsWith('http://slow')).length,
+      16,
+      'every slow host checked (robots.txt and the link)',
+    );
     assert.equal(lastPageAt(on), lastPageAt(off), "the site's last page came as early as without the checks");
   });
 
-  it('checks links anonymously, even in a crawl that sends the user\'s cookies', async () => {
+  it("checks links anonymously, even in a crawl that sends the user's cookies", async () => {
     const w = world();
     w.site.route(`${A}/`, page(['/p', `${X}/a`]));
     w.site.route(`${A}/p`, page([]));
     await crawl(w, { startUrl: `${A}/`, delayMs: 10, withCookies: true });
-    assert.ok(w.site.requests.filter((r) => r.url.startsWith(X)).every((r) => r.withoutCredentials || r.url.endsWith('/robots.txt')));
+    assert.ok(
+      w.site.requests
+        .filter((r) => r.url.startsWith(X))
+        .every((r) => r.withoutCredentials || r.url.endsWith('/robots.txt')),
+    );
     assert.equal(w.site.requestsFor(`${X}/a`)[0]?.withoutCredentials, true);
     assert.equal(w.site.requestsFor(`${A}/p`)[0]?.withoutCredentials, false, "the site's own pages carry the session");
   });
@@ -233,7 +283,10 @@ describe('crawl runner: links to other sites', () => {
     const w = world();
     w.site.route(`${A}/`, page([`${X}/a`]));
     const { final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, checkExternal: false });
-    assert.equal(w.site.requests.some((r) => r.url.startsWith(X)), false);
+    assert.equal(
+      w.site.requests.some((r) => r.url.startsWith(X)),
+      false,
+    );
     assert.equal(final?.counts.external, 0);
   });
 });

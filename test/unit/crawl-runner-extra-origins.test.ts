@@ -51,10 +51,22 @@ function threeSites(web: FakeSite): void {
 
 describe('crawl runner: extra sites (extraOrigins)', () => {
   it('crawls every named site whole and no other, the path prefix applying to the start site only', async () => {
-    const { final, urls, web } = await crawl(threeSites, { startUrl: `${A}/docs/`, pathPrefix: '/docs/', delayMs: 100, extraOrigins: [B, C], checkExternal: false });
+    const { final, urls, web } = await crawl(threeSites, {
+      startUrl: `${A}/docs/`,
+      pathPrefix: '/docs/',
+      delayMs: 100,
+      extraOrigins: [B, C],
+      checkExternal: false,
+    });
     assert.equal(final?.state, 'finished');
-    assert.deepEqual(urls, [`${A}/docs/`, `${A}/docs/1`, `${B}/`, `${B}/deep/x`, `${B}/private/y`, `${B}/z`, `${C}/`, `${C}/c1`].sort());
-    assert.equal(web.requests.some((r) => r.url.startsWith(NOT_NAMED) || r.url === `${A}/blog/`), false);
+    assert.deepEqual(
+      urls,
+      [`${A}/docs/`, `${A}/docs/1`, `${B}/`, `${B}/deep/x`, `${B}/private/y`, `${B}/z`, `${C}/`, `${C}/c1`].sort(),
+    );
+    assert.equal(
+      web.requests.some((r) => r.url.startsWith(NOT_NAMED) || r.url === `${A}/blog/`),
+      false,
+    );
   });
 
   it("reads each site's robots.txt before anything else of it, once, and obeys it", async () => {
@@ -98,7 +110,11 @@ describe('crawl runner: a robots.txt that redirects to another crawled site', ()
     assert.equal(final?.state, 'finished');
     const bRequests = ofOrigin(web.requests, B);
     assert.ok(bRequests.length >= 4, bRequests.map((r) => r.url).join(', '));
-    for (const gap of gaps(bRequests)) assert.ok(gap >= 1000, `${B}: gap ${gap} ms between ${bRequests.map((r) => `${r.url}@${r.startedAt}`).join(', ')}`);
+    for (const gap of gaps(bRequests))
+      assert.ok(
+        gap >= 1000,
+        `${B}: gap ${gap} ms between ${bRequests.map((r) => `${r.url}@${r.startedAt}`).join(', ')}`,
+      );
     for (const gap of gaps(ofOrigin(web.requests, A))) assert.ok(gap >= 1000, `${A}: gap ${gap}`);
   });
 
@@ -106,14 +122,18 @@ describe('crawl runner: a robots.txt that redirects to another crawled site', ()
     const { web, rows } = await crawl(redirectedRobots, { startUrl: `${B}/`, delayMs: 1000, extraOrigins: [A] });
     const bRequests = ofOrigin(web.requests, B);
     assert.equal(bRequests[0]?.url, `${B}/robots.txt`);
-    assert.equal(bRequests.filter((r) => r.url === `${B}/robots.txt`).length, 1, 'read once: A takes the answer B already has');
+    assert.equal(
+      bRequests.filter((r) => r.url === `${B}/robots.txt`).length,
+      1,
+      'read once: A takes the answer B already has',
+    );
     assert.equal(web.requestsFor(`${A}/private/q`).length, 0);
     assert.equal(rows.find((r) => r.url === `${A}/private/q`)?.blockedBy, 'robots');
     assert.equal(rows.find((r) => r.url === `${A}/a1`)?.status, 200);
     assert.equal(web.requestsFor(`${B}/private/p`).length, 0);
   });
 
-  it('the other way round: the hop reads the other site\'s robots.txt for both, once, and both keep their spacing', async () => {
+  it("the other way round: the hop reads the other site's robots.txt for both, once, and both keep their spacing", async () => {
     const startAtA = (web: FakeSite): void => {
       redirectedRobots(web);
       web.route(`${A}/`, page(['/a1', '/private/q', `${B}/`]));
@@ -122,9 +142,15 @@ describe('crawl runner: a robots.txt that redirects to another crawled site', ()
     assert.equal(final?.state, 'finished');
     const bRequests = ofOrigin(web.requests, B);
     assert.equal(bRequests[0]?.url, `${B}/robots.txt`);
-    assert.equal(bRequests.filter((r) => r.url === `${B}/robots.txt`).length, 1, bRequests.map((r) => r.url).join(', '));
-    for (const origin of [A, B]) for (const gap of gaps(ofOrigin(web.requests, origin))) assert.ok(gap >= 1000, `${origin}: gap ${gap}`);
-    for (const path of [`${A}/private/q`, `${B}/private/p`]) assert.equal(rows.find((r) => r.url === path)?.blockedBy, 'robots', path);
+    assert.equal(
+      bRequests.filter((r) => r.url === `${B}/robots.txt`).length,
+      1,
+      bRequests.map((r) => r.url).join(', '),
+    );
+    for (const origin of [A, B])
+      for (const gap of gaps(ofOrigin(web.requests, origin))) assert.ok(gap >= 1000, `${origin}: gap ${gap}`);
+    for (const path of [`${A}/private/q`, `${B}/private/p`])
+      assert.equal(rows.find((r) => r.url === path)?.blockedBy, 'robots', path);
     assert.equal(rows.find((r) => r.url === `${B}/b1`)?.status, 200);
   });
 });

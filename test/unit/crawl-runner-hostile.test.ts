@@ -32,7 +32,11 @@ describe('hostile robots.txt', () => {
     const head = 'User-agent: *\nDisallow: /\n';
     const filler = `#${'x'.repeat(ROBOTS_MAX_BYTES - head.length - 'Allow: /'.length - 2)}\n`;
     const body = `${head}${filler}Allow: /private/open\n${'# more\n'.repeat(1000)}`;
-    assert.equal(new TextEncoder().encode(`${head}${filler}Allow: /`).length, ROBOTS_MAX_BYTES, 'the limit falls right after "Allow: /"');
+    assert.equal(
+      new TextEncoder().encode(`${head}${filler}Allow: /`).length,
+      ROBOTS_MAX_BYTES,
+      'the limit falls right after "Allow: /"',
+    );
     w.site.route(`${A}/robots.txt`, text(body));
     w.site.route(`${A}/`, page([]));
     const { byUrl, final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
@@ -44,7 +48,13 @@ describe('hostile robots.txt', () => {
 
   it('reads a binary robots.txt as no rules: everything allowed, robots.txt still first', async () => {
     const w = world();
-    w.site.route(`${A}/robots.txt`, text(Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7919 + 3) % 256), 'application/octet-stream'));
+    w.site.route(
+      `${A}/robots.txt`,
+      text(
+        Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7919 + 3) % 256),
+        'application/octet-stream',
+      ),
+    );
     w.site.route(`${A}/`, page(['/a']));
     w.site.route(`${A}/a`, page([]));
     const { byUrl, final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
@@ -55,7 +65,10 @@ describe('hostile robots.txt', () => {
 
   it('reads an HTML page served as robots.txt as no rules', async () => {
     const w = world();
-    w.site.route(`${A}/robots.txt`, text('<!doctype html><title>Oops</title><p>User-agent: *<br>Disallow: /</p>', 'text/html'));
+    w.site.route(
+      `${A}/robots.txt`,
+      text('<!doctype html><title>Oops</title><p>User-agent: *<br>Disallow: /</p>', 'text/html'),
+    );
     w.site.route(`${A}/`, page(['/a']));
     w.site.route(`${A}/a`, page([]));
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
@@ -85,12 +98,17 @@ describe('hostile robots.txt', () => {
     const { byUrl, final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     assert.equal(final?.state, 'finished');
     assert.equal(row(byUrl, `${A}/`).status, 200);
-    assert.deepEqual(w.site.requests.map((r) => r.url), [`${A}/robots.txt`, `${A}/`]);
+    assert.deepEqual(
+      w.site.requests.map((r) => r.url),
+      [`${A}/robots.txt`, `${A}/`],
+    );
   });
 
   it('retries a 503 robots.txt no sooner than its Retry-After, and requests no page meanwhile', async () => {
     const w = world();
-    w.site.route(`${A}/robots.txt`, (attempt) => (attempt === 0 ? { status: 503, headers: { 'retry-after': '120' } } : text('User-agent: *\nDisallow: /no')));
+    w.site.route(`${A}/robots.txt`, (attempt) =>
+      attempt === 0 ? { status: 503, headers: { 'retry-after': '120' } } : text('User-agent: *\nDisallow: /no'),
+    );
     w.site.route(`${A}/`, page(['/no']));
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     const [first, second] = w.site.requestsFor(`${A}/robots.txt`);
@@ -102,7 +120,9 @@ describe('hostile robots.txt', () => {
 
   it('caps an absurd Retry-After of a 503 robots.txt at the longest back-off', async () => {
     const w = world();
-    w.site.route(`${A}/robots.txt`, (attempt) => (attempt === 0 ? { status: 503, headers: { 'retry-after': 'Fri, 31 Dec 9999 23:59:59 GMT' } } : text('')));
+    w.site.route(`${A}/robots.txt`, (attempt) =>
+      attempt === 0 ? { status: 503, headers: { 'retry-after': 'Fri, 31 Dec 9999 23:59:59 GMT' } } : text(''),
+    );
     w.site.route(`${A}/`, page([]));
     const { final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     const [first, second] = w.site.requestsFor(`${A}/robots.txt`);
@@ -113,7 +133,9 @@ describe('hostile robots.txt', () => {
 
   it('does not fail the crawl when the first robots.txt times out: it is retried like a 5xx', async () => {
     const w = world();
-    w.site.route(`${A}/robots.txt`, (attempt) => (attempt === 0 ? { networkError: 'timeout', responseMs: 30_000 } : text('User-agent: *\nDisallow: /no')));
+    w.site.route(`${A}/robots.txt`, (attempt) =>
+      attempt === 0 ? { networkError: 'timeout', responseMs: 30_000 } : text('User-agent: *\nDisallow: /no'),
+    );
     w.site.route(`${A}/`, page(['/no']));
     const { byUrl, final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     assert.equal(final?.state, 'finished', final?.message ?? '');
@@ -161,13 +183,18 @@ describe('hostile pages', () => {
   it('follows only the first 10,000 of 100,000 links and still finishes', async () => {
     const w = world();
     // The first 10,000 links leave the site; only links after them would stay in scope.
-    const hrefs = Array.from({ length: 100_000 }, (_, i) => (i < MAX_LINKS_PER_PAGE ? `http://elsewhere.test/${i}` : `/n/${i}`));
+    const hrefs = Array.from({ length: 100_000 }, (_, i) =>
+      i < MAX_LINKS_PER_PAGE ? `http://elsewhere.test/${i}` : `/n/${i}`,
+    );
     w.site.route(`${A}/`, page(hrefs));
     const { byUrl, final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, checkExternal: false });
     assert.equal(final?.state, 'finished');
     assert.equal(row(byUrl, `${A}/`).links.length, MAX_LINKS_PER_PAGE);
     assert.deepEqual([...byUrl.keys()], [`${A}/`]);
-    assert.equal(w.site.requests.some((r) => r.url.includes('/n/')), false);
+    assert.equal(
+      w.site.requests.some((r) => r.url.includes('/n/')),
+      false,
+    );
   });
 
   it('reads the links of a page served without a Content-Type', async () => {
@@ -182,7 +209,19 @@ describe('hostile pages', () => {
 
   it('reads no links from a binary body served without a Content-Type', async () => {
     const w = world();
-    const binary = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, ...new TextEncoder().encode('<a href="/in-binary">x</a>')]);
+    const binary = new Uint8Array([
+      0x89,
+      0x50,
+      0x4e,
+      0x47,
+      0x0d,
+      0x0a,
+      0x1a,
+      0x0a,
+      0,
+      0,
+      ...new TextEncoder().encode('<a href="/in-binary">x</a>'),
+    ]);
     w.site.route(`${A}/`, { body: binary });
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     assert.deepEqual(row(byUrl, `${A}/`).links, []);
@@ -191,7 +230,10 @@ describe('hostile pages', () => {
 
   it('marks a body cut at maxBodyBytes as truncated, with the declared length', async () => {
     const w = world();
-    w.site.route(`${A}/`, { headers: { 'content-type': 'text/html', 'content-length': String(2 ** 30) }, body: `<a href="/a">a</a>${'x'.repeat(5000)}` });
+    w.site.route(`${A}/`, {
+      headers: { 'content-type': 'text/html', 'content-length': String(2 ** 30) },
+      body: `<a href="/a">a</a>${'x'.repeat(5000)}`,
+    });
     w.site.route(`${A}/a`, page([]));
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, maxBodyBytes: 1024 });
     const home = row(byUrl, `${A}/`);
@@ -204,7 +246,17 @@ describe('hostile pages', () => {
   it('does not follow links of 8,000 characters, javascript:, data: or invalid ones, and keeps odd but valid ones', async () => {
     const w = world();
     const long = `/long/${'x'.repeat(8000)}`;
-    w.site.route(`${A}/`, page([long, 'javascript:alert(1)', 'data:text/html,hi', 'http://exa mple.com/', '/bad%zz%', 'http://BÜCHER.example/']));
+    w.site.route(
+      `${A}/`,
+      page([
+        long,
+        'javascript:alert(1)',
+        'data:text/html,hi',
+        'http://exa mple.com/',
+        '/bad%zz%',
+        'http://BÜCHER.example/',
+      ]),
+    );
     w.site.route(`${A}/bad%zz%`, page([]));
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, checkExternal: false });
     assert.deepEqual(row(byUrl, `${A}/`).links, [`${A}/bad%zz%`, 'http://xn--bcher-kva.example/']);
@@ -223,7 +275,11 @@ describe('redirects', () => {
     assert.equal(final?.state, 'finished');
     const chain = [...byUrl.keys()].filter((u) => u.includes('/c/'));
     assert.equal(chain.length, MAX_REDIRECT_HOPS + 1, '/c/0 and the 20 targets of its redirects');
-    assert.equal(row(byUrl, `${A}/c/${MAX_REDIRECT_HOPS}`).location, `${A}/c/${MAX_REDIRECT_HOPS + 1}`, 'the last hop still records where it points');
+    assert.equal(
+      row(byUrl, `${A}/c/${MAX_REDIRECT_HOPS}`).location,
+      `${A}/c/${MAX_REDIRECT_HOPS + 1}`,
+      'the last hop still records where it points',
+    );
     assert.equal(w.site.requestsFor(`${A}/c/${MAX_REDIRECT_HOPS + 1}`).length, 0);
   });
 
@@ -245,7 +301,11 @@ describe('redirects', () => {
     w.site.route(`${A}/target`, page([]));
     const { byUrl, final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     assert.equal(final?.state, 'finished');
-    assert.equal(row(byUrl, `${A}/frag`).location, `${A}/target;jsessionid=ABC#part`, 'the row keeps the Location as served');
+    assert.equal(
+      row(byUrl, `${A}/frag`).location,
+      `${A}/target;jsessionid=ABC#part`,
+      'the row keeps the Location as served',
+    );
     assert.equal(row(byUrl, `${A}/target`).status, 200);
     assert.equal(row(byUrl, `${A}/js`).status, 302);
     assert.equal(byUrl.size, 4);
@@ -264,11 +324,16 @@ describe('Retry-After', () => {
             ? `Thursday, 01-Jan-26 00:00:45 GMT`
             : `Thu Jan  1 00:00:45 2026`;
       w.site.route(`${A}/`, page(['/busy']));
-      w.site.route(`${A}/busy`, (attempt) => (attempt === 0 ? { status: 503, headers: { 'retry-after': date } } : page([])));
+      w.site.route(`${A}/busy`, (attempt) =>
+        attempt === 0 ? { status: 503, headers: { 'retry-after': date } } : page([]),
+      );
       const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
       const [first, second] = w.site.requestsFor(`${A}/busy`);
       assert.ok(first && second, form);
-      assert.ok(second.startedAt >= at.getTime(), `${form}: retried at ${second.startedAt - at.getTime()} ms from the date`);
+      assert.ok(
+        second.startedAt >= at.getTime(),
+        `${form}: retried at ${second.startedAt - at.getTime()} ms from the date`,
+      );
       assert.equal(row(byUrl, `${A}/busy`).status, 200);
     }
   });
@@ -291,7 +356,9 @@ describe('Retry-After', () => {
   it('treats garbage and negative Retry-After as absent: the default back-off', async () => {
     const w = world();
     w.site.route(`${A}/`, page(['/busy']));
-    w.site.route(`${A}/busy`, (attempt) => (attempt < 2 ? { status: 429, headers: { 'retry-after': attempt === 0 ? '-30' : 'soon 5' } } : page([])));
+    w.site.route(`${A}/busy`, (attempt) =>
+      attempt < 2 ? { status: 429, headers: { 'retry-after': attempt === 0 ? '-30' : 'soon 5' } } : page([]),
+    );
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     const tries = w.site.requestsFor(`${A}/busy`);
     assert.equal(tries.length, 3);
@@ -303,7 +370,9 @@ describe('Retry-After', () => {
   it('retries a Retry-After of 0 after the host gap', async () => {
     const w = world();
     w.site.route(`${A}/`, page(['/busy']));
-    w.site.route(`${A}/busy`, (attempt) => (attempt === 0 ? { status: 429, headers: { 'retry-after': '0' } } : page([])));
+    w.site.route(`${A}/busy`, (attempt) =>
+      attempt === 0 ? { status: 429, headers: { 'retry-after': '0' } } : page([]),
+    );
     await crawl(w, { startUrl: `${A}/`, delayMs: 700 });
     const [first, second] = w.site.requestsFor(`${A}/busy`);
     assert.ok(first && second && second.startedAt - first.endedAt >= 700);
@@ -357,18 +426,23 @@ describe('crawler traps', () => {
     const w = world();
     let id = 0;
     const fresh = (): string => `S${(id += 1)}X${'0'.repeat(20)}`;
-    const linker = () => page([`/s/a;jsessionid=${fresh()}`, `/s/b?PHPSESSID=${fresh()}&tab=1`, `/s/c?sid=${fresh().toLowerCase()}9`]);
+    const linker = () =>
+      page([`/s/a;jsessionid=${fresh()}`, `/s/b?PHPSESSID=${fresh()}&tab=1`, `/s/c?sid=${fresh().toLowerCase()}9`]);
     for (const path of ['/', '/s/a', '/s/b?tab=1', '/s/c']) w.site.route(`${A}${path}`, linker);
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 0 });
     assert.deepEqual([...byUrl.keys()].sort(), [`${A}/`, `${A}/s/a`, `${A}/s/b?tab=1`, `${A}/s/c`]);
-    assert.equal(w.site.requests.some((r) => /jsessionid|phpsessid|sid=/i.test(r.url)), false);
+    assert.equal(
+      w.site.requests.some((r) => /jsessionid|phpsessid|sid=/i.test(r.url)),
+      false,
+    );
   });
 
   it('stops a path that repeats itself on the third repetition', async () => {
     const w = world();
     w.site.route(`${A}/`, page(['/loop/']));
     // Distinct bodies: a byte-identical page would be a duplicate, whose links are not read again.
-    for (const path of ['/loop/', '/loop/again/', '/loop/again/again/']) w.site.route(`${A}${path}`, page(['again/', 'x/y/x/y/'], `<h1>${path}</h1>`));
+    for (const path of ['/loop/', '/loop/again/', '/loop/again/again/'])
+      w.site.route(`${A}${path}`, page(['again/', 'x/y/x/y/'], `<h1>${path}</h1>`));
     w.site.route(`${A}/loop/x/y/x/y/`, page(['x/y/']));
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 0 });
     const paths = [...byUrl.keys()].map((u) => new URL(u).pathname);
@@ -384,7 +458,10 @@ describe('crawler traps', () => {
     for (let m = 0; m < 200; m += 1) w.site.route(`${A}/cal?m=${m}`, page([`/cal?m=${m + 1}`]));
     w.site.hang.add(`${A}/cal?m=20`);
     const maxPages = 100;
-    const record = await createCrawl(w.store, settingsFor({ startUrl: `${A}/`, delayMs: 0, maxPages, maxDepth: 500 }), { id: 'c1', now: w.clock.now() });
+    const record = await createCrawl(w.store, settingsFor({ startUrl: `${A}/`, delayMs: 0, maxPages, maxDepth: 500 }), {
+      id: 'c1',
+      now: w.clock.now(),
+    });
     const first = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'dead', random: () => 0 });
     void first.run(record.id, new AbortController().signal); // hangs forever on /cal?m=20
     await w.clock.run(
@@ -393,7 +470,13 @@ describe('crawler traps', () => {
       })(),
     );
     w.site.hang.delete(`${A}/cal?m=20`);
-    const second = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'alive', random: () => 0 });
+    const second = new CrawlRunner({
+      store: w.store,
+      fetcher: w.site,
+      clock: w.clock,
+      runId: 'alive',
+      random: () => 0,
+    });
     const final = await w.clock.run(second.run(record.id, new AbortController().signal));
     assert.equal(final?.state, 'finished');
     const rows = await w.store.pagesAfter(record.id, 0, 1000);

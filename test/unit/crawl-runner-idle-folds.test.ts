@@ -22,7 +22,9 @@ function buildSite(w: World, robots: string): void {
   w.site.route(`${A}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: robots });
   w.site.route(`${A}/`, page(Array.from({ length: 10 }, (_, i) => `/p${i}`)));
   for (let n = 0; n < PAGES; n += 1) {
-    const links = [n + 10, (n * 7) % PAGES, (n * 13 + 5) % PAGES].filter((t) => t < PAGES && t !== n).map((t) => `/p${t}`);
+    const links = [n + 10, (n * 7) % PAGES, (n * 13 + 5) % PAGES]
+      .filter((t) => t < PAGES && t !== n)
+      .map((t) => `/p${t}`);
     w.site.route(`${A}/p${n}`, page(['/', ...links]));
   }
 }
@@ -45,13 +47,18 @@ async function crawlSampling(robots: string): Promise<{ w: World; state: string 
     await w.clock.sleep(TRANSACTION_MS);
     return transaction(work);
   };
-  const record = await w.clock.run(createCrawl(w.store, settingsFor({ startUrl: `${A}/`, delayMs: 0, jitterMs: 0 }), { id: 'c1', now: w.clock.now() }));
+  const record = await w.clock.run(
+    createCrawl(w.store, settingsFor({ startUrl: `${A}/`, delayMs: 0, jitterMs: 0 }), { id: 'c1', now: w.clock.now() }),
+  );
   const runner = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'r1', random: () => 0 });
   const running = runner.run(record.id, new AbortController().signal);
   const samples: Sample[] = [];
   const sampler = (async () => {
     for (;;) {
-      const [crawlRecord, tallies] = await Promise.all([w.store.getCrawl(record.id), transaction((tx) => tx.linkTallies(record.id))]);
+      const [crawlRecord, tallies] = await Promise.all([
+        w.store.getCrawl(record.id),
+        transaction((tx) => tx.linkTallies(record.id)),
+      ]);
       if (crawlRecord?.state !== 'running') return;
       samples.push({ at: w.clock.now(), urls: tallies.reduce((sum, tally) => sum + tally.urls.length, 0) });
       await w.clock.sleep(5);
@@ -67,7 +74,8 @@ async function assertExactInlinks(w: World, robots: string): Promise<void> {
   const serial = world();
   buildSite(serial, robots);
   const one = await crawl(serial, { startUrl: `${A}/`, delayMs: 0 });
-  const inlinks = (list: typeof rows): string[] => list.map((r) => `${r.url} ${r.inlinks} ${[...r.anchors].sort().join('|')}`).sort();
+  const inlinks = (list: typeof rows): string[] =>
+    list.map((r) => `${r.url} ${r.inlinks} ${[...r.anchors].sort().join('|')}`).sort();
   assert.deepEqual(inlinks(rows), inlinks(one.rows));
   for (const row of rows) assert.equal(row.inlinks, rows.filter((r) => r.links.includes(row.url)).length, row.url);
 }
@@ -94,7 +102,10 @@ describe('folds while idle', () => {
     const lastResponse = Math.max(...w.site.requests.map((request) => request.endedAt));
     const peak = Math.max(...samples.map((sample) => sample.urls));
     assert.ok(peak > 0 && peak <= 2 * IDLE_FOLD_URLS, `at most ${peak} URLs in stored tallies`);
-    const emptied = samples.filter((sample, i) => sample.at < lastResponse && sample.urls === 0 && samples.slice(0, i).some((earlier) => earlier.urls > 0));
+    const emptied = samples.filter(
+      (sample, i) =>
+        sample.at < lastResponse && sample.urls === 0 && samples.slice(0, i).some((earlier) => earlier.urls > 0),
+    );
     assert.ok(emptied.length > 0, 'folded while the crawl ran');
     await assertExactInlinks(w, robots);
     // Every request still starts when its host's gap ends (250 ms and the square of a 10 ms answer, rounded up).
@@ -113,7 +124,11 @@ describe('folds while idle', () => {
     const lastResponse = Math.max(...w.site.requests.map((request) => request.endedAt));
     for (const [i, sample] of samples.entries()) {
       const before = samples[i - 1];
-      if (before !== undefined && sample.urls < before.urls) assert.ok(sample.at > lastResponse, `the stored tallies shrank at ${sample.at}, before the last response at ${lastResponse}`);
+      if (before !== undefined && sample.urls < before.urls)
+        assert.ok(
+          sample.at > lastResponse,
+          `the stored tallies shrank at ${sample.at}, before the last response at ${lastResponse}`,
+        );
     }
     assert.ok(Math.max(...samples.map((sample) => sample.urls)) > IDLE_FOLD_URLS);
     assert.deepEqual(await w.clock.run(w.store.transaction((tx) => tx.linkTallies('c1'))), [], 'folded at the end');

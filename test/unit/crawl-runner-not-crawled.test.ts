@@ -19,7 +19,9 @@ const A = 'http://a.test';
 
 /** Every URL recorded as not crawled, as `url reason depth referrer` lines. */
 async function listed(store: MemoryCrawlStore, crawlId = 'c1'): Promise<string[]> {
-  return (await store.notCrawledAfter(crawlId, null, 100_000)).map((u) => `${u.url} ${u.reason} ${u.depth} ${u.referrer ?? '-'}`);
+  return (await store.notCrawledAfter(crawlId, null, 100_000)).map(
+    (u) => `${u.url} ${u.reason} ${u.depth} ${u.referrer ?? '-'}`,
+  );
 }
 
 describe('URLs a crawl leaves unvisited', () => {
@@ -46,27 +48,51 @@ describe('URLs a crawl leaves unvisited', () => {
 
   it('counts the links outside the path prefix and those excluded, and not a link to another site it checked', async () => {
     const w = world();
-    w.site.route(`${A}/docs/`, page(['/docs/a', '/blog/x', '/docs/cgi-bin/run', 'http://elsewhere.test/', 'mailto:x@a.test']));
+    w.site.route(
+      `${A}/docs/`,
+      page(['/docs/a', '/blog/x', '/docs/cgi-bin/run', 'http://elsewhere.test/', 'mailto:x@a.test']),
+    );
     w.site.route(`${A}/docs/a`, page(['/blog/x', '/blog/y']));
-    const { final } = await crawl(w, { startUrl: `${A}/docs/`, delayMs: 10, pathPrefix: '/docs/', excludePatterns: ['*/cgi-bin/*'] });
+    const { final } = await crawl(w, {
+      startUrl: `${A}/docs/`,
+      delayMs: 10,
+      pathPrefix: '/docs/',
+      excludePatterns: ['*/cgi-bin/*'],
+    });
     assert.deepEqual(final?.counts.notCrawled, { prefix: 2, excluded: 1 });
-    assert.deepEqual(await listed(w.store), [`${A}/blog/x prefix 1 ${A}/docs/`, `${A}/blog/y prefix 2 ${A}/docs/a`, `${A}/docs/cgi-bin/run excluded 1 ${A}/docs/`]);
+    assert.deepEqual(await listed(w.store), [
+      `${A}/blog/x prefix 1 ${A}/docs/`,
+      `${A}/blog/y prefix 2 ${A}/docs/a`,
+      `${A}/docs/cgi-bin/run excluded 1 ${A}/docs/`,
+    ]);
   });
 
-  it('lists the links to other sites it did not check: past the limit per site, past the crawl\'s limit, kept out by robots.txt (issue 26, item 3)', async () => {
+  it("lists the links to other sites it did not check: past the limit per site, past the crawl's limit, kept out by robots.txt (issue 26, item 3)", async () => {
     const X = 'http://x.test';
     const Y = 'http://y.test';
     const w = world();
-    w.site.route(`${A}/`, page([`${X}/1`, `${X}/2`, `${X}/3`, `${X}/private/4`, `${Y}/1`, `${Y}/2`, 'http://z.test/1']));
-    w.site.route(`${X}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private/\n' });
+    w.site.route(
+      `${A}/`,
+      page([`${X}/1`, `${X}/2`, `${X}/3`, `${X}/private/4`, `${Y}/1`, `${Y}/2`, 'http://z.test/1']),
+    );
+    w.site.route(`${X}/robots.txt`, {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: *\nDisallow: /private/\n',
+    });
     const { final, byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, maxExternal: 5, maxExternalPerHost: 3 });
     // x.test: /1, /2, /3 admitted (its 3), /private/4 past them; y.test: /1, /2 (5 in all); z.test past the crawl's 5.
     assert.deepEqual(final?.counts.notCrawled, { 'external-host-limit': 1, 'external-limit': 1 });
-    assert.deepEqual(await listed(w.store), [`${X}/private/4 external-host-limit 1 ${A}/`, `http://z.test/1 external-limit 1 ${A}/`]);
+    assert.deepEqual(await listed(w.store), [
+      `${X}/private/4 external-host-limit 1 ${A}/`,
+      `http://z.test/1 external-limit 1 ${A}/`,
+    ]);
 
     const robotsWorld = world();
     robotsWorld.site.route(`${A}/`, page([`${X}/ok`, `${X}/private/b`]));
-    robotsWorld.site.route(`${X}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private/\n' });
+    robotsWorld.site.route(`${X}/robots.txt`, {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: *\nDisallow: /private/\n',
+    });
     const blocked = await crawl(robotsWorld, { startUrl: `${A}/`, delayMs: 10 });
     assert.equal(blocked.byUrl.get(`${X}/private/b`)?.blockedBy, 'robots', 'its blocked row stays');
     assert.deepEqual(blocked.final?.counts.notCrawled, { 'external-robots': 1 });
@@ -79,9 +105,16 @@ describe('URLs a crawl leaves unvisited', () => {
     w.site.route(`${A}/`, page(['/a', 'http://x.test/1', 'http://y.test/2']));
     w.site.route(`${A}/a`, page(['http://x.test/1', '/']));
     const { final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, checkExternal: false });
-    assert.equal(w.site.requests.some((r) => !r.url.startsWith(A)), false, 'nothing asked of another site');
+    assert.equal(
+      w.site.requests.some((r) => !r.url.startsWith(A)),
+      false,
+      'nothing asked of another site',
+    );
     assert.deepEqual(final?.counts.notCrawled, { 'external-off': 2 });
-    assert.deepEqual(await listed(w.store), [`http://x.test/1 external-off 1 ${A}/`, `http://y.test/2 external-off 1 ${A}/`]);
+    assert.deepEqual(await listed(w.store), [
+      `http://x.test/1 external-off 1 ${A}/`,
+      `http://y.test/2 external-off 1 ${A}/`,
+    ]);
   });
 
   it('counts the links the trap rules refuse', async () => {
@@ -105,7 +138,10 @@ describe('URLs a crawl leaves unvisited', () => {
     w.site.route(`${A}/`, page(['/d1', '/d1b', '/d1c']));
     for (const path of ['/d1', '/d1b', '/d1c']) w.site.route(`${A}${path}`, page(['/deep']));
     w.site.hang.add(`${A}/d1c`);
-    const record = await createCrawl(w.store, settingsFor({ startUrl: `${A}/`, delayMs: 10, maxDepth: 1 }), { id: 'c1', now: w.clock.now() });
+    const record = await createCrawl(w.store, settingsFor({ startUrl: `${A}/`, delayMs: 10, maxDepth: 1 }), {
+      id: 'c1',
+      now: w.clock.now(),
+    });
     // The first worker hangs on /d1c after /d1 and /d1b recorded /deep; a new one (a restarted worker) goes on.
     const first = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'dead', random: () => 0 });
     void first.run(record.id, new AbortController().signal);
@@ -117,7 +153,13 @@ describe('URLs a crawl leaves unvisited', () => {
     w.site.hang.delete(`${A}/d1c`);
     assert.deepEqual(await listed(w.store), [`${A}/deep depth 2 ${A}/d1`]);
     assert.equal((await w.store.getCrawl(record.id))?.counts.notCrawled, undefined, 'no count while the crawl runs');
-    const second = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'alive', random: () => 0 });
+    const second = new CrawlRunner({
+      store: w.store,
+      fetcher: w.site,
+      clock: w.clock,
+      runId: 'alive',
+      random: () => 0,
+    });
     const final = await w.clock.run(second.run(record.id, new AbortController().signal));
     assert.equal(final?.state, 'finished');
     assert.deepEqual(final?.counts.notCrawled, { depth: 1 });
@@ -125,7 +167,10 @@ describe('URLs a crawl leaves unvisited', () => {
     const w2 = world();
     w2.site.route(`${A}/`, page(['/d1']));
     w2.site.route(`${A}/d1`, page(['/deep']));
-    const stopped = await createCrawl(w2.store, settingsFor({ startUrl: `${A}/`, delayMs: 10, maxDepth: 0 }), { id: 'c2', now: w2.clock.now() });
+    const stopped = await createCrawl(w2.store, settingsFor({ startUrl: `${A}/`, delayMs: 10, maxDepth: 0 }), {
+      id: 'c2',
+      now: w2.clock.now(),
+    });
     await stopCrawl(w2.store, stopped.id, w2.clock.now());
     assert.equal((await w2.store.getCrawl(stopped.id))?.counts.notCrawled, undefined);
   });
@@ -133,7 +178,15 @@ describe('URLs a crawl leaves unvisited', () => {
 
 describe('recording and settling URLs left unvisited', () => {
   const refused = (url: string, reason: NotCrawledUrl['reason'] = 'depth') => ({
-    candidate: { url, origin: new URL(url).origin, kind: 'page' as const, depth: 3, referrer: `${A}/`, anchor: null, isLink: true },
+    candidate: {
+      url,
+      origin: new URL(url).origin,
+      kind: 'page' as const,
+      depth: 3,
+      referrer: `${A}/`,
+      anchor: null,
+      isLink: true,
+    },
     reason,
   });
 
@@ -147,13 +200,18 @@ describe('recording and settling URLs left unvisited', () => {
     });
     assert.deepEqual(await listed(store), [`${A}/x depth 3 ${A}/`], 'the start URL is held: not recorded');
     // Written once per run: a second sighting in this run is not written again, whatever its reason.
-    await store.transaction(async (tx) => recordNotCrawled(new CrawlWrites(tx, crawl), [refused(`${A}/x`, 'page-limit')], recorded));
+    await store.transaction(async (tx) =>
+      recordNotCrawled(new CrawlWrites(tx, crawl), [refused(`${A}/x`, 'page-limit')], recorded),
+    );
     assert.deepEqual(await listed(store), [`${A}/x depth 3 ${A}/`]);
   });
 
   it('forgets every URL past its capacity instead of growing', () => {
     const recorded = new RecordedUrls(2);
-    assert.deepEqual(['a', 'b', 'a', 'c', 'a'].map((url) => recorded.note(url)), [true, true, false, true, true]);
+    assert.deepEqual(
+      ['a', 'b', 'a', 'c', 'a'].map((url) => recorded.note(url)),
+      [true, true, false, true, true],
+    );
   });
 
   it('when settling, drops the URLs the crawl visited after all, counts the rest by reason, across several slices', async () => {
@@ -161,9 +219,31 @@ describe('recording and settling URLs left unvisited', () => {
     const crawl = await createCrawl(store, settingsFor({ startUrl: `${A}/` }), { id: 'c1', now: 0 });
     const urls = Array.from({ length: SETTLE_SLICE * 2 + 5 }, (_, i) => `${A}/u${String(i).padStart(5, '0')}`);
     await store.transaction(async (tx) => {
-      await tx.putNotCrawled(urls.map((url, i): NotCrawledUrl => ({ crawlId: 'c1', url, reason: i % 3 === 0 ? 'page-limit' : 'depth', depth: 2, referrer: null })));
+      await tx.putNotCrawled(
+        urls.map((url, i): NotCrawledUrl => ({
+          crawlId: 'c1',
+          url,
+          reason: i % 3 === 0 ? 'page-limit' : 'depth',
+          depth: 2,
+          referrer: null,
+        })),
+      );
       // Every tenth was visited later (a row of the crawl).
-      const visited = urls.filter((_, i) => i % 10 === 0).map((url, seq): PageRecord => ({ ...unfetchedRow({ crawlId: 'c1', url, origin: A, kind: 'page', depth: 1, referrer: null, anchors: [], inlinks: 0 }), seq: seq + 1 }));
+      const visited = urls
+        .filter((_, i) => i % 10 === 0)
+        .map((url, seq): PageRecord => ({
+          ...unfetchedRow({
+            crawlId: 'c1',
+            url,
+            origin: A,
+            kind: 'page',
+            depth: 1,
+            referrer: null,
+            anchors: [],
+            inlinks: 0,
+          }),
+          seq: seq + 1,
+        }));
       await tx.putPages(visited);
     });
     const counts = await store.transaction(async (tx) => settleNotCrawled(new CrawlWrites(tx, crawl)));

@@ -22,7 +22,10 @@ describe('pacing', () => {
     assert.ok(TRANSACTION_MS < CLAIM_AHEAD_MS);
     const clock = new VirtualClock();
     const site = new FakeSite(clock);
-    site.route(`${A}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nCrawl-delay: 0.25\n' });
+    site.route(`${A}/robots.txt`, {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: *\nCrawl-delay: 0.25\n',
+    });
     site.route(`${A}/`, page(Array.from({ length: 10 }, (_, i) => `/p${i}`)));
     for (let i = 0; i < 10; i += 1) site.route(`${A}/p${i}`, page([]));
     const store = new MemoryCrawlStore();
@@ -46,7 +49,7 @@ describe('pacing', () => {
 });
 
 describe('one transaction per page at delay 0', () => {
-  it('claims a host\'s next URL in the transaction that records the previous one, when it is due at once', async () => {
+  it("claims a host's next URL in the transaction that records the previous one, when it is due at once", async () => {
     const clock = new VirtualClock();
     const site = new FakeSite(clock);
     site.route(`${A}/`, page(Array.from({ length: 30 }, (_, i) => `/p${i}`)));
@@ -71,14 +74,18 @@ describe('one transaction per page at delay 0', () => {
     const used = transactions - before;
     assert.ok(used <= 31 + 10, `${used} transactions for 31 pages`);
     // And the spacing rule still holds: each request after the previous response ended.
-    for (const [i, request] of pages.slice(1).entries()) assert.ok(request.startedAt >= (pages[i]?.endedAt ?? Infinity));
+    for (const [i, request] of pages.slice(1).entries())
+      assert.ok(request.startedAt >= (pages[i]?.endedAt ?? Infinity));
   });
 });
 
 describe('the end of a crawl', () => {
   it('ends with its last response when the last URLs found are disallowed, not a Crawl-delay later', async () => {
     const w = world();
-    w.site.route(`${A}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nCrawl-delay: 0.25\nDisallow: /private/\n' });
+    w.site.route(`${A}/robots.txt`, {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: *\nCrawl-delay: 0.25\nDisallow: /private/\n',
+    });
     w.site.route(`${A}/`, page(['/p0']));
     w.site.route(`${A}/p0`, page(['/p1', '/private/a']));
     w.site.route(`${A}/p1`, page(['/private/b']));

@@ -20,7 +20,9 @@ function buildSite(w: World, origin: string, robots = 'User-agent: *\nAllow: /\n
   w.site.route(`${origin}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: robots });
   w.site.route(`${origin}/`, page(Array.from({ length: 10 }, (_, i) => `/p${i}`)));
   for (let n = 0; n < PAGES; n += 1) {
-    const links = [n + 10, (n * 7) % PAGES, (n * 13 + 5) % PAGES].filter((t) => t < PAGES && t !== n).map((t) => `/p${t}`);
+    const links = [n + 10, (n * 7) % PAGES, (n * 13 + 5) % PAGES]
+      .filter((t) => t < PAGES && t !== n)
+      .map((t) => `/p${t}`);
     w.site.route(`${origin}/p${n}`, { ...page(links), responseMs: 10 + ((n * 17) % 31) });
   }
 }
@@ -28,7 +30,8 @@ function buildSite(w: World, origin: string, robots = 'User-agent: *\nAllow: /\n
 /** The most requests of `origin` in flight at one time (a request ending at t does not overlap one starting at t). */
 function peakInFlight(requests: readonly LoggedRequest[], origin: string): number {
   const events: [number, number][] = [];
-  for (const r of requests.filter((request) => request.url.startsWith(`${origin}/`))) events.push([r.startedAt, 1], [r.endedAt, -1]);
+  for (const r of requests.filter((request) => request.url.startsWith(`${origin}/`)))
+    events.push([r.startedAt, 1], [r.endedAt, -1]);
   events.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   let now = 0;
   let peak = 0;
@@ -56,8 +59,14 @@ describe('crawl runner: several requests per host at delay 0', () => {
     assert.equal(peakInFlight(w.site.requests, A), 4, 'four in flight at the peak, never five');
     const [robots, ...rest] = w.site.requests;
     assert.equal(robots?.url, `${A}/robots.txt`);
-    assert.ok(rest.every((r) => r.startedAt >= (robots?.endedAt ?? Infinity)), 'nothing requested before robots.txt answered');
-    assert.ok([...requestCounts(w.site.requests).values()].every((n) => n === 1), 'every URL requested once');
+    assert.ok(
+      rest.every((r) => r.startedAt >= (robots?.endedAt ?? Infinity)),
+      'nothing requested before robots.txt answered',
+    );
+    assert.ok(
+      [...requestCounts(w.site.requests).values()].every((n) => n === 1),
+      'every URL requested once',
+    );
     assert.ok(w.clock.now() - 0 < serial.clock.now(), 'finished sooner on the virtual clock');
 
     assert.equal(four.rows.length, one.rows.length);
@@ -70,7 +79,7 @@ describe('crawl runner: several requests per host at delay 0', () => {
     );
   });
 
-  it('claims a slot\'s next URL in the transaction that records its answer: about one transaction per page, not two', async () => {
+  it("claims a slot's next URL in the transaction that records its answer: about one transaction per page, not two", async () => {
     const w = world();
     buildSite(w, A);
     let transactions = 0;
@@ -93,7 +102,11 @@ describe('crawl runner: several requests per host at delay 0', () => {
     const cases: [string, Parameters<typeof settingsFor>[0], string | undefined][] = [
       ['delay 50 ms', { startUrl: `${A}/`, delayMs: 50, requestsPerHost: 8 }, undefined],
       ['jitter', { startUrl: `${A}/`, delayMs: 0, jitterMs: 20, requestsPerHost: 8 }, undefined],
-      ['Crawl-delay: 0.05', { startUrl: `${A}/`, delayMs: 0, requestsPerHost: 8 }, 'User-agent: *\nCrawl-delay: 0.05\n'],
+      [
+        'Crawl-delay: 0.05',
+        { startUrl: `${A}/`, delayMs: 0, requestsPerHost: 8 },
+        'User-agent: *\nCrawl-delay: 0.05\n',
+      ],
       ['Crawl-delay: 0', { startUrl: `${A}/`, delayMs: 0, requestsPerHost: 8 }, 'User-agent: *\nCrawl-delay: 0\n'],
     ];
     for (const [name, settings, robots] of cases) {
@@ -123,7 +136,9 @@ describe('crawl runner: several requests per host at delay 0', () => {
   it('drops to one request at a time while the host backs us off (429, Retry-After), and waits it out', async () => {
     const w = world();
     buildSite(w, A);
-    w.site.route(`${A}/p5`, (attempt) => (attempt === 0 ? { status: 429, headers: { 'retry-after': '2' }, body: '' } : page([])));
+    w.site.route(`${A}/p5`, (attempt) =>
+      attempt === 0 ? { status: 429, headers: { 'retry-after': '2' }, body: '' } : page([]),
+    );
     const { final, byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 0, requestsPerHost: 4 });
     assert.equal(final?.state, 'finished');
     assert.equal(byUrl.get(`${A}/p5`)?.status, 200);
@@ -150,7 +165,13 @@ describe('crawl runner: several requests per host at delay 0', () => {
     const hung = w.site.requests.filter((r) => w.site.hang.has(r.url)).map((r) => r.url);
     assert.equal(hung.length, 4, 'all four slots stuck');
     w.site.hang.clear();
-    const second = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'alive', random: () => 0 });
+    const second = new CrawlRunner({
+      store: w.store,
+      fetcher: w.site,
+      clock: w.clock,
+      runId: 'alive',
+      random: () => 0,
+    });
     const final = await w.clock.run(second.run(record.id, new AbortController().signal));
     assert.equal(final?.state, 'finished');
     const rows = await w.store.pagesAfter(record.id, 0, 1000);
@@ -173,7 +194,14 @@ describe('crawl runner: several requests per host at delay 0', () => {
     const settings = settingsFor({ startUrl: `${A}/`, delayMs: 0, requestsPerHost: 4 });
     const record = await createCrawl(w.store, settings, { id: 'c1', now: w.clock.now() });
     const controller = new AbortController();
-    const first = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'r1', random: () => 0, foldLinksAt: 20 });
+    const first = new CrawlRunner({
+      store: w.store,
+      fetcher: w.site,
+      clock: w.clock,
+      runId: 'r1',
+      random: () => 0,
+      foldLinksAt: 20,
+    });
     let sawKept = false;
     const running = first.run(record.id, controller.signal);
     // The loop looks at its tallies when it turns (at least every VIEW_REFRESH_MS): stopped once a fold kept some.
@@ -188,15 +216,27 @@ describe('crawl runner: several requests per host at delay 0', () => {
     await w.clock.run(Promise.all([running, stopper]));
     assert.ok(sawKept, 'a fold while running kept the links to fetched rows');
     assert.ok((await w.store.pagesAfter(record.id, 0, 1000)).length < PAGES + 1, 'stopped midway');
-    assert.deepEqual(await w.store.transaction((tx) => tx.linkTallies(record.id)), [], 'the loop folded them all as it ended');
-    const second = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'r2', random: () => 0, foldLinksAt: 20 });
+    assert.deepEqual(
+      await w.store.transaction((tx) => tx.linkTallies(record.id)),
+      [],
+      'the loop folded them all as it ended',
+    );
+    const second = new CrawlRunner({
+      store: w.store,
+      fetcher: w.site,
+      clock: w.clock,
+      runId: 'r2',
+      random: () => 0,
+      foldLinksAt: 20,
+    });
     const final = await w.clock.run(second.run(record.id, new AbortController().signal));
     assert.equal(final?.state, 'finished');
     const rows = await w.store.pagesAfter(record.id, 0, 1000);
     const serial = world();
     buildSite(serial, A);
     const one = await crawl(serial, { startUrl: `${A}/`, delayMs: 0, requestsPerHost: 1 });
-    const inlinks = (list: typeof rows): string[] => list.map((r) => `${r.url} ${r.inlinks} ${[...r.anchors].sort().join('|')}`).sort();
+    const inlinks = (list: typeof rows): string[] =>
+      list.map((r) => `${r.url} ${r.inlinks} ${[...r.anchors].sort().join('|')}`).sort();
     assert.deepEqual(inlinks(rows), inlinks(one.rows));
   });
 

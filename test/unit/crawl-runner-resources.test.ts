@@ -34,22 +34,54 @@ function resourceWorld() {
   w.site.route(`${A}/`, page(['/two'], `${head}${body}`));
   w.site.route(`${A}/two`, page(['/'], '<link rel="stylesheet" href="/a.css"><img src="/logo.png">'));
   w.site.route(`${A}/a.css`, css('@import "b.css"; body { color: red }'));
-  w.site.route(`${A}/b.css`, css('@font-face { font-family: X; src: url(fonts/x.woff2) format("woff2") } div { background: url("/bg.png") }'));
-  for (const path of ['/favicon.ico', '/logo.png', '/logo-2x.png', '/hero.webp', '/hero.png', '/styled.png', '/inline-bg.png', '/bg.png', '/fonts/x.woff2']) w.site.route(`${A}${path}`, png);
+  w.site.route(
+    `${A}/b.css`,
+    css('@font-face { font-family: X; src: url(fonts/x.woff2) format("woff2") } div { background: url("/bg.png") }'),
+  );
+  for (const path of [
+    '/favicon.ico',
+    '/logo.png',
+    '/logo-2x.png',
+    '/hero.webp',
+    '/hero.png',
+    '/styled.png',
+    '/inline-bg.png',
+    '/bg.png',
+    '/fonts/x.woff2',
+  ])
+    w.site.route(`${A}${path}`, png);
   w.site.route(`${A}/app.js`, { headers: { 'content-type': 'text/javascript' }, body: 'document.body.append("hi")' });
-  w.site.route(`${CDN}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private/\n' });
+  w.site.route(`${CDN}/robots.txt`, {
+    headers: { 'content-type': 'text/plain' },
+    body: 'User-agent: *\nDisallow: /private/\n',
+  });
   w.site.route(`${CDN}/lib.css`, css('p { background: url(ok.png) }'));
   w.site.route(`${CDN}/ok.png`, png);
   return w;
 }
 
-const paths = (requests: LoggedRequest[], origin: string): string[] => requests.filter((r) => r.url.startsWith(origin)).map((r) => r.url.slice(origin.length));
+const paths = (requests: LoggedRequest[], origin: string): string[] =>
+  requests.filter((r) => r.url.startsWith(origin)).map((r) => r.url.slice(origin.length));
 
 describe('crawl runner: page resources', () => {
   it('fetches every resource of every page once, on any host, and records each as a resource row', async () => {
     const w = resourceWorld();
     const { byUrl, final } = await crawl(w, { startUrl: `${A}/`, delayMs: 100 });
-    const expected = ['/a.css', '/b.css', '/favicon.ico', '/app.js', '/inline-bg.png', '/logo.png', '/logo-2x.png', '/hero.webp', '/hero.png', '/styled.png', '/missing.png', '/bg.png', '/fonts/x.woff2'];
+    const expected = [
+      '/a.css',
+      '/b.css',
+      '/favicon.ico',
+      '/app.js',
+      '/inline-bg.png',
+      '/logo.png',
+      '/logo-2x.png',
+      '/hero.webp',
+      '/hero.png',
+      '/styled.png',
+      '/missing.png',
+      '/bg.png',
+      '/fonts/x.woff2',
+    ];
     for (const path of expected) {
       assert.equal(row(byUrl, `${A}${path}`).kind, 'resource', path);
       assert.equal(w.site.requestsFor(`${A}${path}`).length, 1, `${path} requested once`);
@@ -93,17 +125,26 @@ describe('crawl runner: page resources', () => {
     const w = resourceWorld();
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     const home = row(byUrl, `${A}/`).resources;
-    assert.ok(home.includes(`${A}/a.css`) && home.includes(`${A}/logo-2x.png`) && home.includes(`${CDN}/private/secret.png`) && home.includes(`${A}/inline-bg.png`) && home.includes(`${A}/styled.png`));
+    assert.ok(
+      home.includes(`${A}/a.css`) &&
+        home.includes(`${A}/logo-2x.png`) &&
+        home.includes(`${CDN}/private/secret.png`) &&
+        home.includes(`${A}/inline-bg.png`) &&
+        home.includes(`${A}/styled.png`),
+    );
     assert.deepEqual(row(byUrl, `${A}/a.css`).resources, [`${A}/b.css`]);
     assert.deepEqual(row(byUrl, `${A}/b.css`).resources, [`${A}/fonts/x.woff2`, `${A}/bg.png`]);
     assert.deepEqual(row(byUrl, `${A}/logo.png`).resources, []);
   });
 
-  it('fetches a page\'s resources on its host before the next page: a crawl cut at its page limit has whole pages', async () => {
+  it("fetches a page's resources on its host before the next page: a crawl cut at its page limit has whole pages", async () => {
     const w = resourceWorld();
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     const order = paths(w.site.requests, A);
-    assert.ok(order.indexOf('/two') > order.indexOf('/hero.png'), `the second page after the first's resources: ${order.join(' ')}`);
+    assert.ok(
+      order.indexOf('/two') > order.indexOf('/hero.png'),
+      `the second page after the first's resources: ${order.join(' ')}`,
+    );
     const limited = resourceWorld();
     const cut = await crawl(limited, { startUrl: `${A}/`, delayMs: 10, maxPages: 1 });
     assert.equal(cut.byUrl.has(`${A}/two`), false);
@@ -120,7 +161,7 @@ describe('crawl runner: page resources', () => {
     assert.equal(byUrl.has(`${A}/never`), false);
   });
 
-  it('follows a resource\'s redirect as a resource, to any host; the scope is for pages', async () => {
+  it("follows a resource's redirect as a resource, to any host; the scope is for pages", async () => {
     const w = world();
     w.site.route(`${A}/`, page([], '<img src="/moved.png">'));
     w.site.route(`${A}/moved.png`, { status: 301, headers: { location: `${CDN}/moved.png` } });
@@ -157,7 +198,8 @@ describe('crawl runner: page resources', () => {
     const files = world();
     files.site.route(`${A}/`, page(['/a.pdf', '/b.pdf'], '<img src="/x.png">'));
     files.site.route(`${A}/x.png`, png);
-    for (const name of ['a', 'b']) files.site.route(`${A}/${name}.pdf`, { headers: { 'content-type': 'application/pdf' }, body: `%PDF-${name}` });
+    for (const name of ['a', 'b'])
+      files.site.route(`${A}/${name}.pdf`, { headers: { 'content-type': 'application/pdf' }, body: `%PDF-${name}` });
     const { byUrl } = await crawl(files, { startUrl: `${A}/`, delayMs: 10, maxResources: 2 });
     const stored = [`${A}/x.png`, `${A}/a.pdf`, `${A}/b.pdf`].filter((url) => row(byUrl, url).sha256 !== null);
     assert.equal(stored.length, 2, `one resource and one file stored: ${stored.join(', ')}`);

@@ -7,7 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createCrawl, noteBrowserRestart, RESUMED_AFTER_BROWSER_START_MESSAGE, resumeCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
+import {
+  createCrawl,
+  noteBrowserRestart,
+  RESUMED_AFTER_BROWSER_START_MESSAGE,
+  resumeCrawl,
+} from '../../src/core/crawl/crawl-lifecycle.ts';
 import { CrawlRunner } from '../../src/core/crawl/crawl-runner.ts';
 import { STORAGE_FULL_MESSAGE } from '../../src/core/crawl/run-context.ts';
 import { StorageFullError } from '../../src/core/crawl/ports.ts';
@@ -35,7 +40,10 @@ async function start(w: ReturnType<typeof world>) {
   const result = validateSettings({ startUrl: `${A}/`, delayMs: 100 });
   if (!result.ok) throw new Error(JSON.stringify(result.errors));
   const crawl = await createCrawl(w.store, result.settings, { id: 'c1', now: w.clock.now() });
-  return { crawl, runner: new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'run-1', random: () => 0 }) };
+  return {
+    crawl,
+    runner: new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'run-1', random: () => 0 }),
+  };
 }
 
 describe('a crawl whose store fills up', () => {

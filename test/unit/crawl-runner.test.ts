@@ -62,7 +62,9 @@ describe('crawl runner: robots.txt', () => {
 
   it('waits and retries a 503 robots.txt, then crawls when it comes back', async () => {
     const w = world();
-    w.site.route(`${A}/robots.txt`, (attempt) => (attempt === 0 ? { status: 503 } : { body: 'User-agent: *\nDisallow: /no' }));
+    w.site.route(`${A}/robots.txt`, (attempt) =>
+      attempt === 0 ? { status: 503 } : { body: 'User-agent: *\nDisallow: /no' },
+    );
     w.site.route(`${A}/`, page(['/no']));
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     const robots = w.site.requestsFor(`${A}/robots.txt`);
@@ -110,7 +112,10 @@ describe('crawl runner: robots.txt', () => {
   it('queues the pages of a sitemap that robots.txt lists', async () => {
     const w = world();
     w.site.route(`${A}/robots.txt`, { body: `User-agent: *\nAllow: /\nSitemap: ${A}/sitemap.xml` });
-    w.site.route(`${A}/sitemap.xml`, { headers: { 'content-type': 'application/xml' }, body: `<urlset><url><loc>${A}/hidden</loc></url></urlset>` });
+    w.site.route(`${A}/sitemap.xml`, {
+      headers: { 'content-type': 'application/xml' },
+      body: `<urlset><url><loc>${A}/hidden</loc></url></urlset>`,
+    });
     w.site.route(`${A}/`, page([]));
     w.site.route(`${A}/hidden`, page([]));
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
@@ -128,7 +133,10 @@ describe('crawl runner: spacing', () => {
     const seen = gaps(w.site.requests, A);
     assert.equal(seen.length, 4);
     for (const gap of seen) assert.ok(gap >= 1000, `gap ${gap} ms is shorter than the 1000 ms delay`);
-    assert.ok(seen.every((g) => g < 1100), 'and does not wait much longer than needed');
+    assert.ok(
+      seen.every((g) => g < 1100),
+      'and does not wait much longer than needed',
+    );
   });
 
   it('waits Crawl-delay when it is longer than the delay, fractions included', async () => {
@@ -164,14 +172,16 @@ describe('crawl runner: spacing', () => {
     for (const r of [
       [`${A}/`, page([...Array.from({ length: 5 }, (_, i) => `/a${i}`), 'http://b.a.test/'])],
       [`http://b.a.test/`, page(Array.from({ length: 5 }, (_, i) => `/b${i}`))],
-    ] as const) w2.site.route(r[0], r[1]);
+    ] as const)
+      w2.site.route(r[0], r[1]);
     for (let i = 0; i < 5; i += 1) {
       w2.site.route(`${A}/a${i}`, { ...page([]), responseMs: 200 });
       w2.site.route(`http://b.a.test/b${i}`, { ...page([]), responseMs: 200 });
     }
     await crawl(w2, { startUrl: `${A}/`, delayMs: 500, includeSubdomains: true });
     for (const origin of [A, 'http://b.a.test']) {
-      for (const gap of gaps(w2.site.requests, origin)) assert.ok(gap >= 500, `${origin}: overlapping or close requests (gap ${gap})`);
+      for (const gap of gaps(w2.site.requests, origin))
+        assert.ok(gap >= 500, `${origin}: overlapping or close requests (gap ${gap})`);
     }
     const aTimes = w2.site.requests.filter((r) => r.url.startsWith(`${A}/a`));
     const bTimes = w2.site.requests.filter((r) => r.url.startsWith('http://b.a.test/b'));
@@ -182,7 +192,9 @@ describe('crawl runner: spacing', () => {
   it('backs off a host after 429 with Retry-After and retries the URL', async () => {
     const w = world();
     w.site.route(`${A}/`, page(['/busy']));
-    w.site.route(`${A}/busy`, (attempt) => (attempt === 0 ? { status: 429, headers: { 'retry-after': '30' } } : page([])));
+    w.site.route(`${A}/busy`, (attempt) =>
+      attempt === 0 ? { status: 429, headers: { 'retry-after': '30' } } : page([]),
+    );
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 100 });
     const tries = w.site.requestsFor(`${A}/busy`);
     assert.equal(tries.length, 2);
@@ -243,7 +255,10 @@ describe('crawl runner: pages, links and redirects', () => {
     const w = world();
     const html = '<title>Home</title><a href="/x">Go to X</a><a href="/y">Y</a>';
     w.site.route(`${A}/`, { headers: { 'content-type': 'text/html' }, body: html });
-    w.site.route(`${A}/y`, { headers: { 'content-type': 'text/html' }, body: '<a href="/x">X again</a><a href="/x">X, third time</a>' });
+    w.site.route(`${A}/y`, {
+      headers: { 'content-type': 'text/html' },
+      body: '<a href="/x">X again</a><a href="/x">X, third time</a>',
+    });
     w.site.route(`${A}/x`, page([]));
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     const home = row(byUrl, `${A}/`);
@@ -258,7 +273,10 @@ describe('crawl runner: pages, links and redirects', () => {
   it('does not download linked files when told not to, but records their headers as a file row', async () => {
     const w = world();
     w.site.route(`${A}/`, page(['/file.pdf']));
-    w.site.route(`${A}/file.pdf`, { headers: { 'content-type': 'application/pdf', 'content-length': '5' }, body: '%PDF-' });
+    w.site.route(`${A}/file.pdf`, {
+      headers: { 'content-type': 'application/pdf', 'content-length': '5' },
+      body: '%PDF-',
+    });
     const { byUrl, final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, downloadFiles: false });
     const pdf = row(byUrl, `${A}/file.pdf`);
     assert.equal(pdf.contentType, 'application/pdf');
@@ -270,7 +288,10 @@ describe('crawl runner: pages, links and redirects', () => {
 
   it('downloads a linked file by default: its body stored byte for byte, a file row, nothing followed from it', async () => {
     const w = world();
-    const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x00, 0xff, 0x0a, 0x3c, 0x61, 0x20, 0x68, 0x72, 0x65, 0x66, 0x3d, 0x22, 0x2f, 0x78, 0x22, 0x3e]);
+    const bytes = new Uint8Array([
+      0x25, 0x50, 0x44, 0x46, 0x2d, 0x00, 0xff, 0x0a, 0x3c, 0x61, 0x20, 0x68, 0x72, 0x65, 0x66, 0x3d, 0x22, 0x2f, 0x78,
+      0x22, 0x3e,
+    ]);
     w.site.route(`${A}/`, page(['/file.pdf']));
     w.site.route(`${A}/file.pdf`, { headers: { 'content-type': 'application/pdf' }, body: bytes });
     const { byUrl, final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
@@ -278,14 +299,17 @@ describe('crawl runner: pages, links and redirects', () => {
     assert.equal(pdf.kind, 'file');
     assert.deepEqual(pdf.links, []);
     assert.deepEqual([...((await w.store.getBody('c1', pdf.sha256 ?? ''))?.bytes ?? [])], [...bytes]);
-    assert.equal(byUrl.has(`${A}/x`), false, 'a file\'s bytes are not read for links');
+    assert.equal(byUrl.has(`${A}/x`), false, "a file's bytes are not read for links");
     assert.equal(final?.counts.files, 1);
   });
 
   it('cuts a linked file at maxFileBytes (not the page cap) and marks it truncated', async () => {
     const w = world();
     w.site.route(`${A}/`, page(['/big.zip']));
-    w.site.route(`${A}/big.zip`, { headers: { 'content-type': 'application/zip' }, body: new Uint8Array(5000).fill(7) });
+    w.site.route(`${A}/big.zip`, {
+      headers: { 'content-type': 'application/zip' },
+      body: new Uint8Array(5000).fill(7),
+    });
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, maxBodyBytes: 1024, maxFileBytes: 2048 });
     const zip = row(byUrl, `${A}/big.zip`);
     assert.equal(zip.truncated, true);
@@ -303,14 +327,28 @@ describe('crawl runner: pages, links and redirects', () => {
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     assert.equal(row(byUrl, `${A}/b/two`).duplicateOf, `${A}/a/one`);
     assert.equal(row(byUrl, `${A}/a/only-relative`).referrer, `${A}/a/one`);
-    assert.equal(row(byUrl, `${A}/b/only-relative`).referrer, `${A}/b/two`, 'the copy at /b/ leads to /b/only-relative');
-    assert.equal(await w.store.getBody('c1', row(byUrl, `${A}/b/two`).sha256 ?? '').then((body) => body?.url), `${A}/a/one`, 'one body, first URL');
+    assert.equal(
+      row(byUrl, `${A}/b/only-relative`).referrer,
+      `${A}/b/two`,
+      'the copy at /b/ leads to /b/only-relative',
+    );
+    assert.equal(
+      await w.store.getBody('c1', row(byUrl, `${A}/b/two`).sha256 ?? '').then((body) => body?.url),
+      `${A}/a/one`,
+      'one body, first URL',
+    );
   });
 
   it('honours meta robots nofollow and rel=nofollow unless told to follow', async () => {
     const w = world();
-    w.site.route(`${A}/`, { headers: { 'content-type': 'text/html' }, body: '<a href="/meta">m</a><a rel="nofollow" href="/relno">r</a>' });
-    w.site.route(`${A}/meta`, { headers: { 'content-type': 'text/html' }, body: '<meta name="robots" content="nofollow"><a href="/behind-meta">b</a>' });
+    w.site.route(`${A}/`, {
+      headers: { 'content-type': 'text/html' },
+      body: '<a href="/meta">m</a><a rel="nofollow" href="/relno">r</a>',
+    });
+    w.site.route(`${A}/meta`, {
+      headers: { 'content-type': 'text/html' },
+      body: '<meta name="robots" content="nofollow"><a href="/behind-meta">b</a>',
+    });
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     assert.equal(byUrl.has(`${A}/relno`), false);
     assert.equal(byUrl.has(`${A}/behind-meta`), false);
@@ -355,7 +393,11 @@ describe('crawl runner: pages, links and redirects', () => {
       return w;
     };
     const files = await crawl(routed(), { startUrl: `${A}/`, delayMs: 10, headBeforeGet: true });
-    assert.deepEqual(row(files.byUrl, `${A}/doc.pdf`).methods, ['HEAD', 'GET'], 'a linked file is downloaded: HEAD, then GET');
+    assert.deepEqual(
+      row(files.byUrl, `${A}/doc.pdf`).methods,
+      ['HEAD', 'GET'],
+      'a linked file is downloaded: HEAD, then GET',
+    );
     const w = routed();
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, headBeforeGet: true, downloadFiles: false });
     assert.deepEqual(row(byUrl, `${A}/`).methods, ['HEAD', 'GET']);
@@ -368,7 +410,10 @@ describe('crawl runner: pages, links and redirects', () => {
 
   it("waits for the host's gap between a HEAD and the GET that follows it when headBeforeGet is on", async () => {
     const w = world();
-    w.site.route(`${A}/robots.txt`, { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nCrawl-delay: 1\n' });
+    w.site.route(`${A}/robots.txt`, {
+      headers: { 'content-type': 'text/plain' },
+      body: 'User-agent: *\nCrawl-delay: 1\n',
+    });
     w.site.route(`${A}/`, page(['/a', '/b']));
     w.site.route(`${A}/a`, page([]));
     w.site.route(`${A}/b`, page([]));
@@ -377,14 +422,20 @@ describe('crawl runner: pages, links and redirects', () => {
     assert.equal(w.site.requests.length, 1 + 3 * 2, 'robots.txt, then HEAD and GET of three pages');
     for (let i = 1; i < w.site.requests.length; i++) {
       const gap = (w.site.requests[i]?.startedAt ?? 0) - (w.site.requests[i - 1]?.endedAt ?? 0);
-      assert.ok(gap >= 1000, `${w.site.requests[i]?.method} ${w.site.requests[i]?.url}: a gap of ${gap} ms under the Crawl-delay`);
+      assert.ok(
+        gap >= 1000,
+        `${w.site.requests[i]?.method} ${w.site.requests[i]?.url}: a gap of ${gap} ms under the Crawl-delay`,
+      );
     }
   });
 
-  it('requests a link with the query a browser would: encoded in the page\'s legacy encoding', async () => {
+  it("requests a link with the query a browser would: encoded in the page's legacy encoding", async () => {
     const w = world();
     // ASCII bytes with a character reference: é, whatever the encoding.
-    w.site.route(`${A}/`, { headers: { 'content-type': 'text/html; charset=windows-1252' }, body: '<!doctype html><a href="/s?q=caf&#233;">search</a>' });
+    w.site.route(`${A}/`, {
+      headers: { 'content-type': 'text/html; charset=windows-1252' },
+      body: '<!doctype html><a href="/s?q=caf&#233;">search</a>',
+    });
     w.site.route(`${A}/s?q=caf%E9`, page([]));
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 0 });
     assert.equal(row(byUrl, `${A}/s?q=caf%E9`).status, 200);
@@ -433,14 +484,23 @@ describe('crawl runner: stopping and resuming', () => {
     assert.equal(w.site.requestsFor(`${A}/2`).length, 1);
     w.site.hang.delete(`${A}/2`);
     const restartedAt = w.clock.now();
-    const second = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'alive', random: () => 0 });
+    const second = new CrawlRunner({
+      store: w.store,
+      fetcher: w.site,
+      clock: w.clock,
+      runId: 'alive',
+      random: () => 0,
+    });
     const final = await w.clock.run(second.run(record.id, new AbortController().signal));
     assert.equal(final?.state, 'finished');
     const rows = await w.store.pagesAfter(record.id, 0, 100);
     assert.deepEqual(rows.map((r) => r.url).sort(), [`${A}/`, `${A}/1`, `${A}/2`, `${A}/3`]);
     assert.equal(w.site.requestsFor(`${A}/2`).length, 2, 'the interrupted request is repeated once');
     const afterRestart = w.site.requests.filter((r) => r.startedAt >= restartedAt);
-    assert.ok((afterRestart[0]?.startedAt ?? 0) >= restartedAt + 1000, 'the first request after the restart waits the delay');
+    assert.ok(
+      (afterRestart[0]?.startedAt ?? 0) >= restartedAt + 1000,
+      'the first request after the restart waits the delay',
+    );
   });
 });
 
@@ -487,7 +547,10 @@ describe('crawl runner: canonical targets (issue 26, item 4)', () => {
     const w = world();
     w.site.route(`${A}/`, page(['/copy', '/header']));
     w.site.route(`${A}/copy`, page([], '<link rel="canonical" href="/gone">'));
-    w.site.route(`${A}/header`, { headers: { 'content-type': 'text/html', link: '</from-header>; rel="canonical"' }, body: '<title>t</title>' });
+    w.site.route(`${A}/header`, {
+      headers: { 'content-type': 'text/html', link: '</from-header>; rel="canonical"' },
+      body: '<title>t</title>',
+    });
     w.site.route(`${A}/from-header`, page([]));
     const { byUrl } = await crawl(w, { startUrl: `${A}/`, delayMs: 10 });
     const gone = row(byUrl, `${A}/gone`);
@@ -505,7 +568,10 @@ describe('crawl runner: canonical targets (issue 26, item 4)', () => {
     w.site.route(`${A}/self`, page([], '<link rel="canonical" href="/self">'));
     const { byUrl, final } = await crawl(w, { startUrl: `${A}/`, delayMs: 10, maxDepth: 1, checkExternal: false });
     assert.deepEqual([...byUrl.keys()].sort(), [`${A}/`, `${A}/a`, `${A}/self`]);
-    assert.equal(w.site.requests.some((r) => r.url.startsWith('http://b.test/')), false);
+    assert.equal(
+      w.site.requests.some((r) => r.url.startsWith('http://b.test/')),
+      false,
+    );
     assert.equal(final?.counts.notCrawled?.depth, 1, '/deep, left out by the depth limit');
   });
 });
@@ -525,7 +591,8 @@ describe('crawl runner: size on disk', () => {
     assert.equal(hashes.size, 2, 'the home page and the one copy');
     let storedBytes = 0;
     for (const hash of hashes) storedBytes += (await w.store.getBody('c1', hash))?.bytes.byteLength ?? 0;
-    const size = (body: string | Uint8Array | undefined): number => (typeof body === 'string' ? new TextEncoder().encode(body) : (body ?? new Uint8Array())).byteLength;
+    const size = (body: string | Uint8Array | undefined): number =>
+      (typeof body === 'string' ? new TextEncoder().encode(body) : (body ?? new Uint8Array())).byteLength;
     assert.equal(storedBytes, size(home.body) + size(same.body));
     assert.equal(final?.counts.bytesStored, storedBytes);
   });

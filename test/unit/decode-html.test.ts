@@ -13,7 +13,9 @@ function bytes(...parts: (string | number[])[]): Uint8Array {
 }
 
 /** "café – “quoted” €" in windows-1252. */
-const CP1252_TEXT = [0x63, 0x61, 0x66, 0xe9, 0x20, 0x96, 0x20, 0x93, 0x71, 0x75, 0x6f, 0x74, 0x65, 0x64, 0x94, 0x20, 0x80];
+const CP1252_TEXT = [
+  0x63, 0x61, 0x66, 0xe9, 0x20, 0x96, 0x20, 0x93, 0x71, 0x75, 0x6f, 0x74, 0x65, 0x64, 0x94, 0x20, 0x80,
+];
 const CP1252_DECODED = 'café – “quoted” €';
 /** "日本" in Shift_JIS. */
 const SJIS_TEXT = [0x93, 0xfa, 0x96, 0x7b];
@@ -38,7 +40,10 @@ describe('decodeHtml', () => {
   });
 
   test('maps every windows-1252 byte from 0x80 to 0x9F, keeping the unassigned ones', () => {
-    const { text } = decodeHtml(bytes([0x80, 0x81, 0x82, 0x8a, 0x8d, 0x91, 0x92, 0x97, 0x99, 0x9d, 0x9f]), 'text/html; charset=windows-1252');
+    const { text } = decodeHtml(
+      bytes([0x80, 0x81, 0x82, 0x8a, 0x8d, 0x91, 0x92, 0x97, 0x99, 0x9d, 0x9f]),
+      'text/html; charset=windows-1252',
+    );
     assert.equal(text, '€\u0081‚Š\u008D‘’—™\u009DŸ');
   });
 
@@ -51,11 +56,17 @@ describe('decodeHtml', () => {
 
   test('reads meta tags in any case and quoting', () => {
     const html = bytes("<META HTTP-EQUIV=content-type CONTENT='text/html;charset=Shift_JIS'>", SJIS_TEXT);
-    assert.deepEqual(decodeHtml(html, null), { text: "<META HTTP-EQUIV=content-type CONTENT='text/html;charset=Shift_JIS'>日本", charset: 'shift_jis' });
+    assert.deepEqual(decodeHtml(html, null), {
+      text: "<META HTTP-EQUIV=content-type CONTENT='text/html;charset=Shift_JIS'>日本",
+      charset: 'shift_jis',
+    });
   });
 
   test('decodes Shift_JIS named in the header', () => {
-    assert.deepEqual(decodeHtml(bytes(SJIS_TEXT), 'text/html; charset="Shift_JIS"'), { text: '日本', charset: 'shift_jis' });
+    assert.deepEqual(decodeHtml(bytes(SJIS_TEXT), 'text/html; charset="Shift_JIS"'), {
+      text: '日本',
+      charset: 'shift_jis',
+    });
   });
 
   test('prefers the header charset to the meta one', () => {
@@ -93,7 +104,10 @@ describe('decodeHtml', () => {
   });
 
   test('replaces invalid UTF-8 with U+FFFD instead of throwing', () => {
-    assert.deepEqual(decodeHtml(bytes([0x61, 0xff, 0xc3]), 'text/html; charset=utf-8'), { text: 'a\uFFFD\uFFFD', charset: 'utf-8' });
+    assert.deepEqual(decodeHtml(bytes([0x61, 0xff, 0xc3]), 'text/html; charset=utf-8'), {
+      text: 'a\uFFFD\uFFFD',
+      charset: 'utf-8',
+    });
   });
 
   test('decodes an empty body', () => {
@@ -117,7 +131,10 @@ describe('decodeHtml', () => {
   });
 
   test('takes the first meta charset', () => {
-    assert.equal(decodeHtml(bytes('<meta charset="shift_jis"><meta charset="windows-1252">'), null).charset, 'shift_jis');
+    assert.equal(
+      decodeHtml(bytes('<meta charset="shift_jis"><meta charset="windows-1252">'), null).charset,
+      'shift_jis',
+    );
   });
 
   test('ignores a meta content without http-equiv Content-Type', () => {

@@ -8,7 +8,13 @@ import type { ExportSource } from '../../src/export/export-source.ts';
 import { exportBytes } from '../../src/export/format-writers.ts';
 import { NO_BROKEN_URLS } from '../../src/export/broken-resources.ts';
 import { toJsonl, toJsonlRow, writeJsonl } from '../../src/export/jsonl.ts';
-import { CDN_ORIGIN, FIXTURE_CRAWL, FIXTURE_ORIGIN, fixtureRowsWithResources, fixtureSource } from '../support/export-fixtures.ts';
+import {
+  CDN_ORIGIN,
+  FIXTURE_CRAWL,
+  FIXTURE_ORIGIN,
+  fixtureRowsWithResources,
+  fixtureSource,
+} from '../support/export-fixtures.ts';
 import { crawlFixture, pageFixture } from '../support/store-contract.ts';
 
 const A = 'https://a.example';
@@ -185,7 +191,9 @@ describe('CSV export', () => {
   });
 
   it('writes a NUL, an ESC or another control of an anchor text or title out as \\x00, never raw in a cell; tab and line breaks stay', async () => {
-    const { text } = await writeAll([page(1, { title: 'bell\u0007 del\u007F c1\u0085 tab\tend', anchors: ['a\u0000b', '\u001B[2Jc'] })]);
+    const { text } = await writeAll([
+      page(1, { title: 'bell\u0007 del\u007F c1\u0085 tab\tend', anchors: ['a\u0000b', '\u001B[2Jc'] }),
+    ]);
 
     assert.doesNotMatch(text, /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u);
     const [, record] = parseCsv(text);
@@ -255,7 +263,11 @@ describe('kinds and resource counts in CSV and JSON Lines', () => {
   async function jsonlOf(source: ExportSource): Promise<Record<string, unknown>[]> {
     const chunks: Uint8Array[] = [];
     for await (const chunk of writeJsonl(source, context)) chunks.push(chunk);
-    return Buffer.concat(chunks).toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    return Buffer.concat(chunks)
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   }
 
   async function csvOf(source: ExportSource): Promise<Record<string, string>[]> {
@@ -264,7 +276,7 @@ describe('kinds and resource counts in CSV and JSON Lines', () => {
     return parse(Buffer.concat(chunks), { bom: true, columns: true }) as Record<string, string>[];
   }
 
-  it("gives every row its kind, and a page its resources and broken resources, counted over rows written after it", async () => {
+  it('gives every row its kind, and a page its resources and broken resources, counted over rows written after it', async () => {
     const lines = await jsonlOf(fixtureSource(fixtureRowsWithResources()));
     const byUrl = new Map(lines.map((line) => [line['url'], line]));
     const kinds = (kind: string): unknown[] => lines.filter((line) => line['kind'] === kind).map((line) => line['url']);
@@ -281,9 +293,15 @@ describe('kinds and resource counts in CSV and JSON Lines', () => {
     assert.deepEqual(kinds('sitemap'), [url('/sitemap.xml')]);
     assert.equal(kinds('page').length, 14);
     // 7 resources, of which the 404, the timeout and the blocked one are broken (HTML served for an image is not).
-    assert.deepEqual([byUrl.get(url('/styled'))?.['resourceCount'], byUrl.get(url('/styled'))?.['brokenResourceCount']], [7, 3]);
+    assert.deepEqual(
+      [byUrl.get(url('/styled'))?.['resourceCount'], byUrl.get(url('/styled'))?.['brokenResourceCount']],
+      [7, 3],
+    );
     // A stylesheet's own: the font it loads, which timed out.
-    assert.deepEqual([byUrl.get(url('/s/site.css'))?.['resourceCount'], byUrl.get(url('/s/site.css'))?.['brokenResourceCount']], [1, 1]);
+    assert.deepEqual(
+      [byUrl.get(url('/s/site.css'))?.['resourceCount'], byUrl.get(url('/s/site.css'))?.['brokenResourceCount']],
+      [1, 1],
+    );
     for (const line of lines.filter((l) => l['url'] !== url('/styled') && l['url'] !== url('/s/site.css'))) {
       assert.deepEqual([line['resourceCount'], line['brokenResourceCount']], [0, 0], String(line['url']));
     }
@@ -296,7 +314,11 @@ describe('kinds and resource counts in CSV and JSON Lines', () => {
       records.map((r) => [r['url'], r['kind'], r['resourceCount'], r['brokenResourceCount']]),
       jsonl.map((l) => [l['url'], l['kind'], String(l['resourceCount']), String(l['brokenResourceCount'])]),
     );
-    assert.deepEqual(CSV_COLUMNS.slice(CSV_COLUMNS.indexOf('links'), CSV_COLUMNS.indexOf('links') + 3), ['links', 'resourceCount', 'brokenResourceCount']);
+    assert.deepEqual(CSV_COLUMNS.slice(CSV_COLUMNS.indexOf('links'), CSV_COLUMNS.indexOf('links') + 3), [
+      'links',
+      'resourceCount',
+      'brokenResourceCount',
+    ]);
   });
 
   it('gathers the broken URLs, the issues and the redirects in the two scans of the Issues checks, then reads the rows once more to write them', async () => {
@@ -304,10 +326,14 @@ describe('kinds and resource counts in CSV and JSON Lines', () => {
     await jsonlOf(withResources);
     // The two scans of the Issues checks (the broken URLs, the redirects and their ends riding along), the rows written.
     assert.equal(withResources.passes, 3);
-    const without = fixtureSource(fixtureRowsWithResources().map((row) => ({ ...row, resources: [] })), undefined, {
-      ...FIXTURE_CRAWL,
-      settings: { ...FIXTURE_CRAWL.settings, archiveResources: false },
-    });
+    const without = fixtureSource(
+      fixtureRowsWithResources().map((row) => ({ ...row, resources: [] })),
+      undefined,
+      {
+        ...FIXTURE_CRAWL,
+        settings: { ...FIXTURE_CRAWL.settings, archiveResources: false },
+      },
+    );
     const lines = await csvOf(without);
     assert.equal(without.passes, 3);
     assert.ok(lines.every((line) => line['resourceCount'] === '0' && line['brokenResourceCount'] === '0'));
@@ -322,8 +348,11 @@ describe('kinds and resource counts in CSV and JSON Lines', () => {
 });
 
 describe('JSON Lines export: page facts', () => {
-  it('writes a page\'s facts, lists as arrays, and null facts for a row without them', () => {
-    const [withFacts, without, redirect] = toJsonl([page(1, { facts: FACTS }), page(2, { kind: 'resource' }), page(3, { status: 301, facts: null })], NO_BROKEN_URLS)
+  it("writes a page's facts, lists as arrays, and null facts for a row without them", () => {
+    const [withFacts, without, redirect] = toJsonl(
+      [page(1, { facts: FACTS }), page(2, { kind: 'resource' }), page(3, { status: 301, facts: null })],
+      NO_BROKEN_URLS,
+    )
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -25,7 +25,8 @@ function sourceOf(): ExportSource {
 async function textOf(write: FormatWriter): Promise<string> {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let text = '';
-  for await (const chunk of write(sourceOf(), { software: 'test', now: new Date(0), onRow: () => undefined })) text += decoder.decode(chunk, { stream: true });
+  for await (const chunk of write(sourceOf(), { software: 'test', now: new Date(0), onRow: () => undefined }))
+    text += decoder.decode(chunk, { stream: true });
   return text;
 }
 
@@ -38,10 +39,17 @@ function plantedByUrl(): Map<string, string[]> {
 
 describe('the issues of each row in the exports', () => {
   it('JSON Lines rows carry the ids of the checks that failed on their URL, [] on a clean row', async () => {
-    const lines = (await textOf(writeJsonl)).trimEnd().split('\n').map((line) => JSON.parse(line) as { url: string; issues: string[] });
+    const lines = (await textOf(writeJsonl))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { url: string; issues: string[] });
     const expected = plantedByUrl();
     for (const line of lines) assert.deepEqual(line.issues, expected.get(line.url) ?? [], line.url);
-    assert.deepEqual(lines.find((line) => line.url === `${SITE}/dup1`)?.issues, ['title-duplicate', 'description-duplicate', 'duplicate-content']);
+    assert.deepEqual(lines.find((line) => line.url === `${SITE}/dup1`)?.issues, [
+      'title-duplicate',
+      'description-duplicate',
+      'duplicate-content',
+    ]);
     assert.deepEqual(lines.find((line) => line.url === `${SITE}/chain3`)?.issues, []);
   });
 

@@ -73,10 +73,18 @@ async function zipEntry(zip: Buffer, name: string): Promise<Buffer> {
 describe('the URLs left unvisited, exported', () => {
   test('a WACZ of a stored crawl holds its list of URLs not crawled, as the count says', async () => {
     const { bytes } = await exported(await storedCrawl(true), 'wacz');
-    const crawlFile = JSON.parse((await zipEntry(bytes, 'tabcrawl/crawl.json')).toString('utf8')) as { notCrawled?: unknown };
+    const crawlFile = JSON.parse((await zipEntry(bytes, 'tabcrawl/crawl.json')).toString('utf8')) as {
+      notCrawled?: unknown;
+    };
     assert.deepEqual(crawlFile.notCrawled, { path: 'tabcrawl/not-crawled.jsonl.gz', count: 3 });
-    const lines = gunzipSync(await zipEntry(bytes, 'tabcrawl/not-crawled.jsonl.gz')).toString('utf8').trimEnd().split('\n');
-    assert.deepEqual(lines.map((line) => JSON.parse(line) as unknown), LEFT);
+    const lines = gunzipSync(await zipEntry(bytes, 'tabcrawl/not-crawled.jsonl.gz'))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n');
+    assert.deepEqual(
+      lines.map((line) => JSON.parse(line) as unknown),
+      LEFT,
+    );
   });
 
   test('not-crawled.csv lists each URL with its reason, why in words, its depth and the page that linked it', async () => {
@@ -91,7 +99,10 @@ describe('the URLs left unvisited, exported', () => {
     assert.equal(result.fileName, 'c1.example-2026-11-21.not-crawled.csv');
     assert.equal(result.rows, 3, 'the URLs written are what the command line counts');
     assert.equal(result.formatName, 'Not crawled CSV');
-    assert.ok(reports.every((progress) => progress.rowsTotal === 3), 'progress runs to the URLs left out, not the crawl\'s rows');
+    assert.ok(
+      reports.every((progress) => progress.rowsTotal === 3),
+      "progress runs to the URLs left out, not the crawl's rows",
+    );
   });
 
   test('not-crawled.csv of a crawl that ended before counting them lists what is stored, and counts it', async () => {
@@ -107,8 +118,14 @@ describe('the URLs left unvisited, exported', () => {
   });
 
   test('the command line names the file that lists them, not a results page its user does not have', () => {
-    const crawl = { counts: { notCrawled: { depth: 13, excluded: 1 } }, settings: { maxDepth: 2, maxPages: 500, pathPrefix: '' } };
-    assert.equal(notCrawledLine(crawl, false), '14 URLs not crawled: 13 deeper than 2, 1 excluded by a pattern; every one: --out NAME.not-crawled.csv');
+    const crawl = {
+      counts: { notCrawled: { depth: 13, excluded: 1 } },
+      settings: { maxDepth: 2, maxPages: 500, pathPrefix: '' },
+    };
+    assert.equal(
+      notCrawledLine(crawl, false),
+      '14 URLs not crawled: 13 deeper than 2, 1 excluded by a pattern; every one: --out NAME.not-crawled.csv',
+    );
     assert.equal(notCrawledLine(crawl, true), '14 URLs not crawled: 13 deeper than 2, 1 excluded by a pattern');
     assert.equal(notCrawledLine({ ...crawl, counts: {} }, false), null);
   });

@@ -9,8 +9,25 @@ import { fixtureSource } from '../support/export-fixtures.ts';
 const A = 'https://a.example';
 const B = 'https://b.example';
 
-function row(url: string, status: number | null, location: string | null = null, extra: Partial<PageRecord> = {}): PageRecord {
-  const base = unfetchedRow({ crawlId: 'c', url, origin: new URL(url).origin, kind: 'page', depth: 1, referrer: null, anchors: [], inlinks: 0, seq: 0, attempts: 0, leaseRunId: null });
+function row(
+  url: string,
+  status: number | null,
+  location: string | null = null,
+  extra: Partial<PageRecord> = {},
+): PageRecord {
+  const base = unfetchedRow({
+    crawlId: 'c',
+    url,
+    origin: new URL(url).origin,
+    kind: 'page',
+    depth: 1,
+    referrer: null,
+    anchors: [],
+    inlinks: 0,
+    seq: 0,
+    attempts: 0,
+    leaseRunId: null,
+  });
   return { ...base, status, location, ...extra };
 }
 
@@ -39,10 +56,30 @@ describe('redirect chains for the exports', () => {
   ] as const) {
     it(`follows each chain to its end, status and all (${name})`, async () => {
       const lookup = await build();
-      assert.deepEqual(lookup.chainOf(`${A}/old`), { hops: [`${B}/moved`, `${B}/final`], finalUrl: `${B}/final`, finalStatus: 404, loops: false });
-      assert.deepEqual(lookup.chainOf(`${B}/moved`), { hops: [`${B}/final`], finalUrl: `${B}/final`, finalStatus: 404, loops: false });
-      assert.deepEqual(lookup.chainOf(`${A}/loop-a`), { hops: [`${A}/loop-b`, `${A}/loop-a`], finalUrl: `${A}/loop-a`, finalStatus: null, loops: true });
-      assert.deepEqual(lookup.chainOf(`${A}/to-nowhere`), { hops: [`${A}/never-crawled`], finalUrl: `${A}/never-crawled`, finalStatus: null, loops: false });
+      assert.deepEqual(lookup.chainOf(`${A}/old`), {
+        hops: [`${B}/moved`, `${B}/final`],
+        finalUrl: `${B}/final`,
+        finalStatus: 404,
+        loops: false,
+      });
+      assert.deepEqual(lookup.chainOf(`${B}/moved`), {
+        hops: [`${B}/final`],
+        finalUrl: `${B}/final`,
+        finalStatus: 404,
+        loops: false,
+      });
+      assert.deepEqual(lookup.chainOf(`${A}/loop-a`), {
+        hops: [`${A}/loop-b`, `${A}/loop-a`],
+        finalUrl: `${A}/loop-a`,
+        finalStatus: null,
+        loops: true,
+      });
+      assert.deepEqual(lookup.chainOf(`${A}/to-nowhere`), {
+        hops: [`${A}/never-crawled`],
+        finalUrl: `${A}/never-crawled`,
+        finalStatus: null,
+        loops: false,
+      });
       assert.equal(lookup.chainOf(`${A}/blocked-end`)?.finalStatus, null, 'a blocked end has no status');
       assert.equal(lookup.chainOf(`${A}/page`), null, 'not a redirect');
       assert.equal(lookup.chainOf(`${B}/final`), null);
@@ -63,7 +100,10 @@ describe('redirect chains for the exports', () => {
     const first = ROWS[0];
     assert.ok(first);
     const line = toJsonlRow(first, new Set(), undefined, lookup);
-    assert.deepEqual([line.redirectChain, line.finalUrl, line.finalStatus], [[`${B}/moved`, `${B}/final`], `${B}/final`, 404]);
+    assert.deepEqual(
+      [line.redirectChain, line.finalUrl, line.finalStatus],
+      [[`${B}/moved`, `${B}/final`], `${B}/final`, 404],
+    );
     const plainRow = ROWS[6];
     assert.ok(plainRow);
     const plain = toJsonlRow(plainRow, new Set(), undefined, lookup);

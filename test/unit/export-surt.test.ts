@@ -58,10 +58,25 @@ describe('surt', () => {
 describe('surtForMethod', () => {
   const METHOD_CASES: [string, string, string, string][] = [
     ['a GET capture has the plain key', 'https://example.com/a?b=1', 'GET', 'com,example)/a?b=1'],
-    ['a HEAD capture adds __wb_method=head', 'https://example.com/file.zip', 'HEAD', 'com,example)/file.zip?__wb_method=head'],
-    ['the method argument is sorted with the others', 'https://example.com/a?z=1&b=2', 'HEAD', 'com,example)/a?__wb_method=head&b=2&z=1'],
+    [
+      'a HEAD capture adds __wb_method=head',
+      'https://example.com/file.zip',
+      'HEAD',
+      'com,example)/file.zip?__wb_method=head',
+    ],
+    [
+      'the method argument is sorted with the others',
+      'https://example.com/a?z=1&b=2',
+      'HEAD',
+      'com,example)/a?__wb_method=head&b=2&z=1',
+    ],
     ['an empty query gets no empty argument', 'https://example.com/a?', 'HEAD', 'com,example)/a?__wb_method=head'],
-    ['the fragment is dropped before the argument is added', 'https://example.com/a#x', 'HEAD', 'com,example)/a?__wb_method=head'],
+    [
+      'the fragment is dropped before the argument is added',
+      'https://example.com/a#x',
+      'HEAD',
+      'com,example)/a?__wb_method=head',
+    ],
   ];
   for (const [behaviour, url, method, key] of METHOD_CASES) {
     test(`${behaviour}: ${method} ${url}`, () => {

@@ -56,7 +56,12 @@ async function readEntry(file: Awaited<ReturnType<typeof fromBufferPromise>>, en
   const stream = await file.openReadStreamPromise(entry);
   const parts: Buffer[] = [];
   for await (const part of stream) parts.push(Buffer.from(part as Uint8Array));
-  return { name: entry.fileName, compressionMethod: entry.compressionMethod, dataStart: fileDataStart, data: Buffer.concat(parts) };
+  return {
+    name: entry.fileName,
+    compressionMethod: entry.compressionMethod,
+    dataStart: fileDataStart,
+    data: Buffer.concat(parts),
+  };
 }
 
 function entryOf(unzipped: Unzipped, name: string): ZipEntry {
@@ -83,7 +88,11 @@ function indexLines(unzipped: Unzipped): IndexLine[] {
     .filter((line) => line !== '')
     .map((line) => {
       const [key = '', timestamp = ''] = line.split(' ', 2);
-      return { key, timestamp, fields: JSON.parse(line.slice(key.length + timestamp.length + 2)) as Record<string, string> };
+      return {
+        key,
+        timestamp,
+        fields: JSON.parse(line.slice(key.length + timestamp.length + 2)) as Record<string, string>,
+      };
     });
 }
 
@@ -99,10 +108,16 @@ function pageLines(unzipped: Unzipped): Record<string, unknown>[] {
 describe('writeWacz', () => {
   test('holds the WACZ 1.1.1 files, every one stored uncompressed', async () => {
     const unzipped = await unzipWacz();
-    assert.deepEqual(
-      unzipped.entries.map((e) => e.name).sort(),
-      ['archive/data.warc.gz', 'datapackage-digest.json', 'datapackage.json', 'indexes/index.cdxj', 'pages/pages.jsonl', 'tabcrawl/crawl.json', 'tabcrawl/not-crawled.jsonl.gz', 'tabcrawl/rows.jsonl.gz'],
-    );
+    assert.deepEqual(unzipped.entries.map((e) => e.name).sort(), [
+      'archive/data.warc.gz',
+      'datapackage-digest.json',
+      'datapackage.json',
+      'indexes/index.cdxj',
+      'pages/pages.jsonl',
+      'tabcrawl/crawl.json',
+      'tabcrawl/not-crawled.jsonl.gz',
+      'tabcrawl/rows.jsonl.gz',
+    ]);
     for (const entry of unzipped.entries) assert.equal(entry.compressionMethod, 0, `${entry.name} is STORED`);
   });
 
@@ -117,7 +132,14 @@ describe('writeWacz', () => {
     assert.equal(datapackage['mainPageDate'], '2026-03-01T10:00:01.250Z');
     assert.equal(typeof datapackage['title'], 'string');
     const resources = datapackage['resources'] as { name: string; path: string; hash: string; bytes: number }[];
-    assert.deepEqual(resources.map((r) => r.path).sort(), ['archive/data.warc.gz', 'indexes/index.cdxj', 'pages/pages.jsonl', 'tabcrawl/crawl.json', 'tabcrawl/not-crawled.jsonl.gz', 'tabcrawl/rows.jsonl.gz']);
+    assert.deepEqual(resources.map((r) => r.path).sort(), [
+      'archive/data.warc.gz',
+      'indexes/index.cdxj',
+      'pages/pages.jsonl',
+      'tabcrawl/crawl.json',
+      'tabcrawl/not-crawled.jsonl.gz',
+      'tabcrawl/rows.jsonl.gz',
+    ]);
     for (const resource of resources) {
       const entry = entryOf(unzipped, resource.path);
       assert.equal(resource.name, resource.path.split('/').at(-1));
@@ -146,7 +168,8 @@ describe('writeWacz', () => {
     const lines = indexLines(await unzipWacz());
     const fetched = fixtureRows().filter((row) => row.status !== null);
     assert.deepEqual(lines.map((l) => l.fields['url']).sort(), fetched.map((row) => row.url).sort());
-    const status = (path: string): string | undefined => lines.find((l) => l.fields['url'] === url(path))?.fields['status'];
+    const status = (path: string): string | undefined =>
+      lines.find((l) => l.fields['url'] === url(path))?.fields['status'];
     assert.equal(status('/old'), '301');
     assert.equal(status('/missing'), '404');
   });
@@ -190,7 +213,8 @@ describe('writeWacz', () => {
 
   test('index lines give mime, warc/revisit for revisits, and the method of a HEAD capture', async () => {
     const lines = indexLines(await unzipWacz());
-    const fields = (path: string): Record<string, string> | undefined => lines.find((l) => l.fields['url'] === url(path))?.fields;
+    const fields = (path: string): Record<string, string> | undefined =>
+      lines.find((l) => l.fields['url'] === url(path))?.fields;
     assert.equal(fields('/')?.['mime'], 'text/html');
     assert.equal(fields('/report.pdf')?.['mime'], 'application/pdf');
     assert.equal(fields('/copy')?.['mime'], 'warc/revisit');
@@ -209,7 +233,9 @@ describe('writeWacz', () => {
     assert.equal(new Set(pages.map((p) => p['id'])).size, pages.length, 'page ids are unique');
     const records = await readWarcRecords(entryOf(unzipped, 'archive/data.warc.gz').data);
     for (const page of pages) {
-      const record = records.find((r) => (r.type === 'response' || r.type === 'revisit') && r.field('WARC-Target-URI') === page['url']);
+      const record = records.find(
+        (r) => (r.type === 'response' || r.type === 'revisit') && r.field('WARC-Target-URI') === page['url'],
+      );
       assert.equal(page['ts'], record?.field('WARC-Date'));
     }
     assert.equal(pages[1]?.['title'], 'Café');
@@ -225,7 +251,10 @@ describe('writeWacz', () => {
     assert.deepEqual(file['crawl'], JSON.parse(JSON.stringify(source.crawl)));
     assert.deepEqual(file['rows'], { path: 'tabcrawl/rows.jsonl.gz', count: fixtureRows().length });
     const lines = gunzipSync(entryOf(unzipped, 'tabcrawl/rows.jsonl.gz').data).toString('utf8').trimEnd().split('\n');
-    assert.deepEqual(lines.map((line) => JSON.parse(line) as unknown), JSON.parse(JSON.stringify(fixtureRows())));
+    assert.deepEqual(
+      lines.map((line) => JSON.parse(line) as unknown),
+      JSON.parse(JSON.stringify(fixtureRows())),
+    );
   });
 
   test('carries the URLs the crawl left unvisited, in the order given, and an empty file when there are none', async () => {
@@ -240,12 +269,24 @@ describe('writeWacz', () => {
       },
     };
     const unzipped = await unzipWacz(source);
-    assert.deepEqual(jsonOf(unzipped, 'tabcrawl/crawl.json')['notCrawled'], { path: 'tabcrawl/not-crawled.jsonl.gz', count: 2 });
-    const lines = gunzipSync(entryOf(unzipped, 'tabcrawl/not-crawled.jsonl.gz').data).toString('utf8').trimEnd().split('\n');
-    assert.deepEqual(lines.map((line) => JSON.parse(line) as unknown), left);
+    assert.deepEqual(jsonOf(unzipped, 'tabcrawl/crawl.json')['notCrawled'], {
+      path: 'tabcrawl/not-crawled.jsonl.gz',
+      count: 2,
+    });
+    const lines = gunzipSync(entryOf(unzipped, 'tabcrawl/not-crawled.jsonl.gz').data)
+      .toString('utf8')
+      .trimEnd()
+      .split('\n');
+    assert.deepEqual(
+      lines.map((line) => JSON.parse(line) as unknown),
+      left,
+    );
 
     const none = await unzipWacz(fixtureSource());
-    assert.deepEqual(jsonOf(none, 'tabcrawl/crawl.json')['notCrawled'], { path: 'tabcrawl/not-crawled.jsonl.gz', count: 0 });
+    assert.deepEqual(jsonOf(none, 'tabcrawl/crawl.json')['notCrawled'], {
+      path: 'tabcrawl/not-crawled.jsonl.gz',
+      count: 0,
+    });
     assert.equal(gunzipSync(entryOf(none, 'tabcrawl/not-crawled.jsonl.gz').data).byteLength, 0);
   });
 
@@ -261,14 +302,18 @@ describe('writeWacz', () => {
     assert.equal(datapackage['mainPageUrl'], FIXTURE_START);
     assert.equal('mainPageDate' in datapackage, false);
     const records = await readWarcRecords(entryOf(unzipped, 'archive/data.warc.gz').data);
-    assert.deepEqual(records.map((r) => r.type), ['warcinfo']);
+    assert.deepEqual(
+      records.map((r) => r.type),
+      ['warcinfo'],
+    );
   });
 
   test('indexes every capture of a crawl with resources, files and a sitemap, and lists only its pages in pages.jsonl', async () => {
     const rows = fixtureRowsWithResources();
     const unzipped = await unzipWacz(fixtureSource(rows));
     const lines = indexLines(unzipped);
-    const indexed = (path: string): Record<string, string> | undefined => lines.find((l) => l.fields['url'] === (path.startsWith('http') ? path : url(path)))?.fields;
+    const indexed = (path: string): Record<string, string> | undefined =>
+      lines.find((l) => l.fields['url'] === (path.startsWith('http') ? path : url(path)))?.fields;
     assert.equal(indexed('/s/site.css')?.['mime'], 'text/css');
     assert.equal(indexed('/img/logo.png')?.['mime'], 'image/png');
     assert.equal(indexed('/img/logo-copy.png')?.['mime'], 'warc/revisit');
@@ -276,7 +321,9 @@ describe('writeWacz', () => {
     assert.equal(indexed('/manual.pdf')?.['mime'], 'application/pdf');
     assert.equal(indexed('/sitemap.xml')?.['mime'], 'application/xml');
     assert.equal(indexed(`${CDN_ORIGIN}/font.woff2`), undefined, 'a failed resource is no capture');
-    const pages = pageLines(unzipped).slice(1).map((p) => p['url']);
+    const pages = pageLines(unzipped)
+      .slice(1)
+      .map((p) => p['url']);
     assert.ok(pages.includes(url('/styled')));
     // An image URL answered with HTML is a resource, not a page.
     assert.equal(pages.includes(url('/img/soft404.png')), false);
@@ -290,10 +337,19 @@ describe('writeWacz', () => {
     const rows = [...fixtureRows(), ...externalFixtureRows()];
     const unzipped = await unzipWacz(fixtureSource(rows));
     const lines = indexLines(unzipped);
-    assert.deepEqual(lines.filter((l) => l.fields['url'] === OTHER_GET || l.fields['url'] === OTHER_MOVED), []);
+    assert.deepEqual(
+      lines.filter((l) => l.fields['url'] === OTHER_GET || l.fields['url'] === OTHER_MOVED),
+      [],
+    );
     const head = lines.filter((l) => l.fields['url'] === OTHER_HEAD);
-    assert.deepEqual(head.map((l) => [l.key.endsWith('__wb_method=head'), l.fields['method']]), [[true, 'HEAD']]);
-    assert.equal(pageLines(unzipped).some((p) => p['url'] === OTHER_GET), false);
+    assert.deepEqual(
+      head.map((l) => [l.key.endsWith('__wb_method=head'), l.fields['method']]),
+      [[true, 'HEAD']],
+    );
+    assert.equal(
+      pageLines(unzipped).some((p) => p['url'] === OTHER_GET),
+      false,
+    );
     checkRowsArchived(await checkWacz(unzipped.zip), rows);
   });
 });

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { GROUP_ROWS, readingAhead, rowGroups } from '../../src/export/warc-groups.ts';
 import { writeWarcGz } from '../../src/export/warc.ts';
-import { collectBytes, countingContext, fixtureBodies, fixtureRows, fixtureSource } from '../support/export-fixtures.ts';
+import {
+  collectBytes,
+  countingContext,
+  fixtureBodies,
+  fixtureRows,
+  fixtureSource,
+} from '../support/export-fixtures.ts';
 import type { PageRecord } from '../../src/core/model.ts';
 
 /** The fixture's rows repeated `times` (seq renumbered), a source that counts its body reads. */
@@ -19,13 +25,15 @@ function countingSource(times: number, withBodies: boolean) {
       ...source,
       rows: () => source.rows(),
       body: (sha256: string) => ((reads.single += 1), body(sha256)),
-      ...(withBodies ? { bodies: async (keys: readonly string[]) => (reads.batches.push(keys.length), Promise.all(keys.map(body))) } : {}),
+      ...(withBodies
+        ? { bodies: async (keys: readonly string[]) => (reads.batches.push(keys.length), Promise.all(keys.map(body))) }
+        : {}),
     },
   };
 }
 
 describe('rowGroups', () => {
-  test('reads each group\'s bodies in one call, each distinct body once, and the rows all in order', async () => {
+  test("reads each group's bodies in one call, each distinct body once, and the rows all in order", async () => {
     const { source, reads } = countingSource(40, true);
     const seqs: number[] = [];
     for await (const group of rowGroups(source)) {
@@ -33,9 +41,15 @@ describe('rowGroups', () => {
       seqs.push(...group.rows.map((row) => row.seq));
       assert.equal(new Set(group.bodies.keys()).size, group.bodies.size);
     }
-    assert.deepEqual(seqs, Array.from({ length: seqs.length }, (_, i) => i + 1));
+    assert.deepEqual(
+      seqs,
+      Array.from({ length: seqs.length }, (_, i) => i + 1),
+    );
     assert.equal(reads.single, 0);
-    assert.ok(reads.batches.length >= 2 && reads.batches.every((n) => n <= fixtureBodies().size), JSON.stringify(reads.batches));
+    assert.ok(
+      reads.batches.length >= 2 && reads.batches.every((n) => n <= fixtureBodies().size),
+      JSON.stringify(reads.batches),
+    );
   });
 
   test('a WARC written from a source without batched reads is the same, records ids aside', async () => {

@@ -42,7 +42,10 @@ const sha256Label = (bytes: Uint8Array): string => `sha256:${createHash('sha256'
 const url = (path: string): string => `${FIXTURE_ORIGIN}${path}`;
 
 /** The fixture written by `writer`, read back with warcio.js. */
-async function writtenRecords(writer: typeof writeWarc, rows?: PageRecord[]): Promise<{ bytes: Buffer; records: ReadRecord[]; rowsCounted: number }> {
+async function writtenRecords(
+  writer: typeof writeWarc,
+  rows?: PageRecord[],
+): Promise<{ bytes: Buffer; records: ReadRecord[]; rowsCounted: number }> {
   const { context, rowsCounted } = countingContext();
   const bytes = await collectBytes(writer(fixtureSource(rows), context));
   return { bytes, records: await readWarcRecords(bytes), rowsCounted: rowsCounted() };
@@ -82,22 +85,36 @@ function warcFields(block: Uint8Array): [string, string][] {
 /** Type and target of every record a reader should find, in file order. */
 const EXPECTED_SEQUENCE: [string, string | null][] = [
   ['warcinfo', null],
-  ['request', url('/')], ['response', url('/')],
-  ['request', url('/cp1252')], ['response', url('/cp1252')],
-  ['request', url('/gz')], ['response', url('/gz')],
-  ['request', url('/old')], ['response', url('/old')],
-  ['request', url('/missing')], ['response', url('/missing')],
-  ['request', url('/report.pdf')], ['response', url('/report.pdf')],
-  ['request', url('/copy')], ['revisit', url('/copy')],
+  ['request', url('/')],
+  ['response', url('/')],
+  ['request', url('/cp1252')],
+  ['response', url('/cp1252')],
+  ['request', url('/gz')],
+  ['response', url('/gz')],
+  ['request', url('/old')],
+  ['response', url('/old')],
+  ['request', url('/missing')],
+  ['response', url('/missing')],
+  ['request', url('/report.pdf')],
+  ['response', url('/report.pdf')],
+  ['request', url('/copy')],
+  ['revisit', url('/copy')],
   ['metadata', url('/private/x')],
   ['metadata', url('/slow')],
-  ['request', url('/file.zip')], ['response', url('/file.zip')],
-  ['request', url('/list?b=2&a=1')], ['response', url('/list?b=2&a=1')],
-  ['request', url('/big')], ['response', url('/big')],
-  ['request', url('/head-then-get')], ['revisit', url('/head-then-get')],
+  ['request', url('/file.zip')],
+  ['response', url('/file.zip')],
+  ['request', url('/list?b=2&a=1')],
+  ['response', url('/list?b=2&a=1')],
+  ['request', url('/big')],
+  ['response', url('/big')],
+  ['request', url('/head-then-get')],
+  ['revisit', url('/head-then-get')],
 ];
 
-for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeWarc]] as const) {
+for (const [name, writer] of [
+  ['writeWarcGz', writeWarcGz],
+  ['writeWarc', writeWarc],
+] as const) {
   describe(name, () => {
     test('writes warcinfo first, then a request and its answer per fetched row and metadata for the others, in row order', async () => {
       const { records } = await writtenRecords(writer);
@@ -106,14 +123,22 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
         EXPECTED_SEQUENCE,
       );
       for (const record of records) assert.match(record.field('WARC-Record-ID') ?? '', /^<urn:uuid:[0-9a-f-]{36}>$/);
-      assert.equal(new Set(records.map((r) => r.field('WARC-Record-ID'))).size, records.length, 'record ids are unique');
+      assert.equal(
+        new Set(records.map((r) => r.field('WARC-Record-ID'))).size,
+        records.length,
+        'record ids are unique',
+      );
     });
 
     test('every Content-Length and WARC-Block-Digest matches the record block', async () => {
       const { records } = await writtenRecords(writer);
       for (const record of records) {
         assert.equal(Number(record.field('Content-Length')), record.block.byteLength);
-        assert.equal(record.field('WARC-Block-Digest'), sha256Label(record.block), `${record.type} ${record.field('WARC-Target-URI')}`);
+        assert.equal(
+          record.field('WARC-Block-Digest'),
+          sha256Label(record.block),
+          `${record.type} ${record.field('WARC-Target-URI')}`,
+        );
       }
     });
 
@@ -123,7 +148,10 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
         assert.equal(record.field('WARC-Payload-Digest'), sha256Label(payloadOf(record)));
       }
       assert.equal(recordOf(records, 'revisit', url('/copy')).field('WARC-Payload-Digest'), sha256Label(HOME_BODY));
-      assert.equal(recordOf(records, 'revisit', url('/head-then-get')).field('WARC-Payload-Digest'), sha256Label(LIST_BODY));
+      assert.equal(
+        recordOf(records, 'revisit', url('/head-then-get')).field('WARC-Payload-Digest'),
+        sha256Label(LIST_BODY),
+      );
     });
 
     test('stores each body byte for byte: UTF-8, windows-1252, decoded gzip, 404 page, cut body', async () => {
@@ -199,7 +227,9 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
 
     test('marks bodies cut or not downloaded with WARC-Truncated: length, and nothing else', async () => {
       const { records } = await writtenRecords(writer);
-      const truncated = records.filter((r) => r.field('WARC-Truncated') !== null).map((r) => [r.field('WARC-Target-URI'), r.field('WARC-Truncated')]);
+      const truncated = records
+        .filter((r) => r.field('WARC-Truncated') !== null)
+        .map((r) => [r.field('WARC-Target-URI'), r.field('WARC-Truncated')]);
       assert.deepEqual(truncated, [
         [url('/old'), 'length'],
         [url('/report.pdf'), 'length'],
@@ -237,7 +267,10 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
       const home = recordOf(records, 'request', url('/'));
       assert.equal(home.startLine, 'GET / HTTP/1.1');
       assert.equal(httpOf(home).get('host'), 'example.com');
-      assert.equal(httpOf(home).get('user-agent'), 'Mozilla/5.0 (compatible; tabcrawl/0.1.0; +https://tabcrawl.invalid/)');
+      assert.equal(
+        httpOf(home).get('user-agent'),
+        'Mozilla/5.0 (compatible; tabcrawl/0.1.0; +https://tabcrawl.invalid/)',
+      );
       assert.equal(httpOf(home).get('accept'), '*/*');
       const list = recordOf(records, 'request', url('/list?b=2&a=1'));
       assert.equal(list.startLine, 'GET /list?b=2&a=1 HTTP/1.1');
@@ -280,19 +313,34 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
       assert.equal(httpOf(revisit).get('content-length'), String(HOME_BODY.byteLength));
       const second = recordOf(records, 'revisit', url('/head-then-get'));
       assert.equal(second.field('WARC-Refers-To-Target-URI'), url('/list?b=2&a=1'));
-      assert.equal(second.field('WARC-Refers-To-Date'), recordOf(records, 'response', url('/list?b=2&a=1')).field('WARC-Date'));
+      assert.equal(
+        second.field('WARC-Refers-To-Date'),
+        recordOf(records, 'response', url('/list?b=2&a=1')).field('WARC-Date'),
+      );
     });
 
     test('URLs never answered appear only as metadata records that say why', async () => {
       const { records } = await writtenRecords(writer);
       for (const target of [url('/private/x'), url('/slow')]) {
-        assert.deepEqual(records.filter((r) => r.field('WARC-Target-URI') === target).map((r) => r.type), ['metadata']);
+        assert.deepEqual(
+          records.filter((r) => r.field('WARC-Target-URI') === target).map((r) => r.type),
+          ['metadata'],
+        );
       }
       const blocked = recordOf(records, 'metadata', url('/private/x'));
       assert.equal(blocked.field('Content-Type'), 'application/warc-fields');
-      assert.deepEqual(warcFields(blocked.block), [['via', FIXTURE_START], ['blockedBy', 'robots'], ['rule', 'Disallow: /private']]);
+      assert.deepEqual(warcFields(blocked.block), [
+        ['via', FIXTURE_START],
+        ['blockedBy', 'robots'],
+        ['rule', 'Disallow: /private'],
+      ]);
       const failed = recordOf(records, 'metadata', url('/slow'));
-      assert.deepEqual(warcFields(failed.block), [['via', FIXTURE_START], ['error', 'timeout'], ['message', 'no answer within 30 s (second line)'], ['fetchTimeMs', '30000']]);
+      assert.deepEqual(warcFields(failed.block), [
+        ['via', FIXTURE_START],
+        ['error', 'timeout'],
+        ['message', 'no answer within 30 s (second line)'],
+        ['fetchTimeMs', '30000'],
+      ]);
       assert.equal(failed.field('WARC-Date'), new Date(fixtureRows()[8]?.fetchedAt ?? 0).toISOString());
     });
 
@@ -306,7 +354,9 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
       const value = (name: string): string[] => fields.filter(([n]) => n === name).map(([, v]) => v);
       assert.deepEqual(value('software'), ['Tabcrawl 0.1.0-test']);
       assert.deepEqual(value('format'), ['WARC File Format 1.1']);
-      assert.deepEqual(value('conformsTo'), ['http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/']);
+      assert.deepEqual(value('conformsTo'), [
+        'http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
+      ]);
       assert.deepEqual(value('isPartOf'), ['crawl-fixture']);
       assert.deepEqual(value('startUrl'), [FIXTURE_START]);
       assert.deepEqual(value('productToken'), ['tabcrawl']);
@@ -322,7 +372,8 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
       assert.deepEqual(value('downloadFiles'), ['true']);
       assert.deepEqual(value('maxFileBytes'), [String(50 * 1024 * 1024)]);
       assert.deepEqual(value('maxResources'), ['10000']);
-      for (const record of records.slice(1)) assert.equal(record.field('WARC-Warcinfo-ID'), info.field('WARC-Record-ID'));
+      for (const record of records.slice(1))
+        assert.equal(record.field('WARC-Warcinfo-ID'), info.field('WARC-Record-ID'));
     });
 
     test('calls onRow once per row', async () => {
@@ -350,7 +401,10 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
   });
 }
 
-for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeWarc]] as const) {
+for (const [name, writer] of [
+  ['writeWarcGz', writeWarcGz],
+  ['writeWarc', writeWarc],
+] as const) {
   describe(`${name}: page resources, linked files and sitemaps`, () => {
     const rows = fixtureRowsWithResources();
 
@@ -373,12 +427,17 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
       const copy = recordOf(records, 'revisit', url('/img/logo-copy.png'));
       assert.equal(copy.field('WARC-Refers-To-Target-URI'), url('/img/logo.png'));
       assert.equal(copy.field('WARC-Payload-Digest'), sha256Label(PNG_BODY));
-      assert.equal(copy.field('WARC-Refers-To'), recordOf(records, 'response', url('/img/logo.png')).field('WARC-Record-ID'));
+      assert.equal(
+        copy.field('WARC-Refers-To'),
+        recordOf(records, 'response', url('/img/logo.png')).field('WARC-Record-ID'),
+      );
     });
 
     test('marks as truncated only what was cut or not stored: a whole resource or file is not', async () => {
       const { records } = await writtenRecords(writer, rows);
-      const truncated = records.filter((r) => r.field('WARC-Truncated') !== null).map((r) => [r.field('WARC-Target-URI'), r.field('WARC-Truncated')]);
+      const truncated = records
+        .filter((r) => r.field('WARC-Truncated') !== null)
+        .map((r) => [r.field('WARC-Target-URI'), r.field('WARC-Truncated')]);
       assert.deepEqual(truncated, [
         [url('/old'), 'length'],
         [url('/report.pdf'), 'length'],
@@ -393,9 +452,16 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
     test('records a resource that failed or was blocked as metadata, never as a response', async () => {
       const { records } = await writtenRecords(writer, rows);
       for (const target of [`${CDN_ORIGIN}/font.woff2`, url('/private/pixel.gif')]) {
-        assert.deepEqual(records.filter((r) => r.field('WARC-Target-URI') === target).map((r) => r.type), ['metadata'], target);
+        assert.deepEqual(
+          records.filter((r) => r.field('WARC-Target-URI') === target).map((r) => r.type),
+          ['metadata'],
+          target,
+        );
       }
-      assert.deepEqual(warcFields(recordOf(records, 'metadata', url('/private/pixel.gif')).block).slice(0, 2), [['via', url('/styled')], ['blockedBy', 'robots']]);
+      assert.deepEqual(warcFields(recordOf(records, 'metadata', url('/private/pixel.gif')).block).slice(0, 2), [
+        ['via', url('/styled')],
+        ['blockedBy', 'robots'],
+      ]);
     });
 
     test('holds one capture per fetched row, of every kind, as an independent reader checks it', async () => {
@@ -409,7 +475,10 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
 
     test('a link checked with GET after a refused HEAD is a metadata record of the answer, never a response with an empty body', async () => {
       const { records } = await writtenRecords(writer, rows);
-      assert.deepEqual(records.filter((r) => r.field('WARC-Target-URI') === OTHER_GET).map((r) => r.type), ['metadata']);
+      assert.deepEqual(
+        records.filter((r) => r.field('WARC-Target-URI') === OTHER_GET).map((r) => r.type),
+        ['metadata'],
+      );
       const record = recordOf(records, 'metadata', OTHER_GET);
       assert.equal(record.field('Content-Type'), 'application/warc-fields');
       assert.equal(record.field('WARC-Date'), '2026-03-01T10:00:52.500Z');
@@ -422,23 +491,40 @@ for (const [name, writer] of [['writeWarcGz', writeWarcGz], ['writeWarc', writeW
         ['fetchTimeMs', '61'],
         ['body', 'not read'],
       ]);
-      assert.deepEqual(warcFields(recordOf(records, 'metadata', OTHER_MOVED).block).slice(3, 5), [['status', '301'], ['location', 'https://other.example/new']]);
+      assert.deepEqual(warcFields(recordOf(records, 'metadata', OTHER_MOVED).block).slice(3, 5), [
+        ['status', '301'],
+        ['location', 'https://other.example/new'],
+      ]);
     });
 
-    test('a page of another site with a stored body (imported from a spanning crawler\'s archive) stays a capture', async () => {
+    test("a page of another site with a stored body (imported from a spanning crawler's archive) stays a capture", async () => {
       const [checked] = externalFixtureRows().filter((row) => row.url === OTHER_GET);
       assert.ok(checked);
-      const captured = { ...checked, sha256: sha256Hex(LIST_BODY), contentLength: LIST_BODY.byteLength, truncated: false, source: 'archive' as const };
+      const captured = {
+        ...checked,
+        sha256: sha256Hex(LIST_BODY),
+        contentLength: LIST_BODY.byteLength,
+        truncated: false,
+        source: 'archive' as const,
+      };
       const bodies = new Map([[sha256Hex(LIST_BODY), LIST_BODY]]);
       const { context } = countingContext();
-      const records = await readWarcRecords(await collectBytes(writer(fixtureSource([...fixtureRows().slice(0, 1), captured], bodies), context)));
-      assert.deepEqual(records.filter((r) => r.field('WARC-Target-URI') === OTHER_GET).map((r) => r.type), ['request', 'response']);
+      const records = await readWarcRecords(
+        await collectBytes(writer(fixtureSource([...fixtureRows().slice(0, 1), captured], bodies), context)),
+      );
+      assert.deepEqual(
+        records.filter((r) => r.field('WARC-Target-URI') === OTHER_GET).map((r) => r.type),
+        ['request', 'response'],
+      );
       assert.deepEqual(Buffer.from(payloadOf(recordOf(records, 'response', OTHER_GET))), Buffer.from(LIST_BODY));
     });
 
     test('a link checked with HEAD keeps its request and its HEAD answer', async () => {
       const { records } = await writtenRecords(writer, rows);
-      assert.deepEqual(records.filter((r) => r.field('WARC-Target-URI') === OTHER_HEAD).map((r) => r.type), ['request', 'response']);
+      assert.deepEqual(
+        records.filter((r) => r.field('WARC-Target-URI') === OTHER_HEAD).map((r) => r.type),
+        ['request', 'response'],
+      );
       assert.match(recordOf(records, 'request', OTHER_HEAD).startLine ?? '', /^HEAD /);
     });
 
@@ -469,10 +555,16 @@ describe('writeWarcGz compression', () => {
     const chunks: Uint8Array[] = [];
     for await (const out of warcRecords(fixtureSource(), context, { gzip: true })) {
       if (out.kind === 'bytes') chunks.push(out.bytes);
-      else placed.push(...out.records.map((record) => ({ type: record.type, offset: record.offset, length: record.length })));
+      else
+        placed.push(
+          ...out.records.map((record) => ({ type: record.type, offset: record.offset, length: record.length })),
+        );
     }
     const records = await readWarcRecords(Buffer.concat(chunks));
-    assert.deepEqual(placed, records.map((r) => ({ type: r.type, offset: r.offset, length: r.length })));
+    assert.deepEqual(
+      placed,
+      records.map((r) => ({ type: r.type, offset: r.offset, length: r.length })),
+    );
   });
 
   test('the plain WARC is the concatenation of the decompressed members', async () => {
@@ -500,7 +592,12 @@ describe('gzipMember', () => {
 
 describe('archivedResponseHeaders', () => {
   test('renames encodings, fixes the length and keeps the served length when it differs', () => {
-    const headers: [string, string][] = [['content-type', 'text/html'], ['content-encoding', 'br'], ['transfer-encoding', 'chunked'], ['content-length', '10']];
+    const headers: [string, string][] = [
+      ['content-type', 'text/html'],
+      ['content-encoding', 'br'],
+      ['transfer-encoding', 'chunked'],
+      ['content-length', '10'],
+    ];
     assert.deepEqual(archivedResponseHeaders(headers, 42), [
       ['content-type', 'text/html'],
       ['x-orig-content-encoding', 'br'],
@@ -511,12 +608,22 @@ describe('archivedResponseHeaders', () => {
   });
 
   test('adds a content-length when the server sent none', () => {
-    assert.deepEqual(archivedResponseHeaders([['content-type', 'text/plain']], 0), [['content-type', 'text/plain'], ['content-length', '0']]);
+    assert.deepEqual(archivedResponseHeaders([['content-type', 'text/plain']], 0), [
+      ['content-type', 'text/plain'],
+      ['content-length', '0'],
+    ]);
   });
 
   test('keeps a HEAD answer as served, dropping only names that are not tokens', () => {
-    const headers: [string, string][] = [[':status', '200'], ['content-encoding', 'gzip'], ['content-length', '77']];
-    assert.deepEqual(archivedResponseHeaders(headers, null), [['content-encoding', 'gzip'], ['content-length', '77']]);
+    const headers: [string, string][] = [
+      [':status', '200'],
+      ['content-encoding', 'gzip'],
+      ['content-length', '77'],
+    ];
+    assert.deepEqual(archivedResponseHeaders(headers, null), [
+      ['content-encoding', 'gzip'],
+      ['content-length', '77'],
+    ]);
   });
 });
 

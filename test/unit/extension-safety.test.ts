@@ -68,34 +68,57 @@ function permissionsSection(): string {
 
 describe('extension safety', () => {
   it('never inserts HTML into a page: no innerHTML, dangerouslySetInnerHTML, document.write or srcdoc in src/', () => {
-    assert.deepEqual(linesMatching(/dangerouslySetInnerHTML|\.innerHTML\b|\.outerHTML\s*=|insertAdjacentHTML|document\.write|\bsrcdoc\b|createContextualFragment/), []);
+    assert.deepEqual(
+      linesMatching(
+        /dangerouslySetInnerHTML|\.innerHTML\b|\.outerHTML\s*=|insertAdjacentHTML|document\.write|\bsrcdoc\b|createContextualFragment/,
+      ),
+      [],
+    );
   });
 
-  it('shows the control characters of crawled text on every page: each page\'s shell installs showControlsVisibly before it renders', () => {
-    const shells = filesUnder(join(ROOT, 'src/shells'), ['main.tsx']).filter((file) => /\brender\(/.test(readFileSync(file, 'utf8')));
+  it("shows the control characters of crawled text on every page: each page's shell installs showControlsVisibly before it renders", () => {
+    const shells = filesUnder(join(ROOT, 'src/shells'), ['main.tsx']).filter((file) =>
+      /\brender\(/.test(readFileSync(file, 'utf8')),
+    );
     assert.ok(shells.length >= 5, shells.join(', '));
     for (const file of shells) {
       const text = readFileSync(file, 'utf8');
       const installed = text.search(/^showControlsVisibly\(\);$/m);
-      assert.ok(installed >= 0 && installed < text.search(/\brender\(/), `${relative(ROOT, file)} calls showControlsVisibly() at its top, before render`);
+      assert.ok(
+        installed >= 0 && installed < text.search(/\brender\(/),
+        `${relative(ROOT, file)} calls showControlsVisibly() at its top, before render`,
+      );
     }
   });
 
   it('runs no generated code: no eval, new Function or string timers in src/', () => {
-    assert.deepEqual(linesMatching(/(^|[^\w$.])eval\s*\(|\bnew\s+Function\b|(^|[^\w$.])Function\s*\(|set(Timeout|Interval)\s*\(\s*['"`]/), []);
+    assert.deepEqual(
+      linesMatching(
+        /(^|[^\w$.])eval\s*\(|\bnew\s+Function\b|(^|[^\w$.])Function\s*\(|set(Timeout|Interval)\s*\(\s*['"`]/,
+      ),
+      [],
+    );
   });
 
   it('loads no remote script: every script of the pages is a local module', () => {
     for (const file of filesUnder(join(ROOT, 'src'), ['.html'])) {
       const html = readFileSync(file, 'utf8');
       const sources = [...html.matchAll(/<script\b[^>]*\bsrc\s*=\s*["']([^"']+)["']/gi)].map((match) => match[1] ?? '');
-      for (const source of sources) assert.doesNotMatch(source, /^(https?:)?\/\//i, `${relative(ROOT, file)}: ${source}`);
+      for (const source of sources)
+        assert.doesNotMatch(source, /^(https?:)?\/\//i, `${relative(ROOT, file)}: ${source}`);
       assert.doesNotMatch(html, /<script\b(?![^>]*\bsrc=)[^>]*>\s*\S/i, `${relative(ROOT, file)} has an inline script`);
     }
   });
 
   it('lets no web page or other extension in: no externally_connectable, content scripts or web-accessible resources', () => {
-    for (const key of ['externally_connectable', 'content_scripts', 'web_accessible_resources', 'sandbox', 'key', 'update_url']) {
+    for (const key of [
+      'externally_connectable',
+      'content_scripts',
+      'web_accessible_resources',
+      'sandbox',
+      'key',
+      'update_url',
+    ]) {
       assert.equal(manifest[key], undefined, key);
     }
   });
@@ -115,8 +138,20 @@ describe('extension safety', () => {
   it('asks for no optional or extra permissions beyond those docs/security.md justifies', () => {
     assert.equal(manifest.optional_permissions, undefined);
     const section = permissionsSection();
-    const justified = new Set([...section.matchAll(/^\|([^|]+)\|/gm)].flatMap((row) => [...(row[1] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? '')));
-    const asked = [...(manifest.permissions ?? []), ...(manifest.host_permissions ?? []), ...(manifest.optional_host_permissions ?? [])];
-    assert.deepEqual([...justified].sort(), [...asked].sort(), 'the Permissions table of docs/security.md names exactly the manifest permissions');
+    const justified = new Set(
+      [...section.matchAll(/^\|([^|]+)\|/gm)].flatMap((row) =>
+        [...(row[1] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? ''),
+      ),
+    );
+    const asked = [
+      ...(manifest.permissions ?? []),
+      ...(manifest.host_permissions ?? []),
+      ...(manifest.optional_host_permissions ?? []),
+    ];
+    assert.deepEqual(
+      [...justified].sort(),
+      [...asked].sort(),
+      'the Permissions table of docs/security.md names exactly the manifest permissions',
+    );
   });
 });

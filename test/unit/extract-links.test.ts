@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type ExtractedLink, extractLinks, MAX_ANCHOR_TEXT, MAX_TEXTS_PER_LINK } from '../../src/core/links/extract-links.ts';
+import {
+  type ExtractedLink,
+  extractLinks,
+  MAX_ANCHOR_TEXT,
+  MAX_TEXTS_PER_LINK,
+} from '../../src/core/links/extract-links.ts';
 import { MAX_URL_LENGTH } from '../../src/core/url/traps.ts';
 
 const PAGE = 'https://example.com/dir/page.html';
@@ -32,23 +37,43 @@ describe('extractLinks: hrefs', () => {
     ['resolves a scheme-relative href', '<a href="//cdn.example.org/x">x</a>', ['https://cdn.example.org/x']],
     ['drops the fragment', '<a href="/a#part">x</a>', ['https://example.com/a']],
     ['turns a fragment-only link into the page itself', '<a href="#top">x</a>', [PAGE]],
-    ['drops default ports', '<a href="http://example.com:80/x">x</a><a href="https://example.com:443/y">y</a>', ['http://example.com/x', 'https://example.com/y']],
+    [
+      'drops default ports',
+      '<a href="http://example.com:80/x">x</a><a href="https://example.com:443/y">y</a>',
+      ['http://example.com/x', 'https://example.com/y'],
+    ],
     ['keeps other ports', '<a href="https://example.com:8443/x">x</a>', ['https://example.com:8443/x']],
     ['lower-cases the host', '<a href="https://EXAMPLE.org/Path">x</a>', ['https://example.org/Path']],
     ['converts an IDN host to punycode', '<a href="https://bücher.example/">x</a>', ['https://xn--bcher-kva.example/']],
     ['trims whitespace around an href', '<a href="  \n\t/spaced \n ">x</a>', ['https://example.com/spaced']],
     ['decodes entities in an href', '<a href="/q?a=1&amp;b=2&#38;c=3">x</a>', ['https://example.com/q?a=1&b=2&c=3']],
-    ['keeps an &name= query parameter that looks like an entity', '<a href="/q?x=1&copy=2">x</a>', ['https://example.com/q?x=1&copy=2']],
+    [
+      'keeps an &name= query parameter that looks like an entity',
+      '<a href="/q?x=1&copy=2">x</a>',
+      ['https://example.com/q?x=1&copy=2'],
+    ],
     ['drops javascript: links', '<a href="javascript:void(0)">x</a><a href=" JAVASCRIPT:alert(1)">y</a>', []],
     ['drops mailto: and tel: links', '<a href="mailto:me@example.com">x</a><a href="tel:+1">y</a>', []],
     ['drops data: links', '<a href="data:text/html,hi">x</a>', []],
     ['drops ftp: links', '<a href="ftp://example.com/file">x</a>', []],
     ['drops invalid URLs', '<a href="http://exa mple.com/">x</a><a href="https://">y</a>', []],
     ['ignores an anchor without href', '<a name="top">x</a><a id="y">y</a>', []],
-    ['ignores other elements with href', '<link href="/style.css" rel="stylesheet"><img src="/i.png"><script src="/s.js"></script>', []],
-    ['ignores a tag inside a comment', '<!-- <a href="/hidden">x</a> --><a href="/shown">y</a>', ['https://example.com/shown']],
+    [
+      'ignores other elements with href',
+      '<link href="/style.css" rel="stylesheet"><img src="/i.png"><script src="/s.js"></script>',
+      [],
+    ],
+    [
+      'ignores a tag inside a comment',
+      '<!-- <a href="/hidden">x</a> --><a href="/shown">y</a>',
+      ['https://example.com/shown'],
+    ],
     ['ignores a tag inside a script', '<script>document.write("<a href=\'/hidden\'>x</a>")</script>', []],
-    ['keeps document order', '<a href="/c">c</a><area href="/a"><a href="/b">b</a>', ['https://example.com/c', 'https://example.com/a', 'https://example.com/b']],
+    [
+      'keeps document order',
+      '<a href="/c">c</a><area href="/a"><a href="/b">b</a>',
+      ['https://example.com/c', 'https://example.com/a', 'https://example.com/b'],
+    ],
     ['resolves an empty href to the page', '<a href="">self</a>', [PAGE]],
   ];
   for (const [name, html, expected] of cases) {
@@ -61,13 +86,19 @@ describe('extractLinks: hrefs', () => {
 describe('extractLinks: base href', () => {
   test('resolves links against an absolute base', () => {
     const result = extractLinks('<head><base href="https://cdn.example.net/root/"></head><a href="x">x</a>', PAGE);
-    assert.deepEqual(result.links.map((link) => link.url), ['https://cdn.example.net/root/x']);
+    assert.deepEqual(
+      result.links.map((link) => link.url),
+      ['https://cdn.example.net/root/x'],
+    );
     assert.equal(result.baseUrl, 'https://cdn.example.net/root/');
   });
 
   test('resolves a relative base against the page URL', () => {
     const result = extractLinks('<base href="../sub/"><a href="x">x</a><a href="/abs">y</a>', PAGE);
-    assert.deepEqual(result.links.map((link) => link.url), ['https://example.com/sub/x', 'https://example.com/abs']);
+    assert.deepEqual(
+      result.links.map((link) => link.url),
+      ['https://example.com/sub/x', 'https://example.com/abs'],
+    );
     assert.equal(result.baseUrl, 'https://example.com/sub/');
   });
 
@@ -76,12 +107,17 @@ describe('extractLinks: base href', () => {
   });
 
   test('uses only the first base with an href', () => {
-    assert.deepEqual(urls('<base target="_blank"><base href="/first/"><base href="/second/"><a href="x">x</a>'), ['https://example.com/first/x']);
+    assert.deepEqual(urls('<base target="_blank"><base href="/first/"><base href="/second/"><a href="x">x</a>'), [
+      'https://example.com/first/x',
+    ]);
   });
 
   test('ignores a base that is not http(s)', () => {
     const result = extractLinks('<base href="javascript:void(0)"><a href="x">x</a>', PAGE);
-    assert.deepEqual(result.links.map((link) => link.url), ['https://example.com/dir/x']);
+    assert.deepEqual(
+      result.links.map((link) => link.url),
+      ['https://example.com/dir/x'],
+    );
     assert.equal(result.baseUrl, PAGE);
   });
 
@@ -92,17 +128,55 @@ describe('extractLinks: base href', () => {
 
 describe('extractLinks: document <link>s (issue 26, item 7)', () => {
   const cases: [name: string, html: string, expected: string[]][] = [
-    ['follows a search page linked only by <link rel="search">', '<link rel="search" title="Search" href="/search/">', ['https://example.com/search/']],
-    ['follows rel="search" with an HTML type', '<link rel="search" type="text/html" href="/search/">', ['https://example.com/search/']],
-    ['leaves an OpenSearch description alone', '<link rel="search" type="application/opensearchdescription+xml" href="/opensearch.xml">', []],
-    ['follows an alternate language version', '<link rel="alternate" hreflang="de" href="/de/page.html">', ['https://example.com/de/page.html']],
+    [
+      'follows a search page linked only by <link rel="search">',
+      '<link rel="search" title="Search" href="/search/">',
+      ['https://example.com/search/'],
+    ],
+    [
+      'follows rel="search" with an HTML type',
+      '<link rel="search" type="text/html" href="/search/">',
+      ['https://example.com/search/'],
+    ],
+    [
+      'leaves an OpenSearch description alone',
+      '<link rel="search" type="application/opensearchdescription+xml" href="/opensearch.xml">',
+      [],
+    ],
+    [
+      'follows an alternate language version',
+      '<link rel="alternate" hreflang="de" href="/de/page.html">',
+      ['https://example.com/de/page.html'],
+    ],
     ['leaves a feed alone', '<link rel="alternate" type="application/rss+xml" href="/feed.xml">', []],
     ['leaves an alternate stylesheet to the resources', '<link rel="alternate stylesheet" href="/dark.css">', []],
-    ['follows next, prev, previous, help and license', '<link rel="next" href="p3.html"><link rel="prev" href="p1.html"><link rel="previous" href="p0.html"><link rel="help" href="/help"><link rel="license" href="/license">', ['https://example.com/dir/p3.html', 'https://example.com/dir/p1.html', 'https://example.com/dir/p0.html', 'https://example.com/help', 'https://example.com/license']],
+    [
+      'follows next, prev, previous, help and license',
+      '<link rel="next" href="p3.html"><link rel="prev" href="p1.html"><link rel="previous" href="p0.html"><link rel="help" href="/help"><link rel="license" href="/license">',
+      [
+        'https://example.com/dir/p3.html',
+        'https://example.com/dir/p1.html',
+        'https://example.com/dir/p0.html',
+        'https://example.com/help',
+        'https://example.com/license',
+      ],
+    ],
     ['reads rel tokens in any case, among others', '<LINK REL="Next Prefetch" HREF="/n">', ['https://example.com/n']],
-    ['resolves against <base href>', '<base href="https://example.com/docs/"><link rel="next" href="two.html">', ['https://example.com/docs/two.html']],
-    ['follows only targets on the page\'s own origin', '<link rel="next" href="https://other.example/n"><link rel="license" href="http://example.com/license"><link rel="help" href="https://example.com:8443/help">', []],
-    ['leaves other rels alone', '<link rel="canonical" href="/c"><link rel="author" href="/me"><link rel="dns-prefetch" href="//cdn.example.com"><link rel="stylesheet" href="/s.css">', []],
+    [
+      'resolves against <base href>',
+      '<base href="https://example.com/docs/"><link rel="next" href="two.html">',
+      ['https://example.com/docs/two.html'],
+    ],
+    [
+      "follows only targets on the page's own origin",
+      '<link rel="next" href="https://other.example/n"><link rel="license" href="http://example.com/license"><link rel="help" href="https://example.com:8443/help">',
+      [],
+    ],
+    [
+      'leaves other rels alone',
+      '<link rel="canonical" href="/c"><link rel="author" href="/me"><link rel="dns-prefetch" href="//cdn.example.com"><link rel="stylesheet" href="/s.css">',
+      [],
+    ],
     ['ignores a document <link> without href', '<link rel="next"><link rel="next" href="  ">', []],
   ];
   for (const [name, html, expected] of cases) {
@@ -165,25 +239,43 @@ describe('extractLinks: nofollow', () => {
   ];
   for (const [html, metaNofollow] of metaCases) {
     test(`reads ${html || 'no meta'} as metaNofollow ${metaNofollow}`, () => {
-      assert.equal(extractLinks(`<html><head>${html}</head><body><a href="/x">x</a></body></html>`, PAGE).metaNofollow, metaNofollow);
+      assert.equal(
+        extractLinks(`<html><head>${html}</head><body><a href="/x">x</a></body></html>`, PAGE).metaNofollow,
+        metaNofollow,
+      );
     });
   }
 
   test('does not mark links nofollow because of the meta robots', () => {
-    assert.equal(extractLinks('<meta name="robots" content="nofollow"><a href="/x">x</a>', PAGE).links[0]?.nofollow, false);
+    assert.equal(
+      extractLinks('<meta name="robots" content="nofollow"><a href="/x">x</a>', PAGE).links[0]?.nofollow,
+      false,
+    );
   });
 });
 
 describe('extractLinks: anchor text', () => {
   const cases: [name: string, html: string, text: string][] = [
     ['takes the text inside the anchor', '<a href="/x">Hello</a>', 'Hello'],
-    ['includes the text of nested elements', '<a href="/x"><span>Hello</span> <b>big <i>wide</i></b> world</a>', 'Hello big wide world'],
+    [
+      'includes the text of nested elements',
+      '<a href="/x"><span>Hello</span> <b>big <i>wide</i></b> world</a>',
+      'Hello big wide world',
+    ],
     ['collapses and trims whitespace', '<a href="/x">\n   Hello \t\n  world  </a>', 'Hello world'],
     ['collapses non-breaking spaces', '<a href="/x">a&nbsp;&nbsp;b</a>', 'a b'],
     ['decodes entities', '<a href="/x">Tom &amp; Jerry&#39;s &lt;show&gt;</a>', "Tom & Jerry's <show>"],
-    ['uses the alt of an image-only link', '<a href="/x"><img src="logo.png" alt="  Company   logo "></a>', 'Company logo'],
+    [
+      'uses the alt of an image-only link',
+      '<a href="/x"><img src="logo.png" alt="  Company   logo "></a>',
+      'Company logo',
+    ],
     ['prefers the text to the image alt', '<a href="/x"><img alt="icon"> Home</a>', 'Home'],
-    ['uses the title of an anchor without text or alt', '<a href="/x" title="Next page"><img src="arrow.png"></a>', 'Next page'],
+    [
+      'uses the title of an anchor without text or alt',
+      '<a href="/x" title="Next page"><img src="arrow.png"></a>',
+      'Next page',
+    ],
     ['reads the alt of an area', '<area href="/x" alt="North region">', 'North region'],
     ['reads the title of an area without alt', '<area href="/x" title="South">', 'South'],
     ['gives an empty text when there is none', '<a href="/x"><img src="i.png"></a>', ''],
@@ -225,10 +317,10 @@ describe('extractLinks: anchor text', () => {
 
 describe('extractLinks: duplicates', () => {
   test('keeps one link per URL at its first position', () => {
-    assert.deepEqual(urls('<a href="/a">1</a><a href="/b">2</a><a href="/a#x">3</a><a href="https://example.com/a">4</a>'), [
-      'https://example.com/a',
-      'https://example.com/b',
-    ]);
+    assert.deepEqual(
+      urls('<a href="/a">1</a><a href="/b">2</a><a href="/a#x">3</a><a href="https://example.com/a">4</a>'),
+      ['https://example.com/a', 'https://example.com/b'],
+    );
   });
 
   test('makes a link followable when any occurrence is', () => {
@@ -241,11 +333,16 @@ describe('extractLinks: duplicates', () => {
   });
 
   test('keeps the first non-empty text', () => {
-    assert.equal(only('<a href="/a"><img src="i.png"></a><a href="/a">Second</a><a href="/a">Third</a>').text, 'Second');
+    assert.equal(
+      only('<a href="/a"><img src="i.png"></a><a href="/a">Second</a><a href="/a">Third</a>').text,
+      'Second',
+    );
   });
 
   test('keeps every distinct text of a link, in order', () => {
-    const link = only('<a href="genindex.html">index</a><a href="genindex.html"></a><a href="genindex.html">General Index</a><a href="genindex.html">index</a>');
+    const link = only(
+      '<a href="genindex.html">index</a><a href="genindex.html"></a><a href="genindex.html">General Index</a><a href="genindex.html">index</a>',
+    );
     assert.equal(link.text, 'index');
     assert.deepEqual(link.texts, ['index', 'General Index']);
   });
@@ -314,19 +411,26 @@ describe('extractLinks: broken markup', () => {
   });
 
   test('keeps absolute links when the page URL is not a URL', () => {
-    assert.deepEqual(urls('<a href="relative">x</a><a href="https://example.com/abs">y</a>', 'not a url'), ['https://example.com/abs']);
+    assert.deepEqual(urls('<a href="relative">x</a><a href="https://example.com/abs">y</a>', 'not a url'), [
+      'https://example.com/abs',
+    ]);
   });
 });
 
 describe('extractLinks: unterminated markup', () => {
   test('reads links after an unclosed tag, comment-like text and an unclosed element', () => {
-    const html = '<div class="x"<p>text <b>bold <a href="/one">one</a><span <a href="/two">two</a> <i>never closed <a href="/three">three';
+    const html =
+      '<div class="x"<p>text <b>bold <a href="/one">one</a><span <a href="/two">two</a> <i>never closed <a href="/three">three';
     assert.deepEqual(urls(html), ['https://example.com/one', 'https://example.com/three']);
   });
 
   test('keeps the page title and the links after it when <title> is never closed', () => {
     const result = extractLinks('<title>Unclosed title <a href="/in-title">x</a>', PAGE);
-    assert.equal(result.title, 'Unclosed title <a href="/in-title">x</a>', 'the title swallows the rest, as a browser does');
+    assert.equal(
+      result.title,
+      'Unclosed title <a href="/in-title">x</a>',
+      'the title swallows the rest, as a browser does',
+    );
     assert.deepEqual(result.links, []);
   });
 
@@ -337,7 +441,9 @@ describe('extractLinks: unterminated markup', () => {
   });
 
   test('finds no links inside an unclosed script or comment, and does not throw', () => {
-    assert.deepEqual(urls('<a href="/before">b</a><script>var a = "<a href=\'/in-script\'>";'), ['https://example.com/before']);
+    assert.deepEqual(urls('<a href="/before">b</a><script>var a = "<a href=\'/in-script\'>";'), [
+      'https://example.com/before',
+    ]);
     assert.deepEqual(urls('<a href="/before">b</a><!-- <a href="/in-comment">'), ['https://example.com/before']);
   });
 
@@ -352,7 +458,10 @@ describe('extractLinks: odd URLs', () => {
   test(`keeps a link of ${MAX_URL_LENGTH} characters and drops a longer one`, () => {
     const longest = `https://example.com/${'a'.repeat(MAX_URL_LENGTH - 'https://example.com/'.length)}`;
     assert.equal(longest.length, MAX_URL_LENGTH);
-    assert.deepEqual(urls(`<a href="${longest}">x</a><a href="${longest}b">y</a><a href="/${'c'.repeat(8000)}">z</a>`), [longest]);
+    assert.deepEqual(
+      urls(`<a href="${longest}">x</a><a href="${longest}b">y</a><a href="/${'c'.repeat(8000)}">z</a>`),
+      [longest],
+    );
   });
 
   test('keeps invalid percent-encoding as written', () => {
@@ -364,16 +473,30 @@ describe('extractLinks: odd URLs', () => {
   });
 
   test('drops every spelling of javascript: and data: links', () => {
-    const hrefs = ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', ' javascript:x', 'java\tscript:x', 'java&#x09;script:x', 'data:text/html,<a href=/x>', 'DATA:,x', 'vbscript:x'];
+    const hrefs = [
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      ' javascript:x',
+      'java\tscript:x',
+      'java&#x09;script:x',
+      'data:text/html,<a href=/x>',
+      'DATA:,x',
+      'vbscript:x',
+    ];
     assert.deepEqual(urls(hrefs.map((h) => `<a href="${h}">x</a>`).join('')), []);
   });
 
   test('converts IDN hosts to punycode, whatever their case', () => {
-    assert.deepEqual(urls('<a href="http://BÜCHER.example/ä">x</a><a href="http://xn--bcher-kva.example/%C3%A4">y</a>'), ['http://xn--bcher-kva.example/%C3%A4']);
+    assert.deepEqual(
+      urls('<a href="http://BÜCHER.example/ä">x</a><a href="http://xn--bcher-kva.example/%C3%A4">y</a>'),
+      ['http://xn--bcher-kva.example/%C3%A4'],
+    );
   });
 
   test('removes session ids from links', () => {
-    assert.deepEqual(urls('<a href="/shop;jsessionid=ABC123?PHPSESSID=f00&page=2">x</a>'), ['https://example.com/shop?page=2']);
+    assert.deepEqual(urls('<a href="/shop;jsessionid=ABC123?PHPSESSID=f00&page=2">x</a>'), [
+      'https://example.com/shop?page=2',
+    ]);
   });
 });
 
@@ -385,11 +508,12 @@ describe('extractLinks: large page', () => {
     assert.equal(result.links[99_999]?.url, 'https://example.com/n/99999');
   });
 
-
   test('reads every link of a 100 KB page with 900 links', () => {
     const rows: string[] = [];
     for (let i = 0; i < 900; i++) {
-      rows.push(`<li><a href="/item/${i}?ref=list&amp;page=${i % 7}" class="item">Item <b>${i}</b></a> <span>${'filler '.repeat(10)}</span></li>`);
+      rows.push(
+        `<li><a href="/item/${i}?ref=list&amp;page=${i % 7}" class="item">Item <b>${i}</b></a> <span>${'filler '.repeat(10)}</span></li>`,
+      );
     }
     const html = `<!doctype html><html><head><title>Big</title></head><body><ul>${rows.join('\n')}</ul></body></html>`;
     assert.ok(html.length >= 100_000, `page is ${html.length} chars`);
@@ -397,7 +521,17 @@ describe('extractLinks: large page', () => {
     const result = extractLinks(html, 'https://example.com/list');
     assert.equal(result.title, 'Big');
     assert.equal(result.links.length, 900);
-    assert.deepEqual(result.links[0], { url: 'https://example.com/item/0?ref=list&page=0', text: 'Item 0', texts: ['Item 0'], nofollow: false });
-    assert.deepEqual(result.links[899], { url: 'https://example.com/item/899?ref=list&page=3', text: 'Item 899', texts: ['Item 899'], nofollow: false });
+    assert.deepEqual(result.links[0], {
+      url: 'https://example.com/item/0?ref=list&page=0',
+      text: 'Item 0',
+      texts: ['Item 0'],
+      nofollow: false,
+    });
+    assert.deepEqual(result.links[899], {
+      url: 'https://example.com/item/899?ref=list&page=3',
+      text: 'Item 899',
+      texts: ['Item 899'],
+      nofollow: false,
+    });
   });
 });

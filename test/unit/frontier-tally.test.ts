@@ -77,16 +77,22 @@ describe('deferred link counting', () => {
   it('tallies links to known URLs (rows and entries) without rewriting them, and queues new ones', async () => {
     const { store, queue } = await setUp(4);
     const before = await linksOf(store, `${A}/`);
-    await queue.run('c1', async (writes) => void (await admit(writes, [link('/', 'Home'), link('/q', 'Queue'), link('/new', 'New')])), undefined);
+    await queue.run(
+      'c1',
+      async (writes) => void (await admit(writes, [link('/', 'Home'), link('/q', 'Queue'), link('/new', 'New')])),
+      undefined,
+    );
     assert.deepEqual(await linksOf(store, `${A}/`), before, 'the row is not rewritten');
     assert.deepEqual(await linksOf(store, `${A}/q`), { inlinks: 1, anchors: ['Q'], as: 'entry' });
     assert.deepEqual(await linksOf(store, `${A}/new`), { inlinks: 1, anchors: ['New'], as: 'entry' });
     const tallies = await store.transaction((tx) => tx.linkTallies('c1'));
-    assert.deepEqual(tallies, [{ crawlId: 'c1', batch: 1, urls: [`${A}/`, `${A}/q`], inlinks: [1, 1], anchors: [['Home'], ['Queue']] }]);
+    assert.deepEqual(tallies, [
+      { crawlId: 'c1', batch: 1, urls: [`${A}/`, `${A}/q`], inlinks: [1, 1], anchors: [['Home'], ['Queue']] },
+    ]);
     assert.equal((await store.getCrawl('c1'))?.linkBatch, 1);
   });
 
-  it('folds every tally, its own transaction\'s too, into the counts and anchors of each linking page', async () => {
+  it("folds every tally, its own transaction's too, into the counts and anchors of each linking page", async () => {
     const deferred = await setUp(4);
     // Twelve pages each link to / and five times to /q with varied anchor texts (more than /q keeps), in three transactions.
     const linkers = Array.from({ length: 12 }, (_, i) => [
@@ -94,9 +100,13 @@ describe('deferred link counting', () => {
       ...Array.from({ length: 5 }, (_, k) => link('/q', `Q${i}.${k}`, `${A}/p${i}`)),
     ]);
     for (let t = 0; t < 3; t += 1) {
-      await deferred.queue.run('c1', async (writes) => {
-        for (const candidates of linkers.slice(t * 4, t * 4 + 4)) await admit(writes, candidates);
-      }, undefined);
+      await deferred.queue.run(
+        'c1',
+        async (writes) => {
+          for (const candidates of linkers.slice(t * 4, t * 4 + 4)) await admit(writes, candidates);
+        },
+        undefined,
+      );
     }
     assert.equal((await deferred.store.transaction((tx) => tx.linkTallies('c1'))).length, 3);
     // The fold runs with one more page's links not yet written: they are counted too.
@@ -109,23 +119,42 @@ describe('deferred link counting', () => {
       0,
     );
     assert.equal(folded, 2);
-    assert.deepEqual(await linksOf(deferred.store, `${A}/`), { inlinks: 13, anchors: ['Home 0', 'Home 1', 'Home 2', 'Home 3', 'Home 4', 'Last'], as: 'row' });
+    assert.deepEqual(await linksOf(deferred.store, `${A}/`), {
+      inlinks: 13,
+      anchors: ['Home 0', 'Home 1', 'Home 2', 'Home 3', 'Home 4', 'Last'],
+      as: 'row',
+    });
     // /q: its first link (set-up) and one per page, each page once however many links it has there.
-    const qAnchors = ['Q', ...Array.from({ length: 12 }, (_, i) => Array.from({ length: 5 }, (_, k) => `Q${i}.${k}`)).flat()].slice(0, MAX_ANCHORS_PER_URL);
+    const qAnchors = [
+      'Q',
+      ...Array.from({ length: 12 }, (_, i) => Array.from({ length: 5 }, (_, k) => `Q${i}.${k}`)).flat(),
+    ].slice(0, MAX_ANCHORS_PER_URL);
     assert.deepEqual(await linksOf(deferred.store, `${A}/q`), { inlinks: 13, anchors: qAnchors, as: 'entry' });
     assert.deepEqual(await deferred.store.transaction((tx) => tx.linkTallies('c1')), [], 'no tally left');
-    assert.deepEqual(await deferred.queue.run('c1', (writes) => foldLinkTallies(writes), null), { updated: 0, more: false }, 'a second fold finds nothing');
+    assert.deepEqual(
+      await deferred.queue.run('c1', (writes) => foldLinkTallies(writes), null),
+      { updated: 0, more: false },
+      'a second fold finds nothing',
+    );
   });
 
   it('folds in slices of any size to the same counts, and the rest of the transaction sees the folded rows', async () => {
-    const linkers = Array.from({ length: 12 }, (_, i) => [link('/', `Home ${i % 5}`, `${A}/p${i}`), link('/q', `Q${i}`, `${A}/p${i}`), link(`/n${i % 3}`, null, `${A}/p${i}`)]);
+    const linkers = Array.from({ length: 12 }, (_, i) => [
+      link('/', `Home ${i % 5}`, `${A}/p${i}`),
+      link('/q', `Q${i}`, `${A}/p${i}`),
+      link(`/n${i % 3}`, null, `${A}/p${i}`),
+    ]);
     const results: unknown[] = [];
     for (const slice of [1, 2, 1024]) {
       const { store, queue } = await setUp(4);
       for (let t = 0; t < 3; t += 1) {
-        await queue.run('c1', async (writes) => {
-          for (const candidates of linkers.slice(t * 4, t * 4 + 4)) await admit(writes, candidates);
-        }, undefined);
+        await queue.run(
+          'c1',
+          async (writes) => {
+            for (const candidates of linkers.slice(t * 4, t * 4 + 4)) await admit(writes, candidates);
+          },
+          undefined,
+        );
       }
       const seen = await queue.run(
         'c1',
@@ -150,12 +179,29 @@ describe('deferred link counting', () => {
     const { store, queue } = await setUp(4);
     // Three pages link to / (a row), /q and /new (entries), over two transactions.
     for (const page of ['/p1', '/p2', '/p3']) {
-      await queue.run('c1', async (writes) => void (await admit(writes, [link('/', `Home${page}`, `${A}${page}`), link('/q', `Q${page}`, `${A}${page}`), link('/new', null, `${A}${page}`)])), undefined);
+      await queue.run(
+        'c1',
+        async (writes) =>
+          void (await admit(writes, [
+            link('/', `Home${page}`, `${A}${page}`),
+            link('/q', `Q${page}`, `${A}${page}`),
+            link('/new', null, `${A}${page}`),
+          ])),
+        undefined,
+      );
     }
     const homeBefore = await linksOf(store, `${A}/`);
-    assert.deepEqual(await queue.run('c1', (writes) => foldLinkTallies(writes, { entriesOnly: true }), null), { updated: 2, more: false }, '/q and /new updated');
+    assert.deepEqual(
+      await queue.run('c1', (writes) => foldLinkTallies(writes, { entriesOnly: true }), null),
+      { updated: 2, more: false },
+      '/q and /new updated',
+    );
     assert.deepEqual(await linksOf(store, `${A}/`), homeBefore, 'the row is not rewritten');
-    assert.deepEqual(await linksOf(store, `${A}/q`), { inlinks: 4, anchors: ['Q', 'Q/p1', 'Q/p2', 'Q/p3'], as: 'entry' });
+    assert.deepEqual(await linksOf(store, `${A}/q`), {
+      inlinks: 4,
+      anchors: ['Q', 'Q/p1', 'Q/p2', 'Q/p3'],
+      as: 'entry',
+    });
     assert.deepEqual(await linksOf(store, `${A}/new`), { inlinks: 3, anchors: [], as: 'entry' });
     const kept = await store.transaction((tx) => tx.linkTallies('c1'));
     assert.deepEqual(
@@ -164,26 +210,49 @@ describe('deferred link counting', () => {
     );
 
     // More links, another fold while running: the kept tally is neither read again nor counted twice.
-    await queue.run('c1', async (writes) => void (await admit(writes, [link('/', 'Home/p4', `${A}/p4`), link('/q', null, `${A}/p4`)])), undefined);
-    assert.deepEqual(await queue.run('c1', (writes) => foldLinkTallies(writes, { entriesOnly: true }), null), { updated: 1, more: false });
-    assert.deepEqual(await linksOf(store, `${A}/q`), { inlinks: 5, anchors: ['Q', 'Q/p1', 'Q/p2', 'Q/p3'], as: 'entry' });
-    assert.equal((await store.transaction((tx) => tx.linkTallies('c1'))).filter((tally) => tally.rowsOnly === true).length, 2);
+    await queue.run(
+      'c1',
+      async (writes) => void (await admit(writes, [link('/', 'Home/p4', `${A}/p4`), link('/q', null, `${A}/p4`)])),
+      undefined,
+    );
+    assert.deepEqual(await queue.run('c1', (writes) => foldLinkTallies(writes, { entriesOnly: true }), null), {
+      updated: 1,
+      more: false,
+    });
+    assert.deepEqual(await linksOf(store, `${A}/q`), {
+      inlinks: 5,
+      anchors: ['Q', 'Q/p1', 'Q/p2', 'Q/p3'],
+      as: 'entry',
+    });
+    assert.equal(
+      (await store.transaction((tx) => tx.linkTallies('c1'))).filter((tally) => tally.rowsOnly === true).length,
+      2,
+    );
 
     // The fold at the loop's end adds every kept tally to the row, once.
     await queue.run('c1', (writes) => foldLinkTallies(writes), null);
-    assert.deepEqual(await linksOf(store, `${A}/`), { inlinks: (homeBefore?.inlinks ?? 0) + 4, anchors: [...(homeBefore?.anchors ?? []), 'Home/p1', 'Home/p2', 'Home/p3', 'Home/p4'], as: 'row' });
+    assert.deepEqual(await linksOf(store, `${A}/`), {
+      inlinks: (homeBefore?.inlinks ?? 0) + 4,
+      anchors: [...(homeBefore?.anchors ?? []), 'Home/p1', 'Home/p2', 'Home/p3', 'Home/p4'],
+      as: 'row',
+    });
     assert.deepEqual(await store.transaction((tx) => tx.linkTallies('c1')), [], 'no tally left');
   });
 
   it('a full fold with maxUrls takes whole tallies in order, says when more are left, and ends with the same counts as one fold', async () => {
-    const linkers = Array.from({ length: 6 }, (_, i) => [link('/', `Home ${i}`, `${A}/p${i}`), link('/q', null, `${A}/p${i}`), link(`/n${i}`, null, `${A}/p${i}`)]);
+    const linkers = Array.from({ length: 6 }, (_, i) => [
+      link('/', `Home ${i}`, `${A}/p${i}`),
+      link('/q', null, `${A}/p${i}`),
+      link(`/n${i}`, null, `${A}/p${i}`),
+    ]);
     const held: unknown[] = [];
     for (const maxUrls of [1, 3, Number.POSITIVE_INFINITY]) {
       const { store, queue } = await setUp(4);
       // Six tallies of two known URLs each (/ and /q); the /n URLs are new.
-      for (const candidates of linkers) await queue.run('c1', async (writes) => void (await admit(writes, candidates)), undefined);
+      for (const candidates of linkers)
+        await queue.run('c1', async (writes) => void (await admit(writes, candidates)), undefined);
       const parts: { updated: number; more: boolean }[] = [];
-      for (let more = true; more; ) {
+      for (let more = true; more;) {
         const part = await queue.run('c1', (writes) => foldLinkTallies(writes, { maxUrls }), null);
         if (part === null) throw new Error('the crawl is gone');
         parts.push(part);
@@ -196,21 +265,34 @@ describe('deferred link counting', () => {
     }
     assert.deepEqual(held[0], held[2]);
     assert.deepEqual(held[1], held[2]);
-    assert.deepEqual((held[2] as { inlinks: number }[]).map((l) => l.inlinks), [6, 7, 1]);
+    assert.deepEqual(
+      (held[2] as { inlinks: number }[]).map((l) => l.inlinks),
+      [6, 7, 1],
+    );
   });
 
   it('merged first, a fold in bounded transactions rewrites each linked row once, to the same counts and anchors', async () => {
-    const linkers = Array.from({ length: 6 }, (_, i) => [link('/', `Home ${i}`, `${A}/p${i}`), link('/q', null, `${A}/p${i}`), link(`/n${i}`, null, `${A}/p${i}`)]);
+    const linkers = Array.from({ length: 6 }, (_, i) => [
+      link('/', `Home ${i}`, `${A}/p${i}`),
+      link('/q', null, `${A}/p${i}`),
+      link(`/n${i}`, null, `${A}/p${i}`),
+    ]);
     const held: unknown[] = [];
     for (const merge of [false, true]) {
       const store = new RowWriteCounter();
       const { queue } = await setUp(4, store);
       // Six tallies of two known URLs each (/ and /q): 12 slots, 2 URLs.
-      for (const candidates of linkers) await queue.run('c1', async (writes) => void (await admit(writes, candidates)), undefined);
+      for (const candidates of linkers)
+        await queue.run('c1', async (writes) => void (await admit(writes, candidates)), undefined);
       store.rowWrites.clear();
       if (merge) assert.equal(await queue.run('c1', (writes) => mergeLinkTallies(writes, 3), null), true);
-      if (merge) assert.deepEqual((await store.transaction((tx) => tx.linkTallies('c1'))).map((tally) => tally.urls), [[`${A}/`, `${A}/q`]], 'one tally of the distinct URLs');
-      for (let more = true; more; ) {
+      if (merge)
+        assert.deepEqual(
+          (await store.transaction((tx) => tx.linkTallies('c1'))).map((tally) => tally.urls),
+          [[`${A}/`, `${A}/q`]],
+          'one tally of the distinct URLs',
+        );
+      for (let more = true; more;) {
         const part = await queue.run('c1', (writes) => foldLinkTallies(writes, { maxUrls: 3 }), null);
         more = part?.more ?? false;
       }
@@ -219,13 +301,24 @@ describe('deferred link counting', () => {
       held.push(await Promise.all(['/', '/q', '/n0'].map((path) => linksOf(store, `${A}${path}`))));
     }
     assert.deepEqual(held[1], held[0]);
-    assert.deepEqual((held[1] as { inlinks: number; anchors: string[] }[]).map((l) => l.inlinks), [6, 7, 1]);
-    assert.deepEqual((held[1] as { anchors: string[] }[])[0]?.anchors.slice(0, 2), ['Home 0', 'Home 1'], 'anchor texts in the order found');
+    assert.deepEqual(
+      (held[1] as { inlinks: number; anchors: string[] }[]).map((l) => l.inlinks),
+      [6, 7, 1],
+    );
+    assert.deepEqual(
+      (held[1] as { anchors: string[] }[])[0]?.anchors.slice(0, 2),
+      ['Home 0', 'Home 1'],
+      'anchor texts in the order found',
+    );
   });
 
   it('leaves tallies that fit in one fold as they are', async () => {
     const { store, queue } = await setUp(4);
-    await queue.run('c1', async (writes) => void (await admit(writes, [link('/', 'Home'), link('/q', 'Q')])), undefined);
+    await queue.run(
+      'c1',
+      async (writes) => void (await admit(writes, [link('/', 'Home'), link('/q', 'Q')])),
+      undefined,
+    );
     const before = await store.transaction((tx) => tx.linkTallies('c1'));
     assert.equal(await queue.run('c1', (writes) => mergeLinkTallies(writes, 2), null), false);
     assert.deepEqual(await store.transaction((tx) => tx.linkTallies('c1')), before);

@@ -29,30 +29,47 @@ function sampler(): { sample: () => void; peak: () => number } {
 }
 
 describe('inflating stays bounded', () => {
-  it('reads a 512 MiB gzip bomb handed over as one chunk holding far less than it inflates to', { timeout: 120_000 }, async (t) => {
-    const bomb = await gzipBomb(512 * MiB);
-    const { sample, peak } = sampler();
-    const records = [];
-    for await (const record of readWarc(bomb.bytes, { fileName: bomb.name, onProgress: sample })) {
-      sample();
-      records.push({ uri: record.targetUri, cut: record.blockCut });
-    }
-    t.diagnostic(`peak ${Math.round(peak() / MiB)} MiB of array buffers`);
-    assert.deepEqual(records, [{ uri: 'https://example.com/bomb', cut: true }, { uri: 'https://example.com/', cut: false }]);
-    assert.ok(peak() < BOUND, `held ${Math.round(peak() / MiB)} MiB`);
-  });
+  it(
+    'reads a 512 MiB gzip bomb handed over as one chunk holding far less than it inflates to',
+    { timeout: 120_000 },
+    async (t) => {
+      const bomb = await gzipBomb(512 * MiB);
+      const { sample, peak } = sampler();
+      const records = [];
+      for await (const record of readWarc(bomb.bytes, { fileName: bomb.name, onProgress: sample })) {
+        sample();
+        records.push({ uri: record.targetUri, cut: record.blockCut });
+      }
+      t.diagnostic(`peak ${Math.round(peak() / MiB)} MiB of array buffers`);
+      assert.deepEqual(records, [
+        { uri: 'https://example.com/bomb', cut: true },
+        { uri: 'https://example.com/', cut: false },
+      ]);
+      assert.ok(peak() < BOUND, `held ${Math.round(peak() / MiB)} MiB`);
+    },
+  );
 
-  it('reads a WACZ whose WARC is a zip-deflated 1 GiB gzip bomb holding far less than it inflates to', { timeout: 120_000 }, async (t) => {
-    const archive = await waczOfGzipBomb(1024 * MiB);
-    const wacz = await openWacz(new VirtualFile(archive.bytes.length, [{ offset: 0, bytes: archive.bytes }]), archive.name);
-    const { sample, peak } = sampler();
-    const records = [];
-    for await (const record of wacz.records({ onProgress: sample })) {
-      sample();
-      records.push({ uri: record.targetUri, cut: record.blockCut });
-    }
-    t.diagnostic(`peak ${Math.round(peak() / MiB)} MiB of array buffers`);
-    assert.deepEqual(records, [{ uri: 'https://example.com/bomb', cut: true }, { uri: 'https://example.com/', cut: false }]);
-    assert.ok(peak() < BOUND, `held ${Math.round(peak() / MiB)} MiB`);
-  });
+  it(
+    'reads a WACZ whose WARC is a zip-deflated 1 GiB gzip bomb holding far less than it inflates to',
+    { timeout: 120_000 },
+    async (t) => {
+      const archive = await waczOfGzipBomb(1024 * MiB);
+      const wacz = await openWacz(
+        new VirtualFile(archive.bytes.length, [{ offset: 0, bytes: archive.bytes }]),
+        archive.name,
+      );
+      const { sample, peak } = sampler();
+      const records = [];
+      for await (const record of wacz.records({ onProgress: sample })) {
+        sample();
+        records.push({ uri: record.targetUri, cut: record.blockCut });
+      }
+      t.diagnostic(`peak ${Math.round(peak() / MiB)} MiB of array buffers`);
+      assert.deepEqual(records, [
+        { uri: 'https://example.com/bomb', cut: true },
+        { uri: 'https://example.com/', cut: false },
+      ]);
+      assert.ok(peak() < BOUND, `held ${Math.round(peak() / MiB)} MiB`);
+    },
+  );
 });

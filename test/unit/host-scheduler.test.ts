@@ -8,7 +8,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { newHostState } from '../../src/core/crawl/crawl-writes.ts';
 import { HostRules } from '../../src/core/crawl/host-rules.ts';
-import { CLAIM_AHEAD_MS, HostScheduler, hostReadyAt, hostTurnAt, IDLE_HOST_MS } from '../../src/core/crawl/host-scheduler.ts';
+import {
+  CLAIM_AHEAD_MS,
+  HostScheduler,
+  hostReadyAt,
+  hostTurnAt,
+  IDLE_HOST_MS,
+} from '../../src/core/crawl/host-scheduler.ts';
 import type { HostState } from '../../src/core/model.ts';
 import { type CrawlSettings, DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 import { createScope } from '../../src/core/url/scope.ts';
@@ -17,7 +23,15 @@ const NOW = 1_000_000;
 const SITE = 'https://example.com';
 
 function settingsWith(more: Partial<CrawlSettings> = {}): CrawlSettings {
-  return { ...DEFAULT_SETTINGS, startUrl: `${SITE}/`, delayMs: 0, jitterMs: 0, requestsPerHost: 1, hostConcurrency: 8, ...more };
+  return {
+    ...DEFAULT_SETTINGS,
+    startUrl: `${SITE}/`,
+    delayMs: 0,
+    jitterMs: 0,
+    requestsPerHost: 1,
+    hostConcurrency: 8,
+    ...more,
+  };
 }
 
 /** A host with robots.txt read (no rules, unless `robotsBody`), `pending` URLs queued and nothing in flight. */
@@ -72,7 +86,7 @@ describe('hostReadyAt, hostTurnAt: when a host may be asked next', () => {
   });
 });
 
-describe('HostScheduler: a host\'s turn', () => {
+describe("HostScheduler: a host's turn", () => {
   it('steps a host whose gap has ended, and wakes for one whose gap has not', () => {
     const scheduler = schedulerOf();
     const ready = host(SITE);
@@ -82,7 +96,7 @@ describe('HostScheduler: a host\'s turn', () => {
     assert.equal(scheduler.hasWork(), true);
   });
 
-  it('steps a host within CLAIM_AHEAD_MS of its gap\'s end (the claim runs during the wait)', () => {
+  it("steps a host within CLAIM_AHEAD_MS of its gap's end (the claim runs during the wait)", () => {
     const scheduler = schedulerOf();
     assert.deepEqual(turn(scheduler, [host(SITE, { nextAllowedAt: NOW + CLAIM_AHEAD_MS })]), [SITE]);
     assert.deepEqual(turn(schedulerOf(), [host(SITE, { nextAllowedAt: NOW + CLAIM_AHEAD_MS + 1 })]), []);
@@ -92,7 +106,9 @@ describe('HostScheduler: a host\'s turn', () => {
     const scheduler = schedulerOf();
     assert.deepEqual(turn(scheduler, [host(SITE, { backoffUntil: NOW + 30_000 })]), []);
     assert.equal(scheduler.wakeAt(), NOW + 30_000 - CLAIM_AHEAD_MS);
-    assert.deepEqual(turn(scheduler, [host(SITE, { backoffUntil: NOW + 30_000 })], NOW + 30_000 - CLAIM_AHEAD_MS), [SITE]);
+    assert.deepEqual(turn(scheduler, [host(SITE, { backoffUntil: NOW + 30_000 })], NOW + 30_000 - CLAIM_AHEAD_MS), [
+      SITE,
+    ]);
   });
 
   it('does not wake for a host whose step still runs (its end wakes the loop)', () => {
@@ -151,7 +167,11 @@ describe('HostScheduler: request slots per host', () => {
     for (const delay of ['2', '0']) {
       const scheduler = schedulerOf();
       const settings = settingsWith({ requestsPerHost: 8 });
-      assert.deepEqual(turn(scheduler, [host(SITE, {}, `User-agent: *\nCrawl-delay: ${delay}\n`)], NOW, settings), [SITE], delay);
+      assert.deepEqual(
+        turn(scheduler, [host(SITE, {}, `User-agent: *\nCrawl-delay: ${delay}\n`)], NOW, settings),
+        [SITE],
+        delay,
+      );
     }
   });
 
@@ -179,10 +199,13 @@ describe('HostScheduler: request slots per host', () => {
 
   it('gives one step at a time to a host backing the crawl off, once its back-off ended', () => {
     const settings = settingsWith({ requestsPerHost: 4 });
-    assert.deepEqual(turn(schedulerOf(), [host(SITE, { backoffUntil: NOW + 10 })], NOW + 10 - CLAIM_AHEAD_MS, settings), [SITE]);
+    assert.deepEqual(
+      turn(schedulerOf(), [host(SITE, { backoffUntil: NOW + 10 })], NOW + 10 - CLAIM_AHEAD_MS, settings),
+      [SITE],
+    );
   });
 
-  it('counts the run\'s requests out per host, and forgets a host once none is', () => {
+  it("counts the run's requests out per host, and forgets a host once none is", () => {
     const scheduler = schedulerOf();
     scheduler.requestStarted(SITE);
     scheduler.requestStarted(SITE);
@@ -201,7 +224,10 @@ describe('HostScheduler: pools of hosts at once', () => {
 
   it('steps at most hostConcurrency hosts of the site at once, the others waiting for a free place', () => {
     const scheduler = schedulerOf();
-    const settings = settingsWith({ hostConcurrency: 2, extraOrigins: ['https://a.example.org', 'https://b.example.org'] });
+    const settings = settingsWith({
+      hostConcurrency: 2,
+      extraOrigins: ['https://a.example.org', 'https://b.example.org'],
+    });
     const hosts = [host(SITE), host('https://a.example.org'), host('https://b.example.org')];
     assert.deepEqual(turn(scheduler, hosts, NOW, settings), [SITE, 'https://a.example.org']);
     assert.equal(scheduler.waitsForSlot(), true);
@@ -218,7 +244,7 @@ describe('HostScheduler: pools of hosts at once', () => {
     assert.equal(scheduler.waitsForSlot(), true);
   });
 
-  it('lets a step go on with its host\'s next request while its pool has room, or no host of its pool waits', () => {
+  it("lets a step go on with its host's next request while its pool has room, or no host of its pool waits", () => {
     const scheduler = schedulerOf();
     const settings = settingsWith({ hostConcurrency: 1, extraOrigins: ['https://a.example.org'] });
     const site = host(SITE);

@@ -17,8 +17,17 @@ const NOW = Date.UTC(2026, 10, 27, 12, 0, 0);
 const T0 = Date.UTC(2026, 10, 20, 9, 0, 0);
 
 /** A crawl record as a file could hold it: the fixture's, with `changes` (anything) applied. */
-function record(changes: Record<string, unknown> = {}, settings: Record<string, unknown> = {}): Record<string, unknown> {
-  return { ...FIXTURE_CRAWL, createdAt: T0, endedAt: T0 + 60_000, ...changes, settings: { ...FIXTURE_CRAWL.settings, ...settings } };
+function record(
+  changes: Record<string, unknown> = {},
+  settings: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    ...FIXTURE_CRAWL,
+    createdAt: T0,
+    endedAt: T0 + 60_000,
+    ...changes,
+    settings: { ...FIXTURE_CRAWL.settings, ...settings },
+  };
 }
 
 function sanitised(changes: Record<string, unknown> = {}, settings: Record<string, unknown> = {}) {
@@ -47,12 +56,25 @@ describe('sanitising the crawl record of an imported Tabcrawl WACZ', () => {
     const result = sanitised({}, { withCookies: true, startUrl: 'http://127.0.0.1:9/account' });
     assert.equal(result.crawl.settings.withCookies, false);
     assert.equal(result.crawl.settings.startUrl, 'http://127.0.0.1:9/account');
-    assert.ok(result.warnings.some((w) => /Crawl with my cookies.*turned off/.test(w)), result.warnings.join('\n'));
+    assert.ok(
+      result.warnings.some((w) => /Crawl with my cookies.*turned off/.test(w)),
+      result.warnings.join('\n'),
+    );
     assert.equal(sanitised({}, { withCookies: 'yes' }).crawl.settings.withCookies, false);
   });
 
   it('drops settings of the wrong type or out of range, taking their defaults, and names them', () => {
-    const result = sanitised({}, { delayMs: -5, pathPrefix: 7, maxPages: 'many', excludePatterns: 'not a list', productToken: 'bad token!', extraOrigins: ['javascript:x'] });
+    const result = sanitised(
+      {},
+      {
+        delayMs: -5,
+        pathPrefix: 7,
+        maxPages: 'many',
+        excludePatterns: 'not a list',
+        productToken: 'bad token!',
+        extraOrigins: ['javascript:x'],
+      },
+    );
     const { settings } = result.crawl;
     assert.equal(settings.delayMs, DEFAULT_SETTINGS.delayMs);
     assert.equal(settings.pathPrefix, '');
@@ -61,11 +83,15 @@ describe('sanitising the crawl record of an imported Tabcrawl WACZ', () => {
     assert.equal(settings.productToken, DEFAULT_SETTINGS.productToken);
     assert.deepEqual(settings.extraOrigins, []);
     const said = result.warnings.join('\n');
-    for (const name of ['delayMs', 'pathPrefix', 'maxPages', 'excludePatterns', 'productToken', 'extraOrigins']) assert.match(said, new RegExp(name));
+    for (const name of ['delayMs', 'pathPrefix', 'maxPages', 'excludePatterns', 'productToken', 'extraOrigins'])
+      assert.match(said, new RegExp(name));
   });
 
   it('drops a path prefix or an exclude pattern that rules the start URL out, as a start would refuse them', () => {
-    const result = sanitised({}, { startUrl: 'https://a.example/shop/', pathPrefix: '/docs/', excludePatterns: ['*/shop/*'] });
+    const result = sanitised(
+      {},
+      { startUrl: 'https://a.example/shop/', pathPrefix: '/docs/', excludePatterns: ['*/shop/*'] },
+    );
     assert.equal(result.crawl.settings.pathPrefix, '');
     assert.deepEqual(result.crawl.settings.excludePatterns, []);
     assert.match(result.warnings.join('\n'), /pathPrefix.*excludePatterns|excludePatterns.*pathPrefix/);
@@ -75,7 +101,14 @@ describe('sanitising the crawl record of an imported Tabcrawl WACZ', () => {
     const { archiveResources: _a, downloadFiles: _d, checkExternal: _c, ...older } = FIXTURE_CRAWL.settings;
     const result = sanitiseImportedCrawl({ ...record(), settings: older }, NOW);
     assert.ok(result.ok);
-    assert.deepEqual([result.crawl.settings.archiveResources, result.crawl.settings.downloadFiles, result.crawl.settings.checkExternal], [false, false, false]);
+    assert.deepEqual(
+      [
+        result.crawl.settings.archiveResources,
+        result.crawl.settings.downloadFiles,
+        result.crawl.settings.checkExternal,
+      ],
+      [false, false, false],
+    );
     assert.deepEqual(result.warnings, []);
   });
 
@@ -102,8 +135,28 @@ describe('sanitising the crawl record of an imported Tabcrawl WACZ', () => {
   });
 
   it('sets counts that are not whole numbers from 0 to 0, and leaves out fields a crawl record does not have', () => {
-    const result = sanitised({ counts: { admitted: -3, done: 'x', fetched: 1.5, errors: 2, blocked: null, bytesStored: 10, notCrawled: { depth: -1, trap: 4 } }, evil: '<script>', message: { not: 'text' } });
-    assert.deepEqual(result.crawl.counts, { admitted: 0, done: 0, fetched: 0, errors: 2, blocked: 0, bytesStored: 10, notCrawled: { trap: 4 } });
+    const result = sanitised({
+      counts: {
+        admitted: -3,
+        done: 'x',
+        fetched: 1.5,
+        errors: 2,
+        blocked: null,
+        bytesStored: 10,
+        notCrawled: { depth: -1, trap: 4 },
+      },
+      evil: '<script>',
+      message: { not: 'text' },
+    });
+    assert.deepEqual(result.crawl.counts, {
+      admitted: 0,
+      done: 0,
+      fetched: 0,
+      errors: 2,
+      blocked: 0,
+      bytesStored: 10,
+      notCrawled: { trap: 4 },
+    });
     assert.equal(result.crawl.message, null);
     assert.equal('evil' in result.crawl, false);
     assert.match(result.warnings.join('\n'), /counts/);
@@ -118,14 +171,41 @@ describe('importing a crafted Tabcrawl WACZ', () => {
       await tx.putCrawl(crawl);
       await tx.putPages(rows.map((row) => ({ ...row, crawlId: crawl.id })));
     });
-    const source = { crawl, rows: async function* () { yield* await store.pagesAfter(crawl.id, 0, 1000); }, body: () => Promise.resolve(undefined) };
-    return new Blob([new Uint8Array(await collectBytes(writeWacz(source, { software: 'Tabcrawl test', now: new Date(NOW), onRow: () => undefined })))]);
+    const source = {
+      crawl,
+      rows: async function* () {
+        yield* await store.pagesAfter(crawl.id, 0, 1000);
+      },
+      body: () => Promise.resolve(undefined),
+    };
+    return new Blob([
+      new Uint8Array(
+        await collectBytes(
+          writeWacz(source, { software: 'Tabcrawl test', now: new Date(NOW), onRow: () => undefined }),
+        ),
+      ),
+    ]);
   }
 
   it('imports one with cookies on, a negative delay and a start URL of its own with cookies off, the delay dropped, and says so', async () => {
-    const crafted = { ...FIXTURE_CRAWL, state: 'running', createdAt: 0, settings: { ...FIXTURE_CRAWL.settings, startUrl: 'http://127.0.0.1:9/transfer?to=attacker', withCookies: true, delayMs: -1 } } as CrawlRecord;
+    const crafted = {
+      ...FIXTURE_CRAWL,
+      state: 'running',
+      createdAt: 0,
+      settings: {
+        ...FIXTURE_CRAWL.settings,
+        startUrl: 'http://127.0.0.1:9/transfer?to=attacker',
+        withCookies: true,
+        delayMs: -1,
+      },
+    } as CrawlRecord;
     const store = new MemoryCrawlStore();
-    const { crawl, warnings } = await importArchive(store, await waczOf(crafted, fixtureRows().slice(0, 2)), 'crafted.wacz', { newId: () => 'in', now: () => NOW });
+    const { crawl, warnings } = await importArchive(
+      store,
+      await waczOf(crafted, fixtureRows().slice(0, 2)),
+      'crafted.wacz',
+      { newId: () => 'in', now: () => NOW },
+    );
     assert.equal(crawl.settings.withCookies, false);
     assert.equal(crawl.settings.delayMs, DEFAULT_SETTINGS.delayMs);
     assert.equal(crawl.settings.startUrl, 'http://127.0.0.1:9/transfer?to=attacker');
@@ -140,13 +220,24 @@ describe('importing a crafted Tabcrawl WACZ', () => {
   });
 
   it('reads one whose start URL is javascript: as any other archive, saying why', async () => {
-    const crafted = { ...FIXTURE_CRAWL, settings: { ...FIXTURE_CRAWL.settings, startUrl: 'javascript:alert(1)', withCookies: true } } as CrawlRecord;
-    const rows = fixtureRows().filter((row) => row.sha256 !== null).slice(0, 1);
+    const crafted = {
+      ...FIXTURE_CRAWL,
+      settings: { ...FIXTURE_CRAWL.settings, startUrl: 'javascript:alert(1)', withCookies: true },
+    } as CrawlRecord;
+    const rows = fixtureRows()
+      .filter((row) => row.sha256 !== null)
+      .slice(0, 1);
     const store = new MemoryCrawlStore();
-    const { crawl, warnings } = await importArchive(store, await waczOf(crafted, rows), 'crafted.wacz', { newId: () => 'in', now: () => NOW });
+    const { crawl, warnings } = await importArchive(store, await waczOf(crafted, rows), 'crafted.wacz', {
+      newId: () => 'in',
+      now: () => NOW,
+    });
     // Read as any other: its start URL is the WARC's first capture, never the crawl.json's.
     assert.equal(crawl.settings.startUrl, rows[0]?.url);
     assert.equal(crawl.settings.withCookies, false);
-    assert.match(warnings.join('\n'), /crawl\.json: its start URL "javascript:alert\(1\)" cannot start a crawl .*: the archive is read as any other/);
+    assert.match(
+      warnings.join('\n'),
+      /crawl\.json: its start URL "javascript:alert\(1\)" cannot start a crawl .*: the archive is read as any other/,
+    );
   });
 });

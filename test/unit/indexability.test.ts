@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type IndexabilityRow, indexabilityOf, indexabilityText, isCanonicalSelf } from '../../src/core/page-facts/indexability.ts';
+import {
+  type IndexabilityRow,
+  indexabilityOf,
+  indexabilityText,
+  isCanonicalSelf,
+} from '../../src/core/page-facts/indexability.ts';
 import { factsOf } from '../support/page-facts-fixture.ts';
 
 const URL_A = 'https://example.com/a';
@@ -25,8 +30,16 @@ describe('indexabilityOf', () => {
     ['meta or header noindex', { facts: factsOf({ robots: ['nofollow', 'noindex'] }) }, 'noindex'],
     ['robots none', { facts: factsOf({ robots: ['none'] }) }, 'noindex'],
     ['a canonical elsewhere', { facts: factsOf({ canonical: 'https://example.com/b' }) }, 'canonicalised'],
-    ['a Link header canonical elsewhere', { facts: factsOf({ canonicalHeader: 'https://example.com/b' }) }, 'canonicalised'],
-    ['noindex before canonicalised', { facts: factsOf({ robots: ['noindex'], canonical: 'https://example.com/b' }) }, 'noindex'],
+    [
+      'a Link header canonical elsewhere',
+      { facts: factsOf({ canonicalHeader: 'https://example.com/b' }) },
+      'canonicalised',
+    ],
+    [
+      'noindex before canonicalised',
+      { facts: factsOf({ robots: ['noindex'], canonical: 'https://example.com/b' }) },
+      'noindex',
+    ],
   ];
   for (const [name, overrides, reason] of cases) {
     test(`${name}: not indexable (${reason})`, () => {
@@ -34,7 +47,10 @@ describe('indexabilityOf', () => {
     });
   }
   test('the markup canonical wins over the header one', () => {
-    assert.deepEqual(indexabilityOf(row({ facts: factsOf({ canonical: URL_A, canonicalHeader: 'https://example.com/b' }) })), { indexable: true });
+    assert.deepEqual(
+      indexabilityOf(row({ facts: factsOf({ canonical: URL_A, canonicalHeader: 'https://example.com/b' }) })),
+      { indexable: true },
+    );
   });
   test('a file or a row stored before facts is judged by its status', () => {
     assert.deepEqual(indexabilityOf(row({ kind: 'file', facts: null })), { indexable: true });

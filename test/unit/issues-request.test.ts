@@ -14,7 +14,14 @@ describe('the crawl/issues request', () => {
   it('answers the issues of a stored crawl by severity and the failed checks with their counts', async () => {
     const clock = new VirtualClock();
     const store = new MemoryCrawlStore();
-    const manager = new CrawlManager({ store, fetcher: new FakeSite(clock), clock, runId: 'run', newId: () => 'x', onActiveChange: () => undefined });
+    const manager = new CrawlManager({
+      store,
+      fetcher: new FakeSite(clock),
+      clock,
+      runId: 'run',
+      newId: () => 'x',
+      onActiveChange: () => undefined,
+    });
     const handlers = createHandlers(store, manager, clock);
     await store.transaction(async (tx) => {
       await tx.putCrawl({ ...crawlFixture(CRAWL_ID), state: 'finished' });
@@ -44,8 +51,14 @@ describe('the command line’s issues line', () => {
       issuesLine({ bySeverity: { error: 2, warning: 0, notice: 1 }, checks }, false),
       'issues: 2 errors, 0 warnings, 1 notice (broken-link-internal 2, title-too-short 1); every one: --out NAME.issues.csv',
     );
-    assert.equal(issuesLine({ bySeverity: { error: 2, warning: 0, notice: 1 }, checks }, true), 'issues: 2 errors, 0 warnings, 1 notice (broken-link-internal 2, title-too-short 1)');
-    assert.equal(issuesLine({ bySeverity: { error: 0, warning: 0, notice: 0 }, checks: [] }, false), 'issues: 0 errors, 0 warnings, 0 notices');
+    assert.equal(
+      issuesLine({ bySeverity: { error: 2, warning: 0, notice: 1 }, checks }, true),
+      'issues: 2 errors, 0 warnings, 1 notice (broken-link-internal 2, title-too-short 1)',
+    );
+    assert.equal(
+      issuesLine({ bySeverity: { error: 0, warning: 0, notice: 0 }, checks: [] }, false),
+      'issues: 0 errors, 0 warnings, 0 notices',
+    );
   });
 
   it('names the errors before the warnings and notices, however many of those there are', () => {

@@ -25,7 +25,10 @@ import {
 describe('layering of src/', () => {
   it('has a rule for every top-level folder and every shell', () => {
     const folders = [...new Set(FILES.map((file) => file.folder))].filter((folder) => !/\.[a-z]+$/.test(folder));
-    assert.deepEqual(folders.filter((folder) => !(folder in ALLOWED)), []);
+    assert.deepEqual(
+      folders.filter((folder) => !(folder in ALLOWED)),
+      [],
+    );
   });
 
   it('imports across folders only downwards, as the layers allow', () => {
@@ -42,13 +45,17 @@ describe('layering of src/', () => {
 
   it('lets nothing import a shell but the shell itself', () => {
     const wrong = FILES.flatMap((file) =>
-      file.files.filter((target) => layerOf(target).startsWith('shells/') && layerOf(target) !== file.folder).map((target) => `${file.path} imports ${target}`),
+      file.files
+        .filter((target) => layerOf(target).startsWith('shells/') && layerOf(target) !== file.folder)
+        .map((target) => `${file.path} imports ${target}`),
     );
     assert.deepEqual(wrong, []);
   });
 
   it('keeps the core free of every package but its pure parsers', () => {
-    const wrong = FILES.filter((file) => file.folder === 'core').flatMap((file) => file.packages.filter((name) => !CORE_PACKAGES.has(name)).map((name) => `${file.path} imports ${name}`));
+    const wrong = FILES.filter((file) => file.folder === 'core').flatMap((file) =>
+      file.packages.filter((name) => !CORE_PACKAGES.has(name)).map((name) => `${file.path} imports ${name}`),
+    );
     assert.deepEqual(wrong, []);
   });
 
@@ -82,13 +89,16 @@ describe('layering of src/', () => {
 
   it('allows no arrow that no file uses, so the table is the map of the house', () => {
     const used = new Set(usedArrows());
-    const unused = Object.entries(ALLOWED).flatMap(([from, tos]) => tos.map((to) => `${from} → ${to}`).filter((arrow) => !used.has(arrow as `${string} → ${string}`)));
+    const unused = Object.entries(ALLOWED).flatMap(([from, tos]) =>
+      tos.map((to) => `${from} → ${to}`).filter((arrow) => !used.has(arrow as `${string} → ${string}`)),
+    );
     assert.deepEqual(unused, [], 'take these arrows out of ALLOWED in test/support/layers.ts (then: npm run docs)');
   });
 
   it("draws docs/architecture.md's layer table from ALLOWED", () => {
     const text = readFileSync(ARCHITECTURE_DOC, 'utf8');
-    if (process.env.UPDATE_DOCS === '1' && layerBlockOf(text) !== layerTable()) writeFileSync(ARCHITECTURE_DOC, withLayerTable(text));
+    if (process.env.UPDATE_DOCS === '1' && layerBlockOf(text) !== layerTable())
+      writeFileSync(ARCHITECTURE_DOC, withLayerTable(text));
     const block = layerBlockOf(readFileSync(ARCHITECTURE_DOC, 'utf8'));
     assert.equal(block, layerTable(), 'run: npm run docs');
   });

@@ -18,7 +18,8 @@ import {
 } from '../../src/shells/build/manifest.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const readShared = (): SharedManifest => JSON.parse(readFileSync(join(ROOT, 'manifest.json'), 'utf8')) as SharedManifest;
+const readShared = (): SharedManifest =>
+  JSON.parse(readFileSync(join(ROOT, 'manifest.json'), 'utf8')) as SharedManifest;
 
 describe('manifestFor', () => {
   test('Chrome: the shared manifest as it is, a copy', () => {
@@ -43,7 +44,11 @@ describe('manifestFor', () => {
   test('Firefox: the gecko id, the oldest versions and no data collected', () => {
     const firefox = manifestFor('firefox', readShared());
     assert.deepEqual(firefox['browser_specific_settings'], {
-      gecko: { id: GECKO_ID, strict_min_version: FIREFOX_MIN_VERSION, data_collection_permissions: { required: ['none'] } },
+      gecko: {
+        id: GECKO_ID,
+        strict_min_version: FIREFOX_MIN_VERSION,
+        data_collection_permissions: { required: ['none'] },
+      },
       gecko_android: { strict_min_version: FIREFOX_ANDROID_MIN_VERSION },
     });
     assert.match(GECKO_ID, /^[a-z0-9._-]+@[a-z0-9.-]+$/);
@@ -54,10 +59,20 @@ describe('manifestFor', () => {
     const shared = readShared();
     const firefox = manifestFor('firefox', shared);
     const differing = new Set(['background', 'minimum_chrome_version', 'browser_specific_settings']);
-    const rest = (manifest: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(manifest).filter(([key]) => !differing.has(key)));
+    const rest = (manifest: Record<string, unknown>): Record<string, unknown> =>
+      Object.fromEntries(Object.entries(manifest).filter(([key]) => !differing.has(key)));
     assert.deepEqual(rest(firefox), rest(shared));
     // The shared keys Firefox keeps are all there: name, version, pages, permissions, host access, the CSP.
-    for (const key of ['manifest_version', 'name', 'version', 'action', 'options_ui', 'permissions', 'host_permissions', 'content_security_policy']) {
+    for (const key of [
+      'manifest_version',
+      'name',
+      'version',
+      'action',
+      'options_ui',
+      'permissions',
+      'host_permissions',
+      'content_security_policy',
+    ]) {
       assert.deepEqual(firefox[key], shared[key], key);
     }
     assert.deepEqual(shared, readShared(), 'the shared manifest is not changed');
@@ -81,7 +96,11 @@ describe('targetBrowserOf', () => {
 
   test('an unknown mode throws, naming the mode and the ones there are', () => {
     for (const mode of ['development', 'safari', 'Chrome', '']) {
-      assert.throws(() => targetBrowserOf(mode), { message: `unknown build mode "${mode}": build with --mode chrome or --mode firefox` }, mode);
+      assert.throws(
+        () => targetBrowserOf(mode),
+        { message: `unknown build mode "${mode}": build with --mode chrome or --mode firefox` },
+        mode,
+      );
     }
   });
 });

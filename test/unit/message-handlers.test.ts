@@ -18,7 +18,14 @@ function background() {
   const store = new MemoryCrawlStore();
   let ids = 0;
   const active: boolean[] = [];
-  const manager = new CrawlManager({ store, fetcher: site, clock, runId: 'run', newId: () => `crawl-${++ids}`, onActiveChange: (a) => active.push(a) });
+  const manager = new CrawlManager({
+    store,
+    fetcher: site,
+    clock,
+    runId: 'run',
+    newId: () => `crawl-${++ids}`,
+    onActiveChange: (a) => active.push(a),
+  });
   const handlers = createHandlers(store, manager, clock);
   const send = <K extends RequestType>(message: MessageOf<K>) => dispatch(handlers, message);
   /** Lets virtual time pass until the crawl is no longer running. */
@@ -34,7 +41,10 @@ function background() {
 describe('message handlers', () => {
   it('refuses invalid settings with one message per field, and starts nothing', async () => {
     const bg = background();
-    const reply = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: 'chrome://extensions', delayMs: -5 } } });
+    const reply = await bg.send({
+      type: 'crawl/start',
+      payload: { settings: { startUrl: 'chrome://extensions', delayMs: -5 } },
+    });
     assert.equal(reply.ok, false);
     if (reply.ok) return;
     assert.equal(reply.error.code, 'invalid-settings');
@@ -44,7 +54,10 @@ describe('message handlers', () => {
 
   it('refuses an exclude pattern that matches the start URL itself', async () => {
     const bg = background();
-    const reply = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/`, excludePatterns: ['*a.test*'] } } });
+    const reply = await bg.send({
+      type: 'crawl/start',
+      payload: { settings: { startUrl: `${A}/`, excludePatterns: ['*a.test*'] } },
+    });
     assert.equal(reply.ok ? null : reply.error.fields?.[0]?.field, 'excludePatterns');
   });
 
@@ -115,7 +128,11 @@ describe('message handlers', () => {
     assert.equal(new Set(lines.map((l) => (JSON.parse(l) as { url: string }).url)).size, 6);
 
     const latest = await bg.send({ type: 'pages/latest', payload: { crawlId, limit: 2 } });
-    assert.ok(latest.ok && latest.value.pages.length === 2 && (latest.value.pages[0]?.seq ?? 0) > (latest.value.pages[1]?.seq ?? 0));
+    assert.ok(
+      latest.ok &&
+        latest.value.pages.length === 2 &&
+        (latest.value.pages[0]?.seq ?? 0) > (latest.value.pages[1]?.seq ?? 0),
+    );
 
     assert.equal((await bg.send({ type: 'crawl/delete', payload: { crawlId } })).ok, true);
     const gone = await bg.send({ type: 'crawl/get', payload: { crawlId } });
@@ -123,25 +140,41 @@ describe('message handlers', () => {
     assert.equal((await bg.store.pagesAfter(crawlId, 0, 10)).length, 0);
   });
 
-  it("pages through an export whose rows count their resources and broken resources, recorded in later chunks", async () => {
+  it('pages through an export whose rows count their resources and broken resources, recorded in later chunks', async () => {
     const bg = background();
-    bg.site.route(`${A}/`, page(['/b'], '<link rel="stylesheet" href="/s.css"><img src="/logo.png"><img src="/missing.png">'));
+    bg.site.route(
+      `${A}/`,
+      page(['/b'], '<link rel="stylesheet" href="/s.css"><img src="/logo.png"><img src="/missing.png">'),
+    );
     bg.site.route(`${A}/b`, page([], '<img src="/missing.png">'));
-    bg.site.route(`${A}/s.css`, { headers: { 'content-type': 'text/css' }, body: 'body { background: url(/gone.png) }' });
+    bg.site.route(`${A}/s.css`, {
+      headers: { 'content-type': 'text/css' },
+      body: 'body { background: url(/gone.png) }',
+    });
     bg.site.route(`${A}/logo.png`, { headers: { 'content-type': 'image/png' }, body: 'png' });
     const started = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/`, delayMs: 100 } } });
     if (!started.ok) throw new Error('not started');
     await bg.settle(started.value.crawl.id);
     const lines: { url: string; kind: string; resourceCount: number; brokenResourceCount: number }[] = [];
-    for (let afterSeq = 0; ; ) {
+    for (let afterSeq = 0; ;) {
       // One row a chunk: every page's resources are in chunks of their own.
-      const chunk = await bg.send({ type: 'export/chunk', payload: { crawlId: started.value.crawl.id, format: 'jsonl', afterSeq, limit: 1 } });
+      const chunk = await bg.send({
+        type: 'export/chunk',
+        payload: { crawlId: started.value.crawl.id, format: 'jsonl', afterSeq, limit: 1 },
+      });
       if (!chunk.ok) throw new Error(chunk.error.message);
-      lines.push(...chunk.value.text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as (typeof lines)[number]));
+      lines.push(
+        ...chunk.value.text
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as (typeof lines)[number]),
+      );
       afterSeq = chunk.value.lastSeq;
       if (chunk.value.done) break;
     }
-    const counts = Object.fromEntries(lines.map((line) => [line.url.slice(A.length), [line.kind, line.resourceCount, line.brokenResourceCount]]));
+    const counts = Object.fromEntries(
+      lines.map((line) => [line.url.slice(A.length), [line.kind, line.resourceCount, line.brokenResourceCount]]),
+    );
     assert.deepEqual(counts['/'], ['page', 3, 1]);
     assert.deepEqual(counts['/b'], ['page', 1, 1]);
     assert.deepEqual(counts['/s.css'], ['resource', 1, 1]);
@@ -263,7 +296,12 @@ describe('message handlers', () => {
     const stopped = await bg.send({ type: 'crawl/stop', payload: { crawlId } });
     assert.ok(stopped.ok && stopped.value.crawl.state === 'stopped');
     const resumed = await bg.send({ type: 'crawl/resume', payload: { crawlId } });
-    assert.ok(resumed.ok && resumed.value.crawl.state === 'running' && resumed.value.crawl.endedAt === null && resumed.value.crawl.message === null);
+    assert.ok(
+      resumed.ok &&
+        resumed.value.crawl.state === 'running' &&
+        resumed.value.crawl.endedAt === null &&
+        resumed.value.crawl.message === null,
+    );
     await bg.settle(crawlId);
     assert.equal((await bg.store.getCrawl(crawlId))?.counts.done, 3);
     const again = await bg.send({ type: 'crawl/resume', payload: { crawlId } });
@@ -281,7 +319,11 @@ describe('message handlers', () => {
     const second = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/` } } });
     assert.equal(second.ok ? null : second.error.code, 'already-running');
     assert.match(second.ok ? '' : second.error.message, /paused/);
-    assert.equal((await bg.send({ type: 'crawl/list', payload: {} })).ok && (await bg.store.listCrawls()).length, 1, 'nothing stored');
+    assert.equal(
+      (await bg.send({ type: 'crawl/list', payload: {} })).ok && (await bg.store.listCrawls()).length,
+      1,
+      'nothing stored',
+    );
     const resumed = await bg.send({ type: 'crawl/resume', payload: { crawlId: first.value.crawl.id } });
     assert.ok(resumed.ok && resumed.value.crawl.state === 'running');
     await bg.settle(first.value.crawl.id);
@@ -322,12 +364,24 @@ describe('message handlers', () => {
     assert.equal((await bg.send({ type: 'crawl/rerun', payload: { crawlId: 'nope' } })).ok, false);
   });
 
-  it('re-runs a crawl imported from an archive never with the user\'s cookies, whatever its record says, and lists where it came from', async () => {
+  it("re-runs a crawl imported from an archive never with the user's cookies, whatever its record says, and lists where it came from", async () => {
     const bg = background();
     bg.site.route(`${A}/`, page([]));
     const settings = { ...DEFAULT_SETTINGS, startUrl: `${A}/`, excludePatterns: [], withCookies: true };
     const importedFrom = 'old.wacz';
-    await bg.store.transaction((tx) => tx.putCrawl({ id: 'imported', settings, state: 'finished', createdAt: 1, endedAt: 2, counts: emptyCounts(), message: null, nextSeq: 1, importedFrom }));
+    await bg.store.transaction((tx) =>
+      tx.putCrawl({
+        id: 'imported',
+        settings,
+        state: 'finished',
+        createdAt: 1,
+        endedAt: 2,
+        counts: emptyCounts(),
+        message: null,
+        nextSeq: 1,
+        importedFrom,
+      }),
+    );
     const listed = await bg.send({ type: 'crawl/list', payload: {} });
     assert.equal(listed.ok ? listed.value.crawls[0]?.importedFrom : null, importedFrom);
     const rerun = await bg.send({ type: 'crawl/rerun', payload: { crawlId: 'imported' } });
@@ -345,12 +399,16 @@ describe('message handlers', () => {
     bg.site.route(`${A}/`, page(['/1', '/2', '/3', `${B}/`, `${C}/`]));
     bg.site.route(`${B}/`, { status: 429, headers: { 'retry-after': '120' }, body: '' });
     bg.site.route(`${C}/robots.txt`, { status: 503, body: '' });
-    const started = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/`, delayMs: 1000, includeSubdomains: true } } });
+    const started = await bg.send({
+      type: 'crawl/start',
+      payload: { settings: { startUrl: `${A}/`, delayMs: 1000, includeSubdomains: true } },
+    });
     if (!started.ok) throw new Error('not started');
     const crawlId = started.value.crawl.id;
     await bg.clock.run(
       (async () => {
-        while (bg.site.requestsFor(`${B}/`).length < 1 || bg.site.requestsFor(`${C}/robots.txt`).length < 1) await bg.clock.sleep(50);
+        while (bg.site.requestsFor(`${B}/`).length < 1 || bg.site.requestsFor(`${C}/robots.txt`).length < 1)
+          await bg.clock.sleep(50);
         await bg.clock.sleep(100);
         await bg.send({ type: 'crawl/pause', payload: { crawlId } });
       })(),

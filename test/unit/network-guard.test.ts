@@ -8,7 +8,11 @@ import { networkGuardFor } from '../../src/core/crawl/network-guard.ts';
 import { newHostState } from '../../src/core/crawl/crawl-writes.ts';
 
 const guard = (startUrl: string, more: { extraOrigins?: string[]; allowPrivateAddresses?: boolean } = {}) =>
-  networkGuardFor({ startUrl, extraOrigins: more.extraOrigins ?? [], allowPrivateAddresses: more.allowPrivateAddresses ?? false });
+  networkGuardFor({
+    startUrl,
+    extraOrigins: more.extraOrigins ?? [],
+    allowPrivateAddresses: more.allowPrivateAddresses ?? false,
+  });
 
 describe('networkGuardFor', () => {
   it('applies to a crawl that starts on a public host, unless private addresses are allowed', () => {
@@ -16,29 +20,50 @@ describe('networkGuardFor', () => {
     assert.equal(guard('https://example.com/', { allowPrivateAddresses: true }).isOn, false);
   });
 
-  it('does not apply to a crawl that starts on the user\'s own network', () => {
-    for (const start of ['http://127.0.0.1:8080/', 'http://localhost:3000/', 'http://192.168.1.10/', 'http://[::1]/', 'http://wiki.internal/', 'http://intranet/']) {
+  it("does not apply to a crawl that starts on the user's own network", () => {
+    for (const start of [
+      'http://127.0.0.1:8080/',
+      'http://localhost:3000/',
+      'http://192.168.1.10/',
+      'http://[::1]/',
+      'http://wiki.internal/',
+      'http://intranet/',
+    ]) {
       const rule = guard(start);
       assert.equal(rule.isOn, false, start);
       assert.equal(rule.isBarred('http://10.0.0.1/'), false, start);
     }
   });
 
-  it('bars the private hosts a public crawl finds, whatever the URL\'s path, port or spelling', () => {
+  it("bars the private hosts a public crawl finds, whatever the URL's path, port or spelling", () => {
     const rule = guard('https://example.com/');
-    for (const url of ['http://127.0.0.1/x', 'http://2130706433/', 'https://[::ffff:10.0.0.1]:8443/', 'http://169.254.169.254/latest/', 'http://printer.local/']) {
+    for (const url of [
+      'http://127.0.0.1/x',
+      'http://2130706433/',
+      'https://[::ffff:10.0.0.1]:8443/',
+      'http://169.254.169.254/latest/',
+      'http://printer.local/',
+    ]) {
       assert.equal(rule.isBarred(url), true, url);
     }
-    for (const url of ['https://cdn.example.net/a.css', 'http://8.8.8.8/', 'not a url']) assert.equal(rule.isBarred(url), false, url);
+    for (const url of ['https://cdn.example.net/a.css', 'http://8.8.8.8/', 'not a url'])
+      assert.equal(rule.isBarred(url), false, url);
   });
 
   it('exempts the hosts the user named, on any scheme or port, and those the scope takes in', () => {
-    const rule = networkGuardFor({ startUrl: 'https://example.com/', extraOrigins: ['http://10.0.0.7'], allowPrivateAddresses: false }, (origin) => origin === 'http://192.168.5.5');
+    const rule = networkGuardFor(
+      { startUrl: 'https://example.com/', extraOrigins: ['http://10.0.0.7'], allowPrivateAddresses: false },
+      (origin) => origin === 'http://192.168.5.5',
+    );
     assert.equal(rule.isBarred('http://10.0.0.7/wiki'), false);
     assert.equal(rule.isBarred('https://10.0.0.7:8443/wiki'), false);
     assert.equal(rule.isBarred('http://192.168.5.5/'), false);
     assert.equal(rule.isBarred('http://10.0.0.8/'), true);
-    assert.equal(rule.barsAt('http://example.com', '127.0.0.1'), false, 'the start host, over http, answering from loopback');
+    assert.equal(
+      rule.barsAt('http://example.com', '127.0.0.1'),
+      false,
+      'the start host, over http, answering from loopback',
+    );
   });
 
   it('bars a host whose public name answered from a private address, and remembers it', () => {

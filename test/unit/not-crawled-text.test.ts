@@ -20,11 +20,17 @@ describe('the line on URLs a crawl left unvisited', () => {
       notCrawledText({ 'external-host-limit': 2888, depth: 3, 'external-robots': 12, 'external-limit': 1 }, limits),
       '2,904 URLs not crawled: 3 deeper than 20, 2,888 past the limit of checks per other site (100), 1 past the limit of links to other sites to check (10,000), 12 on other sites whose robots.txt refused the check',
     );
-    assert.equal(notCrawledText({ 'external-off': 7 }, limits), '7 URLs not crawled: on other sites, not checked (checks turned off)');
+    assert.equal(
+      notCrawledText({ 'external-off': 7 }, limits),
+      '7 URLs not crawled: on other sites, not checked (checks turned off)',
+    );
   });
 
-  it('names the URLs on the user\'s network a crawl of a public site did not ask for (issue 27, item 8)', () => {
-    assert.equal(notCrawledText({ 'private-address': 3 }, settings), '3 URLs not crawled: not checked: private address (on your own network or computer)');
+  it("names the URLs on the user's network a crawl of a public site did not ask for (issue 27, item 8)", () => {
+    assert.equal(
+      notCrawledText({ 'private-address': 3 }, settings),
+      '3 URLs not crawled: not checked: private address (on your own network or computer)',
+    );
   });
 
   it('says nothing when nothing was left out or it was not counted', () => {

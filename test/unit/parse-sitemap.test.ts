@@ -12,7 +12,10 @@ describe('parseSitemap', () => {
         <url><loc>https://example.com/</loc><lastmod>2024-01-01</lastmod><priority>1.0</priority></url>
         <url><loc>https://example.com/about</loc></url>
       </urlset>`;
-    assert.deepEqual(parseSitemap(xml, SITEMAP_URL), { urls: ['https://example.com/', 'https://example.com/about'], sitemaps: [] });
+    assert.deepEqual(parseSitemap(xml, SITEMAP_URL), {
+      urls: ['https://example.com/', 'https://example.com/about'],
+      sitemaps: [],
+    });
   });
 
   test('reads the child sitemaps of a sitemap index', () => {
@@ -38,7 +41,8 @@ describe('parseSitemap', () => {
   });
 
   test('normalizes locs', () => {
-    const xml = '<urlset><url><loc>HTTPS://Example.COM:443/a/../b#frag</loc></url><url><loc>/relative</loc></url></urlset>';
+    const xml =
+      '<urlset><url><loc>HTTPS://Example.COM:443/a/../b#frag</loc></url><url><loc>/relative</loc></url></urlset>';
     assert.deepEqual(parseSitemap(xml, SITEMAP_URL).urls, ['https://example.com/b', 'https://example.com/relative']);
   });
 
@@ -58,7 +62,10 @@ describe('parseSitemap', () => {
       <sm:url><sm:loc>https://example.com/prefixed</sm:loc></sm:url>
       <URL><LOC>https://example.com/upper</LOC></URL>
     </sm:urlset>`;
-    assert.deepEqual(parseSitemap(xml, SITEMAP_URL).urls, ['https://example.com/prefixed', 'https://example.com/upper']);
+    assert.deepEqual(parseSitemap(xml, SITEMAP_URL).urls, [
+      'https://example.com/prefixed',
+      'https://example.com/upper',
+    ]);
   });
 
   test('ignores locs of extensions such as images and videos', () => {
@@ -73,24 +80,41 @@ describe('parseSitemap', () => {
   });
 
   test('ignores a loc outside url and sitemap', () => {
-    assert.deepEqual(parseSitemap('<urlset><loc>https://example.com/stray</loc></urlset>', SITEMAP_URL), { urls: [], sitemaps: [] });
+    assert.deepEqual(parseSitemap('<urlset><loc>https://example.com/stray</loc></urlset>', SITEMAP_URL), {
+      urls: [],
+      sitemaps: [],
+    });
   });
 
   test('keeps duplicates in document order', () => {
-    const xml = '<urlset><url><loc>https://example.com/b</loc></url><url><loc>https://example.com/a</loc></url><url><loc>https://example.com/b</loc></url></urlset>';
-    assert.deepEqual(parseSitemap(xml, SITEMAP_URL).urls, ['https://example.com/b', 'https://example.com/a', 'https://example.com/b']);
+    const xml =
+      '<urlset><url><loc>https://example.com/b</loc></url><url><loc>https://example.com/a</loc></url><url><loc>https://example.com/b</loc></url></urlset>';
+    assert.deepEqual(parseSitemap(xml, SITEMAP_URL).urls, [
+      'https://example.com/b',
+      'https://example.com/a',
+      'https://example.com/b',
+    ]);
   });
 
   test(`keeps at most ${MAX_SITEMAP_ENTRIES} URLs`, () => {
-    const entries = Array.from({ length: MAX_SITEMAP_ENTRIES + 10 }, (_, i) => `<url><loc>https://example.com/${i}</loc></url>`);
+    const entries = Array.from(
+      { length: MAX_SITEMAP_ENTRIES + 10 },
+      (_, i) => `<url><loc>https://example.com/${i}</loc></url>`,
+    );
     const { urls } = parseSitemap(`<urlset>${entries.join('')}</urlset>`, SITEMAP_URL);
     assert.equal(urls.length, MAX_SITEMAP_ENTRIES);
     assert.equal(urls[MAX_SITEMAP_ENTRIES - 1], `https://example.com/${MAX_SITEMAP_ENTRIES - 1}`);
   });
 
   test(`keeps at most ${MAX_SITEMAP_ENTRIES} sitemaps`, () => {
-    const entries = Array.from({ length: MAX_SITEMAP_ENTRIES + 1 }, (_, i) => `<sitemap><loc>https://example.com/s${i}.xml</loc></sitemap>`);
-    assert.equal(parseSitemap(`<sitemapindex>${entries.join('')}</sitemapindex>`, SITEMAP_URL).sitemaps.length, MAX_SITEMAP_ENTRIES);
+    const entries = Array.from(
+      { length: MAX_SITEMAP_ENTRIES + 1 },
+      (_, i) => `<sitemap><loc>https://example.com/s${i}.xml</loc></sitemap>`,
+    );
+    assert.equal(
+      parseSitemap(`<sitemapindex>${entries.join('')}</sitemapindex>`, SITEMAP_URL).sitemaps.length,
+      MAX_SITEMAP_ENTRIES,
+    );
   });
 
   test('reads what it can of a truncated sitemap', () => {
@@ -99,11 +123,20 @@ describe('parseSitemap', () => {
   });
 
   test('reads through a stray closing tag', () => {
-    const xml = '<urlset><url><loc>https://example.com/a</loc></bogus></url><url><loc>https://example.com/b</loc></url></urlset>';
+    const xml =
+      '<urlset><url><loc>https://example.com/a</loc></bogus></url><url><loc>https://example.com/b</loc></url></urlset>';
     assert.deepEqual(parseSitemap(xml, SITEMAP_URL).urls, ['https://example.com/a', 'https://example.com/b']);
   });
 
-  const garbage = ['', 'not xml at all', '<', '<urlset><url><loc>', '<<<>>>&&&;;', '<html><body><a href="/x">x</a></body></html>', '\u0000\uFFFD'];
+  const garbage = [
+    '',
+    'not xml at all',
+    '<',
+    '<urlset><url><loc>',
+    '<<<>>>&&&;;',
+    '<html><body><a href="/x">x</a></body></html>',
+    '\u0000\uFFFD',
+  ];
   for (const text of garbage) {
     test(`gives nothing for ${JSON.stringify(text)} without throwing`, () => {
       assert.deepEqual(parseSitemap(text, SITEMAP_URL), { urls: [], sitemaps: [] });

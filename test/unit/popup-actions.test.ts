@@ -3,7 +3,13 @@ import { describe, it } from 'node:test';
 import { emptyCounts } from '../../src/core/model.ts';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 import type { Send } from '../../src/messaging/client.ts';
-import { TabcrawlError, type CrawlSummary, type ReplyOf, type RequestOf, type RequestType } from '../../src/messaging/protocol.ts';
+import {
+  TabcrawlError,
+  type CrawlSummary,
+  type ReplyOf,
+  type RequestOf,
+  type RequestType,
+} from '../../src/messaging/protocol.ts';
 import type { PopupDeps } from '../../src/popup/deps.ts';
 import {
   accessRefusedMessage,
@@ -31,11 +37,25 @@ type Handlers = { [K in RequestType]?: (payload: RequestOf<K>) => ReplyOf<K> | P
 
 function summary(overrides: Partial<CrawlSummary> = {}): CrawlSummary {
   const startUrl = overrides.startUrl ?? 'https://example.com/';
-  return { id: 'crawl-1', startUrl, state: 'running', createdAt: 1_700_000_000_000, endedAt: null, counts: emptyCounts(), queued: 0, message: null, settings: { ...DEFAULT_SETTINGS, startUrl }, ...overrides };
+  return {
+    id: 'crawl-1',
+    startUrl,
+    state: 'running',
+    createdAt: 1_700_000_000_000,
+    endedAt: null,
+    counts: emptyCounts(),
+    queued: 0,
+    message: null,
+    settings: { ...DEFAULT_SETTINGS, startUrl },
+    ...overrides,
+  };
 }
 
 /** Fake ports: a background answering from `handlers` (a missing answer fails), and records of what was done. */
-function fakePorts(handlers: Handlers, { deps = {}, state = {} }: { deps?: Partial<PopupDeps>; state?: Partial<PopupState> } = {}) {
+function fakePorts(
+  handlers: Handlers,
+  { deps = {}, state = {} }: { deps?: Partial<PopupDeps>; state?: Partial<PopupState> } = {},
+) {
   const sent: { type: RequestType; payload: unknown }[] = [];
   async function send<K extends RequestType>(type: K, payload: RequestOf<K>): Promise<ReplyOf<K>> {
     sent.push({ type, payload });
@@ -78,25 +98,46 @@ function fakePorts(handlers: Handlers, { deps = {}, state = {} }: { deps?: Parti
     setRefusal: (refusal) => refusals.push(refusal),
   };
   const typesSent = (): RequestType[] => sent.map((request) => request.type);
-  return { ports, sent, typesSent, shown, performed, refusals, accessAsked, settingsStorage, state: () => ports.store.getState(), show: (crawl: CrawlSummary | null) => (current = crawl) };
+  return {
+    ports,
+    sent,
+    typesSent,
+    shown,
+    performed,
+    refusals,
+    accessAsked,
+    settingsStorage,
+    state: () => ports.store.getState(),
+    show: (crawl: CrawlSummary | null) => (current = crawl),
+  };
 }
 
 /** A form ready to start a crawl of example.com. */
-const ready: Partial<PopupState> = { values: { startUrl: 'https://example.com/', settings: fromSettings({ maxPages: 5 }) } };
+const ready: Partial<PopupState> = {
+  values: { startUrl: 'https://example.com/', settings: fromSettings({ maxPages: 5 }) },
+};
 
 describe('popup actions: on open', () => {
   it('fills the form from the tab and shows the newest crawl of its site', async () => {
     const older = summary({ id: 'old', createdAt: 1 });
     const newer = summary({ id: 'new', createdAt: 2 });
-    const fake = fakePorts({ 'crawl/list': () => ({ crawls: [older, newer, summary({ id: 'other', startUrl: 'https://other.test/' })] }) });
+    const fake = fakePorts({
+      'crawl/list': () => ({ crawls: [older, newer, summary({ id: 'other', startUrl: 'https://other.test/' })] }),
+    });
     await loadOnOpen(fake.ports, () => false);
     assert.equal(fake.state().values.startUrl, 'https://example.com/');
-    assert.deepEqual(fake.shown.map((crawl) => crawl?.id), ['new']);
+    assert.deepEqual(
+      fake.shown.map((crawl) => crawl?.id),
+      ['new'],
+    );
     assert.equal(fake.state().isLoading, false);
   });
 
   it('notes a tab that is no web site and shows no crawl', async () => {
-    const fake = fakePorts({ 'crawl/list': () => ({ crawls: [summary()] }) }, { deps: { currentTabUrl: () => Promise.resolve('chrome://newtab/') } });
+    const fake = fakePorts(
+      { 'crawl/list': () => ({ crawls: [summary()] }) },
+      { deps: { currentTabUrl: () => Promise.resolve('chrome://newtab/') } },
+    );
     await loadOnOpen(fake.ports, () => false);
     assert.equal(fake.state().note, NOT_A_SITE_NOTE);
     assert.deepEqual(fake.shown, []);
@@ -130,12 +171,18 @@ describe('popup actions: Start', () => {
     const fake = fakePorts({}, { state: ready, deps: { requestHostAccess: () => Promise.resolve(false) } });
     await startCrawl(fake.ports);
     assert.deepEqual(fake.sent, []);
-    assert.equal(fake.state().banner, accessRefusedMessage({ startUrl: 'https://example.com/', includeSubdomains: false }));
+    assert.equal(
+      fake.state().banner,
+      accessRefusedMessage({ startUrl: 'https://example.com/', includeSubdomains: false }),
+    );
     assert.equal(fake.state().isStarting, false);
   });
 
   it('counts a failed access request as refused', async () => {
-    const fake = fakePorts({}, { state: ready, deps: { requestHostAccess: () => Promise.reject(new Error('no gesture')) } });
+    const fake = fakePorts(
+      {},
+      { state: ready, deps: { requestHostAccess: () => Promise.reject(new Error('no gesture')) } },
+    );
     await startCrawl(fake.ports);
     assert.deepEqual(fake.sent, []);
     assert.match(fake.state().banner ?? '', /did not get it/);
@@ -157,7 +204,12 @@ describe('popup actions: Start', () => {
 
   it('turns a refusal because another crawl is in the way into the refusal, naming that crawl', async () => {
     const fake = fakePorts(
-      { 'crawl/start': () => Promise.reject(new TabcrawlError({ code: 'already-running', message: 'A crawl of example.com runs', crawlId: 'blocker' })) },
+      {
+        'crawl/start': () =>
+          Promise.reject(
+            new TabcrawlError({ code: 'already-running', message: 'A crawl of example.com runs', crawlId: 'blocker' }),
+          ),
+      },
       { state: ready },
     );
     await startCrawl(fake.ports);
@@ -169,7 +221,16 @@ describe('popup actions: Start', () => {
 
   it('shows a refusal on fields next to them', async () => {
     const fake = fakePorts(
-      { 'crawl/start': () => Promise.reject(new TabcrawlError({ code: 'invalid-settings', message: 'bad', fields: [{ field: 'maxPages', message: 'too many' }] })) },
+      {
+        'crawl/start': () =>
+          Promise.reject(
+            new TabcrawlError({
+              code: 'invalid-settings',
+              message: 'bad',
+              fields: [{ field: 'maxPages', message: 'too many' }],
+            }),
+          ),
+      },
       { state: ready },
     );
     await startCrawl(fake.ports);
@@ -187,7 +248,13 @@ describe('popup actions: Start', () => {
   });
 
   it('stops the crawl in the way, then starts; when the stop fails it starts nothing', async () => {
-    const ok = fakePorts({ 'crawl/stop': () => ({ crawl: summary({ id: 'blocker', state: 'stopped' }) }), 'crawl/start': () => ({ crawl: summary() }) }, { state: ready });
+    const ok = fakePorts(
+      {
+        'crawl/stop': () => ({ crawl: summary({ id: 'blocker', state: 'stopped' }) }),
+        'crawl/start': () => ({ crawl: summary() }),
+      },
+      { state: ready },
+    );
     await stopBlockerAndStart(ok.ports, 'blocker');
     assert.deepEqual(ok.typesSent(), ['crawl/stop', 'crawl/start']);
     const failing = fakePorts({ 'crawl/start': () => ({ crawl: summary() }) }, { state: ready });
@@ -248,7 +315,10 @@ describe('popup actions: the Crawls view', () => {
   });
 
   it('re-runs nothing when access is refused, and frees the row', async () => {
-    const fake = fakePorts({}, { state: { screen: 'crawls' }, deps: { requestHostAccess: () => Promise.resolve(false) } });
+    const fake = fakePorts(
+      {},
+      { state: { screen: 'crawls' }, deps: { requestHostAccess: () => Promise.resolve(false) } },
+    );
     await rerunCrawl(fake.ports, summary({ state: 'finished' }));
     assert.deepEqual(fake.sent, []);
     assert.equal(fake.state().screen, 'crawls');
@@ -268,7 +338,10 @@ describe('popup actions: the Crawls view', () => {
     const fake = fakePorts({ 'crawl/delete': () => ({}) }, { state: { crawls: [doomed, summary({ id: 'kept' })] } });
     fake.show(doomed);
     await deleteCrawl(fake.ports, doomed);
-    assert.deepEqual(fake.state().crawls?.map((crawl) => crawl.id), ['kept']);
+    assert.deepEqual(
+      fake.state().crawls?.map((crawl) => crawl.id),
+      ['kept'],
+    );
     assert.deepEqual(fake.shown, [null]);
     assert.equal(fake.state().busyId, null);
   });
@@ -284,7 +357,10 @@ describe('popup actions: the Crawls view', () => {
 
   it('saves a crawl as a Browsertrix config named after its site and date', async () => {
     const saved: [string, string][] = [];
-    const fake = fakePorts({}, { deps: { saveConfig: (name, text) => Promise.resolve(saved.push([name, text])), tabcrawlVersion: '9.9' } });
+    const fake = fakePorts(
+      {},
+      { deps: { saveConfig: (name, text) => Promise.resolve(saved.push([name, text])), tabcrawlVersion: '9.9' } },
+    );
     await saveBrowsertrixConfig(fake.ports, summary());
     assert.equal(saved[0]?.[0], 'example.com-2023-11-14.browsertrix.yaml');
     assert.match(saved[0]?.[1] ?? '', /9\.9/);
@@ -297,7 +373,15 @@ describe('popup actions: the Crawls view', () => {
   });
 
   it('says why a tab could not be opened', async () => {
-    const fake = fakePorts({}, { deps: { openResultsTab: () => Promise.reject(new Error('no tabs')), openImportTab: () => Promise.reject(new Error('no tabs')) } });
+    const fake = fakePorts(
+      {},
+      {
+        deps: {
+          openResultsTab: () => Promise.reject(new Error('no tabs')),
+          openImportTab: () => Promise.reject(new Error('no tabs')),
+        },
+      },
+    );
     await openInTab(fake.ports, 'crawl-1', 'issues');
     assert.equal(fake.state().banner, 'Could not open the results page: no tabs');
     await openArchive(fake.ports);

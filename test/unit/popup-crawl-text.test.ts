@@ -8,7 +8,13 @@ import type { CrawlSummary } from '../../src/messaging/protocol.ts';
 const settings = { ...DEFAULT_SETTINGS, startUrl: 'https://example.com/' };
 
 function summary(overrides: Partial<CrawlSummary>): Pick<CrawlSummary, 'state' | 'counts' | 'queued' | 'settings'> {
-  return { state: 'running', counts: { admitted: 0, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0 }, queued: 0, settings, ...overrides };
+  return {
+    state: 'running',
+    counts: { admitted: 0, done: 0, fetched: 0, errors: 0, blocked: 0, bytesStored: 0 },
+    queued: 0,
+    settings,
+    ...overrides,
+  };
 }
 
 describe('popup format: progress of a crawl', () => {
@@ -27,7 +33,11 @@ describe('popup format: progress of a crawl', () => {
       ['failed', 0, 1, 500, 0],
     ];
     for (const [state, done, queued, maxPages, percent] of cases) {
-      assert.equal(progressPercent(summary({ state, counts: counts(done), queued, settings: { ...settings, maxPages } })), percent, JSON.stringify({ state, done, queued, maxPages }));
+      assert.equal(
+        progressPercent(summary({ state, counts: counts(done), queued, settings: { ...settings, maxPages } })),
+        percent,
+        JSON.stringify({ state, done, queued, maxPages }),
+      );
     }
   });
 

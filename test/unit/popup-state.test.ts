@@ -17,7 +17,18 @@ import {
 
 function summary(overrides: Partial<CrawlSummary> = {}): CrawlSummary {
   const startUrl = overrides.startUrl ?? 'https://example.com/';
-  return { id: 'crawl-1', startUrl, state: 'running', createdAt: 0, endedAt: null, counts: emptyCounts(), queued: 0, message: null, settings: { ...DEFAULT_SETTINGS, startUrl }, ...overrides };
+  return {
+    id: 'crawl-1',
+    startUrl,
+    state: 'running',
+    createdAt: 0,
+    endedAt: null,
+    counts: emptyCounts(),
+    queued: 0,
+    message: null,
+    settings: { ...DEFAULT_SETTINGS, startUrl },
+    ...overrides,
+  };
 }
 
 const start = initialPopupState();
@@ -34,8 +45,14 @@ describe('popup state: the Start form', () => {
 
   it('fills the start URL from the tab until the user types one', () => {
     assert.equal(reducePopup(start, { type: 'tab-read', origin: 'https://a.test' }).values.startUrl, 'https://a.test/');
-    const typed = reducePopup(start, { type: 'form-edited', values: { ...start.values, startUrl: 'https://mine.test/' } });
-    assert.equal(reducePopup(typed, { type: 'tab-read', origin: 'https://a.test' }).values.startUrl, 'https://mine.test/');
+    const typed = reducePopup(start, {
+      type: 'form-edited',
+      values: { ...start.values, startUrl: 'https://mine.test/' },
+    });
+    assert.equal(
+      reducePopup(typed, { type: 'tab-read', origin: 'https://a.test' }).values.startUrl,
+      'https://mine.test/',
+    );
   });
 
   it('notes a tab that is no web site, and drops the note once a URL is typed', () => {
@@ -46,7 +63,10 @@ describe('popup state: the Start form', () => {
 
   it('keeps the note when only a setting changes', () => {
     const noted = reducePopup(start, { type: 'tab-read', origin: null });
-    const edited = reducePopup(noted, { type: 'form-edited', values: { ...noted.values, settings: fromSettings({ maxPages: 3 }) } });
+    const edited = reducePopup(noted, {
+      type: 'form-edited',
+      values: { ...noted.values, settings: fromSettings({ maxPages: 3 }) },
+    });
     assert.equal(edited.note, NOT_A_SITE_NOTE);
     assert.equal(edited.hasEditedSettings, true);
     assert.equal(edited.hasEditedUrl, false);
@@ -75,7 +95,13 @@ describe('popup state: the Start form', () => {
   });
 
   it('clears the messages when a Start goes out, and folds the form once it started', () => {
-    const failed: PopupState = { ...start, banner: 'old', fieldErrors: { maxPages: 'x' }, isFormWanted: true, note: 'n' };
+    const failed: PopupState = {
+      ...start,
+      banner: 'old',
+      fieldErrors: { maxPages: 'x' },
+      isFormWanted: true,
+      note: 'n',
+    };
     const sent = reducePopup(failed, { type: 'start-sent' });
     assert.deepEqual(sent.fieldErrors, {});
     assert.equal(sent.banner, null);
@@ -102,7 +128,10 @@ describe('popup state: screens and the Crawls list', () => {
   });
 
   it('shows a picked crawl on the site screen with the form folded', () => {
-    const picked = reducePopup({ ...start, screen: 'crawls', banner: 'b', isFormWanted: true }, { type: 'crawl-opened' });
+    const picked = reducePopup(
+      { ...start, screen: 'crawls', banner: 'b', isFormWanted: true },
+      { type: 'crawl-opened' },
+    );
     assert.deepEqual([picked.screen, picked.banner, picked.isFormWanted], ['site', null, false]);
   });
 
@@ -113,7 +142,10 @@ describe('popup state: screens and the Crawls list', () => {
 
   it('takes a deleted crawl out of the list', () => {
     const listed: PopupState = { ...start, crawls: [summary({ id: 'a' }), summary({ id: 'b' })] };
-    assert.deepEqual(reducePopup(listed, { type: 'crawl-deleted', crawlId: 'a' }).crawls?.map((crawl) => crawl.id), ['b']);
+    assert.deepEqual(
+      reducePopup(listed, { type: 'crawl-deleted', crawlId: 'a' }).crawls?.map((crawl) => crawl.id),
+      ['b'],
+    );
     assert.equal(reducePopup(start, { type: 'crawl-deleted', crawlId: 'a' }).crawls, null);
   });
 });

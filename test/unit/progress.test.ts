@@ -47,16 +47,28 @@ describe('progress: active time and rate', () => {
     assert.equal(activeMs({ state: 'running', createdAt: 1000, endedAt: null }, 61_000), 60_000);
   });
   it('leaves out the time spent paused before a resume', () => {
-    assert.equal(activeMs({ state: 'running', createdAt: 0, endedAt: null, pausedAt: null, pausedMs: 30_000 }, 90_000), 60_000);
+    assert.equal(
+      activeMs({ state: 'running', createdAt: 0, endedAt: null, pausedAt: null, pausedMs: 30_000 }, 90_000),
+      60_000,
+    );
   });
   it('stops counting while paused', () => {
-    assert.equal(activeMs({ state: 'paused', createdAt: 0, endedAt: null, pausedAt: 40_000, pausedMs: 10_000 }, 500_000), 30_000);
+    assert.equal(
+      activeMs({ state: 'paused', createdAt: 0, endedAt: null, pausedAt: 40_000, pausedMs: 10_000 }, 500_000),
+      30_000,
+    );
   });
   it('counts a finished crawl to its end', () => {
-    assert.equal(activeMs({ state: 'finished', createdAt: 0, endedAt: 20_000, pausedAt: null, pausedMs: 0 }, 500_000), 20_000);
+    assert.equal(
+      activeMs({ state: 'finished', createdAt: 0, endedAt: 20_000, pausedAt: null, pausedMs: 0 }, 500_000),
+      20_000,
+    );
   });
   it('counts a stopped crawl that was paused first to its pause', () => {
-    assert.equal(activeMs({ state: 'stopped', createdAt: 0, endedAt: 90_000, pausedAt: 50_000, pausedMs: 0 }, 500_000), 50_000);
+    assert.equal(
+      activeMs({ state: 'stopped', createdAt: 0, endedAt: 90_000, pausedAt: 50_000, pausedMs: 0 }, 500_000),
+      50_000,
+    );
   });
   it('gives pages per minute over the active time', () => {
     assert.equal(pagesPerMinute(30, 60_000), 30);
@@ -69,7 +81,12 @@ describe('progress: active time and rate', () => {
 
 describe('progress: what a host waits for', () => {
   it('says in-flight while a request to the host is under way', () => {
-    const wait = hostWait(host({ inFlight: { url: `${A}/x`, startedAt: 5, runId: 'r' }, nextAllowedAt: NOW + 9000 }), NOW, 1000, null);
+    const wait = hostWait(
+      host({ inFlight: { url: `${A}/x`, startedAt: 5, runId: 'r' }, nextAllowedAt: NOW + 9000 }),
+      NOW,
+      1000,
+      null,
+    );
     assert.deepEqual(wait, { kind: 'in-flight', url: `${A}/x`, since: 5 });
   });
   it('says ready when every clock has passed', () => {
@@ -91,15 +108,27 @@ describe('progress: what a host waits for', () => {
     for (const [delayMs, crawlDelayMs, lastResponseMs, rule, gapMs] of cases) {
       const label = JSON.stringify({ delayMs, crawlDelayMs, lastResponseMs });
       assert.deepEqual(currentGap(delayMs, crawlDelayMs, lastResponseMs), { gapMs, rule }, label);
-      assert.deepEqual(hostWait(host({ nextAllowedAt: NOW + 1500, lastResponseMs }), NOW, delayMs, crawlDelayMs), { kind: 'gap', until: NOW + 1500, rule, gapMs }, label);
+      assert.deepEqual(
+        hostWait(host({ nextAllowedAt: NOW + 1500, lastResponseMs }), NOW, delayMs, crawlDelayMs),
+        { kind: 'gap', until: NOW + 1500, rule, gapMs },
+        label,
+      );
     }
   });
   it('says backoff when a 429 or 503 back-off ends after the spacing', () => {
-    assert.deepEqual(hostWait(host({ nextAllowedAt: NOW + 1000, backoffUntil: NOW + 60_000 }), NOW, 1000, null), { kind: 'backoff', until: NOW + 60_000 });
+    assert.deepEqual(hostWait(host({ nextAllowedAt: NOW + 1000, backoffUntil: NOW + 60_000 }), NOW, 1000, null), {
+      kind: 'backoff',
+      until: NOW + 60_000,
+    });
   });
   it('says robots while an unavailable robots.txt waits for its retry', () => {
     const base = host();
-    const wait = hostWait({ ...base, robots: { ...base.robots, phase: 'unavailable', retryAt: NOW + 5000 }, nextAllowedAt: NOW + 1000 }, NOW, 1000, null);
+    const wait = hostWait(
+      { ...base, robots: { ...base.robots, phase: 'unavailable', retryAt: NOW + 5000 }, nextAllowedAt: NOW + 1000 },
+      NOW,
+      1000,
+      null,
+    );
     assert.deepEqual(wait, { kind: 'robots', retryAt: NOW + 5000 });
   });
   it('lists only hosts with URLs left, most pending first', () => {
@@ -110,13 +139,21 @@ describe('progress: what a host waits for', () => {
       host({ origin: 'http://d.test', pending: 0, inFlight: { url: 'http://d.test/', startedAt: NOW, runId: 'r' } }),
     ];
     const listed = hostsProgress(hosts, NOW, 1000, (h) => (h.origin === 'http://c.test' ? 4000 : null));
-    assert.deepEqual(listed.map((h) => h.origin), ['http://c.test', 'http://b.test', 'http://d.test']);
+    assert.deepEqual(
+      listed.map((h) => h.origin),
+      ['http://c.test', 'http://b.test', 'http://d.test'],
+    );
     assert.equal(listed[0]?.gapMs, 4000);
     assert.equal(listed[0]?.readyAt, NOW + 500);
     assert.equal(listed[1]?.gapMs, 1000);
   });
   it('gives each host the gap it gets now, the response-time term included, and its last response time', () => {
-    const [listed] = hostsProgress([host({ pending: 64, lastResponseMs: 3000, nextAllowedAt: NOW + 8000 })], NOW, 0, () => null);
+    const [listed] = hostsProgress(
+      [host({ pending: 64, lastResponseMs: 3000, nextAllowedAt: NOW + 8000 })],
+      NOW,
+      0,
+      () => null,
+    );
     assert.equal(listed?.gapMs, 9000);
     assert.equal(listed?.responseMs, 3000);
   });
@@ -128,12 +165,21 @@ describe('progress: time left', () => {
     assert.equal(etaMs([{ pending: 0, typicalGapMs: 2000, readyAt: NOW + 500, typicalResponseMs: 100 }], NOW, 8), 0);
   });
   it('waits the gap between each two requests of one host, after its next allowed time, and each response', () => {
-    assert.equal(etaMs([{ pending: 4, typicalGapMs: 2000, readyAt: NOW + 500, typicalResponseMs: 0 }], NOW, 8), 500 + 3 * 2000);
-    assert.equal(etaMs([{ pending: 4, typicalGapMs: 2000, readyAt: NOW + 500, typicalResponseMs: 100 }], NOW, 8), 500 + 4 * 100 + 3 * 2000);
+    assert.equal(
+      etaMs([{ pending: 4, typicalGapMs: 2000, readyAt: NOW + 500, typicalResponseMs: 0 }], NOW, 8),
+      500 + 3 * 2000,
+    );
+    assert.equal(
+      etaMs([{ pending: 4, typicalGapMs: 2000, readyAt: NOW + 500, typicalResponseMs: 100 }], NOW, 8),
+      500 + 4 * 100 + 3 * 2000,
+    );
   });
   it('counts a slow host at delay 0 by its typical response time and the gap that rule sets', () => {
     // 64 URLs of 3 s pages at delay 0 (every answer 3 s): each takes 3 s and waits 9 s after it.
-    assert.equal(etaMs([{ pending: 64, typicalGapMs: 9000, readyAt: NOW + 9000, typicalResponseMs: 3000 }], NOW, 8), 9000 + 64 * 3000 + 63 * 9000);
+    assert.equal(
+      etaMs([{ pending: 64, typicalGapMs: 9000, readyAt: NOW + 9000, typicalResponseMs: 3000 }], NOW, 8),
+      9000 + 64 * 3000 + 63 * 9000,
+    );
   });
   it('is bound by the slowest host when hosts run in parallel', () => {
     const hosts = [
@@ -143,7 +189,12 @@ describe('progress: time left', () => {
     assert.equal(etaMs(hosts, NOW, 8), 10_000);
   });
   it('is bound by the host limit when more hosts wait than run at once', () => {
-    const hosts = Array.from({ length: 4 }, () => ({ pending: 6, typicalGapMs: 1000, readyAt: 0, typicalResponseMs: 0 }));
+    const hosts = Array.from({ length: 4 }, () => ({
+      pending: 6,
+      typicalGapMs: 1000,
+      readyAt: 0,
+      typicalResponseMs: 0,
+    }));
     assert.equal(etaMs(hosts, NOW, 2), (4 * 5000) / 2);
   });
   it('after one slow answer among fast ones, waits out the gap it set, then counts the typical answer and gap, not the slow one', () => {
@@ -170,7 +221,7 @@ describe('progress: time left', () => {
   });
 });
 
-describe('progress: a host\'s typical response time', () => {
+describe("progress: a host's typical response time", () => {
   it('is the median of its recent answers (the lower middle one for an even count), its last for a host stored without them, 0 before any', () => {
     const cases: [number[] | undefined, number, number][] = [
       [undefined, 0, 0],
@@ -184,25 +235,44 @@ describe('progress: a host\'s typical response time', () => {
     ];
     for (const [recentResponseMs, lastResponseMs, expected] of cases) {
       const label = JSON.stringify({ recentResponseMs, lastResponseMs });
-      assert.equal(typicalResponseMs(recentResponseMs === undefined ? { lastResponseMs } : { lastResponseMs, recentResponseMs }), expected, label);
+      assert.equal(
+        typicalResponseMs(recentResponseMs === undefined ? { lastResponseMs } : { lastResponseMs, recentResponseMs }),
+        expected,
+        label,
+      );
     }
   });
 
   it(`keeps the last ${RECENT_RESPONSES} response times, oldest first`, () => {
     let recent: number[] | undefined;
     for (let ms = 1; ms <= RECENT_RESPONSES + 3; ms += 1) recent = withRecentResponse(recent, ms);
-    assert.deepEqual(recent, Array.from({ length: RECENT_RESPONSES }, (_, i) => i + 4));
+    assert.deepEqual(
+      recent,
+      Array.from({ length: RECENT_RESPONSES }, (_, i) => i + 4),
+    );
   });
 });
 
 describe('progress: toolbar badge', () => {
   it('writes counts in at most four characters, rounding down', () => {
     assert.deepEqual([0, 7, 999, 1000, 1299, 12_345, 999_999, 1_250_000, 123_456_789].map(compactCount), [
-      '0', '7', '999', '1k', '1.2k', '12k', '999k', '1.2M', '123M',
+      '0',
+      '7',
+      '999',
+      '1k',
+      '1.2k',
+      '12k',
+      '999k',
+      '1.2M',
+      '123M',
     ]);
   });
   it('shows the rows done while a crawl runs, summed over running crawls', () => {
-    const view = badgeFor([crawl('running', { counts: { ...emptyCounts(), done: 1200 } }), crawl('finished', { endedAt: 9 }), crawl('running', { counts: { ...emptyCounts(), done: 34 } })]);
+    const view = badgeFor([
+      crawl('running', { counts: { ...emptyCounts(), done: 1200 } }),
+      crawl('finished', { endedAt: 9 }),
+      crawl('running', { counts: { ...emptyCounts(), done: 34 } }),
+    ]);
     assert.equal(view.text, '1.2k');
   });
   it('is cleared when a new crawl starts with nothing done yet', () => {

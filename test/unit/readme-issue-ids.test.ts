@@ -16,10 +16,16 @@ function listedIds(severity: string): string[] {
   return [...text.matchAll(/`([a-z0-9-]+)`/g)].map((m) => m[1] ?? '');
 }
 
-describe('the README\'s Issues ids', () => {
+describe("the README's Issues ids", () => {
   it('lists every check once, under its severity, and nothing else', () => {
     for (const severity of SEVERITIES) {
-      assert.deepEqual(listedIds(severity).sort(), CHECKS.filter((c) => c.severity === severity).map((c) => c.id).sort(), severity);
+      assert.deepEqual(
+        listedIds(severity).sort(),
+        CHECKS.filter((c) => c.severity === severity)
+          .map((c) => c.id)
+          .sort(),
+        severity,
+      );
     }
   });
 });

@@ -33,17 +33,33 @@ describe('redacting credentials in headers', () => {
   });
 
   it('replaces the values of Set-Cookie and leaves the other response headers alone', () => {
-    assert.deepEqual(redactSetCookies([['set-cookie', 'a=1; HttpOnly'], ['Set-Cookie', 'b=2'], ['content-type', 'text/html']]), [
-      ['set-cookie', REDACTED_VALUE],
-      ['Set-Cookie', REDACTED_VALUE],
-      ['content-type', 'text/html'],
-    ]);
+    assert.deepEqual(
+      redactSetCookies([
+        ['set-cookie', 'a=1; HttpOnly'],
+        ['Set-Cookie', 'b=2'],
+        ['content-type', 'text/html'],
+      ]),
+      [
+        ['set-cookie', REDACTED_VALUE],
+        ['Set-Cookie', REDACTED_VALUE],
+        ['content-type', 'text/html'],
+      ],
+    );
   });
 
   it('redacts a row for export, keeping Set-Cookie values only when asked, and passes a row without credentials on as it is', () => {
-    const stored = { headers: [['set-cookie', 'a=1']] as [string, string][], requestHeaders: [['cookie', 'b=2']] as [string, string][] };
-    assert.deepEqual(redactRow(stored, { keepSetCookies: false }), { headers: [['set-cookie', REDACTED_VALUE]], requestHeaders: [['cookie', REDACTED_VALUE]] });
-    assert.deepEqual(redactRow(stored, { keepSetCookies: true }), { headers: [['set-cookie', 'a=1']], requestHeaders: [['cookie', REDACTED_VALUE]] });
+    const stored = {
+      headers: [['set-cookie', 'a=1']] as [string, string][],
+      requestHeaders: [['cookie', 'b=2']] as [string, string][],
+    };
+    assert.deepEqual(redactRow(stored, { keepSetCookies: false }), {
+      headers: [['set-cookie', REDACTED_VALUE]],
+      requestHeaders: [['cookie', REDACTED_VALUE]],
+    });
+    assert.deepEqual(redactRow(stored, { keepSetCookies: true }), {
+      headers: [['set-cookie', 'a=1']],
+      requestHeaders: [['cookie', REDACTED_VALUE]],
+    });
     assert.deepEqual(stored.requestHeaders, [['cookie', 'b=2']], 'the row given is not changed');
     const clean = { headers: [['content-type', 'text/html']] as [string, string][], requestHeaders: null };
     assert.equal(redactRow(clean, { keepSetCookies: false }), clean);
@@ -57,7 +73,12 @@ async function crawlWithCredentials() {
   w.site.route(`${A}/`, {
     ...page([]),
     headers: { 'content-type': 'text/html', 'set-cookie': 'login=s3cr3t-set; HttpOnly' },
-    requestHeaders: { 'user-agent': 'fake', cookie: 'session=s3cr3t-cookie', authorization: 'Bearer s3cr3t-token', 'proxy-authorization': 'Basic s3cr3t-proxy' },
+    requestHeaders: {
+      'user-agent': 'fake',
+      cookie: 'session=s3cr3t-cookie',
+      authorization: 'Bearer s3cr3t-token',
+      'proxy-authorization': 'Basic s3cr3t-proxy',
+    },
   });
   const result = await crawl(w, { startUrl: `${A}/`, delayMs: 0 });
   return { w, ...result };
@@ -98,7 +119,10 @@ describe('a crawl whose requests carried credentials', () => {
       ['authorization', REDACTED_VALUE],
       ['proxy-authorization', REDACTED_VALUE],
     ]);
-    assert.deepEqual(start.headers.find(([name]) => name === 'set-cookie'), ['set-cookie', 'login=s3cr3t-set; HttpOnly']);
+    assert.deepEqual(
+      start.headers.find(([name]) => name === 'set-cookie'),
+      ['set-cookie', 'login=s3cr3t-set; HttpOnly'],
+    );
   });
 
   it('exports no credential in any format, nor a Set-Cookie value unless asked to keep them', async () => {
@@ -106,12 +130,23 @@ describe('a crawl whose requests carried credentials', () => {
     // A row stored before values were removed at capture (or imported) holds them: exports remove them too.
     const [stored] = await w.store.pagesAfter('c1', 0, 1000).then((rows) => rows.filter((r) => r.url === `${A}/`));
     assert.ok(stored);
-    await w.store.transaction((tx) => tx.putPages([{ ...stored, requestHeaders: [['cookie', 'session=s3cr3t-cookie'], ['authorization', 'Bearer s3cr3t-token']] }]));
+    await w.store.transaction((tx) =>
+      tx.putPages([
+        {
+          ...stored,
+          requestHeaders: [
+            ['cookie', 'session=s3cr3t-cookie'],
+            ['authorization', 'Bearer s3cr3t-token'],
+          ],
+        },
+      ]),
+    );
     for (const [format, text] of await exportAll(w, false)) {
       for (const secret of SECRETS) assert.equal(text.includes(secret), false, `${format} holds ${secret}`);
     }
     const kept = await exportAll(w, true);
     assert.equal(kept.get('warc ')?.includes('login=s3cr3t-set'), true, 'asked for, the WARC keeps Set-Cookie values');
-    for (const [format, text] of kept) for (const secret of SECRETS.slice(0, 3)) assert.equal(text.includes(secret), false, `${format} holds ${secret}`);
+    for (const [format, text] of kept)
+      for (const secret of SECRETS.slice(0, 3)) assert.equal(text.includes(secret), false, `${format} holds ${secret}`);
   });
 });

@@ -36,11 +36,14 @@ function row(path: string, overrides: Partial<PageRecord> = {}): PageRecord {
   };
 }
 
-const redirect = (path: string, to: string | null, status = 301): PageRecord => row(path, { status, location: to === null ? null : to.startsWith('http') ? to : `${A}${to}` });
+const redirect = (path: string, to: string | null, status = 301): PageRecord =>
+  row(path, { status, location: to === null ? null : to.startsWith('http') ? to : `${A}${to}` });
 /** A page resource row (`kind: 'resource'`), found on the home page. */
-const resource = (path: string, overrides: Partial<PageRecord> = {}): PageRecord => row(path, { kind: 'resource', title: null, contentType: null, ...overrides });
+const resource = (path: string, overrides: Partial<PageRecord> = {}): PageRecord =>
+  row(path, { kind: 'resource', title: null, contentType: null, ...overrides });
 /** A page using `paths` as its resources. */
-const using = (path: string, paths: string[], overrides: Partial<PageRecord> = {}): PageRecord => row(path, { resources: paths.map((p) => (p.startsWith('http') ? p : `${A}${p}`)), ...overrides });
+const using = (path: string, paths: string[], overrides: Partial<PageRecord> = {}): PageRecord =>
+  row(path, { resources: paths.map((p) => (p.startsWith('http') ? p : `${A}${p}`)), ...overrides });
 const linking = (path: string, targets: [string, string][]): PageRecord =>
   row(path, { links: targets.map(([target]) => `${A}${target}`), linkTexts: targets.map(([, text]) => text) });
 
@@ -53,7 +56,15 @@ function parseCsv(text: string): string[][] {
 describe('broken links report', () => {
   it('lists a 404 target with each linking page and the anchor text of its link', async () => {
     const report = await buildBrokenLinks(
-      scanOf([linking('/', [['/gone', 'Old page'], ['/ok', 'Fine']]), linking('/b', [['/gone', '']]), row('/gone', { status: 404 }), row('/ok')]),
+      scanOf([
+        linking('/', [
+          ['/gone', 'Old page'],
+          ['/ok', 'Fine'],
+        ]),
+        linking('/b', [['/gone', '']]),
+        row('/gone', { status: 404 }),
+        row('/ok'),
+      ]),
     );
     assert.deepEqual(report.targets, [
       {
@@ -102,7 +113,15 @@ describe('broken links report', () => {
   });
 
   it('skips link targets that were never crawled', async () => {
-    const report = await buildBrokenLinks(scanOf([linking('/', [['/never', 'x'], ['/gone', 'y']]), row('/gone', { status: 410 })]));
+    const report = await buildBrokenLinks(
+      scanOf([
+        linking('/', [
+          ['/never', 'x'],
+          ['/gone', 'y'],
+        ]),
+        row('/gone', { status: 410 }),
+      ]),
+    );
     assert.deepEqual(
       report.targets.map((t) => t.url),
       [`${A}/gone`],
@@ -110,12 +129,22 @@ describe('broken links report', () => {
   });
 
   it('counts a page linking twice to one broken target once, with the text of its first link', async () => {
-    const report = await buildBrokenLinks(scanOf([linking('/', [['/gone', 'first'], ['/gone', 'second']]), row('/gone', { status: 404 })]));
+    const report = await buildBrokenLinks(
+      scanOf([
+        linking('/', [
+          ['/gone', 'first'],
+          ['/gone', 'second'],
+        ]),
+        row('/gone', { status: 404 }),
+      ]),
+    );
     assert.deepEqual(report.targets[0]?.linkingPages, [{ url: `${A}/`, anchorText: 'first' }]);
   });
 
   it('finds linking pages written after the broken row', async () => {
-    const report = await buildBrokenLinks(scanOf([row('/gone', { status: 404 }), linking('/late', [['/gone', 'late link']])]));
+    const report = await buildBrokenLinks(
+      scanOf([row('/gone', { status: 404 }), linking('/late', [['/gone', 'late link']])]),
+    );
     assert.deepEqual(report.targets[0]?.linkingPages, [{ url: `${A}/late`, anchorText: 'late link' }]);
   });
 
@@ -126,8 +155,14 @@ describe('broken links report', () => {
         row('/three', { status: 404 }),
         row('/none', { status: 404 }),
         row('/also-one', { status: 404 }),
-        linking('/p1', [['/three', ''], ['/one', '']]),
-        linking('/p2', [['/three', ''], ['/also-one', '']]),
+        linking('/p1', [
+          ['/three', ''],
+          ['/one', ''],
+        ]),
+        linking('/p2', [
+          ['/three', ''],
+          ['/also-one', ''],
+        ]),
         linking('/p3', [['/three', '']]),
       ]),
     );
@@ -163,7 +198,9 @@ describe('redirects report', () => {
   });
 
   it('follows a chain into a 404 as one long chain from its start', async () => {
-    const report = await buildRedirects(scanOf([row('/c', { status: 404 }), redirect('/a', '/b', 301), redirect('/b', '/c', 302)]));
+    const report = await buildRedirects(
+      scanOf([row('/c', { status: 404 }), redirect('/a', '/b', 301), redirect('/b', '/c', 302)]),
+    );
     assert.equal(report.chains.length, 1);
     const [chain] = report.chains;
     assert.deepEqual(chain?.hops, [
@@ -203,7 +240,9 @@ describe('redirects report', () => {
   });
 
   it('reports a chain running into a loop from its start, once', async () => {
-    const report = await buildRedirects(scanOf([redirect('/a', '/b'), redirect('/b', '/c'), redirect('/in', '/a'), redirect('/c', '/b')]));
+    const report = await buildRedirects(
+      scanOf([redirect('/a', '/b'), redirect('/b', '/c'), redirect('/in', '/a'), redirect('/c', '/b')]),
+    );
     assert.equal(report.chains.length, 1);
     assert.deepEqual(
       report.chains[0]?.hops.map((h) => h.url),
@@ -214,7 +253,14 @@ describe('redirects report', () => {
 
   it('reports a URL redirecting to itself as a loop of one hop', async () => {
     const report = await buildRedirects(scanOf([redirect('/self', '/self')]));
-    assert.deepEqual(report.chains, [{ hops: [{ url: `${A}/self`, status: 301 }], end: { kind: 'loop', url: `${A}/self` }, isLong: false, isLoop: true }]);
+    assert.deepEqual(report.chains, [
+      {
+        hops: [{ url: `${A}/self`, status: 301 }],
+        end: { kind: 'loop', url: `${A}/self` },
+        isLong: false,
+        isLoop: true,
+      },
+    ]);
   });
 
   it('ends a chain at a 3xx without Location', async () => {
@@ -260,7 +306,9 @@ describe('redirects report', () => {
   });
 
   it('follows two chains that merge into one target separately', async () => {
-    const report = await buildRedirects(scanOf([redirect('/a', '/mid'), redirect('/b', '/mid'), redirect('/mid', '/end'), row('/end')]));
+    const report = await buildRedirects(
+      scanOf([redirect('/a', '/mid'), redirect('/b', '/mid'), redirect('/mid', '/end'), row('/end')]),
+    );
     assert.deepEqual(
       report.chains.map((c) => c.hops.map((h) => h.url)),
       [
@@ -326,7 +374,9 @@ describe('duplicates report', () => {
     const report = await buildDuplicates(
       scanOf([
         row('/missing1', { sha256: errorPage, status: 404 }),
-        ...[2, 3, 4, 5].map((n) => row(`/missing${n}`, { sha256: errorPage, status: 404, duplicateOf: `${A}/missing1` })),
+        ...[2, 3, 4, 5].map((n) =>
+          row(`/missing${n}`, { sha256: errorPage, status: 404, duplicateOf: `${A}/missing1` }),
+        ),
         row('/down', { sha256: hashB, status: 503 }),
         // A 200 page whose body an error page served first, and another copy of it: a group of the two 200s.
         row('/ok1', { sha256: hashB, status: 200, duplicateOf: `${A}/down` }),
@@ -351,7 +401,9 @@ describe('duplicates report', () => {
   });
 
   it('still names an original written after its duplicate', async () => {
-    const report = await buildDuplicates(scanOf([row('/copy', { sha256: hashA, duplicateOf: `${A}/first` }), row('/first', { sha256: hashA })]));
+    const report = await buildDuplicates(
+      scanOf([row('/copy', { sha256: hashA, duplicateOf: `${A}/first` }), row('/first', { sha256: hashA })]),
+    );
     assert.deepEqual(
       report.groups[0]?.members.map((m) => [m.url, m.isOriginal]),
       [
@@ -368,10 +420,19 @@ describe('broken resources report', () => {
       scanOf([
         using('/', ['/s/site.css', '/img/logo.png', '/js/app.js']),
         using('/b', ['/img/logo.png', 'https://cdn.example/f.woff2']),
-        resource('/s/site.css', { status: 200, contentType: 'text/css', resources: [`${A}/s/font.woff2`, `${A}/img/bg`] }),
+        resource('/s/site.css', {
+          status: 200,
+          contentType: 'text/css',
+          resources: [`${A}/s/font.woff2`, `${A}/img/bg`],
+        }),
         resource('/img/logo.png', { status: 404, contentType: 'text/html' }),
         resource('/js/app.js', { status: 500, contentType: 'application/javascript' }),
-        { ...resource('/x'), url: 'https://cdn.example/f.woff2', status: null, error: { code: 'timeout', message: 'no answer in 30 s' } },
+        {
+          ...resource('/x'),
+          url: 'https://cdn.example/f.woff2',
+          status: null,
+          error: { code: 'timeout', message: 'no answer in 30 s' },
+        },
         resource('/s/font.woff2', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /s/font' }),
         resource('/img/bg', { status: 410, contentType: 'image/webp' }),
         resource('/fine.png', { status: 200, contentType: 'image/png' }),
@@ -382,7 +443,17 @@ describe('broken resources report', () => {
       report.resources.map((r) => [r.url, r.type, r.status, r.error, r.isBlocked, r.users.map((u) => [u.url, u.kind])]),
       [
         // Most users first, then row order.
-        [`${A}/img/logo.png`, 'image', 404, null, false, [[`${A}/`, 'page'], [`${A}/b`, 'page']]],
+        [
+          `${A}/img/logo.png`,
+          'image',
+          404,
+          null,
+          false,
+          [
+            [`${A}/`, 'page'],
+            [`${A}/b`, 'page'],
+          ],
+        ],
         [`${A}/js/app.js`, 'script', 500, null, false, [[`${A}/`, 'page']]],
         ['https://cdn.example/f.woff2', 'font', null, 'timeout: no answer in 30 s', false, [[`${A}/b`, 'page']]],
         [`${A}/s/font.woff2`, 'font', null, null, true, [[`${A}/s/site.css`, 'resource']]],
@@ -395,7 +466,15 @@ describe('broken resources report', () => {
 
   it('lists a broken URL first reached by a link when a row uses it as a resource, and not otherwise', async () => {
     const report = await buildBrokenResources(
-      scanOf([linking('/', [['/gone.png', 'picture'], ['/gone', 'page']]), row('/gone.png', { status: 404 }), row('/gone', { status: 404 }), using('/later', ['/gone.png'])]),
+      scanOf([
+        linking('/', [
+          ['/gone.png', 'picture'],
+          ['/gone', 'page'],
+        ]),
+        row('/gone.png', { status: 404 }),
+        row('/gone', { status: 404 }),
+        using('/later', ['/gone.png']),
+      ]),
     );
     assert.deepEqual(
       report.resources.map((r) => [r.url, r.users.map((u) => u.url)]),
@@ -404,7 +483,13 @@ describe('broken resources report', () => {
   });
 
   it("keeps a broken resource no row lists (a redirect's target), with the row it was reached from", async () => {
-    const report = await buildBrokenResources(scanOf([using('/', ['/a.png']), resource('/a.png', { status: 301, location: `${A}/b.png` }), resource('/b.png', { status: 404, referrer: `${A}/a.png` })]));
+    const report = await buildBrokenResources(
+      scanOf([
+        using('/', ['/a.png']),
+        resource('/a.png', { status: 301, location: `${A}/b.png` }),
+        resource('/b.png', { status: 404, referrer: `${A}/a.png` }),
+      ]),
+    );
     assert.deepEqual(
       report.resources.map((r) => [r.url, r.referrer, r.users.length]),
       [[`${A}/b.png`, `${A}/a.png`, 0]],
@@ -430,7 +515,8 @@ describe('broken resources report', () => {
       ['/manifest.webmanifest', null, 'other'],
       ['/dir.css/', null, 'other'],
     ];
-    for (const [path, contentType, expected] of cases) assert.equal(resourceTypeOf(`${A}${path}`, contentType), expected, `${path} ${contentType ?? ''}`);
+    for (const [path, contentType, expected] of cases)
+      assert.equal(resourceTypeOf(`${A}${path}`, contentType), expected, `${path} ${contentType ?? ''}`);
   });
 });
 
@@ -447,12 +533,22 @@ describe('reports about pages, not resources', () => {
     );
     assert.deepEqual(
       report.targets.map((t) => [t.url, t.linkingPages.map((p) => p.url)]),
-      [[`${A}/linked.png`, [`${A}/b`]], [`${A}/gone`, []]],
+      [
+        [`${A}/linked.png`, [`${A}/b`]],
+        [`${A}/gone`, []],
+      ],
     );
   });
 
   it('redirects: no chain starts at a resource', async () => {
-    const report = await buildRedirects(scanOf([resource('/a.png', { status: 301, location: `${A}/b.png` }), resource('/b.png'), redirect('/old', '/new'), row('/new')]));
+    const report = await buildRedirects(
+      scanOf([
+        resource('/a.png', { status: 301, location: `${A}/b.png` }),
+        resource('/b.png'),
+        redirect('/old', '/new'),
+        row('/new'),
+      ]),
+    );
     assert.deepEqual(
       report.chains.map((c) => c.hops.map((h) => h.url)),
       [[`${A}/old`]],
@@ -471,11 +567,15 @@ describe('reports about pages, not resources', () => {
     );
   });
 
-  it('blocked: the site\'s own URLs, as the Issues count them; a link to another site its robots.txt disallows is not listed', async () => {
+  it("blocked: the site's own URLs, as the Issues count them; a link to another site its robots.txt disallows is not listed", async () => {
     const rows = [
       row('/private', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /private' }),
       // A checked link to another site: a row of kind `external` (see `isExternalRow`).
-      { ...row('/x', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /members' }), url: 'https://other.test/members', kind: 'external' as PageRecord['kind'] },
+      {
+        ...row('/x', { status: null, blockedBy: 'robots', blockedRule: 'Disallow: /members' }),
+        url: 'https://other.test/members',
+        kind: 'external' as PageRecord['kind'],
+      },
     ];
     assert.deepEqual(
       (await buildBlocked(scanOf(rows))).rows.map((r) => r.url),
@@ -556,7 +656,10 @@ describe('building reports', () => {
 
 describe('report CSV', () => {
   it('encodes cells as the crawl CSV does: formulas defused, fields quoted, lists joined', () => {
-    assert.equal(csvLine(['=1+1', -1, null, true, ['a', 'b'], 'say "hi", then']), `'=1+1,-1,,true,a | b,"say ""hi"", then"\r\n`);
+    assert.equal(
+      csvLine(['=1+1', -1, null, true, ['a', 'b'], 'say "hi", then']),
+      `'=1+1,-1,,true,a | b,"say ""hi"", then"\r\n`,
+    );
   });
 
   it('writes one broken-links line per target and linking page', async () => {
@@ -577,14 +680,23 @@ describe('report CSV', () => {
   });
 
   it('defuses an anchor text that a spreadsheet would run as a formula', async () => {
-    const report = await buildBrokenLinks(scanOf([linking('/', [['/gone', '=HYPERLINK("https://evil.example","click")']]), row('/gone', { status: 404 })]));
+    const report = await buildBrokenLinks(
+      scanOf([linking('/', [['/gone', '=HYPERLINK("https://evil.example","click")']]), row('/gone', { status: 404 })]),
+    );
     const text = reportToCsv(report);
     assert.ok(text.includes(`"'=HYPERLINK(""https://evil.example"",""click"")"`));
     assert.equal(parseCsv(text)[1]?.[4], `'=HYPERLINK("https://evil.example","click")`);
   });
 
   it('writes one redirects line per chain, hops joined', async () => {
-    const report = await buildRedirects(scanOf([redirect('/a', '/b', 301), redirect('/b', '/c', 302), row('/c', { status: 404 }), redirect('/x', '/x', 307)]));
+    const report = await buildRedirects(
+      scanOf([
+        redirect('/a', '/b', 301),
+        redirect('/b', '/c', 302),
+        row('/c', { status: 404 }),
+        redirect('/x', '/x', 307),
+      ]),
+    );
     assert.deepEqual(parseCsv(reportToCsv(report)), [
       [...REPORT_CSV_HEADERS.redirects],
       [`${A}/x`, '1', `${A}/x`, '307', `${A}/x`, '', 'loop', 'false', 'true'],
@@ -634,7 +746,10 @@ describe('report CSV', () => {
   });
 
   it('names the file after the host, the crawl date and the report', () => {
-    const crawl = { createdAt: Date.UTC(2026, 10, 21, 23, 59), settings: { startUrl: 'https://www.example.com:8443/start' } };
+    const crawl = {
+      createdAt: Date.UTC(2026, 10, 21, 23, 59),
+      settings: { startUrl: 'https://www.example.com:8443/start' },
+    };
     assert.equal(reportFileName(crawl, 'broken-links'), 'www.example.com_8443-2026-11-21-broken-links.csv');
   });
 });

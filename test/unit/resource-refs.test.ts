@@ -17,19 +17,32 @@ describe('srcsetUrls', () => {
     ['', []],
     [' , , ', []],
   ];
-  for (const [srcset, expected] of cases) it(JSON.stringify(srcset), () => assert.deepEqual(srcsetUrls(srcset), expected));
+  for (const [srcset, expected] of cases)
+    it(JSON.stringify(srcset), () => assert.deepEqual(srcsetUrls(srcset), expected));
 });
 
 describe('resourceRefsOf', () => {
   const cases: [string, string, Record<string, string>, boolean, string[]][] = [
     ['stylesheet', 'link', { rel: 'stylesheet', href: 's.css' }, false, ['s.css']],
-    ['alternate stylesheet', 'link', { rel: 'Alternate StyleSheet', href: 'alt.css', media: 'print' }, false, ['alt.css']],
+    [
+      'alternate stylesheet',
+      'link',
+      { rel: 'Alternate StyleSheet', href: 'alt.css', media: 'print' },
+      false,
+      ['alt.css'],
+    ],
     ['icon kinds', 'link', { rel: 'shortcut icon', href: 'f.ico' }, false, ['f.ico']],
     ['apple-touch-icon', 'link', { rel: 'apple-touch-icon', href: 't.png' }, false, ['t.png']],
     ['manifest', 'link', { rel: 'manifest', href: 'm.json' }, false, ['m.json']],
     ['mask-icon', 'link', { rel: 'mask-icon', href: 'm.svg' }, false, ['m.svg']],
     ['modulepreload', 'link', { rel: 'modulepreload', href: 'mod.js' }, false, ['mod.js']],
-    ['preload with imagesrcset', 'link', { rel: 'preload', as: 'image', href: 'p.png', imagesrcset: 'p1.png 1x, p2.png 2x' }, false, ['p.png', 'p1.png', 'p2.png']],
+    [
+      'preload with imagesrcset',
+      'link',
+      { rel: 'preload', as: 'image', href: 'p.png', imagesrcset: 'p1.png 1x, p2.png 2x' },
+      false,
+      ['p.png', 'p1.png', 'p2.png'],
+    ],
     ['a plain link is not a resource', 'link', { rel: 'alternate', href: 'feed.xml' }, false, []],
     ['canonical is not a resource', 'link', { rel: 'canonical', href: '/' }, false, []],
     ['script', 'script', { src: 'app.js', type: 'module' }, false, ['app.js']],
@@ -53,28 +66,51 @@ describe('resourceRefsOf', () => {
     ['style attribute', 'div', { style: "background: url('s.png'), url(t.png)" }, false, ['s.png', 't.png']],
     ['empty src', 'img', { src: '  ' }, false, []],
   ];
-  for (const [name, tag, attributes, inSvg, expected] of cases) it(name, () => assert.deepEqual(resourceRefsOf(tag, attributes, inSvg), expected));
+  for (const [name, tag, attributes, inSvg, expected] of cases)
+    it(name, () => assert.deepEqual(resourceRefsOf(tag, attributes, inSvg), expected));
 });
 
 describe('extractLinks: resources and frames', () => {
   it('resolves resources against the base URL, each once, http(s) only', () => {
     const html = `<base href="/base/"><link rel=stylesheet href="s.css"><img src="i.png"><img src="i.png"><img src="data:image/png;base64,AA"><script src="javascript:void(0)"></script><img src="https://cdn.example/x.png#frag">`;
-    assert.deepEqual(extractLinks(html, P).resources, ['https://a.example/base/s.css', 'https://a.example/base/i.png', 'https://cdn.example/x.png']);
+    assert.deepEqual(extractLinks(html, P).resources, [
+      'https://a.example/base/s.css',
+      'https://a.example/base/i.png',
+      'https://cdn.example/x.png',
+    ]);
   });
 
   it('reads the url()s and @imports of <style> blocks, not of text that only looks like them', () => {
-    const html = '<style>@import "imp.css"; h1 { background: url(h1.png) }</style><p>url(not.png)</p><svg><style>.a{fill:url(#g)}</style></svg>';
-    assert.deepEqual(extractLinks(html, P).resources, ['https://a.example/dir/imp.css', 'https://a.example/dir/h1.png']);
+    const html =
+      '<style>@import "imp.css"; h1 { background: url(h1.png) }</style><p>url(not.png)</p><svg><style>.a{fill:url(#g)}</style></svg>';
+    assert.deepEqual(extractLinks(html, P).resources, [
+      'https://a.example/dir/imp.css',
+      'https://a.example/dir/h1.png',
+    ]);
   });
 
   it('reads inline svg <image> and <use>, and an <image> tag in HTML as the <img> browsers make of it', () => {
-    const html = '<svg><image href="in-svg.png"/><use xlink:href="sprite.svg#a"/></svg><image src="html-image.png"><p><image href="not-svg.png">';
-    assert.deepEqual(extractLinks(html, P).resources, ['https://a.example/dir/in-svg.png', 'https://a.example/dir/sprite.svg', 'https://a.example/dir/html-image.png']);
+    const html =
+      '<svg><image href="in-svg.png"/><use xlink:href="sprite.svg#a"/></svg><image src="html-image.png"><p><image href="not-svg.png">';
+    assert.deepEqual(extractLinks(html, P).resources, [
+      'https://a.example/dir/in-svg.png',
+      'https://a.example/dir/sprite.svg',
+      'https://a.example/dir/html-image.png',
+    ]);
   });
 
   it('lists iframes and frames as links (pages), not resources', () => {
-    const found = extractLinks('<iframe src="/frame" title="Map"></iframe><frameset><frame src="f2.html"></frameset>', P);
-    assert.deepEqual(found.links.map((l) => [l.url, l.text]), [['https://a.example/frame', 'Map'], ['https://a.example/dir/f2.html', '']]);
+    const found = extractLinks(
+      '<iframe src="/frame" title="Map"></iframe><frameset><frame src="f2.html"></frameset>',
+      P,
+    );
+    assert.deepEqual(
+      found.links.map((l) => [l.url, l.text]),
+      [
+        ['https://a.example/frame', 'Map'],
+        ['https://a.example/dir/f2.html', ''],
+      ],
+    );
     assert.deepEqual(found.resources, []);
   });
 

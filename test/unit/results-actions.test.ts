@@ -4,15 +4,29 @@ import type { AuditResult, Finding } from '../../src/audit/engine.ts';
 import type { CrawlRecord, PageRecord } from '../../src/core/model.ts';
 import type { Send } from '../../src/messaging/client.ts';
 import { TabcrawlError, type CrawlSummary, type RequestType } from '../../src/messaging/protocol.ts';
-import { allRows, exportIssuesView, exportTableView, saveBrowsertrixConfig, sendCrawlAction } from '../../src/results/results-actions.ts';
+import {
+  allRows,
+  exportIssuesView,
+  exportTableView,
+  saveBrowsertrixConfig,
+  sendCrawlAction,
+} from '../../src/results/results-actions.ts';
 import type { RowReader } from '../../src/results/row-reader.ts';
-import { toPageListRow, type PageQueries, type PageQuery, type PageQueryResult } from '../../src/storage/page-queries.ts';
+import {
+  toPageListRow,
+  type PageQueries,
+  type PageQuery,
+  type PageQueryResult,
+} from '../../src/storage/page-queries.ts';
 import { crawlFixture, pageFixture } from '../support/store-contract.ts';
 
 const crawl = crawlFixture('c1');
 
 function rows(count: number): PageRecord[] {
-  return Array.from({ length: count }, (_, index) => ({ ...pageFixture('c1', `https://c1.example/p${index + 1}`, 0), seq: index + 1 }));
+  return Array.from({ length: count }, (_, index) => ({
+    ...pageFixture('c1', `https://c1.example/p${index + 1}`, 0),
+    seq: index + 1,
+  }));
 }
 
 /** A reader over these rows that records each `rowsAfter` asked. */
@@ -32,7 +46,11 @@ function readerOf(all: PageRecord[], asked: [number, number][] = []): RowReader 
 
 function queriesOf(all: PageRecord[]): PageQueries {
   return {
-    query: (query: PageQuery): Promise<PageQueryResult> => Promise.resolve({ rows: all.slice(query.offset, query.offset + query.limit).map(toPageListRow), total: all.length }),
+    query: (query: PageQuery): Promise<PageQueryResult> =>
+      Promise.resolve({
+        rows: all.slice(query.offset, query.offset + query.limit).map(toPageListRow),
+        total: all.length,
+      }),
     facets: () => Promise.reject(new Error('not used')),
   };
 }
@@ -53,7 +71,11 @@ describe('results actions: every row', () => {
     const seen: number[] = [];
     for await (const row of allRows(readerOf(rows(1200), asked), 'c1')) seen.push(row.seq);
     assert.equal(seen.length, 1200);
-    assert.deepEqual(asked, [[0, 500], [500, 500], [1000, 500]]);
+    assert.deepEqual(asked, [
+      [0, 500],
+      [500, 500],
+      [1000, 500],
+    ]);
   });
 
   it('asks once more after a full last page, and ends on an empty one', async () => {
@@ -61,7 +83,10 @@ describe('results actions: every row', () => {
     let count = 0;
     for await (const _row of allRows(readerOf(rows(500), asked), 'c1')) count += 1;
     assert.equal(count, 500);
-    assert.deepEqual(asked, [[0, 500], [500, 500]]);
+    assert.deepEqual(asked, [
+      [0, 500],
+      [500, 500],
+    ]);
   });
 });
 
@@ -69,15 +94,29 @@ describe('results actions: saving the view', () => {
   it('saves the table view as <site>-<date>-view.csv with a row per URL', async () => {
     const all = rows(3);
     const { saved, saveCsv } = saver();
-    await exportTableView({ queries: queriesOf(all), reader: readerOf(all), saveCsv }, crawl, { crawlId: 'c1', sort: { column: 'seq', descending: false }, filter: {} });
+    await exportTableView({ queries: queriesOf(all), reader: readerOf(all), saveCsv }, crawl, {
+      crawlId: 'c1',
+      sort: { column: 'seq', descending: false },
+      filter: {},
+    });
     assert.equal(saved[0]?.name, 'c1.example-2026-01-01-view.csv');
     assert.equal(saved[0]?.text.trimEnd().split('\r\n').length, 4);
   });
 
   it('lets a failed read of the table reject, and saves nothing', async () => {
     const { saved, saveCsv } = saver();
-    const failing: PageQueries = { query: () => Promise.reject(new Error('disk gone')), facets: () => Promise.reject(new Error('not used')) };
-    await assert.rejects(exportTableView({ queries: failing, reader: readerOf([]), saveCsv }, crawl, { crawlId: 'c1', sort: { column: 'seq', descending: false }, filter: {} }), /disk gone/);
+    const failing: PageQueries = {
+      query: () => Promise.reject(new Error('disk gone')),
+      facets: () => Promise.reject(new Error('not used')),
+    };
+    await assert.rejects(
+      exportTableView({ queries: failing, reader: readerOf([]), saveCsv }, crawl, {
+        crawlId: 'c1',
+        sort: { column: 'seq', descending: false },
+        filter: {},
+      }),
+      /disk gone/,
+    );
     assert.deepEqual(saved, []);
   });
 
@@ -108,7 +147,10 @@ describe('results actions: saving the view', () => {
 
   it('saves the crawl as a Browsertrix config naming this version', async () => {
     const saved: [string, string][] = [];
-    await saveBrowsertrixConfig({ saveConfig: (name, text) => Promise.resolve(saved.push([name, text])), tabcrawlVersion: '9.9' }, crawl);
+    await saveBrowsertrixConfig(
+      { saveConfig: (name, text) => Promise.resolve(saved.push([name, text])), tabcrawlVersion: '9.9' },
+      crawl,
+    );
     assert.equal(saved[0]?.[0], 'c1.example-2026-01-01.browsertrix.yaml');
     assert.match(saved[0]?.[1] ?? '', /9\.9/);
   });
@@ -125,17 +167,41 @@ describe('results actions: Pause, Resume, Stop', () => {
 
   it('sends the action and gives the reply to lay over the record read before, as of its arrival', async () => {
     const sent: RequestType[] = [];
-    const reply = await sendCrawlAction(sendAnswering(() => Promise.resolve({ crawl: summary }), sent), 'c1', 'pause', crawl, () => 42);
+    const reply = await sendCrawlAction(
+      sendAnswering(() => Promise.resolve({ crawl: summary }), sent),
+      'c1',
+      'pause',
+      crawl,
+      () => 42,
+    );
     assert.deepEqual(sent, ['crawl/pause']);
     assert.deepEqual(reply, { summary, before: crawl, receivedAt: 42 });
   });
 
   it('gives no reply to show when no record had been read', async () => {
-    assert.equal(await sendCrawlAction(sendAnswering(() => Promise.resolve({ crawl: summary })), 'c1', 'stop', undefined, () => 0), null);
+    assert.equal(
+      await sendCrawlAction(
+        sendAnswering(() => Promise.resolve({ crawl: summary })),
+        'c1',
+        'stop',
+        undefined,
+        () => 0,
+      ),
+      null,
+    );
   });
 
   it("rejects with the background's error when the request fails", async () => {
     const refused = new TabcrawlError({ code: 'not-found', message: 'no such crawl' });
-    await assert.rejects(sendCrawlAction(sendAnswering(() => Promise.reject(refused)), 'c1', 'resume', crawl, () => 0), (err) => err instanceof TabcrawlError && err.code === 'not-found');
+    await assert.rejects(
+      sendCrawlAction(
+        sendAnswering(() => Promise.reject(refused)),
+        'c1',
+        'resume',
+        crawl,
+        () => 0,
+      ),
+      (err) => err instanceof TabcrawlError && err.code === 'not-found',
+    );
   });
 });

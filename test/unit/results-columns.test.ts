@@ -10,7 +10,15 @@ import { describe, it } from 'node:test';
 import { fromPageRow, PAGES_SCHEMAS, TabcrawlDatabase, toPageRow } from '../../src/storage/database.ts';
 import { toPageListRow } from '../../src/storage/page-queries.ts';
 import { emptyResultsChunk, RESULTS_CHUNK_ROWS } from '../../src/storage/results-chunks.ts';
-import { CHUNK_COLUMNS, PAGE_KEYS, pagesIndexSchema, RESULT_COLUMNS, SORT_COLUMNS, sortIndexOf, type ResultColumnSpec } from '../../src/storage/results-columns.ts';
+import {
+  CHUNK_COLUMNS,
+  PAGE_KEYS,
+  pagesIndexSchema,
+  RESULT_COLUMNS,
+  SORT_COLUMNS,
+  sortIndexOf,
+  type ResultColumnSpec,
+} from '../../src/storage/results-columns.ts';
 import { variedPage } from '../support/results-reference.ts';
 
 /** The pages schemas as `database.ts` wrote them out when each version shipped. */
@@ -35,7 +43,19 @@ const SHIPPED_PAGES_SCHEMAS: Record<number, string> = {
 const SCHEMA_FINGERPRINTS: Record<number, { pages: string; keys: string[]; chunks: string[] }> = {
   7: {
     pages: SHIPPED_PAGES_SCHEMAS[7] ?? '',
-    keys: ['statusKey', 'mediaKey', 'sizeKey', 'timeKey', 'titleKey', 'indexKey', 'wordsKey', 'h1Key', 'internalKey', 'outboundKey', 'isDuplicate'],
+    keys: [
+      'statusKey',
+      'mediaKey',
+      'sizeKey',
+      'timeKey',
+      'titleKey',
+      'indexKey',
+      'wordsKey',
+      'h1Key',
+      'internalKey',
+      'outboundKey',
+      'isDuplicate',
+    ],
     chunks: [
       'urls:text',
       'statusKeys:int32',
@@ -58,7 +78,11 @@ const SCHEMA_FINGERPRINTS: Record<number, { pages: string; keys: string[]; chunk
 
 /** The fingerprint of what the columns derive now (see {@link SCHEMA_FINGERPRINTS}). */
 function fingerprint(): { pages: string; keys: string[]; chunks: string[] } {
-  return { pages: pagesIndexSchema(Number.MAX_SAFE_INTEGER), keys: PAGE_KEYS.map((key) => key.field), chunks: CHUNK_COLUMNS.map((column) => `${column.field}:${column.array}`) };
+  return {
+    pages: pagesIndexSchema(Number.MAX_SAFE_INTEGER),
+    keys: PAGE_KEYS.map((key) => key.field),
+    chunks: CHUNK_COLUMNS.map((column) => `${column.field}:${column.array}`),
+  };
 }
 
 /** The database's latest schema version (Dexie's `verno` after the constructor declared every version). */
@@ -95,14 +119,23 @@ describe('results columns and the database schema', () => {
 
   it('records fingerprints only for database versions that exist', () => {
     for (const version of Object.keys(SCHEMA_FINGERPRINTS).map(Number)) {
-      assert.ok(version <= LATEST_VERSION, `SCHEMA_FINGERPRINTS has version ${version}, but database.ts declares up to ${LATEST_VERSION}: add that version`);
+      assert.ok(
+        version <= LATEST_VERSION,
+        `SCHEMA_FINGERPRINTS has version ${version}, but database.ts declares up to ${LATEST_VERSION}: add that version`,
+      );
     }
   });
 
   it('records a fingerprint only where it changed from the version before', () => {
-    const versions = Object.keys(SCHEMA_FINGERPRINTS).map(Number).sort((a, b) => a - b);
+    const versions = Object.keys(SCHEMA_FINGERPRINTS)
+      .map(Number)
+      .sort((a, b) => a - b);
     for (let i = 1; i < versions.length; i += 1) {
-      assert.notDeepEqual(SCHEMA_FINGERPRINTS[versions[i] ?? 0], SCHEMA_FINGERPRINTS[versions[i - 1] ?? 0], `version ${versions[i]}`);
+      assert.notDeepEqual(
+        SCHEMA_FINGERPRINTS[versions[i] ?? 0],
+        SCHEMA_FINGERPRINTS[versions[i - 1] ?? 0],
+        `version ${versions[i]}`,
+      );
     }
   });
 });
@@ -110,7 +143,12 @@ describe('results columns and the database schema', () => {
 describe('results columns', () => {
   it('lists the sort columns in table order with their labels and default visibility', () => {
     assert.deepEqual(
-      SORT_COLUMNS.map((column) => [column, RESULT_COLUMNS[column].label, RESULT_COLUMNS[column].isShown, RESULT_COLUMNS[column].isDefault]),
+      SORT_COLUMNS.map((column) => [
+        column,
+        RESULT_COLUMNS[column].label,
+        RESULT_COLUMNS[column].isShown,
+        RESULT_COLUMNS[column].isDefault,
+      ]),
       [
         ['seq', 'Order', false, false],
         ['url', 'URL', true, true],
@@ -142,7 +180,7 @@ describe('results columns', () => {
     assert.equal(new Set(fields).size, fields.length);
   });
 
-  it('fills each sort column\'s chunk column with the stored row\'s sort key', () => {
+  it("fills each sort column's chunk column with the stored row's sort key", () => {
     for (let i = 0; i < 40; i += 1) {
       const row = toPageRow(variedPage('c1', i));
       for (const column of SORT_COLUMNS) {

@@ -4,7 +4,12 @@ import type { CrawlRecord, PageRecord } from '../../src/core/model.ts';
 import { parse } from 'csv-parse/sync';
 import { filteredCsv } from '../../src/results/filtered-csv.ts';
 import type { RowReader } from '../../src/results/row-reader.ts';
-import { toPageListRow, type PageQueries, type PageQuery, type PageQueryResult } from '../../src/storage/page-queries.ts';
+import {
+  toPageListRow,
+  type PageQueries,
+  type PageQuery,
+  type PageQueryResult,
+} from '../../src/storage/page-queries.ts';
 import { pageFixture } from '../support/store-contract.ts';
 
 const A = 'https://a.example';
@@ -24,7 +29,10 @@ class GrowingQueries implements PageQueries {
   query(query: PageQuery): Promise<PageQueryResult> {
     this.onQuery((this.queries += 1), this.rows);
     const sorted = [...this.rows].sort((a, b) => a.url.localeCompare(b.url));
-    return Promise.resolve({ rows: sorted.slice(query.offset, query.offset + query.limit).map(toPageListRow), total: sorted.length });
+    return Promise.resolve({
+      rows: sorted.slice(query.offset, query.offset + query.limit).map(toPageListRow),
+      total: sorted.length,
+    });
   }
 
   facets(): never {
@@ -50,8 +58,17 @@ describe('the current view as CSV', () => {
     const queries = new GrowingQueries(rows, (count, all) => {
       if (count === 2) all.push(row(2001, '/a-new-1'), row(2002, '/a-new-2'), row(2003, '/a-new-3'));
     });
-    const { text, rows: written } = await filteredCsv(queries, readerOf(queries), { crawlId: 'c1', sort: { column: 'url', descending: false }, filter: {} });
-    const urls = text.replace(/^\uFEFF/, '').trimEnd().split('\r\n').slice(1).map((line) => line.split(',')[0]);
+    const { text, rows: written } = await filteredCsv(queries, readerOf(queries), {
+      crawlId: 'c1',
+      sort: { column: 'url', descending: false },
+      filter: {},
+    });
+    const urls = text
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(',')[0]);
     assert.equal(new Set(urls).size, urls.length, 'no row written twice');
     for (const r of rows.slice(0, 1200)) assert.ok(urls.includes(r.url), `${r.url} written`);
     assert.equal(written, urls.length);
@@ -65,8 +82,19 @@ describe('the current view as CSV', () => {
     ];
     const queries = new GrowingQueries(rows, () => undefined);
     // The view's filter keeps the page alone: its resources are read by key.
-    queries.query = (query) => Promise.resolve({ rows: rows.slice(0, 1).slice(query.offset, query.offset + query.limit).map(toPageListRow), total: 1 });
-    const { text } = await filteredCsv(queries, readerOf(queries), { crawlId: 'c1', sort: { column: 'url', descending: false }, filter: { kind: 'page' } });
+    queries.query = (query) =>
+      Promise.resolve({
+        rows: rows
+          .slice(0, 1)
+          .slice(query.offset, query.offset + query.limit)
+          .map(toPageListRow),
+        total: 1,
+      });
+    const { text } = await filteredCsv(queries, readerOf(queries), {
+      crawlId: 'c1',
+      sort: { column: 'url', descending: false },
+      filter: { kind: 'page' },
+    });
     const records = parse(text, { bom: true, columns: true }) as Record<string, string>[];
     assert.deepEqual(
       records.map((r) => [r['url'], r['kind'], r['resourceCount'], r['brokenResourceCount']]),

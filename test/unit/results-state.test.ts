@@ -4,15 +4,38 @@ import type { ResultsShown } from '../../src/results/use-results-address.ts';
 import { initialResultsState, reduceResults, type ResultsState } from '../../src/results/results-state.ts';
 import type { FilterValues } from '../../src/results/results-filters.tsx';
 
-const NONE: FilterValues = { statusClasses: [], kind: null, mediaType: null, depth: null, indexability: null, search: '' };
-const opened: ResultsShown = { view: 'issues', url: 'https://a.test/x', checks: ['redirect-chain'], filters: { ...NONE, search: 'doc' }, search: 'doc', sort: { column: 'url', descending: true } };
+const NONE: FilterValues = {
+  statusClasses: [],
+  kind: null,
+  mediaType: null,
+  depth: null,
+  indexability: null,
+  search: '',
+};
+const opened: ResultsShown = {
+  view: 'issues',
+  url: 'https://a.test/x',
+  checks: ['redirect-chain'],
+  filters: { ...NONE, search: 'doc' },
+  search: 'doc',
+  sort: { column: 'url', descending: true },
+};
 const start = initialResultsState({ ...opened, view: 'table', url: null, checks: [] }, ['url', 'status']);
 
 describe('results state', () => {
   it('opens with what the address said, the columns given, the first row selected and no issue filter', () => {
     const state = initialResultsState(opened, ['url']);
     assert.deepEqual(
-      [state.view, state.openUrl, state.openChecks, state.search, state.sort, state.columns, state.selectedIndex, state.issueFilter],
+      [
+        state.view,
+        state.openUrl,
+        state.openChecks,
+        state.search,
+        state.sort,
+        state.columns,
+        state.selectedIndex,
+        state.issueFilter,
+      ],
       ['issues', 'https://a.test/x', ['redirect-chain'], 'doc', { column: 'url', descending: true }, ['url'], 0, null],
     );
   });
@@ -20,14 +43,20 @@ describe('results state', () => {
   it('shows everything the address says after Back or Forward, and keeps the columns and the selection', () => {
     const moved: ResultsState = { ...start, selectedIndex: 4 };
     const shown = reduceResults(moved, { type: 'address-shown', shown: opened });
-    assert.deepEqual([shown.view, shown.openUrl, shown.openChecks, shown.filters, shown.search, shown.sort], [opened.view, opened.url, opened.checks, opened.filters, opened.search, opened.sort]);
+    assert.deepEqual(
+      [shown.view, shown.openUrl, shown.openChecks, shown.filters, shown.search, shown.sort],
+      [opened.view, opened.url, opened.checks, opened.filters, opened.search, opened.sort],
+    );
     assert.deepEqual([shown.columns, shown.selectedIndex], [['url', 'status'], 4]);
   });
 
   it('sorts by a new column ascending, and reverses on a second click', () => {
     const byStatus = reduceResults(start, { type: 'sorted', column: 'status' });
     assert.deepEqual(byStatus.sort, { column: 'status', descending: false });
-    assert.deepEqual(reduceResults(byStatus, { type: 'sorted', column: 'status' }).sort, { column: 'status', descending: true });
+    assert.deepEqual(reduceResults(byStatus, { type: 'sorted', column: 'status' }).sort, {
+      column: 'status',
+      descending: true,
+    });
   });
 
   it('runs the search typed only once it settles', () => {
@@ -53,17 +82,25 @@ describe('results state', () => {
   it('opens and closes a detail, views and Issues checks', () => {
     assert.equal(reduceResults(start, { type: 'detail-opened', url: 'https://a.test/' }).openUrl, 'https://a.test/');
     assert.equal(reduceResults(start, { type: 'view-opened', view: 'reports' }).view, 'reports');
-    assert.deepEqual(reduceResults(start, { type: 'checks-opened', checks: ['broken-resource'] }).openChecks, ['broken-resource']);
+    assert.deepEqual(reduceResults(start, { type: 'checks-opened', checks: ['broken-resource'] }).openChecks, [
+      'broken-resource',
+    ]);
   });
 
   it("narrows the table to one issue's URLs, and back to every URL", () => {
-    const narrowed = reduceResults(start, { type: 'issue-filter-set', filter: { check: 'missing-anchor', urls: ['https://a.test/1'] } });
+    const narrowed = reduceResults(start, {
+      type: 'issue-filter-set',
+      filter: { check: 'missing-anchor', urls: ['https://a.test/1'] },
+    });
     assert.deepEqual(narrowed.issueFilter, { check: 'missing-anchor', urls: ['https://a.test/1'] });
     assert.equal(reduceResults(narrowed, { type: 'issue-filter-set', filter: null }).issueFilter, null);
   });
 
   it('keeps the columns chosen', () => {
-    assert.deepEqual(reduceResults(start, { type: 'columns-chosen', columns: ['url', 'depth'] }).columns, ['url', 'depth']);
+    assert.deepEqual(reduceResults(start, { type: 'columns-chosen', columns: ['url', 'depth'] }).columns, [
+      'url',
+      'depth',
+    ]);
   });
 
   it('counts the reads asked for: more rows, and rows the table got', () => {

@@ -86,7 +86,8 @@ describe('parseRobots: which group applies', () => {
   });
 
   it('merges every group that names us', () => {
-    const body = 'User-agent: tabcrawl\nDisallow: /a\n\nUser-agent: otherbot\nDisallow: /b\n\nUser-agent: Tabcrawl/2.0\nDisallow: /c\n';
+    const body =
+      'User-agent: tabcrawl\nDisallow: /a\n\nUser-agent: otherbot\nDisallow: /b\n\nUser-agent: Tabcrawl/2.0\nDisallow: /c\n';
     assertPaths(body, [
       ['/a', false],
       ['/b', true],
@@ -109,7 +110,10 @@ describe('parseRobots: which group applies', () => {
   });
 
   it('applies a group that names us but has no rules, even at the end of the file, instead of *', () => {
-    for (const body of ['User-agent: *\nDisallow: /\n\nUser-agent: tabcrawl\n', 'User-agent: *\nDisallow: /\n\nUser-agent: tabcrawl\nDisallow:\n']) {
+    for (const body of [
+      'User-agent: *\nDisallow: /\n\nUser-agent: tabcrawl\n',
+      'User-agent: *\nDisallow: /\n\nUser-agent: tabcrawl\nDisallow:\n',
+    ]) {
       const robots = policy(body);
       assert.equal(robots.group, 'tabcrawl', JSON.stringify(body));
       assert.equal(robots.isAllowed('http://example.test/x').allowed, true, JSON.stringify(body));
@@ -125,7 +129,10 @@ describe('parseRobots: which group applies', () => {
   });
 
   it('reads record names in any case', () => {
-    for (const body of ['USER-AGENT: tabcrawl\nALLOW: /x/\nDISALLOW: /\n', 'uSeR-aGeNt: tabcrawl\naLlOw: /x/\ndIsAlLoW: /\n']) {
+    for (const body of [
+      'USER-AGENT: tabcrawl\nALLOW: /x/\nDISALLOW: /\n',
+      'uSeR-aGeNt: tabcrawl\naLlOw: /x/\ndIsAlLoW: /\n',
+    ]) {
       assertPaths(body, [
         ['/x/y', true],
         ['/a/b', false],
@@ -169,7 +176,10 @@ describe('parseRobots: path matching', () => {
   });
 
   it('an empty Disallow allows everything', () => {
-    assert.deepEqual(policy('User-agent: tabcrawl\nDisallow:\n').isAllowed('http://example.test/anything'), { allowed: true, rule: null });
+    assert.deepEqual(policy('User-agent: tabcrawl\nDisallow:\n').isAllowed('http://example.test/anything'), {
+      allowed: true,
+      rule: null,
+    });
     assert.equal(allows('User-agent: tabcrawl\nDisallow:\nAllow:\n', '/x'), true);
   });
 
@@ -242,8 +252,14 @@ describe('parseRobots: path matching', () => {
 
   it('reports the deciding rule as written, without its comment', () => {
     const robots = policy('user-agent: tabcrawl\nDisallow:   /private/   # keep out\nAllow: /private/public\n');
-    assert.deepEqual(robots.isAllowed('http://example.test/private/x'), { allowed: false, rule: 'Disallow: /private/' });
-    assert.deepEqual(robots.isAllowed('http://example.test/private/public'), { allowed: true, rule: 'Allow: /private/public' });
+    assert.deepEqual(robots.isAllowed('http://example.test/private/x'), {
+      allowed: false,
+      rule: 'Disallow: /private/',
+    });
+    assert.deepEqual(robots.isAllowed('http://example.test/private/public'), {
+      allowed: true,
+      rule: 'Allow: /private/public',
+    });
     assert.deepEqual(robots.isAllowed('http://example.test/open'), { allowed: true, rule: null });
   });
 
@@ -262,7 +278,14 @@ describe('parseRobots: path matching', () => {
 
   it('throws a RangeError for a URL of another origin or a relative URL', () => {
     const robots = policy('User-agent: *\nDisallow: /private\n');
-    for (const url of ['https://example.test/private', 'http://other.test/private', 'http://example.test:8080/private', 'http://sub.example.test/x', '/private', 'not a url']) {
+    for (const url of [
+      'https://example.test/private',
+      'http://other.test/private',
+      'http://example.test:8080/private',
+      'http://sub.example.test/x',
+      '/private',
+      'not a url',
+    ]) {
       assert.throws(() => robots.isAllowed(url), RangeError, url);
     }
   });
@@ -270,7 +293,10 @@ describe('parseRobots: path matching', () => {
   it('treats the default port as the same origin', () => {
     const robots = parseRobots('http://example.test:80/robots.txt', 'User-agent: *\nDisallow: /private\n', TOKEN);
     assert.equal(robots.isAllowed('http://example.test/private').allowed, false);
-    assert.equal(parseRobots('https://example.test/robots.txt', '', TOKEN).isAllowed('https://example.test:443/x').allowed, true);
+    assert.equal(
+      parseRobots('https://example.test/robots.txt', '', TOKEN).isAllowed('https://example.test:443/x').allowed,
+      true,
+    );
   });
 
   it('rejects a robots.txt URL that is not http(s)', () => {
@@ -296,8 +322,8 @@ describe('parseRobots: percent-encoding', () => {
       ['/a%2Fb', '/a/b', false],
       ['/a|b', '/a%7Cb', true],
       ['/a%7cb', '/a|b', true],
-      ['/it\'s', '/it%27s', true],
-      ['/q?x=it\'s', '/q?x=it\'s', true],
+      ["/it's", '/it%27s', true],
+      ["/q?x=it's", "/q?x=it's", true],
       ['/[x]', '/%5Bx%5D', true],
       ['/a b', '/a%20b', true],
       ['/100%', '/100%25', true],
@@ -316,7 +342,10 @@ describe('parseRobots: sitemaps', () => {
   it('a Sitemap line inside a group does not end the group', () => {
     assert.equal(allows('User-agent: tabcrawl\nSitemap: http://example.test/s.xml\nDisallow: /p\n', '/p'), false);
     // robots-parser alone would start a new group at "User-agent: otherbot".
-    assert.equal(allows('User-agent: tabcrawl\nSitemap: http://example.test/s.xml\nUser-agent: otherbot\nDisallow: /p\n', '/p'), false);
+    assert.equal(
+      allows('User-agent: tabcrawl\nSitemap: http://example.test/s.xml\nUser-agent: otherbot\nDisallow: /p\n', '/p'),
+      false,
+    );
   });
 
   it('other unknown records inside a group do not end it either', () => {
@@ -337,7 +366,11 @@ describe('parseRobots: sitemaps', () => {
         'Sitemap:',
       ].join('\n'),
     );
-    assert.deepEqual(robots.sitemaps, ['http://example.test/first.xml', 'http://example.test/relative.xml', 'https://cdn.example.test/third.xml']);
+    assert.deepEqual(robots.sitemaps, [
+      'http://example.test/first.xml',
+      'http://example.test/relative.xml',
+      'https://cdn.example.test/third.xml',
+    ]);
   });
 });
 
@@ -361,14 +394,29 @@ describe('parseRobots: Crawl-delay', () => {
       ['', null],
     ];
     for (const [value, delayMs] of cases) {
-      assert.equal(policy(`User-agent: tabcrawl\nCrawl-delay: ${value}\n`).crawlDelayMs, delayMs, JSON.stringify(value));
+      assert.equal(
+        policy(`User-agent: tabcrawl\nCrawl-delay: ${value}\n`).crawlDelayMs,
+        delayMs,
+        JSON.stringify(value),
+      );
     }
   });
 
   it('takes the Crawl-delay of the group that applies to us', () => {
-    assert.equal(policy('User-agent: *\nDisallow: /a\nCrawl-delay: 5\n\nUser-agent: tabcrawl\nDisallow: /b\nCrawl-delay: 2\n').crawlDelayMs, 2000);
-    assert.equal(policy('User-agent: *\nDisallow: /a\nCrawl-delay: 5\n\nUser-agent: otherbot\nDisallow: /b\nCrawl-delay: 2\n').crawlDelayMs, 5000);
-    assert.equal(policy('User-agent: *\nDisallow: /a\nCrawl-delay: 5\n\nUser-agent: tabcrawl\nDisallow: /x\n').crawlDelayMs, null);
+    assert.equal(
+      policy('User-agent: *\nDisallow: /a\nCrawl-delay: 5\n\nUser-agent: tabcrawl\nDisallow: /b\nCrawl-delay: 2\n')
+        .crawlDelayMs,
+      2000,
+    );
+    assert.equal(
+      policy('User-agent: *\nDisallow: /a\nCrawl-delay: 5\n\nUser-agent: otherbot\nDisallow: /b\nCrawl-delay: 2\n')
+        .crawlDelayMs,
+      5000,
+    );
+    assert.equal(
+      policy('User-agent: *\nDisallow: /a\nCrawl-delay: 5\n\nUser-agent: tabcrawl\nDisallow: /x\n').crawlDelayMs,
+      null,
+    );
     assert.equal(policy('User-agent: otherbot\nCrawl-delay: 2\n').crawlDelayMs, null);
   });
 
@@ -392,10 +440,25 @@ describe('parseRobots: a Crawl-delay line does not split a group (RFC 9309 §2.2
       [shape1, 'BarBot', false, 5000],
       [shape1, 'BazBot', true, null],
       // Several agents, a delay under each of them: one group for the rules; each agent its own delay.
-      ['User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 2\nDisallow: /private\n', 'a', false, 1000],
-      ['User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 2\nDisallow: /private\n', 'c', false, 2000],
+      [
+        'User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 2\nDisallow: /private\n',
+        'a',
+        false,
+        1000,
+      ],
+      [
+        'User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 2\nDisallow: /private\n',
+        'c',
+        false,
+        2000,
+      ],
       // Blank lines and comments inside the run change nothing.
-      ['User-agent: FooBot\n\nCrawl-delay: 5 # be gentle\n\nUser-agent: BarBot\n\nDisallow: /private\n', 'FooBot', false, 5000],
+      [
+        'User-agent: FooBot\n\nCrawl-delay: 5 # be gentle\n\nUser-agent: BarBot\n\nDisallow: /private\n',
+        'FooBot',
+        false,
+        5000,
+      ],
       // The * group takes our rules when the run names both, and we obey it.
       ['User-agent: *\nCrawl-delay: 5\nUser-agent: otherbot\nDisallow: /private\n', 'tabcrawl', false, 5000],
       ['User-agent: tabcrawl\nCrawl-delay: 0.5\nUser-agent: *\nDisallow: /private\n', 'tabcrawl', false, 500],
@@ -435,16 +498,51 @@ describe('parseRobots: a Crawl-delay line does not split a group (RFC 9309 §2.2
     // [body, agent, /private/x allowed, crawlDelayMs]
     const cases: [body: string, agent: string, isAllowed: boolean, delayMs: number | null][] = [
       // Another bot's delay before ours, in one run: ours is 1 s, not 5 s.
-      ['User-agent: OtherBot\nCrawl-delay: 5\nUser-agent: *\nCrawl-delay: 1\nDisallow: /private\n', 'tabcrawl', false, 1000],
-      ['User-agent: OtherBot\nCrawl-delay: 5\nUser-agent: *\nCrawl-delay: 1\nDisallow: /private\n', 'OtherBot', false, 5000],
+      [
+        'User-agent: OtherBot\nCrawl-delay: 5\nUser-agent: *\nCrawl-delay: 1\nDisallow: /private\n',
+        'tabcrawl',
+        false,
+        1000,
+      ],
+      [
+        'User-agent: OtherBot\nCrawl-delay: 5\nUser-agent: *\nCrawl-delay: 1\nDisallow: /private\n',
+        'OtherBot',
+        false,
+        5000,
+      ],
       // The delay for every bot, then ours: ours is 2 s, not 10 s.
-      ['User-agent: *\nCrawl-delay: 10\nUser-agent: tabcrawl\nCrawl-delay: 2\nDisallow: /private\n', 'tabcrawl', false, 2000],
-      ['User-agent: *\nCrawl-delay: 10\nUser-agent: tabcrawl\nCrawl-delay: 2\nDisallow: /private\n', 'OtherBot', false, 10_000],
+      [
+        'User-agent: *\nCrawl-delay: 10\nUser-agent: tabcrawl\nCrawl-delay: 2\nDisallow: /private\n',
+        'tabcrawl',
+        false,
+        2000,
+      ],
+      [
+        'User-agent: *\nCrawl-delay: 10\nUser-agent: tabcrawl\nCrawl-delay: 2\nDisallow: /private\n',
+        'OtherBot',
+        false,
+        10_000,
+      ],
       // Consecutive User-agent lines share the delay under them; blank lines and comments do not end them.
-      ['User-agent: a\nUser-agent: tabcrawl\n\n# slow\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 1\nDisallow: /private\n', 'tabcrawl', false, 3000],
-      ['User-agent: a\nUser-agent: tabcrawl\n\n# slow\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 1\nDisallow: /private\n', 'a', false, 3000],
+      [
+        'User-agent: a\nUser-agent: tabcrawl\n\n# slow\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 1\nDisallow: /private\n',
+        'tabcrawl',
+        false,
+        3000,
+      ],
+      [
+        'User-agent: a\nUser-agent: tabcrawl\n\n# slow\nCrawl-delay: 3\nUser-agent: c\nCrawl-delay: 1\nDisallow: /private\n',
+        'a',
+        false,
+        3000,
+      ],
       // A delay after the rules is the record's, as before them.
-      ['User-agent: tabcrawl\nDisallow: /private\nCrawl-delay: 4\nUser-agent: *\nCrawl-delay: 9\nDisallow: /\n', 'tabcrawl', false, 4000],
+      [
+        'User-agent: tabcrawl\nDisallow: /private\nCrawl-delay: 4\nUser-agent: *\nCrawl-delay: 9\nDisallow: /\n',
+        'tabcrawl',
+        false,
+        4000,
+      ],
       // None under our agent: the largest of our group's, as when Crawl-delay lines were not attributed.
       ['User-agent: OtherBot\nCrawl-delay: 5\nUser-agent: tabcrawl\nDisallow: /private\n', 'tabcrawl', false, 5000],
       ['User-agent: *\nCrawl-delay: 10\nUser-agent: tabcrawl\nDisallow: /private\n', 'tabcrawl', false, 10_000],
@@ -464,7 +562,8 @@ describe('parseRobots: a Crawl-delay line does not split a group (RFC 9309 §2.2
   });
 
   it('takes the largest Crawl-delay of every group that names us', () => {
-    const body = 'User-agent: tabcrawl\nDisallow: /a\nCrawl-delay: 1\n\nUser-agent: otherbot\nDisallow: /b\nCrawl-delay: 9\n\nUser-agent: Tabcrawl/2\nDisallow: /c\nCrawl-delay: 3\n';
+    const body =
+      'User-agent: tabcrawl\nDisallow: /a\nCrawl-delay: 1\n\nUser-agent: otherbot\nDisallow: /b\nCrawl-delay: 9\n\nUser-agent: Tabcrawl/2\nDisallow: /c\nCrawl-delay: 3\n';
     assert.equal(policy(body).crawlDelayMs, 3000);
   });
 
@@ -517,7 +616,10 @@ describe('parseRobots: %2A and %24 in a rule match a literal * and $ (RFC 9309 �
 
   it('reports the encoded rule as written', () => {
     const robots = policy('User-agent: tabcrawl\nDisallow: /path/file-with-a-%2A.html\n');
-    assert.deepEqual(robots.isAllowed('http://example.test/path/file-with-a-*.html'), { allowed: false, rule: 'Disallow: /path/file-with-a-%2A.html' });
+    assert.deepEqual(robots.isAllowed('http://example.test/path/file-with-a-*.html'), {
+      allowed: false,
+      rule: 'Disallow: /path/file-with-a-%2A.html',
+    });
   });
 
   it('lets an Allow that writes the * encoded beat a shorter Disallow for the literal URL', () => {
@@ -574,10 +676,19 @@ describe('parseRobots: a line whose colon was forgotten (as Google reads it)', (
 describe('parseRobots: odd bodies', () => {
   it('reads a body with a BOM and any line ends', () => {
     const lines = ['User-agent: tabcrawl', 'Disallow: /private', 'Allow: /private/ok'];
-    for (const body of ['\uFEFF' + lines.join('\n'), lines.join('\r\n') + '\r\n', lines.join('\r'), `${lines[0]}\r\n${lines[1]}\n${lines[2]}\r`]) {
+    for (const body of [
+      '\uFEFF' + lines.join('\n'),
+      lines.join('\r\n') + '\r\n',
+      lines.join('\r'),
+      `${lines[0]}\r\n${lines[1]}\n${lines[2]}\r`,
+    ]) {
       const robots = policy(body);
       assert.equal(robots.group, 'tabcrawl', JSON.stringify(body));
-      assert.deepEqual(robots.isAllowed('http://example.test/private/x'), { allowed: false, rule: 'Disallow: /private' }, JSON.stringify(body));
+      assert.deepEqual(
+        robots.isAllowed('http://example.test/private/x'),
+        { allowed: false, rule: 'Disallow: /private' },
+        JSON.stringify(body),
+      );
       assert.equal(robots.isAllowed('http://example.test/private/ok').allowed, true, JSON.stringify(body));
     }
   });
@@ -598,7 +709,9 @@ describe('parseRobots: odd bodies', () => {
   });
 
   it('allows everything for an HTML page served as robots.txt', () => {
-    const robots = policy('<!DOCTYPE html>\n<html><head><title>Not found: go to http://example.test/</title></head>\n<body><p>Disallow</p></body></html>\n');
+    const robots = policy(
+      '<!DOCTYPE html>\n<html><head><title>Not found: go to http://example.test/</title></head>\n<body><p>Disallow</p></body></html>\n',
+    );
     assert.equal(robots.group, null);
     assert.deepEqual(robots.isAllowed('http://example.test/x'), { allowed: true, rule: null });
     assert.deepEqual(robots.sitemaps, []);
@@ -642,7 +755,10 @@ describe('decodeRobotsBody: a robots.txt as read', () => {
   });
 
   it('drops the last line of a body cut at the size limit, whatever the line end', () => {
-    assert.equal(decodeRobotsBody(encode('User-agent: *\nDisallow: /\nAllow: /'), true), 'User-agent: *\nDisallow: /\n');
+    assert.equal(
+      decodeRobotsBody(encode('User-agent: *\nDisallow: /\nAllow: /'), true),
+      'User-agent: *\nDisallow: /\n',
+    );
     assert.equal(decodeRobotsBody(encode('User-agent: *\r\nAllow: /pri'), true), 'User-agent: *\r\n');
     assert.equal(decodeRobotsBody(encode('User-agent: *\rAllow: /pri'), true), 'User-agent: *\r');
     assert.equal(decodeRobotsBody(encode('no line end at all'), true), '');
@@ -669,7 +785,11 @@ describe('decodeRobotsBody: a robots.txt as read', () => {
     assert.equal(robots.isAllowed('http://example.test/early/x').allowed, false);
     assert.equal(robots.isAllowed('http://example.test/dir3/a.php').allowed, false);
     assert.equal(robots.isAllowed('http://example.test/dir3/a.php?x').allowed, true);
-    assert.equal(robots.isAllowed('http://example.test/dir999999/a.php').allowed, true, 'rules beyond the limit are not read');
+    assert.equal(
+      robots.isAllowed('http://example.test/dir999999/a.php').allowed,
+      true,
+      'rules beyond the limit are not read',
+    );
   });
 });
 
@@ -715,7 +835,10 @@ describe('allowAllPolicy and disallowAllPolicy', () => {
 
   it('disallowAllPolicy blocks every URL but /robots.txt and reports the reason as the rule', () => {
     const robots = disallowAllPolicy('robots.txt unavailable (503)');
-    assert.deepEqual(robots.isAllowed('http://example.test/'), { allowed: false, rule: 'robots.txt unavailable (503)' });
+    assert.deepEqual(robots.isAllowed('http://example.test/'), {
+      allowed: false,
+      rule: 'robots.txt unavailable (503)',
+    });
     assert.deepEqual(robots.isAllowed('http://example.test/robots.txt'), { allowed: true, rule: null });
     assert.equal(robots.crawlDelayMs, null);
     assert.equal(robots.group, null);

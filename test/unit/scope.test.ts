@@ -111,7 +111,11 @@ describe('createScope: excludePatterns', () => {
   });
 
   test('rejects a URL matching a pattern and names the pattern', () => {
-    assert.deepEqual(check.check('https://example.com/a/report.pdf'), { inScope: false, reason: 'excluded', pattern: '*.pdf' });
+    assert.deepEqual(check.check('https://example.com/a/report.pdf'), {
+      inScope: false,
+      reason: 'excluded',
+      pattern: '*.pdf',
+    });
     assert.deepEqual(check.check('https://example.com/a/x?sessionid=42'), {
       inScope: false,
       reason: 'excluded',
@@ -120,7 +124,11 @@ describe('createScope: excludePatterns', () => {
   });
 
   test('names the first matching pattern', () => {
-    assert.deepEqual(check.check('https://example.com/a/private/doc.pdf'), { inScope: false, reason: 'excluded', pattern: '*.pdf' });
+    assert.deepEqual(check.check('https://example.com/a/private/doc.pdf'), {
+      inScope: false,
+      reason: 'excluded',
+      pattern: '*.pdf',
+    });
   });
 
   test('admits a URL that matches no pattern', () => {
@@ -185,7 +193,12 @@ describe('matchesWildcard', () => {
 });
 
 describe('createScope: extraOrigins', () => {
-  const check = scope({ startUrl: 'http://127.0.0.1:8080/docs/', pathPrefix: '/docs/', extraOrigins: ['http://127.0.0.1:8081', 'https://b.example'], excludePatterns: ['*/private/*'] });
+  const check = scope({
+    startUrl: 'http://127.0.0.1:8080/docs/',
+    pathPrefix: '/docs/',
+    extraOrigins: ['http://127.0.0.1:8081', 'https://b.example'],
+    excludePatterns: ['*/private/*'],
+  });
   const cases: [string, ScopeVerdict][] = [
     ['http://127.0.0.1:8080/docs/a', IN],
     ['http://127.0.0.1:8081/', IN],
@@ -212,49 +225,93 @@ describe('createScope: extraOrigins', () => {
   });
 
   test('applies the exclude patterns to the extra sites too', () => {
-    assert.deepEqual(check.check('http://127.0.0.1:8081/private/x'), { inScope: false, reason: 'excluded', pattern: '*/private/*' });
+    assert.deepEqual(check.check('http://127.0.0.1:8081/private/x'), {
+      inScope: false,
+      reason: 'excluded',
+      pattern: '*/private/*',
+    });
   });
 
   test('adds the extra sites to the subdomains of the start host', () => {
-    const withSubdomains = scope({ startUrl: 'https://www.example.com/', includeSubdomains: true, extraOrigins: ['http://other.test:8080'] });
+    const withSubdomains = scope({
+      startUrl: 'https://www.example.com/',
+      includeSubdomains: true,
+      extraOrigins: ['http://other.test:8080'],
+    });
     assert.deepEqual(withSubdomains.check('https://docs.example.com/'), IN);
     assert.deepEqual(withSubdomains.check('http://other.test:8080/a'), IN);
     assert.deepEqual(withSubdomains.check('http://other.test/a'), out('host'));
   });
 
   test('reads a crawl stored before the setting existed as having no extra site', () => {
-    const old = createScope({ startUrl: 'http://127.0.0.1:8080/', includeSubdomains: false, pathPrefix: '', excludePatterns: [] });
+    const old = createScope({
+      startUrl: 'http://127.0.0.1:8080/',
+      includeSubdomains: false,
+      pathPrefix: '',
+      excludePatterns: [],
+    });
     assert.deepEqual(old.check('http://127.0.0.1:8081/'), out('host'));
   });
 });
 
 describe('sharedSite: whether two crawls may request one site', () => {
-  const crawlOf = (startUrl: string, more: { includeSubdomains?: boolean; extraOrigins?: string[] } = {}) => ({ startUrl, includeSubdomains: false, ...more });
+  const crawlOf = (startUrl: string, more: { includeSubdomains?: boolean; extraOrigins?: string[] } = {}) => ({
+    startUrl,
+    includeSubdomains: false,
+    ...more,
+  });
 
   test('finds the start site, an extra site of either, and a subdomain in either scope', () => {
     assert.equal(sharedSite(crawlOf('https://a.test/docs/'), crawlOf('https://a.test/blog/')), 'https://a.test');
-    assert.equal(sharedSite(crawlOf('https://a.test/', { extraOrigins: ['https://b.test'] }), crawlOf('https://b.test/')), 'https://b.test');
-    assert.equal(sharedSite(crawlOf('https://c.test/'), crawlOf('https://a.test/', { extraOrigins: ['https://c.test'] })), 'https://c.test');
     assert.equal(
-      sharedSite(crawlOf('https://a.test/', { extraOrigins: ['https://x.test'] }), crawlOf('https://b.test/', { extraOrigins: ['https://x.test'] })),
+      sharedSite(crawlOf('https://a.test/', { extraOrigins: ['https://b.test'] }), crawlOf('https://b.test/')),
+      'https://b.test',
+    );
+    assert.equal(
+      sharedSite(crawlOf('https://c.test/'), crawlOf('https://a.test/', { extraOrigins: ['https://c.test'] })),
+      'https://c.test',
+    );
+    assert.equal(
+      sharedSite(
+        crawlOf('https://a.test/', { extraOrigins: ['https://x.test'] }),
+        crawlOf('https://b.test/', { extraOrigins: ['https://x.test'] }),
+      ),
       'https://x.test',
     );
-    assert.equal(sharedSite(crawlOf('https://www.example.test/', { includeSubdomains: true }), crawlOf('https://blog.example.test/')), 'https://blog.example.test');
     assert.equal(
-      sharedSite(crawlOf('https://blog.example.test/', { includeSubdomains: true }), crawlOf('https://example.test/', { includeSubdomains: true })),
+      sharedSite(
+        crawlOf('https://www.example.test/', { includeSubdomains: true }),
+        crawlOf('https://blog.example.test/'),
+      ),
+      'https://blog.example.test',
+    );
+    assert.equal(
+      sharedSite(
+        crawlOf('https://blog.example.test/', { includeSubdomains: true }),
+        crawlOf('https://example.test/', { includeSubdomains: true }),
+      ),
       'https://blog.example.test',
     );
     // Subdomains include the other scheme on its default port.
-    assert.equal(sharedSite(crawlOf('http://example.test/', { includeSubdomains: true }), crawlOf('https://shop.example.test/')), 'https://shop.example.test');
+    assert.equal(
+      sharedSite(crawlOf('http://example.test/', { includeSubdomains: true }), crawlOf('https://shop.example.test/')),
+      'https://shop.example.test',
+    );
   });
 
   test('finds none for sites that cannot meet: other hosts, ports or schemes, sibling subdomains', () => {
     assert.equal(sharedSite(crawlOf('https://a.test/'), crawlOf('https://b.test/')), null);
     assert.equal(sharedSite(crawlOf('http://a.test:8080/'), crawlOf('http://a.test:8081/')), null);
     assert.equal(sharedSite(crawlOf('http://a.test/'), crawlOf('https://a.test/')), null);
-    assert.equal(sharedSite(crawlOf('https://example.test/'), crawlOf('https://blog.example.test/', { includeSubdomains: true })), null);
     assert.equal(
-      sharedSite(crawlOf('https://blog.example.test/', { includeSubdomains: true }), crawlOf('https://shop.example.test/', { includeSubdomains: true })),
+      sharedSite(crawlOf('https://example.test/'), crawlOf('https://blog.example.test/', { includeSubdomains: true })),
+      null,
+    );
+    assert.equal(
+      sharedSite(
+        crawlOf('https://blog.example.test/', { includeSubdomains: true }),
+        crawlOf('https://shop.example.test/', { includeSubdomains: true }),
+      ),
       null,
     );
   });

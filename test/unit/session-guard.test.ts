@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { startUrlProblem } from '../../src/core/crawl/crawl-lifecycle.ts';
-import { SESSION_EXCLUDE_PATTERNS, validateSettings, withSessionGuard, type CrawlSettings } from '../../src/core/settings.ts';
+import {
+  SESSION_EXCLUDE_PATTERNS,
+  validateSettings,
+  withSessionGuard,
+  type CrawlSettings,
+} from '../../src/core/settings.ts';
 import { createScope } from '../../src/core/url/scope.ts';
 
 function settings(overrides: Partial<CrawlSettings> = {}): CrawlSettings {
@@ -21,7 +26,7 @@ describe('session guard of a crawl with cookies', () => {
     assert.deepEqual(withSessionGuard(plain), plain);
   });
 
-  it('adds its patterns after the user\'s own, each once, also when applied twice', () => {
+  it("adds its patterns after the user's own, each once, also when applied twice", () => {
     const once = withSessionGuard(settings({ withCookies: true, excludePatterns: ['*.pdf', '*logout*'] }));
     assert.equal(once.excludePatterns[0], '*.pdf');
     assert.equal(once.excludePatterns.filter((p) => p === '*logout*').length, 1);
@@ -68,7 +73,9 @@ describe('session guard of a crawl with cookies', () => {
   });
 
   it('refuses to start a crawl with cookies at a logout URL, saying why', () => {
-    const problem = startUrlProblem(withSessionGuard(settings({ startUrl: 'https://shop.test/logout', withCookies: true })));
+    const problem = startUrlProblem(
+      withSessionGuard(settings({ startUrl: 'https://shop.test/logout', withCookies: true })),
+    );
     assert.equal(problem?.field, 'startUrl');
     assert.match(problem?.message ?? '', /looks like a logout or delete link/);
     // Without cookies, the same URL is an ordinary page.

@@ -35,7 +35,10 @@ describe('site settings store', () => {
 
   it("gives the user's defaults to a site with no settings of its own", async () => {
     const storage = memorySettingsStorage();
-    assert.deepEqual(await saveDefaultSettings(storage, { delayMs: 2500, maxPages: 50 }), { ok: true, saved: { delayMs: 2500, maxPages: 50 } });
+    assert.deepEqual(await saveDefaultSettings(storage, { delayMs: 2500, maxPages: 50 }), {
+      ok: true,
+      saved: { delayMs: 2500, maxPages: 50 },
+    });
     const settings = await loadSiteSettings(storage, 'https://example.com');
     assert.deepEqual(settings, { ...BUILT_IN, delayMs: 2500, maxPages: 50 });
   });
@@ -46,7 +49,11 @@ describe('site settings store', () => {
     await saveSiteSettings(storage, 'https://example.com', { maxPages: 7, excludePatterns: ['*?session=*'] });
     const settings = await loadSiteSettings(storage, 'https://example.com/docs/page?q=1');
     assert.deepEqual(settings, { ...BUILT_IN, delayMs: 2500, maxPages: 7, excludePatterns: ['*?session=*'] });
-    assert.deepEqual(await loadSiteSettings(storage, 'https://other.example'), { ...BUILT_IN, delayMs: 2500, maxPages: 50 });
+    assert.deepEqual(await loadSiteSettings(storage, 'https://other.example'), {
+      ...BUILT_IN,
+      delayMs: 2500,
+      maxPages: 50,
+    });
   });
 
   it('keys sites by origin, so a URL of the site and its origin are one site', async () => {
@@ -83,7 +90,12 @@ describe('site settings store', () => {
 
   it('stores a versioned record of only the given settings, with when it was saved', async () => {
     const storage = memorySettingsStorage();
-    await saveSiteSettings(storage, 'https://example.com', { jitterMs: 250, startUrl: 'https://example.com/ignored' }, 1_700_000_000_000);
+    await saveSiteSettings(
+      storage,
+      'https://example.com',
+      { jitterMs: 250, startUrl: 'https://example.com/ignored' },
+      1_700_000_000_000,
+    );
     assert.deepEqual(storage.entries.get(SITES_KEY), {
       'https://example.com': { version: 1, settings: { jitterMs: 250 }, savedAt: 1_700_000_000_000 },
     });
@@ -91,11 +103,21 @@ describe('site settings store', () => {
 
   it('drops a corrupted stored value and uses the next layer, never throwing', async () => {
     const storage = memorySettingsStorage([
-      [DEFAULTS_KEY, { version: 1, settings: { maxPages: 'lots', delayMs: 3000, pathPrefix: 5, excludePatterns: [1, 2] }, savedAt: 'x' }],
+      [
+        DEFAULTS_KEY,
+        {
+          version: 1,
+          settings: { maxPages: 'lots', delayMs: 3000, pathPrefix: 5, excludePatterns: [1, 2] },
+          savedAt: 'x',
+        },
+      ],
       [
         SITES_KEY,
         {
-          'https://example.com': { version: 1, settings: { maxDepth: -4, timeoutMs: 5000, unknownSetting: true, headBeforeGet: 'yes' } },
+          'https://example.com': {
+            version: 1,
+            settings: { maxDepth: -4, timeoutMs: 5000, unknownSetting: true, headBeforeGet: 'yes' },
+          },
           'https://broken.example': 'not a record',
           'not an origin': { version: 1, settings: { maxPages: 3 } },
         },
@@ -110,7 +132,15 @@ describe('site settings store', () => {
   });
 
   it('ignores stored settings of an unknown version or shape', async () => {
-    for (const stored of [null, 42, 'text', [], { settings: { maxPages: 3 } }, { version: 2, settings: { maxPages: 3 } }, { version: 1, settings: [] }]) {
+    for (const stored of [
+      null,
+      42,
+      'text',
+      [],
+      { settings: { maxPages: 3 } },
+      { version: 2, settings: { maxPages: 3 } },
+      { version: 1, settings: [] },
+    ]) {
       const storage = memorySettingsStorage([
         [DEFAULTS_KEY, stored],
         [SITES_KEY, { 'https://example.com': stored }],
@@ -149,18 +179,29 @@ describe('site settings store', () => {
   it('remembers requests at once per host per site, over the user default, and drops a stored value out of range', async () => {
     const storage = memorySettingsStorage();
     await saveDefaultSettings(storage, { requestsPerHost: 2 });
-    assert.deepEqual(await saveSiteSettings(storage, 'https://staging.example', { delayMs: 0, requestsPerHost: 8 }), { ok: true, saved: { delayMs: 0, requestsPerHost: 8 } });
+    assert.deepEqual(await saveSiteSettings(storage, 'https://staging.example', { delayMs: 0, requestsPerHost: 8 }), {
+      ok: true,
+      saved: { delayMs: 0, requestsPerHost: 8 },
+    });
     assert.equal((await loadSiteSettings(storage, 'https://staging.example/a')).requestsPerHost, 8);
     assert.equal((await loadSiteSettings(storage, 'https://other.example')).requestsPerHost, 2);
     for (const requestsPerHost of [0, 17, 1.5]) {
       const refused = await saveSiteSettings(storage, 'https://staging.example', { requestsPerHost });
-      assert.deepEqual(refused.ok ? [] : refused.errors.map((error) => error.field), ['requestsPerHost'], String(requestsPerHost));
+      assert.deepEqual(
+        refused.ok ? [] : refused.errors.map((error) => error.field),
+        ['requestsPerHost'],
+        String(requestsPerHost),
+      );
     }
     assert.equal((await loadSiteSettings(storage, 'https://staging.example')).requestsPerHost, 8);
 
-    const corrupted = memorySettingsStorage([[SITES_KEY, { 'https://example.com': { version: 1, settings: { requestsPerHost: 99, maxPages: 3 } } }]]);
+    const corrupted = memorySettingsStorage([
+      [SITES_KEY, { 'https://example.com': { version: 1, settings: { requestsPerHost: 99, maxPages: 3 } } }],
+    ]);
     assert.deepEqual(await loadSiteSettings(corrupted, 'https://example.com'), { ...BUILT_IN, maxPages: 3 });
-    const wrongType = memorySettingsStorage([[DEFAULTS_KEY, { version: 1, settings: { requestsPerHost: '4' }, savedAt: 1 }]]);
+    const wrongType = memorySettingsStorage([
+      [DEFAULTS_KEY, { version: 1, settings: { requestsPerHost: '4' }, savedAt: 1 }],
+    ]);
     assert.equal((await loadDefaultSettings(wrongType)).requestsPerHost, DEFAULT_SETTINGS.requestsPerHost);
   });
 
@@ -212,7 +253,13 @@ describe('settings form values', () => {
   });
 
   it('turns seconds into ms and MiB into bytes, and back', () => {
-    const values = { ...fromSettings({}), delaySeconds: '1.5', timeoutSeconds: '2.25', jitterSeconds: '0.3', maxBodyMiB: '0.5' };
+    const values = {
+      ...fromSettings({}),
+      delaySeconds: '1.5',
+      timeoutSeconds: '2.25',
+      jitterSeconds: '0.3',
+      maxBodyMiB: '0.5',
+    };
     const settings = toSettings(values);
     assert.equal(settings.delayMs, 1500);
     assert.equal(settings.timeoutMs, 2250);
@@ -273,7 +320,11 @@ describe('settings form values', () => {
     assert.deepEqual(checked.settings.extraOrigins, ['https://b.test', 'http://127.0.0.1:8081']);
     const bad = checkForm({ ...fromSettings({}), extraOrigins: 'https://b.test/docs\nftp://c.test' });
     assert.equal(bad.ok, false);
-    if (!bad.ok) assert.equal(bad.errors.extraOrigins, 'Also crawl these sites: "https://b.test/docs" has a path, query or fragment; give the site only, e.g. https://b.test');
+    if (!bad.ok)
+      assert.equal(
+        bad.errors.extraOrigins,
+        'Also crawl these sites: "https://b.test/docs" has a path, query or fragment; give the site only, e.g. https://b.test',
+      );
   });
 
   it('gives the validator message for the field that is out of range', () => {
@@ -308,7 +359,9 @@ describe('settings form values', () => {
 
   it('says a size out of range in MiB, the unit the size field reads, never in KiB', () => {
     const result = checkForm({ ...fromSettings({}), maxBodyMiB: '0' });
-    assert.deepEqual(result.ok ? {} : result.errors, { maxBodyBytes: 'Max body size must be from 0.001 MiB to 1024 MiB, not 0 MiB' });
+    assert.deepEqual(result.ok ? {} : result.errors, {
+      maxBodyBytes: 'Max body size must be from 0.001 MiB to 1024 MiB, not 0 MiB',
+    });
   });
 
   it('has one field for every crawl option but the start URL', () => {
@@ -318,14 +371,26 @@ describe('settings form values', () => {
   });
 
   it('summarizes only what differs from the built-in defaults', () => {
-    assert.deepEqual(describeSettings({ maxPages: 500, delayMs: 2000, includeSubdomains: true, excludePatterns: ['*?a=*', '/x'], maxBodyBytes: BYTES_PER_MIB }), [
-      'Max body size (MiB): 1',
-      'Delay (s): 2',
-      // In the form's order: Scope's boxes come right after the path prefix.
-      'Include subdomains: on',
-      'Exclude patterns: *?a=*, /x',
-    ]);
+    assert.deepEqual(
+      describeSettings({
+        maxPages: 500,
+        delayMs: 2000,
+        includeSubdomains: true,
+        excludePatterns: ['*?a=*', '/x'],
+        maxBodyBytes: BYTES_PER_MIB,
+      }),
+      [
+        'Max body size (MiB): 1',
+        'Delay (s): 2',
+        // In the form's order: Scope's boxes come right after the path prefix.
+        'Include subdomains: on',
+        'Exclude patterns: *?a=*, /x',
+      ],
+    );
     assert.deepEqual(describeSettings({ ...BUILT_IN }), []);
-    assert.deepEqual(describeSettings({ delayMs: 0, requestsPerHost: 8 }), ['Delay (s): 0', 'Requests at once per host: 8']);
+    assert.deepEqual(describeSettings({ delayMs: 0, requestsPerHost: 8 }), [
+      'Delay (s): 0',
+      'Requests at once per host: 8',
+    ]);
   });
 });

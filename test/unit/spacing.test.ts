@@ -1,7 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, MAX_BACKOFF_MS, parseHttpDate, parseRetryAfterMs } from '../../src/core/politeness/retry-after.ts';
-import { adaptiveGapMs, cappedCrawlDelayMs, gapMs, isHostReady, MAX_CRAWL_DELAY_MS, nextRequestAt, requestSlots } from '../../src/core/politeness/spacing.ts';
+import {
+  backoffMs,
+  isRetryableStatus,
+  isRetryAfterBeyondCap,
+  MAX_BACKOFF_MS,
+  parseHttpDate,
+  parseRetryAfterMs,
+} from '../../src/core/politeness/retry-after.ts';
+import {
+  adaptiveGapMs,
+  cappedCrawlDelayMs,
+  gapMs,
+  isHostReady,
+  MAX_CRAWL_DELAY_MS,
+  nextRequestAt,
+  requestSlots,
+} from '../../src/core/politeness/spacing.ts';
 
 const base = { delayMs: 1000, crawlDelayMs: null, lastResponseMs: 0, jitterMs: 0, random: () => 0.5 };
 
@@ -37,7 +52,10 @@ describe('spacing rules', () => {
     assert.equal(nextRequestAt({ nextAllowedAt: 100, backoffUntil: 500 }), 500);
     assert.equal(isHostReady({ nextAllowedAt: 100, backoffUntil: 0, inFlight: null }, 100), true);
     assert.equal(isHostReady({ nextAllowedAt: 100, backoffUntil: 0, inFlight: null }, 99), false);
-    assert.equal(isHostReady({ nextAllowedAt: 0, backoffUntil: 0, inFlight: { url: 'x', startedAt: 0, runId: 'r' } }, 10), false);
+    assert.equal(
+      isHostReady({ nextAllowedAt: 0, backoffUntil: 0, inFlight: { url: 'x', startedAt: 0, runId: 'r' } }, 10),
+      false,
+    );
   });
 });
 
@@ -111,7 +129,8 @@ describe('Retry-After and back-off', () => {
     assert.equal(parseRetryAfterMs('99999999999999999999999', now), Number.MAX_SAFE_INTEGER);
     assert.equal(parseRetryAfterMs('9'.repeat(400), now), Number.MAX_SAFE_INTEGER, 'no Infinity');
     assert.equal(parseRetryAfterMs('Thu, 01 Jan 1970 00:00:00 GMT', now), 0);
-    for (const garbage of ['', ' ', '+5', '5s', '0x10', '1e3', 'soon 5', 'NaN', 'Infinity']) assert.equal(parseRetryAfterMs(garbage, now), null, garbage);
+    for (const garbage of ['', ' ', '+5', '5s', '0x10', '1e3', 'soon 5', 'NaN', 'Infinity'])
+      assert.equal(parseRetryAfterMs(garbage, now), null, garbage);
   });
   it('treats only a Retry-After longer than the longest back-off as beyond the cap', () => {
     assert.equal(isRetryAfterBeyondCap(null), false);
@@ -130,7 +149,15 @@ describe('Retry-After and back-off', () => {
 });
 
 describe('requests in flight per host', () => {
-  const open = { requestsPerHost: 8, delayMs: 0, jitterMs: 0, robotsSettled: true, crawlDelayMs: null, backoffUntil: 0, now: 1000 };
+  const open = {
+    requestsPerHost: 8,
+    delayMs: 0,
+    jitterMs: 0,
+    robotsSettled: true,
+    crawlDelayMs: null,
+    backoffUntil: 0,
+    now: 1000,
+  };
   it('gives what the user asked when there is no spacing to keep', () => {
     assert.equal(requestSlots(open), 8);
     assert.equal(requestSlots({ ...open, requestsPerHost: 1 }), 1);

@@ -46,20 +46,40 @@ function background(options: Options = {}) {
   });
   const handlers = createHandlers(store, manager, clock);
   const send = <K extends RequestType>(message: MessageOf<K>) => dispatch(handlers, message);
-  const start = (settings: Partial<CrawlSettings> & { startUrl: string }) => send({ type: 'crawl/start', payload: { settings } });
+  const start = (settings: Partial<CrawlSettings> & { startUrl: string }) =>
+    send({ type: 'crawl/start', payload: { settings } });
   const settle = async (crawlId: string) =>
     clock.run(
       (async () => {
         while ((await store.getCrawl(crawlId))?.state === 'running') await clock.sleep(100);
       })(),
     );
-  return { clock, site, sessionSite, store, send, start, settle, asked, setAccess: (value: boolean) => (access = value) };
+  return {
+    clock,
+    site,
+    sessionSite,
+    store,
+    send,
+    start,
+    settle,
+    asked,
+    setAccess: (value: boolean) => (access = value),
+  };
 }
 
 describe('start checks', () => {
   it('refuses every kind of bad start URL with a message on the start URL, storing nothing', async () => {
     const bg = background();
-    for (const startUrl of ['chrome://extensions/', 'file:///etc/passwd', 'about:blank', 'https://chromewebstore.google.com/', 'https://chrome.google.com/webstore', 'example.com', 'http://', '']) {
+    for (const startUrl of [
+      'chrome://extensions/',
+      'file:///etc/passwd',
+      'about:blank',
+      'https://chromewebstore.google.com/',
+      'https://chrome.google.com/webstore',
+      'example.com',
+      'http://',
+      '',
+    ]) {
       const reply = await bg.start({ startUrl });
       assert.equal(reply.ok ? null : reply.error.code, 'invalid-settings', startUrl);
       assert.equal(reply.ok ? null : reply.error.fields?.[0]?.field, 'startUrl', startUrl);
@@ -109,7 +129,10 @@ describe('start checks', () => {
     bg.site.route(`${A}/`, page([]));
     const first = await bg.start({ startUrl: `${A}/` });
     const second = await bg.start({ startUrl: `${A}/docs/` });
-    assert.equal(second.ok ? null : second.error.message, 'http://a.test is already being crawled; stop that crawl first');
+    assert.equal(
+      second.ok ? null : second.error.message,
+      'http://a.test is already being crawled; stop that crawl first',
+    );
     assert.equal(second.ok ? null : second.error.crawlId, first.ok ? first.value.crawl.id : 'none');
     assert.equal((await bg.store.listCrawls()).length, 1);
     if (first.ok) await bg.settle(first.value.crawl.id);
@@ -121,10 +144,20 @@ describe('start checks', () => {
     const first = await bg.start({ startUrl: `${A}/`, extraOrigins: ['http://b.test'] });
     const second = await bg.start({ startUrl: 'http://b.test/' });
     assert.equal(second.ok ? null : second.error.code, 'already-running');
-    assert.equal(second.ok ? null : second.error.message, 'http://b.test is already being crawled (by the crawl of http://a.test/); stop that crawl first');
-    assert.equal(second.ok ? null : second.error.crawlId, first.ok ? first.value.crawl.id : 'none', 'the refusal names the crawl in the way, for the popup to follow or stop');
+    assert.equal(
+      second.ok ? null : second.error.message,
+      'http://b.test is already being crawled (by the crawl of http://a.test/); stop that crawl first',
+    );
+    assert.equal(
+      second.ok ? null : second.error.crawlId,
+      first.ok ? first.value.crawl.id : 'none',
+      'the refusal names the crawl in the way, for the popup to follow or stop',
+    );
     const third = await bg.start({ startUrl: 'http://www.a.test/', includeSubdomains: true });
-    assert.equal(third.ok ? null : third.error.message, 'http://a.test is already being crawled (by the crawl of http://a.test/); stop that crawl first');
+    assert.equal(
+      third.ok ? null : third.error.message,
+      'http://a.test is already being crawled (by the crawl of http://a.test/); stop that crawl first',
+    );
     const apart = await bg.start({ startUrl: 'http://c.test/' });
     assert.equal(apart.ok, true, 'a crawl of a site no running crawl may request starts');
     assert.equal((await bg.store.listCrawls()).length, 2);
@@ -150,7 +183,10 @@ describe('start checks', () => {
 
   it('never requests a logout or delete link in a crawl with cookies, and records the guard with the crawl', async () => {
     const bg = background();
-    bg.sessionSite.route(`${A}/`, page(['/account', '/logout', '/items/1/delete', '/SignOut', '/newsletter/unsubscribe']));
+    bg.sessionSite.route(
+      `${A}/`,
+      page(['/account', '/logout', '/items/1/delete', '/SignOut', '/newsletter/unsubscribe']),
+    );
     bg.sessionSite.route(`${A}/account`, page(['/']));
     const started = await bg.start({ startUrl: `${A}/`, withCookies: true });
     assert.ok(started.ok);

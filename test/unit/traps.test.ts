@@ -28,8 +28,16 @@ describe('urlTrapReason', () => {
     ['stops a run of three segments three times in a row', `${A}/p/q/r/p/q/r/p/q/r`, 'repeated-segments'],
     ['stops empty segments three times in a row', `${A}/a////b`, 'repeated-segments'],
     ['ignores the query when looking for repeated segments', `${A}/a?x=a/a/a`, null],
-    ['passes a path of exactly the most segments', `${A}/${Array.from({ length: MAX_PATH_SEGMENTS }, (_, i) => `s${i}`).join('/')}`, null],
-    ['stops a path of one segment more', `${A}/${Array.from({ length: MAX_PATH_SEGMENTS + 1 }, (_, i) => `s${i}`).join('/')}`, 'deep-path'],
+    [
+      'passes a path of exactly the most segments',
+      `${A}/${Array.from({ length: MAX_PATH_SEGMENTS }, (_, i) => `s${i}`).join('/')}`,
+      null,
+    ],
+    [
+      'stops a path of one segment more',
+      `${A}/${Array.from({ length: MAX_PATH_SEGMENTS + 1 }, (_, i) => `s${i}`).join('/')}`,
+      'deep-path',
+    ],
     ['passes a URL of exactly the longest length', `${A}/${'x'.repeat(MAX_URL_LENGTH - A.length - 1)}`, null],
     ['stops a URL one character longer', `${A}/${'x'.repeat(MAX_URL_LENGTH - A.length)}`, 'long-url'],
     ['stops a URL of 8,000 characters', `${A}/?q=${'y'.repeat(8000)}`, 'long-url'],
@@ -55,7 +63,11 @@ describe('pathSegments and hasRepeatedRun', () => {
     assert.equal(hasRepeatedRun(['a', 'a'], 2), true);
     assert.equal(hasRepeatedRun(['x', 'a', 'b', 'a', 'b', 'a', 'b'], 3), true);
     assert.equal(hasRepeatedRun(['a', 'b', 'a', 'c', 'a'], 3), false);
-    assert.equal(hasRepeatedRun(['a', 'b', 'c', 'a', 'b', 'c', 'a', 'b'], 3), false, 'two and a half times is not three');
+    assert.equal(
+      hasRepeatedRun(['a', 'b', 'c', 'a', 'b', 'c', 'a', 'b'], 3),
+      false,
+      'two and a half times is not three',
+    );
   });
 
   test('agrees with a brute-force check on every path of up to 7 segments over 2 names', () => {

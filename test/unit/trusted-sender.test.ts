@@ -7,14 +7,22 @@ const SELF = { id: ID, pagesOrigin: `chrome-extension://${ID}` };
 
 describe('trusted sender', () => {
   it('accepts the popup, the options page and Tabcrawl pages opened in tabs', () => {
-    for (const path of ['src/shells/popup/index.html', 'src/shells/options/index.html', 'src/shells/results/index.html?crawl=1']) {
-      assert.equal(isTrustedSender({ id: ID, url: `chrome-extension://${ID}/${path}`, origin: SELF.pagesOrigin }, SELF), true, path);
+    for (const path of [
+      'src/shells/popup/index.html',
+      'src/shells/options/index.html',
+      'src/shells/results/index.html?crawl=1',
+    ]) {
+      assert.equal(
+        isTrustedSender({ id: ID, url: `chrome-extension://${ID}/${path}`, origin: SELF.pagesOrigin }, SELF),
+        true,
+        path,
+      );
     }
     // Older Chrome versions report no origin.
     assert.equal(isTrustedSender({ id: ID, url: `chrome-extension://${ID}/src/shells/popup/index.html` }, SELF), true);
   });
 
-  it('refuses a content script: our id, but the web page\'s URL', () => {
+  it("refuses a content script: our id, but the web page's URL", () => {
     assert.equal(isTrustedSender({ id: ID, url: 'https://evil.test/page', origin: 'https://evil.test' }, SELF), false);
   });
 
@@ -31,7 +39,10 @@ describe('trusted sender', () => {
   });
 
   it('refuses a sender whose reported origin disagrees with its URL', () => {
-    assert.equal(isTrustedSender({ id: ID, url: `chrome-extension://${ID}/x.html`, origin: 'https://evil.test' }, SELF), false);
+    assert.equal(
+      isTrustedSender({ id: ID, url: `chrome-extension://${ID}/x.html`, origin: 'https://evil.test' }, SELF),
+      false,
+    );
   });
 
   it('reads the origin of extension URLs the same way in Node and in Chrome', () => {

@@ -26,7 +26,10 @@ describe('visibleControls', () => {
   });
   test('writes out a right-to-left override, so "\\u202Egnp.exe" cannot read as exe.png', () => {
     assert.equal(visibleControls('\u202Egnp.exe'), '\\u202Egnp.exe');
-    assert.equal(visibleControls('\u200E\u200F\u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069\u061C'), '\\u200E\\u200F\\u202A\\u202B\\u202C\\u202D\\u2066\\u2067\\u2068\\u2069\\u061C');
+    assert.equal(
+      visibleControls('\u200E\u200F\u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069\u061C'),
+      '\\u200E\\u200F\\u202A\\u202B\\u202C\\u202D\\u2066\\u2067\\u2068\\u2069\\u061C',
+    );
   });
   test('leaves other text alone: letters of any script, emoji, a backslash, a no-break space', () => {
     for (const text of ['https://example.com/a?b=c', 'שלום עולם', 'Grüße — ✓ 🙂', 'C:\\path', 'a\u00A0b', '']) {

@@ -21,7 +21,13 @@ import { openWacz, TABCRAWL_CRAWL_PATH, TABCRAWL_ROWS_PATH } from '../../src/imp
 import { readWarc, type WarcRecord } from '../../src/import/warc-reader.ts';
 import { writeWacz } from '../../src/export/wacz.ts';
 import { TABCRAWL_CRAWL_FORMAT, TABCRAWL_WACZ_PATHS } from '../../src/export/tabcrawl-crawl-file.ts';
-import { collectBytes, countingContext, FIXTURE_CRAWL, fixtureRowsWithResources, fixtureSource } from '../support/export-fixtures.ts';
+import {
+  collectBytes,
+  countingContext,
+  FIXTURE_CRAWL,
+  fixtureRowsWithResources,
+  fixtureSource,
+} from '../support/export-fixtures.ts';
 import { readWithWarcio, WARC_FIXTURES, warcFixture, warcFixtureNames } from '../support/warc-fixtures.ts';
 import { VirtualReader, zip64File } from '../support/zip64-fixture.ts';
 
@@ -57,7 +63,10 @@ async function clientZip(entries: { name: string; input: Uint8Array }[]): Promis
 describe('a WACZ packed by js-wacz from the fixture WARCs', () => {
   it('gives the records of each WARC as reading the WARC itself does, and its pages', TIMEOUT, async () => {
     const names = warcFixtureNames();
-    const bytes = await jsWacz(names.map((name) => join(WARC_FIXTURES, name)), 'fixtures.wacz');
+    const bytes = await jsWacz(
+      names.map((name) => join(WARC_FIXTURES, name)),
+      'fixtures.wacz',
+    );
     const archive = await openArchive(blobOf(bytes), 'fixtures.wacz');
     assert.equal(archive.format, 'wacz');
     assert.ok(archive.wacz);
@@ -134,66 +143,107 @@ describe("Tabcrawl's own WACZ", () => {
     assert.deepEqual(
       pages.map((p) => [p.url, p.title ?? null]).sort(),
       fixtureRowsWithResources()
-        .filter((row) => row.kind === 'page' && row.status !== null && row.status < 300 && row.status >= 200 && /html/.test(row.contentType ?? '') && row.methods.at(-1) === 'GET')
+        .filter(
+          (row) =>
+            row.kind === 'page' &&
+            row.status !== null &&
+            row.status < 300 &&
+            row.status >= 200 &&
+            /html/.test(row.contentType ?? '') &&
+            row.methods.at(-1) === 'GET',
+        )
         .map((row) => [row.url, row.title])
         .sort(),
     );
   });
 
-  it("gives back tabcrawl/crawl.json and every row of tabcrawl/rows.jsonl.gz as the export wrote them", TIMEOUT, async () => {
-    const { context } = countingContext();
-    const rows = fixtureRowsWithResources();
-    const zip = new Uint8Array(await collectBytes(writeWacz(fixtureSource(rows), context)));
-    const wacz = await openWacz(blobOf(zip), 'tabcrawl.wacz');
-    assert.deepEqual([TABCRAWL_CRAWL_PATH, TABCRAWL_ROWS_PATH], [TABCRAWL_WACZ_PATHS.crawl, TABCRAWL_WACZ_PATHS.rows], 'the paths the export writes');
-    const crawl = await wacz.tabcrawlCrawl();
-    assert.ok(crawl);
-    const file = crawl.json as { format: string; crawl: unknown; rows: { count: number } };
-    assert.equal(file.format, TABCRAWL_CRAWL_FORMAT);
-    assert.deepEqual(file.crawl, JSON.parse(JSON.stringify(FIXTURE_CRAWL)));
-    assert.equal(file.rows.count, rows.length);
-    assert.deepEqual(await collect(wacz.tabcrawlRows()), JSON.parse(JSON.stringify(rows)));
-  });
+  it(
+    'gives back tabcrawl/crawl.json and every row of tabcrawl/rows.jsonl.gz as the export wrote them',
+    TIMEOUT,
+    async () => {
+      const { context } = countingContext();
+      const rows = fixtureRowsWithResources();
+      const zip = new Uint8Array(await collectBytes(writeWacz(fixtureSource(rows), context)));
+      const wacz = await openWacz(blobOf(zip), 'tabcrawl.wacz');
+      assert.deepEqual(
+        [TABCRAWL_CRAWL_PATH, TABCRAWL_ROWS_PATH],
+        [TABCRAWL_WACZ_PATHS.crawl, TABCRAWL_WACZ_PATHS.rows],
+        'the paths the export writes',
+      );
+      const crawl = await wacz.tabcrawlCrawl();
+      assert.ok(crawl);
+      const file = crawl.json as { format: string; crawl: unknown; rows: { count: number } };
+      assert.equal(file.format, TABCRAWL_CRAWL_FORMAT);
+      assert.deepEqual(file.crawl, JSON.parse(JSON.stringify(FIXTURE_CRAWL)));
+      assert.equal(file.rows.count, rows.length);
+      assert.deepEqual(await collect(wacz.tabcrawlRows()), JSON.parse(JSON.stringify(rows)));
+    },
+  );
 
-  it('exposes a tabcrawl/crawl.json that is not JSON as text only, and reads a WACZ without rows', TIMEOUT, async () => {
-    const warc = new Uint8Array(gzipSync('WARC/1.1\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n'));
-    const zip = await clientZip([
-      { name: 'archive/data.warc.gz', input: warc },
-      { name: 'tabcrawl/crawl.json', input: new TextEncoder().encode('{"format": "tabcrawl-crawl-1", cut') },
-      { name: 'datapackage.json', input: new TextEncoder().encode('{"profile":"data-package","resources":[]}') },
-    ]);
-    const wacz = await openWacz(blobOf(zip), 'mine.wacz');
-    assert.deepEqual(await wacz.tabcrawlCrawl(), { text: '{"format": "tabcrawl-crawl-1", cut', json: null });
-    assert.deepEqual(await collect(wacz.tabcrawlRows()), []);
-    assert.deepEqual((await collect(wacz.records())).map((r) => r.type), ['warcinfo']);
-  });
+  it(
+    'exposes a tabcrawl/crawl.json that is not JSON as text only, and reads a WACZ without rows',
+    TIMEOUT,
+    async () => {
+      const warc = new Uint8Array(gzipSync('WARC/1.1\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n'));
+      const zip = await clientZip([
+        { name: 'archive/data.warc.gz', input: warc },
+        { name: 'tabcrawl/crawl.json', input: new TextEncoder().encode('{"format": "tabcrawl-crawl-1", cut') },
+        { name: 'datapackage.json', input: new TextEncoder().encode('{"profile":"data-package","resources":[]}') },
+      ]);
+      const wacz = await openWacz(blobOf(zip), 'mine.wacz');
+      assert.deepEqual(await wacz.tabcrawlCrawl(), { text: '{"format": "tabcrawl-crawl-1", cut', json: null });
+      assert.deepEqual(await collect(wacz.tabcrawlRows()), []);
+      assert.deepEqual(
+        (await collect(wacz.records())).map((r) => r.type),
+        ['warcinfo'],
+      );
+    },
+  );
 });
 
 describe('zip layouts a WACZ may have', () => {
   it('reads deflated entries (a WARC and a page list)', TIMEOUT, async () => {
     const warc = warcFixture('example-iana.org-chunked.warc');
-    const pages = '{"format":"json-pages-1.0","id":"pages"}\n{"url":"http://www.iana.org/","ts":"2017-03-06T16:54:09Z","title":"IANA"}\n';
-    const zip = zipSync({ 'archive/x.warc': [warc, { level: 6 }], 'pages/pages.jsonl': [new TextEncoder().encode(pages), { level: 6 }] });
+    const pages =
+      '{"format":"json-pages-1.0","id":"pages"}\n{"url":"http://www.iana.org/","ts":"2017-03-06T16:54:09Z","title":"IANA"}\n';
+    const zip = zipSync({
+      'archive/x.warc': [warc, { level: 6 }],
+      'pages/pages.jsonl': [new TextEncoder().encode(pages), { level: 6 }],
+    });
     const wacz = await openWacz(blobOf(zip), 'deflated.wacz');
     assert.equal(wacz.entry('archive/x.warc')?.method, 8);
     const records = await collect(wacz.records());
     const direct = await collect(readWarc(warc, { fileName: 'x.warc' }));
     assert.deepEqual(records.map(shape), direct.map(shape));
-    assert.deepEqual(await collect(wacz.pages()), [{ url: 'http://www.iana.org/', ts: '2017-03-06T16:54:09Z', title: 'IANA' }]);
+    assert.deepEqual(await collect(wacz.pages()), [
+      { url: 'http://www.iana.org/', ts: '2017-03-06T16:54:09Z', title: 'IANA' },
+    ]);
   });
 
   it('reads a ZIP64 zip whose entries start past 4 GiB (checked by yauzl too)', TIMEOUT, async () => {
     const warc = warcFixture('example.warc.gz');
-    const pages = new TextEncoder().encode('{"format":"json-pages-1.0"}\n{"url":"http://example.com/","ts":"2017-03-06T04:02:06Z"}\n');
+    const pages = new TextEncoder().encode(
+      '{"format":"json-pages-1.0"}\n{"url":"http://example.com/","ts":"2017-03-06T04:02:06Z"}\n',
+    );
     const start = 4.5 * 1024 ** 3;
-    const file = zip64File([{ name: 'archive/data.warc.gz', data: warc }, { name: 'pages/pages.jsonl', data: pages }], start);
+    const file = zip64File(
+      [
+        { name: 'archive/data.warc.gz', data: warc },
+        { name: 'pages/pages.jsonl', data: pages },
+      ],
+      start,
+    );
     assert.ok(file.size > 2 ** 32);
     // The independent reader agrees on the layout.
     const checked = await fromRandomAccessReaderPromise(new VirtualReader(file), file.size, { lazyEntries: true });
     const names: string[] = [];
-    for await (const entry of checked.eachEntry()) names.push(`${entry.fileName}@${entry.relativeOffsetOfLocalHeader}:${entry.compressedSize}`);
+    for await (const entry of checked.eachEntry())
+      names.push(`${entry.fileName}@${entry.relativeOffsetOfLocalHeader}:${entry.compressedSize}`);
     await checked.close();
-    assert.deepEqual(names, [`archive/data.warc.gz@${start}:${warc.length}`, `pages/pages.jsonl@${start + 30 + 20 + 20 + warc.length}:${pages.length}`]);
+    assert.deepEqual(names, [
+      `archive/data.warc.gz@${start}:${warc.length}`,
+      `pages/pages.jsonl@${start + 30 + 20 + 20 + warc.length}:${pages.length}`,
+    ]);
 
     const archive = await openArchive(file, 'big.wacz');
     assert.equal(archive.format, 'wacz');
@@ -201,7 +251,10 @@ describe('zip layouts a WACZ may have', () => {
     const records = await collect(archive.records());
     const direct = await collect(readWarc(warc, { fileName: 'example.warc.gz' }));
     assert.deepEqual(records.map(shape), direct.map(shape));
-    assert.deepEqual((await collect(archive.wacz?.pages() ?? [])).map((p) => p.url), ['http://example.com/']);
+    assert.deepEqual(
+      (await collect(archive.wacz?.pages() ?? [])).map((p) => p.url),
+      ['http://example.com/'],
+    );
   });
 });
 
@@ -210,29 +263,51 @@ describe('a WACZ cut short, or no WACZ at all', () => {
     const { context } = countingContext();
     const zip = new Uint8Array(await collectBytes(writeWacz(fixtureSource(), context)));
     for (const cut of [100, Math.floor(zip.length / 2), zip.length - 30, zip.length - 1]) {
-      const error = await openArchive(blobOf(zip.subarray(0, cut)), 'cut.wacz').then(() => null, (e: unknown) => e);
+      const error = await openArchive(blobOf(zip.subarray(0, cut)), 'cut.wacz').then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(error instanceof ArchiveReadError, `cut at ${cut}`);
       assert.equal(error.kind, 'truncated');
-      assert.equal(error.message, `cut.wacz: the zip has no central directory at its end: the file is cut short or damaged (at byte ${cut})`);
+      assert.equal(
+        error.message,
+        `cut.wacz: the zip has no central directory at its end: the file is cut short or damaged (at byte ${cut})`,
+      );
     }
   });
 
-  it('says a zip without WARCs is not a WACZ, and reads a non-zip file as a WARC (which then says it is not one)', TIMEOUT, async () => {
-    const zip = await clientZip([{ name: 'notes.txt', input: new TextEncoder().encode('hello') }]);
-    const error = await openArchive(blobOf(zip), 'notes.zip').then(() => null, (e: unknown) => e);
-    assert.ok(error instanceof ArchiveReadError);
-    assert.equal(error.kind, 'not-archive');
-    assert.match(error.message, /^notes\.zip: this zip holds no WARC in archive\/: not a WACZ \(it holds 1 entries, e\.g\. notes\.txt\)/);
+  it(
+    'says a zip without WARCs is not a WACZ, and reads a non-zip file as a WARC (which then says it is not one)',
+    TIMEOUT,
+    async () => {
+      const zip = await clientZip([{ name: 'notes.txt', input: new TextEncoder().encode('hello') }]);
+      const error = await openArchive(blobOf(zip), 'notes.zip').then(
+        () => null,
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof ArchiveReadError);
+      assert.equal(error.kind, 'not-archive');
+      assert.match(
+        error.message,
+        /^notes\.zip: this zip holds no WARC in archive\/: not a WACZ \(it holds 1 entries, e\.g\. notes\.txt\)/,
+      );
 
-    const pdf = await openArchive(blobOf(new TextEncoder().encode('%PDF-1.7\n')), 'paper.pdf');
-    assert.equal(pdf.format, 'warc');
-    const notWarc = await collect(pdf.records()).then(() => null, (e: unknown) => e);
-    assert.ok(notWarc instanceof ArchiveReadError);
-    assert.equal(notWarc.kind, 'not-warc');
-    assert.match(notWarc.message, /^paper\.pdf: this is not a WARC file: it starts with "%PDF-1\.7" \(at byte 0\)$/);
+      const pdf = await openArchive(blobOf(new TextEncoder().encode('%PDF-1.7\n')), 'paper.pdf');
+      assert.equal(pdf.format, 'warc');
+      const notWarc = await collect(pdf.records()).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      assert.ok(notWarc instanceof ArchiveReadError);
+      assert.equal(notWarc.kind, 'not-warc');
+      assert.match(notWarc.message, /^paper\.pdf: this is not a WARC file: it starts with "%PDF-1\.7" \(at byte 0\)$/);
 
-    const empty = await openArchive(blobOf(new Uint8Array(0)), 'empty.warc').then(() => null, (e: unknown) => e);
-    assert.ok(empty instanceof ArchiveReadError);
-    assert.equal(empty.message, 'empty.warc: the file is empty: not a WARC or WACZ (at byte 0)');
-  });
+      const empty = await openArchive(blobOf(new Uint8Array(0)), 'empty.warc').then(
+        () => null,
+        (e: unknown) => e,
+      );
+      assert.ok(empty instanceof ArchiveReadError);
+      assert.equal(empty.message, 'empty.warc: the file is empty: not a WARC or WACZ (at byte 0)');
+    },
+  );
 });

@@ -10,7 +10,7 @@ const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 const html = text('<p>Some page text, repeated as pages repeat their markup.</p>\n'.repeat(400));
 
 describe('crc32', () => {
-  test('gives the check value of RFC 3720 and zlib\'s CRC of any bytes, in one call or continued', () => {
+  test("gives the check value of RFC 3720 and zlib's CRC of any bytes, in one call or continued", () => {
     assert.equal(crc32(text('123456789')), 0xcbf43926);
     assert.equal(crc32(new Uint8Array(0)), 0);
     const bytes = new Uint8Array(randomBytes(100_003));
@@ -37,7 +37,8 @@ describe('gzipMember', () => {
   test('writes an empty member for no bytes, and a large text in chunks far smaller than itself', () => {
     assert.deepEqual(gunzipSync(member([])), Buffer.alloc(0));
     const big = new Uint8Array(6 * 1024 * 1024);
-    for (let at = 0; at < big.length; at += html.length) big.set(html.subarray(0, Math.min(html.length, big.length - at)), at);
+    for (let at = 0; at < big.length; at += html.length)
+      big.set(html.subarray(0, Math.min(html.length, big.length - at)), at);
     const chunks = [...gzipMember([big])];
     assert.ok(chunks.length > 3, `${chunks.length} chunks`);
     assert.deepEqual(gunzipSync(Buffer.concat(chunks)), Buffer.from(big));

@@ -26,7 +26,14 @@ function background() {
   }
   const store = new MemoryCrawlStore();
   let ids = 0;
-  const manager = new CrawlManager({ store, fetcher: site, clock, runId: 'run', newId: () => `crawl-${++ids}`, onActiveChange: () => undefined });
+  const manager = new CrawlManager({
+    store,
+    fetcher: site,
+    clock,
+    runId: 'run',
+    newId: () => `crawl-${++ids}`,
+    onActiveChange: () => undefined,
+  });
   /** Runs the virtual clock until no crawl is running. */
   const settle = (): Promise<void> =>
     clock.run(

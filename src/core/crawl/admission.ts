@@ -62,7 +62,8 @@ export class Admission {
     const kept = candidates.filter((candidate) => {
       const verdict = scope.check(candidate.url);
       if (!verdict.inScope) {
-        if (verdict.reason === 'prefix' || verdict.reason === 'excluded') refused.push({ candidate, reason: verdict.reason });
+        if (verdict.reason === 'prefix' || verdict.reason === 'excluded')
+          refused.push({ candidate, reason: verdict.reason });
         return false;
       }
       if (candidate.depth > crawl.settings.maxDepth) refused.push({ candidate, reason: 'depth' });
@@ -112,7 +113,9 @@ export class Admission {
   /** Records the URLs just queued that a robots.txt already read disallows, blocked (see `blockDisallowed`). */
   private blockDisallowed(writes: CrawlWrites, queued: FrontierEntry[]): Promise<void> {
     const { productToken } = writes.crawl.settings;
-    return blockDisallowed(writes, queued, (host) => (host.robots.phase === 'ready' ? this.rules.policyFor(productToken, host) : null));
+    return blockDisallowed(writes, queued, (host) =>
+      host.robots.phase === 'ready' ? this.rules.policyFor(productToken, host) : null,
+    );
   }
 
   private variantsOf(writes: CrawlWrites): QueryVariantCounter {

@@ -30,7 +30,12 @@ export type RequestsOut = Pick<HostScheduler, 'requestsOut' | 'requestStarted'>;
  * first, URLs robots.txt disallows recorded as blocked on the way.
  * @param requests this run's requests in flight per host (claimed, not yet recorded): counted here.
  */
-export async function claimNext(ctx: StepContext, writes: CrawlWrites, requests: RequestsOut, origin: string): Promise<Claim> {
+export async function claimNext(
+  ctx: StepContext,
+  writes: CrawlWrites,
+  requests: RequestsOut,
+  origin: string,
+): Promise<Claim> {
   const { clock, runId, rules } = ctx;
   const { crawl } = writes;
   if (crawl.state !== 'running') return { kind: 'none' };
@@ -38,12 +43,14 @@ export async function claimNext(ctx: StepContext, writes: CrawlWrites, requests:
   const guard = rules.guardOf(crawl);
   // The user's network, from a crawl of a public site (`network-guard.ts`): nothing is asked of it, whatever
   // the kind of work; its URLs are listed as not crawled.
-  if (guard.isBarredHost(host)) return { kind: (await dropBarredEntries(writes, origin)) === 'dropped' ? 'progress' : 'none' };
+  if (guard.isBarredHost(host))
+    return { kind: (await dropBarredEntries(writes, origin)) === 'dropped' ? 'progress' : 'none' };
   const now = clock.now();
   const readyAt = hostReadyAt(host);
   const slots = rules.slotsOf(crawl.settings, host, now);
   const out = requests.requestsOut(origin);
-  if ((slots === 1 && host.inFlight !== null) || out >= slots || now < readyAt - CLAIM_AHEAD_MS) return { kind: 'none' };
+  if ((slots === 1 && host.inFlight !== null) || out >= slots || now < readyAt - CLAIM_AHEAD_MS)
+    return { kind: 'none' };
   /** When the claimed request may start: the end of the host's gap, or now. */
   const notBefore = Math.max(now, readyAt);
   const claimed = (url: string): void => {

@@ -100,7 +100,8 @@ export class CommitQueue {
           for (const writes of touched) await writes.flush();
           return out;
         });
-        for (const writes of touched) this.onCommit({ crawl: writes.crawl, hosts: writes.touchedHosts(), talliedLinks: writes.talliedLinks });
+        for (const writes of touched)
+          this.onCommit({ crawl: writes.crawl, hosts: writes.touchedHosts(), talliedLinks: writes.talliedLinks });
         jobs.forEach((job, i) => job.resolve(results[i]));
       } catch (error) {
         for (const job of jobs) job.reject(error);

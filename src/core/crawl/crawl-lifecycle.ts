@@ -33,7 +33,8 @@ export function startUrlProblem(settings: CrawlSettings): SettingsError | null {
     }
     return { field: 'excludePatterns', message: `the exclude pattern "${pattern}" matches the start URL itself` };
   }
-  if (verdict.reason === 'prefix') return { field: 'pathPrefix', message: `the start URL is not under the path prefix "${settings.pathPrefix}"` };
+  if (verdict.reason === 'prefix')
+    return { field: 'pathPrefix', message: `the start URL is not under the path prefix "${settings.pathPrefix}"` };
   return { field: 'startUrl', message: 'the start URL is outside the crawl scope' };
 }
 
@@ -75,7 +76,11 @@ function startHostPatterns(settings: Pick<CrawlSettings, 'startUrl' | 'includeSu
 }
 
 /** Stores a new running crawl with its start URL queued at depth 0. */
-export async function createCrawl(store: CrawlStore, settings: CrawlSettings, ids: { id: string; now: number }): Promise<CrawlRecord> {
+export async function createCrawl(
+  store: CrawlStore,
+  settings: CrawlSettings,
+  ids: { id: string; now: number },
+): Promise<CrawlRecord> {
   const start = normalizeUrl(settings.startUrl);
   if (start === null) throw new TypeError(`not an http(s) URL: ${settings.startUrl}`);
   const crawl: CrawlRecord = {
@@ -92,7 +97,9 @@ export async function createCrawl(store: CrawlStore, settings: CrawlSettings, id
   };
   await store.transaction(async (tx) => {
     const writes = new CrawlWrites(tx, crawl);
-    await admit(writes, [{ url: start, origin: originOf(start), kind: 'page', depth: 0, referrer: null, anchor: null, isLink: false }]);
+    await admit(writes, [
+      { url: start, origin: originOf(start), kind: 'page', depth: 0, referrer: null, anchor: null, isLink: false },
+    ]);
     await writes.flush();
   });
   return crawl;
@@ -154,7 +161,8 @@ export async function resumeCrawl(store: CrawlStore, crawlId: string, now: numbe
 }
 
 /** What a crawl says after the browser was closed while it ran and it went on when the browser started again. */
-export const RESUMED_AFTER_BROWSER_START_MESSAGE = 'The browser (or Tabcrawl) restarted during this crawl; it resumed by itself where it had stopped.';
+export const RESUMED_AFTER_BROWSER_START_MESSAGE =
+  'The browser (or Tabcrawl) restarted during this crawl; it resumed by itself where it had stopped.';
 
 /**
  * Notes on a running crawl that the browser was closed while it ran (called
@@ -169,5 +177,10 @@ export async function noteBrowserRestart(store: CrawlStore, crawlId: string): Pr
 
 /** URLs admitted but not yet written to the crawl table: pages, sitemaps, page resources and links to other sites alike. */
 export function queuedCount(crawl: Pick<CrawlRecord, 'counts'>): number {
-  return crawl.counts.admitted + (crawl.counts.resourcesAdmitted ?? 0) + (crawl.counts.externalAdmitted ?? 0) - crawl.counts.done;
+  return (
+    crawl.counts.admitted +
+    (crawl.counts.resourcesAdmitted ?? 0) +
+    (crawl.counts.externalAdmitted ?? 0) -
+    crawl.counts.done
+  );
 }

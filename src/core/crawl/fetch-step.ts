@@ -53,30 +53,49 @@ async function redirectsBefore(writes: CrawlWrites, entry: FrontierEntry, limit:
  * What {@link requestEntry} did: the final answer and the methods sent for the URL, or a HEAD whose answer
  * calls for a GET, which is a request of its own (sent in a later claim, after the host's gap).
  */
-type Requested = { kind: 'answer'; outcome: FetchOutcome; methods: ('GET' | 'HEAD')[] } | { kind: 'get-later'; head: FetchOutcome };
+type Requested =
+  { kind: 'answer'; outcome: FetchOutcome; methods: ('GET' | 'HEAD')[] } | { kind: 'get-later'; head: FetchOutcome };
 
 /**
  * Fetches one frontier entry: HEAD first when its kind asks, and never the GET right after it (see
  * {@link Requested}); only the GET when the entry's HEAD was sent by an earlier claim.
  */
-async function requestEntry(ctx: StepContext, crawl: CrawlRecord, entry: FrontierEntry, signal: AbortSignal): Promise<Requested> {
+async function requestEntry(
+  ctx: StepContext,
+  crawl: CrawlRecord,
+  entry: FrontierEntry,
+  signal: AbortSignal,
+): Promise<Requested> {
   const { fetcher } = ctx;
   const { settings } = crawl;
   const kind = workKindOf(entry.kind);
   const bodyLimit = (status: number, contentType: string | null): number => kind.bodyLimit(crawl, status, contentType);
   const anonymous = kind.anonymous ? WITHOUT_CREDENTIALS : {};
-  const get = (): Promise<FetchOutcome> => fetcher.fetch({ url: entry.url, method: 'GET', timeoutMs: settings.timeoutMs, bodyLimit, signal, ...anonymous });
-  const answer = (outcome: FetchOutcome, methods: ('GET' | 'HEAD')[]): Requested => ({ kind: 'answer', outcome, methods });
+  const get = (): Promise<FetchOutcome> =>
+    fetcher.fetch({ url: entry.url, method: 'GET', timeoutMs: settings.timeoutMs, bodyLimit, signal, ...anonymous });
+  const answer = (outcome: FetchOutcome, methods: ('GET' | 'HEAD')[]): Requested => ({
+    kind: 'answer',
+    outcome,
+    methods,
+  });
   if (entry.awaitsGet === true) return answer(await get(), ['HEAD', 'GET']);
   if (!kind.headFirst(settings)) return answer(await get(), ['GET']);
-  const head = await fetcher.fetch({ url: entry.url, method: 'HEAD', timeoutMs: settings.timeoutMs, bodyLimit: () => 0, signal, ...anonymous });
+  const head = await fetcher.fetch({
+    url: entry.url,
+    method: 'HEAD',
+    timeoutMs: settings.timeoutMs,
+    bodyLimit: () => 0,
+    signal,
+    ...anonymous,
+  });
   if (!head.ok) {
     // A kind may ask again with GET when HEAD got no proper answer (a link checker does); a stop or withdrawn access is final.
     if (!kind.getAfterFailedHead(head.error.code)) return answer(head, ['HEAD']);
     return { kind: 'get-later', head };
   }
   const contentType = head.headers.find(([name]) => name === 'content-type')?.[1] ?? null;
-  const wantsGet = (isSuccess(head.status) && bodyLimit(head.status, contentType) > 0) || head.status === 405 || head.status === 501;
+  const wantsGet =
+    (isSuccess(head.status) && bodyLimit(head.status, contentType) > 0) || head.status === 405 || head.status === 501;
   return wantsGet ? { kind: 'get-later', head } : answer(head, ['HEAD']);
 }
 
@@ -86,7 +105,8 @@ async function requestEntry(ctx: StepContext, crawl: CrawlRecord, entry: Frontie
  * @returns what `next` claimed; null when it did not run (no `next`, or the answer was not recorded:
  *   a stop, or a retry later).
  */
-export async function fetchEntry(ctx: StepContext, 
+export async function fetchEntry(
+  ctx: StepContext,
   crawl: CrawlRecord,
   entry: FrontierEntry,
   signal: AbortSignal,
@@ -152,7 +172,15 @@ export async function fetchEntry(ctx: StepContext,
     const target = outcome.location === null ? null : normalizeUrl(outcome.location);
     if (target !== null && outcome.status >= 300 && outcome.status < 400) {
       // Redirects are recorded, not followed: the target is queued like a link, at the same depth.
-      redirect = { url: target, origin: originOf(target), kind: entry.kind, depth: entry.depth, referrer: entry.url, anchor: null, isLink: false };
+      redirect = {
+        url: target,
+        origin: originOf(target),
+        kind: entry.kind,
+        depth: entry.depth,
+        referrer: entry.url,
+        anchor: null,
+        isLink: false,
+      };
     }
     if (outcome.body !== null) page.sha256 = await sha256Hex(outcome.body);
     if (isSuccess(outcome.status)) found = await kind.read(crawl, entry, page, outcome.body);
@@ -218,7 +246,12 @@ export async function fetchEntry(ctx: StepContext,
  * (no access), its attempt not counted; its host's gap counts from now.
  * @param pauseWith pauses the running crawl with this message, in the same transaction.
  */
-async function releaseEntry(ctx: StepContext, crawlId: string, entry: FrontierEntry, pauseWith: string | null = null): Promise<void> {
+async function releaseEntry(
+  ctx: StepContext,
+  crawlId: string,
+  entry: FrontierEntry,
+  pauseWith: string | null = null,
+): Promise<void> {
   const { clock } = ctx;
   await ctx.commits.run(
     crawlId,
@@ -242,7 +275,13 @@ async function releaseEntry(ctx: StepContext, crawlId: string, entry: FrontierEn
  * than its gap. Nothing is recorded until the GET's answer.
  * @param next as in {@link fetchEntry}: claims the host's next request (the GET itself when the gap is 0).
  */
-async function getLater(ctx: StepContext, crawlId: string, entry: FrontierEntry, head: FetchOutcome, next: ((writes: CrawlWrites) => Promise<Claim>) | null): Promise<Claim | null> {
+async function getLater(
+  ctx: StepContext,
+  crawlId: string,
+  entry: FrontierEntry,
+  head: FetchOutcome,
+  next: ((writes: CrawlWrites) => Promise<Claim>) | null,
+): Promise<Claim | null> {
   return ctx.commits.run<Claim | null>(
     crawlId,
     async (writes) => {
@@ -257,7 +296,12 @@ async function getLater(ctx: StepContext, crawlId: string, entry: FrontierEntry,
 }
 
 /** 429/503 with retries left: requeue the entry and back the host off. */
-async function retryLater(ctx: StepContext, crawlId: string, entry: FrontierEntry, outcome: FetchOutcome & { ok: true }): Promise<void> {
+async function retryLater(
+  ctx: StepContext,
+  crawlId: string,
+  entry: FrontierEntry,
+  outcome: FetchOutcome & { ok: true },
+): Promise<void> {
   await ctx.commits.run(
     crawlId,
     async (writes) => {
@@ -265,7 +309,10 @@ async function retryLater(ctx: StepContext, crawlId: string, entry: FrontierEntr
       const host = await writes.host(entry.origin);
       if (host.inFlight?.url === entry.url) host.inFlight = null;
       const gap = ctx.rules.requestEnded(crawl.settings, host, outcome.endedAt, outcome.endedAt - outcome.startedAt);
-      const retryAfter = parseRetryAfterMs(outcome.headers.find(([n]) => n === 'retry-after')?.[1] ?? null, outcome.endedAt);
+      const retryAfter = parseRetryAfterMs(
+        outcome.headers.find(([n]) => n === 'retry-after')?.[1] ?? null,
+        outcome.endedAt,
+      );
       host.backoffUntil = outcome.endedAt + backoffMs(entry.attempts, retryAfter, gap);
       // The stored entry, with what links found while it was in flight added.
       await reclaim(writes, entry, true);
@@ -273,4 +320,3 @@ async function retryLater(ctx: StepContext, crawlId: string, entry: FrontierEntr
     undefined,
   );
 }
-

@@ -39,7 +39,12 @@ export type NextReady =
  * When nothing is queued, the host's `pending` is set to what it has leased
  * (in flight, or answered and not yet recorded).
  */
-export async function nextReady(writes: CrawlWrites, origin: string, policy: RobotsPolicy, runId: string): Promise<NextReady> {
+export async function nextReady(
+  writes: CrawlWrites,
+  origin: string,
+  policy: RobotsPolicy,
+  runId: string,
+): Promise<NextReady> {
   const { tx, crawl } = writes;
   let blocked = 0;
   while (blocked < BLOCKED_BATCH) {
@@ -70,7 +75,11 @@ export async function nextReady(writes: CrawlWrites, origin: string, policy: Rob
  * disallowed end with its last request instead of a gap later. A URL found
  * before its host's robots.txt was read is decided by {@link nextReady}.
  */
-export async function blockDisallowed(writes: CrawlWrites, entries: FrontierEntry[], policyOf: (host: HostState) => RobotsPolicy | null): Promise<void> {
+export async function blockDisallowed(
+  writes: CrawlWrites,
+  entries: FrontierEntry[],
+  policyOf: (host: HostState) => RobotsPolicy | null,
+): Promise<void> {
   for (const entry of entries) {
     const policy = policyOf(await writes.host(entry.origin));
     if (policy === null) continue;
@@ -87,9 +96,16 @@ export async function blockDisallowed(writes: CrawlWrites, entries: FrontierEntr
  * is queued, the host's `pending` is set as {@link nextReady} sets it.
  * @returns `'failed'` when it recorded some (ask again), `'none'` when none was queued.
  */
-export async function failUnreachable(writes: CrawlWrites, origin: string, failure: FetchFailure): Promise<'failed' | 'none'> {
+export async function failUnreachable(
+  writes: CrawlWrites,
+  origin: string,
+  failure: FetchFailure,
+): Promise<'failed' | 'none'> {
   const { tx, crawl } = writes;
-  const error: FetchFailure = { code: failure.code, message: `${origin} could not be reached when its robots.txt was asked for: ${failure.message}` };
+  const error: FetchFailure = {
+    code: failure.code,
+    message: `${origin} could not be reached when its robots.txt was asked for: ${failure.message}`,
+  };
   for (let failed = 0; failed < BLOCKED_BATCH; failed++) {
     const entry = await tx.nextEntry(crawl.id, origin);
     if (!entry) {
@@ -115,7 +131,9 @@ async function recordBlocked(writes: CrawlWrites, entry: FrontierEntry, rule: st
   row.blockedRule = rule;
   const reason = workKindOf(entry.kind).blockedReason;
   if (reason !== null) {
-    await writes.tx.putNotCrawled([{ crawlId: entry.crawlId, url: entry.url, reason, depth: entry.depth, referrer: entry.referrer }]);
+    await writes.tx.putNotCrawled([
+      { crawlId: entry.crawlId, url: entry.url, reason, depth: entry.depth, referrer: entry.referrer },
+    ]);
   }
   return markHandled(writes, row);
 }
@@ -141,7 +159,12 @@ export async function markHandled(writes: CrawlWrites, page: PageRecord): Promis
  * `awaitsGet` (its HEAD sent, its GET to come). The host's in-flight mark
  * and clock are the caller's (see `HostRules.requestEnded`).
  */
-export async function reclaim(writes: CrawlWrites, entry: FrontierEntry, countAttempt: boolean, awaitsGet = false): Promise<void> {
+export async function reclaim(
+  writes: CrawlWrites,
+  entry: FrontierEntry,
+  countAttempt: boolean,
+  awaitsGet = false,
+): Promise<void> {
   const { tx, crawl } = writes;
   const [stored = entry] = await tx.getEntries(crawl.id, [entry.url]);
   stored.leaseRunId = null;

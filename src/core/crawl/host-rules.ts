@@ -29,7 +29,9 @@ export class HostRules {
   policyFor(productToken: string, host: HostState): RobotsPolicy {
     const { robots } = host;
     if (robots.phase === 'failed') {
-      return disallowAllPolicy(`robots.txt unavailable (${robots.status === null ? 'network error' : `HTTP ${robots.status}`})`);
+      return disallowAllPolicy(
+        `robots.txt unavailable (${robots.status === null ? 'network error' : `HTTP ${robots.status}`})`,
+      );
     }
     if (robots.phase !== 'ready' || robots.body === null) return allowAllPolicy();
     const cacheKey = `${host.crawlId} ${host.origin}`;
@@ -64,7 +66,13 @@ export class HostRules {
   hostGapMs(settings: CrawlSettings, host: HostState): number {
     const settled = host.robots.phase === 'ready' || host.robots.phase === 'failed';
     const crawlDelayMs = settled ? this.policyFor(settings.productToken, host).crawlDelayMs : null;
-    return gapMs({ delayMs: settings.delayMs, crawlDelayMs, lastResponseMs: host.lastResponseMs, jitterMs: settings.jitterMs, random: this.random });
+    return gapMs({
+      delayMs: settings.delayMs,
+      crawlDelayMs,
+      lastResponseMs: host.lastResponseMs,
+      jitterMs: settings.jitterMs,
+      random: this.random,
+    });
   }
 
   /** The host's gap, in ms, without its random part: the least it waits between two requests now. */

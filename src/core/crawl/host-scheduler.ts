@@ -57,7 +57,10 @@ export function hostReadyAt(host: Pick<HostState, 'nextAllowedAt' | 'backoffUnti
  * When the loop may next step the host (ms): {@link CLAIM_AHEAD_MS} before its next request may start
  * (see {@link hostReadyAt}), and never before the end of its idle pause (`idleUntil`, 0 for none).
  */
-export function hostTurnAt(host: Pick<HostState, 'nextAllowedAt' | 'backoffUntil' | 'robots'>, idleUntil: number): number {
+export function hostTurnAt(
+  host: Pick<HostState, 'nextAllowedAt' | 'backoffUntil' | 'robots'>,
+  idleUntil: number,
+): number {
   return Math.max(hostReadyAt(host) - CLAIM_AHEAD_MS, idleUntil);
 }
 
@@ -108,7 +111,13 @@ export class HostScheduler {
    * step). The caller begins each step and tells {@link started}. Afterwards {@link wakeAt},
    * {@link waitsForSlot} and {@link hasWork} tell what the turn found.
    */
-  due(now: number, settings: CrawlSettings, scope: Scope, hosts: Iterable<HostState>, start: (host: HostState) => void): void {
+  due(
+    now: number,
+    settings: CrawlSettings,
+    scope: Scope,
+    hosts: Iterable<HostState>,
+    start: (host: HostState) => void,
+  ): void {
     const pools = (this.pools ??= new HostPools(scope));
     this.nextWake = Number.POSITIVE_INFINITY;
     this.slotWanted = false;
@@ -222,7 +231,8 @@ export class HostScheduler {
   /** Whether a host of `pool` with URLs left has no step running (it waits for a turn among the pool's `hostConcurrency`). */
   private anyHostWaiting(hosts: Iterable<HostState>, pool: HostPool): boolean {
     if (this.pools === null) return false;
-    for (const host of hosts) if (host.pending > 0 && !this.steps.has(host.origin) && this.pools.poolOf(host.origin) === pool) return true;
+    for (const host of hosts)
+      if (host.pending > 0 && !this.steps.has(host.origin) && this.pools.poolOf(host.origin) === pool) return true;
     return false;
   }
 }

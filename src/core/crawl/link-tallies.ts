@@ -93,8 +93,16 @@ export interface FoldOptions {
  * Awaits only calls of `writes`.
  * @returns how many URLs were updated, and whether tallies are left for another fold (see `maxUrls`).
  */
-export async function foldLinkTallies(writes: CrawlWrites, options: FoldOptions = {}): Promise<{ updated: number; more: boolean }> {
-  const { sliceUrls = FOLD_SLICE_URLS, entriesOnly = false, maxUrls = Number.POSITIVE_INFINITY, fitting = false } = options;
+export async function foldLinkTallies(
+  writes: CrawlWrites,
+  options: FoldOptions = {},
+): Promise<{ updated: number; more: boolean }> {
+  const {
+    sliceUrls = FOLD_SLICE_URLS,
+    entriesOnly = false,
+    maxUrls = Number.POSITIVE_INFINITY,
+    fitting = false,
+  } = options;
   const { tx, crawl } = writes;
   const stored = await tx.linkTallies(crawl.id);
   // The tallies kept for the full fold are not read again until then: their URLs are rows.
@@ -103,7 +111,10 @@ export async function foldLinkTallies(writes: CrawlWrites, options: FoldOptions 
   if (!entriesOnly && Number.isFinite(maxUrls)) {
     let urlsTaken = 0;
     let taken = 0;
-    while (taken < folded.length && ((taken === 0 && !fitting) || urlsTaken + (folded[taken]?.urls.length ?? 0) <= maxUrls)) {
+    while (
+      taken < folded.length &&
+      ((taken === 0 && !fitting) || urlsTaken + (folded[taken]?.urls.length ?? 0) <= maxUrls)
+    ) {
       urlsTaken += folded[taken]?.urls.length ?? 0;
       taken += 1;
     }
@@ -113,7 +124,11 @@ export async function foldLinkTallies(writes: CrawlWrites, options: FoldOptions 
   // This transaction's own tallies go with the last part (else they are written as a tally of their own).
   const merged = mergedSlots(folded, more ? [] : writes.takeTally());
   if (merged.size === 0) {
-    if (folded.length > 0) await tx.deleteLinkTallyBatches(crawl.id, folded.map((tally) => tally.batch));
+    if (folded.length > 0)
+      await tx.deleteLinkTallyBatches(
+        crawl.id,
+        folded.map((tally) => tally.batch),
+      );
     return { updated: 0, more };
   }
   const addTo = <T extends FrontierEntry | PageRecord>(existing: T | undefined, updates: T[]): void => {
@@ -140,7 +155,10 @@ export async function foldLinkTallies(writes: CrawlWrites, options: FoldOptions 
       if (entryUpdates.length > 0) await tx.putEntries(entryUpdates);
       updated += entryUpdates.length;
     }
-    await tx.deleteLinkTallyBatches(crawl.id, folded.map((tally) => tally.batch));
+    await tx.deleteLinkTallyBatches(
+      crawl.id,
+      folded.map((tally) => tally.batch),
+    );
     // In small tallies: a bounded fold takes a tally whole, and a fold while idle takes only small ones.
     await putTallyParts(writes, kept, KEPT_TALLY_URLS, true);
     return { updated, more };
@@ -162,7 +180,10 @@ export async function foldLinkTallies(writes: CrawlWrites, options: FoldOptions 
     await writes.writePages(pageUpdates);
     updated += entryUpdates.length + pageUpdates.length;
   }
-  await tx.deleteLinkTallyBatches(crawl.id, folded.map((tally) => tally.batch));
+  await tx.deleteLinkTallyBatches(
+    crawl.id,
+    folded.map((tally) => tally.batch),
+  );
   return { updated, more };
 }
 
@@ -182,13 +203,19 @@ export async function mergeLinkTallies(writes: CrawlWrites, partUrls: number): P
   for (const tally of stored) slots += tally.urls.length;
   if (slots <= partUrls) return false;
   const merged = mergedSlots(stored, writes.takeTally());
-  await tx.deleteLinkTallyBatches(crawl.id, stored.map((tally) => tally.batch));
+  await tx.deleteLinkTallyBatches(
+    crawl.id,
+    stored.map((tally) => tally.batch),
+  );
   await putTallyParts(writes, [...merged], partUrls, false);
   return true;
 }
 
 /** The tallies' links added up per URL (the first URL named first), then `extra`'s (this transaction's, not stored yet). */
-function mergedSlots(tallies: readonly LinkTally[], extra: Iterable<[string, { inlinks: number; anchors: string[] }]>): Map<string, { inlinks: number; anchors: string[] }> {
+function mergedSlots(
+  tallies: readonly LinkTally[],
+  extra: Iterable<[string, { inlinks: number; anchors: string[] }]>,
+): Map<string, { inlinks: number; anchors: string[] }> {
   const merged = new Map<string, { inlinks: number; anchors: string[] }>();
   const add = (url: string, inlinks: number, anchors: readonly string[]): void => {
     let slot = merged.get(url);
@@ -202,7 +229,12 @@ function mergedSlots(tallies: readonly LinkTally[], extra: Iterable<[string, { i
 }
 
 /** Stores `slots` as new tallies of at most `partUrls` URLs each, in order (`rowsOnly`: see {@link LinkTally.rowsOnly}). */
-async function putTallyParts(writes: CrawlWrites, slots: readonly [string, { inlinks: number; anchors: string[] }][], partUrls: number, rowsOnly: boolean): Promise<void> {
+async function putTallyParts(
+  writes: CrawlWrites,
+  slots: readonly [string, { inlinks: number; anchors: string[] }][],
+  partUrls: number,
+  rowsOnly: boolean,
+): Promise<void> {
   const { tx, crawl } = writes;
   for (let start = 0; start < slots.length; start += partUrls) {
     const part = slots.slice(start, start + partUrls);

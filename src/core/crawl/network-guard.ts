@@ -69,7 +69,12 @@ export function networkGuardFor(
   const verdictOf = (origin: string): 'exempt' | 'private' | 'public' => {
     let verdict = byName.get(origin);
     if (verdict === undefined) {
-      verdict = named.has(hostnameOrNull(origin)) || isOwnSite(origin) ? 'exempt' : addressClassOfUrl(origin) !== 'public' ? 'private' : 'public';
+      verdict =
+        named.has(hostnameOrNull(origin)) || isOwnSite(origin)
+          ? 'exempt'
+          : addressClassOfUrl(origin) !== 'public'
+            ? 'private'
+            : 'public';
       byName.set(origin, verdict);
     }
     return verdict;
@@ -92,7 +97,8 @@ export function networkGuardFor(
       if (host.privateAddress !== undefined) found.add(host.origin);
       return isBarred(host.origin);
     },
-    barsAt: (origin, ipAddress) => !isExempt(origin) && typeof ipAddress === 'string' && ipAddress !== '' && isPrivateHost(ipAddress),
+    barsAt: (origin, ipAddress) =>
+      !isExempt(origin) && typeof ipAddress === 'string' && ipAddress !== '' && isPrivateHost(ipAddress),
     isExempt,
   };
 }
@@ -125,7 +131,12 @@ export const MAX_OWN_SITE_ADDRESSES = 4;
  * answering from that same address is behind the same proxy or gateway (the browser reports the proxy's
  * address for every host behind it), which tells nothing of where the host is, so it is not marked.
  */
-export function noteAnswerAddress(guard: NetworkGuard, crawl: CrawlRecord, host: HostState, ipAddress: string | null | undefined): void {
+export function noteAnswerAddress(
+  guard: NetworkGuard,
+  crawl: CrawlRecord,
+  host: HostState,
+  ipAddress: string | null | undefined,
+): void {
   if (!guard.isOn || typeof ipAddress !== 'string' || ipAddress === '' || !isPrivateHost(ipAddress)) return;
   if (guard.isExempt(host.origin)) {
     const own = crawl.ownSiteAddresses ?? [];
@@ -147,7 +158,11 @@ export async function dropBarredEntries(writes: CrawlWrites, origin: string): Pr
   const { tx, crawl } = writes;
   const host = await writes.host(origin);
   const dropped: FrontierEntry[] = [];
-  for (let entry = await tx.nextEntry(crawl.id, origin); entry !== undefined && dropped.length < BLOCKED_BATCH; entry = await tx.nextEntry(crawl.id, origin)) {
+  for (
+    let entry = await tx.nextEntry(crawl.id, origin);
+    entry !== undefined && dropped.length < BLOCKED_BATCH;
+    entry = await tx.nextEntry(crawl.id, origin)
+  ) {
     dropped.push(entry);
     await tx.deleteEntries(crawl.id, [entry.url]);
     writes.forget(entry.url);
@@ -157,7 +172,15 @@ export async function dropBarredEntries(writes: CrawlWrites, origin: string): Pr
     host.pending = (await tx.leasedEntries(crawl.id)).filter((e) => e.origin === origin).length;
     return 'none';
   }
-  await tx.putNotCrawled(dropped.map((entry) => ({ crawlId: crawl.id, url: entry.url, reason: 'private-address' as const, depth: entry.depth, referrer: entry.referrer })));
+  await tx.putNotCrawled(
+    dropped.map((entry) => ({
+      crawlId: crawl.id,
+      url: entry.url,
+      reason: 'private-address' as const,
+      depth: entry.depth,
+      referrer: entry.referrer,
+    })),
+  );
   return 'dropped';
 }
 

@@ -50,7 +50,11 @@ export class RecordedUrls {
  * Stores the refused candidates that are new to this run (`recorded`; null: all of them) and not held by
  * the crawl, the first reason of each URL in this call kept.
  */
-export async function recordNotCrawled(writes: CrawlWrites, refusals: readonly Refusal[], recorded: RecordedUrls | null): Promise<void> {
+export async function recordNotCrawled(
+  writes: CrawlWrites,
+  refusals: readonly Refusal[],
+  recorded: RecordedUrls | null,
+): Promise<void> {
   if (refusals.length === 0) return;
   const byUrl = new Map<string, Refusal>();
   for (const refusal of refusals) if (!byUrl.has(refusal.candidate.url)) byUrl.set(refusal.candidate.url, refusal);
@@ -60,7 +64,13 @@ export async function recordNotCrawled(writes: CrawlWrites, refusals: readonly R
   const { crawl } = writes;
   const rows = fresh
     .filter((_, i) => !known[i])
-    .map(({ candidate, reason }): NotCrawledUrl => ({ crawlId: crawl.id, url: candidate.url, reason, depth: candidate.depth, referrer: candidate.referrer }));
+    .map(({ candidate, reason }): NotCrawledUrl => ({
+      crawlId: crawl.id,
+      url: candidate.url,
+      reason,
+      depth: candidate.depth,
+      referrer: candidate.referrer,
+    }));
   if (rows.length > 0) await writes.tx.putNotCrawled(rows);
 }
 
@@ -77,7 +87,9 @@ export async function settleNotCrawled(writes: CrawlWrites): Promise<NotCrawledC
     const slice = await tx.notCrawledAfter(crawl.id, after, SETTLE_SLICE);
     if (slice.length === 0) break;
     // A link to another site blocked by its robots.txt has its (blocked) row: held, never visited.
-    const known = (await writes.knownOf(slice.map((item) => item.url))).map((isKnown, i) => isKnown && slice[i]?.reason !== 'external-robots');
+    const known = (await writes.knownOf(slice.map((item) => item.url))).map(
+      (isKnown, i) => isKnown && slice[i]?.reason !== 'external-robots',
+    );
     const visited = slice.filter((_, i) => known[i]).map((item) => item.url);
     if (visited.length > 0) await tx.deleteNotCrawled(crawl.id, visited);
     slice.forEach((item, i) => {

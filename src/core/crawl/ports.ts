@@ -3,7 +3,15 @@
  * The extension plugs in `fetch`, `Date.now`/`setTimeout` and Dexie; the tests
  * plug in a fake site, a virtual clock and an in-memory store.
  */
-import type { CrawlRecord, FetchFailure, FrontierEntry, HostState, NotCrawledReason, NotCrawledUrl, PageRecord } from '../model.ts';
+import type {
+  CrawlRecord,
+  FetchFailure,
+  FrontierEntry,
+  HostState,
+  NotCrawledReason,
+  NotCrawledUrl,
+  PageRecord,
+} from '../model.ts';
 
 /** One HTTP request, never following redirects. */
 export interface FetchRequest {
@@ -181,7 +189,12 @@ export interface CrawlStore {
    * URLs the crawl left unvisited (see `NotCrawledUrl`) after `afterUrl` (null: from the first), in URL
    * order, at most `limit`; of one reason only when `reason` is given.
    */
-  notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number, reason?: NotCrawledReason | null): Promise<NotCrawledUrl[]>;
+  notCrawledAfter(
+    crawlId: string,
+    afterUrl: string | null,
+    limit: number,
+    reason?: NotCrawledReason | null,
+  ): Promise<NotCrawledUrl[]>;
   /** Removes the crawl and everything stored for it (rows, bodies… even when no crawl record exists under that id). */
   deleteCrawl(crawlId: string): Promise<void>;
   /**
@@ -197,4 +210,15 @@ export interface CrawlStore {
  * exports a crawl gets (the export page, the results tab), so that it cannot
  * write the database the worker owns.
  */
-export type CrawlReader = Pick<CrawlStore, 'listCrawls' | 'getCrawl' | 'listHosts' | 'knownUrls' | 'pagesAfter' | 'latestPages' | 'getBody' | 'getBodies' | 'notCrawledAfter'>;
+export type CrawlReader = Pick<
+  CrawlStore,
+  | 'listCrawls'
+  | 'getCrawl'
+  | 'listHosts'
+  | 'knownUrls'
+  | 'pagesAfter'
+  | 'latestPages'
+  | 'getBody'
+  | 'getBodies'
+  | 'notCrawledAfter'
+>;

@@ -15,7 +15,10 @@ export const MIN_RATE_WINDOW_MS = 5_000;
  * stopped before being resumed.
  * @param now the current time, ms since the epoch.
  */
-export function activeMs(crawl: Pick<CrawlRecord, 'state' | 'createdAt' | 'endedAt' | 'pausedAt' | 'pausedMs'>, now: number): number {
+export function activeMs(
+  crawl: Pick<CrawlRecord, 'state' | 'createdAt' | 'endedAt' | 'pausedAt' | 'pausedMs'>,
+  now: number,
+): number {
   const until = crawl.state === 'running' ? now : (crawl.pausedAt ?? crawl.endedAt ?? now);
   return Math.max(0, until - crawl.createdAt - (crawl.pausedMs ?? 0));
 }
@@ -110,7 +113,11 @@ export function typicalResponseMs(host: Pick<HostState, 'lastResponseMs' | 'rece
  * answer, as the runner computes it (jitter aside).
  * @param lastResponseMs response time of the host's last answer, in ms.
  */
-export function currentGap(delayMs: number, crawlDelayMs: number | null, lastResponseMs: number): { gapMs: number; rule: GapRule } {
+export function currentGap(
+  delayMs: number,
+  crawlDelayMs: number | null,
+  lastResponseMs: number,
+): { gapMs: number; rule: GapRule } {
   const crawlDelay = cappedCrawlDelayMs(crawlDelayMs);
   const adaptive = adaptiveGapMs(lastResponseMs);
   if (adaptive > delayMs && adaptive > crawlDelay) return { gapMs: adaptive, rule: 'response-time' };
@@ -189,7 +196,8 @@ export function etaMs(
   let total = 0;
   for (const host of hosts) {
     if (host.pending <= 0) continue;
-    const time = Math.max(0, host.readyAt - now) + host.pending * host.typicalResponseMs + (host.pending - 1) * host.typicalGapMs;
+    const time =
+      Math.max(0, host.readyAt - now) + host.pending * host.typicalResponseMs + (host.pending - 1) * host.typicalGapMs;
     slowest = Math.max(slowest, time);
     total += time;
   }

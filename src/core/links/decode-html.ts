@@ -30,7 +30,12 @@ export function parseContentType(value: string | null): ContentType {
   for (const parameter of parameters) {
     const equals = parameter.indexOf('=');
     if (equals < 0 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
-    const found = parameter.slice(equals + 1).trim().replace(/^["']|["']$/g, '').trim().toLowerCase();
+    const found = parameter
+      .slice(equals + 1)
+      .trim()
+      .replace(/^["']|["']$/g, '')
+      .trim()
+      .toLowerCase();
     if (found !== '') charset = found;
     break;
   }

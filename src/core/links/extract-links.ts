@@ -39,7 +39,15 @@ const MAX_STYLE_TEXT = 2 * 1024 * 1024;
  * (`resource-refs.ts`), never a link. Django's docs, for one, link their
  * search page only by `<link rel="search">` (and a form).
  */
-export const DOCUMENT_LINK_RELS: ReadonlySet<string> = new Set(['search', 'alternate', 'next', 'prev', 'previous', 'help', 'license']);
+export const DOCUMENT_LINK_RELS: ReadonlySet<string> = new Set([
+  'search',
+  'alternate',
+  'next',
+  'prev',
+  'previous',
+  'help',
+  'license',
+]);
 
 /** `<link rel>` tokens whose target is followed only when it is HTML. */
 const HTML_ONLY_RELS: ReadonlySet<string> = new Set(['search', 'alternate']);
@@ -132,7 +140,12 @@ interface OpenAnchor {
  * @param pageUrl the page's absolute URL (after redirects).
  * @param encoding the page's encoding, as `decodeHtml` names it (`TextDecoder.encoding`).
  */
-export function extractLinks(html: string, pageUrl: string, encoding = 'utf-8', options: ExtractOptions = {}): PageLinks {
+export function extractLinks(
+  html: string,
+  pageUrl: string,
+  encoding = 'utf-8',
+  options: ExtractOptions = {},
+): PageLinks {
   const reader = new PageReader(new PageFactsReader(options.productToken ?? 'tabcrawl', encodeQueryFor));
   new Parser(reader).end(html);
   const baseUrl = resolveBase(reader.baseHref === null ? null : encodeQueryFor(reader.baseHref, encoding), pageUrl);
@@ -173,12 +186,17 @@ class PageReader implements Partial<Handler> {
 
   onopentag(name: string, attributes: Record<string, string>): void {
     this.facts.onopentag(name, attributes);
-    if (this.resources.length < MAX_RESOURCES_PER_PAGE * 2) this.resources.push(...resourceRefsOf(name, attributes, this.svgDepth > 0));
+    if (this.resources.length < MAX_RESOURCES_PER_PAGE * 2)
+      this.resources.push(...resourceRefsOf(name, attributes, this.svgDepth > 0));
     switch (name) {
       case 'iframe':
       case 'frame':
         if (attributes['src'] !== undefined && attributes['src'].trim() !== '') {
-          this.links.push({ href: attributes['src'], text: cap(collapse(attributes['title'] ?? ''), MAX_ANCHOR_TEXT), nofollow: false });
+          this.links.push({
+            href: attributes['src'],
+            text: cap(collapse(attributes['title'] ?? ''), MAX_ANCHOR_TEXT),
+            nofollow: false,
+          });
         }
         break;
       case 'a':
@@ -196,12 +214,25 @@ class PageReader implements Partial<Handler> {
       case 'area':
         if (attributes['href'] !== undefined) {
           const text = collapse(attributes['alt'] ?? '') || collapse(attributes['title'] ?? '');
-          this.links.push({ href: attributes['href'], text: cap(text, MAX_ANCHOR_TEXT), nofollow: hasNofollow(attributes['rel']) });
+          this.links.push({
+            href: attributes['href'],
+            text: cap(text, MAX_ANCHOR_TEXT),
+            nofollow: hasNofollow(attributes['rel']),
+          });
         }
         break;
       case 'link':
-        if (attributes['href'] !== undefined && attributes['href'].trim() !== '' && isDocumentLink(attributes['rel'], attributes['type'])) {
-          this.links.push({ href: attributes['href'], text: cap(collapse(attributes['title'] ?? ''), MAX_ANCHOR_TEXT), nofollow: hasNofollow(attributes['rel']), isSameOriginOnly: true });
+        if (
+          attributes['href'] !== undefined &&
+          attributes['href'].trim() !== '' &&
+          isDocumentLink(attributes['rel'], attributes['type'])
+        ) {
+          this.links.push({
+            href: attributes['href'],
+            text: cap(collapse(attributes['title'] ?? ''), MAX_ANCHOR_TEXT),
+            nofollow: hasNofollow(attributes['rel']),
+            isSameOriginOnly: true,
+          });
         }
         break;
       case 'img':
@@ -329,7 +360,13 @@ function cap(text: string, maxLength: number): string {
 
 /** Whether a `rel` attribute (space-separated tokens, any case) contains `nofollow`. */
 function hasNofollow(rel: string | undefined): boolean {
-  return rel !== undefined && rel.toLowerCase().split(/[\t\n\f\r ]+/).includes('nofollow');
+  return (
+    rel !== undefined &&
+    rel
+      .toLowerCase()
+      .split(/[\t\n\f\r ]+/)
+      .includes('nofollow')
+  );
 }
 
 /** Whether a `<link>` with this `rel` and `type` names a document to follow (see {@link DOCUMENT_LINK_RELS}). */
@@ -392,7 +429,8 @@ function mergeLinks(raw: RawLink[], baseUrl: string, encoding: string, pageOrigi
     } else {
       if (!link.nofollow) seen.nofollow = false;
       if (seen.text === '') seen.text = link.text;
-      if (link.text !== '' && seen.texts.length < MAX_TEXTS_PER_LINK && !seen.texts.includes(link.text)) seen.texts.push(link.text);
+      if (link.text !== '' && seen.texts.length < MAX_TEXTS_PER_LINK && !seen.texts.includes(link.text))
+        seen.texts.push(link.text);
     }
   }
   return [...byUrl.values()];

@@ -54,7 +54,8 @@ function buildTable(encoding: string): Map<number, number[]> {
     // Some decoders give C1 controls for windows-1252's 0x80 to 0x9F (see decode-html.ts).
     if (encoding === 'windows-1252') text = fixWindows1252(text);
     const codePoint = text.codePointAt(0);
-    if (codePoint === undefined || codePoint < 0x80 || codePoint === 0xfffd || String.fromCodePoint(codePoint) !== text) return;
+    if (codePoint === undefined || codePoint < 0x80 || codePoint === 0xfffd || String.fromCodePoint(codePoint) !== text)
+      return;
     if (!table.has(codePoint)) table.set(codePoint, bytes);
   };
   for (let byte = 0x80; byte <= 0xff; byte += 1) add([byte]);
@@ -67,7 +68,8 @@ function buildTable(encoding: string): Map<number, number[]> {
 }
 
 /** A byte of an encoded character: ASCII as itself (a double-byte character's second byte may be `{`; the URL parser encodes what needs it), the rest percent-encoded. */
-const written = (byte: number): string => (byte < 0x80 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`);
+const written = (byte: number): string =>
+  byte < 0x80 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
 
 /**
  * `href` with the non-ASCII characters of its query percent-encoded in `encoding` (a `TextDecoder.encoding`

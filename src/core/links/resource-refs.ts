@@ -24,7 +24,10 @@ const RESOURCE_RELS: ReadonlySet<string> = new Set([
 
 /** Whether a `<link>` with this `rel` is a page resource (one of {@link RESOURCE_RELS} among its tokens). */
 export function isResourceLinkRel(rel: string | undefined): boolean {
-  return (rel ?? '').toLowerCase().split(/[\t\n\f\r ]+/).some((token) => RESOURCE_RELS.has(token));
+  return (rel ?? '')
+    .toLowerCase()
+    .split(/[\t\n\f\r ]+/)
+    .some((token) => RESOURCE_RELS.has(token));
 }
 
 /** Elements whose `background` attribute (HTML 3.2, still rendered) is an image. */

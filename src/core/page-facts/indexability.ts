@@ -47,7 +47,9 @@ export function indexabilityOf(row: IndexabilityRow): Indexability | null {
 }
 
 /** The canonical a page names: its `<link rel="canonical">`, else its `Link` header's; null when neither. */
-export function canonicalOf(facts: Pick<NonNullable<PageRecord['facts']>, 'canonical' | 'canonicalHeader'>): string | null {
+export function canonicalOf(
+  facts: Pick<NonNullable<PageRecord['facts']>, 'canonical' | 'canonicalHeader'>,
+): string | null {
   return facts.canonical ?? facts.canonicalHeader;
 }
 

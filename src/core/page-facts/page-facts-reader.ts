@@ -42,18 +42,64 @@ export type MarkupFacts = Omit<PageFacts, 'canonicalHeader' | 'internalLinks' | 
  * (every other element, `<br>` included, separates the text around it).
  */
 const INLINE: ReadonlySet<string> = new Set([
-  'a', 'abbr', 'b', 'bdi', 'bdo', 'big', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd',
-  'label', 'mark', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr',
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'big',
+  'cite',
+  'code',
+  'data',
+  'del',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'ins',
+  'kbd',
+  'label',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strike',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'tt',
+  'u',
+  'var',
+  'wbr',
 ]);
 
 /** Elements whose text a visitor does not read as the page's text. */
 const HIDDEN: ReadonlySet<string> = new Set(['script', 'style', 'noscript', 'template', 'title']);
 
 /** Elements that may sit in `<head>`: any other one starts the body, even without a `<body>` tag. */
-const HEAD_CONTENT: ReadonlySet<string> = new Set(['html', 'head', 'title', 'base', 'link', 'meta', 'style', 'script', 'noscript', 'template']);
+const HEAD_CONTENT: ReadonlySet<string> = new Set([
+  'html',
+  'head',
+  'title',
+  'base',
+  'link',
+  'meta',
+  'style',
+  'script',
+  'noscript',
+  'template',
+]);
 
 /** Robots directives that take a value after a colon: anything else before a colon is a user agent (`googlebot: noindex`). */
-const VALUED_DIRECTIVES: ReadonlySet<string> = new Set(['max-snippet', 'max-image-preview', 'max-video-preview', 'unavailable_after']);
+const VALUED_DIRECTIVES: ReadonlySet<string> = new Set([
+  'max-snippet',
+  'max-image-preview',
+  'max-video-preview',
+  'unavailable_after',
+]);
 
 /**
  * Collects the markup's facts from htmlparser2 events (lower-cased tag and
@@ -143,7 +189,12 @@ export class PageFactsReader {
         if (href === undefined) break;
         if (rels.includes('canonical') && this.canonicalHref === null && !this.isBodyStarted) this.canonicalHref = href;
         const hreflang = attributes['hreflang']?.trim().toLowerCase();
-        if (rels.includes('alternate') && hreflang !== undefined && hreflang !== '' && this.hreflangRaw.length < MAX_HREFLANG * 2) {
+        if (
+          rels.includes('alternate') &&
+          hreflang !== undefined &&
+          hreflang !== '' &&
+          this.hreflangRaw.length < MAX_HREFLANG * 2
+        ) {
           this.hreflangRaw.push({ lang: hreflang, href });
         }
         break;
@@ -154,7 +205,8 @@ export class PageFactsReader {
         if (metaName === undefined || content === undefined) break;
         if (metaName === 'robots' || metaName === this.productToken.toLowerCase()) {
           for (const directive of robotsDirectives(content)) {
-            if (this.metaRobots.length < MAX_DIRECTIVES && !this.metaRobots.includes(directive)) this.metaRobots.push(directive);
+            if (this.metaRobots.length < MAX_DIRECTIVES && !this.metaRobots.includes(directive))
+              this.metaRobots.push(directive);
           }
         } else if (metaName === 'description' && this.description === null) {
           this.description = cap(collapse(content), MAX_DESCRIPTION);
@@ -174,7 +226,11 @@ export class PageFactsReader {
         break;
       }
       case 'img':
-        if (attributes['alt'] === undefined && attributes['src'] !== undefined && this.imageSrcs.length < MAX_IMAGES_WITHOUT_ALT * 2) {
+        if (
+          attributes['alt'] === undefined &&
+          attributes['src'] !== undefined &&
+          this.imageSrcs.length < MAX_IMAGES_WITHOUT_ALT * 2
+        ) {
           this.imageSrcs.push(attributes['src']);
         }
         break;
@@ -194,7 +250,8 @@ export class PageFactsReader {
     if (!INLINE.has(name)) this.isInWord = false;
     if (HIDDEN.has(name)) this.hiddenDepth = Math.max(0, this.hiddenDepth - 1);
     if (name === 'head') this.startBody();
-    if (this.svgDepth > 0 && (name === 'title' || name === 'desc')) this.svgHiddenDepth = Math.max(0, this.svgHiddenDepth - 1);
+    if (this.svgDepth > 0 && (name === 'title' || name === 'desc'))
+      this.svgHiddenDepth = Math.max(0, this.svgHiddenDepth - 1);
     if (name === 'svg') {
       this.svgDepth = Math.max(0, this.svgDepth - 1);
       if (this.svgDepth === 0) this.svgHiddenDepth = 0;
@@ -237,7 +294,12 @@ export class PageFactsReader {
       MAX_IMAGES_WITHOUT_ALT,
     );
     const isHttpsPage = pageUrl.startsWith('https:');
-    const mixedContent = isHttpsPage ? distinct(resources.filter((url) => url.startsWith('http:')), MAX_MIXED_CONTENT) : [];
+    const mixedContent = isHttpsPage
+      ? distinct(
+          resources.filter((url) => url.startsWith('http:')),
+          MAX_MIXED_CONTENT,
+        )
+      : [];
     const otherLinks: string[] = [];
     const fragmentLinks: FragmentLink[] = [];
     const seenFragments = new Set<string>();
@@ -246,7 +308,12 @@ export class PageFactsReader {
       const parsed = parseUrl(href, base ?? pageUrl);
       if (parsed === null) continue;
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-        if (parsed.protocol !== 'javascript:' && href.length <= MAX_NAME_LENGTH && otherLinks.length < MAX_OTHER_LINKS && !otherLinks.includes(href)) {
+        if (
+          parsed.protocol !== 'javascript:' &&
+          href.length <= MAX_NAME_LENGTH &&
+          otherLinks.length < MAX_OTHER_LINKS &&
+          !otherLinks.includes(href)
+        ) {
           otherLinks.push(href);
         }
         continue;
@@ -314,7 +381,11 @@ export class PageFactsReader {
 export function robotsDirectives(content: string): string[] {
   const directives: string[] = [];
   for (const part of content.split(',')) {
-    const directive = part.trim().toLowerCase().replace(/\s*:\s*/, ':').replace(/\s+/g, ' ');
+    const directive = part
+      .trim()
+      .toLowerCase()
+      .replace(/\s*:\s*/, ':')
+      .replace(/\s+/g, ' ');
     if (directive !== '' && !directives.includes(directive)) directives.push(directive);
   }
   return directives;
@@ -345,7 +416,8 @@ export function xRobotsDirectives(values: readonly string[], productToken: strin
         directive = prefixed[2] ?? '';
       }
       if (agent !== null && agent !== token) continue;
-      for (const d of robotsDirectives(directive)) if (!directives.includes(d) && directives.length < MAX_DIRECTIVES) directives.push(d);
+      for (const d of robotsDirectives(directive))
+        if (!directives.includes(d) && directives.length < MAX_DIRECTIVES) directives.push(d);
     }
   }
   return directives;
@@ -353,7 +425,12 @@ export function xRobotsDirectives(values: readonly string[], productToken: strin
 
 /** The tokens of a `rel` attribute, lower-cased. */
 function relTokens(rel: string | undefined): string[] {
-  return rel === undefined ? [] : rel.toLowerCase().split(/[\t\n\f\r ]+/).filter((token) => token !== '');
+  return rel === undefined
+    ? []
+    : rel
+        .toLowerCase()
+        .split(/[\t\n\f\r ]+/)
+        .filter((token) => token !== '');
 }
 
 /** The fragment of an href (without `#`), percent-decoded; null when none, empty, `top`, or a text fragment. */

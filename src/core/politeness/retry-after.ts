@@ -19,7 +19,9 @@ const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
 /** `Sun, 06 Nov 1994 08:49:37 GMT` */
 const IMF_FIXDATE = new RegExp(`^(?:mon|tue|wed|thu|fri|sat|sun), (\\d{2}) ${MONTH} (\\d{4}) ${TIME} gmt$`);
 /** `Sunday, 06-Nov-94 08:49:37 GMT` (obsolete, two-digit year) */
-const RFC850_DATE = new RegExp(`^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} gmt$`);
+const RFC850_DATE = new RegExp(
+  `^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} gmt$`,
+);
 /** `Sun Nov  6 08:49:37 1994` (obsolete, C's asctime; GMT although it does not say so) */
 const ASCTIME_DATE = new RegExp(`^(?:mon|tue|wed|thu|fri|sat|sun) ${MONTH} (\\d{2}| \\d) ${TIME} (\\d{4})$`);
 
@@ -65,13 +67,22 @@ export function parseHttpDate(value: string, now: number): number | null {
   const monthIndex = MONTHS.indexOf(month ?? '');
   const [hours, minutes, seconds] = time.map(Number);
   const dayOfMonth = Number((day ?? '').trim());
-  if (hours === undefined || minutes === undefined || seconds === undefined || hours > 23 || minutes > 59 || seconds > 60) return null;
+  if (
+    hours === undefined ||
+    minutes === undefined ||
+    seconds === undefined ||
+    hours > 23 ||
+    minutes > 59 ||
+    seconds > 60
+  )
+    return null;
   const date = new Date(0);
   // setUTCFullYear, not Date.UTC: Date.UTC reads years 0 to 99 as 1900 to 1999.
   date.setUTCFullYear(year, monthIndex, dayOfMonth);
   // A leap second (:60) is read as :59, so that it stays in its own minute.
   date.setUTCHours(hours, minutes, Math.min(59, seconds), 0);
-  if (date.getUTCDate() !== dayOfMonth || date.getUTCMonth() !== monthIndex || date.getUTCFullYear() !== year) return null;
+  if (date.getUTCDate() !== dayOfMonth || date.getUTCMonth() !== monthIndex || date.getUTCFullYear() !== year)
+    return null;
   return date.getTime();
 }
 

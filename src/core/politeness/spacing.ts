@@ -49,7 +49,8 @@ export interface GapInputs {
  */
 export function gapMs(inputs: GapInputs): number {
   const base = Math.max(inputs.delayMs, cappedCrawlDelayMs(inputs.crawlDelayMs), adaptiveGapMs(inputs.lastResponseMs));
-  const jitter = inputs.jitterMs > 0 ? Math.floor(Math.min(0.999999, Math.max(0, inputs.random())) * inputs.jitterMs) : 0;
+  const jitter =
+    inputs.jitterMs > 0 ? Math.floor(Math.min(0.999999, Math.max(0, inputs.random())) * inputs.jitterMs) : 0;
   return Math.ceil(base) + jitter;
 }
 
@@ -59,7 +60,10 @@ export function nextRequestAt(host: Pick<HostState, 'nextAllowedAt' | 'backoffUn
 }
 
 /** True when a request to the host may start at `now`: nothing in flight and both clocks passed. */
-export function isHostReady(host: Pick<HostState, 'nextAllowedAt' | 'backoffUntil' | 'inFlight'>, now: number): boolean {
+export function isHostReady(
+  host: Pick<HostState, 'nextAllowedAt' | 'backoffUntil' | 'inFlight'>,
+  now: number,
+): boolean {
   return host.inFlight === null && now >= nextRequestAt(host);
 }
 
@@ -91,6 +95,11 @@ export interface SlotInputs {
 export function requestSlots(inputs: SlotInputs): number {
   const wanted = Math.max(1, Math.floor(inputs.requestsPerHost));
   if (wanted === 1) return 1;
-  const unspaced = inputs.delayMs === 0 && inputs.jitterMs === 0 && inputs.robotsSettled && inputs.crawlDelayMs === null && inputs.now >= inputs.backoffUntil;
+  const unspaced =
+    inputs.delayMs === 0 &&
+    inputs.jitterMs === 0 &&
+    inputs.robotsSettled &&
+    inputs.crawlDelayMs === null &&
+    inputs.now >= inputs.backoffUntil;
   return unspaced ? wanted : 1;
 }

@@ -19,9 +19,15 @@ import { allowAllPolicy, disallowAllPolicy, parseRobots, robotsUrlFor, type Robo
  * @param productToken our product token, matched case-insensitively.
  * @see RFC 9309 §2.3.1.3 (4xx: allow all), §2.3.1.4 (unreachable: disallow all)
  */
-export function hostRobotsPolicy(origin: string, robots: Pick<RobotsState, 'phase' | 'status' | 'body'>, productToken: string): RobotsPolicy {
+export function hostRobotsPolicy(
+  origin: string,
+  robots: Pick<RobotsState, 'phase' | 'status' | 'body'>,
+  productToken: string,
+): RobotsPolicy {
   if (robots.phase === 'failed') {
-    return disallowAllPolicy(`robots.txt unavailable (${robots.status === null ? 'network error' : `HTTP ${robots.status}`})`);
+    return disallowAllPolicy(
+      `robots.txt unavailable (${robots.status === null ? 'network error' : `HTTP ${robots.status}`})`,
+    );
   }
   if (robots.phase !== 'ready' || robots.body === null) return allowAllPolicy();
   return parseRobots(robotsUrlFor(origin), robots.body, productToken);

@@ -174,7 +174,8 @@ export function parseRobots(robotsUrl: string, body: string, productToken: strin
       const rule = cleaned.rules.get(line);
       return rule ? { allowed: rule.allow, rule: rule.text } : { allowed: true, rule: null };
     },
-    crawlDelayMs: group === null ? null : (cleaned.agentDelaysMs.get(group) ?? groupCrawlDelayMs(cleaned.groups, group)),
+    crawlDelayMs:
+      group === null ? null : (cleaned.agentDelaysMs.get(group) ?? groupCrawlDelayMs(cleaned.groups, group)),
     sitemaps: cleaned.sitemaps,
     group,
   };
@@ -275,7 +276,9 @@ interface CleanedRobots {
  * too. Crawl-delay is read here, into the groups.
  */
 function clean(body: string, robotsUrl: string): CleanedRobots {
-  const lines = truncateUtf8(body, ROBOTS_MAX_BYTES).replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+  const lines = truncateUtf8(body, ROBOTS_MAX_BYTES)
+    .replace(/^\uFEFF/, '')
+    .split(/\r\n|\r|\n/);
   const out: string[] = [];
   const rules = new Map<number, { allow: boolean; text: string }>();
   const agents = new Set<string>();
@@ -325,7 +328,8 @@ function clean(body: string, robotsUrl: string): CleanedRobots {
         // ignored and, like a valid one, leaves the run open.
         const delayMs = crawlDelayValueMs(record.value);
         if (group !== null && delayMs !== null) group.crawlDelaysMs.push(delayMs);
-        if (delayMs !== null) for (const agent of delayAgents) agentDelaysMs.set(agent, Math.max(agentDelaysMs.get(agent) ?? 0, delayMs));
+        if (delayMs !== null)
+          for (const agent of delayAgents) agentDelaysMs.set(agent, Math.max(agentDelaysMs.get(agent) ?? 0, delayMs));
         break;
       }
       case 'sitemap': {

@@ -20,10 +20,27 @@
 export type AddressClass = 'public' | 'loopback' | 'private' | 'link-local' | 'metadata' | 'unspecified';
 
 /** Host names of cloud metadata services (AWS, GCP, Azure, Alibaba, OpenStack), lower case, no trailing dot. */
-const METADATA_NAMES: ReadonlySet<string> = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal', 'metadata.azure.internal']);
+const METADATA_NAMES: ReadonlySet<string> = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'instance-data',
+  'instance-data.ec2.internal',
+  'metadata.azure.internal',
+]);
 
 /** Top-level names used only on local networks (a public resolver has none of them). */
-const LOCAL_SUFFIXES = ['local', 'localdomain', 'lan', 'home', 'internal', 'intranet', 'private', 'corp', 'home.arpa'] as const;
+const LOCAL_SUFFIXES = [
+  'local',
+  'localdomain',
+  'lan',
+  'home',
+  'internal',
+  'intranet',
+  'private',
+  'corp',
+  'home.arpa',
+] as const;
 
 /**
  * The class of a host: a URL's `hostname` (IPv6 in brackets or not), in any case, a trailing dot allowed.
@@ -88,7 +105,11 @@ function ipv4Class(address: number): AddressClass {
   if (address === parseIpv4('169.254.169.254') || address === parseIpv4('100.100.100.200')) return 'metadata';
   if (inV4(address, '169.254.0.0', 16)) return 'link-local';
   const isPrivate =
-    inV4(address, '10.0.0.0', 8) || inV4(address, '172.16.0.0', 12) || inV4(address, '192.168.0.0', 16) || inV4(address, '100.64.0.0', 10) || inV4(address, '198.18.0.0', 15);
+    inV4(address, '10.0.0.0', 8) ||
+    inV4(address, '172.16.0.0', 12) ||
+    inV4(address, '192.168.0.0', 16) ||
+    inV4(address, '100.64.0.0', 10) ||
+    inV4(address, '198.18.0.0', 15);
   return isPrivate ? 'private' : 'public';
 }
 
@@ -96,11 +117,15 @@ function ipv4Class(address: number): AddressClass {
 function ipv6Groups(text: string): number[] | null {
   const halves = text.split('::');
   if (halves.length > 2) return null;
-  const read = (half: string | undefined): number[] => (half === undefined || half === '' ? [] : half.split(':').map((group) => parseInt(group, 16)));
+  const read = (half: string | undefined): number[] =>
+    half === undefined || half === '' ? [] : half.split(':').map((group) => parseInt(group, 16));
   const head = read(halves[0]);
   const tail = read(halves[1]);
-  const groups = halves.length === 2 ? [...head, ...Array<number>(8 - head.length - tail.length).fill(0), ...tail] : head;
-  return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? groups : null;
+  const groups =
+    halves.length === 2 ? [...head, ...Array<number>(8 - head.length - tail.length).fill(0), ...tail] : head;
+  return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff)
+    ? groups
+    : null;
 }
 
 function ipv6Class(text: string): AddressClass {
@@ -119,7 +144,8 @@ function ipv6Class(text: string): AddressClass {
     const inner = ipv4Class(embedded(g1, g2));
     if (inner !== 'public') return inner;
   }
-  if (g0 === 0xfd00 && g1 === 0x0ec2 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0 && g6 === 0 && g7 === 0x254) return 'metadata';
+  if (g0 === 0xfd00 && g1 === 0x0ec2 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0 && g6 === 0 && g7 === 0x254)
+    return 'metadata';
   if ((g0 & 0xfe00) === 0xfc00) return 'private';
   if ((g0 & 0xffc0) === 0xfe80) return 'link-local';
   // Site-local (fec0::/10): deprecated, still routed on old networks.

@@ -15,8 +15,7 @@ import type { CrawlSettings } from '../settings.ts';
  * - `excluded`: the URL matches `pattern`, one of `excludePatterns`.
  */
 export type ScopeVerdict =
-  | { inScope: true }
-  | { inScope: false; reason: 'scheme' | 'host' | 'prefix' | 'excluded'; pattern?: string };
+  { inScope: true } | { inScope: false; reason: 'scheme' | 'host' | 'prefix' | 'excluded'; pattern?: string };
 
 /** A compiled scope. */
 export interface Scope {
@@ -108,7 +107,10 @@ export type SiteSettings = Pick<CrawlSettings, 'startUrl' | 'includeSubdomains'>
  * the other, and then the one's start host is in the other's scope.
  */
 export function sharedSite(a: SiteSettings, b: SiteSettings): string | null {
-  const sitesOf = (settings: SiteSettings): string[] => [new URL(settings.startUrl).origin, ...(settings.extraOrigins ?? [])];
+  const sitesOf = (settings: SiteSettings): string[] => [
+    new URL(settings.startUrl).origin,
+    ...(settings.extraOrigins ?? []),
+  ];
   const scopeOf = (settings: SiteSettings): Scope => createScope({ ...settings, pathPrefix: '', excludePatterns: [] });
   const [scopeA, scopeB] = [scopeOf(a), scopeOf(b)];
   for (const origin of sitesOf(a)) if (scopeB.check(`${origin}/`).inScope) return origin;

@@ -19,7 +19,15 @@
  * A crawl with `withCookies` runs on its own runner, whose fetcher sends
  * credentials; every other crawl's fetcher never does.
  */
-import { createCrawl, hostAccessPatterns, noteBrowserRestart, pauseCrawl, resumeCrawl, startUrlProblem, stopCrawl } from '../../core/crawl/crawl-lifecycle.ts';
+import {
+  createCrawl,
+  hostAccessPatterns,
+  noteBrowserRestart,
+  pauseCrawl,
+  resumeCrawl,
+  startUrlProblem,
+  stopCrawl,
+} from '../../core/crawl/crawl-lifecycle.ts';
 import { CrawlRunner } from '../../core/crawl/crawl-runner.ts';
 import { STORAGE_FULL_MESSAGE } from '../../core/crawl/run-context.ts';
 import { StorageFullError, type Clock, type CrawlStore, type Fetcher } from '../../core/crawl/ports.ts';
@@ -86,7 +94,11 @@ export class CrawlManager {
     const result = validateSettings(input);
     if (!result.ok) {
       const first = result.errors[0];
-      throw new TabcrawlError({ code: 'invalid-settings', message: first?.message ?? 'invalid settings', fields: result.errors });
+      throw new TabcrawlError({
+        code: 'invalid-settings',
+        message: first?.message ?? 'invalid settings',
+        fields: result.errors,
+      });
     }
     const settings = withSessionGuard(result.settings);
     const problem = startUrlProblem(settings);
@@ -182,7 +194,10 @@ export class CrawlManager {
       }
       if (current.state === 'running') return current;
       if (current.state !== 'paused' && current.state !== 'stopped') {
-        throw new TabcrawlError({ code: 'bad-request', message: `a ${current.state} crawl cannot be resumed; re-run it instead` });
+        throw new TabcrawlError({
+          code: 'bad-request',
+          message: `a ${current.state} crawl cannot be resumed; re-run it instead`,
+        });
       }
       await this.refuseIfBusy(current.settings, crawlId);
       await this.refuseWithoutAccess(current.settings);
@@ -205,7 +220,8 @@ export class CrawlManager {
   }
 
   async delete(crawlId: string): Promise<void> {
-    if (!(await this.deps.store.getCrawl(crawlId))) throw new TabcrawlError({ code: 'not-found', message: `no crawl ${crawlId}` });
+    if (!(await this.deps.store.getCrawl(crawlId)))
+      throw new TabcrawlError({ code: 'not-found', message: `no crawl ${crawlId}` });
     // Deleting is how a user frees a full store, which may refuse the write of the stop: delete anyway.
     await stopCrawl(this.deps.store, crawlId, this.deps.clock.now()).catch((error: unknown) => {
       if (!(error instanceof StorageFullError)) throw error;

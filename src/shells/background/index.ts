@@ -25,7 +25,15 @@ import { createHandlers, dispatch } from './message-handlers.ts';
 import { isTrustedSender, pageOriginOf } from './trusted-sender.ts';
 
 /** Requests that change a crawl's state, after which the badge is refreshed. */
-const STATE_CHANGES: ReadonlySet<RequestType> = new Set<RequestType>(['crawl/start', 'crawl/stop', 'crawl/pause', 'crawl/resume', 'crawl/rerun', 'crawl/delete', 'crawl/imported']);
+const STATE_CHANGES: ReadonlySet<RequestType> = new Set<RequestType>([
+  'crawl/start',
+  'crawl/stop',
+  'crawl/pause',
+  'crawl/resume',
+  'crawl/rerun',
+  'crawl/delete',
+  'crawl/imported',
+]);
 
 /** Chrome or Firefox: the adapters whose APIs differ ask (see docs/firefox.md). */
 const browserKind = browserKindOf(browser.runtime.getURL('/'));
@@ -67,7 +75,10 @@ const handlers = createHandlers(store, manager);
 browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime.MessageSender) => {
   if (!isMessage(message)) return undefined;
   if (!isTrustedSender(sender, self)) {
-    return Promise.resolve({ ok: false, error: { code: 'forbidden', message: 'messages are accepted only from Tabcrawl pages' } });
+    return Promise.resolve({
+      ok: false,
+      error: { code: 'forbidden', message: 'messages are accepted only from Tabcrawl pages' },
+    });
   }
   const reply = dispatch(handlers, message);
   // A paused or deleted crawl has no runner to report its end: refresh the badge after every change of state.
@@ -92,7 +103,9 @@ void installUserAgentRule(crawlerUserAgent(browser.runtime.getManifest().version
 // Queued before any message is handled: a crawl started meanwhile waits, and is not taken for an interrupted one.
 void manager.workerStarted(async () => {
   const isNew = await isNewBrowserSession().catch(() => false);
-  await sweepUnfinishedImports(isNew).catch((error: unknown) => console.error('could not clear unfinished imports', error));
+  await sweepUnfinishedImports(isNew).catch((error: unknown) =>
+    console.error('could not clear unfinished imports', error),
+  );
   return isNew;
 });
 

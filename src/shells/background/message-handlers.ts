@@ -135,7 +135,9 @@ export function createHandlers(store: CrawlStore, manager: CrawlManager, clock: 
     },
     'crawl/stop': async ({ crawlId }) => ({ crawl: summary(await manager.stop(requireString(crawlId, 'crawlId'))) }),
     'crawl/pause': async ({ crawlId }) => ({ crawl: summary(await manager.pause(requireString(crawlId, 'crawlId'))) }),
-    'crawl/resume': async ({ crawlId }) => ({ crawl: summary(await manager.resume(requireString(crawlId, 'crawlId'))) }),
+    'crawl/resume': async ({ crawlId }) => ({
+      crawl: summary(await manager.resume(requireString(crawlId, 'crawlId'))),
+    }),
     'crawl/rerun': async ({ crawlId }) => ({ crawl: summary(await manager.rerun(requireString(crawlId, 'crawlId'))) }),
     'crawl/hosts': async ({ crawlId }) => {
       const crawl = await crawlOrThrow(crawlId);
@@ -164,13 +166,23 @@ export function createHandlers(store: CrawlStore, manager: CrawlManager, clock: 
       const crawl = await crawlOrThrow(crawlId);
       if (format !== 'jsonl') throw badRequest(`unsupported export format ${String(format)}`);
       const rowLimit = Math.max(1, requireCount(limit, 'limit', 5000));
-      const pages = await store.pagesAfter(crawl.id, requireCount(afterSeq, 'afterSeq', Number.MAX_SAFE_INTEGER), rowLimit);
+      const pages = await store.pagesAfter(
+        crawl.id,
+        requireCount(afterSeq, 'afterSeq', Number.MAX_SAFE_INTEGER),
+        rowLimit,
+      );
       // The chunk's resources are mostly recorded after their pages: their rows, read by key, say which are broken.
       const resources = [...new Set(pages.flatMap((page) => page.resources))];
-      const resourceRows = resources.length === 0 ? [] : await store.transaction((tx) => tx.getPages(crawl.id, resources));
+      const resourceRows =
+        resources.length === 0 ? [] : await store.transaction((tx) => tx.getPages(crawl.id, resources));
       const broken = brokenUrlsIn(resourceRows.filter((row) => row !== undefined));
       const redirects = await redirectsByKey(pages, (urls) => store.transaction((tx) => tx.getPages(crawl.id, urls)));
-      return { text: toJsonl(pages, broken, await issuesOf(crawl), redirects), lastSeq: pages.at(-1)?.seq ?? afterSeq, rows: pages.length, done: pages.length < rowLimit };
+      return {
+        text: toJsonl(pages, broken, await issuesOf(crawl), redirects),
+        lastSeq: pages.at(-1)?.seq ?? afterSeq,
+        rows: pages.length,
+        done: pages.length < rowLimit,
+      };
     },
     'crawl/imported': async ({ crawlId }) => {
       // The import page wrote the crawl through its own connection to the database, which the worker's

@@ -58,7 +58,11 @@ export function manifestFor(target: TargetBrowser, shared: SharedManifest): Reco
   delete manifest['minimum_chrome_version'];
   manifest['background'] = { scripts: [script], ...(type === undefined ? {} : { type }) };
   manifest['browser_specific_settings'] = {
-    gecko: { id: GECKO_ID, strict_min_version: FIREFOX_MIN_VERSION, data_collection_permissions: { required: ['none'] } },
+    gecko: {
+      id: GECKO_ID,
+      strict_min_version: FIREFOX_MIN_VERSION,
+      data_collection_permissions: { required: ['none'] },
+    },
     // Firefox for Android reads data_collection_permissions from 142 (web-ext lint warns without this). Not tested there.
     gecko_android: { strict_min_version: FIREFOX_ANDROID_MIN_VERSION },
   };

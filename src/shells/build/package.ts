@@ -33,17 +33,36 @@ function packageFileName(browser: TargetBrowser, version: string): string {
 function packageBuild(browser: TargetBrowser, artifactsDir: string): string {
   const sourceDir = join(ROOT, 'dist', browser);
   const manifestPath = join(sourceDir, 'manifest.json');
-  if (!existsSync(manifestPath)) throw new Error(`no build in ${sourceDir}: run npm run package (it builds first), or npm run build`);
+  if (!existsSync(manifestPath))
+    throw new Error(`no build in ${sourceDir}: run npm run package (it builds first), or npm run build`);
   const { version } = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version?: unknown };
   if (typeof version !== 'string' || version === '') throw new Error(`${manifestPath} has no version`);
   const fileName = packageFileName(browser, version);
   const webExt = join(ROOT, 'node_modules', 'web-ext', 'bin', 'web-ext.js');
-  const args = [webExt, 'build', '--source-dir', sourceDir, '--artifacts-dir', artifactsDir, '--filename', fileName, '--overwrite-dest', '--no-config-discovery'];
+  const args = [
+    webExt,
+    'build',
+    '--source-dir',
+    sourceDir,
+    '--artifacts-dir',
+    artifactsDir,
+    '--filename',
+    fileName,
+    '--overwrite-dest',
+    '--no-config-discovery',
+  ];
   for (const glob of PACKAGE_IGNORED) args.push('--ignore-files', glob);
   // NO_UPDATE_NOTIFIER: web-ext would otherwise ask the npm registry whether it is the newest version.
-  const run = spawnSync(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NO_UPDATE_NOTIFIER: '1' } });
+  const run = spawnSync(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },
+  });
   if (run.error) throw new Error(`could not run web-ext: ${run.error.message}`);
-  if (run.status !== 0) throw new Error(`web-ext build failed for ${browser} (${run.signal ?? `exit code ${String(run.status)}`}); see its output above`);
+  if (run.status !== 0)
+    throw new Error(
+      `web-ext build failed for ${browser} (${run.signal ?? `exit code ${String(run.status)}`}); see its output above`,
+    );
   return join(artifactsDir, fileName);
 }
 

@@ -5,7 +5,13 @@
 import { parseArgs } from 'node:util';
 import { FORMATS, formatOfPath, type ExportFormat } from '../../export/format-info.ts';
 import { startUrlProblem } from '../../core/crawl/crawl-lifecycle.ts';
-import { DEFAULT_SETTINGS, EXTRA_ORIGINS_LABEL, validateSettings, type CrawlSettings, type SettingsError } from '../../core/settings.ts';
+import {
+  DEFAULT_SETTINGS,
+  EXTRA_ORIGINS_LABEL,
+  validateSettings,
+  type CrawlSettings,
+  type SettingsError,
+} from '../../core/settings.ts';
 import { SETTING_ENTRIES, SETTING_TABLE, type CliSpec, type TableKey } from '../../core/setting-table.ts';
 
 /** Settings given on the command line: only what the user set, plus the start URL. */
@@ -20,7 +26,14 @@ export type CliCommand =
    * Crawl `settings.startUrl` in `browser` and write each of `outputs` (format by file extension), and,
    * when given, the crawl as a Browsertrix Crawler config to `browsertrixConfig` (docs/browsertrix.md).
    */
-  | { kind: 'crawl'; settings: CliSettings; outputs: string[]; browser: CliBrowser; browsertrixConfig?: string; verbose?: true }
+  | {
+      kind: 'crawl';
+      settings: CliSettings;
+      outputs: string[];
+      browser: CliBrowser;
+      browsertrixConfig?: string;
+      verbose?: true;
+    }
   /**
    * Open the archive `file` (a .wacz, .warc or .warc.gz) as a crawl in `browser`, through the extension's
    * import page (docs/import.md), and write each of `outputs` from it.
@@ -67,7 +80,9 @@ interface OptionConfig {
 }
 
 /** The entries of `core/setting-table.ts` that have a command-line option, in table order. */
-const CLI_ENTRIES = SETTING_ENTRIES.flatMap((entry) => (entry.cli === undefined ? [] : [{ key: entry.key, cli: entry.cli }]));
+const CLI_ENTRIES = SETTING_ENTRIES.flatMap((entry) =>
+  entry.cli === undefined ? [] : [{ key: entry.key, cli: entry.cli }],
+);
 
 /** An option's name without its `--`. */
 const bare = (flag: string): string => flag.replace(/^--/, '');
@@ -77,7 +92,10 @@ const SETTING_OPTIONS: Readonly<Record<string, OptionConfig>> = Object.fromEntri
   CLI_ENTRIES.flatMap(({ cli }): [string, OptionConfig][] => {
     if (cli.read === 'switch') {
       return [
-        ...(cli.on ?? []).map((name, at): [string, OptionConfig] => [name, { type: 'boolean', ...(at === 0 && cli.short !== undefined ? { short: cli.short } : {}) }]),
+        ...(cli.on ?? []).map((name, at): [string, OptionConfig] => [
+          name,
+          { type: 'boolean', ...(at === 0 && cli.short !== undefined ? { short: cli.short } : {}) },
+        ]),
         ...(cli.off ?? []).map((name): [string, OptionConfig] => [name, { type: 'boolean' }]),
       ];
     }
@@ -89,7 +107,11 @@ const SETTING_OPTIONS: Readonly<Record<string, OptionConfig>> = Object.fromEntri
 const OPTIONS: Readonly<Record<string, OptionConfig>> = { ...BASE_OPTIONS, ...SETTING_OPTIONS };
 
 /** Options that take a number, so `--delay -1` reads as a value, not as an option. */
-const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(CLI_ENTRIES.filter(({ cli }) => cli.read === 'whole' || cli.read === 'seconds' || cli.read === 'size').map(({ cli }) => cli.flag));
+const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(
+  CLI_ENTRIES.filter(({ cli }) => cli.read === 'whole' || cli.read === 'seconds' || cli.read === 'size').map(
+    ({ cli }) => cli.flag,
+  ),
+);
 
 /** Options that shape a crawl (not allowed with `--demo`). */
 const CRAWL_OPTIONS: readonly string[] = ['out', 'import', 'browsertrix-config', ...Object.keys(SETTING_OPTIONS)];
@@ -104,7 +126,9 @@ export function isImportable(path: string): boolean {
 }
 
 /** The command-line option for each setting, for messages. */
-const OPTION_OF_FIELD: Partial<Record<keyof CrawlSettings, string>> = Object.fromEntries(CLI_ENTRIES.map(({ key, cli }) => [key, cli.flag]));
+const OPTION_OF_FIELD: Partial<Record<keyof CrawlSettings, string>> = Object.fromEntries(
+  CLI_ENTRIES.map(({ key, cli }) => [key, cli.flag]),
+);
 
 const seconds = (ms: number): string => String(ms / 1000);
 
@@ -148,8 +172,13 @@ const optionLabel = (cli: CliSpec): string => (cli.value === undefined ? cli.fla
  */
 const SETTING_USAGE = CLI_ENTRIES.map(({ key, cli }) => {
   const label = optionLabel(cli);
-  const lines = cli.help.map((line, at) => wrapped(at === cli.help.length - 1 ? `${line} (default: ${cliDefaultText(key)})` : line));
-  const head = label.length + 4 <= USAGE_INDENT ? `  ${label.padEnd(USAGE_INDENT - 2)}` : `  ${label}\n${' '.repeat(USAGE_INDENT)}`;
+  const lines = cli.help.map((line, at) =>
+    wrapped(at === cli.help.length - 1 ? `${line} (default: ${cliDefaultText(key)})` : line),
+  );
+  const head =
+    label.length + 4 <= USAGE_INDENT
+      ? `  ${label.padEnd(USAGE_INDENT - 2)}`
+      : `  ${label}\n${' '.repeat(USAGE_INDENT)}`;
   return `${head}${lines.join(`\n${' '.repeat(USAGE_INDENT)}`)}`;
 }).join('\n');
 
@@ -261,7 +290,9 @@ function settingsUsageError(error: SettingsError | undefined): ParseResult {
   const option = OPTION_OF_FIELD[error.field];
   if (option === undefined) return usageError(error.message);
   // The form's label says which field; on the command line the option does.
-  const message = error.message.startsWith(`${EXTRA_ORIGINS_LABEL}: `) ? error.message.slice(EXTRA_ORIGINS_LABEL.length + 2) : error.message;
+  const message = error.message.startsWith(`${EXTRA_ORIGINS_LABEL}: `)
+    ? error.message.slice(EXTRA_ORIGINS_LABEL.length + 2)
+    : error.message;
   return usageError(`${option}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`);
 }
 
@@ -287,7 +318,8 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   }
 
   if (values.demo === true) {
-    if (positionals.length > 0) return usageError(`--demo crawls its own site and takes no start URL, got '${positionals[0] ?? ''}'`);
+    if (positionals.length > 0)
+      return usageError(`--demo crawls its own site and takes no start URL, got '${positionals[0] ?? ''}'`);
     const extra = CRAWL_OPTIONS.find((name) => values[name] !== undefined);
     if (extra !== undefined) return usageError(`--demo cannot be combined with --${extra}`);
     const outDir = values['out-dir'] ?? DEFAULT_DEMO_OUT_DIR;
@@ -299,7 +331,8 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   if (values.import !== undefined) return parseImport(values, positionals, browser as CliBrowser, verbose);
 
   if (positionals.length === 0) return usageError('missing the start URL, e.g. https://example.com/');
-  if (positionals.length > 1) return usageError(`expected one start URL, got ${positionals.length}: ${positionals.join(' ')}`);
+  if (positionals.length > 1)
+    return usageError(`expected one start URL, got ${positionals.length}: ${positionals.join(' ')}`);
   const startUrl = positionals[0] ?? '';
 
   const settings: CliSettings = { startUrl };
@@ -312,7 +345,8 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
 
   const browsertrixConfig = values['browsertrix-config'];
   if (browsertrixConfig !== undefined) {
-    if (!/\.ya?ml$/i.test(browsertrixConfig)) return usageError(`--browsertrix-config '${browsertrixConfig}': the file name must end in .yaml or .yml`);
+    if (!/\.ya?ml$/i.test(browsertrixConfig))
+      return usageError(`--browsertrix-config '${browsertrixConfig}': the file name must end in .yaml or .yml`);
   }
 
   // Checked here as the background would, so bad input is a usage error (exit 2) before a browser starts.
@@ -322,7 +356,14 @@ export function parseCliArgs(argv: readonly string[]): ParseResult {
   if (startProblem !== null) return settingsUsageError(startProblem);
   settings.startUrl = checked.settings.startUrl;
   if (settings.extraOrigins !== undefined) settings.extraOrigins = [...checked.settings.extraOrigins];
-  return { kind: 'crawl', settings, outputs: [...outputs], browser: browser as CliBrowser, ...(browsertrixConfig === undefined ? {} : { browsertrixConfig }), ...verbose };
+  return {
+    kind: 'crawl',
+    settings,
+    outputs: [...outputs],
+    browser: browser as CliBrowser,
+    ...(browsertrixConfig === undefined ? {} : { browsertrixConfig }),
+    ...verbose,
+  };
 }
 
 /**
@@ -338,7 +379,12 @@ function readSettingOptions(values: CliValues, settings: CliSettings): string | 
       case 'seconds':
       case 'size': {
         if (typeof value !== 'string') break;
-        const read = cli.read === 'whole' ? parseWholeNumber(cli.flag, value) : cli.read === 'seconds' ? parseSeconds(cli.flag, value) : parseSize(cli.flag, value);
+        const read =
+          cli.read === 'whole'
+            ? parseWholeNumber(cli.flag, value)
+            : cli.read === 'seconds'
+              ? parseSeconds(cli.flag, value)
+              : parseSize(cli.flag, value);
         if (typeof read === 'string') return read;
         given[key] = read;
         break;
@@ -375,13 +421,23 @@ function outputsProblem(outputs: readonly string[]): string | null {
 }
 
 /** `--import FILE`: the file and the outputs; no start URL, no crawl option. (Whether the file exists is checked by the CLI.) */
-function parseImport(values: CliValues, positionals: readonly string[], browser: CliBrowser, verbose: { verbose?: true }): ParseResult {
+function parseImport(
+  values: CliValues,
+  positionals: readonly string[],
+  browser: CliBrowser,
+  verbose: { verbose?: true },
+): ParseResult {
   const file = values.import ?? '';
   if (file === '') return usageError('--import needs a file: a .wacz, .warc or .warc.gz');
-  if (positionals.length > 0) return usageError(`--import reads a file instead of crawling and takes no start URL, got '${positionals[0] ?? ''}'`);
+  if (positionals.length > 0)
+    return usageError(
+      `--import reads a file instead of crawling and takes no start URL, got '${positionals[0] ?? ''}'`,
+    );
   const extra = CRAWL_OPTIONS.find((name) => name !== 'out' && name !== 'import' && values[name] !== undefined);
-  if (extra !== undefined) return usageError(`--import cannot be combined with --${extra}: the archive's crawl is written as it was captured`);
-  if (!isImportable(file)) return usageError(`--import '${file}': not an archive Tabcrawl reads; give a ${IMPORT_EXTENSIONS.join(', ')} file`);
+  if (extra !== undefined)
+    return usageError(`--import cannot be combined with --${extra}: the archive's crawl is written as it was captured`);
+  if (!isImportable(file))
+    return usageError(`--import '${file}': not an archive Tabcrawl reads; give a ${IMPORT_EXTENSIONS.join(', ')} file`);
   const outputs = values.out ?? [];
   const outputProblem = outputsProblem(outputs);
   if (outputProblem !== null) return usageError(outputProblem);
@@ -404,7 +460,9 @@ export function parseSize(option: string, text: string): number | string {
  * but the crawl keeps a gap (a delay or jitter), so the option does nothing;
  * null otherwise. (A Crawl-delay in robots.txt can still turn it off per host.)
  */
-export function parallelNote(settings: Pick<Partial<CrawlSettings>, 'requestsPerHost' | 'delayMs' | 'jitterMs'>): string | null {
+export function parallelNote(
+  settings: Pick<Partial<CrawlSettings>, 'requestsPerHost' | 'delayMs' | 'jitterMs'>,
+): string | null {
   const asked = settings.requestsPerHost ?? DEFAULT_SETTINGS.requestsPerHost;
   if (asked <= 1) return null;
   const delayMs = settings.delayMs ?? DEFAULT_SETTINGS.delayMs;

@@ -26,7 +26,10 @@ export function distDirOf(root: string, browser: BuildBrowser): string {
 export const BUILD_INPUTS: readonly string[] = ['src', 'public', 'manifest.json', 'vite.config.ts', 'package.json'];
 
 /** Paths under the inputs that the extension does not contain: the CLI itself, and the script that zips the builds. */
-export const BUILD_EXCLUDED: readonly string[] = [join('src', 'shells', 'cli'), join('src', 'shells', 'build', 'package.ts')];
+export const BUILD_EXCLUDED: readonly string[] = [
+  join('src', 'shells', 'cli'),
+  join('src', 'shells', 'build', 'package.ts'),
+];
 
 /** A build that exited with an error. */
 export class BuildError extends Error {
@@ -78,14 +81,23 @@ export type BuildRunner = (root: string, browser: BuildBrowser, onOutput: (text:
 export const runViteBuild: BuildRunner = (root, browser, onOutput) => {
   const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [vite, 'build', '--mode', browser], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [vite, 'build', '--mode', browser], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.setEncoding('utf8').on('data', onOutput);
     child.stderr.setEncoding('utf8').on('data', onOutput);
     child.once('error', (error) => reject(new BuildError(null, `could not run the build: ${error.message}`)));
     // 'close', not 'exit': the output is all read by then.
     child.once('close', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new BuildError(code, `the extension build failed (${signal ?? `exit code ${String(code)}`}); its output is above`));
+      else
+        reject(
+          new BuildError(
+            code,
+            `the extension build failed (${signal ?? `exit code ${String(code)}`}); its output is above`,
+          ),
+        );
     });
   });
 };
@@ -120,7 +132,12 @@ export const STDERR_BUILD_IO: BuildIo = {
  * @returns whether a build ran.
  * @throws {BuildError} when the build fails (its output written first).
  */
-export async function ensureBuilt(root: string, browser: BuildBrowser, io: BuildIo = STDERR_BUILD_IO, build: BuildRunner = runViteBuild): Promise<boolean> {
+export async function ensureBuilt(
+  root: string,
+  browser: BuildBrowser,
+  io: BuildIo = STDERR_BUILD_IO,
+  build: BuildRunner = runViteBuild,
+): Promise<boolean> {
   if (!isBuildStale(root, browser)) return false;
   const now = io.now ?? Date.now;
   const startedAt = now();

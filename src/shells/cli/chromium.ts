@@ -45,7 +45,10 @@ export function findChromium(
   const fromEnv = env['CHROME_PATH'];
   if (fromEnv !== undefined && fromEnv !== '') {
     if (!exists(fromEnv)) {
-      throw new ChromiumNotFoundError('chrome-path-missing', `CHROME_PATH is set to ${fromEnv}, but there is no file there`);
+      throw new ChromiumNotFoundError(
+        'chrome-path-missing',
+        `CHROME_PATH is set to ${fromEnv}, but there is no file there`,
+      );
     }
     return fromEnv;
   }

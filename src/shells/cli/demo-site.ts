@@ -34,7 +34,10 @@ const PAGES: DemoPage[] = [
   {
     path: '/',
     title: 'Harbour Lane Bakery',
-    text: ['Sourdough, pastries and strong coffee since 2009.', 'Read our blog or browse the docs for our wholesale partners.'],
+    text: [
+      'Sourdough, pastries and strong coffee since 2009.',
+      'Read our blog or browse the docs for our wholesale partners.',
+    ],
     links: [
       ['/blog/first-loaf', 'How we baked our first loaf'],
       ['/docs/ordering', 'Ordering guide'],
@@ -220,10 +223,26 @@ const HTML = { 'content-type': 'text/html; charset=utf-8' };
 
 /** The demo's page resources: a stylesheet that imports another and loads an image, and a logo (also the favicon). */
 const ASSETS: [string, string, string][] = [
-  ['/assets/site.css', 'text/css; charset=utf-8', '@import "type.css";\nbody { margin: 2rem auto; max-width: 40rem; background: #fffaf0 url(crust.svg) repeat-x; color: #3b2a1a; }\na { color: #8a4b08; }\n'],
-  ['/assets/type.css', 'text/css; charset=utf-8', 'body { font-family: Georgia, serif; line-height: 1.5; }\nh1 { font-size: 2rem; }\n'],
-  ['/assets/crust.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="12"><path d="M0 12 Q10 0 20 12 T40 12" fill="#e2b872"/></svg>\n'],
-  ['/assets/logo.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48"><circle cx="24" cy="24" r="22" fill="#c8893b"/><text x="24" y="30" font-size="16" text-anchor="middle" fill="#fff">HL</text></svg>\n'],
+  [
+    '/assets/site.css',
+    'text/css; charset=utf-8',
+    '@import "type.css";\nbody { margin: 2rem auto; max-width: 40rem; background: #fffaf0 url(crust.svg) repeat-x; color: #3b2a1a; }\na { color: #8a4b08; }\n',
+  ],
+  [
+    '/assets/type.css',
+    'text/css; charset=utf-8',
+    'body { font-family: Georgia, serif; line-height: 1.5; }\nh1 { font-size: 2rem; }\n',
+  ],
+  [
+    '/assets/crust.svg',
+    'image/svg+xml',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="12"><path d="M0 12 Q10 0 20 12 T40 12" fill="#e2b872"/></svg>\n',
+  ],
+  [
+    '/assets/logo.svg',
+    'image/svg+xml',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48"><circle cx="24" cy="24" r="22" fill="#c8893b"/><text x="24" y="30" font-size="16" text-anchor="middle" fill="#fff">HL</text></svg>\n',
+  ],
 ];
 
 /** Builds the demo's routes for a site served at `origin`. */
@@ -244,7 +263,11 @@ ${sitemapPaths.map((path) => `  <url><loc>${origin}${path}</loc></url>`).join('\
 </urlset>
 `,
   });
-  routes.set('/old-about', { status: 301, headers: { location: '/about', 'content-type': 'text/plain' }, body: 'Moved to /about\n' });
+  routes.set('/old-about', {
+    status: 301,
+    headers: { location: '/about', 'content-type': 'text/plain' },
+    body: 'Moved to /about\n',
+  });
   routes.set('/menu.pdf', { headers: { 'content-type': 'application/pdf' }, body: MENU_PDF });
   for (const [path, type, body] of ASSETS) routes.set(path, { headers: { 'content-type': type }, body });
 
@@ -255,7 +278,10 @@ ${sitemapPaths.map((path) => `  <url><loc>${origin}${path}</loc></url>`).join('\
     links: [['/docs/', 'All docs']],
   };
   // No charset in the header: the <meta> is what tells the encoding.
-  routes.set(legacy.path, { headers: { 'content-type': 'text/html' }, body: encodeWindows1252(renderPage(legacy, 'windows-1252')) });
+  routes.set(legacy.path, {
+    headers: { 'content-type': 'text/html' },
+    body: encodeWindows1252(renderPage(legacy, 'windows-1252')),
+  });
   return routes;
 }
 

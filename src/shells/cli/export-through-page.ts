@@ -49,7 +49,9 @@ export async function exportThroughPage(
 
   let rows = 0;
   let settle: (outcome: { ok: true; bytes: number } | { ok: false; message: string }) => void = () => undefined;
-  const finished = new Promise<{ ok: true; bytes: number } | { ok: false; message: string }>((resolve) => (settle = resolve));
+  const finished = new Promise<{ ok: true; bytes: number } | { ok: false; message: string }>(
+    (resolve) => (settle = resolve),
+  );
 
   let page: SinkPage | null = null;
   try {
@@ -60,7 +62,8 @@ export async function exportThroughPage(
           onProgress?.(event.rows, event.totalRows);
           return;
         case 'chunk':
-          if (!file.write(Buffer.from(event.base64, 'base64'))) await Promise.race([once(file, 'drain'), failedToWrite]);
+          if (!file.write(Buffer.from(event.base64, 'base64')))
+            await Promise.race([once(file, 'drain'), failedToWrite]);
           return;
         case 'done':
           settle({ ok: true, bytes: event.bytes });

@@ -11,13 +11,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
-import {
-  TabcrawlError,
-  type Reply,
-  type ReplyOf,
-  type RequestOf,
-  type RequestType,
-} from '../../messaging/protocol.ts';
+import { TabcrawlError, type Reply, type ReplyOf, type RequestOf, type RequestType } from '../../messaging/protocol.ts';
 import { SINK_NAME, type SinkEvent } from '../../export/page-sink.ts';
 import type { SinkPage } from './export-through-page.ts';
 import type { FilePage } from './import-through-page.ts';
@@ -131,7 +125,9 @@ async function waitForExtensionWorker(context: BrowserContext, timeoutMs: number
     // It may have registered between the check and the wait.
     const late = context.serviceWorkers().find(isExtensionWorker);
     if (late !== undefined) return late;
-    throw new Error(`the extension's service worker did not start within ${timeoutMs} ms; is the folder a built extension?`);
+    throw new Error(
+      `the extension's service worker did not start within ${timeoutMs} ms; is the folder a built extension?`,
+    );
   }
 }
 
@@ -198,15 +194,18 @@ function makeSession(
   let closing: Promise<void> | null = null;
 
   async function request<K extends RequestType>(type: K, payload: RequestOf<K>): Promise<ReplyOf<K>> {
-    const reply = (await driverPage.evaluate(async (message) => {
-      try {
-        return await (globalThis as unknown as ChromeRuntimeGlobal).chrome.runtime.sendMessage(message);
-      } catch (error) {
-        // E.g. "Receiving end does not exist" when the worker registered no listener.
-        const text = error instanceof Error ? error.message : String(error);
-        return { ok: false, error: { code: 'internal', message: `could not reach the background: ${text}` } };
-      }
-    }, { type, payload })) as Reply<K> | undefined | null;
+    const reply = (await driverPage.evaluate(
+      async (message) => {
+        try {
+          return await (globalThis as unknown as ChromeRuntimeGlobal).chrome.runtime.sendMessage(message);
+        } catch (error) {
+          // E.g. "Receiving end does not exist" when the worker registered no listener.
+          const text = error instanceof Error ? error.message : String(error);
+          return { ok: false, error: { code: 'internal', message: `could not reach the background: ${text}` } };
+        }
+      },
+      { type, payload },
+    )) as Reply<K> | undefined | null;
     if (reply === undefined || reply === null) {
       throw new TabcrawlError({ code: 'internal', message: `no answer from the background to ${type}` });
     }

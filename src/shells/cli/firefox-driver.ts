@@ -80,9 +80,14 @@ async function freePort(): Promise<number> {
 
 /** The gecko id the build wrote into its manifest. */
 function geckoIdOf(distDir: string): string {
-  const manifest = JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')) as { browser_specific_settings?: { gecko?: { id?: string } } };
+  const manifest = JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')) as {
+    browser_specific_settings?: { gecko?: { id?: string } };
+  };
   const id = manifest.browser_specific_settings?.gecko?.id;
-  if (id === undefined) throw new Error(`${distDir} is not a Firefox build (no browser_specific_settings.gecko.id in its manifest); build it with \`npm run build\``);
+  if (id === undefined)
+    throw new Error(
+      `${distDir} is not a Firefox build (no browser_specific_settings.gecko.id in its manifest); build it with \`npm run build\``,
+    );
   return id;
 }
 
@@ -133,7 +138,14 @@ export async function launchFirefoxExtension(options: FirefoxLaunchOptions): Pro
         opener.close();
       }
     });
-    return makeSession(browser, rdp, { extensionId, pagesOrigin, distDir: options.distDir, driverPage, profileRoot, timeoutMs });
+    return makeSession(browser, rdp, {
+      extensionId,
+      pagesOrigin,
+      distDir: options.distDir,
+      driverPage,
+      profileRoot,
+      timeoutMs,
+    });
   } catch (error) {
     rdp?.close();
     await browser?.close().catch(() => undefined);
@@ -143,7 +155,12 @@ export async function launchFirefoxExtension(options: FirefoxLaunchOptions): Pro
 }
 
 /** Opens `url` by calling `open(url)` and resolves with its puppeteer page, found by its location. */
-async function openThrough(browser: Browser, url: string, timeoutMs: number, open: (url: string) => Promise<unknown>): Promise<Page> {
+async function openThrough(
+  browser: Browser,
+  url: string,
+  timeoutMs: number,
+  open: (url: string) => Promise<unknown>,
+): Promise<Page> {
   const before = new Set(await browser.pages());
   await open(url);
   const deadline = Date.now() + timeoutMs;
@@ -159,7 +176,14 @@ async function openThrough(browser: Browser, url: string, timeoutMs: number, ope
 function makeSession(
   browser: Browser,
   rdp: RdpClient,
-  parts: { extensionId: string; pagesOrigin: string; distDir: string; driverPage: Page; profileRoot: string; timeoutMs: number },
+  parts: {
+    extensionId: string;
+    pagesOrigin: string;
+    distDir: string;
+    driverPage: Page;
+    profileRoot: string;
+    timeoutMs: number;
+  },
 ): FirefoxSession {
   const { driverPage, pagesOrigin, extensionId } = parts;
   let closing: Promise<void> | null = null;
@@ -173,14 +197,17 @@ function makeSession(
       try { return await browser.runtime.sendMessage(${message}); }
       catch (error) { return { ok: false, error: { code: 'internal', message: 'could not reach the background: ' + (error && error.message || String(error)) } }; }
     `)) as Reply<K> | undefined | null;
-    if (reply === undefined || reply === null) throw new TabcrawlError({ code: 'internal', message: `no answer from the background to ${type}` });
+    if (reply === undefined || reply === null)
+      throw new TabcrawlError({ code: 'internal', message: `no answer from the background to ${type}` });
     if (!reply.ok) throw new TabcrawlError(reply.error);
     return reply.value;
   }
 
   async function openPage(path: string): Promise<Page> {
     const url = `${pagesOrigin}/${path.replace(/^\/+/, '')}`;
-    return openThrough(browser, url, parts.timeoutMs, (target) => inDriver(`await browser.tabs.create({ url: ${JSON.stringify(target)} });`));
+    return openThrough(browser, url, parts.timeoutMs, (target) =>
+      inDriver(`await browser.tabs.create({ url: ${JSON.stringify(target)} });`),
+    );
   }
 
   async function backgroundStatus(): Promise<string> {
@@ -197,7 +224,8 @@ function makeSession(
       await rdp.terminateBackground(extensionId);
       const status = await backgroundStatus();
       if (status === 'STOPPED') return;
-      if (attempt >= TRIES) throw new Error(`the background page of ${extensionId} is still ${status} after ${TRIES} requests to stop it`);
+      if (attempt >= TRIES)
+        throw new Error(`the background page of ${extensionId} is still ${status} after ${TRIES} requests to stop it`);
       await new Promise((r) => setTimeout(r, 20));
     }
   }

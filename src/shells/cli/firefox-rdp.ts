@@ -78,7 +78,8 @@ export class RdpClient {
         });
         return client;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`could not reach Firefox's debugger on port ${port}: ${String(error)}`, { cause: error });
+        if (Date.now() > deadline)
+          throw new Error(`could not reach Firefox's debugger on port ${port}: ${String(error)}`, { cause: error });
         await new Promise((r) => setTimeout(r, 100));
       }
     }
@@ -144,14 +145,16 @@ export class RdpClient {
     const watcher = (await this.request(addon.actor, 'getWatcher'))['actor'] as string;
     const forms: { url?: string; consoleActor?: string }[] = [];
     const off = this.on((packet) => {
-      if (packet.type === 'target-available-form') forms.push(packet['target'] as { url?: string; consoleActor?: string });
+      if (packet.type === 'target-available-form')
+        forms.push(packet['target'] as { url?: string; consoleActor?: string });
     });
     try {
       await this.request(watcher, 'watchTargets', { targetType: 'frame' });
       const deadline = Date.now() + timeoutMs;
       let target: { consoleActor?: string } | undefined;
       while ((target = forms.find((form) => form.url?.endsWith('/_generated_background_page.html'))) === undefined) {
-        if (Date.now() > deadline) throw new Error(`the background page of ${addonId} did not show up within ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`the background page of ${addonId} did not show up within ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 50));
       }
       const consoleActor = target.consoleActor ?? '';
@@ -166,7 +169,9 @@ export class RdpClient {
       await this.request(consoleActor, 'evaluateJSAsync', { text: expression });
       const outcome = await result;
       if (outcome['hasException'] === true) {
-        throw new Error(`the background page threw: ${JSON.stringify(outcome['exceptionMessage'] ?? outcome['exception'])}`);
+        throw new Error(
+          `the background page threw: ${JSON.stringify(outcome['exceptionMessage'] ?? outcome['exception'])}`,
+        );
       }
     } finally {
       off();

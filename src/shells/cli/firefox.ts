@@ -27,13 +27,19 @@ export class FirefoxNotFoundError extends Error {
  * Path of the Firefox to launch: `FIREFOX_PATH` when set, else the first existing of {@link FIREFOX_CANDIDATES}.
  * @throws {FirefoxNotFoundError} when `FIREFOX_PATH` names nothing, or no candidate exists.
  */
-export function findFirefox(env: Readonly<Record<string, string | undefined>>, exists: (path: string) => boolean = existsSync): string {
+export function findFirefox(
+  env: Readonly<Record<string, string | undefined>>,
+  exists: (path: string) => boolean = existsSync,
+): string {
   const fromEnv = env['FIREFOX_PATH'];
   if (fromEnv !== undefined && fromEnv !== '') {
-    if (!exists(fromEnv)) throw new FirefoxNotFoundError(`FIREFOX_PATH is set to ${fromEnv}, but there is no file there`);
+    if (!exists(fromEnv))
+      throw new FirefoxNotFoundError(`FIREFOX_PATH is set to ${fromEnv}, but there is no file there`);
     return fromEnv;
   }
   const found = FIREFOX_CANDIDATES.find((path) => exists(path));
   if (found !== undefined) return found;
-  throw new FirefoxNotFoundError('no Firefox found; set FIREFOX_PATH or install one (Debian/Ubuntu: `apt-get install firefox-esr`)');
+  throw new FirefoxNotFoundError(
+    'no Firefox found; set FIREFOX_PATH or install one (Debian/Ubuntu: `apt-get install firefox-esr`)',
+  );
 }

@@ -92,7 +92,11 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * @throws Error with the page's message (the reader's, naming the file and the byte offset) when the import fails:
  * nothing was stored; {@link ImportCancelledError} once `signal` aborted it.
  */
-export async function importThroughPage(session: FilePageOpener, filePath: string, options: ImportThroughPageOptions = {}): Promise<ImportedArchive> {
+export async function importThroughPage(
+  session: FilePageOpener,
+  filePath: string,
+  options: ImportThroughPageOptions = {},
+): Promise<ImportedArchive> {
   const pollMs = options.pollMs ?? 250;
   const startTimeoutMs = options.startTimeoutMs ?? 15_000;
   const fileName = filePath.split(/[\\/]/).at(-1) ?? filePath;
@@ -109,9 +113,12 @@ export async function importThroughPage(session: FilePageOpener, filePath: strin
       try {
         read = (await page.evaluate(READ_STATE)) as PageState;
       } catch (error) {
-        throw new Error(`the import page stopped answering: ${error instanceof Error ? error.message : String(error)}`, {
-          cause: error,
-        });
+        throw new Error(
+          `the import page stopped answering: ${error instanceof Error ? error.message : String(error)}`,
+          {
+            cause: error,
+          },
+        );
       }
       switch (read.state) {
         case 'done':
@@ -122,11 +129,17 @@ export async function importThroughPage(session: FilePageOpener, filePath: strin
         case 'cancelled':
           throw new ImportCancelledError(fileName);
         case 'working':
-          options.onProgress?.({ bytesRead: read.bytesRead, totalBytes: read.totalBytes, records: read.records, rows: read.rows });
+          options.onProgress?.({
+            bytesRead: read.bytesRead,
+            totalBytes: read.totalBytes,
+            records: read.records,
+            rows: read.rows,
+          });
           break;
         default:
           if (options.signal?.aborted === true) throw new ImportCancelledError(fileName);
-          if (Date.now() - openedAt > startTimeoutMs) throw new Error(`the import page did not start reading ${fileName} within ${startTimeoutMs / 1000} s`);
+          if (Date.now() - openedAt > startTimeoutMs)
+            throw new Error(`the import page did not start reading ${fileName} within ${startTimeoutMs / 1000} s`);
       }
       await sleep(pollMs);
     }

@@ -74,7 +74,8 @@ function isStaticResponse(route: Route): route is StaticResponse {
 }
 
 function toMatchers(routes: Routes): [PathMatcher, Route][] {
-  if (Symbol.iterator in routes) return Array.from(routes as Iterable<readonly [PathMatcher, Route]>, ([m, r]) => [m, r]);
+  if (Symbol.iterator in routes)
+    return Array.from(routes as Iterable<readonly [PathMatcher, Route]>, ([m, r]) => [m, r]);
   return Object.entries(routes as Readonly<Record<string, Route>>);
 }
 
@@ -98,7 +99,8 @@ function sleep(ms: number): Promise<void> {
 async function sendStatic(req: IncomingMessage, res: ServerResponse, response: StaticResponse): Promise<void> {
   if (response.delayMs !== undefined && response.delayMs > 0) await sleep(response.delayMs);
   if (res.destroyed) return;
-  const body = typeof response.body === 'string' ? Buffer.from(response.body, 'utf8') : (response.body ?? new Uint8Array());
+  const body =
+    typeof response.body === 'string' ? Buffer.from(response.body, 'utf8') : (response.body ?? new Uint8Array());
   res.writeHead(response.status ?? 200, { 'content-length': String(body.byteLength), ...response.headers });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
@@ -108,7 +110,10 @@ async function sendStatic(req: IncomingMessage, res: ServerResponse, response: S
  * @param routes what to answer; anything else is a 404. A function receives the
  *   site's origin (known once listening), for bodies that name it (sitemaps, absolute links).
  */
-export async function startLocalSite(routes: Routes | ((origin: string) => Routes), options: LocalSiteOptions = {}): Promise<LocalSite> {
+export async function startLocalSite(
+  routes: Routes | ((origin: string) => Routes),
+  options: LocalSiteOptions = {},
+): Promise<LocalSite> {
   let matchers: [PathMatcher, Route][] = [];
   const requests: RequestLogEntry[] = [];
 

@@ -9,7 +9,8 @@ import { SETTING_ENTRIES, type TableKey } from '../../core/setting-table.ts';
 import { cliDefaultText } from './args.ts';
 
 /** The markers around the generated table in docs/cli.md. */
-export const OPTION_TABLE_START = '<!-- options: generated from src/core/setting-table.ts, see test/unit/cli-option-docs.test.ts -->';
+export const OPTION_TABLE_START =
+  '<!-- options: generated from src/core/setting-table.ts, see test/unit/cli-option-docs.test.ts -->';
 export const OPTION_TABLE_END = '<!-- /options -->';
 
 /** One row: the option as typed, what it does (Markdown), its default (Markdown). */
@@ -17,7 +18,11 @@ type Row = readonly [option: string, meaning: string, byDefault: string];
 
 /** The rows before the settings' ones. */
 const ROWS_BEFORE: readonly Row[] = [
-  ['`--browser NAME`', 'the browser the crawl runs in: `chrome` (Chromium) or `firefox`; same options, exit codes and exports', '`chrome`'],
+  [
+    '`--browser NAME`',
+    'the browser the crawl runs in: `chrome` (Chromium) or `firefox`; same options, exit codes and exports',
+    '`chrome`',
+  ],
   [
     '`--out FILE`',
     "write the crawl to FILE, format by extension: `.wacz`, `.warc.gz`, `.warc`, `.csv`, `.jsonl`, `.issues.csv` (the Issues view: [audit.md](audit.md#the-issues-view)), `.not-crawled.csv` (the URLs left unvisited by the crawl's rules: each with its reason, why, its depth and the page that linked it); repeatable",
@@ -32,13 +37,21 @@ const ROWS_BEFORE: readonly Row[] = [
 
 /** The rows after the settings' ones. */
 const ROWS_AFTER: readonly Row[] = [
-  ['`--demo`', 'crawl the built-in demo site (what `npm start` does); `--out-dir DIR` sets where it writes', '`tabcrawl-output`'],
+  [
+    '`--demo`',
+    'crawl the built-in demo site (what `npm start` does); `--out-dir DIR` sets where it writes',
+    '`tabcrawl-output`',
+  ],
   [
     '`--import FILE`',
     "read the archive FILE (`.wacz`, `.warc`, `.warc.gz`, from any tool) into a crawl instead of crawling, through the extension's import page, and write it with `--out` in any format; no start URL, no crawl option, not with `--demo`; `--browser` applies ([import.md](import.md#opening-an-archive))",
     'none',
   ],
-  ['`--verbose`', "show the extension build's own output (Vite's) as it runs, when a build runs", 'off: one line, the output only when the build fails'],
+  [
+    '`--verbose`',
+    "show the extension build's own output (Vite's) as it runs, when a build runs",
+    'off: one line, the output only when the build fails',
+  ],
 ];
 
 /** A setting's default as the table shows it: as `--help` says it, in code type when it is typed as such (`tabcrawl`, `50M`). */
@@ -61,7 +74,11 @@ function settingRows(): Row[] {
 /** The whole option table, header included, one row per line, without the markers. */
 export function optionTableMarkdown(): string {
   const rows = [...ROWS_BEFORE, ...settingRows(), ...ROWS_AFTER];
-  return ['| option | meaning | default |', '| --- | --- | --- |', ...rows.map(([option, meaning, byDefault]) => `| ${option} | ${meaning} | ${byDefault} |`)].join('\n');
+  return [
+    '| option | meaning | default |',
+    '| --- | --- | --- |',
+    ...rows.map(([option, meaning, byDefault]) => `| ${option} | ${meaning} | ${byDefault} |`),
+  ].join('\n');
 }
 
 /**

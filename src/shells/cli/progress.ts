@@ -28,7 +28,10 @@ export function formatProgress(crawl: Pick<CrawlSummary, 'counts' | 'queued'>): 
  * One line about a crawl that has ended, e.g. `crawl finished in 4.2 s: 17 URLs (15 fetched, 2 with errors,
  * 1 blocked)`: URLs, where the issues line counts issues.
  */
-export function formatSummary(crawl: Pick<CrawlSummary, 'state' | 'counts' | 'createdAt' | 'endedAt'>, nowMs: number): string {
+export function formatSummary(
+  crawl: Pick<CrawlSummary, 'state' | 'counts' | 'createdAt' | 'endedAt'>,
+  nowMs: number,
+): string {
   const elapsedS = ((crawl.endedAt ?? nowMs) - crawl.createdAt) / 1000;
   const { done, fetched, errors, blocked } = crawl.counts;
   const urls = done === 1 ? '1 URL' : `${done} URLs`;
@@ -44,7 +47,11 @@ export function formatSummary(crawl: Pick<CrawlSummary, 'state' | 'counts' | 'cr
  * @param hosts the crawl's hosts with URLs left, most pending first (`crawl/hosts`).
  * @param now the current time, ms since the epoch.
  */
-export function waitingNote(crawl: Pick<CrawlSummary, 'activeMs' | 'createdAt'>, hosts: readonly HostProgress[], now: number): string {
+export function waitingNote(
+  crawl: Pick<CrawlSummary, 'activeMs' | 'createdAt'>,
+  hosts: readonly HostProgress[],
+  now: number,
+): string {
   const ranMs = crawl.activeMs ?? now - crawl.createdAt;
   const head = `still crawling, ${formatDuration(ranMs)} in`;
   const [busiest, ...others] = hosts;
@@ -61,11 +68,17 @@ export function waitingNote(crawl: Pick<CrawlSummary, 'activeMs' | 'createdAt'>,
  * @param answeredAt when the crawl's state was last read, ms since the epoch.
  * @param now the current time, ms since the epoch.
  */
-export function unansweredNote(crawl: Pick<CrawlSummary, 'activeMs' | 'createdAt'>, answeredAt: number, now: number): string {
+export function unansweredNote(
+  crawl: Pick<CrawlSummary, 'activeMs' | 'createdAt'>,
+  answeredAt: number,
+  now: number,
+): string {
   const silentMs = Math.max(0, now - answeredAt);
   const ranMs = crawl.activeMs === undefined ? now - crawl.createdAt : crawl.activeMs + silentMs;
   const head = `still crawling, ${formatDuration(ranMs)} in`;
-  return silentMs < UNANSWERED_AFTER_MS ? `${head} (the extension did not say what it waits for)` : `${head}: no answer from the extension for ${formatDuration(silentMs)}`;
+  return silentMs < UNANSWERED_AFTER_MS
+    ? `${head} (the extension did not say what it waits for)`
+    : `${head}: no answer from the extension for ${formatDuration(silentMs)}`;
 }
 
 /** Time without a reply after which {@link unansweredNote} says the extension is not answering, in ms. */
@@ -84,7 +97,11 @@ export function startingLine(elapsedMs: number, browserName = 'Chromium'): strin
  * or `exporting out.wacz: opening the crawl, 12 s so far` before the first rows.
  * @param elapsedMs time since the export started, in ms.
  */
-export function exportingLine(output: string, progress: { done: number; total: number } | null, elapsedMs: number): string {
+export function exportingLine(
+  output: string,
+  progress: { done: number; total: number } | null,
+  elapsedMs: number,
+): string {
   const where = progress === null ? 'opening the crawl' : `${progress.done} of ${progress.total} URLs`;
   return `exporting ${output}: ${where}, ${formatDuration(elapsedMs)} so far`;
 }

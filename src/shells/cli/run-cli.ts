@@ -19,10 +19,23 @@ import { startDemoSite, type DemoSite } from './demo-site.ts';
 import { launchExtension } from './extension-driver.ts';
 import { findFirefox } from './firefox.ts';
 import type { SinkPageOpener } from './export-through-page.ts';
-import { importThroughPage, type FilePageOpener, type ImportedArchive, type ImportPageProgress } from './import-through-page.ts';
+import {
+  importThroughPage,
+  type FilePageOpener,
+  type ImportedArchive,
+  type ImportPageProgress,
+} from './import-through-page.ts';
 import type { CliBrowser } from './args.ts';
 import { notCrawledText } from '../../ui/not-crawled-text.ts';
-import { createProgressReporter, exportingLine, formatSummary, startingLine, unansweredNote, waitingNote, watchSilence } from './progress.ts';
+import {
+  createProgressReporter,
+  exportingLine,
+  formatSummary,
+  startingLine,
+  unansweredNote,
+  waitingNote,
+  watchSilence,
+} from './progress.ts';
 import { formatBytes } from '../../ui/format-bytes.ts';
 import { visibleControls } from '../../ui/visible-controls.ts';
 import { messageWriter, visibleLines } from './message-lines.ts';
@@ -66,7 +79,6 @@ export function demoOutputPath(outDir: string, date: Date, extension: string = '
     `${two(date.getHours())}${two(date.getMinutes())}${two(date.getSeconds())}`;
   return join(outDir, `demo-${stamp}${extension}`);
 }
-
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -137,20 +149,28 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     } else {
       settings = command.settings;
       outputs = command.outputs;
-      if (command.browsertrixConfig !== undefined) handoff = { browsertrixConfig: command.browsertrixConfig, version: extensionVersion(io.root) };
+      if (command.browsertrixConfig !== undefined)
+        handoff = { browsertrixConfig: command.browsertrixConfig, version: extensionVersion(io.root) };
     }
 
     const launchedAt = Date.now();
-    const starting = (): string => startingLine(Date.now() - launchedAt, browser === 'firefox' ? 'Firefox' : 'Chromium');
+    const starting = (): string =>
+      startingLine(Date.now() - launchedAt, browser === 'firefox' ? 'Firefox' : 'Chromium');
     // Never silent for long: the browser may take a while to start, or never start (its driver waits for it).
-    const stopWatch = watchSilence({ lastWrittenAt: () => lastSaidAt, describe: starting, fallback: starting, write: say });
+    const stopWatch = watchSilence({
+      lastWrittenAt: () => lastSaidAt,
+      describe: starting,
+      fallback: starting,
+      write: say,
+    });
     try {
       session = await launchIn(browser, distDirOf(io.root, browser), browserPath);
     } finally {
       stopWatch();
     }
     if (io.signal.aborted) return EXIT.interrupted;
-    if (command.kind === 'import') return await importAndExport(sessionPort(session), command.file, outputs, io, say, lastSaidAt);
+    if (command.kind === 'import')
+      return await importAndExport(sessionPort(session), command.file, outputs, io, say, lastSaidAt);
     if (settings === null) throw new Error('no crawl settings');
     return await crawlAndExport(sessionPort(session), settings, outputs, io, say, lastSaidAt, handoff);
   } catch (error) {
@@ -190,7 +210,10 @@ const ISSUES_NAMED = 5;
  */
 export function issuesLine(issues: ReplyOf<'crawl/issues'>, isWritten: boolean): string {
   const top = worstChecksFirst(issues.checks).slice(0, ISSUES_NAMED);
-  const named = top.length === 0 ? '' : ` (${top.map(({ check, count }) => `${check} ${count}`).join(', ')}${issues.checks.length > top.length ? ', …' : ''})`;
+  const named =
+    top.length === 0
+      ? ''
+      : ` (${top.map(({ check, count }) => `${check} ${count}`).join(', ')}${issues.checks.length > top.length ? ', …' : ''})`;
   const hint = isWritten || issues.checks.length === 0 ? '' : '; every one: --out NAME.issues.csv';
   return `issues: ${severityCountsText(issues.bySeverity)}${named}${hint}`;
 }
@@ -200,7 +223,10 @@ export function issuesLine(issues: ReplyOf<'crawl/issues'>, isWritten: boolean):
  * `13 URLs not crawled: deeper than 2; every one: --out NAME.not-crawled.csv`; null when none.
  * @param isWritten an `--out NAME.not-crawled.csv` lists them; otherwise the line says how to.
  */
-export function notCrawledLine(crawl: { counts: Pick<CrawlCounts, 'notCrawled'>; settings: Parameters<typeof notCrawledText>[1] }, isWritten: boolean): string | null {
+export function notCrawledLine(
+  crawl: { counts: Pick<CrawlCounts, 'notCrawled'>; settings: Parameters<typeof notCrawledText>[1] },
+  isWritten: boolean,
+): string | null {
   const text = notCrawledText(crawl.counts.notCrawled, crawl.settings);
   if (text === null) return null;
   return isWritten ? text : `${text}; every one: --out NAME.not-crawled.csv`;
@@ -228,7 +254,10 @@ export interface ImportPort extends CrawlPort {
    * Imports the archive at `path` (absolute) as a new crawl, through the extension's import page.
    * @throws Error with the reader's message when it fails (nothing stored); an `AbortError` once `signal` aborted it.
    */
-  importFile: (path: string, options: { signal: AbortSignal; onProgress: (progress: ImportPageProgress) => void }) => Promise<ImportedArchive>;
+  importFile: (
+    path: string,
+    options: { signal: AbortSignal; onProgress: (progress: ImportPageProgress) => void },
+  ) => Promise<ImportedArchive>;
 }
 
 /** What the CLI needs of a browser running the extension, Chromium's session or Firefox's. */
@@ -240,7 +269,9 @@ async function launchIn(browser: CliBrowser, distDir: string, browserPath: strin
     // Loaded only for Firefox: puppeteer-core takes a while to load, and a Chromium run never needs it.
     const { launchFirefoxExtension } = await import('./firefox-driver.ts');
     return launchFirefoxExtension({ distDir, firefoxPath: browserPath }).catch((error: unknown) => {
-      throw new Error(`Firefox (${browserPath}) did not start: ${errorMessage(error).split('\n')[0] ?? ''}; set FIREFOX_PATH to a Firefox that runs`);
+      throw new Error(
+        `Firefox (${browserPath}) did not start: ${errorMessage(error).split('\n')[0] ?? ''}; set FIREFOX_PATH to a Firefox that runs`,
+      );
     });
   }
   return launchExtension({ distDir, chromePath: browserPath }).catch((error: unknown) => {
@@ -293,8 +324,14 @@ export async function crawlAndExport(
     sayLine(line);
   };
   const askedAt = Date.now();
-  const asking = (): string => `waiting for the extension to start the crawl, ${formatDuration(Date.now() - askedAt)} so far`;
-  const stopStartWatch = watchSilence({ lastWrittenAt: () => lastSaidAt, describe: asking, fallback: asking, write: say });
+  const asking = (): string =>
+    `waiting for the extension to start the crawl, ${formatDuration(Date.now() - askedAt)} so far`;
+  const stopStartWatch = watchSilence({
+    lastWrittenAt: () => lastSaidAt,
+    describe: asking,
+    fallback: asking,
+    write: say,
+  });
   let started: CrawlSummary;
   try {
     ({ crawl: started } = await port.request('crawl/start', { settings }));
@@ -318,7 +355,8 @@ export async function crawlAndExport(
   // or how long the extension has not answered.
   const stopWatch = watchSilence({
     lastWrittenAt: () => Math.max(lastSaidAt, progress.lastWrittenAt() ?? 0),
-    describe: () => port.request('crawl/hosts', { crawlId: started.id }).then(({ hosts }) => waitingNote(latest, hosts, Date.now())),
+    describe: () =>
+      port.request('crawl/hosts', { crawlId: started.id }).then(({ hosts }) => waitingNote(latest, hosts, Date.now())),
     fallback: () => unansweredNote(latest, answeredAt, Date.now()),
     write: (line) => progress.note(`tabcrawl: ${line}`),
   });
@@ -338,7 +376,12 @@ export async function crawlAndExport(
   if (handoff.browsertrixConfig !== undefined) {
     const path = resolve(io.cwd, handoff.browsertrixConfig);
     try {
-      const text = browsertrixConfigYaml({ settings: crawl.settings, version: handoff.version ?? 'unknown', createdAt: crawl.createdAt, fileName: basename(path) });
+      const text = browsertrixConfigYaml({
+        settings: crawl.settings,
+        version: handoff.version ?? 'unknown',
+        createdAt: crawl.createdAt,
+        fileName: basename(path),
+      });
       await writeFile(path, text);
       say(`wrote the Browsertrix Crawler config to ${path}`);
     } catch (error) {
@@ -351,11 +394,21 @@ export async function crawlAndExport(
   // A crawl that failed before recording anything has nothing to sum up: its reason was said above.
   if (!(crawl.state === 'failed' && crawl.counts.done === 0)) {
     say(formatSummary(crawl, Date.now()));
-    const leftOut = notCrawledLine(crawl, outputs.some((output) => outputFormat(output) === 'not-crawled.csv'));
+    const leftOut = notCrawledLine(
+      crawl,
+      outputs.some((output) => outputFormat(output) === 'not-crawled.csv'),
+    );
     if (leftOut !== null) say(leftOut);
     await port
       .request('crawl/issues', { crawlId: crawl.id })
-      .then((issues) => say(issuesLine(issues, outputs.some((output) => outputFormat(output) === 'issues.csv'))))
+      .then((issues) =>
+        say(
+          issuesLine(
+            issues,
+            outputs.some((output) => outputFormat(output) === 'issues.csv'),
+          ),
+        ),
+      )
       .catch((error: unknown) => say(`could not count the issues: ${errorMessage(error)}`));
   }
   if (interrupted) return EXIT.interrupted;
@@ -415,9 +468,10 @@ const WARNINGS_LISTED = 5;
 export function importingLine(fileName: string, progress: ImportPageProgress | null, elapsedMs: number): string {
   if (progress === null) return `importing ${fileName}: opening it, ${formatDuration(elapsedMs)} so far`;
   const percent = progress.totalBytes > 0 ? ` (${Math.floor((100 * progress.bytesRead) / progress.totalBytes)}%)` : '';
-  const left = progress.bytesRead > 0 && progress.totalBytes > progress.bytesRead && elapsedMs >= 1000
-    ? `, about ${formatDuration((elapsedMs * (progress.totalBytes - progress.bytesRead)) / progress.bytesRead)} left`
-    : '';
+  const left =
+    progress.bytesRead > 0 && progress.totalBytes > progress.bytesRead && elapsedMs >= 1000
+      ? `, about ${formatDuration((elapsedMs * (progress.totalBytes - progress.bytesRead)) / progress.bytesRead)} left`
+      : '';
   const plural = (n: number, word: string): string => `${n} ${n === 1 ? word : `${word}s`}`;
   return `importing ${fileName}: ${formatBytes(progress.bytesRead)} of ${formatBytes(progress.totalBytes)}${percent}, ${plural(progress.records, 'record')}, ${plural(progress.rows, 'URL')}${left}`;
 }
@@ -472,15 +526,24 @@ export async function importAndExport(
   if (warnings.length > 0) {
     say(`${warnings.length} ${warnings.length === 1 ? 'warning' : 'warnings'} while reading ${file}:`);
     for (const warning of warnings.slice(0, WARNINGS_LISTED)) say(`  ${warning}`);
-    if (warnings.length > WARNINGS_LISTED) say(`  … and ${warnings.length - WARNINGS_LISTED} more (the import page lists them all)`);
+    if (warnings.length > WARNINGS_LISTED)
+      say(`  … and ${warnings.length - WARNINGS_LISTED} more (the import page lists them all)`);
   }
 
   const isAllWritten = await writeOutputs(port, imported.crawlId, outputs, io.cwd, say, () => lastSaidAt);
-  if (outputs.length === 0) say('no --out given: nothing written (the crawl is stored in this run\'s browser profile only)');
+  if (outputs.length === 0)
+    say("no --out given: nothing written (the crawl is stored in this run's browser profile only)");
   say(`imported ${imported.rows} ${imported.rows === 1 ? 'URL' : 'URLs'} from ${file}`);
   await port
     .request('crawl/issues', { crawlId: imported.crawlId })
-    .then((issues) => say(issuesLine(issues, outputs.some((output) => outputFormat(output) === 'issues.csv'))))
+    .then((issues) =>
+      say(
+        issuesLine(
+          issues,
+          outputs.some((output) => outputFormat(output) === 'issues.csv'),
+        ),
+      ),
+    )
     .catch((error: unknown) => say(`could not count the issues: ${errorMessage(error)}`));
   if (io.signal.aborted) return EXIT.interrupted;
   return isAllWritten ? EXIT.ok : EXIT.failed;

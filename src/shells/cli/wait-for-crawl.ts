@@ -43,7 +43,11 @@ export interface WaitResult {
 }
 
 /** Polls a crawl until it is no longer `running`; stops it when `signal` aborts. */
-export async function waitForCrawl(request: RequestFn, crawlId: string, options: WaitOptions = {}): Promise<WaitResult> {
+export async function waitForCrawl(
+  request: RequestFn,
+  crawlId: string,
+  options: WaitOptions = {},
+): Promise<WaitResult> {
   const pollMs = options.pollMs ?? 500;
   const sleep = options.sleep ?? pause;
   for (;;) {

@@ -91,12 +91,22 @@ function mount(sink: Sink | null): void {
 
   if (root !== null) {
     render(
-      sink === null ? <ExportView runExport={runExport} onShowFile={showFile} onClose={closeTab} keepSetCookiesHref={keepSetCookiesHref()} /> : <ExportView runExport={runExport} />,
+      sink === null ? (
+        <ExportView
+          runExport={runExport}
+          onShowFile={showFile}
+          onClose={closeTab}
+          keepSetCookiesHref={keepSetCookiesHref()}
+        />
+      ) : (
+        <ExportView runExport={runExport} />
+      ),
       root,
     );
   }
 }
 
 // A driver exposes its sink before the page's scripts run (Chromium), or says it will, with `sink=wait` (Firefox).
-if (new URLSearchParams(window.location.search).get(SINK_WAIT_PARAM) === 'wait') void waitForSink(globalThis, SINK_WAIT_MS).then(mount);
+if (new URLSearchParams(window.location.search).get(SINK_WAIT_PARAM) === 'wait')
+  void waitForSink(globalThis, SINK_WAIT_MS).then(mount);
 else mount(findSink(globalThis));

@@ -74,7 +74,7 @@ export function sinkStream(sink: Sink): SinkStream {
   };
   return {
     async write(chunk) {
-      for (let offset = 0; offset < chunk.byteLength; ) {
+      for (let offset = 0; offset < chunk.byteLength;) {
         const take = Math.min(chunk.byteLength - offset, SINK_CHUNK_BYTES - pendingBytes);
         pending.push(chunk.subarray(offset, offset + take));
         pendingBytes += take;

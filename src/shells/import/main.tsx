@@ -35,7 +35,9 @@ const store = new DexieCrawlStore(new TabcrawlDatabase());
 const runImport: RunImport = async (file, { signal, onProgress }) => {
   const { crawl, warnings } = await importArchive(store, file, file.name, { signal, onProgress });
   // The crawl is stored whatever the background answers: a failed notice only means open pages refresh later.
-  await send('crawl/imported', { crawlId: crawl.id }).catch((error: unknown) => console.warn('could not tell the background about the import', error));
+  await send('crawl/imported', { crawlId: crawl.id }).catch((error: unknown) =>
+    console.warn('could not tell the background about the import', error),
+  );
   return { crawlId: crawl.id, rows: crawl.counts.done, warnings };
 };
 

@@ -56,5 +56,21 @@ const settingsStorage = storageAreaAdapter(browser.storage.local);
 const root = document.getElementById('app');
 if (root !== null) {
   const tabcrawlVersion = browser.runtime.getManifest().version;
-  render(<App deps={{ send, onEvent, requestHostAccess, currentTabUrl, openExportTab, openResultsTab, openImportTab, settingsStorage, saveConfig, tabcrawlVersion }} />, root);
+  render(
+    <App
+      deps={{
+        send,
+        onEvent,
+        requestHostAccess,
+        currentTabUrl,
+        openExportTab,
+        openResultsTab,
+        openImportTab,
+        settingsStorage,
+        saveConfig,
+        tabcrawlVersion,
+      }}
+    />,
+    root,
+  );
 }

@@ -41,7 +41,8 @@ export function fakeBackground(handlers: FakeHandlers): FakeBackground {
   async function send<K extends RequestType>(type: K, payload: RequestOf<K>): Promise<ReplyOf<K>> {
     sent.push({ type, payload });
     const handler = handlers[type];
-    if (handler === undefined) throw new TabcrawlError({ code: 'internal', message: `the fake has no answer to ${type}` });
+    if (handler === undefined)
+      throw new TabcrawlError({ code: 'internal', message: `the fake has no answer to ${type}` });
     return handler(payload);
   }
   return { send, sent };
@@ -51,7 +52,9 @@ export function fakeBackground(handlers: FakeHandlers): FakeBackground {
 export function startingBackground(): FakeBackground {
   return fakeBackground({
     'crawl/list': () => ({ crawls: [] }),
-    'crawl/start': ({ settings }) => ({ crawl: crawlSummary({ settings: { ...crawlSummary().settings, ...settings } }) }),
+    'crawl/start': ({ settings }) => ({
+      crawl: crawlSummary({ settings: { ...crawlSummary().settings, ...settings } }),
+    }),
     'pages/latest': () => ({ pages: [] }),
     'crawl/hosts': () => ({ hosts: [] }),
   });
@@ -109,7 +112,10 @@ export interface MountedPopup {
  * {@link PopupDeps} as tests give them: `openExportTab`, `openResultsTab`, `settingsStorage` and
  * `requestHostAccess` may be left out (see {@link mountPopup}).
  */
-export type FakePopupDeps = Omit<PopupDeps, 'openExportTab' | 'openResultsTab' | 'settingsStorage' | 'requestHostAccess'> &
+export type FakePopupDeps = Omit<
+  PopupDeps,
+  'openExportTab' | 'openResultsTab' | 'settingsStorage' | 'requestHostAccess'
+> &
   Partial<Pick<PopupDeps, 'openExportTab' | 'openResultsTab' | 'settingsStorage' | 'requestHostAccess'>>;
 
 /** The `requestHostAccess` of tests that do not care: access is granted, as with the manifest's host permissions. */
@@ -151,7 +157,9 @@ export async function mountPopup(fakeDeps: FakePopupDeps): Promise<MountedPopup>
   return {
     container,
     queryTestId,
-    queryAll: (testId: string): HTMLElement[] => [...container.querySelectorAll<HTMLElement>(`[data-testid="${testId}"]`)],
+    queryAll: (testId: string): HTMLElement[] => [
+      ...container.querySelectorAll<HTMLElement>(`[data-testid="${testId}"]`),
+    ],
     byTestId: <E extends HTMLElement = HTMLElement>(testId: string): E => {
       const element = queryTestId<E>(testId);
       if (element === null) throw new Error(`no element with data-testid="${testId}"`);

@@ -3,7 +3,14 @@
  * that implements the contract simply (filter, sort, slice) and records every
  * query, and a {@link RowReader} over a list of rows. Plus row builders.
  */
-import { emptyCounts, type CrawlRecord, type NotCrawledReason, type NotCrawledUrl, type PageRecord, type RowKind } from '../../../src/core/model.ts';
+import {
+  emptyCounts,
+  type CrawlRecord,
+  type NotCrawledReason,
+  type NotCrawledUrl,
+  type PageRecord,
+  type RowKind,
+} from '../../../src/core/model.ts';
 import { DEFAULT_SETTINGS } from '../../../src/core/settings.ts';
 import { mediaType } from '../../../src/results/format.ts';
 import type { RowReader } from '../../../src/results/row-reader.ts';
@@ -98,7 +105,12 @@ export function manyListRows(count: number): PageListRow[] {
       error: null,
       duplicateOf: null,
       // 200: indexable but every 7th (noindex); 301: redirected; 404, 500: not-200.
-      indexability: status === 200 ? (seq % 7 === 0 ? { indexable: false, reason: 'noindex' } : { indexable: true }) : { indexable: false, reason: status === 301 ? 'redirected' : 'not-200' },
+      indexability:
+        status === 200
+          ? seq % 7 === 0
+            ? { indexable: false, reason: 'noindex' }
+            : { indexable: true }
+          : { indexable: false, reason: status === 301 ? 'redirected' : 'not-200' },
       wordCount: (seq * 37) % 500,
       h1Count: seq % 3,
       h1: seq % 3 === 0 ? null : `Heading ${seq}`,
@@ -123,12 +135,18 @@ function matches(row: PageListRow, query: PageQuery): boolean {
   const { filter } = query;
   if (filter.kind !== undefined && row.kind !== filter.kind) return false;
   if (filter.statusClasses !== undefined && filter.statusClasses.length > 0) {
-    const isIn = filter.statusClasses.includes(statusClassOf(row)) || (filter.statusClasses.includes('duplicate') && row.duplicateOf !== null);
+    const isIn =
+      filter.statusClasses.includes(statusClassOf(row)) ||
+      (filter.statusClasses.includes('duplicate') && row.duplicateOf !== null);
     if (!isIn) return false;
   }
   if (filter.mediaType !== undefined && mediaType(row.contentType) !== filter.mediaType) return false;
   if (filter.depth !== undefined && row.depth !== filter.depth) return false;
-  if (filter.indexability !== undefined && indexabilityCode(row.indexability) !== INDEXABILITY_VALUES.indexOf(filter.indexability)) return false;
+  if (
+    filter.indexability !== undefined &&
+    indexabilityCode(row.indexability) !== INDEXABILITY_VALUES.indexOf(filter.indexability)
+  )
+    return false;
   if (filter.search !== undefined && filter.search !== '') {
     const needle = filter.search.toLowerCase();
     if (!row.url.toLowerCase().includes(needle) && !(row.title ?? '').toLowerCase().includes(needle)) return false;
@@ -190,11 +208,15 @@ export class FakePageQueries implements PageQueries {
       const values = SORT_VALUES[query.sort.column];
       const direction = query.sort.descending ? -1 : 1;
       answer = this.rows.filter((row) => matches(row, query));
-      if (query.sort.column !== 'seq') answer.sort((a, b) => direction * compare(values(a), values(b)) || a.seq - b.seq);
+      if (query.sort.column !== 'seq')
+        answer.sort((a, b) => direction * compare(values(a), values(b)) || a.seq - b.seq);
       else if (query.sort.descending) answer.reverse();
       this.sorted.set(key, answer);
     }
-    const result: PageQueryResult = { rows: answer.slice(query.offset, query.offset + query.limit), total: answer.length };
+    const result: PageQueryResult = {
+      rows: answer.slice(query.offset, query.offset + query.limit),
+      total: answer.length,
+    };
     if (!this.isHolding) return Promise.resolve(result);
     return new Promise((resolve) => this.held.push({ query, release: () => resolve(result) }));
   }
@@ -214,7 +236,15 @@ export class FakePageQueries implements PageQueries {
 
 /** Facets computed from rows, as the real implementation would. */
 export function facetsOf(rows: readonly PageListRow[]): PageFacets {
-  const statusClasses: Record<StatusClass, number> = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, failed: 0, blocked: 0, duplicate: 0 };
+  const statusClasses: Record<StatusClass, number> = {
+    '2xx': 0,
+    '3xx': 0,
+    '4xx': 0,
+    '5xx': 0,
+    failed: 0,
+    blocked: 0,
+    duplicate: 0,
+  };
   const types = new Map<string, number>();
   const depths = new Set<number>();
   const kinds: Record<RowKind, number> = { page: 0, sitemap: 0, resource: 0, file: 0, external: 0 };
@@ -272,9 +302,17 @@ export class FakeRowReader implements RowReader {
     return Promise.resolve(crawlId === CRAWL_ID ? this.crawl : undefined);
   }
 
-  notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number, reason: NotCrawledReason | null): Promise<NotCrawledUrl[]> {
+  notCrawledAfter(
+    crawlId: string,
+    afterUrl: string | null,
+    limit: number,
+    reason: NotCrawledReason | null,
+  ): Promise<NotCrawledUrl[]> {
     const urls = this.notCrawled
-      .filter((u) => u.crawlId === crawlId && (reason === null || u.reason === reason) && (afterUrl === null || u.url > afterUrl))
+      .filter(
+        (u) =>
+          u.crawlId === crawlId && (reason === null || u.reason === reason) && (afterUrl === null || u.url > afterUrl),
+      )
       .sort((a, b) => (a.url < b.url ? -1 : 1));
     return Promise.resolve(urls.slice(0, limit));
   }

@@ -16,7 +16,9 @@ export interface MountedResults {
  * Renders `<ResultsView {...props} />` into a fixed-size box (800 × 600 px),
  * so the table has a known height and the virtualization can be measured.
  */
-export async function mountResults(given: Omit<ResultsViewProps, 'saveCsv'> & Partial<Pick<ResultsViewProps, 'saveCsv'>>): Promise<MountedResults> {
+export async function mountResults(
+  given: Omit<ResultsViewProps, 'saveCsv'> & Partial<Pick<ResultsViewProps, 'saveCsv'>>,
+): Promise<MountedResults> {
   const props: ResultsViewProps = { saveCsv: () => Promise.reject(new Error('this test saves no CSV')), ...given };
   const container = document.createElement('div');
   container.style.cssText = 'position: fixed; inset: 0 auto auto 0; width: 1200px; height: 600px;';
@@ -24,7 +26,8 @@ export async function mountResults(given: Omit<ResultsViewProps, 'saveCsv'> & Pa
   await act(() => {
     render(<ResultsView {...props} />, container);
   });
-  const queryTestId = <E extends HTMLElement = HTMLElement>(testId: string): E | null => container.querySelector<E>(`[data-testid="${testId}"]`);
+  const queryTestId = <E extends HTMLElement = HTMLElement>(testId: string): E | null =>
+    container.querySelector<E>(`[data-testid="${testId}"]`);
   return {
     container,
     queryTestId,
@@ -33,7 +36,9 @@ export async function mountResults(given: Omit<ResultsViewProps, 'saveCsv'> & Pa
       if (element === null) throw new Error(`no element with data-testid="${testId}"`);
       return element;
     },
-    allByTestId: <E extends HTMLElement = HTMLElement>(testId: string): E[] => [...container.querySelectorAll<E>(`[data-testid="${testId}"]`)],
+    allByTestId: <E extends HTMLElement = HTMLElement>(testId: string): E[] => [
+      ...container.querySelectorAll<E>(`[data-testid="${testId}"]`),
+    ],
     unmount: async () => {
       await act(() => {
         render(null, container);

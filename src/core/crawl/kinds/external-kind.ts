@@ -80,7 +80,15 @@ export function externalCandidates(scope: Scope, entry: FrontierEntry, row: Page
     const verdict = scope.check(url);
     if (verdict.inScope || (verdict.reason !== 'host' && verdict.reason !== 'scheme')) continue;
     const text = row.linkTexts[i] ?? '';
-    candidates.push({ url, origin: originOf(url), kind: 'external', depth: entry.depth + 1, referrer: entry.url, anchor: text === '' ? null : text, isLink: true });
+    candidates.push({
+      url,
+      origin: originOf(url),
+      kind: 'external',
+      depth: entry.depth + 1,
+      referrer: entry.url,
+      anchor: text === '' ? null : text,
+      isLink: true,
+    });
   }
   return candidates;
 }

@@ -15,7 +15,17 @@ import type { PageRecord } from '../../model.ts';
 import { originOf } from '../../url/normalize-url.ts';
 import { createScope } from '../../url/scope.ts';
 import type { Candidate } from '../candidate.ts';
-import { archivesResources, downloadsFiles, fileByteCap, isSuccess, NOTHING_FOUND, PAGE_LIKE, resourceBudgetLeft, resourceCandidate, type WorkKind } from './work-kind.ts';
+import {
+  archivesResources,
+  downloadsFiles,
+  fileByteCap,
+  isSuccess,
+  NOTHING_FOUND,
+  PAGE_LIKE,
+  resourceBudgetLeft,
+  resourceCandidate,
+  type WorkKind,
+} from './work-kind.ts';
 
 /**
  * Most outgoing links kept on one row, and followed, per page: the first ones
@@ -45,7 +55,8 @@ export const pageKind: WorkKind = {
     const { settings } = crawl;
     const { mediaType } = parseContentType(row.contentType);
     // Served without a Content-Type: read as HTML, as a browser sniffs it, unless it is binary.
-    const isFile = (mediaType !== null && !isHtmlType(mediaType)) || (mediaType === null && body !== null && looksBinary(body));
+    const isFile =
+      (mediaType !== null && !isHtmlType(mediaType)) || (mediaType === null && body !== null && looksBinary(body));
     if (isFile) {
       row.kind = 'file';
       return NOTHING_FOUND;
@@ -59,7 +70,13 @@ export const pageKind: WorkKind = {
     row.links = kept.map((l) => l.url);
     row.linkTexts = kept.map((l) => l.text);
     const scope = createScope(settings);
-    const facts = pageFactsOf(found.facts, { pageUrl: entry.url, headers: row.headers, links: found.links.map((l) => l.url), scope, productToken: settings.productToken });
+    const facts = pageFactsOf(found.facts, {
+      pageUrl: entry.url,
+      headers: row.headers,
+      links: found.links.map((l) => l.url),
+      scope,
+      productToken: settings.productToken,
+    });
     // Only fragments of pages the crawl may hold can be checked against their anchors.
     row.facts = { ...facts, fragmentLinks: facts.fragmentLinks.filter((link) => scope.check(link.url).inScope) };
     const resources = archivesResources(settings) ? found.resources : [];
@@ -69,7 +86,17 @@ export const pageKind: WorkKind = {
     // One candidate per distinct text of a link (`admit` counts a URL once per page, and keeps every text).
     const follow = kept
       .filter((link) => settings.followNofollow || !link.nofollow)
-      .flatMap((link) => (link.texts.length === 0 ? [null] : link.texts).map((anchor): Candidate => ({ url: link.url, origin: originOf(link.url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor, isLink: true })));
+      .flatMap((link) =>
+        (link.texts.length === 0 ? [null] : link.texts).map((anchor): Candidate => ({
+          url: link.url,
+          origin: originOf(link.url),
+          kind: 'page',
+          depth: entry.depth + 1,
+          referrer: entry.url,
+          anchor,
+          isLink: true,
+        })),
+      );
     const canonical = canonicalCandidate(row, entry.url, entry.depth);
     if (canonical !== null) follow.push(canonical);
     return { follow, resources: resourceCandidates };
@@ -85,8 +112,17 @@ export const pageKind: WorkKind = {
 function canonicalCandidate(row: PageRecord, pageUrl: string, depth: number): Candidate | null {
   const canonical = row.facts === undefined || row.facts === null ? null : canonicalOf(row.facts);
   if (canonical === null || canonical === pageUrl) return null;
-  return { url: canonical, origin: originOf(canonical), kind: 'page', depth: depth + 1, referrer: pageUrl, anchor: null, isLink: false };
+  return {
+    url: canonical,
+    origin: originOf(canonical),
+    kind: 'page',
+    depth: depth + 1,
+    referrer: pageUrl,
+    anchor: null,
+    isLink: false,
+  };
 }
 
 /** Whether a row is a page whose body is HTML (or was: its kind was settled when it was read). */
-export const isHtmlPageRow = (row: Pick<PageRecord, 'kind' | 'contentType'>): boolean => row.kind === 'page' && readsAsHtml(row.contentType);
+export const isHtmlPageRow = (row: Pick<PageRecord, 'kind' | 'contentType'>): boolean =>
+  row.kind === 'page' && readsAsHtml(row.contentType);

@@ -10,7 +10,15 @@ import { cssUrls } from '../../links/css-urls.ts';
 import { parseContentType } from '../../links/decode-html.ts';
 import { MAX_URL_LENGTH } from '../../url/traps.ts';
 import { normalizeUrl, originOf } from '../../url/normalize-url.ts';
-import { fileByteCap, isSuccess, NOTHING_FOUND, PAGE_LIKE, resourceBudgetLeft, resourceCandidate, type WorkKind } from './work-kind.ts';
+import {
+  fileByteCap,
+  isSuccess,
+  NOTHING_FOUND,
+  PAGE_LIKE,
+  resourceBudgetLeft,
+  resourceCandidate,
+  type WorkKind,
+} from './work-kind.ts';
 
 /** Whether a resource's answer is a stylesheet: `text/css`, or no type and a `.css` path (as a lenient browser reads it). */
 export function isStylesheet(url: string, contentType: string | null): boolean {

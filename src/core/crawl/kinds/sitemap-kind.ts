@@ -20,8 +20,24 @@ export const sitemapKind: WorkKind = {
     row.links = sitemap.urls.slice(0, MAX_LINKS_PER_PAGE);
     return {
       follow: [
-        ...sitemap.urls.map((url): Candidate => ({ url, origin: originOf(url), kind: 'page', depth: entry.depth + 1, referrer: entry.url, anchor: null, isLink: false })),
-        ...sitemap.sitemaps.map((url): Candidate => ({ url, origin: originOf(url), kind: 'sitemap', depth: entry.depth, referrer: entry.url, anchor: null, isLink: false })),
+        ...sitemap.urls.map((url): Candidate => ({
+          url,
+          origin: originOf(url),
+          kind: 'page',
+          depth: entry.depth + 1,
+          referrer: entry.url,
+          anchor: null,
+          isLink: false,
+        })),
+        ...sitemap.sitemaps.map((url): Candidate => ({
+          url,
+          origin: originOf(url),
+          kind: 'sitemap',
+          depth: entry.depth,
+          referrer: entry.url,
+          anchor: null,
+          isLink: false,
+        })),
       ],
       resources: [],
     };

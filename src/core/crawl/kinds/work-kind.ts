@@ -20,7 +20,15 @@
  * folder branches on the kind of work: a new kind is a module here and a
  * line in `registry.ts`.
  */
-import type { CrawlCounts, CrawlRecord, FrontierEntry, HostState, NotCrawledReason, PageRecord, RowKind } from '../../model.ts';
+import type {
+  CrawlCounts,
+  CrawlRecord,
+  FrontierEntry,
+  HostState,
+  NotCrawledReason,
+  PageRecord,
+  RowKind,
+} from '../../model.ts';
 import type { CrawlSettings } from '../../settings.ts';
 import { MAX_REDIRECT_HOPS } from '../../url/traps.ts';
 import type { Scope } from '../../url/scope.ts';

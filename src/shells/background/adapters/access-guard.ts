@@ -26,7 +26,11 @@ export const ACCESS_REFRESH_MS = 250;
  *   fails (it should not) counts as access: it is no reason to stop a crawl.
  * @param now a millisecond clock.
  */
-export function withAccessGuard(fetcher: Fetcher, hasAccess: (pattern: string) => Promise<boolean>, now: () => number = Date.now): Fetcher {
+export function withAccessGuard(
+  fetcher: Fetcher,
+  hasAccess: (pattern: string) => Promise<boolean>,
+  now: () => number = Date.now,
+): Fetcher {
   /** When each pattern was last seen to have access. */
   const confirmedAt = new Map<string, number>();
   const ask = async (pattern: string): Promise<boolean> => {
@@ -47,7 +51,8 @@ export function withAccessGuard(fetcher: Fetcher, hasAccess: (pattern: string) =
       const pattern = accessPatternOf(request.url);
       const startedAt = now();
       const confirmed = confirmedAt.get(pattern);
-      if ((confirmed === undefined || startedAt - confirmed > ACCESS_TRUSTED_MS) && !(await ask(pattern))) return refused(pattern, startedAt);
+      if ((confirmed === undefined || startedAt - confirmed > ACCESS_TRUSTED_MS) && !(await ask(pattern)))
+        return refused(pattern, startedAt);
       const outcome = await fetcher.fetch(request);
       if (!outcome.ok && outcome.error.code === 'network') {
         // Access withdrawn since it was confirmed: the request left, and failed as CORS makes it fail.

@@ -30,7 +30,9 @@ export interface RequestOrigin {
  *   shows them all and rejects that value (the listener is not added, the background script stops).
  * - Chrome names the request's origin `initiator`; Firefox gives the `originUrl` of the document.
  */
-export const WEB_REQUEST_DIFFERENCES: Readonly<Record<BrowserKind, { extraHeaders: 'extraHeaders'[]; isFrom: (details: RequestOrigin, origin: string) => boolean }>> = {
+export const WEB_REQUEST_DIFFERENCES: Readonly<
+  Record<BrowserKind, { extraHeaders: 'extraHeaders'[]; isFrom: (details: RequestOrigin, origin: string) => boolean }>
+> = {
   chrome: { extraHeaders: ['extraHeaders'], isFrom: (details, origin) => details.initiator === origin },
   firefox: { extraHeaders: [], isFrom: (details, origin) => details.originUrl?.startsWith(`${origin}/`) === true },
 };

@@ -8,7 +8,11 @@ import { failureOf, TimeoutError } from './fetch-failure.ts';
 import type { ObservedExchange, WireObserver } from './wire-observer.ts';
 
 /** Reads at most `maxBytes` of a body; cancels the rest. */
-async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, declaredBytes: number | null): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+async function readCapped(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  declaredBytes: number | null,
+): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const reader = body.getReader();
   // A declared length within the cap: one buffer of that size, filled as chunks arrive, so a large
   // file is held once (chunks are dropped as they are copied), not twice as chunks then their copy.
@@ -35,7 +39,8 @@ async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, de
     }
   }
   // A copy when the server sent less than it declared (a view would keep, and store, the whole buffer).
-  if (exact !== null && chunks.length === 0) return { bytes: inExact === exact.byteLength ? exact : exact.slice(0, inExact), truncated };
+  if (exact !== null && chunks.length === 0)
+    return { bytes: inExact === exact.byteLength ? exact : exact.slice(0, inExact), truncated };
   // No length declared, or the server sent more than it declared: join what was read.
   const bytes = new Uint8Array(size);
   let offset = 0;
@@ -61,7 +66,13 @@ function resolveLocation(location: string | null | undefined, requestUrl: string
 }
 
 /** A bodiless answer as webRequest reported it (a redirect): its status, headers and resolved `Location`. */
-function observedAnswer(observed: ObservedExchange, status: number, requestUrl: string, startedAt: number, endedAt: number): FetchOutcome {
+function observedAnswer(
+  observed: ObservedExchange,
+  status: number,
+  requestUrl: string,
+  startedAt: number,
+  endedAt: number,
+): FetchOutcome {
   const headers = observed.responseHeaders;
   return {
     ok: true,
@@ -94,7 +105,11 @@ const WIRE_REPORT_WAIT_MS = 250;
  *   `'same-origin'`, does send them from an extension with host access). `'include'` only for crawls
  *   the user started with `withCookies`.
  */
-export function createBrowserFetcher(wire: WireObserver, now: () => number = Date.now, credentials: 'omit' | 'include' = 'omit'): Fetcher {
+export function createBrowserFetcher(
+  wire: WireObserver,
+  now: () => number = Date.now,
+  credentials: 'omit' | 'include' = 'omit',
+): Fetcher {
   const endNow = (): number => now() + 1;
   return {
     async fetch(request: FetchRequest): Promise<FetchOutcome> {
@@ -115,7 +130,12 @@ export function createBrowserFetcher(wire: WireObserver, now: () => number = Dat
           signal: controller.signal,
         });
         if (response.type === 'opaqueredirect') {
-          const observed = await wire.take(request.method, request.url, REDIRECT_REPORT_WAIT_MS, startedAt - CLOCK_SKEW_MS);
+          const observed = await wire.take(
+            request.method,
+            request.url,
+            REDIRECT_REPORT_WAIT_MS,
+            startedAt - CLOCK_SKEW_MS,
+          );
           if (observed === undefined || observed.statusCode === null) {
             // Only webRequest can tell what the redirect was; without it, say so rather than invent a status.
             return {
@@ -129,14 +149,19 @@ export function createBrowserFetcher(wire: WireObserver, now: () => number = Dat
         }
         const headers = [...response.headers].map(([name, value]): [string, string] => [name.toLowerCase(), value]);
         const contentType = response.headers.get('content-type');
-        const limit = request.method === 'GET' && response.body !== null ? request.bodyLimit(response.status, contentType) : 0;
+        const limit =
+          request.method === 'GET' && response.body !== null ? request.bodyLimit(response.status, contentType) : 0;
         let body: Uint8Array | null = null;
         let truncated = false;
         if (limit > 0 && response.body !== null) {
           // The declared length is of the encoded body; fetch hands over the decoded one: use it only when not encoded.
           const encoded = (response.headers.get('content-encoding') ?? 'identity').trim().toLowerCase() !== 'identity';
           const declared = encoded ? null : Number.parseInt(response.headers.get('content-length') ?? '', 10);
-          ({ bytes: body, truncated } = await readCapped(response.body, limit, declared !== null && Number.isSafeInteger(declared) && declared >= 0 ? declared : null));
+          ({ bytes: body, truncated } = await readCapped(
+            response.body,
+            limit,
+            declared !== null && Number.isSafeInteger(declared) && declared >= 0 ? declared : null,
+          ));
         } else {
           await response.body?.cancel();
         }
@@ -150,7 +175,14 @@ export function createBrowserFetcher(wire: WireObserver, now: () => number = Dat
           location: isRedirect ? resolveLocation(response.headers.get('location'), request.url) : null,
           body,
           truncated,
-          wire: observed === undefined ? null : { statusLine: observed.statusLine, requestHeaders: observed.requestHeaders, ipAddress: observed.ipAddress },
+          wire:
+            observed === undefined
+              ? null
+              : {
+                  statusLine: observed.statusLine,
+                  requestHeaders: observed.requestHeaders,
+                  ipAddress: observed.ipAddress,
+                },
           startedAt,
           endedAt,
         };
@@ -162,7 +194,12 @@ export function createBrowserFetcher(wire: WireObserver, now: () => number = Dat
           // Chromium fails the fetch of a redirect it will not follow (a Location that is not a URL, or
           // javascript:), even in 'manual' mode; webRequest still saw the status and headers: that is the answer.
           const observed = await wire.take(request.method, request.url, WIRE_REPORT_WAIT_MS, startedAt - CLOCK_SKEW_MS);
-          if (observed !== undefined && observed.statusCode !== null && observed.statusCode >= 300 && observed.statusCode < 400) {
+          if (
+            observed !== undefined &&
+            observed.statusCode !== null &&
+            observed.statusCode >= 300 &&
+            observed.statusCode < 400
+          ) {
             return observedAnswer(observed, observed.statusCode, request.url, startedAt, endedAt);
           }
           observedError = observed?.error ?? null;

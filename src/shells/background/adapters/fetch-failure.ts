@@ -22,10 +22,10 @@ export class TimeoutError extends Error {
  * @see https://fetch.spec.whatwg.org/#bad-port
  */
 const BAD_PORTS: ReadonlySet<number> = new Set([
-  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113,
-  115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554,
-  556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665,
-  6666, 6667, 6668, 6669, 6679, 6697, 10080,
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110,
+  111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532,
+  540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061,
+  6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
 ]);
 
 /** The URL's port when it is a bad port (see {@link BAD_PORTS}), else null (a default port is never one). */
@@ -41,16 +41,28 @@ export function badPortOf(url: string | null): number | null {
  *   tells a host name that does not resolve (`dns`) and a refused connection (`refused`) from other failures.
  * @param url the URL requested: a bad port (which no browser connects to) is `refused`, whatever was reported.
  */
-export function failureOf(error: unknown, signal: AbortSignal | undefined, observedError: string | null = null, url: string | null = null): FetchFailure {
+export function failureOf(
+  error: unknown,
+  signal: AbortSignal | undefined,
+  observedError: string | null = null,
+  url: string | null = null,
+): FetchFailure {
   if (error instanceof TimeoutError) return { code: 'timeout', message: error.message };
   if (signal?.aborted) return { code: 'aborted', message: 'the crawl was stopped' };
   const badPort = badPortOf(url);
-  if (badPort !== null) return { code: 'refused', message: `the browser never connects to port ${badPort} (a bad port of the Fetch standard)` };
+  if (badPort !== null)
+    return {
+      code: 'refused',
+      message: `the browser never connects to port ${badPort} (a bad port of the Fetch standard)`,
+    };
   const unreachable = unreachableKindOf(observedError);
   if (unreachable === 'dns') return { code: 'dns', message: `the host name does not resolve (${observedError})` };
   if (unreachable === 'refused') return { code: 'refused', message: `the connection was refused (${observedError})` };
   // Chrome says "Failed to fetch", Firefox "NetworkError when attempting to fetch resource.": the browser's name says more.
   if (observedError !== null) return { code: 'network', message: `network error (${observedError})` };
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'network', message: message === 'Failed to fetch' ? 'network error (connection refused, reset, DNS or TLS failure)' : message };
+  return {
+    code: 'network',
+    message: message === 'Failed to fetch' ? 'network error (connection refused, reset, DNS or TLS failure)' : message,
+  };
 }

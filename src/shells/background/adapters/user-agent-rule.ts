@@ -32,7 +32,10 @@ export async function installUserAgentRule(userAgent: string): Promise<void> {
       {
         id: RULE_ID,
         priority: 1,
-        action: { type: 'modifyHeaders', requestHeaders: [{ header: 'user-agent', operation: 'set', value: userAgent }] },
+        action: {
+          type: 'modifyHeaders',
+          requestHeaders: [{ header: 'user-agent', operation: 'set', value: userAgent }],
+        },
         condition: userAgentCondition(browser.runtime.getURL('/')),
       },
     ],

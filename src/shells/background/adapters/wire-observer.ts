@@ -58,7 +58,11 @@ export class WireObserver {
     const extensionOrigin = browser.runtime.getURL('').replace(/\/$/, '');
     // Only requests of no tab (the background's fetches) of the types a fetch has: the user's own browsing
     // is never reported to Tabcrawl, and each crawl request costs fewer events.
-    const filter: WebRequest.RequestFilter = { urls: ['http://*/*', 'https://*/*'], tabId: -1, types: ['xmlhttprequest', 'other'] };
+    const filter: WebRequest.RequestFilter = {
+      urls: ['http://*/*', 'https://*/*'],
+      tabId: -1,
+      types: ['xmlhttprequest', 'other'],
+    };
     const ours = (details: RequestOrigin): boolean => details.tabId === -1 && isFrom(details, extensionOrigin);
 
     browser.webRequest.onSendHeaders.addListener(
@@ -82,7 +86,16 @@ export class WireObserver {
       filter,
       ['responseHeaders', ...extraHeaders],
     );
-    const settle = (details: RequestOrigin & { requestId: string; method: string; url: string; timeStamp: number; ip?: string; error?: string }): void => {
+    const settle = (
+      details: RequestOrigin & {
+        requestId: string;
+        method: string;
+        url: string;
+        timeStamp: number;
+        ip?: string;
+        error?: string;
+      },
+    ): void => {
       if (!ours(details)) return;
       const pending = this.pendingFor(details);
       if (details.ip !== undefined) pending.exchange.ipAddress = details.ip;
@@ -106,7 +119,12 @@ export class WireObserver {
    * or was aborted): they are dropped, never handed to a later request.
    * @param notBefore ms since the epoch, normally the start of the `fetch` asking.
    */
-  take(method: string, url: string, timeoutMs: number, notBefore = Number.NEGATIVE_INFINITY): Promise<ObservedExchange | undefined> {
+  take(
+    method: string,
+    url: string,
+    timeoutMs: number,
+    notBefore = Number.NEGATIVE_INFINITY,
+  ): Promise<ObservedExchange | undefined> {
     const key = keyOf(method, url);
     const claimSettled = (): ObservedExchange | undefined => {
       const settled = this.settledByKey.get(key);
@@ -149,7 +167,14 @@ export class WireObserver {
       pending = {
         key: keyOf(details.method, details.url),
         seenAt: details.timeStamp,
-        exchange: { statusCode: null, statusLine: null, requestHeaders: null, responseHeaders: [], ipAddress: null, error: null },
+        exchange: {
+          statusCode: null,
+          statusLine: null,
+          requestHeaders: null,
+          responseHeaders: [],
+          ipAddress: null,
+          error: null,
+        },
         isSettled: false,
       };
       this.byRequestId.set(details.requestId, pending);
