@@ -5,6 +5,7 @@
  */
 import type { CrawlRecord, HostState } from '../model.ts';
 import { adaptiveGapMs, cappedCrawlDelayMs } from '../politeness/spacing.ts';
+import { hostReadyAt } from './host-scheduler.ts';
 
 /** Shortest active time over which a rate is given, in ms: below it the figure would be noise. */
 export const MIN_RATE_WINDOW_MS = 5_000;
@@ -155,7 +156,6 @@ export function hostsProgress(
     .filter((host) => host.pending > 0 || host.inFlight !== null)
     .map((host): HostProgress => {
       const crawlDelayMs = crawlDelayOf(host);
-      const robotsRetry = host.robots.phase === 'unavailable' ? host.robots.retryAt : 0;
       const typical = typicalResponseMs(host);
       return {
         origin: host.origin,
@@ -164,7 +164,7 @@ export function hostsProgress(
         responseMs: host.lastResponseMs,
         typicalResponseMs: typical,
         typicalGapMs: currentGap(delayMs, crawlDelayMs, typical).gapMs,
-        readyAt: Math.max(host.nextAllowedAt, host.backoffUntil, robotsRetry),
+        readyAt: hostReadyAt(host),
         wait: hostWait(host, now, delayMs, crawlDelayMs),
       };
     })
