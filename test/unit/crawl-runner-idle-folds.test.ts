@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
-import { CLAIM_AHEAD_MS, CrawlRunner } from '../../src/core/crawl/crawl-runner.ts';
+import { CrawlRunner } from '../../src/core/crawl/crawl-runner.ts';
+import { CLAIM_AHEAD_MS } from '../../src/core/crawl/host-scheduler.ts';
 import { IDLE_FOLD_MS, IDLE_FOLD_URLS, mayFoldWhileIdle } from '../../src/core/crawl/link-tallies.ts';
 import { crawl, settingsFor, world, type World } from '../support/crawl-world.ts';
 import { page } from '../support/fake-site.ts';

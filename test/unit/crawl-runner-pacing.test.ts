@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
-import { CLAIM_AHEAD_MS, CrawlRunner } from '../../src/core/crawl/crawl-runner.ts';
+import { CrawlRunner } from '../../src/core/crawl/crawl-runner.ts';
+import { CLAIM_AHEAD_MS } from '../../src/core/crawl/host-scheduler.ts';
 import { validateSettings } from '../../src/core/settings.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
 import { FakeSite, page } from '../support/fake-site.ts';

@@ -19,8 +19,6 @@ import { dropBarredEntries } from './network-guard.ts';
 import { adoptRobots } from './robots-step.ts';
 import type { Claim, StepContext } from './run-context.ts';
 
-export { CLAIM_AHEAD_MS } from './host-scheduler.ts';
-
 /** What a claim asks of the run's scheduler (`host-scheduler.ts`): the requests out per host, and one more. */
 export type RequestsOut = Pick<HostScheduler, 'requestsOut' | 'requestStarted'>;
 

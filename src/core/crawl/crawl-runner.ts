@@ -57,10 +57,6 @@ import type { RunnerDeps, StepContext } from './run-context.ts';
 
 export type { RunnerDeps } from './run-context.ts';
 
-export { CLAIM_AHEAD_MS } from './claim.ts';
-export { FOLD_LINKS_AT, FOLD_TRANSACTION_URLS } from './link-folds.ts';
-export { VIEW_REFRESH_MS };
-
 /** What one run's loop and the steps it begins share (one per run). */
 interface LoopRun {
   view: CrawlView;

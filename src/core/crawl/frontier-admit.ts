@@ -12,9 +12,6 @@ import type { Candidate } from './candidate.ts';
 import { addAnchor, type CrawlWrites, MAX_ANCHORS_PER_URL } from './crawl-writes.ts';
 import { workKindOf } from './kinds/registry.ts';
 
-/** Subtracted from a resource's admission number to give its queue position (see `resource-kind.ts`). */
-export { RESOURCE_SEQ_BIAS } from './kinds/resource-kind.ts';
-
 /** Told of a new URL left out because a budget is spent: the crawl's for its kind, or its host's (links to other sites). */
 export type OverBudget = (candidate: Candidate, budget: 'crawl' | 'host') => void;
 
