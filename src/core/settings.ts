@@ -10,7 +10,6 @@ import type { CrawlSettings } from './crawl-settings.ts';
 import { EXTRA_ORIGINS_LABEL, MAX_EXTRA_ORIGINS, SETTING_ENTRIES, type SettingLimits } from './setting-table.ts';
 
 export type { CrawlSettings } from './crawl-settings.ts';
-export { EXTRA_ORIGINS_LABEL, MAX_EXTRA_ORIGINS, MAX_PAGES_COUNTS } from './setting-table.ts';
 
 /** The settings that hold a number: each has bounds ({@link SETTINGS_LIMITS}). */
 export type NumberSettingKey = {

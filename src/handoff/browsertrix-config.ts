@@ -20,7 +20,6 @@ import { withSessionGuard, type CrawlSettings } from '../core/settings.ts';
 import type { BrowsertrixHelp, ConfigScalar, ConfigValue } from '../core/setting-table.ts';
 import { browsertrixHelp, inOrder } from './browsertrix-parts.ts';
 
-export { BACK_OFF_STATUSES, linkSelectors } from './browsertrix-parts.ts';
 export type { ConfigScalar, ConfigValue } from '../core/setting-table.ts';
 
 /** The Browsertrix Crawler release the config is written for (its options: test/fixtures/browsertrix/crawler-options.json). */

@@ -24,7 +24,8 @@
  */
 import { IMPORT_LOCK, type CrawlStore } from '../core/crawl/ports.ts';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
-import { MAX_EXTRA_ORIGINS, validateSettings, type CrawlSettings } from '../core/settings.ts';
+import { MAX_EXTRA_ORIGINS } from '../core/setting-table.ts';
+import { validateSettings, type CrawlSettings } from '../core/settings.ts';
 import { normalizeUrl } from '../core/url/normalize-url.ts';
 import { ArchiveReadError, shown } from './archive-error.ts';
 import { ArchiveRowBuilder, type ImportedRow, type ImportSummary } from './archive-rows.ts';

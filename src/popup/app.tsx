@@ -20,9 +20,6 @@ import type { PopupDeps } from './deps.ts';
 import { SiteScreen } from './site-screen.tsx';
 import { PopupContext, usePopup } from './use-popup.ts';
 
-export { accessRefusedMessage } from './popup-actions.ts';
-export { hasIssuesSummary, NOT_A_SITE_NOTE, startBlockedReason, type PopupScreen } from './popup-state.ts';
-
 export interface AppProps {
   deps: PopupDeps;
 }

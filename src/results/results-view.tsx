@@ -42,7 +42,7 @@ import { ResultsHeader } from './results-header.tsx';
 import { ResultsContext, useResults, type ResultsViewProps } from './use-results.ts';
 import { useResultsKeys } from './use-results-keys.ts';
 
-export { SEARCH_DEBOUNCE_MS, type ResultsViewProps } from './use-results.ts';
+export type { ResultsViewProps } from './use-results.ts';
 
 /** The whole results browser for one crawl, or a note when the address names none. */
 export function ResultsView(props: ResultsViewProps) {

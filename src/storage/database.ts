@@ -91,8 +91,6 @@ export interface FrontierRow extends FrontierEntry {
 
 export type { PageKeys, PageRow } from './page-row.ts';
 
-export { BLOCKED_STATUS_KEY, FAILED_STATUS_KEY } from './page-row.ts';
-
 /** The media type rows are indexed by (`core/links/decode-html.ts`). */
 export { mediaTypeOf };
 

@@ -5,7 +5,7 @@
  * in Chromium, the links Tabcrawl follows.
  */
 import { expect } from 'chai';
-import { linkSelectors } from '../../src/handoff/browsertrix-config.ts';
+import { linkSelectors } from '../../src/handoff/browsertrix-parts.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
 import {
   click,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TabcrawlError } from '../../src/messaging/protocol.ts';
-import { NOT_A_SITE_NOTE } from '../../src/popup/app.tsx';
+import { NOT_A_SITE_NOTE } from '../../src/popup/popup-state.ts';
 import {
   click,
   crawlSummary,

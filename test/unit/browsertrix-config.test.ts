@@ -16,9 +16,9 @@ import {
   browsertrixConfig,
   browsertrixConfigFileName,
   browsertrixConfigYaml,
-  linkSelectors,
   yamlString,
 } from '../../src/handoff/browsertrix-config.ts';
+import { linkSelectors } from '../../src/handoff/browsertrix-parts.ts';
 import { escapeRegex, wildcardToRegex } from '../../src/handoff/browsertrix-scope.ts';
 import {
   admits,

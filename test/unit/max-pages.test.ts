@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { MAX_PAGES_COUNTS } from '../../src/core/settings.ts';
+import { MAX_PAGES_COUNTS } from '../../src/core/setting-table.ts';
 import { FIELDS } from '../../src/settings/settings-values.ts';
 import { USAGE } from '../../src/shells/cli/args.ts';
 import { crawl, world } from '../support/crawl-world.ts';

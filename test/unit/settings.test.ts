@@ -3,11 +3,11 @@ import { describe, it } from 'node:test';
 import {
   DEFAULT_SETTINGS,
   MAX_EXCLUDE_PATTERNS,
-  MAX_EXTRA_ORIGINS,
   parseHttpUrl,
   validateSettings,
   type CrawlSettings,
 } from '../../src/core/settings.ts';
+import { MAX_EXTRA_ORIGINS } from '../../src/core/setting-table.ts';
 
 function errorsOf(input: Parameters<typeof validateSettings>[0]) {
   const result = validateSettings(input);

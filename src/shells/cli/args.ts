@@ -5,14 +5,14 @@
 import { parseArgs } from 'node:util';
 import { FORMATS, formatOfPath, type ExportFormat } from '../../export/format-info.ts';
 import { startUrlProblem } from '../../core/crawl/crawl-lifecycle.ts';
+import { DEFAULT_SETTINGS, validateSettings, type CrawlSettings, type SettingsError } from '../../core/settings.ts';
 import {
-  DEFAULT_SETTINGS,
   EXTRA_ORIGINS_LABEL,
-  validateSettings,
-  type CrawlSettings,
-  type SettingsError,
-} from '../../core/settings.ts';
-import { SETTING_ENTRIES, SETTING_TABLE, type CliSpec, type TableKey } from '../../core/setting-table.ts';
+  SETTING_ENTRIES,
+  SETTING_TABLE,
+  type CliSpec,
+  type TableKey,
+} from '../../core/setting-table.ts';
 
 /** Settings given on the command line: only what the user set, plus the start URL. */
 export type CliSettings = Partial<CrawlSettings> & { startUrl: string };
