@@ -284,6 +284,12 @@ export interface PageRecord extends Omit<CrawlUrl, 'kind'> {
    * `core/page-facts/page-facts.ts`); null for other rows, and absent in rows stored before facts were recorded.
    */
   facts?: PageFacts | null;
+  /**
+   * What rendering the page (running its scripts in a browser tab) found, when the crawl rendered it
+   * (`settings.render`); absent when it did not. When the render succeeded, `title`, `links`,
+   * `linkTexts` and `facts` above are the rendered page's, and the static HTML's are kept here.
+   */
+  render?: RenderRecord;
   /** `"robots"` when robots.txt disallowed the URL: it was never requested. */
   blockedBy: 'robots' | null;
   /** The robots.txt rule that blocked the URL (e.g. `Disallow: /private`), when known. */
@@ -379,4 +385,52 @@ export function emptyCounts(): CrawlCounts {
     externalAdmitted: 0,
     external: 0,
   };
+}
+
+/** One request of a rendered page that failed inside the page without reaching any server. */
+export interface RefusedRequest {
+  url: string;
+  /** Why (see `RefusedBecause` in `core/crawl/ports.ts`). */
+  because: 'robots' | 'method' | 'scheme' | 'not-admitted' | 'navigation' | 'timeout' | 'failed';
+}
+
+/** The static HTML's facts of a rendered page, as the fetch read them before the render replaced them. */
+export interface StaticFacts {
+  title: string | null;
+  links: string[];
+  linkTexts: string[];
+  facts: PageFacts | null;
+}
+
+/**
+ * What the render of one page found (see `PageRecord.render`). Bounded: at most 20 script errors, 200
+ * refused requests and 100 navigations are kept; `requests` lists at most 2,000 URLs.
+ */
+export interface RenderRecord {
+  /** `rendered`, or why the render produced no DOM (then the row keeps its static facts). */
+  outcome: 'rendered' | 'unavailable' | 'crashed' | 'timeout' | 'stopped' | 'failed';
+  /** The browser's words on a failure; null when rendered. */
+  message: string | null;
+  /** Why the page was rendered: `always`, or the `auto` rule that matched (see `core/page-facts/render-rule.ts`). */
+  why: string;
+  /** When the render ended (ms since the epoch). */
+  at: number;
+  /** How long it took, in ms. */
+  durationMs: number;
+  /** The cap ended it before the network was quiet. */
+  capped: boolean;
+  /** The static HTML's facts; null when the render failed (the row's own are then the static ones). */
+  static: StaticFacts | null;
+  /** Hex SHA-256 of the rendered DOM stored as a body; null when none was stored. */
+  sha256: string | null;
+  /** The rendered DOM was cut at the page's size cap. */
+  truncated: boolean;
+  /** Uncaught script errors and unhandled rejections during the render, in order. */
+  scriptErrors: string[];
+  /** Every URL the page used and the crawl answered (its document's included), distinct, in order. */
+  requests: string[];
+  /** The page's requests that failed inside it, with why. */
+  refused: RefusedRequest[];
+  /** Where the page's main frame tried to navigate itself (recorded as links, never followed by the tab). */
+  navigations: string[];
 }

@@ -222,3 +222,121 @@ export type CrawlReader = Pick<
   | 'getBodies'
   | 'notCrawledAfter'
 >;
+
+/**
+ * What asked for a request of a rendered page, as the browser classifies it: a frame's `document` (the
+ * page's own, an iframe's, or the page navigating itself elsewhere), its subresources, the requests its
+ * scripts make (`fetch`, `xhr`, `beacon`, `eventsource`, `websocket`), a worker's script or its requests.
+ */
+export type PageRequestType =
+  | 'document'
+  | 'stylesheet'
+  | 'script'
+  | 'image'
+  | 'font'
+  | 'media'
+  | 'fetch'
+  | 'xhr'
+  | 'beacon'
+  | 'eventsource'
+  | 'websocket'
+  | 'worker'
+  | 'manifest'
+  | 'other';
+
+/** One request a rendered page made, held by the renderer until the crawl answers it ({@link RenderJob.serve}). */
+export interface PageRequest {
+  /** Absolute URL as the page asked for it (fragment removed). */
+  url: string;
+  /** The HTTP method, upper case (`GET`, `POST`…). */
+  method: string;
+  type: PageRequestType;
+  /**
+   * True when the page's main frame asks to go to another document (a script setting `location`, a
+   * meta refresh, a form): the tab never follows it; the crawl records the target as a link.
+   */
+  navigation: boolean;
+}
+
+/** Why a rendered page's request failed inside the page without reaching any server. */
+export type RefusedBecause =
+  /** robots.txt of its host disallows the URL (or could not be read: the host is blocked). */
+  | 'robots'
+  /** Not a GET (a POST, a beacon…): a crawl only reads. */
+  | 'method'
+  /** Not http(s), or a WebSocket: the crawl has no polite way to make it. */
+  | 'scheme'
+  /** The crawl's budget of resources is spent, or the URL is outside what the crawl may fetch. */
+  | 'not-admitted'
+  /** The main frame navigating elsewhere: recorded as a link, not followed by the tab. */
+  | 'navigation'
+  /** The crawl did not answer it before the page's time was up, or the crawl stopped. */
+  | 'timeout'
+  /** It was fetched, and failed at the network level (the row says how). */
+  | 'failed';
+
+/** The crawl's answer to one {@link PageRequest}. */
+export type Served =
+  | {
+      kind: 'response';
+      status: number;
+      /** Lower-cased names, as stored (no `content-encoding`: the body is decoded). */
+      headers: [string, string][];
+      body: Uint8Array;
+    }
+  | { kind: 'refused'; because: RefusedBecause };
+
+/** One page to render. */
+export interface RenderJob {
+  url: string;
+  /** The longest the whole render may take, from the tab's first request to the DOM read, in ms. */
+  timeoutMs: number;
+  /** The network counts as quiet after this many ms with no request of the page unanswered or new. */
+  quietMs: number;
+  /** The most characters of the rendered DOM returned; past it the HTML is cut and `truncated` set. */
+  maxHtmlChars: number;
+  /** Answers each request of the page; the renderer lets nothing reach the network any other way. */
+  serve(request: PageRequest): Promise<Served>;
+  /** Aborts the render (the crawl stops or pauses): it resolves soon after with `stopped`. */
+  signal: AbortSignal;
+}
+
+/** Why a render produced no DOM. */
+export type RenderFailureCode =
+  /** The browser gives the extension no way to render (no permission, no API). */
+  | 'unavailable'
+  /** The page's tab crashed or ran out of memory. */
+  | 'crashed'
+  /** The page had not loaded its document when the time was up. */
+  | 'timeout'
+  /** The crawl stopped or paused. */
+  | 'stopped'
+  /** Anything else the browser reported. */
+  | 'failed';
+
+export type RenderOutcome =
+  | {
+      ok: true;
+      /** The live DOM serialized (`document.documentElement.outerHTML` with its doctype), at most `maxHtmlChars`. */
+      html: string;
+      truncated: boolean;
+      /** Uncaught script errors and unhandled rejections, in order, each at most 500 characters, at most 20. */
+      scriptErrors: string[];
+      /** Where the page's main frame tried to navigate itself (absolute URLs, distinct, in order). */
+      navigations: string[];
+      /** Whether the cap ended the render before the network was quiet. */
+      capped: boolean;
+      /** How many requests the page made (each answered through `serve`). */
+      requests: number;
+    }
+  | { ok: false; code: RenderFailureCode; message: string };
+
+/**
+ * Loads a page in a browser tab the user does not see and runs its scripts, every request of it held
+ * until {@link RenderJob.serve} answers: the network is reached only by the crawl, on each host's turn.
+ * Waits for the network to be quiet (or the cap), scrolls once to the bottom, waits again, and returns
+ * the live DOM.
+ */
+export interface Renderer {
+  render(job: RenderJob): Promise<RenderOutcome>;
+}
