@@ -61,6 +61,10 @@ export interface CrawlCounts {
    * counter existed; bodies stored before then are not counted.
    */
   bytesStored: number;
+  /** Pages queued to be rendered (`settings.render`); absent (0) in crawls that render none. Also the render queue's `seq`. */
+  renders?: number;
+  /** Renders ended (rendered, or failed with a recorded reason); absent (0) in crawls that render none. */
+  rendered?: number;
   /**
    * URLs the crawl found and left unvisited, by why (see {@link NotCrawledUrl}): set when the crawl
    * finishes, from the URLs recorded while it ran that it never got to in the end. Absent while it runs,
@@ -434,3 +438,25 @@ export interface RenderRecord {
   /** Where the page's main frame tried to navigate itself (recorded as links, never followed by the tab). */
   navigations: string[];
 }
+
+/** Whether a crawl renders its pages (runs their scripts in a browser tab): see `core/page-facts/render-rule.ts`. */
+export type RenderMode = 'off' | 'auto' | 'always';
+
+/**
+ * A page waiting for its render (stored, so that a restarted worker renders it again). Served in `seq`
+ * order, one at a time per crawl.
+ */
+export interface RenderEntry {
+  crawlId: string;
+  /** The page's URL (its row holds the static fetch). */
+  url: string;
+  /** Increasing per crawl: the order renders are done in. */
+  seq: number;
+  /** Why it is rendered: `always`, or the `auto` rule that matched. */
+  why: string;
+  /** Renders begun and cut short (a worker or browser restart): after {@link MAX_RENDER_ATTEMPTS} it is given up. */
+  attempts: number;
+}
+
+/** Most renders of one page begun before it is given up (each cut short by a restart). */
+export const MAX_RENDER_ATTEMPTS = 3;

@@ -45,6 +45,7 @@
  * | `linkTallies`  | `[crawlId+batch]`  | (key prefix `crawlId`)       | links not yet added to inlinks, in batch order |
  * | `notCrawled`   | `[crawlId+url]`    | `[crawlId+reason+url]`       | URLs left unvisited, all or of one reason,     |
  * |                |                    |                              | in URL order (version 8)                       |
+ * | `renders`      | `[crawlId+url]`    | `[crawlId+seq]`              | pages waiting for their render, in order (10)  |
  *
  * The sort indexes answer an unfiltered window near either end of any sort at
  * once, while the results page is still reading the crawl's result chunks;
@@ -61,7 +62,7 @@
  */
 import { Dexie, type Table, type Transaction } from 'dexie';
 import type { LinkTally, StoredBody } from '../core/crawl/ports.ts';
-import type { CrawlRecord, FrontierEntry, HostState, NotCrawledUrl, PageRecord } from '../core/model.ts';
+import type { CrawlRecord, FrontierEntry, HostState, NotCrawledUrl, PageRecord, RenderEntry } from '../core/model.ts';
 import { mediaTypeOf } from '../core/links/decode-html.ts';
 import type { PageKeys, PageRow } from './page-row.ts';
 import {
@@ -164,6 +165,7 @@ export class TabcrawlDatabase extends Dexie {
   declare readonly facetCounts: Table<FacetCounts, string>;
   declare readonly linkTallies: Table<LinkTally, [crawlId: string, batch: number]>;
   declare readonly notCrawled: Table<NotCrawledUrl, CrawlScopedKey>;
+  declare readonly renders: Table<RenderEntry, CrawlScopedKey>;
 
   /** @param name IndexedDB database name. @default "tabcrawl" */
   constructor(name: string = DEFAULT_DATABASE_NAME) {
@@ -289,6 +291,11 @@ export class TabcrawlDatabase extends Dexie {
             crawl.settings = { ...crawl.settings, withCookies: false };
           }),
       );
+    /**
+     * Schema version 10, Tabcrawl 0.10.0: `renders`, the pages of a crawl waiting for their render (see
+     * `RenderEntry`), in the order they are rendered. Crawls stored before render nothing: no upgrade.
+     */
+    this.version(10).stores({ renders: '[crawlId+url], [crawlId+seq]' });
   }
 }
 

@@ -25,7 +25,14 @@
  */
 import { Dexie, type Collection, type Table, type Transaction } from 'dexie';
 import { StorageFullError, type CrawlStore, type StoredBody, type StoreTx } from '../core/crawl/ports.ts';
-import type { CrawlRecord, HostState, NotCrawledReason, NotCrawledUrl, PageRecord } from '../core/model.ts';
+import type {
+  CrawlRecord,
+  HostState,
+  NotCrawledReason,
+  NotCrawledUrl,
+  PageRecord,
+  RenderEntry,
+} from '../core/model.ts';
 import {
   fromFrontierRow,
   fromPageRow,
@@ -66,8 +73,9 @@ export class DexieCrawlStore implements CrawlStore {
 
   /** Every table a crawl writes: a read-write transaction spans them all. */
   private get crawlTables(): Table[] {
-    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies, notCrawled } = this.db;
-    return [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies, notCrawled];
+    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies, notCrawled, renders } =
+      this.db;
+    return [crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies, notCrawled, renders];
   }
 
   transaction<T>(work: (tx: StoreTx) => Promise<T>): Promise<T> {
@@ -101,6 +109,7 @@ export class DexieCrawlStore implements CrawlStore {
     const facetCounts = bound(trans, this.db.facetCounts);
     const linkTallies = bound(trans, this.db.linkTallies);
     const notCrawled = bound(trans, this.db.notCrawled);
+    const renders = bound(trans, this.db.renders);
     const reads = new NativeReads(trans.idbtrans);
     return {
       // The reads of every page's transaction go to IndexedDB directly: Dexie's promise and zone machinery
@@ -186,6 +195,14 @@ export class DexieCrawlStore implements CrawlStore {
       notCrawledAfter: (crawlId, afterUrl, limit) => notCrawledAfter(notCrawled, crawlId, afterUrl, limit, null),
       deleteNotCrawled: async (crawlId, urls) =>
         void (await notCrawled.bulkDelete(urls.map((url): CrawlScopedKey => [crawlId, url]))),
+      putRenders: (entries) => writes.put(renders.name, entries),
+      nextRender: (crawlId) =>
+        reads.first<RenderEntry>(
+          renders.name,
+          '[crawlId+seq]',
+          IDBKeyRange.bound([crawlId, -Infinity], [crawlId, Infinity]),
+        ),
+      deleteRender: (crawlId, url) => writes.delete(renders.name, [[crawlId, url]]),
     };
   }
 
@@ -272,11 +289,12 @@ export class DexieCrawlStore implements CrawlStore {
    * primary key (one lookup per crawl id, not one per row).
    */
   async deleteOrphans(): Promise<number> {
-    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies, notCrawled } = this.db;
+    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies, notCrawled, renders } =
+      this.db;
     return this.db.transaction('rw', this.crawlTables, async (trans) => {
       const known = new Set(await bound(trans, crawls).toCollection().primaryKeys());
       const orphans = new Set<string>();
-      for (const table of [pages, bodies, hosts, frontier, linkTallies, resultChunks, notCrawled] as Table<
+      for (const table of [pages, bodies, hosts, frontier, linkTallies, resultChunks, notCrawled, renders] as Table<
         unknown,
         [string, unknown]
       >[]) {
@@ -297,7 +315,8 @@ export class DexieCrawlStore implements CrawlStore {
 
   /** Deletes the crawl record and every part of the crawl, in the transaction `trans`. */
   private async deleteParts(trans: Transaction, crawlId: string): Promise<void> {
-    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies, notCrawled } = this.db;
+    const { crawls, hosts, frontier, pages, bodies, resultChunks, facetCounts, linkTallies, notCrawled, renders } =
+      this.db;
     const ofCrawl = <T, K>(table: Table<T, K>, keyPath: string): Promise<number> =>
       bound(trans, table).where(keyPath).between([crawlId, Dexie.minKey], [crawlId, Dexie.maxKey]).delete();
     await Promise.all([
@@ -309,6 +328,7 @@ export class DexieCrawlStore implements CrawlStore {
       ofCrawl(resultChunks, '[crawlId+chunk]'),
       ofCrawl(linkTallies, '[crawlId+batch]'),
       ofCrawl(notCrawled, '[crawlId+url]'),
+      ofCrawl(renders, '[crawlId+url]'),
       bound(trans, facetCounts).delete(crawlId),
     ]);
   }

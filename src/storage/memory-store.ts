@@ -18,6 +18,7 @@ import type {
   NotCrawledReason,
   NotCrawledUrl,
   PageRecord,
+  RenderEntry,
 } from '../core/model.ts';
 
 const key = (crawlId: string, id: string): string => `${crawlId}\u0000${id}`;
@@ -31,6 +32,7 @@ interface Tables {
   /** By crawl and batch number. */
   tallies: Map<string, LinkTally>;
   notCrawled: Map<string, NotCrawledUrl>;
+  renders: Map<string, RenderEntry>;
 }
 
 function emptyTables(): Tables {
@@ -42,11 +44,12 @@ function emptyTables(): Tables {
     bodies: new Map(),
     tallies: new Map(),
     notCrawled: new Map(),
+    renders: new Map(),
   };
 }
 
 /** The tables holding a crawl's parts, by crawl id. */
-const CRAWL_PARTS = ['hosts', 'entries', 'pages', 'bodies', 'tallies', 'notCrawled'] as const;
+const CRAWL_PARTS = ['hosts', 'entries', 'pages', 'bodies', 'tallies', 'notCrawled', 'renders'] as const;
 
 /** Deep copy through structured clone, as IndexedDB does: callers never share objects with the store. */
 const copy = <T>(value: T): T => structuredClone(value);
@@ -88,6 +91,7 @@ export class MemoryCrawlStore implements CrawlStore {
         bodies: new Map(this.tables.bodies),
         tallies: new Map(this.tables.tallies),
         notCrawled: new Map(this.tables.notCrawled),
+        renders: new Map(this.tables.renders),
       };
       const result = await work(this.txOver(staged));
       if (this.bodyBytesLimit !== Infinity) {
@@ -144,6 +148,9 @@ export class MemoryCrawlStore implements CrawlStore {
       putNotCrawled: async (urls) => urls.forEach((u) => t.notCrawled.set(key(u.crawlId, u.url), copy(u))),
       notCrawledAfter: async (crawlId, afterUrl, limit) => copy(notCrawledAfter(t, crawlId, afterUrl, limit, null)),
       deleteNotCrawled: async (crawlId, urls) => urls.forEach((u) => t.notCrawled.delete(key(crawlId, u))),
+      putRenders: async (entries) => entries.forEach((e) => t.renders.set(key(e.crawlId, e.url), copy(e))),
+      nextRender: async (crawlId) => copy(ofCrawl(t.renders, crawlId).sort((a, b) => a.seq - b.seq)[0]),
+      deleteRender: async (crawlId, url) => void t.renders.delete(key(crawlId, url)),
     };
   }
 

@@ -34,7 +34,7 @@ const V2_PAGES =
   '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq], [crawlId+isDuplicate+seq]';
 
 /** The version `TabcrawlDatabase` opens at: every test upgrades to it. */
-const LATEST_VERSION = 9;
+const LATEST_VERSION = 10;
 
 /** The pages schema of version 7 as shipped in Tabcrawl 0.7.0. */
 const V7_PAGES = `${V4_PAGES}, [crawlId+indexKey+seq], [crawlId+wordsKey+seq], [crawlId+h1Key+seq], [crawlId+internalKey+seq], [crawlId+outboundKey+seq]`;
@@ -52,6 +52,7 @@ const SHIPPED_SCHEMAS: readonly Record<string, string | null>[] = [
   {},
   { pages: V7_PAGES },
   { notCrawled: '[crawlId+url], [crawlId+reason+url]' },
+  {},
 ];
 
 /** A database named `name` (removed after the test) with the schema Tabcrawl shipped as `version`, not opened yet. */
@@ -523,6 +524,30 @@ describe('TabcrawlDatabase schema upgrade', () => {
       });
       expect(await store.getCrawl('warc')).to.deep.equal({ ...importedWarc, importedFrom: 'site (1).warc.gz' });
       expect(await store.getCrawl('own')).to.deep.equal(own);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('opens a version 9 database with its crawls and rows as they were and an empty render queue, which a crawl then fills', async () => {
+    const name = `tabcrawl-upgrade-v9-${Date.now()}`;
+    const old = shippedDatabase(name, 9);
+    const crawl = crawlFixture('c1');
+    await old.table('crawls').put(crawl);
+    old.close();
+
+    const db = new TabcrawlDatabase(name);
+    try {
+      await db.open();
+      expect(db.verno).to.equal(LATEST_VERSION);
+      const store = new DexieCrawlStore(db);
+      expect(await store.getCrawl('c1')).to.deep.equal(crawl);
+      expect(await store.transaction((tx) => tx.nextRender('c1'))).to.equal(undefined);
+      const waiting = { crawlId: 'c1', url: `${A}/shell`, seq: 1, why: 'always', attempts: 0 };
+      await store.transaction((tx) => tx.putRenders([waiting]));
+      expect(await store.transaction((tx) => tx.nextRender('c1'))).to.deep.equal(waiting);
+      await store.deleteCrawl('c1');
+      expect(await store.transaction((tx) => tx.nextRender('c1'))).to.equal(undefined);
     } finally {
       db.close();
     }

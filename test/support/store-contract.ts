@@ -14,6 +14,7 @@ import {
   type FrontierEntry,
   type HostState,
   type NotCrawledUrl,
+  type RenderEntry,
   type PageRecord,
 } from '../../src/core/model.ts';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
@@ -436,6 +437,36 @@ export function storeContract(name: string, makeStore: () => Promise<CrawlStore>
         await store.transaction((tx) => tx.deleteLinkTallyBatches('c1', [1, 4, 9]));
         assertEqual(await store.transaction((tx) => tx.linkTallies('c1')), [kept, tallyFixture('c1', 3)]);
         assertEqual(await store.transaction((tx) => tx.linkTallies('c2')), [tallyFixture('c2', 1)]);
+      });
+    });
+
+    describe('pages waiting for their render', () => {
+      const waiting = (crawlId: string, path: string, seq: number): RenderEntry => ({
+        crawlId,
+        url: `${A}${path}`,
+        seq,
+        why: 'always',
+        attempts: 0,
+      });
+
+      it('gives the waiting page of lowest seq of that crawl, replaces one queued again, and deletes it', async () => {
+        const store = await makeStore();
+        await store.transaction((tx) =>
+          tx.putRenders([
+            waiting('c1', '/b', 2),
+            waiting('c1', '/a', 3),
+            waiting('c2', '/z', 1),
+            waiting('c1', '/c', 5),
+          ]),
+        );
+        assertEqual(await store.transaction((tx) => tx.nextRender('c1')), waiting('c1', '/b', 2));
+        await store.transaction((tx) => tx.putRenders([{ ...waiting('c1', '/b', 2), attempts: 1 }]));
+        assertEqual(await store.transaction((tx) => tx.nextRender('c1')), { ...waiting('c1', '/b', 2), attempts: 1 });
+        await store.transaction((tx) => tx.deleteRender('c1', `${A}/b`));
+        assertEqual(await store.transaction((tx) => tx.nextRender('c1')), waiting('c1', '/a', 3));
+        await store.deleteCrawl('c1');
+        assertEqual(await store.transaction((tx) => tx.nextRender('c1')), undefined);
+        assertEqual(await store.transaction((tx) => tx.nextRender('c2')), waiting('c2', '/z', 1));
       });
     });
 

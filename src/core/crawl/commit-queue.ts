@@ -28,6 +28,8 @@ export interface Committed {
   hosts: HostState[];
   /** Links the batch tallied instead of counting them at once (see `CrawlWrites`'s tallies). */
   talliedLinks: number;
+  /** URLs of the rows the batch wrote. */
+  rows: readonly string[];
 }
 
 interface Job {
@@ -101,7 +103,12 @@ export class CommitQueue {
           return out;
         });
         for (const writes of touched)
-          this.onCommit({ crawl: writes.crawl, hosts: writes.touchedHosts(), talliedLinks: writes.talliedLinks });
+          this.onCommit({
+            crawl: writes.crawl,
+            hosts: writes.touchedHosts(),
+            talliedLinks: writes.talliedLinks,
+            rows: writes.writtenRows,
+          });
         jobs.forEach((job, i) => job.resolve(results[i]));
       } catch (error) {
         for (const job of jobs) job.reject(error);

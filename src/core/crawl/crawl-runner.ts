@@ -52,6 +52,7 @@ import { CrawlView, VIEW_REFRESH_MS } from './crawl-view.ts';
 import { HostRules } from './host-rules.ts';
 import { hostStep } from './host-step.ts';
 import { Admission } from './admission.ts';
+import { RenderLane } from './render/render-lane.ts';
 import { endWithFailure, finishIfDone, recoverLeases } from './run-ends.ts';
 import type { RunnerDeps, StepContext } from './run-context.ts';
 
@@ -69,6 +70,8 @@ interface LoopRun {
   crawl: CrawlRecord | undefined;
   /** Begins one step for a host: {@link CrawlRunner.beginStep}, bound once per run. */
   start: (host: HostState) => void;
+  /** The run's render lane: one page rendered at a time, beside the steps (`render/render-lane.ts`). */
+  renders: RenderLane;
 }
 
 export class CrawlRunner {
@@ -125,7 +128,15 @@ export class CrawlRunner {
       return store.getCrawl(crawlId);
     }
     const { scheduler, folds } = view;
-    const loop: LoopRun = { view, signal, tasks: new Set(), failure: null, crawl: undefined, start: () => undefined };
+    const loop: LoopRun = {
+      view,
+      signal,
+      tasks: new Set(),
+      failure: null,
+      crawl: undefined,
+      start: () => undefined,
+      renders: new RenderLane(this.ctx, this.deps.renderer ?? null),
+    };
     loop.start = (host) => this.beginStep(loop, host);
     const { tasks } = loop;
     // An abort ends the current wait through the waker (a promise of the whole run raced in every turn
@@ -149,6 +160,7 @@ export class CrawlRunner {
         const hasWork = scheduler.hasWork();
 
         if (folds.isDue()) this.beginFold(loop);
+        this.beginRender(loop);
 
         // Lazy: the gaps are worked out only when the next claim is far enough (never at delay 0).
         const rules = this.rules;
@@ -185,6 +197,8 @@ export class CrawlRunner {
       loop.failure ??= error;
     } finally {
       signal.removeEventListener('abort', onAbort);
+      // A render cut short goes back in the queue for the next run; the steps end their requests.
+      loop.renders.stop();
       await Promise.allSettled([...tasks]);
       // What was tallied goes into the rows now that the loop stops (a pause, a stop, an error): a full
       // store refuses this too, and the tallies stay stored for the next run to fold.
@@ -247,6 +261,19 @@ export class CrawlRunner {
       })
       .finally(() => tasks.delete(fold));
     tasks.add(fold);
+  }
+
+  /** Begins the next render of the crawl's queue beside the steps, when none runs (`render/render-lane.ts`). */
+  private beginRender(loop: LoopRun): void {
+    const { tasks } = loop;
+    const began = loop.renders.begin(loop.view, loop.signal);
+    if (began === null) return;
+    const task: Promise<void> = began
+      .catch((error: unknown) => {
+        loop.failure ??= error;
+      })
+      .finally(() => tasks.delete(task));
+    tasks.add(task);
   }
 
   /**

@@ -13,6 +13,7 @@ import { KnownUrls } from './known-urls.ts';
 import { LinkFolds } from './link-folds.ts';
 import { RecordedUrls } from './not-crawled.ts';
 import type { Clock, CrawlStore } from './ports.ts';
+import { RowWaiters } from './render/row-waiters.ts';
 
 /** How often, in ms, the loop reads the crawl's record again while its steps run (pauses also wake it at once). */
 export const VIEW_REFRESH_MS = 250;
@@ -35,6 +36,8 @@ export class CrawlView {
   readonly known = new KnownUrls();
   /** URLs this run recorded as not crawled (dropped with the run likewise). */
   readonly notCrawled = new RecordedUrls();
+  /** The rendered page's requests waiting for their rows (`render/row-waiters.ts`). */
+  readonly rowWaiters = new RowWaiters();
   /** Cuts the loop's current wait short and has it read the crawl again (see {@link CrawlView.woken}). */
   wake: () => void = () => undefined;
   /** Cuts the loop's current wait short (a request slot came free). */
@@ -104,9 +107,10 @@ export class CrawlView {
   }
 
   /** Keeps the view up to date with what a batch stored. */
-  committed({ crawl, hosts, talliedLinks }: Committed): void {
+  committed({ crawl, hosts, talliedLinks, rows }: Committed): void {
     this.crawl = crawl;
     for (const host of hosts) this.hosts.set(host.origin, host);
     this.folds.tallied(talliedLinks);
+    this.rowWaiters.written(rows);
   }
 }

@@ -74,6 +74,8 @@ export class CrawlWrites {
   /** Rows read or written in this transaction, by URL; null: known to be absent. */
   private readonly pages = new Map<string, PageRecord | null>();
   private readonly changedPages = new Set<string>();
+  /** URLs of the rows {@link flush} wrote (a rendered page's requests wait for them: `render/row-waiters.ts`). */
+  readonly writtenRows: string[] = [];
   /** The crawl record as read, to write it back only when a step changed it (most claims do not). */
   private readonly crawlAsRead: string;
   /**
@@ -208,6 +210,7 @@ export class CrawlWrites {
         const page = this.pages.get(url);
         if (page) rows.push(page);
       }
+      for (const row of rows) this.writtenRows.push(row.url);
       this.changedPages.clear();
       await this.tx.putPages(rows);
     }

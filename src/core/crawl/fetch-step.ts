@@ -20,6 +20,7 @@ import { externalCandidates } from './kinds/external-kind.ts';
 import { workKindOf } from './kinds/registry.ts';
 import { isSuccess, NOTHING_FOUND, type Found } from './kinds/work-kind.ts';
 import { noteAnswerAddress } from './network-guard.ts';
+import { queueRender } from './render/render-queue.ts';
 import type { FetchOutcome } from './ports.ts';
 import { accessLostMessage, headerOf, pauseWithMessage, type Claim, type StepContext } from './run-context.ts';
 import { redactRequestHeaders } from '../redact-headers.ts';
@@ -230,6 +231,7 @@ export async function fetchEntry(
       // The scope, the depth limit, the trap rules and the page budget decide (`admission.ts`).
       await ctx.admitFollowed(writes, followed);
       await ctx.admitAnyHost(writes, anyHost);
+      if (found.render !== undefined && found.render !== null) await queueRender(writes, page.url, found.render);
       if (host.inFlight?.url === entry.url) host.inFlight = null;
       ctx.rules.requestEnded(current.settings, host, endedAt, page.responseTimeMs ?? 0);
       if (retryable && outcome.ok) {

@@ -8,7 +8,7 @@
  * | {@link nextReady}   | the host's next queued URL robots.txt allows, leased to this run (disallowed ones recorded as blocked on the way) | the runner's claim |
  * | {@link markHandled} | its row written, the entry gone, the counts moved                                 | the fetch step, the claim (blocked rows) |
  * | {@link reclaim}     | a leased entry back in the queue (cut short, to retry later, its GET after a HEAD, or left by a dead worker) | the fetch step, the run's start |
- * | {@link isFinished}  | no host has a URL queued or in flight                                             | the end of a run |
+ * | {@link isFinished}  | no host has a URL queued or in flight, no page waits for its render               | the end of a run |
  * | {@link blockDisallowed} | URLs just queued that a robots.txt already read disallows, recorded as blocked | admission |
  * | {@link failUnreachable} | the host's queued URLs recorded as failed, without a request: the host cannot be reached | the runner's claim |
  *
@@ -173,10 +173,12 @@ export async function reclaim(
   await tx.putEntries([stored]);
 }
 
-/** Whether the crawl has nothing left: no host with a URL queued or in flight. */
+/** Whether the crawl has nothing left: no host with a URL queued or in flight, no page waiting for its render. */
 export async function isFinished(writes: CrawlWrites): Promise<boolean> {
   const hosts = await writes.listHosts();
-  return !hosts.some((h) => h.pending > 0 || h.inFlight !== null);
+  if (hosts.some((h) => h.pending > 0 || h.inFlight !== null)) return false;
+  // A page waiting for its render is work left too (its render may find more URLs).
+  return (await writes.tx.nextRender(writes.crawl.id)) === undefined;
 }
 
 /** How one finished row moves the crawl's counters. */

@@ -192,6 +192,11 @@ export class HostScheduler {
     bump(this.steps, origin, -1);
   }
 
+  /** URLs were queued outside a step (a rendered page's requests): no host is left idle for having found nothing. */
+  workAdded(): void {
+    this.idleUntil.clear();
+  }
+
   /** Whether the host may go on to its next request in the step that holds it: its pool has room, or no host of its pool waits for a turn. */
   mayGoOn(settings: CrawlSettings, hosts: Iterable<HostState>, origin: string): boolean {
     // A step runs only after a turn: the pools exist.

@@ -11,6 +11,7 @@ import type {
   NotCrawledReason,
   NotCrawledUrl,
   PageRecord,
+  RenderEntry,
 } from '../model.ts';
 
 /** One HTTP request, never following redirects. */
@@ -144,6 +145,12 @@ export interface StoreTx {
   /** The crawl's URLs left unvisited after `afterUrl` (null: from the first), in URL order, at most `limit`. */
   notCrawledAfter(crawlId: string, afterUrl: string | null, limit: number): Promise<NotCrawledUrl[]>;
   deleteNotCrawled(crawlId: string, urls: string[]): Promise<void>;
+
+  /** Queues pages to render (a page already queued is replaced). */
+  putRenders(entries: RenderEntry[]): Promise<void>;
+  /** The queued render with the lowest `seq`, if any. */
+  nextRender(crawlId: string): Promise<RenderEntry | undefined>;
+  deleteRender(crawlId: string, url: string): Promise<void>;
 }
 
 /**

@@ -12,7 +12,7 @@ import type { CommitQueue } from './commit-queue.ts';
 import type { CrawlWrites } from './crawl-writes.ts';
 import type { Candidate } from './candidate.ts';
 import type { HostRules } from './host-rules.ts';
-import type { Clock, CrawlStore, FetchOutcome, Fetcher } from './ports.ts';
+import type { Clock, CrawlStore, FetchOutcome, Fetcher, Renderer } from './ports.ts';
 
 export interface RunnerDeps {
   store: CrawlStore;
@@ -24,10 +24,12 @@ export interface RunnerDeps {
   random?: () => number;
   /** Tallied links after which a fold adds them to the frontier's entries (tests make it small). @default FOLD_LINKS_AT */
   foldLinksAt?: number;
+  /** Renders the pages a crawl renders (`settings.render`); absent: such pages are recorded as not rendered (`unavailable`). */
+  renderer?: Renderer | null;
 }
 
 /** What every step of a run reaches. */
-export interface StepContext extends Required<Omit<RunnerDeps, 'random' | 'foldLinksAt'>> {
+export interface StepContext extends Required<Omit<RunnerDeps, 'random' | 'foldLinksAt' | 'renderer'>> {
   /** Every write of a step goes through here, grouped into as few transactions as the store allows. */
   commits: CommitQueue;
   rules: HostRules;

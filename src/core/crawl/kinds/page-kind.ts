@@ -10,8 +10,10 @@
 import { canonicalOf } from '../../page-facts/indexability.ts';
 import { pageFactsOf } from '../../page-facts/response-facts.ts';
 import { decodeHtml, isHtmlType, looksBinary, parseContentType } from '../../links/decode-html.ts';
-import { extractLinks } from '../../links/extract-links.ts';
-import type { PageRecord } from '../../model.ts';
+import { extractLinks, type ExtractedLink, type PageLinks } from '../../links/extract-links.ts';
+import type { FrontierEntry, PageRecord } from '../../model.ts';
+import { renderReason, renderSignalsOf, type RenderSignals } from '../../page-facts/render-rule.ts';
+import type { CrawlSettings } from '../../settings.ts';
 import { originOf } from '../../url/normalize-url.ts';
 import { createScope } from '../../url/scope.ts';
 import type { Candidate } from '../candidate.ts';
@@ -22,6 +24,7 @@ import {
   isSuccess,
   NOTHING_FOUND,
   PAGE_LIKE,
+  renderModeOf,
   resourceBudgetLeft,
   resourceCandidate,
   type WorkKind,
@@ -63,45 +66,82 @@ export const pageKind: WorkKind = {
     }
     if (body === null) return NOTHING_FOUND;
     const { text, charset } = decodeHtml(body, row.contentType);
-    const found = extractLinks(text, entry.url, charset, { productToken: settings.productToken });
-    row.title = found.title;
-    // extractLinks lists each URL once, with the text of its first link (and every distinct one in `texts`).
-    const kept = found.links.slice(0, MAX_LINKS_PER_PAGE);
-    row.links = kept.map((l) => l.url);
-    row.linkTexts = kept.map((l) => l.text);
-    const scope = createScope(settings);
-    const facts = pageFactsOf(found.facts, {
-      pageUrl: entry.url,
-      headers: row.headers,
-      links: found.links.map((l) => l.url),
-      scope,
-      productToken: settings.productToken,
-    });
-    // Only fragments of pages the crawl may hold can be checked against their anchors.
-    row.facts = { ...facts, fragmentLinks: facts.fragmentLinks.filter((link) => scope.check(link.url).inScope) };
+    const { found, kept } = readHtmlInto(row, text, charset, settings);
     const resources = archivesResources(settings) ? found.resources : [];
     row.resources = resources;
     const resourceCandidates = resources.map((url) => resourceCandidate(url, originOf(url), entry));
-    if (found.metaNofollow && !settings.followNofollow) return { follow: [], resources: resourceCandidates };
-    // One candidate per distinct text of a link (`admit` counts a URL once per page, and keeps every text).
-    const follow = kept
-      .filter((link) => settings.followNofollow || !link.nofollow)
-      .flatMap((link) =>
-        (link.texts.length === 0 ? [null] : link.texts).map((anchor): Candidate => ({
-          url: link.url,
-          origin: originOf(link.url),
-          kind: 'page',
-          depth: entry.depth + 1,
-          referrer: entry.url,
-          anchor,
-          isLink: true,
-        })),
-      );
+    if (found.metaNofollow && !settings.followNofollow)
+      return { follow: [], resources: resourceCandidates, render: renderWhy(settings, text, row) };
+    const follow = linkCandidates(kept, entry, settings.followNofollow);
     const canonical = canonicalCandidate(row, entry.url, entry.depth);
     if (canonical !== null) follow.push(canonical);
-    return { follow, resources: resourceCandidates };
+    return { follow, resources: resourceCandidates, render: renderWhy(settings, text, row) };
   },
 };
+
+/**
+ * Reads an HTML page's text into its row: its title, its links (at most {@link MAX_LINKS_PER_PAGE}) and
+ * their texts, its facts. The static fetch and the render (`render/rendered-page.ts`) read alike.
+ * @returns what was extracted, and the links kept.
+ */
+export function readHtmlInto(
+  row: PageRecord,
+  text: string,
+  charset: string,
+  settings: CrawlSettings,
+): { found: PageLinks; kept: ExtractedLink[] } {
+  const found = extractLinks(text, row.url, charset, { productToken: settings.productToken });
+  row.title = found.title;
+  // extractLinks lists each URL once, with the text of its first link (and every distinct one in `texts`).
+  const kept = found.links.slice(0, MAX_LINKS_PER_PAGE);
+  row.links = kept.map((l) => l.url);
+  row.linkTexts = kept.map((l) => l.text);
+  const scope = createScope(settings);
+  const facts = pageFactsOf(found.facts, {
+    pageUrl: row.url,
+    headers: row.headers,
+    links: found.links.map((l) => l.url),
+    scope,
+    productToken: settings.productToken,
+  });
+  // Only fragments of pages the crawl may hold can be checked against their anchors.
+  row.facts = { ...facts, fragmentLinks: facts.fragmentLinks.filter((link) => scope.check(link.url).inScope) };
+  return { found, kept };
+}
+
+/**
+ * The links of a page as candidates to follow (those with `rel="nofollow"` left out unless `followNofollow`):
+ * one per distinct text of a link (`admit` counts a URL once per page, and keeps every text).
+ */
+export function linkCandidates(
+  links: readonly ExtractedLink[],
+  page: Pick<FrontierEntry, 'url' | 'depth'>,
+  followNofollow: boolean,
+): Candidate[] {
+  return links
+    .filter((link) => followNofollow || !link.nofollow)
+    .flatMap((link) =>
+      (link.texts.length === 0 ? [null] : link.texts).map((anchor): Candidate => ({
+        url: link.url,
+        origin: originOf(link.url),
+        kind: 'page',
+        depth: page.depth + 1,
+        referrer: page.url,
+        anchor,
+        isLink: true,
+      })),
+    );
+}
+
+/** Why the crawl renders this HTML page (see `render-rule.ts`), or null. The rule's own pass runs only in `auto`. */
+function renderWhy(settings: CrawlSettings, html: string, row: PageRecord): string | null {
+  const mode = renderModeOf(settings);
+  if (mode !== 'auto') return renderReason(mode, NO_SIGNALS, { words: 0, links: 0 });
+  return renderReason(mode, renderSignalsOf(html), { words: row.facts?.wordCount ?? 0, links: row.links.length });
+}
+
+/** The signals `always` and `off` do not read. */
+const NO_SIGNALS: RenderSignals = Object.freeze({ scripts: 0, emptyMount: null, noscript: null });
 
 /**
  * The page's canonical (its `<link rel="canonical">`, else its `Link` header's) when it names another
@@ -109,7 +149,7 @@ export const pageKind: WorkKind = {
  * audit check (`canonical-to-non-200`), which can only judge a target the crawl fetched. Admitted like a
  * link (the scope, the depth limit, the traps, the page budget), but not one: no inlink, no anchor text.
  */
-function canonicalCandidate(row: PageRecord, pageUrl: string, depth: number): Candidate | null {
+export function canonicalCandidate(row: PageRecord, pageUrl: string, depth: number): Candidate | null {
   const canonical = row.facts === undefined || row.facts === null ? null : canonicalOf(row.facts);
   if (canonical === null || canonical === pageUrl) return null;
   return {
