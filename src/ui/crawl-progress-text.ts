@@ -11,7 +11,7 @@ export type KindCounts = Pick<CrawlCounts, 'done' | 'resources' | 'files' | 'ext
 /** What {@link progressPercent} and {@link progressText} read of a crawl (a `CrawlSummary`, or a record with its `queued` count). */
 export interface CrawlProgressFields {
   state: CrawlState;
-  counts: KindCounts & Pick<CrawlCounts, 'resourcesAdmitted' | 'externalAdmitted'>;
+  counts: KindCounts & Pick<CrawlCounts, 'resourcesAdmitted' | 'externalAdmitted' | 'renders' | 'rendered'>;
   /** URLs admitted but not done yet: pages, sitemaps and page resources alike. */
   queued: number;
   settings: { maxPages: number };
@@ -64,16 +64,27 @@ export function progressPercent(crawl: CrawlProgressFields): number {
 }
 
 /**
+ * How far the crawl's renders are (`rendered 3 of 10`: renders ended of pages queued to render), or null
+ * for a crawl that renders none.
+ */
+export function renderedText(counts: Pick<CrawlCounts, 'renders' | 'rendered'>): string | null {
+  const queued = counts.renders ?? 0;
+  return queued === 0 ? null : `rendered ${counts.rendered ?? 0} of ${queued}`;
+}
+
+/**
  * The parts of the progress line: `30 done`, `30 queued`, `limit 120`; for a
  * crawl with resources or files, the rows done by kind ({@link kindsText})
  * and the limit named as the pages' own: `43 done (12 pages, 30 resources,
- * 1 file)`, `40 queued`, `page limit 200`.
+ * 1 file)`, `40 queued`, `page limit 200`; for a crawl that renders, `rendered 3 of 10` after the rows done.
  * @param showQueued says how many are queued. @default true
  */
 export function progressParts(crawl: CrawlProgressFields, showQueued = true): string[] {
   const kinds = kindsText(crawl.counts);
+  const rendered = renderedText(crawl.counts);
   return [
     kinds === null ? `${crawl.counts.done} done` : `${crawl.counts.done} done (${kinds})`,
+    ...(rendered === null ? [] : [rendered]),
     ...(showQueued ? [`${crawl.queued} queued`] : []),
     `${kinds === null ? 'limit' : 'page limit'} ${crawl.settings.maxPages}`,
   ];

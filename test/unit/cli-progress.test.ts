@@ -28,6 +28,20 @@ describe('formatProgress', () => {
       'fetched 12 · queued 30 · with errors 2 · blocked 1',
     );
   });
+
+  test('says how many renders ended of the pages queued to render, in a crawl that renders', () => {
+    assert.equal(
+      formatProgress({ counts: { ...counts(12), renders: 5, rendered: 2 }, queued: 3 }),
+      'fetched 12 · queued 3 · with errors 0 · blocked 0 · rendered 2 of 5',
+    );
+    assert.equal(
+      formatSummary(
+        { state: 'finished', counts: { ...counts(4), renders: 2, rendered: 2 }, createdAt: 0, endedAt: 1000 },
+        0,
+      ),
+      'crawl finished in 1.0 s: 4 URLs (4 fetched, 0 with errors, 0 blocked, rendered 2 of 2)',
+    );
+  });
 });
 
 describe('formatSummary', () => {

@@ -7,6 +7,7 @@ import {
   progressParts,
   progressPercent,
   progressText,
+  renderedText,
   type CrawlProgressFields,
 } from '../../src/ui/crawl-progress-text.ts';
 import { rateText } from '../../src/popup/crawl-text.ts';
@@ -112,5 +113,16 @@ describe('the rate of a crawl', () => {
     assert.equal(rateText(null, counts(20, 0, 0)), '— pages/min');
     assert.equal(rateText(4.25, counts(20, 5, 0)), '4.3 URLs/min');
     assert.equal(rateText(null, counts(20, 0, 1)), '— URLs/min');
+  });
+});
+
+describe('the progress of a crawl that renders pages', () => {
+  it('says how many renders ended of the pages queued to render, and nothing for a crawl that renders none', () => {
+    assert.equal(renderedText({ renders: 10, rendered: 3 }), 'rendered 3 of 10');
+    assert.equal(renderedText({}), null);
+    assert.equal(
+      progressText(crawl('running', { done: 30, renders: 4, rendered: 1 }, 30, 120)),
+      '30 done · rendered 1 of 4 · 30 queued · limit 120',
+    );
   });
 });

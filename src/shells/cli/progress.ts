@@ -7,7 +7,7 @@
 import type { CrawlSummary, HostProgress } from '../../messaging/protocol.ts';
 import { formatDuration } from '../../ui/format-time.ts';
 import { hostLine } from '../../ui/host-wait-text.ts';
-import { kindsText } from '../../ui/crawl-progress-text.ts';
+import { kindsText, renderedText } from '../../ui/crawl-progress-text.ts';
 import { visibleControls } from '../../ui/visible-controls.ts';
 
 /** Longest silence while the CLI waits, in ms: after it, a line says what it waits for. */
@@ -16,12 +16,13 @@ export const QUIET_MAX_MS = 10_000;
 /**
  * `fetched N · queued N · with errors N · blocked N` (URLs, as the popup's and the results' counters
  * count them; the issues line counts issues), then the rows by kind (`kindsText`) when there are
- * resources or files.
+ * resources or files, and `rendered N of M` when the crawl renders pages.
  */
 export function formatProgress(crawl: Pick<CrawlSummary, 'counts' | 'queued'>): string {
   const { fetched, errors, blocked } = crawl.counts;
   const kinds = kindsText(crawl.counts);
-  return `fetched ${fetched} · queued ${crawl.queued} · with errors ${errors} · blocked ${blocked}${kinds === null ? '' : ` · ${kinds}`}`;
+  const rendered = renderedText(crawl.counts);
+  return `fetched ${fetched} · queued ${crawl.queued} · with errors ${errors} · blocked ${blocked}${kinds === null ? '' : ` · ${kinds}`}${rendered === null ? '' : ` · ${rendered}`}`;
 }
 
 /**
@@ -36,7 +37,8 @@ export function formatSummary(
   const { done, fetched, errors, blocked } = crawl.counts;
   const urls = done === 1 ? '1 URL' : `${done} URLs`;
   const kinds = kindsText(crawl.counts);
-  return `crawl ${crawl.state} in ${elapsedS.toFixed(1)} s: ${urls}${kinds === null ? '' : ` (${kinds})`} (${fetched} fetched, ${errors} with errors, ${blocked} blocked)`;
+  const rendered = renderedText(crawl.counts);
+  return `crawl ${crawl.state} in ${elapsedS.toFixed(1)} s: ${urls}${kinds === null ? '' : ` (${kinds})`} (${fetched} fetched, ${errors} with errors, ${blocked} blocked${rendered === null ? '' : `, ${rendered}`})`;
 }
 
 /**
