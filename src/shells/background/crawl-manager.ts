@@ -30,7 +30,7 @@ import {
 } from '../../core/crawl/crawl-lifecycle.ts';
 import { CrawlRunner } from '../../core/crawl/crawl-runner.ts';
 import { STORAGE_FULL_MESSAGE } from '../../core/crawl/run-context.ts';
-import { StorageFullError, type Clock, type CrawlStore, type Fetcher } from '../../core/crawl/ports.ts';
+import { StorageFullError, type Clock, type CrawlStore, type Fetcher, type Renderer } from '../../core/crawl/ports.ts';
 import type { CrawlRecord } from '../../core/model.ts';
 import { type CrawlSettings, validateSettings, withSessionGuard } from '../../core/settings.ts';
 import { originOf } from '../../core/url/normalize-url.ts';
@@ -52,6 +52,8 @@ export interface CrawlManagerDeps {
    */
   hasHostAccess?: (patterns: string[]) => Promise<boolean>;
   clock: Clock;
+  /** Renders the pages of crawls that render them (`settings.render`); absent: they are recorded as not rendered. */
+  renderer?: Renderer | null;
   /** Identifies this worker start; see {@link CrawlRunner}. */
   runId: string;
   newId: () => string;
@@ -79,7 +81,7 @@ export class CrawlManager {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: CrawlManagerDeps) {
-    const runnerDeps = { store: deps.store, clock: deps.clock, runId: deps.runId };
+    const runnerDeps = { store: deps.store, clock: deps.clock, runId: deps.runId, renderer: deps.renderer ?? null };
     this.runner = new CrawlRunner({ ...runnerDeps, fetcher: deps.fetcher });
     this.sessionRunner = deps.sessionFetcher ? new CrawlRunner({ ...runnerDeps, fetcher: deps.sessionFetcher }) : null;
   }
