@@ -9,12 +9,16 @@
  * - `blob`: the same through a `blob:` URL of the background page;
  * - `filter`: fetches it itself, lets the request go, and replaces the response body with those
  *   bytes through `webRequest.filterResponseData`;
+ * - `capture`: lets it go to the network and copies the response's bytes as they pass
+ *   (`filterResponseData`, each chunk written through unchanged), with its status (`onHeadersReceived`);
  * - `reject`: the listener's promise rejects.
  * URLs containing one of `refuse` are cancelled (`{ cancel: true }`). Requests the page causes
  * outside its tab (a window it opens, its service worker) are logged with their `tabId` and let go.
  *
- * Its permissions are what Firefox asks for this: `webRequest`, `webRequestBlocking`
- * (Tabcrawl's manifest has the first only), `tabs`, `scripting` and every host.
+ * Its permissions are what Firefox asks for this: `webRequest`, `webRequestBlocking`,
+ * `webRequestFilterResponse` (MV3 needs it for `filterResponseData`; without it the call throws, and
+ * a blocking listener that throws lets its request through), `tabs`, `scripting` and every host.
+ * Tabcrawl's manifest has `webRequest` only.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +26,7 @@ import { dirname, join } from 'node:path';
 import { DRIVER_PAGE_PATH } from '../../src/shells/cli/extension-driver.ts';
 
 /** How the probe answers requests: the main frame's (`doc`) and every other (`sub`). */
-export type Answer = 'pass' | 'data' | 'blob' | 'filter' | 'reject';
+export type Answer = 'pass' | 'data' | 'blob' | 'filter' | 'capture' | 'reject';
 
 export interface ProbePlan {
   doc: Answer;
@@ -46,6 +50,11 @@ export interface SeenRequest {
   tabId: number;
   /** What the listener did: the plan's answer, `cancel`, or `outside` (not the render's tab). */
   action: string;
+  /** With `capture`: the response's status and the bytes copied, as text (their length when not text). */
+  status?: number;
+  captured?: string;
+  /** What the listener threw (its promise rejected: Firefox then lets the request go). */
+  thrown?: string;
 }
 
 export interface ProbeResult {
@@ -62,20 +71,42 @@ export const PROBE_ADDON_ID = 'render-probe@tabcrawl.test';
 
 const BACKGROUND = String.raw`
 const state = { tabId: -2, origin: '', plan: null, seen: [], errors: [] };
+const captures = new Map();
+browser.webRequest.onHeadersReceived.addListener((details) => {
+  const entry = captures.get(details.requestId);
+  if (entry) entry.status = details.statusCode;
+}, { urls: ['<all_urls>'] });
 const base64 = (bytes) => { let s = ''; for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000)); return btoa(s); };
 async function fetched(url) {
   const response = await fetch(url, { cache: 'no-store', credentials: 'omit' });
   return { type: response.headers.get('content-type') || 'application/octet-stream', bytes: new Uint8Array(await response.arrayBuffer()) };
 }
-async function answer(details) {
-  const plan = state.plan;
+function answer(details) {
   const entry = { at: Date.now(), url: details.url, type: details.type, method: details.method, tabId: details.tabId, action: '' };
   state.seen.push(entry);
+  return decide(details, entry).catch((error) => { entry.thrown = String(error); throw error; });
+}
+async function decide(details, entry) {
+  const plan = state.plan;
   await new Promise((resolve) => setTimeout(resolve, plan.holdMs));
   if (plan.refuse.some((part) => details.url.includes(part))) { entry.action = 'cancel'; return { cancel: true }; }
   const how = details.type === 'main_frame' ? plan.doc : plan.sub;
   entry.action = how;
   if (how === 'pass') return {};
+  if (how === 'capture') {
+    captures.set(details.requestId, entry);
+    const filter = browser.webRequest.filterResponseData(details.requestId);
+    const chunks = [];
+    filter.ondata = (event) => { chunks.push(new Uint8Array(event.data)); filter.write(event.data); };
+    filter.onstop = () => {
+      const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+      let offset = 0;
+      for (const c of chunks) { bytes.set(c, offset); offset += c.length; }
+      entry.captured = /image/.test(details.type) ? String(bytes.length) : new TextDecoder().decode(bytes);
+      filter.close();
+    };
+    return {};
+  }
   if (how === 'reject') throw new Error('the listener failed');
   const { type, bytes } = await fetched(details.url);
   if (how === 'data') return { redirectUrl: 'data:' + type + ';base64,' + base64(bytes) };
@@ -135,7 +166,7 @@ export function writeProbeAddon(): string {
     name: 'Tabcrawl render probe',
     version: '0.0.1',
     background: { scripts: ['background.js'] },
-    permissions: ['webRequest', 'webRequestBlocking', 'tabs', 'scripting'],
+    permissions: ['webRequest', 'webRequestBlocking', 'webRequestFilterResponse', 'tabs', 'scripting'],
     host_permissions: ['<all_urls>'],
     browser_specific_settings: { gecko: { id: PROBE_ADDON_ID, strict_min_version: '140.0' } },
   };

@@ -8,7 +8,7 @@
 import type { Routes, StaticResponse } from '../../src/shells/cli/local-site.ts';
 
 /** A 1×1 PNG. */
-const PNG = Buffer.from(
+export const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
@@ -36,6 +36,7 @@ function appScript(other: string): string {
   R.color = getComputedStyle(document.body).color;
   try { R.cssRules = document.styleSheets[0].cssRules.length; } catch (e) { R.cssRules = 'error: ' + String(e); }
   R.img = document.getElementById('img').naturalWidth;
+  track('who', fetch('/who.json').then((r) => r.json()));
   track('fetch', fetch('/data.json').then(async (r) => ({ url: r.url, body: await r.text() })));
   track('crossFetch', fetch(${JSON.stringify(`${other}/cross.json`)}).then(async (r) => ({ url: r.url, body: await r.text() })));
   track('refused', fetch('/refused.json').then((r) => r.status));
@@ -56,9 +57,13 @@ const OUTSIDE_SCRIPT = `${RESULTS}
   track('navigated', new Promise((resolve) => setTimeout(() => { location.href = '/elsewhere.html'; resolve('asked'); }, 100)));
   out();`;
 
-/** Host A: the two pages and what they ask for. */
+/** Host A: the two pages and what they ask for. `/who.json` answers `{"ua": <the request's User-Agent>}`. */
 export function hostA(other: string): Routes {
   return {
+    '/who.json': (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      res.end(JSON.stringify({ ua: req.headers['user-agent'] ?? null }));
+    },
     '/shell.html': html(
       '<!doctype html><html><head><title>shell</title><link rel="stylesheet" href="/style.css"></head>' +
         '<body><div id="out"></div><img id="img" src="/img.png"><script src="/app.js"></script></body></html>',

@@ -18,7 +18,7 @@ import { findFirefox } from '../../src/shells/cli/firefox.ts';
 import { launchFirefoxExtension, type FirefoxSession } from '../../src/shells/cli/firefox-driver.ts';
 import { startLocalSite, type LocalSite } from '../../src/shells/cli/local-site.ts';
 import { writeProbeAddon, type ProbePlan, type ProbeResult } from './firefox-render-probe-addon.ts';
-import { HOST_B, hostA } from './firefox-render-probe-site.ts';
+import { HOST_B, PNG, hostA } from './firefox-render-probe-site.ts';
 
 const PLAN: ProbePlan = { doc: 'pass', sub: 'pass', refuse: ['/refused.json'], holdMs: 0, capMs: 8000 };
 
@@ -116,11 +116,35 @@ describe("what Firefox lets an add-on do with a rendered page's requests", () =>
   });
 
   it("sends the page's own request to the server when filterResponseData replaces its body", async () => {
-    const result = await render('/shell.html', { doc: 'filter', sub: 'filter' });
+    // The tab's requests carry their own User-Agent: the page reads the add-on's bytes, not its own answer.
+    const result = await render('/shell.html', { doc: 'filter', sub: 'filter', userAgent: 'TabcrawlTab/1' });
+    const agents = a.requests.filter((r) => r.url === '/who.json').map((r) => r.userAgent);
+    assert.equal(agents.length, 2);
+    assert.ok(agents.includes('TabcrawlTab/1'), "the tab's own request reached the server");
+    assert.notEqual((result.out?.['who'] as { ua: string }).ua, 'TabcrawlTab/1');
     assert.deepEqual(result.out?.['fetch'], { url: `${a.origin}/data.json`, body: '{"a":1}' });
     assert.equal(count(a, '/shell.html'), 2, "the add-on's fetch, then the tab's");
     assert.equal(count(a, '/data.json'), 2);
     assert.equal(count(b, '/cross.json'), 2);
+  });
+
+  it("copies the bytes of each request it lets through, so the tab's own request can be the crawl's only one", async () => {
+    const result = await render('/shell.html', { doc: 'capture', sub: 'capture' });
+    const dataJson = result.seen.find((s) => s.url.endsWith('/data.json'));
+    assert.deepEqual([dataJson?.status, dataJson?.captured], [200, '{"a":1}']);
+    const cross = result.seen.find((s) => s.url.endsWith('/cross.json'));
+    assert.deepEqual([cross?.status, cross?.captured], [200, '{"b":2}']);
+    assert.equal(result.seen.find((s) => s.url.endsWith('/img.png'))?.captured, String(PNG.length));
+    assert.match(String(result.seen.find((s) => s.type === 'main_frame')?.captured), /<title>shell<\/title>/);
+    // The page works as on the web; each request reaching a server is one the listener let through, once.
+    // (Fewer may reach it: the browser's cache answers some, e.g. a favicon an earlier render fetched.)
+    assert.deepEqual(result.out?.['crossFetch'], { url: `${b.origin}/cross.json`, body: '{"b":2}' });
+    assert.equal(result.out?.['module'], 42);
+    const letThrough = result.seen.filter((s) => s.action === 'capture').map((s) => s.url);
+    for (const [site, paths] of [a, b].map((s) => [s, serverPaths(s)] as const)) {
+      assert.equal(new Set(paths).size, paths.length, 'no URL twice');
+      for (const path of paths) assert.ok(letThrough.includes(site.origin + path), path);
+    }
   });
 
   it("lets a request through to the server when the listener's promise rejects", async () => {
