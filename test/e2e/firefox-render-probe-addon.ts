@@ -65,12 +65,23 @@ export interface ProbeResult {
   seen: SeenRequest[];
   /** `webRequest.onErrorOccurred` of the tab's requests: URL and Firefox's error name. */
   errors: { url: string; error: string }[];
+  /** The page's `error` (`message @ filename`) and `unhandledrejection` (`rejection: reason`) events, as a content script saw them. */
+  scriptErrors: string[];
 }
+
+/** A content script: tells the background of the page's uncaught errors and unhandled rejections. */
+const ERRORS = String.raw`
+window.addEventListener('error', (e) => { browser.runtime.sendMessage({ scriptError: e.message + ' @ ' + e.filename }); });
+window.addEventListener('unhandledrejection', (e) => { browser.runtime.sendMessage({ scriptError: 'rejection: ' + String(e.reason) }); });
+`;
 
 export const PROBE_ADDON_ID = 'render-probe@tabcrawl.test';
 
 const BACKGROUND = String.raw`
-const state = { tabId: -2, origin: '', plan: null, seen: [], errors: [] };
+const state = { tabId: -2, origin: '', plan: null, seen: [], errors: [], scriptErrors: [] };
+browser.runtime.onMessage.addListener((message, sender) => {
+  if (sender.tab && sender.tab.id === state.tabId && typeof message.scriptError === 'string') state.scriptErrors.push(message.scriptError);
+});
 const captures = new Map();
 browser.webRequest.onHeadersReceived.addListener((details) => {
   const entry = captures.get(details.requestId);
@@ -138,7 +149,7 @@ const read = (tabId) => browser.scripting.executeScript({ target: { tabId }, fun
 } }).then(([r]) => r.result, () => ({ text: null, done: false }));
 window.probeRender = async (url, plan) => {
   const before = new Set((await browser.tabs.query({})).map((t) => t.id));
-  Object.assign(state, { plan, seen: [], errors: [], origin: new URL(url).origin });
+  Object.assign(state, { plan, seen: [], errors: [], scriptErrors: [], origin: new URL(url).origin });
   const tab = await browser.tabs.create({ url: 'about:blank', active: false });
   state.tabId = tab.id;
   await browser.tabs.update(tab.id, { url });
@@ -154,7 +165,7 @@ window.probeRender = async (url, plan) => {
   state.tabId = -2;
   for (const t of await browser.tabs.query({})) if (!before.has(t.id)) await browser.tabs.remove(t.id);
   state.origin = '';
-  return { tabUrl, out: page.text ? JSON.parse(page.text) : null, seen: state.seen, errors: state.errors };
+  return { tabUrl, out: page.text ? JSON.parse(page.text) : null, seen: state.seen, errors: state.errors, scriptErrors: state.scriptErrors };
 };
 `;
 
@@ -168,10 +179,14 @@ export function writeProbeAddon(): string {
     background: { scripts: ['background.js'] },
     permissions: ['webRequest', 'webRequestBlocking', 'webRequestFilterResponse', 'tabs', 'scripting'],
     host_permissions: ['<all_urls>'],
+    content_scripts: [
+      { matches: ['http://127.0.0.1/*'], js: ['errors.js'], run_at: 'document_start', all_frames: true },
+    ],
     browser_specific_settings: { gecko: { id: PROBE_ADDON_ID, strict_min_version: '140.0' } },
   };
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
   writeFileSync(join(dir, 'background.js'), BACKGROUND);
+  writeFileSync(join(dir, 'errors.js'), ERRORS);
   // The Firefox driver opens this page of the add-on to talk to it (DRIVER_PAGE_PATH); a blank one will do.
   const driverPage = join(dir, DRIVER_PAGE_PATH);
   mkdirSync(dirname(driverPage), { recursive: true });

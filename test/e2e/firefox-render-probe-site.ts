@@ -44,6 +44,8 @@ function appScript(other: string): string {
   track('addedCss', new Promise((resolve, reject) => { const l = document.createElement('link'); l.rel = 'stylesheet'; l.href = '/added.css'; l.onload = () => resolve(getComputedStyle(document.getElementById('out')).backgroundColor); l.onerror = () => reject(new Error('stylesheet failed')); document.head.append(l); }));
   track('addedImg', new Promise((resolve, reject) => { const i = new Image(); i.onload = () => resolve(i.naturalWidth); i.onerror = () => reject(new Error('image failed')); i.src = '/added.png'; document.body.append(i); }));
   track('module', import('/module.js').then((m) => m.answer));
+  setTimeout(() => { throw new Error('thrown by the page'); }, 0);
+  Promise.reject(new Error('rejected by the page'));
   out();`;
 }
 

@@ -72,6 +72,10 @@ describe("what Firefox lets an add-on do with a rendered page's requests", () =>
     assert.equal(result.out?.['module'], 42);
     assert.equal(result.out?.['cssRules'], 2);
     assert.ok(serverPaths(a).includes('/bg.png'), 'the stylesheet asked for its relative url(bg.png)');
+    assert.deepEqual(result.scriptErrors.toSorted(), [
+      `Error: thrown by the page @ ${a.origin}/app.js`,
+      'rejection: Error: rejected by the page',
+    ]);
     const types = new Set(result.seen.map((s) => s.type));
     for (const type of ['main_frame', 'stylesheet', 'script', 'image', 'xmlhttprequest'])
       assert.ok(types.has(type), type);
@@ -100,6 +104,8 @@ describe("what Firefox lets an add-on do with a rendered page's requests", () =>
     assert.match(String(out['crossFetch']), /^error: TypeError: NetworkError/);
     assert.match(String(out['cssRules']), /SecurityError/);
     assert.match(String(out['module']), /^error: TypeError/);
+    // The page's error names the script's own URL; its unhandled rejection is not reported at all.
+    assert.deepEqual(result.scriptErrors, [`Error: thrown by the page @ ${a.origin}/app.js`]);
     assert.ok(
       !result.seen.some((s) => /\/(bg\.png|module\.js)$/.test(s.url)),
       'relative URLs in data: bodies are never asked',
