@@ -55,6 +55,14 @@ export interface SettingsFormProps {
 export const RENDER_REFUSED_MESSAGE =
   'Rendering needs your permission for Tabcrawl to debug the pages it renders (Chrome shows a bar while it does). It was not given, so Render pages is back to off.';
 
+/**
+ * Shown under *Render pages* when the browser would not even ask (Chrome 156 answers a request for an
+ * optional `debugger` with "Only permissions specified in the manifest may be requested."), with its words.
+ */
+export function renderNotAskedMessage(reason: string): string {
+  return `The browser would not ask for the permission rendering needs (${reason}), so Render pages is back to off.`;
+}
+
 /** The crawl options' fields, grouped in fieldsets (Limits, Politeness, Scope, Requests (cookies included), Archive). */
 export function SettingsForm({
   value,
@@ -83,8 +91,7 @@ export function SettingsForm({
       (isGranted) => {
         if (!isGranted) refused(RENDER_REFUSED_MESSAGE);
       },
-      (error: unknown) =>
-        refused(`${RENDER_REFUSED_MESSAGE} (${error instanceof Error ? error.message : String(error)})`),
+      (error: unknown) => refused(renderNotAskedMessage(error instanceof Error ? error.message : String(error))),
     );
   };
   const [openGroup, setOpenGroup] = useState<string | null>(null);

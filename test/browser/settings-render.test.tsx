@@ -159,7 +159,9 @@ describe('the render setting in the settings form', () => {
     await waitFor(() => page.byTestId('render'));
     await choose(page.byTestId<HTMLSelectElement>('render'), 'auto');
     await waitFor(() => expect(page.byTestId<HTMLSelectElement>('render').value).to.equal('off'));
-    expect(page.byTestId('render-permission').textContent).to.include('Only permissions specified in the manifest');
+    expect(page.byTestId('render-permission').textContent).to.equal(
+      'The browser would not ask for the permission rendering needs (Only permissions specified in the manifest may be requested.), so Render pages is back to off.',
+    );
   });
 
   it('shows saved defaults that render as they are, without asking again', async () => {
