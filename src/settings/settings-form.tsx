@@ -63,7 +63,7 @@ export function renderNotAskedMessage(reason: string): string {
   return `The browser would not ask for the permission rendering needs (${reason}), so Render pages is back to off.`;
 }
 
-/** The crawl options' fields, grouped in fieldsets (Limits, Politeness, Scope, Requests (cookies included), Archive). */
+/** The crawl options' fields, grouped in fieldsets (Limits, Politeness, Scope, Requests (cookies included), Rendering, Archive, Audit). */
 export function SettingsForm({
   value,
   onChange,
