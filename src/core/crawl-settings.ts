@@ -3,6 +3,14 @@
  * (`core/settings.ts`) and the table of settings (`core/setting-table.ts`)
  * can name it without importing each other. Import it from `core/settings.ts`.
  */
+/**
+ * How a crawl renders pages (runs their scripts in a browser tab and reads the page as the browser shows it):
+ * `off` never (the HTML as fetched is parsed, as before issue 29), `auto` only pages whose HTML suggests that
+ * scripts build them, `always` every page. The order is the form's and `--help`'s.
+ */
+export const RENDER_MODES = ['off', 'auto', 'always'] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
+
 /** Everything that shapes one crawl. Stored with the crawl, so a crawl can be resumed or re-run. */
 export interface CrawlSettings {
   /** Absolute http(s) URL the crawl starts from. Its origin is the default scope. */
@@ -113,4 +121,15 @@ export interface CrawlSettings {
    * in crawls stored before this setting existed. @default false
    */
   allowPrivateAddresses: boolean;
+  /**
+   * Render pages (run their scripts): see {@link RenderMode}. Read as `off` in crawls stored before this
+   * setting existed (`renderModeOf` in `core/settings.ts`): they rendered nothing. @default "off"
+   */
+  render: RenderMode;
+  /**
+   * Most time one page's render may take, in ms, from its load to the last read of its DOM (the network
+   * quiet or not): a page that polls or scrolls forever ends at it. Used only while `render` is not `off`.
+   * @default 15000
+   */
+  renderTimeoutMs: number;
 }

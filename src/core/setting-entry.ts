@@ -9,7 +9,7 @@ import type { CrawlSettings } from './crawl-settings.ts';
 export type TableKey = keyof Omit<CrawlSettings, 'startUrl'>;
 
 /** The form's groups, in the order the form shows them (a group's fields in table order). */
-export const FORM_GROUPS = ['Limits', 'Politeness', 'Scope', 'Requests', 'Archive', 'Audit'] as const;
+export const FORM_GROUPS = ['Limits', 'Politeness', 'Scope', 'Requests', 'Rendering', 'Archive', 'Audit'] as const;
 export type FormGroup = (typeof FORM_GROUPS)[number];
 
 /** A number setting's bounds, as `validateSettings` enforces them; messages name the setting by `label`. */
@@ -38,9 +38,10 @@ export interface FormSpec {
 /**
  * How the command line reads the setting: `whole` a whole number, `seconds` a decimal number of seconds
  * (kept in ms), `size` bytes or with K, M or G, `text` as given, `list` a repeatable option, `on` a switch
- * that turns the setting on, `switch` a pair of options that turn a setting on or off.
+ * that turns the setting on, `switch` a pair of options that turn a setting on or off, `choice` one of the
+ * entry's {@link SettingEntry.choices} by its value (`--render auto`).
  */
-export type CliRead = 'whole' | 'seconds' | 'size' | 'text' | 'list' | 'on' | 'switch';
+export type CliRead = 'whole' | 'seconds' | 'size' | 'text' | 'list' | 'on' | 'switch' | 'choice';
 
 /** The setting's command-line option(s), help and row of docs/cli.md. */
 export interface CliSpec {
@@ -66,6 +67,13 @@ export interface DigestFormat {
   bytes: (bytes: number) => string;
 }
 
+/** One allowed value of a choice setting: the value kept (and typed on the command line), and the form's words for it. */
+export interface SettingChoice<V extends string = string> {
+  value: V;
+  /** The option's text in the form's list: `Auto: when scripts build the page`. */
+  label: string;
+}
+
 /** One crawl setting, whole. */
 export interface SettingEntry<K extends TableKey> {
   /** The built-in default. */
@@ -74,6 +82,12 @@ export interface SettingEntry<K extends TableKey> {
   label: string;
   /** A number setting's bounds; none for other settings (their checks are in `validateSettings`). */
   limits?: SettingLimits;
+  /**
+   * A choice setting's allowed values, in the order the form's list and `--help` show them; none for other
+   * settings. `validateSettings` refuses any other value, the form shows a list (`<select>`), the command
+   * line reads it with `read: 'choice'`.
+   */
+  choices?: readonly SettingChoice<CrawlSettings[K] & string>[];
   form: FormSpec;
   /** None: the command line does not set it (the crawl takes the default). */
   cli?: CliSpec;

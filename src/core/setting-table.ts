@@ -6,7 +6,8 @@
  * warcinfo record (`export/warc.ts`), the Browsertrix config (`handoff/browsertrix-config.ts`, through
  * `handoff/browsertrix-parts.ts`) and docs/browsertrix.md's mapping table (`handoff/browsertrix-docs.ts`) are
  * all read from here (issue 28). The entries are in `setting-entries-crawl.ts` (limits, pace, scope) and
- * `setting-entries-fetch.ts` (requests, resources, links elsewhere); this file puts them in one table.
+ * `setting-entries-fetch.ts` (requests, resources, links elsewhere) and `setting-entries-render.ts` (rendering);
+ * this file puts them in one table.
  *
  * Pure data and small functions; imports nothing of ours but `setting-entry.ts`, which says what an entry
  * holds (its types are re-exported here).
@@ -29,17 +30,20 @@
  *    {@link BrowsertrixHelp} (worked out in `browsertrixHelp`).
  * 4. Regenerate the docs' tables: `npm run docs`.
  * 5. Write the crawl code that uses it (`core/crawl/`). Numbers and true-or-false settings are checked from
- *    the table; a text or a list needs its check in `validateSettings` (`core/settings.ts`).
+ *    the table, and so is a choice (its `choices`, with `cli.read: 'choice'`); a text or a list needs its
+ *    check in `validateSettings` (`core/settings.ts`).
  */
 import type { SettingEntry, TableKey } from './setting-entry.ts';
 import { CRAWL_ENTRIES } from './setting-entries-crawl.ts';
 import { FETCH_ENTRIES } from './setting-entries-fetch.ts';
+import { RENDER_ENTRIES } from './setting-entries-render.ts';
 
 export { FORM_GROUPS } from './setting-entry.ts';
 export type {
   TableKey,
   FormGroup,
   SettingLimits,
+  SettingChoice,
   FormSpec,
   CliRead,
   CliSpec,
@@ -52,6 +56,7 @@ export type {
 } from './setting-entry.ts';
 
 export { EXTRA_ORIGINS_LABEL, MAX_EXTRA_ORIGINS, MAX_PAGES_COUNTS } from './setting-entries-crawl.ts';
+export { RENDER_LABEL, RENDER_PERMISSION } from './setting-entries-render.ts';
 
 /**
  * Every crawl setting, in the order the form shows each group's fields and `--help` and docs/cli.md list the
@@ -60,6 +65,7 @@ export { EXTRA_ORIGINS_LABEL, MAX_EXTRA_ORIGINS, MAX_PAGES_COUNTS } from './sett
 export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Object.freeze({
   ...CRAWL_ENTRIES,
   ...FETCH_ENTRIES,
+  ...RENDER_ENTRIES,
 });
 
 /** One entry with its key, for code that walks the table. */

@@ -6,10 +6,11 @@
  * user acted, and nothing is started from a bad input. Defaults and bounds
  * come from each setting's entry in `core/setting-table.ts`.
  */
-import type { CrawlSettings } from './crawl-settings.ts';
+import type { CrawlSettings, RenderMode } from './crawl-settings.ts';
 import { EXTRA_ORIGINS_LABEL, MAX_EXTRA_ORIGINS, SETTING_ENTRIES, type SettingLimits } from './setting-table.ts';
 
-export type { CrawlSettings } from './crawl-settings.ts';
+export type { CrawlSettings, RenderMode } from './crawl-settings.ts';
+export { RENDER_MODES } from './crawl-settings.ts';
 
 /** The settings that hold a number: each has bounds ({@link SETTINGS_LIMITS}). */
 export type NumberSettingKey = {
@@ -88,6 +89,28 @@ type FlagKey = { [K in keyof CrawlSettings]: CrawlSettings[K] extends boolean ? 
 const FLAGS: readonly FlagKey[] = SETTING_ENTRIES.flatMap((entry) =>
   typeof entry.default === 'boolean' ? [entry.key as FlagKey] : [],
 );
+
+/** The choice settings, with their allowed values, in table order. */
+const CHOICES: readonly { key: keyof CrawlSettings; label: string; values: readonly string[] }[] =
+  SETTING_ENTRIES.flatMap((entry) =>
+    entry.choices === undefined
+      ? []
+      : [{ key: entry.key, label: entry.label, values: entry.choices.map((choice) => choice.value) }],
+  );
+
+/** `a, b or c`. */
+export function alternatives(values: readonly string[]): string {
+  return values.length <= 1 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values.at(-1) ?? ''}`;
+}
+
+/**
+ * How a crawl renders its pages: its `render` setting, or `off` for a crawl stored before the setting
+ * existed (or holding anything else): such a crawl rendered nothing. Pure.
+ */
+export function renderModeOf(settings: Partial<CrawlSettings>): RenderMode {
+  const mode: unknown = settings.render;
+  return mode === 'auto' || mode === 'always' ? mode : 'off';
+}
 
 /**
  * Fills defaults and checks every field. Never throws, whatever it is given
@@ -172,6 +195,11 @@ export function validateSettings(input: Partial<CrawlSettings> & { startUrl: str
   else errors.push(...origins.errors);
   for (const flag of FLAGS) {
     if (typeof settings[flag] !== 'boolean') errors.push({ field: flag, message: `${flag} must be true or false` });
+  }
+  for (const { key, label, values } of CHOICES) {
+    // The value is not echoed: it may come from a page, and its own message names what is allowed.
+    if (!values.includes(settings[key] as string))
+      errors.push({ field: key, message: `${label} must be ${alternatives(values)}` });
   }
 
   return errors.length > 0 ? { ok: false, errors } : { ok: true, settings };

@@ -16,7 +16,8 @@
  *
  * Settings absent from the record take their defaults, except the three
  * flags that crawls stored before they existed lack and read as false
- * (`archiveResources`, `downloadFiles`, `checkExternal`). Pure.
+ * (`archiveResources`, `downloadFiles`, `checkExternal`), and `render`, read
+ * as `off`. Pure.
  */
 import {
   NOT_CRAWLED_REASONS,
@@ -96,6 +97,8 @@ export function sanitiseSettings(
   const warnings: string[] = [];
   const candidate: Record<string, unknown> = { ...given };
   for (const flag of READ_AS_FALSE_WHEN_ABSENT) if (candidate[flag] === undefined) candidate[flag] = false;
+  // A crawl from before rendering (issue 29) rendered nothing, whatever the default is now.
+  if (candidate['render'] === undefined) candidate['render'] = 'off';
   if (candidate['withCookies'] === true)
     warnings.push(
       '"Crawl with my cookies" was on: it is turned off (an archive never makes Tabcrawl send your cookies)',

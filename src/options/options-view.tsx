@@ -36,6 +36,8 @@ import {
 export interface OptionsViewProps {
   /** Where settings are kept: `browser.storage.local` in the extension. */
   storage: SettingsStorage;
+  /** Asks for what rendering needs when the user turns it on (see `SettingsFormProps.requestRenderPermission`). */
+  requestRenderPermission?: () => Promise<boolean>;
 }
 
 /** Where the last Save stands. */
@@ -70,7 +72,7 @@ function saveStatusText(status: SaveStatus): string {
 }
 
 /** The whole options page. */
-export function OptionsView({ storage }: OptionsViewProps) {
+export function OptionsView({ storage, requestRenderPermission }: OptionsViewProps) {
   const [values, setValues] = useState<FormValues | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -205,7 +207,13 @@ export function OptionsView({ storage }: OptionsViewProps) {
               void save();
             }}
           >
-            <SettingsForm value={values} onChange={edit} errors={errors} isDisabled={status.state === 'saving'} />
+            <SettingsForm
+              value={values}
+              onChange={edit}
+              errors={errors}
+              isDisabled={status.state === 'saving'}
+              requestRenderPermission={requestRenderPermission}
+            />
             <div class="actions">
               <button type="submit" class="primary" data-testid="save-defaults" disabled={status.state === 'saving'}>
                 Save

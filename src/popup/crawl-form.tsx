@@ -39,6 +39,8 @@ export interface CrawlFormProps {
   startUrlRef: RefObject<HTMLInputElement | null>;
   onChange: (values: StartFormValues) => void;
   onSubmit: () => void;
+  /** Asks for what rendering needs when the user turns it on (see `SettingsFormProps.requestRenderPermission`). */
+  requestRenderPermission?: () => Promise<boolean>;
 }
 
 export function CrawlForm(props: CrawlFormProps) {
@@ -55,6 +57,7 @@ export function CrawlForm(props: CrawlFormProps) {
     startUrlRef,
     onChange,
     onSubmit,
+    requestRenderPermission,
   } = props;
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
@@ -197,6 +200,7 @@ export function CrawlForm(props: CrawlFormProps) {
               errors={errors}
               isDisabled={isStarting}
               isCompact
+              requestRenderPermission={requestRenderPermission}
             />
             <div class="form-actions">{startButton}</div>
           </>

@@ -18,6 +18,13 @@ export interface PopupDeps {
    * a user gesture, that is before any other `await`.
    */
   requestHostAccess: (patterns: string[]) => Promise<boolean>;
+  /**
+   * Asks for what rendering pages needs (Chrome: the optional `debugger` permission, through
+   * `permissions.request`); true when it is granted or nothing is needed. Called from the change that turns
+   * *Render pages* on in More settings (a user gesture), before any other `await`. Without it, nothing is
+   * asked (tests).
+   */
+  requestRenderPermission?: () => Promise<boolean>;
   /** URL of the active tab of the current window, or null when there is none. */
   currentTabUrl: () => Promise<string | null>;
   /**

@@ -56,6 +56,7 @@ export function SiteScreen({ deps, errorText }: SiteScreenProps) {
           startUrlRef={startUrlRef}
           onChange={act.editForm}
           onSubmit={() => void act.start()}
+          requestRenderPermission={deps.requestRenderPermission}
         />
       ) : null}
       {isFormShown && crawl?.state === 'paused' && blockedReason !== null && (

@@ -11,9 +11,11 @@
  * page's stylesheet imports; the form reads well from 380 px wide.
  *
  * Test ids: each field's input has the `testId` of its {@link FIELDS} entry
- * (`max-pages`, `delay`, …) and its message `<testId>-error`.
+ * (`max-pages`, `delay`, …) and its message `<testId>-error`; a choice is a
+ * `<select>` (`render`). When rendering is turned on and the browser refuses
+ * its permission, the setting goes back to off and `render-permission` says why.
  */
-import { useId, useLayoutEffect, useState } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import {
   defaultText,
   FIELD_GROUPS,
@@ -40,11 +42,58 @@ export interface SettingsFormProps {
    * a field's help shows while the field has the focus. @default false
    */
   isCompact?: boolean;
+  /**
+   * Asks the browser for what rendering needs (Chrome's `debugger` permission), called from the change that
+   * turns *Render pages* from off to auto or always, so that the browser sees the user's gesture: it must
+   * call the browser before any `await`. Resolves false when the user refuses: the field then goes back to
+   * off, with a message. None (tests, or a browser that needs nothing): nothing is asked.
+   */
+  requestRenderPermission?: () => Promise<boolean>;
 }
 
-/** The crawl options' fields, grouped in fieldsets (Limits, Politeness, Scope, Requests (cookies included), Archive). */
-export function SettingsForm({ value, onChange, errors, isDisabled = false, isCompact = false }: SettingsFormProps) {
+/** Shown under *Render pages* when the browser refused the permission rendering needs. */
+export const RENDER_REFUSED_MESSAGE =
+  'Rendering needs your permission for Tabcrawl to debug the pages it renders (Chrome shows a bar while it does). It was not given, so Render pages is back to off.';
+
+/**
+ * Shown under *Render pages* when the browser would not even ask (Chrome 156 answers a request for an
+ * optional `debugger` with "Only permissions specified in the manifest may be requested."), with its words.
+ */
+export function renderNotAskedMessage(reason: string): string {
+  return `The browser would not ask for the permission rendering needs (${reason}), so Render pages is back to off.`;
+}
+
+/** The crawl options' fields, grouped in fieldsets (Limits, Politeness, Scope, Requests (cookies included), Rendering, Archive, Audit). */
+export function SettingsForm({
+  value,
+  onChange,
+  errors,
+  isDisabled = false,
+  isCompact = false,
+  requestRenderPermission,
+}: SettingsFormProps) {
   const id = useId();
+  const [renderNote, setRenderNote] = useState<string | null>(null);
+  // The answer comes after the user may have edited more: it changes the values as they are then.
+  const latest = useRef({ value, onChange });
+  latest.current = { value, onChange };
+  const edit = (next: FormValues) => {
+    const isTurningOn = next.render !== 'off' && value.render === 'off';
+    if (next.render !== value.render) setRenderNote(null);
+    onChange(next);
+    latest.current = { value: next, onChange };
+    if (!isTurningOn || requestRenderPermission === undefined) return;
+    const refused = (why: string) => {
+      latest.current.onChange({ ...latest.current.value, render: 'off' });
+      setRenderNote(why);
+    };
+    requestRenderPermission().then(
+      (isGranted) => {
+        if (!isGranted) refused(RENDER_REFUSED_MESSAGE);
+      },
+      (error: unknown) => refused(renderNotAskedMessage(error instanceof Error ? error.message : String(error))),
+    );
+  };
   const [openGroup, setOpenGroup] = useState<string | null>(null);
   // A message in a folded group opens it, so the field the user must fix can be seen and focused.
   const errorGroup =
@@ -62,8 +111,9 @@ export function SettingsForm({ value, onChange, errors, isDisabled = false, isCo
             idPrefix={id}
             field={field}
             value={value}
-            onChange={onChange}
+            onChange={edit}
             error={errors[field.setting]}
+            note={field.name === 'render' ? renderNote : null}
           />
         ))}
       </div>
@@ -103,10 +153,12 @@ interface SettingFieldProps {
   value: FormValues;
   onChange: (value: FormValues) => void;
   error: string | undefined;
+  /** A sentence shown under the field, as an alert (the refused permission's). */
+  note: string | null;
 }
 
 /** One field: label, input, help and, when there is one, the validator's message. */
-function SettingField({ idPrefix, field, value, onChange, error }: SettingFieldProps) {
+function SettingField({ idPrefix, field, value, onChange, error, note }: SettingFieldProps) {
   const inputId = `${idPrefix}-${field.testId}`;
   const helpId = `${inputId}-help`;
   const errorId = `${inputId}-error`;
@@ -167,6 +219,37 @@ function SettingField({ idPrefix, field, value, onChange, error }: SettingFieldP
         />
         {message}
         {helpText}
+      </div>
+    );
+  }
+
+  if (field.kind === 'choice') {
+    return (
+      <div class="settings-field settings-cell">
+        <label for={inputId}>{labelOf(field)}</label>
+        <div class="settings-control">
+          <select
+            id={inputId}
+            data-testid={field.testId}
+            value={value[field.name]}
+            aria-invalid={error !== undefined}
+            aria-describedby={describedBy}
+            onChange={(event) => onChange({ ...value, [field.name]: event.currentTarget.value })}
+          >
+            {field.choices.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+          {message}
+          {note !== null && (
+            <p class="settings-warning" role="alert" data-testid={`${field.testId}-permission`}>
+              {note}
+            </p>
+          )}
+          {helpText}
+        </div>
       </div>
     );
   }

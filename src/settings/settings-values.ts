@@ -101,8 +101,17 @@ interface FlagField {
   name: FormName<KeysOf<boolean>>;
 }
 
+/** A setting that takes one of a few values, shown as a list (`<select>`): the entry's `choices`. */
+interface ChoiceField {
+  kind: 'choice';
+  setting: KeysOf<string>;
+  name: FormName<KeysOf<string>>;
+  /** The allowed values and their words, in the list's order. */
+  choices: readonly { value: string; label: string }[];
+}
+
 /** How one setting is shown in the form: its label, a sentence of help, and its `data-testid`. */
-export type FieldSpec = (NumberField | TextField | LinesField | FlagField) & {
+export type FieldSpec = (NumberField | TextField | LinesField | FlagField | ChoiceField) & {
   label: string;
   help: string;
   testId: string;
@@ -130,6 +139,14 @@ function fieldOf(entry: KeyedEntry): FieldSpec {
       setting: entry.key,
       name: formNameOf(entry.key),
       ...(form.narrow === true ? { narrow: true } : {}),
+      ...shown,
+    } as FieldSpec;
+  if (entry.choices !== undefined)
+    return {
+      kind: 'choice',
+      setting: entry.key,
+      name: formNameOf(entry.key),
+      choices: entry.choices,
       ...shown,
     } as FieldSpec;
   if (Array.isArray(entry.default))
@@ -189,6 +206,8 @@ export function defaultText(field: FieldSpec): string {
       return DEFAULT_SETTINGS[field.setting].length === 0 ? 'none' : DEFAULT_SETTINGS[field.setting].join(', ');
     case 'flag':
       return DEFAULT_SETTINGS[field.setting] ? 'on' : 'off';
+    case 'choice':
+      return DEFAULT_SETTINGS[field.setting];
   }
 }
 
@@ -254,6 +273,7 @@ export function toSettings(values: FormValues): Partial<CrawlSettings> {
   for (const field of FIELDS) {
     switch (field.kind) {
       case 'flag':
+      case 'choice':
         settings[field.setting] = values[field.name];
         break;
       case 'lines':
@@ -354,6 +374,10 @@ function settingText(field: FieldSpec, settings: Partial<SiteSettings>): string 
     case 'flag': {
       const value = settings[field.setting];
       return value === undefined ? null : `${label}: ${value ? 'on' : 'off'}`;
+    }
+    case 'choice': {
+      const value = settings[field.setting];
+      return value === undefined ? null : `${label}: ${value}`;
     }
   }
 }

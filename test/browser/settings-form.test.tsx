@@ -138,6 +138,8 @@ describe('settings form', () => {
       'max-external-per-host': '100',
       'with-cookies': false,
       'allow-private-addresses': false,
+      render: 'off',
+      'render-timeout': '15',
     });
     expect(FIELDS.map((field) => field.setting)).to.have.members(Object.keys(DEFAULT_SETTINGS));
   });
@@ -177,7 +179,7 @@ describe('settings form', () => {
     const form = await mountForm();
     for (const field of FIELDS) {
       const input = form.byTestId(field.testId);
-      expect(['INPUT', 'TEXTAREA']).to.include(input.tagName);
+      expect(['INPUT', 'TEXTAREA', 'SELECT']).to.include(input.tagName);
       expect(input.tabIndex, field.testId).to.equal(0);
       input.focus();
       expect(document.activeElement).to.equal(input);

@@ -212,7 +212,7 @@ describe('the popup of the built extension', () => {
       await popup.setViewportSize({ width: 400, height: 600 });
       await popup.getByTestId('start-url').fill('https://example.com/');
       await popup.getByText('More settings').click();
-      for (const group of ['limits', 'politeness', 'scope', 'requests', 'archive', 'audit']) {
+      for (const group of ['limits', 'politeness', 'scope', 'requests', 'rendering', 'archive', 'audit']) {
         await popup.getByTestId(`settings-group-${group}`).locator('summary').click();
         // One group open at a time: the one opened before folds when this one opens.
         await popup.waitForFunction((name) => {

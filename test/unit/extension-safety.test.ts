@@ -136,7 +136,8 @@ describe('extension safety', () => {
   });
 
   it('asks for no optional or extra permissions beyond those docs/security.md justifies', () => {
-    assert.equal(manifest.optional_permissions, undefined);
+    // The one optional permission: debugger, asked for when the user turns rendering on (issue 29).
+    assert.deepEqual(manifest.optional_permissions, ['debugger']);
     const section = permissionsSection();
     const justified = new Set(
       [...section.matchAll(/^\|([^|]+)\|/gm)].flatMap((row) =>
@@ -147,6 +148,7 @@ describe('extension safety', () => {
       ...(manifest.permissions ?? []),
       ...(manifest.host_permissions ?? []),
       ...(manifest.optional_host_permissions ?? []),
+      ...(manifest.optional_permissions ?? []),
     ];
     assert.deepEqual(
       [...justified].sort(),

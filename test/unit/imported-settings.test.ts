@@ -112,6 +112,19 @@ describe('sanitising the crawl record of an imported Tabcrawl WACZ', () => {
     assert.deepEqual(result.warnings, []);
   });
 
+  it('reads a record from before rendering as rendering nothing, and keeps a mode it names', () => {
+    const { render: _r, renderTimeoutMs: _t, ...older } = FIXTURE_CRAWL.settings;
+    const result = sanitiseImportedCrawl({ ...record(), settings: older }, NOW);
+    assert.ok(result.ok);
+    assert.equal(result.crawl.settings.render, 'off');
+    assert.deepEqual(result.warnings, []);
+    const rendered = sanitiseImportedCrawl({ ...record(), settings: { ...older, render: 'always' } }, NOW);
+    assert.equal(rendered.ok ? rendered.crawl.settings.render : null, 'always');
+    const bad = sanitiseImportedCrawl({ ...record(), settings: { ...older, render: 'sometimes' } }, NOW);
+    assert.equal(bad.ok ? bad.crawl.settings.render : null, DEFAULT_SETTINGS.render);
+    assert.match(bad.ok ? bad.warnings.join('\n') : '', /render/);
+  });
+
   it('imports a running or paused crawl as stopped, so nothing resumes it by itself', () => {
     for (const state of ['running', 'paused', 'exploded', 3]) {
       const result = sanitised({ state });

@@ -58,7 +58,12 @@ describe('manifestFor', () => {
   test('Firefox: everything else as in the shared manifest', () => {
     const shared = readShared();
     const firefox = manifestFor('firefox', shared);
-    const differing = new Set(['background', 'minimum_chrome_version', 'browser_specific_settings']);
+    const differing = new Set([
+      'background',
+      'minimum_chrome_version',
+      'browser_specific_settings',
+      'optional_permissions',
+    ]);
     const rest = (manifest: Record<string, unknown>): Record<string, unknown> =>
       Object.fromEntries(Object.entries(manifest).filter(([key]) => !differing.has(key)));
     assert.deepEqual(rest(firefox), rest(shared));
@@ -76,6 +81,18 @@ describe('manifestFor', () => {
       assert.deepEqual(firefox[key], shared[key], key);
     }
     assert.deepEqual(shared, readShared(), 'the shared manifest is not changed');
+  });
+
+  test('Chrome asks for debugger as an optional permission (rendering); Firefox, which has none such, is not given it', () => {
+    const shared = readShared();
+    assert.deepEqual(manifestFor('chrome', shared)['optional_permissions'], ['debugger']);
+    assert.equal((manifestFor('chrome', shared)['permissions'] as string[]).includes('debugger'), false);
+    const firefox = manifestFor('firefox', shared);
+    assert.equal('optional_permissions' in firefox, false);
+    assert.equal(JSON.stringify(firefox).includes('debugger'), false);
+    // Another optional permission would stay, without debugger.
+    const more = manifestFor('firefox', { ...shared, optional_permissions: ['debugger', 'bookmarks'] });
+    assert.deepEqual(more['optional_permissions'], ['bookmarks']);
   });
 
   test('Firefox: a classic background script stays classic (no type)', () => {

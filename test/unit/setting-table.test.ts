@@ -24,6 +24,7 @@ function otherValue(key: TableKey): unknown {
   const entry = SETTING_TABLE[key];
   const value: unknown = entry.default;
   if (typeof value === 'boolean') return !value;
+  if (entry.choices !== undefined) return entry.choices.find((choice) => choice.value !== value)?.value;
   if (typeof value === 'number') {
     const limits = entry.limits;
     assert.ok(limits !== undefined, `${key} has bounds`);

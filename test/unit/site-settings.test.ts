@@ -249,6 +249,8 @@ describe('settings form values', () => {
       maxExternalPerHost: '100',
       withCookies: false,
       allowPrivateAddresses: false,
+      render: 'off',
+      renderTimeoutSeconds: '15',
     });
   });
 
@@ -287,8 +289,33 @@ describe('settings form values', () => {
       requestsPerHost: 16,
       jitterMs: 7,
       maxBodyBytes: 1_500_001,
+      render: 'always' as const,
+      renderTimeoutMs: 2500,
     };
     assert.deepEqual(toSettings(fromSettings(settings)), settings);
+  });
+
+  it('shows rendering as a list of its three modes, and names a mode that is none of them next to its field', () => {
+    const field = FIELDS.find((each) => each.setting === 'render');
+    assert.equal(field?.kind, 'choice');
+    assert.deepEqual(field?.kind === 'choice' ? field.choices.map((choice) => choice.value) : [], [
+      'off',
+      'auto',
+      'always',
+    ]);
+    assert.equal(checkForm({ ...fromSettings({}), render: 'auto' }).ok, true);
+    const checked = checkForm({ ...fromSettings({}), render: 'sometimes' });
+    assert.equal(checked.ok, false);
+    assert.equal(
+      checked.ok ? null : checked.errors.render,
+      'Render pages (run their scripts) must be off, auto or always',
+    );
+  });
+
+  it('reads the render cap in seconds, from 2 to 120', () => {
+    assert.equal(toSettings({ ...fromSettings({}), renderTimeoutSeconds: '2.5' }).renderTimeoutMs, 2500);
+    const checked = checkForm({ ...fromSettings({}), renderTimeoutSeconds: '1' });
+    assert.equal(checked.ok ? null : checked.errors.renderTimeoutMs, 'Render cap must be from 2 s to 120 s, not 1 s');
   });
 
   it('rounds times to whole ms and sizes to whole bytes', () => {
@@ -391,6 +418,10 @@ describe('settings form values', () => {
     assert.deepEqual(describeSettings({ delayMs: 0, requestsPerHost: 8 }), [
       'Delay (s): 0',
       'Requests at once per host: 8',
+    ]);
+    assert.deepEqual(describeSettings({ render: 'auto', renderTimeoutMs: 30_000 }), [
+      'Render pages (run their scripts): auto',
+      'Render cap (s): 30',
     ]);
   });
 });

@@ -28,6 +28,13 @@ export const FIREFOX_MIN_VERSION = '140.0';
 /** The oldest Firefox for Android the manifest allows: 142, the first to read `data_collection_permissions`. */
 export const FIREFOX_ANDROID_MIN_VERSION = '142.0';
 
+/**
+ * Permissions only Chrome has, left out of Firefox's manifest (`web-ext lint` refuses an unknown one):
+ * `debugger` (`chrome.debugger`, which rendering pages uses in Chrome; Firefox renders through its
+ * blocking `webRequest` instead).
+ */
+export const CHROME_ONLY_PERMISSIONS: readonly string[] = ['debugger'];
+
 /** The part of a manifest this file reads or changes; the rest passes through as written. */
 export interface SharedManifest {
   manifest_version: 3;
@@ -49,13 +56,21 @@ export function targetBrowserOf(mode: string): TargetBrowser {
  *
  * Firefox: the background is an event page (`background.scripts`; Firefox has no extension service
  * workers), `browser_specific_settings.gecko` gives the id, the oldest version and the data Tabcrawl
- * collects (none: what it crawls stays in the browser), and `minimum_chrome_version` is dropped.
+ * collects (none: what it crawls stays in the browser), and `minimum_chrome_version` and the
+ * {@link CHROME_ONLY_PERMISSIONS} are dropped (a list they leave empty goes too).
  */
 export function manifestFor(target: TargetBrowser, shared: SharedManifest): Record<string, unknown> {
   const manifest: Record<string, unknown> = structuredClone(shared);
   if (target === 'chrome') return manifest;
   const { service_worker: script, type } = shared.background;
   delete manifest['minimum_chrome_version'];
+  for (const key of ['permissions', 'optional_permissions']) {
+    const listed = manifest[key];
+    if (!Array.isArray(listed)) continue;
+    const kept = listed.filter((permission) => !CHROME_ONLY_PERMISSIONS.includes(String(permission)));
+    if (kept.length === 0) delete manifest[key];
+    else manifest[key] = kept;
+  }
   manifest['background'] = { scripts: [script], ...(type === undefined ? {} : { type }) };
   manifest['browser_specific_settings'] = {
     gecko: {

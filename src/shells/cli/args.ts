@@ -5,7 +5,13 @@
 import { parseArgs } from 'node:util';
 import { FORMATS, formatOfPath, type ExportFormat } from '../../export/format-info.ts';
 import { startUrlProblem } from '../../core/crawl/crawl-lifecycle.ts';
-import { DEFAULT_SETTINGS, validateSettings, type CrawlSettings, type SettingsError } from '../../core/settings.ts';
+import {
+  alternatives,
+  DEFAULT_SETTINGS,
+  validateSettings,
+  type CrawlSettings,
+  type SettingsError,
+} from '../../core/settings.ts';
 import {
   EXTRA_ORIGINS_LABEL,
   SETTING_ENTRIES,
@@ -398,6 +404,13 @@ function readSettingOptions(values: CliValues, settings: CliSettings): string | 
       case 'on':
         if (value === true) given[key] = true;
         break;
+      case 'choice': {
+        if (typeof value !== 'string') break;
+        const read = parseChoice(value, SETTING_TABLE[key].choices ?? []);
+        if (read === null) return `${cli.flag} must be ${alternatives(choiceValues(key))}, got '${value}'`;
+        given[key] = read;
+        break;
+      }
       case 'switch': {
         const on = (cli.on ?? []).some((name) => values[name] === true);
         const off = (cli.off ?? []).some((name) => values[name] === true);
@@ -409,6 +422,14 @@ function readSettingOptions(values: CliValues, settings: CliSettings): string | 
   }
   Object.assign(settings, given);
   return null;
+}
+
+/** The values a choice setting allows, in the table's order. */
+const choiceValues = (key: TableKey): string[] => (SETTING_TABLE[key].choices ?? []).map((choice) => choice.value);
+
+/** One of `choices` by its value, any case (`--render AUTO`), or null. */
+function parseChoice(text: string, choices: readonly { value: string }[]): string | null {
+  return choices.find((choice) => choice.value === text.trim().toLowerCase())?.value ?? null;
 }
 
 /** What is wrong with the `--out` files, or null. */

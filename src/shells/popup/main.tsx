@@ -9,6 +9,7 @@ import type { ExportFormat } from '../../export/format-info.ts';
 import { exportPagePath, IMPORT_PAGE_PATH, resultsPagePath, type ResultsViewName } from '../../messaging/routes.ts';
 import { onEvent, send } from '../../messaging/client.ts';
 import { storageAreaAdapter } from '../../settings/site-settings.ts';
+import { renderPermissionRequester } from '../../settings/render-permission.ts';
 import { App } from '../../popup/app.tsx';
 import { saveDownload } from '../../export/save-download.ts';
 
@@ -67,6 +68,8 @@ if (root !== null) {
         openResultsTab,
         openImportTab,
         settingsStorage,
+        // Chrome asks for `debugger` when More settings turns rendering on; Firefox needs nothing.
+        requestRenderPermission: renderPermissionRequester(browser.permissions, browser.runtime.getManifest()),
         saveConfig,
         tabcrawlVersion,
       }}

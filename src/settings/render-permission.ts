@@ -1,0 +1,34 @@
+/**
+ * How a page asks the browser for what rendering needs, from the manifest it runs under: Chrome's build
+ * lists `debugger` as an optional permission, asked for with `permissions.request` (a prompt); the command
+ * line's copy lists it as granted; Firefox's lists neither, and renders without it. Pure: the browser's
+ * permissions API comes in.
+ */
+import { RENDER_PERMISSION } from '../core/setting-table.ts';
+
+/** What of `browser.permissions` the request needs. */
+export interface PermissionsApi {
+  // A method, so that the browser's own (its list typed as the permissions it knows) fits.
+  request(permissions: { permissions?: string[] }): Promise<boolean>;
+}
+
+/** What of the manifest (`runtime.getManifest()`) says whether rendering needs asking. */
+export interface ManifestPermissions {
+  permissions?: readonly string[];
+  optional_permissions?: readonly string[];
+}
+
+/**
+ * The function a page gives the settings form as `requestRenderPermission`: it asks for `debugger` when the
+ * manifest lists it as optional (the call to `permissions.request` is made at once, while the user's change
+ * still counts as a gesture), and resolves true at once when it is granted already or not needed.
+ */
+export function renderPermissionRequester(
+  permissions: PermissionsApi,
+  manifest: ManifestPermissions,
+): () => Promise<boolean> {
+  const isOptional = manifest.optional_permissions?.includes(RENDER_PERMISSION) === true;
+  const isGranted = manifest.permissions?.includes(RENDER_PERMISSION) === true;
+  if (!isOptional || isGranted) return () => Promise.resolve(true);
+  return () => permissions.request({ permissions: [RENDER_PERMISSION] });
+}
