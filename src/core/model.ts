@@ -439,8 +439,6 @@ export interface RenderRecord {
   navigations: string[];
 }
 
-/** Whether a crawl renders its pages (runs their scripts in a browser tab): see `core/page-facts/render-rule.ts`. */
-export type RenderMode = 'off' | 'auto' | 'always';
 
 /**
  * A page waiting for its render (stored, so that a restarted worker renders it again). Served in `seq`

@@ -203,4 +203,16 @@ describe('start checks', () => {
     assert.equal(reply.ok ? null : reply.error.fields?.[0]?.field, 'withCookies');
     assert.equal((await bg.store.listCrawls()).length, 0);
   });
+
+  it('refuses a crawl that renders pages where the browser cannot render (Firefox), saying why, and stores nothing', async () => {
+    const bg = background();
+    for (const render of ['auto', 'always'] as const) {
+      const reply = await bg.start({ startUrl: `${A}/`, render });
+      assert.equal(reply.ok ? null : reply.error.fields?.[0]?.field, 'render');
+      assert.match(reply.ok ? '' : reply.error.message, /cannot render pages.*Render pages off/);
+    }
+    assert.equal((await bg.store.listCrawls()).length, 0);
+    const off = await bg.start({ startUrl: `${A}/`, render: 'off' });
+    assert.ok(off.ok);
+  });
 });

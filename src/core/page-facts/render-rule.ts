@@ -15,7 +15,7 @@
  * The figures it gives on a static site and a client-rendered one are in docs/rendering.md.
  */
 import { type Handler, Parser } from 'htmlparser2';
-import type { RenderMode } from '../model.ts';
+import type { RenderMode } from '../crawl-settings.ts';
 
 /** Fewer words than this, with fewer than {@link FEW_LINKS} links, is an almost empty body. */
 export const FEW_WORDS = 50;

@@ -32,7 +32,7 @@ import { CrawlRunner } from '../../core/crawl/crawl-runner.ts';
 import { STORAGE_FULL_MESSAGE } from '../../core/crawl/run-context.ts';
 import { StorageFullError, type Clock, type CrawlStore, type Fetcher, type Renderer } from '../../core/crawl/ports.ts';
 import type { CrawlRecord } from '../../core/model.ts';
-import { type CrawlSettings, validateSettings, withSessionGuard } from '../../core/settings.ts';
+import { type CrawlSettings, renderModeOf, validateSettings, withSessionGuard } from '../../core/settings.ts';
 import { originOf } from '../../core/url/normalize-url.ts';
 import { sharedSite } from '../../core/url/scope.ts';
 import { TabcrawlError } from '../../messaging/protocol.ts';
@@ -108,6 +108,11 @@ export class CrawlManager {
     if (settings.withCookies && this.sessionRunner === null) {
       const message = 'this Tabcrawl cannot crawl with cookies';
       throw new TabcrawlError({ code: 'invalid-settings', message, fields: [{ field: 'withCookies', message }] });
+    }
+    if (renderModeOf(settings) !== 'off' && (this.deps.renderer ?? null) === null) {
+      const message =
+        'this browser cannot render pages for Tabcrawl (Firefox gives add-ons no way to answer a page\'s requests from the crawl: docs/rendering.md); crawl with Render pages off';
+      throw new TabcrawlError({ code: 'invalid-settings', message, fields: [{ field: 'render', message }] });
     }
     return this.exclusive(async () => {
       await this.refuseIfBusy(settings, null);

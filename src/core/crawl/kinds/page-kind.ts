@@ -13,7 +13,7 @@ import { decodeHtml, isHtmlType, looksBinary, parseContentType } from '../../lin
 import { extractLinks, type ExtractedLink, type PageLinks } from '../../links/extract-links.ts';
 import type { FrontierEntry, PageRecord } from '../../model.ts';
 import { renderReason, renderSignalsOf, type RenderSignals } from '../../page-facts/render-rule.ts';
-import type { CrawlSettings } from '../../settings.ts';
+import { renderModeOf, type CrawlSettings } from '../../settings.ts';
 import { originOf } from '../../url/normalize-url.ts';
 import { createScope } from '../../url/scope.ts';
 import type { Candidate } from '../candidate.ts';
@@ -24,7 +24,6 @@ import {
   isSuccess,
   NOTHING_FOUND,
   PAGE_LIKE,
-  renderModeOf,
   resourceBudgetLeft,
   resourceCandidate,
   type WorkKind,

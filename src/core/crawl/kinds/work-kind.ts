@@ -27,7 +27,6 @@ import type {
   HostState,
   NotCrawledReason,
   PageRecord,
-  RenderMode,
   RowKind,
 } from '../../model.ts';
 import type { CrawlSettings } from '../../settings.ts';
@@ -145,13 +144,8 @@ export const PAGE_LIKE = {
 /** Whether the crawl archives page resources (crawls stored before the setting existed do not). */
 export const archivesResources = (settings: CrawlSettings): boolean => settings.archiveResources === true;
 
-/** How the crawl renders its pages (crawls stored before the setting existed render none). */
-export const renderModeOf = (settings: CrawlSettings): RenderMode =>
-  (settings as CrawlSettings & { render?: RenderMode }).render ?? 'off';
-
 /** The longest one page's render may take, in ms (crawls stored before the setting existed: 15 s). */
-export const renderCapMs = (settings: CrawlSettings): number =>
-  (settings as CrawlSettings & { renderTimeoutMs?: number }).renderTimeoutMs ?? 15_000;
+export const renderCapMs = (settings: CrawlSettings): number => settings.renderTimeoutMs ?? 15_000;
 
 /** Whether the crawl downloads linked files (crawls stored before the setting existed do not). */
 export const downloadsFiles = (settings: CrawlSettings): boolean => settings.downloadFiles === true;
