@@ -1,8 +1,9 @@
 /**
  * How a page asks the browser for what rendering needs, from the manifest it runs under: Chrome's build
- * lists `debugger` as an optional permission, asked for with `permissions.request` (a prompt); the command
- * line's copy lists it as granted; Firefox's lists neither, and renders without it. Pure: the browser's
- * permissions API comes in.
+ * lists `debugger` under `permissions` (Chromium grants it only so: docs/security.md), so nothing is asked;
+ * a manifest that listed it as optional would ask with `permissions.request` (a prompt); Firefox's lists
+ * neither (its background refuses a crawl that renders, saying why). Pure: the browser's permissions API
+ * comes in.
  */
 import { RENDER_PERMISSION } from '../core/setting-table.ts';
 

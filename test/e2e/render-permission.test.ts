@@ -1,13 +1,15 @@
 /**
- * The `debugger` permission rendering needs (issue 29), in headless Chromium with the built extension:
- * the build asks for it as optional, which Chromium does not grant (docs/security.md, "Rendering's
- * permission"); the command line's copy for `--render` has it at load. About 5 s.
+ * The `debugger` permission rendering needs (issue 29), in headless Chromium: the build lists it as a
+ * required permission, because Chromium will not grant it as an optional one (docs/security.md,
+ * "Rendering's permission"). About 5 s.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { launchExtension, type ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
 import { findChromium } from '../../src/shells/cli/chromium.ts';
-import { grantedPermissionsFor } from '../../src/shells/cli/granted-extension.ts';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DIST_DIR } from './helpers.ts';
 
 /** What an extension page of `session` sees of the permission. */
@@ -41,30 +43,37 @@ async function debuggerFacts(session: ExtensionSession) {
 }
 
 describe('the debugger permission in Chromium', () => {
-  it('is not granted to the build, and Chromium will not ask for it as an optional permission', async () => {
-    const session = await launchExtension({ distDir: DIST_DIR, chromePath: findChromium(process.env), copyDist: true });
+  it('is granted to the build at load, with chrome.debugger, and no prompt', async () => {
+    const session = await launchExtension({ distDir: DIST_DIR, chromePath: findChromium(process.env) });
     try {
-      assert.deepEqual(await debuggerFacts(session), {
-        has: false,
-        hasApi: false,
-        asked: 'refused: Only permissions specified in the manifest may be requested.',
-      });
+      assert.deepEqual(await debuggerFacts(session), { has: true, hasApi: true, asked: 'granted true' });
     } finally {
       await session.close();
     }
   });
 
-  it("is granted at load to the command line's copy for --render, with chrome.debugger, no prompt", async () => {
-    const session = await launchExtension({
-      distDir: DIST_DIR,
-      chromePath: findChromium(process.env),
-      grantPermissions: grantedPermissionsFor('chrome', { render: 'always' }),
-    });
+  it('would not be granted as an optional permission: Chromium refuses to ask for it (why it is required)', async () => {
+    // The same build, debugger moved to optional_permissions, loaded afresh.
+    const copy = mkdtempSync(join(tmpdir(), 'tabcrawl-optional-debugger-'));
+    cpSync(DIST_DIR, copy, { recursive: true });
+    const path = join(copy, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(path, 'utf8')) as {
+      permissions: string[];
+      optional_permissions?: string[];
+    };
+    manifest.permissions = manifest.permissions.filter((permission) => permission !== 'debugger');
+    manifest.optional_permissions = ['debugger'];
+    writeFileSync(path, JSON.stringify(manifest));
+    const optional = await launchExtension({ distDir: copy, chromePath: findChromium(process.env) });
     try {
-      assert.notEqual(session.distDir, DIST_DIR, 'a copy is loaded');
-      assert.deepEqual(await debuggerFacts(session), { has: true, hasApi: true, asked: 'granted true' });
+      assert.deepEqual(await debuggerFacts(optional), {
+        has: false,
+        hasApi: false,
+        asked: 'refused: Only permissions specified in the manifest may be requested.',
+      });
     } finally {
-      await session.close();
+      await optional.close();
+      rmSync(copy, { recursive: true, force: true });
     }
   });
 });

@@ -7,7 +7,7 @@
  * temporary profile (and `TMPDIR`/`HOME` for Chromium, so a killed browser
  * leaves nothing behind outside it).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
@@ -16,7 +16,6 @@ import { SINK_NAME, type SinkEvent } from '../../export/page-sink.ts';
 import type { SinkPage } from './export-through-page.ts';
 import type { FilePage } from './import-through-page.ts';
 import QUIET_FLAGS from './chromium-flags.json' with { type: 'json' };
-import { copyExtension } from './granted-extension.ts';
 
 /**
  * Playwright reports every network request of a service worker it attaches to
@@ -44,13 +43,6 @@ export interface LaunchOptions {
    * @default false
    */
   copyDist?: boolean;
-  /**
-   * Permissions the user granted by asking for what needs them (`debugger` for `--render`): the browser
-   * loads a copy of `distDir` (as with `copyDist`) whose manifest lists them under `permissions`, which
-   * Chromium grants an unpacked extension at load, without the prompt a headless browser cannot show.
-   * @default [] (the build as it is)
-   */
-  grantPermissions?: readonly string[];
   /** The extension page opened once to send messages from. @default {@link DRIVER_PAGE_PATH} */
   driverPagePath?: string;
   /**
@@ -159,11 +151,12 @@ export async function launchExtension(options: LaunchOptions): Promise<Extension
       writeFileSync(join(userDataDir, 'Default', 'Preferences'), JSON.stringify(preferences));
     }
 
-    const granted = options.grantPermissions ?? [];
-    const distDir =
-      options.copyDist === true || granted.length > 0
-        ? copyExtension(options.distDir, join(profileDir, 'extension'), granted)
-        : options.distDir;
+    let distDir = options.distDir;
+    if (options.copyDist === true) {
+      distDir = join(profileDir, 'extension');
+      rmSync(distDir, { recursive: true, force: true });
+      cpSync(options.distDir, distDir, { recursive: true });
+    }
 
     const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
     context = await chromium.launchPersistentContext(userDataDir, {

@@ -17,7 +17,6 @@ import { exportThroughPage } from './export-through-page.ts';
 import type { ExportFormat } from '../../export/format-info.ts';
 import { startDemoSite, type DemoSite } from './demo-site.ts';
 import { launchExtension } from './extension-driver.ts';
-import { grantedPermissionsFor } from './granted-extension.ts';
 import { findFirefox } from './firefox.ts';
 import type { SinkPageOpener } from './export-through-page.ts';
 import {
@@ -165,9 +164,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       write: say,
     });
     try {
-      // `--render auto` or `always` in Chromium: a copy of the extension with `debugger` granted (security.md).
-      const granted = grantedPermissionsFor(browser, settings);
-      session = await launchIn(browser, distDirOf(io.root, browser), browserPath, granted);
+      session = await launchIn(browser, distDirOf(io.root, browser), browserPath);
     } finally {
       stopWatch();
     }
@@ -266,16 +263,8 @@ export interface ImportPort extends CrawlPort {
 /** What the CLI needs of a browser running the extension, Chromium's session or Firefox's. */
 type BrowserSession = Pick<CrawlPort, 'request'> & SinkPageOpener & FilePageOpener & { close(): Promise<void> };
 
-/**
- * Starts `browser` (at `browserPath`) with the extension built into `distDir`, Chromium's copy granted
- * `grantPermissions` when there are any; a failed start is one clear line.
- */
-async function launchIn(
-  browser: CliBrowser,
-  distDir: string,
-  browserPath: string,
-  grantPermissions: readonly string[],
-): Promise<BrowserSession> {
+/** Starts `browser` (at `browserPath`) with the extension built into `distDir`; a failed start is one clear line. */
+async function launchIn(browser: CliBrowser, distDir: string, browserPath: string): Promise<BrowserSession> {
   if (browser === 'firefox') {
     // Loaded only for Firefox: puppeteer-core takes a while to load, and a Chromium run never needs it.
     const { launchFirefoxExtension } = await import('./firefox-driver.ts');
@@ -285,7 +274,7 @@ async function launchIn(
       );
     });
   }
-  return launchExtension({ distDir, chromePath: browserPath, grantPermissions }).catch((error: unknown) => {
+  return launchExtension({ distDir, chromePath: browserPath }).catch((error: unknown) => {
     throw new Error(chromiumLaunchProblem(errorMessage(error), browserPath));
   });
 }
