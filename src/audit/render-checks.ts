@@ -17,7 +17,7 @@
 import type { PageRecord, RenderRecord, StaticFacts } from '../core/model.ts';
 import type { PageFacts } from '../core/page-facts/page-facts.ts';
 import { collapseSpace } from './content-checks.ts';
-import type { CollectorFactory } from './engine.ts';
+import { RELATED_MAX, type CollectorFactory, type RelatedUrls } from './engine.ts';
 import { PendingFindings, plural, relatedOf } from './pending.ts';
 
 /** Most characters of a crawled text quoted in a finding's detail (a title, a description, a script error). */
@@ -69,6 +69,11 @@ export function linksOnlyRendered(row: Pick<PageRecord, 'links'>, statics: Pick<
   return row.links.filter((link) => !before.has(link));
 }
 
+/** The first {@link RELATED_MAX} of `urls` and their count: what a finding keeps until the scans end (a page may have thousands). */
+function firstOf(urls: readonly string[]): RelatedUrls {
+  return { urls: urls.slice(0, RELATED_MAX), count: urls.length };
+}
+
 /** The robots finding of a rendered page (noindex in one version only, or other directives differing); null when alike. */
 function robotsFinding(
   rendered: PageFacts,
@@ -90,7 +95,7 @@ function compare(row: PageRecord, statics: StaticFacts, pending: PendingFindings
       'rendered-links-only',
       row.url,
       `${plural(onlyRendered.length, 'link')} found only after rendering`,
-      relatedOf(onlyRendered),
+      firstOf(onlyRendered),
     );
   const title = comparable(row.title);
   const staticTitle = comparable(statics.title);
@@ -138,7 +143,7 @@ function judgeRender(row: PageRecord, render: RenderRecord, pending: PendingFind
       'render-blocked-request',
       row.url,
       `${plural(disallowed.length, 'request')} robots.txt disallows`,
-      relatedOf([...new Set(disallowed)]),
+      firstOf([...new Set(disallowed)]),
     );
   if (render.outcome !== 'rendered')
     pending.add(

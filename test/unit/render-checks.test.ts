@@ -65,6 +65,15 @@ describe('the rendering checks', () => {
     assert.equal(finding?.relatedCount, 2);
   });
 
+  it('keeps the first 100 links found only after rendering and counts them all', async () => {
+    const links = Array.from({ length: 150 }, (_, i) => at(`/item/${i}`));
+    const row = rendered('/app', { links, linkTexts: links.map(() => '') }, { links: [], linkTexts: [] });
+    const [finding] = await findingsOf([row], 'rendered-links-only');
+    assert.equal(finding?.detail, '150 links found only after rendering');
+    assert.equal(finding?.related.length, 100);
+    assert.equal(finding?.relatedCount, 150);
+  });
+
   it('compares titles with white space collapsed, and counts a title present in one version only', async () => {
     const rows = [
       rendered('/same', { title: ' Shop \n  home ' }, { title: 'Shop home' }),
