@@ -11,6 +11,7 @@ import { runChecks, type AuditResult, type CollectorFactory, type PassReader, ty
 import { indexingChecks } from './indexing-checks.ts';
 import { linkChecks } from './link-checks.ts';
 import { pageChecks } from './page-checks.ts';
+import { renderChecks } from './render-checks.ts';
 import { DEFAULT_THRESHOLDS, type AuditThresholds } from './thresholds.ts';
 
 /** Every group of checks; together they cover every id of the registry (a unit test holds them to it). */
@@ -20,6 +21,7 @@ export const COLLECTORS: readonly CollectorFactory[] = Object.freeze([
   contentChecks,
   indexingChecks,
   pageChecks,
+  renderChecks,
 ]);
 
 /**

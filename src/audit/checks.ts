@@ -11,6 +11,7 @@
  *
  * Pure: no Dexie, no browser API.
  */
+import { RENDER_CHECK_INFOS } from './render-check-infos.ts';
 import { DEFAULT_THRESHOLDS, type AuditThresholds } from './thresholds.ts';
 
 /** How much an issue matters: an `error` breaks something for visitors or search engines, a `warning` likely costs, a `notice` is worth a look. */
@@ -48,12 +49,21 @@ export const CHECK_IDS = Object.freeze([
   'mixed-content',
   'image-missing-alt',
   'duplicate-content',
+  'rendered-links-only',
+  'rendered-title-differs',
+  'rendered-description-differs',
+  'rendered-canonical-differs',
+  'rendered-noindex-differs',
+  'rendered-robots-differs',
+  'render-script-errors',
+  'render-blocked-request',
+  'render-failed',
 ] as const);
 
 export type CheckId = (typeof CHECK_IDS)[number];
 
 /** The groups of checks, as the Issues view heads them. */
-export type CheckGroup = 'links' | 'redirects' | 'titles' | 'indexing' | 'performance' | 'content';
+export type CheckGroup = 'links' | 'redirects' | 'titles' | 'indexing' | 'performance' | 'content' | 'rendering';
 
 export interface CheckInfo {
   id: CheckId;
@@ -262,6 +272,7 @@ export function checkInfos(thresholds: AuditThresholds = DEFAULT_THRESHOLDS): re
       why: 'Several URLs serve byte-identical pages: search engines pick one and links split between them. Redirect the copies, or add a canonical.',
       threshold: 'identical body, 2xx, 2 or more pages',
     },
+    ...RENDER_CHECK_INFOS,
   };
   return Object.freeze(CHECK_IDS.map((id) => Object.freeze({ id, ...infos[id] })));
 }

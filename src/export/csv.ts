@@ -8,7 +8,8 @@
  *   CRLF; a field is quoted when it contains `"`, `,`, CR or LF, with its
  *   quotes doubled.
  * - Columns: the JSON Lines fields ({@link toJsonlRow}), in the same order and
- *   with the same names and meanings ({@link CSV_COLUMNS}).
+ *   with the same names and meanings ({@link CSV_COLUMNS}), but `render` (an
+ *   object: its outcome is the `rendered` column).
  * - List fields (`methods`, `anchors`, `links`, `robots`, `hreflang`) are joined with ` | ` (space,
  *   bar, space): anchor texts often contain spaces, so a bare space would not
  *   separate them. An anchor text that itself contains ` | ` cannot be told
@@ -71,11 +72,15 @@ export const CSV_COLUMNS = Object.freeze([
   'blockedRule',
   'error',
   'errorCode',
+  'rendered',
   'issues',
-] as const satisfies readonly (keyof JsonlRow)[]);
+] as const satisfies readonly (keyof CsvRow)[]);
+
+/** The JSON Lines fields a CSV cell can hold: every one but the `render` object (its outcome is `rendered`). */
+export type CsvRow = Omit<JsonlRow, 'render'>;
 
 /** Compile-time check: a JSON Lines field missing from {@link CSV_COLUMNS} makes this `false`, and the line below an error. */
-type HasEveryField = Exclude<keyof JsonlRow, (typeof CSV_COLUMNS)[number]> extends never ? true : false;
+type HasEveryField = Exclude<keyof CsvRow, (typeof CSV_COLUMNS)[number]> extends never ? true : false;
 const hasEveryField: HasEveryField = true;
 void hasEveryField;
 
@@ -123,7 +128,7 @@ export function cellText(value: CsvCell): string {
 }
 
 /** One record: the fields of `row`, separated by commas, ending in CRLF. */
-export function csvRecord(row: JsonlRow): string {
+export function csvRecord(row: CsvRow): string {
   return `${CSV_COLUMNS.map((column) => quoteField(cellText(row[column]))).join(',')}${CRLF}`;
 }
 

@@ -15,6 +15,7 @@ import { NO_REDIRECTS, type RedirectLookup } from './redirect-chains.ts';
 import { resourceCountsOf, type BrokenUrls } from './broken-resources.ts';
 import type { FormatWriter } from './export-source.ts';
 import { NO_ISSUES, type IssueLookup } from './issues-of-source.ts';
+import { renderFieldsOf, type JsonlRender } from './render-fields.ts';
 import { rowFactsOfSource } from './row-facts.ts';
 
 /** The exported shape of one row. */
@@ -86,8 +87,12 @@ export interface JsonlRow {
   /** Message of a network-level failure. */
   error: string | null;
   errorCode: string | null;
+  /** The outcome of rendering the page (`rendered`, `timeout`…: `render-fields.ts`); null when it was not rendered. */
+  rendered: JsonlRender['outcome'] | null;
   /** Ids of the Issues checks that failed on this URL (docs/audit.md), in the registry's order; [] when none. */
   issues: CheckId[];
+  /** What rendering the page met (JSON Lines only: no CSV column); null when it was not rendered. */
+  render: JsonlRender | null;
 }
 
 /**
@@ -104,6 +109,7 @@ export function toJsonlRow(
 ): JsonlRow {
   const { resourceCount, brokenResourceCount } = resourceCountsOf(page, broken);
   const chain = redirects.chainOf(page.url);
+  const { rendered, render } = renderFieldsOf(page);
   return {
     url: page.url,
     kind: page.kind,
@@ -133,7 +139,9 @@ export function toJsonlRow(
     blockedRule: page.blockedRule,
     error: page.error?.message ?? null,
     errorCode: page.error?.code ?? null,
+    rendered,
     issues: [...(issues.get(page.url) ?? [])],
+    render,
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import type { PageRecord } from '../core/model.ts';
 import { shown } from './archive-error.ts';
+import { renderProblem } from './render-check.ts';
 
 type Check = (value: unknown) => boolean;
 
@@ -80,7 +81,7 @@ export function rowProblem(value: unknown): string | null {
   const facts = row['facts'];
   if (facts !== undefined && facts !== null && !isObject(facts))
     return `its facts is ${described(facts)}, not an object or null`;
-  return null;
+  return renderProblem(row['render']);
 }
 
 /** Whether `value` is a stored row (see {@link rowProblem}). */

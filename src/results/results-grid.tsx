@@ -133,6 +133,13 @@ const CELLS: { readonly [C in ShownColumn]: Omit<GridColumn, 'column' | 'label' 
     minPx: 96,
     dropRank: 11,
   },
+  rendered: {
+    cell: (row) => row.rendered,
+    title: (row) => (row.rendered === '' ? 'Not rendered: read from its HTML' : undefined),
+    track: '124px',
+    minPx: 124,
+    dropRank: 12,
+  },
 };
 
 /** The indexability cell's short words for each reason (the tooltip says it whole). */

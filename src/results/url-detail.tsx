@@ -1,7 +1,7 @@
 /**
  * The detail of one URL, what an auditor looks for first: its status, title,
  * redirect target and error, then its page facts (indexability, canonical,
- * h1…), the robots decision and the redirect chain through it, then how it
+ * h1…), what rendering it changed when the crawl rendered it, the robots decision and the redirect chain through it, then how it
  * was fetched (size, times, methods, IP, SHA-256), headers, outgoing links
  * with their status, its page resources with theirs (broken ones marked), the
  * pages linking to it and the rows using it as a resource. All values render
@@ -25,6 +25,7 @@ import {
 import type { RowReader } from './row-reader.ts';
 import { resultsSearch } from '../messaging/routes.ts';
 import { PageFactsSection } from './page-facts-detail.tsx';
+import { RenderSection } from './render-detail.tsx';
 import { findReferences, outlinks, redirectChain, resourcesOf, type ReferenceScan } from './url-detail-queries.ts';
 import { useAsync, type AsyncState } from './use-async.ts';
 
@@ -100,6 +101,7 @@ function RowDetail(props: UrlDetailProps & { row: PageRecord }) {
         row={row}
         link={(url) => <DetailLink crawlId={props.crawlId} url={url} onOpen={props.onOpen} />}
       />
+      <RenderSection row={row} link={(url) => <DetailLink crawlId={props.crawlId} url={url} onOpen={props.onOpen} />} />
       <Section title="Robots" testId="detail-robots">
         {row.blockedBy === 'robots' ? (
           <p>

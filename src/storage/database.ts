@@ -36,6 +36,7 @@
  * |                |                    | `[crawlId+h1Key+seq]`        | results by number of h1                        |
  * |                |                    | `[crawlId+internalKey+seq]`  | results by internal links                      |
  * |                |                    | `[crawlId+outboundKey+seq]`  | results by outbound links                      |
+ * |                |                    | `[crawlId+renderKey+seq]`    | results by rendered (version 10)               |
  * | `bodies`       | `[crawlId+sha256]` | (key prefix `crawlId`)       | body by hash; delete by crawl                  |
  * | `resultChunks` | `[crawlId+chunk]`  | `[crawlId+rev]`              | every filter (status, kind, type, depth, index-|
  * |                |                    |                              | ability),                                      |
@@ -148,12 +149,20 @@ const PAGES_V4 = pagesIndexSchema(4);
  */
 const PAGES_V7 = pagesIndexSchema(7);
 
+/** The pages schema of version 10: version 7's and the *Rendered* column's sort index (`indexedSince: 10`, issue 29). */
+const PAGES_V10 = pagesIndexSchema(10);
+
 /**
  * The pages schema of each version that declared one, derived from the results columns but for version 2's (a
  * shipped index since dropped). `test/unit/results-columns.test.ts` holds them as written when shipped: a version's
  * schema never changes.
  */
-export const PAGES_SCHEMAS: Readonly<Record<number, string>> = Object.freeze({ 2: PAGES_V2, 4: PAGES_V4, 7: PAGES_V7 });
+export const PAGES_SCHEMAS: Readonly<Record<number, string>> = Object.freeze({
+  2: PAGES_V2,
+  4: PAGES_V4,
+  7: PAGES_V7,
+  10: PAGES_V10,
+});
 
 export class TabcrawlDatabase extends Dexie {
   declare readonly crawls: Table<CrawlRecord, string>;
@@ -292,10 +301,16 @@ export class TabcrawlDatabase extends Dexie {
           }),
       );
     /**
-     * Schema version 10, Tabcrawl 0.10.0: `renders`, the pages of a crawl waiting for their render (see
-     * `RenderEntry`), in the order they are rendered. Crawls stored before render nothing: no upgrade.
+     * Schema version 10, Tabcrawl 0.10.0 (issue 29, rendering): `renders`, the pages of a crawl waiting for
+     * their render (see `RenderEntry`), in the order they are rendered; and the *Rendered* results column
+     * (whether and how the crawl rendered a page: `rendered`, `rendered (capped)`, `failed: timeout`…). Page
+     * rows gain the key `renderKey` (see {@link PageKeys}) and its sort index, result chunks its column
+     * (`renderKeys`). Rows stored before were not rendered (`''`); the upgrade writes the key on every page
+     * row and rebuilds the chunks and counts, in one pass.
      */
-    this.version(10).stores({ renders: '[crawlId+url], [crawlId+seq]' });
+    this.version(10)
+      .stores({ pages: PAGES_V10, renders: '[crawlId+url], [crawlId+seq]' })
+      .upgrade((trans) => rebuildResults(trans));
   }
 }
 

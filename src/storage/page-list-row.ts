@@ -5,6 +5,7 @@
  */
 import { indexabilityOf, type Indexability } from '../core/page-facts/indexability.ts';
 import type { FetchFailure, PageRecord, RowKind } from '../core/model.ts';
+import { renderedLabel } from './rendered-label.ts';
 
 /** What a row of the results table shows. */
 export interface PageListRow {
@@ -31,6 +32,8 @@ export interface PageListRow {
   h1: string | null;
   internalLinks: number | null;
   outboundLinks: number | null;
+  /** Whether and how the crawl rendered the page (`rendered`, `rendered (capped)`, `failed: timeout`…); `''` when it did not. */
+  rendered: string;
 }
 
 /** What the results table shows of a full row. */
@@ -56,5 +59,6 @@ export function toPageListRow(row: PageRecord): PageListRow {
     h1: row.facts?.h1 ?? null,
     internalLinks: row.facts?.internalLinks ?? null,
     outboundLinks: row.facts?.outboundLinks ?? null,
+    rendered: renderedLabel(row.render),
   };
 }

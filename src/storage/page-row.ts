@@ -94,6 +94,8 @@ export interface PageKeys {
   internalKey: number;
   /** Schema version 7: `facts.outboundLinks`; -1 without facts. */
   outboundKey: number;
+  /** Schema version 10: whether and how the page was rendered (`rendered`, `failed: timeout`…: `rendered-label.ts`); `''` when not. */
+  renderKey: string;
 }
 
 /** A page as stored: the record plus its {@link PageKeys}. */

@@ -39,6 +39,7 @@ import {
 import { mediaTypeOf } from '../core/links/decode-html.ts';
 import type { PageRecord } from '../core/model.ts';
 import type { PageListRow } from './page-list-row.ts';
+import { renderedLabel } from './rendered-label.ts';
 
 /** How a chunk column stores its slots: strings, or a typed array of numbers. */
 export type ChunkArrayKind = 'text' | 'uint8' | 'int8' | 'int32' | 'float64';
@@ -98,7 +99,9 @@ export interface ResultColumnSpec {
  *
  * The page facts' columns (schema version 7) sort rows without facts first
  * (key -1); indexability sorts by its code: rows not judged, indexable, then
- * the reasons in the order of `INDEXABILITY_VALUES` (`page-row.ts`).
+ * the reasons in the order of `INDEXABILITY_VALUES` (`page-row.ts`). *Rendered*
+ * (schema version 10, issue 29) sorts by its words (`rendered-label.ts`): rows
+ * not rendered (`''`) first, then `failed…`, `rendered`, `rendered (capped)`.
  */
 export const RESULT_COLUMNS = Object.freeze({
   seq: {
@@ -250,6 +253,17 @@ export const RESULT_COLUMNS = Object.freeze({
     chunk: { field: 'outboundLinks', array: 'int32', missing: -1 },
     keyOf: (page: PageRecord) => page.facts?.outboundLinks ?? -1,
     listKey: (row: PageListRow) => row.outboundLinks,
+  },
+  rendered: {
+    label: 'Rendered',
+    isShown: true,
+    isDefault: false,
+    isNumeric: false,
+    sortKey: 'renderKey',
+    indexedSince: 10,
+    chunk: { field: 'renderKeys', array: 'text', missing: '' },
+    keyOf: (page: PageRecord) => renderedLabel(page.render),
+    listKey: (row: PageListRow) => (row.rendered === '' ? null : row.rendered),
   },
 } as const satisfies Record<string, ResultColumnSpec>);
 

@@ -69,6 +69,39 @@ describe('crawled text on the pages', () => {
     expect(mounted.container.textContent).not.to.match(RAW);
   });
 
+  it("shows a rendered page's script error with its ESC and RLO written out in the URL detail's Rendering section (issue 29)", async () => {
+    const row = pageRecord(1, {
+      url: `${SITE}/app`,
+      render: {
+        outcome: 'rendered',
+        message: null,
+        why: 'always',
+        at: 1,
+        durationMs: 10,
+        capped: false,
+        static: { title: 'Loading\u202E', links: [], linkTexts: [], facts: null },
+        sha256: null,
+        truncated: false,
+        scriptErrors: ['Error: \u001B[2J\u202Egnp.exe'],
+        requests: [],
+        refused: [],
+        navigations: [],
+      },
+    });
+    view = await mountResults({
+      queries: new FakePageQueries([listRowOf(row)]),
+      reader: new FakeRowReader([row]),
+      crawlId: CRAWL_ID,
+      initialUrl: row.url,
+    });
+    const mounted = view;
+    await waitFor(() =>
+      expect(mounted.byTestId('render-script-errors').textContent).to.include('Error: \\x1B[2J\\u202Egnp.exe'),
+    );
+    expect(mounted.byTestId('render-compare').textContent).to.include('Loading\\u202E');
+    expect(mounted.byTestId('detail-render').textContent).not.to.match(RAW);
+  });
+
   it('shows an ESC, a BEL and an RLO of an import warning written out', async () => {
     const warning =
       'site.warc: record at byte 0: WARC-Target-URI http://a.test/\u001B]0;owned\u0007\u202Egnp.exe is not a URL';

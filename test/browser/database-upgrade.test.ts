@@ -24,7 +24,13 @@ const V4_PAGES =
 
 /** Version 6's page row as Tabcrawl 0.6.0 stored it: the record and the keys of version 2, none of version 7's. */
 function v6Row(page: PageRecord): Record<string, unknown> {
-  const { indexKey: _x, wordsKey: _w, h1Key: _h, internalKey: _n, outboundKey: _o, ...row } = toPageRow(page);
+  const { indexKey: _x, wordsKey: _w, h1Key: _h, internalKey: _n, outboundKey: _o, ...row } = v9Row(page);
+  return row;
+}
+
+/** Version 9's page row: the record and the keys up to version 7's, without version 10's `renderKey`. */
+function v9Row(page: PageRecord): Record<string, unknown> {
+  const { renderKey: _r, ...row } = toPageRow(page);
   return row;
 }
 
@@ -275,8 +281,8 @@ describe('TabcrawlDatabase schema upgrade', () => {
       expect(await db.pages.orderBy('[crawlId+seq]').toArray()).to.deep.equal(pages.map(toPageRow));
       const [chunk] = await db.resultChunks.toArray();
       expect(chunk === undefined ? [] : [...chunk.inlinks.slice(1, 4)]).to.deep.equal([9, 8, 7]);
-      // Built at revision 1 by version 4's upgrade, then again at 2 by version 7's.
-      expect((await db.facetCounts.get('c1'))?.rev).to.equal(2);
+      // Built at revision 1 by version 4's upgrade, then again at 2 by version 7's and at 3 by version 10's.
+      expect((await db.facetCounts.get('c1'))?.rev).to.equal(3);
       const queries = new DexieCrawlPageQueries(db);
       const byInlinks = await queries.query({
         crawlId: 'c1',
@@ -327,9 +333,10 @@ describe('TabcrawlDatabase schema upgrade', () => {
       const counts = await db.facetCounts.get('c1');
       expect(counts?.kinds).to.deep.equal({ page: 2, resource: 2, file: 1, sitemap: 1 });
       expect(counts?.rows).to.equal(6);
-      expect(counts?.rev, 'above the revision a reader may hold').to.equal(8);
+      // Rebuilt by version 7's upgrade (8), then by version 10's (9).
+      expect(counts?.rev, 'above the revision a reader may hold').to.equal(9);
       const [rebuilt] = await db.resultChunks.toArray();
-      expect(rebuilt?.rev).to.equal(8);
+      expect(rebuilt?.rev).to.equal(9);
       expect(rebuilt === undefined ? [] : [...rebuilt.kinds.slice(1, 7)]).to.deep.equal([0, 2, 2, 3, 1, 0]);
 
       const queries = new DexieCrawlPageQueries(db);
@@ -412,7 +419,8 @@ describe('TabcrawlDatabase schema upgrade', () => {
       expect(await new DexieCrawlStore(db).pagesAfter('c1', 0, 100)).to.deep.equal(pages);
       const counts = await db.facetCounts.get('c1');
       expect(counts?.rows).to.equal(pages.length);
-      expect(counts?.rev, 'above the revision a reader may hold').to.equal(5);
+      // Versions 7 and 10 each rebuild the results, each at a revision above the one before.
+      expect(counts?.rev, 'above the revision a reader may hold').to.equal(6);
 
       // Both ways a window is read: the new sort indexes, and the rebuilt chunks (a filter).
       const queries = new DexieCrawlPageQueries(db, { preload: false });
@@ -529,8 +537,50 @@ describe('TabcrawlDatabase schema upgrade', () => {
     }
   });
 
-  it('opens a version 9 database with its crawls and rows as they were and an empty render queue, which a crawl then fills', async () => {
+  it('gives the page rows and result chunks of a version 9 database the Rendered column, so the table sorts by it', async () => {
     const name = `tabcrawl-upgrade-v9-${Date.now()}`;
+    const old = shippedDatabase(name, 9);
+    // Rows some of which hold a render record (issue 29), over two chunks.
+    const pages = [
+      ...Array.from({ length: 40 }, (_, i) => variedPage('c1', i + 1)),
+      variedPage('c1', RESULTS_CHUNK_ROWS + 3),
+    ];
+    expect(pages.filter((page) => page.render !== undefined).length).to.be.above(5);
+    await old
+      .table('crawls')
+      .put({ ...crawlFixture('c1'), counts: { ...emptyCounts(), admitted: pages.length, done: pages.length } });
+    await old.table('pages').bulkPut(pages.map(v9Row));
+    old.close();
+
+    const db = new TabcrawlDatabase(name);
+    try {
+      await db.open();
+      expect(db.verno).to.equal(LATEST_VERSION);
+      expect(
+        await db.pages.where('[crawlId+seq]').between(['c1', Dexie.minKey], ['c1', Dexie.maxKey]).toArray(),
+      ).to.deep.equal(pages.map(toPageRow));
+      const queries = new DexieCrawlPageQueries(db, { preload: false });
+      for (const descending of [false, true]) {
+        const sort = { column: 'rendered' as const, descending };
+        const fromIndex = await queries.query({ crawlId: 'c1', sort, filter: {}, offset: 0, limit: 100 });
+        expect(
+          fromIndex.rows.map((row) => [row.seq, row.rendered]),
+          'from its index',
+        ).to.deep.equal(reference(pages, {}, sort, 0, 100).rows.map((page) => [page.seq, toPageRow(page).renderKey]));
+        const filter = { statusClasses: ['2xx' as const] };
+        const fromChunks = await queries.query({ crawlId: 'c1', sort, filter, offset: 0, limit: 100 });
+        expect(
+          fromChunks.rows.map((row) => row.seq),
+          'from the chunks',
+        ).to.deep.equal(reference(pages, filter, sort, 0, 100).rows.map((page) => page.seq));
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('opens a version 9 database with an empty render queue, which a crawl then fills', async () => {
+    const name = `tabcrawl-upgrade-v9-renders-${Date.now()}`;
     const old = shippedDatabase(name, 9);
     const crawl = crawlFixture('c1');
     await old.table('crawls').put(crawl);

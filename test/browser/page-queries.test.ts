@@ -256,8 +256,10 @@ describe('DexieCrawlPageQueries', () => {
       h1: page?.facts?.h1,
       internalLinks: page?.facts?.internalLinks,
       outboundLinks: page?.facts?.outboundLinks,
+      rendered: 'failed: crashed',
     });
     expect(page?.facts?.wordCount, 'a row with facts').to.be.a('number');
+    expect(page?.render?.outcome, 'a row whose render crashed').to.equal('crashed');
   });
 
   it('finds rows written after a first search', async () => {

@@ -4,7 +4,7 @@
  * the checks and the browser tests of the Issues view read it.
  */
 import type { PageFacts } from '../../src/core/page-facts/page-facts.ts';
-import type { PageRecord } from '../../src/core/model.ts';
+import type { PageRecord, RenderRecord, StaticFacts } from '../../src/core/model.ts';
 import type { CheckId } from '../../src/audit/checks.ts';
 import { factsOf } from './page-facts-fixture.ts';
 
@@ -81,6 +81,39 @@ export const redirect = (path: string, to: string, status = 301, overrides: Part
 
 export const external = (url: string, overrides: Partial<PageRecord> = {}): PageRecord =>
   other(url, { kind: 'external' as PageRecord['kind'], methods: ['HEAD'], ...overrides });
+
+/**
+ * A page the crawl rendered (issue 29): a clean page whose static HTML read the same as the rendered
+ * page, with the row's `overrides` (the rendered page's), the static HTML's `statics` and the render's `render`.
+ */
+export function rendered(
+  path: string,
+  overrides: Partial<PageRecord> = {},
+  statics: Partial<StaticFacts> = {},
+  render: Partial<RenderRecord> = {},
+): PageRecord {
+  const row = page(path, overrides);
+  const url = row.url;
+  return {
+    ...row,
+    render: {
+      outcome: 'rendered',
+      message: null,
+      why: 'always',
+      at: 1_700_000_001_000,
+      durationMs: 850,
+      capped: false,
+      static: { title: row.title, links: row.links, linkTexts: row.linkTexts, facts: row.facts ?? null, ...statics },
+      sha256: 'e'.repeat(64),
+      truncated: false,
+      scriptErrors: [],
+      requests: [url],
+      refused: [],
+      navigations: [],
+      ...render,
+    },
+  };
+}
 
 /** Facts with a fragment link to `target#fragment`. */
 const fragment = (target: string, name: string): { url: string; fragment: string } => ({
@@ -209,6 +242,47 @@ export function auditRows(): PageRecord[] {
       title: 'The same page served under two URLs',
       facts: cleanFacts('/dup', {}),
     }),
+    // Rendered pages (issue 29): one alike in both versions, then one per rendering check.
+    rendered('/app-clean'),
+    rendered(
+      '/app-links',
+      { links: [at('/b'), at('/c')], linkTexts: ['B', 'C'] },
+      { links: [at('/c')], linkTexts: ['C'] },
+    ),
+    rendered(
+      '/app-title',
+      { title: 'The product list of the example shop' },
+      { title: 'Loading the example shop, please wait' },
+    ),
+    rendered('/app-desc', {}, { facts: cleanFacts('/app-desc', { description: 'Loading…' }) }),
+    rendered(
+      '/app-canon',
+      { facts: cleanFacts('/app-canon', { canonical: at('/app-canon') }) },
+      { facts: cleanFacts('/app-canon') },
+    ),
+    rendered(
+      '/app-noindex',
+      { facts: cleanFacts('/app-noindex', { robots: ['noindex'] }) },
+      { facts: cleanFacts('/app-noindex') },
+    ),
+    rendered(
+      '/app-robots',
+      { facts: cleanFacts('/app-robots', { robots: ['max-snippet:20'] }) },
+      { facts: cleanFacts('/app-robots', { robots: ['nofollow'] }) },
+    ),
+    rendered('/app-errors', {}, {}, { scriptErrors: ['TypeError: products is undefined', 'ReferenceError: x'] }),
+    rendered(
+      '/app-blocked',
+      {},
+      {},
+      {
+        refused: [
+          { url: at('/private/api.json'), because: 'robots' },
+          { url: at('/poll'), because: 'timeout' },
+        ],
+      },
+    ),
+    rendered('/app-failed', {}, {}, { outcome: 'timeout', message: 'The page never went quiet', static: null }),
   ];
   return rows.map((row, index) => ({ ...row, seq: index + 1 }));
 }
@@ -242,4 +316,13 @@ export const PLANTED: { readonly [K in CheckId]: readonly string[] } = {
   'mixed-content': ['/mixed'].map(at),
   'image-missing-alt': ['/noalt'].map(at),
   'duplicate-content': ['/dup1', '/dup2'].map(at),
+  'rendered-links-only': ['/app-links'].map(at),
+  'rendered-title-differs': ['/app-title'].map(at),
+  'rendered-description-differs': ['/app-desc'].map(at),
+  'rendered-canonical-differs': ['/app-canon'].map(at),
+  'rendered-noindex-differs': ['/app-noindex'].map(at),
+  'rendered-robots-differs': ['/app-robots'].map(at),
+  'render-script-errors': ['/app-errors'].map(at),
+  'render-blocked-request': ['/app-blocked'].map(at),
+  'render-failed': ['/app-failed'].map(at),
 };

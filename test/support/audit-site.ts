@@ -40,6 +40,17 @@ export const PLANTED: Readonly<Record<string, number>> = {
   'mixed-content': 0, // needs an https page: the local sites are http (unit tests cover it)
   'image-missing-alt': 1, // /alt
   'duplicate-content': 2, // /copy-a, /copy-b: byte-identical
+  // Rendering (issue 29): this crawl renders none of these static pages, so no row has a render to judge; the
+  // unit tests (render-checks.test.ts) and the rendered crawl's end-to-end test cover them.
+  'rendered-links-only': 0,
+  'rendered-title-differs': 0,
+  'rendered-description-differs': 0,
+  'rendered-canonical-differs': 0,
+  'rendered-noindex-differs': 0,
+  'rendered-robots-differs': 0,
+  'render-script-errors': 0,
+  'render-blocked-request': 0,
+  'render-failed': 0,
 };
 
 export interface AuditSites {

@@ -5,7 +5,7 @@
  *
  * Portable on purpose: no Node and no DOM APIs.
  */
-import type { PageRecord } from '../../src/core/model.ts';
+import type { PageRecord, RenderRecord } from '../../src/core/model.ts';
 import type { PageFacts } from '../../src/core/page-facts/page-facts.ts';
 import { mediaTypeOf } from '../../src/storage/database.ts';
 import {
@@ -44,6 +44,28 @@ export function variedPage(crawlId: string, i: number): PageRecord {
     error: failed ? { code: 'timeout', message: 'timed out' } : null,
     // Facts on most pages and files, none on every 11th (a row stored before facts) nor on other kinds.
     ...(i % 11 === 6 ? {} : { facts: i % 5 === 1 || i % 29 === 4 ? null : variedFacts(base.url, i) }),
+    // Rendered (issue 29) on some pages: rendered, capped, or failed in one of two ways; most pages not.
+    ...(i % 4 === 3 ? { render: variedRender(i) } : {}),
+  };
+}
+
+/** A render record: every fourth rendered one capped, every third timed out or crashed. */
+function variedRender(i: number): RenderRecord {
+  const outcome = i % 3 === 0 ? 'rendered' : i % 3 === 1 ? 'timeout' : 'crashed';
+  return {
+    outcome,
+    message: outcome === 'rendered' ? null : 'it did',
+    why: 'always',
+    at: 1,
+    durationMs: i,
+    capped: i % 8 === 7,
+    static: null,
+    sha256: null,
+    truncated: false,
+    scriptErrors: [],
+    requests: [],
+    refused: [],
+    navigations: [],
   };
 }
 
@@ -140,6 +162,11 @@ export function referenceKey(page: PageRecord, column: SortColumn): number | str
       return page.facts?.internalLinks ?? -1;
     case 'outboundLinks':
       return page.facts?.outboundLinks ?? -1;
+    case 'rendered':
+      // The words the column shows: '' when not rendered, `failed: <outcome>` when the render failed.
+      if (page.render === undefined) return '';
+      if (page.render.outcome !== 'rendered') return `failed: ${page.render.outcome}`;
+      return page.render.capped ? 'rendered (capped)' : 'rendered';
   }
 }
 

@@ -33,12 +33,17 @@ const SHIPPED_PAGES_SCHEMAS: Record<number, string> = {
     '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
     '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq], ' +
     '[crawlId+indexKey+seq], [crawlId+wordsKey+seq], [crawlId+h1Key+seq], [crawlId+internalKey+seq], [crawlId+outboundKey+seq]',
+  10:
+    '[crawlId+url], [crawlId+seq], [crawlId+statusKey+seq], [crawlId+mediaKey+seq], [crawlId+sizeKey+seq], ' +
+    '[crawlId+timeKey+seq], [crawlId+depth+seq], [crawlId+titleKey+seq], [crawlId+inlinks+seq], ' +
+    '[crawlId+indexKey+seq], [crawlId+wordsKey+seq], [crawlId+h1Key+seq], [crawlId+internalKey+seq], [crawlId+outboundKey+seq], ' +
+    '[crawlId+renderKey+seq]',
 };
 
 /**
  * What the results columns derive into the stored schema, recorded for each database version that changed it:
  * the pages indexes (every column's, whatever its `indexedSince`), the storage-only keys of a page row and the chunk
- * columns, as `field:array`. Version 7 last changed it (versions 8 and 9 changed other tables).
+ * columns, as `field:array`. Version 10 last changed it (the *Rendered* column, issue 29; versions 8 and 9 changed other tables).
  */
 const SCHEMA_FINGERPRINTS: Record<number, { pages: string; keys: string[]; chunks: string[] }> = {
   7: {
@@ -70,6 +75,41 @@ const SCHEMA_FINGERPRINTS: Record<number, { pages: string; keys: string[]; chunk
       'h1Counts:int32',
       'internalLinks:int32',
       'outboundLinks:int32',
+      'duplicates:uint8',
+      'kinds:uint8',
+    ],
+  },
+  10: {
+    pages: SHIPPED_PAGES_SCHEMAS[10] ?? '',
+    keys: [
+      'statusKey',
+      'mediaKey',
+      'sizeKey',
+      'timeKey',
+      'titleKey',
+      'indexKey',
+      'wordsKey',
+      'h1Key',
+      'internalKey',
+      'outboundKey',
+      'renderKey',
+      'isDuplicate',
+    ],
+    chunks: [
+      'urls:text',
+      'statusKeys:int32',
+      'mediaKeys:text',
+      'sizeKeys:float64',
+      'timeKeys:float64',
+      'depths:int32',
+      'titleKeys:text',
+      'inlinks:int32',
+      'indexKeys:int8',
+      'words:int32',
+      'h1Counts:int32',
+      'internalLinks:int32',
+      'outboundLinks:int32',
+      'renderKeys:text',
       'duplicates:uint8',
       'kinds:uint8',
     ],
@@ -164,6 +204,7 @@ describe('results columns', () => {
         ['h1Count', 'H1', true, false],
         ['internalLinks', 'Internal', true, false],
         ['outboundLinks', 'Outbound', true, false],
+        ['rendered', 'Rendered', true, false],
       ],
     );
   });

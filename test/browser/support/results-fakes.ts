@@ -116,6 +116,7 @@ export function manyListRows(count: number): PageListRow[] {
       h1: seq % 3 === 0 ? null : `Heading ${seq}`,
       internalLinks: (seq * 11) % 40,
       outboundLinks: seq % 4,
+      rendered: seq % 10 === 0 ? 'rendered' : '',
     });
   }
   return rows;
@@ -169,6 +170,7 @@ const SORT_VALUES: Record<SortColumn, (row: PageListRow) => string | number | nu
   h1Count: (row) => row.h1Count,
   internalLinks: (row) => row.internalLinks,
   outboundLinks: (row) => row.outboundLinks,
+  rendered: (row) => row.rendered,
 };
 
 /** Compares two sort values; nulls first ascending. */
