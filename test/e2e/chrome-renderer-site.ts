@@ -36,7 +36,11 @@ say('visibility ' + document.visibilityState);
   fetch('${b}/api.json').then((r) => r.json()).then((d) => say(d.text), (e) => say('api failed ' + e));
   fetch('/refused.json').then(() => say('refused answered'), () => say('refused failed'));
   new Worker('/worker.js');
-  try { new WebSocket('ws://' + location.host + '/socket'); say('socket opened'); } catch (e) { say('socket refused'); }
+  try {
+    const socket = new WebSocket('ws://' + location.host + '/socket');
+    say('socket created');
+    socket.onclose = (event) => say('socket closed ' + event.code);
+  } catch (e) { say('socket refused'); }
   navigator.sendBeacon('/beacon', 'x');
   say('popup ' + (window.open('${b}/popup.html') === null ? 'blocked' : 'opened'));
   alert('a dialog');
@@ -56,6 +60,8 @@ fetch('/from-worker.json');
 try { new WebSocket('ws://' + self.location.host + '/worker-socket'); } catch {}
 `;
 
+const SHARED_WORKER_SCRIPT = `fetch('/from-shared.json');`;
+
 const FRAME_PAGE = `<!doctype html><title>frame</title><p>frame</p>
 <script>fetch('/frame-data.json'); try { new WebSocket('ws://' + location.host + '/frame-socket'); } catch {}</script>`;
 
@@ -67,6 +73,10 @@ addEventListener('scroll', () => fetch('/lazy.json').then((r) => r.json()).then(
   const p = document.createElement('p'); p.textContent = d.text; document.body.append(p);
 }), { once: true });
 </script></body></html>`;
+
+/** A page whose script loops forever once loaded: it holds the page's main thread. */
+const BUSY_PAGE = `<!doctype html><title>Busy</title><p>busy page</p>
+<script>setTimeout(() => { document.body.append('looping'); for (;;) {} }, 200);</script>`;
 
 /** Starts hosts A and B on free ports of 127.0.0.1. */
 export async function startRenderSite(): Promise<RenderSite> {
@@ -91,8 +101,10 @@ export async function startRenderSite(): Promise<RenderSite> {
       );
     } else if (name === '/app.js') send('text/javascript', APP_SCRIPT(origins.b));
     else if (name === '/worker.js') send('text/javascript', WORKER_SCRIPT);
+    else if (name === '/shared.js') send('text/javascript', SHARED_WORKER_SCRIPT);
     else if (name === '/frame.html') send('text/html', FRAME_PAGE);
     else if (name === '/quiet.html') send('text/html', QUIET_PAGE);
+    else if (name === '/busy.html') send('text/html', BUSY_PAGE);
     else if (name === '/data.json') send('application/json', JSON.stringify({ heading: 'Rendered shop' }));
     else if (name === '/api.json') send('application/json', JSON.stringify({ text: 'from host B' }));
     else if (name === '/lazy.json') send('application/json', JSON.stringify({ text: 'loaded on scroll' }));

@@ -59,6 +59,11 @@ globalThis.probeRender = async (url, options) => {
       if (request.method !== 'GET') return { kind: 'refused', because: 'method' };
       if (!/^https?:/.test(request.url)) return { kind: 'refused', because: 'scheme' };
       if (request.url.includes('/refused')) return { kind: 'refused', because: 'robots' };
+      // A crawl that never answers in time: the answer comes long after the render's cap.
+      if (request.url.includes('/hang')) {
+        await new Promise((resolve) => setTimeout(resolve, options.timeoutMs + 500));
+        return { kind: 'response', status: 200, headers: [['content-type', 'text/html']], body: new Uint8Array(0) };
+      }
       fetched.push(request.url);
       const response = await fetch(request.url, { cache: 'no-store', credentials: 'omit' });
       return {
@@ -155,7 +160,15 @@ describe('the Chrome renderer', { timeout: 120_000 }, () => {
     );
     const fetched = result.fetched.map(bare).sort();
     assert.deepEqual(received.map((entry) => entry.url).sort(), fetched);
-    for (const never of ['/refused.json', '/beacon', '/ping-target', '/popup.html', '/elsewhere.html', '/shared.js']) {
+    for (const never of [
+      '/refused.json',
+      '/beacon',
+      '/ping-target',
+      '/popup.html',
+      '/elsewhere.html',
+      '/shared.js',
+      '/from-shared.json',
+    ]) {
       assert.ok(!received.some((entry) => entry.url.includes(never)), `${never} never reached a server`);
     }
     assert.ok(!received.some((entry) => entry.url.includes('/download.bin')), 'no download was fetched');
@@ -243,6 +256,21 @@ describe('the Chrome renderer', { timeout: 120_000 }, () => {
     assert.ok(outcome.ok, JSON.stringify(outcome));
     assert.equal(outcome.truncated, true);
     assert.equal(outcome.html.length, 40);
+  });
+
+  it('answers timeout when the document is not answered by the cap, and ignores the late answer', async () => {
+    const result = await render(`${site.a}/hang.html`, { timeoutMs: 1_500, quietMs: 200, maxHtmlChars: 1_000 });
+    assert.equal(!result.outcome.ok && result.outcome.code, 'timeout', JSON.stringify(result.outcome));
+    assert.ok(result.durationMs < 4_000, `took ${result.durationMs} ms`);
+    assert.equal(result.windowsAfter, result.windowsBefore);
+    assert.ok(!site.log.some((entry) => entry.url.includes('/hang')), 'the document never reached the server');
+  });
+
+  it('gives up on a page whose script loops forever within seconds, and still closes its window', async () => {
+    const result = await render(`${site.a}/busy.html`, { timeoutMs: 10_000, quietMs: 300, maxHtmlChars: 10_000 });
+    assert.equal(!result.outcome.ok && result.outcome.code, 'failed', JSON.stringify(result.outcome));
+    assert.ok(result.durationMs < 7_000, `took ${result.durationMs} ms`);
+    assert.equal(result.windowsAfter, result.windowsBefore);
   });
 
   it('answers stopped when the crawl aborts, and still closes the window', async () => {

@@ -24,7 +24,7 @@ const FETCH_PATTERNS = { patterns: [{ urlPattern: '*', requestStage: 'Request' }
 /** Every child target (frame in another process, worker) attached and held until it is set up. */
 const AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: true, flatten: true };
 /** How long reading or scrolling the DOM may take once, in ms (a page busy in a loop holds it). */
-const READ_TIMEOUT_MS = 3_000;
+const READ_TIMEOUT_MS = 2_000;
 
 interface RequestPaused {
   requestId: string;
@@ -105,8 +105,14 @@ export class RenderTab {
       if (!this.hasDocument) {
         return { ok: false, code: 'timeout', message: `no document within ${this.job.timeoutMs} ms` };
       }
-      if (!this.capped) {
-        await this.inIsolatedWorld(target, SCROLL_EXPRESSION).catch(() => undefined);
+      // A page whose script never yields does not answer the scroll: then only the read is tried.
+      const hasScrolled =
+        !this.capped &&
+        (await this.inIsolatedWorld(target, SCROLL_EXPRESSION).then(
+          () => true,
+          () => false,
+        ));
+      if (hasScrolled) {
         this.touch();
         await this.waitForQuiet();
         const failedLater = this.failed();
@@ -280,10 +286,13 @@ export class RenderTab {
     let html: string;
     try {
       html = await this.inIsolatedWorld(target, readDomExpression(max));
-    } catch {
-      // A page busy in a loop holds the read: stop its script, then read once more.
-      await target.sendQuietly(target.root, 'Runtime.terminateExecution');
-      html = await this.inIsolatedWorld(target, readDomExpression(max));
+    } catch (error) {
+      // chrome.debugger may not stop a page's script (Runtime.terminateExecution "is not allowed for untrusted clients").
+      return {
+        ok: false,
+        code: 'failed',
+        message: `the DOM could not be read (a script keeps the page busy?): ${messageOf(error)}`,
+      };
     }
     const truncated = html.length > max;
     return {
@@ -297,12 +306,23 @@ export class RenderTab {
     };
   }
 
+  /**
+   * Evaluates `expression` in an isolated world of the main frame, each step bounded by
+   * {@link READ_TIMEOUT_MS}: a page busy in a loop holds its main thread, and these commands with it.
+   */
   private async inIsolatedWorld(target: DebuggerTarget, expression: string): Promise<string> {
-    const tree = await target.send<{ frameTree: { frame: { id: string } } }>(target.root, 'Page.getFrameTree');
-    const world = await target.send<{ executionContextId: number }>(target.root, 'Page.createIsolatedWorld', {
-      frameId: tree.frameTree.frame.id,
-      worldName: 'tabcrawl-render',
-    });
+    const tree = await target.send<{ frameTree: { frame: { id: string } } }>(
+      target.root,
+      'Page.getFrameTree',
+      {},
+      READ_TIMEOUT_MS,
+    );
+    const world = await target.send<{ executionContextId: number }>(
+      target.root,
+      'Page.createIsolatedWorld',
+      { frameId: tree.frameTree.frame.id, worldName: 'tabcrawl-render' },
+      READ_TIMEOUT_MS,
+    );
     const evaluated = await target.send<{ result?: { value?: unknown }; exceptionDetails?: ExceptionDetails }>(
       target.root,
       'Runtime.evaluate',
