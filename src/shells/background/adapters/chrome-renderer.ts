@@ -23,6 +23,9 @@ export class ChromeRenderer implements Renderer {
     if (!hasDebugger()) {
       return { ok: false, code: 'unavailable', message: 'this browser gives extensions no chrome.debugger' };
     }
+    if (!/^https?:\/\//i.test(job.url)) {
+      return { ok: false, code: 'failed', message: 'only http and https pages are rendered' };
+    }
     if (this.busy) return { ok: false, code: 'failed', message: 'another page is being rendered' };
     this.busy = true;
     const deadline = Date.now() + job.timeoutMs;

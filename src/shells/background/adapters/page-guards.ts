@@ -119,25 +119,6 @@ export function base64Of(bytes: Uint8Array): string {
   return btoa(parts.join(''));
 }
 
-/**
- * The isolated world's expression that reads the live DOM: the doctype and `outerHTML`, cut at `maxChars`
- * in the page (so no more crosses over) with one character more to tell a cut. The page's scripts cannot
- * change what these names mean in an isolated world.
- */
-export function readDomExpression(maxChars: number): string {
-  return `(() => {
-    const d = document.doctype;
-    const doctype = d === null ? '' : '<!DOCTYPE ' + d.name + (d.publicId ? ' PUBLIC "' + d.publicId + '"' : '') +
-      (d.systemId ? (d.publicId ? '' : ' SYSTEM') + ' "' + d.systemId + '"' : '') + '>\\n';
-    const root = document.documentElement;
-    return (doctype + (root === null ? '' : root.outerHTML)).slice(0, ${Math.max(0, Math.floor(maxChars)) + 1});
-  })()`;
-}
-
-/** Scrolls the page once to the bottom, so that content loaded on scroll is asked for. */
-export const SCROLL_EXPRESSION =
-  'window.scrollTo(0, document.documentElement === null ? 0 : document.documentElement.scrollHeight)';
-
 /** At most this many characters of one script error are kept (the port's bound). */
 export const MAX_ERROR_CHARS = 500;
 /** At most this many script errors are kept (the port's bound). */

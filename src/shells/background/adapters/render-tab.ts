@@ -5,15 +5,14 @@
  */
 import type { PageRequest, RenderFailureCode, RenderJob, RenderOutcome, Served } from '../../../core/crawl/ports.ts';
 import { DebuggerTarget, type Session } from './debugger-target.ts';
+import { readDom, scrollToBottom } from './isolated-world.ts';
 import {
   GUARD_SCRIPT,
   MAX_NAVIGATIONS,
   MAX_SCRIPT_ERRORS,
-  SCROLL_EXPRESSION,
   base64Of,
   failReasonOf,
   headersForTab,
-  readDomExpression,
   requestTypeOf,
   scriptErrorText,
   type ExceptionDetails,
@@ -23,8 +22,6 @@ import {
 const FETCH_PATTERNS = { patterns: [{ urlPattern: '*', requestStage: 'Request' }] };
 /** Every child target (frame in another process, worker) attached and held until it is set up. */
 const AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: true, flatten: true };
-/** How long reading or scrolling the DOM may take once, in ms (a page busy in a loop holds it). */
-const READ_TIMEOUT_MS = 2_000;
 
 interface RequestPaused {
   requestId: string;
@@ -108,7 +105,7 @@ export class RenderTab {
       // A page whose script never yields does not answer the scroll: then only the read is tried.
       const hasScrolled =
         !this.capped &&
-        (await this.inIsolatedWorld(target, SCROLL_EXPRESSION).then(
+        (await scrollToBottom(target).then(
           () => true,
           () => false,
         ));
@@ -282,56 +279,21 @@ export class RenderTab {
 
   /** The live DOM, read in an isolated world so that the page's scripts cannot change what is read. */
   private async read(target: DebuggerTarget): Promise<RenderOutcome> {
-    const max = this.job.maxHtmlChars;
-    let html: string;
+    let dom: { html: string; truncated: boolean };
     try {
-      html = await this.inIsolatedWorld(target, readDomExpression(max));
+      dom = await readDom(target, this.job.maxHtmlChars);
     } catch (error) {
-      // chrome.debugger may not stop a page's script (Runtime.terminateExecution "is not allowed for untrusted clients").
-      return {
-        ok: false,
-        code: 'failed',
-        message: `the DOM could not be read (a script keeps the page busy?): ${messageOf(error)}`,
-      };
+      const message = `the DOM could not be read (a script keeps the page busy?): ${messageOf(error)}`;
+      return { ok: false, code: 'failed', message };
     }
-    const truncated = html.length > max;
     return {
       ok: true,
-      html: truncated ? html.slice(0, max) : html,
-      truncated,
+      ...dom,
       scriptErrors: [...this.scriptErrors],
       navigations: [...this.navigations],
       capped: this.capped,
       requests: this.requests,
     };
-  }
-
-  /**
-   * Evaluates `expression` in an isolated world of the main frame, each step bounded by
-   * {@link READ_TIMEOUT_MS}: a page busy in a loop holds its main thread, and these commands with it.
-   */
-  private async inIsolatedWorld(target: DebuggerTarget, expression: string): Promise<string> {
-    const tree = await target.send<{ frameTree: { frame: { id: string } } }>(
-      target.root,
-      'Page.getFrameTree',
-      {},
-      READ_TIMEOUT_MS,
-    );
-    const world = await target.send<{ executionContextId: number }>(
-      target.root,
-      'Page.createIsolatedWorld',
-      { frameId: tree.frameTree.frame.id, worldName: 'tabcrawl-render' },
-      READ_TIMEOUT_MS,
-    );
-    const evaluated = await target.send<{ result?: { value?: unknown }; exceptionDetails?: ExceptionDetails }>(
-      target.root,
-      'Runtime.evaluate',
-      { expression, contextId: world.executionContextId, returnByValue: true },
-      READ_TIMEOUT_MS,
-    );
-    if (evaluated.exceptionDetails !== undefined) throw new Error(scriptErrorText(evaluated.exceptionDetails));
-    const value = evaluated.result?.value;
-    return typeof value === 'string' ? value : '';
   }
 
   /** The outcome of a render something ended (a crash, the crawl stopping, a refused document), or null. */
