@@ -83,8 +83,9 @@ globalThis.probeRender = async (url, options) => {
 };
 `;
 
-async function buildProbe(dir: string): Promise<string> {
-  const out = join(dir, 'probe');
+/** Builds a probe extension into `dir/name`; `permissions` are its manifest's (`debugger` or none). */
+async function buildProbe(dir: string, name: string, permissions: string[]): Promise<string> {
+  const out = join(dir, name);
   mkdirSync(out, { recursive: true });
   const entry = join(dir, 'probe-background.ts');
   writeFileSync(entry, PROBE_BACKGROUND(join(ROOT, 'src/shells/background/adapters/chrome-renderer.ts')));
@@ -97,14 +98,34 @@ async function buildProbe(dir: string): Promise<string> {
   });
   const manifest = {
     manifest_version: 3,
-    name: 'Tabcrawl render probe',
+    name,
     version: '1',
     background: { service_worker: 'background.js' },
-    permissions: ['debugger'],
+    permissions,
     host_permissions: ['<all_urls>'],
   };
   writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest));
   return out;
+}
+
+/** The service worker of the probe named `name`, once it runs. */
+async function probeWorker(context: BrowserContext, name: string): Promise<Worker> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    for (const candidate of context.serviceWorkers()) {
+      const found = await candidate
+        .evaluate(
+          () =>
+            (
+              globalThis as unknown as { chrome: { runtime: { getManifest(): { name: string } } } }
+            ).chrome.runtime.getManifest().name,
+        )
+        .catch(() => '');
+      if (found === name) return candidate;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the probe ${name} did not start`);
 }
 
 /** The path and query of a logged or fetched URL, without scheme (`a.test:PORT/path?query`). */
@@ -115,20 +136,26 @@ describe('the Chrome renderer', { timeout: 120_000 }, () => {
   let site: RenderSite;
   let context: BrowserContext;
   let worker: Worker;
+  let workerWithoutDebugger: Worker;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tabcrawl-render-'));
     for (const sub of ['tmp', 'home', 'user-data']) mkdirSync(join(dir, sub));
-    const probe = await buildProbe(dir);
+    const probe = await buildProbe(dir, 'render-probe', ['debugger']);
+    const withoutDebugger = await buildProbe(dir, 'render-probe-without-debugger', []);
     site = await startRenderSite();
     const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
     context = await chromium.launchPersistentContext(join(dir, 'user-data'), {
       executablePath: findChromium(process.env),
       headless: true,
-      args: [...chromiumArgs(probe, { headless: true, isRoot }), '--host-resolver-rules=MAP *.test 127.0.0.1'],
+      args: [
+        ...chromiumArgs(`${probe},${withoutDebugger}`, { headless: true, isRoot }),
+        '--host-resolver-rules=MAP *.test 127.0.0.1',
+      ],
       env: { ...process.env, TMPDIR: join(dir, 'tmp'), HOME: join(dir, 'home') },
     });
-    worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    worker = await probeWorker(context, 'render-probe');
+    workerWithoutDebugger = await probeWorker(context, 'render-probe-without-debugger');
   });
 
   after(async () => {
@@ -137,8 +164,8 @@ describe('the Chrome renderer', { timeout: 120_000 }, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function render(url: string, options: ProbeOptions): Promise<ProbeResult> {
-    return worker.evaluate(
+  function render(url: string, options: ProbeOptions, probe = worker): Promise<ProbeResult> {
+    return probe.evaluate(
       ([u, o]) =>
         (globalThis as unknown as { probeRender(u: string, o: ProbeOptions): Promise<ProbeResult> }).probeRender(u, o),
       [url, options] as const,
@@ -271,6 +298,15 @@ describe('the Chrome renderer', { timeout: 120_000 }, () => {
     assert.equal(!result.outcome.ok && result.outcome.code, 'failed', JSON.stringify(result.outcome));
     assert.ok(result.durationMs < 7_000, `took ${result.durationMs} ms`);
     assert.equal(result.windowsAfter, result.windowsBefore);
+  });
+
+  it('answers unavailable without the debugger permission, and opens no window', async () => {
+    const from = site.log.length;
+    const options = { timeoutMs: 5_000, quietMs: 200, maxHtmlChars: 1_000 };
+    const result = await render(`${site.a}/quiet.html`, options, workerWithoutDebugger);
+    assert.equal(!result.outcome.ok && result.outcome.code, 'unavailable', JSON.stringify(result.outcome));
+    assert.equal(result.windowsAfter, result.windowsBefore);
+    assert.deepEqual(site.log.slice(from), []);
   });
 
   it('answers stopped when the crawl aborts, and still closes the window', async () => {
