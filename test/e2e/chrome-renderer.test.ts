@@ -309,6 +309,22 @@ describe('the Chrome renderer', { timeout: 120_000 }, () => {
     assert.deepEqual(site.log.slice(from), []);
   });
 
+  it("answers crashed when the page's renderer crashes, and still closes the window", async () => {
+    // Playwright sees the render's tab as a page of the context: a second DevTools client sends it to
+    // chrome://crash (a browser-side navigation, which crashes its renderer; Page.crash did not).
+    const crashed = context.waitForEvent('page').then(async (page) => {
+      await page.waitForURL(/app\.html/, { waitUntil: 'commit' });
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Page.navigate', { url: 'chrome://crash' }).catch(() => undefined);
+    });
+    crashed.catch(() => undefined);
+    const result = await render(`${site.a}/app.html`, { timeoutMs: 10_000, quietMs: 500, maxHtmlChars: 1_000 });
+    await crashed;
+    assert.equal(!result.outcome.ok && result.outcome.code, 'crashed', JSON.stringify(result.outcome));
+    assert.ok(result.durationMs < 5_000, `took ${result.durationMs} ms`);
+    assert.equal(result.windowsAfter, result.windowsBefore);
+  });
+
   it('answers stopped when the crawl aborts, and still closes the window', async () => {
     const result = await render(`${site.a}/app.html`, {
       timeoutMs: 10_000,
