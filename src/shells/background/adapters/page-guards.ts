@@ -111,6 +111,9 @@ export function failReasonOf(because: RefusedBecause): 'BlockedByClient' | 'Time
 
 /** Bytes as base64, as `Fetch.fulfillRequest` takes a body; in slices, so a large body does not overflow the stack. */
 export function base64Of(bytes: Uint8Array): string {
+  // Chrome 140+ encodes natively (Uint8Array.prototype.toBase64), without building a binary string first.
+  const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
+  if (typeof native === 'function') return native.call(bytes);
   const SLICE = 0x8000;
   const parts: string[] = [];
   for (let start = 0; start < bytes.length; start += SLICE) {
