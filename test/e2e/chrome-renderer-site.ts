@@ -27,6 +27,8 @@ export interface RenderSite {
 const APP_SCRIPT = (b: string): string => `
 const say = (text) => { const p = document.createElement('p'); p.textContent = text; document.body.append(p); };
 say('visibility ' + document.visibilityState);
+say('cookie [' + document.cookie + ']');
+document.cookie = 'planted=1; path=/';
 (async () => {
   const data = await (await fetch('/data.json')).json();
   const h1 = document.createElement('h1'); h1.textContent = data.heading; document.body.append(h1);

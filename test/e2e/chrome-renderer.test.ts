@@ -173,6 +173,8 @@ describe('the Chrome renderer', { timeout: 120_000 }, () => {
   }
 
   it('lets nothing of a hostile page reach a server except through serve, and bounds its polling by the cap', async () => {
+    // The user's profile holds a cookie for the site: the page's script must not see it, nor leave one.
+    await context.addCookies([{ name: 'session', value: 'secret', url: site.a }]);
     const from = site.log.length;
     const result = await render(`${site.a}/app.html`, { timeoutMs: 4_000, quietMs: 500, maxHtmlChars: 1_000_000 });
     const outcome = result.outcome;
@@ -230,6 +232,12 @@ describe('the Chrome renderer', { timeout: 120_000 }, () => {
     assert.match(outcome.html, /from host B/);
     assert.match(outcome.html, /refused failed/);
     assert.match(outcome.html, /popup blocked/);
+    assert.match(outcome.html, /cookie \[\]/);
+    assert.deepEqual(
+      (await context.cookies(site.a)).map((cookie) => cookie.name),
+      ['session'],
+      'the page left no cookie in the profile',
+    );
     assert.equal(outcome.truncated, false);
 
     // Bounded: the poll ran until the cap, and nothing was asked once the render ended.

@@ -9,7 +9,9 @@ import type { PageRequestType, RefusedBecause } from '../../../core/crawl/ports.
  * Run in every frame before the page's own scripts (`Page.addScriptToEvaluateOnNewDocument`): what the
  * DevTools Fetch domain does not pause is removed from the page's reach. WebSockets and WebTransport
  * (their own protocols), WebRTC (STUN/TURN), shared workers (they run outside the tab, so no session
- * of the tab sees their requests), service workers, popups and dialogs. Each is made non-configurable,
+ * of the tab sees their requests), service workers, popups and dialogs; and `document.cookie` and
+ * `cookieStore`, since the tab is in the user's profile: the crawl's requests carry no cookies, and the
+ * page's scripts do not read the user's cookies for the site or leave cookies there. Each is made non-configurable,
  * so the page cannot put the original back on this window.
  */
 export const GUARD_SCRIPT = `(() => {
@@ -27,6 +29,11 @@ export const GUARD_SCRIPT = `(() => {
   pin(self, 'confirm', () => false);
   pin(self, 'prompt', () => null);
   pin(self, 'print', () => undefined);
+  // The render runs in the user's profile: its scripts neither read the user's cookies for the site nor leave theirs.
+  try {
+    Object.defineProperty(Document.prototype, 'cookie', { get: () => '', set: () => {}, configurable: false });
+  } catch {}
+  if ('cookieStore' in self) pin(self, 'cookieStore', undefined);
   if (typeof ServiceWorkerContainer === 'function') {
     pin(ServiceWorkerContainer.prototype, 'register', () =>
       Promise.reject(new DOMException('service workers are disabled while Tabcrawl renders this page', 'SecurityError')));
