@@ -85,12 +85,17 @@ export class DebuggerTarget {
     await this.send(session, method, params).catch(() => undefined);
   }
 
-  /** Stops listening and detaches the debugger (the "started debugging" bar goes with it). */
+  /** Stops listening and detaches the debugger (the "started debugging" bar goes with it), in at most {@link COMMAND_TIMEOUT_MS}. */
   async detach(): Promise<void> {
     this.removeListeners();
     if (this.detached) return;
     this.detached = true;
-    await chrome.debugger.detach(this.root).catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, COMMAND_TIMEOUT_MS);
+    });
+    await Promise.race([chrome.debugger.detach(this.root).catch(() => undefined), late]);
+    clearTimeout(timer);
   }
 
   private removeListeners(): void {
