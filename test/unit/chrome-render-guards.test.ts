@@ -18,6 +18,22 @@ import {
 } from '../../src/shells/background/adapters/page-guards.ts';
 
 describe('the Chrome renderer guards', () => {
+  it('gives the tab no header the browser would act on outside the page, whatever their case', () => {
+    const outside = [
+      'Strict-Transport-Security',
+      'alt-svc',
+      'clear-site-data',
+      'report-to',
+      'reporting-endpoints',
+      'NEL',
+      'www-authenticate',
+      'proxy-authenticate',
+    ].map((name): [string, string] => [name, 'x']);
+    assert.deepEqual(headersForTab([['content-type', 'text/html'], ...outside], 'Image'), [
+      { name: 'content-type', value: 'text/html' },
+    ]);
+  });
+
   it('gives the tab no encoding, length, cookie or download header, whatever their case', () => {
     const headers: [string, string][] = [
       ['content-type', 'text/css'],

@@ -56,9 +56,13 @@ export const DOCUMENT_POLICY =
 export const WORKER_POLICY = 'connect-src http: https: data: blob:';
 
 /**
- * Response headers never passed to the tab: the body is given whole and decoded (no `content-encoding`,
- * `content-length` or `transfer-encoding`), no cookie is set in the user's profile, nothing is saved as
- * a download.
+ * Response headers never passed to the tab, because the tab is in the user's profile and the browser would
+ * act on them outside the page:
+ * - the body is given whole and decoded: no `content-encoding`, `content-length`, `transfer-encoding`;
+ * - nothing lands in or leaves the profile: no cookie set, no HSTS or Alt-Svc entry for the host, no
+ *   `Clear-Site-Data` wiping the user's own data for the site, no download (`content-disposition`);
+ * - no request the crawl does not make: no Reporting API or NEL endpoint (the browser uploads those
+ *   reports itself, outside the tab), no login prompt (`www-authenticate`, `proxy-authenticate`).
  */
 const DROPPED_HEADERS = new Set([
   'content-encoding',
@@ -67,6 +71,14 @@ const DROPPED_HEADERS = new Set([
   'set-cookie',
   'set-cookie2',
   'content-disposition',
+  'strict-transport-security',
+  'alt-svc',
+  'clear-site-data',
+  'report-to',
+  'reporting-endpoints',
+  'nel',
+  'www-authenticate',
+  'proxy-authenticate',
 ]);
 
 /** A header as `Fetch.fulfillRequest` takes it. */
