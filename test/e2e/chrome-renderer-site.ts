@@ -99,7 +99,9 @@ export async function startRenderSite(): Promise<RenderSite> {
         'text/html',
         `<!doctype html><html><head><title>Loading</title></head><body><div id="app">Loading</div>` +
           `<iframe src="${origins.b}/frame.html"></iframe>` +
-          `<a ping="/ping-target" href="/x">x</a><script src="/app.js"></script></body></html>`,
+          `<a ping="/ping-target" href="/x">x</a><script src="/app.js"></script>` +
+          `<script type="speculationrules">{"prefetch": [{"source": "list", "urls": ["/prefetched.html"]}],` +
+          ` "prerender": [{"source": "list", "urls": ["/prerendered.html"]}]}</script></body></html>`,
       );
     } else if (name === '/app.js') send('text/javascript', APP_SCRIPT(origins.b));
     else if (name === '/worker.js') send('text/javascript', WORKER_SCRIPT);
