@@ -7,7 +7,10 @@
  * Scan 1 groups the copies (rows whose `duplicateOf` names another URL) by
  * their original; scan 2 reads the originals. A member whose canonical names
  * another member of its group is left out: it says already which one search
- * engines should take. A group left with one page is no duplicate.
+ * engines should take. A rendered page is judged by what it showed: the
+ * members of a group are split by their rendered DOM (`render.sha256`; the
+ * unrendered ones together), so that shells of one app whose scripts write
+ * different pages are not duplicates. A group left with one page is no duplicate.
  *
  * Memory: one entry per copy and per original, never one per row of the
  * crawl. Pure: no Dexie, no browser API.
@@ -44,11 +47,17 @@ interface Group {
   copies: DuplicatePage[];
 }
 
+/** What a page showed, when it was rendered: its rendered DOM's hash; '' for a page judged by its body alone. */
+const shownOf = (row: PageRecord): string =>
+  row.render?.outcome === 'rendered' ? (row.render.sha256 ?? `rendered ${row.url}`) : '';
+
 export class DuplicateJudge implements PassReader {
   /** Groups by the URL of their original, in `seq` order of their first copy. */
   private readonly groups = new Map<string, Group>();
   /** Members whose canonical names another URL, with that canonical. */
   private readonly canonicalOfMember = new Map<string, string>();
+  /** Rendered members, with what they showed (see {@link shownOf}); absent: judged by the body. */
+  private readonly shownByMember = new Map<string, string>();
 
   wants(pass: number): boolean {
     return pass === 1 || (pass === 2 && this.groups.size > 0);
@@ -71,6 +80,8 @@ export class DuplicateJudge implements PassReader {
     }
     const canonical = canonicalOf(row);
     if (canonical !== null && canonical !== row.url) this.canonicalOfMember.set(row.url, canonical);
+    const shown = shownOf(row);
+    if (shown !== '') this.shownByMember.set(row.url, shown);
   }
 
   /** The groups of two or more pages, in `seq` order of their first copy. */
@@ -83,7 +94,13 @@ export class DuplicateJudge implements PassReader {
         const canonical = this.canonicalOfMember.get(member.url);
         return canonical === undefined || !urls.has(canonical);
       });
-      if (members.length >= 2) found.push({ sha256: group.sha256, members });
+      // Split by what each member showed: rendered pages by their DOM, the others together.
+      const byShown = new Map<string, DuplicatePage[]>();
+      for (const member of members) {
+        const shown = this.shownByMember.get(member.url) ?? '';
+        byShown.set(shown, [...(byShown.get(shown) ?? []), member]);
+      }
+      for (const part of byShown.values()) if (part.length >= 2) found.push({ sha256: group.sha256, members: part });
     }
     return found;
   }

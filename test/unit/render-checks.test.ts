@@ -235,3 +235,19 @@ describe('the rendering checks', () => {
     );
   });
 });
+
+describe('duplicate content of rendered pages', () => {
+  it('judges a rendered page by what it showed: shells of one app that render different pages are no duplicates', async () => {
+    const shell = { sha256: 'e'.repeat(64) };
+    const rows = [
+      rendered('/', shell, {}, { sha256: '1'.repeat(64) }),
+      rendered('/p1', { ...shell, duplicateOf: at('/') }, {}, { sha256: '2'.repeat(64) }),
+      rendered('/p2', { ...shell, duplicateOf: at('/') }, {}, { sha256: '2'.repeat(64) }),
+      page('/p3', { ...shell, duplicateOf: at('/') }),
+      page('/p4', { ...shell, duplicateOf: at('/') }),
+    ];
+    const found = (await findingsOf(rows, 'duplicate-content')).map((f) => f.url);
+    // /p1 and /p2 rendered the same DOM; /p3 and /p4 were not rendered and share their body; / showed its own.
+    assert.deepEqual(found.sort(), ['/p1', '/p2', '/p3', '/p4'].map(at).sort());
+  });
+});

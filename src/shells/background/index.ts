@@ -14,6 +14,8 @@ import { Badge, type BadgeAction } from './adapters/badge.ts';
 import { browserKindOf } from './adapters/browser-differences.ts';
 import { withAccessGuard } from './adapters/access-guard.ts';
 import { createBrowserFetcher } from './adapters/browser-fetcher.ts';
+import { ChromeRenderer, closeLeftoverRenderWindows } from './adapters/chrome-renderer.ts';
+import { hasDebugger } from './adapters/debugger-target.ts';
 import { isNewBrowserSession } from './adapters/browser-session.ts';
 import { KeepAlive, WATCHDOG_ALARM } from './adapters/keep-alive.ts';
 import { WireObserver } from './adapters/wire-observer.ts';
@@ -63,6 +65,9 @@ const manager = new CrawlManager({
   // The user may restrict Tabcrawl's site access in Chrome; a crawl starts only where it has access.
   hasHostAccess,
   clock: systemClock,
+  // Chrome renders pages (a window of its own per render: two crawls may render at once); Firefox cannot, and
+  // its background refuses a crawl that asks to (docs/rendering-firefox.md).
+  renderer: hasDebugger() ? { render: (job) => new ChromeRenderer().render(job) } : null,
   runId: crypto.randomUUID(),
   newId: () => crypto.randomUUID(),
   onActiveChange: (active) => {
@@ -103,6 +108,8 @@ void installUserAgentRule(crawlerUserAgent(browser.runtime.getManifest().version
 // Queued before any message is handled: a crawl started meanwhile waits, and is not taken for an interrupted one.
 void manager.workerStarted(async () => {
   const isNew = await isNewBrowserSession().catch(() => false);
+  // A worker stopped mid-render left its window open: closed before the crawl renders that page again.
+  await closeLeftoverRenderWindows().catch(() => 0);
   await sweepUnfinishedImports(isNew).catch((error: unknown) =>
     console.error('could not clear unfinished imports', error),
   );

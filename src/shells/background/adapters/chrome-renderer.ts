@@ -1,8 +1,10 @@
 /**
  * The {@link Renderer} of Chrome: each page is loaded in a minimized, unfocused window of its own, with
  * `chrome.debugger` attached and the DevTools Fetch domain holding every request of the page until the
- * crawl answers it (`job.serve`). Needs the optional `debugger` permission; without it (or in a browser
- * with no `chrome.debugger`, such as Firefox) every render answers `unavailable`.
+ * crawl answers it (`job.serve`). Needs the `debugger` permission; without it (or in a browser with no
+ * `chrome.debugger`, such as Firefox) every render answers `unavailable`. Each window is noted in
+ * `storage.session` while it is open, so that a worker stopped mid-render has it closed by the next one
+ * ({@link closeLeftoverRenderWindows}).
  * What the page can and cannot reach: docs/rendering.md, "In Chrome".
  */
 import type { RenderJob, RenderOutcome, Renderer } from '../../../core/crawl/ports.ts';
@@ -34,6 +36,7 @@ export class ChromeRenderer implements Renderer {
       // Minimized and unfocused: the user's window keeps the focus, and no page shows on screen.
       const created = await chrome.windows.create({ state: 'minimized', focused: false, url: 'about:blank' });
       windowId = created?.id;
+      if (windowId !== undefined) await noteWindow(windowId, true);
       const tabId = created?.tabs?.[0]?.id;
       if (tabId === undefined) return { ok: false, code: 'failed', message: 'the browser opened no tab to render in' };
       return await new RenderTab(job, deadline).run(tabId);
@@ -47,7 +50,34 @@ export class ChromeRenderer implements Renderer {
   }
 }
 
-/** Closes the render's window, bounded in time (a window already gone is fine). */
+/** The `storage.session` key that notes a render window as open. */
+const WINDOW_KEY_PREFIX = 'render-window-';
+
+/** Notes the render window `windowId` as open (`open`) or closed, in `storage.session` (a failure is ignored). */
+async function noteWindow(windowId: number, open: boolean): Promise<void> {
+  const key = `${WINDOW_KEY_PREFIX}${windowId}`;
+  await (open ? chrome.storage.session.set({ [key]: true }) : chrome.storage.session.remove(key)).catch(
+    () => undefined,
+  );
+}
+
+/**
+ * Closes the render windows a stopped worker left open (noted in `storage.session`, which lasts as long as
+ * the browser session): their page is rendered again by the crawl's next run. Call it when the worker starts.
+ * @returns how many it closed.
+ */
+export async function closeLeftoverRenderWindows(): Promise<number> {
+  if (typeof chrome === 'undefined' || chrome.storage?.session === undefined) return 0;
+  const noted = await chrome.storage.session.get(null).catch(() => ({}));
+  const ids = Object.keys(noted)
+    .filter((key) => key.startsWith(WINDOW_KEY_PREFIX))
+    .map((key) => Number(key.slice(WINDOW_KEY_PREFIX.length)))
+    .filter((id) => Number.isInteger(id));
+  for (const id of ids) await closeWindow(id);
+  return ids.length;
+}
+
+/** Closes the render's window, bounded in time (a window already gone is fine), and forgets it. */
 async function closeWindow(windowId: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<void>((resolve) => {
@@ -55,4 +85,5 @@ async function closeWindow(windowId: number): Promise<void> {
   });
   await Promise.race([chrome.windows.remove(windowId).catch(() => undefined), late]);
   clearTimeout(timer);
+  await noteWindow(windowId, false);
 }
