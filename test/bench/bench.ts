@@ -147,7 +147,8 @@ async function main(options: BenchOptions): Promise<void> {
     ceiling,
     profile: profileReport,
     resultsAndExport: part4,
-    rendered,
+    // Only when the rendered part ran: the JSON of the other parts keeps its keys.
+    ...(rendered === null ? {} : { rendered }),
   };
   const file =
     options.outFile === null
