@@ -30,8 +30,9 @@ export interface ChildRun {
 }
 
 /**
- * Runs `args` with the checkout's tsx, in its own process group (so that a crawl past its time limit is
- * ended with its browser: the group, and only it), sampling the browser's memory.
+ * Runs `args` with the checkout's tsx, sampling the browser's memory. In the bench's process group, so that
+ * Ctrl-C reaches it too; past its time limit it gets SIGINT (Tabcrawl's command line then stops its crawl and
+ * closes its browser, Crawlee's Playwright closes its own), then SIGKILL 15 s later.
  */
 export async function runChild(
   args: readonly string[],
@@ -39,7 +40,7 @@ export async function runChild(
   timeLimitMs: number,
 ): Promise<ChildRun> {
   const started = performance.now();
-  const child = spawn(TSX, [...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(TSX, [...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderrTail = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -51,18 +52,10 @@ export async function runChild(
   const pid = child.pid;
   const memory = pid === undefined ? { stop: () => [] } : sampleChromiumTree(pid);
   let timedOut = false;
-  const killGroup = (signal: NodeJS.Signals): void => {
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // Already gone.
-    }
-  };
   const limit = setTimeout(() => {
     timedOut = true;
-    killGroup('SIGINT');
-    setTimeout(() => killGroup('SIGKILL'), 15_000).unref();
+    child.kill('SIGINT');
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
   }, timeLimitMs);
   const exitCode = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
@@ -70,8 +63,6 @@ export async function runChild(
   });
   clearTimeout(limit);
   const samples = memory.stop();
-  // A browser its driver left behind would count in the next crawl's machine: none may outlive its crawl.
-  killGroup('SIGKILL');
   return { exitCode, timedOut, wallMs: performance.now() - started, stdout, stderrTail, memory: samples };
 }
 
