@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SETTINGS_LIMITS } from '../../src/core/settings.ts';
 
-/** The parts of the benchmark (see `bench.ts`). */
-export type BenchPart = 1 | 2 | 3 | 4 | 5;
+/** The parts of the benchmark (see `bench.ts`): 1 to 5, and `render` (the rendered crawl next to Crawlee, `part-render.ts`). */
+export type BenchPart = 1 | 2 | 3 | 4 | 5 | 'render';
 
 export interface BenchOptions {
   /** Pages of the generated site of part 1 (and of part 3, measured on part 1's crawls, and of part 5). */
@@ -41,6 +41,8 @@ export interface BenchOptions {
   crawlDelaySeconds: number;
   /** Which parts run. */
   parts: ReadonlySet<BenchPart>;
+  /** Pages of the client-rendered site of the `render` part. */
+  renderPages: number;
   /** The built extension to load; null: `dist/chrome/`, built first when stale (as `npm run crawl` does). */
   distDir: string | null;
   /**
@@ -84,6 +86,12 @@ served on 127.0.0.1, against wget on the same site, and prints a table; the figu
      whole crawl and over its first and last tenth (the profile's IndexedDB folder, walked at each tenth)
   4. results, export and import: npm run bench:results (100,000 rows) and bench:export (10,000 pages, WACZ,
      then that WACZ imported in a fresh browser)
+  render. rendered crawl (issue 29, not in the default parts: about 10 minutes a round at 500 pages): a generated
+     client-rendered site (--render-pages shells whose script fetches its JSON, writes 12 links and asks for a URL
+     robots.txt disallows) crawled at delay 0 by Tabcrawl's command line with --render always and by Crawlee's
+     PlaywrightCrawler in the same Chromium, 1 page rendered at once by each, alternating, --rounds rounds: pages/s
+     of each and Tabcrawl ÷ Crawlee, the browser's memory over the first and last tenth of each crawl, and the
+     requests robots.txt disallows that reached the site. Tabcrawl runs the checkout's dist/chrome (not --dist)
   5. platform ceiling: a loop that only fetches part 1's pages and reads their bodies, in the service worker of a
      bare extension, of one with Tabcrawl's User-Agent rule, of one with that and its webRequest listeners, and
      of Tabcrawl itself; and a minimal storing crawler in the third one (the same fetches, links found, pages
@@ -105,7 +113,8 @@ Options:
   --no-resources       pages only: part 1 crawls without resources and files (and without wget
                        --page-requisites), part 2's sites have none
   --crawl-delay S      Crawl-delay of each host of part 2, in seconds (default: 0.25)
-  --parts LIST         which parts to run, e.g. 1,3 (default: 1,2,3,5; 1,2,3,4,5 with --large)
+  --parts LIST         which parts to run, e.g. 1,3 or render (default: 1,2,3,5; 1,2,3,4,5 with --large)
+  --render-pages N     pages of the client-rendered site of the render part (default: 500; 20 with --smoke)
   --large              10,000 pages, and part 4
   --profile            also record a CPU profile of the worker during a zero-delay crawl:
                        .tmp/bench/worker.cpuprofile (open it in Chrome DevTools), top 15 functions printed
@@ -147,6 +156,7 @@ const OPTIONS = {
   out: { type: 'string' },
   smoke: { type: 'boolean' },
   'no-resources': { type: 'boolean' },
+  'render-pages': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -196,7 +206,8 @@ export function parseBenchArgs(
   const resources = values['no-resources'] !== true;
   const hostPages = wholeNumber('host-pages', values['host-pages'], smoke ? 5 : resources ? 100 : 200, 2, 100_000);
   const oneAtOnceRounds = wholeNumber('one-at-once-rounds', values['one-at-once-rounds'], smoke ? 0 : 1, 0, 50);
-  for (const value of [pages, rounds, parallel, hosts, hostPages, oneAtOnceRounds])
+  const renderPages = wholeNumber('render-pages', values['render-pages'], smoke ? 20 : 500, 2, 100_000);
+  for (const value of [pages, rounds, parallel, hosts, hostPages, oneAtOnceRounds, renderPages])
     if (typeof value === 'string') return { kind: 'usage-error', message: value };
 
   const delayText = values['crawl-delay'] ?? '0.25';
@@ -211,6 +222,10 @@ export function parseBenchArgs(
   const partsText = values.parts ?? (smoke ? '1,2,5' : large ? '1,2,3,4,5' : '1,2,3,5');
   const parts = new Set<BenchPart>();
   for (const item of partsText.split(',')) {
+    if (item.trim() === 'render') {
+      parts.add('render');
+      continue;
+    }
     const part = Number(item.trim());
     if (part !== 1 && part !== 2 && part !== 3 && part !== 4 && part !== 5)
       return { kind: 'usage-error', message: `--parts takes numbers from 1 to 5, got '${partsText}'` };
@@ -245,6 +260,7 @@ export function parseBenchArgs(
       resources,
       crawlDelaySeconds,
       parts,
+      renderPages: renderPages as number,
       distDir: values.dist ?? null,
       baselineDistDir,
       outFile: values.out ?? null,

@@ -28,7 +28,8 @@
  *
  * One module per part: `part-throughput.ts` (1), `part-politeness.ts` (2),
  * `part-cost.ts` (3), `part-results-export.ts` (4), `part-ceiling.ts` (5),
- * `part-profile.ts` (`--profile`); a crawl as they all run it:
+ * `part-profile.ts` (`--profile`), `part-render.ts` (`--parts render`: the
+ * rendered crawl next to Crawlee's `PlaywrightCrawler`); a crawl as they all run it:
  * `tabcrawl-crawl.ts`; the sites: `bench-sites.ts`.
  */
 import { execFileSync } from 'node:child_process';
@@ -44,6 +45,7 @@ import { ceilingPart } from './part-ceiling.ts';
 import { costPerPage as costPart } from './part-cost.ts';
 import { politeness as politenessPart } from './part-politeness.ts';
 import { profilePart } from './part-profile.ts';
+import { renderPart } from './part-render.ts';
 import { resultsAndExportPart, type ResultsAndExport } from './part-results-export.ts';
 import { throughput as throughputPart, type ThroughputRates } from './part-throughput.ts';
 
@@ -120,6 +122,9 @@ async function main(options: BenchOptions): Promise<void> {
   // Part 2.
   const politeness = options.parts.has(2) ? await politenessPart(context) : null;
 
+  // The rendered part, next to Crawlee.
+  const rendered = options.parts.has('render') ? await renderPart(context) : null;
+
   // Part 4.
   const part4: ResultsAndExport | null = options.parts.has(4) ? await resultsAndExportPart(context) : null;
 
@@ -142,6 +147,8 @@ async function main(options: BenchOptions): Promise<void> {
     ceiling,
     profile: profileReport,
     resultsAndExport: part4,
+    // Only when the rendered part ran: the JSON of the other parts keeps its keys.
+    ...(rendered === null ? {} : { rendered }),
   };
   const file =
     options.outFile === null

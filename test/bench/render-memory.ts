@@ -1,0 +1,112 @@
+/**
+ * The memory of a browser started by a child process (Tabcrawl's command
+ * line, or the Crawlee child), sampled over a crawl, from /proc (Linux): the
+ * Chromium processes among the child's descendants, summed as PSS
+ * (proportional set size: each process's private memory and its share of
+ * memory mapped by several, so that Chromium's shared code counts once, not
+ * once per process as summing RSS would). The child's own Node process is
+ * left out: this is the browser's memory.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+function readOr(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Every process's parent, by process id. */
+function parents(): Map<number, number> {
+  const map = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = readOr(`/proc/${name}/stat`);
+    map.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? 0));
+  }
+  return map;
+}
+
+/** Whether a command line (NUL-separated, as /proc has it) is a Chromium process: its program is named chromium or chrome. */
+export function isChromiumCommand(cmdline: string): boolean {
+  const program = cmdline.split('\0')[0] ?? '';
+  return /(^|\/)(chromium|chrome)(-browser)?$/.test(program);
+}
+
+/** The Chromium processes among `rootPid`'s descendants. */
+export function chromiumDescendants(rootPid: number): number[] {
+  const parentOf = parents();
+  return [...parentOf.keys()].filter((pid) => {
+    if (pid === rootPid) return false;
+    let p = parentOf.get(pid) ?? 0;
+    for (let hops = 0; p > 1 && hops < 30 && p !== rootPid; hops += 1) p = parentOf.get(p) ?? 0;
+    return p === rootPid && isChromiumCommand(readOr(`/proc/${pid}/cmdline`));
+  });
+}
+
+/** PSS of the Chromium processes under `rootPid`, in bytes (0 when it has none yet). */
+export function chromiumTreePssBytes(rootPid: number): number {
+  let kib = 0;
+  for (const pid of chromiumDescendants(rootPid)) {
+    const match = /^Pss:\s+(\d+) kB/m.exec(readOr(`/proc/${pid}/smaps_rollup`));
+    kib += match ? Number(match[1]) : 0;
+  }
+  return kib * 1024;
+}
+
+/** One reading: when (ms since the epoch, the server log's clock) and how much (bytes). */
+export interface MemorySample {
+  at: number;
+  bytes: number;
+}
+
+/**
+ * Samples {@link chromiumTreePssBytes} every `everyMs` until stopped (a read walks every process's page
+ * tables, ~25 ms here: once a second keeps the bench's own load small). Readings of 0 (no browser yet,
+ * or between two of Crawlee's browsers) are kept: {@link tenths} takes them out.
+ */
+export function sampleChromiumTree(rootPid: number, everyMs = 1000): { stop: () => MemorySample[] } {
+  const samples: MemorySample[] = [];
+  const read = (): void => {
+    samples.push({ at: performance.timeOrigin + performance.now(), bytes: chromiumTreePssBytes(rootPid) });
+  };
+  read();
+  const timer = setInterval(read, everyMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return samples;
+    },
+  };
+}
+
+/** Memory over a crawl: the mean of its first and last tenth, their ratio, the peak. Bytes; NaN without samples. */
+export interface MemoryTenths {
+  firstTenthBytes: number;
+  lastTenthBytes: number;
+  /** last ÷ first: 1 is flat; the issue's target is within 10 % (≤ 1.1). */
+  ratio: number;
+  peakBytes: number;
+  samples: number;
+}
+
+/**
+ * The samples taken from `from` to `to` (the crawl's span in the server log: its first request and its last
+ * response), with a browser (bytes above 0), split by time into tenths; the mean of the first and of the last.
+ */
+export function tenths(samples: readonly MemorySample[], from: number, to: number): MemoryTenths {
+  const during = samples.filter((s) => s.at >= from && s.at <= to && s.bytes > 0);
+  const tenth = (to - from) / 10;
+  const mean = (list: readonly MemorySample[]): number =>
+    list.length === 0 ? Number.NaN : list.reduce((sum, s) => sum + s.bytes, 0) / list.length;
+  const first = mean(during.filter((s) => s.at <= from + tenth));
+  const last = mean(during.filter((s) => s.at >= to - tenth));
+  return {
+    firstTenthBytes: first,
+    lastTenthBytes: last,
+    ratio: last / first,
+    peakBytes: during.length === 0 ? Number.NaN : Math.max(...during.map((s) => s.bytes)),
+    samples: during.length,
+  };
+}
