@@ -439,7 +439,6 @@ export interface RenderRecord {
   navigations: string[];
 }
 
-
 /**
  * A page waiting for its render (stored, so that a restarted worker renders it again). Served in `seq`
  * order, one at a time per crawl.
