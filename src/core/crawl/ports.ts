@@ -291,7 +291,15 @@ export type Served =
       headers: [string, string][];
       body: Uint8Array;
     }
-  | { kind: 'refused'; because: RefusedBecause };
+  | { kind: 'refused'; because: RefusedBecause }
+  /**
+   * Only to a renderer whose {@link Renderer.answers} is `network`, for a URL the crawl already holds: the
+   * host's turn has come (its robots.txt read and allowing the URL, its gap kept, the host marked busy), so
+   * the tab's own request may go to the server now. The renderer must call `ended` once, when that
+   * response has ended or failed (or when it cancels the request instead): the host's next turn is
+   * counted from then. What the tab gets is not stored (the crawl keeps its first capture).
+   */
+  | { kind: 'go'; ended: () => Promise<void> };
 
 /** One page to render. */
 export interface RenderJob {
@@ -345,5 +353,15 @@ export type RenderOutcome =
  * the live DOM.
  */
 export interface Renderer {
+  /**
+   * How the renderer gives the page the crawl's answers. `bytes` (the default; Chrome's Fetch domain): it
+   * hands the page the body `serve` returns, and no request of the page reaches the network. `network`
+   * (Firefox, which can hold and cancel a tab's requests but not answer them): the tab's own request is the
+   * crawl's request. A URL the crawl does not hold yet is fetched by the crawl's steps on its host's turn as
+   * always, through a `Fetcher` that lets the tab's held request go and copies its response (the shell's
+   * part); `serve` answers `response` once that row is written. A URL the crawl already holds (the page's
+   * own document first of all) is answered `go` on its host's turn: asked of the server again, politely.
+   */
+  readonly answers?: 'bytes' | 'network';
   render(job: RenderJob): Promise<RenderOutcome>;
 }

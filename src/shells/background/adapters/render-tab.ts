@@ -224,6 +224,11 @@ export class RenderTab {
       };
       this.requests += 1;
       served = await this.job.serve(request).catch((): Served => ({ kind: 'refused', because: 'failed' }));
+      // `go` is for renderers that answer through the network (Firefox): this one never lets a request go.
+      if (served.kind === 'go') {
+        await served.ended();
+        served = { kind: 'refused', because: 'failed' };
+      }
     }
     if (this.ended) return;
     if (isMainDocument && !this.hasDocument) {
