@@ -217,4 +217,32 @@ describe('a rendered crawl', () => {
     assert.equal(w.site.requestsFor(`${A}/api/poll`).length, 1);
     assert.ok(polls > 10);
   });
+
+  it("refuses a URL robots.txt disallows at once when its host's robots.txt is read, not on the host's next turn", async () => {
+    const w = world();
+    w.site.route(`${A}/robots.txt`, text('User-agent: *\nDisallow: /private\n'));
+    w.site.route(`${A}/`, html(SHELL));
+    const waited: number[] = [];
+    const renderer = new ScriptedRenderer(
+      w.clock,
+      new Map<string, PageScript>([
+        [
+          `${A}/`,
+          async (p) => {
+            const asked = w.clock.now();
+            const served = await p.ask('/private/track', { type: 'image' });
+            waited.push(w.clock.now() - asked);
+            assert.deepEqual(served, { kind: 'refused', because: 'robots' });
+          },
+        ],
+      ]),
+    );
+    const { byUrl } = await crawlWith(w, renderer, { startUrl: `${A}/`, delayMs: 10_000 }, 'always');
+    // A gap of 10 s: a refusal that waited for the host's turn would have waited seconds.
+    assert.equal(waited.length, 1);
+    assert.ok((waited[0] ?? Infinity) < 1000, `waited ${waited[0]} ms`);
+    assert.equal(w.site.requestsFor(`${A}/private/track`).length, 0);
+    const blocked = row(byUrl, `${A}/private/track`);
+    assert.equal(blocked.blockedBy, 'robots', 'still recorded blocked');
+  });
 });
