@@ -49,7 +49,12 @@ export class ScriptedRenderer implements Renderer {
       });
     };
     const doc = await ask(job.url, { type: 'document' });
-    if (doc.kind !== 'response') return { ok: false, code: 'failed', message: `document refused: ${doc.because}` };
+    if (doc.kind !== 'response')
+      return {
+        ok: false,
+        code: 'failed',
+        message: `document refused: ${doc.kind === 'refused' ? doc.because : doc.kind}`,
+      };
     const text = (served: Served): string => (served.kind === 'response' ? new TextDecoder().decode(served.body) : '');
     const page: ScriptPage = {
       ask,

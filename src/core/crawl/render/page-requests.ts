@@ -12,6 +12,11 @@
  * - What a crawl does not do fails inside the page, listed with why: other methods (a POST, a beacon),
  *   other schemes and WebSockets, URLs not admitted; the main frame navigating elsewhere is recorded as a
  *   link (`navigations`) and not followed.
+ *
+ * A renderer that answers through the network (`Renderer.answers` `network`: Firefox) gets the same
+ * answers but one: a URL the crawl held when the page asked for it is answered `go` on its host's turn
+ * (`render-turn.ts`), and the tab asks its server again. A URL fetched while the page waited was fetched
+ * by the tab's own request (the shell's fetcher lets it go), so its `response` carries no body.
  */
 import type { FrontierEntry, PageRecord, RefusedRequest } from '../../model.ts';
 import { normalizeUrl, originOf } from '../../url/normalize-url.ts';
@@ -19,6 +24,7 @@ import type { CrawlView } from '../crawl-view.ts';
 import { resourceCandidate } from '../kinds/work-kind.ts';
 import type { PageRequest, RefusedBecause, Served } from '../ports.ts';
 import type { StepContext } from '../run-context.ts';
+import { takeRenderTurn } from './render-turn.ts';
 
 /** Most refused requests kept per page (the rest are counted in none: a page that asks for thousands of beacons is bounded). */
 export const MAX_REFUSED = 200;
@@ -52,13 +58,16 @@ export class PageRequests {
   /**
    * @param page the rendered page's frontier entry as stored when it was fetched (its URL and depth): its
    *   resources are found at its depth.
-   * @param signal aborts when the render ends or the crawl stops: waits end, answered `timeout`.
+   * @param signal aborts when the render ends or the crawl stops: waits end, answered `timeout`; turns
+   *   taken and not yet ended end.
+   * @param answers how the renderer gives the page its answers (`Renderer.answers`).
    */
   constructor(
     private readonly ctx: StepContext,
     private readonly view: CrawlView,
     private readonly page: Pick<FrontierEntry, 'crawlId' | 'url' | 'depth'>,
     private readonly signal: AbortSignal,
+    private readonly answers: 'bytes' | 'network' = 'bytes',
   ) {}
 
   /** Answers one request of the page (see the module's comment). Never throws: a failure is a refusal. */
@@ -88,6 +97,8 @@ export class PageRequests {
       const [row] = await ctx.commits.run(page.crawlId, (writes) => writes.getPages([url]), [undefined]);
       if (row !== undefined) {
         wait.cancel();
+        // Held before the page asked: a renderer that cannot hand over bytes asks the server again, on its turn.
+        if (this.answers === 'network' && !admitted) return this.turnFor(row);
         return this.fromRow(row, request);
       }
       if (!admitted) {
@@ -113,6 +124,24 @@ export class PageRequests {
     }
   }
 
+  /** `go` for a URL the crawl holds, on its host's turn; refused as {@link fromRow} refuses. */
+  private async turnFor(row: PageRecord): Promise<Served> {
+    if (row.blockedBy === 'robots') return this.refuse(row.url, 'robots');
+    if (row.error !== null || row.status === null) return this.refuse(row.url, 'failed');
+    const turn = await takeRenderTurn(this.ctx, this.view, row.url, this.signal);
+    if (turn.kind === 'refused') return this.refuse(row.url, turn.because);
+    this.noteAnswered(row.url);
+    return turn;
+  }
+
+  /** Lists `url` among the requests answered, once. */
+  private noteAnswered(url: string): void {
+    if (!this.answered.has(url) && this.requests.length < MAX_REQUESTS) {
+      this.answered.add(url);
+      this.requests.push(url);
+    }
+  }
+
   /** The stored answer for `row`, as the tab gets it. */
   private async fromRow(row: PageRecord, request: PageRequest): Promise<Served> {
     if (row.blockedBy === 'robots') return this.refuse(row.url, 'robots');
@@ -129,13 +158,10 @@ export class PageRequests {
     if (row.status >= 300 && row.status < 400) {
       if (row.location !== null && !headers.some(([name]) => name === 'location'))
         headers.push(['location', row.location]);
-    } else if (row.sha256 !== null) {
+    } else if (row.sha256 !== null && this.answers === 'bytes') {
       body = (await this.ctx.store.getBody(row.crawlId, row.sha256))?.bytes ?? EMPTY;
     }
-    if (!this.answered.has(row.url) && this.requests.length < MAX_REQUESTS) {
-      this.answered.add(row.url);
-      this.requests.push(row.url);
-    }
+    this.noteAnswered(row.url);
     return { kind: 'response', status: row.status, headers, body };
   }
 

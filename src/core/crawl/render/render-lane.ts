@@ -130,7 +130,7 @@ export class RenderLane {
       },
       () => undefined,
     );
-    const requests = new PageRequests(ctx, view, row, abort.signal);
+    const requests = new PageRequests(ctx, view, row, abort.signal, renderer.answers ?? 'bytes');
     const startedAt = clock.now();
     let outcome: RenderOutcome;
     try {
