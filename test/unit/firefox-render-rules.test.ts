@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FetchOutcome, FetchRequest, Fetcher } from '../../src/core/crawl/ports.ts';
 import {
+  isTabIconRequest,
   joinChunks,
   outcomeOfCopy,
   outsideRequestAction,
@@ -32,6 +33,14 @@ describe('Firefox request rules', () => {
     for (const other of ['object', 'speculative', 'other', 'toString', '__proto__']) {
       assert.equal(pageRequestTypeOf(other), 'other', other);
     }
+  });
+
+  it("tells the browser's request for the tab's icon", () => {
+    assert.equal(isTabIconRequest('image', 'http://a.test/favicon.ico'), true);
+    assert.equal(isTabIconRequest('image', 'http://a.test/favicon.ico?v=2'), true);
+    assert.equal(isTabIconRequest('image', 'http://a.test/img/favicon.ico'), false);
+    assert.equal(isTabIconRequest('xmlhttprequest', 'http://a.test/favicon.ico'), false);
+    assert.equal(isTabIconRequest('image', 'not a url'), false);
   });
 
   it('drops the fragment only', () => {

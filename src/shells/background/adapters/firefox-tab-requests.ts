@@ -8,6 +8,7 @@
 import browser, { type WebRequest } from 'webextension-polyfill';
 import type { FetchOutcome, FetchRequest, PageRequest, RenderJob, Served } from '../../../core/crawl/ports.ts';
 import {
+  isTabIconRequest,
   outsideRequestAction,
   pageRequestTypeOf,
   requestHeadersForTab,
@@ -127,6 +128,7 @@ export class FirefoxTabRequests {
       }
       if (this.ended) return { cancel: true };
       if (details.type === 'main_frame' && this.hasDocument) return this.navigation(details);
+      if (isTabIconRequest(details.type, details.url)) return { cancel: true };
       const tracked: Tracked = {
         requestId: details.requestId,
         url: withoutFragment(details.url),
