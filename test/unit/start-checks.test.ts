@@ -204,7 +204,7 @@ describe('start checks', () => {
     assert.equal((await bg.store.listCrawls()).length, 0);
   });
 
-  it('refuses a crawl that renders pages where the browser cannot render (Firefox), saying why, and stores nothing', async () => {
+  it('refuses a crawl that renders pages where the browser cannot render (no renderer: neither Chrome nor Firefox), saying why, and stores nothing', async () => {
     const bg = background();
     for (const render of ['auto', 'always'] as const) {
       const reply = await bg.start({ startUrl: `${A}/`, render });

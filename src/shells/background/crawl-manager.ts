@@ -111,7 +111,7 @@ export class CrawlManager {
     }
     if (renderModeOf(settings) !== 'off' && (this.deps.renderer ?? null) === null) {
       const message =
-        "this browser cannot render pages for Tabcrawl (Firefox gives add-ons no way to answer a page's requests from the crawl: docs/rendering.md); crawl with Render pages off";
+        "this browser cannot render pages for Tabcrawl (it gives add-ons neither Chrome's debugger nor Firefox's blocking webRequest: docs/rendering.md); crawl with Render pages off";
       throw new TabcrawlError({ code: 'invalid-settings', message, fields: [{ field: 'render', message }] });
     }
     return this.exclusive(async () => {
