@@ -5,14 +5,23 @@
  * is the crawl's, so the servers' logs hold the crawl's requests and the tabs' together, and every check of
  * politeness below counts both. With `always`, every page is found rendered with its script-written title and
  * links and every response its scripts used is stored; robots.txt first and once on each host, no disallowed
- * URL ever requested, no gap under the delay, the poll bounded by the cap. With `auto`, the shells are
+ * URL ever requested, no gap under the delay, the poll bounded by the cap; the WACZ replays a product page in
+ * ReplayWeb.page (in Chromium) with its script-written text, style and image. With `auto`, the shells are
  * rendered and the static page not. Needs `npm run build:firefox` first; a few minutes on a loaded machine.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import QUIET_FLAGS from '../../src/shells/cli/chromium-flags.json' with { type: 'json' };
+import { findChromium } from '../../src/shells/cli/chromium.ts';
+import { exportThroughPage } from '../../src/shells/cli/export-through-page.ts';
 import type { RequestLogEntry } from '../../src/shells/cli/local-site.ts';
 import type { JsonlRow } from '../../src/export/jsonl.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
+import { openReplay, serveReplay, type ReplayServer } from '../support/replay-web-page.ts';
 import { startRenderedSite, type RenderedSite } from '../support/rendered-site.ts';
 import { serverGaps } from '../support/server-log.ts';
 import { launchFirefox } from './firefox-helpers.ts';
@@ -31,7 +40,7 @@ type Render = {
 const renderOf = (row: JsonlRow | undefined): Render => (row as { render?: Render } | undefined)?.render ?? null;
 
 /** Crawls the site with `render` in Firefox; returns the crawl, its rows, and the logs as they were when it ended. */
-async function crawlSite(site: RenderedSite, render: 'auto' | 'always') {
+async function crawlSite(site: RenderedSite, render: 'auto' | 'always', out?: string) {
   const session = await launchFirefox();
   try {
     const crawl = await crawlToEnd(
@@ -42,6 +51,7 @@ async function crawlSite(site: RenderedSite, render: 'auto' | 'always') {
     );
     const logs = { shop: [...site.logs.shop], api: [...site.logs.api] };
     const rows = await exportRows(session, crawl.id);
+    if (out !== undefined) await exportThroughPage(session, crawl.id, 'wacz', out);
     return { crawl, rows, logs };
   } finally {
     await session.close();
@@ -53,15 +63,21 @@ describe('a rendered crawl (always) of a client-rendered shop, in Firefox', { ti
   let crawl: CrawlSummary;
   let rows: JsonlRow[];
   let logs: { shop: RequestLogEntry[]; api: RequestLogEntry[] };
+  let browser: Browser | undefined;
+  let replay: ReplayServer | undefined;
+  const out = mkdtempSync(join(tmpdir(), 'tabcrawl-ff-rendered-'));
   const row = (url: string): JsonlRow | undefined => rows.find((r) => r.url === url);
 
   before(async () => {
     site = await startRenderedSite();
-    ({ crawl, rows, logs } = await crawlSite(site, 'always'));
+    ({ crawl, rows, logs } = await crawlSite(site, 'always', join(out, 'shop.wacz')));
   });
 
   after(async () => {
+    await browser?.close();
+    await replay?.close();
     await site?.close();
+    rmSync(out, { recursive: true, force: true });
   });
 
   it('finds every page, each rendered, with the title, links and words its script wrote', () => {
@@ -106,6 +122,33 @@ describe('a rendered crawl (always) of a client-rendered shop, in Firefox', { ti
     // (`go`): more than once, never closer than the delay (checked above), so at most one per gap in the cap.
     const polls = logs.shop.filter((r) => r.url === new URL(site.pollUrl).pathname).length;
     assert.ok(polls >= 1 && polls <= Math.ceil(CAP_MS / DELAY_MS) + 1, `${polls} polls`);
+  });
+
+  it("replays a product page in ReplayWeb.page (in Chromium) with its script-written text, style and image, from the bytes the tabs' requests were copied from", async () => {
+    const product = site.pages.find((page) => page.path === '/product/1');
+    assert.ok(product);
+    browser = await chromium.launch({
+      executablePath: findChromium(process.env),
+      args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), ...QUIET_FLAGS],
+    });
+    replay = await serveReplay(readFileSync(join(out, 'shop.wacz')));
+    const page = await browser.newPage();
+    const frame = await openReplay(page, replay, product.url);
+    await frame.waitForFunction((h1) => document.querySelector('h1')?.textContent === h1, product.h1, {
+      timeout: 20_000,
+    });
+    const look = (await frame.evaluate(`(async () => {
+      const images = Array.from(document.querySelectorAll('#app img'));
+      await Promise.all(images.map((img) => (img.complete ? null : new Promise((done) => img.addEventListener('loadend', done)))));
+      return {
+        text: document.getElementById('text')?.textContent ?? '',
+        h1Color: getComputedStyle(document.querySelector('h1')).color,
+        images: images.map((img) => img.naturalWidth > 0),
+      };
+    })()`)) as { text: string; h1Color: string; images: boolean[] };
+    assert.equal(look.text, product.text);
+    assert.equal(look.h1Color, 'rgb(181, 137, 0)', 'style.css, added by the script, applies');
+    assert.ok(look.images.length > 0 && look.images.every(Boolean), `images loaded: ${JSON.stringify(look.images)}`);
   });
 });
 
