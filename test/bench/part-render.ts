@@ -141,6 +141,7 @@ function emptyRun(crawler: Crawler): RenderRun {
     ratio: Number.NaN,
     peakBytes: Number.NaN,
     samples: 0,
+    byTenthBytes: [],
   };
   const nan = Number.NaN;
   return {
@@ -207,6 +208,10 @@ export async function renderPart(context: BenchContext): Promise<Record<string, 
       ['Tabcrawl ÷ Crawlee pages/s, median of the rounds (target ≥ 0.8)', num(median(ratios), 2), ''],
     ]),
   );
+  for (const r of runs)
+    say(
+      `  ${r.crawler} round ${r.round}, browser memory by tenth of the crawl, MiB: ${r.memory.byTenthBytes.map((b) => num(mib(b), 0)).join(' ')}`,
+    );
   for (const problem of problems) say(`  NOTE ${problem}`);
   return {
     pages: options.renderPages,
@@ -232,6 +237,7 @@ export async function renderPart(context: BenchContext): Promise<Record<string, 
         ratio: rounded(r.memory.ratio, 3),
         peak: rounded(mib(r.memory.peakBytes)),
         samples: r.memory.samples,
+        byTenth: r.memory.byTenthBytes.map((bytes) => rounded(mib(bytes))),
       },
       renderedTitles: r.renderedTitles,
       problem: r.problem,

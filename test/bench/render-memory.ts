@@ -89,6 +89,8 @@ export interface MemoryTenths {
   ratio: number;
   peakBytes: number;
   samples: number;
+  /** The mean of each tenth of the span, in order (NaN for a tenth without samples): flat, a slope or a step. */
+  byTenthBytes: number[];
 }
 
 /**
@@ -108,5 +110,8 @@ export function tenths(samples: readonly MemorySample[], from: number, to: numbe
     ratio: last / first,
     peakBytes: during.length === 0 ? Number.NaN : Math.max(...during.map((s) => s.bytes)),
     samples: during.length,
+    byTenthBytes: Array.from({ length: 10 }, (_, k) =>
+      mean(during.filter((s) => s.at >= from + k * tenth && (k === 9 ? s.at <= to : s.at < from + (k + 1) * tenth))),
+    ),
   };
 }

@@ -85,6 +85,11 @@ describe("the bench's rendered part", () => {
     assert.equal(memory.ratio, memory.lastTenthBytes / memory.firstTenthBytes);
     assert.equal(memory.peakBytes, 199);
     assert.equal(memory.samples, 99);
+    // Each tenth's mean, for the shape of the curve: the sixth (1495 to 1594 ms) without the reading of 0.
+    assert.equal(memory.byTenthBytes.length, 10);
+    assert.equal(memory.byTenthBytes[0], 104.5);
+    assert.equal(memory.byTenthBytes[5], 155);
+    assert.equal(memory.byTenthBytes[9], 194.5);
     assert.ok(Number.isNaN(tenths([], 0, 10).ratio));
   });
 });

@@ -372,9 +372,9 @@ for (const [name, writer] of [
       assert.deepEqual(value('downloadFiles'), ['true']);
       assert.deepEqual(value('maxFileBytes'), [String(50 * 1024 * 1024)]);
       assert.deepEqual(value('maxResources'), ['10000']);
-      // Rendering off: the mode, no cap.
-      assert.deepEqual(value('render'), ['off']);
-      assert.deepEqual(value('renderTimeoutMs'), []);
+      // Rendering auto (the default): the mode and its cap.
+      assert.deepEqual(value('render'), ['auto']);
+      assert.deepEqual(value('renderTimeoutMs'), ['15000']);
       for (const record of records.slice(1))
         assert.equal(record.field('WARC-Warcinfo-ID'), info.field('WARC-Record-ID'));
     });

@@ -24,10 +24,10 @@ function cli(...args: string[]): Partial<CrawlSettings> | string {
 }
 
 describe('the render setting', () => {
-  it('is off with a 15 s cap by default', () => {
+  it('is auto with a 15 s cap by default (the default measured: docs/rendering.md)', () => {
     const result = validateSettings({ startUrl: START_URL });
     assert.ok(result.ok);
-    assert.equal(result.settings.render, 'off');
+    assert.equal(result.settings.render, 'auto');
     assert.equal(result.settings.renderTimeoutMs, 15_000);
   });
 
@@ -57,11 +57,13 @@ describe('the render setting', () => {
     assert.equal(renderModeOf(stored), 'off');
     assert.equal(renderModeOf({ render: 'always' }), 'always');
     assert.equal(renderModeOf({ render: 'bogus' as 'off' }), 'off');
-    assert.equal(settingsDigest(stored as CrawlSettings), '');
+    assert.equal(settingsDigest(stored as CrawlSettings), 'render off');
   });
 
-  it('shows in the digest only when it renders, and the cap only when it is not 15 s', () => {
-    assert.equal(settingsDigest({ ...SETTINGS, render: 'auto' }), 'render auto');
+  it('shows in the digest only when it is not auto, and the cap only when it is not 15 s', () => {
+    assert.equal(settingsDigest(SETTINGS), '');
+    assert.equal(settingsDigest({ ...SETTINGS, render: 'off' }), 'render off');
+    assert.equal(settingsDigest({ ...SETTINGS, render: 'auto', renderTimeoutMs: 20_000 }), 'render cap 20 s');
     assert.equal(
       settingsDigest({ ...SETTINGS, render: 'always', renderTimeoutMs: 30_000 }),
       'render always · render cap 30 s',
@@ -73,7 +75,11 @@ describe('the render setting', () => {
       ...(SETTING_TABLE.render.warcinfo?.fields(settings) ?? []),
       ...(SETTING_TABLE.renderTimeoutMs.warcinfo?.fields(settings) ?? []),
     ];
-    assert.deepEqual(fields(SETTINGS), [['render', 'off']]);
+    assert.deepEqual(fields(SETTINGS), [
+      ['render', 'auto'],
+      ['renderTimeoutMs', '15000'],
+    ]);
+    assert.deepEqual(fields({ ...SETTINGS, render: 'off' }), [['render', 'off']]);
     assert.deepEqual(fields({ ...SETTINGS, render: 'auto', renderTimeoutMs: 20_000 }), [
       ['render', 'auto'],
       ['renderTimeoutMs', '20000'],
@@ -115,7 +121,7 @@ describe('the render options of the command line', () => {
 
   it('lists both options in --help with their defaults', () => {
     assert.match(USAGE, /--render MODE\s+render pages/);
-    assert.match(USAGE, /off, auto \(when the HTML suggests scripts build the page\) or always \(default: off\)/);
+    assert.match(USAGE, /off, auto \(when the HTML suggests scripts build the page\) or always \(default: auto\)/);
     assert.match(USAGE, /--render-timeout SECONDS\n\s+most time one page's render takes \(default: 15\)/);
   });
 });

@@ -249,7 +249,7 @@ describe('settings form values', () => {
       maxExternalPerHost: '100',
       withCookies: false,
       allowPrivateAddresses: false,
-      render: 'off',
+      render: 'auto',
       renderTimeoutSeconds: '15',
     });
   });
@@ -419,9 +419,10 @@ describe('settings form values', () => {
       'Delay (s): 0',
       'Requests at once per host: 8',
     ]);
-    assert.deepEqual(describeSettings({ render: 'auto', renderTimeoutMs: 30_000 }), [
-      'Render pages (run their scripts): auto',
+    assert.deepEqual(describeSettings({ render: 'always', renderTimeoutMs: 30_000 }), [
+      'Render pages (run their scripts): always',
       'Render cap (s): 30',
     ]);
+    assert.deepEqual(describeSettings({ render: 'auto' }), []);
   });
 });

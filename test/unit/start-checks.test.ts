@@ -204,15 +204,23 @@ describe('start checks', () => {
     assert.equal((await bg.store.listCrawls()).length, 0);
   });
 
-  it('refuses a crawl that renders pages where the browser cannot render (no renderer: neither Chrome nor Firefox), saying why, and stores nothing', async () => {
+  it('refuses a crawl that renders every page where the browser cannot render, saying why, and stores nothing', async () => {
     const bg = background();
-    for (const render of ['auto', 'always'] as const) {
-      const reply = await bg.start({ startUrl: `${A}/`, render });
-      assert.equal(reply.ok ? null : reply.error.fields?.[0]?.field, 'render');
-      assert.match(reply.ok ? '' : reply.error.message, /cannot render pages.*Render pages off/);
-    }
+    const reply = await bg.start({ startUrl: `${A}/`, render: 'always' });
+    assert.equal(reply.ok ? null : reply.error.fields?.[0]?.field, 'render');
+    assert.match(reply.ok ? '' : reply.error.message, /no way to render pages.*Render pages auto or off/);
     assert.equal((await bg.store.listCrawls()).length, 0);
-    const off = await bg.start({ startUrl: `${A}/`, render: 'off' });
-    assert.ok(off.ok);
+  });
+
+  it('crawls with auto (the default) and off where the browser cannot render: each page read as fetched', async () => {
+    const bg = background();
+    for (const render of ['auto', 'off', undefined] as const) {
+      const reply = await bg.start({ startUrl: `${A}/`, ...(render === undefined ? {} : { render }) });
+      assert.ok(reply.ok, render);
+      if (reply.ok) {
+        assert.equal(reply.value.crawl.settings.render, render ?? 'auto');
+        await bg.settle(reply.value.crawl.id);
+      }
+    }
   });
 });

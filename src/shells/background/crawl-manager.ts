@@ -109,9 +109,11 @@ export class CrawlManager {
       const message = 'this Tabcrawl cannot crawl with cookies';
       throw new TabcrawlError({ code: 'invalid-settings', message, fields: [{ field: 'withCookies', message }] });
     }
-    if (renderModeOf(settings) !== 'off' && (this.deps.renderer ?? null) === null) {
+    // Without a renderer, auto reads each page as fetched (the pages it would render say why they were not);
+    // always, which asks for nothing else, is refused.
+    if (renderModeOf(settings) === 'always' && (this.deps.renderer ?? null) === null) {
       const message =
-        "this browser cannot render pages for Tabcrawl (it gives add-ons neither Chrome's debugger nor Firefox's blocking webRequest: docs/rendering.md); crawl with Render pages off";
+        'this browser gives Tabcrawl no way to render pages (docs/rendering.md); crawl with Render pages auto or off';
       throw new TabcrawlError({ code: 'invalid-settings', message, fields: [{ field: 'render', message }] });
     }
     return this.exclusive(async () => {
