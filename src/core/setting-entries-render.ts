@@ -47,7 +47,7 @@ export const RENDER_ENTRIES: { readonly [K in RenderKey]: SettingEntry<K> } = {
         'render pages (run their scripts in a hidden tab, every request they make polite):',
         'off, auto (when the HTML suggests scripts build the page) or always',
       ],
-      doc: "render pages: `off` reads the HTML as fetched; `auto` renders a page when its HTML suggests that scripts build it; `always` renders every page. A rendered page runs its scripts in a hidden tab, and every request it makes goes through the crawl (robots.txt first, the host's gap). In Chromium the extension renders with its `debugger` permission ([security.md](security.md#renderings-permission-debugger)); Firefox cannot render: such a crawl is refused ([rendering.md](rendering.md))",
+      doc: "render pages: `off` reads the HTML as fetched; `auto` renders a page when its HTML suggests that scripts build it; `always` renders every page. A rendered page runs its scripts in a hidden tab, and every request it makes goes through the crawl (robots.txt first, the host's gap). In Chromium the extension renders with its `debugger` permission ([security.md](security.md#renderings-permission-debugger)); in Firefox with its blocking `webRequest`, the tab's own requests being the crawl's ([rendering-firefox.md](rendering-firefox.md))",
     },
     digest: {
       at: 23,

@@ -14,6 +14,9 @@ export interface LoggedRequest {
   url: string;
   method: string;
   upgrade: boolean;
+  /** The request's `User-Agent` and `Cookie` headers, when sent. */
+  userAgent?: string;
+  cookie?: string;
 }
 
 export interface RenderSite {
@@ -44,8 +47,11 @@ document.cookie = 'planted=1; path=/';
     socket.onclose = (event) => say('socket closed ' + event.code);
   } catch (e) { say('socket refused'); }
   navigator.sendBeacon('/beacon', 'x');
-  say('popup ' + (window.open('${b}/popup.html') === null ? 'blocked' : 'opened'));
-  alert('a dialog');
+  // A sandboxed document without allow-popups: Chrome's window.open answers null, Firefox's throws.
+  let popup = null;
+  try { popup = window.open('${b}/popup.html'); } catch {}
+  say('popup ' + (popup === null ? 'blocked' : 'opened'));
+  try { alert('a dialog'); } catch {}
   const blank = document.createElement('iframe'); document.body.append(blank);
   try { new blank.contentWindow.WebSocket('ws://' + location.host + '/blank-socket'); } catch {}
   try { new blank.contentWindow.SharedWorker('/shared.js'); } catch {}
@@ -76,6 +82,10 @@ addEventListener('scroll', () => fetch('/lazy.json').then((r) => r.json()).then(
 }), { once: true });
 </script></body></html>`;
 
+/** A page whose script reads a JSON URL that redirects (`/moved.json` → `/data.json`). */
+const REDIRECTING_PAGE = `<!doctype html><title>Redirecting</title>
+<script>fetch('/moved.json').then((r) => r.json()).then((d) => { const h = document.createElement('h1'); h.textContent = d.heading; document.body.append(h); });</script>`;
+
 /** A page whose script loops forever once loaded: it holds the page's main thread. */
 const BUSY_PAGE = `<!doctype html><title>Busy</title><p>busy page</p>
 <script>setTimeout(() => { document.body.append('looping'); for (;;) {} }, 200);</script>`;
@@ -88,7 +98,13 @@ export async function startRenderSite(): Promise<RenderSite> {
 
   function handle(port: number, request: IncomingMessage, response: ServerResponse): void {
     const path = request.url ?? '/';
-    log.push({ url: `${hostOf(port)}:${port}${path}`, method: request.method ?? 'GET', upgrade: false });
+    log.push({
+      url: `${hostOf(port)}:${port}${path}`,
+      method: request.method ?? 'GET',
+      upgrade: false,
+      ...(request.headers['user-agent'] === undefined ? {} : { userAgent: request.headers['user-agent'] }),
+      ...(request.headers.cookie === undefined ? {} : { cookie: request.headers.cookie }),
+    });
     const send = (type: string, body: string): void => {
       response.writeHead(200, { 'content-type': type, 'access-control-allow-origin': '*', 'set-cookie': 'seen=1' });
       response.end(body);
@@ -109,7 +125,11 @@ export async function startRenderSite(): Promise<RenderSite> {
     else if (name === '/frame.html') send('text/html', FRAME_PAGE);
     else if (name === '/quiet.html') send('text/html', QUIET_PAGE);
     else if (name === '/busy.html') send('text/html', BUSY_PAGE);
-    else if (name === '/data.json') send('application/json', JSON.stringify({ heading: 'Rendered shop' }));
+    else if (name === '/redirecting.html') send('text/html', REDIRECTING_PAGE);
+    else if (name === '/moved.json') {
+      response.writeHead(302, { location: '/data.json', 'set-cookie': 'moved=1' });
+      response.end();
+    } else if (name === '/data.json') send('application/json', JSON.stringify({ heading: 'Rendered shop' }));
     else if (name === '/api.json') send('application/json', JSON.stringify({ text: 'from host B' }));
     else if (name === '/lazy.json') send('application/json', JSON.stringify({ text: 'loaded on scroll' }));
     else if (name === '/style.css') send('text/css', 'h1 { color: green }');

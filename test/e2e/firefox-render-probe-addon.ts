@@ -18,7 +18,7 @@
  * Its permissions are what Firefox asks for this: `webRequest`, `webRequestBlocking`,
  * `webRequestFilterResponse` (MV3 needs it for `filterResponseData`; without it the call throws, and
  * a blocking listener that throws lets its request through), `tabs`, `scripting` and every host.
- * Tabcrawl's manifest has `webRequest` only.
+ * Tabcrawl's Firefox manifest asks for the same (`FIREFOX_ONLY_PERMISSIONS`), for its renderer.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import {
   FIREFOX_ANDROID_MIN_VERSION,
   FIREFOX_MIN_VERSION,
+  FIREFOX_ONLY_PERMISSIONS,
   GECKO_ID,
   manifestFor,
   TARGET_BROWSERS,
@@ -84,13 +85,29 @@ describe('manifestFor', () => {
     const firefox = manifestFor('firefox', shared);
     assert.equal('optional_permissions' in firefox, false);
     assert.equal(JSON.stringify(firefox).includes('debugger'), false);
-    assert.deepEqual(
-      firefox['permissions'],
-      (shared['permissions'] as string[]).filter((permission) => permission !== 'debugger'),
-    );
+    assert.deepEqual(firefox['permissions'], [
+      ...(shared['permissions'] as string[]).filter((permission) => permission !== 'debugger'),
+      ...FIREFOX_ONLY_PERMISSIONS,
+    ]);
     // Another optional permission would stay, without debugger.
     const more = manifestFor('firefox', { ...shared, optional_permissions: ['debugger', 'bookmarks'] });
     assert.deepEqual(more['optional_permissions'], ['bookmarks']);
+  });
+
+  test('Firefox asks for what its renderer needs (blocking webRequest, response filters, scripting); Chrome does not', () => {
+    const shared = readShared();
+    assert.deepEqual(FIREFOX_ONLY_PERMISSIONS, ['webRequestBlocking', 'webRequestFilterResponse', 'scripting']);
+    const chrome = manifestFor('chrome', shared)['permissions'] as string[];
+    const firefox = manifestFor('firefox', shared)['permissions'] as string[];
+    for (const permission of FIREFOX_ONLY_PERMISSIONS) {
+      assert.equal(chrome.includes(permission), false, permission);
+      assert.equal(firefox.filter((p) => p === permission).length, 1, permission);
+    }
+    // A shared manifest that lists one already does not list it twice; one with no permissions gets them.
+    const listed = manifestFor('firefox', { ...shared, permissions: ['scripting'] })['permissions'];
+    assert.deepEqual(listed, ['scripting', 'webRequestBlocking', 'webRequestFilterResponse']);
+    const none = manifestFor('firefox', { manifest_version: 3, background: { service_worker: 'bg.js' } });
+    assert.deepEqual(none['permissions'], FIREFOX_ONLY_PERMISSIONS);
   });
 
   test('Firefox: a classic background script stays classic (no type)', () => {

@@ -16,6 +16,8 @@ import { withAccessGuard } from './adapters/access-guard.ts';
 import { createBrowserFetcher } from './adapters/browser-fetcher.ts';
 import { ChromeRenderer, closeLeftoverRenderWindows } from './adapters/chrome-renderer.ts';
 import { hasDebugger } from './adapters/debugger-target.ts';
+import { FirefoxRenderer } from './adapters/firefox-renderer.ts';
+import { HeldRequests, withTabRequests } from './adapters/tab-request-fetcher.ts';
 import { isNewBrowserSession } from './adapters/browser-session.ts';
 import { KeepAlive, WATCHDOG_ALARM } from './adapters/keep-alive.ts';
 import { WireObserver } from './adapters/wire-observer.ts';
@@ -56,18 +58,31 @@ const self = { id: browser.runtime.id, pagesOrigin: pageOriginOf(browser.runtime
 const hasHostAccess = (patterns: string[]): Promise<boolean> => browser.permissions.contains({ origins: patterns });
 const hasAccess = (pattern: string): Promise<boolean> => hasHostAccess([pattern]);
 
+const userAgent = crawlerUserAgent(browser.runtime.getManifest().version);
+/**
+ * Firefox renders through the network (docs/rendering-firefox.md): a render tab's held request of a URL the
+ * crawl fetches is let go as that fetch (`withTabRequests`), so both fetchers take the tabs' held requests.
+ */
+const heldRequests = new HeldRequests();
+const tabAware = (fetcher: ReturnType<typeof createBrowserFetcher>): ReturnType<typeof createBrowserFetcher> =>
+  browserKind === 'firefox' ? withTabRequests(fetcher, heldRequests) : fetcher;
+
 const manager = new CrawlManager({
   store,
   // Two fetchers: crawls never carry the user's cookies unless started with `withCookies`.
   // Both ask Chrome first whether the site is still reachable: site access can be withdrawn mid-crawl.
-  fetcher: withAccessGuard(createBrowserFetcher(wire, Date.now, 'omit'), hasAccess),
-  sessionFetcher: withAccessGuard(createBrowserFetcher(wire, Date.now, 'include'), hasAccess),
+  fetcher: withAccessGuard(tabAware(createBrowserFetcher(wire, Date.now, 'omit')), hasAccess),
+  sessionFetcher: withAccessGuard(tabAware(createBrowserFetcher(wire, Date.now, 'include')), hasAccess),
   // The user may restrict Tabcrawl's site access in Chrome; a crawl starts only where it has access.
   hasHostAccess,
   clock: systemClock,
-  // Chrome renders pages (a window of its own per render: two crawls may render at once); Firefox cannot, and
-  // its background refuses a crawl that asks to (docs/rendering-firefox.md).
-  renderer: hasDebugger() ? { render: (job) => new ChromeRenderer().render(job) } : null,
+  // Each render has a window (and a renderer) of its own: two crawls may render at once. Chrome renders with
+  // chrome.debugger; Firefox with its blocking webRequest, through the network (docs/rendering-firefox.md).
+  renderer: hasDebugger()
+    ? { render: (job) => new ChromeRenderer().render(job) }
+    : browserKind === 'firefox'
+      ? { answers: 'network', render: (job) => new FirefoxRenderer(heldRequests, userAgent).render(job) }
+      : null,
   runId: crypto.randomUUID(),
   newId: () => crypto.randomUUID(),
   onActiveChange: (active) => {
@@ -100,7 +115,7 @@ browser.alarms.onAlarm.addListener((alarm) => {
 // (the work itself is done below, at every worker start).
 browser.runtime.onStartup.addListener(() => undefined);
 
-void installUserAgentRule(crawlerUserAgent(browser.runtime.getManifest().version)).catch((error: unknown) =>
+void installUserAgentRule(userAgent).catch((error: unknown) =>
   console.error('could not set the crawl User-Agent', error),
 );
 // On every worker start: resume running crawls, noting the interruption on each when the browser restarted;

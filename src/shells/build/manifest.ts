@@ -35,6 +35,18 @@ export const FIREFOX_ANDROID_MIN_VERSION = '142.0';
  */
 export const CHROME_ONLY_PERMISSIONS: readonly string[] = ['debugger'];
 
+/**
+ * Permissions only Firefox's manifest has (Chrome's refuses `webRequestFilterResponse`, and MV3 Chrome has no
+ * blocking `webRequest` for extensions it does not force-install): what rendering needs there
+ * (docs/rendering-firefox.md): `webRequestBlocking` to hold and cancel the render tab's requests,
+ * `webRequestFilterResponse` to copy each response as it passes, `scripting` to read the rendered DOM.
+ */
+export const FIREFOX_ONLY_PERMISSIONS: readonly string[] = [
+  'webRequestBlocking',
+  'webRequestFilterResponse',
+  'scripting',
+];
+
 /** The part of a manifest this file reads or changes; the rest passes through as written. */
 export interface SharedManifest {
   manifest_version: 3;
@@ -56,8 +68,9 @@ export function targetBrowserOf(mode: string): TargetBrowser {
  *
  * Firefox: the background is an event page (`background.scripts`; Firefox has no extension service
  * workers), `browser_specific_settings.gecko` gives the id, the oldest version and the data Tabcrawl
- * collects (none: what it crawls stays in the browser), and `minimum_chrome_version` and the
- * {@link CHROME_ONLY_PERMISSIONS} are dropped (a list they leave empty goes too).
+ * collects (none: what it crawls stays in the browser), `minimum_chrome_version` and the
+ * {@link CHROME_ONLY_PERMISSIONS} are dropped (a list they leave empty goes too), and the
+ * {@link FIREFOX_ONLY_PERMISSIONS} are added to `permissions`.
  */
 export function manifestFor(target: TargetBrowser, shared: SharedManifest): Record<string, unknown> {
   const manifest: Record<string, unknown> = structuredClone(shared);
@@ -71,6 +84,8 @@ export function manifestFor(target: TargetBrowser, shared: SharedManifest): Reco
     if (kept.length === 0) delete manifest[key];
     else manifest[key] = kept;
   }
+  const permissions = Array.isArray(manifest['permissions']) ? (manifest['permissions'] as unknown[]) : [];
+  manifest['permissions'] = [...permissions, ...FIREFOX_ONLY_PERMISSIONS.filter((p) => !permissions.includes(p))];
   manifest['background'] = { scripts: [script], ...(type === undefined ? {} : { type }) };
   manifest['browser_specific_settings'] = {
     gecko: {

@@ -36,7 +36,7 @@ export class ChromeRenderer implements Renderer {
       // Minimized and unfocused: the user's window keeps the focus, and no page shows on screen.
       const created = await chrome.windows.create({ state: 'minimized', focused: false, url: 'about:blank' });
       windowId = created?.id;
-      if (windowId !== undefined) await noteWindow(windowId, true);
+      if (windowId !== undefined) await noteRenderWindow(windowId, true);
       const tabId = created?.tabs?.[0]?.id;
       if (tabId === undefined) return { ok: false, code: 'failed', message: 'the browser opened no tab to render in' };
       return await new RenderTab(job, deadline).run(tabId);
@@ -44,7 +44,7 @@ export class ChromeRenderer implements Renderer {
       const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       return { ok: false, code: 'failed', message };
     } finally {
-      if (windowId !== undefined) await closeWindow(windowId);
+      if (windowId !== undefined) await closeRenderWindow(windowId);
       this.busy = false;
     }
   }
@@ -53,12 +53,15 @@ export class ChromeRenderer implements Renderer {
 /** The `storage.session` key that notes a render window as open. */
 const WINDOW_KEY_PREFIX = 'render-window-';
 
-/** Notes the render window `windowId` as open (`open`) or closed, in `storage.session` (a failure is ignored). */
-async function noteWindow(windowId: number, open: boolean): Promise<void> {
+/**
+ * Notes the render window `windowId` as open (`open`) or closed, in `storage.session` (a failure is ignored).
+ * Firefox's renderer notes its windows here too, so one cleanup closes what either left.
+ */
+export async function noteRenderWindow(windowId: number, open: boolean): Promise<void> {
   const key = `${WINDOW_KEY_PREFIX}${windowId}`;
-  await (open ? chrome.storage.session.set({ [key]: true }) : chrome.storage.session.remove(key)).catch(
-    () => undefined,
-  );
+  const session = typeof chrome === 'undefined' ? undefined : chrome.storage?.session;
+  if (session === undefined) return;
+  await (open ? session.set({ [key]: true }) : session.remove(key)).catch(() => undefined);
 }
 
 /**
@@ -73,17 +76,17 @@ export async function closeLeftoverRenderWindows(): Promise<number> {
     .filter((key) => key.startsWith(WINDOW_KEY_PREFIX))
     .map((key) => Number(key.slice(WINDOW_KEY_PREFIX.length)))
     .filter((id) => Number.isInteger(id));
-  for (const id of ids) await closeWindow(id);
+  for (const id of ids) await closeRenderWindow(id);
   return ids.length;
 }
 
 /** Closes the render's window, bounded in time (a window already gone is fine), and forgets it. */
-async function closeWindow(windowId: number): Promise<void> {
+export async function closeRenderWindow(windowId: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, CLEANUP_TIMEOUT_MS);
   });
   await Promise.race([chrome.windows.remove(windowId).catch(() => undefined), late]);
   clearTimeout(timer);
-  await noteWindow(windowId, false);
+  await noteRenderWindow(windowId, false);
 }

@@ -1,0 +1,214 @@
+/**
+ * The {@link Renderer} of Firefox (docs/rendering-firefox.md, "The renderer"): each page is loaded in an
+ * unfocused window of its own, every request of its tab held by a blocking `webRequest` listener
+ * until the crawl answers it ({@link FirefoxTabRequests}). Firefox cannot answer a request with bytes, so
+ * this renderer answers through the network (`answers: 'network'`): the tab's own request is the crawl's
+ * request, let go on its host's turn. Waits for the network to be quiet (or the cap), scrolls once to the
+ * bottom, waits again, and reads the DOM from the content scripts' isolated world (`scripting`).
+ */
+import browser from 'webextension-polyfill';
+import type { RenderFailureCode, RenderJob, RenderOutcome, Renderer } from '../../../core/crawl/ports.ts';
+import { closeRenderWindow, noteRenderWindow } from './chrome-renderer.ts';
+import { FirefoxTabRequests } from './firefox-tab-requests.ts';
+import { readDomInTab, scrollTabToBottom } from './firefox-isolated-world.ts';
+import { canFilterResponses } from './response-copy.ts';
+import type { HeldRequests } from './tab-request-fetcher.ts';
+
+interface Failure {
+  code: RenderFailureCode;
+  message: string;
+}
+
+/** Whether this browser and Tabcrawl's permissions allow the Firefox renderer. */
+async function isAvailable(): Promise<boolean> {
+  if (!canFilterResponses() || typeof browser.scripting?.executeScript !== 'function') return false;
+  return browser.permissions
+    .contains({ permissions: ['webRequestBlocking', 'webRequestFilterResponse', 'scripting'] as never[] })
+    .catch(() => false);
+}
+
+export class FirefoxRenderer implements Renderer {
+  readonly answers = 'network' as const;
+  private busy = false;
+
+  /**
+   * @param held where the tab's held GETs are offered to the crawl's fetches (the fetcher wrapped by
+   *   `withTabRequests` takes them).
+   * @param userAgent the crawl's User-Agent, which the tab's requests carry instead of the browser's.
+   */
+  constructor(
+    private readonly held: HeldRequests,
+    private readonly userAgent: string,
+  ) {}
+
+  /**
+   * Renders one page (one at a time per instance: a second call while one runs answers `failed`).
+   * Resolves, never rejects; the window is closed and the listeners removed before it resolves.
+   */
+  async render(job: RenderJob): Promise<RenderOutcome> {
+    if (!(await isAvailable())) {
+      return { ok: false, code: 'unavailable', message: 'Firefox gives Tabcrawl no blocking webRequest or scripting' };
+    }
+    if (!/^https?:\/\//i.test(job.url))
+      return { ok: false, code: 'failed', message: 'only http and https pages are rendered' };
+    if (this.busy) return { ok: false, code: 'failed', message: 'another page is being rendered' };
+    this.busy = true;
+    const deadline = Date.now() + job.timeoutMs;
+    let windowId: number | undefined;
+    let requests: FirefoxTabRequests | null = null;
+    try {
+      // Not minimized: Firefox throttles the timers of a hidden page (measured: a 150 ms setInterval did not fire
+      // within 2 s in a minimized window), so its scripts would not run as on the web. Unfocused: the user's
+      // window keeps the focus. In a Firefox with a screen, the window shows (docs/rendering-firefox.md).
+      const created = await browser.windows.create({ state: 'normal', focused: false, url: 'about:blank' });
+      windowId = created.id;
+      if (windowId !== undefined) await noteRenderWindow(windowId, true);
+      const tabId = created.tabs?.[0]?.id;
+      if (tabId === undefined) return { ok: false, code: 'failed', message: 'the browser opened no tab to render in' };
+      requests = new FirefoxTabRequests(tabId, job, this.held, this.userAgent, {
+        activity: () => render.touch(),
+        fail: (message) => render.fail('failed', message),
+      });
+      const render = new FirefoxRender(job, deadline, tabId, requests);
+      return await render.run();
+    } catch (error) {
+      return { ok: false, code: 'failed', message: messageOf(error) };
+    } finally {
+      requests?.end();
+      if (windowId !== undefined) await closeRenderWindow(windowId);
+      requests?.unlisten();
+      this.busy = false;
+    }
+  }
+}
+
+/** The waits and reads of one render, over its tab's requests. */
+class FirefoxRender {
+  private lastActivity = Date.now();
+  private hasLoaded = false;
+  private capped = false;
+  private failure: Failure | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly job: RenderJob,
+    /** When the cap ends the render (ms since the epoch). */
+    private readonly deadline: number,
+    private readonly tabId: number,
+    private readonly requests: FirefoxTabRequests,
+  ) {}
+
+  async run(): Promise<RenderOutcome> {
+    const onAbort = (): void => this.fail('stopped', 'the crawl stopped');
+    const onUpdated = (tabId: number, change: { status?: string }): void => {
+      if (tabId === this.tabId && change.status === 'complete' && this.requests.hasDocument) {
+        this.hasLoaded = true;
+        this.touch();
+      }
+    };
+    const onRemoved = (tabId: number): void => {
+      if (tabId === this.tabId) this.fail('crashed', 'the render tab was closed');
+    };
+    this.job.signal.addEventListener('abort', onAbort);
+    browser.tabs.onUpdated.addListener(onUpdated);
+    browser.tabs.onRemoved.addListener(onRemoved);
+    try {
+      if (this.job.signal.aborted) return { ok: false, code: 'stopped', message: 'the crawl stopped' };
+      this.requests.listen();
+      await browser.tabs.update(this.tabId, { url: this.job.url });
+      await this.waitForQuiet();
+      const failed = this.failed();
+      if (failed !== null) return failed;
+      if (!this.requests.hasDocument) {
+        return { ok: false, code: 'timeout', message: `no document within ${this.job.timeoutMs} ms` };
+      }
+      // A page whose script never yields does not answer the scroll: then only the read is tried.
+      const hasScrolled =
+        !this.capped &&
+        (await scrollTabToBottom(this.tabId).then(
+          () => true,
+          () => false,
+        ));
+      if (hasScrolled) {
+        this.touch();
+        await this.waitForQuiet();
+        const failedLater = this.failed();
+        if (failedLater !== null) return failedLater;
+      }
+      return await this.read();
+    } catch (error) {
+      return this.failed() ?? { ok: false, code: 'failed', message: messageOf(error) };
+    } finally {
+      this.job.signal.removeEventListener('abort', onAbort);
+      browser.tabs.onUpdated.removeListener(onUpdated);
+      browser.tabs.onRemoved.removeListener(onRemoved);
+    }
+  }
+
+  touch(): void {
+    this.lastActivity = Date.now();
+    this.wake?.();
+  }
+
+  fail(code: RenderFailureCode, message: string): void {
+    this.failure ??= { code, message };
+    this.wake?.();
+  }
+
+  /** Resolves when nothing is held or under way and nothing new came for `quietMs` after the load, or at the cap, or on a failure. */
+  private async waitForQuiet(): Promise<void> {
+    for (;;) {
+      if (this.failure !== null) return;
+      const now = Date.now();
+      if (now >= this.deadline) {
+        this.capped = true;
+        return;
+      }
+      const idleMs = now - this.lastActivity;
+      const isIdle = this.hasLoaded && this.requests.busy === 0;
+      if (isIdle && idleMs >= this.job.quietMs) return;
+      // Not idle: woken by the next activity, or at the latest in a second (a load missed is seen by polling).
+      const waitMs = Math.min(isIdle ? this.job.quietMs - idleMs : 1000, this.deadline - now);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, waitMs);
+        function done(): void {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.wake = done;
+      });
+      this.wake = null;
+      if (!this.hasLoaded && this.requests.hasDocument) {
+        const tab = await browser.tabs.get(this.tabId).catch(() => null);
+        if (tab?.status === 'complete') this.hasLoaded = true;
+      }
+    }
+  }
+
+  private async read(): Promise<RenderOutcome> {
+    let dom: { html: string; truncated: boolean };
+    try {
+      dom = await readDomInTab(this.tabId, this.job.maxHtmlChars);
+    } catch (error) {
+      const message = `the DOM could not be read (a script keeps the page busy?): ${messageOf(error)}`;
+      return { ok: false, code: 'failed', message };
+    }
+    return {
+      ok: true,
+      ...dom,
+      scriptErrors: [],
+      navigations: [...this.requests.navigations],
+      capped: this.capped,
+      requests: this.requests.requests,
+    };
+  }
+
+  /** The outcome of a render something ended (a closed tab, the crawl stopping, a refused document), or null. */
+  private failed(): RenderOutcome | null {
+    return this.failure === null ? null : { ok: false, code: this.failure.code, message: this.failure.message };
+  }
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}

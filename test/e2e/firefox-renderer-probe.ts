@@ -1,0 +1,155 @@
+/**
+ * The probe add-on of `firefox-renderer.test.ts`, built at test time: its background bundles the Firefox
+ * renderer and the fetcher decorator (`tab-request-fetcher.ts`) with esbuild, and its `probeRender(url,
+ * options)` renders one page with a `serve` that plays the crawl core's part for a renderer that answers
+ * through the network: the page's document, a URL the crawl holds, is answered `go`; every other GET is
+ * "fetched by the crawl's step" through the decorator (once per URL), which lets the tab's held request go;
+ * POSTs, other schemes, WebSockets and `/refused` URLs are refused, `/hang` answered after the cap.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import type { PageRequest, RenderOutcome } from '../../src/core/crawl/ports.ts';
+import { DRIVER_PAGE_PATH } from '../../src/shells/cli/extension-driver.ts';
+import { ROOT } from './helpers.ts';
+
+/** The crawl's fetch of one URL, as the decorator returned it. */
+export interface FetchSummary {
+  ok: boolean;
+  status?: number;
+  location?: string | null;
+  text?: string;
+  truncated?: boolean;
+  userAgent?: string | null;
+  error?: string;
+}
+
+export interface ProbeResult {
+  outcome: RenderOutcome;
+  durationMs: number;
+  asked: PageRequest[];
+  /** URLs the crawl "fetched" through the decorator, with what it returned. */
+  fetched: Record<string, FetchSummary>;
+  /** URLs answered `go`, and how many times each one's `ended` was called. */
+  ended: Record<string, number>;
+  /** URLs the decorator fetched itself (no held request for them): none expected. */
+  fetchedOutside: string[];
+  askedLate: number;
+  heldAfter: number;
+  windowsBefore: number;
+  windowsAfter: number;
+  cookies: string[];
+}
+
+export interface ProbeOptions {
+  timeoutMs: number;
+  quietMs: number;
+  maxHtmlChars: number;
+  bodyLimit?: number;
+  abortAfterMs?: number;
+  /** Closes the render's tab this long after the render began, as a crash or the user would. */
+  closeTabAfterMs?: number;
+}
+
+export const PROBE_UA = 'TabcrawlFirefoxRenderProbe/1';
+
+const PROBE_BACKGROUND = (adapters: string): string => `
+import { FirefoxRenderer } from ${JSON.stringify(join(adapters, 'firefox-renderer.ts'))};
+import { HeldRequests, withTabRequests } from ${JSON.stringify(join(adapters, 'tab-request-fetcher.ts'))};
+const held = new HeldRequests();
+const fetchedOutside = [];
+const inner = { async fetch(request) { fetchedOutside.push(request.url); return { ok: false, error: { code: 'network', message: 'outside' }, startedAt: 0, endedAt: 0 }; } };
+const fetcher = withTabRequests(inner, held);
+const renderer = new FirefoxRenderer(held, ${JSON.stringify(PROBE_UA)});
+window.probeRender = async (url, options) => {
+  fetchedOutside.length = 0;
+  const asked = [];
+  const fetched = {};
+  const ended = {};
+  const inFlight = new Map();
+  const crawlHolds = new Set([url]);
+  let over = false;
+  let askedLate = 0;
+  const controller = new AbortController();
+  if (options.abortAfterMs !== undefined) setTimeout(() => controller.abort(), options.abortAfterMs);
+  const decoder = new TextDecoder();
+  async function crawlFetch(u) {
+    const outcome = await fetcher.fetch({ url: u, method: 'GET', timeoutMs: 5000, bodyLimit: () => options.bodyLimit ?? 1000000 });
+    const ua = outcome.ok && outcome.wire && outcome.wire.requestHeaders ? (outcome.wire.requestHeaders.find(([n]) => n === 'user-agent') || [])[1] ?? null : null;
+    fetched[u] = outcome.ok
+      ? { ok: true, status: outcome.status, location: outcome.location, truncated: outcome.truncated, userAgent: ua,
+          text: outcome.body === null ? undefined : decoder.decode(outcome.body) }
+      : { ok: false, error: outcome.error.code + ': ' + outcome.error.message };
+    crawlHolds.add(u);
+    return outcome;
+  }
+  const job = {
+    url, timeoutMs: options.timeoutMs, quietMs: options.quietMs, maxHtmlChars: options.maxHtmlChars,
+    signal: controller.signal,
+    async serve(request) {
+      if (over) askedLate += 1;
+      asked.push(request);
+      if (request.navigation) return { kind: 'refused', because: 'navigation' };
+      if (request.method !== 'GET') return { kind: 'refused', because: 'method' };
+      if (!/^https?:/.test(request.url) || request.type === 'websocket') return { kind: 'refused', because: 'scheme' };
+      if (request.url.includes('/refused')) return { kind: 'refused', because: 'robots' };
+      if (request.url.includes('/hang')) {
+        await new Promise((resolve) => setTimeout(resolve, options.timeoutMs + 500));
+        return { kind: 'refused', because: 'timeout' };
+      }
+      // A URL the crawl holds: the host's turn has come, the tab's request may go.
+      if (crawlHolds.has(request.url) && !inFlight.has(request.url)) {
+        return { kind: 'go', ended: async () => { ended[request.url] = (ended[request.url] ?? 0) + 1; } };
+      }
+      // Else the crawl's step fetches it (once per URL, as the core admits it once) and answers from its row.
+      if (!inFlight.has(request.url)) inFlight.set(request.url, crawlFetch(request.url).finally(() => inFlight.delete(request.url)));
+      const outcome = await inFlight.get(request.url);
+      if (!outcome.ok) return { kind: 'refused', because: 'failed' };
+      return { kind: 'response', status: outcome.status, headers: outcome.headers, body: outcome.body ?? new Uint8Array(0) };
+    },
+  };
+  const windowsBefore = (await browser.windows.getAll()).length;
+  const tabsBefore = new Set((await browser.tabs.query({})).map((t) => t.id));
+  if (options.closeTabAfterMs !== undefined) setTimeout(async () => {
+    for (const t of await browser.tabs.query({})) if (!tabsBefore.has(t.id)) await browser.tabs.remove(t.id);
+  }, options.closeTabAfterMs);
+  const started = Date.now();
+  const outcome = await renderer.render(job);
+  const durationMs = Date.now() - started;
+  over = true;
+  const windowsAfter = (await browser.windows.getAll()).length;
+  await new Promise((resolve) => setTimeout(resolve, 800));
+  const cookies = (await browser.cookies.getAll({})).map((c) => c.name + '@' + c.domain);
+  return { outcome, durationMs, asked, fetched, ended, fetchedOutside: [...fetchedOutside], askedLate, heldAfter: held.size, windowsBefore, windowsAfter, cookies };
+};
+`;
+
+const PROBE_ID = 'firefox-renderer-probe@tabcrawl.test';
+
+/** Builds the probe add-on into `dir`; `permissions` are its manifest's. */
+export async function buildProbe(dir: string, permissions: string[]): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const entry = join(dir, '..', `${PROBE_ID}-${permissions.length}.ts`);
+  writeFileSync(entry, PROBE_BACKGROUND(join(ROOT, 'src/shells/background/adapters')));
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'iife',
+    outfile: join(dir, 'background.js'),
+    logLevel: 'error',
+  });
+  const manifest = {
+    manifest_version: 3,
+    name: 'Tabcrawl Firefox renderer probe',
+    version: '0.0.1',
+    background: { scripts: ['background.js'] },
+    permissions,
+    host_permissions: ['<all_urls>'],
+    browser_specific_settings: { gecko: { id: PROBE_ID, strict_min_version: '140.0' } },
+  };
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  const driverPage = join(dir, DRIVER_PAGE_PATH);
+  mkdirSync(join(driverPage, '..'), { recursive: true });
+  writeFileSync(driverPage, '<!doctype html><title>probe</title>');
+  return dir;
+}
