@@ -1,0 +1,84 @@
+/**
+ * A rendered crawl in Firefox survives its event page being stopped mid-render (issue 29), as
+ * `rendered-restart.test.ts` checks in Chromium: the next event page closes the render window the stopped one
+ * left open (noted in `storage.session`) and renders that page again. The crawl ends with every page rendered,
+ * robots.txt once per host, nothing disallowed requested, no gap under the delay across the stops (the render
+ * tabs' requests counted: a stopped page's held requests must not slip out), and no render window left open.
+ * (Repeated requests are not counted: in Firefox a rendered page asks its document and shared scripts again by
+ * design, docs/rendering-firefox.md.) About a minute or two.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FirefoxSession } from '../../src/shells/cli/firefox-driver.ts';
+import { startRenderedSite } from '../support/rendered-site.ts';
+import { serverGaps } from '../support/server-log.ts';
+import { evaluate, launchFirefox } from './firefox-helpers.ts';
+import { crawlToEnd, exportRows, sleep } from './helpers.ts';
+
+const DELAY_MS = 150;
+
+/** How many normal windows Firefox has open (the driver page asks). */
+const windowCount = (session: FirefoxSession): Promise<number> =>
+  evaluate<number>(
+    session.driverPage,
+    `browser.windows.getAll().then((all) => all.filter((w) => w.type === 'normal').length)`,
+  );
+
+/**
+ * Known to fail (a `todo`): measured on this branch, the requests a render tab still held in the blocking
+ * listener when the event page was stopped reached the servers, with the browser's User-Agent, robots-disallowed
+ * `/private/track` among them: Firefox lets them go when the listener's page goes. docs/rendering-firefox.md.
+ */
+const KNOWN_LEAK = "Firefox lets a stopped event page's held requests go (docs/rendering-firefox.md)";
+
+describe('a rendered crawl in Firefox survives its event page being stopped', { timeout: 400_000 }, () => {
+  it(
+    'stops the event page mid-render and still renders every page, politely, leaving no window open',
+    { todo: KNOWN_LEAK },
+    async () => {
+      const site = await startRenderedSite();
+      const session = await launchFirefox();
+      try {
+        const windowsBefore = await windowCount(session);
+        let stops = 0;
+        let nextStopAt = 0;
+        const crawl = await crawlToEnd(
+          session,
+          { startUrl: site.startUrl, delayMs: DELAY_MS, timeoutMs: 5000, render: 'always', renderTimeoutMs: 4000 },
+          async (now) => {
+            // Only once renders are under way, then every 5 s or so: a render in Firefox takes 2 to 4 s (each of the
+            // page's requests waits for its host's turn), and a page whose render is cut short 3 times is given up.
+            if (stops >= 3 || (now.counts.renders ?? 0) <= (now.counts.rendered ?? 0)) return;
+            if (nextStopAt === 0) nextStopAt = Date.now() + 700;
+            if (Date.now() < nextStopAt) return;
+            await session.stopBackground();
+            stops += 1;
+            nextStopAt = Date.now() + 5000 + stops * 250;
+          },
+          300_000,
+        );
+        assert.ok(stops >= 3, `the event page was stopped only ${stops} times while rendering`);
+        assert.equal(crawl.state, 'finished', crawl.message ?? '');
+        const rows = await exportRows(session, crawl.id);
+        for (const page of site.pages) {
+          const row = rows.find((r) => r.url === page.url) as {
+            title?: string | null;
+            render?: { outcome: string; message?: string | null };
+          };
+          assert.equal(row?.render?.outcome, 'rendered', `${page.url}: ${row?.render?.message ?? ''}`);
+          assert.equal(row?.title, page.title, page.url);
+        }
+        const log = [...site.logs.shop, ...site.logs.api];
+        assert.equal(log.filter((r) => r.url === '/robots.txt').length, 2, 'robots.txt once on each host');
+        assert.deepEqual(site.disallowedRequests(), []);
+        for (const gaps of [serverGaps(site.logs.shop), serverGaps(site.logs.api)])
+          for (const gap of gaps) assert.ok(gap >= DELAY_MS, `a gap of ${gap.toFixed(1)} ms across a stop`);
+        await sleep(500);
+        assert.equal(await windowCount(session), windowsBefore, 'no render window left open');
+      } finally {
+        await session.close();
+        await site.close();
+      }
+    },
+  );
+});
