@@ -413,7 +413,9 @@ describe('the Browsertrix config', () => {
     );
     const background = readFileSync(resolve(ROOT, 'src/shells/background/index.ts'), 'utf8');
     assert.match(background, /import \{ crawlerUserAgent \} from '\.\.\/\.\.\/core\/user-agent\.ts';/);
-    assert.match(background, /installUserAgentRule\(crawlerUserAgent\(browser\.runtime\.getManifest\(\)\.version\)\)/);
+    // One User-Agent for the crawl's own requests (the rule) and, in Firefox, for the render tabs' requests.
+    assert.match(background, /const userAgent = crawlerUserAgent\(browser\.runtime\.getManifest\(\)\.version\);/);
+    assert.match(background, /installUserAgentRule\(userAgent\)/);
     const { options } = browsertrixConfig({
       settings: { ...DEFAULT_SETTINGS, startUrl: 'https://example.com/' },
       version: '1.2.3',
