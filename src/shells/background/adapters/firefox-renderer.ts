@@ -13,6 +13,7 @@ import { FirefoxTabRequests } from './firefox-tab-requests.ts';
 import { readDomInTab, scrollTabToBottom } from './firefox-isolated-world.ts';
 import { canFilterResponses } from './response-copy.ts';
 import type { HeldRequests } from './tab-request-fetcher.ts';
+import { quietStep, sleepOrWake } from './quiet-network.ts';
 
 interface Failure {
   code: RenderFailureCode;
@@ -26,6 +27,9 @@ async function isAvailable(): Promise<boolean> {
     .contains({ permissions: ['webRequestBlocking', 'webRequestFilterResponse', 'scripting'] as never[] })
     .catch(() => false);
 }
+
+/** The longest wait, in ms, while the page is busy: a load no event told of is seen by looking again. */
+const BUSY_POLL_MS = 1000;
 
 export class FirefoxRenderer implements Renderer {
   readonly answers = 'network' as const;
@@ -159,25 +163,17 @@ class FirefoxRender {
   private async waitForQuiet(): Promise<void> {
     for (;;) {
       if (this.failure !== null) return;
-      const now = Date.now();
-      if (now >= this.deadline) {
-        this.capped = true;
-        return;
-      }
-      const idleMs = now - this.lastActivity;
-      const isIdle = this.hasLoaded && this.requests.busy === 0;
-      if (isIdle && idleMs >= this.job.quietMs) return;
-      // Not idle: woken by the next activity, or at the latest in a second (a load missed is seen by polling).
-      const waitMs = Math.min(isIdle ? this.job.quietMs - idleMs : 1000, this.deadline - now);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, waitMs);
-        function done(): void {
-          clearTimeout(timer);
-          resolve();
-        }
-        this.wake = done;
+      const step = quietStep({
+        now: Date.now(),
+        deadline: this.deadline,
+        lastActivity: this.lastActivity,
+        idle: this.hasLoaded && this.requests.busy === 0,
+        quietMs: this.job.quietMs,
+        busyPollMs: BUSY_POLL_MS,
       });
-      this.wake = null;
+      if (step.kind === 'capped') this.capped = true;
+      if (step.kind !== 'wait') return;
+      await sleepOrWake(step.ms, (wake) => (this.wake = wake));
       if (!this.hasLoaded && this.requests.hasDocument) {
         const tab = await browser.tabs.get(this.tabId).catch(() => null);
         if (tab?.status === 'complete') this.hasLoaded = true;

@@ -17,6 +17,7 @@ import {
   scriptErrorText,
   type ExceptionDetails,
 } from './page-guards.ts';
+import { quietStep, sleepOrWake } from './quiet-network.ts';
 
 /** Every request of a session, paused before it is sent. */
 const FETCH_PATTERNS = { patterns: [{ urlPattern: '*', requestStage: 'Request' }] };
@@ -261,24 +262,17 @@ export class RenderTab {
   private async waitForQuiet(): Promise<void> {
     for (;;) {
       if (this.failure !== null) return;
-      const now = Date.now();
-      if (now >= this.deadline) {
-        this.capped = true;
-        return;
-      }
-      const idleMs = now - this.lastActivity;
-      const isIdle = this.hasLoaded && this.pending.size === 0;
-      if (isIdle && idleMs >= this.job.quietMs) return;
-      const waitMs = Math.min(isIdle ? this.job.quietMs - idleMs : Infinity, this.deadline - now);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, waitMs);
-        function done(): void {
-          clearTimeout(timer);
-          resolve();
-        }
-        this.wake = done;
+      const step = quietStep({
+        now: Date.now(),
+        deadline: this.deadline,
+        lastActivity: this.lastActivity,
+        idle: this.hasLoaded && this.pending.size === 0,
+        quietMs: this.job.quietMs,
+        busyPollMs: Number.POSITIVE_INFINITY,
       });
-      this.wake = null;
+      if (step.kind === 'capped') this.capped = true;
+      if (step.kind !== 'wait') return;
+      await sleepOrWake(step.ms, (wake) => (this.wake = wake));
     }
   }
 
