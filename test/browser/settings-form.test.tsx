@@ -138,7 +138,7 @@ describe('settings form', () => {
       'max-external-per-host': '100',
       'with-cookies': false,
       'allow-private-addresses': false,
-      render: 'off',
+      render: 'auto',
       'render-timeout': '15',
     });
     expect(FIELDS.map((field) => field.setting)).to.have.members(Object.keys(DEFAULT_SETTINGS));

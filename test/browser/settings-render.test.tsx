@@ -26,6 +26,13 @@ import {
 
 let mounted: HTMLElement | null = null;
 
+/** Settings whose saved defaults turn rendering off (the built-in default is auto): turning it on asks. */
+async function storageRenderingOff(): Promise<SettingsStorage> {
+  const storage = memorySettingsStorage();
+  await saveDefaultSettings(storage, { render: 'off' });
+  return storage;
+}
+
 /** A prompt whose questions wait (`pending`) until the test answers them, first asked first. */
 function fakePrompt() {
   const answers: ((isGranted: boolean) => void)[] = [];
@@ -93,13 +100,13 @@ describe('the render setting in the settings form', () => {
     container.remove();
   });
 
-  it('is a list of off, auto and always in the Rendering group, labelled, off by default, with the render cap beside it', async () => {
+  it('is a list of off, auto and always in the Rendering group, labelled, auto by default, with the render cap beside it', async () => {
     const page = await mountPage(memorySettingsStorage());
     await waitFor(() => page.byTestId('render'));
     const select = page.byTestId<HTMLSelectElement>('render');
     expect(select.tagName).to.equal('SELECT');
     expect([...select.options].map((option) => option.value)).to.deep.equal(['off', 'auto', 'always']);
-    expect(select.value).to.equal('off');
+    expect(select.value).to.equal('auto');
     expect(select.labels[0]?.textContent).to.equal('Render pages (run their scripts)');
     expect(page.byTestId<HTMLInputElement>('render-timeout').value).to.equal('15');
     expect(page.byTestId<HTMLInputElement>('render-timeout').labels?.[0]?.textContent).to.equal('Render cap (s)');
@@ -109,7 +116,7 @@ describe('the render setting in the settings form', () => {
   });
 
   it('asks for the permission when rendering is turned on, and keeps it on when the user grants it: Save stores it', async () => {
-    const storage = memorySettingsStorage();
+    const storage = await storageRenderingOff();
     const prompt = fakePrompt();
     const page = await mountPage(storage, prompt.request);
     await waitFor(() => page.byTestId('render'));
@@ -130,7 +137,7 @@ describe('the render setting in the settings form', () => {
 
   it('puts rendering back to off with a message when the user refuses, keeping the edits made meanwhile', async () => {
     const prompt = fakePrompt();
-    const page = await mountPage(memorySettingsStorage(), prompt.request);
+    const page = await mountPage(await storageRenderingOff(), prompt.request);
     await waitFor(() => page.byTestId('render'));
     await choose(page.byTestId<HTMLSelectElement>('render'), 'always');
     expect(page.byTestId<HTMLSelectElement>('render').value).to.equal('always');
@@ -153,7 +160,7 @@ describe('the render setting in the settings form', () => {
   });
 
   it('puts rendering back to off when asking fails, saying why', async () => {
-    const page = await mountPage(memorySettingsStorage(), () =>
+    const page = await mountPage(await storageRenderingOff(), () =>
       Promise.reject(new Error('Only permissions specified in the manifest may be requested.')),
     );
     await waitFor(() => page.byTestId('render'));
@@ -195,16 +202,19 @@ describe("the render setting in the popup's More settings", () => {
     await waitFor(() => expect(mounted.byTestId<HTMLInputElement>('start-url').value).to.equal('https://example.com/'));
     await click(mounted.byTestId('more-settings'));
     await click(mounted.byTestId('settings-group-rendering').querySelector('summary') ?? mounted.byTestId('render'));
+    // From auto (the default) to off asks nothing; from off to a mode that renders asks.
+    await choose(mounted.byTestId<HTMLSelectElement>('render'), 'off');
+    expect(prompt.pending()).to.equal(0);
     await choose(mounted.byTestId<HTMLSelectElement>('render'), 'always');
     expect(prompt.pending()).to.equal(1);
     await prompt.answer(false);
     expect(mounted.byTestId<HTMLSelectElement>('render').value).to.equal('off');
     expect(mounted.byTestId('render-permission').textContent).to.equal(RENDER_REFUSED_MESSAGE);
 
-    await choose(mounted.byTestId<HTMLSelectElement>('render'), 'auto');
+    await choose(mounted.byTestId<HTMLSelectElement>('render'), 'always');
     await prompt.answer(true);
     await click(mounted.byTestId('start'));
     await waitFor(() => expect(payloadsOf(background.sent, 'crawl/start')).to.have.lengthOf(1));
-    expect(payloadsOf(background.sent, 'crawl/start')[0]?.settings.render).to.equal('auto');
+    expect(payloadsOf(background.sent, 'crawl/start')[0]?.settings.render).to.equal('always');
   });
 });
