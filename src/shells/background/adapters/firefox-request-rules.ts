@@ -4,7 +4,7 @@
  * sends and gets, and a copied response as a {@link FetchOutcome}. Plain data and functions, tested in Node.
  */
 import type { FetchOutcome, PageRequestType } from '../../../core/crawl/ports.ts';
-import { DOCUMENT_POLICY, WORKER_POLICY } from './page-guards.ts';
+import { DOCUMENT_POLICY, OUTSIDE_PAGE_HEADERS, WORKER_POLICY } from './page-guards.ts';
 
 /** Firefox's `webRequest.ResourceType` names, as the crawl's port names them. */
 const REQUEST_TYPES: Readonly<Record<string, PageRequestType>> = {
@@ -95,19 +95,7 @@ export function requestHeadersForTab(headers: readonly HttpHeader[], userAgent: 
  * cookies, HSTS and Alt-Svc entries for the host, `Clear-Site-Data`, reporting endpoints the browser uploads
  * to itself, login prompts. (The body passes as the server sent it: its encoding and length headers stay.)
  */
-const DROPPED_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
-  'set-cookie',
-  'set-cookie2',
-  'content-disposition',
-  'strict-transport-security',
-  'alt-svc',
-  'clear-site-data',
-  'report-to',
-  'reporting-endpoints',
-  'nel',
-  'www-authenticate',
-  'proxy-authenticate',
-]);
+const DROPPED_RESPONSE_HEADERS: ReadonlySet<string> = OUTSIDE_PAGE_HEADERS;
 
 /**
  * The response headers the tab gets, with the guard policy Chrome's renderer adds (`page-guards.ts`): on a

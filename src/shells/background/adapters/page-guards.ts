@@ -56,18 +56,12 @@ export const DOCUMENT_POLICY =
 export const WORKER_POLICY = 'connect-src http: https: data: blob:';
 
 /**
- * Response headers never passed to the tab, because the tab is in the user's profile and the browser would
- * act on them outside the page:
- * - the body is given whole and decoded: no `content-encoding`, `content-length`, `transfer-encoding`;
- * - nothing lands in or leaves the profile: no cookie set, no HSTS or Alt-Svc entry for the host, no
- *   `Clear-Site-Data` wiping the user's own data for the site, no download (`content-disposition`);
- * - no request the crawl does not make: no Reporting API or NEL endpoint (the browser uploads those
- *   reports itself, outside the tab), no login prompt (`www-authenticate`, `proxy-authenticate`).
+ * Response headers no render tab is given, in either browser: what the browser would act on outside the page
+ * (cookies, a download, HSTS and Alt-Svc entries for the host, `Clear-Site-Data`, reporting endpoints it
+ * uploads to itself, login prompts). Chrome's renderer also drops the body's encoding and length headers
+ * (it hands over the body decoded); Firefox's passes the body as the server sent it.
  */
-const DROPPED_HEADERS = new Set([
-  'content-encoding',
-  'content-length',
-  'transfer-encoding',
+export const OUTSIDE_PAGE_HEADERS: ReadonlySet<string> = new Set([
   'set-cookie',
   'set-cookie2',
   'content-disposition',
@@ -80,6 +74,17 @@ const DROPPED_HEADERS = new Set([
   'www-authenticate',
   'proxy-authenticate',
 ]);
+
+/**
+ * Response headers never passed to the tab, because the tab is in the user's profile and the browser would
+ * act on them outside the page:
+ * - the body is given whole and decoded: no `content-encoding`, `content-length`, `transfer-encoding`;
+ * - nothing lands in or leaves the profile: no cookie set, no HSTS or Alt-Svc entry for the host, no
+ *   `Clear-Site-Data` wiping the user's own data for the site, no download (`content-disposition`);
+ * - no request the crawl does not make: no Reporting API or NEL endpoint (the browser uploads those
+ *   reports itself, outside the tab), no login prompt (`www-authenticate`, `proxy-authenticate`).
+ */
+const DROPPED_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', ...OUTSIDE_PAGE_HEADERS]);
 
 /** A header as `Fetch.fulfillRequest` takes it. */
 export interface HeaderEntry {
