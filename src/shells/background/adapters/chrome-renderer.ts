@@ -33,10 +33,13 @@ export class ChromeRenderer implements Renderer {
     const deadline = Date.now() + job.timeoutMs;
     let windowId: number | undefined;
     try {
+      // A worker stopped between the window's creation and its note would leave it unnoted: noted as pending first.
+      await notePendingWindow();
       // Minimized and unfocused: the user's window keeps the focus, and no page shows on screen.
       const created = await chrome.windows.create({ state: 'minimized', focused: false, url: 'about:blank' });
       windowId = created?.id;
       if (windowId !== undefined) await noteRenderWindow(windowId, true);
+      await forgetPendingWindow();
       const tabId = created?.tabs?.[0]?.id;
       if (tabId === undefined) return { ok: false, code: 'failed', message: 'the browser opened no tab to render in' };
       return await new RenderTab(job, deadline).run(tabId);
@@ -64,18 +67,56 @@ export async function noteRenderWindow(windowId: number, open: boolean): Promise
   await (open ? session.set({ [key]: true }) : session.remove(key)).catch(() => undefined);
 }
 
+/** The `storage.session` key of a render window about to open: the ids of the windows open before it. */
+const PENDING_KEY = 'render-pending-window';
+
+/** Notes that a render window is about to open, with the windows open before it (a failure is ignored). */
+async function notePendingWindow(): Promise<void> {
+  const session = chrome.storage?.session;
+  if (session === undefined) return;
+  const before = (await chrome.windows.getAll().catch(() => [])).flatMap((w) => (w.id === undefined ? [] : [w.id]));
+  await session.set({ [PENDING_KEY]: before }).catch(() => undefined);
+}
+
+/** The render window is noted by its id: it is no longer pending. */
+async function forgetPendingWindow(): Promise<void> {
+  await chrome.storage?.session?.remove(PENDING_KEY).catch(() => undefined);
+}
+
+/**
+ * The render window a worker stopped between creating it and noting it: opened after the windows noted as
+ * open before it, and, as a render window is, minimized with one tab (a window the user opened since is
+ * neither, or is left alone).
+ */
+export function unnotedRenderWindows(
+  before: readonly number[],
+  windows: readonly { id?: number; state?: string; tabs?: readonly unknown[] }[],
+): number[] {
+  return windows.flatMap((w) =>
+    w.id !== undefined && !before.includes(w.id) && w.state === 'minimized' && w.tabs?.length === 1 ? [w.id] : [],
+  );
+}
+
 /**
  * Closes the render windows a stopped worker left open (noted in `storage.session`, which lasts as long as
- * the browser session): their page is rendered again by the crawl's next run. Call it when the worker starts.
+ * the browser session, or opened while one was pending): their page is rendered again by the crawl's next
+ * run. Call it when the worker starts.
  * @returns how many it closed.
  */
 export async function closeLeftoverRenderWindows(): Promise<number> {
   if (typeof chrome === 'undefined' || chrome.storage?.session === undefined) return 0;
-  const noted = await chrome.storage.session.get(null).catch(() => ({}));
+  const noted: Record<string, unknown> = await chrome.storage.session.get(null).catch(() => ({}));
   const ids = Object.keys(noted)
     .filter((key) => key.startsWith(WINDOW_KEY_PREFIX))
     .map((key) => Number(key.slice(WINDOW_KEY_PREFIX.length)))
     .filter((id) => Number.isInteger(id));
+  const pending = noted[PENDING_KEY];
+  if (Array.isArray(pending)) {
+    const windows = await chrome.windows.getAll({ populate: true }).catch(() => []);
+    for (const id of unnotedRenderWindows(pending.filter(Number.isInteger), windows))
+      if (!ids.includes(id)) ids.push(id);
+    await forgetPendingWindow();
+  }
   for (const id of ids) await closeRenderWindow(id);
   return ids.length;
 }
