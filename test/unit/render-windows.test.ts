@@ -1,7 +1,7 @@
-/** Which windows the next worker closes as render windows a stopped one left unnoted (`chrome-renderer.ts`). */
+/** Which windows the next worker closes as render windows a stopped one left unnoted (`render-windows.ts`). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { unnotedRenderWindows } from '../../src/shells/background/adapters/chrome-renderer.ts';
+import { unnotedRenderWindows } from '../../src/shells/background/adapters/render-windows.ts';
 
 describe('render windows left unnoted by a stopped worker', () => {
   it('are the minimized one-tab windows opened after the pending note, and no other', () => {

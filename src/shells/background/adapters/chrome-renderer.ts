@@ -10,6 +10,7 @@
 import type { RenderJob, RenderOutcome, Renderer } from '../../../core/crawl/ports.ts';
 import { hasDebugger } from './debugger-target.ts';
 import { RenderTab } from './render-tab.ts';
+import { unnotedRenderWindows } from './render-windows.ts';
 
 /** Time given to closing the window and detaching after the render's cap, in ms. */
 const CLEANUP_TIMEOUT_MS = 5_000;
@@ -81,20 +82,6 @@ async function notePendingWindow(): Promise<void> {
 /** The render window is noted by its id: it is no longer pending. */
 async function forgetPendingWindow(): Promise<void> {
   await chrome.storage?.session?.remove(PENDING_KEY).catch(() => undefined);
-}
-
-/**
- * The render window a worker stopped between creating it and noting it: opened after the windows noted as
- * open before it, and, as a render window is, minimized with one tab (a window the user opened since is
- * neither, or is left alone).
- */
-export function unnotedRenderWindows(
-  before: readonly number[],
-  windows: readonly { id?: number; state?: string; tabs?: readonly unknown[] }[],
-): number[] {
-  return windows.flatMap((w) =>
-    w.id !== undefined && !before.includes(w.id) && w.state === 'minimized' && w.tabs?.length === 1 ? [w.id] : [],
-  );
 }
 
 /**
