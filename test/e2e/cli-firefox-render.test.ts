@@ -20,6 +20,8 @@ const DELAY_MS = 150;
 interface Row {
   url: string;
   title?: string | null;
+  status?: number | null;
+  error?: string | null;
   render?: { outcome?: string } | null;
 }
 
@@ -32,7 +34,9 @@ describe('npm run crawl -- --browser firefox --render always', { timeout: 300_00
   before(async () => {
     site = await startRenderedSite();
     const args = ['src/shells/cli/main.ts', '--browser', 'firefox', site.startUrl, '--render', 'always'];
-    args.push('--render-timeout', '4', '--delay', String(DELAY_MS / 1000), '--timeout', '5');
+    // A render's cap of 15 s: in Firefox every request of the page waits for its host's turn. Under the load
+    // of a full `npm test` one page once took longer than 4 s, and four in a row once took longer than 8 s.
+    args.push('--render-timeout', '15', '--delay', String(DELAY_MS / 1000), '--timeout', '5');
     args.push('--out', join(out, 'x.jsonl'));
     run = await new Promise((done) => {
       const child = spawn(resolve(ROOT, 'node_modules/.bin/tsx'), args, { cwd: ROOT, env: process.env });
@@ -53,6 +57,11 @@ describe('npm run crawl -- --browser firefox --render always', { timeout: 300_00
 
   it('exits 0, every page rendered with its script-written title', () => {
     assert.equal(run.code, 0, run.stderr);
+    // Which rows went wrong, and how (the whole render record): the progress lines alone do not say.
+    const wrong = rows.filter((r) => r.error || (r.render && r.render.outcome !== 'rendered'));
+    const why = wrong.map((r) => `${r.url}: status ${r.status}, error ${r.error}, render ${JSON.stringify(r.render)}`);
+    const logs = Object.entries(site.logs).map(([name, log]) => `${name}: ${JSON.stringify(log)}`);
+    assert.deepEqual(why, [], `${run.stderr}\n${logs.join('\n')}`);
     assert.match(run.stderr, /rendered 18 of 18/);
     for (const page of site.pages) {
       const row = rows.find((r) => r.url === page.url);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
 import { CrawlRunner } from '../../src/core/crawl/crawl-runner.ts';
-import type { Renderer, RenderOutcome } from '../../src/core/crawl/ports.ts';
+import type { Renderer, RenderJob, RenderOutcome } from '../../src/core/crawl/ports.ts';
 import type { CrawlSettings } from '../../src/core/settings.ts';
 import { row, settingsFor, world } from '../support/crawl-world.ts';
 import type { PageScript } from '../support/fake-renderer.ts';
@@ -155,4 +155,78 @@ describe('a rendered crawl with a renderer that answers through the network', ()
     const final = await w.clock.run(again.run('c1', new AbortController().signal));
     assert.equal(final?.state, 'finished');
   });
+
+  it("hands a host with a long queue over to a rendered page's document: one gap's wait, not the queue's", async () => {
+    const w = world();
+    w.site.route(`${A}/robots.txt`, text(''));
+    const pages = Array.from({ length: 20 }, (_, i) => `/p${i}`);
+    w.site.route(`${A}/`, html(`<title>Home</title>${pages.map((p) => `<a href="${p}">${p}</a>`).join('')}`));
+    for (const path of pages) w.site.route(`${A}${path}`, html(`<title>${path}</title>`));
+    const network = new NetworkScriptedRenderer(w.clock, w.site, new Map());
+    /** How long (ms) each page's render waited for its document's answer. */
+    const waits = new Map<string, number>();
+    const renderer: Renderer = {
+      answers: 'network',
+      render: (job: RenderJob) => {
+        const began = w.clock.now();
+        const serve: RenderJob['serve'] = async (request) => {
+          const served = await job.serve(request);
+          if (request.url === job.url) waits.set(job.url, w.clock.now() - began);
+          return served;
+        };
+        return network.render({ ...job, serve });
+      },
+    };
+    const delayMs = 1000;
+    const settings: CrawlSettings = { ...settingsFor({ startUrl: `${A}/`, delayMs }), render: 'always' };
+    await createCrawl(w.store, settings, { id: 'c1', now: w.clock.now() });
+    const runner = new CrawlRunner({ store: w.store, fetcher: network.fetcher, clock: w.clock, runId: 'r1', renderer });
+    const final = await w.clock.run(runner.run('c1', new AbortController().signal));
+    assert.equal(final?.state, 'finished');
+    const rows = new Map((await w.store.pagesAfter('c1', 0, 1000)).map((r) => [r.url, r]));
+    for (const url of [`${A}/`, ...pages.map((p) => `${A}${p}`)]) {
+      assert.equal(row(rows, url).render?.outcome, 'rendered', url);
+      // Before the fix, the home page's document waited for all 20 pages (20 s) and its render timed out.
+      assert.ok((waits.get(url) ?? Infinity) <= 2 * delayMs, `${url} waited ${waits.get(url)} ms`);
+    }
+    const requests = w.site.requests;
+    for (let i = 1; i < requests.length; i += 1) {
+      const [previous, current] = [requests[i - 1], requests[i]];
+      assert.ok(previous !== undefined && current !== undefined);
+      assert.ok(current.startedAt - previous.endedAt >= delayMs, `${current.url} too soon after ${previous.url}`);
+    }
+  });
+
+  for (const how of ['cut', 'answered'] as const) {
+    it(`counts a turn ended ${how} after 10 s ${how === 'cut' ? 'as no response time: the host waits its delay, not an adaptive 60 s' : 'as a response time: the host waits its adaptive gap'}`, async () => {
+      const w = world();
+      w.site.route(`${A}/robots.txt`, text(''));
+      w.site.route(`${A}/`, html('<title>Home</title><a href="/p1">p1</a>'));
+      w.site.route(`${A}/p1`, html('<title>p1</title>'));
+      let endedAt = 0;
+      const renderer: Renderer = {
+        answers: 'network',
+        render: async (job): Promise<RenderOutcome> => {
+          const served = await job.serve({ url: job.url, method: 'GET', type: 'document', navigation: false });
+          if (served.kind === 'go' && job.url === `${A}/`) {
+            // A request under way for 10 s (a long poll), then ended: by the render's end, or by its response.
+            await w.clock.sleep(10_000);
+            endedAt = w.clock.now();
+            await served.ended(how);
+          } else if (served.kind === 'go') await served.ended();
+          return { ok: false, code: 'failed', message: 'not read' };
+        },
+      };
+      const delayMs = 1000;
+      const settings: CrawlSettings = { ...settingsFor({ startUrl: `${A}/`, delayMs }), render: 'always' };
+      await createCrawl(w.store, settings, { id: 'c1', now: w.clock.now() });
+      const runner = new CrawlRunner({ store: w.store, fetcher: w.site, clock: w.clock, runId: 'r1', renderer });
+      await w.clock.run(runner.run('c1', new AbortController().signal));
+      const after = w.site.requests.filter((r) => r.startedAt >= endedAt && endedAt > 0);
+      assert.ok(after.length > 0, 'a request after the turn');
+      const wait = (after[0]?.startedAt ?? 0) - endedAt;
+      if (how === 'cut') assert.ok(wait >= delayMs && wait < 2 * delayMs, `waited ${wait} ms`);
+      else assert.ok(wait >= 60_000, `waited ${wait} ms: 10 s answers give the capped adaptive gap`);
+    });
+  }
 });

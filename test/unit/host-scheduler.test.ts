@@ -219,6 +219,21 @@ describe('HostScheduler: request slots per host', () => {
   });
 });
 
+describe('HostScheduler: turns wanted outside the steps', () => {
+  it('counts each wanted turn per host until its release, a second release doing nothing', () => {
+    const scheduler = schedulerOf();
+    const first = scheduler.wantTurn(SITE);
+    const second = scheduler.wantTurn(SITE);
+    assert.equal(scheduler.turnsWanted(SITE), 2);
+    assert.equal(scheduler.turnsWanted('https://other.example'), 0);
+    first();
+    first();
+    assert.equal(scheduler.turnsWanted(SITE), 1);
+    second();
+    assert.equal(scheduler.turnsWanted(SITE), 0);
+  });
+});
+
 describe('HostScheduler: pools of hosts at once', () => {
   const cdns = ['https://cdn1.example.net', 'https://cdn2.example.net', 'https://cdn3.example.net'];
 

@@ -98,4 +98,31 @@ describe('host step', () => {
     assert.deepEqual(await fetched(), [`${A}/`]);
     assert.equal(view.scheduler.requestsOut(A), 0);
   });
+
+  it('claims nothing while a request outside the steps wants the host, and goes on once it is released', async () => {
+    const { step, fetched, view } = await setUp();
+    await step(true);
+    const release = view.scheduler.wantTurn(A);
+    assert.deepEqual(await step(true), { worked: false, slotFrees: 0 }, 'the host is handed over');
+    assert.deepEqual(await fetched(), []);
+    release();
+    assert.deepEqual(await step(true), { worked: true, slotFrees: 1 });
+    assert.deepEqual(await fetched(), [`${A}/`, `${A}/a`, `${A}/b`]);
+  });
+
+  it('stops chaining the host’s pages as soon as a turn is wanted, after the page in flight', async () => {
+    const { step, fetched, view } = await setUp();
+    await step(true);
+    let release: (() => void) | null = null;
+    const seen = view.scheduler;
+    // The turn is wanted while the first page is in flight: the step records it and claims no more.
+    const requestStarted = seen.requestStarted.bind(seen);
+    seen.requestStarted = (origin) => {
+      requestStarted(origin);
+      release ??= seen.wantTurn(origin);
+    };
+    assert.deepEqual(await step(true), { worked: true, slotFrees: 1 });
+    assert.deepEqual(await fetched(), [`${A}/`]);
+    (release as (() => void) | null)?.();
+  });
 });

@@ -19,8 +19,11 @@ import { dropBarredEntries } from './network-guard.ts';
 import { adoptRobots } from './robots-step.ts';
 import type { Claim, StepContext } from './run-context.ts';
 
-/** What a claim asks of the run's scheduler (`host-scheduler.ts`): the requests out per host, and one more. */
-export type RequestsOut = Pick<HostScheduler, 'requestsOut' | 'requestStarted'>;
+/**
+ * What a claim asks of the run's scheduler (`host-scheduler.ts`): the requests out per host, and one more;
+ * and whether a request outside the steps waits for the host's turn.
+ */
+export type RequestsOut = Pick<HostScheduler, 'requestsOut' | 'requestStarted' | 'turnsWanted'>;
 
 /**
  * Claims the host's next request in the transaction of `writes`, when the
@@ -49,6 +52,10 @@ export async function claimNext(
   const out = requests.requestsOut(origin);
   if ((slots === 1 && host.inFlight !== null) || out >= slots || now < readyAt - CLAIM_AHEAD_MS)
     return { kind: 'none' };
+  // A rendered page's request waits for this host (`render/render-turn.ts`): the host is handed over to it, or
+  // a host with a long queue would chain its steps past the render's cap (measured: a page's document waited
+  // for all 20 pages of its host at a 1 s gap). Its turn ended, the steps go on (`workAdded`).
+  if (requests.turnsWanted(origin) > 0) return { kind: 'none' };
   /** When the claimed request may start: the end of the host's gap, or now. */
   const notBefore = Math.max(now, readyAt);
   const claimed = (url: string): void => {

@@ -14,6 +14,11 @@
  *   host hands its slot back as soon as its response has ended);
  * - its **requests out**: claimed by this run and not yet recorded
  *   (`claim.ts` counts them against the host's slots);
+ * - its **turns wanted**: requests outside the steps (a rendered page's
+ *   request for a URL the crawl holds, `render/render-turn.ts`) waiting for
+ *   the host; while one waits, no step claims the host's next request
+ *   (`claim.ts`), so the host's steps hand it over instead of chaining its
+ *   queue and starving the waiter;
  * - its **idle pause**: a host whose last step found nothing to do is left
  *   alone for {@link IDLE_HOST_MS}, unless a step that did work (and may have
  *   queued URLs of any host) ends first;
@@ -84,6 +89,8 @@ export class HostScheduler {
   private readonly holding = new Map<string, number>();
   /** Requests of this run per host, claimed and not yet recorded (a key only while there is one). */
   private readonly out = new Map<string, number>();
+  /** Turns wanted per host by requests outside the steps (a key only while there is one). */
+  private readonly wanted = new Map<string, number>();
   /** Hosts whose last step found nothing to do, and until when (ms) to leave them alone. */
   private readonly idleUntil = new Map<string, number>();
   /** Each host's pool, derived from the crawl's scope on the first turn (it does not change within a run). */
@@ -223,6 +230,25 @@ export class HostScheduler {
   /** A request of this run to the host ended (recorded, released or failed). */
   requestEnded(origin: string): void {
     bump(this.out, origin, -1);
+  }
+
+  /**
+   * A request outside the steps waits for the host's turn (`render/render-turn.ts`): until the returned
+   * function is called (once; later calls do nothing), no step claims the host's next request.
+   */
+  wantTurn(origin: string): () => void {
+    bump(this.wanted, origin, 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      bump(this.wanted, origin, -1);
+    };
+  }
+
+  /** How many requests outside the steps wait for the host's turn (see {@link wantTurn}). */
+  turnsWanted(origin: string): number {
+    return this.wanted.get(origin) ?? 0;
   }
 
   /** How many hosts of `pool` have a step running. */

@@ -298,8 +298,13 @@ export type Served =
    * the tab's own request may go to the server now. The renderer must call `ended` once, when that
    * response has ended or failed (or when it cancels the request instead): the host's next turn is
    * counted from then. What the tab gets is not stored (the crawl keeps its first capture).
+   * `ended('cut')` says the request did not end by its response (cancelled, or still under way when the
+   * render ended): its time is then no response time, and the host's adaptive gap does not grow from it.
    */
-  | { kind: 'go'; ended: () => Promise<void> };
+  | { kind: 'go'; ended: (how?: TurnEnd) => Promise<void> };
+
+/** How a rendered page's request on its host's turn ended: `answered` (its response, or a failure), or `cut`. */
+export type TurnEnd = 'answered' | 'cut';
 
 /** One page to render. */
 export interface RenderJob {

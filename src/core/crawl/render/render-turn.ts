@@ -11,6 +11,7 @@
 import { originOf } from '../../url/normalize-url.ts';
 import type { CrawlView } from '../crawl-view.ts';
 import { hostReadyAt } from '../host-scheduler.ts';
+import type { TurnEnd } from '../ports.ts';
 import type { StepContext } from '../run-context.ts';
 
 /** How long, in ms, to look again while another request of the host is in flight (its end pokes no one here). */
@@ -24,7 +25,8 @@ type Look =
 
 /** The answer of {@link takeRenderTurn}: the turn (end it once, when its response has ended), or why there is none. */
 export type RenderTurn =
-  { kind: 'go'; ended: () => Promise<void> } | { kind: 'refused'; because: 'robots' | 'not-admitted' | 'timeout' };
+  | { kind: 'go'; ended: (how?: TurnEnd) => Promise<void> }
+  | { kind: 'refused'; because: 'robots' | 'not-admitted' | 'timeout' };
 
 /**
  * Waits for the host of `url` to allow one more request, takes it (in a transaction: the host marked in
@@ -38,6 +40,30 @@ export async function takeRenderTurn(
   signal: AbortSignal,
 ): Promise<RenderTurn> {
   const origin = originOf(url);
+  // Until the turn is taken or refused, the host's steps claim nothing more (`claim.ts`): they hand it over.
+  const handedOver = view.scheduler.wantTurn(origin);
+  let turn: RenderTurn | null = null;
+  try {
+    turn = await waitAndTake(ctx, view, url, origin, signal);
+    return turn;
+  } finally {
+    handedOver();
+    // Refused: the steps that stood aside go on at once (a turn taken wakes them when it ends).
+    if (turn?.kind !== 'go') {
+      view.scheduler.workAdded();
+      view.poke();
+    }
+  }
+}
+
+/** {@link takeRenderTurn}'s loop: look at the host in a transaction, and wait until it may be taken. */
+async function waitAndTake(
+  ctx: StepContext,
+  view: Pick<CrawlView, 'crawlId' | 'scheduler' | 'poke'>,
+  url: string,
+  origin: string,
+  signal: AbortSignal,
+): Promise<RenderTurn> {
   const { clock, runId, rules } = ctx;
   for (;;) {
     if (signal.aborted) return { kind: 'refused', because: 'timeout' };
@@ -69,27 +95,33 @@ export async function takeRenderTurn(
   }
 }
 
-/** The `ended` of a turn taken at `startedAt`: once, and at the latest when `signal` aborts. */
+/**
+ * The `ended` of a turn taken at `startedAt`: once, and at the latest when `signal` aborts (then `cut`).
+ * Only an `answered` turn's time is a response time for the host's adaptive gap: a poll the render's end
+ * cut after 10 s would otherwise have added 100 s (capped at 60 s) to the host's gap (measured in
+ * `cli-firefox-render.test.ts` under load: 26 s without a request to the shop after the polling page).
+ */
 function turnEnder(
   ctx: StepContext,
   view: Pick<CrawlView, 'crawlId' | 'scheduler' | 'poke'>,
   url: string,
   startedAt: number,
   signal: AbortSignal,
-): () => Promise<void> {
+): (how?: TurnEnd) => Promise<void> {
   const origin = originOf(url);
   let ending: Promise<void> | null = null;
-  const end = (): Promise<void> =>
+  const end = (how: TurnEnd = 'answered'): Promise<void> =>
     (ending ??= (async () => {
       signal.removeEventListener('abort', onAbort);
       const endedAt = ctx.clock.now();
+      const responseMs = how === 'answered' ? endedAt - startedAt : null;
       try {
         await ctx.commits.run(
           view.crawlId,
           async (writes) => {
             const host = await writes.host(origin);
             if (host.inFlight?.url === url && host.inFlight.runId === ctx.runId) host.inFlight = null;
-            ctx.rules.requestEnded(writes.crawl.settings, host, endedAt, endedAt - startedAt);
+            ctx.rules.requestEnded(writes.crawl.settings, host, endedAt, responseMs);
           },
           undefined,
         );
@@ -99,8 +131,8 @@ function turnEnder(
         view.poke();
       }
     })());
-  const onAbort = (): void => void end();
-  if (signal.aborted) void end();
+  const onAbort = (): void => void end('cut');
+  if (signal.aborted) void end('cut');
   else signal.addEventListener('abort', onAbort, { once: true });
   return end;
 }

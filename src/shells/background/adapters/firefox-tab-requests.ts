@@ -6,7 +6,7 @@
  * made from caught code and a failure cancels. docs/rendering-firefox.md, "The renderer".
  */
 import browser, { type WebRequest } from 'webextension-polyfill';
-import type { FetchOutcome, FetchRequest, PageRequest, RenderJob, Served } from '../../../core/crawl/ports.ts';
+import type { FetchOutcome, FetchRequest, PageRequest, RenderJob, Served, TurnEnd } from '../../../core/crawl/ports.ts';
 import {
   isTabIconRequest,
   outsideRequestAction,
@@ -36,8 +36,8 @@ interface Tracked {
   over: boolean;
   resolve: (answer: Answer) => void;
   withdraw: () => void;
-  /** `go`'s callback, called once when the response is over. */
-  ended: (() => Promise<void>) | null;
+  /** `go`'s callback, called once when the response is over: `answered` by its end or failure, else `cut`. */
+  ended: ((how: TurnEnd) => Promise<void>) | null;
   copy: ResponseCopy | null;
   requestHeaders: [string, string][] | null;
 }
@@ -104,7 +104,7 @@ export class FirefoxTabRequests {
     for (const tracked of this.live.values()) {
       this.answer(tracked, { cancel: true });
       tracked.copy?.fail('NS_ERROR_ABORT');
-      this.over(tracked);
+      this.over(tracked, 'cut');
     }
     this.live.clear();
   }
@@ -146,7 +146,7 @@ export class FirefoxTabRequests {
       });
       // A redirect's target comes with the request id of its source, whose response is over.
       const before = this.live.get(details.requestId);
-      if (before !== undefined) this.over(before);
+      if (before !== undefined) this.over(before, 'answered');
       this.live.set(details.requestId, tracked);
       this.events.activity();
       this.decide(tracked, details.method).catch(() => this.cancel(tracked));
@@ -169,7 +169,7 @@ export class FirefoxTabRequests {
     this.requests += 1;
     const request: PageRequest = { url, method: details.method.toUpperCase(), type: 'document', navigation: true };
     void this.job.serve(request).then(
-      (served) => (served.kind === 'go' ? served.ended() : undefined),
+      (served) => (served.kind === 'go' ? served.ended('cut') : undefined),
       () => undefined,
     );
     this.events.activity();
@@ -193,7 +193,7 @@ export class FirefoxTabRequests {
       const served = await this.job.serve(request).catch((): Served => ({ kind: 'refused', because: 'failed' }));
       if (tracked.answered) {
         // Released as the crawl's fetch (the answer is then `response`), or the render ended.
-        if (served.kind === 'go') await served.ended();
+        if (served.kind === 'go') await served.ended('cut');
         return;
       }
       if (served.kind === 'refused') {
@@ -235,15 +235,15 @@ export class FirefoxTabRequests {
 
   private cancel(tracked: Tracked): void {
     this.answer(tracked, { cancel: true });
-    this.over(tracked);
+    this.over(tracked, 'cut');
   }
 
-  /** The request's response is over: the host's next turn counts from now. */
-  private over(tracked: Tracked): void {
+  /** The request's response is over (`answered`: by its end or its failure; `cut`: cancelled, or the render ended): the host's next turn counts from now. */
+  private over(tracked: Tracked, how: TurnEnd): void {
     if (tracked.over) return;
     tracked.over = true;
     if (this.live.get(tracked.requestId) === tracked) this.live.delete(tracked.requestId);
-    void tracked.ended?.().catch(() => undefined);
+    void tracked.ended?.(how).catch(() => undefined);
     this.events.activity();
   }
 
@@ -287,7 +287,7 @@ export class FirefoxTabRequests {
     const tracked = this.tracked(details);
     if (tracked === undefined) return;
     if ('redirectUrl' in details) tracked.copy?.redirected();
-    this.over(tracked);
+    this.over(tracked, 'answered');
   };
 
   private readonly onError = (details: WebRequest.OnErrorOccurredDetailsType): void => {
@@ -297,7 +297,7 @@ export class FirefoxTabRequests {
     if (details.type === 'main_frame' && !this.hasDocument && tracked.answered && tracked.ended !== null) {
       this.events.fail(`the page's document failed: ${details.error}`);
     }
-    this.over(tracked);
+    this.over(tracked, 'answered');
   };
 
   private readonly onTabCreated = (tab: browser.Tabs.Tab): void => {
@@ -308,7 +308,7 @@ export class FirefoxTabRequests {
 }
 
 /** `fn`, called at most once (later calls answer the first call's promise). */
-function once(fn: () => Promise<void>): () => Promise<void> {
+function once(fn: (how: TurnEnd) => Promise<void>): (how: TurnEnd) => Promise<void> {
   let called: Promise<void> | null = null;
-  return () => (called ??= fn());
+  return (how) => (called ??= fn(how));
 }
