@@ -142,6 +142,7 @@ function emptyRun(crawler: Crawler): RenderRun {
     peakBytes: Number.NaN,
     samples: 0,
     byTenthBytes: [],
+    byKindByTenthBytes: {},
   };
   const nan = Number.NaN;
   return {
@@ -208,10 +209,14 @@ export async function renderPart(context: BenchContext): Promise<Record<string, 
       ['Tabcrawl ÷ Crawlee pages/s, median of the rounds (target ≥ 0.8)', num(median(ratios), 2), ''],
     ]),
   );
-  for (const r of runs)
+  const tenthsMiB = (list: readonly number[]): string => list.map((b) => num(mib(b), 0)).join(' ');
+  for (const r of runs) {
     say(
-      `  ${r.crawler} round ${r.round}, browser memory by tenth of the crawl, MiB: ${r.memory.byTenthBytes.map((b) => num(mib(b), 0)).join(' ')}`,
+      `  ${r.crawler} round ${r.round}, browser memory by tenth of the crawl, MiB: ${tenthsMiB(r.memory.byTenthBytes)}`,
     );
+    for (const [kind, list] of Object.entries(r.memory.byKindByTenthBytes))
+      say(`    of which ${kind} processes: ${tenthsMiB(list)}`);
+  }
   for (const problem of problems) say(`  NOTE ${problem}`);
   return {
     pages: options.renderPages,
@@ -238,6 +243,12 @@ export async function renderPart(context: BenchContext): Promise<Record<string, 
         peak: rounded(mib(r.memory.peakBytes)),
         samples: r.memory.samples,
         byTenth: r.memory.byTenthBytes.map((bytes) => rounded(mib(bytes))),
+        byKindByTenth: Object.fromEntries(
+          Object.entries(r.memory.byKindByTenthBytes).map(([kind, list]) => [
+            kind,
+            list.map((bytes) => rounded(mib(bytes))),
+          ]),
+        ),
       },
       renderedTitles: r.renderedTitles,
       problem: r.problem,

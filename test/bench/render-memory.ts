@@ -8,6 +8,7 @@
  * left out: this is the browser's memory.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { processKind } from './process-stats.ts';
 
 function readOr(path: string): string {
   try {
@@ -28,9 +29,13 @@ function parents(): Map<number, number> {
   return map;
 }
 
-/** Whether a command line (NUL-separated, as /proc has it) is a Chromium process: its program is named chromium or chrome. */
+/**
+ * Whether a command line, as /proc has it, is a Chromium process: its program is named chromium or chrome.
+ * The browser process's arguments are NUL-separated; its children (zygotes, renderers, utilities) rewrite
+ * their process title into one space-separated string, so the program is the first word of that.
+ */
 export function isChromiumCommand(cmdline: string): boolean {
-  const program = cmdline.split('\0')[0] ?? '';
+  const program = (cmdline.split('\0')[0] ?? '').split(' ')[0] ?? '';
   return /(^|\/)(chromium|chrome)(-browser)?$/.test(program);
 }
 
@@ -45,20 +50,31 @@ export function chromiumDescendants(rootPid: number): number[] {
   });
 }
 
-/** PSS of the Chromium processes under `rootPid`, in bytes (0 when it has none yet). */
-export function chromiumTreePssBytes(rootPid: number): number {
-  let kib = 0;
+/**
+ * PSS of the Chromium processes under `rootPid` by kind (`processKind`: `browser`, `extension` (the
+ * extension's worker and pages), `renderer` (the render window's pages), `gpu`, `network`, `storage`,
+ * `zygote`…), in bytes; kinds without a process left out. The split that says which process grows.
+ */
+export function chromiumTreePssByKind(rootPid: number): Record<string, number> {
+  const byKind: Record<string, number> = {};
   for (const pid of chromiumDescendants(rootPid)) {
     const match = /^Pss:\s+(\d+) kB/m.exec(readOr(`/proc/${pid}/smaps_rollup`));
-    kib += match ? Number(match[1]) : 0;
+    const kind = processKind(readOr(`/proc/${pid}/cmdline`).replace(/\0/g, ' '));
+    byKind[kind] = (byKind[kind] ?? 0) + (match ? Number(match[1]) : 0) * 1024;
   }
-  return kib * 1024;
+  return byKind;
 }
 
-/** One reading: when (ms since the epoch, the server log's clock) and how much (bytes). */
+/** PSS of the Chromium processes under `rootPid`, in bytes (0 when it has none yet). */
+export function chromiumTreePssBytes(rootPid: number): number {
+  return Object.values(chromiumTreePssByKind(rootPid)).reduce((sum, b) => sum + b, 0);
+}
+
+/** One reading: when (ms since the epoch, the server log's clock), how much (bytes), and by process kind. */
 export interface MemorySample {
   at: number;
   bytes: number;
+  byKind: Record<string, number>;
 }
 
 /**
@@ -69,7 +85,9 @@ export interface MemorySample {
 export function sampleChromiumTree(rootPid: number, everyMs = 1000): { stop: () => MemorySample[] } {
   const samples: MemorySample[] = [];
   const read = (): void => {
-    samples.push({ at: performance.timeOrigin + performance.now(), bytes: chromiumTreePssBytes(rootPid) });
+    const byKind = chromiumTreePssByKind(rootPid);
+    const bytes = Object.values(byKind).reduce((sum, b) => sum + b, 0);
+    samples.push({ at: performance.timeOrigin + performance.now(), bytes, byKind });
   };
   read();
   const timer = setInterval(read, everyMs);
@@ -91,6 +109,8 @@ export interface MemoryTenths {
   samples: number;
   /** The mean of each tenth of the span, in order (NaN for a tenth without samples): flat, a slope or a step. */
   byTenthBytes: number[];
+  /** The same by process kind: which process a rise is in (a kind absent from a tenth's samples counts 0). */
+  byKindByTenthBytes: Record<string, number[]>;
 }
 
 /**
@@ -102,6 +122,11 @@ export function tenths(samples: readonly MemorySample[], from: number, to: numbe
   const tenth = (to - from) / 10;
   const mean = (list: readonly MemorySample[]): number =>
     list.length === 0 ? Number.NaN : list.reduce((sum, s) => sum + s.bytes, 0) / list.length;
+  const inTenth = (k: number): MemorySample[] =>
+    during.filter((s) => s.at >= from + k * tenth && (k === 9 ? s.at <= to : s.at < from + (k + 1) * tenth));
+  const kinds = [...new Set(during.flatMap((s) => Object.keys(s.byKind)))].sort();
+  const kindMean = (list: readonly MemorySample[], kind: string): number =>
+    list.length === 0 ? Number.NaN : list.reduce((sum, s) => sum + (s.byKind[kind] ?? 0), 0) / list.length;
   const first = mean(during.filter((s) => s.at <= from + tenth));
   const last = mean(during.filter((s) => s.at >= to - tenth));
   return {
@@ -110,8 +135,9 @@ export function tenths(samples: readonly MemorySample[], from: number, to: numbe
     ratio: last / first,
     peakBytes: during.length === 0 ? Number.NaN : Math.max(...during.map((s) => s.bytes)),
     samples: during.length,
-    byTenthBytes: Array.from({ length: 10 }, (_, k) =>
-      mean(during.filter((s) => s.at >= from + k * tenth && (k === 9 ? s.at <= to : s.at < from + (k + 1) * tenth))),
+    byTenthBytes: Array.from({ length: 10 }, (_, k) => mean(inTenth(k))),
+    byKindByTenthBytes: Object.fromEntries(
+      kinds.map((kind) => [kind, Array.from({ length: 10 }, (_, k) => kindMean(inTenth(k), kind))]),
     ),
   };
 }

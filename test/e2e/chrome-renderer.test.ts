@@ -28,7 +28,10 @@ interface ProbeResult {
   /** Requests asked after `render` resolved. */
   askedLate: number;
   windowsBefore: number;
+  /** Windows open a second after the render (the render window's idle time is 300 ms here); -1 with `keepWindow`. */
   windowsAfter: number;
+  /** Tabs with an http(s) page right after the render resolved (its own tab is closed by then). */
+  tabsRightAfter: number;
 }
 
 interface ProbeOptions {
@@ -36,12 +39,19 @@ interface ProbeOptions {
   quietMs: number;
   maxHtmlChars: number;
   abortAfterMs?: number;
+  /** Answer right after the render, without waiting for the render window to close. */
+  keepWindow?: boolean;
 }
 
 /** The probe's background: the adapter, and a `serve` that refuses some requests and fetches the rest. */
-const PROBE_BACKGROUND = (adapter: string): string => `
-import { ChromeRenderer } from ${JSON.stringify(adapter)};
-const renderer = new ChromeRenderer();
+const PROBE_BACKGROUND = (adapters: string): string => `
+import { ChromeRenderer } from ${JSON.stringify(join(adapters, 'chrome-renderer.ts'))};
+import { RenderWindowHost } from ${JSON.stringify(join(adapters, 'render-window-host.ts'))};
+// The render window closes 300 ms after its last render here (5 s in the extension), so that a test sees it go.
+const renderer = new ChromeRenderer(new RenderWindowHost(300));
+let windowsOpened = 0;
+chrome.windows.onCreated.addListener(() => { windowsOpened += 1; });
+globalThis.windowsOpened = () => windowsOpened;
 globalThis.probeRender = async (url, options) => {
   const asked = [];
   const fetched = [];
@@ -77,9 +87,12 @@ globalThis.probeRender = async (url, options) => {
   const outcome = await renderer.render(job);
   const durationMs = Date.now() - started;
   ended = true;
-  const windowsAfter = (await chrome.windows.getAll()).length;
+  // Right after the render, its tab is closed: what is left is the render window's blank tab, if it opened.
+  const tabsRightAfter = (await chrome.tabs.query({})).filter((tab) => /^https?:/.test(tab.url ?? tab.pendingUrl ?? '')).length;
+  if (options.keepWindow === true) return { outcome, durationMs, asked, fetched, askedLate, windowsBefore, windowsAfter: -1, tabsRightAfter };
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  return { outcome, durationMs, asked, fetched, askedLate, windowsBefore, windowsAfter };
+  const windowsAfter = (await chrome.windows.getAll()).length;
+  return { outcome, durationMs, asked, fetched, askedLate, windowsBefore, windowsAfter, tabsRightAfter };
 };
 `;
 
@@ -88,7 +101,7 @@ async function buildProbe(dir: string, name: string, permissions: string[]): Pro
   const out = join(dir, name);
   mkdirSync(out, { recursive: true });
   const entry = join(dir, 'probe-background.ts');
-  writeFileSync(entry, PROBE_BACKGROUND(join(ROOT, 'src/shells/background/adapters/chrome-renderer.ts')));
+  writeFileSync(entry, PROBE_BACKGROUND(join(ROOT, 'src/shells/background/adapters')));
   await build({
     entryPoints: [entry],
     bundle: true,
@@ -320,11 +333,18 @@ describe('the Chrome renderer', { timeout: 120_000 }, () => {
   it("answers crashed when the page's renderer crashes, and still closes the window", async () => {
     // Playwright sees the render's tab as a page of the context: a second DevTools client sends it to
     // chrome://crash (a browser-side navigation, which crashes its renderer; Page.crash did not).
-    const crashed = context.waitForEvent('page').then(async (page) => {
-      await page.waitForURL(/app\.html/, { waitUntil: 'commit' });
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Page.navigate', { url: 'chrome://crash' }).catch(() => undefined);
-    });
+    // The render tab is the page that commits app.html (the render window's own tab stays blank).
+    const crashed = (async () => {
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+        const page = context.pages().find((candidate) => /app\.html/.test(candidate.url()));
+        if (page !== undefined) {
+          const cdp = await context.newCDPSession(page);
+          await cdp.send('Page.navigate', { url: 'chrome://crash' }).catch(() => undefined);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
     crashed.catch(() => undefined);
     const result = await render(`${site.a}/app.html`, { timeoutMs: 10_000, quietMs: 500, maxHtmlChars: 1_000 });
     await crashed;
@@ -345,5 +365,22 @@ describe('the Chrome renderer', { timeout: 120_000 }, () => {
     assert.ok(result.durationMs < 3_000, `took ${result.durationMs} ms`);
     assert.equal(result.windowsAfter, result.windowsBefore);
     assert.equal(result.askedLate, 0);
+  });
+
+  it('renders the pages of a crawl in tabs of one window, closing each tab when its page is read', async () => {
+    // Chrome's memory grows with every window it opens (render-window-host.ts): one window serves a run of renders.
+    const opened = (): Promise<number> =>
+      worker.evaluate(() => (globalThis as unknown as { windowsOpened(): number }).windowsOpened());
+    const before = await opened();
+    const options = { timeoutMs: 4_000, quietMs: 300, maxHtmlChars: 1_000_000, keepWindow: true };
+    const first = await render(`${site.a}/quiet.html`, options);
+    const second = await render(`${site.a}/quiet.html`, options);
+    const third = await render(`${site.a}/quiet.html`, { ...options, keepWindow: false });
+    for (const result of [first, second, third]) {
+      assert.ok(result.outcome.ok, JSON.stringify(result.outcome));
+      assert.equal(result.tabsRightAfter, 0, "each render's tab is closed when it resolves");
+    }
+    assert.equal((await opened()) - before, 1, 'three renders in a row opened one window');
+    assert.equal(third.windowsAfter, first.windowsBefore, 'the window closed once no render used it');
   });
 });

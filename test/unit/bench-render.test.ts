@@ -4,7 +4,7 @@ import { BENCH_USAGE, parseBenchArgs } from '../bench/bench-args.ts';
 import { crawleeChromiumArgs } from '../bench/crawlee-crawl.ts';
 import { RENDERS_AT_ONCE, renderOrder, renderTimeLimitMs, roundRatios } from '../bench/part-render.ts';
 import { lacksRenderOption, tabcrawlRenderArgs, type ChildRun } from '../bench/render-crawlers.ts';
-import { chromiumTreePssBytes, isChromiumCommand, tenths } from '../bench/render-memory.ts';
+import { chromiumTreePssBytes, isChromiumCommand, tenths, type MemorySample } from '../bench/render-memory.ts';
 
 describe("the bench's rendered part", () => {
   it('runs with --parts render, alone or with numbered parts, on 500 pages unless told, and is not in the default parts', () => {
@@ -73,12 +73,23 @@ describe("the bench's rendered part", () => {
     assert.equal(isChromiumCommand('/usr/lib/chromium/chromium\0--type=renderer\0'), true);
     assert.equal(isChromiumCommand('/usr/bin/chromium\0--headless\0'), true);
     assert.equal(isChromiumCommand('/usr/bin/node\0/work/x/chromium.ts\0'), false);
+    // Chromium's children rewrite their title: one string, the arguments separated by spaces (as read here).
+    assert.equal(isChromiumCommand('/usr/lib/chromium/chromium --type=renderer --lang=en-US'), true);
+    assert.equal(isChromiumCommand('/usr/bin/node /work/x/chromium.ts'), false);
     assert.equal(chromiumTreePssBytes(process.pid), 0);
   });
 
   it('compares the mean memory of the first and last tenth of the crawl, leaving out readings without a browser', () => {
-    const samples = Array.from({ length: 100 }, (_, i) => ({ at: 1000 + i * 10, bytes: i === 50 ? 0 : 100 + i }));
-    const memory = tenths([{ at: 0, bytes: 999 }, ...samples], 1000, 1990);
+    const samples = Array.from({ length: 100 }, (_, i): MemorySample => {
+      const bytes = i === 50 ? 0 : 100 + i;
+      // The extension's processes hold 100 throughout; a renderer the rest, from the 11th reading on.
+      return {
+        at: 1000 + i * 10,
+        bytes,
+        byKind: i < 10 ? { extension: bytes } : { extension: 100, renderer: bytes - 100 },
+      };
+    });
+    const memory = tenths([{ at: 0, bytes: 999, byKind: { browser: 999 } }, ...samples], 1000, 1990);
     // A tenth is 99 ms: readings 0 to 9 (at 1000 to 1090 ms) and 90 to 99 (at 1900 to 1990 ms).
     assert.equal(memory.firstTenthBytes, 104.5);
     assert.equal(memory.lastTenthBytes, 194.5);
@@ -90,6 +101,12 @@ describe("the bench's rendered part", () => {
     assert.equal(memory.byTenthBytes[0], 104.5);
     assert.equal(memory.byTenthBytes[5], 155);
     assert.equal(memory.byTenthBytes[9], 194.5);
+    // By process kind: the rise is in the renderer processes, absent (0) from the first tenth.
+    assert.deepEqual(Object.keys(memory.byKindByTenthBytes).sort(), ['extension', 'renderer']);
+    assert.equal(memory.byKindByTenthBytes.extension?.[0], 104.5);
+    assert.equal(memory.byKindByTenthBytes.extension?.[9], 100);
+    assert.equal(memory.byKindByTenthBytes.renderer?.[0], 0);
+    assert.equal(memory.byKindByTenthBytes.renderer?.[9], 94.5);
     assert.ok(Number.isNaN(tenths([], 0, 10).ratio));
   });
 });

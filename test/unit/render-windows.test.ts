@@ -1,7 +1,7 @@
 /** Which windows the next worker closes as render windows a stopped one left unnoted (`render-windows.ts`). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { unnotedRenderWindows } from '../../src/shells/background/adapters/render-windows.ts';
+import { unnotedRenderWindows, whatToClose } from '../../src/shells/background/adapters/render-windows.ts';
 
 describe('render windows left unnoted by a stopped worker', () => {
   it('are the minimized one-tab windows opened after the pending note, and no other', () => {
@@ -15,5 +15,14 @@ describe('render windows left unnoted by a stopped worker', () => {
     ];
     assert.deepEqual(unnotedRenderWindows([1, 2], windows), [7]);
     assert.deepEqual(unnotedRenderWindows([1, 2, 7], windows), []);
+  });
+
+  it("closes the whole render window when every tab in it is Tabcrawl's, else only Tabcrawl's tabs", () => {
+    assert.deepEqual(whatToClose([3, 4], [{ id: 3 }, { id: 4 }]), { window: true });
+    assert.deepEqual(whatToClose([3], [{ id: 3 }]), { window: true });
+    // A page another program opened in the window (the command line's driver opens its pages in the last one).
+    assert.deepEqual(whatToClose([3, 4], [{ id: 3 }, { id: 9 }, { id: 4 }]), { tabs: [3, 4] });
+    assert.deepEqual(whatToClose([3], [{ id: 9 }]), { tabs: [] });
+    assert.deepEqual(whatToClose([], [{}]), { window: true });
   });
 });

@@ -14,7 +14,8 @@ import { Badge, type BadgeAction } from './adapters/badge.ts';
 import { browserKindOf } from './adapters/browser-differences.ts';
 import { withAccessGuard } from './adapters/access-guard.ts';
 import { createBrowserFetcher } from './adapters/browser-fetcher.ts';
-import { ChromeRenderer, closeLeftoverRenderWindows } from './adapters/chrome-renderer.ts';
+import { ChromeRenderer } from './adapters/chrome-renderer.ts';
+import { closeLeftoverRenderWindows, RenderWindowHost } from './adapters/render-window-host.ts';
 import { hasDebugger } from './adapters/debugger-target.ts';
 import { FirefoxRenderer } from './adapters/firefox-renderer.ts';
 import { HeldRequests, withTabRequests } from './adapters/tab-request-fetcher.ts';
@@ -67,6 +68,9 @@ const heldRequests = new HeldRequests();
 const tabAware = (fetcher: ReturnType<typeof createBrowserFetcher>): ReturnType<typeof createBrowserFetcher> =>
   browserKind === 'firefox' ? withTabRequests(fetcher, heldRequests) : fetcher;
 
+/** Chrome's render tabs open in one window for the worker (render-window-host.ts says why). */
+const renderWindows = new RenderWindowHost();
+
 const manager = new CrawlManager({
   store,
   // Two fetchers: crawls never carry the user's cookies unless started with `withCookies`.
@@ -76,10 +80,10 @@ const manager = new CrawlManager({
   // The user may restrict Tabcrawl's site access in Chrome; a crawl starts only where it has access.
   hasHostAccess,
   clock: systemClock,
-  // Each render has a window (and a renderer) of its own: two crawls may render at once. Chrome renders with
-  // chrome.debugger; Firefox with its blocking webRequest, through the network (docs/rendering-firefox.md).
+  // Each render has a renderer and a tab of its own: two crawls may render at once. Chrome renders with
+  // chrome.debugger, in tabs of one minimized window; Firefox with its blocking webRequest, through the network (docs/rendering-firefox.md).
   renderer: hasDebugger()
-    ? { render: (job) => new ChromeRenderer().render(job) }
+    ? { render: (job) => new ChromeRenderer(renderWindows).render(job) }
     : browserKind === 'firefox'
       ? { answers: 'network', render: (job) => new FirefoxRenderer(heldRequests, userAgent).render(job) }
       : null,

@@ -1,6 +1,6 @@
 /**
  * Which windows the next worker closes as render windows a stopped one opened and never noted (the
- * renderers' own notes are in `chrome-renderer.ts`). Pure: the windows come in, as `windows.getAll` gives them.
+ * renderers' own notes are in `render-window-host.ts`). Pure: the windows come in, as `windows.getAll` gives them.
  */
 
 /**
@@ -15,4 +15,17 @@ export function unnotedRenderWindows(
   return windows.flatMap((w) =>
     w.id !== undefined && !before.includes(w.id) && w.state === 'minimized' && w.tabs?.length === 1 ? [w.id] : [],
   );
+}
+
+/**
+ * What closing a render window closes: the whole window when every tab in it is one Tabcrawl opened
+ * (`ownTabs`), else only Tabcrawl's tabs there, so that a tab someone else opened in it stays open.
+ */
+export function whatToClose(
+  ownTabs: readonly number[],
+  windowTabs: readonly { id?: number }[],
+): { window: true } | { tabs: number[] } {
+  const ids = windowTabs.flatMap((tab) => (tab.id === undefined ? [] : [tab.id]));
+  if (ids.every((id) => ownTabs.includes(id))) return { window: true };
+  return { tabs: ids.filter((id) => ownTabs.includes(id)) };
 }
