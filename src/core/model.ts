@@ -237,6 +237,9 @@ export function isUnreachableFailure(failure: FetchFailure): boolean {
   return failure.code === 'dns' || failure.code === 'refused';
 }
 
+/** The element a link was written in: `<a href>`, `<area href>`, a document `<link href>`, `<iframe src>`, `<frame src>`. */
+export type LinkElement = 'a' | 'area' | 'link' | 'iframe' | 'frame';
+
 /** One row of the crawl table: one attempted URL. */
 export interface PageRecord extends Omit<CrawlUrl, 'kind'> {
   kind: RowKind;
@@ -276,6 +279,13 @@ export interface PageRecord extends Omit<CrawlUrl, 'kind'> {
   links: string[];
   /** Anchor text of the first link to each of `links` (same order; "" when the link had none). */
   linkTexts: string[];
+  /**
+   * The element of the first link to each of `links` (same order): `a`, `area`, a document `link`,
+   * `iframe`, `frame`. Absent in rows stored before it was recorded, and in imported rows.
+   */
+  linkElements?: LinkElement[];
+  /** The `rel` of the first link to each of `links` (same order; "" when none), tokens lower-cased. Absent as `linkElements` is. */
+  linkRels?: string[];
   /**
    * Page resources this row loads (an HTML page's stylesheets, scripts,
    * images…; a stylesheet's imports, fonts and images), absolute and

@@ -34,6 +34,7 @@ export const FORMAT_NAMES: Readonly<Record<ExportFormat, string>> = Object.freez
   jsonl: 'JSON Lines',
   'issues.csv': 'Issues CSV',
   'not-crawled.csv': 'Not crawled CSV',
+  'links.csv': 'Links CSV',
 });
 
 /** Where an export stands, as the page shows it. */

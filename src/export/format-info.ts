@@ -7,9 +7,11 @@ import type { CrawlRecord } from '../core/model.ts';
 
 /**
  * `issues.csv`: the Issues view (one line per check and URL: `issues-csv.ts`), not the rows;
- * `not-crawled.csv`: the URLs left unvisited by the crawl's rules (`not-crawled-csv.ts`), not the rows.
+ * `not-crawled.csv`: the URLs left unvisited by the crawl's rules (`not-crawled-csv.ts`), not the rows;
+ * `links.csv`: one line per link the rows hold, with the target's answer (`links-csv.ts`).
  */
-export type ExportFormat = 'wacz' | 'warc.gz' | 'warc' | 'csv' | 'jsonl' | 'issues.csv' | 'not-crawled.csv';
+export type ExportFormat =
+  'wacz' | 'warc.gz' | 'warc' | 'csv' | 'jsonl' | 'issues.csv' | 'not-crawled.csv' | 'links.csv';
 
 export interface FormatInfo {
   format: ExportFormat;
@@ -46,6 +48,13 @@ export const FORMATS: readonly FormatInfo[] = Object.freeze([
     extension: '.not-crawled.csv',
     mediaType: 'text/csv',
     label: 'Not crawled (CSV)',
+    holdsHeaders: false,
+  },
+  {
+    format: 'links.csv',
+    extension: '.links.csv',
+    mediaType: 'text/csv',
+    label: 'Every link (CSV)',
     holdsHeaders: false,
   },
 ]);

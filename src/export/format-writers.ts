@@ -7,6 +7,7 @@ import { writeIssuesCsv } from './issues-csv.ts';
 import type { ExportContext, ExportSource } from './export-source.ts';
 import type { ExportFormat } from './format-info.ts';
 import { writeJsonl } from './jsonl.ts';
+import { writeLinksCsv } from './links-csv.ts';
 import { writeNotCrawledCsv } from './not-crawled-csv.ts';
 import { writeWacz } from './wacz.ts';
 import { writeWarc, writeWarcGz } from './warc.ts';
@@ -19,6 +20,7 @@ const WRITERS = {
   jsonl: writeJsonl,
   'issues.csv': writeIssuesCsv,
   'not-crawled.csv': writeNotCrawledCsv,
+  'links.csv': writeLinksCsv,
 } as const;
 
 /** The export of `source` in `format`, as a stream of byte chunks. */

@@ -56,6 +56,16 @@ const FIELDS: readonly [keyof PageRecord, Check, string][] = [
   ['error', orNull(isObject), 'an object or null'],
 ];
 
+/** Fields a row may lack (stored before they were recorded), checked when present. */
+const OPTIONAL_FIELDS: readonly [keyof PageRecord, Check, string][] = [
+  [
+    'linkElements',
+    listOf((value) => ['a', 'area', 'link', 'iframe', 'frame'].includes(value as string)),
+    'a list of a, area, link, iframe and frame',
+  ],
+  ['linkRels', listOf(isText), 'a list of text'],
+];
+
 /** What a value is, for a message: its type and the start of it. */
 function described(value: unknown): string {
   if (value === undefined) return 'missing';
@@ -77,6 +87,10 @@ export function rowProblem(value: unknown): string | null {
   const row = value as Record<string, unknown>;
   for (const [field, check, wanted] of FIELDS) {
     if (!check(row[field])) return `its ${field} is ${described(row[field])}, not ${wanted}`;
+  }
+  for (const [field, check, wanted] of OPTIONAL_FIELDS) {
+    if (row[field] !== undefined && !check(row[field]))
+      return `its ${field} is ${described(row[field])}, not ${wanted}`;
   }
   const facts = row['facts'];
   if (facts !== undefined && facts !== null && !isObject(facts))

@@ -36,6 +36,8 @@ export interface CrawlBarProps {
   onExport?: (format: ExportFormat) => Promise<string | void>;
   /** Downloads what the current view shows as CSV (the table's rows, or the issues shown). No button without it. */
   onExportView?: () => Promise<void>;
+  /** Downloads the links of the table's rows as shown, one line per link (`links.csv`'s columns). No button without it. */
+  onExportViewLinks?: () => Promise<void>;
   /** What *Export this view* saves, in words (its tooltip). @default the table's rows */
   exportViewTitle?: string;
   /** Downloads the crawl's settings as a Browsertrix Crawler config (docs/browsertrix.md). No button without it. */
@@ -50,11 +52,14 @@ export function CrawlBar({
   onAction,
   onExport,
   onExportView,
+  onExportViewLinks,
   exportViewTitle = 'The rows of the table as filtered and sorted now, as CSV',
   onBrowsertrixConfig,
   viewTotal = null,
 }: CrawlBarProps) {
-  const [pending, setPending] = useState<CrawlBarAction | 'export' | 'export-view' | 'browsertrix-config' | null>(null);
+  const [pending, setPending] = useState<
+    CrawlBarAction | 'export' | 'export-view' | 'export-view-links' | 'browsertrix-config' | null
+  >(null);
   const [format, setFormat] = useState<ExportFormat>('wacz');
   const [error, setError] = useState<string | null>(null);
   /** What the last export saved; cleared by the next action. */
@@ -199,6 +204,21 @@ export function CrawlBar({
             onClick={() => void run('export-view', onExportView)}
           >
             {pending === 'export-view' ? 'Saving…' : 'Export this view (CSV)'}
+          </button>
+        )}
+        {onExportViewLinks !== undefined && (
+          <button
+            type="button"
+            data-testid="results-export-view-links"
+            disabled={pending !== null || viewTotal === 0}
+            title={
+              viewTotal === 0
+                ? 'No URL in this view to export'
+                : "Every link of the table's rows as filtered now, one line each, with its anchor and the target's status, as CSV"
+            }
+            onClick={() => void run('export-view-links', onExportViewLinks)}
+          >
+            {pending === 'export-view-links' ? 'Saving…' : 'Export its links (CSV)'}
           </button>
         )}
         {onBrowsertrixConfig !== undefined && (

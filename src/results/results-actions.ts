@@ -20,6 +20,7 @@ import type { Send } from '../messaging/client.ts';
 import type { PageQueries } from '../storage/page-queries.ts';
 import type { CrawlBarAction } from './crawl-bar.tsx';
 import { filteredCsv } from './filtered-csv.ts';
+import { filteredLinksCsv } from './filtered-links-csv.ts';
 import type { ActionReply } from './reply-crawl.ts';
 import type { RowReader } from './row-reader.ts';
 import type { BaseQuery } from './row-windows.ts';
@@ -46,6 +47,16 @@ export async function exportTableView(
 ): Promise<void> {
   const { text } = await filteredCsv(ports.queries, ports.reader, query);
   await ports.saveCsv(exportFileName(crawl, 'csv').replace(/\.csv$/, '-view.csv'), text);
+}
+
+/** Saves the links of the table's current view (one line per link its rows hold) as `<crawl>-view.links.csv`. */
+export async function exportTableViewLinks(
+  ports: { queries: PageQueries; reader: RowReader; saveCsv: SaveCsv },
+  crawl: CrawlRecord,
+  query: BaseQuery,
+): Promise<void> {
+  const { text } = await filteredLinksCsv(ports.queries, ports.reader, query, crawl.settings);
+  await ports.saveCsv(exportFileName(crawl, 'links.csv').replace(/\.links\.csv$/, '-view.links.csv'), text);
 }
 
 /**

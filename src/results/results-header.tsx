@@ -48,6 +48,7 @@ export function ResultsHeader({ crawlId, now }: ResultsHeaderProps) {
           onAction={results.onAction}
           onExport={results.onExport}
           onExportView={results.onExportView}
+          onExportViewLinks={results.onExportViewLinks}
           exportViewTitle={
             view === 'issues' ? 'The issues shown (of the checks open, or all of them), as CSV' : undefined
           }

@@ -22,7 +22,13 @@ import type { PageLocation } from './results-address.ts';
 import type { RowReader } from './row-reader.ts';
 import { loadShownColumns, saveShownColumns, type PrefsStorage, type ShownColumn } from './column-prefs.ts';
 import type { CrawlBarAction } from './crawl-bar.tsx';
-import { allRows, exportIssuesView, exportTableView, saveBrowsertrixConfig } from './results-actions.ts';
+import {
+  allRows,
+  exportIssuesView,
+  exportTableView,
+  exportTableViewLinks,
+  saveBrowsertrixConfig,
+} from './results-actions.ts';
 import { toPageFilter } from './results-query.ts';
 import { initialResultsState, reduceResults, type ResultsAction, type ResultsState } from './results-state.ts';
 import { RowWindows, queryKey, type BaseQuery } from './row-windows.ts';
@@ -116,6 +122,8 @@ export interface Results {
   onExport: ((format: ExportFormat) => Promise<string | void>) | undefined;
   /** Saves what the view shows as CSV (the table, the issues); undefined on views that save their own lists. */
   onExportView: (() => Promise<void>) | undefined;
+  /** Saves the links of the table's rows as shown (one line per link); undefined on the other views. */
+  onExportViewLinks: (() => Promise<void>) | undefined;
   onBrowsertrixConfig: (() => Promise<void>) | undefined;
 }
 
@@ -246,6 +254,10 @@ export function useResults(props: ResultsViewProps & { crawlId: string }): Resul
         : view === 'issues'
           ? () => exportIssuesView({ saveCsv }, crawl, issuesResult.current, openChecks)
           : undefined;
+  const onExportViewLinks =
+    crawl === undefined || view !== 'table'
+      ? undefined
+      : () => exportTableViewLinks({ queries: tableQueries, reader, saveCsv }, crawl, base);
 
   return {
     state,
@@ -281,6 +293,7 @@ export function useResults(props: ResultsViewProps & { crawlId: string }): Resul
     onAction,
     onExport: openExport === undefined ? undefined : (format) => openExport(crawlId, format),
     onExportView,
+    onExportViewLinks,
     onBrowsertrixConfig:
       saveConfig === undefined || crawl === undefined
         ? undefined

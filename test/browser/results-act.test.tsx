@@ -304,6 +304,17 @@ describe('the results tab acts on its crawl and tells the truth about it', () =>
       .split('\r\n');
     expect(records[0]).to.match(/^url,/);
     expect(records.slice(1).map((record) => record.split(',')[0])).to.deep.equal([`${SITE}/missing`, `${SITE}/gone`]);
+
+    // The same view's links: one line per link of those rows, with the links export's columns.
+    await click(mounted.byTestId('results-export-view-links'));
+    await waitFor(() => expect(saved).to.have.lengthOf(2));
+    expect(saved[1]?.name).to.match(/^site\.example-\d{4}-\d{2}-\d{2}-view\.links\.csv$/);
+    const links = (saved[1]?.text ?? '')
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(links[0]).to.equal('source,target,anchor,rel,found_in,followed,target_status,target_kind,target_note');
+    for (const line of links.slice(1)) expect([`${SITE}/missing`, `${SITE}/gone`]).to.include(line.split(',')[0]);
   });
 
   it('opens the detail of a URL from a report row', async () => {

@@ -10,12 +10,17 @@
  * robots.txt kept it from asking for.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { after, before, describe, it } from 'node:test';
 import type { ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
 import type { RequestLogEntry } from '../../src/shells/cli/local-site.ts';
 import type { JsonlRow } from '../../src/export/jsonl.ts';
 import type { CrawlSummary } from '../../src/messaging/protocol.ts';
 import { RESULTS_PAGE_PATH } from '../../src/messaging/routes.ts';
+import { exportThroughPage } from '../../src/shells/cli/export-through-page.ts';
 import { CHECKS } from '../../src/audit/checks.ts';
 import {
   AUDIT_CHROMIUM_ARGS,
@@ -203,5 +208,50 @@ describe('an audit finds every planted issue, politely', () => {
     console.log(
       `# linkinator found ${compared.linkinator.size} broken, Tabcrawl ${compared.tabcrawl.size}; linkinator alone: ${[...compared.onlyLinkinator].map(([u, why]) => `${u}: ${why ?? '?'}`).join('; ') || 'none'}; Tabcrawl alone: ${compared.onlyTabcrawl.join(', ') || 'none'}`,
     );
+  });
+
+  it("exports every link as a row with its anchor and the target's status, read back by a CSV parser (issue 30)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tabcrawl-links-'));
+    try {
+      const file = join(dir, 'audit.links.csv');
+      await exportThroughPage(session, crawl.id, 'links.csv', file);
+      const text = readFileSync(file, 'utf8');
+      const lines = parse(text.replace(/^\uFEFF/, ''), { columns: true }) as Record<string, string>[];
+      const byUrl = new Map(rows.map((row) => [row.url, row]));
+      // One line per link a row holds: each row's links, once each, in order, with a link element (or a sitemap).
+      for (const row of rows) {
+        const own = lines.filter(
+          (l) => l['source'] === row.url && /^(a|area|link|iframe|frame|sitemap)$/.test(l['found_in'] ?? ''),
+        );
+        assert.deepEqual(
+          own.map((l) => l['target']),
+          row.links,
+          row.url,
+        );
+      }
+      // What each target answered is its row's status; a line whose target has no row says so.
+      for (const line of lines) {
+        const target = byUrl.get(line['target'] ?? '');
+        if (target === undefined) continue;
+        assert.equal(line['target_status'], target.status === null ? '' : String(target.status), line['target']);
+        assert.equal(line['target_kind'], target.kind, line['target']);
+      }
+      const origin = sites.site.origin;
+      const line = (source: string, target: string): Record<string, string> | undefined =>
+        lines.find((l) => l['source'] === source && l['target'] === target);
+      assert.deepEqual(
+        [line(`${origin}/about`, `${origin}/`)?.['anchor'], line(`${origin}/about`, `${origin}/`)?.['found_in']],
+        ['Home', 'a'],
+      );
+      assert.equal(line(`${origin}/d1`, `${origin}/d2`)?.['anchor'], 'deeper');
+      const dead = lines.find((l) => l['source'] === `${origin}/unreachable` && l['anchor'] === 'dead');
+      assert.deepEqual([dead?.['followed'], dead?.['target_kind'], dead?.['target_note']], ['no', 'external', 'dns']);
+      assert.equal(line(`${origin}/old`, `${origin}/about`)?.['found_in'], 'redirect');
+      assert.equal(line(`${origin}/`, `${origin}/img/missing.png`)?.['target_status'], '404');
+      const blocked = lines.find((l) => l['target']?.includes('/blocked/') === true && l['followed'] === 'no');
+      assert.match(blocked?.['target_note'] ?? '', /^blocked by robots\.txt/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -340,7 +340,7 @@ describe('parseCliArgs', () => {
   test('an --out file with an unsupported extension is a usage error naming the supported ones', () => {
     assert.equal(
       usageMessage(['https://example.com/', '--out', 'crawl.pdf']),
-      "--out 'crawl.pdf': unsupported format; supported extensions: .wacz, .warc.gz, .warc, .csv, .jsonl, .issues.csv, .not-crawled.csv",
+      "--out 'crawl.pdf': unsupported format; supported extensions: .wacz, .warc.gz, .warc, .csv, .jsonl, .issues.csv, .not-crawled.csv, .links.csv",
     );
     assert.match(usageMessage(['https://example.com/', '--out', 'crawl']), /supported extensions: \.wacz/);
   });

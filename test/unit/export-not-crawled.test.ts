@@ -8,10 +8,10 @@ import { gunzipSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import { fromBufferPromise } from 'yauzl';
 import type { CrawlRecord, NotCrawledUrl } from '../../src/core/model.ts';
-import { exportCrawl, type ExportProgress } from '../../src/export/export-crawl.ts';
 import { formatOfPath, type ExportFormat } from '../../src/export/format-info.ts';
 import { notCrawledLine } from '../../src/shells/cli/run-cli.ts';
 import { MemoryCrawlStore } from '../../src/storage/memory-store.ts';
+import { exported as exportedThroughPipeline } from '../support/exported.ts';
 import { crawlFixture, pageFixture } from '../support/store-contract.ts';
 
 const SITE = 'https://c1.example';
@@ -41,23 +41,7 @@ async function storedCrawl(isCounted: boolean): Promise<MemoryCrawlStore> {
 }
 
 /** Exports crawl `c1` as `format` through the pipeline every export goes through (the command line's sink). */
-async function exported(store: MemoryCrawlStore, format: ExportFormat) {
-  const chunks: Uint8Array[] = [];
-  const reports: ExportProgress[] = [];
-  const result = await exportCrawl(
-    {
-      request: { crawlId: 'c1', format },
-      store,
-      software: 'Tabcrawl test',
-      now: () => new Date(0),
-      save: () => Promise.reject(new Error('streamed, not saved')),
-      stream: { write: async (chunk) => void chunks.push(chunk), end: async () => undefined },
-      progressIntervalMs: 0,
-    },
-    (progress) => reports.push(progress),
-  );
-  return { bytes: Buffer.concat(chunks), result, reports };
-}
+const exported = (store: MemoryCrawlStore, format: ExportFormat) => exportedThroughPipeline(store, 'c1', format);
 
 async function zipEntry(zip: Buffer, name: string): Promise<Buffer> {
   const file = await fromBufferPromise(zip, { lazyEntries: true });

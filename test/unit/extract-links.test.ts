@@ -309,8 +309,8 @@ describe('extractLinks: anchor text', () => {
   test('closes an anchor when the next one opens', () => {
     const { links } = extractLinks('<a href="/1">one<a href="/2">two</a>three', PAGE);
     assert.deepEqual(links, [
-      { url: 'https://example.com/1', text: 'one', texts: ['one'], nofollow: false },
-      { url: 'https://example.com/2', text: 'two', texts: ['two'], nofollow: false },
+      { url: 'https://example.com/1', text: 'one', texts: ['one'], nofollow: false, element: 'a', rel: '' },
+      { url: 'https://example.com/2', text: 'two', texts: ['two'], nofollow: false, element: 'a', rel: '' },
     ]);
   });
 });
@@ -526,12 +526,16 @@ describe('extractLinks: large page', () => {
       text: 'Item 0',
       texts: ['Item 0'],
       nofollow: false,
+      element: 'a',
+      rel: '',
     });
     assert.deepEqual(result.links[899], {
       url: 'https://example.com/item/899?ref=list&page=3',
       text: 'Item 899',
       texts: ['Item 899'],
       nofollow: false,
+      element: 'a',
+      rel: '',
     });
   });
 });

@@ -8,6 +8,7 @@ import {
   allRows,
   exportIssuesView,
   exportTableView,
+  exportTableViewLinks,
   saveBrowsertrixConfig,
   sendCrawlAction,
 } from '../../src/results/results-actions.ts';
@@ -19,6 +20,7 @@ import {
   type PageQueryResult,
 } from '../../src/storage/page-queries.ts';
 import { crawlFixture, pageFixture } from '../support/store-contract.ts';
+import { parse } from 'csv-parse/sync';
 
 const crawl = crawlFixture('c1');
 
@@ -101,6 +103,38 @@ describe('results actions: saving the view', () => {
     });
     assert.equal(saved[0]?.name, 'c1.example-2026-01-01-view.csv');
     assert.equal(saved[0]?.text.trimEnd().split('\r\n').length, 4);
+  });
+
+  it("saves the links of the table view as <site>-<date>-view.links.csv, with each target's answer", async () => {
+    const all = rows(3);
+    all[0] = { ...all[0]!, links: ['https://c1.example/p2', 'https://c1.example/left'], linkTexts: ['Two', ''] };
+    const reader: RowReader = {
+      ...readerOf(all),
+      notCrawledAfter: (_crawlId, after) =>
+        Promise.resolve(
+          after === null
+            ? [{ crawlId: 'c1', url: 'https://c1.example/left', reason: 'depth' as const, depth: 9, referrer: null }]
+            : [],
+        ),
+    };
+    const { saved, saveCsv } = saver();
+    // The view holds the first row only (a filter): its links' targets are read whether in the view or not.
+    const one: PageQueries = { ...queriesOf(all.slice(0, 1)) };
+    await exportTableViewLinks({ queries: one, reader, saveCsv }, crawl, {
+      crawlId: 'c1',
+      sort: { column: 'seq', descending: false },
+      filter: { search: 'p1' },
+    });
+    assert.equal(saved[0]?.name, 'c1.example-2026-01-01-view.links.csv');
+    const lines = parse((saved[0]?.text ?? '').replace(/^\uFEFF/, ''), { columns: true }) as Record<string, string>[];
+    assert.deepEqual(
+      lines.map((l) => [l['source'], l['target'], l['anchor'], l['followed'], l['target_status'], l['target_kind']]),
+      [
+        ['https://c1.example/p1', 'https://c1.example/p2', 'Two', 'yes', '200', 'page'],
+        ['https://c1.example/p1', 'https://c1.example/left', '', 'no', '', 'not-crawled'],
+      ],
+    );
+    assert.match(lines[1]?.['target_note'] ?? '', /^not crawled: /);
   });
 
   it('lets a failed read of the table reject, and saves nothing', async () => {

@@ -16,6 +16,7 @@ import { isResourceLinkRel, resourceRefsOf } from './resource-refs.ts';
 import { encodeQueryFor } from './query-encoding.ts';
 import { MAX_URL_LENGTH } from '../url/traps.ts';
 import { type MarkupFacts, PageFactsReader } from '../page-facts/page-facts-reader.ts';
+import type { LinkElement } from '../model.ts';
 
 /** Longest anchor text kept, in UTF-16 code units (it is shown in tables and stored per link). */
 export const MAX_ANCHOR_TEXT = 200;
@@ -52,6 +53,8 @@ export const DOCUMENT_LINK_RELS: ReadonlySet<string> = new Set([
 /** `<link rel>` tokens whose target is followed only when it is HTML. */
 const HTML_ONLY_RELS: ReadonlySet<string> = new Set(['search', 'alternate']);
 
+export type { LinkElement };
+
 /** One distinct outgoing link of a page. */
 export interface ExtractedLink {
   /** Absolute http(s) URL, normalized by {@link normalizeUrl}. */
@@ -66,6 +69,10 @@ export interface ExtractedLink {
   texts: string[];
   /** Every occurrence carries `rel="nofollow"`; one followable occurrence makes the link followable. */
   nofollow: boolean;
+  /** The element of its first occurrence. */
+  element: LinkElement;
+  /** The `rel` of its first occurrence, tokens lower-cased and space-separated, at most 100 chars; '' when none. */
+  rel: string;
 }
 
 /** What a page says about where to go next. */
@@ -98,6 +105,8 @@ interface RawLink {
   href: string;
   text: string;
   nofollow: boolean;
+  element: LinkElement;
+  rel: string;
   /** A document `<link>`: kept only when it resolves to the page's own origin. */
   isSameOriginOnly?: boolean;
 }
@@ -106,6 +115,7 @@ interface RawLink {
 interface OpenAnchor {
   href: string;
   nofollow: boolean;
+  rel: string;
   /** Attribute `title`, used when the anchor has no text. */
   title: string;
   text: TextBuffer;
@@ -196,6 +206,8 @@ class PageReader implements Partial<Handler> {
             href: attributes['src'],
             text: cap(collapse(attributes['title'] ?? ''), MAX_ANCHOR_TEXT),
             nofollow: false,
+            element: name,
+            rel: '',
           });
         }
         break;
@@ -205,6 +217,7 @@ class PageReader implements Partial<Handler> {
           this.anchor = {
             href: attributes['href'],
             nofollow: hasNofollow(attributes['rel']),
+            rel: relTokens(attributes['rel']),
             title: attributes['title'] ?? '',
             text: new TextBuffer(MAX_ANCHOR_TEXT),
             alts: [],
@@ -218,6 +231,8 @@ class PageReader implements Partial<Handler> {
             href: attributes['href'],
             text: cap(text, MAX_ANCHOR_TEXT),
             nofollow: hasNofollow(attributes['rel']),
+            element: 'area',
+            rel: relTokens(attributes['rel']),
           });
         }
         break;
@@ -231,6 +246,8 @@ class PageReader implements Partial<Handler> {
             href: attributes['href'],
             text: cap(collapse(attributes['title'] ?? ''), MAX_ANCHOR_TEXT),
             nofollow: hasNofollow(attributes['rel']),
+            element: 'link',
+            rel: relTokens(attributes['rel']),
             isSameOriginOnly: true,
           });
         }
@@ -311,7 +328,13 @@ class PageReader implements Partial<Handler> {
     const anchor = this.anchor;
     if (anchor === null) return;
     const text = anchor.text.toString() || collapse(anchor.alts.join(' ')) || collapse(anchor.title);
-    this.links.push({ href: anchor.href, text: cap(text, MAX_ANCHOR_TEXT), nofollow: anchor.nofollow });
+    this.links.push({
+      href: anchor.href,
+      text: cap(text, MAX_ANCHOR_TEXT),
+      nofollow: anchor.nofollow,
+      element: 'a',
+      rel: anchor.rel,
+    });
     this.anchor = null;
   }
 }
@@ -357,6 +380,22 @@ function cap(text: string, maxLength: number): string {
   const cut = /[\uD800-\uDBFF]$/.test(text.slice(0, maxLength)) ? maxLength - 1 : maxLength;
   return text.slice(0, cut).trimEnd();
 }
+
+/** A `rel` attribute's tokens, lower-cased, one space between them, at most {@link MAX_REL} chars; '' when absent. */
+function relTokens(rel: string | undefined): string {
+  if (rel === undefined) return '';
+  return cap(
+    rel
+      .toLowerCase()
+      .split(/[\t\n\f\r ]+/)
+      .filter(Boolean)
+      .join(' '),
+    MAX_REL,
+  );
+}
+
+/** Most characters of a link's `rel` kept. */
+const MAX_REL = 100;
 
 /** Whether a `rel` attribute (space-separated tokens, any case) contains `nofollow`. */
 function hasNofollow(rel: string | undefined): boolean {
@@ -425,7 +464,14 @@ function mergeLinks(raw: RawLink[], baseUrl: string, encoding: string, pageOrigi
     if (link.isSameOriginOnly === true && httpOrigin(url) !== pageOrigin) continue;
     const seen = byUrl.get(url);
     if (seen === undefined) {
-      byUrl.set(url, { url, text: link.text, texts: link.text === '' ? [] : [link.text], nofollow: link.nofollow });
+      byUrl.set(url, {
+        url,
+        text: link.text,
+        texts: link.text === '' ? [] : [link.text],
+        nofollow: link.nofollow,
+        element: link.element,
+        rel: link.rel,
+      });
     } else {
       if (!link.nofollow) seen.nofollow = false;
       if (seen.text === '') seen.text = link.text;

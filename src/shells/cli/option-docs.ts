@@ -25,7 +25,7 @@ const ROWS_BEFORE: readonly Row[] = [
   ],
   [
     '`--out FILE`',
-    "write the crawl to FILE, format by extension: `.wacz`, `.warc.gz`, `.warc`, `.csv`, `.jsonl`, `.issues.csv` (the Issues view: [audit.md](audit.md#the-issues-view)), `.not-crawled.csv` (the URLs left unvisited by the crawl's rules: each with its reason, why, its depth and the page that linked it); repeatable",
+    "write the crawl to FILE, format by extension: `.wacz`, `.warc.gz`, `.warc`, `.csv`, `.jsonl`, `.issues.csv` (the Issues view: [audit.md](audit.md#the-issues-view)), `.not-crawled.csv` (the URLs left unvisited by the crawl's rules: each with its reason, why, its depth and the page that linked it), `.links.csv` (one line per link: source, target, anchor, rel, where it was found, whether it was followed, the target's status and kind: [exports.md](exports.md#links-csv)); repeatable",
     'none: only a summary',
   ],
   [

@@ -95,6 +95,8 @@ export function readHtmlInto(
   const kept = found.links.slice(0, MAX_LINKS_PER_PAGE);
   row.links = kept.map((l) => l.url);
   row.linkTexts = kept.map((l) => l.text);
+  row.linkElements = kept.map((l) => l.element);
+  row.linkRels = kept.map((l) => l.rel);
   const scope = createScope(settings);
   const facts = pageFactsOf(found.facts, {
     pageUrl: row.url,
