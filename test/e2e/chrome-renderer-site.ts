@@ -86,6 +86,23 @@ addEventListener('scroll', () => fetch('/lazy.json').then((r) => r.json()).then(
 const REDIRECTING_PAGE = `<!doctype html><title>Redirecting</title>
 <script>fetch('/moved.json').then((r) => r.json()).then((d) => { const h = document.createElement('h1'); h.textContent = d.heading; document.body.append(h); });</script>`;
 
+/**
+ * A page whose script, and its worker's, ask for URLs the probe's `serve` refuses, one after another with no
+ * pause (each failure asks again at once: promise callbacks, unlike the timers of a hidden page, are not
+ * throttled), until the tab is gone: one that reaches a server got past the renderer (as at the debugger's detach).
+ */
+const HAMMER_PAGE = `<!doctype html><title>Hammer</title><p>hammer</p>
+<script>
+let n = 0;
+const ask = () => fetch('/refused-hammer?' + (n++)).catch(() => {}).finally(ask);
+for (let i = 0; i < 3; i += 1) ask();
+new Worker('/hammer-worker.js');
+</script>`;
+
+const HAMMER_WORKER = `let n = 0;
+const ask = () => fetch('/refused-hammer-worker?' + (n++)).catch(() => {}).finally(ask);
+ask();`;
+
 /** A page whose script loops forever once loaded: it holds the page's main thread. */
 const BUSY_PAGE = `<!doctype html><title>Busy</title><p>busy page</p>
 <script>setTimeout(() => { document.body.append('looping'); for (;;) {} }, 200);</script>`;
@@ -125,6 +142,8 @@ export async function startRenderSite(): Promise<RenderSite> {
     else if (name === '/frame.html') send('text/html', FRAME_PAGE);
     else if (name === '/quiet.html') send('text/html', QUIET_PAGE);
     else if (name === '/busy.html') send('text/html', BUSY_PAGE);
+    else if (name === '/hammer.html') send('text/html', HAMMER_PAGE);
+    else if (name === '/hammer-worker.js') send('text/javascript', HAMMER_WORKER);
     else if (name === '/redirecting.html') send('text/html', REDIRECTING_PAGE);
     else if (name === '/moved.json') {
       response.writeHead(302, { location: '/data.json', 'set-cookie': 'moved=1' });

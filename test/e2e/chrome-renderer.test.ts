@@ -299,6 +299,18 @@ describe('the Chrome renderer', { timeout: 120_000 }, () => {
     assert.equal(result.windowsAfter, result.windowsBefore);
   });
 
+  it('lets no request of a page that never stops asking reach a server after its render, in the page or its worker', async () => {
+    // Every URL it asks for is refused by serve; its tab is closed before the debugger lets go, so none of
+    // them, made while the render ends, can get out (the probe waits a second after the render).
+    for (let round = 0; round < 3; round += 1) {
+      const result = await render(`${site.a}/hammer.html`, { timeoutMs: 1_500, quietMs: 200, maxHtmlChars: 1_000 });
+      assert.ok(result.outcome.ok && result.outcome.capped, JSON.stringify(result.outcome));
+      assert.ok(result.asked.filter((request) => request.url.includes('/refused-hammer-worker')).length > 0);
+      const escaped = site.log.filter((entry) => entry.url.includes('/refused-hammer'));
+      assert.deepEqual(escaped.slice(0, 5), [], `${escaped.length} refused requests reached the server`);
+    }
+  });
+
   it('cuts the DOM at maxHtmlChars and says so', async () => {
     const { outcome } = await render(`${site.a}/quiet.html`, { timeoutMs: 10_000, quietMs: 200, maxHtmlChars: 40 });
     assert.ok(outcome.ok, JSON.stringify(outcome));

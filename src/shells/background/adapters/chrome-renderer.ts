@@ -33,7 +33,7 @@ export class ChromeRenderer implements Renderer {
     let tab: { tabId: number; close: () => Promise<void> } | undefined;
     try {
       tab = await this.windows.openTab();
-      return await new RenderTab(job, deadline).run(tab.tabId);
+      return await new RenderTab(job, deadline, tab.close).run(tab.tabId);
     } catch (error) {
       const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       return { ok: false, code: 'failed', message };

@@ -70,6 +70,11 @@ export class RenderTab {
     private readonly job: RenderJob,
     /** When the cap ends the render (ms since the epoch). */
     private readonly deadline: number,
+    /**
+     * Closes the render tab (bounded in time; a tab already gone is fine). {@link close} calls it before it
+     * detaches: a request paused when the debugger detaches goes to the network, so the page must be gone first.
+     */
+    private readonly closeTab: () => Promise<void>,
   ) {
     this.jobUrl = withoutFragment(job.url);
   }
@@ -125,19 +130,27 @@ export class RenderTab {
     }
   }
 
-  /** Fails every request still paused (a late `serve` answer is then ignored) and detaches. Safe to call twice. */
+  /**
+   * Fails every request still paused (a late `serve` answer is then ignored), closes the tab, then detaches.
+   * In that order: the page's scripts run until its tab is closed, a request they make from here stays paused
+   * (unanswered, {@link ended}), and Chrome lets every request still paused go to the network when the
+   * debugger detaches (measured: a poll of the test shop reached it with the browser's own User-Agent when
+   * the debugger detached before the tab was closed). Safe to call twice.
+   */
   async close(): Promise<void> {
     this.ended = true;
     const target = this.debuggee;
-    if (target === null) return;
-    const paused = [...this.pending.values()];
-    this.pending.clear();
-    await Promise.all(
-      paused.map(({ session, requestId }) =>
-        target.sendQuietly(session, 'Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' }),
-      ),
-    );
-    await target.detach();
+    if (target !== null) {
+      const paused = [...this.pending.values()];
+      this.pending.clear();
+      await Promise.all(
+        paused.map(({ session, requestId }) =>
+          target.sendQuietly(session, 'Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' }),
+        ),
+      );
+    }
+    await this.closeTab();
+    await target?.detach();
   }
 
   /** Holds every request of a session, guards its frames, and does the same to its children; then lets it run. */

@@ -36,7 +36,7 @@ export class RenderWindowHost {
 
   /**
    * A new tab in the render window (opened first when there is none, or the user closed it), with the
-   * function that closes it. Rejects when the browser opens no window or tab (the render then fails).
+   * function that closes it (once; a second call waits for the first). Rejects when the browser opens no window or tab (the render then fails).
    */
   async openTab(): Promise<{ tabId: number; close: () => Promise<void> }> {
     this.inUse += 1;
@@ -55,14 +55,17 @@ export class RenderWindowHost {
       if (tabId === undefined) throw new Error('the browser opened no tab to render in');
       this.ownTabs.push(tabId);
       await noteRenderWindow(windowId, this.ownTabs);
+      let closing: Promise<void> | undefined;
       return {
         tabId,
-        close: async () => {
-          await bounded(chrome.tabs.remove(tabId));
-          this.ownTabs = this.ownTabs.filter((id) => id !== tabId);
-          if (this.windowId === windowId) await noteRenderWindow(windowId, this.ownTabs);
-          release();
-        },
+        // Once: later calls wait for the first (the render tab closes it before detaching, the renderer after).
+        close: () =>
+          (closing ??= (async () => {
+            await bounded(chrome.tabs.remove(tabId));
+            this.ownTabs = this.ownTabs.filter((id) => id !== tabId);
+            if (this.windowId === windowId) await noteRenderWindow(windowId, this.ownTabs);
+            release();
+          })()),
       };
     } catch (error) {
       release();
