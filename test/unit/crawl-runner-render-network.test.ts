@@ -197,8 +197,17 @@ describe('a rendered crawl with a renderer that answers through the network', ()
     }
   });
 
-  for (const how of ['cut', 'answered'] as const) {
-    it(`counts a turn ended ${how} after 10 s ${how === 'cut' ? 'as no response time: the host waits its delay, not an adaptive 60 s' : 'as a response time: the host waits its adaptive gap'}`, async () => {
+  const cases = [
+    { how: 'cut', serverMs: null, says: 'as no response time: the host waits its delay, not an adaptive 60 s' },
+    { how: 'answered', serverMs: null, says: 'as a response time: the host waits its adaptive gap' },
+    {
+      how: 'answered',
+      serverMs: 20,
+      says: "by the server's own 20 ms when the renderer saw it: the host waits its delay",
+    },
+  ] as const;
+  for (const { how, serverMs, says } of cases) {
+    it(`counts a turn ended ${how} after 10 s ${says}`, async () => {
       const w = world();
       w.site.route(`${A}/robots.txt`, text(''));
       w.site.route(`${A}/`, html('<title>Home</title><a href="/p1">p1</a>'));
@@ -212,7 +221,7 @@ describe('a rendered crawl with a renderer that answers through the network', ()
             // A request under way for 10 s (a long poll), then ended: by the render's end, or by its response.
             await w.clock.sleep(10_000);
             endedAt = w.clock.now();
-            await served.ended(how);
+            await served.ended(how, serverMs);
           } else if (served.kind === 'go') await served.ended();
           return { ok: false, code: 'failed', message: 'not read' };
         },
@@ -225,7 +234,7 @@ describe('a rendered crawl with a renderer that answers through the network', ()
       const after = w.site.requests.filter((r) => r.startedAt >= endedAt && endedAt > 0);
       assert.ok(after.length > 0, 'a request after the turn');
       const wait = (after[0]?.startedAt ?? 0) - endedAt;
-      if (how === 'cut') assert.ok(wait >= delayMs && wait < 2 * delayMs, `waited ${wait} ms`);
+      if (how === 'cut' || serverMs !== null) assert.ok(wait >= delayMs && wait < 2 * delayMs, `waited ${wait} ms`);
       else assert.ok(wait >= 60_000, `waited ${wait} ms: 10 s answers give the capped adaptive gap`);
     });
   }

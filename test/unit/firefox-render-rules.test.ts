@@ -127,6 +127,7 @@ describe('Firefox request rules', () => {
       statusLine: 'HTTP/1.1 301 Moved Permanently',
       requestHeaders: [['user-agent', 'tabcrawl/1']],
       ipAddress: '127.0.0.1',
+      serverMs: 4,
       body: new Uint8Array([1]),
       truncated: true,
       startedAt: 10,
@@ -141,6 +142,7 @@ describe('Firefox request rules', () => {
       statusLine: 'HTTP/1.1 301 Moved Permanently',
       requestHeaders: [['user-agent', 'tabcrawl/1']],
       ipAddress: '127.0.0.1',
+      serverMs: 4,
     });
     const page = outcomeOfCopy({ ...copy, status: 200, headers: [['location', 'x']] }, 'http://a.test/');
     assert.ok(page.ok);

@@ -8,6 +8,7 @@
  * retried later. The crawl runner claims the entry; this module does the rest.
  */
 import type { CrawlRecord, FrontierEntry } from '../model.ts';
+import { gapResponseMs } from './response-time.ts';
 import { backoffMs, isRetryableStatus, isRetryAfterBeyondCap, parseRetryAfterMs } from '../politeness/retry-after.ts';
 import { sha256Hex } from '../hash.ts';
 import { normalizeUrl, originOf } from '../url/normalize-url.ts';
@@ -233,7 +234,7 @@ export async function fetchEntry(
       await ctx.admitAnyHost(writes, anyHost);
       if (found.render !== undefined && found.render !== null) await queueRender(writes, page.url, found.render);
       if (host.inFlight?.url === entry.url) host.inFlight = null;
-      ctx.rules.requestEnded(current.settings, host, endedAt, page.responseTimeMs ?? 0);
+      ctx.rules.requestEnded(current.settings, host, endedAt, gapResponseMs(outcome));
       if (retryable && outcome.ok) {
         host.backoffUntil = endedAt + backoffMs(entry.attempts, retryAfterMs, 0);
       }
@@ -290,7 +291,7 @@ async function getLater(
       const host = await writes.host(entry.origin);
       await reclaim(writes, entry, false, true);
       if (host.inFlight?.url === entry.url) host.inFlight = null;
-      ctx.rules.requestEnded(writes.crawl.settings, host, head.endedAt, head.endedAt - head.startedAt);
+      ctx.rules.requestEnded(writes.crawl.settings, host, head.endedAt, gapResponseMs(head));
       return next === null ? null : next(writes);
     },
     null,
@@ -310,7 +311,7 @@ async function retryLater(
       const { crawl } = writes;
       const host = await writes.host(entry.origin);
       if (host.inFlight?.url === entry.url) host.inFlight = null;
-      const gap = ctx.rules.requestEnded(crawl.settings, host, outcome.endedAt, outcome.endedAt - outcome.startedAt);
+      const gap = ctx.rules.requestEnded(crawl.settings, host, outcome.endedAt, gapResponseMs(outcome));
       const retryAfter = parseRetryAfterMs(
         outcome.headers.find(([n]) => n === 'retry-after')?.[1] ?? null,
         outcome.endedAt,

@@ -57,6 +57,14 @@ export interface WireDetails {
   /** Request headers as sent, lower-cased names. */
   requestHeaders: [string, string][] | null;
   ipAddress: string | null;
+  /**
+   * How long the server took to answer, in ms: from the request's headers sent to the response's headers
+   * received, on the browser's network clock (webRequest's `timeStamp`s); absent or null when not seen. Unlike
+   * the fetch's own duration, it leaves out the time the extension's page took to hand the request over and
+   * read the answer (measured in Firefox under load: a response the server ended at once reached the crawl
+   * 3.1 s later). The host's adaptive gap is counted from it (`response-time.ts`).
+   */
+  serverMs?: number | null;
 }
 
 export interface Fetcher {
@@ -300,8 +308,10 @@ export type Served =
    * counted from then. What the tab gets is not stored (the crawl keeps its first capture).
    * `ended('cut')` says the request did not end by its response (cancelled, or still under way when the
    * render ended): its time is then no response time, and the host's adaptive gap does not grow from it.
+   * `serverMs`, when the renderer saw it, is the server's own time to answer (as `WireDetails.serverMs`):
+   * the adaptive gap counts it rather than the turn's length.
    */
-  | { kind: 'go'; ended: (how?: TurnEnd) => Promise<void> };
+  | { kind: 'go'; ended: (how?: TurnEnd, serverMs?: number | null) => Promise<void> };
 
 /** How a rendered page's request on its host's turn ended: `answered` (its response, or a failure), or `cut`. */
 export type TurnEnd = 'answered' | 'cut';

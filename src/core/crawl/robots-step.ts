@@ -7,6 +7,7 @@
  * @see RFC 9309 §2.3 (access method), §2.3.1 (access results)
  */
 import { isSiteHost } from './host-pools.ts';
+import { gapResponseMs } from './response-time.ts';
 import { isUnreachableFailure, type RobotsState } from '../model.ts';
 import type { CrawlRecord } from '../model.ts';
 import { MAX_BACKOFF_MS, parseRetryAfterMs } from '../politeness/retry-after.ts';
@@ -87,7 +88,7 @@ export async function fetchRobots(
       if (other !== null) {
         if (other.inFlight?.url === url) other.inFlight = null;
         const endedAt = signal.aborted ? clock.now() : outcome.endedAt;
-        ctx.rules.requestEnded(current.settings, other, endedAt, outcome.endedAt - outcome.startedAt);
+        ctx.rules.requestEnded(current.settings, other, endedAt, gapResponseMs(outcome));
       }
       if (
         !signal.aborted &&
@@ -110,7 +111,7 @@ export async function fetchRobots(
         return;
       }
       const robots = host.robots;
-      const responseMs = outcome.endedAt - outcome.startedAt;
+      const responseMs = gapResponseMs(outcome);
       host.lastResponseMs = responseMs;
       const isNetworkFailure = !outcome.ok && (outcome.error.code === 'network' || isUnreachableFailure(outcome.error));
       if (isNetworkFailure && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {

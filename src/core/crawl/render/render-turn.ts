@@ -25,7 +25,7 @@ type Look =
 
 /** The answer of {@link takeRenderTurn}: the turn (end it once, when its response has ended), or why there is none. */
 export type RenderTurn =
-  | { kind: 'go'; ended: (how?: TurnEnd) => Promise<void> }
+  | { kind: 'go'; ended: (how?: TurnEnd, serverMs?: number | null) => Promise<void> }
   | { kind: 'refused'; because: 'robots' | 'not-admitted' | 'timeout' };
 
 /**
@@ -107,14 +107,19 @@ function turnEnder(
   url: string,
   startedAt: number,
   signal: AbortSignal,
-): (how?: TurnEnd) => Promise<void> {
+): (how?: TurnEnd, serverMs?: number | null) => Promise<void> {
   const origin = originOf(url);
   let ending: Promise<void> | null = null;
-  const end = (how: TurnEnd = 'answered'): Promise<void> =>
+  const end = (how: TurnEnd = 'answered', serverMs: number | null = null): Promise<void> =>
     (ending ??= (async () => {
       signal.removeEventListener('abort', onAbort);
       const endedAt = ctx.clock.now();
-      const responseMs = how === 'answered' ? endedAt - startedAt : null;
+      const turnMs = endedAt - startedAt;
+      // The server's own time when the renderer saw it: the turn's length also holds the tab's and the
+      // extension's delays (as `response-time.ts` says of the crawl's fetches).
+      const serverTime =
+        serverMs !== null && Number.isFinite(serverMs) && serverMs >= 0 ? Math.min(serverMs, turnMs) : turnMs;
+      const responseMs = how === 'answered' ? serverTime : null;
       try {
         await ctx.commits.run(
           view.crawlId,

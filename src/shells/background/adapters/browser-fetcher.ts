@@ -81,7 +81,12 @@ function observedAnswer(
     location: resolveLocation(headers.find(([name]) => name === 'location')?.[1], requestUrl),
     body: null,
     truncated: false,
-    wire: { statusLine: observed.statusLine, requestHeaders: observed.requestHeaders, ipAddress: observed.ipAddress },
+    wire: {
+      statusLine: observed.statusLine,
+      requestHeaders: observed.requestHeaders,
+      ipAddress: observed.ipAddress,
+      serverMs: observed.serverMs ?? null,
+    },
     startedAt,
     endedAt,
   };
@@ -182,6 +187,7 @@ export function createBrowserFetcher(
                   statusLine: observed.statusLine,
                   requestHeaders: observed.requestHeaders,
                   ipAddress: observed.ipAddress,
+                  serverMs: observed.serverMs ?? null,
                 },
           startedAt,
           endedAt,

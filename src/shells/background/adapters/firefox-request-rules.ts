@@ -125,6 +125,8 @@ export interface CopiedResponse {
   statusLine: string | null;
   requestHeaders: [string, string][] | null;
   ipAddress: string | null;
+  /** The server's time to answer, on the browser's network clock (`WireDetails.serverMs`); null when not seen. */
+  serverMs: number | null;
   body: Uint8Array | null;
   truncated: boolean;
   startedAt: number;
@@ -152,7 +154,12 @@ export function outcomeOfCopy(copy: CopiedResponse, requestUrl: string): FetchOu
     location: isRedirect ? resolvedLocation(copy.headers, requestUrl) : null,
     body: isRedirect ? null : copy.body,
     truncated: isRedirect ? false : copy.truncated,
-    wire: { statusLine: copy.statusLine, requestHeaders: copy.requestHeaders, ipAddress: copy.ipAddress },
+    wire: {
+      statusLine: copy.statusLine,
+      requestHeaders: copy.requestHeaders,
+      ipAddress: copy.ipAddress,
+      serverMs: copy.serverMs,
+    },
     startedAt: copy.startedAt,
     endedAt: copy.endedAt,
   };

@@ -37,7 +37,11 @@ interface Tracked {
   resolve: (answer: Answer) => void;
   withdraw: () => void;
   /** `go`'s callback, called once when the response is over: `answered` by its end or failure, else `cut`. */
-  ended: ((how: TurnEnd) => Promise<void>) | null;
+  ended: ((how: TurnEnd, serverMs: number | null) => Promise<void>) | null;
+  /** `timeStamp` of its `onSendHeaders` (ms since the epoch, the browser's network clock), null before. */
+  sentAt: number | null;
+  /** The server's time to answer: from `sentAt` to its `onHeadersReceived`'s `timeStamp`; null until then. */
+  serverMs: number | null;
   copy: ResponseCopy | null;
   requestHeaders: [string, string][] | null;
 }
@@ -90,6 +94,7 @@ export class FirefoxTabRequests {
       'blocking',
       'requestHeaders',
     ]);
+    browser.webRequest.onSendHeaders.addListener(this.onSendHeaders, ALL_URLS);
     browser.webRequest.onHeadersReceived.addListener(this.onHeadersReceived, ALL_URLS, ['blocking', 'responseHeaders']);
     browser.webRequest.onResponseStarted.addListener(this.onResponseStarted, ALL_URLS);
     browser.webRequest.onBeforeRedirect.addListener(this.onOver, ALL_URLS);
@@ -113,6 +118,7 @@ export class FirefoxTabRequests {
   unlisten(): void {
     browser.webRequest.onBeforeRequest.removeListener(this.onBeforeRequest);
     browser.webRequest.onBeforeSendHeaders.removeListener(this.onBeforeSendHeaders);
+    browser.webRequest.onSendHeaders.removeListener(this.onSendHeaders);
     browser.webRequest.onHeadersReceived.removeListener(this.onHeadersReceived);
     browser.webRequest.onResponseStarted.removeListener(this.onResponseStarted);
     browser.webRequest.onBeforeRedirect.removeListener(this.onOver);
@@ -140,6 +146,8 @@ export class FirefoxTabRequests {
         ended: null,
         copy: null,
         requestHeaders: null,
+        sentAt: null,
+        serverMs: null,
       };
       const answer = new Promise<Answer>((resolve) => {
         tracked.resolve = resolve;
@@ -243,7 +251,7 @@ export class FirefoxTabRequests {
     if (tracked.over) return;
     tracked.over = true;
     if (this.live.get(tracked.requestId) === tracked) this.live.delete(tracked.requestId);
-    void tracked.ended?.(how).catch(() => undefined);
+    void tracked.ended?.(how, tracked.serverMs).catch(() => undefined);
     this.events.activity();
   }
 
@@ -263,12 +271,26 @@ export class FirefoxTabRequests {
     }
   };
 
+  /** When the request went to the server, on the browser's network clock (not blocking: nothing to answer). */
+  private readonly onSendHeaders = (details: WebRequest.OnSendHeadersDetailsType): void => {
+    const tracked = this.tracked(details);
+    if (tracked !== undefined) tracked.sentAt = details.timeStamp;
+  };
+
   private readonly onHeadersReceived = (details: WebRequest.OnHeadersReceivedDetailsType): Answer => {
     try {
       if (details.tabId !== this.tabId) return {};
       const served = details.responseHeaders ?? [];
       const tracked = this.tracked(details);
-      tracked?.copy?.headersReceived(details.statusCode, storedHeadersOf(served), details.statusLine ?? null);
+      // The server's time, on the browser's clock: it leaves out how long this listener took to be called.
+      if (tracked !== undefined && tracked.sentAt !== null)
+        tracked.serverMs = Math.max(0, details.timeStamp - tracked.sentAt);
+      tracked?.copy?.headersReceived(
+        details.statusCode,
+        storedHeadersOf(served),
+        details.statusLine ?? null,
+        tracked.serverMs,
+      );
       const isRedirect = details.statusCode >= 300 && details.statusCode < 400;
       if (details.type === 'main_frame' && !isRedirect) this.hasDocument = true;
       return { responseHeaders: responseHeadersForTab(served, details.type) };
@@ -308,7 +330,9 @@ export class FirefoxTabRequests {
 }
 
 /** `fn`, called at most once (later calls answer the first call's promise). */
-function once(fn: (how: TurnEnd) => Promise<void>): (how: TurnEnd) => Promise<void> {
+function once(
+  fn: (how: TurnEnd, serverMs: number | null) => Promise<void>,
+): (how: TurnEnd, serverMs: number | null) => Promise<void> {
   let called: Promise<void> | null = null;
-  return (how) => (called ??= fn(how));
+  return (how, serverMs) => (called ??= fn(how, serverMs));
 }

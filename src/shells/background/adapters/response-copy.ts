@@ -36,6 +36,7 @@ export class ResponseCopy {
   private status: number | null = null;
   private headers: [string, string][] = [];
   private statusLine: string | null = null;
+  private serverMs: number | null = null;
   private ipAddress: string | null = null;
   private readonly startedAt = Date.now();
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -70,7 +71,13 @@ export class ResponseCopy {
   }
 
   /** The response's status line and headers, as `onHeadersReceived` reported them (before the tab's were changed). */
-  headersReceived(status: number, headers: [string, string][], statusLine: string | null): void {
+  headersReceived(
+    status: number,
+    headers: [string, string][],
+    statusLine: string | null,
+    serverMs: number | null = null,
+  ): void {
+    this.serverMs = serverMs;
     this.status = status;
     this.headers = headers;
     this.statusLine = statusLine;
@@ -156,6 +163,7 @@ export class ResponseCopy {
         statusLine: this.statusLine,
         requestHeaders: this.requestHeaders(),
         ipAddress: this.ipAddress,
+        serverMs: this.serverMs,
         body: this.limit === 0 ? null : bytes,
         truncated: this.truncated || truncated,
         startedAt: this.startedAt,

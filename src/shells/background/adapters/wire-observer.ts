@@ -37,6 +37,8 @@ interface Pending {
   exchange: ObservedExchange;
   /** A final event came (response started, redirect, completed, error). */
   isSettled: boolean;
+  /** `timeStamp` of the last `onSendHeaders` of the request (ms since the epoch), null before it. */
+  sentAt: number | null;
 }
 
 /** Most exchanges remembered that nobody asked for (other extension pages' requests). */
@@ -70,6 +72,7 @@ export class WireObserver {
         if (!ours(details)) return;
         const pending = this.pendingFor(details);
         pending.exchange.requestHeaders = lowerHeaders(details.requestHeaders);
+        pending.sentAt = details.timeStamp;
       },
       filter,
       ['requestHeaders', ...extraHeaders],
@@ -77,7 +80,11 @@ export class WireObserver {
     browser.webRequest.onHeadersReceived.addListener(
       (details) => {
         if (!ours(details)) return undefined;
-        const { exchange } = this.pendingFor(details);
+        const pending = this.pendingFor(details);
+        const { exchange } = pending;
+        // The server's time: from the headers sent to the headers received, both on the browser's network
+        // clock, so that a busy extension page does not count (a redirect's next hop counts its own).
+        exchange.serverMs = pending.sentAt === null ? null : Math.max(0, details.timeStamp - pending.sentAt);
         exchange.statusCode = details.statusCode;
         exchange.statusLine = details.statusLine;
         exchange.responseHeaders = lowerHeaders(details.responseHeaders);
@@ -173,9 +180,11 @@ export class WireObserver {
           requestHeaders: null,
           responseHeaders: [],
           ipAddress: null,
+          serverMs: null,
           error: null,
         },
         isSettled: false,
+        sentAt: null,
       };
       this.byRequestId.set(details.requestId, pending);
     }
