@@ -37,6 +37,7 @@ export interface ProbeResult {
   askedLate: number;
   heldAfter: number;
   windowsBefore: number;
+  /** Windows open a second after the render (the render window's idle time is 300 ms here). */
   windowsAfter: number;
   cookies: string[];
 }
@@ -56,11 +57,13 @@ export const PROBE_UA = 'TabcrawlFirefoxRenderProbe/1';
 const PROBE_BACKGROUND = (adapters: string): string => `
 import { FirefoxRenderer } from ${JSON.stringify(join(adapters, 'firefox-renderer.ts'))};
 import { HeldRequests, withTabRequests } from ${JSON.stringify(join(adapters, 'tab-request-fetcher.ts'))};
+import { RenderWindowHost } from ${JSON.stringify(join(adapters, 'render-window-host.ts'))};
 const held = new HeldRequests();
 const fetchedOutside = [];
 const inner = { async fetch(request) { fetchedOutside.push(request.url); return { ok: false, error: { code: 'network', message: 'outside' }, startedAt: 0, endedAt: 0 }; } };
 const fetcher = withTabRequests(inner, held);
-const renderer = new FirefoxRenderer(held, ${JSON.stringify(PROBE_UA)});
+// The render window closes 300 ms after its last render here (5 s in the add-on), so that a test sees it go.
+const renderer = new FirefoxRenderer(held, ${JSON.stringify(PROBE_UA)}, new RenderWindowHost(300, 'normal'));
 window.probeRender = async (url, options) => {
   fetchedOutside.length = 0;
   const asked = [];
@@ -117,8 +120,8 @@ window.probeRender = async (url, options) => {
   const outcome = await renderer.render(job);
   const durationMs = Date.now() - started;
   over = true;
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const windowsAfter = (await browser.windows.getAll()).length;
-  await new Promise((resolve) => setTimeout(resolve, 800));
   const cookies = (await browser.cookies.getAll({})).map((c) => c.name + '@' + c.domain);
   return { outcome, durationMs, asked, fetched, ended, fetchedOutside: [...fetchedOutside], askedLate, heldAfter: held.size, windowsBefore, windowsAfter, cookies };
 };

@@ -68,8 +68,11 @@ const heldRequests = new HeldRequests();
 const tabAware = (fetcher: ReturnType<typeof createBrowserFetcher>): ReturnType<typeof createBrowserFetcher> =>
   browserKind === 'firefox' ? withTabRequests(fetcher, heldRequests) : fetcher;
 
-/** Chrome's render tabs open in one window for the worker (render-window-host.ts says why). */
-const renderWindows = new RenderWindowHost();
+/**
+ * The render tabs open in one window for the worker (render-window-host.ts says why): minimized in Chrome,
+ * normal in Firefox (which throttles a minimized page's timers).
+ */
+const renderWindows = new RenderWindowHost(undefined, browserKind === 'firefox' ? 'normal' : 'minimized');
 
 const manager = new CrawlManager({
   store,
@@ -85,7 +88,7 @@ const manager = new CrawlManager({
   renderer: hasDebugger()
     ? { render: (job) => new ChromeRenderer(renderWindows).render(job) }
     : browserKind === 'firefox'
-      ? { answers: 'network', render: (job) => new FirefoxRenderer(heldRequests, userAgent).render(job) }
+      ? { answers: 'network', render: (job) => new FirefoxRenderer(heldRequests, userAgent, renderWindows).render(job) }
       : null,
   runId: crypto.randomUUID(),
   newId: () => crypto.randomUUID(),

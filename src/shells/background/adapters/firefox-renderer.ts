@@ -1,6 +1,6 @@
 /**
- * The {@link Renderer} of Firefox (docs/rendering-firefox.md, "The renderer"): each page is loaded in an
- * unfocused window of its own, every request of its tab held by a blocking `webRequest` listener
+ * The {@link Renderer} of Firefox (docs/rendering-firefox.md, "The renderer"): each page is loaded in a tab of
+ * its own, in the unfocused window of a {@link RenderWindowHost}, every request of its tab held by a blocking `webRequest` listener
  * until the crawl answers it ({@link FirefoxTabRequests}). Firefox cannot answer a request with bytes, so
  * this renderer answers through the network (`answers: 'network'`): the tab's own request is the crawl's
  * request, let go on its host's turn. Waits for the network to be quiet (or the cap), scrolls once to the
@@ -8,7 +8,7 @@
  */
 import browser from 'webextension-polyfill';
 import type { RenderFailureCode, RenderJob, RenderOutcome, Renderer } from '../../../core/crawl/ports.ts';
-import { closeRenderWindow, noteRenderWindow } from './render-window-host.ts';
+import type { RenderWindowHost } from './render-window-host.ts';
 import { FirefoxTabRequests } from './firefox-tab-requests.ts';
 import { readDomInTab, scrollTabToBottom } from './firefox-isolated-world.ts';
 import { canFilterResponses } from './response-copy.ts';
@@ -39,15 +39,21 @@ export class FirefoxRenderer implements Renderer {
    * @param held where the tab's held GETs are offered to the crawl's fetches (the fetcher wrapped by
    *   `withTabRequests` takes them).
    * @param userAgent the crawl's User-Agent, which the tab's requests carry instead of the browser's.
+   * @param windows the window the render tabs open in (`normal`, not minimized: see {@link RenderWindowHost}).
+   *   One window for the worker, not one a page: opening and closing a Firefox window holds the browser's main
+   *   process for seconds under load, and the crawl's own requests with it (measured: a fetch of the crawl
+   *   reached the server 4 s after it was claimed while a render window opened, and the render waiting for
+   *   that host ended `no document within 4000 ms`).
    */
   constructor(
     private readonly held: HeldRequests,
     private readonly userAgent: string,
+    private readonly windows: RenderWindowHost,
   ) {}
 
   /**
    * Renders one page (one at a time per instance: a second call while one runs answers `failed`).
-   * Resolves, never rejects; the window is closed and the listeners removed before it resolves.
+   * Resolves, never rejects; the tab is closed and the listeners removed before it resolves.
    */
   async render(job: RenderJob): Promise<RenderOutcome> {
     if (!(await isAvailable())) {
@@ -57,17 +63,14 @@ export class FirefoxRenderer implements Renderer {
       return { ok: false, code: 'failed', message: 'only http and https pages are rendered' };
     if (this.busy) return { ok: false, code: 'failed', message: 'another page is being rendered' };
     this.busy = true;
-    let windowId: number | undefined;
+    let tab: { tabId: number; close: () => Promise<void> } | undefined;
     let requests: FirefoxTabRequests | null = null;
     try {
-      // Not minimized: Firefox throttles the timers of a hidden page (measured: a 150 ms setInterval did not fire
-      // within 2 s in a minimized window), so its scripts would not run as on the web. Unfocused: the user's
-      // window keeps the focus. In a Firefox with a screen, the window shows (docs/rendering-firefox.md).
-      const created = await browser.windows.create({ state: 'normal', focused: false, url: 'about:blank' });
-      windowId = created.id;
-      if (windowId !== undefined) await noteRenderWindow(windowId, true);
-      const tabId = created.tabs?.[0]?.id;
-      if (tabId === undefined) return { ok: false, code: 'failed', message: 'the browser opened no tab to render in' };
+      // The window is not minimized: Firefox throttles the timers of a hidden page, so its scripts would not run
+      // as on the web. Unfocused: the user's window keeps the focus. In a Firefox with a screen, the window
+      // shows (docs/rendering-firefox.md).
+      tab = await this.windows.openTab();
+      const { tabId } = tab;
       // The cap counts from here, the tab about to ask for the page (`RenderJob.timeoutMs`), not from the window's
       // opening (about 0.9 s under load here), which is not the page's time. The lane's own bound
       // (cap + RENDER_GRACE_MS) still holds the whole render.
@@ -82,7 +85,7 @@ export class FirefoxRenderer implements Renderer {
       return { ok: false, code: 'failed', message: messageOf(error) };
     } finally {
       requests?.end();
-      if (windowId !== undefined) await closeRenderWindow(windowId);
+      await tab?.close();
       requests?.unlisten();
       this.busy = false;
     }

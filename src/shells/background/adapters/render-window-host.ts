@@ -1,16 +1,16 @@
 /**
- * The window Chrome's render tabs open in, and its lifecycle: one minimized, unfocused window for the
- * worker, opened by the first render, a new tab in it for each page (closed when the page is read), and
- * the window closed once no render has used it for {@link RenderWindowHost}'s idle time.
+ * The window the render tabs open in (Chrome's and Firefox's), and its lifecycle: one unfocused window for
+ * the worker (minimized in Chrome), opened by the first render, a new tab in it for each page (closed when
+ * the page is read), and the window closed once no render has used it for {@link RenderWindowHost}'s idle time.
  *
  * Why one window and not a window a page: each browser window Chrome opens grows the memory of its
  * top-level WebUI renderer for good (measured with Chromium 156: 9 → 292 MiB over 100 windows opened and
  * closed, against 19 → 86 MiB over 100 tabs opened and closed in one window; docs/benchmarks.md, "The
- * rendered part"), so a crawl of thousands of rendered pages would swell the browser.
+ * rendered part"), so a crawl of thousands of rendered pages would swell the browser; and opening or
+ * closing a Firefox window holds its main process, and the crawl's requests with it, for seconds under load.
  *
  * The window is noted in `storage.session` while it is open, with the tabs Tabcrawl opened in it, so that a
- * worker stopped mid-render has it closed by the next one ({@link closeLeftoverRenderWindows}); Firefox's
- * renderer notes its windows here too. A tab someone else opened in the window (a page the command line's
+ * worker stopped mid-render has it closed by the next one ({@link closeLeftoverRenderWindows}). A tab someone else opened in the window (a page the command line's
  * driver opens lands in the browser's last window) is never closed: then only Tabcrawl's tabs are
  * (`whatToClose`).
  */
@@ -31,8 +31,15 @@ export class RenderWindowHost {
   private inUse = 0;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
 
-  /** `idleMs`: how long the window stays open unused (the tests make it short). */
-  constructor(private readonly idleMs = RENDER_WINDOW_IDLE_MS) {}
+  /**
+   * @param idleMs how long the window stays open unused (the tests make it short).
+   * @param state how the window opens: `minimized` in Chrome; `normal` in Firefox, which throttles the
+   *   timers of a page in a minimized window (measured: a 150 ms `setInterval` did not fire within 2 s).
+   */
+  constructor(
+    private readonly idleMs = RENDER_WINDOW_IDLE_MS,
+    private readonly state: 'minimized' | 'normal' = 'minimized',
+  ) {}
 
   /**
    * A new tab in the render window (opened first when there is none, or the user closed it), with the
@@ -88,7 +95,7 @@ export class RenderWindowHost {
       this.ownTabs = [];
       await noteRenderWindow(known, false);
     }
-    this.opening ??= openRenderWindow().finally(() => {
+    this.opening ??= openRenderWindow(this.state).finally(() => {
       this.opening = undefined;
     });
     const opened = await this.opening;
@@ -110,13 +117,15 @@ export class RenderWindowHost {
 }
 
 /**
- * Opens a render window, minimized and unfocused (the user's window keeps the focus, and no page shows on
- * screen), with one blank tab that keeps it open between two render tabs; notes it as open.
+ * Opens a render window, unfocused (the user's window keeps the focus) and in `state`, with one blank tab that
+ * keeps it open between two render tabs; notes it as open.
  */
-async function openRenderWindow(): Promise<{ windowId: number; tabId: number | undefined }> {
+async function openRenderWindow(
+  state: 'minimized' | 'normal',
+): Promise<{ windowId: number; tabId: number | undefined }> {
   // A worker stopped between the window's creation and its note would leave it unnoted: noted as pending first.
   await notePendingWindow();
-  const created = await chrome.windows.create({ state: 'minimized', focused: false, url: 'about:blank' });
+  const created = await chrome.windows.create({ state, focused: false, url: 'about:blank' });
   const windowId = created?.id;
   if (windowId === undefined) throw new Error('the browser opened no window to render in');
   const tabId = created?.tabs?.[0]?.id;
