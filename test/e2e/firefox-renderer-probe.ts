@@ -35,6 +35,8 @@ export interface ProbeResult {
   /** URLs the decorator fetched itself (no held request for them): none expected. */
   fetchedOutside: string[];
   askedLate: number;
+  /** With `sideFetchWhileDocumentWaitsMs`: whether the background's fetch was answered before the document's turn, and in how many ms. */
+  sideFetch: { answered: boolean; ms: number | null; documentAskedWhileWaiting: boolean; error?: string } | null;
   heldAfter: number;
   windowsBefore: number;
   /** Windows open a second after the render (the render window's idle time is 300 ms here). */
@@ -50,6 +52,12 @@ export interface ProbeOptions {
   abortAfterMs?: number;
   /** Closes the render's tab this long after the render began, as a crash or the user would. */
   closeTabAfterMs?: number;
+  /**
+   * Holds the page's document this long before its turn is given, while the background fetches another URL of
+   * the page's host, as a crawl's step would meanwhile: `sideFetch` says whether that fetch was answered first,
+   * and whether the tab had asked for its document (webRequest saw the main frame) before the turn was given.
+   */
+  sideFetchWhileDocumentWaitsMs?: number;
 }
 
 export const PROBE_UA = 'TabcrawlFirefoxRenderProbe/1';
@@ -59,6 +67,9 @@ import { FirefoxRenderer } from ${JSON.stringify(join(adapters, 'firefox-rendere
 import { HeldRequests, withTabRequests } from ${JSON.stringify(join(adapters, 'tab-request-fetcher.ts'))};
 import { RenderWindowHost } from ${JSON.stringify(join(adapters, 'render-window-host.ts'))};
 const held = new HeldRequests();
+// Every main frame any tab asked for (the render tab's document among them), as webRequest saw it.
+const mainFramesAsked = new Set();
+browser.webRequest.onBeforeRequest.addListener((d) => { mainFramesAsked.add(d.url); }, { urls: ['<all_urls>'], types: ['main_frame'] });
 const fetchedOutside = [];
 const inner = { async fetch(request) { fetchedOutside.push(request.url); return { ok: false, error: { code: 'network', message: 'outside' }, startedAt: 0, endedAt: 0 }; } };
 const fetcher = withTabRequests(inner, held);
@@ -73,6 +84,7 @@ window.probeRender = async (url, options) => {
   const crawlHolds = new Set([url]);
   let over = false;
   let askedLate = 0;
+  let sideFetch = null;
   const controller = new AbortController();
   if (options.abortAfterMs !== undefined) setTimeout(() => controller.abort(), options.abortAfterMs);
   const decoder = new TextDecoder();
@@ -100,6 +112,17 @@ window.probeRender = async (url, options) => {
         await new Promise((resolve) => setTimeout(resolve, options.timeoutMs + 500));
         return { kind: 'refused', because: 'timeout' };
       }
+      if (options.sideFetchWhileDocumentWaitsMs !== undefined && request.url === url && sideFetch === null) {
+        const began = Date.now();
+        sideFetch = { answered: false, ms: null };
+        fetch('http://127.0.0.1:' + new URL(url).port + '/data.json?side', { cache: 'no-store', credentials: 'omit', mode: 'no-cors' }).then(
+          () => { sideFetch.ms = Date.now() - began; },
+          (error) => { sideFetch.error = String(error) + ' after ' + (Date.now() - began) + ' ms'; },
+        );
+        await new Promise((resolve) => setTimeout(resolve, options.sideFetchWhileDocumentWaitsMs));
+        sideFetch.answered = sideFetch.ms !== null;
+        sideFetch.documentAskedWhileWaiting = mainFramesAsked.has(url);
+      }
       // A URL the crawl holds: the host's turn has come, the tab's request may go.
       if (crawlHolds.has(request.url) && !inFlight.has(request.url)) {
         return { kind: 'go', ended: async () => { ended[request.url] = (ended[request.url] ?? 0) + 1; } };
@@ -123,7 +146,7 @@ window.probeRender = async (url, options) => {
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const windowsAfter = (await browser.windows.getAll()).length;
   const cookies = (await browser.cookies.getAll({})).map((c) => c.name + '@' + c.domain);
-  return { outcome, durationMs, asked, fetched, ended, fetchedOutside: [...fetchedOutside], askedLate, heldAfter: held.size, windowsBefore, windowsAfter, cookies };
+  return { outcome, durationMs, asked, fetched, ended, fetchedOutside: [...fetchedOutside], askedLate, sideFetch, heldAfter: held.size, windowsBefore, windowsAfter, cookies };
 };
 `;
 

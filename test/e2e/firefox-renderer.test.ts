@@ -187,6 +187,26 @@ describe('the Firefox renderer', { timeout: 180_000 }, () => {
     assert.ok(!site.log.some((entry) => entry.url.includes('/hang')));
   });
 
+  it("takes the document's turn before the tab asks for it, and the crawl's fetches go on meanwhile", async () => {
+    // Firefox never holds the main frame for its turn: while one was held, a fetch of the crawl's that began
+    // meanwhile was not sent until the wait ended (seen in cli-firefox-render.test.ts under load: 15 s, the
+    // render's whole cap; not reproduced by this probe's plain fetch: docs/rendering-firefox.md).
+    const from = site.log.length;
+    // On 127.0.0.1, the host of the side fetch too (the probe's fetch of a.test fails in Firefox).
+    const result = await render(`${site.a.replace('a.test', '127.0.0.1')}/quiet.html`, {
+      timeoutMs: 8_000,
+      quietMs: 200,
+      maxHtmlChars: 10_000,
+      sideFetchWhileDocumentWaitsMs: 2_000,
+    });
+    assert.ok(result.outcome.ok, JSON.stringify(result.outcome));
+    assert.equal(result.sideFetch?.documentAskedWhileWaiting, false, 'the tab asked for its document before its turn');
+    assert.equal(result.sideFetch?.answered, true, JSON.stringify(result.sideFetch));
+    const side = site.log.findIndex((entry, i) => i >= from && entry.url.includes('/data.json?side'));
+    const page = site.log.findIndex((entry, i) => i >= from && entry.url.includes('/quiet.html'));
+    assert.ok(side !== -1 && page > side, 'the side fetch reached the server before the document');
+  });
+
   it('gives up on a page whose script loops forever within seconds, and still closes its window', async () => {
     const result = await render(`${site.a}/busy.html`, { timeoutMs: 10_000, quietMs: 300, maxHtmlChars: 10_000 });
     assert.equal(!result.outcome.ok && result.outcome.code, 'failed', JSON.stringify(result.outcome));

@@ -124,6 +124,13 @@ class FirefoxRender {
     browser.tabs.onRemoved.addListener(onRemoved);
     try {
       if (this.job.signal.aborted) return { ok: false, code: 'stopped', message: 'the crawl stopped' };
+      // The document's turn first, within the cap (a stop refuses it at once).
+      const refused = await beforeDeadline(this.requests.takeDocumentTurn(), this.deadline);
+      const stopped = this.failed();
+      if (stopped !== null) return stopped;
+      if (refused === 'late')
+        return { ok: false, code: 'timeout', message: `no document within ${this.job.timeoutMs} ms` };
+      if (refused !== null) return { ok: false, code: 'failed', message: refused };
       this.requests.listen();
       await browser.tabs.update(this.tabId, { url: this.job.url });
       await this.waitForQuiet();
@@ -213,4 +220,17 @@ class FirefoxRender {
 
 function messageOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
+
+/** `promise`'s value, or `late` when `deadline` (ms since the epoch) comes first. */
+async function beforeDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | 'late'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

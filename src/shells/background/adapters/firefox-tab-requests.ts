@@ -66,6 +66,8 @@ export class FirefoxTabRequests {
   readonly navigations: string[] = [];
   requests = 0;
   private ended = false;
+  /** The host's turn taken for the page's document before the tab asked for it ({@link takeDocumentTurn}), until its request uses it. */
+  private documentTurn: { ended: (how: TurnEnd, serverMs: number | null) => Promise<void> } | null = null;
   private readonly jobUrl: string;
   private readonly pageOrigin: string;
 
@@ -103,9 +105,33 @@ export class FirefoxTabRequests {
     browser.tabs.onCreated.addListener(this.onTabCreated);
   }
 
+  /**
+   * Takes the host's turn for the page's document before the tab is sent to it, so that the document's
+   * request is let go as soon as Firefox reports it, never held in `onBeforeRequest` for its turn. A main
+   * frame held there keeps Firefox from sending the crawl's own fetches that start meanwhile (measured under
+   * load: a fetch of the crawl's that began while a render's document waited for its host reached the server
+   * only when the render's cap ended the wait, 15 s later; the fetch held the host, the document waited for
+   * it, and the render ended `no document within 15000 ms`). docs/rendering-firefox.md, "The document's turn".
+   * @returns why the crawl refused the document, or null (the turn is taken, or the crawl answered otherwise:
+   *   then the document's request is asked about when it comes, as any other).
+   */
+  async takeDocumentTurn(): Promise<string | null> {
+    const request: PageRequest = { url: this.jobUrl, method: 'GET', type: 'document', navigation: false };
+    const served = await this.job.serve(request).catch((): Served => ({ kind: 'refused', because: 'failed' }));
+    if (served.kind === 'refused') return `the crawl refused the page's document (${served.because})`;
+    if (served.kind === 'go') {
+      if (this.ended) await served.ended('cut');
+      else this.documentTurn = { ended: once(served.ended) };
+    }
+    return null;
+  }
+
   /** Cancels what is held, ends what is under way (its `ended` called), stops answering. Safe to call twice. */
   end(): void {
     this.ended = true;
+    const documentTurn = this.documentTurn;
+    this.documentTurn = null;
+    void documentTurn?.ended('cut', null).catch(() => undefined);
     for (const tracked of this.live.values()) {
       this.answer(tracked, { cancel: true });
       tracked.copy?.fail('NS_ERROR_ABORT');
@@ -194,6 +220,14 @@ export class FirefoxTabRequests {
       navigation: false,
     };
     this.requests += 1;
+    const documentTurn = isMain && !this.hasDocument && request.method === 'GET' ? this.documentTurn : null;
+    if (documentTurn !== null) {
+      // The turn was taken before the tab asked (see takeDocumentTurn): the document goes now.
+      this.documentTurn = null;
+      tracked.ended = documentTurn.ended;
+      this.answer(tracked, {});
+      return;
+    }
     if (request.method === 'GET') {
       tracked.withdraw = this.held.offer(tracked.url, { release: (fetch) => this.release(tracked, fetch) });
     }
