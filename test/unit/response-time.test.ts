@@ -92,3 +92,57 @@ describe("the host's gap after a slow reader", () => {
     for (const gap of await crawlWithSlowReader(null)) assert.ok(gap >= 9_000, `a gap of ${gap} ms`);
   });
 });
+
+describe('a failed request the browser never sent', () => {
+  it('is no response time of the server (null), whatever it lasted', () => {
+    const failed = {
+      ok: false as const,
+      error: { code: 'timeout' as const, message: 'x' },
+      startedAt: 0,
+      endedAt: 5_000,
+    };
+    assert.equal(gapResponseMs({ ...failed, unsent: true }), null);
+    assert.equal(gapResponseMs({ ...failed, unsent: false }), 5_000);
+    assert.equal(gapResponseMs(failed), 5_000);
+  });
+
+  /**
+   * Crawls A's home and 3 pages at a 200 ms delay; the fetch of `/p0` times out after 5 s without reaching the
+   * site (as Firefox once held a fetch back), marked `unsent` or not. Returns the wait, in ms, from that
+   * failure's end to the site's next request.
+   */
+  async function gapAfterHeldBackTimeout(unsent: boolean): Promise<number> {
+    const clock = new VirtualClock();
+    const site = new FakeSite(clock);
+    site.route(`${A}/`, page(['/p0', '/p1', '/p2']));
+    for (let i = 0; i < 3; i += 1) site.route(`${A}/p${i}`, page([]));
+    let failedAt: number | null = null;
+    const fetcher: Fetcher = {
+      async fetch(request) {
+        if (request.url !== `${A}/p0` || failedAt !== null) return site.fetch(request);
+        const startedAt = clock.now();
+        await clock.sleep(5_000);
+        failedAt = clock.now();
+        return { ok: false, error: { code: 'timeout', message: 'timed out' }, startedAt, endedAt: failedAt, unsent };
+      },
+    };
+    const store = new MemoryCrawlStore();
+    const settings = validateSettings({ startUrl: `${A}/`, delayMs: 200, jitterMs: 0, retries: 0 });
+    if (!settings.ok) throw new Error(JSON.stringify(settings.errors));
+    const crawl = await clock.run(createCrawl(store, settings.settings, { id: 'c1', now: clock.now() }));
+    const runner = new CrawlRunner({ store, fetcher, clock, runId: 'run', random: () => 0 });
+    const final = await clock.run(runner.run(crawl.id, new AbortController().signal));
+    assert.equal(final?.state, 'finished');
+    const next = site.requests.find((request) => failedAt !== null && request.startedAt >= failedAt);
+    assert.ok(next !== undefined && failedAt !== null, 'a request after the failure');
+    return next.startedAt - failedAt;
+  }
+
+  it("keeps the host's delay after it, where a sent one that timed out grows the gap", async () => {
+    const afterUnsent = await gapAfterHeldBackTimeout(true);
+    assert.ok(afterUnsent >= 200 && afterUnsent <= 202, `a gap of ${afterUnsent} ms after the unsent request`);
+    // The adaptive term of a 5 s response time: 5 s squared = 25 s.
+    const afterSent = await gapAfterHeldBackTimeout(false);
+    assert.ok(afterSent >= 25_000, `a gap of ${afterSent} ms after the sent one`);
+  });
+});

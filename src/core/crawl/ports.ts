@@ -48,7 +48,18 @@ export type FetchOutcome =
       startedAt: number;
       endedAt: number;
     }
-  | { ok: false; error: FetchFailure; startedAt: number; endedAt: number };
+  | {
+      ok: false;
+      error: FetchFailure;
+      startedAt: number;
+      endedAt: number;
+      /**
+       * True when the browser reported no request sent (webRequest saw no `onSendHeaders`: a name that does not
+       * resolve, a connection never made, a request the browser held back until the timeout): the server never
+       * saw it, so its duration is no response time of the server's (`response-time.ts`).
+       */
+      unsent?: boolean;
+    };
 
 /** Details of one exchange that `fetch` does not expose; an archive (WARC) records them. */
 export interface WireDetails {

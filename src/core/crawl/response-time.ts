@@ -7,9 +7,14 @@
  */
 import type { FetchOutcome } from './ports.ts';
 
-/** The response time of `outcome` for the host's gap, in ms (see the module's comment). */
-export function gapResponseMs(outcome: FetchOutcome): number {
+/**
+ * The response time of `outcome` for the host's gap, in ms (see the module's comment); null for a failed
+ * request the browser never sent (`unsent`): the server never saw it, so it says nothing of the server. Counted
+ * as one, a fetch Firefox held back for its whole 5 s timeout made a 150 ms gap 25 s (seen under load).
+ */
+export function gapResponseMs(outcome: FetchOutcome): number | null {
   const duration = outcome.endedAt - outcome.startedAt;
+  if (!outcome.ok && outcome.unsent === true) return null;
   const serverMs = outcome.ok ? outcome.wire?.serverMs : undefined;
   if (serverMs === undefined || serverMs === null || !Number.isFinite(serverMs) || serverMs < 0) return duration;
   // The server's time cannot be longer than what the crawl waited: a clock read in another process may be off.

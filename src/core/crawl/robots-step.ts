@@ -112,7 +112,7 @@ export async function fetchRobots(
       }
       const robots = host.robots;
       const responseMs = gapResponseMs(outcome);
-      host.lastResponseMs = responseMs;
+      if (responseMs !== null) host.lastResponseMs = responseMs;
       const isNetworkFailure = !outcome.ok && (outcome.error.code === 'network' || isUnreachableFailure(outcome.error));
       if (isNetworkFailure && current.counts.fetched === 0 && origin === originOf(current.settings.startUrl)) {
         // The very first request of the crawl failed at the network level: the site is unreachable

@@ -196,7 +196,15 @@ export function createBrowserFetcher(
         const endedAt = endNow();
         /** The browser's name for the failure, when webRequest reported one. */
         let observedError: string | null = null;
-        if (!controller.signal.aborted) {
+        /** webRequest saw no `onSendHeaders` for it: the server never saw the request. */
+        let unsent = false;
+        if (controller.signal.aborted) {
+          // Our timeout (not the crawl's stop): was the request ever sent? What was seen so far, no waiting.
+          if (request.signal?.aborted !== true) {
+            const observed = await wire.take(request.method, request.url, 0, startedAt - CLOCK_SKEW_MS);
+            unsent = observed === undefined || observed.requestHeaders === null;
+          }
+        } else {
           // Chromium fails the fetch of a redirect it will not follow (a Location that is not a URL, or
           // javascript:), even in 'manual' mode; webRequest still saw the status and headers: that is the answer.
           const observed = await wire.take(request.method, request.url, WIRE_REPORT_WAIT_MS, startedAt - CLOCK_SKEW_MS);
@@ -209,9 +217,11 @@ export function createBrowserFetcher(
             return observedAnswer(observed, observed.statusCode, request.url, startedAt, endedAt);
           }
           observedError = observed?.error ?? null;
+          unsent = observed === undefined || observed.requestHeaders === null;
         }
         const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
-        return { ok: false, error: failureOf(reason, request.signal, observedError, request.url), startedAt, endedAt };
+        const failure = failureOf(reason, request.signal, observedError, request.url);
+        return { ok: false, error: failure, startedAt, endedAt, ...(unsent ? { unsent } : {}) };
       } finally {
         clearTimeout(timer);
         request.signal?.removeEventListener('abort', onAbort);
