@@ -36,9 +36,7 @@ describe('npm run crawl -- --browser firefox --render always', { timeout: 300_00
     const args = ['src/shells/cli/main.ts', '--browser', 'firefox', site.startUrl, '--render', 'always'];
     // A render's cap of 15 s: in Firefox every request of the page waits for its host's turn. Under the load
     // of a full `npm test` one page once took longer than 4 s, and four in a row once took longer than 8 s.
-    // The default request timeout (30 s), not a shorter one: a fetch of the crawl's that Firefox holds back for
-    // seconds while a page polls (measured once: 5 s, the request never reaching the server) ends as a timeout,
-    // whose 5 s count as the host's response time and make its gap 25 s (docs/rendering-firefox.md).
+    // The default request timeout (30 s): a fetch Firefox held back once timed out at 5 s (docs/rendering-firefox.md).
     args.push('--render-timeout', '15', '--delay', String(DELAY_MS / 1000));
     args.push('--out', join(out, 'x.jsonl'));
     run = await new Promise((done) => {
