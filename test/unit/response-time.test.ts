@@ -127,7 +127,7 @@ describe('a failed request the browser never sent', () => {
       },
     };
     const store = new MemoryCrawlStore();
-    const settings = validateSettings({ startUrl: `${A}/`, delayMs: 200, jitterMs: 0, retries: 0 });
+    const settings = validateSettings({ startUrl: `${A}/`, delayMs: 200, jitterMs: 0 });
     if (!settings.ok) throw new Error(JSON.stringify(settings.errors));
     const crawl = await clock.run(createCrawl(store, settings.settings, { id: 'c1', now: clock.now() }));
     const runner = new CrawlRunner({ store, fetcher, clock, runId: 'run', random: () => 0 });
