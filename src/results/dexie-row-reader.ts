@@ -14,6 +14,10 @@ export class DexieRowReader implements RowReader {
     this.store = new DexieCrawlStore(db);
   }
 
+  async getBody(crawlId: string, sha256: string): Promise<Uint8Array | undefined> {
+    return (await this.store.getBody(crawlId, sha256))?.bytes;
+  }
+
   getRow(crawlId: string, url: string): Promise<PageRecord | undefined> {
     return this.db.pages.get([crawlId, url]);
   }

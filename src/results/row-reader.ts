@@ -13,6 +13,8 @@ export interface RowReader {
   getRows(crawlId: string, urls: readonly string[]): Promise<(PageRecord | undefined)[]>;
   /** At most `limit` rows with `seq > afterSeq`, in `seq` order (a full scan goes page by page with this). */
   rowsAfter(crawlId: string, afterSeq: number, limit: number): Promise<PageRecord[]>;
+  /** The body stored under `sha256` (a row's digest), byte for byte; undefined when the store no longer holds it. */
+  getBody(crawlId: string, sha256: string): Promise<Uint8Array | undefined>;
   /** The crawl record, or undefined when there is no such crawl. */
   getCrawl(crawlId: string): Promise<CrawlRecord | undefined>;
   /** URLs the crawl left unvisited after `afterUrl` (null: from the first), in URL order, at most `limit`; of one reason when given. */

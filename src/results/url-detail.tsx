@@ -5,7 +5,7 @@
  * was fetched (size, times, methods, IP, SHA-256), headers, outgoing links
  * with their status, its page resources with theirs (broken ones marked), the
  * pages linking to it and the rows using it as a resource. All values render
- * as text: the crawled HTML is never shown.
+ * as text: the crawled HTML is never rendered (its *Source* shows it as text, `source-section.tsx`).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
@@ -26,6 +26,7 @@ import type { RowReader } from './row-reader.ts';
 import { resultsSearch } from '../messaging/routes.ts';
 import { PageFactsSection } from './page-facts-detail.tsx';
 import { RenderSection } from './render-detail.tsx';
+import { SourceSection } from './source-section.tsx';
 import { findReferences, outlinks, redirectChain, resourcesOf, type ReferenceScan } from './url-detail-queries.ts';
 import { useAsync, type AsyncState } from './use-async.ts';
 
@@ -132,6 +133,7 @@ function RowDetail(props: UrlDetailProps & { row: PageRecord }) {
           <HeaderTable headers={redactRequestHeaders(row.requestHeaders) ?? []} />
         )}
       </Section>
+      <SourceSection reader={props.reader} crawlId={props.crawlId} row={row} />
       <Outlinks {...props} />
       {(row.kind === 'page' || row.resources.length > 0) && <Resources {...props} />}
       {(row.kind === 'resource' || (references.scan.state === 'done' && references.scan.value.users.length > 0)) && (

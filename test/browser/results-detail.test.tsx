@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { extractLinks } from '../../src/core/links/extract-links.ts';
 import type { PageRecord } from '../../src/core/model.ts';
-import { click, waitFor } from './support/popup-harness.tsx';
+import { click, typeInto, waitFor } from './support/popup-harness.tsx';
 import {
   CRAWL_ID,
   FakePageQueries,
@@ -129,6 +129,60 @@ describe('results URL detail', () => {
     expect(fields).to.include('Captured at');
     expect(fields).not.to.include('Fetched at');
     expect(fields).to.include('— (not recorded in the archive)');
+  });
+
+  it('shows the stored body as text on request, never as markup, and finds a phrase in it', async () => {
+    const sha = 'cd'.repeat(32);
+    const html =
+      '<!doctype html><title>Shop</title><img src=x onerror="window.__sourceRan = true">' +
+      '<script>window.__sourceRan = true</script><p>Discontinued. Still discontinued.</p>';
+    const row = pageRecord(3, {
+      url: `${SITE}/shop`,
+      contentType: 'text/html; charset=utf-8',
+      contentLength: html.length,
+      sha256: sha,
+    });
+    const reader = new FakeRowReader([row]);
+    reader.bodies.set(sha, new TextEncoder().encode(html));
+    const mounted = await openDetail([row], row.url, reader);
+    // Read only when asked: the body of a large page is not loaded with its detail.
+    expect(mounted.queryTestId('detail-source-text')).to.equal(null);
+    await click(mounted.byTestId('detail-source-show'));
+    await waitFor(() => mounted.byTestId('detail-source-text'));
+    const pre = mounted.byTestId('detail-source-text');
+    expect(pre.textContent).to.equal(html);
+    // Shown as text: no element of the body was made, nothing of it ran.
+    expect(pre.querySelector('img, script, p, title')).to.equal(null);
+    expect((window as unknown as { __sourceRan?: boolean }).__sourceRan).to.equal(undefined);
+    expect(mounted.byTestId('detail-source-about').textContent).to.contain('decoded as utf-8');
+    await typeInto(mounted.byTestId<HTMLInputElement>('detail-source-search'), 'discontinued');
+    expect(mounted.byTestId('detail-source-count').textContent).to.equal('2 matches');
+    expect([...pre.querySelectorAll('mark')].map((m) => m.textContent)).to.deep.equal(['Discontinued', 'discontinued']);
+    expect(pre.textContent).to.equal(html);
+  });
+
+  it('says when a body is binary, not stored, or gone from the store', async () => {
+    const image = pageRecord(4, {
+      url: `${SITE}/a.png`,
+      kind: 'resource',
+      contentType: 'image/png',
+      sha256: 'ef'.repeat(32),
+    });
+    const none = pageRecord(5, { url: `${SITE}/none`, sha256: null });
+    const gone = pageRecord(6, { url: `${SITE}/gone`, contentType: 'text/html', sha256: '01'.repeat(32) });
+    const reader = new FakeRowReader([image, none, gone]);
+    reader.bodies.set(image.sha256 ?? '', new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+    let mounted = await openDetail([image, none, gone], image.url, reader);
+    await click(mounted.byTestId('detail-source-show'));
+    await waitFor(() => mounted.byTestId('detail-source-binary'));
+    expect(mounted.byTestId('detail-source-binary').textContent).to.contain('image/png');
+    await view?.unmount();
+    mounted = await openDetail([image, none, gone], none.url, reader);
+    expect(mounted.byTestId('detail-source').textContent).to.contain('No body stored.');
+    await view?.unmount();
+    mounted = await openDetail([image, none, gone], gone.url, reader);
+    await click(mounted.byTestId('detail-source-show'));
+    await waitFor(() => expect(mounted.byTestId('detail-source').textContent).to.contain('no longer in the store'));
   });
 
   it('shows the robots rule of a blocked URL', async () => {

@@ -68,6 +68,28 @@ describe('results browser over IndexedDB', () => {
     expect(mounted.byTestId('inlink').textContent).to.include('First page');
   });
 
+  it("shows a row's stored body, read from the Dexie store", async () => {
+    db = new TabcrawlDatabase(`tabcrawl-results-source-${Date.now()}`);
+    const sha256 = 'ab'.repeat(32);
+    const row = pageRecord(1, { contentType: 'text/css', sha256 });
+    const css = 'body { color: #b58900; }';
+    await new DexieCrawlStore(db).transaction(async (tx) => {
+      await tx.putCrawl(crawlRecord());
+      await tx.putPages([row]);
+      await tx.putBody({ crawlId: CRAWL_ID, sha256, url: row.url, bytes: new TextEncoder().encode(css) });
+    });
+    view = await mountResults({
+      queries: new DexieCrawlPageQueries(db),
+      reader: new DexieRowReader(db),
+      crawlId: CRAWL_ID,
+      initialUrl: row.url,
+    });
+    const mounted = view;
+    await waitFor(() => mounted.byTestId('detail-source-show'));
+    await click(mounted.byTestId('detail-source-show'));
+    await waitFor(() => expect(mounted.byTestId('detail-source-text').textContent).to.equal(css));
+  });
+
   it("lists under Errors exactly as many rows as the crawl's errors count (the popup's), as the crawl core counts them", async () => {
     db = new TabcrawlDatabase(`tabcrawl-results-errors-${Date.now()}`);
     const failure = (code: FetchFailure['code']): Partial<PageRecord> => ({

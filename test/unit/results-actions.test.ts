@@ -42,6 +42,7 @@ function readerOf(all: PageRecord[], asked: [number, number][] = []): RowReader 
       return Promise.resolve(all.filter((row) => row.seq > afterSeq).slice(0, limit));
     },
     getCrawl: () => Promise.resolve(undefined as CrawlRecord | undefined),
+    getBody: () => Promise.resolve(undefined),
     notCrawledAfter: () => Promise.resolve([]),
   };
 }

@@ -47,6 +47,7 @@ function readerOf(queries: GrowingQueries): RowReader {
     getRows: (_crawlId, urls) => Promise.resolve(urls.map(find)),
     rowsAfter: () => Promise.resolve([]),
     getCrawl: () => Promise.resolve(undefined as CrawlRecord | undefined),
+    getBody: () => Promise.resolve(undefined),
     notCrawledAfter: () => Promise.resolve([]),
   };
 }

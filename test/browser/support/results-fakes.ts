@@ -286,6 +286,13 @@ export class FakeRowReader implements RowReader {
     this.bySeq = [...rows].sort((a, b) => a.seq - b.seq);
   }
 
+  /** Bodies by digest, as the store holds them. */
+  readonly bodies = new Map<string, Uint8Array>();
+
+  getBody(crawlId: string, sha256: string): Promise<Uint8Array | undefined> {
+    return Promise.resolve(crawlId === CRAWL_ID ? this.bodies.get(sha256) : undefined);
+  }
+
   getRow(crawlId: string, url: string): Promise<PageRecord | undefined> {
     return Promise.resolve(crawlId === CRAWL_ID ? this.byUrl.get(url) : undefined);
   }
