@@ -54,6 +54,17 @@ describe('gapResponseMs', () => {
   });
 });
 
+/** Crawls A from its home at a 200 ms delay with `fetcher`, on the virtual clock, until the crawl finishes. */
+async function crawlToTheEnd(clock: VirtualClock, fetcher: Fetcher): Promise<void> {
+  const store = new MemoryCrawlStore();
+  const settings = validateSettings({ startUrl: `${A}/`, delayMs: 200, jitterMs: 0 });
+  if (!settings.ok) throw new Error(JSON.stringify(settings.errors));
+  const crawl = await clock.run(createCrawl(store, settings.settings, { id: 'c1', now: clock.now() }));
+  const runner = new CrawlRunner({ store, fetcher, clock, runId: 'run', random: () => 0 });
+  const final = await clock.run(runner.run(crawl.id, new AbortController().signal));
+  assert.equal(final?.state, 'finished');
+}
+
 /** Crawls 6 pages of A with a fetcher that takes 3 s longer than the server to hand each answer over. */
 async function crawlWithSlowReader(serverMs: number | null): Promise<number[]> {
   const clock = new VirtualClock();
@@ -69,13 +80,7 @@ async function crawlWithSlowReader(serverMs: number | null): Promise<number[]> {
       return { ...outcome, wire, endedAt: clock.now() };
     },
   };
-  const store = new MemoryCrawlStore();
-  const settings = validateSettings({ startUrl: `${A}/`, delayMs: 200, jitterMs: 0 });
-  if (!settings.ok) throw new Error(JSON.stringify(settings.errors));
-  const crawl = await clock.run(createCrawl(store, settings.settings, { id: 'c1', now: clock.now() }));
-  const runner = new CrawlRunner({ store, fetcher, clock, runId: 'run', random: () => 0 });
-  const final = await clock.run(runner.run(crawl.id, new AbortController().signal));
-  assert.equal(final?.state, 'finished');
+  await crawlToTheEnd(clock, fetcher);
   const pages = site.requests.filter((request) => request.url !== `${A}/robots.txt`);
   assert.equal(pages.length, 6);
   // From the end of one answer as the crawl got it to the next request's start.
@@ -126,13 +131,7 @@ describe('a failed request the browser never sent', () => {
         return { ok: false, error: { code: 'timeout', message: 'timed out' }, startedAt, endedAt: failedAt, unsent };
       },
     };
-    const store = new MemoryCrawlStore();
-    const settings = validateSettings({ startUrl: `${A}/`, delayMs: 200, jitterMs: 0 });
-    if (!settings.ok) throw new Error(JSON.stringify(settings.errors));
-    const crawl = await clock.run(createCrawl(store, settings.settings, { id: 'c1', now: clock.now() }));
-    const runner = new CrawlRunner({ store, fetcher, clock, runId: 'run', random: () => 0 });
-    const final = await clock.run(runner.run(crawl.id, new AbortController().signal));
-    assert.equal(final?.state, 'finished');
+    await crawlToTheEnd(clock, fetcher);
     const next = site.requests.find((request) => failedAt !== null && request.startedAt >= failedAt);
     assert.ok(next !== undefined && failedAt !== null, 'a request after the failure');
     return next.startedAt - failedAt;
