@@ -128,7 +128,7 @@ describe('DexieCrawlPageQueries', () => {
     expect(byStatus.rows[0]?.blockedBy).to.equal('robots');
   });
 
-  it('answers each filter alone and combined, sorted by every column, with exact totals', async function () {
+  it('answers each filter alone and combined, sorted by every column, with exact totals', async function (this: MochaContext) {
     // Hundreds of queries, each checked against the reference: 4 to 8 s alone on Chromium 156.0.8078.129,
     // more under npm test's load. A check of answers, not of speed (that is npm run bench:results).
     this.timeout(60_000);
@@ -139,7 +139,7 @@ describe('DexieCrawlPageQueries', () => {
     }
   });
 
-  it('answers windows anywhere in a filtered view, each way, by every column', async function () {
+  it('answers windows anywhere in a filtered view, each way, by every column', async function (this: MochaContext) {
     // Hundreds of queries, each checked against the reference: 4 to 8 s alone on Chromium 156.0.8078.129,
     // more under npm test's load. A check of answers, not of speed (that is npm run bench:results).
     this.timeout(60_000);
