@@ -41,7 +41,10 @@ export interface ProbeResult {
   windowsBefore: number;
   /** Windows open a second after the render (the render window's idle time is 300 ms here). */
   windowsAfter: number;
+  /** The cookies of the profile's default store (the user's), as `name@domain`. */
   cookies: string[];
+  /** Render containers left a second after the render (-1: no `contextualIdentities`). */
+  containersAfter: number;
 }
 
 export interface ProbeOptions {
@@ -66,6 +69,7 @@ const PROBE_BACKGROUND = (adapters: string): string => `
 import { FirefoxRenderer } from ${JSON.stringify(join(adapters, 'firefox-renderer.ts'))};
 import { HeldRequests, withTabRequests } from ${JSON.stringify(join(adapters, 'tab-request-fetcher.ts'))};
 import { RenderWindowHost } from ${JSON.stringify(join(adapters, 'render-window-host.ts'))};
+import { RENDER_CONTAINER_NAME, firefoxRenderContainers } from ${JSON.stringify(join(adapters, 'render-containers.ts'))};
 const held = new HeldRequests();
 // Every main frame any tab asked for (the render tab's document among them), as webRequest saw it.
 const mainFramesAsked = new Set();
@@ -74,7 +78,7 @@ const fetchedOutside = [];
 const inner = { async fetch(request) { fetchedOutside.push(request.url); return { ok: false, error: { code: 'network', message: 'outside' }, startedAt: 0, endedAt: 0 }; } };
 const fetcher = withTabRequests(inner, held);
 // The render window closes 300 ms after its last render here (5 s in the add-on), so that a test sees it go.
-const renderer = new FirefoxRenderer(held, ${JSON.stringify(PROBE_UA)}, new RenderWindowHost(300, 'normal'));
+const renderer = new FirefoxRenderer(held, ${JSON.stringify(PROBE_UA)}, new RenderWindowHost(300, 'normal', firefoxRenderContainers));
 window.probeRender = async (url, options) => {
   fetchedOutside.length = 0;
   const asked = [];
@@ -146,7 +150,8 @@ window.probeRender = async (url, options) => {
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const windowsAfter = (await browser.windows.getAll()).length;
   const cookies = (await browser.cookies.getAll({})).map((c) => c.name + '@' + c.domain);
-  return { outcome, durationMs, asked, fetched, ended, fetchedOutside: [...fetchedOutside], askedLate, sideFetch, heldAfter: held.size, windowsBefore, windowsAfter, cookies };
+  const containersAfter = browser.contextualIdentities === undefined ? -1 : (await browser.contextualIdentities.query({ name: RENDER_CONTAINER_NAME })).length;
+  return { outcome, durationMs, asked, fetched, ended, fetchedOutside: [...fetchedOutside], askedLate, sideFetch, heldAfter: held.size, windowsBefore, windowsAfter, cookies, containersAfter };
 };
 `;
 

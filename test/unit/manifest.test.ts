@@ -94,9 +94,15 @@ describe('manifestFor', () => {
     assert.deepEqual(more['optional_permissions'], ['bookmarks']);
   });
 
-  test('Firefox asks for what its renderer needs (blocking webRequest, response filters, scripting); Chrome does not', () => {
+  test('Firefox asks for what its renderer needs (blocking webRequest, response filters, scripting, containers); Chrome does not', () => {
     const shared = readShared();
-    assert.deepEqual(FIREFOX_ONLY_PERMISSIONS, ['webRequestBlocking', 'webRequestFilterResponse', 'scripting']);
+    assert.deepEqual(FIREFOX_ONLY_PERMISSIONS, [
+      'webRequestBlocking',
+      'webRequestFilterResponse',
+      'scripting',
+      'contextualIdentities',
+      'cookies',
+    ]);
     const chrome = manifestFor('chrome', shared)['permissions'] as string[];
     const firefox = manifestFor('firefox', shared)['permissions'] as string[];
     for (const permission of FIREFOX_ONLY_PERMISSIONS) {
@@ -105,7 +111,13 @@ describe('manifestFor', () => {
     }
     // A shared manifest that lists one already does not list it twice; one with no permissions gets them.
     const listed = manifestFor('firefox', { ...shared, permissions: ['scripting'] })['permissions'];
-    assert.deepEqual(listed, ['scripting', 'webRequestBlocking', 'webRequestFilterResponse']);
+    assert.deepEqual(listed, [
+      'scripting',
+      'webRequestBlocking',
+      'webRequestFilterResponse',
+      'contextualIdentities',
+      'cookies',
+    ]);
     const none = manifestFor('firefox', { manifest_version: 3, background: { service_worker: 'bg.js' } });
     assert.deepEqual(none['permissions'], FIREFOX_ONLY_PERMISSIONS);
   });

@@ -16,6 +16,7 @@ import { withAccessGuard } from './adapters/access-guard.ts';
 import { createBrowserFetcher } from './adapters/browser-fetcher.ts';
 import { ChromeRenderer } from './adapters/chrome-renderer.ts';
 import { closeLeftoverRenderWindows, RenderWindowHost } from './adapters/render-window-host.ts';
+import { firefoxRenderContainers, removeLeftoverRenderContainers } from './adapters/render-containers.ts';
 import { hasDebugger } from './adapters/debugger-target.ts';
 import { FirefoxRenderer } from './adapters/firefox-renderer.ts';
 import { HeldRequests, withTabRequests } from './adapters/tab-request-fetcher.ts';
@@ -72,7 +73,10 @@ const tabAware = (fetcher: ReturnType<typeof createBrowserFetcher>): ReturnType<
  * The render tabs open in one window for the worker (render-window-host.ts says why): minimized in Chrome,
  * normal in Firefox (which throttles a minimized page's timers).
  */
-const renderWindows = new RenderWindowHost(undefined, browserKind === 'firefox' ? 'normal' : 'minimized');
+const renderWindows =
+  browserKind === 'firefox'
+    ? new RenderWindowHost(undefined, 'normal', firefoxRenderContainers)
+    : new RenderWindowHost(undefined, 'minimized');
 
 const manager = new CrawlManager({
   store,
@@ -132,6 +136,8 @@ void manager.workerStarted(async () => {
   const isNew = await isNewBrowserSession().catch(() => false);
   // A worker stopped mid-render left its window open: closed before the crawl renders that page again.
   await closeLeftoverRenderWindows().catch(() => 0);
+  // And, in Firefox, the containers of its render tabs, with what their pages stored.
+  await removeLeftoverRenderContainers().catch(() => 0);
   await sweepUnfinishedImports(isNew).catch((error: unknown) =>
     console.error('could not clear unfinished imports', error),
   );

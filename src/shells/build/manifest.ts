@@ -39,12 +39,15 @@ export const CHROME_ONLY_PERMISSIONS: readonly string[] = ['debugger'];
  * Permissions only Firefox's manifest has (Chrome's refuses `webRequestFilterResponse`, and MV3 Chrome has no
  * blocking `webRequest` for extensions it does not force-install): what rendering needs there
  * (docs/rendering-firefox.md): `webRequestBlocking` to hold and cancel the render tab's requests,
- * `webRequestFilterResponse` to copy each response as it passes, `scripting` to read the rendered DOM.
+ * `webRequestFilterResponse` to copy each response as it passes, `scripting` to read the rendered DOM,
+ * `contextualIdentities` and `cookies` to open each render tab in a container of its own (render-containers.ts).
  */
 export const FIREFOX_ONLY_PERMISSIONS: readonly string[] = [
   'webRequestBlocking',
   'webRequestFilterResponse',
   'scripting',
+  'contextualIdentities',
+  'cookies',
 ];
 
 /** The part of a manifest this file reads or changes; the rest passes through as written. */

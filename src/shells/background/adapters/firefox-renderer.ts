@@ -22,10 +22,15 @@ interface Failure {
 
 /** Whether this browser and Tabcrawl's permissions allow the Firefox renderer. */
 async function isAvailable(): Promise<boolean> {
-  if (!canFilterResponses() || typeof browser.scripting?.executeScript !== 'function') return false;
-  return browser.permissions
-    .contains({ permissions: ['webRequestBlocking', 'webRequestFilterResponse', 'scripting'] as never[] })
-    .catch(() => false);
+  if (
+    !canFilterResponses() ||
+    typeof browser.scripting?.executeScript !== 'function' ||
+    typeof browser.contextualIdentities?.create !== 'function'
+  )
+    return false;
+  // contextualIdentities and cookies: each render tab opens in a container of its own (render-containers.ts).
+  const needed = ['webRequestBlocking', 'webRequestFilterResponse', 'scripting', 'contextualIdentities', 'cookies'];
+  return browser.permissions.contains({ permissions: needed as never[] }).catch(() => false);
 }
 
 /** The longest wait, in ms, while the page is busy: a load no event told of is seen by looking again. */

@@ -14,6 +14,7 @@
  * driver opens lands in the browser's last window) is never closed: then only Tabcrawl's tabs are
  * (`whatToClose`).
  */
+import type { RenderContainers } from './render-containers.ts';
 import { unnotedRenderWindows, whatToClose } from './render-windows.ts';
 
 /** Time given to closing a tab or window, in ms: a browser that does not answer does not hold the crawl. */
@@ -35,10 +36,13 @@ export class RenderWindowHost {
    * @param idleMs how long the window stays open unused (the tests make it short).
    * @param state how the window opens: `minimized` in Chrome; `normal` in Firefox, which throttles the
    *   timers of a page in a minimized window (measured: a 150 ms `setInterval` did not fire within 2 s).
+   * @param containers where each render tab keeps its cookies and storage (Firefox: a container of its own,
+   *   removed once the tab is closed); none in Chrome, whose renderer guards `document.cookie` in the page.
    */
   constructor(
     private readonly idleMs = RENDER_WINDOW_IDLE_MS,
     private readonly state: 'minimized' | 'normal' = 'minimized',
+    private readonly containers?: RenderContainers,
   ) {}
 
   /**
@@ -55,26 +59,40 @@ export class RenderWindowHost {
       this.inUse -= 1;
       if (this.inUse === 0) this.idleTimer = setTimeout(() => void this.closeIfIdle(), this.idleMs);
     };
+    let cookieStoreId: string | undefined;
     try {
       const windowId = await this.window();
-      const tab = await chrome.tabs.create({ windowId, url: 'about:blank', active: true });
+      cookieStoreId = await this.containers?.open();
+      // `cookieStoreId` is Firefox's (tabs.create takes it there); Chrome's types do not know it.
+      const createProperties: chrome.tabs.CreateProperties & { cookieStoreId?: string } = {
+        windowId,
+        url: 'about:blank',
+        active: true,
+        ...(cookieStoreId === undefined ? {} : { cookieStoreId }),
+      };
+      const tab = await chrome.tabs.create(createProperties);
       const tabId = tab.id;
       if (tabId === undefined) throw new Error('the browser opened no tab to render in');
       this.ownTabs.push(tabId);
       await noteRenderWindow(windowId, this.ownTabs);
       let closing: Promise<void> | undefined;
+      const container = cookieStoreId;
       return {
         tabId,
         // Once: later calls wait for the first (the render tab closes it before detaching, the renderer after).
         close: () =>
           (closing ??= (async () => {
             await bounded(chrome.tabs.remove(tabId));
+            // Not waited for: removing a container clears what its page stored (up to about 0.5 s), which is no
+            // part of the render; one a stopped worker left is removed by the next (removeLeftoverRenderContainers).
+            if (container !== undefined) void this.containers?.remove(container);
             this.ownTabs = this.ownTabs.filter((id) => id !== tabId);
             if (this.windowId === windowId) await noteRenderWindow(windowId, this.ownTabs);
             release();
           })()),
       };
     } catch (error) {
+      if (cookieStoreId !== undefined) void this.containers?.remove(cookieStoreId);
       release();
       throw error;
     }
