@@ -39,16 +39,22 @@ describe('a rendered crawl survives restarts', () => {
       const windowsBefore = await windowCount(session);
       let stops = 0;
       let nextStopAt = 0;
+      /** `counts.rendered` at the last stop: the next stop waits for a render to end since. */
+      let renderedAtStop = -1;
       const crawl = await crawlToEnd(
         session,
         { startUrl: site.startUrl, delayMs: DELAY_MS, timeoutMs: 5000, render: 'always', renderTimeoutMs: 4000 },
         async (now) => {
-          // Only once renders are under way, then every 1.5 to 2.5 s: a render takes about 1.5 s.
-          if (stops >= 4 || (now.counts.renders ?? 0) <= (now.counts.rendered ?? 0)) return;
+          // Only once renders are under way, then every 1.5 to 2.5 s (a render takes about 1.5 s), and only once a
+          // render has ended since the last stop: a page cut short 3 times is given up (MAX_RENDER_ATTEMPTS), which
+          // happened under load when each stop came before the stopped page's next render could end.
+          const rendered = now.counts.rendered ?? 0;
+          if (stops >= 4 || (now.counts.renders ?? 0) <= rendered || rendered <= renderedAtStop) return;
           if (nextStopAt === 0) nextStopAt = Date.now() + 700;
           if (Date.now() < nextStopAt) return;
           await session.stopServiceWorker();
           stops += 1;
+          renderedAtStop = rendered;
           nextStopAt = Date.now() + 1500 + stops * 250;
         },
         240_000,
@@ -57,8 +63,11 @@ describe('a rendered crawl survives restarts', () => {
       assert.equal(crawl.state, 'finished', crawl.message ?? '');
       const rows = await exportRows(session, crawl.id);
       for (const page of site.pages) {
-        const row = rows.find((r) => r.url === page.url) as { title?: string | null; render?: { outcome: string } };
-        assert.equal(row?.render?.outcome, 'rendered', page.url);
+        const row = rows.find((r) => r.url === page.url) as {
+          title?: string | null;
+          render?: { outcome: string; message?: string | null };
+        };
+        assert.equal(row?.render?.outcome, 'rendered', `${page.url}: ${row?.render?.message ?? ''}`);
         assert.equal(row?.title, page.title, page.url);
       }
       const log = [...site.logs.shop, ...site.logs.api];

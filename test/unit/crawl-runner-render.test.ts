@@ -11,6 +11,7 @@ import { createCrawl } from '../../src/core/crawl/crawl-lifecycle.ts';
 import { CrawlRunner } from '../../src/core/crawl/crawl-runner.ts';
 import type { Renderer } from '../../src/core/crawl/ports.ts';
 import type { CrawlSettings } from '../../src/core/settings.ts';
+import { MAX_RENDER_ATTEMPTS } from '../../src/core/model.ts';
 import { row, settingsFor, world, type World } from '../support/crawl-world.ts';
 import { page, type LoggedRequest } from '../support/fake-site.ts';
 import { ScriptedRenderer, type PageScript } from '../support/fake-renderer.ts';
@@ -186,6 +187,44 @@ describe('a rendered crawl', () => {
     assert.equal(row(byUrl, `${A}/`).title, 'Teapot shop');
     assert.equal(renderer.rendered.filter((u) => u === `${A}/`).length, 2);
     assert.equal(w.site.requestsFor(`${A}/`).length, 1);
+  });
+
+  it('renders a page again when the renderer stops by itself (Firefox suspending its event page), not recording the stop', async () => {
+    const { w, renderer } = shopWorld();
+    // The first render of the home page ends `stopped` without the crawl stopping, as Firefox's renderer does
+    // when the event page is being suspended and the suspension is then cancelled (render-suspension.ts).
+    let stopsLeft = 1;
+    const stoppedOnce: Renderer = {
+      render: (job) => {
+        if (job.url === `${A}/` && stopsLeft > 0) {
+          stopsLeft -= 1;
+          return Promise.resolve({ ok: false, code: 'stopped', message: 'Firefox suspended the event page' });
+        }
+        return renderer.render(job);
+      },
+    };
+    const { final, byUrl } = await crawlWith(w, stoppedOnce, { startUrl: `${A}/`, delayMs: 0 }, 'always');
+    assert.equal(final?.state, 'finished');
+    const home = row(byUrl, `${A}/`);
+    assert.equal(home.render?.outcome, 'rendered');
+    assert.equal(home.title, 'Teapot shop');
+    assert.equal(final?.counts.rendered, final?.counts.renders, 'every queued render recorded once');
+  });
+
+  it('gives a page up when the renderer stops by itself every time, after the attempts allowed', async () => {
+    const { w } = shopWorld();
+    let calls = 0;
+    const alwaysStopped: Renderer = {
+      render: () => {
+        calls += 1;
+        return Promise.resolve({ ok: false, code: 'stopped', message: 'Firefox suspended the event page' });
+      },
+    };
+    const { final, byUrl } = await crawlWith(w, alwaysStopped, { startUrl: `${A}/`, delayMs: 0 }, 'always');
+    assert.equal(final?.state, 'finished');
+    assert.equal(row(byUrl, `${A}/`).render?.outcome, 'failed');
+    // The shell's links come only from its render: the home page is the one page, tried as often as allowed.
+    assert.equal(calls, MAX_RENDER_ATTEMPTS, 'rendered as often as allowed, no more');
   });
 
   it('bounds a page that polls forever by the render cap, and the crawl goes on', async () => {

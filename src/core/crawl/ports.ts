@@ -350,7 +350,11 @@ export type RenderFailureCode =
   | 'crashed'
   /** The page had not loaded its document when the time was up. */
   | 'timeout'
-  /** The crawl stopped or paused. */
+  /**
+   * The crawl stopped or paused, or the renderer was stopped from outside before the page was read (Firefox
+   * suspending its event page): either way the page is rendered again (in the second case, this attempt
+   * counted, as when a worker stops mid-render).
+   */
   | 'stopped'
   /** Anything else the browser reported. */
   | 'failed';

@@ -150,6 +150,12 @@ export class RenderLane {
       // Ends the grace timer and any request still waiting for its row.
       if (!abort.signal.aborted) abort.abort();
     }
+    if (abortedBy === null && !outcome.ok && outcome.code === 'stopped') {
+      // The renderer was stopped from outside (Firefox suspending its event page): the page stays queued, this
+      // attempt counted, as when a worker stops mid-render; rendered again by this run or the next.
+      view.scheduler.workAdded();
+      return;
+    }
     if (abortedBy === 'stop') {
       // A pause or a stop: rendered again by the next run, this attempt not counted.
       const putBack: RenderEntry = { ...entry, attempts: entry.attempts - 1 };

@@ -12,6 +12,7 @@ import type { RenderWindowHost } from './render-window-host.ts';
 import { FirefoxTabRequests } from './firefox-tab-requests.ts';
 import { readDomInTab, scrollTabToBottom } from './firefox-isolated-world.ts';
 import { canFilterResponses } from './response-copy.ts';
+import type { RenderSuspension } from './render-suspension.ts';
 import type { HeldRequests } from './tab-request-fetcher.ts';
 import { quietStep, sleepOrWake } from './quiet-network.ts';
 
@@ -49,11 +50,14 @@ export class FirefoxRenderer implements Renderer {
    *   process for seconds under load, and the crawl's own requests with it (measured: a fetch of the crawl
    *   reached the server 4 s after it was claimed while a render window opened, and the render waiting for
    *   that host ended `no document within 4000 ms`).
+   * @param suspension the event page's suspension (render-suspension.ts): a render under way is stopped at once
+   *   when Firefox suspends the page, and a new one waits until the suspension is cancelled.
    */
   constructor(
     private readonly held: HeldRequests,
     private readonly userAgent: string,
     private readonly windows: RenderWindowHost,
+    private readonly suspension?: RenderSuspension,
   ) {}
 
   /**
@@ -70,7 +74,11 @@ export class FirefoxRenderer implements Renderer {
     this.busy = true;
     let tab: { tabId: number; close: () => Promise<void> } | undefined;
     let requests: FirefoxTabRequests | null = null;
+    let forget: (() => void) | undefined;
     try {
+      // No tab opens while Firefox suspends the event page: its requests would outlive their listener.
+      await this.suspension?.whenRunning(job.signal);
+      if (job.signal.aborted) return { ok: false, code: 'stopped', message: 'the crawl stopped' };
       // The window is not minimized: Firefox throttles the timers of a hidden page, so its scripts would not run
       // as on the web. Unfocused: the user's window keeps the focus. In a Firefox with a screen, the window
       // shows (docs/rendering-firefox.md).
@@ -85,10 +93,12 @@ export class FirefoxRenderer implements Renderer {
         fail: (message) => render.fail('failed', message),
       });
       const render = new FirefoxRender(job, deadline, tabId, requests);
+      forget = this.suspension?.add({ tabId, suspend: () => render.suspend() });
       return await render.run();
     } catch (error) {
       return { ok: false, code: 'failed', message: messageOf(error) };
     } finally {
+      forget?.();
       requests?.end();
       await tab?.close();
       requests?.unlisten();
@@ -113,20 +123,39 @@ class FirefoxRender {
     private readonly requests: FirefoxTabRequests,
   ) {}
 
+  private readonly onUpdated = (tabId: number, change: { status?: string }): void => {
+    if (tabId === this.tabId && change.status === 'complete' && this.requests.hasDocument) {
+      this.hasLoaded = true;
+      this.touch();
+    }
+  };
+
+  private readonly onRemoved = (tabId: number): void => {
+    if (tabId === this.tabId) this.fail('crashed', 'the render tab was closed');
+  };
+
+  /**
+   * Firefox is suspending the event page: cancels what the tab's listener holds, removes every listener of the
+   * render at once (an event Firefox dispatched to one of them would cancel the suspension, and the
+   * cancellations themselves make events), and ends the render `stopped`. render-suspension.ts.
+   */
+  suspend(): void {
+    this.requests.end();
+    this.requests.unlisten();
+    this.unlistenTabs();
+    this.fail('stopped', 'Firefox suspended the event page');
+  }
+
+  private unlistenTabs(): void {
+    browser.tabs.onUpdated.removeListener(this.onUpdated);
+    browser.tabs.onRemoved.removeListener(this.onRemoved);
+  }
+
   async run(): Promise<RenderOutcome> {
     const onAbort = (): void => this.fail('stopped', 'the crawl stopped');
-    const onUpdated = (tabId: number, change: { status?: string }): void => {
-      if (tabId === this.tabId && change.status === 'complete' && this.requests.hasDocument) {
-        this.hasLoaded = true;
-        this.touch();
-      }
-    };
-    const onRemoved = (tabId: number): void => {
-      if (tabId === this.tabId) this.fail('crashed', 'the render tab was closed');
-    };
     this.job.signal.addEventListener('abort', onAbort);
-    browser.tabs.onUpdated.addListener(onUpdated);
-    browser.tabs.onRemoved.addListener(onRemoved);
+    browser.tabs.onUpdated.addListener(this.onUpdated);
+    browser.tabs.onRemoved.addListener(this.onRemoved);
     try {
       if (this.job.signal.aborted) return { ok: false, code: 'stopped', message: 'the crawl stopped' };
       // The document's turn first, within the cap (a stop refuses it at once).
@@ -157,13 +186,15 @@ class FirefoxRender {
         const failedLater = this.failed();
         if (failedLater !== null) return failedLater;
       }
-      return await this.read();
+      const read = await this.read();
+      // A suspension that came while the DOM was read cut the page's requests: rendered again.
+      const late = this.failed();
+      return late !== null && !late.ok && late.code === 'stopped' ? late : read;
     } catch (error) {
       return this.failed() ?? { ok: false, code: 'failed', message: messageOf(error) };
     } finally {
       this.job.signal.removeEventListener('abort', onAbort);
-      browser.tabs.onUpdated.removeListener(onUpdated);
-      browser.tabs.onRemoved.removeListener(onRemoved);
+      this.unlistenTabs();
     }
   }
 
