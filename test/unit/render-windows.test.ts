@@ -17,6 +17,24 @@ describe('render windows left unnoted by a stopped worker', () => {
     assert.deepEqual(unnotedRenderWindows([1, 2, 7], windows), []);
   });
 
+  it('are, in Firefox, the windows opened after the pending note whose every tab is in a render container', () => {
+    const windows = [
+      { id: 1, state: 'normal', tabs: [{ cookieStoreId: 'firefox-default' }] }, // the user's, open before
+      { id: 7, state: 'normal', tabs: [{ cookieStoreId: 'firefox-container-9' }] }, // the render window
+      { id: 8, state: 'normal', tabs: [{ cookieStoreId: 'firefox-default' }] }, // opened since by the user
+      {
+        id: 9,
+        state: 'normal',
+        tabs: [{ cookieStoreId: 'firefox-container-9' }, { cookieStoreId: 'firefox-default' }],
+      },
+      { id: 10, state: 'normal', tabs: [{ cookieStoreId: 'firefox-container-2' }] }, // the user's own container
+      { id: 11, state: 'normal', tabs: [] },
+    ];
+    assert.deepEqual(unnotedRenderWindows([1], windows, ['firefox-container-9']), [7]);
+    assert.deepEqual(unnotedRenderWindows([1], windows, []), [], 'no render container: none');
+    assert.deepEqual(unnotedRenderWindows([1, 7], windows, ['firefox-container-9']), []);
+  });
+
   it("closes the whole render window when every tab in it is Tabcrawl's, else only Tabcrawl's tabs", () => {
     assert.deepEqual(whatToClose([3, 4], [{ id: 3 }, { id: 4 }]), { window: true });
     assert.deepEqual(whatToClose([3], [{ id: 3 }]), { window: true });

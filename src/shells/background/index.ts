@@ -16,7 +16,12 @@ import { withAccessGuard } from './adapters/access-guard.ts';
 import { createBrowserFetcher } from './adapters/browser-fetcher.ts';
 import { ChromeRenderer } from './adapters/chrome-renderer.ts';
 import { closeLeftoverRenderWindows, RenderWindowHost } from './adapters/render-window-host.ts';
-import { firefoxRenderContainers, removeLeftoverRenderContainers } from './adapters/render-containers.ts';
+import {
+  firefoxRenderContainers,
+  removeLeftoverRenderContainers,
+  renderContainerIds,
+} from './adapters/render-containers.ts';
+import { RenderSuspension, removeRenderBlockRule } from './adapters/render-suspension.ts';
 import { hasDebugger } from './adapters/debugger-target.ts';
 import { FirefoxRenderer } from './adapters/firefox-renderer.ts';
 import { HeldRequests, withTabRequests } from './adapters/tab-request-fetcher.ts';
@@ -78,6 +83,13 @@ const renderWindows =
     ? new RenderWindowHost(undefined, 'normal', firefoxRenderContainers)
     : new RenderWindowHost(undefined, 'minimized');
 
+/**
+ * Firefox suspends its event page when idle (or when told to): the renders under way then stop at once, their
+ * tabs' requests cancelled and blocked, so that none goes out when the page's listeners go (render-suspension.ts).
+ */
+const renderSuspension = new RenderSuspension();
+if (browserKind === 'firefox') renderSuspension.watch();
+
 const manager = new CrawlManager({
   store,
   // Two fetchers: crawls never carry the user's cookies unless started with `withCookies`.
@@ -92,7 +104,10 @@ const manager = new CrawlManager({
   renderer: hasDebugger()
     ? { render: (job) => new ChromeRenderer(renderWindows).render(job) }
     : browserKind === 'firefox'
-      ? { answers: 'network', render: (job) => new FirefoxRenderer(heldRequests, userAgent, renderWindows).render(job) }
+      ? {
+          answers: 'network',
+          render: (job) => new FirefoxRenderer(heldRequests, userAgent, renderWindows, renderSuspension).render(job),
+        }
       : null,
   runId: crypto.randomUUID(),
   newId: () => crypto.randomUUID(),
@@ -135,9 +150,11 @@ void installUserAgentRule(userAgent).catch((error: unknown) =>
 void manager.workerStarted(async () => {
   const isNew = await isNewBrowserSession().catch(() => false);
   // A worker stopped mid-render left its window open: closed before the crawl renders that page again.
-  await closeLeftoverRenderWindows().catch(() => 0);
-  // And, in Firefox, the containers of its render tabs, with what their pages stored.
+  await closeLeftoverRenderWindows(renderContainerIds).catch(() => 0);
+  // And, in Firefox, the containers of its render tabs, with what their pages stored, and the rule that blocked
+  // those tabs while the page was suspended.
   await removeLeftoverRenderContainers().catch(() => 0);
+  if (browserKind === 'firefox') await removeRenderBlockRule();
   await sweepUnfinishedImports(isNew).catch((error: unknown) =>
     console.error('could not clear unfinished imports', error),
   );

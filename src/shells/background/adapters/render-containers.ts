@@ -1,6 +1,6 @@
 /**
  * Firefox's render tabs each open in a container of their own (a contextual identity: its own cookie jar and
- * site storage), removed once the tab is closed, so that what a rendered page's scripts write with
+ * site storage; the render window's blank tab too), removed once the tab is closed, so that what a rendered page's scripts write with
  * `document.cookie` (or in `localStorage`, IndexedDB) never reaches the user's profile and is not seen by the
  * next page rendered. Chrome needs none: its renderer pins `document.cookie` in the page before its scripts run
  * (docs/rendering.md), which an add-on cannot do in Firefox without a content script in every tab.
@@ -40,14 +40,20 @@ export const firefoxRenderContainers: RenderContainers = {
   },
 };
 
+/** The `cookieStoreId`s of the render containers there are now (by their name; none outside Firefox). */
+export async function renderContainerIds(): Promise<string[]> {
+  if (browser.contextualIdentities === undefined) return [];
+  const found = await browser.contextualIdentities.query({ name: RENDER_CONTAINER_NAME }).catch(() => []);
+  return found.map((identity) => identity.cookieStoreId);
+}
+
 /**
  * Removes the render containers a stopped worker left (by their name), and so what their pages stored. Call it
  * when the worker starts, after the windows it left are closed ({@link closeLeftoverRenderWindows}).
  * @returns how many it removed (0 outside Firefox).
  */
 export async function removeLeftoverRenderContainers(): Promise<number> {
-  if (browser.contextualIdentities === undefined) return 0;
-  const left = await browser.contextualIdentities.query({ name: RENDER_CONTAINER_NAME }).catch(() => []);
-  for (const identity of left) await firefoxRenderContainers.remove(identity.cookieStoreId);
+  const left = await renderContainerIds();
+  for (const cookieStoreId of left) await firefoxRenderContainers.remove(cookieStoreId);
   return left.length;
 }

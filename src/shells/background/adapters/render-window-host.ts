@@ -26,9 +26,11 @@ export const RENDER_WINDOW_IDLE_MS = 5_000;
 /** The render window of a worker: see the module's comment. */
 export class RenderWindowHost {
   private windowId: number | undefined;
+  /** The container of the window's blank tab (Firefox), removed with the window. */
+  private windowContainer: string | undefined;
   /** The tabs Tabcrawl opened in the window: its blank tab and the render tabs open now. */
   private ownTabs: number[] = [];
-  private opening: Promise<{ windowId: number; tabId: number | undefined }> | undefined;
+  private opening: Promise<OpenedWindow> | undefined;
   private inUse = 0;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -111,17 +113,26 @@ export class RenderWindowHost {
         return known;
       this.windowId = undefined;
       this.ownTabs = [];
+      this.forgetWindowContainer();
       await noteRenderWindow(known, false);
     }
-    this.opening ??= openRenderWindow(this.state).finally(() => {
+    this.opening ??= openRenderWindow(this.state, this.containers).finally(() => {
       this.opening = undefined;
     });
     const opened = await this.opening;
     if (this.windowId !== opened.windowId) {
       this.windowId = opened.windowId;
       this.ownTabs = opened.tabId === undefined ? [] : [opened.tabId];
+      this.windowContainer = opened.cookieStoreId;
     }
     return opened.windowId;
+  }
+
+  /** Removes the container of the window's blank tab (not waited for: see openTab's close). */
+  private forgetWindowContainer(): void {
+    const container = this.windowContainer;
+    this.windowContainer = undefined;
+    if (container !== undefined) void this.containers?.remove(container);
   }
 
   private async closeIfIdle(): Promise<void> {
@@ -131,25 +142,49 @@ export class RenderWindowHost {
     this.windowId = undefined;
     this.ownTabs = [];
     await closeRenderWindow(windowId, ownTabs);
+    this.forgetWindowContainer();
   }
+}
+
+/** A render window just opened: its id, its blank tab's, and that tab's container (Firefox). */
+interface OpenedWindow {
+  windowId: number;
+  tabId: number | undefined;
+  cookieStoreId: string | undefined;
 }
 
 /**
  * Opens a render window, unfocused (the user's window keeps the focus) and in `state`, with one blank tab that
- * keeps it open between two render tabs; notes it as open.
+ * keeps it open between two render tabs (in a render container of its own when there are `containers`, which
+ * tells the window apart if a worker stops before noting it: {@link unnotedRenderWindows}); notes it as open.
  */
 async function openRenderWindow(
   state: 'minimized' | 'normal',
-): Promise<{ windowId: number; tabId: number | undefined }> {
+  containers: RenderContainers | undefined,
+): Promise<OpenedWindow> {
   // A worker stopped between the window's creation and its note would leave it unnoted: noted as pending first.
   await notePendingWindow();
-  const created = await chrome.windows.create({ state, focused: false, url: 'about:blank' });
+  const cookieStoreId = await containers?.open();
+  // `cookieStoreId` is Firefox's (windows.create takes it there); Chrome's types do not know it.
+  const createData: chrome.windows.CreateData & { cookieStoreId?: string } = {
+    state,
+    focused: false,
+    url: 'about:blank',
+    ...(cookieStoreId === undefined ? {} : { cookieStoreId }),
+  };
+  let created: chrome.windows.Window | undefined;
+  try {
+    created = await chrome.windows.create(createData);
+  } catch (error) {
+    if (cookieStoreId !== undefined) void containers?.remove(cookieStoreId);
+    throw error;
+  }
   const windowId = created?.id;
   if (windowId === undefined) throw new Error('the browser opened no window to render in');
   const tabId = created?.tabs?.[0]?.id;
   await noteRenderWindow(windowId, tabId === undefined ? true : [tabId]);
   await forgetPendingWindow();
-  return { windowId, tabId };
+  return { windowId, tabId, cookieStoreId };
 }
 
 /** Waits for `work`, at most {@link CLEANUP_TIMEOUT_MS}; its failure (a tab or window already gone) is fine. */
@@ -197,9 +232,13 @@ async function forgetPendingWindow(): Promise<void> {
  * Closes the render windows a stopped worker left open (noted in `storage.session`, which lasts as long as
  * the browser session, or opened while one was pending): their page is rendered again by the crawl's next
  * run. Call it when the worker starts.
+ * @param renderStores the render containers' `cookieStoreId`s (Firefox: `renderContainerIds`), which tell a
+ *   render window opened while one was pending; none in Chrome.
  * @returns how many it closed.
  */
-export async function closeLeftoverRenderWindows(): Promise<number> {
+export async function closeLeftoverRenderWindows(
+  renderStores: () => Promise<string[]> = () => Promise.resolve([]),
+): Promise<number> {
   if (typeof chrome === 'undefined' || chrome.storage?.session === undefined) return 0;
   const noted: Record<string, unknown> = await chrome.storage.session.get(null).catch(() => ({}));
   const windows = new Map<number, true | number[]>();
@@ -211,7 +250,8 @@ export async function closeLeftoverRenderWindows(): Promise<number> {
   const pending = noted[PENDING_KEY];
   if (Array.isArray(pending)) {
     const open = await chrome.windows.getAll({ populate: true }).catch(() => []);
-    for (const id of unnotedRenderWindows(pending.filter(Number.isInteger), open))
+    const stores = await renderStores().catch((): string[] => []);
+    for (const id of unnotedRenderWindows(pending.filter(Number.isInteger), open, stores))
       if (!windows.has(id)) windows.set(id, true);
     await forgetPendingWindow();
   }

@@ -5,16 +5,25 @@
 
 /**
  * The render window a worker stopped between creating it and noting it: opened after the windows noted as
- * open before it, and, as a render window is, minimized with one tab (a window the user opened since is
- * neither, or is left alone).
+ * open before it, and, as a render window is, minimized with one tab (Chrome's), or with every tab in a render
+ * container (Firefox's, which is not minimized: its tabs open in containers of their own, render-containers.ts).
+ * A window the user opened since is neither, and is left alone.
+ * @param renderStores the `cookieStoreId`s of the render containers (none in Chrome).
  */
 export function unnotedRenderWindows(
   before: readonly number[],
-  windows: readonly { id?: number; state?: string; tabs?: readonly unknown[] }[],
+  windows: readonly { id?: number; state?: string; tabs?: readonly { id?: number; cookieStoreId?: string }[] }[],
+  renderStores: readonly string[] = [],
 ): number[] {
-  return windows.flatMap((w) =>
-    w.id !== undefined && !before.includes(w.id) && w.state === 'minimized' && w.tabs?.length === 1 ? [w.id] : [],
-  );
+  const inRenderContainer = (tab: { cookieStoreId?: string }): boolean =>
+    tab.cookieStoreId !== undefined && renderStores.includes(tab.cookieStoreId);
+  return windows.flatMap((w) => {
+    if (w.id === undefined || before.includes(w.id)) return [];
+    const tabs = w.tabs ?? [];
+    const minimizedOneTab = w.state === 'minimized' && tabs.length === 1;
+    const allInRenderContainers = tabs.length > 0 && tabs.every(inRenderContainer);
+    return minimizedOneTab || allInRenderContainers ? [w.id] : [];
+  });
 }
 
 /**
