@@ -15,7 +15,7 @@ import type { FirefoxSession } from '../../src/shells/cli/firefox-driver.ts';
 import { startRenderedSite } from '../support/rendered-site.ts';
 import { serverGaps } from '../support/server-log.ts';
 import { evaluate, launchFirefox } from './firefox-helpers.ts';
-import { crawlToEnd, exportRows, sleep } from './helpers.ts';
+import { crawlToEnd, exportRows, sleep, stopMidRender } from './helpers.ts';
 
 const DELAY_MS = 150;
 
@@ -39,28 +39,15 @@ describe('a rendered crawl in Firefox survives its event page being stopped', { 
     const session = await launchFirefox();
     try {
       const windowsBefore = await windowCount(session);
-      let stops = 0;
-      let nextStopAt = 0;
-      /** `counts.rendered` at the last stop: the next stop waits for a render to end since. */
-      let renderedAtStop = -1;
+      // A render in Firefox takes 2 to 4 s (each of the page's requests waits for its host's turn): a stop every 5 s or so.
+      const stopper = stopMidRender(() => session.stopBackground(), { maxStops: 3, spacingMs: 5000 });
       const crawl = await crawlToEnd(
         session,
         { startUrl: site.startUrl, delayMs: DELAY_MS, timeoutMs: 5000, render: 'always', renderTimeoutMs: 4000 },
-        async (now) => {
-          // Only once renders are under way, then every 5 s or so: a render in Firefox takes 2 to 4 s (each of the
-          // page's requests waits for its host's turn), and a page whose render is cut short 3 times is given up.
-          // And only once a render has ended since the last stop, so that no page is cut short 3 times.
-          const rendered = now.counts.rendered ?? 0;
-          if (stops >= 3 || (now.counts.renders ?? 0) <= rendered || rendered <= renderedAtStop) return;
-          if (nextStopAt === 0) nextStopAt = Date.now() + 700;
-          if (Date.now() < nextStopAt) return;
-          await session.stopBackground();
-          stops += 1;
-          renderedAtStop = rendered;
-          nextStopAt = Date.now() + 5000 + stops * 250;
-        },
+        stopper.during,
         300_000,
       );
+      const stops = stopper.stops();
       assert.ok(stops >= 3, `the event page was stopped only ${stops} times while rendering`);
       assert.equal(crawl.state, 'finished', crawl.message ?? '');
       const rows = await exportRows(session, crawl.id);

@@ -56,3 +56,31 @@ export async function exportRows(session: Pick<ExtensionSession, 'request'>, cra
     if (chunk.done) return rows;
   }
 }
+
+/**
+ * What the restart tests do while a rendered crawl runs: stop the worker (or event page) mid-render, at most
+ * `maxStops` times, the first 700 ms after renders are under way, then at least `spacingMs` (plus 250 ms a stop)
+ * apart, and only once a render has ended since the last stop: a page whose render is cut short three times is
+ * given up (MAX_RENDER_ATTEMPTS), which happened under load when each stop came before the stopped page's next
+ * render could end. Pass `during` to {@link crawlToEnd}; `stops()` says how many were made.
+ */
+export function stopMidRender(
+  stop: () => Promise<void>,
+  { maxStops, spacingMs }: { maxStops: number; spacingMs: number },
+): { during: (crawl: CrawlSummary) => Promise<void>; stops: () => number } {
+  let stops = 0;
+  let nextStopAt = 0;
+  /** `counts.rendered` at the last stop. */
+  let renderedAtStop = -1;
+  const during = async (now: CrawlSummary): Promise<void> => {
+    const rendered = now.counts.rendered ?? 0;
+    if (stops >= maxStops || (now.counts.renders ?? 0) <= rendered || rendered <= renderedAtStop) return;
+    if (nextStopAt === 0) nextStopAt = Date.now() + 700;
+    if (Date.now() < nextStopAt) return;
+    await stop();
+    stops += 1;
+    renderedAtStop = rendered;
+    nextStopAt = Date.now() + spacingMs + stops * 250;
+  };
+  return { during, stops: () => stops };
+}

@@ -11,7 +11,7 @@ import type { RequestLogEntry } from '../../src/shells/cli/local-site.ts';
 import type { ExtensionSession } from '../../src/shells/cli/extension-driver.ts';
 import { startRenderedSite } from '../support/rendered-site.ts';
 import { requestCounts, serverGaps } from '../support/server-log.ts';
-import { crawlToEnd, exportRows, launch, sleep } from './helpers.ts';
+import { crawlToEnd, exportRows, launch, sleep, stopMidRender } from './helpers.ts';
 
 const DELAY_MS = 150;
 
@@ -37,28 +37,15 @@ describe('a rendered crawl survives restarts', () => {
     const session = await launch();
     try {
       const windowsBefore = await windowCount(session);
-      let stops = 0;
-      let nextStopAt = 0;
-      /** `counts.rendered` at the last stop: the next stop waits for a render to end since. */
-      let renderedAtStop = -1;
+      // A render takes about 1.5 s here: a stop every 1.5 to 2.5 s.
+      const stopper = stopMidRender(() => session.stopServiceWorker(), { maxStops: 4, spacingMs: 1500 });
       const crawl = await crawlToEnd(
         session,
         { startUrl: site.startUrl, delayMs: DELAY_MS, timeoutMs: 5000, render: 'always', renderTimeoutMs: 4000 },
-        async (now) => {
-          // Only once renders are under way, then every 1.5 to 2.5 s (a render takes about 1.5 s), and only once a
-          // render has ended since the last stop: a page cut short 3 times is given up (MAX_RENDER_ATTEMPTS), which
-          // happened under load when each stop came before the stopped page's next render could end.
-          const rendered = now.counts.rendered ?? 0;
-          if (stops >= 4 || (now.counts.renders ?? 0) <= rendered || rendered <= renderedAtStop) return;
-          if (nextStopAt === 0) nextStopAt = Date.now() + 700;
-          if (Date.now() < nextStopAt) return;
-          await session.stopServiceWorker();
-          stops += 1;
-          renderedAtStop = rendered;
-          nextStopAt = Date.now() + 1500 + stops * 250;
-        },
+        stopper.during,
         240_000,
       );
+      const stops = stopper.stops();
       assert.ok(stops >= 3, `the worker was stopped only ${stops} times while rendering`);
       assert.equal(crawl.state, 'finished', crawl.message ?? '');
       const rows = await exportRows(session, crawl.id);
