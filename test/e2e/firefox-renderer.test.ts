@@ -113,6 +113,12 @@ describe('the Firefox renderer', { timeout: 180_000 }, () => {
     // user's store (it did land there before render-containers.ts), and no render container is left.
     assert.ok(!result.cookies.includes('planted@a.test'), `no cookie a script set landed: ${result.cookies}`);
     assert.equal(result.containersAfter, 0, 'the render container was removed');
+    // The page's uncaught errors, kept from the moment its document committed (firefox-isolated-world.ts).
+    for (const marker of ['error-marker', 'rejection-marker'])
+      assert.ok(
+        outcome.scriptErrors.some((text) => text.includes(marker)),
+        `${marker} in ${outcome.scriptErrors.join(' | ')}`,
+      );
     // Bounded: the poll ran until the cap; nothing asked after the end; nothing left held or open.
     assert.equal(outcome.capped, true);
     assert.ok(result.durationMs < 5_000 + 3_000, `took ${result.durationMs} ms`);

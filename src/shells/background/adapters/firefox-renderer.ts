@@ -10,7 +10,7 @@ import browser from 'webextension-polyfill';
 import type { RenderFailureCode, RenderJob, RenderOutcome, Renderer } from '../../../core/crawl/ports.ts';
 import type { RenderWindowHost } from './render-window-host.ts';
 import { FirefoxTabRequests } from './firefox-tab-requests.ts';
-import { readDomInTab, scrollTabToBottom } from './firefox-isolated-world.ts';
+import { readDomInTab, readScriptErrors, scrollTabToBottom, watchScriptErrors } from './firefox-isolated-world.ts';
 import { canFilterResponses } from './response-copy.ts';
 import type { RenderSuspension } from './render-suspension.ts';
 import type { HeldRequests } from './tab-request-fetcher.ts';
@@ -123,8 +123,11 @@ class FirefoxRender {
     private readonly requests: FirefoxTabRequests,
   ) {}
 
-  private readonly onUpdated = (tabId: number, change: { status?: string }): void => {
-    if (tabId === this.tabId && change.status === 'complete' && this.requests.hasDocument) {
+  private readonly onUpdated = (tabId: number, change: { status?: string; url?: string }): void => {
+    if (tabId !== this.tabId) return;
+    // The tab shows the page's URL: its document has committed. Its uncaught errors are kept from now on.
+    if (change.url !== undefined && /^https?:/i.test(change.url)) void watchScriptErrors(tabId).catch(() => undefined);
+    if (change.status === 'complete' && this.requests.hasDocument) {
       this.hasLoaded = true;
       this.touch();
     }
@@ -238,10 +241,11 @@ class FirefoxRender {
       const message = `the DOM could not be read (a script keeps the page busy?): ${messageOf(error)}`;
       return { ok: false, code: 'failed', message };
     }
+    const scriptErrors = await readScriptErrors(this.tabId).catch((): string[] => []);
     return {
       ok: true,
       ...dom,
-      scriptErrors: [],
+      scriptErrors,
       navigations: [...this.requests.navigations],
       capped: this.capped,
       requests: this.requests.requests,
