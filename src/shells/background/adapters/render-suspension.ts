@@ -33,16 +33,13 @@ export class RenderSuspension {
   private suspending = false;
   private readonly renders = new Set<SuspendableRender>();
   private waiters: (() => void)[] = [];
+  /** The tabs the block rule names during this suspension: every call rewrites the rule, so it keeps them all. */
+  private blocked: number[] = [];
 
   /** Listens to the event page's suspension (call once, when the page starts). */
   watch(): void {
     browser.runtime.onSuspend?.addListener(() => this.suspend());
     browser.runtime.onSuspendCanceled?.addListener(() => this.resume());
-  }
-
-  /** Whether the event page is being suspended. */
-  get isSuspending(): boolean {
-    return this.suspending;
   }
 
   /** Resolves once the event page is not being suspended (at once when it is not), or when `signal` aborts. */
@@ -81,6 +78,7 @@ export class RenderSuspension {
   resume(): void {
     if (!this.suspending) return;
     this.suspending = false;
+    this.blocked = [];
     void removeRenderBlockRule();
     const waiters = this.waiters;
     this.waiters = [];
@@ -89,9 +87,10 @@ export class RenderSuspension {
 
   private suspendAll(renders: readonly SuspendableRender[]): void {
     if (renders.length === 0) return;
-    const tabIds = renders.map((render) => render.tabId);
+    // A render that began its tab as the suspension came is added later: the rule still names the earlier tabs.
+    this.blocked = [...new Set([...this.blocked, ...renders.map((render) => render.tabId)])];
     // Each call is sent to the browser before this function returns; none is waited for (the page may go first).
-    void blockTabs(tabIds);
+    void blockTabs(this.blocked);
     for (const render of renders) {
       try {
         render.suspend();
