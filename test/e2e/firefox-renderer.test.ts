@@ -99,9 +99,14 @@ describe('the Firefox renderer', { timeout: 180_000 }, () => {
       text: '{"heading":"Rendered shop"}',
     });
     // The page navigating itself (a link clicked, location set) makes Firefox abort its loads under way, though
-    // the navigation is cancelled at once: those fetches fail, as the crawl records them. The others are copies.
+    // the navigation is cancelled at once: those fetches fail, as the crawl records them. A poll still under
+    // way when the cap ends the render is cut (`NS_ERROR_ABORT`, firefox-tab-requests.ts `end`): on a slow
+    // machine the render can end while one is in flight. The others are copies.
     for (const [url, fetch] of Object.entries(result.fetched)) {
-      assert.ok(fetch.ok || /NS_BINDING_ABORTED/.test(fetch.error ?? ''), `${url}: ${JSON.stringify(fetch)}`);
+      const cut =
+        /NS_BINDING_ABORTED/.test(fetch.error ?? '') ||
+        (url.includes('/poll') && /NS_ERROR_ABORT/.test(fetch.error ?? ''));
+      assert.ok(fetch.ok || cut, `${url}: ${JSON.stringify(fetch)}`);
     }
     // The DOM as the scripts left it: their fetches answered, the refused one failed, no popup.
     assert.match(outcome.html, /^<!DOCTYPE html>\n<html>/);
