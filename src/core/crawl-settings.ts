@@ -132,4 +132,15 @@ export interface CrawlSettings {
    * @default 15000
    */
   renderTimeoutMs: number;
+  /**
+   * Custom searches, as the user writes them (`NAME=TEXT` or `NAME=regex:PATTERN`,
+   * `core/custom-rules/rule-spec.ts`): each HTML page's matches of each are counted. Read as empty in crawls
+   * stored before the setting existed. @default []
+   */
+  searches: string[];
+  /**
+   * Custom extractions (`NAME=css:SELECTOR`, `NAME=xpath:EXPR`, `NAME=regex:PATTERN`): the values each finds
+   * in each HTML page are kept. Read as empty in crawls stored before the setting existed. @default []
+   */
+  extractions: string[];
 }

@@ -5,6 +5,7 @@
  * Times are `Date.now()`-style timestamps in ms since the epoch unless the
  * name says otherwise.
  */
+import type { CustomFindings } from './custom-rules/apply-rules.ts';
 import type { PageFacts } from './page-facts/page-facts.ts';
 import type { CrawlSettings } from './settings.ts';
 
@@ -304,6 +305,12 @@ export interface PageRecord extends Omit<CrawlUrl, 'kind'> {
    * `linkTexts` and `facts` above are the rendered page's, and the static HTML's are kept here.
    */
   render?: RenderRecord;
+  /**
+   * What the crawl's custom searches and extractions (`settings.searches`, `settings.extractions`) found in
+   * this HTML page (`core/custom-rules/`): the rendered page's when it was rendered. Absent when the crawl had
+   * none, in other rows, and in rows stored before they existed.
+   */
+  custom?: CustomFindings;
   /** `"robots"` when robots.txt disallowed the URL: it was never requested. */
   blockedBy: 'robots' | null;
   /** The robots.txt rule that blocked the URL (e.g. `Disallow: /private`), when known. */

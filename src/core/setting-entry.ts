@@ -9,7 +9,16 @@ import type { CrawlSettings } from './crawl-settings.ts';
 export type TableKey = keyof Omit<CrawlSettings, 'startUrl'>;
 
 /** The form's groups, in the order the form shows them (a group's fields in table order). */
-export const FORM_GROUPS = ['Limits', 'Politeness', 'Scope', 'Requests', 'Rendering', 'Archive', 'Audit'] as const;
+export const FORM_GROUPS = [
+  'Limits',
+  'Politeness',
+  'Scope',
+  'Requests',
+  'Rendering',
+  'Archive',
+  'Audit',
+  'Search and extraction',
+] as const;
 export type FormGroup = (typeof FORM_GROUPS)[number];
 
 /** A number setting's bounds, as `validateSettings` enforces them; messages name the setting by `label`. */
@@ -151,7 +160,7 @@ export interface BrowsertrixPart {
    */
   became?: { at: number; text: FromSettings<string | null>; row?: readonly [string, string, string] };
   /** Its sentence under the header's "What could not be carried over", and the safe choice taken instead. */
-  lost?: { at: number; text: FromSettings<string> };
+  lost?: { at: number; text: FromSettings<string | null> };
   /**
    * Whose part says what becomes of this setting: another entry's, or `scope`, the hand-off's part for the
    * start URL and the scope (`handoff/browsertrix-parts.ts`). None: this part says it.

@@ -6,7 +6,7 @@
  * warcinfo record (`export/warc.ts`), the Browsertrix config (`handoff/browsertrix-config.ts`, through
  * `handoff/browsertrix-parts.ts`) and docs/browsertrix.md's mapping table (`handoff/browsertrix-docs.ts`) are
  * all read from here (issue 28). The entries are in `setting-entries-crawl.ts` (limits, pace, scope) and
- * `setting-entries-fetch.ts` (requests, resources, links elsewhere) and `setting-entries-render.ts` (rendering);
+ * `setting-entries-fetch.ts` (requests, resources, links elsewhere) and `setting-entries-render.ts` (rendering) and `setting-entries-custom.ts` (custom search and extraction);
  * this file puts them in one table.
  *
  * Pure data and small functions; imports nothing of ours but `setting-entry.ts`, which says what an entry
@@ -37,6 +37,7 @@ import type { SettingEntry, TableKey } from './setting-entry.ts';
 import { CRAWL_ENTRIES } from './setting-entries-crawl.ts';
 import { FETCH_ENTRIES } from './setting-entries-fetch.ts';
 import { RENDER_ENTRIES } from './setting-entries-render.ts';
+import { CUSTOM_ENTRIES } from './setting-entries-custom.ts';
 
 export { FORM_GROUPS } from './setting-entry.ts';
 export type {
@@ -57,6 +58,7 @@ export type {
 
 export { EXTRA_ORIGINS_LABEL, MAX_EXTRA_ORIGINS, MAX_PAGES_COUNTS } from './setting-entries-crawl.ts';
 export { RENDER_LABEL, RENDER_PERMISSION } from './setting-entries-render.ts';
+export { SEARCHES_LABEL, EXTRACTIONS_LABEL } from './setting-entries-custom.ts';
 
 /**
  * Every crawl setting, in the order the form shows each group's fields and `--help` and docs/cli.md list the
@@ -66,6 +68,7 @@ export const SETTING_TABLE: { readonly [K in TableKey]: SettingEntry<K> } = Obje
   ...CRAWL_ENTRIES,
   ...FETCH_ENTRIES,
   ...RENDER_ENTRIES,
+  ...CUSTOM_ENTRIES,
 });
 
 /** One entry with its key, for code that walks the table. */

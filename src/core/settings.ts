@@ -7,7 +7,15 @@
  * come from each setting's entry in `core/setting-table.ts`.
  */
 import type { CrawlSettings, RenderMode } from './crawl-settings.ts';
-import { EXTRA_ORIGINS_LABEL, MAX_EXTRA_ORIGINS, SETTING_ENTRIES, type SettingLimits } from './setting-table.ts';
+import { parseRules } from './custom-rules/rule-spec.ts';
+import {
+  EXTRACTIONS_LABEL,
+  EXTRA_ORIGINS_LABEL,
+  MAX_EXTRA_ORIGINS,
+  SEARCHES_LABEL,
+  SETTING_ENTRIES,
+  type SettingLimits,
+} from './setting-table.ts';
 
 export type { CrawlSettings, RenderMode } from './crawl-settings.ts';
 export { RENDER_MODES } from './crawl-settings.ts';
@@ -130,6 +138,8 @@ export function validateSettings(input: Partial<CrawlSettings> & { startUrl: str
     ...DEFAULT_SETTINGS,
     excludePatterns: [],
     extraOrigins: [],
+    searches: [],
+    extractions: [],
     startUrl: '',
     ...given,
   } as CrawlSettings;
@@ -193,6 +203,7 @@ export function validateSettings(input: Partial<CrawlSettings> & { startUrl: str
   const origins = checkExtraOrigins(settings.extraOrigins);
   if (Array.isArray(origins)) settings.extraOrigins = origins;
   else errors.push(...origins.errors);
+  errors.push(...checkCustomRules(settings));
   for (const flag of FLAGS) {
     if (typeof settings[flag] !== 'boolean') errors.push({ field: flag, message: `${flag} must be true or false` });
   }
@@ -203,6 +214,33 @@ export function validateSettings(input: Partial<CrawlSettings> & { startUrl: str
   }
 
   return errors.length > 0 ? { ok: false, errors } : { ok: true, settings };
+}
+
+/**
+ * Checks {@link CrawlSettings.searches} and {@link CrawlSettings.extractions} (`core/custom-rules/rule-spec.ts`):
+ * one message per bad spec, naming it (it is the user's own text, cut to 80 characters); the lists copied.
+ */
+function checkCustomRules(settings: CrawlSettings): SettingsError[] {
+  const searches: unknown = settings.searches;
+  const extractions: unknown = settings.extractions;
+  const isList = (value: unknown): value is string[] =>
+    Array.isArray(value) && value.every((entry) => typeof entry === 'string');
+  const errors: SettingsError[] = [];
+  if (!isList(searches)) errors.push({ field: 'searches', message: `${SEARCHES_LABEL} must be a list of text` });
+  if (!isList(extractions))
+    errors.push({ field: 'extractions', message: `${EXTRACTIONS_LABEL} must be a list of text` });
+  if (errors.length > 0) return errors;
+  settings.searches = [...(searches as string[])];
+  settings.extractions = [...(extractions as string[])];
+  const { problems } = parseRules(settings.searches, settings.extractions);
+  const named = (spec: string): string => (spec.length > 80 ? `${spec.slice(0, 79)}…` : spec);
+  for (const [field, label, list] of [
+    ['searches', SEARCHES_LABEL, problems.searches],
+    ['extractions', EXTRACTIONS_LABEL, problems.extractions],
+  ] as const)
+    for (const problem of list)
+      errors.push({ field, message: `${label}: "${named(problem.spec)}": ${problem.message}` });
+  return errors;
 }
 
 /**

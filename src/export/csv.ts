@@ -23,6 +23,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc4180
  * @see https://owasp.org/www-community/attacks/CSV_Injection
  */
+import { rulesOf } from '../core/custom-rules/rules-of.ts';
 import { rowFactsOfSource } from './row-facts.ts';
 import type { FormatWriter } from './export-source.ts';
 import { toJsonlRow, type JsonlRow } from './jsonl.ts';
@@ -76,8 +77,37 @@ export const CSV_COLUMNS = Object.freeze([
   'issues',
 ] as const satisfies readonly (keyof CsvRow)[]);
 
-/** The JSON Lines fields a CSV cell can hold: every one but the `render` object (its outcome is `rendered`). */
-export type CsvRow = Omit<JsonlRow, 'render'>;
+/**
+ * The JSON Lines fields a CSV cell can hold: every one but the `render` object (its outcome is `rendered`), and
+ * `searches` and `extracted`, which become a column per name ({@link customColumnsOf}).
+ */
+export type CsvRow = Omit<JsonlRow, 'render' | 'searches' | 'extracted'>;
+
+/** The columns of a crawl's custom searches and extractions, after the fixed ones: one per name. */
+export interface CustomColumn {
+  /** `search:NAME` or `extract:NAME` (prefixed, so that no name can pass for a fixed column). */
+  header: string;
+  /** The cell of a row: a search's count, an extraction's values (a list, joined as lists are); null when not applied. */
+  cell: (row: Pick<JsonlRow, 'searches' | 'extracted'>) => CsvCell;
+}
+
+/**
+ * The custom columns of a crawl with these settings (rules that do not parse are left out, as the crawl left
+ * them out; lists missing in older crawls read as empty).
+ */
+export function customColumnsOf(settings: { searches?: string[]; extractions?: string[] }): CustomColumn[] {
+  const rules = rulesOf({ searches: settings.searches ?? [], extractions: settings.extractions ?? [] });
+  return [
+    ...rules.searches.map(({ name }): CustomColumn => ({
+      header: `search:${name}`,
+      cell: (row) => row.searches?.[name] ?? null,
+    })),
+    ...rules.extractions.map(({ name }): CustomColumn => ({
+      header: `extract:${name}`,
+      cell: (row) => row.extracted?.[name] ?? null,
+    })),
+  ];
+}
 
 /** Compile-time check: a JSON Lines field missing from {@link CSV_COLUMNS} makes this `false`, and the line below an error. */
 type HasEveryField = Exclude<keyof CsvRow, (typeof CSV_COLUMNS)[number]> extends never ? true : false;
@@ -127,9 +157,13 @@ export function cellText(value: CsvCell): string {
   return defuseFormula(visibleDataControls(value.join(CSV_LIST_SEPARATOR)));
 }
 
-/** One record: the fields of `row`, separated by commas, ending in CRLF. */
-export function csvRecord(row: CsvRow): string {
-  return `${CSV_COLUMNS.map((column) => quoteField(cellText(row[column]))).join(',')}${CRLF}`;
+/** One record: the fields of `row`, then its custom columns, separated by commas, ending in CRLF. */
+export function csvRecord(row: JsonlRow, custom: readonly CustomColumn[] = []): string {
+  const cells = [
+    ...CSV_COLUMNS.map((column) => quoteField(cellText(row[column]))),
+    ...custom.map((column) => quoteField(cellText(column.cell(row)))),
+  ];
+  return `${cells.join(',')}${CRLF}`;
 }
 
 /**
@@ -141,9 +175,9 @@ export function csvLine(cells: readonly CsvCell[]): string {
   return `${cells.map((cell) => quoteField(cellText(cell))).join(',')}${CRLF}`;
 }
 
-/** The header record: the column names, ending in CRLF (no BOM). */
-export function csvHeader(): string {
-  return `${CSV_COLUMNS.join(',')}${CRLF}`;
+/** The header record: the column names (the custom ones last, quoted as any cell), ending in CRLF (no BOM). */
+export function csvHeader(custom: readonly CustomColumn[] = []): string {
+  return `${[...CSV_COLUMNS, ...custom.map((column) => quoteField(cellText(column.header)))].join(',')}${CRLF}`;
 }
 
 /**
@@ -154,10 +188,11 @@ export function csvHeader(): string {
 export const writeCsv: FormatWriter = async function* (source, context) {
   const encoder = new TextEncoder();
   // TextEncoder keeps U+FEFF (it is the decoder that strips it): the file starts with EF BB BF.
-  yield encoder.encode(`${CSV_BOM}${csvHeader()}`);
+  const custom = customColumnsOf(source.crawl.settings);
+  yield encoder.encode(`${CSV_BOM}${csvHeader(custom)}`);
   const { broken, issues, redirects } = await rowFactsOfSource(source);
   for await (const row of source.rows()) {
-    yield encoder.encode(csvRecord(toJsonlRow(row, broken, issues, redirects)));
+    yield encoder.encode(csvRecord(toJsonlRow(row, broken, issues, redirects), custom));
     context.onRow();
   }
 };

@@ -89,6 +89,10 @@ export interface JsonlRow {
   errorCode: string | null;
   /** The outcome of rendering the page (`rendered`, `timeout`…: `render-fields.ts`); null when it was not rendered. */
   rendered: JsonlRender['outcome'] | null;
+  /** Per custom search (*Custom searches*, `--search`): how many times the page matched it; null when the row was not searched (not an HTML page read, or no searches). */
+  searches: Record<string, number> | null;
+  /** Per custom extraction (`--extract`): the values found, in document order; null as `searches` is. */
+  extracted: Record<string, string[]> | null;
   /** Ids of the Issues checks that failed on this URL (docs/audit.md), in the registry's order; [] when none. */
   issues: CheckId[];
   /** What rendering the page met (JSON Lines only: no CSV column); null when it was not rendered. */
@@ -140,6 +144,8 @@ export function toJsonlRow(
     error: page.error?.message ?? null,
     errorCode: page.error?.code ?? null,
     rendered,
+    searches: page.custom?.searches ?? null,
+    extracted: page.custom?.extracted ?? null,
     issues: [...(issues.get(page.url) ?? [])],
     render,
   };

@@ -7,7 +7,7 @@
  */
 import { redirectsByKey } from '../export/redirect-chains.ts';
 import { brokenUrlsIn } from '../export/broken-resources.ts';
-import { CSV_BOM, csvHeader, csvRecord } from '../export/csv.ts';
+import { CSV_BOM, csvHeader, csvRecord, type CustomColumn } from '../export/csv.ts';
 import { NO_ISSUES, type IssueLookup } from '../export/issues-of-source.ts';
 import { toJsonlRow } from '../export/jsonl.ts';
 import type { PageFilter, PageQueries, SortColumn } from '../storage/page-queries.ts';
@@ -24,6 +24,7 @@ const PAGE_ROWS = 500;
  * come again in the next window and are written once (their URLs are kept
  * to tell). Rows added while the file is made are in it when the view has them.
  * @param issues the checks that failed on each URL, for the `issues` column.
+ * @param custom the crawl's custom search and extraction columns (`customColumnsOf`), after the fixed ones.
  * @returns the text and how many rows it holds.
  */
 export async function filteredCsv(
@@ -31,8 +32,9 @@ export async function filteredCsv(
   reader: RowReader,
   view: { crawlId: string; sort: { column: SortColumn; descending: boolean }; filter: PageFilter },
   issues: IssueLookup = NO_ISSUES,
+  custom: readonly CustomColumn[] = [],
 ): Promise<{ text: string; rows: number }> {
-  const parts = [CSV_BOM, csvHeader()];
+  const parts = [CSV_BOM, csvHeader(custom)];
   const written = new Set<string>();
   for (let offset = 0; ; offset += PAGE_ROWS) {
     const page = await queries.query({ ...view, offset, limit: PAGE_ROWS });
@@ -47,7 +49,7 @@ export async function filteredCsv(
     );
     for (const row of full) {
       if (row === undefined || written.has(row.url)) continue;
-      parts.push(csvRecord(toJsonlRow(row, broken, issues, redirects)));
+      parts.push(csvRecord(toJsonlRow(row, broken, issues, redirects), custom));
       written.add(row.url);
     }
     if (page.rows.length < PAGE_ROWS) return { text: parts.join(''), rows: written.size };

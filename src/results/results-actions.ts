@@ -12,6 +12,8 @@ import type { AuditResult } from '../audit/engine.ts';
 import type { CheckId } from '../audit/checks.ts';
 import type { CrawlRecord, PageRecord } from '../core/model.ts';
 import { exportFileName } from '../export/format-info.ts';
+import { customColumnsOf } from '../export/csv.ts';
+import { NO_ISSUES } from '../export/issues-of-source.ts';
 import { issuesToCsv } from '../export/issues-csv.ts';
 import { browsertrixConfigFileName, browsertrixConfigYaml } from '../handoff/browsertrix-config.ts';
 import { issuesFileName } from '../reports/issues-view.tsx';
@@ -45,7 +47,7 @@ export async function exportTableView(
   crawl: CrawlRecord,
   query: BaseQuery,
 ): Promise<void> {
-  const { text } = await filteredCsv(ports.queries, ports.reader, query);
+  const { text } = await filteredCsv(ports.queries, ports.reader, query, NO_ISSUES, customColumnsOf(crawl.settings));
   await ports.saveCsv(exportFileName(crawl, 'csv').replace(/\.csv$/, '-view.csv'), text);
 }
 

@@ -228,6 +228,8 @@ export function fromSettings(settings: Partial<CrawlSettings>): FormValues {
     ...DEFAULT_SETTINGS,
     excludePatterns: [...DEFAULT_SETTINGS.excludePatterns],
     extraOrigins: [...DEFAULT_SETTINGS.extraOrigins],
+    searches: [...DEFAULT_SETTINGS.searches],
+    extractions: [...DEFAULT_SETTINGS.extractions],
   };
   for (const key of Object.keys(all) as SettingKey[]) {
     if (settings[key] !== undefined) Object.assign(all, { [key]: settings[key] });
@@ -314,7 +316,13 @@ export function checkSettings(settings: Partial<CrawlSettings>): CheckResult {
 
 function withoutStartUrl(settings: CrawlSettings): SiteSettings {
   const { startUrl: _startUrl, ...rest } = settings;
-  return { ...rest, excludePatterns: [...rest.excludePatterns], extraOrigins: [...rest.extraOrigins] };
+  return {
+    ...rest,
+    excludePatterns: [...rest.excludePatterns],
+    extraOrigins: [...rest.extraOrigins],
+    searches: [...rest.searches],
+    extractions: [...rest.extractions],
+  };
 }
 
 /**

@@ -79,6 +79,8 @@ function builtInSettings(): SiteSettings {
     ...DEFAULT_SETTINGS,
     excludePatterns: [...DEFAULT_SETTINGS.excludePatterns],
     extraOrigins: [...DEFAULT_SETTINGS.extraOrigins],
+    searches: [...DEFAULT_SETTINGS.searches],
+    extractions: [...DEFAULT_SETTINGS.extractions],
   };
 }
 

@@ -19,9 +19,10 @@ import { crawlFixture, pageFixture } from '../support/store-contract.ts';
 
 const A = 'https://a.example';
 
-function sourceOf(pages: PageRecord[]): ExportSource {
+function sourceOf(pages: PageRecord[], settings: { searches?: string[]; extractions?: string[] } = {}): ExportSource {
+  const crawl = crawlFixture('c1');
   return {
-    crawl: crawlFixture('c1'),
+    crawl: { ...crawl, settings: { ...crawl.settings, ...settings } },
     async *rows() {
       yield* pages;
     },
@@ -36,11 +37,14 @@ interface Written {
   rowsCounted: number;
 }
 
-async function writeAll(pages: PageRecord[]): Promise<Written> {
+async function writeAll(
+  pages: PageRecord[],
+  settings: { searches?: string[]; extractions?: string[] } = {},
+): Promise<Written> {
   let rowsCounted = 0;
   const chunks: Uint8Array[] = [];
   const context = { software: 'Tabcrawl test', now: new Date(0), onRow: () => void (rowsCounted += 1) };
-  for await (const chunk of writeCsv(sourceOf(pages), context)) chunks.push(chunk);
+  for await (const chunk of writeCsv(sourceOf(pages, settings), context)) chunks.push(chunk);
   const bytes = Buffer.concat(chunks);
   return { chunks, bytes, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes), rowsCounted };
 }
@@ -83,11 +87,35 @@ describe('CSV export', () => {
     assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
   });
 
-  it('names the JSON Lines fields in their order in the header, but the render object', async () => {
+  it('names the JSON Lines fields in their order in the header, but the render object and the custom ones', async () => {
     const { text } = await writeAll([]);
-    const fields = Object.keys(toJsonlRow(page(1), NO_BROKEN_URLS)).filter((field) => field !== 'render');
+    const fields = Object.keys(toJsonlRow(page(1), NO_BROKEN_URLS)).filter(
+      (field) => !['render', 'searches', 'extracted'].includes(field),
+    );
     assert.deepEqual(parseCsv(text), [fields]);
     assert.deepEqual([...CSV_COLUMNS], fields);
+  });
+
+  it('has a column per custom search and extraction, after the fixed ones, and empty cells where a row was not searched', async () => {
+    const settings = {
+      searches: ['old=Discontinued', 'tracker=regex:UA-\\d+'],
+      extractions: ['price=css:.price', '=bad'],
+    };
+    const searched = page(1, {
+      custom: { searches: { old: 2, tracker: 0 }, extracted: { price: ['=1+1', '€ 12'] } },
+    });
+    const { text } = await writeAll([searched, page(2)], settings);
+    const [header, first, second] = parseCsv(text);
+    // A rule that does not parse is no column (the crawl could not have applied it).
+    assert.deepEqual(header?.slice(CSV_COLUMNS.length), ['search:old', 'search:tracker', 'extract:price']);
+    // The values as lists are written; a value a spreadsheet would run is defused.
+    assert.deepEqual(first?.slice(CSV_COLUMNS.length), ['2', '0', "'=1+1 | € 12"]);
+    assert.deepEqual(second?.slice(CSV_COLUMNS.length), ['', '', '']);
+    assert.equal(header?.length, first?.length);
+    const row = toJsonlRow(searched, NO_BROKEN_URLS);
+    assert.deepEqual(row.searches, { old: 2, tracker: 0 });
+    assert.deepEqual(row.extracted, { price: ['=1+1', '€ 12'] });
+    assert.equal(toJsonlRow(page(2), NO_BROKEN_URLS).searches, null);
   });
 
   it('ends every record, the last one too, in CRLF and has no bare LF', async () => {

@@ -8,6 +8,8 @@
  * followed from it.
  */
 import { canonicalOf } from '../../page-facts/indexability.ts';
+import { applyRules, hasRules } from '../../custom-rules/apply-rules.ts';
+import { rulesOf } from '../../custom-rules/rules-of.ts';
 import { pageFactsOf } from '../../page-facts/response-facts.ts';
 import { decodeHtml, isHtmlType, looksBinary, parseContentType } from '../../links/decode-html.ts';
 import { extractLinks, type ExtractedLink, type PageLinks } from '../../links/extract-links.ts';
@@ -107,6 +109,8 @@ export function readHtmlInto(
   });
   // Only fragments of pages the crawl may hold can be checked against their anchors.
   row.facts = { ...facts, fragmentLinks: facts.fragmentLinks.filter((link) => scope.check(link.url).inScope) };
+  const rules = rulesOf(settings);
+  if (hasRules(rules)) row.custom = applyRules(text, rules);
   return { found, kept };
 }
 
