@@ -60,26 +60,3 @@ export function parsePageDom(html: string): PageDom {
     },
   };
 }
-
-let empty: PageDom | null = null;
-
-/** Why a selector cannot be read (the engine's words), or null. */
-export function checkCss(selector: string): string | null {
-  try {
-    empty ??= parsePageDom('<html><body></body></html>');
-    empty.css(selector);
-    return null;
-  } catch (error) {
-    return `not a CSS selector: ${error instanceof Error ? error.message : String(error)}`;
-  }
-}
-
-/** Why an XPath expression cannot be read, or null. */
-export function checkXpath(expression: string): string | null {
-  try {
-    xpath.parse(expression);
-    return null;
-  } catch (error) {
-    return `not an XPath 1.0 expression: ${error instanceof Error ? error.message : String(error)}`;
-  }
-}

@@ -15,11 +15,11 @@
  * (`(a+)+`) is refused: on a page an attacker writes, its backtracking can take hours, and a regex cannot be
  * stopped once it runs (`safe-regex2`'s star-height test).
  *
- * Pure: errors are returned as data, never thrown. CSS and XPath syntax is checked by the same engines that
- * apply them (`dom-query.ts`).
+ * Pure: errors are returned as data, never thrown. CSS and XPath syntax is checked by the parsers of the
+ * engines that apply them (`syntax-check.ts`).
  */
 import safeRegex from 'safe-regex2';
-import { checkCss, checkXpath } from './dom-query.ts';
+import { checkCss, checkXpath } from './syntax-check.ts';
 
 /** Most searches, and most extractions, one crawl may hold. */
 export const MAX_RULES = 25;
