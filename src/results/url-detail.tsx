@@ -24,6 +24,7 @@ import {
 } from './format.ts';
 import type { RowReader } from './row-reader.ts';
 import { resultsSearch } from '../messaging/routes.ts';
+import { CustomSection } from './custom-detail.tsx';
 import { PageFactsSection } from './page-facts-detail.tsx';
 import { RenderSection } from './render-detail.tsx';
 import { SourceSection } from './source-section.tsx';
@@ -103,6 +104,7 @@ function RowDetail(props: UrlDetailProps & { row: PageRecord }) {
         link={(url) => <DetailLink crawlId={props.crawlId} url={url} onOpen={props.onOpen} />}
       />
       <RenderSection row={row} link={(url) => <DetailLink crawlId={props.crawlId} url={url} onOpen={props.onOpen} />} />
+      <CustomSection row={row} />
       <Section title="Robots" testId="detail-robots">
         {row.blockedBy === 'robots' ? (
           <p>
