@@ -5,6 +5,7 @@
 import { notCrawledTotal } from '../core/crawl/not-crawled.ts';
 import type { ResultsViewName } from '../messaging/routes.ts';
 import { CrawlBar } from './crawl-bar.tsx';
+import { RerunPanel } from './rerun-panel.tsx';
 import { useResultsContext } from './use-results.ts';
 
 export interface ResultsHeaderProps {
@@ -55,6 +56,9 @@ export function ResultsHeader({ crawlId, now }: ResultsHeaderProps) {
           onBrowsertrixConfig={results.onBrowsertrixConfig}
           viewTotal={view === 'table' ? windows.total : null}
         />
+      )}
+      {crawl !== undefined && results.rerunStore !== undefined && (
+        <RerunPanel key={crawl.id} crawl={crawl} store={results.rerunStore} />
       )}
       {!results.isMissing && (
         <nav class="results-tabs" aria-label="Views">

@@ -6,6 +6,7 @@
  * Also the effects of the page's life: the debounced search, the table and
  * facets read again as rows come, the tab's title, the run time ticking.
  */
+import type { RerunStore } from '../core/custom-rules/rerun-rules.ts';
 import { createContext, type RefObject } from 'preact';
 import { useCallback, useContext, useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
 import type { AuditResult } from '../audit/engine.ts';
@@ -80,6 +81,8 @@ export interface ResultsViewProps {
   tabcrawlVersion?: string;
   /** The clock, for the run time. @default Date.now */
   now?: () => number;
+  /** Where *Re-run extraction* reads stored pages and writes their findings; no Search and extraction panel without it. */
+  rerunStore?: RerunStore;
   /** Where the columns chosen are kept (the tab gives its `localStorage`); null: the default columns, not kept. @default null */
   prefs?: PrefsStorage | null;
 }
@@ -125,6 +128,8 @@ export interface Results {
   /** Saves the links of the table's rows as shown (one line per link); undefined on the other views. */
   onExportViewLinks: (() => Promise<void>) | undefined;
   onBrowsertrixConfig: (() => Promise<void>) | undefined;
+  /** Where *Re-run extraction* works; undefined: no Search and extraction panel. */
+  rerunStore: RerunStore | undefined;
 }
 
 /** The results page's state and actions for the components under `ResultsView` (reached through a context). */
@@ -298,6 +303,7 @@ export function useResults(props: ResultsViewProps & { crawlId: string }): Resul
       saveConfig === undefined || crawl === undefined
         ? undefined
         : () => saveBrowsertrixConfig({ saveConfig, tabcrawlVersion }, crawl),
+    rerunStore: props.rerunStore,
   };
 }
 

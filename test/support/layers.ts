@@ -56,7 +56,14 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
 /** Packages that reach the browser: only the shells may import them. */
 export const BROWSER_PACKAGES = new Set(['webextension-polyfill']);
 /** Packages the core may use: pure parsers (linkedom and xpath for custom extraction, safe-regex2 to refuse runaway patterns). */
-export const CORE_PACKAGES = new Set(['htmlparser2', 'robots-parser', 'linkedom', 'xpath', 'safe-regex2', 'css-select']);
+export const CORE_PACKAGES = new Set([
+  'htmlparser2',
+  'robots-parser',
+  'linkedom',
+  'xpath',
+  'safe-regex2',
+  'css-select',
+]);
 
 export interface SourceFile {
   /** Path from `src/`, with `/`. */

@@ -7,6 +7,9 @@ import { describe, it } from 'node:test';
 import { MAX_COUNT, MAX_VALUES, MAX_VALUE_CHARS, applyRules } from '../../src/core/custom-rules/apply-rules.ts';
 import { MAX_RULES, parseExtraction, parseRules, parseSearch } from '../../src/core/custom-rules/rule-spec.ts';
 import { rulesOf } from '../../src/core/custom-rules/rules-of.ts';
+import { RERUN_BATCH, rerunRules, type RerunStore } from '../../src/core/custom-rules/rerun-rules.ts';
+import type { PageRecord } from '../../src/core/model.ts';
+import { pageFixture } from '../support/store-contract.ts';
 import { validateSettings } from '../../src/core/settings.ts';
 
 /** The rules of these specs, which must all parse. */
@@ -218,5 +221,126 @@ describe('applying custom rules to a page', () => {
     assert.equal(rulesOf(settings), rulesOf({ ...settings }));
     assert.deepEqual(rulesOf({ searches: [], extractions: [] }), { searches: [], extractions: [] });
     assert.deepEqual(rulesOf({} as never), { searches: [], extractions: [] });
+  });
+});
+
+describe('re-running custom rules on a stored crawl', () => {
+  /** A store of rows and bodies in memory, recording what a re-run writes. */
+  function memoryStore(rows: PageRecord[], bodies: Record<string, string>) {
+    const written: { url: string; custom: unknown }[] = [];
+    const kept: { searches: readonly string[]; extractions: readonly string[] }[] = [];
+    const asked: string[] = [];
+    const store: RerunStore = {
+      pagesAfter: (_, afterSeq, limit) => Promise.resolve(rows.filter((row) => row.seq > afterSeq).slice(0, limit)),
+      getBodies: (crawlId, sha256s) => {
+        asked.push(...sha256s);
+        return Promise.resolve(
+          sha256s.map((sha256) =>
+            bodies[sha256] === undefined
+              ? undefined
+              : { crawlId, sha256, url: '', bytes: new TextEncoder().encode(bodies[sha256]) },
+          ),
+        );
+      },
+      putFindings: (_, findings) => {
+        written.push(...findings);
+        return Promise.resolve();
+      },
+      putRules: (_, searches, extractions) => {
+        kept.push({ searches, extractions });
+        return Promise.resolve();
+      },
+    };
+    return { store, written, kept, asked };
+  }
+
+  const row = (seq: number, overrides: Partial<PageRecord>): PageRecord =>
+    ({ ...pageFixture('c1', `https://a.test/p${seq}`, seq), ...overrides }) as PageRecord;
+  const FACTS = { wordCount: 1 } as unknown as PageRecord['facts'];
+
+  it('reads every HTML page from its stored body (the rendered DOM when rendered) and keeps the rules', async () => {
+    const rows = [
+      row(1, { sha256: 'a', contentType: 'text/html', facts: FACTS }),
+      row(2, { sha256: 'img', contentType: 'image/png', facts: null }),
+      row(3, {
+        sha256: 'static',
+        contentType: 'text/html',
+        facts: FACTS,
+        render: { outcome: 'rendered', sha256: 'dom' } as unknown as PageRecord['render'],
+      }),
+      row(4, { sha256: 'gone', contentType: 'text/html', facts: FACTS }),
+      ...Array.from({ length: RERUN_BATCH + 5 }, (_, i) => row(10 + i, { sha256: 'a', facts: FACTS })),
+    ];
+    const { store, written, kept, asked } = memoryStore(rows, {
+      a: '<p class="v">one</p> old',
+      static: '<p class="v">static</p>',
+      dom: '<p class="v">rendered</p> old old',
+    });
+    const progress: number[] = [];
+    const result = await rerunRules(
+      store,
+      { id: 'c1', state: 'finished' },
+      { searches: ['old=old'], extractions: ['v=css:.v'] },
+      (p) => progress.push(p.rows),
+    );
+    assert.deepEqual(result, { ok: true, rows: rows.length, pages: RERUN_BATCH + 7, withoutBody: 1 });
+    assert.ok(
+      !asked.includes('img') && !asked.includes('static'),
+      'the image and the static HTML of a rendered page are not read',
+    );
+    assert.deepEqual(written.find((w) => w.url.endsWith('/p3'))?.custom, {
+      searches: { old: 2 },
+      extracted: { v: ['rendered'] },
+    });
+    assert.equal(written.find((w) => w.url.endsWith('/p4'))?.custom, undefined);
+    assert.ok(!written.some((w) => w.url.endsWith('/p2')));
+    assert.deepEqual(progress, [RERUN_BATCH, rows.length]);
+    assert.deepEqual(kept, [{ searches: ['old=old'], extractions: ['v=css:.v'] }]);
+  });
+
+  it('clears the findings when the rules are emptied, reading no body', async () => {
+    const { store, written, asked } = memoryStore(
+      [row(1, { sha256: 'a', facts: FACTS, custom: { searches: { x: 1 }, extracted: {} } })],
+      {
+        a: 'x',
+      },
+    );
+    const result = await rerunRules(store, { id: 'c1', state: 'stopped' }, { searches: [], extractions: [] });
+    assert.ok(result.ok);
+    assert.deepEqual(written, [{ url: 'https://a.test/p1', custom: undefined }]);
+    assert.deepEqual(asked, []);
+  });
+
+  it('refuses a running crawl and bad rules, writing nothing', async () => {
+    const { store, written, kept } = memoryStore([row(1, { sha256: 'a', facts: FACTS })], { a: 'x' });
+    for (const state of ['running', 'paused'] as const) {
+      const result = await rerunRules(store, { id: 'c1', state }, { searches: ['a=b'], extractions: [] });
+      assert.ok(!result.ok && 'message' in result && result.message.includes(state));
+    }
+    const bad = await rerunRules(
+      store,
+      { id: 'c1', state: 'finished' },
+      { searches: ['nope'], extractions: ['x=css:[['] },
+    );
+    assert.ok(!bad.ok && 'problems' in bad);
+    assert.equal(bad.problems.searches.length + bad.problems.extractions.length, 2);
+    assert.deepEqual(written, []);
+    assert.deepEqual(kept, []);
+  });
+
+  it('stops between batches when aborted, keeping the old rules', async () => {
+    const rows = Array.from({ length: RERUN_BATCH * 3 }, (_, i) => row(i + 1, { sha256: 'a', facts: FACTS }));
+    const { store, written, kept } = memoryStore(rows, { a: 'x' });
+    const stop = new AbortController();
+    const result = await rerunRules(
+      store,
+      { id: 'c1', state: 'finished' },
+      { searches: ['x=x'], extractions: [] },
+      () => stop.abort(),
+      stop.signal,
+    );
+    assert.ok(!result.ok && 'message' in result && /Stopped/.test(result.message));
+    assert.equal(written.length, RERUN_BATCH);
+    assert.deepEqual(kept, []);
   });
 });

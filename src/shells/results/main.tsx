@@ -2,7 +2,7 @@
  * The results tab's browser shell: the only file of the page that touches the
  * browser (the address, the history, the database, the background's messages
  * and events, new tabs). It opens the crawl database (extension pages share
- * the worker's origin; this page only reads) and renders {@link ResultsView}
+ * the worker's origin; this page reads, and writes only what *Re-run extraction* finds) and renders {@link ResultsView}
  * with the Dexie queries, the push channel and the message client.
  *
  * Address: `src/shells/results/index.html?crawl=<id>` shows a crawl;
@@ -25,6 +25,7 @@ import { onEvent, send } from '../../messaging/client.ts';
 import { TabcrawlDatabase } from '../../storage/database.ts';
 import { DexieCrawlPageQueries } from '../../storage/dexie-page-queries.ts';
 import { DexieRowReader } from '../../results/dexie-row-reader.ts';
+import { DexieRerunStore } from '../../storage/dexie-rerun-store.ts';
 import { parseResultsParams } from '../../messaging/routes.ts';
 import type { PageLocation } from '../../results/results-address.ts';
 import { ResultsView } from '../../results/results-view.tsx';
@@ -97,6 +98,7 @@ if (root !== null) {
       saveConfig={saveConfig}
       tabcrawlVersion={browser.runtime.getManifest().version}
       prefs={window.localStorage}
+      rerunStore={new DexieRerunStore(db)}
     />,
     root,
   );
