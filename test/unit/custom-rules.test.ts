@@ -52,6 +52,11 @@ describe('custom search and extraction specs', () => {
     });
     const xpath = parseExtraction('a=xpath://meta[@name="author"]/@content');
     assert.ok(xpath.ok && xpath.value.via.type === 'xpath');
+    // A pattern only the older syntax reads is taken without Unicode mode, not refused.
+    assert.deepEqual(parseSearch('dash=regex:a\\-b{'), {
+      ok: true,
+      value: { name: 'dash', rule: 'regex:a\\-b{', match: { type: 'regex', source: 'a\\-b{', flags: '' } },
+    });
     const regex = parseExtraction('sku=regex:(?si)SKU-(\\d+)');
     assert.ok(regex.ok && regex.value.via.type === 'regex' && regex.value.via.flags === 'isu');
   });

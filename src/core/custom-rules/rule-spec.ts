@@ -34,7 +34,7 @@ const NAME = new RegExp(`^[A-Za-z0-9][A-Za-z0-9 _.-]{0,${MAX_NAME_CHARS - 1}}$`)
 /** A regex as the rules keep it: JavaScript's source and flags (without `g`, added where needed). */
 export interface RegexRule {
   source: string;
-  /** Some of `i`, `m`, `s`; `u` always. */
+  /** Some of `i`, `m`, `s`; and `u` unless the pattern is read only without it. */
   flags: string;
 }
 
@@ -91,13 +91,22 @@ function splitSpec(spec: string): Parsed<{ name: string; rule: string }> {
 export function parseRegex(pattern: string): Parsed<RegexRule> {
   const inline = /^\(\?([ims]+)\)/.exec(pattern);
   const source = inline === null ? pattern : pattern.slice(inline[0].length);
-  const flags = `${[...new Set(inline?.[1] ?? '')].sort().join('')}u`;
+  const inlineFlags = [...new Set(inline?.[1] ?? '')].sort().join('');
   if (source.length === 0) return { ok: false, message: 'the pattern is empty' };
+  // Unicode mode first (a character is a code point); a pattern only the older syntax reads (`\-`, a lone
+  // `{`, as other engines allow) is taken in it rather than refused.
   let compiled: RegExp;
+  let flags = `${inlineFlags}u`;
   try {
     compiled = new RegExp(source, flags);
-  } catch (error) {
-    return { ok: false, message: `not a valid pattern: ${error instanceof Error ? error.message : String(error)}` };
+  } catch (unicodeError) {
+    try {
+      flags = inlineFlags;
+      compiled = new RegExp(source, flags);
+    } catch {
+      const message = unicodeError instanceof Error ? unicodeError.message : String(unicodeError);
+      return { ok: false, message: `not a valid pattern: ${message}` };
+    }
   }
   if (!safeRegex(compiled))
     return {
