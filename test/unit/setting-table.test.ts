@@ -34,6 +34,8 @@ function otherValue(key: TableKey): unknown {
   if (key === 'pathPrefix') return '/docs/';
   if (key === 'excludePatterns') return ['*?print=*'];
   if (key === 'extraOrigins') return ['https://docs.example.org'];
+  if (key === 'searches') return ['old=Discontinued'];
+  if (key === 'extractions') return ['price=css:.price'];
   throw new Error(`no other value for ${key}`);
 }
 

@@ -251,6 +251,8 @@ describe('settings form values', () => {
       allowPrivateAddresses: false,
       render: 'auto',
       renderTimeoutSeconds: '15',
+      searches: '',
+      extractions: '',
     });
   });
 

@@ -11,7 +11,6 @@
  */
 import { decodeHtml } from '../links/decode-html.ts';
 import type { CrawlState, PageRecord } from '../model.ts';
-import type { StoredBody } from '../crawl/ports.ts';
 import { applyRules, hasRules, type CustomFindings } from './apply-rules.ts';
 import { parseRules, type RuleProblem } from './rule-spec.ts';
 
@@ -22,8 +21,8 @@ export const RERUN_BATCH = 100;
 export interface RerunStore {
   /** The crawl's rows with `seq > afterSeq`, in `seq` order, at most `limit`. */
   pagesAfter(crawlId: string, afterSeq: number, limit: number): Promise<PageRecord[]>;
-  /** Stored bodies by SHA-256 (hex), in the order asked; undefined where none is stored. */
-  getBodies(crawlId: string, sha256s: readonly string[]): Promise<(StoredBody | undefined)[]>;
+  /** Stored bodies by SHA-256 (hex), in the order asked; undefined where none is stored (a `StoredBody` fits). */
+  getBodies(crawlId: string, sha256s: readonly string[]): Promise<({ bytes: Uint8Array } | undefined)[]>;
   /** Sets the findings of these rows (undefined: none), writing that field only. */
   putFindings(crawlId: string, findings: readonly { url: string; custom: CustomFindings | undefined }[]): Promise<void>;
   /** Keeps the rules as the crawl's settings (`searches`, `extractions`), writing those fields only. */
