@@ -17,20 +17,28 @@ const ALIASES = {
   dexie: 'node_modules/dexie/dist/dexie.mjs',
 };
 
-/** CommonJS packages the browser cannot load as is: bundled to one ES module each on first request. */
-const COMMONJS_PACKAGES = ['robots-parser'];
+/** CommonJS packages the browser cannot load as is: bundled to one ES module each (its default export) on first request. */
+const COMMONJS_PACKAGES = ['robots-parser', 'xpath', 'safe-regex2'];
+
+/** ES module packages that import CommonJS (linkedom's canvas shim, css-select's boolbase): bundled with their named exports. */
+const ESM_PACKAGES = ['linkedom', 'css-select'];
+
+const PREBUNDLED = [...COMMONJS_PACKAGES, ...ESM_PACKAGES];
 
 const PREBUNDLE_PREFIX = '/__prebundled__/';
 
-/** Maps {@link ALIASES} and serves {@link COMMONJS_PACKAGES} as ES modules bundled by esbuild. */
+/** Maps {@link ALIASES} and serves {@link PREBUNDLED} as ES modules bundled by esbuild. */
 function packageShimPlugin() {
   /** @type {Map<string, Promise<string>>} */
   const bundles = new Map();
   const bundle = (name) => {
     let pending = bundles.get(name);
     if (pending === undefined) {
+      const entry = ESM_PACKAGES.includes(name)
+        ? { stdin: { contents: `export * from '${name}';`, resolveDir: rootDir, loader: 'js' } }
+        : { entryPoints: [require.resolve(name, { paths: [rootDir] })] };
       pending = build({
-        entryPoints: [require.resolve(name, { paths: [rootDir] })],
+        ...entry,
         bundle: true,
         format: 'esm',
         platform: 'browser',
@@ -51,13 +59,13 @@ function packageShimPlugin() {
     name: 'tabcrawl-package-shims',
     resolveImport({ source }) {
       if (Object.hasOwn(ALIASES, source)) return `/${ALIASES[source]}`;
-      if (COMMONJS_PACKAGES.includes(source)) return `${PREBUNDLE_PREFIX}${encodeURIComponent(source)}.js`;
+      if (PREBUNDLED.includes(source)) return `${PREBUNDLE_PREFIX}${encodeURIComponent(source)}.js`;
       return undefined;
     },
     async serve(context) {
       if (!context.path.startsWith(PREBUNDLE_PREFIX)) return undefined;
       const name = decodeURIComponent(context.path.slice(PREBUNDLE_PREFIX.length, -'.js'.length));
-      if (!COMMONJS_PACKAGES.includes(name)) return undefined;
+      if (!PREBUNDLED.includes(name)) return undefined;
       return { body: await bundle(name), type: 'js' };
     },
   };

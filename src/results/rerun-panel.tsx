@@ -31,6 +31,21 @@ function resultText(result: Extract<RerunResult, { ok: true }>): string {
   return `Done: ${count(result.pages, 'page', 'pages')} searched again from what the crawl stored; nothing was requested.${missing} The exports have the new columns.`;
 }
 
+/** One list of rules: a labelled text area, a rule per line. */
+function RuleField(props: { label: string; testId: string; value: string; onInput: (value: string) => void }) {
+  return (
+    <label class="rerun-field">
+      {props.label}
+      <textarea
+        rows={3}
+        value={props.value}
+        data-testid={props.testId}
+        onInput={(event) => props.onInput(event.currentTarget.value)}
+      />
+    </label>
+  );
+}
+
 export function RerunPanel({ crawl, store }: { crawl: CrawlRecord; store: RerunStore }) {
   const [searches, setSearches] = useState((crawl.settings.searches ?? []).join('\n'));
   const [extractions, setExtractions] = useState((crawl.settings.extractions ?? []).join('\n'));
@@ -65,24 +80,8 @@ export function RerunPanel({ crawl, store }: { crawl: CrawlRecord; store: RerunS
         One rule per line: NAME=TEXT or NAME=regex:PATTERN to search, NAME=css:SELECTOR, NAME=xpath:EXPR or
         NAME=regex:PATTERN to extract. The results are in the URL detail and the CSV and JSON Lines exports.
       </p>
-      <label class="rerun-field">
-        {SEARCHES_LABEL}
-        <textarea
-          rows={3}
-          value={searches}
-          data-testid="rerun-searches"
-          onInput={(event) => setSearches(event.currentTarget.value)}
-        />
-      </label>
-      <label class="rerun-field">
-        {EXTRACTIONS_LABEL}
-        <textarea
-          rows={3}
-          value={extractions}
-          data-testid="rerun-extractions"
-          onInput={(event) => setExtractions(event.currentTarget.value)}
-        />
-      </label>
+      <RuleField label={SEARCHES_LABEL} testId="rerun-searches" value={searches} onInput={setSearches} />
+      <RuleField label={EXTRACTIONS_LABEL} testId="rerun-extractions" value={extractions} onInput={setExtractions} />
       <button type="button" data-testid="rerun-run" disabled={!canRun || isRunning} onClick={() => void run()}>
         Re-run on stored pages
       </button>

@@ -140,6 +140,8 @@ describe('settings form', () => {
       'allow-private-addresses': false,
       render: 'auto',
       'render-timeout': '15',
+      searches: '',
+      extractions: '',
     });
     expect(FIELDS.map((field) => field.setting)).to.have.members(Object.keys(DEFAULT_SETTINGS));
   });
