@@ -240,7 +240,9 @@ describe('Firefox: a crawl survives its event page being stopped', () => {
         const next = STOP_AT_DONE[stopsSeen.length];
         if (next === undefined || now.counts.done < next) return;
         // Not just before the watchdog alarm, which would start the page again within the 300 ms looked at below.
-        await clearOfWatchdog(session);
+        // 6 s clear of it: under load in CI, marking, stopping and reading the status took over the 2 s default
+        // and the alarm woke the page (statuses RUNNING, STOPPED, RUNNING).
+        await clearOfWatchdog(session, 6000);
         await markBackground(session, stopsSeen.length + 1);
         const before = await session.backgroundStatus();
         await session.stopBackground();
