@@ -173,7 +173,7 @@ describe('a bad custom rule on the command line', () => {
   it('is refused before any browser starts, naming the rule', async () => {
     const run = await crawlCli(['http://127.0.0.1:9/', '--extract', 'price=css:[[', '--out', '/tmp/never.csv']);
     assert.equal(run.code, 2);
-    assert.match(run.stderr, /--extract: custom extractions: "price=css:\[\[": not a CSS selector/);
+    assert.match(run.stderr, /--extract: "price=css:\[\[": not a CSS selector/);
     const nested = await crawlCli(['http://127.0.0.1:9/', '--search', 'slow=regex:(a+)+$']);
     assert.equal(nested.code, 2);
     assert.match(nested.stderr, /nests repetition/);

@@ -168,6 +168,17 @@ describe('parseCliArgs', () => {
     assert.match(usageMessage(['--demo', '--also', 'https://b.example']), /--demo cannot be combined with --also/);
   });
 
+  test('a bad --search or --extract is a usage error naming the option once and quoting the spec', () => {
+    assert.equal(
+      usageMessage(['https://example.com/', '--extract', 'price=css:[[']),
+      '--extract: "price=css:[[": not a CSS selector: Expected name, found [',
+    );
+    assert.equal(
+      usageMessage(['https://example.com/', '--search', 'no-equals']),
+      '--search: "no-equals": write it as NAME=RULE',
+    );
+  });
+
   test('a delay of zero seconds is allowed', () => {
     const result = parseCliArgs(['https://example.com/', '--delay', '0']);
     assert.equal(result.kind === 'crawl' && result.settings.delayMs, 0);

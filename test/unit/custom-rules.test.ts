@@ -10,7 +10,10 @@ import { rulesOf } from '../../src/core/custom-rules/rules-of.ts';
 import { RERUN_BATCH, rerunRules, type RerunStore } from '../../src/core/custom-rules/rerun-rules.ts';
 import type { PageRecord } from '../../src/core/model.ts';
 import { pageFixture } from '../support/store-contract.ts';
-import { validateSettings } from '../../src/core/settings.ts';
+import { DEFAULT_SETTINGS, validateSettings } from '../../src/core/settings.ts';
+import { readHtmlInto } from '../../src/core/crawl/kinds/page-kind.ts';
+import { applyRender } from '../../src/core/crawl/render/rendered-page.ts';
+import type { RenderOutcome } from '../../src/core/crawl/ports.ts';
 
 /** The rules of these specs, which must all parse. */
 function rules(searches: string[], extractions: string[] = []): ReturnType<typeof parseRules>['rules'] {
@@ -39,7 +42,11 @@ describe('custom search and extraction specs', () => {
     });
     assert.deepEqual(parseSearch('x=regex:(?i)ua-\\d+'), {
       ok: true,
-      value: { name: 'x', rule: 'regex:(?i)ua-\\d+', match: { type: 'regex', source: 'ua-\\d+', flags: 'iu' } },
+      value: {
+        name: 'x',
+        rule: 'regex:(?i)ua-\\d+',
+        match: { type: 'regex', source: 'ua-\\d+', flags: 'iu', pattern: /ua-\d+/giu },
+      },
     });
     // text: escapes a text that starts like a rule; the first = splits, later ones are the rule's.
     assert.deepEqual(parseSearch('lit=text:regex:a=b'), {
@@ -55,7 +62,11 @@ describe('custom search and extraction specs', () => {
     // A pattern only the older syntax reads is taken without Unicode mode, not refused.
     assert.deepEqual(parseSearch('dash=regex:a\\-b{'), {
       ok: true,
-      value: { name: 'dash', rule: 'regex:a\\-b{', match: { type: 'regex', source: 'a\\-b{', flags: '' } },
+      value: {
+        name: 'dash',
+        rule: 'regex:a\\-b{',
+        match: { type: 'regex', source: 'a\\-b{', flags: '', pattern: new RegExp('a\\-b{', 'g') },
+      },
     });
     const regex = parseExtraction('sku=regex:(?si)SKU-(\\d+)');
     assert.ok(regex.ok && regex.value.via.type === 'regex' && regex.value.via.flags === 'isu');
@@ -221,11 +232,74 @@ describe('applying custom rules to a page', () => {
     assert.deepEqual(applyRules(broken, rules([], ['v=xpath:count(//*[@class="v"])'])).extracted['v'], ['2']);
   });
 
+  it('runs one compiled pattern per rule on page after page, each from its start', () => {
+    const parsed = rules(['word=regex:kettle'], ['first=regex:(\\w+) kettle']);
+    const search = parsed.searches[0]?.match;
+    assert.ok(search?.type === 'regex');
+    const pattern = search.pattern;
+    // A page whose last match leaves the pattern far along does not shorten the next page's count.
+    const long = `${'x'.repeat(500)} kettle kettle`;
+    assert.equal(applyRules(long, parsed).searches['word'], 2);
+    assert.equal(applyRules('kettle', parsed).searches['word'], 1);
+    assert.deepEqual(applyRules('a Blue kettle', parsed).extracted['first'], ['Blue']);
+    assert.equal(search.pattern, pattern, 'the same compiled pattern');
+    // An empty match steps over a whole code point in Unicode mode: an emoji is one position, not two.
+    assert.equal(applyRules('a\u{1F600}b', rules(['empty=regex:x*'])).searches['empty'], 4);
+  });
+
   it('parses the rules of a crawl once, and none when the crawl has none', () => {
     const settings = { searches: ['a=b'], extractions: ['c=css:p'] };
     assert.equal(rulesOf(settings), rulesOf({ ...settings }));
     assert.deepEqual(rulesOf({ searches: [], extractions: [] }), { searches: [], extractions: [] });
     assert.deepEqual(rulesOf({} as never), { searches: [], extractions: [] });
+  });
+});
+
+describe('custom rules on a rendered page', () => {
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    startUrl: 'http://127.0.0.1/',
+    searches: ['sold=Sold out'],
+    extractions: ['price=css:.price'],
+  };
+  const SHELL = '<html><head><title>Loading</title></head><body><div id="app"></div><p>Sold out</p></body></html>';
+  const LIVE = '<html><head><title>Kettle</title></head><body><p class="price">€ 12</p></body></html>';
+  const run = {
+    why: 'always',
+    startedAt: 0,
+    endedAt: 10,
+    requests: { requests: [], refused: [], navigations: [] },
+    sha256: null,
+  };
+
+  /** A page row as its static fetch left it. */
+  function fetched(): PageRecord {
+    const row = pageFixture('c', 'http://127.0.0.1/p', 1);
+    readHtmlInto(row, SHELL, 'utf-8', settings);
+    return row;
+  }
+
+  it('finds in the rendered DOM, replacing what the HTML as fetched had', () => {
+    const row = fetched();
+    assert.deepEqual(row.custom, { searches: { sold: 1 }, extracted: { price: [] } });
+    const outcome: RenderOutcome = {
+      ok: true,
+      html: LIVE,
+      truncated: false,
+      scriptErrors: [],
+      navigations: [],
+      capped: false,
+      requests: 1,
+    };
+    applyRender(row, outcome, run, settings);
+    assert.deepEqual(row.custom, { searches: { sold: 0 }, extracted: { price: ['€ 12'] } });
+  });
+
+  it('keeps the findings of the HTML as fetched when the render fails', () => {
+    const row = fetched();
+    applyRender(row, { ok: false, code: 'timeout', message: 'no document within 10000 ms' }, run, settings);
+    assert.equal(row.render?.outcome, 'timeout');
+    assert.deepEqual(row.custom, { searches: { sold: 1 }, extracted: { price: [] } });
   });
 });
 

@@ -34,26 +34,38 @@ function countText(html: string, text: string): number {
   return count;
 }
 
-/** The matches of a pattern, each as `pick` makes it, at most `max`; an empty match steps one character on. */
-function eachMatch<T>(html: string, regex: RegexRule, max: number, pick: (match: RegExpExecArray) => T): T[] {
-  const pattern = new RegExp(regex.source, `${regex.flags}g`);
-  const found: T[] = [];
-  for (let match = pattern.exec(html); match !== null && found.length < max; match = pattern.exec(html)) {
-    found.push(pick(match));
-    if (match[0].length === 0) pattern.lastIndex++;
+/**
+ * The matches of a rule's pattern in `html`, in order; an empty match steps one character (a code point in
+ * Unicode mode) on, as `String.prototype.matchAll` does. Runs the rule's one compiled pattern from the start:
+ * take what is needed, then drop the generator before the next call (the callers here are synchronous).
+ */
+function* matchesOf(html: string, regex: RegexRule): Generator<RegExpExecArray> {
+  const { pattern } = regex;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(html); match !== null; match = pattern.exec(html)) {
+    yield match;
+    if (match[0].length === 0) {
+      const at = pattern.lastIndex;
+      pattern.lastIndex = at + (pattern.unicode && (html.codePointAt(at) ?? 0) > 0xffff ? 2 : 1);
+    }
   }
-  return found;
 }
 
-/** Matches of a pattern in `html`, up to {@link MAX_COUNT}. */
+/** How many times a rule's pattern matches `html`, up to {@link MAX_COUNT}. */
 function countMatches(html: string, regex: RegexRule): number {
-  const pattern = new RegExp(regex.source, `${regex.flags}g`);
   let count = 0;
-  for (let match = pattern.exec(html); match !== null && count < MAX_COUNT; match = pattern.exec(html)) {
-    count++;
-    if (match[0].length === 0) pattern.lastIndex++;
-  }
+  for (const _match of matchesOf(html, regex)) if (++count >= MAX_COUNT) break;
   return count;
+}
+
+/** The values a regex extraction finds: each match's first capture group, else the whole match, at most {@link MAX_VALUES}. */
+function regexValues(html: string, regex: RegexRule): string[] {
+  const values: string[] = [];
+  for (const match of matchesOf(html, regex)) {
+    values.push(collapse(match.length > 1 ? (match[1] ?? '') : match[0]));
+    if (values.length >= MAX_VALUES) break;
+  }
+  return values;
 }
 
 const keepValues = (values: readonly string[]): string[] =>
@@ -72,9 +84,7 @@ export function applyRules(html: string, rules: CustomRules): CustomFindings {
     const via = extraction.via;
     try {
       if (via.type === 'regex') {
-        findings.extracted[extraction.name] = keepValues(
-          eachMatch(html, via, MAX_VALUES, (match) => collapse(match.length > 1 ? (match[1] ?? '') : match[0])),
-        );
+        findings.extracted[extraction.name] = keepValues(regexValues(html, via));
       } else {
         dom ??= parsePageDom(html);
         findings.extracted[extraction.name] = keepValues(

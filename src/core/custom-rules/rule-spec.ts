@@ -31,11 +31,16 @@ export const MAX_RULE_CHARS = 1000;
 /** A name: a letter or digit first, then letters, digits, spaces, `-`, `_`, `.` (it heads a column). */
 const NAME = new RegExp(`^[A-Za-z0-9][A-Za-z0-9 _.-]{0,${MAX_NAME_CHARS - 1}}$`);
 
-/** A regex as the rules keep it: JavaScript's source and flags (without `g`, added where needed). */
+/** A regex as the rules keep it: JavaScript's source and flags, and the pattern compiled once from them. */
 export interface RegexRule {
   source: string;
   /** Some of `i`, `m`, `s`; and `u` unless the pattern is read only without it. */
   flags: string;
+  /**
+   * `source` compiled with `flags` and `g`, once per parse (`rules-of.ts` keeps the parse for the crawl): stateful
+   * (`lastIndex`), so only `matchesOf` (`apply-rules.ts`) runs it, from the start, one use at a time.
+   */
+  pattern: RegExp;
 }
 
 /** A search: counts the matches of a text or a pattern in the page's HTML. */
@@ -114,7 +119,7 @@ export function parseRegex(pattern: string): Parsed<RegexRule> {
       message:
         'the pattern nests repetition (such as (a+)+ or (\\w+\\s?)*), which can take hours on a hostile page: write it without the nesting',
     };
-  return { ok: true, value: { source, flags } };
+  return { ok: true, value: { source, flags, pattern: new RegExp(source, `${flags}g`) } };
 }
 
 /** Parses one `--search` spec. */

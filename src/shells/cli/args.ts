@@ -14,6 +14,8 @@ import {
 } from '../../core/settings.ts';
 import {
   EXTRA_ORIGINS_LABEL,
+  EXTRACTIONS_LABEL,
+  SEARCHES_LABEL,
   SETTING_ENTRIES,
   SETTING_TABLE,
   type CliSpec,
@@ -296,9 +298,10 @@ function settingsUsageError(error: SettingsError | undefined): ParseResult {
   const option = OPTION_OF_FIELD[error.field];
   if (option === undefined) return usageError(error.message);
   // The form's label says which field; on the command line the option does.
-  const message = error.message.startsWith(`${EXTRA_ORIGINS_LABEL}: `)
-    ? error.message.slice(EXTRA_ORIGINS_LABEL.length + 2)
-    : error.message;
+  const label = [EXTRA_ORIGINS_LABEL, SEARCHES_LABEL, EXTRACTIONS_LABEL].find((l) =>
+    error.message.startsWith(`${l}: `),
+  );
+  const message = label === undefined ? error.message : error.message.slice(label.length + 2);
   return usageError(`${option}: ${message.charAt(0).toLowerCase()}${message.slice(1)}`);
 }
 

@@ -2,8 +2,11 @@
  * What a render changes in a page's row: the rendered DOM is read as the static HTML was
  * (`readHtmlInto`: title, links, facts), those become the row's, and the static HTML's are kept in
  * `row.render.static`; every URL the page used joins its resources (so that an archive replays it); the
- * links only the rendered page has are followed like any link. A failed render keeps the static facts and
- * says why.
+ * links only the rendered page has are followed like any link. The crawl's custom rules run again on the
+ * rendered DOM and their findings replace the static HTML's (`readHtmlInto`). A failed render keeps the static
+ * facts and findings and says why: that is why the static fetch applies the rules too, to a page it queues for
+ * rendering (its body is at hand there, and a render can fail in a later run; one more pass per rendered page,
+ * small beside the render).
  */
 import type { PageRecord, RenderRecord } from '../../model.ts';
 import type { CrawlSettings } from '../../settings.ts';
