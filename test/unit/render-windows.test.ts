@@ -1,7 +1,12 @@
 /** Which windows the next worker closes as render windows a stopped one left unnoted (`render-windows.ts`). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { unnotedRenderWindows, whatToClose } from '../../src/shells/background/adapters/render-windows.ts';
+import {
+  ownTabsOf,
+  unnotedRenderWindows,
+  whatToClose,
+  windowNoteOf,
+} from '../../src/shells/background/adapters/render-windows.ts';
 
 describe('render windows left unnoted by a stopped worker', () => {
   it('are the minimized one-tab windows opened after the pending note, and no other', () => {
@@ -42,5 +47,18 @@ describe('render windows left unnoted by a stopped worker', () => {
     assert.deepEqual(whatToClose([3, 4], [{ id: 3 }, { id: 9 }, { id: 4 }]), { tabs: [3, 4] });
     assert.deepEqual(whatToClose([3], [{ id: 9 }]), { tabs: [] });
     assert.deepEqual(whatToClose([], [{}]), { window: true });
+  });
+
+  it("counts as Tabcrawl's the tab a worker stopped while creating it, from the note made before", () => {
+    // Noted before tabs.create: tab 9 is someone else's; 3 (the blank tab) and 12 (the unnoted render tab) are Tabcrawl's.
+    const note = windowNoteOf({ others: [9] });
+    assert.deepEqual(ownTabsOf(note, [{ id: 3 }, { id: 9 }, { id: 12 }]), [3, 12]);
+    assert.deepEqual(whatToClose([3, 12], [{ id: 3 }, { id: 12 }]), { window: true });
+    // With no other tab, the whole window is closed.
+    assert.deepEqual(ownTabsOf(windowNoteOf({ others: [] }), [{ id: 3 }, { id: 12 }]), [3, 12]);
+    // Notes as written before: a list of tabs, or true; anything else reads as the whole window.
+    assert.deepEqual(ownTabsOf(windowNoteOf([3, 'x', 4]), [{ id: 3 }, { id: 5 }]), [3, 4]);
+    assert.equal(ownTabsOf(windowNoteOf(true), [{ id: 3 }]), true);
+    assert.equal(windowNoteOf('junk'), true);
   });
 });

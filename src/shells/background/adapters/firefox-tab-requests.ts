@@ -233,8 +233,13 @@ export class FirefoxTabRequests {
     }
     for (let serves = 0; serves < MAX_SERVES; serves += 1) {
       const served = await this.job.serve(request).catch((): Served => ({ kind: 'refused', because: 'failed' }));
-      if (tracked.answered) {
-        // Released as the crawl's fetch (the answer is then `response`), or the render ended.
+      if (tracked.answered || tracked.over) {
+        // Released as the crawl's fetch (the answer is then `response`), or the render ended; or the request
+        // was over while the crawl decided (the page dropped it: Firefox reported its error, which ended no
+        // turn then). A turn given now ends at once: else it held its host, every step and render request
+        // waiting, until the render's end (measured: 7 to 10 s with nothing sent to the shop, in
+        // firefox-rendered-restart.test.ts under load).
+        this.answer(tracked, { cancel: true });
         if (served.kind === 'go') await served.ended('cut');
         return;
       }

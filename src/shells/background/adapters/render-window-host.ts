@@ -15,7 +15,7 @@
  * (`whatToClose`).
  */
 import type { RenderContainers } from './render-containers.ts';
-import { unnotedRenderWindows, whatToClose } from './render-windows.ts';
+import { ownTabsOf, unnotedRenderWindows, whatToClose, windowNoteOf, type WindowNote } from './render-windows.ts';
 
 /** Time given to closing a tab or window, in ms: a browser that does not answer does not hold the crawl. */
 const CLEANUP_TIMEOUT_MS = 5_000;
@@ -62,8 +62,9 @@ export class RenderWindowHost {
       if (this.inUse === 0) this.idleTimer = setTimeout(() => void this.closeIfIdle(), this.idleMs);
     };
     let cookieStoreId: string | undefined;
+    let windowId: number | undefined;
     try {
-      const windowId = await this.window();
+      windowId = await this.window();
       cookieStoreId = await this.containers?.open();
       // `cookieStoreId` is Firefox's (tabs.create takes it there); Chrome's types do not know it.
       const createProperties: chrome.tabs.CreateProperties & { cookieStoreId?: string } = {
@@ -72,6 +73,12 @@ export class RenderWindowHost {
         active: true,
         ...(cookieStoreId === undefined ? {} : { cookieStoreId }),
       };
+      // Noted first with the tabs others have in the window: a worker stopped before it learns the new tab's id
+      // leaves a tab the next worker still knows as Tabcrawl's (else it closed only the blank tab, and the window
+      // stayed open with the render tab in it).
+      const windowTabs = await chrome.tabs.query({ windowId }).catch((): chrome.tabs.Tab[] => []);
+      const others = windowTabs.flatMap((t) => (t.id === undefined || this.ownTabs.includes(t.id) ? [] : [t.id]));
+      await noteRenderWindow(windowId, { others });
       const tab = await chrome.tabs.create(createProperties);
       const tabId = tab.id;
       if (tabId === undefined) throw new Error('the browser opened no tab to render in');
@@ -79,6 +86,7 @@ export class RenderWindowHost {
       await noteRenderWindow(windowId, this.ownTabs);
       let closing: Promise<void> | undefined;
       const container = cookieStoreId;
+      const tabWindow = windowId;
       return {
         tabId,
         // Once: later calls wait for the first (the render tab closes it before detaching, the renderer after).
@@ -89,12 +97,14 @@ export class RenderWindowHost {
             // part of the render; one a stopped worker left is removed by the next (removeLeftoverRenderContainers).
             if (container !== undefined) void this.containers?.remove(container);
             this.ownTabs = this.ownTabs.filter((id) => id !== tabId);
-            if (this.windowId === windowId) await noteRenderWindow(windowId, this.ownTabs);
+            if (this.windowId === tabWindow) await noteRenderWindow(tabWindow, this.ownTabs);
             release();
           })()),
       };
     } catch (error) {
       if (cookieStoreId !== undefined) void this.containers?.remove(cookieStoreId);
+      // No tab was made: the window's note goes back to the tabs it has (a note `{ others }` would claim any new tab).
+      if (windowId !== undefined && this.windowId === windowId) await noteRenderWindow(windowId, this.ownTabs);
       release();
       throw error;
     }
@@ -202,10 +212,10 @@ const WINDOW_KEY_PREFIX = 'render-window-';
 
 /**
  * Notes the render window `windowId` in `storage.session` (a failure is ignored): open, with the tabs
- * Tabcrawl opened in it (`true`: the whole window is Tabcrawl's, as each of Firefox's render windows is), or
- * closed (`false`). Firefox's renderer notes its windows here too, so one cleanup closes what either left.
+ * Tabcrawl opened in it (a {@link WindowNote}: `true`, the whole window is Tabcrawl's, as each of Firefox's
+ * render windows is; `{ others }` while a render tab is being created), or closed (`false`). Firefox's renderer notes its windows here too, so one cleanup closes what either left.
  */
-export async function noteRenderWindow(windowId: number, open: boolean | readonly number[]): Promise<void> {
+export async function noteRenderWindow(windowId: number, open: false | WindowNote): Promise<void> {
   const key = `${WINDOW_KEY_PREFIX}${windowId}`;
   const session = typeof chrome === 'undefined' ? undefined : chrome.storage?.session;
   if (session === undefined) return;
@@ -241,11 +251,11 @@ export async function closeLeftoverRenderWindows(
 ): Promise<number> {
   if (typeof chrome === 'undefined' || chrome.storage?.session === undefined) return 0;
   const noted: Record<string, unknown> = await chrome.storage.session.get(null).catch(() => ({}));
-  const windows = new Map<number, true | number[]>();
+  const windows = new Map<number, WindowNote>();
   for (const [key, value] of Object.entries(noted)) {
     const id = Number(key.slice(WINDOW_KEY_PREFIX.length));
     if (!key.startsWith(WINDOW_KEY_PREFIX) || !Number.isInteger(id)) continue;
-    windows.set(id, Array.isArray(value) ? value.filter(Number.isInteger) : true);
+    windows.set(id, windowNoteOf(value));
   }
   const pending = noted[PENDING_KEY];
   if (Array.isArray(pending)) {
@@ -260,11 +270,12 @@ export async function closeLeftoverRenderWindows(
 }
 
 /**
- * Closes a render window, or only Tabcrawl's tabs in it (`ownTabs`; `true`: every tab is Tabcrawl's) when
- * it holds someone else's; bounded in time (a window or tab already gone is fine); and forgets it.
+ * Closes a render window, or only Tabcrawl's tabs in it (as `note` tells them: `ownTabsOf`) when it holds
+ * someone else's; bounded in time (a window or tab already gone is fine); and forgets it.
  */
-export async function closeRenderWindow(windowId: number, ownTabs: true | readonly number[] = true): Promise<void> {
-  const tabs = ownTabs === true ? [] : await chrome.tabs.query({ windowId }).catch((): chrome.tabs.Tab[] => []);
+export async function closeRenderWindow(windowId: number, note: WindowNote = true): Promise<void> {
+  const tabs = note === true ? [] : await chrome.tabs.query({ windowId }).catch((): chrome.tabs.Tab[] => []);
+  const ownTabs = ownTabsOf(note, tabs);
   const close = ownTabs === true ? { window: true as const } : whatToClose(ownTabs, tabs);
   if ('window' in close) await bounded(chrome.windows.remove(windowId));
   else if (close.tabs.length > 0) await bounded(chrome.tabs.remove(close.tabs));

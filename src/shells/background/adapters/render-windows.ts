@@ -38,3 +38,26 @@ export function whatToClose(
   if (ids.every((id) => ownTabs.includes(id))) return { window: true };
   return { tabs: ids.filter((id) => ownTabs.includes(id)) };
 }
+
+/**
+ * A render window as noted in `storage.session`: `true` (every tab in it is Tabcrawl's), the tabs Tabcrawl
+ * opened in it, or, while a render tab is being created, `{ others }`: the tabs someone else had in it then,
+ * so that the tab a worker stopped mid-creation left (whose id it never learnt) counts as Tabcrawl's.
+ */
+export type WindowNote = true | readonly number[] | { readonly others: readonly number[] };
+
+/** A note as read back from `storage.session` (anything else: the whole window, as older notes said). */
+export function windowNoteOf(value: unknown): WindowNote {
+  const ids = (list: unknown[]): number[] => list.filter((id): id is number => Number.isInteger(id));
+  if (Array.isArray(value)) return ids(value);
+  if (typeof value === 'object' && value !== null && Array.isArray((value as { others?: unknown }).others))
+    return { others: ids((value as { others: unknown[] }).others) };
+  return true;
+}
+
+/** The tabs of a noted render window that are Tabcrawl's, given the tabs it has now; `true`: all of them. */
+export function ownTabsOf(note: WindowNote, windowTabs: readonly { id?: number }[]): true | number[] {
+  if (note === true) return true;
+  if (!('others' in note)) return [...note];
+  return windowTabs.flatMap((tab) => (tab.id === undefined || note.others.includes(tab.id) ? [] : [tab.id]));
+}
