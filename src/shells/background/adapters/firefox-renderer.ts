@@ -98,10 +98,11 @@ export class FirefoxRenderer implements Renderer {
     } catch (error) {
       return { ok: false, code: 'failed', message: messageOf(error) };
     } finally {
-      forget?.();
       requests?.end();
       await tab?.close();
       requests?.unlisten();
+      // After the tab is closed: a suspended render's tab stays blocked until then (render-suspension.ts).
+      forget?.();
       this.busy = false;
     }
   }

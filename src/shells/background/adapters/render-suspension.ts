@@ -13,7 +13,7 @@
  * error to a listener still there) cancels the suspension (measured: with the tab closed here, about:debugging's
  * *Terminate background script* never stopped the page in 10 tries). The next event page closes the window left
  * open, then removes the rule ({@link removeRenderBlockRule}). New renders wait until the suspension is cancelled
- * (`runtime.onSuspendCanceled`: the page runs on, its render's tab is closed as usual and the rule removed) or
+ * (`runtime.onSuspendCanceled`: the page runs on, its render's tab is closed as usual, then the rule removed) or
  * the page is gone.
  */
 import browser from 'webextension-polyfill';
@@ -32,6 +32,8 @@ export interface SuspendableRender {
 export class RenderSuspension {
   private suspending = false;
   private readonly renders = new Set<SuspendableRender>();
+  /** Renders suspended whose tab is not closed yet: the block rule stays while any is (see {@link resume}). */
+  private readonly suspendedOpen = new Set<SuspendableRender>();
   private waiters: (() => void)[] = [];
   /** The tabs the block rule names during this suspension: every call rewrites the rule, so it keeps them all. */
   private blocked: number[] = [];
@@ -58,13 +60,15 @@ export class RenderSuspension {
   /**
    * Tells the suspension of a render under way; a render that begins while the page is being suspended is
    * suspended at once.
-   * @returns the function that forgets it (call it when the render ends).
+   * @returns the function that forgets it: call it once the render's tab is closed (not before: a suspended
+   *   render's tab is kept blocked until then, {@link resume}).
    */
   add(render: SuspendableRender): () => void {
     this.renders.add(render);
     if (this.suspending) this.suspendAll([render]);
     return () => {
       this.renders.delete(render);
+      if (this.suspendedOpen.delete(render)) this.unblockWhenClosed();
     };
   }
 
@@ -78,15 +82,28 @@ export class RenderSuspension {
   resume(): void {
     if (!this.suspending) return;
     this.suspending = false;
-    this.blocked = [];
-    void removeRenderBlockRule();
+    this.unblockWhenClosed();
     const waiters = this.waiters;
     this.waiters = [];
     for (const wake of waiters) wake();
   }
 
+  /**
+   * Removes the block rule once the page runs on and every suspended render's tab is closed. A suspended render
+   * removed its listeners at once, so its tab, open until its render's end closes it, must stay blocked until
+   * then: removed at the cancellation itself, the rule let that tab's requests go with the browser's
+   * User-Agent (measured: `/private/track` and the api host's `/secret/pixel`, which robots.txt disallows, the
+   * latter before that host's robots.txt, in firefox-rendered-restart.test.ts under load).
+   */
+  private unblockWhenClosed(): void {
+    if (this.suspending || this.suspendedOpen.size > 0 || this.blocked.length === 0) return;
+    this.blocked = [];
+    void removeRenderBlockRule();
+  }
+
   private suspendAll(renders: readonly SuspendableRender[]): void {
     if (renders.length === 0) return;
+    for (const render of renders) this.suspendedOpen.add(render);
     // A render that began its tab as the suspension came is added later: the rule still names the earlier tabs.
     this.blocked = [...new Set([...this.blocked, ...renders.map((render) => render.tabId)])];
     // Each call is sent to the browser before this function returns; none is waited for (the page may go first).
