@@ -470,7 +470,19 @@ export interface RenderEntry {
   why: string;
   /** Renders begun and cut short (a worker or browser restart): after {@link MAX_RENDER_ATTEMPTS} it is given up. */
   attempts: number;
+  /**
+   * Renders the renderer itself ended `stopped` (Firefox suspending its event page, a suspension it may cancel
+   * and the page run on): after {@link MAX_RENDER_STOPS} it is given up. Missing in entries stored before it: 0.
+   */
+  stops?: number;
 }
 
 /** Most renders of one page begun before it is given up (each cut short by a restart). */
 export const MAX_RENDER_ATTEMPTS = 3;
+
+/**
+ * Most renders of one page the renderer may end `stopped` before it is given up: more than the restarts,
+ * since a suspension Firefox cancels stops the render while the event page lives on (one request to stop the
+ * page took up to 10 suspensions in the tests), which is no fault of the page's.
+ */
+export const MAX_RENDER_STOPS = 10;

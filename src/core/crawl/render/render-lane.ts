@@ -4,11 +4,12 @@
  * its own: its page's document and everything the page asks for are answered by the crawl
  * (`page-requests.ts`), on each host's turn. Its outcome is recorded in one transaction that also takes the
  * page off the queue, so a render cut short by a stopped worker is done again by the next run (after
- * {@link MAX_RENDER_ATTEMPTS} begun renders the page is given up, with a recorded failure); a render cut
- * short by a pause is put back as it was.
+ * {@link MAX_RENDER_ATTEMPTS} begun renders the page is given up, with a recorded failure; after
+ * {@link MAX_RENDER_STOPS} renders the renderer itself ended `stopped`, too); a render cut short by a pause is
+ * put back as it was.
  */
 import { sha256Hex } from '../../hash.ts';
-import { MAX_RENDER_ATTEMPTS, type PageRecord, type RenderEntry } from '../../model.ts';
+import { MAX_RENDER_ATTEMPTS, MAX_RENDER_STOPS, type PageRecord, type RenderEntry } from '../../model.ts';
 import type { CrawlView } from '../crawl-view.ts';
 import { renderCapMs } from '../kinds/work-kind.ts';
 import type { Renderer, RenderOutcome } from '../ports.ts';
@@ -69,12 +70,21 @@ export class RenderLane {
         if (entry === undefined) return { kind: 'none', renders: writes.crawl.counts.renders ?? 0 };
         const [row] = await writes.getPages([entry.url]);
         entry.attempts += 1;
-        if (row === undefined || entry.attempts > MAX_RENDER_ATTEMPTS || this.renderer === null) {
+        const stops = entry.stops ?? 0;
+        const givenUp = entry.attempts > MAX_RENDER_ATTEMPTS || stops >= MAX_RENDER_STOPS;
+        if (row === undefined || givenUp || this.renderer === null) {
           if (row !== undefined) {
             const outcome: RenderOutcome =
               this.renderer === null
                 ? { ok: false, code: 'unavailable', message: 'this browser gives Tabcrawl no way to render pages' }
-                : { ok: false, code: 'failed', message: `its render was cut short ${MAX_RENDER_ATTEMPTS} times` };
+                : {
+                    ok: false,
+                    code: 'failed',
+                    message:
+                      stops >= MAX_RENDER_STOPS
+                        ? `the browser stopped its render ${MAX_RENDER_STOPS} times`
+                        : `its render was cut short ${MAX_RENDER_ATTEMPTS} times`,
+                  };
             const now = ctx.clock.now();
             applyRender(
               row,
@@ -151,8 +161,11 @@ export class RenderLane {
       if (!abort.signal.aborted) abort.abort();
     }
     if (abortedBy === null && !outcome.ok && outcome.code === 'stopped') {
-      // The renderer was stopped from outside (Firefox suspending its event page): the page stays queued, this
-      // attempt counted, as when a worker stops mid-render; rendered again by this run or the next.
+      // The renderer was stopped from outside (Firefox suspending its event page, which it may cancel): the page
+      // stays queued, counted as a stop, not a cut-short attempt (MAX_RENDER_STOPS); rendered again by this run or
+      // the next. If the page goes before this is written, the attempt counted when it was taken stays.
+      const stopped: RenderEntry = { ...entry, attempts: entry.attempts - 1, stops: (entry.stops ?? 0) + 1 };
+      await ctx.commits.run(entry.crawlId, (writes) => writes.tx.putRenders([stopped]), undefined);
       view.scheduler.workAdded();
       return;
     }
