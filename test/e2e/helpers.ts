@@ -67,8 +67,10 @@ export async function exportRows(session: Pick<ExtensionSession, 'request'>, cra
 export function stopMidRender(
   stop: () => Promise<void>,
   { maxStops, spacingMs }: { maxStops: number; spacingMs: number },
-): { during: (crawl: CrawlSummary) => Promise<void>; stops: () => number } {
+): { during: (crawl: CrawlSummary) => Promise<void>; stops: () => number; stoppedAt: () => readonly number[] } {
   let stops = 0;
+  /** When each stop had ended (ms since the epoch): the worker was gone by then. */
+  const stoppedAt: number[] = [];
   let nextStopAt = 0;
   /** `counts.rendered` at the last stop. */
   let renderedAtStop = -1;
@@ -79,8 +81,9 @@ export function stopMidRender(
     if (Date.now() < nextStopAt) return;
     await stop();
     stops += 1;
+    stoppedAt.push(Date.now());
     renderedAtStop = rendered;
     nextStopAt = Date.now() + spacingMs + stops * 250;
   };
-  return { during, stops: () => stops };
+  return { during, stops: () => stops, stoppedAt: () => stoppedAt };
 }

@@ -62,9 +62,15 @@ describe('a rendered crawl survives restarts', () => {
       for (const page of site.pages) {
         const row = rows.find((r) => r.url === page.url) as {
           title?: string | null;
+          status?: number | null;
+          error?: unknown;
           render?: { outcome: string; message?: string | null };
         };
-        assert.equal(row?.render?.outcome, 'rendered', `${page.url}: ${row?.render?.message ?? ''}`);
+        assert.equal(
+          row?.render?.outcome,
+          'rendered',
+          `${page.url}: ${row ? JSON.stringify({ status: row.status, error: row.error, render: row.render }).slice(0, 1500) : 'no row'}`,
+        );
         assert.equal(row?.title, page.title, page.url);
       }
       const byCrawl = (entry: RequestLogEntry): boolean => /tabcrawl/.test(entry.userAgent ?? '');
