@@ -260,7 +260,7 @@ export class FirefoxTabRequests {
 
   /** Lets the held request go as the crawl's fetch of its URL; null when it was answered meanwhile. */
   private async release(tracked: Tracked, request: FetchRequest): Promise<FetchOutcome | null> {
-    if (tracked.answered || this.ended) return null;
+    if (tracked.answered || tracked.over || this.ended) return null;
     let copy: ResponseCopy;
     try {
       copy = new ResponseCopy(tracked.requestId, request, () => tracked.requestHeaders);
@@ -289,6 +289,9 @@ export class FirefoxTabRequests {
   private over(tracked: Tracked, how: TurnEnd): void {
     if (tracked.over) return;
     tracked.over = true;
+    // No longer offered to the crawl's fetches: a step that took a request already over would wait on a copy
+    // that never comes, until its timeout, and record the URL failed.
+    tracked.withdraw();
     if (this.live.get(tracked.requestId) === tracked) this.live.delete(tracked.requestId);
     void tracked.ended?.(how, tracked.serverMs).catch(() => undefined);
     this.events.activity();
