@@ -213,7 +213,8 @@ const WINDOW_KEY_PREFIX = 'render-window-';
 /**
  * Notes the render window `windowId` in `storage.session` (a failure is ignored): open, with the tabs
  * Tabcrawl opened in it (a {@link WindowNote}: `true`, the whole window is Tabcrawl's, as each of Firefox's
- * render windows is; `{ others }` while a render tab is being created), or closed (`false`). Firefox's renderer notes its windows here too, so one cleanup closes what either left.
+ * render windows is; `{ others }` while a render tab is being created), or closed (`false`). Firefox's
+ * renderer notes its windows here too, so one cleanup closes what either left.
  */
 export async function noteRenderWindow(windowId: number, open: false | WindowNote): Promise<void> {
   const key = `${WINDOW_KEY_PREFIX}${windowId}`;
