@@ -219,8 +219,9 @@ export function validateSettings(input: Partial<CrawlSettings> & { startUrl: str
 /**
  * Checks {@link CrawlSettings.searches} and {@link CrawlSettings.extractions} (`core/custom-rules/rule-spec.ts`):
  * one message per bad spec, naming it (it is the user's own text, cut to 80 characters); the lists copied.
+ * Also what *Re-run extraction* is given for a stored crawl (`crawl/apply-rules`).
  */
-function checkCustomRules(settings: CrawlSettings): SettingsError[] {
+export function checkCustomRules(settings: Pick<CrawlSettings, 'searches' | 'extractions'>): SettingsError[] {
   const searches: unknown = settings.searches;
   const extractions: unknown = settings.extractions;
   const isList = (value: unknown): value is string[] =>

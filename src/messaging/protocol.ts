@@ -83,6 +83,16 @@ export interface Requests {
   'crawl/resume': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
   /** Starts a new crawl with the settings of this one. Fails with `already-running` or `permission-needed` like `crawl/start`. */
   'crawl/rerun': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
+  /**
+   * Applies custom searches and extractions (docs/search-and-extraction.md) to a stored crawl's pages from their
+   * stored bodies, nothing fetched, and keeps them as its rules: *Re-run extraction*, as the command line's
+   * `--import` uses it. Fails with `invalid-settings` (each bad spec named) or `bad-request` (a crawl still
+   * running or paused).
+   */
+  'crawl/apply-rules': {
+    request: { crawlId: string; searches: string[]; extractions: string[] };
+    reply: { crawl: CrawlSummary; pages: number; withoutBody: number };
+  };
   /** The hosts of a crawl with URLs left, most pending first, and what each waits for. */
   'crawl/hosts': { request: { crawlId: string }; reply: { hosts: HostProgress[] } };
   'crawl/get': { request: { crawlId: string }; reply: { crawl: CrawlSummary } };
@@ -214,6 +224,7 @@ const REQUEST_TYPE_LIST: Record<RequestType, true> = {
   'crawl/pause': true,
   'crawl/resume': true,
   'crawl/rerun': true,
+  'crawl/apply-rules': true,
   'crawl/hosts': true,
   'crawl/get': true,
   'crawl/list': true,

@@ -231,6 +231,52 @@ describe('npm run crawl -- --import', () => {
     );
   }
 
+  for (const browser of ['chrome', 'firefox']) {
+    it(
+      `in ${browser === 'chrome' ? 'Chromium' : 'Firefox'}: applies --search and --extract to the archive's pages as stored, asking the site nothing`,
+      TIMEOUT,
+      async () => {
+        const y = join(out, `${browser}-rules.jsonl`);
+        const asked = site.requests.length;
+        const run = await crawlCli([
+          '--import',
+          wacz,
+          '--search',
+          'has title=<title>',
+          '--extract',
+          'title=css:title',
+          '--out',
+          y,
+          '--browser',
+          browser,
+        ]);
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(run.stderr, /^tabcrawl: applying 1 search and 1 extraction to the imported pages$/m);
+        assert.match(run.stderr, /^tabcrawl: applied to \d+ HTML pages?$/m);
+        assert.equal(site.requests.length, asked, 'the site was asked nothing');
+        const rows = readFileSync(y, 'utf8')
+          .trim()
+          .split('\n')
+          .map(
+            (line) =>
+              JSON.parse(line) as {
+                url: string;
+                title: string | null;
+                searches: Record<string, number> | null;
+                extracted: Record<string, string[]> | null;
+              },
+          );
+        const titled = rows.filter((row) => row.title !== null && row.title !== '');
+        assert.ok(titled.length > 0, 'the archive has pages with titles');
+        // Each HTML page's extracted title is the title the crawl read; its search found the element.
+        for (const row of titled) {
+          assert.deepEqual(row.extracted?.['title'], [row.title], row.url);
+          assert.ok((row.searches?.['has title'] ?? 0) >= 1, row.url);
+        }
+      },
+    );
+  }
+
   it('an archive cut short exits 1, names the file and the byte, and writes nothing', TIMEOUT, async () => {
     const cut = join(out, 'cut.wacz');
     const { writeFileSync, existsSync } = await import('node:fs');

@@ -179,6 +179,21 @@ describe('parseCliArgs', () => {
     );
   });
 
+  test('--import takes --search and --extract, checked before a browser starts; no other crawl option', () => {
+    const result = parseCliArgs(['--import', 'site.wacz', '--search', 'old=Discontinued', '--extract', 'p=css:.price']);
+    assert.deepEqual(result.kind === 'import' && result.rules, {
+      searches: ['old=Discontinued'],
+      extractions: ['p=css:.price'],
+    });
+    const plain = parseCliArgs(['--import', 'site.wacz']);
+    assert.equal(plain.kind === 'import' && plain.rules, undefined);
+    assert.equal(
+      usageMessage(['--import', 'site.wacz', '--extract', 'p=css:[[']),
+      '--extract: "p=css:[[": not a CSS selector: Expected name, found [',
+    );
+    assert.match(usageMessage(['--import', 'site.wacz', '--delay', '1']), /--import cannot be combined with --delay/);
+  });
+
   test('a delay of zero seconds is allowed', () => {
     const result = parseCliArgs(['https://example.com/', '--delay', '0']);
     assert.equal(result.kind === 'crawl' && result.settings.delayMs, 0);

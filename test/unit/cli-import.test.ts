@@ -89,11 +89,21 @@ interface FakeImport {
   progressEveryMs?: number | 'never';
   outcome?: ImportedArchive | Error;
   exportFails?: boolean;
+  /** How `crawl/apply-rules` answers: its reply, or an error. */
+  applyRules?: { pages: number; withoutBody: number } | Error;
 }
 
-function fakePort(fake: FakeImport): ImportPort & { exported: { crawlId: string; path: string }[] } {
+function fakePort(
+  fake: FakeImport,
+): ImportPort & { exported: { crawlId: string; path: string }[]; applied: unknown[] } {
   const exported: { crawlId: string; path: string }[] = [];
-  const request = (<K extends RequestType>(type: K, _payload: RequestOf<K>): Promise<ReplyOf<K>> => {
+  const applied: unknown[] = [];
+  const request = (<K extends RequestType>(type: K, payload: RequestOf<K>): Promise<ReplyOf<K>> => {
+    if (type === 'crawl/apply-rules') {
+      applied.push(payload);
+      const answer = fake.applyRules ?? { pages: 0, withoutBody: 0 };
+      return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer as unknown as ReplyOf<K>);
+    }
     if (type === 'crawl/issues')
       return Promise.resolve({
         bySeverity: { error: 1, warning: 0, notice: 0 },
@@ -103,6 +113,7 @@ function fakePort(fake: FakeImport): ImportPort & { exported: { crawlId: string;
   }) as ImportPort['request'];
   return {
     exported,
+    applied,
     request,
     exportTo: async (crawlId, _format, path) => {
       if (fake.exportFails === true) throw new Error('disk full');
@@ -146,12 +157,23 @@ interface Said {
   text: string;
 }
 
-async function run(port: ImportPort, outputs: string[], abortAtMs?: number): Promise<{ code: number; said: Said[] }> {
+async function run(
+  port: ImportPort,
+  outputs: string[],
+  abortAtMs?: number,
+  rules?: { searches: string[]; extractions: string[] },
+): Promise<{ code: number; said: Said[] }> {
   const said: Said[] = [];
   const controller = new AbortController();
   let code: number | null = null;
-  void importAndExport(port, 'site.wacz', outputs, { cwd: dir, signal: controller.signal }, (line) =>
-    said.push({ at: Date.now(), text: line }),
+  void importAndExport(
+    port,
+    'site.wacz',
+    outputs,
+    { cwd: dir, signal: controller.signal },
+    (line) => said.push({ at: Date.now(), text: line }),
+    Date.now(),
+    rules,
   ).then((exit) => {
     code = exit;
   });
@@ -247,5 +269,34 @@ describe('importAndExport', () => {
     assert.equal(code, EXIT.interrupted);
     assert.equal(said.at(-1)?.text, 'interrupted: the import of site.wacz was cancelled: nothing was stored');
     assert.deepEqual(port.exported, []);
+  });
+
+  test('applies --search and --extract to the imported pages before writing, and says to how many', async () => {
+    const port = fakePort({ runMs: 500, applyRules: { pages: 12, withoutBody: 1 } });
+    const rules = { searches: ['old=Discontinued'], extractions: ['price=css:.price', 'sku=regex:SKU-(\\d+)'] };
+    const { code, said } = await run(port, ['rows.jsonl'], undefined, rules);
+    assert.equal(code, EXIT.ok);
+    assert.deepEqual(port.applied, [{ crawlId: 'imported-1', ...rules }]);
+    const lines = said.map((s) => s.text);
+    const applying = lines.indexOf('applying 1 search and 2 extractions to the imported pages');
+    const applied = lines.indexOf('applied to 12 HTML pages (1 without a stored body: no findings)');
+    const wrote = lines.findIndex((line) => line.startsWith('wrote 3 URLs'));
+    assert.ok(applying >= 0 && applied > applying && wrote > applied, lines.join('\n'));
+  });
+
+  test('an import whose rules could not be applied is still written out, and exits 1', async () => {
+    const port = fakePort({ runMs: 500, applyRules: new Error('bad-request: the crawl is running') });
+    const { code, said } = await run(port, ['rows.jsonl'], undefined, { searches: ['a=b'], extractions: [] });
+    assert.equal(code, EXIT.failed);
+    assert.ok(
+      said.some((s) => s.text === 'could not apply the searches and extractions: bad-request: the crawl is running'),
+    );
+    assert.deepEqual(port.exported, [{ crawlId: 'imported-1', path: join(dir, 'rows.jsonl') }]);
+  });
+
+  test('without rules, asks for none', async () => {
+    const port = fakePort({ runMs: 500 });
+    await run(port, []);
+    assert.deepEqual(port.applied, []);
   });
 });

@@ -9,6 +9,7 @@ import { emptyCounts } from '../../src/core/model.ts';
 import { DEFAULT_SETTINGS } from '../../src/core/settings.ts';
 import { FakeSite, page } from '../support/fake-site.ts';
 import { VirtualClock } from '../support/virtual-clock.ts';
+import type { RerunStore } from '../../src/core/custom-rules/rerun-rules.ts';
 
 const A = 'http://a.test';
 
@@ -26,7 +27,21 @@ function background() {
     newId: () => `crawl-${++ids}`,
     onActiveChange: (a) => active.push(a),
   });
-  const handlers = createHandlers(store, manager, clock);
+  /** What `crawl/apply-rules` wrote: reads go to the store, writes are kept here. */
+  const rerunWrites: { findings: { url: string; custom: unknown }[]; rules: unknown[] } = { findings: [], rules: [] };
+  const rerunStore: RerunStore = {
+    pagesAfter: (crawlId, afterSeq, limit) => store.pagesAfter(crawlId, afterSeq, limit),
+    getBodies: (crawlId, sha256s) => store.getBodies(crawlId, sha256s),
+    putFindings: (_, findings) => {
+      rerunWrites.findings.push(...findings);
+      return Promise.resolve();
+    },
+    putRules: (_, searches, extractions) => {
+      rerunWrites.rules.push({ searches, extractions });
+      return Promise.resolve();
+    },
+  };
+  const handlers = createHandlers(store, manager, clock, rerunStore);
   const send = <K extends RequestType>(message: MessageOf<K>) => dispatch(handlers, message);
   /** Lets virtual time pass until the crawl is no longer running. */
   const settle = async (crawlId: string) =>
@@ -35,7 +50,7 @@ function background() {
         while ((await store.getCrawl(crawlId))?.state === 'running') await clock.sleep(100);
       })(),
     );
-  return { clock, site, store, manager, send, settle, active };
+  return { clock, site, store, manager, send, settle, active, rerunWrites };
 }
 
 describe('message handlers', () => {
@@ -138,6 +153,48 @@ describe('message handlers', () => {
     const gone = await bg.send({ type: 'crawl/get', payload: { crawlId } });
     assert.equal(gone.ok ? null : gone.error.code, 'not-found');
     assert.equal((await bg.store.pagesAfter(crawlId, 0, 10)).length, 0);
+  });
+
+  it('applies searches and extractions to a stored crawl from its bodies, refusing bad specs and a running crawl', async () => {
+    const bg = background();
+    bg.site.route(`${A}/`, page(['/1', '/2']));
+    bg.site.route(`${A}/1`, page([]));
+    bg.site.route(`${A}/2`, page([]));
+    const started = await bg.send({ type: 'crawl/start', payload: { settings: { startUrl: `${A}/`, delayMs: 500 } } });
+    assert.ok(started.ok);
+    if (!started.ok) return;
+    const crawlId = started.value.crawl.id;
+    const running = await bg.send({
+      type: 'crawl/apply-rules',
+      payload: { crawlId, searches: ['links=href'], extractions: [] },
+    });
+    assert.equal(running.ok ? null : running.error.code, 'bad-request');
+    await bg.settle(crawlId);
+    const requests = bg.site.requests.length;
+    const bad = await bg.send({
+      type: 'crawl/apply-rules',
+      payload: { crawlId, searches: ['no equals sign'], extractions: ['p=css:[['] },
+    });
+    assert.equal(bad.ok ? null : bad.error.code, 'invalid-settings');
+    assert.deepEqual(bad.ok ? [] : bad.error.fields?.map((f) => f.field), ['searches', 'extractions']);
+    assert.equal(bg.rerunWrites.findings.length + bg.rerunWrites.rules.length, 0, 'nothing written for bad specs');
+    const applied = await bg.send({
+      type: 'crawl/apply-rules',
+      payload: { crawlId, searches: ['links=href'], extractions: ['first=regex:href="([^"]+)"'] },
+    });
+    assert.ok(applied.ok);
+    if (!applied.ok) return;
+    assert.equal(applied.value.pages, 3);
+    assert.equal(applied.value.withoutBody, 0);
+    const home = bg.rerunWrites.findings.find((f) => f.url === `${A}/`);
+    assert.deepEqual(home?.custom, { searches: { links: 2 }, extracted: { first: ['/1', '/2'] } });
+    assert.deepEqual(bg.rerunWrites.rules, [{ searches: ['links=href'], extractions: ['first=regex:href="([^"]+)"'] }]);
+    assert.equal(bg.site.requests.length, requests, 'nothing fetched');
+    const missing = await bg.send({
+      type: 'crawl/apply-rules',
+      payload: { crawlId: 'nope', searches: [], extractions: [] },
+    });
+    assert.equal(missing.ok ? null : missing.error.code, 'not-found');
   });
 
   it('pages through an export whose rows count their resources and broken resources, recorded in later chunks', async () => {

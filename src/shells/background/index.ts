@@ -10,6 +10,7 @@ import { IMPORT_LOCK } from '../../core/crawl/ports.ts';
 import { isMessage, type RequestType } from '../../messaging/protocol.ts';
 import { TabcrawlDatabase } from '../../storage/database.ts';
 import { DexieCrawlStore } from '../../storage/dexie-crawl-store.ts';
+import { DexieRerunStore } from '../../storage/dexie-rerun-store.ts';
 import { Badge, type BadgeAction } from './adapters/badge.ts';
 import { browserKindOf } from './adapters/browser-differences.ts';
 import { withAccessGuard } from './adapters/access-guard.ts';
@@ -53,7 +54,8 @@ wire.register(browserKind);
 
 // Open pages are told when a crawl changes (the push channel): they read again only then.
 const events = new CrawlEvents((message) => browser.runtime.sendMessage(message));
-const store = observeCrawlChanges(new DexieCrawlStore(new TabcrawlDatabase()), events.changed);
+const db = new TabcrawlDatabase();
+const store = observeCrawlChanges(new DexieCrawlStore(db), events.changed);
 const keepAlive = new KeepAlive();
 // Chrome MV3 and Firefox MV3 have `action`; Firefox MV2 only `browserAction`.
 const badgeAction: BadgeAction = browser.action ?? browser.browserAction;
@@ -116,7 +118,7 @@ const manager = new CrawlManager({
     badge.setActive(active);
   },
 });
-const handlers = createHandlers(store, manager);
+const handlers = createHandlers(store, manager, systemClock, new DexieRerunStore(db));
 
 browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime.MessageSender) => {
   if (!isMessage(message)) return undefined;

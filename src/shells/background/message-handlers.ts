@@ -26,6 +26,8 @@ import {
   TabcrawlError,
 } from '../../messaging/protocol.ts';
 import type { CrawlManager } from './crawl-manager.ts';
+import { rerunRules, type RerunStore } from '../../core/custom-rules/rerun-rules.ts';
+import { checkCustomRules } from '../../core/settings.ts';
 
 /**
  * What the UI shows of a crawl.
@@ -106,7 +108,13 @@ function requireCount(value: unknown, name: string, max: number): number {
  * The handler map.
  * @param clock the time `activeMs` and host waits are computed at. @default systemClock
  */
-export function createHandlers(store: CrawlStore, manager: CrawlManager, clock: Clock = systemClock): Handlers {
+export function createHandlers(
+  store: CrawlStore,
+  manager: CrawlManager,
+  clock: Clock = systemClock,
+  /** Where `crawl/apply-rules` reads and writes (`DexieRerunStore`); null: the request fails. */
+  rerunStore: RerunStore | null = null,
+): Handlers {
   const summary = (crawl: CrawlRecord): CrawlSummary => toCrawlSummary(manager.view(crawl), clock.now());
   /** The issues of the crawl `export/chunk` pages through, as of its rows done then (its chunks share one audit). */
   let chunkIssues: { key: string; issues: Promise<IssueLookup> } | null = null;
@@ -139,6 +147,22 @@ export function createHandlers(store: CrawlStore, manager: CrawlManager, clock: 
       crawl: summary(await manager.resume(requireString(crawlId, 'crawlId'))),
     }),
     'crawl/rerun': async ({ crawlId }) => ({ crawl: summary(await manager.rerun(requireString(crawlId, 'crawlId'))) }),
+    'crawl/apply-rules': async ({ crawlId, searches, extractions }) => {
+      const crawl = await crawlOrThrow(crawlId);
+      const lists = { searches, extractions };
+      const errors = checkCustomRules(lists);
+      if (errors.length > 0)
+        throw new TabcrawlError({
+          code: 'invalid-settings',
+          message: errors.map((e) => e.message).join('; '),
+          fields: errors,
+        });
+      if (rerunStore === null) throw new TabcrawlError({ code: 'internal', message: 'no store to apply rules in' });
+      const result = await rerunRules(rerunStore, crawl, lists);
+      // The specs were checked above: a refusal here is the crawl's state.
+      if (!result.ok) throw badRequest('message' in result ? result.message : 'the rules were refused');
+      return { crawl: summary(await crawlOrThrow(crawlId)), pages: result.pages, withoutBody: result.withoutBody };
+    },
     'crawl/hosts': async ({ crawlId }) => {
       const crawl = await crawlOrThrow(crawlId);
       const hosts = await store.listHosts(crawl.id);

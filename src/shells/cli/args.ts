@@ -7,6 +7,7 @@ import { FORMATS, formatOfPath, type ExportFormat } from '../../export/format-in
 import { startUrlProblem } from '../../core/crawl/crawl-lifecycle.ts';
 import {
   alternatives,
+  checkCustomRules,
   DEFAULT_SETTINGS,
   validateSettings,
   type CrawlSettings,
@@ -44,9 +45,17 @@ export type CliCommand =
     }
   /**
    * Open the archive `file` (a .wacz, .warc or .warc.gz) as a crawl in `browser`, through the extension's
-   * import page (docs/import.md), and write each of `outputs` from it.
+   * import page (docs/import.md), apply `rules` to its pages when given (`--search`, `--extract`), and write
+   * each of `outputs` from it.
    */
-  | { kind: 'import'; file: string; outputs: string[]; browser: CliBrowser; verbose?: true }
+  | {
+      kind: 'import';
+      file: string;
+      outputs: string[];
+      browser: CliBrowser;
+      verbose?: true;
+      rules?: { searches: string[]; extractions: string[] };
+    }
   /** Crawl the built-in demo site in `browser`; write the export into `outDir`. */
   | { kind: 'demo'; outDir: string; browser: CliBrowser; verbose?: true }
   | { kind: 'help' };
@@ -123,6 +132,13 @@ const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(
 
 /** Options that shape a crawl (not allowed with `--demo`). */
 const CRAWL_OPTIONS: readonly string[] = ['out', 'import', 'browsertrix-config', ...Object.keys(SETTING_OPTIONS)];
+
+/** The custom rules' options, which `--import` takes too (applied to the archive's pages as stored). */
+const SEARCH_FLAG = SETTING_TABLE.searches.cli?.flag ?? '--search';
+const EXTRACT_FLAG = SETTING_TABLE.extractions.cli?.flag ?? '--extract';
+
+/** The options `--import` takes besides the browser's. */
+const IMPORT_OPTIONS: readonly string[] = ['out', 'import', bare(SEARCH_FLAG), bare(EXTRACT_FLAG)];
 
 /** The archive files `--import` reads, by how their names end. */
 export const IMPORT_EXTENSIONS = ['.wacz', '.warc', '.warc.gz'] as const;
@@ -203,7 +219,9 @@ Options:
                           also write the crawl's settings as a Browsertrix Crawler config, for a crawl
                           that outgrew the browser (see docs/browsertrix.md) (default: none)
   --import FILE           read the archive FILE (.wacz, .warc, .warc.gz) into a crawl instead of crawling:
-                          no start URL; with --out, write it in any format (see docs/import.md) (default: none)
+                          no start URL; with --out, write it in any format (see docs/import.md); the
+                          searches and extractions given (--search, --extract) apply to its pages as
+                          stored (default: none)
 ${SETTING_USAGE}
   --browser NAME          run the crawl in chrome (Chromium) or firefox (default: chrome)
   --demo                  crawl a built-in demo site served on 127.0.0.1
@@ -457,15 +475,22 @@ function parseImport(
     return usageError(
       `--import reads a file instead of crawling and takes no start URL, got '${positionals[0] ?? ''}'`,
     );
-  const extra = CRAWL_OPTIONS.find((name) => name !== 'out' && name !== 'import' && values[name] !== undefined);
+  const extra = CRAWL_OPTIONS.find((name) => !IMPORT_OPTIONS.includes(name) && values[name] !== undefined);
   if (extra !== undefined)
     return usageError(`--import cannot be combined with --${extra}: the archive's crawl is written as it was captured`);
+  // Searches and extractions apply to the archive's pages as stored (docs/search-and-extraction.md).
+  const stringsOf = (value: unknown): string[] =>
+    Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  const rules = { searches: stringsOf(values[bare(SEARCH_FLAG)]), extractions: stringsOf(values[bare(EXTRACT_FLAG)]) };
+  const ruleErrors = checkCustomRules(rules);
+  if (ruleErrors.length > 0) return settingsUsageError(ruleErrors[0]);
   if (!isImportable(file))
     return usageError(`--import '${file}': not an archive Tabcrawl reads; give a ${IMPORT_EXTENSIONS.join(', ')} file`);
   const outputs = values.out ?? [];
   const outputProblem = outputsProblem(outputs);
   if (outputProblem !== null) return usageError(outputProblem);
-  return { kind: 'import', file, outputs: [...outputs], browser, ...verbose };
+  const hasRules = rules.searches.length + rules.extractions.length > 0;
+  return { kind: 'import', file, outputs: [...outputs], browser, ...verbose, ...(hasRules ? { rules } : {}) };
 }
 
 /**

@@ -44,7 +44,7 @@ const ROWS_AFTER: readonly Row[] = [
   ],
   [
     '`--import FILE`',
-    "read the archive FILE (`.wacz`, `.warc`, `.warc.gz`, from any tool) into a crawl instead of crawling, through the extension's import page, and write it with `--out` in any format; no start URL, no crawl option, not with `--demo`; `--browser` applies ([import.md](import.md#opening-an-archive))",
+    "read the archive FILE (`.wacz`, `.warc`, `.warc.gz`, from any tool) into a crawl instead of crawling, through the extension's import page, and write it with `--out` in any format; no start URL, no crawl option but `--search` and `--extract` (applied to the archive's pages as stored: [search-and-extraction.md](search-and-extraction.md#re-run-extraction)), not with `--demo`; `--browser` applies ([import.md](import.md#opening-an-archive))",
     'none',
   ],
   [

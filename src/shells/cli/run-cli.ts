@@ -170,7 +170,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     if (io.signal.aborted) return EXIT.interrupted;
     if (command.kind === 'import')
-      return await importAndExport(sessionPort(session), command.file, outputs, io, say, lastSaidAt);
+      return await importAndExport(sessionPort(session), command.file, outputs, io, say, lastSaidAt, command.rules);
     if (settings === null) throw new Error('no crawl settings');
     return await crawlAndExport(sessionPort(session), settings, outputs, io, say, lastSaidAt, handoff);
   } catch (error) {
@@ -489,6 +489,7 @@ export async function importAndExport(
   io: Pick<CliIo, 'cwd' | 'signal'>,
   sayLine: (line: string) => void,
   quietSince: number = Date.now(),
+  rules?: { searches: readonly string[]; extractions: readonly string[] },
 ): Promise<number> {
   let lastSaidAt = quietSince;
   const say = (line: string): void => {
@@ -530,6 +531,29 @@ export async function importAndExport(
       say(`  … and ${warnings.length - WARNINGS_LISTED} more (the import page lists them all)`);
   }
 
+  let rulesFailed = false;
+  if (rules !== undefined) {
+    // From the bodies just stored, nothing fetched (docs/search-and-extraction.md); the exports then have the columns.
+    const counted = `${rules.searches.length} ${rules.searches.length === 1 ? 'search' : 'searches'} and ${rules.extractions.length} ${rules.extractions.length === 1 ? 'extraction' : 'extractions'}`;
+    say(`applying ${counted} to the imported pages`);
+    try {
+      const applied = await port.request('crawl/apply-rules', {
+        crawlId: imported.crawlId,
+        searches: [...rules.searches],
+        extractions: [...rules.extractions],
+      });
+      const pages = `${applied.pages} HTML ${applied.pages === 1 ? 'page' : 'pages'}`;
+      say(
+        applied.withoutBody === 0
+          ? `applied to ${pages}`
+          : `applied to ${pages} (${applied.withoutBody} without a stored body: no findings)`,
+      );
+    } catch (error) {
+      // The import stands: written out without the findings, and the run fails.
+      say(`could not apply the searches and extractions: ${errorMessage(error)}`);
+      rulesFailed = true;
+    }
+  }
   const isAllWritten = await writeOutputs(port, imported.crawlId, outputs, io.cwd, say, () => lastSaidAt);
   if (outputs.length === 0)
     say("no --out given: nothing written (the crawl is stored in this run's browser profile only)");
@@ -546,5 +570,5 @@ export async function importAndExport(
     )
     .catch((error: unknown) => say(`could not count the issues: ${errorMessage(error)}`));
   if (io.signal.aborted) return EXIT.interrupted;
-  return isAllWritten ? EXIT.ok : EXIT.failed;
+  return isAllWritten && !rulesFailed ? EXIT.ok : EXIT.failed;
 }
