@@ -35,7 +35,9 @@ function appScript(other: string): string {
   R.href = location.href;
   R.color = getComputedStyle(document.body).color;
   try { R.cssRules = document.styleSheets[0].cssRules.length; } catch (e) { R.cssRules = 'error: ' + String(e); }
-  R.img = document.getElementById('img').naturalWidth;
+  // Once the image has loaded: read as the script starts, an image not decoded yet under load reads 0.
+  const img = document.getElementById('img');
+  track('img', img.complete ? Promise.resolve(img.naturalWidth) : new Promise((resolve, reject) => { img.onload = () => resolve(img.naturalWidth); img.onerror = () => reject(new Error('image failed')); }));
   track('who', fetch('/who.json').then((r) => r.json()));
   track('fetch', fetch('/data.json').then(async (r) => ({ url: r.url, body: await r.text() })));
   track('crossFetch', fetch(${JSON.stringify(`${other}/cross.json`)}).then(async (r) => ({ url: r.url, body: await r.text() })));
